@@ -1,0 +1,307 @@
+// Kernel binaries and launches:
+// aclrtBinaryLoadFromFile, aclrtBinaryGetFunction, aclrtLaunchKernel,
+// aclrtLaunchKernelWithHostArgs, aclrtBinaryUnLoad.
+//
+// A simulator kernel binary is a host shared object following pyasc_sim/kernel_abi.h.
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <limits>
+
+#include "cost_model.h"
+#include "error.h"
+#include "runtime.h"
+
+static_assert(PYASC_SIM_STATUS_AICORE_EXCEPTION == ACL_ERROR_RT_AICORE_EXCEPTION, "kernel ABI status mismatch");
+static_assert(PYASC_SIM_STATUS_VECTOR_CORE_EXCEPTION == ACL_ERROR_RT_VECTOR_CORE_EXCEPTION, "kernel ABI status mismatch");
+static_assert(PYASC_SIM_STATUS_AICORE_TRAP_READ_OVERFLOW == ACL_ERROR_RT_AICORE_TRAP_READ_OVERFLOW, "status mismatch");
+static_assert(PYASC_SIM_STATUS_AICORE_TRAP_WRITE_OVERFLOW == ACL_ERROR_RT_AICORE_TRAP_WRITE_OVERFLOW, "status mismatch");
+
+namespace pyasc_sim {
+
+Binary::~Binary() {
+    if (handle != nullptr) dlclose(handle);
+}
+
+}  // namespace pyasc_sim
+
+using namespace pyasc_sim;
+
+namespace {
+
+constexpr uint32_t kMaxBlocks = 65535;
+
+aclError resolve_function(const char *api, aclrtFuncHandle funcHandle, std::shared_ptr<Function> *out) {
+    if (funcHandle == nullptr) return fail(ACL_ERROR_INVALID_PARAM, format("%s: funcHandle is NULL", api));
+    Runtime &rt = runtime();
+    std::shared_lock<std::shared_mutex> lock(rt.mu);
+    auto it = rt.functions.find(funcHandle);
+    if (it == rt.functions.end()) {
+        return fail(ACL_ERROR_RT_INVALID_HANDLE,
+                    format("%s: funcHandle %s is not a live kernel function (never obtained from "
+                           "aclrtBinaryGetFunction, or its binary was unloaded)",
+                           api, ptr_str(funcHandle).c_str()));
+    }
+    *out = it->second;
+    return ACL_SUCCESS;
+}
+
+// Where the launch's argument blob comes from when the task runs.
+struct ArgsSource {
+    std::shared_ptr<Allocation> alloc;  // device memory (aclrtLaunchKernel)
+    size_t offset = 0;
+    std::vector<uint8_t> host;  // captured host copy (aclrtLaunchKernelWithHostArgs)
+};
+
+struct BlockFailure {
+    uint32_t block = std::numeric_limits<uint32_t>::max();
+    int32_t status = 0;
+    std::string message;
+};
+
+// Runs every block of one launch on the device's pool; advances the stream clock.
+void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsSource &src, size_t args_size) {
+    std::vector<uint8_t> args;
+    if (src.alloc) {
+        if (src.alloc->freed.load()) {
+            st.record_error(ACL_ERROR_RT_PARAM_INVALID,
+                            format("kernel %s: the device memory holding its arguments (%s) was freed before the "
+                                   "launch ran",
+                                   fn.name.c_str(), ptr_str(src.alloc->ptr()).c_str()));
+            return;
+        }
+        args.assign(src.alloc->ptr() + src.offset, src.alloc->ptr() + src.offset + args_size);
+    } else {
+        args = src.host;
+    }
+    Device &dev = *st.device();
+    const SocProfile &profile = *dev.profile;
+    std::vector<uint64_t> cycles(num_blocks, 0);
+    std::mutex failure_mu;
+    BlockFailure failure;
+    const std::function<void(uint32_t)> body = [&](uint32_t i) {
+        PyascSimBlockContext ctx;
+        std::memset(&ctx, 0, sizeof(ctx));
+        ctx.abi_version = PYASC_SIM_KERNEL_ABI_VERSION;
+        ctx.block_idx = i;
+        ctx.block_dim = num_blocks;
+        ctx.args = args.empty() ? nullptr : args.data();
+        ctx.args_size = args.size();
+        ctx.soc_name = profile.name;
+        try {
+            fn.entry(&ctx);
+        } catch (const std::exception &e) {
+            ctx.status = ACL_ERROR_RT_AICORE_EXCEPTION;
+            std::snprintf(ctx.message, sizeof(ctx.message), "uncaught C++ exception: %s", e.what());
+        } catch (...) {
+            ctx.status = ACL_ERROR_RT_AICORE_EXCEPTION;
+            std::snprintf(ctx.message, sizeof(ctx.message), "uncaught C++ exception of unknown type");
+        }
+        cycles[i] = ctx.cycles;
+        if (ctx.status != 0) {
+            ctx.message[sizeof(ctx.message) - 1] = '\0';
+            std::lock_guard<std::mutex> lock(failure_mu);
+            if (i < failure.block) {  // deterministic: the lowest failing block wins
+                failure.block = i;
+                failure.status = ctx.status;
+                failure.message = ctx.message[0] != '\0' ? ctx.message : "(no message)";
+            }
+        }
+    };
+    dev.pool().parallel_for(num_blocks, body);
+
+    // Cost: blocks beyond the simulated core count run in waves; a wave lasts as
+    // long as its slowest block.
+    const uint32_t cores = std::max<uint32_t>(1, profile.vector_cores);
+    double total_cycles = 0.0;
+    for (uint32_t w = 0; w < num_blocks; w += cores) {
+        const uint32_t end = std::min(num_blocks, w + cores);
+        total_cycles += static_cast<double>(*std::max_element(cycles.begin() + w, cycles.begin() + end));
+    }
+    st.clock_ns += cost::kLaunchOverheadNs + total_cycles / profile.clock_ghz;
+
+    if (failure.status != 0) {
+        st.record_error(failure.status,
+                        format("kernel %s block %u: %s", fn.name.c_str(), failure.block, failure.message.c_str()));
+    }
+}
+
+aclError enqueue_launch(const char *api, aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+                        const std::shared_ptr<Device> &dev, ArgsSource src, size_t argsSize) {
+    std::shared_ptr<Function> fn;
+    if (aclError e = resolve_function(api, funcHandle, &fn)) return e;
+    if (numBlocks == 0 || numBlocks > kMaxBlocks) {
+        return fail(ACL_ERROR_RT_PARAM_INVALID,
+                    format("%s: numBlocks %u is out of range [1, %u] (kernel %s)", api, numBlocks, kMaxBlocks,
+                           fn->name.c_str()));
+    }
+    std::shared_ptr<Stream> st;
+    if (aclError e = resolve_stream(api, stream, dev, &st)) return e;
+    auto source = std::make_shared<ArgsSource>(std::move(src));
+    st->enqueue([fn, numBlocks, source, argsSize](Stream &s) { run_launch(s, *fn, numBlocks, *source, argsSize); });
+    return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle) {
+    const char *api = "aclrtBinaryLoadFromFile";
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device(api, &dev)) return e;
+    if (binPath == nullptr || binPath[0] == '\0') return fail(ACL_ERROR_INVALID_PARAM, format("%s: binPath is empty", api));
+    if (binHandle == nullptr) return fail(ACL_ERROR_INVALID_PARAM, format("%s: binHandle is NULL", api));
+    if (options != nullptr && options->numOpt != 0 && options->options == nullptr) {
+        return fail(ACL_ERROR_INVALID_PARAM, format("%s: options->numOpt is %zu but options->options is NULL", api,
+                                                    options->numOpt));
+    }
+    // Options (lazy load, magic, AI CPU mode) do not change how a host object is loaded.
+    void *handle = dlopen(binPath, RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+        const char *why = dlerror();
+        return fail(ACL_ERROR_INVALID_FILE,
+                    format("%s: cannot load simulator kernel binary '%s': %s", api, binPath, why ? why : "unknown error"));
+    }
+    auto bin = std::make_shared<Binary>();
+    bin->path = binPath;
+    bin->handle = handle;
+    bin->device = dev->id;
+    if (const void *ver = dlsym(handle, PYASC_SIM_ABI_VERSION_SYMBOL)) {
+        const uint32_t v = *static_cast<const uint32_t *>(ver);
+        if (v != PYASC_SIM_KERNEL_ABI_VERSION) {
+            return fail(ACL_ERROR_INVALID_FILE,
+                        format("%s: '%s' was built for simulator kernel ABI version %u, this runtime implements %u; "
+                               "rebuild the kernel binary",
+                               api, binPath, v, PYASC_SIM_KERNEL_ABI_VERSION));
+        }
+    }
+    Runtime &rt = runtime();
+    {
+        std::unique_lock<std::shared_mutex> lock(rt.mu);
+        rt.binaries[bin.get()] = bin;
+    }
+    *binHandle = bin.get();
+    return ACL_SUCCESS;
+}
+
+aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName, aclrtFuncHandle *funcHandle) {
+    const char *api = "aclrtBinaryGetFunction";
+    if (aclError e = require_init(api)) return e;
+    if (binHandle == nullptr) return fail(ACL_ERROR_INVALID_PARAM, format("%s: binHandle is NULL", api));
+    if (kernelName == nullptr || kernelName[0] == '\0') {
+        return fail(ACL_ERROR_INVALID_PARAM, format("%s: kernelName is empty", api));
+    }
+    if (funcHandle == nullptr) return fail(ACL_ERROR_INVALID_PARAM, format("%s: funcHandle is NULL", api));
+    Runtime &rt = runtime();
+    std::shared_ptr<Binary> bin;
+    {
+        std::shared_lock<std::shared_mutex> lock(rt.mu);
+        auto it = rt.binaries.find(binHandle);
+        if (it == rt.binaries.end()) {
+            return fail(ACL_ERROR_RT_INVALID_HANDLE,
+                        format("%s: binHandle %s is not a loaded binary (never loaded, or unloaded)", api,
+                               ptr_str(binHandle).c_str()));
+        }
+        bin = it->second;
+    }
+    const std::string symbol = std::string(PYASC_SIM_ENTRY_PREFIX) + kernelName;
+    void *sym = dlsym(bin->handle, symbol.c_str());
+    if (sym == nullptr) {
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    format("%s: kernel '%s' is not in '%s' (no exported symbol %s)", api, kernelName, bin->path.c_str(),
+                           symbol.c_str()));
+    }
+    auto fn = std::make_shared<Function>();
+    fn->binary = bin;
+    fn->name = kernelName;
+    fn->entry = reinterpret_cast<PyascSimKernelEntry>(sym);
+    {
+        std::unique_lock<std::shared_mutex> lock(rt.mu);
+        if (rt.binaries.count(binHandle) == 0) {
+            lock.unlock();
+            return fail(ACL_ERROR_RT_INVALID_HANDLE, format("%s: binHandle %s was unloaded concurrently", api,
+                                                            ptr_str(binHandle).c_str()));
+        }
+        rt.functions[fn.get()] = fn;
+    }
+    *funcHandle = fn.get();
+    return ACL_SUCCESS;
+}
+
+aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
+                           aclrtStream stream) {
+    const char *api = "aclrtLaunchKernel";
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device(api, &dev)) return e;
+    if (argsData == nullptr) return fail(ACL_ERROR_INVALID_PARAM, format("%s: argsData is NULL", api));
+    ArgsSource src;
+    src.alloc = runtime().memory.find(argsData);
+    if (!src.alloc || !src.alloc->is_device()) {
+        return fail(ACL_ERROR_RT_PARAM_INVALID,
+                    format("%s: argsData %s must point into device memory (copy the argument blob there with "
+                           "aclrtMemcpy, or use aclrtLaunchKernelWithHostArgs for host memory); %s",
+                           api, ptr_str(argsData).c_str(),
+                           src.alloc ? "it is pinned host memory"
+                                     : runtime().memory.describe_unknown(argsData).c_str()));
+    }
+    src.offset = reinterpret_cast<uintptr_t>(argsData) - src.alloc->base;
+    if (argsSize > src.alloc->size - src.offset) {
+        return fail(ACL_ERROR_RT_PARAM_INVALID,
+                    format("%s: argsSize %zu overflows the device allocation at %s (%zu bytes remain after offset %zu)",
+                           api, argsSize, ptr_str(src.alloc->ptr()).c_str(), src.alloc->size - src.offset, src.offset));
+    }
+    return enqueue_launch(api, funcHandle, numBlocks, stream, dev, std::move(src), argsSize);
+}
+
+aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+                                       aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
+                                       aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum) {
+    const char *api = "aclrtLaunchKernelWithHostArgs";
+    (void)cfg;  // launch attributes do not affect the simulation
+    (void)placeHolderArray;
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device(api, &dev)) return e;
+    if (hostArgs == nullptr && argsSize != 0) return fail(ACL_ERROR_INVALID_PARAM, format("%s: hostArgs is NULL", api));
+    if (placeHolderNum != 0) {
+        return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    format("%s: placeholders (placeHolderNum=%zu) are not supported by the simulator", api,
+                           placeHolderNum));
+    }
+    ArgsSource src;
+    if (argsSize != 0) {
+        const uint8_t *p = static_cast<const uint8_t *>(hostArgs);
+        src.host.assign(p, p + argsSize);  // host arguments are captured at call time
+    }
+    return enqueue_launch(api, funcHandle, numBlocks, stream, dev, std::move(src), argsSize);
+}
+
+aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
+    const char *api = "aclrtBinaryUnLoad";
+    if (aclError e = require_init(api)) return e;
+    if (binHandle == nullptr) return fail(ACL_ERROR_INVALID_PARAM, format("%s: binHandle is NULL", api));
+    std::shared_ptr<Binary> bin;
+    Runtime &rt = runtime();
+    {
+        std::unique_lock<std::shared_mutex> lock(rt.mu);
+        auto it = rt.binaries.find(binHandle);
+        if (it == rt.binaries.end()) {
+            lock.unlock();
+            return fail(ACL_ERROR_RT_INVALID_HANDLE,
+                        format("%s: binHandle %s is not a loaded binary (never loaded, or already unloaded)", api,
+                               ptr_str(binHandle).c_str()));
+        }
+        bin = it->second;
+        rt.binaries.erase(it);
+        for (auto f = rt.functions.begin(); f != rt.functions.end();) {
+            f = f->second->binary == bin ? rt.functions.erase(f) : std::next(f);
+        }
+    }
+    // Launches still queued hold the binary; it is dlclosed after the last one ran.
+    return ACL_SUCCESS;
+}
+
+}  // extern "C"

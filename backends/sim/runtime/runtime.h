@@ -1,0 +1,146 @@
+// Internal state of the simulated ACL runtime: devices, streams, events, binaries.
+#ifndef PYASC_SIM_RUNTIME_H_
+#define PYASC_SIM_RUNTIME_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "memory.h"
+#include "pyasc/acl_abi.h"
+#include "pyasc_sim/kernel_abi.h"
+#include "soc_profile.h"
+#include "thread_pool.h"
+
+namespace pyasc_sim {
+
+struct Device;
+
+// In-order task queue run by its own worker thread.  Tasks advance the stream's
+// simulated device clock; the first error raised by a task is sticky until
+// reported by a synchronize call.
+class Stream {
+public:
+    using Task = std::function<void(Stream &)>;
+
+    Stream(Device *device, bool is_default, double start_clock_ns);
+    ~Stream();  // drains the queue and joins the worker
+    Stream(const Stream &) = delete;
+    Stream &operator=(const Stream &) = delete;
+
+    void enqueue(Task task);
+    // Blocks until every task enqueued so far has run.
+    void wait_idle();
+    // Called by tasks: keeps the first error only.
+    void record_error(aclError code, const std::string &message);
+    // Returns and clears the sticky error (ACL_SUCCESS when none).
+    aclError take_error(std::string *message);
+
+    Device *device() const { return device_; }
+    bool is_default() const { return is_default_; }
+
+    // Simulated device time of this stream in ns; touched only by the worker thread.
+    double clock_ns;
+
+private:
+    void worker_loop();
+
+    Device *device_;
+    bool is_default_;
+    std::mutex mu_;
+    std::condition_variable work_cv_;
+    std::condition_variable idle_cv_;
+    std::deque<Task> queue_;
+    size_t pending_ = 0;  // queued + running
+    bool stop_ = false;
+    aclError error_ = ACL_SUCCESS;
+    std::string error_message_;
+    std::thread worker_;
+};
+
+struct Device {
+    int32_t id = 0;
+    uint64_t generation = 0;  // distinguishes re-opened devices
+    int refcount = 0;         // aclrtSetDevice count; guarded by Runtime::mu
+    const SocProfile *profile = nullptr;
+    size_t capacity = 0;
+    std::atomic<size_t> used{0};
+    std::shared_ptr<Stream> default_stream;
+
+    ThreadPool &pool();
+    // Highest simulated time reached by any stream of this device; new streams start there.
+    double max_clock_ns();
+    void note_clock(double ns);
+
+private:
+    std::mutex pool_mu_;
+    std::unique_ptr<ThreadPool> pool_;
+    std::mutex clock_mu_;
+    double max_clock_ns_ = 0.0;
+};
+
+struct Event {
+    int32_t device = 0;
+    std::mutex mu;
+    std::condition_variable cv;
+    uint64_t issued = 0;     // records enqueued
+    uint64_t completed = 0;  // highest record sequence executed
+    double timestamp_ns = 0.0;
+};
+
+struct Binary {
+    std::string path;
+    void *handle = nullptr;
+    int32_t device = 0;
+    ~Binary();
+};
+
+struct Function {
+    std::shared_ptr<Binary> binary;
+    std::string name;
+    PyascSimKernelEntry entry = nullptr;
+};
+
+struct Runtime {
+    std::shared_mutex mu;
+    bool initialized = false;
+    uint64_t epoch = 1;  // bumped by aclFinalize; invalidates thread-local devices
+    uint64_t next_generation = 1;
+    const SocProfile *profile = nullptr;
+    int32_t device_count = 1;
+    size_t device_memory = 0;
+    std::vector<std::shared_ptr<Device>> devices;
+    std::unordered_map<const void *, std::shared_ptr<Stream>> streams;
+    std::unordered_map<const void *, std::shared_ptr<Event>> events;
+    std::unordered_map<const void *, std::shared_ptr<Binary>> binaries;
+    std::unordered_map<const void *, std::shared_ptr<Function>> functions;
+    MemoryTable memory;
+};
+
+Runtime &runtime();
+
+// Checks that aclInit has run.
+aclError require_init(const char *api);
+// The calling thread's current device (set by aclrtSetDevice).
+aclError current_device(const char *api, std::shared_ptr<Device> *out);
+// Resolves a stream argument (NULL: the device's default stream) of the current device.
+aclError resolve_stream(const char *api, aclrtStream stream, const std::shared_ptr<Device> &dev,
+                        std::shared_ptr<Stream> *out);
+aclError resolve_event(const char *api, const char *role, aclrtEvent event, std::shared_ptr<Event> *out);
+
+// Tears down everything a device owns (called without Runtime::mu held).
+void destroy_detached(std::vector<std::shared_ptr<Device>> devices,
+                      std::vector<std::shared_ptr<Stream>> streams);
+
+}  // namespace pyasc_sim
+
+#endif  // PYASC_SIM_RUNTIME_H_

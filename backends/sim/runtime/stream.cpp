@@ -1,0 +1,266 @@
+// Streams and events: the in-order task queues, their simulated clocks, and
+// aclrtCreateStream, aclrtDestroyStream, aclrtSynchronizeStream, aclrtStreamWaitEvent,
+// aclrtCreateEvent, aclrtDestroyEvent, aclrtRecordEvent, aclrtSynchronizeEvent,
+// aclrtQueryEventStatus, aclrtEventElapsedTime.
+#include <algorithm>
+
+#include "cost_model.h"
+#include "error.h"
+#include "runtime.h"
+
+namespace pyasc_sim {
+
+Stream::Stream(Device *device, bool is_default, double start_clock_ns)
+    : clock_ns(start_clock_ns), device_(device), is_default_(is_default) {
+    worker_ = std::thread([this] { worker_loop(); });
+}
+
+Stream::~Stream() {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        stop_ = true;
+    }
+    work_cv_.notify_all();
+    worker_.join();
+}
+
+void Stream::enqueue(Task task) {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        queue_.push_back(std::move(task));
+        ++pending_;
+    }
+    work_cv_.notify_one();
+}
+
+void Stream::wait_idle() {
+    std::unique_lock<std::mutex> lock(mu_);
+    idle_cv_.wait(lock, [this] { return pending_ == 0; });
+}
+
+void Stream::record_error(aclError code, const std::string &message) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (error_ == ACL_SUCCESS) {
+        error_ = code;
+        error_message_ = message;
+    }
+}
+
+aclError Stream::take_error(std::string *message) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const aclError e = error_;
+    if (message != nullptr) *message = error_message_;
+    error_ = ACL_SUCCESS;
+    error_message_.clear();
+    return e;
+}
+
+void Stream::worker_loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+        work_cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+        if (queue_.empty()) return;  // stop_ and drained
+        Task task = std::move(queue_.front());
+        queue_.pop_front();
+        lock.unlock();
+        task(*this);
+        device_->note_clock(clock_ns);
+        task = nullptr;  // release captured references before reporting idle
+        lock.lock();
+        if (--pending_ == 0) idle_cv_.notify_all();
+    }
+}
+
+}  // namespace pyasc_sim
+
+using namespace pyasc_sim;
+
+namespace {
+
+bool event_done_locked(const Event &ev) { return ev.issued != 0 && ev.completed >= ev.issued; }
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtCreateStream(aclrtStream *stream) {
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device("aclrtCreateStream", &dev)) return e;
+    if (stream == nullptr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is NULL");
+    auto s = std::make_shared<Stream>(dev.get(), false, dev->max_clock_ns());
+    Runtime &rt = runtime();
+    {
+        std::unique_lock<std::shared_mutex> lock(rt.mu);
+        if (!rt.initialized || static_cast<size_t>(dev->id) >= rt.devices.size() || rt.devices[dev->id] != dev) {
+            lock.unlock();
+            return fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtCreateStream: the device was reset concurrently");
+        }
+        rt.streams[s.get()] = s;
+    }
+    *stream = s.get();
+    return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream) {
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device("aclrtDestroyStream", &dev)) return e;
+    if (stream == nullptr) {
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: stream is NULL (the default stream cannot be destroyed)");
+    }
+    std::shared_ptr<Stream> s;
+    if (aclError e = resolve_stream("aclrtDestroyStream", stream, dev, &s)) return e;
+    Runtime &rt = runtime();
+    {
+        std::unique_lock<std::shared_mutex> lock(rt.mu);
+        if (rt.streams.erase(stream) == 0) {
+            return fail(ACL_ERROR_RT_INVALID_HANDLE,
+                        format("aclrtDestroyStream: stream %s was destroyed concurrently", ptr_str(stream).c_str()));
+        }
+    }
+    s->wait_idle();  // documented: pending tasks complete before the stream goes away
+    return ACL_SUCCESS;  // the worker is joined when the last reference drops
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device("aclrtSynchronizeStream", &dev)) return e;
+    std::shared_ptr<Stream> s;
+    if (aclError e = resolve_stream("aclrtSynchronizeStream", stream, dev, &s)) return e;
+    s->wait_idle();
+    std::string message;
+    // The sticky error is reported once, then cleared: the stream is usable again.
+    const aclError e = s->take_error(&message);
+    if (e != ACL_SUCCESS) return fail(e, "aclrtSynchronizeStream: " + message);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+    const char *api = "aclrtStreamWaitEvent";
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device(api, &dev)) return e;
+    std::shared_ptr<Stream> s;
+    if (aclError e = resolve_stream(api, stream, dev, &s)) return e;
+    std::shared_ptr<Event> ev;
+    if (aclError e = resolve_event(api, "event", event, &ev)) return e;
+    uint64_t target;
+    {
+        std::lock_guard<std::mutex> lock(ev->mu);
+        target = ev->issued;  // waits for the most recent record issued before this call
+    }
+    if (target == 0) return ACL_SUCCESS;  // never recorded: nothing to wait for
+    s->enqueue([ev, target](Stream &st) {
+        std::unique_lock<std::mutex> lock(ev->mu);
+        ev->cv.wait(lock, [&] { return ev->completed >= target; });
+        st.clock_ns = std::max(st.clock_ns, ev->timestamp_ns) + cost::kEventTaskNs;
+    });
+    return ACL_SUCCESS;
+}
+
+aclError aclrtCreateEvent(aclrtEvent *event) {
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device("aclrtCreateEvent", &dev)) return e;
+    if (event == nullptr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateEvent: event is NULL");
+    auto ev = std::make_shared<Event>();
+    ev->device = dev->id;
+    Runtime &rt = runtime();
+    {
+        std::unique_lock<std::shared_mutex> lock(rt.mu);
+        rt.events[ev.get()] = ev;
+    }
+    *event = ev.get();
+    return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event) {
+    if (aclError e = require_init("aclrtDestroyEvent")) return e;
+    if (event == nullptr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyEvent: event is NULL");
+    Runtime &rt = runtime();
+    std::unique_lock<std::shared_mutex> lock(rt.mu);
+    if (rt.events.erase(event) == 0) {
+        lock.unlock();
+        return fail(ACL_ERROR_RT_INVALID_HANDLE,
+                    format("aclrtDestroyEvent: event %s is not a live event (never created, or already destroyed)",
+                           ptr_str(event).c_str()));
+    }
+    return ACL_SUCCESS;  // tasks still referring to it keep it alive until they ran
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+    const char *api = "aclrtRecordEvent";
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device(api, &dev)) return e;
+    std::shared_ptr<Event> ev;
+    if (aclError e = resolve_event(api, "event", event, &ev)) return e;
+    std::shared_ptr<Stream> s;
+    if (aclError e = resolve_stream(api, stream, dev, &s)) return e;
+    uint64_t seq;
+    {
+        std::lock_guard<std::mutex> lock(ev->mu);
+        seq = ++ev->issued;
+    }
+    s->enqueue([ev, seq](Stream &st) {
+        st.clock_ns += cost::kEventTaskNs;
+        std::lock_guard<std::mutex> lock(ev->mu);
+        ev->timestamp_ns = st.clock_ns;
+        if (seq > ev->completed) ev->completed = seq;
+        ev->cv.notify_all();
+    });
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) {
+    if (aclError e = require_init("aclrtSynchronizeEvent")) return e;
+    std::shared_ptr<Event> ev;
+    if (aclError e = resolve_event("aclrtSynchronizeEvent", "event", event, &ev)) return e;
+    std::unique_lock<std::mutex> lock(ev->mu);
+    const uint64_t target = ev->issued;  // never recorded: returns at once
+    ev->cv.wait(lock, [&] { return ev->completed >= target; });
+    return ACL_SUCCESS;
+}
+
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status) {
+    if (aclError e = require_init("aclrtQueryEventStatus")) return e;
+    std::shared_ptr<Event> ev;
+    if (aclError e = resolve_event("aclrtQueryEventStatus", "event", event, &ev)) return e;
+    if (status == nullptr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtQueryEventStatus: status is NULL");
+    std::lock_guard<std::mutex> lock(ev->mu);
+    *status = event_done_locked(*ev) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+    const char *api = "aclrtEventElapsedTime";
+    if (aclError e = require_init(api)) return e;
+    if (ms == nullptr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtEventElapsedTime: ms is NULL");
+    std::shared_ptr<Event> start, end;
+    if (aclError e = resolve_event(api, "startEvent", startEvent, &start)) return e;
+    if (aclError e = resolve_event(api, "endEvent", endEvent, &end)) return e;
+    double t0, t1;
+    {
+        std::lock_guard<std::mutex> lock(start->mu);
+        if (!event_done_locked(*start)) {
+            return fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+                        format("%s: startEvent %s %s", api, ptr_str(startEvent).c_str(),
+                               start->issued == 0 ? "was never recorded" : "has not completed yet (synchronize first)"));
+        }
+        t0 = start->timestamp_ns;
+    }
+    {
+        std::lock_guard<std::mutex> lock(end->mu);
+        if (!event_done_locked(*end)) {
+            return fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+                        format("%s: endEvent %s %s", api, ptr_str(endEvent).c_str(),
+                               end->issued == 0 ? "was never recorded" : "has not completed yet (synchronize first)"));
+        }
+        t1 = end->timestamp_ns;
+    }
+    if (t1 < t0) {
+        return fail(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL,
+                    format("%s: endEvent (t=%.3f us) was recorded before startEvent (t=%.3f us) in simulated time", api,
+                           t1 / 1e3, t0 / 1e3));
+    }
+    *ms = static_cast<float>((t1 - t0) / 1e6);
+    return ACL_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,89 @@
+#include "thread_pool.h"
+
+namespace pyasc_sim {
+
+ThreadPool::ThreadPool(unsigned threads) {
+    if (threads == 0) threads = 1;
+    workers_.reserve(threads);
+    for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+}
+
+ThreadPool::~ThreadPool() {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        stop_ = true;
+    }
+    work_.notify_all();
+    for (std::thread &t : workers_) t.join();
+}
+
+bool ThreadPool::take(std::shared_ptr<Batch> &batch, uint32_t &index) {
+    // mu_ held by caller
+    while (!batches_.empty()) {
+        std::shared_ptr<Batch> &front = batches_.front();
+        if (front->next < front->n) {
+            batch = front;
+            index = front->next++;
+            if (front->next == front->n) batches_.pop_front();
+            return true;
+        }
+        batches_.pop_front();
+    }
+    return false;
+}
+
+void ThreadPool::run_one(const std::shared_ptr<Batch> &batch, uint32_t index) {
+    (*batch->fn)(index);
+    std::lock_guard<std::mutex> lock(mu_);
+    if (++batch->done == batch->n) batch->finished.notify_all();
+}
+
+void ThreadPool::worker_loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+        std::shared_ptr<Batch> batch;
+        uint32_t index = 0;
+        if (take(batch, index)) {
+            lock.unlock();
+            run_one(batch, index);
+            lock.lock();
+            continue;
+        }
+        if (stop_) return;
+        work_.wait(lock);
+    }
+}
+
+void ThreadPool::parallel_for(uint32_t n, const std::function<void(uint32_t)> &fn) {
+    if (n == 0) return;
+    auto batch = std::make_shared<Batch>();
+    batch->fn = &fn;
+    batch->n = n;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        batches_.push_back(batch);
+    }
+    work_.notify_all();
+    // Help: run indices of our own batch until none is left to hand out.
+    for (;;) {
+        uint32_t index;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (batch->next >= batch->n) break;
+            index = batch->next++;
+            if (batch->next == batch->n) {
+                for (auto it = batches_.begin(); it != batches_.end(); ++it) {
+                    if (*it == batch) {
+                        batches_.erase(it);
+                        break;
+                    }
+                }
+            }
+        }
+        run_one(batch, index);
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    batch->finished.wait(lock, [&] { return batch->done == batch->n; });
+}
+
+}  // namespace pyasc_sim

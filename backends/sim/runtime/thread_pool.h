@@ -1,0 +1,54 @@
+// Fixed-size worker pool that runs the blocks of kernel launches.
+// One pool per device; several streams may run launches on it concurrently.
+#ifndef PYASC_SIM_THREAD_POOL_H_
+#define PYASC_SIM_THREAD_POOL_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace pyasc_sim {
+
+class ThreadPool {
+public:
+    explicit ThreadPool(unsigned threads);
+    ~ThreadPool();  // joins the workers
+    ThreadPool(const ThreadPool &) = delete;
+    ThreadPool &operator=(const ThreadPool &) = delete;
+
+    // Runs fn(0) .. fn(n-1) on the pool and returns when all have finished.
+    // The calling thread helps with its own batch, so this never deadlocks even
+    // when every worker is busy with other batches.  fn must not throw.
+    void parallel_for(uint32_t n, const std::function<void(uint32_t)> &fn);
+
+    unsigned size() const { return static_cast<unsigned>(workers_.size()); }
+
+private:
+    struct Batch {
+        const std::function<void(uint32_t)> *fn = nullptr;
+        uint32_t n = 0;
+        uint32_t next = 0;  // guarded by ThreadPool::mu_
+        uint32_t done = 0;  // guarded by ThreadPool::mu_
+        std::condition_variable finished;
+    };
+
+    // Takes the next index of some batch; false when there is nothing to do.
+    bool take(std::shared_ptr<Batch> &batch, uint32_t &index);
+    void run_one(const std::shared_ptr<Batch> &batch, uint32_t index);
+    void worker_loop();
+
+    std::mutex mu_;
+    std::condition_variable work_;
+    std::deque<std::shared_ptr<Batch>> batches_;
+    bool stop_ = false;
+    std::vector<std::thread> workers_;
+};
+
+}  // namespace pyasc_sim
+
+#endif  // PYASC_SIM_THREAD_POOL_H_

@@ -1,0 +1,89 @@
+// Test kernels for the simulated runtime, written directly against the simulator
+// kernel ABI (no Ascend C API): each block does plain C++ work.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include "pyasc_sim/kernel_abi.h"
+
+PYASC_SIM_DEFINE_ABI_VERSION();
+
+namespace {
+
+// Reads the i-th 8-byte argument of the launch.
+uint64_t arg(const PyascSimBlockContext *ctx, size_t i) {
+    uint64_t v = 0;
+    if ((i + 1) * 8 <= ctx->args_size) std::memcpy(&v, static_cast<const char *>(ctx->args) + i * 8, 8);
+    return v;
+}
+
+bool check_args(PyascSimBlockContext *ctx, size_t n) {
+    if (ctx->abi_version != PYASC_SIM_KERNEL_ABI_VERSION || ctx->args_size < n * 8) {
+        ctx->status = PYASC_SIM_STATUS_AICORE_EXCEPTION;
+        std::snprintf(ctx->message, sizeof(ctx->message), "expected %zu arguments, got %zu bytes (abi %u)", n,
+                      ctx->args_size, ctx->abi_version);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+// z[i] = x[i] + y[i] for i < n, split evenly across blocks.
+// args: x, y, z (GM addresses), n
+PYASC_SIM_KERNEL_ENTRY(vector_add) {
+    if (!check_args(ctx, 4)) return;
+    const float *x = reinterpret_cast<const float *>(arg(ctx, 0));
+    const float *y = reinterpret_cast<const float *>(arg(ctx, 1));
+    float *z = reinterpret_cast<float *>(arg(ctx, 2));
+    const uint64_t n = arg(ctx, 3);
+    const uint64_t per = (n + ctx->block_dim - 1) / ctx->block_dim;
+    const uint64_t begin = per * ctx->block_idx;
+    const uint64_t end = begin + per < n ? begin + per : n;
+    for (uint64_t i = begin; i < end; ++i) z[i] = x[i] + y[i];
+    ctx->cycles = 100 + (end > begin ? (end - begin) / 8 : 0);  // 8 floats per cycle, plus setup
+}
+
+// Block 3 reports an AI Core exception; the others succeed.
+PYASC_SIM_KERNEL_ENTRY(fail_block3) {
+    ctx->cycles = 10;
+    if (ctx->block_idx == 3) {
+        ctx->status = PYASC_SIM_STATUS_AICORE_EXCEPTION;
+        std::snprintf(ctx->message, sizeof(ctx->message), "injected failure (block_dim=%u)", ctx->block_dim);
+    }
+}
+
+// Sleeps, then writes `value` to out[block_idx] (uint32).  args: out, value, sleep_us
+PYASC_SIM_KERNEL_ENTRY(sleep_write) {
+    if (!check_args(ctx, 3)) return;
+    uint32_t *out = reinterpret_cast<uint32_t *>(arg(ctx, 0));
+    const uint32_t value = static_cast<uint32_t>(arg(ctx, 1));
+    const uint64_t sleep_us = arg(ctx, 2);
+    std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
+    out[ctx->block_idx] = value;
+    ctx->cycles = sleep_us * 1000;
+}
+
+// Reports a fixed cost per block and does nothing else.  args: cycles
+PYASC_SIM_KERNEL_ENTRY(fixed_cycles) {
+    if (!check_args(ctx, 1)) return;
+    ctx->cycles = arg(ctx, 0);
+}
+
+// Throws a C++ exception from block 0.
+PYASC_SIM_KERNEL_ENTRY(throw_exception) {
+    if (ctx->block_idx == 0) throw std::runtime_error("kernel threw on purpose");
+}
+
+// Writes the context it received: out[block] = {block_idx, block_dim, args_size, soc first char}.
+PYASC_SIM_KERNEL_ENTRY(echo_context) {
+    if (!check_args(ctx, 1)) return;
+    uint32_t *out = reinterpret_cast<uint32_t *>(arg(ctx, 0)) + 4 * ctx->block_idx;
+    out[0] = ctx->block_idx;
+    out[1] = ctx->block_dim;
+    out[2] = static_cast<uint32_t>(ctx->args_size);
+    out[3] = ctx->soc_name ? static_cast<uint32_t>(std::strlen(ctx->soc_name)) : 0;
+}

@@ -1,0 +1,3 @@
+"""An example pyasc op pack (namespace ``example::``)."""
+
+__version__ = "0.1.0"

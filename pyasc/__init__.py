@@ -1,0 +1,92 @@
+"""pyasc: a Python runtime for Huawei Ascend NPUs and a simulated NPU that runs on any CPU.
+
+This namespace re-exports the user API of ``pyasc_core``; it holds no logic of its own.
+"""
+
+from pyasc_core import __version__
+from pyasc_core import memory
+from pyasc_core.backend import Backend, EventImpl, StreamImpl, TensorMeta
+from pyasc_core import library
+from pyasc_core.creation import (
+    arange,
+    asarray,
+    empty,
+    empty_like,
+    from_numpy,
+    full,
+    full_like,
+    ones,
+    ones_like,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from pyasc_core.device import Device
+from pyasc_core.dispatch import OpHandle, get_op, handle, ops
+from pyasc_core.dtypes import (
+    bfloat16,
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    result_type,
+)
+from pyasc_core.dtypes import as_dtype as dtype
+from pyasc_core.errors import (
+    ArgumentError,
+    BackendError,
+    BackendUnavailableError,
+    DeviceMismatchError,
+    DtypeError,
+    IndexingError,
+    KernelNotFoundError,
+    OpRegistrationError,
+    OutOfMemoryError,
+    PluginConflictError,
+    PluginError,
+    PyascError,
+    ReferenceMismatchError,
+    ShapeError,
+    UnknownBackendError,
+    UnknownOpError,
+)
+from pyasc_core.hookspecs import hookimpl
+from pyasc_core.interop import from_dlpack
+from pyasc_core.library import op
+from pyasc_core.opdef import OpDef
+from pyasc_core.plugins import PyascPluginWarning
+from pyasc_core.selection import get_backend, set_backend, using_backend
+from pyasc_core.streams import Event, Stream, current_stream, default_stream, stream, synchronize
+from pyasc_core.tensor import Tensor
+
+bool = bool_  # noqa: A001  (pyasc.bool, as torch.bool)
+
+_BUILTIN_OPS = (
+    "add", "sub", "mul", "div", "maximum", "minimum", "pow", "eq", "ne", "lt", "le", "gt", "ge",
+    "neg", "abs", "exp", "log", "sqrt", "rsqrt", "relu", "sigmoid", "tanh", "gelu", "silu",
+    "cast", "where", "sum", "max", "min", "mean", "softmax", "log_softmax", "layer_norm",
+    "rms_norm", "matmul", "transpose", "reshape",
+)
+for _name in _BUILTIN_OPS:
+    globals()[_name] = handle(f"pyasc::{_name}")
+del _name
+
+__all__ = [
+    "Backend", "Device", "Event", "EventImpl", "OpDef", "OpHandle", "Stream", "StreamImpl",
+    "Tensor", "TensorMeta", "arange", "asarray", "current_stream", "default_stream",
+    "empty", "empty_like", "from_dlpack", "from_numpy", "full", "full_like", "get_backend",
+    "get_op", "hookimpl", "library", "memory", "ones", "ones_like", "op", "ops", "set_backend",
+    "stream", "synchronize", "tensor", "using_backend", "zeros", "zeros_like", "dtype",
+    "result_type", "bfloat16", "bool", "bool_", "float16", "float32", "float64", "int8",
+    "int16", "int32", "int64", "uint8", "PyascError", "ArgumentError", "DtypeError",
+    "ShapeError", "DeviceMismatchError", "BackendError", "UnknownBackendError",
+    "BackendUnavailableError", "KernelNotFoundError", "OpRegistrationError", "UnknownOpError",
+    "PluginError", "PluginConflictError", "ReferenceMismatchError", "IndexingError",
+    "OutOfMemoryError", "PyascPluginWarning",
+    *_BUILTIN_OPS,
+]

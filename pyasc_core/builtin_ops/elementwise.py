@@ -1,0 +1,129 @@
+"""Elementwise ops: binary arithmetic and comparisons (with broadcasting), unary math, cast, where."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as dt
+from ..backend import TensorMeta
+from ..errors import ArgumentError
+from ..opdef import OpDef
+from ..shape_rules import elementwise
+
+BINARY = "(Tensor|Scalar x, Tensor|Scalar y) -> Tensor"
+UNARY = "(Tensor x) -> Tensor"
+FLOAT_OUT_FOR_INT = (dt.bool_, dt.uint8, dt.int8, dt.int16, dt.int32, dt.int64)
+
+
+def _binary_meta(x, y):
+    return elementwise(x, y)
+
+
+def _compare_meta(x, y):
+    return elementwise(x, y, dtype=dt.bool_)
+
+
+def _div_meta(x, y):
+    m = elementwise(x, y)
+    return TensorMeta(m.shape, dt.DEFAULT_FLOAT) if m.dtype in FLOAT_OUT_FOR_INT else m
+
+
+def _same_meta(x):
+    return x
+
+
+def _pow_ref(x, y):
+    xi = np.asarray(x)
+    yi = np.asarray(y)
+    if xi.dtype.kind in "iub" and yi.dtype.kind in "iub" and np.any(yi < 0):
+        raise ArgumentError(
+            "pyasc::pow: integer tensors cannot be raised to negative integer powers; "
+            "cast to a floating dtype first, e.g. x.astype('float32')"
+        )
+    with np.errstate(all="ignore"):
+        return np.power(x, y)
+
+
+def _div_ref(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.true_divide(x, y)
+
+
+def _errfree(fn):
+    def ref(x):
+        with np.errstate(all="ignore"):
+            return fn(x)
+
+    ref.__name__ = getattr(fn, "__name__", "ref")
+    return ref
+
+
+def _sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def _gelu(x):
+    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x * x * x)))
+
+
+def _silu(x):
+    return x / (1.0 + np.exp(-x))
+
+
+def _relu(x):
+    return np.maximum(x, np.zeros((), dtype=x.dtype))
+
+
+def _cast_meta(x, dtype):
+    return TensorMeta(x.shape, dtype)
+
+
+def _cast_ref(x, dtype):
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.asarray(x).astype(dtype)
+
+
+def _where_meta(cond, x, y):
+    out = elementwise(x, y)
+    return elementwise(cond, out, dtype=out.dtype)
+
+
+def _binary(name: str, ref, doc: str, dtypes=dt.NUMERIC, meta=_binary_meta) -> OpDef:
+    return OpDef(f"pyasc::{name}", BINARY, dtypes=dtypes, meta=meta, reference=ref, doc=doc)
+
+
+def _unary(name: str, ref, doc: str, dtypes=dt.FLOATING) -> OpDef:
+    return OpDef(f"pyasc::{name}", UNARY, dtypes=dtypes, meta=_same_meta, reference=ref, doc=doc)
+
+
+OPS = [
+    _binary("add", np.add, "x + y, with broadcasting and type promotion."),
+    _binary("sub", np.subtract, "x - y, with broadcasting and type promotion."),
+    _binary("mul", np.multiply, "x * y, with broadcasting and type promotion."),
+    _binary("div", _div_ref, "True division x / y; integer inputs give float32.", meta=_div_meta),
+    _binary("maximum", np.maximum, "Elementwise maximum (NaN propagates)."),
+    _binary("minimum", np.minimum, "Elementwise minimum (NaN propagates)."),
+    _binary("pow", _pow_ref, "x ** y, elementwise."),
+    _binary("eq", np.equal, "x == y as a bool tensor.", dt.ANY, _compare_meta),
+    _binary("ne", np.not_equal, "x != y as a bool tensor.", dt.ANY, _compare_meta),
+    _binary("lt", np.less, "x < y as a bool tensor.", dt.NUMERIC, _compare_meta),
+    _binary("le", np.less_equal, "x <= y as a bool tensor.", dt.NUMERIC, _compare_meta),
+    _binary("gt", np.greater, "x > y as a bool tensor.", dt.NUMERIC, _compare_meta),
+    _binary("ge", np.greater_equal, "x >= y as a bool tensor.", dt.NUMERIC, _compare_meta),
+    _unary("neg", np.negative, "-x.", dt.SIGNED),
+    _unary("abs", np.abs, "|x|.", dt.NUMERIC),
+    _unary("exp", _errfree(np.exp), "e ** x."),
+    _unary("log", _errfree(np.log), "Natural logarithm."),
+    _unary("sqrt", _errfree(np.sqrt), "Square root."),
+    _unary("rsqrt", _errfree(lambda x: 1.0 / np.sqrt(x)), "1 / sqrt(x)."),
+    _unary("relu", _relu, "max(x, 0).", dt.NUMERIC),
+    _unary("sigmoid", _errfree(_sigmoid), "1 / (1 + exp(-x))."),
+    _unary("tanh", np.tanh, "Hyperbolic tangent."),
+    _unary("gelu", _errfree(_gelu), "GELU, tanh approximation (PyTorch's approximate='tanh')."),
+    _unary("silu", _errfree(_silu), "x * sigmoid(x)."),
+    OpDef("pyasc::cast", "(Tensor x, dtype dtype) -> Tensor", dtypes=dt.ANY, meta=_cast_meta,
+          reference=_cast_ref, doc="Convert to another dtype (float to int truncates toward zero)."),
+    OpDef("pyasc::where", "(Tensor cond, Tensor|Scalar x, Tensor|Scalar y) -> Tensor",
+          dtypes={"cond": [dt.bool_], "*": dt.ANY}, meta=_where_meta, reference=np.where,
+          doc="x where cond is True, else y (broadcasting)."),
+]

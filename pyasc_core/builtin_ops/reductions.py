@@ -1,0 +1,58 @@
+"""Reductions over axes: sum, mean, max, min (with keepdims)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as dt
+from ..backend import TensorMeta
+from ..errors import ShapeError
+from ..opdef import OpDef
+from ..shape_rules import normalize_axes, reduced_shape
+
+SCHEMA = "(Tensor x, int[]? axis=None, bool keepdims=False) -> Tensor"
+
+
+def _meta(dtype_rule, empty_ok=True):
+    def meta(x, axis, keepdims):
+        axes = normalize_axes(axis, x.ndim)
+        if not empty_ok and any(x.shape[a] == 0 for a in axes):
+            raise ShapeError(
+                f"cannot reduce over an empty axis (shape {x.shape}, axis {axis}): the result has "
+                "no identity; reduce over non-empty axes"
+            )
+        return TensorMeta(reduced_shape(x.shape, axes, keepdims), dtype_rule(x.dtype))
+
+    return meta
+
+
+def _sum_dtype(d):
+    return dt.int64 if d in dt.INTEGER or d == dt.bool_ else d
+
+
+def _same(d):
+    return d
+
+
+def _ref(fn, **extra):
+    def ref(x, axis, keepdims):
+        return fn(x, axis=axis, keepdims=keepdims, **extra)
+
+    return ref
+
+
+def _sum_ref(x, axis, keepdims):
+    kind = x.dtype.kind
+    return np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64 if kind in "iub" else None)
+
+
+OPS = [
+    OpDef("pyasc::sum", SCHEMA, dtypes=dt.NUMERIC | {dt.bool_}, meta=_meta(_sum_dtype),
+          reference=_sum_ref, doc="Sum over axes (all when axis is None); ints and bool sum to int64."),
+    OpDef("pyasc::mean", SCHEMA, dtypes=dt.FLOATING, meta=_meta(_same), reference=_ref(np.mean),
+          doc="Arithmetic mean over axes."),
+    OpDef("pyasc::max", SCHEMA, dtypes=dt.NUMERIC | {dt.bool_}, meta=_meta(_same, empty_ok=False),
+          reference=_ref(np.max), doc="Maximum over axes (NaN propagates)."),
+    OpDef("pyasc::min", SCHEMA, dtypes=dt.NUMERIC | {dt.bool_}, meta=_meta(_same, empty_ok=False),
+          reference=_ref(np.min), doc="Minimum over axes (NaN propagates)."),
+]

@@ -1,0 +1,200 @@
+"""Creating tensors: from data (tensor, asarray, from_numpy), filled (empty, zeros, ones, full),
+ranges (arange), the ``*_like`` forms, and moving between devices."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as _dt
+from .device import Device
+from .errors import ArgumentError, DtypeError, PyascError, ShapeError
+from .registry import backend_for_device
+from .selection import resolve_device
+from .tensor import Tensor
+
+
+def _check_backend_dtype(dt: np.dtype, device: Device) -> Any:
+    backend = backend_for_device(device)
+    if dt not in backend.dtypes:
+        allowed = ", ".join(_dt.dtype_name(d) for d in _dt.ALL_DTYPES if d in backend.dtypes)
+        raise DtypeError(
+            f"dtype {_dt.dtype_name(dt)} is not supported on {device}; supported there: {allowed}. "
+            "Cast first, e.g. .astype('float32')"
+        )
+    return backend
+
+
+def _data_to_numpy(data: Any, dtype: Any) -> np.ndarray:
+    """NumPy array for Python/NumPy data with pyasc's dtype rules (Python floats -> float32)."""
+    want = _dt.as_dtype(dtype) if dtype is not None else None
+    try:
+        arr = np.asarray(data)
+    except ValueError as exc:
+        raise ShapeError(f"cannot make a tensor from this data: {exc} (rows must have equal lengths)") from None
+    if arr.dtype == object or arr.dtype.kind in "USVOc" and arr.dtype != _dt.bfloat16:
+        raise DtypeError(
+            f"cannot make a tensor from data of NumPy dtype {arr.dtype} ({type(data).__name__}); "
+            "give numbers, bools or arrays of a supported dtype"
+        )
+    if want is None:
+        if not isinstance(data, np.ndarray) and arr.dtype == np.float64 and not hasattr(data, "__array__"):
+            want = _dt.DEFAULT_FLOAT
+        else:
+            want = _dt.as_dtype(arr.dtype)
+    if arr.dtype != want:
+        arr = arr.astype(want)
+    return arr
+
+
+def tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """A new tensor holding a copy of ``data`` (lists, scalars, NumPy arrays, tensors)."""
+    if isinstance(data, Tensor):
+        data = data.numpy()
+    arr = _data_to_numpy(data, dtype)
+    dev = resolve_device(device)
+    backend = _check_backend_dtype(arr.dtype, dev)
+    return backend.wrap(backend.from_numpy(arr, dev, copy=True), dev)
+
+
+def asarray(data: Any, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Tensor:
+    """Like ``tensor`` but shares memory when it can (``copy=False`` demands that it does)."""
+    if isinstance(data, Tensor):
+        out = data
+        if device is not None:
+            out = out.to(resolve_device(device))
+        if dtype is not None:
+            out = out.to(_dt.as_dtype(dtype))
+        if copy:
+            out = out.clone() if out is data else out
+        elif copy is False and out is not data:
+            raise PyascError("asarray(copy=False) cannot avoid a copy here (device or dtype change)")
+        return out
+    dev = resolve_device(device)
+    backend = backend_for_device(dev)
+    arr = _data_to_numpy(data, dtype)
+    _check_backend_dtype(arr.dtype, dev)
+    shares = isinstance(data, np.ndarray) and arr is data
+    if copy is False and not (backend.is_host and shares):
+        raise PyascError(
+            f"asarray(copy=False) cannot share this data's memory on {dev}; drop copy=False to allow a copy"
+        )
+    return backend.wrap(backend.from_numpy(arr, dev, copy=bool(copy) or not shares), dev)
+
+
+def from_numpy(array: np.ndarray, device: Any = None) -> Tensor:
+    """A tensor over a NumPy array: shared memory on host backends, a copy on device backends."""
+    if not isinstance(array, np.ndarray):
+        raise ArgumentError(f"from_numpy expects a numpy.ndarray, got {type(array).__name__}; use pyasc.tensor(...)")
+    dt = _dt.as_dtype(array.dtype)
+    dev = resolve_device(device)
+    backend = _check_backend_dtype(dt, dev)
+    return backend.wrap(backend.from_numpy(array, dev, copy=not backend.is_host), dev)
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = (shape,)
+    if not isinstance(shape, Sequence) or not all(
+        isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in shape
+    ):
+        raise ArgumentError(f"a shape must be an int or a sequence of ints, got {shape!r}")
+    out = tuple(int(d) for d in shape)
+    if any(d < 0 for d in out):
+        raise ShapeError(f"shape {out} has a negative dimension; dimensions must be >= 0")
+    return out
+
+
+def _shape_args(shape: tuple[Any, ...]) -> tuple[int, ...]:
+    if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
+        return _shape(shape[0])
+    return _shape(shape)
+
+
+def _filled(shape: tuple[int, ...], value: Any, dtype: Any, device: Any) -> Tensor:
+    dt = _dt.as_dtype(dtype) if dtype is not None else (_dt.infer_dtype(value) or _dt.DEFAULT_FLOAT)
+    dev = resolve_device(device)
+    backend = _check_backend_dtype(dt, dev)
+    if value is None:
+        return backend.wrap(backend.empty(shape, dt, dev), dev)
+    return backend.wrap(backend.full(shape, value, dt, dev), dev)
+
+
+def empty(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """An uninitialised tensor (float32 unless ``dtype`` says otherwise)."""
+    return _filled(_shape_args(shape), None, dtype or _dt.DEFAULT_FLOAT, device)
+
+
+def zeros(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    return _filled(_shape_args(shape), 0, dtype or _dt.DEFAULT_FLOAT, device)
+
+
+def ones(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    return _filled(_shape_args(shape), 1, dtype or _dt.DEFAULT_FLOAT, device)
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """A tensor filled with ``fill_value``; the dtype follows the value (float -> float32) if not given."""
+    if not isinstance(fill_value, (bool, int, float, np.number, np.bool_)):
+        raise ArgumentError(f"full() needs a number or bool as fill_value, got {type(fill_value).__name__}")
+    if isinstance(fill_value, (np.number, np.bool_)):
+        fill_value = fill_value.item()
+    return _filled(_shape(shape), fill_value, dtype, device)
+
+
+def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, device: Any = None) -> Tensor:
+    """Evenly spaced values in [start, stop); float32 if any bound is a float, else int64."""
+    if stop is None:
+        start, stop = 0, start
+    for nm, v in (("start", start), ("stop", stop), ("step", step)):
+        if not isinstance(v, (int, float, np.number)) or isinstance(v, bool):
+            raise ArgumentError(f"arange() {nm} must be a number, got {type(v).__name__} {v!r}")
+    if step == 0:
+        raise ArgumentError("arange() step must not be 0")
+    if dtype is None:
+        dtype = _dt.DEFAULT_FLOAT if any(isinstance(v, (float, np.floating)) for v in (start, stop, step)) else _dt.DEFAULT_INT
+    dt = _dt.as_dtype(dtype)
+    arr = np.arange(start, stop, step, dtype=np.float64 if dt in _dt.FLOATING else None).astype(dt)
+    return tensor(arr, device=device)
+
+
+def _like(t: Tensor, value: Any, dtype: Any, device: Any) -> Tensor:
+    if not isinstance(t, Tensor):
+        raise ArgumentError(f"*_like functions take a pyasc.Tensor, got {type(t).__name__}")
+    return _filled(t.shape, value, dtype if dtype is not None else t.dtype,
+                   device if device is not None else t.device)
+
+
+def empty_like(t: Tensor, dtype: Any = None, device: Any = None) -> Tensor:
+    return _like(t, None, dtype, device)
+
+
+def zeros_like(t: Tensor, dtype: Any = None, device: Any = None) -> Tensor:
+    return _like(t, 0, dtype, device)
+
+
+def ones_like(t: Tensor, dtype: Any = None, device: Any = None) -> Tensor:
+    return _like(t, 1, dtype, device)
+
+
+def full_like(t: Tensor, fill_value: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    if isinstance(fill_value, (np.number, np.bool_)):
+        fill_value = fill_value.item()
+    return _like(t, fill_value, dtype, device)
+
+
+def move_to(t: Tensor, device: Device, *, non_blocking: bool = False, force_copy: bool = False) -> Tensor:
+    """Copy ``t`` to ``device`` (synchronously; device backends may use ``non_blocking``)."""
+    if device is t._device and not force_copy:
+        return t
+    src = backend_for_device(t._device)
+    dst = _check_backend_dtype(t.dtype, device)
+    mover = getattr(dst, "copy_from", None)
+    if mover is not None:
+        got = mover(t, device, non_blocking=non_blocking)
+        if got is not None:
+            return got
+    arr = src.to_numpy(t._data)
+    return dst.wrap(dst.from_numpy(arr, device, copy=True), device)

@@ -1,0 +1,270 @@
+"""Calling an op: bind and check the arguments, run the meta function, pick the kernel, run it.
+
+Checks and meta results are cached per argument signature (devices, dtypes, shapes, scalar types,
+attribute values), so a repeated call costs a key build, one dict lookup and the kernel itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .backend import TensorMeta
+from .dtypes import dtype_name
+from .errors import (
+    ArgumentError,
+    DeviceMismatchError,
+    DtypeError,
+    KernelNotFoundError,
+    OpRegistrationError,
+    PyascError,
+)
+from .registry import REGISTRY
+from .tensor import Tensor
+
+_CACHE_LIMIT = 2048
+_SCALARS = (bool, int, float)
+
+
+def _key1(args: tuple) -> Any:
+    (a,) = args  # a wrong arity raises ValueError: the caller takes the checked path
+    if type(a) is Tensor:
+        d = a._data
+        return (a._device, d.dtype, d.shape)
+    return None
+
+
+def _key2(args: tuple) -> Any:
+    a, b = args
+    ta, tb = type(a), type(b)
+    if ta is Tensor:
+        d = a._data
+        if tb is Tensor:
+            e = b._data
+            return (a._device, d.dtype, d.shape, b._device, e.dtype, e.shape)
+        if tb in _SCALARS:
+            return (a._device, d.dtype, d.shape, tb)
+    elif ta in _SCALARS and tb is Tensor:
+        e = b._data
+        return (ta, b._device, e.dtype, e.shape)
+    return None
+
+
+def _make_keyfn(kinds: tuple[bool, ...]) -> Any:
+    if kinds == (True,):
+        return _key1
+    if kinds == (True, True):
+        return _key2
+
+    n = len(kinds)
+
+    def keyfn(args: tuple) -> Any:
+        if len(args) != n:
+            return None
+        key: list[Any] = []
+        for a, is_input in zip(args, kinds):
+            t = type(a)
+            if t is Tensor:
+                d = a._data
+                key += (a._device, d.dtype, d.shape)
+            elif is_input:
+                if t in _SCALARS or a is None:
+                    key.append(t)
+                else:
+                    return None
+            else:
+                key += (t, a)
+        return tuple(key)
+
+    return keyfn
+
+
+class OpHandle:
+    """The callable for one op (``pyasc.add``, ``pyasc.ops.mypack.gelu``), bound to the registry by name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._version = -1
+        self._op: Any = None
+        self._cache: dict[Any, tuple[Any, Any]] = {}
+        self._keyfn: Any = None
+
+    # -- binding to the registry --------------------------------------------------------------
+    def _refresh(self) -> None:
+        REGISTRY.ensure()
+        op = REGISTRY.op(self.name)
+        self._op = op
+        self._cache = {}
+        kinds = tuple(p.is_input for p in op.schema.params)
+        self._keyfn = _make_keyfn(kinds)
+        self._version = REGISTRY.version
+
+    @property
+    def opdef(self):
+        if self._version != REGISTRY.version:
+            self._refresh()
+        return self._op
+
+    @property
+    def schema(self):
+        return self.opdef.schema
+
+    @property
+    def __doc__(self) -> str:  # type: ignore[override]
+        try:
+            op = self.opdef
+        except PyascError:
+            return f"op {self.name} (not registered)"
+        return f"{op.name}{op.schema}\n\n{op.doc}"
+
+    def __repr__(self) -> str:
+        return f"<pyasc op {self.name}>"
+
+    def register_kernel(self, backend: str, fn: Any = None) -> Any:
+        """Register a kernel for this op on ``backend`` (decorator or direct call)."""
+        from .library import impl
+
+        return impl(self.name, backend, fn)
+
+    # -- calling ----------------------------------------------------------------------------
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs or self._version != REGISTRY.version:
+            return self._call_checked(args, kwargs)
+        try:
+            meta, kernel = self._cache[self._keyfn(args)]
+        except (KeyError, TypeError, ValueError):  # new signature, unhashable value, other arity
+            return self._call_checked(args, kwargs)
+        return kernel(meta, *args)
+
+    def _call_checked(self, args: tuple, kwargs: dict) -> Any:
+        if self._version != REGISTRY.version:
+            self._refresh()
+        op = self._op
+        values = op.schema.bind(op.name, args, kwargs)
+        device = self._check_inputs(op, values)
+        meta_out = None if op.composite is not None else self._run_meta(op, values)
+        kernel = REGISTRY.table.get((op.name, device.type))
+        if kernel is None:
+            have = sorted(b for (o, b) in REGISTRY.table if o == op.name)
+            raise KernelNotFoundError(
+                f"{op.name} has no kernel for backend {device.type!r} (its tensors are on {device}); "
+                f"it has kernels for: {', '.join(have) or 'no backend'}. Register one with "
+                f"pyasc.library.impl({op.name!r}, {device.type!r}) or move the inputs with "
+                f".to({have[0] if have else 'numpy'!r})"
+            )
+        try:
+            key = self._keyfn(tuple(values))
+            if key is not None:
+                if len(self._cache) >= _CACHE_LIMIT:
+                    self._cache.clear()
+                self._cache[key] = (meta_out, kernel)
+        except TypeError:
+            pass
+        return kernel(meta_out, *values)
+
+    @staticmethod
+    def _check_inputs(op: Any, values: list[Any]) -> Any:
+        device = None
+        first = ""
+        for p, v in zip(op.schema.params, values):
+            if not isinstance(v, Tensor):
+                continue
+            if device is None:
+                device, first = v._device, p.name
+            elif v._device is not device:
+                raise DeviceMismatchError(
+                    f"{op.name} got tensors on different devices: {first!r} on {device} and "
+                    f"{p.name!r} on {v._device}; move them to one device first, e.g. "
+                    f"{p.name}.to({str(device)!r})"
+                )
+            allowed = op.allowed_dtypes(p.name)
+            if v._data.dtype not in allowed:
+                names = ", ".join(sorted(dtype_name(d) for d in allowed))
+                raise DtypeError(
+                    f"{op.name} argument {p.name!r} has dtype {dtype_name(v._data.dtype)}, which "
+                    f"it does not accept; allowed: {names}. Cast it first, e.g. "
+                    f"{p.name}.astype({sorted(dtype_name(d) for d in allowed)[-1]!r})"
+                )
+        if device is None:
+            raise ArgumentError(
+                f"{op.name} needs at least one pyasc.Tensor argument, got only "
+                f"{', '.join(type(v).__name__ for v in values)}; wrap data with pyasc.tensor(...)"
+            )
+        return device
+
+    @staticmethod
+    def _run_meta(op: Any, values: list[Any]) -> Any:
+        metas = [TensorMeta(v._data.shape, v._data.dtype) if isinstance(v, Tensor) else v for v in values]
+        try:
+            out = op.caller(op.meta)(*metas)
+        except PyascError as exc:
+            msg = str(exc)
+            if not msg.startswith(op.name):
+                msg = f"{op.name}: {msg}"
+            raise type(exc)(msg) from None
+        n = len(op.schema.returns)
+        if n == 1 and isinstance(out, TensorMeta):
+            return out
+        if n > 1 and isinstance(out, tuple) and len(out) == n and all(isinstance(m, TensorMeta) for m in out):
+            return out
+        raise OpRegistrationError(
+            f"the meta function of {op.name} returned {out!r}; it must return "
+            f"{'a TensorMeta' if n == 1 else f'a tuple of {n} TensorMeta'}"
+        )
+
+
+_HANDLES: dict[str, OpHandle] = {}
+
+
+def handle(name: str) -> OpHandle:
+    """The shared handle of op ``name`` (bound lazily: the op need not be registered yet)."""
+    h = _HANDLES.get(name)
+    if h is None:
+        h = _HANDLES.setdefault(name, OpHandle(name))
+    return h
+
+
+def get_op(name: str) -> OpHandle:
+    """The shared handle of op ``name`` ('pyasc::' is implied without a namespace); checks it exists."""
+    if "::" not in name:
+        name = f"pyasc::{name}"
+    REGISTRY.op(name)
+    return handle(name)
+
+
+class _Namespace:
+    """``pyasc.ops.<namespace>``: attribute access to the ops of one namespace."""
+
+    def __init__(self, namespace: str) -> None:
+        self._ns = namespace
+
+    def __getattr__(self, name: str) -> OpHandle:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return get_op(f"{self._ns}::{name}")
+
+    def __dir__(self) -> list[str]:
+        REGISTRY.ensure()
+        return sorted(op.short_name for op in REGISTRY.ops.values() if op.namespace == self._ns)
+
+    def __repr__(self) -> str:
+        return f"<pyasc ops namespace {self._ns!r}>"
+
+
+class OpsRoot:
+    """``pyasc.ops``: every registered op as ``pyasc.ops.<namespace>.<name>``."""
+
+    def __getattr__(self, namespace: str) -> _Namespace:
+        if namespace.startswith("__"):
+            raise AttributeError(namespace)
+        return _Namespace(namespace)
+
+    def __dir__(self) -> list[str]:
+        REGISTRY.ensure()
+        return sorted({op.namespace for op in REGISTRY.ops.values()})
+
+    def __iter__(self):
+        REGISTRY.ensure()
+        return iter(sorted(REGISTRY.ops))
+
+
+ops = OpsRoot()

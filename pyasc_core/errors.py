@@ -1,0 +1,80 @@
+"""The exception hierarchy: every failure a user can cause is a PyascError subclass.
+
+Classes also derive from the matching built-in exception (TypeError, ValueError, ...) so that
+code written against NumPy or PyTorch conventions keeps catching them.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class PyascError(Exception):
+    """Base class of every error pyasc raises on purpose."""
+
+
+class ArgumentError(PyascError, TypeError):
+    """An op was called with a wrong number of arguments, an unknown or missing one, or a bad value."""
+
+
+class DtypeError(PyascError, TypeError):
+    """A dtype is not supported here, or not allowed for this op argument."""
+
+
+class ShapeError(PyascError, ValueError):
+    """Shapes do not broadcast, do not match, or an axis is out of range."""
+
+
+class IndexingError(PyascError, IndexError):
+    """An index is out of range or malformed."""
+
+
+class OutOfMemoryError(PyascError, MemoryError):
+    """An allocation did not fit; the message states allocated, reserved, free and total bytes."""
+
+
+class DeviceMismatchError(PyascError, ValueError):
+    """One op was given tensors that live on different devices."""
+
+
+class BackendError(PyascError, RuntimeError):
+    """Base class of backend selection and backend runtime failures."""
+
+
+class UnknownBackendError(BackendError, ValueError):
+    """A backend name that no plugin registered."""
+
+
+class BackendUnavailableError(BackendError):
+    """A registered backend that cannot run on this machine (the message says why)."""
+
+
+class KernelNotFoundError(BackendError, NotImplementedError):
+    """An op has no kernel on the backend of its inputs, and no composite definition."""
+
+
+class OpRegistrationError(PyascError, ValueError):
+    """An op, schema or kernel definition is malformed."""
+
+
+class UnknownOpError(PyascError, LookupError):
+    """An op name that nothing registered."""
+
+
+class PluginError(PyascError, RuntimeError):
+    """Base class of plugin loading problems."""
+
+
+class PluginConflictError(PluginError):
+    """Two plugins define the same op or backend."""
+
+
+class ReferenceMismatchError(PyascError, AssertionError):
+    """A kernel's result or metadata disagrees with the op's reference or meta function."""
+
+
+def did_you_mean(name: str, choices: Iterable[str]) -> str:
+    """A ' Did you mean ...?' suffix for a misspelt name, or ''."""
+    close = difflib.get_close_matches(name, list(choices), n=1)
+    return f" Did you mean {close[0]!r}?" if close else ""

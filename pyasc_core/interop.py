@@ -1,0 +1,76 @@
+"""DLPack exchange for host-resident tensors (NumPy, PyTorch, JAX ... without a copy).
+
+NumPy's own exporter is used where it can; bfloat16, which NumPy cannot export or import,
+goes through the small C++ helper in ``pyasc_core._native``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as _dt
+from .errors import ArgumentError, DtypeError, PyascError
+
+KDL_CPU = 1
+
+
+def _native() -> Any:
+    from . import _native as mod  # the compiled helper module
+
+    return mod
+
+
+def to_dlpack(array: np.ndarray, *, max_version: tuple[int, int] | None = None,
+              dl_device: Any = None, copy: bool | None = None) -> Any:
+    """A DLPack capsule over ``array`` following the consumer's requested protocol version."""
+    if dl_device is not None and tuple(dl_device) != (KDL_CPU, 0):
+        raise PyascError(f"pyasc tensors on the host can only be exported to the CPU (1, 0), not {dl_device}")
+    if copy:
+        array = array.copy()
+    versioned = max_version is not None and max_version[0] >= 1
+    if array.dtype == _dt.bfloat16:
+        return _native().to_dlpack(array, versioned)
+    if versioned:
+        try:
+            return array.__dlpack__(max_version=max_version)
+        except TypeError:  # an older NumPy without the versioned protocol
+            pass
+    return array.__dlpack__()
+
+
+def from_dlpack(obj: Any, device: Any = None) -> Any:
+    """A pyasc tensor sharing memory with any DLPack producer on the CPU (NumPy, torch, ...)."""
+    from .creation import from_numpy
+    from .tensor import Tensor
+
+    if isinstance(obj, Tensor):
+        return obj if device is None else obj.to(device)
+    if not hasattr(obj, "__dlpack__"):
+        raise ArgumentError(
+            f"from_dlpack needs an object with __dlpack__ (a NumPy array, torch tensor, ...), "
+            f"got {type(obj).__name__}"
+        )
+    if hasattr(obj, "__dlpack_device__"):
+        dev_type, dev_id = obj.__dlpack_device__()
+        if int(dev_type) != KDL_CPU:
+            raise PyascError(
+                f"from_dlpack can only share host (CPU) memory; this object is on DLPack device "
+                f"({int(dev_type)}, {dev_id}). Copy it to the host first (e.g. .cpu())"
+            )
+    try:
+        arr = np.from_dlpack(obj)
+    except (TypeError, BufferError, RuntimeError, ValueError):
+        arr = None
+    if arr is None:
+        capsule = obj.__dlpack__()
+        arr, is_bf16 = _native().from_dlpack(capsule)
+        if is_bf16:
+            arr = arr.view(_dt.bfloat16)
+    try:
+        _dt.as_dtype(arr.dtype)
+    except DtypeError as exc:
+        raise DtypeError(f"from_dlpack: {exc}") from None
+    out = from_numpy(arr, device="numpy")
+    return out if device is None else out.to(device)

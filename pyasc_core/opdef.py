@@ -1,0 +1,120 @@
+"""OpDef and KernelDef: the records an op pack registers (schema, meta, reference, kernels)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+import attrs
+import numpy as np
+
+from . import dtypes as _dt
+from .errors import OpRegistrationError
+from .schema import Schema
+
+_NAME_RE = re.compile(r"^[A-Za-z_]\w*::[A-Za-z_]\w*$")
+
+
+def _to_schema(value: Schema | str) -> Schema:
+    return value if isinstance(value, Schema) else Schema.parse(value)
+
+
+def check_op_name(name: str) -> str:
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        raise OpRegistrationError(
+            f"op name {name!r} must be namespaced as 'namespace::name', e.g. 'mypack::gelu'"
+        )
+    return name
+
+
+@attrs.define(eq=False)
+class OpDef:
+    """An op: namespaced name, schema, allowed dtypes, meta function, NumPy reference, composite.
+
+    ``dtypes`` is either one collection (for every tensor input) or a mapping from input name to
+    a collection, with ``"*"`` as the fallback. ``meta(*args)`` receives TensorMeta objects for
+    tensors (and plain values otherwise) in schema order and returns TensorMeta(s); it touches no
+    data. ``reference(*args)`` receives NumPy arrays and returns NumPy array(s). A composite op
+    gives ``composite`` (a Python function built from other ops) instead of meta/reference.
+    """
+
+    name: str = attrs.field(validator=lambda _s, _a, v: check_op_name(v))
+    schema: Schema = attrs.field(converter=_to_schema)
+    dtypes: Any = _dt.ANY
+    meta: Callable[..., Any] | None = None
+    reference: Callable[..., Any] | None = None
+    composite: Callable[..., Any] | None = None
+    doc: str = ""
+    mutates: tuple[str, ...] = ()
+    #: who defined it: a distribution name, or 'module:<name>' for code outside any plugin
+    source: str | None = None
+    _allowed: dict[str, frozenset[np.dtype]] = attrs.field(init=False, factory=dict)
+
+    def __attrs_post_init__(self) -> None:
+        if self.composite is None and (self.meta is None or self.reference is None):
+            raise OpRegistrationError(
+                f"op {self.name} needs a meta function and a NumPy reference (or a composite body)"
+            )
+        spec: Mapping[str, Collection[Any]]
+        if isinstance(self.dtypes, Mapping):
+            spec = self.dtypes
+        else:
+            spec = {"*": self.dtypes}
+        names = {p.name for p in self.schema.inputs}
+        for key in spec:
+            if key != "*" and key not in names:
+                raise OpRegistrationError(
+                    f"op {self.name}: dtypes names {key!r}, which is not a tensor input of {self.schema}"
+                )
+        fallback = frozenset(_dt.as_dtype(d) for d in spec.get("*", _dt.ANY))
+        for p in self.schema.inputs:
+            allowed = spec.get(p.name)
+            self._allowed[p.name] = (
+                fallback if allowed is None else frozenset(_dt.as_dtype(d) for d in allowed)
+            )
+
+    @property
+    def namespace(self) -> str:
+        return self.name.split("::", 1)[0]
+
+    @property
+    def short_name(self) -> str:
+        return self.name.split("::", 1)[1]
+
+    @property
+    def is_composite(self) -> bool:
+        return self.composite is not None
+
+    def allowed_dtypes(self, input_name: str) -> frozenset[np.dtype]:
+        return self._allowed[input_name]
+
+    def caller(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Adapt ``fn`` (written with the schema's signature) to take every argument positionally."""
+        kw = tuple(p.name for p in self.schema.params if p.kw_only)
+        if not kw:
+            return fn
+        npos = len(self.schema.params) - len(kw)
+
+        def call(*args: Any) -> Any:
+            return fn(*args[:npos], **dict(zip(kw, args[npos:])))
+
+        return call
+
+    @property
+    def all_dtypes(self) -> frozenset[np.dtype]:
+        """Every dtype some tensor input accepts."""
+        out: frozenset[np.dtype] = frozenset()
+        for v in self._allowed.values():
+            out |= v
+        return out
+
+
+@attrs.define(eq=False)
+class KernelDef:
+    """A kernel of an op on one backend, as registered by a plugin."""
+
+    op: str = attrs.field(validator=lambda _s, _a, v: check_op_name(v))
+    backend: str
+    fn: Callable[..., Any]
+    source: str | None = None

@@ -1,0 +1,207 @@
+"""The plugin manager: built-ins, entry-point plugins (group ``pyasc``) and runtime registrations.
+
+Like pytest: built-in plugins are registered through the same hooks as third-party ones, and a
+plugin that fails to import or register is reported (a warning, and ``pyasc plugins``) while the
+rest load. ``PYASC_DISABLE_PLUGIN_AUTOLOAD=1`` skips entry points; ``PYASC_PLUGINS=a,b`` loads
+only the named ones (entry-point or distribution names), even when autoload is disabled.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import os
+import threading
+import traceback
+import warnings
+from typing import Any
+
+import attrs
+import pluggy
+
+from . import hookspecs
+
+ENTRY_POINT_GROUP = "pyasc"
+OWN_DISTRIBUTION = "pyasc-runtime"
+BUILTIN_MODULES = (
+    "pyasc_core.reference_backend",
+    "pyasc_core.meta_backend",
+    "pyasc_core.builtin_ops",
+    "pyasc_core.library",
+)
+
+
+class PyascPluginWarning(UserWarning):
+    """A plugin failed to load or register; pyasc carries on without it."""
+
+
+@attrs.define
+class PluginRecord:
+    """What ``pyasc plugins`` shows about one plugin."""
+
+    name: str
+    dist: str
+    version: str
+    kind: str  # "builtin" | "entrypoint" | "runtime"
+    status: str  # "loaded" | "failed" | "skipped"
+    module: str = ""
+    error: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        return attrs.asdict(self)
+
+
+def _truthy(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _own_version() -> str:
+    try:
+        return importlib.metadata.version(OWN_DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+class PyascPluginManager(pluggy.PluginManager):
+    """pluggy's manager plus provenance records, robust entry-point loading and invalidation."""
+
+    def __init__(self) -> None:
+        super().__init__("pyasc")
+        self.add_hookspecs(hookspecs)
+        self.records: dict[str, PluginRecord] = {}
+
+    def register(self, plugin: Any, name: str | None = None, *, dist: str | None = None,
+                 version: str = "", kind: str = "runtime") -> str | None:
+        registered = super().register(plugin, name)
+        if registered is not None:
+            module = getattr(plugin, "__name__", type(plugin).__name__)
+            self.records[registered] = PluginRecord(
+                registered, dist or f"module:{module}", version, kind, "loaded", module
+            )
+            _invalidate()
+        return registered
+
+    def unregister(self, plugin: Any = None, name: str | None = None) -> Any:
+        if name is None:
+            name = self.get_name(plugin)
+        out = super().unregister(plugin, name)
+        self.records.pop(name, None)
+        _invalidate()
+        return out
+
+    def source_of(self, plugin_name: str) -> str:
+        rec = self.records.get(plugin_name)
+        return rec.dist if rec else plugin_name
+
+    def mark_failed(self, name: str, stage: str, exc: BaseException, *, dist: str = "",
+                    version: str = "", kind: str = "entrypoint", module: str = "") -> None:
+        """Record and warn about a broken plugin; unregister it so the rest keep working."""
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        rec = self.records.get(name)
+        if rec is None:
+            rec = PluginRecord(name, dist or name, version, kind, "failed", module)
+            self.records[name] = rec
+        rec.status = "failed"
+        rec.error = f"{stage} failed: {detail}"
+        plugin = self.get_plugin(name)
+        if plugin is not None:
+            super().unregister(plugin, name)
+        warnings.warn(
+            f"pyasc plugin {name!r} ({rec.dist}) failed to {stage} and was skipped: {detail}. "
+            "Run 'pyasc plugins' for details; set PYASC_PLUGINS to choose plugins explicitly.",
+            PyascPluginWarning,
+            stacklevel=3,
+        )
+
+    def load_builtins(self) -> None:
+        version = _own_version()
+        for modname in BUILTIN_MODULES:
+            module = importlib.import_module(modname)
+            plugin = getattr(module, "PLUGIN", module)
+            self.register(plugin, modname, dist=OWN_DISTRIBUTION, version=version, kind="builtin")
+
+    def load_entrypoints(self) -> None:
+        """Load the ``pyasc`` entry points, honouring the environment switches."""
+        allow_env = os.environ.get("PYASC_PLUGINS", "")
+        allow = {a.strip() for a in allow_env.split(",") if a.strip()}
+        autoload = not _truthy(os.environ.get("PYASC_DISABLE_PLUGIN_AUTOLOAD"))
+        seen: set[tuple[str, str]] = set()
+        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            dist = ep.dist.name if ep.dist is not None else "?"
+            version = ep.dist.version if ep.dist is not None else ""
+            if (ep.name, ep.value) in seen or self.has_plugin(ep.name):
+                continue
+            seen.add((ep.name, ep.value))
+            wanted = ep.name in allow or dist in allow
+            reason = ""
+            if allow and not wanted:
+                reason = "not in PYASC_PLUGINS"
+            elif not autoload and not wanted:
+                reason = "PYASC_DISABLE_PLUGIN_AUTOLOAD is set"
+            if reason:
+                self.records[ep.name] = PluginRecord(
+                    ep.name, dist, version, "entrypoint", "skipped", ep.value, reason
+                )
+                continue
+            try:
+                obj = ep.load()
+            except Exception as exc:  # a broken plugin must not break pyasc
+                self.mark_failed(ep.name, "import", exc, dist=dist, version=version, module=ep.value)
+                continue
+            plugin = getattr(obj, "PLUGIN", obj)
+            try:
+                self.register(plugin, ep.name, dist=dist, version=version, kind="entrypoint")
+            except Exception as exc:
+                self.mark_failed(ep.name, "register", exc, dist=dist, version=version, module=ep.value)
+
+
+_PM: PyascPluginManager | None = None
+_PM_LOCK = threading.RLock()
+
+
+def _invalidate() -> None:
+    from .registry import REGISTRY
+
+    REGISTRY.invalidate()
+
+
+def get_plugin_manager() -> PyascPluginManager:
+    """The process-wide plugin manager, created (and plugins loaded) on first use."""
+    global _PM
+    if _PM is None:
+        with _PM_LOCK:
+            if _PM is None:
+                pm = PyascPluginManager()
+                pm.load_builtins()
+                pm.load_entrypoints()
+                _PM = pm
+    return _PM
+
+
+def register(plugin: Any, name: str | None = None) -> str | None:
+    """Register a plugin object (module or instance with hookimpls) at run time."""
+    return get_plugin_manager().register(plugin, name, kind="runtime")
+
+
+def unregister(plugin: Any = None, name: str | None = None) -> Any:
+    return get_plugin_manager().unregister(plugin, name)
+
+
+def list_plugins() -> list[PluginRecord]:
+    """Every plugin pyasc knows of, loaded, failed or skipped (builds the registry first)."""
+    from .registry import REGISTRY
+
+    pm = get_plugin_manager()
+    try:
+        REGISTRY.ensure()
+    except Exception:  # a conflict is shown by the caller; the records are still useful
+        pass
+    return list(pm.records.values())
+
+
+def reset_for_tests() -> None:
+    """Forget the plugin manager so the next use reloads plugins (reads the environment again)."""
+    global _PM
+    with _PM_LOCK:
+        _PM = None
+    _invalidate()

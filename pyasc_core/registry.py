@@ -1,0 +1,252 @@
+"""The registry: backends, ops and kernels read from the plugin hooks into plain dispatch tables.
+
+Hooks run only when the registry is rebuilt (after something registers); the hot path reads
+``REGISTRY.table[(op, backend)]``, a plain callable.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from .backend import Backend
+from .device import Device
+from .errors import (
+    BackendUnavailableError,
+    OpRegistrationError,
+    PluginConflictError,
+    UnknownBackendError,
+    UnknownOpError,
+    did_you_mean,
+)
+from .opdef import KernelDef, OpDef
+
+HOOK_ORDER = ("pyasc_register_backends", "pyasc_register_ops", "pyasc_register_kernels")
+
+
+@attrs.define
+class _Contribution:
+    plugin: str
+    source: str
+    backends: list[Backend] = attrs.Factory(list)
+    ops: list[OpDef] = attrs.Factory(list)
+    kernels: list[KernelDef] = attrs.Factory(list)
+
+
+class Registry:
+    """Dispatch tables rebuilt from the plugin manager whenever it changes."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._built_version = -1
+        self._lock = threading.RLock()
+        self.ops: dict[str, OpDef] = {}
+        self.kernels: dict[tuple[str, str], KernelDef] = {}
+        self.backends: dict[str, Backend] = {}
+        self.backend_sources: dict[str, str] = {}
+        self.aliases: dict[str, str] = {}
+        self.table: dict[tuple[str, str], Callable[..., Any]] = {}
+        self._availability: dict[str, tuple[bool, str]] = {}
+
+    def invalidate(self) -> None:
+        with self._lock:
+            self.version += 1
+
+    def ensure(self) -> None:
+        if self._built_version != self.version:
+            with self._lock:
+                if self._built_version != self.version:
+                    self._rebuild()
+
+    # -- building ---------------------------------------------------------------------------
+    def _collect(self) -> list[_Contribution]:
+        from .plugins import get_plugin_manager
+
+        pm = get_plugin_manager()
+        per_plugin: dict[str, list[tuple[int, Any]]] = {}
+        for order, hookname in enumerate(HOOK_ORDER):
+            for impl in getattr(pm.hook, hookname).get_hookimpls():
+                per_plugin.setdefault(impl.plugin_name, []).append((order, impl))
+        out: list[_Contribution] = []
+        for pname, impls in per_plugin.items():
+            c = _Contribution(pname, pm.source_of(pname))
+            adders = (self._adder(c.backends, Backend, c), self._op_adder(c), self._kernel_adder(c))
+            try:
+                for order, impl in sorted(impls, key=lambda x: x[0]):
+                    kwargs = {"register": adders[order]} if "register" in impl.argnames else {}
+                    impl.function(**kwargs)
+            except Exception as exc:
+                pm.mark_failed(pname, "register", exc)
+                continue
+            out.append(c)
+        return out
+
+    @staticmethod
+    def _adder(into: list, cls: type, c: _Contribution) -> Callable[[Any], None]:
+        def register(obj: Any) -> None:
+            if not isinstance(obj, cls):
+                raise OpRegistrationError(f"expected a {cls.__name__} instance, got {obj!r}")
+            into.append(obj)
+
+        return register
+
+    @staticmethod
+    def _op_adder(c: _Contribution) -> Callable[[OpDef], None]:
+        def register(op: OpDef) -> None:
+            if not isinstance(op, OpDef):
+                raise OpRegistrationError(f"pyasc_register_ops expects OpDef objects, got {op!r}")
+            if op.source is None:
+                op.source = c.source
+            c.ops.append(op)
+
+        return register
+
+    @staticmethod
+    def _kernel_adder(c: _Contribution) -> Callable[..., None]:
+        def register(op: str, backend: str, fn: Callable[..., Any], *, source: str | None = None) -> None:
+            if not callable(fn):
+                raise OpRegistrationError(f"kernel for {op} on {backend} is not callable: {fn!r}")
+            c.kernels.append(KernelDef(op, backend, fn, source or c.source))
+
+        return register
+
+    def _rebuild(self) -> None:
+        contributions = self._collect()
+        backends: dict[str, Backend] = {}
+        sources: dict[str, str] = {}
+        aliases: dict[str, str] = {}
+        ops: dict[str, OpDef] = {}
+        kernels: dict[tuple[str, str], KernelDef] = {}
+        for c in contributions:
+            for b in c.backends:
+                for nm in (b.name, *b.aliases):
+                    owner = aliases.get(nm)
+                    if owner is not None:
+                        raise PluginConflictError(
+                            f"backend name {nm!r} is registered by both {sources[owner]} and {c.source}; "
+                            "uninstall one of them or pick plugins with PYASC_PLUGINS"
+                        )
+                    aliases[nm] = b.name
+                backends[b.name] = b
+                sources[b.name] = c.source
+        for c in contributions:
+            for op in c.ops:
+                prev = ops.get(op.name)
+                if prev is not None:
+                    raise PluginConflictError(
+                        f"op {op.name} is defined by both {prev.source} and {op.source}; "
+                        "uninstall one of them or pick plugins with PYASC_PLUGINS"
+                    )
+                ops[op.name] = op
+        for c in contributions:
+            for k in c.kernels:
+                bname = aliases.get(k.backend, k.backend)
+                if k.op not in ops:
+                    raise OpRegistrationError(
+                        f"{k.source} registers a kernel for unknown op {k.op!r} on {bname!r}"
+                        f"{did_you_mean(k.op, ops)}"
+                    )
+                prev_k = kernels.get((k.op, bname))
+                if prev_k is not None:
+                    raise PluginConflictError(
+                        f"the kernel of {k.op} on backend {bname!r} is registered by both "
+                        f"{prev_k.source} and {k.source}; uninstall one of them or pick plugins "
+                        "with PYASC_PLUGINS"
+                    )
+                kernels[(k.op, bname)] = k
+        table: dict[tuple[str, str], Callable[..., Any]] = {}
+        for name, op in ops.items():
+            for bname, backend in backends.items():
+                fn = _resolve_kernel(op, backend, kernels.get((name, bname)))
+                if fn is not None:
+                    table[(name, bname)] = fn
+        self.backends, self.backend_sources, self.aliases = backends, sources, aliases
+        self.ops, self.kernels, self.table = ops, kernels, table
+        self._availability = {
+            k: v for k, v in self._availability.items() if k in backends and backends[k] is not None
+        }
+        self._built_version = self.version
+
+    # -- queries ----------------------------------------------------------------------------
+    def op(self, name: str) -> OpDef:
+        self.ensure()
+        op = self.ops.get(name)
+        if op is None:
+            if "::" not in name and f"pyasc::{name}" in self.ops:
+                return self.ops[f"pyasc::{name}"]
+            raise UnknownOpError(
+                f"no op named {name!r} is registered{did_you_mean(name, self.ops)} "
+                "(list them with 'pyasc ops'; op packs must be installed to define theirs)"
+            )
+        return op
+
+    def backend(self, name: str) -> Backend:
+        """A registered backend by name or alias (available or not)."""
+        self.ensure()
+        real = self.aliases.get(name)
+        if real is None:
+            raise UnknownBackendError(
+                f"unknown backend {name!r}.{did_you_mean(name, self.aliases)} "
+                f"Known backends: {self.describe_backends()}"
+            )
+        return self.backends[real]
+
+    def availability(self, name: str) -> tuple[bool, str]:
+        backend = self.backend(name)
+        got = self._availability.get(backend.name)
+        if got is None:
+            try:
+                got = backend.availability()
+            except Exception as exc:  # a probe that crashes means unavailable, with the reason
+                got = (False, f"availability check failed: {exc}")
+            self._availability[backend.name] = got
+        return got
+
+    def available_backend(self, name: str) -> Backend:
+        backend = self.backend(name)
+        ok, reason = self.availability(name)
+        if not ok:
+            raise BackendUnavailableError(
+                f"backend {backend.name!r} is not available: {reason}. "
+                f"Known backends: {self.describe_backends()}"
+            )
+        return backend
+
+    def describe_backends(self) -> str:
+        parts = []
+        for bname in sorted(self.backends):
+            ok, reason = self.availability(bname)
+            parts.append(f"{bname} (available)" if ok else f"{bname} (unavailable: {reason})")
+        return "; ".join(parts)
+
+
+def _resolve_kernel(op: OpDef, backend: Backend, k: KernelDef | None) -> Callable[..., Any] | None:
+    if k is not None:
+        return k.fn
+    fn = backend.default_kernel(op)
+    if fn is not None:
+        return fn
+    if op.composite is not None:
+        body = op.composite
+        call = op.caller(body)
+
+        def composite(_meta: Any, *args: Any) -> Any:
+            return call(*args)
+
+        return composite
+    return None
+
+
+REGISTRY = Registry()
+
+
+def backend_for_device(device: Device) -> Backend:
+    """The backend that owns ``device`` (hot enough to avoid a rebuild check when built)."""
+    b = REGISTRY.backends.get(device.type)
+    if b is None:
+        REGISTRY.ensure()
+        b = REGISTRY.backend(device.type)
+    return b

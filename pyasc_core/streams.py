@@ -1,0 +1,164 @@
+"""Streams and events with CuPy/PyTorch names: ``Stream``, ``Event``, ``stream(s)``, a current
+stream per thread and device, ``synchronize``. Backends supply the StreamImpl/EventImpl."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from .backend import StreamImpl
+from .device import Device
+from .errors import PyascError
+from .registry import backend_for_device
+from .selection import resolve_device
+
+_local = threading.local()
+
+
+class Stream:
+    """An in-order queue of work on one device. ``with s:`` makes it current in this thread."""
+
+    def __init__(self, device: Any = None, *, _impl: StreamImpl | None = None) -> None:
+        self.device: Device = resolve_device(device)
+        self._impl = _impl if _impl is not None else backend_for_device(self.device).create_stream(self.device)
+
+    @property
+    def impl(self) -> StreamImpl:
+        """The backend's stream object (for backends and kernels)."""
+        return self._impl
+
+    def synchronize(self) -> None:
+        """Block until all work queued on this stream has finished."""
+        self._impl.synchronize()
+
+    def query(self) -> bool:
+        """True when all queued work has finished."""
+        return self._impl.query()
+
+    def wait_event(self, event: Event) -> None:
+        """Later work on this stream waits until ``event`` has been reached."""
+        _same_device(self.device, event.device, "wait_event")
+        event._check_recorded("wait_event")
+        self._impl.wait_event(event._impl)
+
+    def wait_stream(self, stream: Stream) -> None:
+        """Later work on this stream waits for everything queued so far on ``stream``."""
+        self.wait_event(stream.record_event())
+
+    def record_event(self, event: Event | None = None) -> Event:
+        """Record ``event`` (a new one if None) at the current end of this stream."""
+        event = event if event is not None else Event(device=self.device)
+        event.record(self)
+        return event
+
+    def __enter__(self) -> Stream:
+        stack = _stack(self.device)
+        stack.append(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _stack(self.device).pop()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Stream) and other._impl is self._impl
+
+    def __hash__(self) -> int:
+        return id(self._impl)
+
+    def __repr__(self) -> str:
+        return f"<pyasc.Stream on {self.device} at {id(self._impl):#x}>"
+
+
+class Event:
+    """A marker in a stream; with ``enable_timing=True`` it measures time between two records."""
+
+    def __init__(self, enable_timing: bool = False, device: Any = None) -> None:
+        self.device: Device = resolve_device(device)
+        self.enable_timing = bool(enable_timing)
+        self._impl = backend_for_device(self.device).create_event(self.device, self.enable_timing)
+        self._recorded = False
+
+    def record(self, stream: Stream | None = None) -> None:
+        stream = stream if stream is not None else current_stream(self.device)
+        _same_device(stream.device, self.device, "record")
+        stream._impl.record(self._impl)
+        self._recorded = True
+
+    def synchronize(self) -> None:
+        self._check_recorded("synchronize")
+        self._impl.synchronize()
+
+    def query(self) -> bool:
+        return (not self._recorded) or self._impl.query()
+
+    def wait(self, stream: Stream | None = None) -> None:
+        (stream if stream is not None else current_stream(self.device)).wait_event(self)
+
+    def elapsed_time(self, end: Event) -> float:
+        """Milliseconds between this event and ``end`` (both recorded, both with timing)."""
+        if not (self.enable_timing and end.enable_timing):
+            raise PyascError(
+                "elapsed_time needs events created with enable_timing=True "
+                f"(start: {self.enable_timing}, end: {end.enable_timing})"
+            )
+        self._check_recorded("elapsed_time")
+        end._check_recorded("elapsed_time")
+        _same_device(self.device, end.device, "elapsed_time")
+        end.synchronize()
+        return self._impl.elapsed_time(end._impl)
+
+    def _check_recorded(self, what: str) -> None:
+        if not self._recorded:
+            raise PyascError(f"Event.{what}: the event has not been recorded yet; call event.record() first")
+
+    def __repr__(self) -> str:
+        return f"<pyasc.Event on {self.device} timing={self.enable_timing} recorded={self._recorded}>"
+
+
+def _same_device(a: Device, b: Device, what: str) -> None:
+    if a is not b:
+        raise PyascError(f"{what}: the stream is on {a} but the event is on {b}; use objects of one device")
+
+
+def _stack(device: Device) -> list[Stream]:
+    stacks = getattr(_local, "stacks", None)
+    if stacks is None:
+        stacks = _local.stacks = {}
+    return stacks.setdefault(device, [])
+
+
+def default_stream(device: Any = None) -> Stream:
+    """The device's default stream."""
+    dev = resolve_device(device)
+    cache = getattr(_local, "defaults", None)
+    if cache is None:
+        cache = _local.defaults = {}
+    s = cache.get(dev)
+    if s is None:
+        s = cache[dev] = Stream(dev, _impl=backend_for_device(dev).default_stream(dev))
+    return s
+
+
+def current_stream(device: Any = None) -> Stream:
+    """The stream work goes to in this thread: the innermost ``with stream(...)``, else the default."""
+    dev = resolve_device(device)
+    stack = _stack(dev)
+    return stack[-1] if stack else default_stream(dev)
+
+
+@contextlib.contextmanager
+def stream(s: Stream | None) -> Iterator[Stream | None]:
+    """``with pyasc.stream(s):`` makes ``s`` the current stream of its device (None: no change)."""
+    if s is None:
+        yield None
+        return
+    with s:
+        yield s
+
+
+def synchronize(device: Any = None) -> None:
+    """Wait for all work on the device (all streams)."""
+    dev = resolve_device(device)
+    backend_for_device(dev).synchronize(dev)
