@@ -1,0 +1,87 @@
+"""Shared fixtures: isolation of pyasc's global state and throwaway plugin distributions."""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import pyasc
+from pyasc_core import plugins, selection
+from pyasc_core.library import PLUGIN as RUNTIME_LIBRARY
+from pyasc_core.reference_backend import BACKEND as NUMPY_BACKEND
+
+_ENV_KEYS = ("PYASC_BACKEND", "PYASC_PLUGINS", "PYASC_DISABLE_PLUGIN_AUTOLOAD")
+
+
+@pytest.fixture(autouse=True)
+def _isolate_pyasc_state():
+    """Undo what a test did to process-wide pyasc state: backend, runtime ops, plugins, limits."""
+    ops_before = dict(RUNTIME_LIBRARY.ops)
+    kernels_before = dict(RUNTIME_LIBRARY.kernels)
+    backend_before = selection._global
+    yield
+    changed = ops_before != RUNTIME_LIBRARY.ops or kernels_before != RUNTIME_LIBRARY.kernels
+    RUNTIME_LIBRARY.ops.clear()
+    RUNTIME_LIBRARY.ops.update(ops_before)
+    RUNTIME_LIBRARY.kernels.clear()
+    RUNTIME_LIBRARY.kernels.update(kernels_before)
+    selection._global = backend_before
+    if NUMPY_BACKEND._limit is not None:
+        NUMPY_BACKEND.set_memory_limit(NUMPY_BACKEND.device(), None)
+    if changed:
+        from pyasc_core.registry import REGISTRY
+
+        REGISTRY.invalidate()
+
+
+class DistFactory:
+    """Makes installed-looking distributions (a package plus a .dist-info with entry points)
+    under a temporary sys.path entry, the way importlib.metadata finds real installs."""
+
+    def __init__(self, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.root = root
+        self.monkeypatch = monkeypatch
+        monkeypatch.syspath_prepend(str(root))
+
+    def make(self, dist: str, module: str, source: str, entry_name: str | None = None,
+             version: str = "1.0") -> None:
+        """Create distribution ``dist`` whose module ``module`` has ``source``, registered under
+        the ``pyasc`` entry-point group as ``entry_name`` (default: the module name)."""
+        (self.root / f"{module}.py").write_text(textwrap.dedent(source))
+        info = self.root / f"{dist.replace('-', '_')}-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n")
+        (info / "entry_points.txt").write_text(f"[pyasc]\n{entry_name or module} = {module}\n")
+        sys.modules.pop(module, None)
+
+    def reload(self, **env: str | None) -> None:
+        """Apply environment switches and make pyasc load its plugins again."""
+        for key in _ENV_KEYS:
+            self.monkeypatch.delenv(key, raising=False)
+        for key, value in env.items():
+            if value is not None:
+                self.monkeypatch.setenv(key, value)
+        plugins.reset_for_tests()
+
+
+@pytest.fixture
+def dists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A DistFactory; pyasc's plugins are reloaded from the real environment afterwards."""
+    site = tmp_path / "site"
+    site.mkdir()
+    yield DistFactory(site, monkeypatch)
+    monkeypatch.undo()
+    plugins.reset_for_tests()
+
+
+@pytest.fixture
+def backend_name() -> str:
+    return "numpy"
+
+
+def pytest_report_header(config):
+    return f"pyasc {pyasc.__version__}; PYASC_BACKEND={os.environ.get('PYASC_BACKEND', '')!r}"
