@@ -17,6 +17,10 @@
 
 namespace pyasc_sim {
 
+namespace {
+constexpr size_t kMaxFreedHistory = 65536;  // freed base addresses remembered for diagnostics
+}  // namespace
+
 Allocation::~Allocation() { std::free(mem); }
 
 void MemoryTable::insert(const std::shared_ptr<Allocation> &a) {
@@ -42,7 +46,7 @@ std::shared_ptr<Allocation> MemoryTable::remove_exact(const void *p) {
     if (it == allocs_.end()) return nullptr;
     std::shared_ptr<Allocation> a = it->second;
     allocs_.erase(it);
-    if (freed_bases_.size() > (1u << 20)) freed_bases_.clear();  // bound the diagnostics set
+    if (freed_bases_.size() >= kMaxFreedHistory) freed_bases_.clear();  // bound the diagnostics set
     freed_bases_.insert(addr);
     return a;
 }
@@ -59,6 +63,11 @@ std::vector<std::shared_ptr<Allocation>> MemoryTable::remove_device(int32_t devi
         }
     }
     return out;
+}
+
+void MemoryTable::clear_history() {
+    std::unique_lock<std::shared_mutex> lock(mu_);
+    std::unordered_set<uintptr_t>().swap(freed_bases_);
 }
 
 std::string MemoryTable::describe_unknown(const void *p) const {

@@ -44,6 +44,8 @@ public:
     // Describes why p is not inside a live allocation ("was freed", "N bytes past
     // the end of ...", or "not allocated by the ACL runtime").
     std::string describe_unknown(const void *p) const;
+    // Forgets the freed-address history (aclFinalize).
+    void clear_history();
 
 private:
     mutable std::shared_mutex mu_;

@@ -268,18 +268,20 @@ aclError aclFinalize(void) {
         }
         // Anything left (streams/events of devices already gone cannot exist; be thorough).
         for (auto &kv : rt.streams) streams.push_back(kv.second);
-        rt.streams.clear();
-        rt.events.clear();
-        rt.functions.clear();
         for (auto &kv : rt.binaries) binaries.push_back(kv.second);
-        rt.binaries.clear();
-        rt.devices.clear();
+        // Swap with empty containers so their storage is released too.
+        decltype(rt.streams)().swap(rt.streams);
+        decltype(rt.events)().swap(rt.events);
+        decltype(rt.functions)().swap(rt.functions);
+        decltype(rt.binaries)().swap(rt.binaries);
+        decltype(rt.devices)().swap(rt.devices);
         rt.initialized = false;
         ++rt.epoch;
     }
     destroy_detached(std::move(devices), std::move(streams));
     binaries.clear();
     for (int32_t id = -1; id < kMaxDevices; ++id) release_device_memory(rt, id);
+    rt.memory.clear_history();
     return ACL_SUCCESS;
 }
 

@@ -648,7 +648,27 @@ void test_teardown(Kernels &k) {
 
 }  // namespace
 
-int main() {
+// Leaves work and resources behind and returns from main without aclFinalize:
+// the runtime must still shut down cleanly at exit (no hang, crash or leak).
+int exit_without_finalize() {
+    EXPECT_OK(aclInit(nullptr));
+    EXPECT_OK(aclrtSetDevice(0));
+    aclrtBinHandle bin = nullptr;
+    aclrtFuncHandle fn = nullptr;
+    aclrtStream s = nullptr;
+    void *p = nullptr;
+    EXPECT_OK(aclrtBinaryLoadFromFile(PYASC_SIM_TEST_KERNELS, nullptr, &bin));
+    EXPECT_OK(aclrtBinaryGetFunction(bin, "sleep_write", &fn));
+    EXPECT_OK(aclrtCreateStream(&s));
+    EXPECT_OK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    std::vector<uint64_t> sargs{u64(p), 1, 20000};
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(fn, 4, s, nullptr, sargs.data(), 24, nullptr, 0));
+    std::printf("%d passed, %d failed\n", g_pass.load(), g_fail.load());
+    return g_fail.load() == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && std::strcmp(argv[1], "--exit-without-finalize") == 0) return exit_without_finalize();
     const double t0 = now_ms();
     test_before_init();
     test_devices();

@@ -1,0 +1,43 @@
+"""Benchmark helpers: record each benchmark's median and print ratios to the NumPy/torch baselines.
+
+Run: ``pytest benchmarks/`` (add ``--benchmark-json out.json`` to save, ``--benchmark-compare``
+to compare with a saved run).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+_RESULTS: dict[str, dict[str, float]] = {}
+
+
+@pytest.fixture
+def record(benchmark, request):
+    """Run ``benchmark(fn)`` and remember its median under (group, implementation)."""
+
+    def run(group: str, impl: str, fn, *args):
+        benchmark.group = group
+        benchmark.extra_info["impl"] = impl
+        result = benchmark(fn, *args)
+        stats = getattr(benchmark, "stats", None)
+        if stats is not None:
+            _RESULTS.setdefault(group, {})[impl] = stats.stats.median
+        return result
+
+    return run
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not _RESULTS:
+        return
+    tr = terminalreporter
+    tr.section("pyasc benchmark ratios (median time / baseline median time)")
+    for group, impls in sorted(_RESULTS.items()):
+        parts = []
+        for impl, median in sorted(impls.items()):
+            text = f"{impl} {median * 1e6:.3f} us"
+            for base in ("numpy", "torch"):
+                if base in impls and impl != base:
+                    text += f" ({median / impls[base]:.2f}x {base})"
+            parts.append(text)
+        tr.write_line(f"{group}: " + "; ".join(parts))
