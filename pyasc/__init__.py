@@ -7,6 +7,7 @@ from pyasc_core import __version__
 from pyasc_core import memory
 from pyasc_core.backend import Backend, EventImpl, StreamImpl, TensorMeta
 from pyasc_core import library
+from pyasc import testing
 from pyasc_core.creation import (
     arange,
     asarray,

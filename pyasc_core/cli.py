@@ -1,4 +1,4 @@
-"""The ``pyasc`` command: info, ops and plugins (and, as they land, check and bench)."""
+"""The ``pyasc`` command: info, ops, plugins, check (differential testing) and bench."""
 
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ _SHORT = {
 
 
 def _console() -> Console:
-    return Console(soft_wrap=False)
+    con = Console()
+    # logs and pipes get wide tables rather than rich's 80-column fallback
+    return con if con.is_terminal else Console(width=160)
 
 
 def _build_info() -> dict[str, Any]:
@@ -172,10 +174,159 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     return 0
 
 
+def _select_ops(patterns: list[str] | None) -> list[str]:
+    import fnmatch
+
+    REGISTRY.ensure()
+    names = sorted(REGISTRY.ops)
+    if not patterns:
+        return names
+    chosen: list[str] = []
+    for pat in patterns:
+        full = pat if "::" in pat else f"pyasc::{pat}"
+        hits = [n for n in names if fnmatch.fnmatchcase(n, full)]
+        if not hits:
+            from .errors import UnknownOpError, did_you_mean
+
+            raise UnknownOpError(f"no op matches {pat!r}{did_you_mean(full, names)}; see 'pyasc ops'")
+        chosen.extend(h for h in hits if h not in chosen)
+    return chosen
+
+
+def _progress(con: Console):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=con, transient=False)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .selection import get_backend
+    from .testing.check import check_op, opcheck
+
+    con = _console()
+    backend = REGISTRY.available_backend(args.backend or get_backend()).name
+    reference = REGISTRY.available_backend(args.reference).name
+    ops = _select_ops(args.op)
+    dtypes = args.dtype or None
+    reports = []
+    registration: dict[str, str] = {}
+    with _progress(con) as progress:
+        task = progress.add_task(f"checking {backend} against {reference}", total=len(ops))
+        for name in ops:
+            progress.update(task, description=f"{name} on {backend}")
+            reports.append(check_op(name, backend, reference, dtypes=dtypes, seed=args.seed))
+            if not args.no_opcheck:
+                try:
+                    opcheck(name, backend, seed=args.seed)
+                    registration[name] = "ok"
+                except PyascError as exc:
+                    registration[name] = str(exc)
+            progress.advance(task)
+    t = Table(title=f"pyasc check: {backend} vs {reference} (seed {args.seed})")
+    for col in ("op", "dtype", "samples", "result", "max abs err", "max rel err", "max ULP"):
+        t.add_column(col, justify="right" if col.startswith(("samples", "max")) else "left",
+                     no_wrap=col == "op")
+    n_samples = n_fail = n_nokernel = 0
+    for rep in reports:
+        for row in rep.by_dtype():
+            n_samples += row["samples"]
+            n_fail += row["failed"]
+            n_nokernel += row["no_kernel"]
+            result = {"pass": "[green]pass[/green]", "fail": f"[red]FAIL {row['failed']}[/red]",
+                      "no kernel": "[yellow]no kernel[/yellow]"}[row["status"]]
+            t.add_row(rep.op, row["dtype"], str(row["samples"]), result, f"{row['max_abs']:.3g}",
+                      f"{row['max_rel']:.3g}", str(row["max_ulp"]))
+    con.print(t)
+    bad_reg = {k: v for k, v in registration.items() if v != "ok"}
+    for rep in reports:
+        if not rep.ok:
+            con.print(rep.summary(), markup=False, highlight=False)
+    for name, text in bad_reg.items():
+        con.print(text, markup=False, highlight=False)
+    if args.json:
+        import pathlib
+
+        payload = {"backend": backend, "reference": reference, "seed": args.seed,
+                   "ok": n_fail == 0 and not bad_reg, "registration": registration,
+                   "ops": [r.as_dict() for r in reports]}
+        pathlib.Path(args.json).write_text(json.dumps(payload, indent=1, default=str))
+    verdict = "all passed" if n_fail == 0 and not bad_reg else f"{n_fail} failing samples, {len(bad_reg)} registration problems"
+    con.print(f"{len(ops)} ops, {n_samples} samples on {backend}: {verdict}"
+              + (f" ({n_nokernel} samples have no kernel on {backend})" if n_nokernel else ""))
+    return 1 if n_fail or bad_reg else 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .testing.bench import bench_case, numpy_callable, pyasc_callable, time_call, torch_callable
+
+    con = _console()
+    REGISTRY.ensure()
+    if args.backend:
+        backends = [REGISTRY.available_backend(b).name for b in args.backend]
+    else:
+        backends = [b for b in sorted(REGISTRY.backends, key=lambda n: -REGISTRY.backends[n].priority)
+                    if b != "meta" and REGISTRY.availability(b)[0]]
+    ops = _select_ops(args.op)
+    t = Table(title=f"pyasc bench ({args.dtype}, about {args.size:,} elements per tensor)")
+    for col in ("op", "shape", "backend", "time", "throughput", "numpy", "vs numpy", "torch"):
+        t.add_column(col, justify="left" if col in ("op", "shape", "backend") else "right",
+                     no_wrap=col in ("op", "shape"))
+    rows = []
+    with _progress(con) as progress:
+        task = progress.add_task("benchmarking", total=len(ops))
+        for name in ops:
+            progress.update(task, description=name)
+            case = bench_case(name, args.dtype, args.size)
+            if case is None:
+                progress.advance(task)
+                continue
+            np_fn = numpy_callable(case)
+            np_t = time_call(np_fn, min_time=args.min_time) if np_fn else None
+            th_fn = torch_callable(case)
+            th_t = time_call(th_fn, min_time=args.min_time) if th_fn else None
+            for b in backends:
+                try:
+                    secs = time_call(pyasc_callable(case, b), min_time=args.min_time)
+                except PyascError as exc:
+                    rows.append({"op": name, "backend": b, "error": str(exc).split(";")[0]})
+                    continue
+                work = case.flops if case.flops else case.bytes_moved
+                rows.append({"op": name, "shape": case.desc, "backend": b, "seconds": secs,
+                             "throughput": work / secs / 1e9, "metric": case.metric,
+                             "numpy_seconds": np_t, "torch_seconds": th_t})
+            progress.advance(task)
+    for r in rows:
+        if "error" in r:
+            t.add_row(r["op"], "", r["backend"], "-", r["error"], "", "", "")
+            continue
+        ratio = f"{r['seconds'] / r['numpy_seconds']:.2f}x" if r["numpy_seconds"] else "-"
+        t.add_row(r["op"], r["shape"], r["backend"], _fmt_time(r["seconds"]),
+                  f"{r['throughput']:.2f} {r['metric']}",
+                  _fmt_time(r["numpy_seconds"]) if r["numpy_seconds"] else "-", ratio,
+                  _fmt_time(r["torch_seconds"]) if r["torch_seconds"] else "-")
+    con.print(t)
+    con.print("time: per call, best of 5 loops, device synchronised; 'vs numpy': pyasc time / "
+              "NumPy time (lower is faster)")
+    if args.json:
+        import pathlib
+
+        pathlib.Path(args.json).write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+def _fmt_time(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
+    return f"{seconds * 1e3:.2f} ms"
+
+
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str]] = {
     "info": (cmd_info, "version, backends, devices, plugins and build details"),
     "ops": (cmd_ops, "registered ops with their dtypes and the backends that run them"),
     "plugins": (cmd_plugins, "installed plugins, including ones that failed to load"),
+    "check": (cmd_check, "check every op on a backend against the reference (differential test)"),
+    "bench": (cmd_bench, "time ops on each backend next to NumPy (and torch when installed)"),
 }
 
 
@@ -191,6 +342,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plugins", help=COMMANDS["plugins"][1])
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--all", action="store_true", help="include the built-in plugins")
+    p = sub.add_parser("check", help=COMMANDS["check"][1])
+    p.add_argument("--backend", help="backend to check (default: the current backend)")
+    p.add_argument("--reference", default="numpy", help="golden backend (default: numpy)")
+    p.add_argument("--op", action="append", help="op name or glob, e.g. add, 'example::*' (repeatable)")
+    p.add_argument("--dtype", action="append", help="only these dtypes (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="sample seed (default 0)")
+    p.add_argument("--json", metavar="PATH", help="also write the full report as JSON")
+    p.add_argument("--no-opcheck", action="store_true", help="skip the registration checks")
+    p = sub.add_parser("bench", help=COMMANDS["bench"][1])
+    p.add_argument("--backend", action="append", help="backend to time (repeatable; default: all available)")
+    p.add_argument("--op", action="append", help="op name or glob (repeatable; default: all)")
+    p.add_argument("--dtype", default="float32", help="dtype of the inputs (default float32)")
+    p.add_argument("--size", type=int, default=1 << 20, help="elements per tensor (default 1048576)")
+    p.add_argument("--min-time", type=float, default=0.05, help="seconds per timing loop (default 0.05)")
+    p.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
     return parser
 
 

@@ -49,6 +49,10 @@ class OpDef:
     mutates: tuple[str, ...] = ()
     #: who defined it: a distribution name, or 'module:<name>' for code outside any plugin
     source: str | None = None
+    #: ``sample_inputs(maker, dtype)`` yields pyasc.testing Samples; None derives them from the schema
+    sample_inputs: Callable[..., Any] | None = None
+    #: whether samples with +-0, +-inf, NaN, denormals and huge values make sense for this op
+    special_values: bool = True
     _allowed: dict[str, frozenset[np.dtype]] = attrs.field(init=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:

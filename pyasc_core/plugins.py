@@ -4,6 +4,7 @@ Like pytest: built-in plugins are registered through the same hooks as third-par
 plugin that fails to import or register is reported (a warning, and ``pyasc plugins``) while the
 rest load. ``PYASC_DISABLE_PLUGIN_AUTOLOAD=1`` skips entry points; ``PYASC_PLUGINS=a,b`` loads
 only the named ones (entry-point or distribution names), even when autoload is disabled.
+Entry points of pyasc's own distribution (its sim and npu backends) always load.
 """
 
 from __future__ import annotations
@@ -132,6 +133,9 @@ class PyascPluginManager(pluggy.PluginManager):
             if (ep.name, ep.value) in seen or self.has_plugin(ep.name):
                 continue
             seen.add((ep.name, ep.value))
+            if dist == OWN_DISTRIBUTION:  # pyasc's own backends are built-ins, like pytest's
+                self._load_entrypoint(ep, dist, version, kind="builtin")
+                continue
             wanted = ep.name in allow or dist in allow
             reason = ""
             if allow and not wanted:
@@ -143,16 +147,19 @@ class PyascPluginManager(pluggy.PluginManager):
                     ep.name, dist, version, "entrypoint", "skipped", ep.value, reason
                 )
                 continue
-            try:
-                obj = ep.load()
-            except Exception as exc:  # a broken plugin must not break pyasc
-                self.mark_failed(ep.name, "import", exc, dist=dist, version=version, module=ep.value)
-                continue
-            plugin = getattr(obj, "PLUGIN", obj)
-            try:
-                self.register(plugin, ep.name, dist=dist, version=version, kind="entrypoint")
-            except Exception as exc:
-                self.mark_failed(ep.name, "register", exc, dist=dist, version=version, module=ep.value)
+            self._load_entrypoint(ep, dist, version, kind="entrypoint")
+
+    def _load_entrypoint(self, ep: Any, dist: str, version: str, kind: str) -> None:
+        try:
+            obj = ep.load()
+        except Exception as exc:  # a broken plugin must not break pyasc
+            self.mark_failed(ep.name, "import", exc, dist=dist, version=version, kind=kind, module=ep.value)
+            return
+        plugin = getattr(obj, "PLUGIN", obj)
+        try:
+            self.register(plugin, ep.name, dist=dist, version=version, kind=kind)
+        except Exception as exc:
+            self.mark_failed(ep.name, "register", exc, dist=dist, version=version, kind=kind, module=ep.value)
 
 
 _PM: PyascPluginManager | None = None

@@ -61,6 +61,11 @@ class Schema:
     @classmethod
     def parse(cls, text: str) -> Schema:
         """Parse ``"(params) -> Tensor"`` or ``"(params) -> (Tensor, Tensor)"``; a leading name is ignored."""
+        if not isinstance(text, str):
+            raise OpRegistrationError(
+                f"a schema must be a string such as '(Tensor x, *, float alpha=1.0) -> Tensor', "
+                f"got {type(text).__name__} {text!r}"
+            )
         m = re.fullmatch(r"\s*[\w:]*\s*\((?P<params>.*)\)\s*->\s*(?P<ret>.+?)\s*", text, re.S)
         if not m:
             raise OpRegistrationError(
@@ -128,8 +133,11 @@ class Schema:
     def attributes(self) -> tuple[Param, ...]:
         return tuple(p for p in self.params if not p.is_input)
 
-    def bind(self, op: str, args: tuple, kwargs: dict) -> list[Any]:
-        """Match a call to the parameters; return the values in schema order, defaults filled in."""
+    def bind(self, op: str, args: tuple, kwargs: dict, *, meta: bool = False) -> list[Any]:
+        """Match a call to the parameters; return the values in schema order, defaults filled in.
+
+        With ``meta=True`` tensor parameters take TensorMeta objects (for meta functions).
+        """
         params = self.params
         positional = [p for p in params if not p.kw_only]
         if len(args) > len(positional):
@@ -162,7 +170,7 @@ class Schema:
                     )
                 values[i] = p.default
             else:
-                values[i] = check_value(op, p, v)
+                values[i] = check_value(op, p, v, meta)
         return values
 
 
@@ -186,11 +194,14 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
-def check_value(op: str, p: Param, v: Any) -> Any:
+def check_value(op: str, p: Param, v: Any, meta: bool = False) -> Any:
     """Type-check one argument against its parameter; return it normalised (lists -> tuples)."""
+    from .backend import TensorMeta
     from .tensor import Tensor
 
     t = p.type
+    if meta and p.is_input and isinstance(v, TensorMeta):
+        return v
     if t == "Tensor" or (t == "Tensor?" and v is not None):
         if isinstance(v, Tensor):
             return v
@@ -199,10 +210,11 @@ def check_value(op: str, p: Param, v: Any) -> Any:
             "wrap data with pyasc.tensor(...)"
         )
     if t == "Tensor|Scalar":
-        if isinstance(v, Tensor) or isinstance(v, (bool, int, float)):
-            return v
+        # NumPy scalars first: np.float64 subclasses float but must enter as a weak Python float
         if isinstance(v, (np.bool_, np.integer, np.floating)):
             return v.item()
+        if isinstance(v, Tensor) or isinstance(v, (bool, int, float)):
+            return v
         raise ArgumentError(
             f"{op} argument {p.name!r} must be a pyasc.Tensor or a Python number, got "
             f"{type(v).__name__} {_short(v)}; wrap data with pyasc.tensor(...)"

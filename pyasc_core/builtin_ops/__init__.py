@@ -12,7 +12,12 @@ MODULES = (elementwise, reductions, nn, linalg, shape)
 
 
 def all_ops() -> list[OpDef]:
-    return [op for m in MODULES for op in m.OPS]
+    from .samples import CUSTOM
+
+    ops = [op for m in MODULES for op in m.OPS]
+    for op in ops:
+        op.sample_inputs = CUSTOM.get(op.name, op.sample_inputs)
+    return ops
 
 
 @hookimpl

@@ -16,6 +16,8 @@ SCHEMA = "(Tensor x, int[]? axis=None, bool keepdims=False) -> Tensor"
 def _meta(dtype_rule, empty_ok=True):
     def meta(x, axis, keepdims):
         axes = normalize_axes(axis, x.ndim)
+        if x.ndim == 0:
+            axes = ()  # a 0-d tensor accepts axis 0 or -1 (as in PyTorch) and reduces over nothing
         if not empty_ok and any(x.shape[a] == 0 for a in axes):
             raise ShapeError(
                 f"cannot reduce over an empty axis (shape {x.shape}, axis {axis}): the result has "
@@ -41,6 +43,12 @@ def _ref(fn, **extra):
     return ref
 
 
+def _mean_ref(x, axis, keepdims):
+    count = x.size if axis is None else int(np.prod([x.shape[a] for a in axis]))
+    with np.errstate(invalid="ignore", divide="ignore"):  # the mean of nothing is NaN, quietly
+        return np.sum(x, axis=axis, keepdims=keepdims) / np.asarray(count, dtype=x.dtype)
+
+
 def _sum_ref(x, axis, keepdims):
     kind = x.dtype.kind
     return np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64 if kind in "iub" else None)
@@ -49,10 +57,25 @@ def _sum_ref(x, axis, keepdims):
 OPS = [
     OpDef("pyasc::sum", SCHEMA, dtypes=dt.NUMERIC | {dt.bool_}, meta=_meta(_sum_dtype),
           reference=_sum_ref, doc="Sum over axes (all when axis is None); ints and bool sum to int64."),
-    OpDef("pyasc::mean", SCHEMA, dtypes=dt.FLOATING, meta=_meta(_same), reference=_ref(np.mean),
+    OpDef("pyasc::mean", SCHEMA, dtypes=dt.FLOATING, meta=_meta(_same), reference=_mean_ref,
           doc="Arithmetic mean over axes."),
     OpDef("pyasc::max", SCHEMA, dtypes=dt.NUMERIC | {dt.bool_}, meta=_meta(_same, empty_ok=False),
           reference=_ref(np.max), doc="Maximum over axes (NaN propagates)."),
     OpDef("pyasc::min", SCHEMA, dtypes=dt.NUMERIC | {dt.bool_}, meta=_meta(_same, empty_ok=False),
           reference=_ref(np.min), doc="Minimum over axes (NaN propagates)."),
 ]
+
+
+def _zero_d(ref):
+    """NumPy rejects axis 0 of a 0-d array; the meta function accepts it, so reduce over nothing."""
+
+    def reference(x, axis, keepdims):
+        return ref(x, None if x.ndim == 0 else axis, keepdims)
+
+    reference.__name__ = getattr(ref, "__name__", "reference")
+    return reference
+
+
+for _op in OPS:
+    _op.reference = _zero_d(_op.reference)
+del _op

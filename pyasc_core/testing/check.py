@@ -1,0 +1,289 @@
+"""Differential checking of an op: run every sample on a backend and on the reference, compare.
+
+``check_op`` returns a structured report; ``opcheck`` validates an op's registration the way
+torch.library.opcheck does (meta agrees with real outputs, dtype rules hold, no hidden mutation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+import numpy as np
+
+from .. import dtypes as _dt
+from ..errors import DtypeError, KernelNotFoundError, PyascError, ReferenceMismatchError
+from .compare import Comparison, compare, to_host
+from .samples import Sample, sample_inputs
+
+
+class OpcheckError(ReferenceMismatchError):
+    """An op's registration is inconsistent (meta vs kernel, dtype rules, mutation)."""
+
+
+@attrs.frozen
+class SampleResult:
+    """The outcome of one sample: pass, fail (values differ), error (raised) or no-kernel."""
+
+    dtype: str
+    desc: str
+    status: str
+    message: str = ""
+    comparison: Comparison | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "dtype": self.dtype, "desc": self.desc, "status": self.status, "message": self.message,
+            "comparison": self.comparison.as_dict() if self.comparison is not None else None,
+        }
+
+
+@attrs.define
+class CheckReport:
+    """Everything check_op found for one op on one backend."""
+
+    op: str
+    backend: str
+    reference: str
+    results: list[SampleResult] = attrs.Factory(list)
+
+    @property
+    def ok(self) -> bool:
+        return all(r.status in ("pass", "no-kernel") for r in self.results)
+
+    @property
+    def failures(self) -> list[SampleResult]:
+        return [r for r in self.results if r.status in ("fail", "error")]
+
+    def by_dtype(self) -> list[dict[str, Any]]:
+        """One summary row per dtype: samples, passed, failed, status and the worst errors."""
+        rows: dict[str, dict[str, Any]] = {}
+        for r in self.results:
+            row = rows.setdefault(r.dtype, {
+                "op": self.op, "dtype": r.dtype, "samples": 0, "passed": 0, "failed": 0,
+                "no_kernel": 0, "max_abs": 0.0, "max_rel": 0.0, "max_ulp": 0,
+            })
+            row["samples"] += 1
+            if r.status == "pass":
+                row["passed"] += 1
+            elif r.status == "no-kernel":
+                row["no_kernel"] += 1
+            else:
+                row["failed"] += 1
+            c = r.comparison
+            if c is not None and c.shape_ok:
+                row["max_abs"] = max(row["max_abs"], c.max_abs)
+                row["max_rel"] = max(row["max_rel"], c.max_rel)
+                row["max_ulp"] = max(row["max_ulp"], c.max_ulp)
+        for row in rows.values():
+            row["status"] = "fail" if row["failed"] else ("no kernel" if row["no_kernel"] else "pass")
+        return list(rows.values())
+
+    def summary(self, limit: int = 5) -> str:
+        lines = [f"{self.op} on {self.backend} vs {self.reference}: "
+                 f"{sum(r.status == 'pass' for r in self.results)} of {len(self.results)} samples pass"]
+        for r in self.failures[:limit]:
+            lines.append(f"- [{r.dtype}] {r.desc}: {r.status}")
+            text = r.comparison.report() if r.comparison is not None else r.message
+            lines.extend("    " + ln for ln in text.splitlines())
+        if len(self.failures) > limit:
+            lines.append(f"... and {len(self.failures) - limit} more failing samples")
+        return "\n".join(lines)
+
+    def raise_for_failures(self) -> CheckReport:
+        if not self.ok:
+            from .compare import MismatchError
+
+            raise MismatchError(self.summary())
+        return self
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"op": self.op, "backend": self.backend, "reference": self.reference, "ok": self.ok,
+                "summary": self.by_dtype(), "results": [r.as_dict() for r in self.results]}
+
+
+def resolve_op(op: Any) -> Any:
+    """An OpDef from an OpDef, a handle (pyasc.add) or a name ('add', 'mypack::gelu')."""
+    from ..dispatch import OpHandle
+    from ..registry import REGISTRY
+
+    if isinstance(op, OpHandle):
+        return op.opdef
+    if isinstance(op, str):
+        return REGISTRY.op(op if "::" in op else f"pyasc::{op}")
+    return op
+
+
+def _call(op: Any, sample: Sample, device: Any) -> Any:
+    from ..dispatch import handle
+
+    args, kwargs = sample.materialize(device)
+    with np.errstate(all="ignore"):  # special values make NumPy warn; results are compared instead
+        return handle(op.name)(*args, **kwargs)
+
+
+def _outputs(value: Any) -> tuple[Any, ...]:
+    return value if isinstance(value, tuple) else (value,)
+
+
+def run_sample(op: Any, sample: Sample, backend: str, reference: str,
+               rtol: float | None = None, atol: float | None = None) -> SampleResult:
+    """Run one sample on both backends and compare every output (and the meta prediction)."""
+    try:
+        expected = _outputs(_call(op, sample, reference))
+    except PyascError as exc:
+        return SampleResult(sample.dtype, sample.desc, "error", f"the reference raised {type(exc).__name__}: {exc}")
+    try:
+        actual = _outputs(_call(op, sample, backend))
+    except KernelNotFoundError as exc:
+        return SampleResult(sample.dtype, sample.desc, "no-kernel", str(exc))
+    except Exception as exc:  # a kernel crash is a finding, not a crash of the checker
+        return SampleResult(sample.dtype, sample.desc, "error", f"{type(exc).__name__}: {exc}")
+    if len(actual) != len(expected):
+        return SampleResult(sample.dtype, sample.desc, "fail",
+                            f"{len(actual)} outputs, the reference gave {len(expected)}")
+    worst: Comparison | None = None
+    for a, e in zip(actual, expected):
+        c = compare(a, e, rtol=rtol, atol=atol)
+        if not c.ok:
+            return SampleResult(sample.dtype, sample.desc, "fail", c.report(), c)
+        if worst is None or c.max_abs > worst.max_abs:
+            worst = c
+    return SampleResult(sample.dtype, sample.desc, "pass", "", worst)
+
+
+def check_op(op: Any, backend: str | None = None, reference: str = "numpy", *,
+             dtypes: Iterable[Any] | None = None, seed: int = 0, samples: Iterable[Sample] | None = None,
+             rtol: float | None = None, atol: float | None = None) -> CheckReport:
+    """Run all samples of ``op`` on ``backend`` (default: the current one) and on ``reference``."""
+    from ..registry import REGISTRY
+    from ..selection import get_backend
+
+    opdef = resolve_op(op)
+    bname = REGISTRY.available_backend(backend or get_backend()).name
+    rname = REGISTRY.available_backend(reference).name
+    if samples is None:
+        samples = sample_inputs(opdef, dtypes=dtypes, seed=seed,
+                                backend_dtypes=REGISTRY.backends[bname].dtypes)
+    report = CheckReport(opdef.name, bname, rname)
+    for s in samples:
+        report.results.append(run_sample(opdef, s, bname, rname, rtol, atol))
+    return report
+
+
+def opcheck(op: Any, backend: str | None = None, *, samples: Iterable[Sample] | None = None,
+            seed: int = 0) -> dict[str, str]:
+    """Validate an op's registration on ``backend``; raise OpcheckError listing every problem.
+
+    Checks: the meta function predicts each output's shape and dtype; every dtype an input does
+    not allow is rejected with DtypeError; inputs not declared in ``mutates`` are left unchanged;
+    outputs live on the inputs' device.
+    """
+    from ..registry import REGISTRY
+    from ..selection import get_backend
+
+    with np.errstate(all="ignore"):  # special values make NumPy warn; results are checked instead
+        return _opcheck(resolve_op(op), REGISTRY.available_backend(backend or get_backend()).name,
+                        samples, seed)
+
+
+def _opcheck(opdef: Any, bname: str, samples: Iterable[Sample] | None, seed: int) -> dict[str, str]:
+    from ..dispatch import handle
+    from ..registry import REGISTRY
+    from ..tensor import Tensor
+
+    device = REGISTRY.backends[bname].device(None)
+    if samples is None:
+        samples = sample_inputs(opdef, seed=seed, backend_dtypes=REGISTRY.backends[bname].dtypes)
+    samples = list(samples)
+    problems: dict[str, list[str]] = {"meta": [], "dtype_rules": [], "no_mutation": [], "device": []}
+    call = handle(opdef.name)
+    for s in samples:
+        args, kwargs = s.materialize(device)
+        names = [p.name for p in opdef.schema.params]
+        bound = dict(zip(names, args)) | kwargs
+        try:
+            before = {k: to_host(v).copy() for k, v in bound.items() if isinstance(v, Tensor)}
+        except PyascError:  # a device without data (meta): nothing to compare
+            before = {}
+        try:
+            outs = _outputs(call(*args, **kwargs))
+        except KernelNotFoundError:
+            continue
+        except PyascError as exc:
+            problems["meta"].append(f"[{s.dtype}] {s.desc}: raised {type(exc).__name__}: {exc}")
+            continue
+        if opdef.meta is not None:
+            margs, mkwargs = s.metas()
+            predicted = _outputs(opdef.caller(opdef.meta)(*opdef.schema.bind(opdef.name, margs, mkwargs, meta=True)))
+            for i, (o, m) in enumerate(zip(outs, predicted)):
+                if o.shape != m.shape or o.dtype != m.dtype:
+                    problems["meta"].append(
+                        f"[{s.dtype}] {s.desc}: output {i} is {o.shape} {_dt.dtype_name(o.dtype)} but the "
+                        f"meta function predicted {m.shape} {_dt.dtype_name(m.dtype)}")
+        for name, old in before.items():
+            if name in opdef.mutates:
+                continue
+            new = to_host(bound[name])
+            if old.shape != new.shape or not np.array_equal(old, new, equal_nan=old.dtype.kind == "f" or old.dtype == _dt.bfloat16 or old.dtype == _dt.float16):
+                problems["no_mutation"].append(f"[{s.dtype}] {s.desc}: input {name!r} was modified")
+        for i, o in enumerate(outs):
+            if o.device is not device:
+                problems["device"].append(f"[{s.dtype}] {s.desc}: output {i} is on {o.device}, not {device}")
+    # dtype rules: each tensor input rejects the dtypes it does not allow, before any kernel runs
+    for p in opdef.schema.inputs:
+        allowed = opdef.allowed_dtypes(p.name)
+        for bad in _dt.ALL_DTYPES:
+            if bad in allowed or bad not in REGISTRY.backends[bname].dtypes:
+                continue
+            proto = next((s for s in samples if _has_tensor(s, opdef, p.name)), None)
+            if proto is None:
+                break
+            args, kwargs = _with_dtype(proto, opdef, p.name, bad)
+            try:
+                call(*_materialize(args, device), **{k: _materialize1(v, device) for k, v in kwargs.items()})
+            except DtypeError:
+                continue
+            except PyascError as exc:
+                problems["dtype_rules"].append(f"{p.name} as {_dt.dtype_name(bad)}: raised {type(exc).__name__}, not DtypeError: {exc}")
+                continue
+            problems["dtype_rules"].append(f"{p.name} as {_dt.dtype_name(bad)} was accepted, but the op does not allow it")
+    found = {k: v for k, v in problems.items() if v}
+    if found:
+        lines = [f"opcheck of {opdef.name} on {bname} failed:"]
+        for k, v in found.items():
+            lines.append(f"{k}:")
+            lines.extend(f"  {msg}" for msg in v[:5])
+            if len(v) > 5:
+                lines.append(f"  ... and {len(v) - 5} more")
+        raise OpcheckError("\n".join(lines))
+    return {k: "SUCCESS" for k in problems}
+
+
+def _has_tensor(s: Sample, op: Any, name: str) -> bool:
+    names = [p.name for p in op.schema.params]
+    bound = dict(zip(names, s.args)) | s.kwargs
+    return isinstance(bound.get(name), np.ndarray)
+
+
+def _with_dtype(s: Sample, op: Any, name: str, dtype: np.dtype) -> tuple[list[Any], dict[str, Any]]:
+    names = [p.name for p in op.schema.params]
+    args = list(s.args)
+    kwargs = dict(s.kwargs)
+    if name in kwargs:
+        kwargs[name] = kwargs[name].astype(dtype)
+    else:
+        i = names.index(name)
+        args[i] = args[i].astype(dtype)
+    return args, kwargs
+
+
+def _materialize1(v: Any, device: Any) -> Any:
+    from ..creation import tensor
+
+    return tensor(v, dtype=v.dtype, device=device) if isinstance(v, np.ndarray) else v
+
+
+def _materialize(args: list[Any], device: Any) -> list[Any]:
+    return [_materialize1(a, device) for a in args]

@@ -1,0 +1,110 @@
+"""`pyasc check` and `pyasc bench`, run as real commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+TWIN_PLUGIN = '''
+import numpy as np
+import pyasc
+from pyasc_core.reference_backend import ReferenceBackend
+from pyasc_core.tensor import wrap_host
+
+
+class Twin(ReferenceBackend):
+    name = "twin"
+    aliases = ()
+    priority = -5
+
+    def __init__(self):
+        super().__init__()
+        self._device = pyasc.Device("twin")
+
+
+TWIN = Twin()
+
+
+@pyasc.hookimpl
+def pyasc_register_backends(register):
+    register(TWIN)
+
+
+@pyasc.hookimpl
+def pyasc_register_kernels(register):
+    def wrong_mul(meta, x, y):  # deliberately wrong: off by one where x > 1
+        xa = x.numpy() if isinstance(x, pyasc.Tensor) else np.asarray(x)
+        ya = y.numpy() if isinstance(y, pyasc.Tensor) else np.asarray(y)
+        out = np.multiply(xa, ya)
+        out = np.where(np.asarray(xa) > 1, out + 1, out)
+        return wrap_host(np.broadcast_to(out, meta.shape).astype(meta.dtype).copy(), TWIN.device())
+
+    register("pyasc::mul", "twin", wrong_mul)
+'''
+
+
+def run_pyasc(*args: str, env_extra: dict | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop("PYASC_BACKEND", None)
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-m", "pyasc_core.cli", *args], capture_output=True,
+                          text=True, env=env, timeout=300)
+
+
+@pytest.fixture
+def twin_env(dists):
+    dists.make("twin-backend", "twin_backend_plugin", TWIN_PLUGIN)
+    return {"PYTHONPATH": str(dists.root)}
+
+
+def test_check_passes_on_reference_and_writes_json(tmp_path):
+    out = tmp_path / "report.json"
+    proc = run_pyasc("check", "--op", "add", "--op", "soft*", "--dtype", "float32",
+                     "--dtype", "float16", "--json", str(out))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "pyasc check: numpy vs numpy (seed 0)" in proc.stdout
+    assert "2 ops, 58 samples on numpy: all passed" in proc.stdout
+    data = json.loads(out.read_text())
+    assert data["ok"] is True and data["backend"] == "numpy"
+    assert [o["op"] for o in data["ops"]] == ["pyasc::add", "pyasc::softmax"]
+    dtypes = {row["dtype"] for o in data["ops"] for row in o["summary"]}
+    assert dtypes == {"float16", "float32"}
+
+
+def test_check_catches_a_wrong_kernel_and_exits_nonzero(twin_env, tmp_path):
+    out = tmp_path / "twin.json"
+    proc = run_pyasc("check", "--backend", "twin", "--op", "mul", "--op", "add",
+                     "--dtype", "float32", "--json", str(out), env_extra=twin_env)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    text = proc.stdout
+    assert "pyasc check: twin vs numpy" in text
+    assert "FAIL" in text
+    assert "pyasc::mul on twin vs numpy:" in text
+    assert "elements differ beyond rtol=1.3e-06, atol=1e-05 (float32)" in text
+    assert "at index" in text and "max ULP distance" in text
+    data = json.loads(out.read_text())
+    by_op = {o["op"]: o for o in data["ops"]}
+    assert by_op["pyasc::add"]["ok"] is True
+    assert by_op["pyasc::mul"]["ok"] is False
+    failing = [r for r in by_op["pyasc::mul"]["results"] if r["status"] == "fail"]
+    assert failing and failing[0]["comparison"]["max_abs"] == pytest.approx(1.0)
+
+
+def test_check_unknown_op_is_a_clear_error():
+    proc = run_pyasc("check", "--op", "softmaxx")
+    assert proc.returncode == 2
+    assert "no op matches 'softmaxx'" in proc.stderr and "Did you mean 'pyasc::softmax'" in proc.stderr
+
+
+def test_bench_prints_throughput_and_ratio():
+    proc = run_pyasc("bench", "--op", "add", "--op", "matmul", "--size", "4096",
+                     "--min-time", "0.005")
+    assert proc.returncode == 0, proc.stderr
+    text = proc.stdout
+    assert "pyasc::add" in text and "pyasc::matmul" in text
+    assert "GB/s" in text and "GFLOP/s" in text and "vs numpy" in text
+    assert "(4096,)" in text
