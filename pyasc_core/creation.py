@@ -39,6 +39,8 @@ def _data_to_numpy(data: Any, dtype: Any) -> np.ndarray:
             f"cannot make a tensor from data of NumPy dtype {arr.dtype} ({type(data).__name__}); "
             "give numbers, bools or arrays of a supported dtype"
         )
+    if not arr.dtype.isnative:
+        arr = arr.astype(arr.dtype.newbyteorder("="))
     if want is None:
         if not isinstance(data, np.ndarray) and arr.dtype == np.float64 and not hasattr(data, "__array__"):
             want = _dt.DEFAULT_FLOAT
@@ -119,7 +121,14 @@ def _filled(shape: tuple[int, ...], value: Any, dtype: Any, device: Any) -> Tens
     backend = _check_backend_dtype(dt, dev)
     if value is None:
         return backend.wrap(backend.empty(shape, dt, dev), dev)
-    return backend.wrap(backend.full(shape, value, dt, dev), dev)
+    try:
+        storage = backend.full(shape, value, dt, dev)
+    except OverflowError:
+        raise ArgumentError(
+            f"fill value {value!r} does not fit in dtype {_dt.dtype_name(dt)}; use a value in "
+            "its range or a wider dtype, e.g. dtype='int64' or 'float32'"
+        ) from None
+    return backend.wrap(storage, dev)
 
 
 def empty(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
@@ -137,11 +146,21 @@ def ones(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
 
 def full(shape: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """A tensor filled with ``fill_value``; the dtype follows the value (float -> float32) if not given."""
-    if not isinstance(fill_value, (bool, int, float, np.number, np.bool_)):
-        raise ArgumentError(f"full() needs a number or bool as fill_value, got {type(fill_value).__name__}")
+    fill_value = _fill_value("full", fill_value)
+    return _filled(_shape(shape), fill_value, dtype, device)
+
+
+def _fill_value(fn: str, fill_value: Any) -> Any:
+    if not isinstance(fill_value, (bool, int, float, np.number, np.bool_)) or isinstance(
+        fill_value, np.complexfloating
+    ):
+        raise ArgumentError(
+            f"{fn}() needs a number or bool as fill_value, got {type(fill_value).__name__} "
+            f"{fill_value!r}; pass e.g. 0, 1.5 or True"
+        )
     if isinstance(fill_value, (np.number, np.bool_)):
         fill_value = fill_value.item()
-    return _filled(_shape(shape), fill_value, dtype, device)
+    return fill_value
 
 
 def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, device: Any = None) -> Tensor:
@@ -152,11 +171,20 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, devic
         if not isinstance(v, (int, float, np.number)) or isinstance(v, bool):
             raise ArgumentError(f"arange() {nm} must be a number, got {type(v).__name__} {v!r}")
     if step == 0:
-        raise ArgumentError("arange() step must not be 0")
+        raise ArgumentError("arange() step must not be 0; use a positive or negative step")
+    for nm, v in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(v, (float, np.floating)) and not np.isfinite(v):
+            raise ArgumentError(f"arange() {nm} must be finite, got {v!r}")
     if dtype is None:
         dtype = _dt.DEFAULT_FLOAT if any(isinstance(v, (float, np.floating)) for v in (start, stop, step)) else _dt.DEFAULT_INT
     dt = _dt.as_dtype(dtype)
-    arr = np.arange(start, stop, step, dtype=np.float64 if dt in _dt.FLOATING else None).astype(dt)
+    try:
+        arr = np.arange(start, stop, step, dtype=np.float64 if dt in _dt.FLOATING else None).astype(dt)
+    except (ValueError, OverflowError, MemoryError) as exc:
+        raise ArgumentError(
+            f"arange({start!r}, {stop!r}, {step!r}) cannot be made: {exc}; use fewer elements "
+            "(a larger step or a shorter range)"
+        ) from None
     return tensor(arr, device=device)
 
 
@@ -180,9 +208,7 @@ def ones_like(t: Tensor, dtype: Any = None, device: Any = None) -> Tensor:
 
 
 def full_like(t: Tensor, fill_value: Any, dtype: Any = None, device: Any = None) -> Tensor:
-    if isinstance(fill_value, (np.number, np.bool_)):
-        fill_value = fill_value.item()
-    return _like(t, fill_value, dtype, device)
+    return _like(t, _fill_value("full_like", fill_value), dtype, device)
 
 
 def move_to(t: Tensor, device: Device, *, non_blocking: bool = False, force_copy: bool = False) -> Tensor:

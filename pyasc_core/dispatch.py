@@ -17,6 +17,7 @@ from .errors import (
     KernelNotFoundError,
     OpRegistrationError,
     PyascError,
+    UnknownOpError,
 )
 from .registry import REGISTRY
 from .tensor import Tensor
@@ -49,7 +50,15 @@ def _key2(args: tuple) -> Any:
     return None
 
 
-def _make_keyfn(kinds: tuple[bool, ...]) -> Any:
+def _no_key(args: tuple) -> Any:
+    return None
+
+
+def _make_keyfn(kinds: tuple[bool, ...], kw_only: bool = False) -> Any:
+    if kw_only:
+        # keyword-only attributes cannot come positionally, so a call never matches a cached
+        # all-positional key without being wrong: always bind and check (which rejects it)
+        return _no_key
     if kinds == (True,):
         return _key1
     if kinds == (True, True):
@@ -71,6 +80,8 @@ def _make_keyfn(kinds: tuple[bool, ...]) -> Any:
                     key.append(t)
                 else:
                     return None
+            elif t is tuple:  # (1,) == (1.0,) == (True,): the element types are part of the key
+                key += (t, a, tuple(map(type, a)))
             else:
                 key += (t, a)
         return tuple(key)
@@ -95,7 +106,7 @@ class OpHandle:
         self._op = op
         self._cache = {}
         kinds = tuple(p.is_input for p in op.schema.params)
-        self._keyfn = _make_keyfn(kinds)
+        self._keyfn = _make_keyfn(kinds, any(p.kw_only for p in op.schema.params))
         self._version = REGISTRY.version
 
     @property
@@ -200,7 +211,7 @@ class OpHandle:
             msg = str(exc)
             if not msg.startswith(op.name):
                 msg = f"{op.name}: {msg}"
-            raise type(exc)(msg) from None
+            raise type(exc)(f"{msg} [called as {_describe_call(op, metas)}]") from None
         n = len(op.schema.returns)
         if n == 1 and isinstance(out, TensorMeta):
             return out
@@ -210,6 +221,22 @@ class OpHandle:
             f"the meta function of {op.name} returned {out!r}; it must return "
             f"{'a TensorMeta' if n == 1 else f'a tuple of {n} TensorMeta'}"
         )
+
+
+def _describe_call(op: Any, values: list[Any]) -> str:
+    """``pyasc::add(x=float32[2, 3], y=2.5)``: which argument had which value, for error messages."""
+    parts = []
+    for p, v in zip(op.schema.params, values):
+        if isinstance(v, TensorMeta):
+            shown = f"{dtype_name(v.dtype)}[{', '.join(map(str, v.shape))}]"
+        else:
+            shown = repr(v)
+        parts.append(f"{p.name}={shown}")
+    return f"{op.name}({', '.join(parts)})"
+
+
+class _UnknownOpAttribute(UnknownOpError, AttributeError):
+    """An unknown op looked up as an attribute (``pyasc.ops.ns.name``): hasattr() and getattr() work."""
 
 
 _HANDLES: dict[str, OpHandle] = {}
@@ -240,7 +267,10 @@ class _Namespace:
     def __getattr__(self, name: str) -> OpHandle:
         if name.startswith("__"):
             raise AttributeError(name)
-        return get_op(f"{self._ns}::{name}")
+        try:
+            return get_op(f"{self._ns}::{name}")
+        except UnknownOpError as exc:
+            raise _UnknownOpAttribute(str(exc)) from None
 
     def __dir__(self) -> list[str]:
         REGISTRY.ensure()

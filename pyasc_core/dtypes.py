@@ -75,6 +75,11 @@ def as_dtype(value: object) -> np.dtype:
         dt = None
     if dt is not None and dt in ANY:
         return dt
+    if dt is not None and not dt.isnative and dt.newbyteorder("=") in ANY:
+        raise DtypeError(
+            f"dtype {dt.newbyteorder('=').name} in non-native byte order ({dt.str!r}) is not "
+            "supported by pyasc; convert first, e.g. arr.astype(arr.dtype.newbyteorder('='))"
+        )
     shown = dt.name if dt is not None else repr(value)
     raise DtypeError(
         f"dtype {shown} is not supported by pyasc; use one of "
@@ -117,10 +122,11 @@ def result_type(*operands: np.dtype | type) -> np.dtype:
     result: np.dtype | None = None
     scalar_cat = -1
     for op in operands:
-        if isinstance(op, np.dtype):
-            result = op if result is None else _promote_pair(result, op)
-        else:
+        if op in _SCALAR_CATEGORY and not isinstance(op, np.dtype):
             scalar_cat = max(scalar_cat, _SCALAR_CATEGORY[op])
+        else:  # a dtype, or a dtype-like (np.float32, 'int8'); DtypeError for anything else
+            op = as_dtype(op)
+            result = op if result is None else _promote_pair(result, op)
     if result is None:
         return (bool_, DEFAULT_INT, DEFAULT_FLOAT)[scalar_cat]
     if scalar_cat > _category(result):

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import dtypes as _dt
-from .errors import PluginConflictError
+from .errors import PluginConflictError, UnknownOpError, did_you_mean
 from .hookspecs import hookimpl
 from .opdef import KernelDef, OpDef, check_op_name
 from .registry import REGISTRY
@@ -48,6 +48,12 @@ class RuntimeLibrary:
 
     def add_kernel(self, k: KernelDef) -> None:
         REGISTRY.ensure()
+        if k.op not in REGISTRY.ops:  # refuse now, rather than break every later registry rebuild
+            raise UnknownOpError(
+                f"cannot register a kernel for {k.op!r} on {k.backend!r}: no op of that name is "
+                f"defined.{did_you_mean(k.op, REGISTRY.ops)} Define it first with "
+                "pyasc.library.define(...) or install the op pack that provides it"
+            )
         existing = REGISTRY.kernels.get((k.op, k.backend))
         if existing is not None and existing.source != k.source:
             raise PluginConflictError(

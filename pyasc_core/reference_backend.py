@@ -55,6 +55,7 @@ class ReferenceBackend(Backend):
     def __init__(self) -> None:
         self._device = Device("numpy")
         self._limit: int | None = None
+        self._num_ooms = 0
         self._default_stream = HostStream()
 
     def device(self, index: int | None = None) -> Device:
@@ -93,6 +94,11 @@ class ReferenceBackend(Backend):
         return out if type(out) is np.ndarray else np.asarray(out)
 
     def setitem(self, storage: np.ndarray, key: Any, value: Any) -> None:
+        if not storage.flags.writeable:
+            raise PyascError(
+                f"cannot assign into a read-only tensor (shape {storage.shape}): it shares memory "
+                "with a read-only buffer (e.g. from from_dlpack); make a writable copy with t.clone()"
+            )
         try:
             storage[key] = value
         except IndexError as exc:
@@ -177,6 +183,7 @@ class ReferenceBackend(Backend):
         limit = self._limit
         assert limit is not None
         if HOST_MEMORY.current + nbytes > limit:
+            self._num_ooms += 1
             raise OutOfMemoryError(
                 f"numpy backend: allocating {nbytes} bytes would exceed the memory limit of {limit} "
                 f"bytes (allocated {HOST_MEMORY.current}, reserved {HOST_MEMORY.current}, free "
@@ -203,7 +210,7 @@ class ReferenceBackend(Backend):
             "allocation.all.allocated": m.count_total,
             "allocation.all.freed": m.count_total - m.count,
             "num_alloc_retries": 0,
-            "num_ooms": 0,
+            "num_ooms": self._num_ooms,
         }
         assert tuple(values) == MEMORY_STAT_KEYS
         return values

@@ -113,8 +113,26 @@ class Registry:
 
         return register
 
+    @staticmethod
+    def _drop_dangling_kernels(contributions: list[_Contribution]) -> list[_Contribution]:
+        """A plugin with a kernel for an op nobody defines (e.g. its op pack failed to load) failed
+        to register: report it and carry on without it, as for any other broken plugin."""
+        from .plugins import get_plugin_manager
+
+        while True:
+            names = {op.name for c in contributions for op in c.ops}
+            bad = next(((c, k) for c in contributions for k in c.kernels if k.op not in names), None)
+            if bad is None:
+                return contributions
+            c, k = bad
+            get_plugin_manager().mark_failed(c.plugin, "register", OpRegistrationError(
+                f"{k.source} registers a kernel for unknown op {k.op!r} on {k.backend!r}."
+                f"{did_you_mean(k.op, names)}"
+            ))
+            contributions = [other for other in contributions if other is not c]
+
     def _rebuild(self) -> None:
-        contributions = self._collect()
+        contributions = self._drop_dangling_kernels(self._collect())
         backends: dict[str, Backend] = {}
         sources: dict[str, str] = {}
         aliases: dict[str, str] = {}
@@ -178,7 +196,7 @@ class Registry:
             if "::" not in name and f"pyasc::{name}" in self.ops:
                 return self.ops[f"pyasc::{name}"]
             raise UnknownOpError(
-                f"no op named {name!r} is registered{did_you_mean(name, self.ops)} "
+                f"no op named {name!r} is registered.{did_you_mean(name, self.ops)} "
                 "(list them with 'pyasc ops'; op packs must be installed to define theirs)"
             )
         return op

@@ -103,7 +103,11 @@ def reshape_shape(size: int, old: tuple[int, ...], shape: tuple[int, ...]) -> tu
             known *= d
     if unknown:
         if known == 0 or size % known:
-            raise ShapeError(f"cannot reshape a tensor of shape {old} ({size} elements) to {shape}")
+            raise ShapeError(
+                f"cannot reshape a tensor of shape {old} ({size} elements) to {shape}: the -1 "
+                f"dimension must make the element count match, but {size} is not a multiple of "
+                f"{known} (the product of the other dimensions)"
+            )
         shape = tuple(size // known if d == -1 else d for d in shape)
     elif known != size:
         raise ShapeError(

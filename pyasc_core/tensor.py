@@ -12,7 +12,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from .device import Device
-from .errors import DtypeError, PyascError
+from .errors import ArgumentError, DtypeError, PyascError
 from .host_memory import HOST_MEMORY
 
 _new = object.__new__
@@ -87,6 +87,12 @@ class Tensor:
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         arr = self.numpy()
         if dtype is not None and np.dtype(dtype) != arr.dtype:
+            if copy is False:  # NumPy's protocol: copy=False must not copy
+                raise ArgumentError(
+                    f"cannot convert a {_dt.dtype_name(arr.dtype)} tensor to NumPy dtype "
+                    f"{np.dtype(dtype)} without a copy (copy=False); drop copy=False or ask for "
+                    f"dtype {_dt.dtype_name(arr.dtype)}"
+                )
             return arr.astype(dtype)
         if copy:
             return arr.copy()
@@ -136,6 +142,8 @@ class Tensor:
         target_device = None
         target_dtype = None
         for arg in args:
+            if arg is None:  # t.to(None) changes nothing, as in PyTorch
+                continue
             if isinstance(arg, Device):
                 target_device = arg
             elif isinstance(arg, str) and arg not in _dt._NAMES:

@@ -85,3 +85,47 @@ def backend_name() -> str:
 
 def pytest_report_header(config):
     return f"pyasc {pyasc.__version__}; PYASC_BACKEND={os.environ.get('PYASC_BACKEND', '')!r}"
+
+
+# --------------------------------------------------------------------------------------------
+# the example op pack (plugins/pyasc-example-pack), really installed with pip
+# --------------------------------------------------------------------------------------------
+
+EXAMPLE_PACK = Path(__file__).resolve().parent.parent / "plugins" / "pyasc-example-pack"
+
+
+@pytest.fixture(scope="session")
+def example_pack_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory where ``pip install --target`` put the example pack (package + .dist-info).
+
+    The pack is built from a copy of its source, so no build/ or .egg-info lands in the repo and
+    parallel workers do not share a build directory.
+    """
+    import shutil
+    import subprocess
+
+    try:
+        import setuptools  # noqa: F401  (the pack's build backend; pip runs without isolation)
+    except ImportError:
+        pytest.fail("setuptools is needed to install the example pack: pip install '.[test]'")
+    src = tmp_path_factory.mktemp("example-pack-src") / EXAMPLE_PACK.name
+    shutil.copytree(EXAMPLE_PACK, src, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    site = tmp_path_factory.mktemp("example-pack-site")
+    cmd = [sys.executable, "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index",
+           "--disable-pip-version-check", "--quiet", "--target", str(site), str(src)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.fail(f"{' '.join(cmd)} failed:\n{done.stdout}\n{done.stderr}")
+    return site
+
+
+@pytest.fixture
+def example_pack(example_pack_site: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The installed example pack on sys.path, plugins reloaded; both undone afterwards."""
+    monkeypatch.syspath_prepend(str(example_pack_site))
+    for key in _ENV_KEYS:
+        monkeypatch.delenv(key, raising=False)
+    plugins.reset_for_tests()
+    yield example_pack_site
+    monkeypatch.undo()
+    plugins.reset_for_tests()
