@@ -16,7 +16,7 @@ import numpy as np
 from . import dtypes as _dt
 from .backend import MEMORY_STAT_KEYS, Backend, EventImpl, StreamImpl, TensorMeta
 from .device import Device
-from .errors import IndexingError, OutOfMemoryError, PyascError, ReferenceMismatchError
+from .errors import ArgumentError, IndexingError, OutOfMemoryError, PyascError, ReferenceMismatchError
 from .hookspecs import hookimpl
 from .host_memory import HOST_MEMORY
 from .host_streams import HostEvent, HostStream
@@ -36,6 +36,14 @@ def _upcast(a: Any) -> Any:
             return d.astype(_F32)
         return d
     return a
+
+
+def _overflow(op: str, exc: OverflowError) -> ArgumentError:
+    """NumPy refuses a Python int that does not fit the tensor's integer dtype: say so and how to fix."""
+    return ArgumentError(
+        f"{op}: {exc}; a Python scalar must fit the integer dtype of the tensor it meets. "
+        "Cast the tensor to a wider dtype first, e.g. x.astype('int64')"
+    )
 
 
 def _physical_memory() -> int:
@@ -146,7 +154,10 @@ class ReferenceBackend(Backend):
                     d = b.dtype
                     if d is _F16 or d is _BF16:
                         b = b.astype(_F32)
-                res = ref(a, b)
+                try:
+                    res = ref(a, b)
+                except OverflowError as exc:
+                    raise _overflow(name, exc) from None
                 if type(res) is not np.ndarray:
                     res = np.asarray(res)
                 if res.dtype is not meta.dtype:
@@ -166,12 +177,18 @@ class ReferenceBackend(Backend):
             return kernel2
         if nret == 1 and len(op.schema.params) == 1:
             def kernel1(meta: TensorMeta, a: Any) -> Tensor:
-                return finish(ref(_upcast(a)), meta)
+                try:
+                    return finish(ref(_upcast(a)), meta)
+                except OverflowError as exc:
+                    raise _overflow(name, exc) from None
 
             return kernel1
 
         def kernel(meta: Any, *args: Any) -> Any:
-            res = ref(*[_upcast(a) for a in args])
+            try:
+                res = ref(*[_upcast(a) for a in args])
+            except OverflowError as exc:
+                raise _overflow(name, exc) from None
             if nret == 1:
                 return finish(res, meta)
             return tuple(finish(r, m) for r, m in zip(res, meta))

@@ -154,6 +154,10 @@ def stream(s: Stream | None) -> Iterator[Stream | None]:
     if s is None:
         yield None
         return
+    if not isinstance(s, Stream):
+        from .errors import ArgumentError
+
+        raise ArgumentError(f"pyasc.stream() takes a pyasc.Stream or None, got {type(s).__name__} {s!r}")
     with s:
         yield s
 

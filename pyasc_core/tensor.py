@@ -122,7 +122,9 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self.size != 1:
-            raise PyascError(
+            from .errors import ShapeError
+
+            raise ShapeError(
                 f"the truth value of a tensor with {self.size} elements is ambiguous; "
                 "use .any() or .all() on .numpy(), or compare one element"
             )

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -48,11 +49,12 @@ def pyasc_register_kernels(register):
 
 
 def run_pyasc(*args: str, env_extra: dict | None = None) -> subprocess.CompletedProcess:
+    """Run the CLI in a child process, outside the checkout (whose pyasc_core is uncompiled)."""
     env = dict(os.environ)
     env.pop("PYASC_BACKEND", None)
     env.update(env_extra or {})
     return subprocess.run([sys.executable, "-m", "pyasc_core.cli", *args], capture_output=True,
-                          text=True, env=env, timeout=300)
+                          text=True, env=env, timeout=300, cwd=tempfile.gettempdir())
 
 
 @pytest.fixture

@@ -515,7 +515,7 @@ def test_deleter_called_by_hand_after_rename():
         assert sys.getrefcount(a) == before
 
 
-def test_deleter_without_the_gil_from_another_thread():
+def test_deleter_without_the_gil_from_another_thread(tmp_path):
     # The last reference to the array is the capsule's; the deleter is called from a worker
     # thread with the GIL released (ctypes releases it around foreign calls). Dropping the array
     # runs a Python weakref callback, which would crash if the deleter did not take the GIL.
@@ -558,7 +558,8 @@ def test_deleter_without_the_gil_from_another_thread():
     script = f"OFFSETS = {offsets!r}\n" + script
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     proc = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120,
+        cwd=tmp_path,  # not the checkout: its pyasc_core has no compiled module
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "ok"
