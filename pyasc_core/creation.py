@@ -217,10 +217,12 @@ def move_to(t: Tensor, device: Device, *, non_blocking: bool = False, force_copy
         return t
     src = backend_for_device(t._device)
     dst = _check_backend_dtype(t.dtype, device)
-    mover = getattr(dst, "copy_from", None)
-    if mover is not None:
-        got = mover(t, device, non_blocking=non_blocking)
-        if got is not None:
-            return got
+    # the destination backend first, then the source (device -> host copies are the source's)
+    for backend in (dst, src) if src is not dst else (dst,):
+        mover = getattr(backend, "copy_from", None)
+        if mover is not None:
+            got = mover(t, device, non_blocking=non_blocking)
+            if got is not None:
+                return got
     arr = src.to_numpy(t._data)
     return dst.wrap(dst.from_numpy(arr, device, copy=True), device)

@@ -156,11 +156,13 @@ class OpHandle:
         kernel = REGISTRY.table.get((op.name, device.type))
         if kernel is None:
             have = sorted(b for (o, b) in REGISTRY.table if o == op.name)
+            # suggest a backend with data: moving to 'meta' would not compute anything
+            target = "numpy" if "numpy" in have else next((b for b in have if b != "meta"), "numpy")
             raise KernelNotFoundError(
                 f"{op.name} has no kernel for backend {device.type!r} (its tensors are on {device}); "
                 f"it has kernels for: {', '.join(have) or 'no backend'}. Register one with "
                 f"pyasc.library.impl({op.name!r}, {device.type!r}) or move the inputs with "
-                f".to({have[0] if have else 'numpy'!r})"
+                f".to({target!r})"
             )
         try:
             key = self._keyfn(tuple(values))

@@ -10,7 +10,7 @@ import attrs
 import numpy as np
 
 from . import dtypes as _dt
-from .errors import OpRegistrationError
+from .errors import DtypeError, OpRegistrationError
 from .schema import Schema
 
 _NAME_RE = re.compile(r"^[A-Za-z_]\w*::[A-Za-z_]\w*$")
@@ -71,12 +71,22 @@ class OpDef:
                 raise OpRegistrationError(
                     f"op {self.name}: dtypes names {key!r}, which is not a tensor input of {self.schema}"
                 )
-        fallback = frozenset(_dt.as_dtype(d) for d in spec.get("*", _dt.ANY))
+        fallback = self._dtype_set("*", spec.get("*", _dt.ANY))
         for p in self.schema.inputs:
             allowed = spec.get(p.name)
-            self._allowed[p.name] = (
-                fallback if allowed is None else frozenset(_dt.as_dtype(d) for d in allowed)
-            )
+            self._allowed[p.name] = fallback if allowed is None else self._dtype_set(p.name, allowed)
+
+    def _dtype_set(self, key: str, values: Any) -> frozenset[np.dtype]:
+        what = "dtypes" if key == "*" else f"dtypes[{key!r}]"
+        if isinstance(values, (str, np.dtype, type)):
+            values = (values,)  # one dtype given where a collection was expected
+        try:
+            return frozenset(_dt.as_dtype(d) for d in values)
+        except (DtypeError, TypeError) as exc:
+            raise OpRegistrationError(
+                f"op {self.name}: {what} must be dtypes (e.g. [pyasc.float32, 'float16']), "
+                f"got {values!r}: {exc}"
+            ) from None
 
     @property
     def namespace(self) -> str:

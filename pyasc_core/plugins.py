@@ -21,6 +21,7 @@ import attrs
 import pluggy
 
 from . import hookspecs
+from .errors import PluginConflictError, PluginError, did_you_mean
 
 ENTRY_POINT_GROUP = "pyasc"
 OWN_DISTRIBUTION = "pyasc-runtime"
@@ -73,8 +74,26 @@ class PyascPluginManager(pluggy.PluginManager):
 
     def register(self, plugin: Any, name: str | None = None, *, dist: str | None = None,
                  version: str = "", kind: str = "runtime") -> str | None:
-        registered = super().register(plugin, name)
+        try:
+            registered = super().register(plugin, name)
+        except (ValueError, pluggy.PluginValidationError) as exc:  # name taken, bad hookimpl, ...
+            lines = str(exc.args[0] if exc.args else exc).splitlines() or [type(exc).__name__]
+            # pluggy's "already registered" message goes on to dump every plugin: keep its first line
+            detail = lines[0] if isinstance(exc, ValueError) else "; ".join(lines)
+            raise PluginError(f"cannot register plugin {name or plugin!r}: {detail}") from None
         if registered is not None:
+            unknown = sorted(
+                hc.name for hc in self.get_hookcallers(plugin) or ()
+                if not hc.has_spec()
+                and any(i.plugin is plugin and not i.optionalhook for i in hc.get_hookimpls())
+            )
+            if unknown:  # a misspelt hook would silently do nothing (pytest refuses these too)
+                super().unregister(plugin, registered)
+                known = [n for n in dir(hookspecs) if n.startswith("pyasc_")]
+                raise PluginError(
+                    f"plugin {registered!r} implements unknown hook(s) {', '.join(unknown)}; pyasc's "
+                    f"hooks are {', '.join(known)}.{did_you_mean(unknown[0], known)}"
+                )
             module = getattr(plugin, "__name__", type(plugin).__name__)
             self.records[registered] = PluginRecord(
                 registered, dist or f"module:{module}", version, kind, "loaded", module
@@ -130,11 +149,13 @@ class PyascPluginManager(pluggy.PluginManager):
         for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             dist = ep.dist.name if ep.dist is not None else "?"
             version = ep.dist.version if ep.dist is not None else ""
-            if (ep.name, ep.value) in seen or self.has_plugin(ep.name):
+            if (ep.name, ep.value) in seen:
                 continue
             seen.add((ep.name, ep.value))
+            taken = self.records.get(ep.name) if self.has_plugin(ep.name) else None
             if dist == OWN_DISTRIBUTION:  # pyasc's own backends are built-ins, like pytest's
-                self._load_entrypoint(ep, dist, version, kind="builtin")
+                if taken is None:
+                    self._load_entrypoint(ep, dist, version, kind="builtin")
                 continue
             wanted = ep.name in allow or dist in allow
             reason = ""
@@ -142,6 +163,14 @@ class PyascPluginManager(pluggy.PluginManager):
                 reason = "not in PYASC_PLUGINS"
             elif not autoload and not wanted:
                 reason = "PYASC_DISABLE_PLUGIN_AUTOLOAD is set"
+            if taken is not None:
+                if not reason and taken.dist != dist:  # never drop a wanted plugin silently
+                    self.mark_failed(f"{ep.name} ({dist})", "load", PluginConflictError(
+                        f"its entry-point name {ep.name!r} (group {ENTRY_POINT_GROUP!r}) is already "
+                        f"taken by {taken.dist}; rename one of the entry points, or choose one "
+                        "distribution with PYASC_PLUGINS"
+                    ), dist=dist, version=version, module=ep.value)
+                continue
             if reason:
                 self.records[ep.name] = PluginRecord(
                     ep.name, dist, version, "entrypoint", "skipped", ep.value, reason
@@ -211,4 +240,7 @@ def reset_for_tests() -> None:
     global _PM
     with _PM_LOCK:
         _PM = None
+    from .registry import REGISTRY
+
+    REGISTRY.forget_availability()  # backends probe again (e.g. after PYASC_ACL_LIBRARY changed)
     _invalidate()

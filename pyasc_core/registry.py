@@ -55,6 +55,11 @@ class Registry:
         with self._lock:
             self.version += 1
 
+    def forget_availability(self) -> None:
+        """Drop the cached availability of every backend (the next query probes again)."""
+        with self._lock:
+            self._availability = {}
+
     def ensure(self) -> None:
         if self._built_version != self.version:
             with self._lock:

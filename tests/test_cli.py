@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import pyasc
@@ -69,7 +70,7 @@ def console_script() -> str:
 
 def run(args, *, script=False, pythonpath=None, expect=0) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYASC_")}
-    env["COLUMNS"] = "400"  # rich wraps tables to the terminal width; keep rows on one line
+    env["PYASC_BACKEND"] = "numpy"  # a fixed current backend, whatever else is installed
     env.pop("PYTHONPATH", None)
     if pythonpath is not None:
         env["PYTHONPATH"] = str(pythonpath)
@@ -83,12 +84,28 @@ def squash(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
-def row(text: str, first_cell: str) -> str:
-    """The table line whose first cell is ``first_cell``."""
+def table_rows(text: str) -> list[tuple[str, list[str]]]:
+    """The body rows of rich tables as (first cell of the first line, cells), with cells wrapped
+    over several lines joined again."""
+    rows: list[tuple[str, list[str]]] = []
     for line in text.splitlines():
-        cells = [c.strip() for c in re.split(r"[│┃]", line)]
-        if len(cells) > 2 and cells[1] == first_cell:
-            return " | ".join(cells[1:-1])
+        if not line.startswith("│"):
+            continue
+        cells = [c.strip() for c in line.split("│")[1:-1]]
+        # a new row starts with a first cell (the backends table continues it with "aliases: ...")
+        if not rows or (cells[0] and not cells[0].startswith("aliases:")):
+            rows.append((cells[0], cells))
+        else:
+            key, prev = rows[-1]
+            rows[-1] = (key, [f"{a} {b}".strip() for a, b in zip(prev, cells)])
+    return rows
+
+
+def row(text: str, first_cell: str) -> str:
+    """The table row whose first cell starts with ``first_cell``, as 'cell | cell | ...'."""
+    for key, cells in table_rows(text):
+        if key == first_cell:
+            return " | ".join(squash(c) for c in cells)
     raise AssertionError(f"no table row for {first_cell!r} in:\n{text}")
 
 
@@ -102,11 +119,12 @@ def test_info_reports_version_build_backends_and_plugins(dists):
     assert f"Python {sys.version.split()[0]}" in text
     for key, value in _native.build_info().items():  # the build details come from the native module
         assert f"{key} {value}" in text
-    assert "numpy (current) | yes | numpy | NumPy reference implementations" in row(out, "numpy (current)")
-    assert "aliases: reference" in out
+    numpy_row = row(out, "numpy (current)")
+    assert numpy_row.startswith("numpy (current) aliases: reference | yes | numpy | NumPy reference implementations")
+    assert f"numpy: {np.__version__}" in numpy_row
     assert row(out, "meta").startswith("meta | yes | meta |")
-    assert row(out, "ghost") == "ghost | no | | no ghost device found (looked at /dev/ghost0)"
-    assert row(out, "crashy") == "crashy | no | | availability check failed: driver exploded"
+    assert row(out, "ghost") == "ghost | no |  | no ghost device found (looked at /dev/ghost0)"
+    assert row(out, "crashy") == "crashy | no |  | availability check failed: driver exploded"
     for name in BUILTIN_PLUGINS:
         assert row(out, name) == f"{name} | pyasc-runtime | {pyasc.__version__} | builtin | loaded"
     assert row(out, "ghosts") == "ghosts | pyasc-ghost-backends | 0.3 | entrypoint | loaded"
@@ -127,15 +145,19 @@ def test_info_json_from_the_console_script():
     assert backends["numpy"]["source"] == "pyasc-runtime"
     assert "numpy" in backends["numpy"]["info"]
     assert backends["meta"]["available"] is True and backends["meta"]["current"] is False
-    assert {p["name"]: p["status"] for p in data["plugins"]} == dict.fromkeys(BUILTIN_PLUGINS, "loaded")
+    recs = {p["name"]: p for p in data["plugins"]}
+    for name in BUILTIN_PLUGINS:
+        assert (recs[name]["status"], recs[name]["kind"], recs[name]["dist"]) == ("loaded", "builtin", "pyasc-runtime")
+    assert all(p["kind"] == "builtin" for p in data["plugins"])  # nothing third-party on this path
 
 
 def test_ops_table():
     out = run(["ops"], script=True).stdout
     assert f"{len(pyasc._BUILTIN_OPS)} ops" in out
     for name in pyasc._BUILTIN_OPS:
-        r = row(out, f"pyasc::{name}")
-        assert r.endswith("| meta (default), numpy (default) | pyasc-runtime"), r
+        op, _schema, _dtypes, backends, source = row(out, f"pyasc::{name}").split(" | ")
+        assert {"meta (default)", "numpy (default)"} <= set(backends.split(", ")), backends
+        assert source == "pyasc-runtime"
     assert "| (Tensor x) -> Tensor | f16 bf16 f32 f64 |" in row(out, "pyasc::exp")
     assert "| u8 i8 i16 i32 i64 f16 bf16 f32 f64 |" in row(out, "pyasc::add")
     assert "| bool u8 i8 i16 i32 i64 f16 bf16 f32 f64 |" in row(out, "pyasc::eq")
@@ -148,11 +170,13 @@ def test_ops_json_with_a_plugin(dists):
     assert set(rows) == {f"pyasc::{n}" for n in pyasc._BUILTIN_OPS} | {"good::triple"}
     assert rows["pyasc::exp"]["dtypes"] == ["float16", "bfloat16", "float32", "float64"]
     assert rows["pyasc::where"]["dtypes"][0] == "bool"
-    assert rows["pyasc::matmul"]["backends"] == {"meta": "default", "numpy": "default"}
-    assert rows["good::triple"] == {
-        "op": "good::triple", "schema": "(Tensor x) -> Tensor", "dtypes": ["int8", "float32"],
-        "backends": {"meta": "default", "numpy": "default"}, "composite": False, "source": "pyasc-good-pack",
-    }
+    assert {b: rows["pyasc::matmul"]["backends"][b] for b in ("meta", "numpy")} == {"meta": "default",
+                                                                                    "numpy": "default"}
+    good = rows["good::triple"]
+    assert {b: good["backends"][b] for b in ("meta", "numpy")} == {"meta": "default", "numpy": "default"}
+    del good["backends"]
+    assert good == {"op": "good::triple", "schema": "(Tensor x) -> Tensor", "dtypes": ["int8", "float32"],
+                    "composite": False, "source": "pyasc-good-pack"}
 
 
 def test_plugins_json_all_with_good_and_failed_plugins(dists):
@@ -182,6 +206,17 @@ def test_plugins_table_with_a_failed_plugin(dists):
                                   "ImportError: libfoo.so.3: cannot open shared object file")
     assert "pyasc_core.builtin_ops" not in out and "--all adds built-ins" in out
 
+
+def test_plugins_and_ops_show_the_installed_example_pack(example_pack_site):
+    out = run(["plugins"], script=True, pythonpath=example_pack_site).stdout
+    assert row(out, "example") == "example | pyasc-example-pack | 0.1.0 | entrypoint | loaded"
+    out = run(["ops", "--namespace", "example"], pythonpath=example_pack_site).stdout
+    assert "5 ops" in out
+    op, _schema, dtypes, backends, source = row(out, "example::mish").split(" | ")
+    assert dtypes == "f16 bf16 f32 f64" and source == "pyasc-example-pack"
+    assert {"meta (composite)", "numpy (composite)"} <= set(backends.split(", "))
+    assert "(Tensor x, *, float negative_slope=0.01) -> Tensor" in row(out, "example::leaky_relu")
+    assert "pyasc::add" not in out
 
 # ---------------------------------------------------------------------------------------------
 # in-process: quick checks of the same entry point

@@ -35,6 +35,12 @@ TOL = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _numpy_backend():
+    """These tests are about the reference backend, whatever the default backend is."""
+    pyasc.set_backend("numpy")  # conftest's isolation restores the previous choice
+
+
 def data(shape, dtype, low=-3.0, high=3.0, seed=0, avoid_zero=False):
     """Random values already rounded to ``dtype`` (so the expectation sees what the op sees)."""
     rng = np.random.default_rng(seed)

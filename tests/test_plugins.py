@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 
 import ml_dtypes
 import numpy as np
@@ -77,6 +78,12 @@ BACKEND = """
 """
 
 
+@pytest.fixture(autouse=True)
+def _numpy_backend():
+    """These tests are about the reference backend, whatever the default backend is."""
+    pyasc.set_backend("numpy")  # conftest's isolation restores the previous choice
+
+
 def record(name):
     found = {r.name: r for r in plugins.list_plugins()}
     assert name in found, f"no plugin record {name!r}; have {sorted(found)}"
@@ -89,7 +96,7 @@ def x3():
 
 def builtins_work():
     np.testing.assert_array_equal(pyasc.add(x3(), 1.0).numpy(), [2.0, 3.0, 4.0])
-    assert {r.name for r in plugins.list_plugins() if r.kind == "builtin"} == set(plugins.BUILTIN_MODULES)
+    assert set(plugins.BUILTIN_MODULES) <= {r.name for r in plugins.list_plugins() if r.status == "loaded"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -212,8 +219,6 @@ def test_autoload_disabled(dists):
     dists.make("pyasc-good-pack", "good_pack", GOOD.format(ns="good"), entry_name="good")
     dists.make("pyasc-broken-import", "broken_import", BROKEN_IMPORT, entry_name="broken")
     dists.reload(PYASC_DISABLE_PLUGIN_AUTOLOAD="1")
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("error", pyasc.PyascPluginWarning)  # the broken one is not even imported
         recs = {r.name: r for r in plugins.list_plugins()}
@@ -410,8 +415,11 @@ def test_pyasc_plugins_lists_the_example_pack(example_pack, capsys):
     assert sorted(rows) == ["example::hardswish", "example::leaky_relu", "example::mish",
                             "example::scaled_add", "example::swiglu"]
     assert rows["example::mish"]["composite"] is True
-    assert rows["example::mish"]["backends"] == {"meta": "composite", "numpy": "composite"}
-    assert rows["example::hardswish"]["backends"] == {"meta": "default", "numpy": "default"}
+    # (device backends that are installed show up too; the host ones are always there)
+    assert {b: rows["example::mish"]["backends"][b] for b in ("meta", "numpy")} == {
+        "meta": "composite", "numpy": "composite"}
+    assert {b: rows["example::hardswish"]["backends"][b] for b in ("meta", "numpy")} == {
+        "meta": "default", "numpy": "default"}
     assert rows["example::hardswish"]["dtypes"] == ["float16", "bfloat16", "float32", "float64"]
     assert rows["example::hardswish"]["source"] == "pyasc-example-pack"
 
@@ -437,3 +445,100 @@ def test_kernel_pack_whose_op_pack_is_missing(dists):
     assert "pyasc-kernels-pack registers a kernel for unknown op 'opspack::fast'" in rec.error
     assert record("opspack").status == "failed"
     builtins_work()
+
+
+def test_two_distributions_with_one_entry_point_name(dists):
+    dists.make("pyasc-one", "mod_one", GOOD.format(ns="one"), entry_name="pack")
+    dists.make("pyasc-two", "mod_two", GOOD.format(ns="two"), entry_name="pack")
+    dists.reload()
+    with pytest.warns(pyasc.PyascPluginWarning, match="already taken by pyasc-"):
+        recs = {r.name: r for r in plugins.list_plugins() if r.kind != "builtin"}
+    # which one wins depends on the order on sys.path; the other is reported, never dropped silently
+    assert set(recs) in ({"pack", "pack (pyasc-one)"}, {"pack", "pack (pyasc-two)"})
+    winner = recs["pack"]
+    loser = recs[f"pack ({'pyasc-one' if winner.dist == 'pyasc-two' else 'pyasc-two'})"]
+    assert winner.status == "loaded" and loser.status == "failed"
+    assert loser.error.startswith("load failed: ")
+    assert "PluginConflictError: its entry-point name 'pack'" in loser.error
+    assert winner.dist in loser.error
+    builtins_work()
+    # choosing one distribution settles it without a warning
+    for chosen in ("pyasc-one", "pyasc-two"):
+        dists.reload(PYASC_PLUGINS=chosen)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", pyasc.PyascPluginWarning)
+            assert record("pack").dist == chosen and record("pack").status == "loaded"
+        ns = chosen.split("-")[1]
+        np.testing.assert_array_equal(getattr(pyasc.ops, ns).triple(x3()).numpy(), [3.0, 6.0, 9.0])
+
+
+def test_register_at_run_time_refuses_duplicates_and_unknown_hooks():
+    class Pack:
+        @pyasc.hookimpl
+        def pyasc_register_ops(self, register):
+            pass
+
+    pack = Pack()
+    plugins.register(pack, "dup-pack")
+    try:
+        with pytest.raises(pyasc.PluginError, match=r"cannot register plugin 'dup-pack': Plugin name already"):
+            plugins.register(Pack(), "dup-pack")
+        with pytest.raises(pyasc.PluginError, match=r"cannot register plugin 'other': .*different name"):
+            plugins.register(pack, "other")
+    finally:
+        plugins.unregister(name="dup-pack")
+
+    class Typo:
+        @pyasc.hookimpl
+        def pyasc_register_opz(self, register):
+            pass
+
+    with pytest.raises(pyasc.PluginError) as info:
+        plugins.register(Typo(), "typo")
+    msg = str(info.value)
+    assert "'typo'" in msg and "unknown hook(s) pyasc_register_opz" in msg
+    assert "Did you mean 'pyasc_register_ops'?" in msg
+    assert not plugins.get_plugin_manager().has_plugin("typo")
+
+    class BadArgs:
+        @pyasc.hookimpl
+        def pyasc_register_ops(self, reg):
+            pass
+
+    with pytest.raises(pyasc.PluginError, match=r"'bad-args'.*\{'reg'\}"):
+        plugins.register(BadArgs(), "bad-args")
+    builtins_work()
+
+
+def test_entry_point_plugin_with_a_misspelt_hook(dists):
+    dists.make("pyasc-typo-pack", "typo_pack", """
+        import pyasc
+
+        @pyasc.hookimpl
+        def pyasc_register_kernel(register):
+            pass
+    """, entry_name="typo")
+    dists.make("pyasc-good-pack", "good_pack", GOOD.format(ns="good"), entry_name="good")
+    dists.reload()
+    with pytest.warns(pyasc.PyascPluginWarning, match="'typo' .*pyasc_register_kernel"):
+        rec = record("typo")
+    assert rec.status == "failed" and "unknown hook(s) pyasc_register_kernel" in rec.error
+    assert "Did you mean 'pyasc_register_kernels'?" in rec.error
+    np.testing.assert_array_equal(pyasc.ops.good.triple(x3()).numpy(), [3.0, 6.0, 9.0])
+
+
+def test_entry_point_module_exposing_a_plugin_object(dists):
+    dists.make("pyasc-object-pack", "object_pack", """
+        import pyasc
+
+        class Pack:
+            @pyasc.hookimpl
+            def pyasc_register_ops(self, register):
+                register(pyasc.OpDef("obj::neg2", "(Tensor x) -> Tensor", meta=lambda x: x,
+                                     reference=lambda x: -2 * x))
+
+        PLUGIN = Pack()
+    """, entry_name="objpack")
+    dists.reload()
+    np.testing.assert_array_equal(pyasc.ops.obj.neg2(x3()).numpy(), [-2.0, -4.0, -6.0])
+    assert record("objpack").status == "loaded"

@@ -22,6 +22,12 @@ THIS = f"module:{__name__}"
 NAMESPACE = __name__.split(".")[0]
 
 
+@pytest.fixture(autouse=True)
+def _numpy_backend():
+    """These tests are about the reference backend, whatever the default backend is."""
+    pyasc.set_backend("numpy")  # conftest's isolation restores the previous choice
+
+
 def same_meta(x, *args, **kwargs):
     return x
 
@@ -148,6 +154,22 @@ def test_opdef_dtypes():
     assert op.allowed_dtypes("m") == {pyasc.bool}
     assert op.all_dtypes == {pyasc.float32, pyasc.float16, pyasc.bool}
     assert isinstance(op.schema, Schema)
+    one = pyasc.OpDef("t::one", "(Tensor x) -> Tensor", dtypes="float16", meta=same_meta,
+                      reference=lambda x: x)
+    assert one.allowed_dtypes("x") == {pyasc.float16}
+    assert pyasc.OpDef("t::one", "(Tensor x) -> Tensor", dtypes=pyasc.int8, meta=same_meta,
+                       reference=lambda x: x).allowed_dtypes("x") == {pyasc.int8}
+
+
+@pytest.mark.parametrize("dtypes,needle", [(["float32", "complex64"], "'complex64'"),
+                                           ({"x": [np.complex64]}, "complex64"),
+                                           ([object()], "object"),
+                                           (3, "int")])
+def test_opdef_unsupported_dtypes(dtypes, needle):
+    with pytest.raises(pyasc.OpRegistrationError) as info:
+        pyasc.OpDef("t::cplx", "(Tensor x) -> Tensor", dtypes=dtypes, meta=same_meta, reference=lambda x: x)
+    msg = str(info.value)
+    assert msg.startswith("op t::cplx: dtypes") and needle in msg
 
 
 # ---------------------------------------------------------------------------------------------
@@ -542,8 +564,10 @@ def test_kernel_not_found(runtime_plugin):
         pyasc.exp(x)
     msg = str(info.value)
     assert "pyasc::exp" in msg and "'nokernel'" in msg
-    assert "meta, numpy" in msg  # the backends that do have a kernel
+    have = msg.split("it has kernels for: ")[1].split(".")[0].split(", ")
+    assert {"meta", "numpy"} <= set(have) and "nokernel" not in have  # the backends that do
     assert "pyasc.library.impl('pyasc::exp', 'nokernel')" in msg
+    assert msg.endswith("move the inputs with .to('numpy')")  # not to 'meta', which has no data
     assert isinstance(info.value, NotImplementedError)
     np.testing.assert_array_equal(x.numpy(), [1.0, 2.0])
 
