@@ -50,43 +50,79 @@ def _key2(args: tuple) -> Any:
     return None
 
 
-def _no_key(args: tuple) -> Any:
-    return None
+def _value_key(a: Any, is_input: bool) -> Any:
+    """Key of one argument: a tensor's device/dtype/shape, a scalar input's type, an attribute's
+    type and value (a tuple's element types too: (1,) == (1.0,) == (True,) in Python)."""
+    t = type(a)
+    if t is Tensor:
+        d = a._data
+        return (a._device, d.dtype, d.shape)
+    if is_input:
+        if t in _SCALARS or a is None:
+            return t
+        raise TypeError  # an unusual input type: take the checked path
+    if t is tuple:
+        return (t, a, tuple(map(type, a)))
+    return (t, a)
 
 
-def _make_keyfn(kinds: tuple[bool, ...], kw_only: bool = False) -> Any:
-    if kw_only:
-        # keyword-only attributes cannot come positionally, so a call never matches a cached
-        # all-positional key without being wrong: always bind and check (which rejects it)
-        return _no_key
+def _make_keyfn(kinds: tuple[bool, ...]) -> Any:
+    """Key of an all-positional call (fast paths for one and two inputs)."""
     if kinds == (True,):
         return _key1
     if kinds == (True, True):
         return _key2
-
     n = len(kinds)
 
     def keyfn(args: tuple) -> Any:
         if len(args) != n:
             return None
-        key: list[Any] = []
-        for a, is_input in zip(args, kinds):
-            t = type(a)
-            if t is Tensor:
-                d = a._data
-                key += (a._device, d.dtype, d.shape)
-            elif is_input:
-                if t in _SCALARS or a is None:
-                    key.append(t)
-                else:
-                    return None
-            elif t is tuple:  # (1,) == (1.0,) == (True,): the element types are part of the key
-                key += (t, a, tuple(map(type, a)))
-            else:
-                key += (t, a)
-        return tuple(key)
+        return tuple(_value_key(a, k) for a, k in zip(args, kinds))
 
     return keyfn
+
+
+def _make_kwkeyfn(kinds: tuple[bool, ...], names: tuple[str, ...]) -> Any:
+    """Key of a call with keyword arguments: the positional part, then (name, key) per keyword."""
+    is_input = dict(zip(names, kinds))
+
+    def kwkeyfn(args: tuple, kwargs: dict) -> Any:
+        if len(args) > len(kinds):
+            return None
+        pos = tuple(_value_key(a, k) for a, k in zip(args, kinds))
+        return (pos, tuple((k, _value_key(v, is_input[k])) for k, v in kwargs.items()))
+
+    return kwkeyfn
+
+
+def _make_fill(op: Any, args: tuple, kwargs: dict, values: list[Any]) -> Any:
+    """How to turn a call of this form into the kernel's normalised arguments, or None when the
+    positional arguments already are exactly those (the hot path passes them straight through).
+
+    Attribute values are fixed by the cache key, so their normalised forms are stored; inputs
+    (tensors, scalars) are taken from each call."""
+    if not kwargs and len(args) == len(values) and all(a is v for a, v in zip(args, values)):
+        return None
+    template = list(values)
+    sources: list[tuple[int, bool, Any]] = []
+    for i, p in enumerate(op.schema.params):
+        if not p.is_input:
+            continue
+        if i < len(args):
+            sources.append((i, True, i))
+        elif p.name in kwargs:
+            sources.append((i, False, p.name))
+        else:
+            continue  # an input left at its default keeps it
+        template[i] = None  # never keep a call's tensors alive in the cache
+
+    def fill(call_args: tuple, call_kwargs: dict) -> list[Any]:
+        vals = template[:]
+        for i, positional, where in sources:
+            vals[i] = call_args[where] if positional else call_kwargs[where]
+        return vals
+
+    return fill
 
 
 class OpHandle:
@@ -96,8 +132,9 @@ class OpHandle:
         self.name = name
         self._version = -1
         self._op: Any = None
-        self._cache: dict[Any, tuple[Any, Any]] = {}
+        self._cache: dict[Any, tuple[Any, Any, Any]] = {}
         self._keyfn: Any = None
+        self._kwkeyfn: Any = None
 
     # -- binding to the registry --------------------------------------------------------------
     def _refresh(self) -> None:
@@ -106,7 +143,8 @@ class OpHandle:
         self._op = op
         self._cache = {}
         kinds = tuple(p.is_input for p in op.schema.params)
-        self._keyfn = _make_keyfn(kinds, any(p.kw_only for p in op.schema.params))
+        self._keyfn = _make_keyfn(kinds)
+        self._kwkeyfn = _make_kwkeyfn(kinds, tuple(p.name for p in op.schema.params))
         self._version = REGISTRY.version
 
     @property
@@ -138,13 +176,16 @@ class OpHandle:
 
     # -- calling ----------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if kwargs or self._version != REGISTRY.version:
+        if self._version != REGISTRY.version:
             return self._call_checked(args, kwargs)
         try:
-            meta, kernel = self._cache[self._keyfn(args)]
+            key = self._kwkeyfn(args, kwargs) if kwargs else self._keyfn(args)
+            meta, kernel, fill = self._cache[key]
         except (KeyError, TypeError, ValueError):  # new signature, unhashable value, other arity
             return self._call_checked(args, kwargs)
-        return kernel(meta, *args)
+        if fill is None:
+            return kernel(meta, *args)
+        return kernel(meta, *fill(args, kwargs))
 
     def _call_checked(self, args: tuple, kwargs: dict) -> Any:
         if self._version != REGISTRY.version:
@@ -164,12 +205,12 @@ class OpHandle:
                 f"pyasc.library.impl({op.name!r}, {device.type!r}) or move the inputs with "
                 f".to({target!r})"
             )
-        try:
-            key = self._keyfn(tuple(values))
+        try:  # remember this call's form: the next one like it skips binding, checks and meta
+            key = self._kwkeyfn(args, kwargs) if kwargs else self._keyfn(args)
             if key is not None:
                 if len(self._cache) >= _CACHE_LIMIT:
                     self._cache.clear()
-                self._cache[key] = (meta_out, kernel)
+                self._cache[key] = (meta_out, kernel, _make_fill(op, args, kwargs, values))
         except TypeError:
             pass
         return kernel(meta_out, *values)
