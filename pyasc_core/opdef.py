@@ -35,7 +35,9 @@ class OpDef:
     ``dtypes`` is either one collection (for every tensor input) or a mapping from input name to
     a collection, with ``"*"`` as the fallback. ``meta(*args)`` receives TensorMeta objects for
     tensors (and plain values otherwise) in schema order and returns TensorMeta(s); it touches no
-    data. ``reference(*args)`` receives NumPy arrays and returns NumPy array(s). A composite op
+    data; it may depend on the *types* of Tensor|Scalar arguments but not on their values (results
+    are cached per argument signature). ``reference(*args)`` receives NumPy arrays and returns
+    NumPy array(s). A composite op
     gives ``composite`` (a Python function built from other ops) instead of meta/reference.
     """
 
