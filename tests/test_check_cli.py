@@ -10,44 +10,6 @@ import tempfile
 
 import pytest
 
-TWIN_PLUGIN = '''
-import numpy as np
-import pyasc
-from pyasc_core.reference_backend import ReferenceBackend
-from pyasc_core.tensor import wrap_host
-
-
-class Twin(ReferenceBackend):
-    name = "twin"
-    aliases = ()
-    priority = -5
-
-    def __init__(self):
-        super().__init__()
-        self._device = pyasc.Device("twin")
-
-
-TWIN = Twin()
-
-
-@pyasc.hookimpl
-def pyasc_register_backends(register):
-    register(TWIN)
-
-
-@pyasc.hookimpl
-def pyasc_register_kernels(register):
-    def wrong_mul(meta, x, y):  # deliberately wrong: off by one where x > 1
-        xa = x.numpy() if isinstance(x, pyasc.Tensor) else np.asarray(x)
-        ya = y.numpy() if isinstance(y, pyasc.Tensor) else np.asarray(y)
-        out = np.multiply(xa, ya)
-        out = np.where(np.asarray(xa) > 1, out + 1, out)
-        return wrap_host(np.broadcast_to(out, meta.shape).astype(meta.dtype).copy(), TWIN.device())
-
-    register("pyasc::mul", "twin", wrong_mul)
-'''
-
-
 def run_pyasc(*args: str, env_extra: dict | None = None) -> subprocess.CompletedProcess:
     """Run the CLI in a child process, outside the checkout (whose pyasc_core is uncompiled)."""
     env = dict(os.environ)
@@ -59,7 +21,9 @@ def run_pyasc(*args: str, env_extra: dict | None = None) -> subprocess.Completed
 
 @pytest.fixture
 def twin_env(dists):
-    dists.make("twin-backend", "twin_backend_plugin", TWIN_PLUGIN)
+    import twin_backend  # numpy with a wrong mul kernel
+
+    dists.make("twin-backend", "twin_backend_plugin", twin_backend.SOURCE)
     return {"PYTHONPATH": str(dists.root)}
 
 
@@ -93,7 +57,7 @@ def test_check_catches_a_wrong_kernel_and_exits_nonzero(twin_env, tmp_path):
     assert by_op["pyasc::add"]["ok"] is True
     assert by_op["pyasc::mul"]["ok"] is False
     failing = [r for r in by_op["pyasc::mul"]["results"] if r["status"] == "fail"]
-    assert failing and failing[0]["comparison"]["max_abs"] == pytest.approx(1.0)
+    assert failing and failing[0]["comparison"]["max_abs"] > 0
 
 
 def test_check_unknown_op_is_a_clear_error():

@@ -31,49 +31,20 @@ def test_unknown_backend_option_is_a_usage_error(pytester):
     result.stderr.fnmatch_lines(["*pyasc: unknown backend 'nosuch'*Known backends:*numpy*"])
 
 
-TWIN_CONFTEST = """
-import numpy as np
-import pyasc
-from pyasc_core import plugins
-from pyasc_core.reference_backend import ReferenceBackend
-from pyasc_core.tensor import wrap_host
+def _use_twin(pytester):
+    """Make backend "twin" (numpy with a wrong mul kernel, tests/twin_backend.py) available."""
+    import twin_backend
 
-
-class Twin(ReferenceBackend):
-    name = "twin"
-    aliases = ()
-    priority = -5
-
-    def __init__(self):
-        super().__init__()
-        self._device = pyasc.Device("twin")
-
-
-TWIN = Twin()
-
-
-class TwinPlugin:
-    @pyasc.hookimpl
-    def pyasc_register_backends(self, register):
-        register(TWIN)
-
-    @pyasc.hookimpl
-    def pyasc_register_kernels(self, register):
-        def wrong_mul(meta, x, y):  # deliberately wrong: adds instead of multiplying
-            xa = x.numpy() if isinstance(x, pyasc.Tensor) else np.asarray(x)
-            ya = y.numpy() if isinstance(y, pyasc.Tensor) else np.asarray(y)
-            out = np.broadcast_to(xa + ya, meta.shape).astype(meta.dtype)
-            return wrap_host(out.copy(), TWIN.device())
-
-        register("pyasc::mul", "twin", wrong_mul)
-
-
-plugins.register(TwinPlugin(), "twin")
-"""
+    pytester.makepyfile(twin_backend_plugin=twin_backend.SOURCE)
+    pytester.makeconftest(
+        "import twin_backend_plugin\n"
+        "from pyasc_core import plugins\n"
+        "plugins.register(twin_backend_plugin, 'twin')\n"
+    )
 
 
 def test_assert_matches_reference_catches_a_wrong_kernel(pytester):
-    pytester.makeconftest(TWIN_CONFTEST)
+    _use_twin(pytester)
     pytester.makepyfile(
         """
         import numpy as np
@@ -91,12 +62,12 @@ def test_assert_matches_reference_catches_a_wrong_kernel(pytester):
         "*test_mul?backend=numpy? PASSED*",
         "*test_mul?backend=twin? FAILED*",
         "*MismatchError: pyasc::mul on twin vs numpy (output 0)*",
-        "*4 of 4 elements differ*",
+        "*4 of 4 elements differ*",  # x + 3 instead of x * 3 for x = 1..4
     ])
 
 
 def test_pyasc_ops_marker_runs_once_per_op_and_finds_the_wrong_kernel(pytester):
-    pytester.makeconftest(TWIN_CONFTEST)
+    _use_twin(pytester)
     pytester.makepyfile(
         """
         import pytest
