@@ -1,0 +1,107 @@
+"""Loading kernel binaries and launching kernels (the design's launch contract: every argument
+packed as 8 bytes, device addresses as uint64)."""
+
+from __future__ import annotations
+
+import os
+import struct
+from collections.abc import Sequence
+from typing import Any
+
+from pyasc_core.errors import ArgumentError, DeviceMismatchError
+
+from .backend import AclBackend, acl_backend_of
+from .storage import DeviceArray
+
+
+class Binary:
+    """A kernel binary loaded on a device (``aclrtBinaryLoadFromFile``); on the simulator a host
+    shared object exporting ``__pyasc_sim_entry_<name>``. Unloaded when dropped or by ``unload()``."""
+
+    def __init__(self, path: str | os.PathLike, device: Any = None) -> None:
+        self.backend, self.device = acl_backend_of(device)
+        self.path = os.fspath(path)
+        self._raw = self.backend.raw_device(self.device).load_binary(self.path)
+
+    def function(self, name: str) -> Function:
+        """The kernel ``name`` of this binary (``aclrtBinaryGetFunction``)."""
+        return Function(self, self._raw.function(name))
+
+    def unload(self) -> None:
+        self._raw.unload()
+
+    def __repr__(self) -> str:
+        return f"<pyasc_npu.Binary {self.path!r} on {self.device}>"
+
+
+class Function:
+    """One kernel of a loaded Binary."""
+
+    def __init__(self, binary: Binary, raw: Any) -> None:
+        self.binary = binary
+        self.raw = raw
+
+    @property
+    def name(self) -> str:
+        return self.raw.name
+
+    def __call__(self, num_blocks: int, *args: Any, stream: Any = None) -> None:
+        launch(self, num_blocks, args, stream=stream)
+
+    def __repr__(self) -> str:
+        return f"<pyasc_npu.Function {self.name} of {self.binary.path!r}>"
+
+
+def _raw_stream(stream: Any, backend: AclBackend, device: Any) -> Any:
+    from pyasc_core.streams import Stream, current_stream
+
+    if stream is None:
+        return current_stream(device).impl.raw
+    if isinstance(stream, Stream):
+        if stream.device is not device:
+            raise DeviceMismatchError(f"launch: the stream is on {stream.device} but the kernel on {device}")
+        return stream.impl.raw
+    return getattr(stream, "raw", stream)
+
+
+def pack_args(args: Sequence[Any], device: Any) -> tuple[bytes, list[Any]]:
+    """The 8-byte-per-argument blob and the device blocks it refers to."""
+    from pyasc_core.tensor import Tensor
+
+    parts: list[bytes] = []
+    blocks: list[Any] = []
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            if a.device is not device:
+                raise DeviceMismatchError(
+                    f"launch argument {i} is a tensor on {a.device} but the kernel runs on {device}; "
+                    f"move it with .to({str(device)!r})"
+                )
+            a = a._data
+        if isinstance(a, DeviceArray):
+            a = a.block
+        if hasattr(a, "record_stream") and hasattr(a, "ptr"):  # an _acl.DeviceBlock
+            parts.append(struct.pack("<Q", a.ptr))
+            blocks.append(a)
+        elif isinstance(a, int):
+            if not -(2**63) <= a < 2**64:
+                raise ArgumentError(f"launch argument {i} = {a} does not fit in 8 bytes")
+            parts.append(struct.pack("<q" if a < 0 else "<Q", a))
+        else:
+            raise ArgumentError(
+                f"launch argument {i} is {type(a).__name__} {a!r}; kernel arguments are ints or device "
+                "tensors/buffers (8 bytes each); pass other scalars in a tiling buffer"
+            )
+    return b"".join(parts), blocks
+
+
+def launch(function: Function, num_blocks: int, args: Sequence[Any] = (), stream: Any = None, *,
+           host_args: bool = True) -> None:
+    """Enqueue ``function`` with ``num_blocks`` blocks on ``stream`` (default: the current stream of
+    its device). Returns at once; errors inside the kernel surface at the next synchronize."""
+    if not isinstance(num_blocks, int) or isinstance(num_blocks, bool) or num_blocks < 1:
+        raise ArgumentError(f"num_blocks must be an int >= 1, got {num_blocks!r}")
+    binary = function.binary
+    blob, blocks = pack_args(args, binary.device)
+    raw_stream = _raw_stream(stream, binary.backend, binary.device)
+    binary.backend.raw_device(binary.device).launch(function.raw, num_blocks, blob, raw_stream, blocks, host_args)

@@ -1,0 +1,38 @@
+"""The storage of a tensor on an ACL device: a caching-allocator block with a shape and dtype."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class DeviceArray:
+    """Device memory of one tensor. ``block`` (an ``_acl.DeviceBlock``) returns to the caching
+    allocator when the last reference goes; ``ptr`` is its device address."""
+
+    __slots__ = ("block", "shape", "dtype", "device")
+
+    def __init__(self, block: Any, shape: tuple[int, ...], dtype: np.dtype, device: Any) -> None:
+        self.block = block
+        self.shape = shape
+        self.dtype = dtype
+        self.device = device
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    @property
+    def ptr(self) -> int:
+        return self.block.ptr
+
+    def __repr__(self) -> str:
+        return f"<DeviceArray {self.dtype.name}{list(self.shape)} on {self.device} at {self.ptr:#x}>"

@@ -1,0 +1,47 @@
+"""StreamImpl / EventImpl of the ACL backends, over the binding's Stream and Event."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyasc_core.backend import EventImpl, StreamImpl
+
+
+class AclStream(StreamImpl):
+    """An ACL stream; ``raw`` is the ``_acl.Stream`` (the GIL is released while it waits)."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+
+    def synchronize(self) -> None:
+        self.raw.synchronize()
+
+    def query(self) -> bool:
+        return self.raw.query()
+
+    def wait_event(self, event: EventImpl) -> None:
+        self.raw.wait_event(event.raw)  # type: ignore[attr-defined]
+
+    def record(self, event: EventImpl) -> None:
+        self.raw.record(event.raw)  # type: ignore[attr-defined]
+
+
+class AclEvent(EventImpl):
+    """An ACL event; timestamps come from the device (simulated time on the simulator)."""
+
+    __slots__ = ("raw", "enable_timing")
+
+    def __init__(self, raw: Any, enable_timing: bool) -> None:
+        self.raw = raw
+        self.enable_timing = enable_timing
+
+    def synchronize(self) -> None:
+        self.raw.synchronize()
+
+    def query(self) -> bool:
+        return self.raw.query()
+
+    def elapsed_time(self, end: EventImpl) -> float:
+        return float(self.raw.elapsed_time(end.raw))  # type: ignore[attr-defined]

@@ -1,0 +1,56 @@
+// RAII owners of kernel binaries (aclrtBinaryLoadFromFile / aclrtBinaryUnLoad) and their
+// functions, and the kernel launch.
+#ifndef PYASC_NPU_BINARY_H_
+#define PYASC_NPU_BINARY_H_
+
+#include <memory>
+#include <string>
+
+#include "caching_allocator.h"
+#include "device_context.h"
+#include "host_allocator.h"
+#include "stream.h"
+
+namespace pyasc_npu {
+
+class Binary {
+public:
+    Binary(std::shared_ptr<DeviceContext> ctx, std::string path);
+    ~Binary();
+    Binary(const Binary &) = delete;
+    Binary &operator=(const Binary &) = delete;
+
+    void unload();  // explicit early unload; functions of this binary become unusable
+    aclrtBinHandle handle() const;
+    const std::string &path() const { return path_; }
+    const std::shared_ptr<DeviceContext> &context() const { return ctx_; }
+
+private:
+    std::shared_ptr<DeviceContext> ctx_;
+    std::string path_;
+    aclrtBinHandle handle_ = nullptr;
+};
+
+// A kernel of a loaded binary; keeps the binary loaded.
+class Function {
+public:
+    Function(std::shared_ptr<Binary> binary, std::string name);
+    aclrtFuncHandle handle() const { return handle_; }
+    const std::string &name() const { return name_; }
+    const std::shared_ptr<Binary> &binary() const { return binary_; }
+
+private:
+    std::shared_ptr<Binary> binary_;
+    std::string name_;
+    aclrtFuncHandle handle_ = nullptr;
+};
+
+// Enqueues `fn` with `num_blocks` blocks on `stream`.  With host_args (and a library that has it)
+// the blob goes through aclrtLaunchKernelWithHostArgs; otherwise it is staged through pinned
+// memory into a device block, as aclrtLaunchKernel requires.
+void launch(Function &fn, uint32_t num_blocks, const void *args, size_t args_size, Stream &stream,
+            CachingAllocator &device_alloc, HostAllocator &host_alloc, bool host_args);
+
+}  // namespace pyasc_npu
+
+#endif  // PYASC_NPU_BINARY_H_

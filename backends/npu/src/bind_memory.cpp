@@ -1,0 +1,205 @@
+// Bindings of device memory: the caching allocators, their blocks, copies and fills, and the raw
+// ACL memory calls.
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <optional>
+
+#include "acl_error.h"
+#include "py_device.h"
+#include "raw_memory.h"
+
+namespace py = pybind11;
+
+namespace pyasc_npu {
+
+BufferView::BufferView(py::handle obj, bool writable) {
+    const int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj.ptr(), &view_, flags) != 0) throw py::error_already_set();
+}
+
+namespace {
+
+py::dict stats_dict(const MemoryStats &s) {
+    py::dict d;
+    for (const auto &kv : s.as_map()) d[py::str(kv.first)] = kv.second;
+    return d;
+}
+
+// One side of a copy: a device block, a pinned block, or any contiguous Python buffer (pageable).
+struct Endpoint {
+    void *ptr = nullptr;
+    size_t capacity = 0;
+    bool device = false;
+    DeviceBlock *dblock = nullptr;
+    PinnedBlock *pblock = nullptr;
+    std::unique_ptr<BufferView> view;
+};
+
+Endpoint endpoint(py::handle obj, bool writable) {
+    Endpoint e;
+    if (py::isinstance<DeviceBlock>(obj)) {
+        e.dblock = &obj.cast<DeviceBlock &>();
+        e.ptr = reinterpret_cast<void *>(e.dblock->ptr());
+        e.capacity = e.dblock->nbytes();
+        e.device = true;
+    } else if (py::isinstance<PinnedBlock>(obj)) {
+        e.pblock = &obj.cast<PinnedBlock &>();
+        e.ptr = e.pblock->data();
+        e.capacity = e.pblock->nbytes();
+    } else {
+        e.view.reset(new BufferView(obj, writable));
+        e.ptr = e.view->data();
+        e.capacity = e.view->size();
+    }
+    return e;
+}
+
+// Copies nbytes from src to dst in the order of `stream`; waits for the stream when asked to or
+// when a pageable buffer is involved (its memory is only guaranteed during this call).
+void copy(PyDevice &d, py::handle dst, py::handle src, size_t nbytes, Stream &stream, bool synchronize) {
+    Endpoint to = endpoint(dst, true), from = endpoint(src, false);
+    if (nbytes > to.capacity || nbytes > from.capacity) {
+        throw py::value_error("copy of " + std::to_string(nbytes) + " bytes does not fit: destination holds " +
+                              std::to_string(to.capacity) + ", source " + std::to_string(from.capacity));
+    }
+    if (!to.device && !from.device) {
+        if (nbytes != 0) std::memmove(to.ptr, from.ptr, nbytes);
+        return;
+    }
+    const aclrtMemcpyKind kind = to.device ? (from.device ? ACL_MEMCPY_DEVICE_TO_DEVICE : ACL_MEMCPY_HOST_TO_DEVICE)
+                                           : ACL_MEMCPY_DEVICE_TO_HOST;
+    for (DeviceBlock *b : {to.dblock, from.dblock}) {
+        if (b != nullptr) b->record_stream(stream.handle());
+    }
+    for (PinnedBlock *b : {to.pblock, from.pblock}) {
+        if (b != nullptr) b->record_stream(stream.handle());
+    }
+    const bool wait = synchronize || to.view || from.view;
+    py::gil_scoped_release nogil;
+    d.ctx->activate();
+    if (nbytes != 0) {
+        d.ctx->check(d.ctx->api().aclrtMemcpyAsync(to.ptr, to.capacity, from.ptr, nbytes, kind, stream.handle()),
+                     "aclrtMemcpyAsync");
+    }
+    if (wait) stream.synchronize();
+}
+
+template <class Raw>
+void bind_raw(py::module_ &m, const char *name, const char *doc) {
+    py::class_<Raw, std::shared_ptr<Raw>>(m, name, doc)
+        .def_property_readonly("ptr", [](const Raw &r) { return reinterpret_cast<uintptr_t>(r.ptr()); })
+        .def_property_readonly("size", &Raw::size)
+        .def("free", &Raw::free, "free now (later calls do nothing)");
+}
+
+}  // namespace
+
+void bind_memory(py::module_ &m, PyDeviceClass &device) {
+    py::class_<DeviceBlock, std::shared_ptr<DeviceBlock>>(m, "DeviceBlock",
+                                                          "A block of the caching allocator, freed when dropped.")
+        .def_property_readonly("ptr", &DeviceBlock::ptr)
+        .def_property_readonly("nbytes", &DeviceBlock::nbytes)
+        .def_property_readonly("capacity", &DeviceBlock::capacity)
+        .def_property_readonly("alive", &DeviceBlock::alive)
+        .def_property_readonly("stream", [](const DeviceBlock &b) { return reinterpret_cast<uintptr_t>(b.block().stream); })
+        .def("record_stream", [](DeviceBlock &b, Stream &s) { b.record_stream(s.handle()); }, py::arg("stream"),
+             "mark the block as used by `stream`: once freed it is reused only after that stream's work so far")
+        .def("free", &DeviceBlock::release, "return the block to the allocator now");
+
+    py::class_<PinnedBlock, std::shared_ptr<PinnedBlock>>(m, "PinnedBlock", py::buffer_protocol(),
+                                                          "Pinned host memory from the pool (a writable buffer).")
+        .def_buffer([](PinnedBlock &b) {
+            return py::buffer_info(b.data(), 1, py::format_descriptor<uint8_t>::format(), 1,
+                                   {static_cast<py::ssize_t>(b.nbytes())}, {1});
+        })
+        .def_property_readonly("ptr", [](const PinnedBlock &b) { return reinterpret_cast<uintptr_t>(b.data()); })
+        .def_property_readonly("nbytes", &PinnedBlock::nbytes)
+        .def("record_stream", [](PinnedBlock &b, Stream &s) { b.record_stream(s.handle()); }, py::arg("stream"))
+        .def("free", &PinnedBlock::release);
+
+    bind_raw<DeviceMemory>(m, "DeviceMemory", "Device memory straight from aclrtMalloc (freed when dropped).");
+    bind_raw<HostMemory>(m, "HostMemory", "Pinned host memory straight from aclrtMallocHost (freed when dropped).");
+
+    device
+        .def("allocate", [](PyDevice &d, size_t nbytes, Stream &stream) {
+            Block *b = nullptr;
+            {
+                py::gil_scoped_release nogil;
+                b = d.alloc->malloc(nbytes, stream.handle());
+            }
+            return std::make_shared<DeviceBlock>(d.alloc, b, nbytes);
+        }, py::arg("nbytes"), py::arg("stream"), "a block of the caching allocator, cached per stream")
+        .def("allocate_host", [](PyDevice &d, size_t nbytes) {
+            HostBlock *b = nullptr;
+            {
+                py::gil_scoped_release nogil;
+                b = d.host->malloc(nbytes);
+            }
+            return std::make_shared<PinnedBlock>(d.host, b, nbytes);
+        }, py::arg("nbytes"), "a pinned host block from the pool")
+        .def("memory_stats", [](PyDevice &d) { return stats_dict(d.alloc->stats()); })
+        .def("host_memory_stats", [](PyDevice &d) { return stats_dict(d.host->stats()); })
+        .def("reset_peak_memory_stats", [](PyDevice &d) { d.alloc->reset_peak(); })
+        .def("empty_cache", [](PyDevice &d) {
+            py::gil_scoped_release nogil;
+            d.alloc->empty_cache();
+            d.host->empty_cache();
+        }, "return cached blocks (device and pinned) to the runtime")
+        .def("set_memory_limit", [](PyDevice &d, std::optional<size_t> limit) {
+            d.alloc->set_limit(limit ? *limit : CachingAllocator::kNoLimit);
+        }, py::arg("nbytes"), "cap the bytes the allocator may reserve (None: no cap)")
+        .def_property_readonly("memory_limit", [](PyDevice &d) -> std::optional<size_t> {
+            if (d.alloc->limit() == CachingAllocator::kNoLimit) return std::nullopt;
+            return d.alloc->limit();
+        })
+        .def("copy", &copy, py::arg("dst"), py::arg("src"), py::arg("nbytes"), py::arg("stream"),
+             py::arg("synchronize") = false,
+             "copy between DeviceBlock / PinnedBlock / buffer on `stream` (pageable buffers wait)")
+        .def("fill", [](PyDevice &d, DeviceBlock &dst, int value, size_t nbytes, Stream &stream) {
+            if (nbytes > dst.nbytes()) throw py::value_error("fill of " + std::to_string(nbytes) + " bytes overflows the block");
+            dst.record_stream(stream.handle());
+            py::gil_scoped_release nogil;
+            d.ctx->activate();
+            d.ctx->check(d.ctx->api().aclrtMemsetAsync(reinterpret_cast<void *>(dst.ptr()), dst.nbytes(), value,
+                                                       nbytes, stream.handle()),
+                         "aclrtMemsetAsync");
+        }, py::arg("dst"), py::arg("value"), py::arg("nbytes"), py::arg("stream"), "aclrtMemsetAsync on a block")
+        // -- the raw ACL memory calls, on addresses (the simulator validates every one) -----------
+        .def("malloc", [](PyDevice &d, size_t size, int policy) { return std::make_shared<DeviceMemory>(d.ctx, size, policy); },
+             py::arg("size"), py::arg("policy") = 0, "aclrtMalloc -> DeviceMemory")
+        .def("malloc_host", [](PyDevice &d, size_t size) { return std::make_shared<HostMemory>(d.ctx, size, 0); },
+             py::arg("size"), "aclrtMallocHost -> HostMemory")
+        .def("memcpy", [](PyDevice &d, uintptr_t dst, size_t dst_max, uintptr_t src, size_t count, int kind) {
+            py::gil_scoped_release nogil;
+            d.ctx->activate();
+            d.ctx->check(d.ctx->api().aclrtMemcpy(reinterpret_cast<void *>(dst), dst_max, reinterpret_cast<void *>(src),
+                                                  count, static_cast<aclrtMemcpyKind>(kind)),
+                         "aclrtMemcpy");
+        }, py::arg("dst"), py::arg("dst_max"), py::arg("src"), py::arg("count"), py::arg("kind"), "aclrtMemcpy")
+        .def("memcpy_async", [](PyDevice &d, uintptr_t dst, size_t dst_max, uintptr_t src, size_t count, int kind,
+                                Stream &stream) {
+            py::gil_scoped_release nogil;
+            d.ctx->activate();
+            d.ctx->check(d.ctx->api().aclrtMemcpyAsync(reinterpret_cast<void *>(dst), dst_max,
+                                                       reinterpret_cast<void *>(src), count,
+                                                       static_cast<aclrtMemcpyKind>(kind), stream.handle()),
+                         "aclrtMemcpyAsync");
+        }, py::arg("dst"), py::arg("dst_max"), py::arg("src"), py::arg("count"), py::arg("kind"), py::arg("stream"),
+             "aclrtMemcpyAsync")
+        .def("memset", [](PyDevice &d, uintptr_t ptr, size_t max_count, int value, size_t count) {
+            py::gil_scoped_release nogil;
+            d.ctx->activate();
+            d.ctx->check(d.ctx->api().aclrtMemset(reinterpret_cast<void *>(ptr), max_count, value, count), "aclrtMemset");
+        }, py::arg("ptr"), py::arg("max_count"), py::arg("value"), py::arg("count"), "aclrtMemset")
+        .def("memset_async", [](PyDevice &d, uintptr_t ptr, size_t max_count, int value, size_t count, Stream &stream) {
+            py::gil_scoped_release nogil;
+            d.ctx->activate();
+            d.ctx->check(d.ctx->api().aclrtMemsetAsync(reinterpret_cast<void *>(ptr), max_count, value, count,
+                                                       stream.handle()),
+                         "aclrtMemsetAsync");
+        }, py::arg("ptr"), py::arg("max_count"), py::arg("value"), py::arg("count"), py::arg("stream"),
+             "aclrtMemsetAsync");
+}
+
+}  // namespace pyasc_npu

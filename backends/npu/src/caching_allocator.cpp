@@ -1,0 +1,301 @@
+#include "caching_allocator.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <stdexcept>
+
+#include "acl_error.h"
+
+namespace pyasc_npu {
+namespace {
+
+std::string human(size_t n) {
+    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = static_cast<double>(n);
+    int u = 0;
+    while (v >= 1024.0 && u < 4) {
+        v /= 1024.0;
+        ++u;
+    }
+    char buf[64];
+    if (u == 0) {
+        std::snprintf(buf, sizeof(buf), "%zu B", n);
+    } else {
+        std::snprintf(buf, sizeof(buf), "%.2f %s (%zu bytes)", v, units[u], n);
+    }
+    return buf;
+}
+
+}  // namespace
+
+bool CachingAllocator::Order::operator()(const Block *a, const Block *b) const {
+    if (a->stream != b->stream) return std::less<void *>()(a->stream, b->stream);
+    if (a->size != b->size) return a->size < b->size;
+    return std::less<char *>()(a->ptr, b->ptr);
+}
+
+CachingAllocator::CachingAllocator(std::shared_ptr<DeviceContext> ctx, std::string label)
+    : ctx_(std::move(ctx)), label_(std::move(label)), events_(ctx_) {}
+
+CachingAllocator::~CachingAllocator() {
+    // Live DeviceBlocks keep the allocator alive, so only cached and pending blocks remain here.
+    std::lock_guard<std::mutex> lock(mu_);
+    if (ctx_->try_activate()) {
+        try {
+            synchronize_and_free_events();
+            release_cached();
+        } catch (const std::exception &) {
+        }
+    }
+    for (Pool *p : {&small_pool_, &large_pool_}) {
+        for (Block *b : *p) delete b;
+        p->clear();
+    }
+}
+
+size_t CachingAllocator::round_size(size_t n) {
+    if (n < kRound) return kRound;
+    return (n + kRound - 1) / kRound * kRound;
+}
+
+size_t CachingAllocator::segment_size(size_t rounded) {
+    if (rounded <= kSmallSize) return kSmallBuffer;
+    if (rounded < kMinLargeAlloc) return kLargeBuffer;
+    return (rounded + kRoundLarge - 1) / kRoundLarge * kRoundLarge;
+}
+
+Block *CachingAllocator::find_free(Pool &pool, aclrtStream stream, size_t size) {
+    Block key;
+    key.stream = stream;
+    key.size = size;
+    auto it = pool.lower_bound(&key);
+    if (it == pool.end() || (*it)->stream != stream) return nullptr;
+    Block *b = *it;
+    pool.erase(it);
+    return b;
+}
+
+bool CachingAllocator::try_segment(size_t size, void **ptr, aclError *cause, std::string *message) {
+    if (limit_ != kNoLimit && static_cast<size_t>(stats_.reserved_bytes.current) + size > limit_) {
+        *cause = ACL_SUCCESS;
+        *message = "";
+        return false;
+    }
+    const aclError rc = ctx_->api().aclrtMalloc(ptr, size, ACL_MEM_MALLOC_HUGE_FIRST);
+    if (rc != ACL_SUCCESS) {
+        *cause = rc;
+        *message = ctx_->lib().recent_error_message();
+        return false;
+    }
+    return true;
+}
+
+Block *CachingAllocator::malloc(size_t nbytes, aclrtStream stream) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ctx_->activate();
+    process_events();
+    const size_t size = round_size(nbytes);
+    const bool small = size <= kSmallSize;
+    Pool &pool = pool_of(small);
+    Block *b = find_free(pool, stream, size);
+    if (b == nullptr) {
+        const size_t seg = segment_size(size);
+        void *p = nullptr;
+        aclError cause = ACL_SUCCESS;
+        std::string message;
+        if (!try_segment(seg, &p, &cause, &message)) {
+            // PyTorch's recovery: wait for blocks held back by stream uses, return every cached
+            // segment to the device, and try once more.
+            ++stats_.num_alloc_retries;
+            synchronize_and_free_events();
+            release_cached();
+            b = find_free(pool, stream, size);
+            if (b == nullptr && !try_segment(seg, &p, &cause, &message)) {
+                ++stats_.num_ooms;
+                raise_oom(nbytes, size, seg, cause, message);
+            }
+        }
+        if (b == nullptr) {
+            b = new Block();
+            b->ptr = static_cast<char *>(p);
+            b->size = seg;
+            b->stream = stream;
+            b->small = small;
+            stats_.reserved_bytes.increase(static_cast<int64_t>(seg));
+            stats_.segment.increase(1);
+        }
+    }
+    split(b, size);
+    b->allocated = true;
+    stats_.allocated_bytes.increase(static_cast<int64_t>(b->size));
+    stats_.active_bytes.increase(static_cast<int64_t>(b->size));
+    stats_.allocation.increase(1);
+    return b;
+}
+
+void CachingAllocator::split(Block *b, size_t size) {
+    const size_t rest = b->size - size;
+    if (b->small ? rest < kRound : rest <= kSmallSize) return;  // keep the slack inside the block
+    Block *r = new Block();
+    r->ptr = b->ptr + size;
+    r->size = rest;
+    r->stream = b->stream;
+    r->small = b->small;
+    r->prev = b;
+    r->next = b->next;
+    if (b->next != nullptr) b->next->prev = r;
+    b->next = r;
+    b->size = size;
+    pool_of(r->small).insert(r);
+}
+
+void CachingAllocator::free(Block *b) {
+    std::lock_guard<std::mutex> lock(mu_);
+    b->allocated = false;
+    stats_.allocated_bytes.decrease(static_cast<int64_t>(b->size));
+    stats_.allocation.decrease(1);
+    if (!b->uses.empty() && ctx_->try_activate()) {
+        for (aclrtStream s : b->uses) {
+            try {
+                pending_.emplace_back(events_.record(s), b);
+                ++b->event_count;
+            } catch (const AclError &) {
+                // the stream is gone (destroying a stream waits for its work): nothing to wait for
+            }
+        }
+    }
+    b->uses.clear();
+    if (b->event_count == 0) {
+        stats_.active_bytes.decrease(static_cast<int64_t>(b->size));
+        free_block(b);
+    }
+}
+
+void CachingAllocator::record_stream(Block *b, aclrtStream stream) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stream == b->stream) return;
+    if (std::find(b->uses.begin(), b->uses.end(), stream) == b->uses.end()) b->uses.push_back(stream);
+}
+
+void CachingAllocator::free_block(Block *b) {
+    Pool &pool = pool_of(b->small);
+    auto mergeable = [](Block *n) { return n != nullptr && !n->allocated && n->event_count == 0; };
+    if (mergeable(b->prev)) {
+        Block *p = b->prev;
+        pool.erase(p);
+        p->size += b->size;
+        p->next = b->next;
+        if (b->next != nullptr) b->next->prev = p;
+        delete b;
+        b = p;
+    }
+    if (mergeable(b->next)) {
+        Block *n = b->next;
+        pool.erase(n);
+        b->size += n->size;
+        b->next = n->next;
+        if (n->next != nullptr) n->next->prev = b;
+        delete n;
+    }
+    pool.insert(b);
+}
+
+void CachingAllocator::process_events() {
+    for (auto it = pending_.begin(); it != pending_.end();) {
+        if (!events_.done(it->first)) {
+            ++it;
+            continue;
+        }
+        events_.release(it->first);
+        Block *b = it->second;
+        it = pending_.erase(it);
+        if (--b->event_count == 0) {
+            stats_.active_bytes.decrease(static_cast<int64_t>(b->size));
+            free_block(b);
+        }
+    }
+}
+
+void CachingAllocator::synchronize_and_free_events() {
+    for (auto &pe : pending_) events_.wait(pe.first);
+    process_events();
+}
+
+void CachingAllocator::release_cached() {
+    for (Pool *pool : {&small_pool_, &large_pool_}) {
+        for (auto it = pool->begin(); it != pool->end();) {
+            Block *b = *it;
+            if (b->prev != nullptr || b->next != nullptr) {  // part of a segment still in use
+                ++it;
+                continue;
+            }
+            ctx_->api().aclrtFree(b->ptr);
+            stats_.reserved_bytes.decrease(static_cast<int64_t>(b->size));
+            stats_.segment.decrease(1);
+            it = pool->erase(it);
+            delete b;
+        }
+    }
+}
+
+void CachingAllocator::empty_cache() {
+    std::lock_guard<std::mutex> lock(mu_);
+    ctx_->activate();
+    synchronize_and_free_events();
+    release_cached();
+}
+
+void CachingAllocator::set_limit(size_t limit) {
+    std::lock_guard<std::mutex> lock(mu_);
+    limit_ = limit;
+}
+
+MemoryStats CachingAllocator::stats() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return stats_;
+}
+
+void CachingAllocator::reset_peak() {
+    std::lock_guard<std::mutex> lock(mu_);
+    stats_.reset_peak();
+}
+
+std::pair<size_t, size_t> CachingAllocator::mem_info() {
+    ctx_->activate();
+    size_t free = 0, total = 0;
+    ctx_->check(ctx_->api().aclrtGetMemInfo(ACL_HBM_MEM, &free, &total), "aclrtGetMemInfo");
+    return {free, total};
+}
+
+void CachingAllocator::raise_oom(size_t nbytes, size_t rounded, size_t segment, aclError cause,
+                                 const std::string &acl_message) {
+    size_t free = 0, total = 0;
+    ctx_->api().aclrtGetMemInfo(ACL_HBM_MEM, &free, &total);
+    ctx_->lib().recent_error_message();  // drop what that call may have left
+    const size_t allocated = static_cast<size_t>(stats_.allocated_bytes.current);
+    const size_t reserved = static_cast<size_t>(stats_.reserved_bytes.current);
+    std::string what = label_ + " out of memory: tried to allocate " + human(nbytes) + " (" +
+                       std::to_string(rounded) + " bytes after rounding, needing a new " + human(segment) +
+                       " segment); " + human(allocated) + " allocated by live tensors, " + human(reserved) +
+                       " reserved by pyasc's caching allocator, device free " + human(free) + " of " +
+                       human(total) + " total";
+    if (limit_ != kNoLimit) what += ", memory limit " + human(limit_) + " (pyasc.memory.set_memory_limit)";
+    what += ".";
+    if (cause != ACL_SUCCESS) {
+        what += " The runtime said: " + (acl_message.empty() ? "aclError " + std::to_string(cause) : acl_message);
+    } else {
+        what += " The request would exceed the memory limit.";
+    }
+    what += " Free tensors you no longer need (del them), call pyasc.memory.empty_cache(), use smaller "
+            "tensors, or raise the limit (pyasc.memory.set_memory_limit(None); on the simulator "
+            "PYASC_SIM_DEVICE_MEMORY).";
+    throw AllocatorOOM(what, nbytes, allocated, reserved, free, total, limit_, cause);
+}
+
+Block &DeviceBlock::block() const {
+    if (block_ == nullptr) throw std::invalid_argument("the device block was already freed");
+    return *block_;
+}
+
+}  // namespace pyasc_npu

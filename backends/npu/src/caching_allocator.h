@@ -1,0 +1,120 @@
+// The caching device allocator (PyTorch's design): sizes rounded to 512 bytes; a small pool
+// (<= 1 MiB, carved from 2 MiB segments) and a large pool; free blocks are cached per stream and
+// split/merged inside their segment; a block used by other streams (record_stream) is reused only
+// after events recorded on those streams at free time have completed.
+#ifndef PYASC_NPU_CACHING_ALLOCATOR_H_
+#define PYASC_NPU_CACHING_ALLOCATOR_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "device_context.h"
+#include "event_pool.h"
+#include "memory_stats.h"
+
+namespace pyasc_npu {
+
+struct Block {
+    char *ptr = nullptr;
+    size_t size = 0;             // rounded bytes this block spans
+    aclrtStream stream = nullptr;  // the stream it was allocated on (its pool key)
+    bool small = false;
+    bool allocated = false;
+    int event_count = 0;         // outstanding stream-use events (block is "pending" while > 0)
+    Block *prev = nullptr, *next = nullptr;  // neighbours inside the segment
+    std::vector<aclrtStream> uses;           // other streams that used it while allocated
+};
+
+class CachingAllocator {
+public:
+    static constexpr size_t kRound = 512;
+    static constexpr size_t kSmallSize = size_t{1} << 20;      // small pool: requests <= 1 MiB
+    static constexpr size_t kSmallBuffer = size_t{2} << 20;    // small segments: 2 MiB
+    static constexpr size_t kLargeBuffer = size_t{20} << 20;   // large segments for requests < 10 MiB
+    static constexpr size_t kMinLargeAlloc = size_t{10} << 20;
+    static constexpr size_t kRoundLarge = size_t{2} << 20;
+
+    CachingAllocator(std::shared_ptr<DeviceContext> ctx, std::string label);
+    ~CachingAllocator();
+    CachingAllocator(const CachingAllocator &) = delete;
+    CachingAllocator &operator=(const CachingAllocator &) = delete;
+
+    // Throws AllocatorOOM when nothing fits even after freeing the cache.  May wait: no GIL.
+    Block *malloc(size_t nbytes, aclrtStream stream);
+    void free(Block *block);
+    void record_stream(Block *block, aclrtStream stream);
+    void empty_cache();          // may wait for pending events: no GIL
+    static constexpr size_t kNoLimit = ~size_t{0};
+    void set_limit(size_t limit);  // bytes the allocator may reserve (kNoLimit: none)
+    size_t limit() const { return limit_; }
+    MemoryStats stats();
+    void reset_peak();
+    std::pair<size_t, size_t> mem_info();  // (free, total) of the device
+    const std::shared_ptr<DeviceContext> &context() const { return ctx_; }
+
+private:
+    struct Order {
+        bool operator()(const Block *a, const Block *b) const;
+    };
+    using Pool = std::set<Block *, Order>;
+
+    static size_t round_size(size_t n);
+    static size_t segment_size(size_t rounded);
+    Pool &pool_of(bool small) { return small ? small_pool_ : large_pool_; }
+    Block *find_free(Pool &pool, aclrtStream stream, size_t size);
+    bool try_segment(size_t size, void **ptr, aclError *cause, std::string *message);
+    void split(Block *block, size_t size);
+    void free_block(Block *block);  // back into its pool, merged with free neighbours
+    void process_events();
+    void synchronize_and_free_events();
+    void release_cached();
+    [[noreturn]] void raise_oom(size_t nbytes, size_t rounded, size_t segment, aclError cause, const std::string &msg);
+
+    std::shared_ptr<DeviceContext> ctx_;
+    std::string label_;
+    std::mutex mu_;
+    Pool small_pool_, large_pool_;
+    std::deque<std::pair<aclrtEvent, Block *>> pending_;
+    EventPool events_;
+    MemoryStats stats_;
+    size_t limit_ = kNoLimit;
+};
+
+// The Python-visible owner of one allocated block: frees it (stream-safely) when dropped.
+class DeviceBlock {
+public:
+    DeviceBlock(std::shared_ptr<CachingAllocator> alloc, Block *block, size_t nbytes)
+        : alloc_(std::move(alloc)), block_(block), nbytes_(nbytes) {}
+    ~DeviceBlock() { release(); }
+    DeviceBlock(const DeviceBlock &) = delete;
+    DeviceBlock &operator=(const DeviceBlock &) = delete;
+
+    void release() {
+        if (block_ != nullptr) alloc_->free(block_);
+        block_ = nullptr;
+    }
+    bool alive() const { return block_ != nullptr; }
+    Block &block() const;  // throws if released
+    uintptr_t ptr() const { return reinterpret_cast<uintptr_t>(block().ptr); }
+    size_t nbytes() const { return nbytes_; }
+    size_t capacity() const { return block().size; }
+    void record_stream(aclrtStream s) { alloc_->record_stream(&block(), s); }
+    const std::shared_ptr<CachingAllocator> &allocator() const { return alloc_; }
+
+private:
+    std::shared_ptr<CachingAllocator> alloc_;
+    Block *block_;
+    size_t nbytes_;
+};
+
+}  // namespace pyasc_npu
+
+#endif  // PYASC_NPU_CACHING_ALLOCATOR_H_

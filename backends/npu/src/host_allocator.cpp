@@ -1,0 +1,134 @@
+#include "host_allocator.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "acl_error.h"
+
+namespace pyasc_npu {
+namespace {
+
+size_t round_pow2(size_t n) {
+    size_t p = 512;
+    while (p < n) p <<= 1;
+    return p;
+}
+
+}  // namespace
+
+HostAllocator::~HostAllocator() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!ctx_->try_activate()) return;
+    try {
+        for (auto &pe : pending_) events_.wait(pe.first);
+        process_events();
+        release_cached();
+    } catch (const std::exception &) {
+    }
+}
+
+HostBlock *HostAllocator::malloc(size_t nbytes) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ctx_->activate();
+    process_events();
+    const size_t size = round_pow2(nbytes);
+    auto it = free_.find(size);
+    HostBlock *b = nullptr;
+    if (it != free_.end()) {
+        b = it->second;
+        free_.erase(it);
+    } else {
+        void *p = nullptr;
+        aclError rc = ctx_->api().aclrtMallocHost(&p, size);
+        if (rc != ACL_SUCCESS) {
+            ctx_->lib().recent_error_message();
+            ++stats_.num_alloc_retries;
+            for (auto &pe : pending_) events_.wait(pe.first);
+            process_events();
+            release_cached();
+            rc = ctx_->api().aclrtMallocHost(&p, size);
+            if (rc != ACL_SUCCESS) ++stats_.num_ooms;
+            ctx_->check(rc, "aclrtMallocHost");
+        }
+        b = new HostBlock();
+        b->ptr = p;
+        b->size = size;
+        stats_.reserved_bytes.increase(static_cast<int64_t>(size));
+        stats_.segment.increase(1);
+    }
+    stats_.allocated_bytes.increase(static_cast<int64_t>(size));
+    stats_.active_bytes.increase(static_cast<int64_t>(size));
+    stats_.allocation.increase(1);
+    return b;
+}
+
+void HostAllocator::free(HostBlock *b) {
+    std::lock_guard<std::mutex> lock(mu_);
+    stats_.allocated_bytes.decrease(static_cast<int64_t>(b->size));
+    stats_.allocation.decrease(1);
+    if (!b->uses.empty() && ctx_->try_activate()) {
+        for (aclrtStream s : b->uses) {
+            try {
+                pending_.emplace_back(events_.record(s), b);
+                ++b->event_count;
+            } catch (const AclError &) {
+            }
+        }
+    }
+    b->uses.clear();
+    if (b->event_count == 0) {
+        stats_.active_bytes.decrease(static_cast<int64_t>(b->size));
+        free_.emplace(b->size, b);
+    }
+}
+
+void HostAllocator::record_stream(HostBlock *b, aclrtStream stream) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (std::find(b->uses.begin(), b->uses.end(), stream) == b->uses.end()) b->uses.push_back(stream);
+}
+
+void HostAllocator::process_events() {
+    for (auto it = pending_.begin(); it != pending_.end();) {
+        if (!events_.done(it->first)) {
+            ++it;
+            continue;
+        }
+        events_.release(it->first);
+        HostBlock *b = it->second;
+        it = pending_.erase(it);
+        if (--b->event_count == 0) {
+            stats_.active_bytes.decrease(static_cast<int64_t>(b->size));
+            free_.emplace(b->size, b);
+        }
+    }
+}
+
+void HostAllocator::release_cached() {
+    for (auto &kv : free_) {
+        ctx_->api().aclrtFreeHost(kv.second->ptr);
+        stats_.reserved_bytes.decrease(static_cast<int64_t>(kv.second->size));
+        stats_.segment.decrease(1);
+        delete kv.second;
+    }
+    free_.clear();
+}
+
+void HostAllocator::empty_cache() {
+    std::lock_guard<std::mutex> lock(mu_);
+    ctx_->activate();
+    for (auto &pe : pending_) events_.wait(pe.first);
+    process_events();
+    release_cached();
+}
+
+MemoryStats HostAllocator::stats() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return stats_;
+}
+
+HostBlock &PinnedBlock::block() const {
+    if (block_ == nullptr) throw std::invalid_argument("the pinned host block was already freed");
+    return *block_;
+}
+
+}  // namespace pyasc_npu

@@ -1,0 +1,61 @@
+// RAII owners of ACL streams and events.
+#ifndef PYASC_NPU_STREAM_H_
+#define PYASC_NPU_STREAM_H_
+
+#include <memory>
+
+#include "device_context.h"
+
+namespace pyasc_npu {
+
+class Event;
+
+// A stream of one device.  The default stream (handle NULL) is not owned and never destroyed.
+class Stream {
+public:
+    // Creates a new stream (aclrtCreateStream).
+    explicit Stream(std::shared_ptr<DeviceContext> ctx);
+    // The device's default stream.
+    static std::shared_ptr<Stream> default_stream(std::shared_ptr<DeviceContext> ctx);
+    ~Stream();  // waits for queued work, then aclrtDestroyStream
+    Stream(const Stream &) = delete;
+    Stream &operator=(const Stream &) = delete;
+
+    aclrtStream handle() const { return handle_; }
+    bool is_default() const { return handle_ == nullptr; }
+    const std::shared_ptr<DeviceContext> &context() const { return ctx_; }
+
+    void synchronize();              // blocks: call without the GIL
+    bool query();                    // true when all queued work has finished
+    void wait_event(Event &event);   // aclrtStreamWaitEvent
+    void record(Event &event);       // aclrtRecordEvent(event, this)
+
+private:
+    struct DefaultTag {};
+    Stream(std::shared_ptr<DeviceContext> ctx, DefaultTag) : ctx_(std::move(ctx)) {}
+    std::shared_ptr<DeviceContext> ctx_;
+    aclrtStream handle_ = nullptr;
+    std::unique_ptr<Event> probe_;  // recorded by query()
+};
+
+class Event {
+public:
+    explicit Event(std::shared_ptr<DeviceContext> ctx);  // aclrtCreateEvent
+    ~Event();                                            // aclrtDestroyEvent
+    Event(const Event &) = delete;
+    Event &operator=(const Event &) = delete;
+
+    aclrtEvent handle() const { return handle_; }
+    void record(Stream &stream) { stream.record(*this); }
+    void synchronize();                   // blocks: call without the GIL
+    bool query();                         // aclrtQueryEventStatus == COMPLETE
+    float elapsed_time(Event &end);       // milliseconds, aclrtEventElapsedTime
+
+private:
+    std::shared_ptr<DeviceContext> ctx_;
+    aclrtEvent handle_ = nullptr;
+};
+
+}  // namespace pyasc_npu
+
+#endif  // PYASC_NPU_STREAM_H_

@@ -1,0 +1,43 @@
+"""pyasc_sim: a simulated Ascend device on the CPU. Its ACL runtime library
+(``libpyasc_acl_sim.so``) exports the ACL ABI; the ``sim`` backend is the pyasc_npu binding
+loaded with it."""
+
+from __future__ import annotations
+
+import os
+
+from .build import compile_kernel
+
+LIBRARY_NAME = "libpyasc_acl_sim.so"
+
+__all__ = ["LIBRARY_NAME", "compile_kernel", "get_include", "library_path"]
+
+
+def _package_dirs() -> list[str]:
+    # an editable install spreads the package over the source tree and site-packages
+    return [os.fspath(p) for p in __path__]
+
+
+def library_path() -> str:
+    """The path of the simulated ACL runtime library (FileNotFoundError if it was not built)."""
+    for d in _package_dirs():
+        path = os.path.join(d, "lib", LIBRARY_NAME)
+        if os.path.isfile(path):
+            return path
+    raise FileNotFoundError(
+        f"{LIBRARY_NAME} is not installed in pyasc_sim ({', '.join(_package_dirs())}); "
+        "reinstall pyasc with 'pip install .' (or 'pip install -e .' after C++ changes)"
+    )
+
+
+def get_include() -> str:
+    """The directory holding ``pyasc_sim/kernel_abi.h`` and ``pyasc/acl_abi.h``, for compiling kernels."""
+    for d in _package_dirs():
+        inc = os.path.join(d, "include")
+        if os.path.isfile(os.path.join(inc, "pyasc_sim", "kernel_abi.h")):
+            return inc
+    here = os.path.dirname(os.path.abspath(__file__))  # a source checkout
+    inc = os.path.join(os.path.dirname(here), "include")
+    if os.path.isfile(os.path.join(inc, "pyasc_sim", "kernel_abi.h")):
+        return inc
+    raise FileNotFoundError("pyasc_sim's headers are not installed; reinstall pyasc with 'pip install .'")
