@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -75,7 +76,8 @@ def run(args, *, script=False, pythonpath=None, expect=0) -> subprocess.Complete
     if pythonpath is not None:
         env["PYTHONPATH"] = str(pythonpath)
     cmd = [console_script()] if script else [sys.executable, "-m", "pyasc_core.cli"]
-    done = subprocess.run(cmd + list(args), capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run(cmd + list(args), capture_output=True, text=True, env=env, timeout=120,
+                          cwd=tempfile.gettempdir())  # not the checkout: its pyasc_core is uncompiled
     assert done.returncode == expect, f"{cmd + list(args)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
     return done
 
