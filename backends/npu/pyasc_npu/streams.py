@@ -15,6 +15,15 @@ class AclStream(StreamImpl):
     def __init__(self, raw: Any) -> None:
         self.raw = raw
 
+    def __del__(self) -> None:
+        # drain queued work here, where the binding releases the GIL, so that the C++ destructor
+        # (which runs with the GIL held) finds nothing left to wait for; its errors were (or would
+        # have been) reported by the synchronize that the user calls, as for an unsynced stream
+        try:
+            self.raw.synchronize()
+        except Exception:  # noqa: BLE001  (a destructor must not raise)
+            pass
+
     def synchronize(self) -> None:
         self.raw.synchronize()
 
