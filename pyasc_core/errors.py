@@ -74,6 +74,10 @@ class ReferenceMismatchError(PyascError, AssertionError):
     """A kernel's result or metadata disagrees with the op's reference or meta function."""
 
 
+class PyascPluginWarning(UserWarning):
+    """A plugin failed to load or register, or registered something that cannot be used."""
+
+
 def did_you_mean(name: str, choices: Iterable[str]) -> str:
     """A ' Did you mean ...?' suffix for a misspelt name, or ''."""
     close = difflib.get_close_matches(name, list(choices), n=1)

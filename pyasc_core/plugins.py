@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import os
+import re
 import threading
 import traceback
 import warnings
@@ -21,7 +22,7 @@ import attrs
 import pluggy
 
 from . import hookspecs
-from .errors import PluginConflictError, PluginError, did_you_mean
+from .errors import PluginConflictError, PluginError, PyascPluginWarning, did_you_mean
 
 ENTRY_POINT_GROUP = "pyasc"
 OWN_DISTRIBUTION = "pyasc-runtime"
@@ -31,10 +32,6 @@ BUILTIN_MODULES = (
     "pyasc_core.builtin_ops",
     "pyasc_core.library",
 )
-
-
-class PyascPluginWarning(UserWarning):
-    """A plugin failed to load or register; pyasc carries on without it."""
 
 
 @attrs.define
@@ -51,6 +48,11 @@ class PluginRecord:
 
     def as_dict(self) -> dict[str, str]:
         return attrs.asdict(self)
+
+
+def _normalize(name: str) -> str:
+    """Distribution and entry-point names compare like PyPI's (PEP 503): case, '-', '_', '.' fold."""
+    return re.sub(r"[-_.]+", "-", name.strip()).lower()
 
 
 def _truthy(value: str | None) -> bool:
@@ -143,7 +145,8 @@ class PyascPluginManager(pluggy.PluginManager):
     def load_entrypoints(self) -> None:
         """Load the ``pyasc`` entry points, honouring the environment switches."""
         allow_env = os.environ.get("PYASC_PLUGINS", "")
-        allow = {a.strip() for a in allow_env.split(",") if a.strip()}
+        allow = {_normalize(a) for a in allow_env.split(",") if a.strip()}
+        matched: set[str] = set()
         autoload = not _truthy(os.environ.get("PYASC_DISABLE_PLUGIN_AUTOLOAD"))
         seen: set[tuple[str, str]] = set()
         for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
@@ -153,11 +156,13 @@ class PyascPluginManager(pluggy.PluginManager):
                 continue
             seen.add((ep.name, ep.value))
             taken = self.records.get(ep.name) if self.has_plugin(ep.name) else None
+            wanted_as = {_normalize(ep.name), _normalize(dist)} & allow
+            matched |= wanted_as
             if dist == OWN_DISTRIBUTION:  # pyasc's own backends are built-ins, like pytest's
                 if taken is None:
                     self._load_entrypoint(ep, dist, version, kind="builtin")
                 continue
-            wanted = ep.name in allow or dist in allow
+            wanted = bool(wanted_as)
             reason = ""
             if allow and not wanted:
                 reason = "not in PYASC_PLUGINS"
@@ -177,6 +182,13 @@ class PyascPluginManager(pluggy.PluginManager):
                 )
                 continue
             self._load_entrypoint(ep, dist, version, kind="entrypoint")
+        for name in sorted(allow - matched):
+            warnings.warn(
+                f"PYASC_PLUGINS names {name!r}, but no installed plugin has that entry-point or "
+                "distribution name; see 'pyasc plugins' for the installed ones",
+                PyascPluginWarning,
+                stacklevel=3,
+            )
 
     def _load_entrypoint(self, ep: Any, dist: str, version: str, kind: str) -> None:
         try:

@@ -7,6 +7,7 @@ Hooks run only when the registry is rebuilt (after something registers); the hot
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,7 @@ import attrs
 from .backend import Backend
 from .device import Device
 from .errors import (
+    PyascPluginWarning,
     BackendUnavailableError,
     OpRegistrationError,
     PluginConflictError,
@@ -180,6 +182,14 @@ class Registry:
                         "with PYASC_PLUGINS"
                     )
                 kernels[(k.op, bname)] = k
+                if bname not in backends:  # a typo would otherwise leave the kernel unused, silently
+                    warnings.warn(
+                        f"{k.source} registers a kernel of {k.op} for backend {k.backend!r}, which no "
+                        f"plugin provides.{did_you_mean(k.backend, aliases)} Known backends: "
+                        f"{', '.join(sorted(backends))}. The kernel is unused.",
+                        PyascPluginWarning,
+                        stacklevel=2,
+                    )
         table: dict[tuple[str, str], Callable[..., Any]] = {}
         for name, op in ops.items():
             for bname, backend in backends.items():
@@ -253,11 +263,21 @@ def _resolve_kernel(op: OpDef, backend: Backend, k: KernelDef | None) -> Callabl
     if fn is not None:
         return fn
     if op.composite is not None:
-        body = op.composite
-        call = op.caller(body)
+        from .tensor import Tensor
+
+        call = op.caller(op.composite)
+        n = len(op.schema.returns)
 
         def composite(_meta: Any, *args: Any) -> Any:
-            return call(*args)
+            out = call(*args)
+            if (isinstance(out, Tensor) and n == 1) or (
+                isinstance(out, tuple) and len(out) == n > 1 and all(isinstance(o, Tensor) for o in out)
+            ):
+                return out
+            raise OpRegistrationError(
+                f"the composite op {op.name} returned {type(out).__name__} {out!r:.60}; it must return "
+                f"{'a pyasc.Tensor' if n == 1 else f'a tuple of {n} pyasc.Tensors'}"
+            )
 
         return composite
     return None

@@ -15,7 +15,7 @@ import attrs
 import numpy as np
 
 from . import dtypes as _dt
-from .errors import ArgumentError, DtypeError, OpRegistrationError, did_you_mean
+from .errors import ArgumentError, DtypeError, OpRegistrationError, PyascError, did_you_mean
 
 INPUT_TYPES = ("Tensor", "Tensor?", "Tensor|Scalar")
 ATTR_TYPES = ("int", "float", "bool", "str", "dtype", "int[]")
@@ -102,7 +102,19 @@ class Schema:
                     ) from None
                 if isinstance(default, list):
                     default = tuple(default)
-            params.append(Param(name, ptype, default, kw_only))
+            param = Param(name, ptype, default, kw_only)
+            if default is not _NO_DEFAULT and not param.is_input:
+                try:  # a default must be a value the parameter accepts (normalised, e.g. 1 -> 1.0)
+                    checked = check_value("schema", param, default)
+                    if ptype.rstrip("?") != "dtype":  # dtype defaults stay names, so str() round-trips
+                        default = checked
+                except PyascError as exc:
+                    raise OpRegistrationError(
+                        f"default of {name!r} in schema {text!r} is not a valid {ptype}: {exc}"
+                        + ("; make the type optional, e.g. 'int? k=None'" if default is None else "")
+                    ) from None
+                param = Param(name, ptype, default, kw_only)
+            params.append(param)
         if not any(p.is_input for p in params):
             raise OpRegistrationError(f"schema {text!r} has no tensor input")
         ret = m.group("ret").strip()
@@ -293,6 +305,8 @@ def schema_from_signature(fn: Any) -> Schema:
                 f"cannot turn annotation {ann!r} of parameter {name!r} of {fn.__qualname__} into a "
                 "schema type; use pyasc.Tensor, int, float, bool or str"
             )
+        if p.default is None and not ptype.endswith("?") and ptype != "Tensor|Scalar":
+            ptype += "?"  # `k: int = None` means an optional int
         if p.kind is p.KEYWORD_ONLY and not star:
             parts.append("*")
             star = True

@@ -542,3 +542,36 @@ def test_entry_point_module_exposing_a_plugin_object(dists):
     dists.reload()
     np.testing.assert_array_equal(pyasc.ops.obj.neg2(x3()).numpy(), [-2.0, -4.0, -6.0])
     assert record("objpack").status == "loaded"
+
+
+# -- allowlist names: normalised like PyPI's, and unmatched names are reported -----------------
+
+GOOD_PLUGIN_SOURCE = """
+import pyasc
+
+@pyasc.hookimpl
+def pyasc_register_ops(register):
+    register(pyasc.OpDef("normpack::twice", "(Tensor x) -> Tensor",
+                         meta=lambda x: x, reference=lambda x: x * 2))
+"""
+
+
+def test_allowlist_matches_distribution_names_like_pypi(dists):
+    dists.make("Norm-Pack", "norm_pack_mod", GOOD_PLUGIN_SOURCE, entry_name="normpack")
+    dists.reload(PYASC_PLUGINS="norm_pack")  # '_' vs '-' and case fold, as PEP 503 says
+    from pyasc_core.plugins import list_plugins
+
+    rec = {p.name: p for p in list_plugins()}["normpack"]
+    assert rec.status == "loaded"
+    out = pyasc.ops.normpack.twice(pyasc.tensor([1.0, 2.0], device="numpy"))
+    assert out.numpy().tolist() == [2.0, 4.0]
+
+
+def test_allowlist_name_matching_nothing_warns(dists):
+    dists.make("norm-pack", "norm_pack_mod2", GOOD_PLUGIN_SOURCE, entry_name="normpack")
+    with pytest.warns(pyasc.PyascPluginWarning, match="PYASC_PLUGINS names 'nrompack'"):
+        dists.reload(PYASC_PLUGINS="nrompack")
+        from pyasc_core.plugins import list_plugins
+
+        rec = {p.name: p for p in list_plugins()}["normpack"]
+    assert rec.status == "skipped" and rec.error == "not in PYASC_PLUGINS"

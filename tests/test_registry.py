@@ -637,3 +637,39 @@ def test_hot_path_calls_no_hook(runtime_plugin, monkeypatch):
     monkeypatch.undo()
     assert counts == {"ops": 1, "kernels": 1}
     assert REGISTRY.version == version
+
+
+def test_kernel_for_unknown_backend_warns_with_did_you_mean():
+    pyasc.library.define("tr::ident", "(Tensor x) -> Tensor", meta=lambda x: x, reference=lambda x: x)
+    pyasc.library.impl("tr::ident", "numpyy", lambda meta, x: x)
+    with pytest.warns(pyasc.PyascPluginWarning, match=r"backend 'numpyy', which no plugin provides\. Did you mean 'numpy'\?"):
+        pyasc.ops.tr.ident(pyasc.tensor([1.0], device="numpy"))
+
+
+def test_composite_must_return_a_tensor():
+    @pyasc.op(name="tr::not_a_tensor")
+    def bad(x: pyasc.Tensor) -> pyasc.Tensor:
+        return x.numpy()
+
+    with pytest.raises(pyasc.OpRegistrationError, match="composite op tr::not_a_tensor returned ndarray"):
+        bad(pyasc.tensor([1.0, 2.0], device="numpy"))
+
+
+@pytest.mark.parametrize("schema, fragment", [
+    ("(Tensor x, int k=1.5) -> Tensor", "default of 'k'"),
+    ("(Tensor x, int k=None) -> Tensor", "make the type optional"),
+    ("(Tensor x, bool flag=1) -> Tensor", "default of 'flag'"),
+])
+def test_schema_defaults_must_fit_their_type(schema, fragment):
+    from pyasc_core.schema import Schema
+
+    with pytest.raises(pyasc.OpRegistrationError, match=fragment):
+        Schema.parse(schema)
+
+
+def test_schema_defaults_are_normalised():
+    from pyasc_core.schema import Schema
+
+    s = Schema.parse("(Tensor x, *, float eps=1, int[] axes=[0, 1]) -> Tensor")
+    assert [p.default for p in s.params[1:]] == [1.0, (0, 1)]
+    assert type(s.params[1].default) is float
