@@ -7,11 +7,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <strings.h>
 
-#include "cost_model.h"
+#include "pyasc_sim/cost_model.h"
 #include "error.h"
 #include "runtime.h"
 
@@ -62,6 +64,95 @@ struct BlockFailure {
     std::string message;
 };
 
+// Sanitizer switch, read at every launch: PYASC_SIM_CHECKS=0/off/false/no disables the
+// kernel API's checks (default: on).
+bool checks_enabled() {
+    const char *env = std::getenv("PYASC_SIM_CHECKS");
+    if (env == nullptr || env[0] == '\0') return true;
+    return !(std::strcmp(env, "0") == 0 || strcasecmp(env, "off") == 0 || strcasecmp(env, "false") == 0 ||
+             strcasecmp(env, "no") == 0);
+}
+
+// State the kernel ABI v2 callbacks see during one launch.
+struct LaunchState {
+    std::vector<std::vector<PyascSimGmRange>> writes;  // per block; each block fills its own slot
+};
+
+int gm_query_cb(void *user, const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
+    (void)user;
+    std::shared_ptr<Allocation> a = runtime().memory.find(p);
+    if (a && a->is_device() && !a->freed.load()) {
+        if (base != nullptr) *base = a->base;
+        if (size != nullptr) *size = a->size;
+        return 1;
+    }
+    if (why != nullptr && why_size > 0) {
+        const std::string reason = a ? (a->is_device() ? std::string("its allocation was freed")
+                                                        : std::string("it is pinned host memory (aclrtMallocHost), not "
+                                                                      "device memory"))
+                                     : runtime().memory.describe_unknown(p);
+        std::snprintf(why, why_size, "%s", reason.c_str());
+    }
+    return 0;
+}
+
+void report_gm_writes_cb(void *user, uint32_t block_idx, const PyascSimGmRange *ranges, size_t count) {
+    LaunchState *ls = static_cast<LaunchState *>(user);
+    if (ls == nullptr || block_idx >= ls->writes.size() || (ranges == nullptr && count != 0)) return;
+    ls->writes[block_idx].assign(ranges, ranges + count);
+}
+
+// Finds two different blocks that wrote overlapping global memory.  Sweeps the ranges
+// by start address keeping the furthest-reaching range and the furthest-reaching one
+// of any other block, so every cross-block overlap is seen.  Returns false when none.
+bool find_cross_block_overlap(const std::vector<std::vector<PyascSimGmRange>> &writes, uint32_t *block_a,
+                              uint32_t *block_b, uint64_t *begin, uint64_t *end) {
+    struct Item {
+        uint64_t begin, end;
+        uint32_t block;
+    };
+    std::vector<Item> items;
+    for (uint32_t b = 0; b < writes.size(); ++b) {
+        for (const PyascSimGmRange &r : writes[b]) {
+            if (r.end > r.begin) items.push_back({r.begin, r.end, b});
+        }
+    }
+    std::sort(items.begin(), items.end(), [](const Item &x, const Item &y) { return x.begin < y.begin; });
+    const uint32_t none = std::numeric_limits<uint32_t>::max();
+    uint64_t e1 = 0, e2 = 0;  // furthest end; furthest end of a block other than b1
+    uint32_t b1 = none, b2 = none;
+    for (const Item &it : items) {
+        uint32_t other = none;
+        uint64_t other_end = 0;
+        if (b1 != none && b1 != it.block && it.begin < e1) {
+            other = b1;
+            other_end = e1;
+        } else if (b2 != none && b2 != it.block && it.begin < e2) {
+            other = b2;
+            other_end = e2;
+        }
+        if (other != none) {
+            *block_a = std::min(other, it.block);
+            *block_b = std::max(other, it.block);
+            *begin = it.begin;
+            *end = std::min(it.end, other_end);
+            return true;
+        }
+        if (it.block == b1) {
+            e1 = std::max(e1, it.end);
+        } else if (it.end > e1) {
+            e2 = e1;
+            b2 = b1;
+            e1 = it.end;
+            b1 = it.block;
+        } else if (it.end > e2) {
+            e2 = it.end;
+            b2 = it.block;
+        }
+    }
+    return false;
+}
+
 // Runs every block of one launch on the device's pool; advances the stream clock.
 void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsSource &src, size_t args_size) {
     std::vector<uint8_t> args;
@@ -79,6 +170,9 @@ void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsS
     }
     Device &dev = *st.device();
     const SocProfile &profile = *dev.profile;
+    const bool checks = checks_enabled();
+    LaunchState launch_state;
+    if (checks) launch_state.writes.resize(num_blocks);
     std::vector<uint64_t> cycles(num_blocks, 0);
     std::mutex failure_mu;
     BlockFailure failure;
@@ -91,6 +185,18 @@ void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsS
         ctx.args = args.empty() ? nullptr : args.data();
         ctx.args_size = args.size();
         ctx.soc_name = profile.name;
+        ctx.flags = checks ? PYASC_SIM_FLAG_CHECKS : 0u;
+        ctx.vector_cores = profile.vector_cores;
+        ctx.cube_cores = profile.cube_cores;
+        ctx.kernel_name = fn.name.c_str();
+        ctx.ub_bytes = profile.ub_bytes;
+        ctx.l1_bytes = profile.l1_bytes;
+        ctx.l0a_bytes = profile.l0a_bytes;
+        ctx.l0b_bytes = profile.l0b_bytes;
+        ctx.l0c_bytes = profile.l0c_bytes;
+        ctx.runtime_user = &launch_state;
+        ctx.gm_query = gm_query_cb;
+        ctx.report_gm_writes = checks ? report_gm_writes_cb : nullptr;
         try {
             fn.entry(&ctx);
         } catch (const std::exception &e) {
@@ -122,6 +228,22 @@ void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsS
         total_cycles += static_cast<double>(*std::max_element(cycles.begin() + w, cycles.begin() + end));
     }
     st.clock_ns += cost::kLaunchOverheadNs + total_cycles / profile.clock_ghz;
+
+    // Cross-core check: two blocks of one launch wrote the same global memory (a race on
+    // hardware, where blocks run on different cores in any order).
+    uint32_t ba = 0, bb = 0;
+    uint64_t ob = 0, oe = 0;
+    if (checks && failure.status == 0 && find_cross_block_overlap(launch_state.writes, &ba, &bb, &ob, &oe)) {
+        failure.block = bb;
+        failure.status = ACL_ERROR_RT_AICORE_EXCEPTION;
+        failure.message = format(
+            "sanitizer check 'gm-write-overlap' failed: blocks %u and %u both wrote global memory [%s, %s) "
+            "(%llu bytes overlap) in one launch; on hardware the cores race and the result depends on their "
+            "order. Give every block a disjoint output range",
+            ba, bb, ptr_str(reinterpret_cast<const void *>(static_cast<uintptr_t>(ob))).c_str(),
+            ptr_str(reinterpret_cast<const void *>(static_cast<uintptr_t>(oe))).c_str(),
+            static_cast<unsigned long long>(oe - ob));
+    }
 
     if (failure.status != 0) {
         st.record_error(failure.status,
@@ -172,10 +294,10 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
     bin->device = dev->id;
     if (const void *ver = dlsym(handle, PYASC_SIM_ABI_VERSION_SYMBOL)) {
         const uint32_t v = *static_cast<const uint32_t *>(ver);
-        if (v != PYASC_SIM_KERNEL_ABI_VERSION) {
+        if (v == 0 || v > PYASC_SIM_KERNEL_ABI_VERSION) {
             return fail(ACL_ERROR_INVALID_FILE,
-                        format("%s: '%s' was built for simulator kernel ABI version %u, this runtime implements %u; "
-                               "rebuild the kernel binary",
+                        format("%s: '%s' was built for simulator kernel ABI version %u, this runtime implements "
+                               "versions 1..%u; rebuild the kernel binary or update the runtime",
                                api, binPath, v, PYASC_SIM_KERNEL_ABI_VERSION));
         }
     }

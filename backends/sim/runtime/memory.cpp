@@ -11,7 +11,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "cost_model.h"
+#include "pyasc_sim/cost_model.h"
 #include "error.h"
 #include "runtime.h"
 

@@ -4,7 +4,7 @@
 // aclrtQueryEventStatus, aclrtEventElapsedTime.
 #include <algorithm>
 
-#include "cost_model.h"
+#include "pyasc_sim/cost_model.h"
 #include "error.h"
 #include "runtime.h"
 

@@ -14,8 +14,17 @@
  * Blocks of one launch share global memory; each block gets its own context.
  *
  * A binary may also export the ABI version it was built against
- * (PYASC_SIM_DEFINE_ABI_VERSION()); when present the runtime refuses a mismatch
- * at load time with ACL_ERROR_INVALID_FILE.
+ * (PYASC_SIM_DEFINE_ABI_VERSION()); when present the runtime refuses a version
+ * newer than its own (or 0) at load time with ACL_ERROR_INVALID_FILE.  The context
+ * only grows at its end, so binaries built against an older version keep working.
+ *
+ * Version history:
+ *   1  block_idx/block_dim/args/soc_name in, cycles/status/message out.
+ *   2  appended: flags (sanitizer switch), kernel_name, the SoC's buffer sizes,
+ *      gm_query (is an address inside a live device allocation?) and
+ *      report_gm_writes (a block hands the runtime the global-memory ranges it
+ *      wrote; after the whole launch the runtime reports ranges written by more
+ *      than one block).  Used by the Ascend C kernel API (backends/sim/kernel_api).
  */
 #ifndef PYASC_SIM_KERNEL_ABI_H_
 #define PYASC_SIM_KERNEL_ABI_H_
@@ -27,7 +36,7 @@
 extern "C" {
 #endif
 
-#define PYASC_SIM_KERNEL_ABI_VERSION 1u
+#define PYASC_SIM_KERNEL_ABI_VERSION 2u
 
 /* Symbol names. */
 #define PYASC_SIM_ENTRY_PREFIX "__pyasc_sim_entry_"
@@ -43,6 +52,15 @@ extern "C" {
 
 #define PYASC_SIM_MESSAGE_SIZE 1024
 
+/* Bits of PyascSimBlockContext::flags (v2). */
+#define PYASC_SIM_FLAG_CHECKS 0x1u /* sanitizer checks on (env PYASC_SIM_CHECKS, default on) */
+
+/* A half-open byte range [begin, end) of global (device) memory (v2). */
+typedef struct PyascSimGmRange {
+    uint64_t begin;
+    uint64_t end;
+} PyascSimGmRange;
+
 typedef struct PyascSimBlockContext {
     uint32_t abi_version;   /* PYASC_SIM_KERNEL_ABI_VERSION, set by the runtime */
     uint32_t block_idx;     /* this block, 0..block_dim-1 */
@@ -57,6 +75,27 @@ typedef struct PyascSimBlockContext {
                                runtime sets it to 0 first */
     char message[PYASC_SIM_MESSAGE_SIZE]; /* out: what went wrong, when status != 0
                                              (NUL-terminated; runtime zeroes it first) */
+
+    /* ---- version 2 (valid when abi_version >= 2) ---- */
+    uint32_t flags;           /* PYASC_SIM_FLAG_* */
+    uint32_t vector_cores;    /* SoC profile: AIV cores (blocks per wave) */
+    uint32_t cube_cores;      /* SoC profile: AIC cores */
+    uint32_t reserved0;
+    const char *kernel_name;  /* the name passed to aclrtBinaryGetFunction */
+    uint64_t ub_bytes;        /* SoC profile: Unified Buffer per vector core */
+    uint64_t l1_bytes;        /* SoC profile: L1 per cube core */
+    uint64_t l0a_bytes;
+    uint64_t l0b_bytes;
+    uint64_t l0c_bytes;
+    void *runtime_user;       /* first argument of the callbacks below */
+    /* Finds the live device allocation containing p: returns 1 and sets *base /
+     * *size, or returns 0 and writes why p is not device memory into why (may be
+     * NULL).  Thread-safe. */
+    int (*gm_query)(void *user, const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size);
+    /* Hands the runtime the global-memory ranges this block wrote (sorted or not,
+     * may overlap each other).  Called at most once per block, before the entry
+     * returns; the runtime copies them.  Blocks write disjoint slots: thread-safe. */
+    void (*report_gm_writes)(void *user, uint32_t block_idx, const PyascSimGmRange *ranges, size_t count);
 } PyascSimBlockContext;
 
 typedef void (*PyascSimKernelEntry)(PyascSimBlockContext *ctx);

@@ -1,0 +1,202 @@
+// Ascend C on the CPU -- the cube path: LoadData (L1/GM -> L0A/L0B), Mmad (L0A x L0B -> L0C)
+// and Fixpipe (L0C -> GM).  (DataCopy GM -> L1 and CO1 -> CO2 are in data_copy.h.)
+//
+// Fractal layouts (C0 = 32 / sizeof(input) columns; 16 for half):
+//   L0A "Zz": A (m x k) as ceil(m/16) x ceil(k/C0) fractals of 16 x C0, fractal (mi, ki) at
+//             index mi * kBlocks + ki, each fractal row-major;
+//   L0B "Zn": B (k x n) as fractals of C0 x 16, fractal (ki, ni) at index ki * nBlocks + ni,
+//             each fractal stored transposed (element (kk, nn) at nn * C0 + kk);
+//   L0C "Nz": C (m x n) as fractals of 16 x 16, fractal (mi, ni) at index ni * mBlocks + mi,
+//             each fractal row-major.
+// A 16-bit fractal is 512 bytes; LoadData2DParams counts fractals.
+#ifndef PYASC_SIM_KAPI_CUBE_H_
+#define PYASC_SIM_KAPI_CUBE_H_
+
+#include "pyasc_sim/kapi/params.h"
+#include "pyasc_sim/kapi/tensor.h"
+#include "pyasc_sim/kapi/vector.h"  // round_to, PYASC_SIM_LOC
+
+namespace AscendC {
+
+namespace sim_detail {
+
+template <typename T>
+inline void load2d(T *dst, const T *src, const LoadData2DParams &p) {
+    constexpr uint64_t frac = 512 / sizeof(T);  // elements per 512-byte fractal
+    for (uint64_t i = 0; i < p.repeatTimes; ++i) {
+        const T *s = src + (p.startIndex + i * p.srcStride) * frac;
+        T *d = dst + i * (1ull + p.dstGap) * frac;
+        if (p.ifTranspose) {
+            for (uint64_t r = 0; r < 16; ++r) {
+                for (uint64_t c = 0; c < 16; ++c) d[c * 16 + r] = s[r * 16 + c];
+            }
+        } else {
+            std::memmove(d, s, frac * sizeof(T));
+        }
+    }
+}
+
+inline uint64_t load2d_src_extent(const LoadData2DParams &p, uint64_t frac) {
+    return p.repeatTimes == 0 ? 0 : (p.startIndex + (p.repeatTimes - 1ull) * p.srcStride + 1) * frac;
+}
+inline uint64_t load2d_dst_extent(const LoadData2DParams &p, uint64_t frac) {
+    return p.repeatTimes == 0 ? 0 : ((p.repeatTimes - 1ull) * (1ull + p.dstGap) + 1) * frac;
+}
+
+template <typename T>
+inline void check_transpose(const LoadData2DParams &p, const SrcLoc &loc) {
+    if (p.ifTranspose && sizeof(T) != 2) {
+        pyasc_sim::kapi::fail("unsupported", loc,
+                              "LoadData with ifTranspose = true on %zu-byte elements: the 2D transposing load is "
+                              "documented for 16-bit types only", sizeof(T));
+    }
+}
+
+}  // namespace sim_detail
+
+// L1 -> L0A / L0B (and other local -> local fractal loads).
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2DParams &p, PYASC_SIM_LOC) {
+    constexpr uint64_t frac = 512 / sizeof(T);
+    sim_detail::check_transpose<T>(p, loc);
+    dst.check_aligned("LoadData", "dst", loc, 512);
+    src.check_aligned("LoadData", "src", loc, 32);
+    dst.check(0, static_cast<int64_t>(sim_detail::load2d_dst_extent(p, frac)), "LoadData writes", loc);
+    src.check(0, static_cast<int64_t>(sim_detail::load2d_src_extent(p, frac)), "LoadData reads", loc);
+    sim_detail::load2d(dst.ptr(), src.ptr(), p);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE1,
+                            pyasc_sim::cost::kDmaIssueCycles + p.repeatTimes * 512.0 / pyasc_sim::cost::kLocalBytesPerCycle);
+}
+
+// GM -> L1 / L0A / L0B.
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const LoadData2DParams &p, PYASC_SIM_LOC) {
+    constexpr uint64_t frac = 512 / sizeof(T);
+    sim_detail::check_transpose<T>(p, loc);
+    dst.check_aligned("LoadData", "dst", loc, 32);
+    dst.check(0, static_cast<int64_t>(sim_detail::load2d_dst_extent(p, frac)), "LoadData writes", loc);
+    for (uint64_t i = 0; i < p.repeatTimes; ++i) {
+        src.check((p.startIndex + i * p.srcStride) * frac, frac, false, "LoadData reads", loc);
+    }
+    sim_detail::load2d(dst.ptr(), src.GetPhyAddr(), p);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(p.repeatTimes * 512ull, p.repeatTimes));
+}
+
+namespace sim_detail {
+
+template <typename T>
+inline void check_position(const LocalTensor<T> &t, pyasc_sim::kapi::MemKind want, const char *api,
+                           const char *operand, const SrcLoc &loc) {
+    if (pyasc_sim::kapi::blk().checks && t.kind() != want) {
+        pyasc_sim::kapi::fail("cube-position", loc, "%s: %s is a %s tensor (in %s) but must be in %s", api, operand,
+                              pyasc_sim::kapi::pos_name(t.GetPosition()), pyasc_sim::kapi::mem_name(t.kind()),
+                              pyasc_sim::kapi::mem_name(want));
+    }
+}
+
+template <typename Dst, typename A, typename B, typename BiasF>
+inline void mmad(const LocalTensor<Dst> &c, const LocalTensor<A> &a, const LocalTensor<B> &b, const MmadParams &p,
+                 bool accumulate, BiasF bias, const SrcLoc &loc) {
+    constexpr uint64_t c0 = 32 / sizeof(A);
+    const uint64_t mb = (p.m + 15) / 16, kb = (p.k + c0 - 1) / c0, nb = (p.n + 15) / 16;
+    check_position(a, pyasc_sim::kapi::kL0A, "Mmad", "fm (A)", loc);
+    check_position(b, pyasc_sim::kapi::kL0B, "Mmad", "filter (B)", loc);
+    check_position(c, pyasc_sim::kapi::kL0C, "Mmad", "dst (C)", loc);
+    a.check_aligned("Mmad", "fm", loc, 512);
+    b.check_aligned("Mmad", "filter", loc, 512);
+    c.check_aligned("Mmad", "dst", loc, 1024);
+    a.check(0, static_cast<int64_t>(mb * kb * 16 * c0), "Mmad reads A", loc);
+    b.check(0, static_cast<int64_t>(kb * nb * 16 * c0), "Mmad reads B", loc);
+    c.check(0, static_cast<int64_t>(mb * nb * 256), "Mmad writes C", loc);
+    const A *pa = a.ptr();
+    const B *pb = b.ptr();
+    Dst *pc = c.ptr();
+    std::vector<double> row(p.n);
+    for (uint64_t m = 0; m < p.m; ++m) {
+        const uint64_t mi = m / 16, mm = m % 16;
+        for (uint64_t n = 0; n < p.n; ++n) row[n] = 0.0;
+        for (uint64_t k = 0; k < p.k; ++k) {
+            const uint64_t ki = k / c0, kk = k % c0;
+            const double av = pyasc_sim::kapi::to_double(pa[(mi * kb + ki) * 16 * c0 + mm * c0 + kk]);
+            if (av == 0.0) continue;
+            for (uint64_t n = 0; n < p.n; ++n) {
+                const uint64_t ni = n / 16, nn = n % 16;
+                row[n] += av * pyasc_sim::kapi::to_double(pb[(ki * nb + ni) * 16 * c0 + nn * c0 + kk]);
+            }
+        }
+        for (uint64_t n = 0; n < p.n; ++n) {
+            const uint64_t ni = n / 16, nn = n % 16;
+            Dst &out = pc[(ni * mb + mi) * 256 + mm * 16 + nn];
+            const double init = accumulate ? pyasc_sim::kapi::to_double(out) : bias(n);
+            out = static_cast<Dst>(init + row[n]);
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM,
+                            pyasc_sim::cost::kCubeIssueCycles +
+                                static_cast<double>(mb * 16) * static_cast<double>(nb * 16) *
+                                    static_cast<double>(kb * c0) / pyasc_sim::cost::kCubeMacsPerCycle);
+}
+
+}  // namespace sim_detail
+
+// C (L0C) = A (L0A) x B (L0B); with isBias or cmatrixInitVal = false, C += A x B.
+template <typename T, typename U, typename S>
+inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
+                 const MmadParams &mmadParams, PYASC_SIM_LOC) {
+    const bool acc = mmadParams.isBias || !mmadParams.cmatrixInitVal;
+    sim_detail::mmad(dst, fm, filter, mmadParams, acc, [](uint64_t) { return 0.0; }, loc);
+}
+// With a bias vector (C2 / bias table): C = A x B + bias[n] (or C += A x B when accumulating).
+template <typename T, typename U, typename S, typename V>
+inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
+                 const LocalTensor<V> &bias, const MmadParams &mmadParams, PYASC_SIM_LOC) {
+    bias.check(0, mmadParams.n, "Mmad reads bias", loc);
+    const V *pb = bias.ptr();
+    sim_detail::mmad(dst, fm, filter, mmadParams, false,
+                     [pb](uint64_t n) { return pyasc_sim::kapi::to_double(pb[n]); }, loc);
+}
+
+// L0C (Nz) -> GM.  CFG_ROW_MAJOR (default) writes an ND matrix: row r, column c of the
+// mSize x nSize result goes to dst[r * dstStride + c]; CFG_NZ keeps the fractal layout with
+// dstStride rows between column fractals.  srcStride counts rows (of 16 elements) between
+// the source's column fractals.  quantPre F322F16 / F322BF16 convert (round to nearest even);
+// reluEn applies ReLU.
+template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const FixpipeParamsV220 &p, PYASC_SIM_LOC) {
+    sim_detail::check_position(src, pyasc_sim::kapi::kL0C, "Fixpipe", "src", loc);
+    if (p.ndNum > 1 && pyasc_sim::kapi::blk().checks) {
+        pyasc_sim::kapi::fail("unsupported", loc, "Fixpipe with ndNum = %u > 1 is not supported by the simulator", p.ndNum);
+    }
+    const uint64_t nb = (p.nSize + 15u) / 16u;
+    if (p.mSize > 0 && p.nSize > 0) {
+        src.check(0, static_cast<int64_t>((nb - 1) * p.srcStride * 16 + (p.mSize - 1ull) * 16 + 16), "Fixpipe reads",
+                  loc);
+    }
+    const U *s = src.ptr();
+    T *d = dst.GetPhyAddr();
+    auto conv = [&p](U v) -> T {
+        double x = pyasc_sim::kapi::to_double(v);
+        if (p.reluEn && x < 0) x = 0;
+        return sim_detail::round_to<T>(x, RoundMode::CAST_RINT);
+    };
+    if constexpr (config.format == CO2Layout::ROW_MAJOR) {
+        for (uint64_t r = 0; r < p.mSize; ++r) {
+            dst.check(r * p.dstStride, p.nSize, true, "Fixpipe writes", loc);
+            for (uint64_t c = 0; c < p.nSize; ++c) d[r * p.dstStride + c] = conv(s[(c / 16) * p.srcStride * 16 + r * 16 + c % 16]);
+        }
+    } else {
+        for (uint64_t ni = 0; ni < nb; ++ni) {
+            dst.check(ni * p.dstStride * 16, static_cast<uint64_t>(p.mSize) * 16, true, "Fixpipe writes", loc);
+            for (uint64_t r = 0; r < p.mSize; ++r) {
+                for (uint64_t c = 0; c < 16; ++c) d[ni * p.dstStride * 16 + r * 16 + c] = conv(s[ni * p.srcStride * 16 + r * 16 + c]);
+            }
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeFIX,
+                            pyasc_sim::cost::kDmaIssueCycles +
+                                static_cast<double>(p.mSize) * p.nSize * sizeof(T) / pyasc_sim::cost::kFixpipeBytesPerCycle);
+}
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_CUBE_H_

@@ -1,0 +1,276 @@
+// Ascend C on the CPU -- data movement: DataCopy (count, DataCopyParams, Nd2NzParams and
+// enhanced forms) and DataCopyPad.
+//
+// Documented sharp edges kept: DataCopy moves whole 32-byte blocks; a count form whose
+// length is not a multiple of 32 bytes is rounded DOWN by the hardware without notice --
+// here the sanitizer reports it (check 'datacopy-length'), and with checks off the copy
+// is rounded down like the hardware.  Strides of DataCopyParams count 32-byte blocks.
+#ifndef PYASC_SIM_KAPI_DATA_COPY_H_
+#define PYASC_SIM_KAPI_DATA_COPY_H_
+
+#include "pyasc_sim/kapi/params.h"
+#include "pyasc_sim/kapi/tensor.h"
+
+namespace AscendC {
+
+namespace sim_detail {
+
+inline uint64_t align32(uint64_t n) { return (n + 31u) / 32u * 32u; }
+
+// Length of a count-form DataCopy: reported when not a multiple of 32 bytes (checks on),
+// else rounded down as the hardware does.
+inline uint64_t copy_len(uint64_t count, size_t elem, const char *api, const pyasc_sim::kapi::SrcLoc &loc) {
+    const uint64_t bytes = count * elem;
+    if (bytes % 32 != 0) {
+        if (pyasc_sim::kapi::blk().checks) {
+            pyasc_sim::kapi::fail("datacopy-length", loc,
+                                  "%s of %llu elements = %llu bytes, which is not a multiple of 32 bytes; the hardware "
+                                  "silently copies only the first %llu bytes. Copy a multiple of 32 bytes, or use "
+                                  "DataCopyPad for an unaligned length",
+                                  api, static_cast<unsigned long long>(count), static_cast<unsigned long long>(bytes),
+                                  static_cast<unsigned long long>(bytes / 32 * 32));
+        }
+        return bytes / 32 * 32;
+    }
+    return bytes;
+}
+
+// blockCount bursts of `burst` bytes, `src_pitch` / `dst_pitch` bytes apart.
+inline void copy_bursts(uint8_t *dst, const uint8_t *src, uint64_t count, uint64_t burst, uint64_t src_pitch,
+                        uint64_t dst_pitch) {
+    if (src_pitch == burst && dst_pitch == burst) {
+        std::memmove(dst, src, count * burst);
+        return;
+    }
+    for (uint64_t i = 0; i < count; ++i) std::memmove(dst + i * dst_pitch, src + i * src_pitch, burst);
+}
+
+inline uint64_t span(uint64_t count, uint64_t burst, uint64_t pitch) {
+    return count == 0 ? 0 : (count - 1) * pitch + burst;
+}
+
+template <typename T>
+inline void record_bursts(const GlobalTensor<T> &g, uint64_t count, uint64_t burst, uint64_t pitch) {
+    if (!pyasc_sim::kapi::blk().checks) return;
+    if (pitch == burst) {
+        g.sim_record(0, count * burst);
+        return;
+    }
+    for (uint64_t i = 0; i < count; ++i) g.sim_record(i * pitch, burst);
+}
+
+template <typename T>
+inline void fill(uint8_t *p, uint64_t bytes, T value) {
+    for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) std::memcpy(p + i, &value, sizeof(T));
+}
+
+}  // namespace sim_detail
+
+// ---- count form ------------------------------------------------------------------------------
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const uint32_t count,
+                     pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    const uint64_t bytes = sim_detail::copy_len(count, sizeof(T), "DataCopy (GM -> local)", loc);
+    dst.check_aligned("DataCopy", "dst", loc);
+    dst.check_bytes(0, static_cast<int64_t>(bytes), "DataCopy writes", loc);
+    src.check_bytes(0, bytes, false, "DataCopy reads", loc);
+    if (bytes != 0) std::memcpy(dst.ptr(), src.GetPhyAddr(), bytes);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(bytes, 1));
+}
+
+template <typename T>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
+                     pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    const uint64_t bytes = sim_detail::copy_len(count, sizeof(T), "DataCopy (local -> GM)", loc);
+    src.check_aligned("DataCopy", "src", loc);
+    src.check_bytes(0, static_cast<int64_t>(bytes), "DataCopy reads", loc);
+    dst.check_bytes(0, bytes, true, "DataCopy writes", loc);
+    if (bytes != 0) std::memcpy(dst.GetPhyAddr(), src.ptr(), bytes);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE3, pyasc_sim::kapi::dma_cycles(bytes, 1));
+}
+
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
+                     pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    const uint64_t bytes = sim_detail::copy_len(count, sizeof(T), "DataCopy (local -> local)", loc);
+    dst.check_aligned("DataCopy", "dst", loc);
+    src.check_aligned("DataCopy", "src", loc);
+    dst.check_bytes(0, static_cast<int64_t>(bytes), "DataCopy writes", loc);
+    src.check_bytes(0, static_cast<int64_t>(bytes), "DataCopy reads", loc);
+    if (bytes != 0) std::memmove(dst.ptr(), src.ptr(), bytes);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, static_cast<double>(bytes) / pyasc_sim::cost::kLocalBytesPerCycle +
+                                                         pyasc_sim::cost::kDmaIssueCycles);
+}
+
+// ---- DataCopyParams form: blockCount bursts of blockLen 32-byte blocks, strides in blocks ---
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p,
+                     pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    const uint64_t burst = p.blockLen * 32ull, sp = burst + p.srcStride * 32ull, dp = burst + p.dstStride * 32ull;
+    dst.check_aligned("DataCopy", "dst", loc);
+    dst.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, burst, dp)), "DataCopy writes", loc);
+    src.check_bytes(0, sim_detail::span(p.blockCount, burst, sp), false, "DataCopy reads", loc);
+    sim_detail::copy_bursts(reinterpret_cast<uint8_t *>(dst.ptr()), reinterpret_cast<const uint8_t *>(src.GetPhyAddr()),
+                            p.blockCount, burst, sp, dp);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(p.blockCount * burst, p.blockCount));
+}
+
+template <typename T>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
+                     pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    const uint64_t burst = p.blockLen * 32ull, sp = burst + p.srcStride * 32ull, dp = burst + p.dstStride * 32ull;
+    src.check_aligned("DataCopy", "src", loc);
+    src.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, burst, sp)), "DataCopy reads", loc);
+    dst.check_bytes(0, sim_detail::span(p.blockCount, burst, dp), false, "DataCopy writes", loc);
+    sim_detail::record_bursts(dst, p.blockCount, burst, dp);
+    sim_detail::copy_bursts(reinterpret_cast<uint8_t *>(dst.GetPhyAddr()), reinterpret_cast<const uint8_t *>(src.ptr()),
+                            p.blockCount, burst, sp, dp);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE3, pyasc_sim::kapi::dma_cycles(p.blockCount * burst, p.blockCount));
+}
+
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
+                     pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    const uint64_t burst = p.blockLen * 32ull, sp = burst + p.srcStride * 32ull, dp = burst + p.dstStride * 32ull;
+    dst.check_aligned("DataCopy", "dst", loc);
+    src.check_aligned("DataCopy", "src", loc);
+    dst.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, burst, dp)), "DataCopy writes", loc);
+    src.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, burst, sp)), "DataCopy reads", loc);
+    sim_detail::copy_bursts(reinterpret_cast<uint8_t *>(dst.ptr()), reinterpret_cast<const uint8_t *>(src.ptr()),
+                            p.blockCount, burst, sp, dp);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
+                            static_cast<double>(p.blockCount * burst) / pyasc_sim::cost::kLocalBytesPerCycle +
+                                pyasc_sim::cost::kDmaIssueCycles);
+}
+
+// Local -> local with DataCopyEnhancedParams (e.g. CO1 -> CO2): BLOCK_MODE_MATRIX counts
+// blockLen and strides in 16 x 16 fractals of the element type, other modes in 32-byte blocks.
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
+                     const DataCopyEnhancedParams &e, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    const uint64_t unit = e.blockMode == BlockMode::BLOCK_MODE_MATRIX ? 256ull * sizeof(T) : 32ull;
+    const uint64_t burst = p.blockLen * unit, sp = burst + p.srcStride * unit, dp = burst + p.dstStride * unit;
+    dst.check_aligned("DataCopy", "dst", loc);
+    src.check_aligned("DataCopy", "src", loc);
+    dst.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, burst, dp)), "DataCopy writes", loc);
+    src.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, burst, sp)), "DataCopy reads", loc);
+    sim_detail::copy_bursts(reinterpret_cast<uint8_t *>(dst.ptr()), reinterpret_cast<const uint8_t *>(src.ptr()),
+                            p.blockCount, burst, sp, dp);
+    if (e.isRelu) {
+        for (uint64_t i = 0; i < p.blockCount; ++i) {
+            T *q = reinterpret_cast<T *>(reinterpret_cast<uint8_t *>(dst.ptr()) + i * dp);
+            for (uint64_t j = 0; j < burst / sizeof(T); ++j) {
+                if (pyasc_sim::kapi::to_double(q[j]) < 0) q[j] = T(0);
+            }
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
+                            static_cast<double>(p.blockCount * burst) / pyasc_sim::cost::kLocalBytesPerCycle +
+                                pyasc_sim::cost::kDmaIssueCycles);
+}
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p,
+                     const DataCopyEnhancedParams &, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    DataCopy(dst, src, p, loc);
+}
+template <typename T>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
+                     const DataCopyEnhancedParams &, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    DataCopy(dst, src, p, loc);
+}
+
+// ---- ND (row-major) in GM -> NZ fractal layout in L1 -------------------------------------------
+// Row r, column block c (C0 = 32 / sizeof(T) columns) of matrix i lands at
+//   i * dstNzMatrixStride + c * dstNzC0Stride * C0 + r * dstNzNStride * C0   (elements);
+// a partial last column block is zero-filled.
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Nd2NzParams &p,
+                     pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    constexpr uint64_t c0 = 32 / sizeof(T);
+    dst.check_aligned("DataCopy (Nd2Nz)", "dst", loc);
+    const uint64_t cblocks = (p.dValue + c0 - 1) / c0;
+    uint64_t bytes = 0;
+    for (uint64_t nd = 0; nd < p.ndNum; ++nd) {
+        const uint64_t sbase = nd * p.srcNdMatrixStride, dbase = nd * p.dstNzMatrixStride;
+        if (p.nValue > 0 && p.dValue > 0) {
+            src.check(sbase, static_cast<uint64_t>(p.nValue - 1) * p.srcDValue + p.dValue, false,
+                      "DataCopy (Nd2Nz) reads", loc);
+            const uint64_t last = dbase + (cblocks - 1) * p.dstNzC0Stride * c0 + (p.nValue - 1ull) * p.dstNzNStride * c0;
+            dst.check(static_cast<int64_t>(dbase), static_cast<int64_t>(last + c0 - dbase), "DataCopy (Nd2Nz) writes",
+                      loc);
+        }
+        for (uint64_t r = 0; r < p.nValue; ++r) {
+            for (uint64_t c = 0; c < cblocks; ++c) {
+                T *d = dst.ptr() + dbase + c * p.dstNzC0Stride * c0 + r * p.dstNzNStride * c0;
+                const T *s = src.GetPhyAddr() + sbase + r * p.srcDValue + c * c0;
+                const uint64_t n = std::min<uint64_t>(c0, p.dValue - c * c0);
+                std::memcpy(d, s, n * sizeof(T));
+                if (n < c0) std::memset(static_cast<void *>(d + n), 0, (c0 - n) * sizeof(T));
+            }
+        }
+        bytes += static_cast<uint64_t>(p.nValue) * p.dValue * sizeof(T);
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE2,
+                            pyasc_sim::kapi::dma_cycles(bytes, static_cast<size_t>(p.ndNum) * p.nValue));
+}
+
+// ---- DataCopyPad: byte-granular bursts ---------------------------------------------------------
+// GM -> local: each burst of blockLen bytes lands at a 32-byte-aligned slot of
+// align32(leftPadding + blockLen + rightPadding) bytes; with isPad the padding elements are
+// filled with paddingValue.  GM strides count bytes, local strides 32-byte blocks.
+template <typename T>
+inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyExtParams &p,
+                        const DataCopyPadExtParams<T> &pad, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    const uint64_t lp = pad.leftPadding * sizeof(T), rp = pad.rightPadding * sizeof(T);
+    const uint64_t slot = sim_detail::align32(lp + p.blockLen + rp);
+    const uint64_t sp = p.blockLen + static_cast<uint64_t>(p.srcStride), dp = slot + p.dstStride * 32ull;
+    dst.check_aligned("DataCopyPad", "dst", loc);
+    dst.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, slot, dp)), "DataCopyPad writes", loc);
+    src.check_bytes(0, sim_detail::span(p.blockCount, p.blockLen, sp), false, "DataCopyPad reads", loc);
+    uint8_t *d = reinterpret_cast<uint8_t *>(dst.ptr());
+    const uint8_t *s = reinterpret_cast<const uint8_t *>(src.GetPhyAddr());
+    for (uint64_t i = 0; i < p.blockCount; ++i) {
+        uint8_t *q = d + i * dp;
+        if (pad.isPad) sim_detail::fill<T>(q, lp, pad.paddingValue);
+        std::memmove(q + lp, s + i * sp, p.blockLen);
+        if (pad.isPad) sim_detail::fill<T>(q + lp + p.blockLen, rp, pad.paddingValue);
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE2,
+                            pyasc_sim::kapi::dma_cycles(static_cast<uint64_t>(p.blockCount) * p.blockLen, p.blockCount));
+}
+
+// local -> GM: each burst reads blockLen bytes from a 32-byte-aligned slot of
+// align32(blockLen) bytes (+ srcStride blocks) and writes exactly blockLen bytes to GM.
+template <typename T>
+inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyExtParams &p,
+                        pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    const uint64_t slot = sim_detail::align32(p.blockLen);
+    const uint64_t sp = slot + p.srcStride * 32ull, dp = p.blockLen + static_cast<uint64_t>(p.dstStride);
+    src.check_aligned("DataCopyPad", "src", loc);
+    src.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, p.blockLen, sp)), "DataCopyPad reads", loc);
+    dst.check_bytes(0, sim_detail::span(p.blockCount, p.blockLen, dp), false, "DataCopyPad writes", loc);
+    sim_detail::record_bursts(dst, p.blockCount, p.blockLen, dp);
+    sim_detail::copy_bursts(reinterpret_cast<uint8_t *>(dst.GetPhyAddr()), reinterpret_cast<const uint8_t *>(src.ptr()),
+                            p.blockCount, p.blockLen, sp, dp);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE3,
+                            pyasc_sim::kapi::dma_cycles(static_cast<uint64_t>(p.blockCount) * p.blockLen, p.blockCount));
+}
+
+// Older prototypes: DataCopyParams whose blockLen counts bytes, DataCopyPadParams.
+template <typename T>
+inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p,
+                        const DataCopyPadParams &pad, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride),
+                DataCopyPadExtParams<T>(pad.isPad, pad.leftPadding, pad.rightPadding,
+                                        static_cast<T>(static_cast<float>(pad.paddingValue))),
+                loc);
+}
+template <typename T>
+inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
+                        pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
+}
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_DATA_COPY_H_

@@ -1,0 +1,187 @@
+// Ascend C on the CPU -- reductions: ReduceSum / ReduceMax / ReduceMin (to one value, with
+// an optional index) and WholeReduceSum / WholeReduceMax / WholeReduceMin (one value per
+// repeat).
+//
+// Indices are written as the integer bit pattern of the element type's width (uint16_t for
+// half, uint32_t for float) in the element slot after the value, as documented ("read it
+// back with reinterpret_cast").  Sums accumulate in double and round once: at least as
+// accurate as the hardware's pairwise tree (deviation: results may differ in the last bit).
+#ifndef PYASC_SIM_KAPI_REDUCE_H_
+#define PYASC_SIM_KAPI_REDUCE_H_
+
+#include "pyasc_sim/kapi/vector.h"
+
+namespace AscendC {
+
+namespace sim_detail {
+
+template <typename T>
+inline void put_index(T *slot, uint32_t index) {
+    if constexpr (sizeof(T) == 2) {
+        const uint16_t v = static_cast<uint16_t>(index);
+        std::memcpy(slot, &v, 2);
+    } else if constexpr (sizeof(T) == 4) {
+        std::memcpy(slot, &index, 4);
+    } else {
+        const uint64_t v = index;
+        std::memcpy(slot, &v, sizeof(T) < 8 ? sizeof(T) : 8);
+    }
+}
+
+enum class RedOp { kSum, kMax, kMin };
+
+template <typename T>
+struct Acc {
+    RedOp op;
+    double sum = 0.0;
+    T best{};
+    uint32_t index = 0;
+    bool any = false;
+    void add(T v, uint32_t i) {
+        if (op == RedOp::kSum) {
+            sum += pyasc_sim::kapi::to_double(v);
+        } else if (!any || (op == RedOp::kMax ? v > best : v < best)) {
+            best = v;
+            index = i;
+        }
+        any = true;
+    }
+    T value() const { return op == RedOp::kSum ? static_cast<T>(sum) : best; }
+};
+
+template <typename T>
+inline void reduce_count(RedOp op, const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const LocalTensor<T> &work, int32_t count, bool calIndex, const SrcLoc &loc) {
+    const int64_t n = check_count(count, api, loc);
+    check_operand(src, api, "src", n, loc);
+    dst.check_aligned(api, "dst", loc);
+    dst.check(0, calIndex ? 2 : 1, api, loc);
+    work.check_aligned(api, "sharedTmpBuffer", loc);
+    Acc<T> acc{op};
+    for (int64_t i = 0; i < n; ++i) acc.add(src.ptr()[i], static_cast<uint32_t>(i));
+    dst.ptr()[0] = acc.value();
+    if (calIndex && op != RedOp::kSum) put_index(dst.ptr() + 1, acc.index);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(n, sizeof(T)), 2.0) +
+                                                         pyasc_sim::cost::kReduceTailCycles);
+}
+
+// Mask form of ReduceSum/Max/Min: every masked element of every repeat (src block stride 1).
+template <typename T>
+inline void reduce_repeat(RedOp op, const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                          const LocalTensor<T> &work, const Mask &m, int32_t repeats, int32_t srcRepStride,
+                          bool calIndex, const SrcLoc &loc) {
+    const Opnd os{1, srcRepStride, 32 / sizeof(T)};
+    const uint32_t reps = static_cast<uint32_t>(std::max(repeats, 0));
+    check_operand(src, api, "src", os.extent(reps, m), loc);
+    dst.check(0, calIndex ? 2 : 1, api, loc);
+    work.check_aligned(api, "sharedTmpBuffer", loc);
+    Acc<T> acc{op};
+    for_each_masked(reps, m, [&](uint32_t r, uint32_t i) { acc.add(src.ptr()[os.off(r, i)], r * (256 / sizeof(T)) + i); });
+    dst.ptr()[0] = acc.value();
+    if (calIndex && op != RedOp::kSum) put_index(dst.ptr() + 1, acc.index);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(reps, 2.0) +
+                                                         pyasc_sim::cost::kReduceTailCycles);
+}
+
+template <typename T>
+inline void whole_reduce(RedOp op, const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const Mask &m, int32_t repeats, int32_t dstRepStride, int32_t srcBlkStride,
+                         int32_t srcRepStride, ReduceOrder order, const SrcLoc &loc) {
+    const Opnd os{srcBlkStride, srcRepStride, 32 / sizeof(T)};
+    const uint32_t reps = static_cast<uint32_t>(std::max(repeats, 0));
+    check_operand(src, api, "src", os.extent(reps, m), loc);
+    // dstRepStride unit: one result (value, or value + index pair, or one uint32 index).
+    const bool pair = op != RedOp::kSum &&
+                      (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE);
+    const int64_t unit = pair ? 2 : 1;
+    if (reps > 0) {
+        if (op != RedOp::kSum && order == ReduceOrder::ORDER_ONLY_INDEX) {
+            dst.check_bytes(0, (static_cast<int64_t>(reps - 1) * dstRepStride + 1) * 4, api, loc);
+        } else {
+            dst.check(0, (static_cast<int64_t>(reps - 1) * dstRepStride + 1) * unit, api, loc);
+        }
+    }
+    for (uint32_t r = 0; r < reps; ++r) {
+        Acc<T> acc{op};
+        for (uint32_t i = 0; i < m.n; ++i) {
+            if (m.test(i)) acc.add(src.ptr()[os.off(r, i)], i);
+        }
+        if (op == RedOp::kSum || order == ReduceOrder::ORDER_ONLY_VALUE) {
+            dst.ptr()[static_cast<int64_t>(r) * dstRepStride * unit] = acc.value();
+        } else if (order == ReduceOrder::ORDER_ONLY_INDEX) {
+            uint8_t *p = reinterpret_cast<uint8_t *>(dst.ptr()) + static_cast<int64_t>(r) * dstRepStride * 4;
+            std::memcpy(p, &acc.index, 4);
+        } else {
+            T *p = dst.ptr() + static_cast<int64_t>(r) * dstRepStride * unit;
+            if (order == ReduceOrder::ORDER_VALUE_INDEX) {
+                p[0] = acc.value();
+                put_index(p + 1, acc.index);
+            } else {
+                put_index(p, acc.index);
+                p[1] = acc.value();
+            }
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(reps, 2.0));
+}
+
+}  // namespace sim_detail
+
+#define PYASC_SIM_REDUCE(NAME, OP, INDEX_PARAM, INDEX_ARG)                                                           \
+    template <typename T>                                                                                            \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer,    \
+                     const int32_t count INDEX_PARAM, PYASC_SIM_LOC) {                                               \
+        sim_detail::reduce_count(OP, #NAME, dst, src, sharedTmpBuffer, count, INDEX_ARG, loc);                       \
+    }                                                                                                                \
+    template <typename T>                                                                                            \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer,    \
+                     const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride INDEX_PARAM,           \
+                     PYASC_SIM_LOC) {                                                                                \
+        sim_detail::reduce_repeat(OP, #NAME, dst, src, sharedTmpBuffer,                                              \
+                                  sim_detail::mask_count(static_cast<uint64_t>(mask), 256 / sizeof(T), #NAME, loc),  \
+                                  repeatTime, srcRepStride, INDEX_ARG, loc);                                         \
+    }                                                                                                                \
+    template <typename T>                                                                                            \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer,    \
+                     const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride INDEX_PARAM,        \
+                     PYASC_SIM_LOC) {                                                                                \
+        sim_detail::reduce_repeat(OP, #NAME, dst, src, sharedTmpBuffer, sim_detail::mask_bits(mask, 256 / sizeof(T)), \
+                                  repeatTime, srcRepStride, INDEX_ARG, loc);                                         \
+    }
+
+#define PYASC_SIM_COMMA ,
+PYASC_SIM_REDUCE(ReduceSum, sim_detail::RedOp::kSum, , false)
+PYASC_SIM_REDUCE(ReduceMax, sim_detail::RedOp::kMax, PYASC_SIM_COMMA bool calIndex = false, calIndex)
+PYASC_SIM_REDUCE(ReduceMin, sim_detail::RedOp::kMin, PYASC_SIM_COMMA bool calIndex = false, calIndex)
+#undef PYASC_SIM_COMMA
+#undef PYASC_SIM_REDUCE
+
+#define PYASC_SIM_WHOLE_REDUCE(NAME, OP, ORDER_PARAM, ORDER_ARG)                                                   \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t mask,                     \
+                     const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,             \
+                     const int32_t srcRepStride ORDER_PARAM, PYASC_SIM_LOC) {                                      \
+        sim_detail::whole_reduce(OP, #NAME, dst, src,                                                              \
+                                 sim_detail::mask_of<isSetMask>(static_cast<uint64_t>(mask), 256 / sizeof(T), #NAME, loc), \
+                                 repeatTime, dstRepStride, srcBlkStride, srcRepStride, ORDER_ARG, loc);            \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],                  \
+                     const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,             \
+                     const int32_t srcRepStride ORDER_PARAM, PYASC_SIM_LOC) {                                      \
+        sim_detail::whole_reduce(OP, #NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
+                                 repeatTime, dstRepStride, srcBlkStride, srcRepStride, ORDER_ARG, loc);            \
+    }
+
+#define PYASC_SIM_COMMA ,
+PYASC_SIM_WHOLE_REDUCE(WholeReduceSum, sim_detail::RedOp::kSum, , ReduceOrder::ORDER_ONLY_VALUE)
+PYASC_SIM_WHOLE_REDUCE(WholeReduceMax, sim_detail::RedOp::kMax,
+                       PYASC_SIM_COMMA ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
+PYASC_SIM_WHOLE_REDUCE(WholeReduceMin, sim_detail::RedOp::kMin,
+                       PYASC_SIM_COMMA ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
+#undef PYASC_SIM_COMMA
+#undef PYASC_SIM_WHOLE_REDUCE
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_REDUCE_H_

@@ -1,0 +1,83 @@
+// Ascend C on the CPU -- synchronisation between pipes: PipeBarrier, SetFlag / WaitFlag.
+//
+// Blocks execute their instructions in program order on the CPU, so no instruction
+// actually waits; the API checks the pairing the hardware relies on (a WaitFlag with no
+// SetFlag before it hangs a real core) and charges the cost model.
+#ifndef PYASC_SIM_KAPI_SYNC_H_
+#define PYASC_SIM_KAPI_SYNC_H_
+
+#include "pyasc_sim/kapi/state.h"
+
+namespace AscendC {
+
+namespace sim_detail {
+inline const char *event_name(HardEvent e) {
+    static const char *const names[] = {
+        "MTE2_MTE1", "MTE1_MTE2", "MTE1_M",    "M_MTE1",   "MTE2_V",   "V_MTE2",    "MTE3_V",   "V_MTE3",   "M_V",
+        "V_M",       "V_V",       "MTE3_MTE1", "MTE1_MTE3", "MTE1_V",  "MTE2_M",    "M_MTE2",   "V_MTE1",   "M_FIX",
+        "FIX_M",     "MTE3_MTE2", "MTE2_MTE3", "S_V",      "V_S",      "S_MTE2",    "MTE2_S",   "S_MTE3",   "MTE3_S",
+        "MTE2_FIX",  "FIX_MTE2",  "FIX_S",     "M_S",      "FIX_MTE3", "MTE1_FIX",  "FIX_MTE1", "FIX_FIX"};
+    const int i = static_cast<int>(e);
+    return i >= 0 && i < static_cast<int>(sizeof(names) / sizeof(names[0])) ? names[i] : "?";
+}
+inline void check_event_id(const char *api, HardEvent evt, int32_t id, const pyasc_sim::kapi::SrcLoc &loc) {
+    if (id < 0 || id >= pyasc_sim::kapi::kEventIds) {
+        pyasc_sim::kapi::fail("event-id", loc, "%s<HardEvent::%s>(%d): event ids range over 0..%d", api,
+                              event_name(evt), id, pyasc_sim::kapi::kEventIds - 1);
+    }
+}
+}  // namespace sim_detail
+
+template <pipe_t pipe>
+inline void PipeBarrier() {
+    pyasc_sim::kapi::charge_sync(pyasc_sim::cost::kBarrierCycles);
+}
+inline void pipe_barrier(pipe_t) { pyasc_sim::kapi::charge_sync(pyasc_sim::cost::kBarrierCycles); }
+
+template <HardEvent event>
+inline void SetFlag(int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    sim_detail::check_event_id("SetFlag", event, eventID, loc);
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    int32_t &c = b.flags[static_cast<int>(event)][eventID];
+    if (c == 0) b.flag_loc[static_cast<int>(event)][eventID] = loc;
+    ++c;
+}
+
+template <HardEvent event>
+inline void WaitFlag(int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    sim_detail::check_event_id("WaitFlag", event, eventID, loc);
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    int32_t &c = b.flags[static_cast<int>(event)][eventID];
+    if (c == 0) {
+        if (b.checks) {
+            pyasc_sim::kapi::fail("waitflag-unpaired", loc,
+                                  "WaitFlag<HardEvent::%s>(%d) with no matching SetFlag<HardEvent::%s>(%d) before it; "
+                                  "on hardware the waiting pipe hangs",
+                                  sim_detail::event_name(event), eventID, sim_detail::event_name(event), eventID);
+        }
+        return;
+    }
+    --c;
+    pyasc_sim::kapi::charge_sync(pyasc_sim::cost::kFlagSyncCycles);
+}
+
+// Called when the kernel returns: a SetFlag that no WaitFlag consumed breaks the pairing the
+// documentation requires (the next kernel on the core would see a stale flag).
+inline void sim_check_flags_at_exit() {
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    if (!b.checks) return;
+    for (int e = 0; e < pyasc_sim::kapi::kHardEvents; ++e) {
+        for (int i = 0; i < pyasc_sim::kapi::kEventIds; ++i) {
+            if (b.flags[e][i] > 0) {
+                pyasc_sim::kapi::fail("setflag-unpaired", b.flag_loc[e][i],
+                                      "SetFlag<HardEvent::%s>(%d) (here) was never consumed by a WaitFlag before the "
+                                      "kernel ended (%d pending); SetFlag and WaitFlag must come in pairs",
+                                      sim_detail::event_name(static_cast<HardEvent>(e)), i, b.flags[e][i]);
+            }
+        }
+    }
+}
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_SYNC_H_

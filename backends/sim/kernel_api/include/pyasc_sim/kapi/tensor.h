@@ -1,0 +1,241 @@
+// Ascend C on the CPU -- GlobalTensor (global memory) and LocalTensor (a core's buffers).
+#ifndef PYASC_SIM_KAPI_TENSOR_H_
+#define PYASC_SIM_KAPI_TENSOR_H_
+
+#include "pyasc_sim/kapi/state.h"
+
+namespace AscendC {
+
+template <typename T>
+class LocalTensor;
+
+// A view of global memory.  SetGlobalBuffer(ptr, size) gives it a size in elements; every
+// access through the API is checked against that size and against the device allocation.
+template <typename T>
+class GlobalTensor {
+public:
+    using PrimType = T;
+
+    GlobalTensor() = default;
+
+    void SetGlobalBuffer(__gm__ T *buffer, uint64_t bufferSize) {
+        addr_ = buffer;
+        origin_ = buffer;
+        size_ = bufferSize;
+        total_ = bufferSize;
+        sized_ = true;
+    }
+    void SetGlobalBuffer(__gm__ T *buffer) {
+        addr_ = buffer;
+        origin_ = buffer;
+        size_ = 0;
+        total_ = 0;
+        sized_ = false;
+    }
+
+    __gm__ T *GetPhyAddr() const { return addr_; }
+    __gm__ T *GetPhyAddr(const uint64_t offset) const { return addr_ + offset; }
+    uint64_t GetSize() const { return size_; }
+
+    GlobalTensor operator[](const uint64_t offset) const {
+        GlobalTensor r = *this;
+        r.addr_ = addr_ + offset;
+        r.size_ = offset <= size_ ? size_ - offset : 0;
+        return r;
+    }
+
+    T GetValue(const uint64_t offset, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) const {
+        check(offset, 1, false, "GetValue reads", loc);
+        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarGmCycles);
+        return addr_[offset];
+    }
+    void SetValue(const uint64_t offset, const pyasc_sim::kapi::ident_t<T> &value,
+                  pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) const {
+        check(offset, 1, true, "SetValue writes", loc);
+        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarGmCycles);
+        addr_[offset] = value;
+    }
+    T &operator()(const uint64_t offset) const { return addr_[offset]; }
+
+    template <typename... Args>
+    void SetL2CacheHint(Args...) {}
+
+    // Checks an access of `count` elements starting `offset` elements after GetPhyAddr():
+    // within the GlobalTensor's size (when set) and inside a live device allocation.
+    // Records writes for the cross-core overlap check.
+    void check(uint64_t offset, uint64_t count, bool write, const char *what,
+               const pyasc_sim::kapi::SrcLoc &loc) const {
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        if (!b.checks || count == 0) return;
+        const T *p = addr_ + offset;
+        if (addr_ == nullptr) {
+            pyasc_sim::kapi::fail("gm-out-of-bounds", loc, "%s %llu elements through a GlobalTensor whose buffer was "
+                                  "never set (call SetGlobalBuffer first)", what, static_cast<unsigned long long>(count));
+        }
+        if (sized_) {
+            const int64_t start = p - origin_;
+            if (start < 0 || static_cast<uint64_t>(start) + count > total_) {
+                pyasc_sim::kapi::fail(
+                    "gm-out-of-bounds", loc,
+                    "%s elements [%lld, %lld) (%llu bytes at global address %p) of a GlobalTensor of %llu elements "
+                    "(SetGlobalBuffer(%p, %llu)): %lld elements past its end",
+                    what, static_cast<long long>(start), static_cast<long long>(start + static_cast<int64_t>(count)),
+                    static_cast<unsigned long long>(count * sizeof(T)), static_cast<const void *>(p),
+                    static_cast<unsigned long long>(total_), static_cast<const void *>(origin_),
+                    static_cast<unsigned long long>(total_),
+                    static_cast<long long>(start + static_cast<int64_t>(count) - static_cast<int64_t>(total_)));
+            }
+        }
+        pyasc_sim::kapi::check_gm_alloc(p, count * sizeof(T), what, loc);
+        if (write) {
+            const uint64_t a = reinterpret_cast<uintptr_t>(p);
+            pyasc_sim::kapi::record_write(a, a + count * sizeof(T));
+        }
+    }
+    // Byte-granular variant (DataCopyPad bursts).
+    void check_bytes(uint64_t byte_offset, uint64_t bytes, bool write, const char *what,
+                     const pyasc_sim::kapi::SrcLoc &loc) const {
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        if (!b.checks || bytes == 0) return;
+        const uint64_t first = byte_offset / sizeof(T);
+        const uint64_t last = (byte_offset + bytes + sizeof(T) - 1) / sizeof(T);
+        if (write) {
+            // check bounds without recording whole elements, then record the exact bytes
+            check(first, last - first, false, what, loc);
+            const uint64_t a = reinterpret_cast<uintptr_t>(addr_) + byte_offset;
+            pyasc_sim::kapi::record_write(a, a + bytes);
+        } else {
+            check(first, last - first, false, what, loc);
+        }
+    }
+
+    // Records bytes [byte_offset, byte_offset + bytes) as written (bounds already checked).
+    void sim_record(uint64_t byte_offset, uint64_t bytes) const {
+        if (!pyasc_sim::kapi::blk().checks) return;
+        const uint64_t a = reinterpret_cast<uintptr_t>(addr_) + byte_offset;
+        pyasc_sim::kapi::record_write(a, a + bytes);
+    }
+
+private:
+    T *addr_ = nullptr;
+    T *origin_ = nullptr;
+    uint64_t size_ = 0;
+    uint64_t total_ = 0;
+    bool sized_ = false;
+};
+
+// A view of a core's local memory (UB, L1, L0A/B/C) obtained from a TQue or TBuf.
+template <typename T>
+class LocalTensor {
+public:
+    using PrimType = T;
+
+    LocalTensor() = default;
+    LocalTensor(T *ptr, uint32_t size, TPosition pos, uint8_t *buf_begin, uint8_t *buf_end)
+        : ptr_(ptr), size_(size), pos_(pos), buf_begin_(buf_begin), buf_end_(buf_end) {}
+
+    LocalTensor operator[](const uint32_t offset) const {
+        LocalTensor r = *this;
+        r.ptr_ = ptr_ + offset;
+        r.size_ = offset <= size_ ? size_ - offset : 0;
+        return r;
+    }
+    T GetValue(const uint32_t index, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) const {
+        check(index, 1, "GetValue reads", loc);
+        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarLocalCycles);
+        return ptr_[index];
+    }
+    void SetValue(const uint32_t index, const pyasc_sim::kapi::ident_t<T> &value,
+                  pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) const {
+        check(index, 1, "SetValue writes", loc);
+        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarLocalCycles);
+        ptr_[index] = value;
+    }
+    T &operator()(const uint32_t index) const { return ptr_[index]; }
+
+    uint32_t GetSize() const { return size_; }
+    void SetSize(const uint32_t size) { size_ = size; }
+    uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
+    TPosition GetPosition() const { return pos_; }
+    T *GetPhyAddr() const { return ptr_; }
+    T *GetPhyAddr(const uint32_t offset) const { return ptr_ + offset; }
+    void SetUserTag(int32_t tag) { tag_ = tag; }
+    int32_t GetUserTag() const { return tag_; }
+
+    template <typename U>
+    LocalTensor<U> ReinterpretCast() const {
+        return LocalTensor<U>(reinterpret_cast<U *>(ptr_), static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)), pos_,
+                              buf_begin_, buf_end_);
+    }
+
+    // ---- simulator internals -----------------------------------------------------------
+    T *ptr() const { return ptr_; }
+    uint8_t *buf_begin() const { return buf_begin_; }
+    uint8_t *buf_end() const { return buf_end_; }
+    pyasc_sim::kapi::MemKind kind() const { return pyasc_sim::kapi::mem_of(pos_); }
+    // Byte offset of this tensor inside its physical memory.
+    uint64_t mem_offset() const {
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        const int k = kind();
+        return (k >= 0 && b.mem[k] != nullptr) ? static_cast<uint64_t>(reinterpret_cast<uint8_t *>(ptr_) - b.mem[k])
+                                               : reinterpret_cast<uintptr_t>(ptr_);
+    }
+    // Checks that elements [index, index + count) lie inside the buffer this tensor views.
+    void check(int64_t index, int64_t count, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        check_bytes(index * static_cast<int64_t>(sizeof(T)), count * static_cast<int64_t>(sizeof(T)), what, loc);
+    }
+    void check_bytes(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
+        if (ptr_ == nullptr || buf_begin_ == nullptr) {
+            pyasc_sim::kapi::fail("local-out-of-bounds", loc,
+                                  "%s a LocalTensor that was never allocated (use TQue::AllocTensor, TQue::DeQue or "
+                                  "TBuf::Get)", what);
+        }
+        const uint8_t *p = reinterpret_cast<const uint8_t *>(ptr_) + byte_offset;
+        if (p < buf_begin_ || p + bytes > buf_end_) {
+            pyasc_sim::kapi::fail(
+                "local-out-of-bounds", loc,
+                "%s %lld bytes at %s offset %lld, outside the %lld-byte %s buffer at %s offset %lld (by %lld bytes)",
+                what, static_cast<long long>(bytes), pyasc_sim::kapi::mem_name(kind()),
+                static_cast<long long>(mem_offset() + byte_offset), static_cast<long long>(buf_end_ - buf_begin_),
+                pyasc_sim::kapi::pos_name(pos_), pyasc_sim::kapi::mem_name(kind()),
+                static_cast<long long>(mem_offset() - (reinterpret_cast<uint8_t *>(ptr_) - buf_begin_)),
+                static_cast<long long>(p < buf_begin_ ? buf_begin_ - p : p + bytes - buf_end_));
+        }
+    }
+    // Checks the documented 32-byte alignment of a local operand's start address.
+    void check_aligned(const char *api, const char *operand, const pyasc_sim::kapi::SrcLoc &loc,
+                       uint32_t alignment = 32) const {
+        if (!pyasc_sim::kapi::blk().checks) return;
+        if (ptr_ == nullptr) {
+            pyasc_sim::kapi::fail("local-out-of-bounds", loc, "%s: %s is a LocalTensor that was never allocated", api,
+                                  operand);
+        }
+        const uint64_t off = mem_offset();
+        if (off % alignment != 0) {
+            pyasc_sim::kapi::fail("ub-alignment", loc,
+                                  "%s: %s starts at %s offset %llu (0x%llx), which is not %u-byte aligned (%llu bytes "
+                                  "past a boundary); local operands must start on %u-byte boundaries",
+                                  api, operand, pyasc_sim::kapi::mem_name(kind()), static_cast<unsigned long long>(off),
+                                  static_cast<unsigned long long>(off), alignment,
+                                  static_cast<unsigned long long>(off % alignment), alignment);
+        }
+    }
+
+private:
+    T *ptr_ = nullptr;
+    uint32_t size_ = 0;
+    TPosition pos_ = TPosition::VECCALC;
+    uint8_t *buf_begin_ = nullptr;
+    uint8_t *buf_end_ = nullptr;
+    int32_t tag_ = 0;
+};
+
+inline int64_t GetBlockIdx() { return static_cast<int64_t>(pyasc_sim::kapi::blk().block_idx); }
+inline int64_t GetBlockNum() { return static_cast<int64_t>(pyasc_sim::kapi::blk().block_dim); }
+inline int64_t GetSubBlockIdx() { return 0; }
+inline int64_t GetTaskRation() { return 1; }
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_TENSOR_H_

@@ -1,0 +1,639 @@
+// Ascend C on the CPU -- vector instructions on local tensors.
+//
+// Two documented forms per instruction:
+//   * count form:  Add(dst, src0, src1, count) -- the first `count` elements;
+//   * mask/repeat: Add(dst, src0, src1, mask, repeatTimes, BinaryRepeatParams) -- repeatTimes
+//     (<= 255) repeats of 256 bytes = 8 data blocks of 32 bytes; within repeat r, element i
+//     (in data block i / E, E = 32 / sizeof(T)) of an operand is at element offset
+//         r * repStride * E + (i / E) * blkStride * E + i % E,
+//     and only elements whose mask bit is set are computed (the rest of dst is untouched).
+//     mask is either a count (continuous mode: the first `mask` elements of every repeat,
+//     1 <= mask <= 256 / sizeof(T)) or uint64_t[2] (bit mode: bit i of mask[i / 64]).
+// Operand start addresses must be 32-byte aligned (check 'ub-alignment'); accesses are
+// checked against the operand's buffer (check 'local-out-of-bounds').
+#ifndef PYASC_SIM_KAPI_VECTOR_H_
+#define PYASC_SIM_KAPI_VECTOR_H_
+
+#include "pyasc_sim/kapi/params.h"
+#include "pyasc_sim/kapi/tensor.h"
+
+namespace AscendC {
+
+namespace sim_detail {
+
+using pyasc_sim::kapi::SrcLoc;
+
+struct Mask {
+    uint64_t w[4] = {0, 0, 0, 0};
+    uint32_t n = 0;  // highest active element + 1
+    bool test(uint32_t i) const { return ((w[i >> 6] >> (i & 63)) & 1u) != 0; }
+    void finish(uint32_t epr) {
+        n = 0;
+        for (uint32_t i = 0; i < epr; ++i) {
+            if (test(i)) n = i + 1;
+        }
+    }
+};
+
+inline Mask mask_count(uint64_t m, uint32_t epr, const char *api, const SrcLoc &loc) {
+    if ((m == 0 || m > epr) && pyasc_sim::kapi::blk().checks) {
+        pyasc_sim::kapi::fail("vector-mask", loc,
+                              "%s: mask %llu is outside [1, %u], the elements one 256-byte repeat holds for this type",
+                              api, static_cast<unsigned long long>(m), epr);
+    }
+    Mask r;
+    const uint32_t k = static_cast<uint32_t>(std::min<uint64_t>(m, epr));
+    for (uint32_t i = 0; i < k; ++i) r.w[i >> 6] |= 1ull << (i & 63);
+    r.n = k;
+    return r;
+}
+
+inline Mask mask_bits(const uint64_t *m, uint32_t epr) {
+    Mask r;
+    r.w[0] = m[0];
+    if (epr > 64) r.w[1] = m[1];
+    r.finish(epr);
+    return r;
+}
+
+template <bool isSetMask>
+inline Mask mask_of(uint64_t m, uint32_t epr, const char *api, const SrcLoc &loc) {
+    if (isSetMask) return mask_count(m, epr, api, loc);
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    if (b.mask_counter) {
+        pyasc_sim::kapi::fail("unsupported", loc, "%s with isSetMask = false in counter mask mode (SetMaskCount) is not "
+                              "supported by the simulator; use the count form", api);
+    }
+    return mask_bits(b.mask, epr);
+}
+template <bool isSetMask>
+inline Mask mask_of(const uint64_t *m, uint32_t epr, const char *api, const SrcLoc &loc) {
+    if (isSetMask) return mask_bits(m, epr);
+    return mask_of<false>(uint64_t{0}, epr, api, loc);
+}
+
+// An operand of a repeat-form instruction: strides in 32-byte blocks, E elements per block.
+struct Opnd {
+    int64_t blk;
+    int64_t rep;
+    int64_t epb;
+    int64_t off(uint32_t r, uint32_t i) const { return r * rep * epb + (i / epb) * blk * epb + i % epb; }
+    // Elements from the start the instruction may touch (block granular).
+    int64_t extent(uint32_t repeats, const Mask &m) const {
+        if (repeats == 0 || m.n == 0) return 0;
+        const int64_t last = m.n - 1;
+        return (repeats - 1) * rep * epb + (last / epb) * blk * epb + epb;
+    }
+};
+
+template <typename T>
+inline void check_operand(const LocalTensor<T> &t, const char *api, const char *name, int64_t elems,
+                          const SrcLoc &loc) {
+    t.check_aligned(api, name, loc);
+    t.check(0, elems, api, loc);
+}
+
+template <typename F>
+inline void for_each_masked(uint32_t repeats, const Mask &m, F f) {
+    for (uint32_t r = 0; r < repeats; ++r) {
+        for (uint32_t i = 0; i < m.n; ++i) {
+            if (m.test(i)) f(r, i);
+        }
+    }
+}
+
+inline double repeats_of(uint64_t count, size_t elem) { return static_cast<double>((count * elem + 255) / 256); }
+
+inline int64_t check_count(int64_t count, const char *api, const SrcLoc &loc) {
+    if (count < 0 && pyasc_sim::kapi::blk().checks) {
+        pyasc_sim::kapi::fail("vector-count", loc, "%s: count %lld is negative", api, static_cast<long long>(count));
+    }
+    return count < 0 ? 0 : count;
+}
+
+// ---- engines ----------------------------------------------------------------------------------
+template <typename T, typename F>
+inline void binary_count(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &s0,
+                         const LocalTensor<T> &s1, int64_t count, double factor, const SrcLoc &loc, F f) {
+    count = check_count(count, api, loc);
+    check_operand(dst, api, "dst", count, loc);
+    check_operand(s0, api, "src0", count, loc);
+    check_operand(s1, api, "src1", count, loc);
+    T *d = dst.ptr();
+    const T *a = s0.ptr();
+    const T *b = s1.ptr();
+    for (int64_t i = 0; i < count; ++i) d[i] = f(a[i], b[i]);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(count, sizeof(T)), factor));
+}
+
+template <typename T, typename F>
+inline void binary_repeat(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &s0,
+                          const LocalTensor<T> &s1, const Mask &m, uint8_t repeats, const BinaryRepeatParams &p,
+                          double factor, const SrcLoc &loc, F f) {
+    constexpr int64_t e = 32 / sizeof(T);
+    const Opnd od{p.dstBlkStride, p.dstRepStride, e}, o0{p.src0BlkStride, p.src0RepStride, e},
+        o1{p.src1BlkStride, p.src1RepStride, e};
+    check_operand(dst, api, "dst", od.extent(repeats, m), loc);
+    check_operand(s0, api, "src0", o0.extent(repeats, m), loc);
+    check_operand(s1, api, "src1", o1.extent(repeats, m), loc);
+    T *d = dst.ptr();
+    const T *a = s0.ptr();
+    const T *b = s1.ptr();
+    for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) { d[od.off(r, i)] = f(a[o0.off(r, i)], b[o1.off(r, i)]); });
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats, factor));
+}
+
+template <typename D, typename S, typename F>
+inline void unary_count(const char *api, const LocalTensor<D> &dst, const LocalTensor<S> &src, int64_t count,
+                        double factor, const SrcLoc &loc, F f) {
+    count = check_count(count, api, loc);
+    check_operand(dst, api, "dst", count, loc);
+    check_operand(src, api, "src", count, loc);
+    D *d = dst.ptr();
+    const S *a = src.ptr();
+    for (int64_t i = 0; i < count; ++i) d[i] = f(a[i]);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
+                            pyasc_sim::kapi::vector_cycles(repeats_of(count, std::max(sizeof(D), sizeof(S))), factor));
+}
+
+template <typename D, typename S, typename F>
+inline void unary_repeat(const char *api, const LocalTensor<D> &dst, const LocalTensor<S> &src, const Mask &m,
+                         uint8_t repeats, const UnaryRepeatParams &p, double factor, const SrcLoc &loc, F f) {
+    const Opnd od{p.dstBlkStride, p.dstRepStride, static_cast<int64_t>(32 / sizeof(D))},
+        os{p.srcBlkStride, p.srcRepStride, static_cast<int64_t>(32 / sizeof(S))};
+    check_operand(dst, api, "dst", od.extent(repeats, m), loc);
+    check_operand(src, api, "src", os.extent(repeats, m), loc);
+    D *d = dst.ptr();
+    const S *a = src.ptr();
+    for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) { d[od.off(r, i)] = f(a[os.off(r, i)]); });
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats, factor));
+}
+
+// Math in float (double for double) for the transcendental ops.
+template <typename T>
+using calc_t = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
+template <typename T>
+inline calc_t<T> cv(T v) {
+    return static_cast<calc_t<T>>(pyasc_sim::kapi::to_double(v));
+}
+template <typename T>
+inline T sim_div(T a, T b) {
+    if constexpr (std::is_integral<T>::value) {
+        return b == T(0) ? T(0) : static_cast<T>(a / b);
+    } else {
+        return static_cast<T>(cv(a) / cv(b));
+    }
+}
+template <typename T>
+inline T sim_abs(T a) {
+    if constexpr (std::is_integral<T>::value) {
+        return a < T(0) ? static_cast<T>(-a) : a;
+    } else {
+        return static_cast<T>(std::fabs(cv(a)));
+    }
+}
+
+}  // namespace sim_detail
+
+// ---- mask state (isSetMask = false) --------------------------------------------------------------
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    b.mask[0] = maskLow;
+    b.mask[1] = maskHigh;
+}
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(int32_t len) {
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    b.mask[0] = b.mask[1] = 0;
+    for (int32_t i = 0; i < len && i < 128; ++i) b.mask[i >> 6] |= 1ull << (i & 63);
+}
+inline void ResetMask() {
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    b.mask[0] = b.mask[1] = ~0ull;
+}
+inline void SetMaskCount() { pyasc_sim::kapi::blk().mask_counter = true; }
+inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
+
+// ---- instruction families ----------------------------------------------------------------------
+#define PYASC_SIM_LOC pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()
+
+// dst = f(src0, src1)
+#define PYASC_SIM_BINARY(NAME, FACTOR, EXPR)                                                                        \
+    template <typename T>                                                                                          \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
+                     const int32_t &count, PYASC_SIM_LOC) {                                                        \
+        sim_detail::binary_count(#NAME, dst, src0, src1, count, FACTOR, loc, [](T a, T b) -> T { return EXPR; }); \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
+                     const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,     \
+                     PYASC_SIM_LOC) {                                                                              \
+        sim_detail::binary_repeat(#NAME, dst, src0, src1,                                                          \
+                                  sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
+                                  repeatParams, FACTOR, loc, [](T a, T b) -> T { return EXPR; });                  \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
+                     const uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,       \
+                     PYASC_SIM_LOC) {                                                                              \
+        sim_detail::binary_repeat(#NAME, dst, src0, src1,                                                          \
+                                  sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
+                                  repeatParams, FACTOR, loc, [](T a, T b) -> T { return EXPR; });                  \
+    }
+
+// dst = f(src)
+#define PYASC_SIM_UNARY(NAME, FACTOR, EXPR)                                                                        \
+    template <typename T>                                                                                          \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count, PYASC_SIM_LOC) {  \
+        sim_detail::unary_count(#NAME, dst, src, count, FACTOR, loc, [](T a) -> T { return EXPR; });               \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],                  \
+                     const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
+                                 repeatTimes, repeatParams, FACTOR, loc, [](T a) -> T { return EXPR; });           \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask,                    \
+                     const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
+                                 repeatTimes, repeatParams, FACTOR, loc, [](T a) -> T { return EXPR; });           \
+    }
+
+// dst = f(src, scalar)
+#define PYASC_SIM_SCALAR(NAME, EXPR)                                                                               \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
+                     const pyasc_sim::kapi::ident_t<T> &scalarValue, const int32_t &count, PYASC_SIM_LOC) {        \
+        const T s = scalarValue;                                                                                   \
+        sim_detail::unary_count(#NAME, dst, src, count, 1.0, loc, [s](T a) -> T { return EXPR; });                 \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
+                     const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask[],                        \
+                     const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        const T s = scalarValue;                                                                                   \
+        sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
+                                 repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
+                     const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask,                          \
+                     const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        const T s = scalarValue;                                                                                   \
+        sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
+                                 repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
+    }
+
+PYASC_SIM_BINARY(Add, 1.0, static_cast<T>(a + b))
+PYASC_SIM_BINARY(Sub, 1.0, static_cast<T>(a - b))
+PYASC_SIM_BINARY(Mul, 1.0, static_cast<T>(a * b))
+PYASC_SIM_BINARY(Div, pyasc_sim::cost::kVectorComplexFactor, sim_detail::sim_div(a, b))
+PYASC_SIM_BINARY(Max, 1.0, (a > b ? a : b))
+PYASC_SIM_BINARY(Min, 1.0, (a < b ? a : b))
+
+PYASC_SIM_UNARY(Exp, pyasc_sim::cost::kVectorComplexFactor, static_cast<T>(std::exp(sim_detail::cv(a))))
+PYASC_SIM_UNARY(Ln, pyasc_sim::cost::kVectorComplexFactor, static_cast<T>(std::log(sim_detail::cv(a))))
+PYASC_SIM_UNARY(Abs, 1.0, sim_detail::sim_abs(a))
+PYASC_SIM_UNARY(Relu, 1.0, (a > T(0) ? a : T(0)))
+PYASC_SIM_UNARY(Sqrt, pyasc_sim::cost::kVectorComplexFactor, static_cast<T>(std::sqrt(sim_detail::cv(a))))
+PYASC_SIM_UNARY(Rsqrt, pyasc_sim::cost::kVectorComplexFactor,
+                static_cast<T>(sim_detail::calc_t<T>(1) / std::sqrt(sim_detail::cv(a))))
+PYASC_SIM_UNARY(Reciprocal, pyasc_sim::cost::kVectorComplexFactor,
+                static_cast<T>(sim_detail::calc_t<T>(1) / sim_detail::cv(a)))
+
+PYASC_SIM_SCALAR(Adds, static_cast<T>(a + s))
+PYASC_SIM_SCALAR(Muls, static_cast<T>(a * s))
+PYASC_SIM_SCALAR(Maxs, (a > s ? a : s))
+PYASC_SIM_SCALAR(Mins, (a < s ? a : s))
+
+#undef PYASC_SIM_BINARY
+#undef PYASC_SIM_UNARY
+#undef PYASC_SIM_SCALAR
+
+// ---- Duplicate: fill with a scalar -------------------------------------------------------------
+template <typename T>
+inline void Duplicate(const LocalTensor<T> &dst, const pyasc_sim::kapi::ident_t<T> &scalarValue, const int32_t &count,
+                      PYASC_SIM_LOC) {
+    int64_t n = sim_detail::check_count(count, "Duplicate", loc);
+    sim_detail::check_operand(dst, "Duplicate", "dst", n, loc);
+    T *d = dst.ptr();
+    const T s = scalarValue;
+    for (int64_t i = 0; i < n; ++i) d[i] = s;
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(n, sizeof(T))));
+}
+namespace sim_detail {
+template <typename T>
+inline void duplicate_repeat(const LocalTensor<T> &dst, T s, const Mask &m, uint8_t repeats, uint16_t blk, uint8_t rep,
+                             const SrcLoc &loc) {
+    const Opnd od{blk, rep, static_cast<int64_t>(32 / sizeof(T))};
+    check_operand(dst, "Duplicate", "dst", od.extent(repeats, m), loc);
+    T *d = dst.ptr();
+    for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) { d[od.off(r, i)] = s; });
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats));
+}
+}  // namespace sim_detail
+template <typename T, bool isSetMask = true>
+inline void Duplicate(const LocalTensor<T> &dst, const pyasc_sim::kapi::ident_t<T> &scalarValue, uint64_t mask[],
+                      const uint8_t repeatTimes, const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
+                      PYASC_SIM_LOC) {
+    sim_detail::duplicate_repeat(dst, static_cast<T>(scalarValue),
+                                 sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Duplicate", loc), repeatTimes,
+                                 dstBlockStride, dstRepeatStride, loc);
+}
+template <typename T, bool isSetMask = true>
+inline void Duplicate(const LocalTensor<T> &dst, const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask,
+                      const uint8_t repeatTimes, const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
+                      PYASC_SIM_LOC) {
+    sim_detail::duplicate_repeat(dst, static_cast<T>(scalarValue),
+                                 sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Duplicate", loc), repeatTimes,
+                                 dstBlockStride, dstRepeatStride, loc);
+}
+
+// ---- Cast with RoundMode ---------------------------------------------------------------------------
+namespace sim_detail {
+
+// Bit-level neighbours of 16-bit floating formats (half, bfloat16_t).
+template <typename F>
+inline F next16(F v, bool up) {
+    uint16_t b;
+    std::memcpy(&b, &v, 2);
+    const bool neg = (b & 0x8000u) != 0;
+    if ((b & 0x7fffu) == 0) {
+        b = up ? 0x0001u : 0x8001u;
+    } else if (up != neg) {
+        ++b;
+    } else {
+        --b;
+    }
+    F r;
+    std::memcpy(&r, &b, 2);
+    return r;
+}
+template <typename F>
+inline F next_float(F v, bool up) {
+    if constexpr (std::is_same<F, float>::value || std::is_same<F, double>::value) {
+        return std::nextafter(v, up ? std::numeric_limits<F>::infinity() : -std::numeric_limits<F>::infinity());
+    } else {
+        return next16(v, up);
+    }
+}
+template <typename F>
+inline bool odd_mantissa(F v) {
+    if constexpr (sizeof(F) == 2) {
+        uint16_t b;
+        std::memcpy(&b, &v, 2);
+        return (b & 1u) != 0;
+    } else if constexpr (sizeof(F) == 4) {
+        uint32_t b;
+        std::memcpy(&b, &v, 4);
+        return (b & 1u) != 0;
+    } else {
+        uint64_t b;
+        std::memcpy(&b, &v, 8);
+        return (b & 1u) != 0;
+    }
+}
+template <typename F>
+inline F nearest_even(double x) {
+    if constexpr (std::is_same<F, bfloat16_t>::value) {
+        return bfloat16_t(static_cast<float>(x));
+    } else {
+        return static_cast<F>(x);
+    }
+}
+
+// Rounds x (exact in double for every source type but 64-bit integers) to D with mode m.
+template <typename D>
+inline D round_to(double x, RoundMode m) {
+    if constexpr (std::is_integral<D>::value) {
+        if (std::isnan(x)) return D(0);
+        double r;
+        switch (m) {
+            case RoundMode::CAST_FLOOR: r = std::floor(x); break;
+            case RoundMode::CAST_CEIL: r = std::ceil(x); break;
+            case RoundMode::CAST_ROUND: r = std::round(x); break;
+            case RoundMode::CAST_TRUNC: r = std::trunc(x); break;
+            default: r = std::nearbyint(x); break;  // NONE, RINT, ODD, HYBRID: ties to even
+        }
+        const double lo = static_cast<double>(std::numeric_limits<D>::min());
+        const double hi = static_cast<double>(std::numeric_limits<D>::max());
+        if (r <= lo) return std::numeric_limits<D>::min();
+        if (r >= hi) return std::numeric_limits<D>::max();
+        return static_cast<D>(r);
+    } else {
+        const D t0 = nearest_even<D>(x);
+        const double d0 = pyasc_sim::kapi::to_double(t0);
+        if (std::isnan(x) || d0 == x || m == RoundMode::CAST_NONE || m == RoundMode::CAST_RINT ||
+            m == RoundMode::CAST_HYBRID) {
+            return t0;
+        }
+        const D lo = d0 < x ? t0 : next_float(t0, false);
+        const D hi = d0 < x ? next_float(t0, true) : t0;
+        switch (m) {
+            case RoundMode::CAST_FLOOR: return lo;
+            case RoundMode::CAST_CEIL: return hi;
+            case RoundMode::CAST_TRUNC: return x > 0 ? lo : hi;
+            case RoundMode::CAST_ODD: return odd_mantissa(lo) ? lo : hi;
+            case RoundMode::CAST_ROUND: {
+                const double dl = x - pyasc_sim::kapi::to_double(lo), dh = pyasc_sim::kapi::to_double(hi) - x;
+                if (dl < dh) return lo;
+                if (dh < dl) return hi;
+                return x > 0 ? hi : lo;  // tie: away from zero
+            }
+            default: return t0;
+        }
+    }
+}
+
+}  // namespace sim_detail
+
+template <typename T, typename U>
+inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
+                 const uint32_t count, PYASC_SIM_LOC) {
+    const RoundMode m = round_mode;
+    sim_detail::unary_count("Cast", dst, src, count, 1.0, loc,
+                            [m](U a) -> T { return sim_detail::round_to<T>(pyasc_sim::kapi::to_double(a), m); });
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
+                 const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
+                 PYASC_SIM_LOC) {
+    const RoundMode m = round_mode;
+    sim_detail::unary_repeat(
+        "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
+        repeatTimes, repeatParams, 1.0, loc,
+        [m](U a) -> T { return sim_detail::round_to<T>(pyasc_sim::kapi::to_double(a), m); });
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
+                 const uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
+                 PYASC_SIM_LOC) {
+    const RoundMode m = round_mode;
+    sim_detail::unary_repeat(
+        "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
+        repeatTimes, repeatParams, 1.0, loc,
+        [m](U a) -> T { return sim_detail::round_to<T>(pyasc_sim::kapi::to_double(a), m); });
+}
+
+// ---- Compare: one result bit per element (bit i of byte i / 8, LSB first) -------------------------
+namespace sim_detail {
+template <typename T>
+inline bool compare(T a, T b, CMPMODE m) {
+    switch (m) {
+        case CMPMODE::LT: return a < b;
+        case CMPMODE::GT: return a > b;
+        case CMPMODE::EQ: return a == b;
+        case CMPMODE::LE: return a <= b;
+        case CMPMODE::GE: return a >= b;
+        case CMPMODE::NE: return a != b;
+    }
+    return false;
+}
+inline void set_bit(uint8_t *bits, uint64_t i, bool v) {
+    if (v) {
+        bits[i >> 3] = static_cast<uint8_t>(bits[i >> 3] | (1u << (i & 7)));
+    } else {
+        bits[i >> 3] = static_cast<uint8_t>(bits[i >> 3] & ~(1u << (i & 7)));
+    }
+}
+inline bool get_bit(const uint8_t *bits, uint64_t i) { return ((bits[i >> 3] >> (i & 7)) & 1u) != 0; }
+
+// The count form processes whole 256-byte repeats (documented).
+template <typename T>
+inline void check_compare_count(uint32_t count, const char *api, const SrcLoc &loc) {
+    if ((static_cast<uint64_t>(count) * sizeof(T)) % 256 != 0 && pyasc_sim::kapi::blk().checks) {
+        pyasc_sim::kapi::fail("compare-count", loc,
+                              "%s: count %u x %zu bytes = %llu bytes is not a multiple of 256 bytes (one repeat); the "
+                              "count form of %s needs whole repeats",
+                              api, count, sizeof(T), static_cast<unsigned long long>(count * sizeof(T)), api);
+    }
+}
+}  // namespace sim_detail
+
+template <typename T, typename U>
+inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode,
+                    uint32_t count, PYASC_SIM_LOC) {
+    sim_detail::check_compare_count<T>(count, "Compare", loc);
+    sim_detail::check_operand(src0, "Compare", "src0", count, loc);
+    sim_detail::check_operand(src1, "Compare", "src1", count, loc);
+    dst.check_aligned("Compare", "dst", loc);
+    dst.check_bytes(0, (count + 7) / 8, "Compare writes", loc);
+    uint8_t *bits = reinterpret_cast<uint8_t *>(dst.ptr());
+    for (uint32_t i = 0; i < count; ++i) sim_detail::set_bit(bits, i, sim_detail::compare(src0.ptr()[i], src1.ptr()[i], cmpMode));
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(count, sizeof(T))));
+}
+// Repeat form: repeat r writes its 256 / sizeof(T) result bits to bytes [r * E / 8, (r + 1) * E / 8)
+// of dst (masked-off elements give 0).
+template <typename T, typename U, bool isSetMask = true>
+inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode,
+                    const uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams &p, PYASC_SIM_LOC) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, epr, "Compare", loc);
+    const sim_detail::Opnd o0{p.src0BlkStride, p.src0RepStride, 32 / sizeof(T)},
+        o1{p.src1BlkStride, p.src1RepStride, 32 / sizeof(T)};
+    sim_detail::check_operand(src0, "Compare", "src0", o0.extent(repeatTimes, m), loc);
+    sim_detail::check_operand(src1, "Compare", "src1", o1.extent(repeatTimes, m), loc);
+    dst.check_aligned("Compare", "dst", loc);
+    dst.check_bytes(0, static_cast<int64_t>(repeatTimes) * epr / 8, "Compare writes", loc);
+    uint8_t *bits = reinterpret_cast<uint8_t *>(dst.ptr());
+    for (uint32_t r = 0; r < repeatTimes; ++r) {
+        for (uint32_t i = 0; i < epr; ++i) {
+            const bool v = m.test(i) && sim_detail::compare(src0.ptr()[o0.off(r, i)], src1.ptr()[o1.off(r, i)], cmpMode);
+            sim_detail::set_bit(bits, static_cast<uint64_t>(r) * epr + i, v);
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeatTimes));
+}
+template <typename T, typename U>
+inline void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const pyasc_sim::kapi::ident_t<T> src1Scalar,
+                     CMPMODE cmpMode, uint32_t count, PYASC_SIM_LOC) {
+    sim_detail::check_compare_count<T>(count, "Compares", loc);
+    sim_detail::check_operand(src0, "Compares", "src0", count, loc);
+    dst.check_aligned("Compares", "dst", loc);
+    dst.check_bytes(0, (count + 7) / 8, "Compares writes", loc);
+    uint8_t *bits = reinterpret_cast<uint8_t *>(dst.ptr());
+    const T s = src1Scalar;
+    for (uint32_t i = 0; i < count; ++i) sim_detail::set_bit(bits, i, sim_detail::compare(src0.ptr()[i], s, cmpMode));
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(count, sizeof(T))));
+}
+
+// ---- Select: dst[i] = bit i of selMask ? src0[i] : src1[i] (or the scalar) -------------------------
+// VSEL_CMPMASK_SPR (mode 0) reuses the first 256 / sizeof(T) bits for every repeat; modes 1
+// and 2 consume the bits continuously.
+namespace sim_detail {
+template <typename T, typename U, typename Src1>
+inline void select_count(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                         Src1 src1, SELMODE mode, uint32_t count, const SrcLoc &loc) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    check_operand(dst, "Select", "dst", count, loc);
+    check_operand(src0, "Select", "src0", count, loc);
+    selMask.check_aligned("Select", "selMask", loc);
+    selMask.check_bytes(0, mode == SELMODE::VSEL_CMPMASK_SPR ? std::min<uint32_t>(count, epr) / 8 : (count + 7) / 8,
+                        "Select reads", loc);
+    const uint8_t *bits = reinterpret_cast<const uint8_t *>(selMask.ptr());
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t bit = mode == SELMODE::VSEL_CMPMASK_SPR ? i % epr : i;
+        dst.ptr()[i] = get_bit(bits, bit) ? src0.ptr()[i] : src1(i);
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(count, sizeof(T))));
+}
+template <typename T, typename U, typename Src1>
+inline void select_repeat(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                          Src1 src1, int64_t src1_extent, const sim_detail::Opnd &o1, SELMODE mode, const Mask &m,
+                          uint8_t repeats, const BinaryRepeatParams &p, const SrcLoc &loc) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    const Opnd od{p.dstBlkStride, p.dstRepStride, 32 / sizeof(T)}, o0{p.src0BlkStride, p.src0RepStride, 32 / sizeof(T)};
+    check_operand(dst, "Select", "dst", od.extent(repeats, m), loc);
+    check_operand(src0, "Select", "src0", o0.extent(repeats, m), loc);
+    (void)src1_extent;
+    selMask.check_aligned("Select", "selMask", loc);
+    selMask.check_bytes(0, mode == SELMODE::VSEL_CMPMASK_SPR ? epr / 8 : static_cast<int64_t>(repeats) * epr / 8,
+                        "Select reads", loc);
+    const uint8_t *bits = reinterpret_cast<const uint8_t *>(selMask.ptr());
+    for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) {
+        const uint64_t bit = mode == SELMODE::VSEL_CMPMASK_SPR ? i : static_cast<uint64_t>(r) * epr + i;
+        dst.ptr()[od.off(r, i)] = get_bit(bits, bit) ? src0.ptr()[o0.off(r, i)] : src1(o1.off(r, i));
+    });
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats));
+}
+}  // namespace sim_detail
+
+template <typename T, typename U>
+inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                   const LocalTensor<T> &src1, SELMODE selMode, uint32_t count, PYASC_SIM_LOC) {
+    sim_detail::check_operand(src1, "Select", "src1", count, loc);
+    const T *s1 = src1.ptr();
+    sim_detail::select_count(dst, selMask, src0, [s1](int64_t i) { return s1[i]; }, selMode, count, loc);
+}
+template <typename T, typename U>
+inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                   const pyasc_sim::kapi::ident_t<T> src1, SELMODE selMode, uint32_t count, PYASC_SIM_LOC) {
+    const T s = src1;
+    sim_detail::select_count(dst, selMask, src0, [s](int64_t) { return s; }, selMode, count, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                   const LocalTensor<T> &src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
+                   const BinaryRepeatParams &p, PYASC_SIM_LOC) {
+    const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Select", loc);
+    const sim_detail::Opnd o1{p.src1BlkStride, p.src1RepStride, 32 / sizeof(T)};
+    sim_detail::check_operand(src1, "Select", "src1", o1.extent(repeatTimes, m), loc);
+    const T *s1 = src1.ptr();
+    sim_detail::select_repeat(dst, selMask, src0, [s1](int64_t i) { return s1[i]; }, 0, o1, selMode, m, repeatTimes, p,
+                              loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                   const pyasc_sim::kapi::ident_t<T> src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
+                   const BinaryRepeatParams &p, PYASC_SIM_LOC) {
+    const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Select", loc);
+    const T s = src1;
+    sim_detail::select_repeat(dst, selMask, src0, [s](int64_t) { return s; }, 0, sim_detail::Opnd{0, 0, 1}, selMode, m,
+                              repeatTimes, p, loc);
+}
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_VECTOR_H_
