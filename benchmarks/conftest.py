@@ -28,6 +28,14 @@ def record(benchmark, request):
 
 
 def pytest_terminal_summary(terminalreporter):
+    import sys
+
+    sim_bench = sys.modules.get("test_sim_bench")
+    lines = sim_bench.throughput_lines() if sim_bench is not None else []
+    if lines:
+        terminalreporter.section("sim benchmark throughput (bytes read + written, or FLOP, per second)")
+        for line in lines:
+            terminalreporter.write_line(line)
     if not _RESULTS:
         return
     tr = terminalreporter

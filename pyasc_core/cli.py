@@ -1,4 +1,5 @@
-"""The ``pyasc`` command: info, ops, plugins, check (differential testing) and bench."""
+"""The ``pyasc`` command: info, ops, plugins, check (differential testing) and bench, plus the
+subcommands plugins add through the ``pyasc_register_commands`` hook (e.g. the simulator's ``compile``)."""
 
 from __future__ import annotations
 
@@ -330,6 +331,35 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str]] = {
 }
 
 
+def plugin_commands() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]]:
+    """Subcommands that plugins add through the ``pyasc_register_commands`` hook:
+    name -> (help, add_arguments, run). A plugin whose hook fails, or that takes a name already
+    in use, is skipped with a warning; the other commands still work."""
+    import warnings
+
+    from .plugins import PyascPluginWarning, get_plugin_manager
+
+    found: dict[str, Any] = {}
+    pm = get_plugin_manager()
+    for impl in pm.hook.pyasc_register_commands.get_hookimpls():
+        source = pm.source_of(impl.plugin_name)
+
+        def register(name: str, help: str, add_arguments: Callable[[argparse.ArgumentParser], None],
+                     run: Callable[[argparse.Namespace], int], _source: str = source) -> None:
+            if name in COMMANDS or name in found:
+                taken = "a built-in command" if name in COMMANDS else f"taken by {found[name][3]}"
+                warnings.warn(f"pyasc plugin {_source} registers the command {name!r}, which is {taken}; "
+                              "it was skipped (rename the plugin's command)", PyascPluginWarning, stacklevel=2)
+                return
+            found[name] = (help, add_arguments, run, _source)
+        try:
+            impl.function(**{arg: register for arg in impl.argnames})
+        except Exception as exc:  # a broken plugin must not break the CLI
+            warnings.warn(f"pyasc plugin {source} failed to register its commands and was skipped: "
+                          f"{type(exc).__name__}: {exc}", PyascPluginWarning, stacklevel=2)
+    return {name: entry[:3] for name, entry in found.items()}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pyasc", description="pyasc: Ascend NPU runtime and simulator")
     parser.add_argument("--version", action="version", version=f"pyasc {__version__}")
@@ -357,12 +387,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", type=int, default=1 << 20, help="elements per tensor (default 1048576)")
     p.add_argument("--min-time", type=float, default=0.05, help="seconds per timing loop (default 0.05)")
     p.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
+    for name, (help_text, add_arguments, run) in plugin_commands().items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        add_arguments(p)
+        p.set_defaults(_plugin_run=run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        run = getattr(args, "_plugin_run", None)
+        if run is not None:
+            return int(run(args) or 0)
         return COMMANDS[args.command][0](args)
     except PyascError as exc:
         print(f"pyasc {args.command}: error: {exc}", file=sys.stderr)

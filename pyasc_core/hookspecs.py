@@ -35,3 +35,14 @@ def pyasc_register_kernels(register):  # type: ignore[no-untyped-def]
     them) the op's meta function computed, ``args`` the bound arguments in schema order.
     It returns the output Tensor (or tuple of Tensors).
     """
+
+
+@hookspec
+def pyasc_register_commands(register):  # type: ignore[no-untyped-def]
+    """Call ``register(name, help, add_arguments, run)`` for each ``pyasc`` CLI subcommand provided.
+
+    ``add_arguments(parser)`` adds the subcommand's options to its ``argparse`` parser;
+    ``run(args)`` runs it with the parsed ``argparse.Namespace`` and returns the exit status
+    (a :class:`pyasc_core.errors.PyascError` it raises is printed as ``pyasc NAME: error: ...``,
+    status 2). Built-in command names (info, ops, plugins, check, bench) cannot be taken.
+    """

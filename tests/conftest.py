@@ -83,6 +83,14 @@ def backend_name() -> str:
     return "numpy"
 
 
+@pytest.fixture
+def numpy_backend():
+    """Run the test with numpy as the current backend (the default is sim when it is available):
+    for tests of host-tensor behaviour (zero-copy NumPy views, DLPack, host memory accounting)."""
+    with pyasc.using_backend("numpy"):
+        yield
+
+
 def pytest_report_header(config):
     return f"pyasc {pyasc.__version__}; PYASC_BACKEND={os.environ.get('PYASC_BACKEND', '')!r}"
 

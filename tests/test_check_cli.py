@@ -29,7 +29,7 @@ def twin_env(dists):
 
 def test_check_passes_on_reference_and_writes_json(tmp_path):
     out = tmp_path / "report.json"
-    proc = run_pyasc("check", "--op", "add", "--op", "soft*", "--dtype", "float32",
+    proc = run_pyasc("check", "--backend", "numpy", "--op", "add", "--op", "soft*", "--dtype", "float32",
                      "--dtype", "float16", "--json", str(out))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "pyasc check: numpy vs numpy (seed 0)" in proc.stdout

@@ -15,6 +15,9 @@ import pyasc
 from pyasc_core import _native
 from pyasc_core import dtypes as pdt
 
+# these tests are about host (numpy-backend) tensors; the default backend is sim when available
+pytestmark = pytest.mark.usefixtures("numpy_backend")
+
 BF16 = np.dtype(ml_dtypes.bfloat16)
 NUMPY_EXPORTABLE = [
     pyasc.bool_, pyasc.uint8, pyasc.int8, pyasc.int16, pyasc.int32, pyasc.int64,

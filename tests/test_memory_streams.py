@@ -14,6 +14,9 @@ from numpy.testing import assert_array_equal
 import pyasc
 from pyasc_core.backend import MEMORY_STAT_KEYS
 
+# these tests are about host (numpy-backend) tensors; the default backend is sim when available
+pytestmark = pytest.mark.usefixtures("numpy_backend")
+
 mem = pyasc.memory
 
 
@@ -285,12 +288,13 @@ def test_current_stream_is_per_thread():
     seen: dict[str, object] = {}
 
     def worker():
-        seen["current"] = pyasc.current_stream()
-        seen["default"] = pyasc.default_stream()
-        mine = pyasc.Stream()
-        with pyasc.stream(mine):
-            seen["inside"] = pyasc.current_stream() is mine
-            time.sleep(0.01)
+        with pyasc.using_backend("numpy"):  # a new thread starts from the default backend (sim)
+            seen["current"] = pyasc.current_stream()
+            seen["default"] = pyasc.default_stream()
+            mine = pyasc.Stream()
+            with pyasc.stream(mine):
+                seen["inside"] = pyasc.current_stream() is mine
+                time.sleep(0.01)
 
     with pyasc.stream(s):
         th = threading.Thread(target=worker)

@@ -13,9 +13,12 @@ import pytest
 
 import pyasc
 from pyasc_core import selection
+from pyasc_core.registry import REGISTRY
 
 NUMPY = pyasc.Device("numpy")
 META = pyasc.Device("meta")
+# the default backend: the simulator when it is available (priority 10, above numpy's 0)
+DEFAULT = "sim" if REGISTRY.availability("sim")[0] else "numpy"
 
 
 @pytest.fixture
@@ -31,10 +34,12 @@ def fresh(monkeypatch):
 # ---------------------------------------------------------------------------------------------
 
 
-def test_default_backend_is_numpy(fresh):
-    # sim is not installed in this environment, so the reference backend is the default
-    assert pyasc.get_backend() == "numpy"
-    assert pyasc.tensor([1.0]).device is NUMPY
+def test_default_backend_is_sim_when_available(fresh):
+    # sim has kernels for the built-in ops and outranks the reference backend
+    assert pyasc.get_backend() == DEFAULT
+    assert pyasc.tensor([1.0]).device.type == DEFAULT
+    with pyasc.using_backend("numpy"):
+        assert pyasc.tensor([1.0]).device is NUMPY
 
 
 def test_set_backend_switches_where_tensors_go(fresh):
@@ -73,7 +78,7 @@ def test_set_backend_survives_threads(fresh):
 
 
 def test_using_backend_nests_and_restores(fresh):
-    assert pyasc.get_backend() == "numpy"
+    assert pyasc.get_backend() == DEFAULT
     with pyasc.using_backend("meta") as outer:
         assert outer == "meta"
         assert pyasc.get_backend() == "meta"
@@ -85,15 +90,15 @@ def test_using_backend_nests_and_restores(fresh):
                 assert pyasc.get_backend() == "meta"
             assert pyasc.get_backend() == "numpy"
         assert pyasc.get_backend() == "meta"
-    assert pyasc.get_backend() == "numpy"
-    assert pyasc.zeros(1).device is NUMPY
+    assert pyasc.get_backend() == DEFAULT
+    assert pyasc.zeros(1).device.type == DEFAULT
 
 
 def test_using_backend_restores_after_an_exception(fresh):
     with pytest.raises(RuntimeError, match="inside"):
         with pyasc.using_backend("meta"):
             raise RuntimeError("inside")
-    assert pyasc.get_backend() == "numpy"
+    assert pyasc.get_backend() == DEFAULT
 
 
 def test_using_backend_wins_over_set_backend(fresh):
@@ -122,7 +127,7 @@ def test_using_backend_is_local_to_its_thread(fresh):
     seen.append(("main", pyasc.get_backend()))  # while the worker is inside its block
     release.set()
     th.join()
-    assert seen == [("worker", "meta"), ("main", "numpy")]
+    assert seen == [("worker", "meta"), ("main", DEFAULT)]
 
     with pyasc.using_backend("meta"):
         other = []
@@ -133,13 +138,13 @@ def test_using_backend_is_local_to_its_thread(fresh):
     # a new thread starts from the process-wide choice (unless this Python makes threads
     # inherit the caller's context, as free-threaded 3.14 builds do by default)
     inherits = bool(getattr(sys.flags, "thread_inherit_context", 0))
-    assert other == (["meta"] if inherits else ["numpy"])
+    assert other == (["meta"] if inherits else [DEFAULT])
 
 
 def test_using_backend_is_local_to_its_context(fresh):
     ctx = contextvars.copy_context()
     with pyasc.using_backend("meta"):
-        assert ctx.run(pyasc.get_backend) == "numpy"  # a context copied before the block
+        assert ctx.run(pyasc.get_backend) == DEFAULT  # a context copied before the block
 
     async def task(name, delay):
         with pyasc.using_backend(name):
@@ -150,7 +155,7 @@ def test_using_backend_is_local_to_its_context(fresh):
         return await asyncio.gather(task("meta", 0.01), task("numpy", 0.0))
 
     assert asyncio.run(main()) == [("meta", META), ("numpy", NUMPY)]
-    assert pyasc.get_backend() == "numpy"
+    assert pyasc.get_backend() == DEFAULT
 
 
 # ---------------------------------------------------------------------------------------------
@@ -167,7 +172,7 @@ def test_env_var_picks_the_default(fresh, value, expected):
 
 def test_env_var_empty_means_default(fresh):
     fresh.setenv("PYASC_BACKEND", "")
-    assert pyasc.get_backend() == "numpy"
+    assert pyasc.get_backend() == DEFAULT
 
 
 def test_set_backend_overrides_env_var(fresh):
@@ -219,7 +224,7 @@ def test_unknown_backend_lists_known_and_suggests(fresh, bad, suggestion):
         else:
             assert "Did you mean" not in msg
         assert isinstance(exc.value, pyasc.BackendError) and isinstance(exc.value, ValueError)
-    assert pyasc.get_backend() == "numpy"  # nothing changed
+    assert pyasc.get_backend() == DEFAULT  # nothing changed
 
 
 @pytest.mark.parametrize("bad", [None, 3, NUMPY], ids=repr)
@@ -232,7 +237,7 @@ def test_failed_using_backend_leaves_no_scope(fresh):
     with pytest.raises(pyasc.UnknownBackendError):
         with pyasc.using_backend("nope"):
             pass  # pragma: no cover
-    assert pyasc.get_backend() == "numpy"
+    assert pyasc.get_backend() == DEFAULT
 
 
 # ---------------------------------------------------------------------------------------------
@@ -247,7 +252,7 @@ def test_failed_using_backend_leaves_no_scope(fresh):
     ids=["add", "mul", "eq", "matmul", "maximum", "where"],
 )
 def test_mixing_devices_names_both(op):
-    n = pyasc.ones(3, 3)
+    n = pyasc.ones(3, 3, device="numpy")
     m = pyasc.ones(3, 3, device="meta")
     for a, b, first, second in ((n, m, "numpy", "meta"), (m, n, "meta", "numpy")):
         with pytest.raises(pyasc.DeviceMismatchError) as exc:
@@ -268,4 +273,4 @@ def test_numpy_array_operand_joins_the_tensors_device():
 
 def test_mismatch_error_is_a_value_error():
     with pytest.raises(ValueError):
-        pyasc.ones(1) + pyasc.ones(1, device="meta")
+        pyasc.ones(1, device="numpy") + pyasc.ones(1, device="meta")

@@ -11,6 +11,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 import pyasc
 from pyasc_core import dtypes as pdt
 
+# these tests are about host (numpy-backend) tensors; the default backend is sim when available
+pytestmark = pytest.mark.usefixtures("numpy_backend")
+
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
 ALL_DTYPES = [

@@ -43,15 +43,18 @@ def _ref(fn, **extra):
     return ref
 
 
+# Floating sums accumulate in float64 and are rounded once (to the result dtype, by the backend):
+# NumPy's float32 sum is only pairwise along the contiguous axis and drifts by tens of ulp over a
+# few thousand elements along other axes, which is not a golden model.
 def _mean_ref(x, axis, keepdims):
     count = x.size if axis is None else int(np.prod([x.shape[a] for a in axis]))
     with np.errstate(invalid="ignore", divide="ignore"):  # the mean of nothing is NaN, quietly
-        return np.sum(x, axis=axis, keepdims=keepdims) / np.asarray(count, dtype=x.dtype)
+        return np.sum(x, axis=axis, keepdims=keepdims, dtype=np.float64) / np.float64(count)
 
 
 def _sum_ref(x, axis, keepdims):
     kind = x.dtype.kind
-    return np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64 if kind in "iub" else None)
+    return np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64 if kind in "iub" else np.float64)
 
 
 OPS = [

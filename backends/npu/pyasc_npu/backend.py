@@ -114,7 +114,7 @@ class AclBackend(Backend):
         return DeviceArray(self.raw_device(device).allocate(n, stream), tuple(shape), dtype, device)
 
     def from_numpy(self, array: np.ndarray, device: Device, copy: bool) -> DeviceArray:
-        arr = np.ascontiguousarray(array)
+        arr = np.ascontiguousarray(array).reshape(np.shape(array))  # ascontiguousarray makes 0-d arrays 1-d
         stream = _current_raw_stream(device)
         out = self._alloc(arr.shape, arr.dtype, device, stream)
         if out.nbytes:
@@ -187,7 +187,7 @@ class AclBackend(Backend):
     def _upload(self, array: np.ndarray, device: Device, non_blocking: bool) -> DeviceArray:
         if not non_blocking:
             return self.from_numpy(array, device, copy=True)
-        arr = np.ascontiguousarray(array)
+        arr = np.ascontiguousarray(array).reshape(np.shape(array))  # ascontiguousarray makes 0-d arrays 1-d
         stream = _current_raw_stream(device)
         out = self._alloc(arr.shape, arr.dtype, device, stream)
         if out.nbytes:

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import os
 
-from .build import compile_kernel
+from .build import KernelBuildError, KernelCompileError, cache_dir, compile, compile_kernel
 
 LIBRARY_NAME = "libpyasc_acl_sim.so"
 
-__all__ = ["LIBRARY_NAME", "compile_kernel", "get_include", "library_path"]
+__all__ = [
+    "LIBRARY_NAME", "KernelBuildError", "KernelCompileError", "cache_dir", "compile", "compile_kernel",
+    "get_include", "library_path",
+]
 
 
 def _package_dirs() -> list[str]:
@@ -31,11 +34,17 @@ def library_path() -> str:
 
 
 def get_include() -> str:
-    """The directory holding ``pyasc_sim/kernel_abi.h`` and ``pyasc/acl_abi.h``, for compiling kernels."""
+    """The directory holding ``kernel_operator.h`` (the Ascend C kernel API for the CPU) and
+    ``pyasc_sim/kernel_abi.h`` / ``pyasc/acl_abi.h``: pass it as ``-I`` when compiling kernels."""
+    fallback = None
     for d in _package_dirs():
         inc = os.path.join(d, "include")
-        if os.path.isfile(os.path.join(inc, "pyasc_sim", "kernel_abi.h")):
+        if os.path.isfile(os.path.join(inc, "kernel_operator.h")):
             return inc
+        if fallback is None and os.path.isfile(os.path.join(inc, "pyasc_sim", "kernel_abi.h")):
+            fallback = inc
+    if fallback is not None:
+        return fallback
     here = os.path.dirname(os.path.abspath(__file__))  # a source checkout
     inc = os.path.join(os.path.dirname(here), "include")
     if os.path.isfile(os.path.join(inc, "pyasc_sim", "kernel_abi.h")):

@@ -18,12 +18,12 @@ def _locate() -> tuple[str | None, str]:
         return None, str(exc)
 
 
-# Priority -1 (below numpy) until the simulator has op kernels (the kernel-simulator issue):
-# pyasc_core.selection only picks a default with priority >= 0, so numpy stays the default.
+# Priority 10 (above numpy's 0): with a kernel for every built-in op, the simulator is the default
+# backend wherever it is available (its library is installed); numpy stays the reference.
 BACKEND = AclBackend(
     "sim",
     description="simulated Ascend NPU on the CPU (pyasc's ACL runtime)",
-    priority=-1,
+    priority=10,
     locate=_locate,
 )
 
@@ -31,3 +31,52 @@ BACKEND = AclBackend(
 @hookimpl
 def pyasc_register_backends(register: Callable[[Backend], None]) -> None:
     register(BACKEND)
+
+
+@hookimpl
+def pyasc_register_kernels(register: Callable[..., None]) -> None:
+    """The built-in ops' kernels (kernels/*.cpp) for sim, and for npu when the install found a CANN
+    toolkit and built them for the NPU (pyasc_sim/kernels/npu/); otherwise npu ops keep raising
+    KernelNotFoundError."""
+    from .ops import npu_binaries_installed, register_kernels
+
+    register_kernels(register, "sim")
+    if npu_binaries_installed():
+        register_kernels(register, "npu")
+
+
+def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
+    parser.add_argument("source", help="Ascend C source file (.cpp)")
+    parser.add_argument("-o", "--output", help="also write the kernel binary here (default: only the cache)")
+    parser.add_argument("--no-checks", action="store_true",
+                        help="a binary whose kernels never run the sanitizer checks (faster)")
+    parser.add_argument("--kernel", action="append", dest="kernels",
+                        help="only this kernel (repeatable; default: every kernel of the source)")
+    parser.add_argument("--opt", default="-O2", help="optimisation flag (default -O2)")
+
+
+def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
+    from . import _stubgen
+    from .build import compile as compile_source
+
+    path = compile_source(args.source, kernels=args.kernels, opt=args.opt, checks=not args.no_checks,
+                          output=args.output)
+    try:
+        from . import get_include
+
+        pre = _stubgen.preprocess(args.source, [get_include()])
+        names = [k.name for k in _stubgen.find_kernels(pre, args.source)]
+    except _stubgen.StubError:
+        names = []
+    if args.kernels:
+        names = [n for n in names if n in args.kernels]
+    print(path)
+    if names:
+        print(f"kernels: {', '.join(names)}")
+    return 0
+
+
+@hookimpl
+def pyasc_register_commands(register: Callable[..., None]) -> None:
+    register("compile", "compile an Ascend C source into a simulator kernel binary (cached; prints its path)",
+             _compile_arguments, _compile_run)

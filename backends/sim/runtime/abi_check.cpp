@@ -22,3 +22,4 @@ static_assert(offsetof(PyascSimBlockContext, args) == 16, "kernel ABI layout");
 static_assert(offsetof(PyascSimBlockContext, cycles) == 40, "kernel ABI layout");
 static_assert(offsetof(PyascSimBlockContext, status) == 48, "kernel ABI layout");
 static_assert(offsetof(PyascSimBlockContext, message) == 52, "kernel ABI layout");
+static_assert(sizeof(PyascSimGmWrite) == 32, "kernel ABI v3 layout");

@@ -25,6 +25,8 @@
  *      report_gm_writes (a block hands the runtime the global-memory ranges it
  *      wrote; after the whole launch the runtime reports ranges written by more
  *      than one block).  Used by the Ascend C kernel API (backends/sim/kernel_api).
+ *   3  appended: report_gm_write_sites, report_gm_writes with the source line that
+ *      wrote each range, so that an overlap between blocks names the kernel lines.
  */
 #ifndef PYASC_SIM_KERNEL_ABI_H_
 #define PYASC_SIM_KERNEL_ABI_H_
@@ -36,7 +38,7 @@
 extern "C" {
 #endif
 
-#define PYASC_SIM_KERNEL_ABI_VERSION 2u
+#define PYASC_SIM_KERNEL_ABI_VERSION 3u
 
 /* Symbol names. */
 #define PYASC_SIM_ENTRY_PREFIX "__pyasc_sim_entry_"
@@ -60,6 +62,16 @@ typedef struct PyascSimGmRange {
     uint64_t begin;
     uint64_t end;
 } PyascSimGmRange;
+
+/* A range of global memory a block wrote and the kernel source line that wrote it (v3).
+ * `file` points at a string of the kernel binary (valid while it is loaded) or is NULL. */
+typedef struct PyascSimGmWrite {
+    uint64_t begin;
+    uint64_t end;
+    const char *file;
+    uint32_t line;
+    uint32_t reserved;
+} PyascSimGmWrite;
 
 typedef struct PyascSimBlockContext {
     uint32_t abi_version;   /* PYASC_SIM_KERNEL_ABI_VERSION, set by the runtime */
@@ -96,6 +108,11 @@ typedef struct PyascSimBlockContext {
      * may overlap each other).  Called at most once per block, before the entry
      * returns; the runtime copies them.  Blocks write disjoint slots: thread-safe. */
     void (*report_gm_writes)(void *user, uint32_t block_idx, const PyascSimGmRange *ranges, size_t count);
+
+    /* ---- version 3 (valid when abi_version >= 3) ---- */
+    /* report_gm_writes with the source line of every range; a block calls one of the two.
+     * NULL when the checks are off (like report_gm_writes). */
+    void (*report_gm_write_sites)(void *user, uint32_t block_idx, const PyascSimGmWrite *writes, size_t count);
 } PyascSimBlockContext;
 
 typedef void (*PyascSimKernelEntry)(PyascSimBlockContext *ctx);

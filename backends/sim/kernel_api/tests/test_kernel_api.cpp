@@ -627,7 +627,8 @@ void test_sanitizer() {
     expect_failure("alloc_past_depth", 1, {X}, {"'queue-alloc-past-depth'", "wrong.cpp:"});
     expect_failure("queue_leak", 1, {X}, {"'queue-leak'", "wrong.cpp:", "not freed"});
     expect_failure("waitflag_unpaired", 1, {X}, {"'waitflag-unpaired'", "wrong.cpp:", "MTE2_V"});
-    expect_failure("cross_core_overlap", 4, {Z}, {"'gm-write-overlap'", "blocks 0 and 1", "256 bytes"});
+    expect_failure("cross_core_overlap", 4, {Z},
+                   {"'gm-write-overlap' failed at ", "wrong.cpp:", "blocks 0 and 1", "256 bytes", "(block 0 at "});
     expect_failure("local_out_of_bounds", 1, {X}, {"'local-out-of-bounds'", "wrong.cpp:", "256-byte VECCALC buffer"});
     expect_failure("setflag_unpaired", 1, {X}, {"'setflag-unpaired'", "wrong.cpp:", "V_MTE3"});
     CHECK_RUN(run("kapi_wrong", "disjoint_writes", 4, {Z}));

@@ -50,13 +50,14 @@ inline uint64_t span(uint64_t count, uint64_t burst, uint64_t pitch) {
 }
 
 template <typename T>
-inline void record_bursts(const GlobalTensor<T> &g, uint64_t count, uint64_t burst, uint64_t pitch) {
+inline void record_bursts(const GlobalTensor<T> &g, uint64_t count, uint64_t burst, uint64_t pitch,
+                          const pyasc_sim::kapi::SrcLoc &loc) {
     if (!pyasc_sim::kapi::blk().checks) return;
     if (pitch == burst) {
-        g.sim_record(0, count * burst);
+        g.sim_record(0, count * burst, loc);
         return;
     }
-    for (uint64_t i = 0; i < count; ++i) g.sim_record(i * pitch, burst);
+    for (uint64_t i = 0; i < count; ++i) g.sim_record(i * pitch, burst, loc);
 }
 
 template <typename T>
@@ -122,7 +123,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
     src.check_aligned("DataCopy", "src", loc);
     src.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, burst, sp)), "DataCopy reads", loc);
     dst.check_bytes(0, sim_detail::span(p.blockCount, burst, dp), false, "DataCopy writes", loc);
-    sim_detail::record_bursts(dst, p.blockCount, burst, dp);
+    sim_detail::record_bursts(dst, p.blockCount, burst, dp, loc);
     sim_detail::copy_bursts(reinterpret_cast<uint8_t *>(dst.GetPhyAddr()), reinterpret_cast<const uint8_t *>(src.ptr()),
                             p.blockCount, burst, sp, dp);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE3, pyasc_sim::kapi::dma_cycles(p.blockCount * burst, p.blockCount));
@@ -249,7 +250,7 @@ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, c
     src.check_aligned("DataCopyPad", "src", loc);
     src.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, p.blockLen, sp)), "DataCopyPad reads", loc);
     dst.check_bytes(0, sim_detail::span(p.blockCount, p.blockLen, dp), false, "DataCopyPad writes", loc);
-    sim_detail::record_bursts(dst, p.blockCount, p.blockLen, dp);
+    sim_detail::record_bursts(dst, p.blockCount, p.blockLen, dp, loc);
     sim_detail::copy_bursts(reinterpret_cast<uint8_t *>(dst.GetPhyAddr()), reinterpret_cast<const uint8_t *>(src.ptr()),
                             p.blockCount, p.blockLen, sp, dp);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE3,

@@ -92,6 +92,21 @@ inline void end_of_kernel_checks(BlockState &st) {
     }
 }
 
+// Hands the block's GM writes to the runtime for the cross-core overlap check: with their source
+// lines (ABI v3), or as bare ranges (a v2 runtime).
+inline void report_writes(PyascSimBlockContext *ctx, std::vector<PyascSimGmWrite> &writes) {
+    if (ctx->abi_version >= 3 && ctx->report_gm_write_sites != nullptr) {
+        compact_writes(writes);
+        ctx->report_gm_write_sites(ctx->runtime_user, ctx->block_idx, writes.data(), writes.size());
+    } else if (ctx->abi_version >= 2 && ctx->report_gm_writes != nullptr) {
+        compact_writes(writes);
+        std::vector<PyascSimGmRange> ranges;
+        ranges.reserve(writes.size());
+        for (const PyascSimGmWrite &w : writes) ranges.push_back({w.begin, w.end});
+        ctx->report_gm_writes(ctx->runtime_user, ctx->block_idx, ranges.data(), ranges.size());
+    }
+}
+
 template <typename... A>
 inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A...)) {
     BlockScope scope(ctx, name);
@@ -114,10 +129,7 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
         std::snprintf(ctx->message, sizeof(ctx->message), "C++ exception escaped the kernel: %s", e.what());
     }
     ctx->cycles = static_cast<uint64_t>(block_cycles(st));
-    if (ctx->status == 0 && st.checks && ctx->abi_version >= 2 && ctx->report_gm_writes != nullptr) {
-        compact_writes(st.writes);
-        ctx->report_gm_writes(ctx->runtime_user, ctx->block_idx, st.writes.data(), st.writes.size());
-    }
+    if (ctx->status == 0 && st.checks) report_writes(ctx, st.writes);
 }
 
 }  // namespace kapi

@@ -11,6 +11,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -139,7 +140,7 @@ struct BlockState {
     int32_t flags[kHardEvents][kEventIds] = {};
     SrcLoc flag_loc[kHardEvents][kEventIds];
     bool event_alloc[kHardEvents][kEventIds] = {};
-    std::vector<PyascSimGmRange> writes;
+    std::vector<PyascSimGmWrite> writes;  // GM ranges written, with the line that wrote them
     size_t writes_compact_at = 1u << 16;
     struct AllocRange {
         uint64_t base = 0, end = 0;
@@ -252,14 +253,22 @@ inline double block_cycles(const BlockState &b) {
 }
 
 // ---- global memory checks -----------------------------------------------------------------------
-// Compacts the recorded write ranges (sort + merge).
-inline void compact_writes(std::vector<PyascSimGmRange> &w) {
+inline bool same_site(const PyascSimGmWrite &a, const PyascSimGmWrite &b) {
+    return a.line == b.line && a.file == b.file;
+}
+
+// Compacts the recorded write ranges: sorts them by source line, then address, and merges the
+// overlapping or adjacent ranges of one line (a loop writing tile after tile becomes one range).
+inline void compact_writes(std::vector<PyascSimGmWrite> &w) {
     if (w.empty()) return;
-    std::sort(w.begin(), w.end(),
-              [](const PyascSimGmRange &a, const PyascSimGmRange &b) { return a.begin < b.begin; });
+    std::sort(w.begin(), w.end(), [](const PyascSimGmWrite &a, const PyascSimGmWrite &b) {
+        if (a.file != b.file) return std::less<const char *>()(a.file, b.file);
+        if (a.line != b.line) return a.line < b.line;
+        return a.begin < b.begin;
+    });
     size_t out = 0;
     for (size_t i = 1; i < w.size(); ++i) {
-        if (w[i].begin <= w[out].end) {
+        if (same_site(w[i], w[out]) && w[i].begin <= w[out].end) {
             w[out].end = std::max(w[out].end, w[i].end);
         } else {
             w[++out] = w[i];
@@ -268,15 +277,17 @@ inline void compact_writes(std::vector<PyascSimGmRange> &w) {
     w.resize(out + 1);
 }
 
-inline void record_write(uint64_t begin, uint64_t end) {
+// Records that the instruction at `loc` wrote global memory [begin, end).
+inline void record_write(uint64_t begin, uint64_t end, const SrcLoc &loc) {
     BlockState &b = blk();
     if (!b.checks || end <= begin) return;
-    std::vector<PyascSimGmRange> &w = b.writes;
-    if (!w.empty() && w.back().end == begin) {
+    std::vector<PyascSimGmWrite> &w = b.writes;
+    const PyascSimGmWrite site{begin, end, loc.file, loc.line, 0};
+    if (!w.empty() && w.back().end == begin && same_site(w.back(), site)) {
         w.back().end = end;
         return;
     }
-    w.push_back({begin, end});
+    w.push_back(site);
     if (w.size() >= b.writes_compact_at) {
         compact_writes(w);
         if (w.size() * 2 > b.writes_compact_at) b.writes_compact_at *= 2;

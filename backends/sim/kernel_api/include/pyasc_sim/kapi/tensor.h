@@ -89,7 +89,7 @@ public:
         pyasc_sim::kapi::check_gm_alloc(p, count * sizeof(T), what, loc);
         if (write) {
             const uint64_t a = reinterpret_cast<uintptr_t>(p);
-            pyasc_sim::kapi::record_write(a, a + count * sizeof(T));
+            pyasc_sim::kapi::record_write(a, a + count * sizeof(T), loc);
         }
     }
     // Byte-granular variant (DataCopyPad bursts).
@@ -103,17 +103,18 @@ public:
             // check bounds without recording whole elements, then record the exact bytes
             check(first, last - first, false, what, loc);
             const uint64_t a = reinterpret_cast<uintptr_t>(addr_) + byte_offset;
-            pyasc_sim::kapi::record_write(a, a + bytes);
+            pyasc_sim::kapi::record_write(a, a + bytes, loc);
         } else {
             check(first, last - first, false, what, loc);
         }
     }
 
-    // Records bytes [byte_offset, byte_offset + bytes) as written (bounds already checked).
-    void sim_record(uint64_t byte_offset, uint64_t bytes) const {
+    // Records bytes [byte_offset, byte_offset + bytes) as written by the instruction at `loc`
+    // (bounds already checked).
+    void sim_record(uint64_t byte_offset, uint64_t bytes, const pyasc_sim::kapi::SrcLoc &loc) const {
         if (!pyasc_sim::kapi::blk().checks) return;
         const uint64_t a = reinterpret_cast<uintptr_t>(addr_) + byte_offset;
-        pyasc_sim::kapi::record_write(a, a + bytes);
+        pyasc_sim::kapi::record_write(a, a + bytes, loc);
     }
 
 private:

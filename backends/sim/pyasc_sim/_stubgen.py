@@ -1,0 +1,240 @@
+"""Launch stubs for Ascend C kernels on the simulator (what Ascend's toolchain does for the host side).
+
+Finds the ``extern "C" __global__ __aicore__ void name(...)`` kernels of a source file and writes a
+C++ translation unit that includes the source and exports, for each kernel, the simulator entry
+``__pyasc_sim_entry_<name>(PyascSimBlockContext *)`` (``pyasc_sim/kernel_abi.h``): it unpacks the
+launch's argument blob (8 bytes per argument, in parameter order) into the kernel's parameters and
+runs the kernel once for the block in the kernel API's block scope (``kernel_api/README.md``).
+
+Kernels are found after preprocessing with a stand-in ``kernel_operator.h`` that turns the
+qualifiers into markers, so kernels declared through macros are found too, and each one keeps the
+file and line it was written at (for error messages).
+
+This module imports nothing from pyasc: CMake runs it as a script at build time::
+
+    python _stubgen.py --cxx g++ -I <include dir> -o stubs.cpp kernels/binary.cpp
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+
+#: bumped whenever the generated code changes (part of the compile cache key)
+STUB_VERSION = "3"
+
+_FAKE_HEADER = """\
+/* pyasc_sim._stubgen: stand-in kernel_operator.h used only to find kernel signatures */
+#define __global__ __pyasc_global__
+#define __aicore__ __pyasc_aicore__
+#define __gm__ __pyasc_gm__
+#define GM_ADDR __pyasc_gm__ unsigned char *
+"""
+
+_KERNEL_RE = re.compile(
+    r'extern\s+"C"\s+((?:(?:__pyasc_global__|__pyasc_aicore__|inline|static)\s+)*)void\s+([A-Za-z_]\w*)\s*\(([^()]*)\)\s*([;{])'
+)
+_LINEMARK_RE = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', re.M)
+
+_INT_TYPES = {
+    "bool", "char", "signed char", "unsigned char", "short", "unsigned short", "int", "unsigned",
+    "unsigned int", "long", "unsigned long", "long long", "unsigned long long", "size_t",
+    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+    "intptr_t", "uintptr_t",
+}
+_FLOAT_TYPES = {"float", "double"}
+
+
+class StubError(Exception):
+    """A kernel signature the launch ABI cannot express, or no kernel at all (file, line, message)."""
+
+    def __init__(self, message: str, file: str = "", line: int = 0) -> None:
+        super().__init__(f"{file}:{line}: {message}" if file else message)
+        self.file = file
+        self.line = line
+        self.detail = message
+
+
+@dataclass
+class Param:
+    text: str
+    name: str
+    kind: str  # "pointer" | "int" | "float"
+
+
+@dataclass
+class Kernel:
+    name: str
+    file: str
+    line: int
+    params: list[Param] = field(default_factory=list)
+
+
+def _split_params(text: str) -> list[str]:
+    text = text.strip()
+    if not text or text == "void":
+        return []
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur).strip())
+    return out
+
+
+def _classify(text: str) -> tuple[str, str]:
+    """(kind, name) of one parameter declaration, or kind '' when the ABI cannot pass it."""
+    t = re.sub(r"\s+", " ", text.replace("__pyasc_gm__", " ")).strip()
+    t = re.sub(r"\s*=.*$", "", t)  # default arguments
+    if "&" in t or "[" in t or "..." in t:
+        return "", t
+    if "*" in t:
+        name = t.rsplit("*", 1)[1].strip()
+        return "pointer", name if re.fullmatch(r"[A-Za-z_]\w*", name or "") else ""
+    words = [w for w in t.split(" ") if w not in ("const", "volatile", "__restrict__", "restrict")]
+    name = ""
+    if len(words) > 1 and " ".join(words) not in _INT_TYPES | _FLOAT_TYPES:
+        name = words.pop()
+    base = " ".join(words)
+    for prefix in ("std::", "::"):
+        if base.startswith(prefix):
+            base = base[len(prefix):]
+    if base in _INT_TYPES:
+        return "int", name
+    if base in _FLOAT_TYPES:
+        return "float", name
+    return "", t
+
+
+def _location(pre: str, pos: int, default_file: str) -> tuple[str, int]:
+    """Source file and line of offset ``pos`` of preprocessor output with line markers."""
+    file, line, start = default_file, 1, 0
+    for m in _LINEMARK_RE.finditer(pre, 0, pos):
+        eol = pre.find("\n", m.end())  # the marker line may end with flags: # 3 "file" 2
+        file, line, start = m.group(2), int(m.group(1)), (eol + 1 if eol >= 0 else len(pre))
+    return file, line + pre.count("\n", start, pos)
+
+
+def find_kernels(preprocessed: str, source_file: str) -> list[Kernel]:
+    """Kernels (with their parameters and locations) in preprocessor output made with the stand-in header."""
+    found: dict[str, Kernel] = {}
+    for m in _KERNEL_RE.finditer(preprocessed):
+        if "__pyasc_global__" not in m.group(1):
+            continue
+        name = m.group(2)
+        file, line = _location(preprocessed, m.start(2), source_file)
+        params = []
+        for i, ptext in enumerate(_split_params(m.group(3))):
+            kind, pname = _classify(ptext)
+            if not kind:
+                raise StubError(
+                    f"kernel {name!r}: parameter {i + 1} '{ptext.replace('__pyasc_gm__', '__gm__')}' cannot "
+                    "be passed by aclrtLaunchKernel: kernel parameters are GM addresses (GM_ADDR or "
+                    "__gm__ T *) or integer / float / double scalars, 8 bytes each; pass other data "
+                    "in a tiling buffer (GM_ADDR)", file, line)
+            params.append(Param(ptext, pname, kind))
+        k = Kernel(name, file, line, params)
+        prev = found.get(name)
+        if prev is None or (m.group(4) == "{" and prev.params != params):
+            found[name] = k
+    return list(found.values())
+
+
+def preprocess(source: str, include_dirs: list[str], cxx: str = "g++",
+               defines: list[str] | None = None) -> str:
+    """Run the preprocessor on ``source`` with the stand-in kernel_operator.h first on the path.
+
+    Raises StubError with the compiler's message when preprocessing fails (a missing header...)."""
+    tmp = tempfile.mkdtemp(prefix="pyasc_stubgen_")
+    try:
+        with open(os.path.join(tmp, "kernel_operator.h"), "w", encoding="utf-8") as f:
+            f.write(_FAKE_HEADER)
+        cmd = [cxx, "-E", "-std=c++17", "-w", "-D__PYASC_SIM_STUBGEN__=1", "-I", tmp,
+               "-I", os.path.dirname(os.path.abspath(source))]
+        for d in include_dirs:
+            cmd += ["-I", d]
+        cmd += [f"-D{d}" for d in defines or ()]
+        cmd.append(source)
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise StubError(f"preprocessing failed ({' '.join(cmd)}):\n{proc.stderr.strip()}")
+        return proc.stdout
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _cxx_string(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def generate(source: str, kernels: list[Kernel], checks: bool = True) -> str:
+    """The stub translation unit: includes ``source`` (by absolute path), then one entry stub per
+    kernel in the kernel API's form (``PYASC_SIM_KERNEL(name)``, kernel_api/include/pyasc_sim/kapi/
+    entry.h): it deduces the parameter types, unpacks the 8-byte argument slots, runs the kernel
+    in the block's scope and then the end-of-kernel checks. With ``checks=False`` each entry clears
+    the sanitizer flag of its block context first, so the binary never runs the checks (whatever
+    PYASC_SIM_CHECKS says)."""
+    out = [
+        f"// Generated by pyasc_sim._stubgen (version {STUB_VERSION}) for {source}: do not edit.",
+        f"#include {_cxx_string(os.path.abspath(source))}",
+        '#include "kernel_operator.h"',
+        "",
+    ]
+    for k in kernels:
+        params = ", ".join(f"{p.kind} {p.name}".strip() for p in k.params)
+        out.append(f"// {k.name}({params})  {k.file}:{k.line}")
+        if checks:
+            out += [f"PYASC_SIM_KERNEL({k.name})", ""]
+        else:  # PYASC_SIM_KERNEL's expansion, with the block's sanitizer flag cleared
+            out += [
+                f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void __pyasc_sim_entry_{k.name}(PyascSimBlockContext *ctx) {{",
+                "    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;",
+                f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, &{k.name});",
+                "}",
+                "",
+            ]
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="generate simulator launch stubs for an Ascend C source")
+    ap.add_argument("source")
+    ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("-I", dest="include", action="append", default=[])
+    ap.add_argument("-D", dest="define", action="append", default=[])
+    ap.add_argument("--cxx", default=os.environ.get("CXX") or "g++")
+    args = ap.parse_args(argv)
+    try:
+        kernels = find_kernels(preprocess(args.source, args.include, args.cxx, args.define), args.source)
+        if not kernels:
+            raise StubError(f'no extern "C" __global__ __aicore__ kernel found in {args.source}')
+    except StubError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    text = generate(args.source, kernels)
+    try:
+        with open(args.output, encoding="utf-8") as f:
+            if f.read() == text:
+                return 0  # unchanged: keep the timestamp so make does not rebuild
+    except OSError:
+        pass
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

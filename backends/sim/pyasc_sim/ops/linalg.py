@@ -1,0 +1,63 @@
+"""Matmul family (kernels/matmul.cpp): float16 / bfloat16 on the cube path (float accumulation),
+float32 and int32 on the vector path (the cube path here takes 16-bit inputs).
+
+NumPy semantics on the host: 1-D operands act as vectors, batch dimensions broadcast (the
+broadcast operand is materialised by the copy kernel), the kernel sees (batch, M, K) @ (batch, K, N)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyasc_core import dtypes as dt
+from pyasc_core.shape_rules import broadcast_shapes
+from pyasc_core.tensor import Tensor
+
+from . import _runtime as rt
+from .elementwise import to_dtype
+from .shape import expand
+
+CUBE = (dt.float16, dt.bfloat16)
+VECTOR = (dt.float32, dt.int32)
+CUBE_TILE = 128
+VEC_ROWS = 8
+VEC_TILE_N = 1024
+
+
+def _a16(v: int) -> int:
+    return -(-v // 16) * 16
+
+
+def matmul_kernel(meta: Any, a: Tensor, b: Tensor) -> Tensor:
+    device = a._device
+    dtype = meta.dtype
+    if dtype not in CUBE + VECTOR:
+        raise rt.no_kernel("pyasc::matmul", device, f"result dtype {dt.dtype_name(dtype)}", CUBE + VECTOR)
+    out_shape = meta.shape
+    if rt.size_of(out_shape) == 0:
+        return rt.new_tensor(out_shape, dtype, device)
+    ash, bsh = a._data.shape, b._data.shape
+    a2 = ash if len(ash) > 1 else (1,) + ash
+    b2 = bsh if len(bsh) > 1 else bsh + (1,)
+    m, k = a2[-2], a2[-1]
+    n = b2[-1]
+    batch_shape = broadcast_shapes(a2[:-2], b2[:-2])
+    batch = rt.size_of(batch_shape)
+    if k == 0:
+        return rt.full_tensor(out_shape, 0, dtype, device)
+    av = expand(rt.alias(to_dtype(a, dtype), a2), batch_shape + (m, k))
+    bv = expand(rt.alias(to_dtype(b, dtype), b2), batch_shape + (k, n))
+    out = rt.new_tensor((batch, m, n), dtype, device)
+    if dtype in CUBE:
+        tm, tn, tk = min(CUBE_TILE, _a16(m)), min(CUBE_TILE, _a16(n)), min(CUBE_TILE, _a16(k))
+        cores, name = rt.CUBE_CORES, f"matmul_cube_{rt.DTYPE_NAMES[dtype]}"
+    else:
+        tm, tn, tk = VEC_ROWS, min(VEC_TILE_N, -(-n // 64) * 64), 0
+        cores, name = rt.VECTOR_CORES, f"matmul_vec_{rt.DTYPE_NAMES[dtype]}"
+    units = batch * -(-m // tm) * -(-n // tn)
+    blocks, per_core = rt.split(units, align=1, min_per_core=1, cores=cores)
+    tiling = rt.pack(batch, m, n, k, tm, tn, tk, per_core, units)
+    rt.launch(device, "matmul", name, blocks, (av, bv, out), tiling)
+    return rt.alias(out, out_shape)
+
+
+KERNELS = {"pyasc::matmul": matmul_kernel}

@@ -1,0 +1,96 @@
+"""Neural-network family: softmax / log_softmax (kernels/softmax.cpp) and layer_norm / rms_norm
+(kernels/norm.cpp), all over the last axis of a (rows, cols) view. softmax over another axis
+moves it last with the copy kernel and back afterwards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyasc_core import dtypes as dt
+from pyasc_core.shape_rules import normalize_axis
+from pyasc_core.tensor import Tensor
+
+from . import _runtime as rt
+from .elementwise import FLOATS, to_dtype
+from .shape import expand, permute
+
+CHUNK = 4096
+
+
+def _rows_split(rows: int, cols: int) -> tuple[int, int]:
+    return rt.split(rows, align=1, min_per_core=max(1, rt.MIN_PER_CORE // max(cols, 1)))
+
+
+def _chunk(cols: int) -> int:
+    return min(CHUNK, -(-cols // 64) * 64)
+
+
+def softmax_kernel(name: str):
+    op = f"pyasc::{name}"
+
+    def kernel(meta: Any, x: Tensor, axis: int) -> Tensor:
+        device = x._device
+        dtype = x._data.dtype
+        if dtype not in FLOATS:
+            raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", FLOATS)
+        shape = x._data.shape
+        if rt.size_of(shape) == 0:
+            return rt.new_tensor(shape, dtype, device)
+        nd = len(shape)
+        ax = normalize_axis(axis, nd) if nd else 0
+        order = [a for a in range(nd) if a != ax] + [ax] if nd else []
+        src = permute(x, order) if nd else rt.alias(x, (1,))
+        cols = shape[ax] if nd else 1
+        rows = rt.size_of(shape) // cols
+        out = rt.new_tensor(src._data.shape, dtype, device)
+        blocks, per_core = _rows_split(rows, cols)
+        tiling = rt.pack(rows, cols, per_core, _chunk(cols))
+        rt.launch(device, "softmax", f"{name}_{rt.DTYPE_NAMES[dtype]}", blocks, (src, out), tiling)
+        if not nd:
+            return rt.alias(out, ())
+        inverse = [order.index(a) for a in range(nd)]
+        return permute(out, inverse)
+
+    kernel.__name__ = f"sim_{name}"
+    return kernel
+
+
+def _norm(op: str, meta: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, eps: float,
+          layer: bool) -> Tensor:
+    device = x._device
+    dtype = meta.dtype
+    if dtype not in FLOATS:
+        raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", FLOATS)
+    shape = meta.shape
+    out = rt.new_tensor(shape, dtype, device)
+    if rt.size_of(shape) == 0:
+        return out
+    cols = shape[-1]
+    rows = rt.size_of(shape) // cols
+    xs = to_dtype(x, dtype)
+    w = expand(to_dtype(weight, dtype), (cols,)) if weight is not None else None
+    b = expand(to_dtype(bias, dtype), (cols,)) if bias is not None else None
+    blocks, per_core = _rows_split(rows, cols)
+    tiling = rt.pack(rows, cols, per_core, _chunk(cols), int(w is not None), int(b is not None),
+                     rt.float_bits(float(eps)))
+    # absent weight / bias: the kernel never reads them (flags 0); x's address fills the slot
+    args = (xs, w if w is not None else xs, b if b is not None else xs) if layer else (xs, w if w is not None else xs)
+    rt.launch(device, "norm", f"{'layer' if layer else 'rms'}_norm_{rt.DTYPE_NAMES[dtype]}", blocks,
+              (*args, out), tiling)
+    return out
+
+
+def layer_norm_kernel(meta: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, eps: float) -> Tensor:
+    return _norm("pyasc::layer_norm", meta, x, weight, bias, eps, layer=True)
+
+
+def rms_norm_kernel(meta: Any, x: Tensor, weight: Tensor | None, eps: float) -> Tensor:
+    return _norm("pyasc::rms_norm", meta, x, weight, None, eps, layer=False)
+
+
+KERNELS = {
+    "pyasc::softmax": softmax_kernel("softmax"),
+    "pyasc::log_softmax": softmax_kernel("log_softmax"),
+    "pyasc::layer_norm": layer_norm_kernel,
+    "pyasc::rms_norm": rms_norm_kernel,
+}

@@ -1,0 +1,62 @@
+"""Reduction family (kernels/reduce.cpp): sum, mean, max, min over any axes.
+
+The kernel reduces the last axis of a (rows, cols) view; other axes are first permuted to the end
+by the copy kernel (the kept axes keep their order), so any set of axes becomes one trailing
+block of length cols."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyasc_core import dtypes as dt
+from pyasc_core.shape_rules import normalize_axes
+from pyasc_core.tensor import Tensor
+
+from . import _runtime as rt
+from .elementwise import FLOATS, cast_kernel
+from .shape import permute
+
+CHUNK = 4096
+BATCH = 256
+
+
+def reduce_rows(x: Tensor, rows: int, cols: int, op: str, dtype: Any) -> Tensor:
+    """(rows,) results of reducing each row of the contiguous (rows, cols) tensor x."""
+    device = x._device
+    out = rt.new_tensor((rows,), dtype, device)
+    if rows == 0:
+        return out
+    blocks, per_core = rt.split(rows, align=16, min_per_core=max(16, rt.MIN_PER_CORE // max(cols, 1)))
+    chunk = min(CHUNK, -(-cols // 64) * 64)
+    tiling = rt.pack(rows, cols, per_core, chunk, min(BATCH, -(-per_core // 16) * 16))
+    rt.launch(device, "reduce", f"reduce_{op}_{rt.DTYPE_NAMES[dtype]}", blocks, (x, out), tiling)
+    return out
+
+
+def reduce_kernel(name: str):
+    op = f"pyasc::{name}"
+
+    def kernel(meta: Any, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
+        device = x._device
+        dtype = x._data.dtype
+        if dtype not in FLOATS:
+            raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", FLOATS)
+        shape = x._data.shape
+        axes = normalize_axes(axis, len(shape)) if shape else ()
+        if not axes:  # nothing to reduce (0-d input): a copy
+            return rt.alias(cast_kernel(meta, x, dtype), meta.shape)
+        kept = [a for a in range(len(shape)) if a not in axes]
+        rows = rt.size_of([shape[a] for a in kept])
+        cols = rt.size_of([shape[a] for a in axes])
+        if rt.size_of(meta.shape) == 0:
+            return rt.new_tensor(meta.shape, dtype, device)
+        if cols == 0:  # the sum of nothing is 0, the mean of nothing NaN (max/min: the meta refused)
+            return rt.full_tensor(meta.shape, 0.0 if name == "sum" else float("nan"), dtype, device)
+        src = permute(x, kept + sorted(axes))
+        return rt.alias(reduce_rows(src, rows, cols, name, dtype), meta.shape)
+
+    kernel.__name__ = f"sim_{name}"
+    return kernel
+
+
+KERNELS = {f"pyasc::{n}": reduce_kernel(n) for n in ("sum", "mean", "max", "min")}

@@ -1,0 +1,150 @@
+// Helpers shared by pyasc's built-in Ascend C kernels (kernels/*.cpp).
+//
+// Written against the public Ascend C API only, so the same source builds for the NPU (CANN's
+// toolchain) and for pyasc's simulator (g++ against pyasc_sim.get_include()).
+//
+// Conventions of every built-in kernel:
+//   * signature  extern "C" __global__ __aicore__ void name(GM_ADDR in..., GM_ADDR out...,
+//                GM_ADDR workspace, GM_ADDR tiling)
+//   * the tiling struct is computed on the host (pyasc_sim/ops/*.py, same field order) and read
+//     from global memory word by word (LoadTiling);
+//   * work is split over GetBlockNum() cores by GetBlockIdx();
+//   * data moves GM -> UB -> GM through TQue double buffering; lengths that are not a multiple
+//     of 32 bytes move with DataCopyPad;
+//   * half / bfloat16_t compute in float (Cast in UB), like the reference model.
+#ifndef PYASC_KERNEL_COMMON_H_
+#define PYASC_KERNEL_COMMON_H_
+
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+namespace pyasc_kernels {
+
+constexpr int32_t BUFFER_NUM = 2;   // double buffering
+constexpr uint32_t BLOCK_BYTES = 32;
+constexpr uint32_t REPEAT_BYTES = 256;
+
+// Reads a tiling struct made of 32-bit fields from global memory.
+template <typename T>
+__aicore__ inline void LoadTiling(T &tiling, GM_ADDR gm) {
+    static_assert(sizeof(T) % sizeof(uint32_t) == 0, "tiling structs are made of 32-bit fields");
+    GlobalTensor<uint32_t> src;
+    src.SetGlobalBuffer(reinterpret_cast<__gm__ uint32_t *>(gm), sizeof(T) / sizeof(uint32_t));
+    uint32_t *dst = reinterpret_cast<uint32_t *>(&tiling);
+    for (uint32_t i = 0; i < sizeof(T) / sizeof(uint32_t); ++i) {
+        dst[i] = src.GetValue(i);
+    }
+}
+
+__aicore__ inline float BitsToFloat(uint32_t bits) {
+    union {
+        uint32_t u;
+        float f;
+    } v;
+    v.u = bits;
+    return v.f;
+}
+
+// Elements of T in n bytes rounded up to whole 32-byte blocks.
+template <typename T>
+__aicore__ inline uint32_t AlignBlock(uint32_t count) {
+    constexpr uint32_t per = BLOCK_BYTES / sizeof(T);
+    return (count + per - 1) / per * per;
+}
+
+// Elements of T rounded up to whole 256-byte repeats (Compare's count form needs this).
+template <typename T>
+__aicore__ inline uint32_t AlignRepeat(uint32_t count) {
+    constexpr uint32_t per = REPEAT_BYTES / sizeof(T);
+    return (count + per - 1) / per * per;
+}
+
+// GM -> UB of `count` elements starting at src: DataCopy when the length is whole 32-byte blocks,
+// otherwise DataCopyPad (DataCopy would silently round the length down on hardware).
+template <typename T>
+__aicore__ inline void CopyIn(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32_t count) {
+    if ((count * sizeof(T)) % BLOCK_BYTES == 0) {
+        DataCopy(dst, src, count);
+    } else {
+        DataCopyExtParams params{1, static_cast<uint32_t>(count * sizeof(T)), 0, 0, 0};
+        DataCopyPadExtParams<T> pad{false, 0, 0, 0};
+        DataCopyPad(dst, src, params, pad);
+    }
+}
+
+// UB -> GM of `count` elements (exactly count * sizeof(T) bytes are written).
+template <typename T>
+__aicore__ inline void CopyOut(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count) {
+    if ((count * sizeof(T)) % BLOCK_BYTES == 0) {
+        DataCopy(dst, src, count);
+    } else {
+        DataCopyExtParams params{1, static_cast<uint32_t>(count * sizeof(T)), 0, 0, 0};
+        DataCopyPad(dst, src, params);
+    }
+}
+
+template <typename A, typename B>
+struct IsSame {
+    static constexpr bool value = false;
+};
+template <typename A>
+struct IsSame<A, A> {
+    static constexpr bool value = true;
+};
+
+// The type a kernel computes in: float for the 16-bit floating types, T otherwise.
+template <typename T>
+struct ComputeType {
+    using type = T;
+};
+template <>
+struct ComputeType<half> {
+    using type = float;
+};
+template <>
+struct ComputeType<bfloat16_t> {
+    using type = float;
+};
+
+template <typename T>
+constexpr bool kWidened = !IsSame<T, typename ComputeType<T>::type>::value;
+
+// Widens `count` elements of a 16-bit float tensor to float (exact).
+template <typename T>
+__aicore__ inline void ToCompute(const LocalTensor<float> &dst, const LocalTensor<T> &src, uint32_t count) {
+    Cast(dst, src, RoundMode::CAST_NONE, count);
+}
+
+// Narrows float results to the 16-bit float type (round to nearest even, as NumPy's astype).
+template <typename T>
+__aicore__ inline void FromCompute(const LocalTensor<T> &dst, const LocalTensor<float> &src, uint32_t count) {
+    Cast(dst, src, RoundMode::CAST_RINT, count);
+}
+
+// dst = src wherever src is NaN. Max/Min/Relu return the other operand for a NaN input; pyasc
+// follows NumPy (NaN propagates), so the kernels patch NaNs back in. `count` is rounded up to whole
+// repeats (Compare's count form): the buffers must hold that many elements.
+template <typename T>
+__aicore__ inline void PropagateNaN(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                    const LocalTensor<uint8_t> &mask, uint32_t count) {
+    const uint32_t n = AlignRepeat<T>(count);
+    Compare(mask, src, src, CMPMODE::EQ, n);  // 1 where src is a number
+    Select(dst, mask, dst, src, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+}
+
+// This core's share [start, start + length) of `total` items split in chunks of `per_core`.
+__aicore__ inline void CoreRange(uint32_t total, uint32_t per_core, uint32_t &start, uint32_t &length) {
+    const uint32_t idx = GetBlockIdx();
+    start = idx * per_core;
+    if (start >= total) {
+        start = total;
+        length = 0;
+        return;
+    }
+    length = total - start < per_core ? total - start : per_core;
+}
+
+}  // namespace pyasc_kernels
+
+#endif  // PYASC_KERNEL_COMMON_H_

@@ -1,0 +1,209 @@
+// layer_norm and rms_norm over the last axis of a (rows, cols) tensor, with optional weight
+// (and bias for layer_norm) of length cols.
+//
+// Kernels layer_norm_<dtype>(x, weight, bias, y, workspace, tiling) and
+// rms_norm_<dtype>(x, weight, y, workspace, tiling) for float16, bfloat16, float32 (computed in
+// float). As the reference:
+//   layer_norm: mean = sum(x) / n; var = sum((x - mean)^2) / n; y = (x - mean) / sqrt(var + eps)
+//   rms_norm:   y = x / sqrt(sum(x^2) / n + eps)
+// then * weight (+ bias). A row that fits one chunk stays in UB; longer rows are streamed from
+// global memory once per pass.
+#include "kernel_common.h"
+
+namespace pyasc_kernels {
+
+// Host side: pyasc_sim/ops/nn.py.
+struct NormTiling {
+    uint32_t rows;
+    uint32_t cols;
+    uint32_t rowsPerCore;
+    uint32_t chunk;      // elements per chunk (multiple of 64)
+    uint32_t hasWeight;
+    uint32_t hasBias;
+    uint32_t epsBits;    // eps as float bits
+    uint32_t reserved;
+};
+
+template <typename T, bool LAYER>
+class KernelNorm {
+public:
+    __aicore__ inline KernelNorm() {}
+
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR w, GM_ADDR b, GM_ADDR y, const NormTiling &tiling) {
+        t_ = tiling;
+        CoreRange(t_.rows, t_.rowsPerCore, row0_, nrows_);
+        if (nrows_ == 0) {
+            return;
+        }
+        const uint64_t base = static_cast<uint64_t>(row0_) * t_.cols;
+        const uint64_t len = static_cast<uint64_t>(nrows_) * t_.cols;
+        xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(x) + base, len);
+        yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(y) + base, len);
+        if (t_.hasWeight) {
+            wGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(w), t_.cols);
+        }
+        if (t_.hasBias) {
+            bGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(b), t_.cols);
+        }
+        eps_ = BitsToFloat(t_.epsBits);
+        pipe_.InitBuffer(inX_, BUFFER_NUM, t_.chunk * sizeof(T));
+        pipe_.InitBuffer(outY_, BUFFER_NUM, t_.chunk * sizeof(T));
+        pipe_.InitBuffer(calc_, 5 * t_.chunk * sizeof(float) + 64);
+        LocalTensor<float> buf = calc_.Get<float>();
+        xf_ = buf;
+        tf_ = buf[t_.chunk];
+        work_ = buf[2 * t_.chunk];
+        wf_ = buf[3 * t_.chunk];
+        bf_ = buf[4 * t_.chunk];
+        one_ = buf[5 * t_.chunk];
+        chunks_ = (t_.cols + t_.chunk - 1) / t_.chunk;
+        if (chunks_ == 1) {  // weight and bias stay in UB for every row
+            LoadAffine(0, t_.cols);
+        }
+    }
+
+    __aicore__ inline void Process() {
+        for (uint32_t r = 0; r < nrows_; ++r) {
+            Row(r);
+        }
+    }
+
+private:
+    // global chunk -> float tensor dst, through the input queue
+    __aicore__ inline void LoadFloat(const LocalTensor<float> &dst, const GlobalTensor<T> &src, uint32_t count) {
+        LocalTensor<T> x = inX_.AllocTensor<T>();
+        CopyIn(x, src, count);
+        inX_.EnQue(x);
+        x = inX_.DeQue<T>();
+        if constexpr (kWidened<T>) {
+            ToCompute(dst, x, count);
+        } else {
+            DataCopy(dst, x, AlignBlock<float>(count));
+        }
+        inX_.FreeTensor(x);
+    }
+
+    __aicore__ inline void LoadAffine(uint32_t offset, uint32_t count) {
+        if (t_.hasWeight) {
+            LoadFloat(wf_, wGm_[offset], count);
+        }
+        if (LAYER && t_.hasBias) {
+            LoadFloat(bf_, bGm_[offset], count);
+        }
+    }
+
+    __aicore__ inline float Scalar() {
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        return one_.GetValue(0);
+    }
+
+    __aicore__ inline uint32_t Count(uint32_t c) const {
+        return c + 1 == chunks_ ? t_.cols - c * t_.chunk : t_.chunk;
+    }
+
+    __aicore__ inline GlobalTensor<T> XAt(uint32_t r, uint32_t c) {
+        return xGm_[static_cast<uint64_t>(r) * t_.cols + c * t_.chunk];
+    }
+
+    __aicore__ inline void Row(uint32_t r) {
+        const bool resident = chunks_ == 1;
+        const float n = static_cast<float>(t_.cols);
+        float mean = 0.0f;
+        if constexpr (LAYER) {  // pass: the mean
+            float s = 0.0f;
+            for (uint32_t c = 0; c < chunks_; ++c) {
+                LoadFloat(xf_, XAt(r, c), Count(c));
+                ReduceSum(one_, xf_, work_, Count(c));
+                s += Scalar();
+            }
+            mean = s / n;
+        }
+        // pass: the sum of squares (of x - mean for layer_norm)
+        float ss = 0.0f;
+        for (uint32_t c = 0; c < chunks_; ++c) {
+            const uint32_t count = Count(c);
+            if (!LAYER || !resident) {
+                LoadFloat(xf_, XAt(r, c), count);
+            }
+            Adds(tf_, xf_, -mean, count);
+            Mul(tf_, tf_, tf_, count);
+            ReduceSum(one_, tf_, work_, count);
+            ss += Scalar();
+        }
+        // 1 / sqrt(ss / n + eps), by the vector unit
+        Duplicate(work_, ss / n + eps_, 16);
+        Sqrt(work_, work_, 16);
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        const float denom = work_.GetValue(0);
+        SetFlag<HardEvent::S_V>(EVENT_ID0);
+        WaitFlag<HardEvent::S_V>(EVENT_ID0);
+        // pass: the output
+        for (uint32_t c = 0; c < chunks_; ++c) {
+            const uint32_t count = Count(c);
+            if (!resident) {
+                LoadFloat(xf_, XAt(r, c), count);
+                LoadAffine(c * t_.chunk, count);
+            }
+            Adds(tf_, xf_, -mean, count);
+            Duplicate(work_, denom, count);
+            Div(tf_, tf_, work_, count);
+            if (t_.hasWeight) {
+                Mul(tf_, tf_, wf_, count);
+            }
+            if (LAYER && t_.hasBias) {
+                Add(tf_, tf_, bf_, count);
+            }
+            LocalTensor<T> y = outY_.AllocTensor<T>();
+            if constexpr (kWidened<T>) {
+                FromCompute(y, tf_, count);
+            } else {
+                DataCopy(y, tf_, AlignBlock<float>(count));
+            }
+            outY_.EnQue(y);
+            y = outY_.DeQue<T>();
+            CopyOut(yGm_[static_cast<uint64_t>(r) * t_.cols + c * t_.chunk], y, count);
+            outY_.FreeTensor(y);
+        }
+    }
+
+    TPipe pipe_;
+    TQue<QuePosition::VECIN, BUFFER_NUM> inX_;
+    TQue<QuePosition::VECOUT, BUFFER_NUM> outY_;
+    TBuf<QuePosition::VECCALC> calc_;
+    GlobalTensor<T> xGm_, yGm_, wGm_, bGm_;
+    LocalTensor<float> xf_, tf_, work_, wf_, bf_, one_;
+    NormTiling t_;
+    float eps_ = 0.0f;
+    uint32_t chunks_ = 1;
+    uint32_t row0_ = 0;
+    uint32_t nrows_ = 0;
+};
+
+template <typename T, bool LAYER>
+__aicore__ inline void RunNorm(GM_ADDR x, GM_ADDR w, GM_ADDR b, GM_ADDR y, GM_ADDR tiling) {
+    NormTiling t;
+    LoadTiling(t, tiling);
+    KernelNorm<T, LAYER> op;
+    op.Init(x, w, b, y, t);
+    op.Process();
+}
+
+}  // namespace pyasc_kernels
+
+#define PYASC_NORM_KERNELS(DTYPE, T)                                                                        \
+    extern "C" __global__ __aicore__ void layer_norm_##DTYPE(GM_ADDR x, GM_ADDR weight, GM_ADDR bias,       \
+                                                             GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) { \
+        (void)workspace;                                                                                    \
+        pyasc_kernels::RunNorm<T, true>(x, weight, bias, y, tiling);                                        \
+    }                                                                                                       \
+    extern "C" __global__ __aicore__ void rms_norm_##DTYPE(GM_ADDR x, GM_ADDR weight, GM_ADDR y,            \
+                                                           GM_ADDR workspace, GM_ADDR tiling) {             \
+        (void)workspace;                                                                                    \
+        pyasc_kernels::RunNorm<T, false>(x, weight, weight, y, tiling);                                     \
+    }
+
+PYASC_NORM_KERNELS(float16, half)
+PYASC_NORM_KERNELS(bfloat16, bfloat16_t)
+PYASC_NORM_KERNELS(float32, float)

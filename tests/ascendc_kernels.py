@@ -1,0 +1,71 @@
+"""Helpers for the tests that run Ascend C kernels on the simulator the way a pyasc user does:
+the sources under tests/kernels/ascendc/ (written as for a real NPU) are compiled with
+``pyasc_sim.compile`` (once per session; the binaries are cached on disk by content hash),
+loaded with ``pyasc_npu.Binary(path, device="sim")`` and launched with ``pyasc_npu.launch``."""
+
+from __future__ import annotations
+
+import functools
+import re
+import struct
+from pathlib import Path
+
+ASCENDC_DIR = Path(__file__).resolve().parent / "kernels" / "ascendc"
+
+
+@functools.lru_cache(maxsize=None)
+def kernel_path(source: str) -> str:
+    """The compiled simulator binary of tests/kernels/ascendc/<source> (-O1: compiles faster than
+    the default -O2; these kernels are small). A lock file makes parallel test workers (pytest -n)
+    wait for one compile and share its cached result instead of compiling the same source twice."""
+    import fcntl
+
+    import pyasc_sim
+
+    with open(Path(pyasc_sim.cache_dir()) / f"tests-ascendc-{source}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return pyasc_sim.compile(ASCENDC_DIR / source, opt="-O1")
+
+
+def load(source: str):
+    """A ``pyasc_npu.Binary`` of tests/kernels/ascendc/<source> on the sim device."""
+    import pyasc_npu
+
+    return pyasc_npu.Binary(kernel_path(source), device="sim")
+
+
+def marked_line(source: str, marker: str) -> str:
+    """``<absolute path>:<line>`` of the line of tests/kernels/ascendc/<source> that carries the
+    comment ``// BAD(<marker>)`` (exactly one must)."""
+    path = ASCENDC_DIR / source
+    lines = [i for i, text in enumerate(path.read_text().splitlines(), 1)
+             if re.search(rf"//\s*BAD\({re.escape(marker)}\)", text)]
+    assert len(lines) == 1, f"{path} must mark exactly one line with BAD({marker}), found {lines}"
+    return f"{path}:{lines[0]}"
+
+
+def source_line(source: str, text: str) -> str:
+    """``<absolute path>:<line>`` of the only line of tests/kernels/ascendc/<source> containing ``text``."""
+    path = ASCENDC_DIR / source
+    lines = [i for i, t in enumerate(path.read_text().splitlines(), 1) if text in t]
+    assert len(lines) == 1, f"{path} must have exactly one line containing {text!r}, found {lines}"
+    return f"{path}:{lines[0]}"
+
+
+def f32_arg(value: float) -> int:
+    """A ``float`` kernel parameter as ``pyasc_npu.launch`` takes it: its IEEE bits in the low 4
+    bytes of the 8-byte slot (launch itself accepts only ints and device tensors)."""
+    return struct.unpack("<I", struct.pack("<f", value))[0]
+
+
+def timed_launch(function, num_blocks: int, args, stream) -> float:
+    """Simulated device milliseconds of one launch, from timing events recorded around it."""
+    import pyasc
+    import pyasc_npu
+
+    start = pyasc.Event(enable_timing=True, device="sim")
+    end = pyasc.Event(enable_timing=True, device="sim")
+    start.record(stream)
+    pyasc_npu.launch(function, num_blocks, args, stream=stream)
+    end.record(stream)
+    return start.elapsed_time(end)
