@@ -236,6 +236,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             n_nokernel += row["no_kernel"]
             result = {"pass": "[green]pass[/green]", "fail": f"[red]FAIL {row['failed']}[/red]",
                       "no kernel": "[yellow]no kernel[/yellow]"}[row["status"]]
+            if row["status"] == "no kernel" and row["passed"]:  # e.g. casts to some targets only
+                result = f"[green]pass {row['passed']}[/green], [yellow]no kernel {row['no_kernel']}[/yellow]"
             t.add_row(rep.op, row["dtype"], str(row["samples"]), result, f"{row['max_abs']:.3g}",
                       f"{row['max_rel']:.3g}", str(row["max_ulp"]))
     con.print(t)
