@@ -6,6 +6,7 @@ alike). Tensors hold a backend *storage* object that has at least ``.shape`` and
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 import numpy as np
@@ -156,10 +157,7 @@ class TensorMeta:
 
     @property
     def size(self) -> int:
-        n = 1
-        for s in self.shape:
-            n *= s
-        return n
+        return math.prod(self.shape)
 
     @property
     def nbytes(self) -> int:

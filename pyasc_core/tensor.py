@@ -6,6 +6,7 @@ A tensor is a thin handle: ``_data`` is the backend's storage (a NumPy array on 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -54,10 +55,7 @@ class Tensor:
 
     @property
     def size(self) -> int:
-        n = 1
-        for s in self._data.shape:
-            n *= s
-        return n
+        return math.prod(self._data.shape)
 
     @property
     def itemsize(self) -> int:
