@@ -1,6 +1,5 @@
 #include "caching_allocator.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <stdexcept>
@@ -36,7 +35,7 @@ bool CachingAllocator::Order::operator()(const Block *a, const Block *b) const {
 }
 
 CachingAllocator::CachingAllocator(std::shared_ptr<DeviceContext> ctx, std::string label)
-    : ctx_(std::move(ctx)), label_(std::move(label)), events_(ctx_) {}
+    : ctx_(std::move(ctx)), label_(std::move(label)), stream_uses_(ctx_) {}
 
 CachingAllocator::~CachingAllocator() {
     // Live DeviceBlocks keep the allocator alive, so only cached and pending blocks remain here.
@@ -155,32 +154,17 @@ void CachingAllocator::free(Block *b) {
     b->allocated = false;
     stats_.allocated_bytes.decrease(static_cast<int64_t>(b->size));
     stats_.allocation.decrease(1);
-    if (!b->uses.empty() && ctx_->try_activate()) {
-        for (aclrtStream s : b->uses) {
-            try {
-                pending_.emplace_back(events_.record(s), b);
-                ++b->event_count;
-            } catch (const AclError &) {
-                // the stream is gone (destroying a stream waits for its work): nothing to wait for
-            }
-        }
-    }
-    b->uses.clear();
-    if (b->event_count == 0) {
-        stats_.active_bytes.decrease(static_cast<int64_t>(b->size));
-        free_block(b);
-    }
+    if (stream_uses_.free(b)) reuse(b);
 }
 
 void CachingAllocator::record_stream(Block *b, aclrtStream stream) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (stream == b->stream) return;
-    if (std::find(b->uses.begin(), b->uses.end(), stream) == b->uses.end()) b->uses.push_back(stream);
+    if (stream != b->stream) stream_uses_.record(b, stream);
 }
 
 void CachingAllocator::free_block(Block *b) {
     Pool &pool = pool_of(b->small);
-    auto mergeable = [](Block *n) { return n != nullptr && !n->allocated && n->event_count == 0; };
+    auto mergeable = [](Block *n) { return n != nullptr && !n->allocated && !n->uses.pending(); };
     if (mergeable(b->prev)) {
         Block *p = b->prev;
         pool.erase(p);
@@ -201,25 +185,17 @@ void CachingAllocator::free_block(Block *b) {
     pool.insert(b);
 }
 
+void CachingAllocator::reuse(Block *b) {
+    stats_.active_bytes.decrease(static_cast<int64_t>(b->size));
+    free_block(b);
+}
+
 void CachingAllocator::process_events() {
-    for (auto it = pending_.begin(); it != pending_.end();) {
-        if (!events_.done(it->first)) {
-            ++it;
-            continue;
-        }
-        events_.release(it->first);
-        Block *b = it->second;
-        it = pending_.erase(it);
-        if (--b->event_count == 0) {
-            stats_.active_bytes.decrease(static_cast<int64_t>(b->size));
-            free_block(b);
-        }
-    }
+    stream_uses_.poll([this](Block *b) { reuse(b); });
 }
 
 void CachingAllocator::synchronize_and_free_events() {
-    for (auto &pe : pending_) events_.wait(pe.first);
-    process_events();
+    stream_uses_.wait_all([this](Block *b) { reuse(b); });
 }
 
 void CachingAllocator::release_cached() {

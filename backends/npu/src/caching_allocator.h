@@ -7,18 +7,16 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "device_context.h"
-#include "event_pool.h"
 #include "memory_stats.h"
+#include "stream_uses.h"
 
 namespace pyasc_npu {
 
@@ -28,9 +26,8 @@ struct Block {
     aclrtStream stream = nullptr;  // the stream it was allocated on (its pool key)
     bool small = false;
     bool allocated = false;
-    int event_count = 0;         // outstanding stream-use events (block is "pending" while > 0)
     Block *prev = nullptr, *next = nullptr;  // neighbours inside the segment
-    std::vector<aclrtStream> uses;           // other streams that used it while allocated
+    StreamUses uses;             // other streams that used it while allocated; pending events
 };
 
 class CachingAllocator {
@@ -73,6 +70,7 @@ private:
     bool try_segment(size_t size, void **ptr, aclError *cause, std::string *message);
     void split(Block *block, size_t size);
     void free_block(Block *block);  // back into its pool, merged with free neighbours
+    void reuse(Block *block);       // freed and no stream still using it: free_block
     void process_events();
     void synchronize_and_free_events();
     void release_cached();
@@ -82,8 +80,7 @@ private:
     std::string label_;
     std::mutex mu_;
     Pool small_pool_, large_pool_;
-    std::deque<std::pair<aclrtEvent, Block *>> pending_;
-    EventPool events_;
+    StreamUseTracker<Block> stream_uses_;
     MemoryStats stats_;
     size_t limit_ = kNoLimit;
 };

@@ -1,9 +1,6 @@
 #include "host_allocator.h"
 
-#include <algorithm>
 #include <stdexcept>
-
-#include "acl_error.h"
 
 namespace pyasc_npu {
 namespace {
@@ -20,8 +17,7 @@ HostAllocator::~HostAllocator() {
     std::lock_guard<std::mutex> lock(mu_);
     if (!ctx_->try_activate()) return;
     try {
-        for (auto &pe : pending_) events_.wait(pe.first);
-        process_events();
+        synchronize_and_free_events();
         release_cached();
     } catch (const std::exception &) {
     }
@@ -43,8 +39,7 @@ HostBlock *HostAllocator::malloc(size_t nbytes) {
         if (rc != ACL_SUCCESS) {
             ctx_->lib().recent_error_message();
             ++stats_.num_alloc_retries;
-            for (auto &pe : pending_) events_.wait(pe.first);
-            process_events();
+            synchronize_and_free_events();
             release_cached();
             rc = ctx_->api().aclrtMallocHost(&p, size);
             if (rc != ACL_SUCCESS) ++stats_.num_ooms;
@@ -66,41 +61,25 @@ void HostAllocator::free(HostBlock *b) {
     std::lock_guard<std::mutex> lock(mu_);
     stats_.allocated_bytes.decrease(static_cast<int64_t>(b->size));
     stats_.allocation.decrease(1);
-    if (!b->uses.empty() && ctx_->try_activate()) {
-        for (aclrtStream s : b->uses) {
-            try {
-                pending_.emplace_back(events_.record(s), b);
-                ++b->event_count;
-            } catch (const AclError &) {
-            }
-        }
-    }
-    b->uses.clear();
-    if (b->event_count == 0) {
-        stats_.active_bytes.decrease(static_cast<int64_t>(b->size));
-        free_.emplace(b->size, b);
-    }
+    if (stream_uses_.free(b)) reuse(b);
 }
 
 void HostAllocator::record_stream(HostBlock *b, aclrtStream stream) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (std::find(b->uses.begin(), b->uses.end(), stream) == b->uses.end()) b->uses.push_back(stream);
+    stream_uses_.record(b, stream);
+}
+
+void HostAllocator::reuse(HostBlock *b) {
+    stats_.active_bytes.decrease(static_cast<int64_t>(b->size));
+    free_.emplace(b->size, b);
 }
 
 void HostAllocator::process_events() {
-    for (auto it = pending_.begin(); it != pending_.end();) {
-        if (!events_.done(it->first)) {
-            ++it;
-            continue;
-        }
-        events_.release(it->first);
-        HostBlock *b = it->second;
-        it = pending_.erase(it);
-        if (--b->event_count == 0) {
-            stats_.active_bytes.decrease(static_cast<int64_t>(b->size));
-            free_.emplace(b->size, b);
-        }
-    }
+    stream_uses_.poll([this](HostBlock *b) { reuse(b); });
+}
+
+void HostAllocator::synchronize_and_free_events() {
+    stream_uses_.wait_all([this](HostBlock *b) { reuse(b); });
 }
 
 void HostAllocator::release_cached() {
@@ -116,8 +95,7 @@ void HostAllocator::release_cached() {
 void HostAllocator::empty_cache() {
     std::lock_guard<std::mutex> lock(mu_);
     ctx_->activate();
-    for (auto &pe : pending_) events_.wait(pe.first);
-    process_events();
+    synchronize_and_free_events();
     release_cached();
 }
 

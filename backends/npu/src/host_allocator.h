@@ -5,29 +5,26 @@
 #define PYASC_NPU_HOST_ALLOCATOR_H_
 
 #include <cstddef>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <utility>
-#include <vector>
 
 #include "device_context.h"
-#include "event_pool.h"
 #include "memory_stats.h"
+#include "stream_uses.h"
 
 namespace pyasc_npu {
 
 struct HostBlock {
     void *ptr = nullptr;
     size_t size = 0;
-    int event_count = 0;
-    std::vector<aclrtStream> uses;
+    StreamUses uses;
 };
 
 class HostAllocator {
 public:
-    explicit HostAllocator(std::shared_ptr<DeviceContext> ctx) : ctx_(ctx), events_(ctx) {}
+    explicit HostAllocator(std::shared_ptr<DeviceContext> ctx) : ctx_(ctx), stream_uses_(ctx) {}
     ~HostAllocator();
     HostAllocator(const HostAllocator &) = delete;
     HostAllocator &operator=(const HostAllocator &) = delete;
@@ -39,14 +36,15 @@ public:
     MemoryStats stats();
 
 private:
+    void reuse(HostBlock *block);  // freed and no stream still using it: back into the pool
     void process_events();
+    void synchronize_and_free_events();
     void release_cached();
 
     std::shared_ptr<DeviceContext> ctx_;
     std::mutex mu_;
     std::multimap<size_t, HostBlock *> free_;
-    std::deque<std::pair<aclrtEvent, HostBlock *>> pending_;
-    EventPool events_;
+    StreamUseTracker<HostBlock> stream_uses_;
     MemoryStats stats_;
 };
 
