@@ -93,5 +93,20 @@ def test_unknown_profile_is_a_clear_error_naming_the_known_ones(tmp_path):
     for text in (r["sim"]["reason"], r["error"]):
         assert "PYASC_SIM_SOC='Ascend310X' is not a simulated SoC" in text
         assert "known: Ascend910B1, Ascend910B2, Ascend910B3, Ascend910B4" in text
+        assert "set PYASC_SIM_SOC to one of the known SoC profiles" in text  # the hint of 507008
+        assert "Check the device index" not in text  # not the generic device-error hint
     assert r["error"].startswith("BackendUnavailableError")
 
+
+
+def test_soc_version_error_hints_at_pyasc_sim_soc_and_other_device_errors_keep_theirs():
+    from pyasc_npu.errors import AclDeviceError, error_class
+
+    soc = error_class(507008)(507008, "aclInit", "PYASC_SIM_SOC='X' is not a simulated SoC")
+    assert isinstance(soc, AclDeviceError) and soc.name == "ACL_ERROR_RT_SOC_VERSION"
+    assert str(soc).endswith("is not a simulated SoC. On the simulator, set PYASC_SIM_SOC to one of the known SoC "
+                             "profiles (the message names them) or unset it for the default Ascend910B1; on an NPU, "
+                             "use a CANN and kernels built for this SoC")
+    bad_device = error_class(107001)(107001, "aclrtSetDevice", "device 7 does not exist")
+    assert isinstance(bad_device, AclDeviceError)
+    assert str(bad_device).endswith("Check the device index (pyasc info lists the devices)")

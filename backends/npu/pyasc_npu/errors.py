@@ -110,7 +110,7 @@ class AclError(BackendError):
         text = f"{api} failed: {self.name} ({self.code})"
         if message:
             text += f": {message}"
-        hint = _HINTS.get(type(self))
+        hint = _CODE_HINTS.get(self.code) or _HINTS.get(type(self))
         if hint:
             text += f". {hint}"
         super().__init__(text)
@@ -185,6 +185,11 @@ ERROR_CLASSES: dict[int, type[AclError]] = {c: cls for cls, codes in _FAMILIES.i
 _HINTS: dict[type[AclError], str] = {
     AclKernelError: "The device stays usable; fix the kernel or its arguments",
     AclDeviceError: "Check the device index (pyasc info lists the devices)",
+}
+#: hints for single codes, ahead of their class's hint
+_CODE_HINTS: dict[int, str] = {
+    507008: ("On the simulator, set PYASC_SIM_SOC to one of the known SoC profiles (the message names them) "
+             "or unset it for the default Ascend910B1; on an NPU, use a CANN and kernels built for this SoC"),
 }
 
 

@@ -8,6 +8,8 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from pyasc_core.errors import ArgumentError, DeviceMismatchError
 
 from .backend import AclBackend, acl_backend_of
@@ -64,8 +66,31 @@ def _raw_stream(stream: Any, backend: AclBackend, device: Any) -> Any:
     return getattr(stream, "raw", stream)
 
 
+def _float_slot(i: int, a: np.generic) -> bytes:
+    """A NumPy floating scalar in the low bytes of its 8-byte slot, packed by its own width (float32:
+    its 4 IEEE bytes, float64: 8, float16 / bfloat16: 2), little-endian like the argument blob."""
+    raw = np.asarray(a).astype(a.dtype.newbyteorder("<")).tobytes()
+    if len(raw) > 8:
+        raise ArgumentError(f"launch argument {i} = {a!r} ({a.dtype}) is {len(raw)} bytes; kernel arguments are at "
+                            "most 8 bytes (float16, bfloat16, float32 or float64 scalars)")
+    return raw + b"\0" * (8 - len(raw))
+
+
+def _is_float_scalar(a: Any) -> bool:
+    if isinstance(a, np.floating):
+        return True
+    from pyasc_core import dtypes as _dt
+
+    return isinstance(a, np.generic) and a.dtype == _dt.bfloat16
+
+
 def pack_args(args: Sequence[Any], device: Any) -> tuple[bytes, list[Any]]:
-    """The 8-byte-per-argument blob and the device blocks it refers to."""
+    """The 8-byte-per-argument blob and the device blocks it refers to.
+
+    Ints (and NumPy integer scalars) take 8 bytes; NumPy floating scalars are packed by their own
+    width (``numpy.float32(x)`` for a ``float`` parameter, ``numpy.float64(x)`` for a ``double``,
+    ``numpy.float16(x)`` for ``half``). A bare Python float is refused: its parameter type is
+    unknown here."""
     from pyasc_core.tensor import Tensor
 
     parts: list[bytes] = []
@@ -83,14 +108,24 @@ def pack_args(args: Sequence[Any], device: Any) -> tuple[bytes, list[Any]]:
         if hasattr(a, "record_stream") and hasattr(a, "ptr"):  # an _acl.DeviceBlock
             parts.append(struct.pack("<Q", a.ptr))
             blocks.append(a)
-        elif isinstance(a, int):
+        elif isinstance(a, (int, np.integer)):
+            a = int(a)
             if not -(2**63) <= a < 2**64:
                 raise ArgumentError(f"launch argument {i} = {a} does not fit in 8 bytes")
             parts.append(struct.pack("<q" if a < 0 else "<Q", a))
+        elif _is_float_scalar(a):
+            parts.append(_float_slot(i, a))
+        elif isinstance(a, float):
+            raise ArgumentError(
+                f"launch argument {i} is the Python float {a!r}, whose kernel parameter type launch cannot "
+                f"know (a float travels as 4 bytes, a double as 8); wrap it: numpy.float32({a!r}) for a "
+                f"float parameter, numpy.float64({a!r}) for a double (numpy.float16 for half)"
+            )
         else:
             raise ArgumentError(
-                f"launch argument {i} is {type(a).__name__} {a!r}; kernel arguments are ints or device "
-                "tensors/buffers (8 bytes each); pass other scalars in a tiling buffer"
+                f"launch argument {i} is {type(a).__name__} {a!r}; kernel arguments are ints, NumPy float "
+                "scalars (numpy.float32 / float64 / float16) or device tensors/buffers (8 bytes each); pass "
+                "other values in a tiling buffer"
             )
     return b"".join(parts), blocks
 

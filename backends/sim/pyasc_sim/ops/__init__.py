@@ -24,6 +24,7 @@ _CASTABLE = ("bool", "uint8", "int8", "int32") + _F
 SUPPORTED: dict[str, tuple[str, ...]] = {
     **{f"pyasc::{n}": _F + ("int32",) for n in ("add", "sub", "mul", "maximum", "minimum")},
     "pyasc::div": ("uint8", "int8", "int32") + _F,
+    "pyasc::pow": _F + ("int32",),
     "pyasc::eq": _CASTABLE, "pyasc::ne": _CASTABLE,
     **{f"pyasc::{n}": _CASTABLE[1:] for n in ("lt", "le", "gt", "ge")},
     **{f"pyasc::{n}": _F for n in ("exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "gelu", "silu")},

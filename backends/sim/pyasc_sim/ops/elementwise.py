@@ -1,5 +1,5 @@
-"""Elementwise families: binary arithmetic (kernels/binary.cpp), comparisons (compare.cpp), unary
-math (unary.cpp), cast (cast.cpp) and where (where.cpp).
+"""Elementwise families: binary arithmetic (kernels/binary.cpp), power (pow.cpp), comparisons
+(compare.cpp), unary math (unary.cpp), cast (cast.cpp) and where (where.cpp).
 
 Operands are first brought to the kernel's dtype with the cast kernel (type promotion, as the
 meta function decided) and to the output's shape with the copy kernel (broadcasting); a Python
@@ -26,6 +26,9 @@ BINARY_DTYPES = {
     "div": FLOATS, "maximum": FLOATS + (dt.int32,), "minimum": FLOATS + (dt.int32,),
 }
 BINARY_MODE = {"tensor": 0, "scalar_y": 1, "scalar_x": 2}
+POW_DTYPES = FLOATS + (dt.int32,)
+#: pow (kernels/pow.cpp) keeps 16 float temporaries of a tile in UB: a smaller tile (176 KiB of 192)
+POW_TILE = 2048
 #: dtypes cast.cpp converts between (bool is one byte 0/1)
 CAST_DTYPES = (dt.bool_, dt.uint8, dt.int8, dt.int32, dt.float16, dt.bfloat16, dt.float32)
 #: comparisons run in the promoted dtype; these are widened exactly to one the kernel takes
@@ -36,9 +39,9 @@ WHERE_DTYPES = FLOATS + (dt.int32,)
 _SWAP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
 
 
-def _elementwise_tiling(n: int, *extra: int) -> tuple[int, bytes]:
+def _elementwise_tiling(n: int, *extra: int, tile: int = TILE) -> tuple[int, bytes]:
     blocks, per_core = rt.split(n)
-    return blocks, rt.pack(n, per_core, min(TILE, per_core), *extra)
+    return blocks, rt.pack(n, per_core, min(tile, per_core), *extra)
 
 
 def to_dtype(x: Tensor, dtype: np.dtype) -> Tensor:
@@ -76,15 +79,46 @@ def scalar_bits(op: str, value: Any, dtype: np.dtype) -> int:
     return v & 0xFFFFFFFF
 
 
-def binary_kernel(name: str):
+def _check_pow_scalar(x: Any, y: Any, dtype: np.dtype) -> None:
+    """Integer pow refuses negative powers like the reference (checked for a Python scalar y; an
+    int32 tensor of exponents is not read back: negative entries give x ** y truncated to an integer)."""
+    if dtype in dt.INTEGER and not isinstance(y, Tensor) and int(y) < 0:
+        raise ArgumentError(
+            "pyasc::pow: integer tensors cannot be raised to negative integer powers; "
+            "cast to a floating dtype first, e.g. x.astype('float32')"
+        )
+
+
+def _uniform_exponent(x: Any, y: Any, out_shape: tuple[int, ...]) -> bool:
+    """True when NumPy's power loop sees y as one value (stride 0): a Python scalar, a 0-d tensor, a
+    one-element tensor broadcast over more elements, or one element outside NumPy's trivial loop
+    (which needs every operand 0-d or of the output's shape). NumPy then takes sqrt for y == 0.5,
+    and so does kernels/pow.cpp (they differ at x = -inf)."""
+    if not isinstance(y, Tensor):
+        return True
+    ys = tuple(y._data.shape)
+    if rt.size_of(ys) != 1:
+        return False
+    if len(ys) == 0 or rt.size_of(out_shape) > 1:
+        return True
+    xs = tuple(x._data.shape) if isinstance(x, Tensor) else ()
+    trivial = (len(xs) == 0 or xs == tuple(out_shape)) and ys == tuple(out_shape)
+    return not trivial
+
+
+def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, ...] | None = None,
+                  tile: int = TILE):
     op = f"pyasc::{name}"
-    supported = BINARY_DTYPES[name]
+    supported = BINARY_DTYPES[name] if supported is None else supported
+    prefix = "binary_" if family == "binary" else ""
 
     def kernel(meta: Any, x: Any, y: Any) -> Tensor:
         device = rt.device_of(x, y)
         dtype = meta.dtype
         if dtype not in supported:
             raise rt.no_kernel(op, device, f"result dtype {dt.dtype_name(dtype)}", supported)
+        if name == "pow":
+            _check_pow_scalar(x, y, dtype)
         out = rt.new_tensor(meta.shape, dtype, device)
         n = rt.size_of(meta.shape)
         if n == 0:
@@ -95,8 +129,11 @@ def binary_kernel(name: str):
             args, mode, bits = (_operand(x, dtype, meta.shape), 0), 1, scalar_bits(op, y, dtype)
         else:
             args, mode, bits = (0, _operand(y, dtype, meta.shape)), 2, scalar_bits(op, x, dtype)
-        blocks, tiling = _elementwise_tiling(n, mode, bits)
-        rt.launch(device, "binary", f"binary_{name}_{rt.DTYPE_NAMES[dtype]}", blocks, (*args, out), tiling)
+        extra: tuple[int, ...] = ()
+        if name == "pow":
+            extra = (int(_uniform_exponent(x, y, tuple(meta.shape))),)
+        blocks, tiling = _elementwise_tiling(n, mode, bits, *extra, tile=tile)
+        rt.launch(device, family, f"{prefix}{name}_{rt.DTYPE_NAMES[dtype]}", blocks, (*args, out), tiling)
         return out
 
     kernel.__name__ = f"sim_{name}"
@@ -200,6 +237,7 @@ def where_kernel(meta: Any, cond: Tensor, x: Any, y: Any) -> Tensor:
 KERNELS: dict[str, Any] = {}
 for _name in BINARY_DTYPES:
     KERNELS[f"pyasc::{_name}"] = binary_kernel(_name)
+KERNELS["pyasc::pow"] = binary_kernel("pow", family="pow", supported=POW_DTYPES, tile=POW_TILE)
 for _name in _SWAP:
     KERNELS[f"pyasc::{_name}"] = compare_kernel(_name)
 for _name in ("neg", "abs", "exp", "log", "sqrt", "rsqrt", "relu", "sigmoid", "tanh", "gelu", "silu"):
