@@ -167,3 +167,32 @@ def test_streams_and_events(config):
     s.synchronize()
     pyasc.synchronize(config)
     np.testing.assert_array_equal(t.numpy() + u.numpy(), np.ones(256))
+
+
+def test_stream_query_follows_a_blocked_kernel(config):
+    """pyasc.Stream.query(): False while a kernel waits on a device flag, True once it has run."""
+    if config not in DEVICE_BACKENDS:
+        pytest.skip("needs an ACL device (kernels on the simulator)")
+    import pyasc_npu
+    from pyasc_npu import _acl
+
+    from acl_fixtures import kernel_binary
+
+    binary = pyasc_npu.Binary(kernel_binary(), device=config)
+    wait_flag = binary.function("wait_flag")
+    raw = binary.backend.raw_device(binary.device)
+    flag = raw.malloc(4)
+
+    def release():  # a plain copy, ordered by no stream
+        raw.memcpy(flag.ptr, 4, np.ones(1, np.uint32).ctypes.data, 4, _acl.ACL_MEMCPY_HOST_TO_DEVICE)
+
+    for s in (pyasc.Stream(config), pyasc.default_stream(config)):
+        raw.memset(flag.ptr, 4, 0, 4)
+        assert s.query() is True
+        pyasc_npu.launch(wait_flag, 1, (flag.ptr,), stream=s)
+        try:
+            assert s.query() is False and s.query() is False
+        finally:
+            release()
+        s.synchronize()
+        assert s.query() is True

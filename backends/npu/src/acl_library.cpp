@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 
@@ -14,6 +15,20 @@ std::mutex g_mu;
 std::vector<std::shared_ptr<AclLibrary>> &registry() {
     static auto *libs = new std::vector<std::shared_ptr<AclLibrary>>();  // process lifetime
     return *libs;
+}
+
+// PYASC_ACL_OPTIONAL_FUNCTION_LIST: functions an ACL library may lack (the binding checks them
+// for NULL and has a fallback); every other function of the ABI is required.
+bool is_optional(const char *name) {
+    static const char *const kOptional[] = {
+#define PYASC_NPU_OPTIONAL_NAME_(name) #name,
+        PYASC_ACL_OPTIONAL_FUNCTION_LIST(PYASC_NPU_OPTIONAL_NAME_)
+#undef PYASC_NPU_OPTIONAL_NAME_
+    };
+    for (const char *optional : kOptional) {
+        if (std::strcmp(optional, name) == 0) return true;
+    }
+    return false;
 }
 
 }  // namespace
@@ -35,10 +50,11 @@ std::shared_ptr<AclLibrary> AclLibrary::open(const std::string &path) {
     lib->handle_ = handle;
     lib->path_ = path;
     std::string missing;
-#define PYASC_NPU_RESOLVE_(ret, name, params)                                        \
-    lib->api_.name = reinterpret_cast<PFN_##name>(dlsym(handle, #name));            \
-    if (lib->api_.name == nullptr && std::string(#name) != "aclrtLaunchKernelWithHostArgs") \
-        missing += (missing.empty() ? "" : ", ") + std::string(#name);
+#define PYASC_NPU_RESOLVE_(ret, name, params)                                     \
+    lib->api_.name = reinterpret_cast<PFN_##name>(dlsym(handle, #name));         \
+    if (lib->api_.name == nullptr && !is_optional(#name)) {                      \
+        missing += (missing.empty() ? "" : ", ") + std::string(#name);           \
+    }
     PYASC_ACL_FUNCTION_LIST(PYASC_NPU_RESOLVE_)
 #undef PYASC_NPU_RESOLVE_
     if (!missing.empty()) {

@@ -1,4 +1,5 @@
-// Loads an ACL runtime library with dlopen and resolves every function of acl_abi.h with dlsym.
+// Loads an ACL runtime library with dlopen and resolves every function of acl_abi.h with dlsym
+// (all are required except PYASC_ACL_OPTIONAL_FUNCTION_LIST's).
 // One AclLibrary per loaded object (keyed by the dlopen handle), alive until process exit.
 #ifndef PYASC_NPU_ACL_LIBRARY_H_
 #define PYASC_NPU_ACL_LIBRARY_H_
@@ -32,7 +33,9 @@ public:
 
     const AclApi &api() const { return api_; }
     const std::string &path() const { return path_; }
+    // Optional functions (PYASC_ACL_OPTIONAL_FUNCTION_LIST): NULL when the library lacks them.
     bool has_host_args_launch() const { return api_.aclrtLaunchKernelWithHostArgs != nullptr; }
+    bool has_stream_query() const { return api_.aclrtStreamQuery != nullptr; }
     std::string recent_error_message() const;
 
     // After finalize() no ACL call is made any more (RAII destructors become no-ops).

@@ -21,6 +21,8 @@ void bind_runtime(py::module_ &m, PyDeviceClass &device) {
                     "dlopen an ACL library, resolve its functions and aclInit it (RuntimeError if it cannot)")
         .def_property_readonly("path", &AclLibrary::path)
         .def_property_readonly("has_host_args_launch", &AclLibrary::has_host_args_launch)
+        .def_property_readonly("has_stream_query", &AclLibrary::has_stream_query,
+                               "aclrtStreamQuery resolved (else Stream.query records a probe event)")
         .def_property_readonly("finalized", &AclLibrary::finalized)
         .def("soc_name", [](const AclLibrary &lib) -> py::object {
             const char *name = lib.api().aclrtGetSocName();

@@ -27,8 +27,15 @@ void Stream::synchronize() {
 }
 
 bool Stream::query() {
-    // ACL has no stream query in pyasc's ABI subset: record a private event and ask it.  The
-    // record is itself queued, so give an idle stream a moment (<= ~200 us) to reach it.
+    ctx_->activate();
+    if (const PFN_aclrtStreamQuery stream_query = ctx_->api().aclrtStreamQuery) {
+        aclrtStreamStatus status = ACL_STREAM_STATUS_NOT_READY;
+        ctx_->check(stream_query(handle_, &status), "aclrtStreamQuery");
+        return status == ACL_STREAM_STATUS_COMPLETE;
+    }
+    // Fallback for ACL libraries without aclrtStreamQuery: record a private event and ask it.
+    // The record is itself queued, so give an idle stream a moment (<= ~200 us) to reach it; under
+    // load an idle stream may still answer false.
     if (!probe_) probe_.reset(new Event(ctx_));
     record(*probe_);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(200);

@@ -26,7 +26,7 @@ public:
     const std::shared_ptr<DeviceContext> &context() const { return ctx_; }
 
     void synchronize();              // blocks: call without the GIL
-    bool query();                    // true when all queued work has finished
+    bool query();                    // true when all queued work has finished (aclrtStreamQuery)
     void wait_event(Event &event);   // aclrtStreamWaitEvent
     void record(Event &event);       // aclrtRecordEvent(event, this)
 
@@ -35,7 +35,7 @@ private:
     Stream(std::shared_ptr<DeviceContext> ctx, DefaultTag) : ctx_(std::move(ctx)) {}
     std::shared_ptr<DeviceContext> ctx_;
     aclrtStream handle_ = nullptr;
-    std::unique_ptr<Event> probe_;  // recorded by query()
+    std::unique_ptr<Event> probe_;  // recorded by query() when the library lacks aclrtStreamQuery
 };
 
 class Event {

@@ -235,6 +235,7 @@ void enqueue_maybe_wait(Stream &s, Stream::Task task, bool wait) {
     auto latch = std::make_shared<Latch>();
     s.enqueue([task, latch](Stream &st) {
         task(st);
+        st.finish_current_task();  // the caller returns to an idle stream (aclrtStreamQuery)
         std::lock_guard<std::mutex> lock(latch->mu);
         latch->done = true;
         latch->cv.notify_all();

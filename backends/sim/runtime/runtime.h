@@ -40,6 +40,12 @@ public:
     void enqueue(Task task);
     // Blocks until every task enqueued so far has run.
     void wait_idle();
+    // True when every task enqueued so far has finished (aclrtStreamQuery); never blocks.
+    bool idle();
+    // Called by a task once its work is done and before it signals anyone else (an event, a
+    // waiting caller): from then on idle() counts it as finished, although the worker still has
+    // to release it.  So whoever that signal wakes sees the stream idle when nothing follows.
+    void finish_current_task();
     // Called by tasks: keeps the first error only.
     void record_error(aclError code, const std::string &message);
     // Returns and clears the sticky error (ACL_SUCCESS when none).
@@ -61,6 +67,9 @@ private:
     std::condition_variable idle_cv_;
     std::deque<Task> queue_;
     size_t pending_ = 0;  // queued + running
+    uint64_t submitted_ = 0;    // tasks enqueued so far
+    uint64_t finished_ = 0;     // tasks finished so far (in order: the oldest ones)
+    uint64_t running_seq_ = 0;  // sequence number (1-based) of the task being run
     bool stop_ = false;
     aclError error_ = ACL_SUCCESS;
     std::string error_message_;

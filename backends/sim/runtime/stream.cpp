@@ -1,5 +1,5 @@
 // Streams and events: the in-order task queues, their simulated clocks, and
-// aclrtCreateStream, aclrtDestroyStream, aclrtSynchronizeStream, aclrtStreamWaitEvent,
+// aclrtCreateStream, aclrtDestroyStream, aclrtSynchronizeStream, aclrtStreamQuery, aclrtStreamWaitEvent,
 // aclrtCreateEvent, aclrtDestroyEvent, aclrtRecordEvent, aclrtSynchronizeEvent,
 // aclrtQueryEventStatus, aclrtEventElapsedTime.
 #include <algorithm>
@@ -29,6 +29,7 @@ void Stream::enqueue(Task task) {
         std::lock_guard<std::mutex> lock(mu_);
         queue_.push_back(std::move(task));
         ++pending_;
+        ++submitted_;
     }
     work_cv_.notify_one();
 }
@@ -36,6 +37,16 @@ void Stream::enqueue(Task task) {
 void Stream::wait_idle() {
     std::unique_lock<std::mutex> lock(mu_);
     idle_cv_.wait(lock, [this] { return pending_ == 0; });
+}
+
+bool Stream::idle() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return finished_ == submitted_;
+}
+
+void Stream::finish_current_task() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (running_seq_ > finished_) finished_ = running_seq_;
 }
 
 void Stream::record_error(aclError code, const std::string &message) {
@@ -62,11 +73,13 @@ void Stream::worker_loop() {
         if (queue_.empty()) return;  // stop_ and drained
         Task task = std::move(queue_.front());
         queue_.pop_front();
+        ++running_seq_;
         lock.unlock();
         task(*this);
         device_->note_clock(clock_ns);
         task = nullptr;  // release captured references before reporting idle
         lock.lock();
+        finished_ = running_seq_;
         if (--pending_ == 0) idle_cv_.notify_all();
     }
 }
@@ -131,6 +144,18 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
     // The sticky error is reported once, then cleared: the stream is usable again.
     const aclError e = s->take_error(&message);
     if (e != ACL_SUCCESS) return fail(e, "aclrtSynchronizeStream: " + message);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
+    const char *api = "aclrtStreamQuery";
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device(api, &dev)) return e;
+    std::shared_ptr<Stream> s;
+    if (aclError e = resolve_stream(api, stream, dev, &s)) return e;
+    if (status == nullptr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: status is NULL");
+    // Never blocks, and leaves a sticky task error for the next synchronize to report.
+    *status = s->idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
 
@@ -200,6 +225,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     }
     s->enqueue([ev, seq](Stream &st) {
         st.clock_ns += cost::kEventTaskNs;
+        st.finish_current_task();  // an event seen complete implies its stream is idle up to here
         std::lock_guard<std::mutex> lock(ev->mu);
         ev->timestamp_ns = st.clock_ns;
         if (seq > ev->completed) ev->completed = seq;

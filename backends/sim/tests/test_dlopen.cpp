@@ -64,6 +64,9 @@ int main() {
         check(acl.aclrtCreateStream(&s) == ACL_SUCCESS, "aclrtCreateStream");
         check(acl.aclrtMemsetAsync(d, 256, 9, 256, s) == ACL_SUCCESS, "aclrtMemsetAsync");
         check(acl.aclrtSynchronizeStream(s) == ACL_SUCCESS, "aclrtSynchronizeStream");
+        aclrtStreamStatus status = ACL_STREAM_STATUS_NOT_READY;
+        check(acl.aclrtStreamQuery(s, &status) == ACL_SUCCESS && status == ACL_STREAM_STATUS_COMPLETE,
+              "aclrtStreamQuery after aclrtSynchronizeStream");
         check(acl.aclrtMemcpy(host, 256, d, 256, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS, "aclrtMemcpy");
         check(host[255] == 9, "memset result visible");
         check(acl.aclrtFree(d) == ACL_SUCCESS, "aclrtFree");

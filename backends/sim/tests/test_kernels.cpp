@@ -67,6 +67,22 @@ PYASC_SIM_KERNEL_ENTRY(sleep_write) {
     ctx->cycles = sleep_us * 1000;
 }
 
+// Blocks until *flag (uint32, device memory) becomes nonzero: set_flag on another stream opens it.
+// args: flag
+PYASC_SIM_KERNEL_ENTRY(wait_flag) {
+    if (!check_args(ctx, 1)) return;
+    const uint32_t *flag = reinterpret_cast<const uint32_t *>(arg(ctx, 0));
+    while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    ctx->cycles = 10;
+}
+
+// *flag = value (uint32, device memory), atomically, for wait_flag.  args: flag, value
+PYASC_SIM_KERNEL_ENTRY(set_flag) {
+    if (!check_args(ctx, 2)) return;
+    __atomic_store_n(reinterpret_cast<uint32_t *>(arg(ctx, 0)), static_cast<uint32_t>(arg(ctx, 1)), __ATOMIC_RELEASE);
+    ctx->cycles = 10;
+}
+
 // Reports a fixed cost per block and does nothing else.  args: cycles
 PYASC_SIM_KERNEL_ENTRY(fixed_cycles) {
     if (!check_args(ctx, 1)) return;

@@ -82,7 +82,8 @@ uint64_t u64(const void *p) { return static_cast<uint64_t>(reinterpret_cast<uint
 struct Kernels {
     aclrtBinHandle bin = nullptr;
     aclrtFuncHandle vector_add = nullptr, fail_block3 = nullptr, sleep_write = nullptr, fixed_cycles = nullptr,
-                    throw_exception = nullptr, echo_context = nullptr;
+                    throw_exception = nullptr, echo_context = nullptr, wait_flag = nullptr,
+                    set_flag = nullptr;
 };
 
 // ---------------------------------------------------------------------------
@@ -98,6 +99,9 @@ void test_before_init() {
     EXPECT_ACL(aclrtMalloc(&p, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE, "aclInit");
     aclrtStream s = nullptr;
     EXPECT_ACL(aclrtCreateStream(&s), ACL_ERROR_UNINITIALIZE, nullptr);
+    aclrtStreamStatus sst = ACL_STREAM_STATUS_RESERVED;
+    EXPECT_ACL(aclrtStreamQuery(nullptr, &sst), ACL_ERROR_UNINITIALIZE, "aclrtStreamQuery");
+    CHECK(sst == ACL_STREAM_STATUS_RESERVED);  // untouched on error
     uint32_t count = 0;
     EXPECT_ACL(aclrtGetDeviceCount(&count), ACL_ERROR_UNINITIALIZE, nullptr);
     EXPECT_ACL(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE, nullptr);
@@ -132,6 +136,9 @@ void test_devices() {
     EXPECT_ACL(aclrtMalloc(&p, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL, "aclrtSetDevice");
     int32_t dev = -1;
     EXPECT_ACL(aclrtGetDevice(&dev), ACL_ERROR_RT_CONTEXT_NULL, nullptr);
+    aclrtStreamStatus sst = ACL_STREAM_STATUS_RESERVED;
+    EXPECT_ACL(aclrtStreamQuery(nullptr, &sst), ACL_ERROR_RT_CONTEXT_NULL, "aclrtSetDevice");
+    CHECK(sst == ACL_STREAM_STATUS_RESERVED);
     uint32_t count = 0;
     EXPECT_OK(aclrtGetDeviceCount(&count));
     CHECK(count == 2);
@@ -279,6 +286,8 @@ Kernels load_kernels() {
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "fixed_cycles", &k.fixed_cycles));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "throw_exception", &k.throw_exception));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "echo_context", &k.echo_context));
+    EXPECT_OK(aclrtBinaryGetFunction(k.bin, "wait_flag", &k.wait_flag));
+    EXPECT_OK(aclrtBinaryGetFunction(k.bin, "set_flag", &k.set_flag));
     int dummy = 0;
     EXPECT_ACL(aclrtBinaryGetFunction(&dummy, "vector_add", &f), ACL_ERROR_RT_INVALID_HANDLE, nullptr);
     return k;
@@ -546,6 +555,99 @@ void test_events(const Kernels &k) {
     EXPECT_OK(aclrtFreeHost(ph));
 }
 
+// aclrtStreamQuery: COMPLETE exactly when everything enqueued before the call has finished.  No
+// timing assumptions: a kernel blocked on a flag is NOT_READY until the host releases the flag.
+void test_stream_query(const Kernels &k) {
+    aclrtStream s = nullptr, s2 = nullptr;
+    EXPECT_OK(aclrtCreateStream(&s));
+    EXPECT_OK(aclrtCreateStream(&s2));
+    aclrtStreamStatus st = ACL_STREAM_STATUS_RESERVED;
+    EXPECT_OK(aclrtStreamQuery(s, &st));  // a new stream is idle
+    CHECK(st == ACL_STREAM_STATUS_COMPLETE);
+    st = ACL_STREAM_STATUS_RESERVED;
+    EXPECT_OK(aclrtStreamQuery(nullptr, &st));  // the default stream
+    CHECK(st == ACL_STREAM_STATUS_COMPLETE);
+
+    void *flag = nullptr, *d = nullptr;
+    EXPECT_OK(aclrtMalloc(&flag, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    const uint32_t zero = 0;
+    std::vector<uint64_t> fargs{u64(flag)}, open_args{u64(flag), 1};
+    for (aclrtStream q : {s, static_cast<aclrtStream>(nullptr)}) {
+        EXPECT_OK(aclrtMemcpy(flag, 4, &zero, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+        EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.wait_flag, 1, q, nullptr, fargs.data(), 8, nullptr, 0));
+        EXPECT_OK(aclrtMemsetAsync(d, 64, 1, 64, q));  // queued behind the blocked kernel
+        for (int i = 0; i < 3; ++i) {                    // repeated queries do not block or change anything
+            EXPECT_OK(aclrtStreamQuery(q, &st));
+            CHECK(st == ACL_STREAM_STATUS_NOT_READY);
+        }
+        EXPECT_OK(aclrtStreamQuery(s2, &st));  // other streams are not affected
+        CHECK(st == ACL_STREAM_STATUS_COMPLETE);
+        // Open the flag from another stream (an atomic store: clean under ThreadSanitizer).
+        EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.set_flag, 1, s2, nullptr, open_args.data(), 16, nullptr, 0));
+        EXPECT_OK(aclrtSynchronizeStream(s2));
+        EXPECT_OK(aclrtSynchronizeStream(q));
+        EXPECT_OK(aclrtStreamQuery(q, &st));
+        CHECK(st == ACL_STREAM_STATUS_COMPLETE);
+    }
+
+    // Whoever an event or a blocking call wakes sees the stream idle when nothing follows.
+    aclrtEvent ev = nullptr;
+    EXPECT_OK(aclrtCreateEvent(&ev));
+    uint8_t pageable[64] = {};
+    int bad = 0;
+    for (int i = 0; i < 200; ++i) {
+        if (aclrtMemsetAsync(d, 64, i & 0xFF, 64, s) != ACL_SUCCESS || aclrtRecordEvent(ev, s) != ACL_SUCCESS ||
+            aclrtSynchronizeEvent(ev) != ACL_SUCCESS || aclrtStreamQuery(s, &st) != ACL_SUCCESS ||
+            st != ACL_STREAM_STATUS_COMPLETE) {
+            ++bad;
+        }
+        // Pageable host memory: the copy has run when the call returns.
+        if (aclrtMemcpyAsync(pageable, 64, d, 64, ACL_MEMCPY_DEVICE_TO_HOST, s) != ACL_SUCCESS ||
+            aclrtStreamQuery(s, &st) != ACL_SUCCESS || st != ACL_STREAM_STATUS_COMPLETE ||
+            pageable[63] != static_cast<uint8_t>(i & 0xFF)) {
+            ++bad;
+        }
+    }
+    CHECK(bad == 0);
+
+    // A sticky task error is left for synchronize: query only reports progress.
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block3, 4, s, nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_OK(aclrtRecordEvent(ev, s));
+    EXPECT_OK(aclrtSynchronizeEvent(ev));
+    EXPECT_OK(aclrtStreamQuery(s, &st));
+    CHECK(st == ACL_STREAM_STATUS_COMPLETE);
+    EXPECT_ACL(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");
+
+    // Errors.
+    EXPECT_ACL(aclrtStreamQuery(s, nullptr), ACL_ERROR_INVALID_PARAM, "status is NULL");
+    EXPECT_ACL(aclrtStreamQuery(nullptr, nullptr), ACL_ERROR_INVALID_PARAM, "status is NULL");
+    int bogus = 0;
+    st = ACL_STREAM_STATUS_RESERVED;
+    EXPECT_ACL(aclrtStreamQuery(&bogus, &st), ACL_ERROR_RT_INVALID_HANDLE, "not a live stream");
+    CHECK(st == ACL_STREAM_STATUS_RESERVED);
+    std::thread([s] {
+        aclrtStreamStatus ts = ACL_STREAM_STATUS_RESERVED;
+        // No device set in this thread yet.
+        EXPECT_ACL(aclrtStreamQuery(s, &ts), ACL_ERROR_RT_CONTEXT_NULL, "aclrtSetDevice");
+        EXPECT_ACL(aclrtStreamQuery(nullptr, &ts), ACL_ERROR_RT_CONTEXT_NULL, "aclrtSetDevice");
+        CHECK(ts == ACL_STREAM_STATUS_RESERVED);
+        // A stream of another device.
+        EXPECT_OK(aclrtSetDevice(1));
+        EXPECT_ACL(aclrtStreamQuery(s, &ts), ACL_ERROR_RT_STREAM_CONTEXT, "belongs to device 0");
+        EXPECT_OK(aclrtStreamQuery(nullptr, &ts));  // device 1's default stream
+        CHECK(ts == ACL_STREAM_STATUS_COMPLETE);
+        EXPECT_OK(aclrtResetDevice(1));
+    }).join();
+    EXPECT_OK(aclrtDestroyStream(s2));
+    EXPECT_ACL(aclrtStreamQuery(s2, &st), ACL_ERROR_RT_INVALID_HANDLE, "not a live stream");
+
+    EXPECT_OK(aclrtDestroyEvent(ev));
+    EXPECT_OK(aclrtDestroyStream(s));
+    EXPECT_OK(aclrtFree(flag));
+    EXPECT_OK(aclrtFree(d));
+}
+
 // 8 threads, each with its own stream, many rounds of copy / launch / sync.
 void test_threads(const Kernels &k) {
     constexpr int kThreads = 8;
@@ -676,6 +778,7 @@ int main(int argc, char **argv) {
     Kernels k = load_kernels();
     test_streams_and_kernels(k);
     test_events(k);
+    test_stream_query(k);
     test_threads(k);
     test_malloc_cycles();
     test_teardown(k);

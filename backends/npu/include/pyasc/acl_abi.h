@@ -170,6 +170,13 @@ typedef enum aclrtEventRecordedStatus {
     ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
 } aclrtEventRecordedStatus;
 
+/* Result of aclrtStreamQuery. */
+typedef enum aclrtStreamStatus {
+    ACL_STREAM_STATUS_COMPLETE = 0,  /* every task on the stream has completed */
+    ACL_STREAM_STATUS_NOT_READY = 1, /* at least one task has not completed yet */
+    ACL_STREAM_STATUS_RESERVED = 0xFFFF
+} aclrtStreamStatus;
+
 /* Attribute selector of aclrtGetDeviceInfo. */
 typedef enum {
     ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
@@ -275,6 +282,8 @@ PYASC_ACL_API aclError aclrtCreateStream(aclrtStream *stream);
 PYASC_ACL_API aclError aclrtDestroyStream(aclrtStream stream);
 PYASC_ACL_API aclError aclrtSynchronizeStream(aclrtStream stream);
 PYASC_ACL_API aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+/* Non-blocking.  Optional for the binding: older libascendcl.so builds may not export it. */
+PYASC_ACL_API aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
 
 /* Events */
 PYASC_ACL_API aclError aclrtCreateEvent(aclrtEvent *event);
@@ -304,7 +313,8 @@ PYASC_ACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
 /* ------------------------------------------------------------------------- */
 /* Function table for dlsym                                                  */
 /* ------------------------------------------------------------------------- */
-/* X(return_type, name, (parameters)) for every function above, in order.
+/* X(return_type, name, (parameters)) for every function above, in order.  A loader may treat
+ * some entries as optional (see PYASC_ACL_OPTIONAL_FUNCTION_LIST): the rest are required.
  * Usage:  #define DECL(r, n, p) typedef r (*PFN_##n) p;  PYASC_ACL_FUNCTION_LIST(DECL) */
 #define PYASC_ACL_FUNCTION_LIST(X)                                                                   \
     X(aclError, aclInit, (const char *configPath))                                                   \
@@ -334,6 +344,7 @@ PYASC_ACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
     X(aclError, aclrtDestroyStream, (aclrtStream stream))                                            \
     X(aclError, aclrtSynchronizeStream, (aclrtStream stream))                                        \
     X(aclError, aclrtStreamWaitEvent, (aclrtStream stream, aclrtEvent event))                        \
+    X(aclError, aclrtStreamQuery, (aclrtStream stream, aclrtStreamStatus * status))                  \
     X(aclError, aclrtCreateEvent, (aclrtEvent * event))                                              \
     X(aclError, aclrtDestroyEvent, (aclrtEvent event))                                               \
     X(aclError, aclrtRecordEvent, (aclrtEvent event, aclrtStream stream))                            \
@@ -352,6 +363,12 @@ PYASC_ACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
        aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,                                   \
        aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum))                               \
     X(aclError, aclrtBinaryUnLoad, (aclrtBinHandle binHandle))
+
+/* X(name) for the entries of PYASC_ACL_FUNCTION_LIST that an ACL library may lack (newer than
+ * the oldest supported CANN, or not on every product); callers check them for NULL. */
+#define PYASC_ACL_OPTIONAL_FUNCTION_LIST(X) \
+    X(aclrtStreamQuery)                     \
+    X(aclrtLaunchKernelWithHostArgs)
 
 /* PFN_<name>: pointer-to-function type of each ACL function, for dlsym. */
 #define PYASC_ACL_DECLARE_PFN_(ret, name, params) typedef ret(*PFN_##name) params;
