@@ -9,7 +9,8 @@
 //               -> u8/i8: CAST_TRUNC to i32, then i32 -> f16 -> u8/i8 (exact for in-range values);
 //               from an integer source the value first wraps modulo 256 as in NumPy
 //   -> bool:    Compare(x != 0) and Select 1/0
-#include "kernel_common.h"
+#include "kernel_entry.h"
+#include "tile_loop.h"
 
 namespace pyasc_kernels {
 
@@ -27,24 +28,20 @@ class KernelCast {
         IsSame<S, float>::value || IsSame<S, half>::value || IsSame<S, bfloat16_t>::value;
 
 public:
-    __aicore__ inline KernelCast() {}
+    using Tiling = CastTiling;
 
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const CastTiling &tiling) {
-        t_ = tiling;
-        CoreRange(t_.totalLength, t_.perCore, start_, length_);
-        if (length_ == 0) {
+        tile_ = tiling.tileLength;
+        if (!loop_.Init(ShareOf(tiling), y, x)) {
             return;
         }
-        const uint32_t tile = t_.tileLength;
-        xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ S *>(x) + start_, length_);
-        yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ D *>(y) + start_, length_);
-        pipe_.InitBuffer(inX_, BUFFER_NUM, tile * sizeof(S));
-        pipe_.InitBuffer(outY_, BUFFER_NUM, tile * sizeof(D));
-        pipe_.InitBuffer(f32Buf_, (TO_BOOL ? 2 : 1) * tile * sizeof(float));
-        pipe_.InitBuffer(i32Buf_, tile * sizeof(int32_t));
-        pipe_.InitBuffer(f16Buf_, 3 * tile * sizeof(half));
+        TPipe &pipe = loop_.Pipe();
+        const uint32_t tile = tile_;
+        pipe.InitBuffer(f32Buf_, (TO_BOOL ? 2 : 1) * tile * sizeof(float));
+        pipe.InitBuffer(i32Buf_, tile * sizeof(int32_t));
+        pipe.InitBuffer(f16Buf_, 3 * tile * sizeof(half));
         if constexpr (TO_BOOL) {
-            pipe_.InitBuffer(maskBuf_, tile / 8);
+            pipe.InitBuffer(maskBuf_, tile / 8);
             LocalTensor<half> h = f16Buf_.Get<half>();
             Duplicate(h[tile], static_cast<half>(1.0f), tile);
             Duplicate(h[2 * tile], static_cast<half>(0.0f), tile);
@@ -53,21 +50,24 @@ public:
         }
     }
 
-    __aicore__ inline void Process() {
-        if (length_ == 0) {
-            return;
-        }
-        const uint32_t tiles = (length_ + t_.tileLength - 1) / t_.tileLength;
-        for (uint32_t i = 0; i < tiles; ++i) {
-            const uint32_t offset = i * t_.tileLength;
-            const uint32_t count = i + 1 == tiles ? length_ - offset : t_.tileLength;
-            LocalTensor<S> x = inX_.AllocTensor<S>();
-            CopyIn(x, xGm_[offset], count);
-            inX_.EnQue(x);
-            ComputeTile(count);
-            LocalTensor<D> y = outY_.DeQue<D>();
-            CopyOut(yGm_[offset], y, count);
-            outY_.FreeTensor(y);
+    __aicore__ inline void Process() { loop_.Run(*this); }
+
+    // One tile (called by the loop): y = x converted.
+    __aicore__ inline void Compute(const LocalTensor<D> &y, const LocalTensor<S> &x, uint32_t count) {
+        LocalTensor<float> f = f32Buf_.Get<float>();
+        if constexpr (TO_BOOL) {
+            const uint32_t n = AlignRepeat<float>(count);
+            ToFloat(f, x, n);
+            LocalTensor<uint8_t> mask = maskBuf_.Get<uint8_t>();
+            Compare(mask, f, f[tile_], CMPMODE::NE, n);
+            LocalTensor<half> h = f16Buf_.Get<half>();
+            Select(h, mask, h[tile_], h[2 * tile_], SELMODE::VSEL_TENSOR_TENSOR_MODE, AlignRepeat<half>(count));
+            Cast(y, h, RoundMode::CAST_ROUND, count);
+        } else if constexpr (IsSame<S, D>::value) {
+            DataCopy(y, x, AlignBlock<S>(count));
+        } else {
+            ToFloat(f, x, count);
+            FromFloat(y, f, count);
         }
     }
 
@@ -119,67 +119,25 @@ private:
         Adds(i, i, -off, n);
     }
 
-    __aicore__ inline void ComputeTile(uint32_t count) {
-        LocalTensor<S> x = inX_.DeQue<S>();
-        LocalTensor<D> y = outY_.AllocTensor<D>();
-        LocalTensor<float> f = f32Buf_.Get<float>();
-        if constexpr (TO_BOOL) {
-            const uint32_t n = AlignRepeat<float>(count);
-            ToFloat(f, x, n);
-            LocalTensor<uint8_t> mask = maskBuf_.Get<uint8_t>();
-            Compare(mask, f, f[t_.tileLength], CMPMODE::NE, n);
-            LocalTensor<half> h = f16Buf_.Get<half>();
-            const uint32_t tile = t_.tileLength;
-            Select(h, mask, h[tile], h[2 * tile], SELMODE::VSEL_TENSOR_TENSOR_MODE, AlignRepeat<half>(count));
-            Cast(y, h, RoundMode::CAST_ROUND, count);
-        } else if constexpr (IsSame<S, D>::value) {
-            DataCopy(y, x, AlignBlock<S>(count));
-        } else {
-            ToFloat(f, x, count);
-            FromFloat(y, f, count);
-        }
-        outY_.EnQue(y);
-        inX_.FreeTensor(x);
-    }
-
-    TPipe pipe_;
-    TQue<QuePosition::VECIN, BUFFER_NUM> inX_;
-    TQue<QuePosition::VECOUT, BUFFER_NUM> outY_;
+    TileLoop<D, S> loop_;  // y <- x
     TBuf<QuePosition::VECCALC> f32Buf_, i32Buf_, f16Buf_, maskBuf_;
-    GlobalTensor<S> xGm_;
-    GlobalTensor<D> yGm_;
-    CastTiling t_;
-    uint32_t start_ = 0;
-    uint32_t length_ = 0;
+    uint32_t tile_ = 0;
 };
-
-template <typename S, typename D, bool TO_BOOL>
-__aicore__ inline void RunCast(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
-    CastTiling t;
-    LoadTiling(t, tiling);
-    KernelCast<S, D, TO_BOOL> op;
-    op.Init(x, y, t);
-    op.Process();
-}
 
 }  // namespace pyasc_kernels
 
-#define PYASC_CAST_KERNEL(SNAME, S, DNAME, D, TO_BOOL)                                                      \
-    extern "C" __global__ __aicore__ void cast_##SNAME##_##DNAME(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,   \
-                                                                 GM_ADDR tiling) {                          \
-        (void)workspace;                                                                                    \
-        pyasc_kernels::RunCast<S, D, TO_BOOL>(x, y, tiling);                                                \
-    }
+#define PYASC_CAST_KERNEL(SNAME, S, DNAME, D, TO_BOOL) \
+    PYASC_ENTRY_2(cast_##SNAME##_##DNAME, pyasc_kernels::KernelCast<S, D, TO_BOOL>)
 
 // bool is stored as one byte 0/1: as a source it converts like uint8
 #define PYASC_CAST_FROM(SNAME, S)                                \
     PYASC_CAST_KERNEL(SNAME, S, bool, uint8_t, true)             \
     PYASC_CAST_KERNEL(SNAME, S, uint8, uint8_t, false)           \
     PYASC_CAST_KERNEL(SNAME, S, int8, int8_t, false)             \
-    PYASC_CAST_KERNEL(SNAME, S, int32, int32_t, false)           \
-    PYASC_CAST_KERNEL(SNAME, S, float16, half, false)            \
-    PYASC_CAST_KERNEL(SNAME, S, bfloat16, bfloat16_t, false)     \
-    PYASC_CAST_KERNEL(SNAME, S, float32, float, false)
+    PYASC_CAST_FROM_NUMERIC(SNAME, S)
+
+#define PYASC_CAST_TO(DNAME, D, SNAME, S) PYASC_CAST_KERNEL(SNAME, S, DNAME, D, false)
+#define PYASC_CAST_FROM_NUMERIC(SNAME, S) PYASC_NUMERIC_DTYPES(PYASC_CAST_TO, SNAME, S)
 
 PYASC_CAST_FROM(bool, uint8_t)
 PYASC_CAST_FROM(uint8, uint8_t)

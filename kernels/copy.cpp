@@ -7,7 +7,7 @@
 //   1      -> one DMA of the chunk (DataCopy / DataCopyPad for a tail)
 //   0      -> the element is read once and Duplicate'd (broadcast)
 //   other  -> a gather: the chunk is read element by element (GlobalTensor::GetValue)
-#include "kernel_common.h"
+#include "kernel_entry.h"
 
 namespace pyasc_kernels {
 
@@ -30,7 +30,7 @@ struct CopyTiling {
 template <typename T>
 class KernelCopy {
 public:
-    __aicore__ inline KernelCopy() {}
+    using Tiling = CopyTiling;
 
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const CopyTiling &tiling) {
         t_ = tiling;
@@ -90,25 +90,9 @@ private:
     uint32_t length_ = 0;
 };
 
-template <typename T>
-__aicore__ inline void RunCopy(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
-    CopyTiling t;
-    LoadTiling(t, tiling);
-    KernelCopy<T> op;
-    op.Init(x, y, t);
-    op.Process();
-}
-
 }  // namespace pyasc_kernels
 
-#define PYASC_COPY_KERNEL(BITS, T)                                                                     \
-    extern "C" __global__ __aicore__ void copy_b##BITS(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,        \
-                                                       GM_ADDR tiling) {                              \
-        (void)workspace;                                                                               \
-        pyasc_kernels::RunCopy<T>(x, y, tiling);                                                       \
-    }
-
-PYASC_COPY_KERNEL(8, uint8_t)
-PYASC_COPY_KERNEL(16, uint16_t)
-PYASC_COPY_KERNEL(32, uint32_t)
-PYASC_COPY_KERNEL(64, uint64_t)
+PYASC_ENTRY_2(copy_b8, pyasc_kernels::KernelCopy<uint8_t>)
+PYASC_ENTRY_2(copy_b16, pyasc_kernels::KernelCopy<uint16_t>)
+PYASC_ENTRY_2(copy_b32, pyasc_kernels::KernelCopy<uint32_t>)
+PYASC_ENTRY_2(copy_b64, pyasc_kernels::KernelCopy<uint64_t>)

@@ -12,6 +12,11 @@
 //   * data moves GM -> UB -> GM through TQue double buffering; lengths that are not a multiple
 //     of 32 bytes move with DataCopyPad;
 //   * half / bfloat16_t compute in float (Cast in UB), like the reference model.
+//
+// The scaffolding on top of these helpers has one header each: kernel_entry.h (tiling read, the
+// extern "C" entry macros, the per-dtype lists), tile_loop.h (the elementwise double-buffered tile
+// loop, parameterised by the kernel's Compute), row_io.h (this core's rows and their GM <-> float UB
+// staging for reduce / softmax / norm).
 #ifndef PYASC_KERNEL_COMMON_H_
 #define PYASC_KERNEL_COMMON_H_
 
@@ -45,6 +50,8 @@ __aicore__ inline float BitsToFloat(uint32_t bits) {
     v.u = bits;
     return v.f;
 }
+
+__aicore__ inline uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 // Elements of T in n bytes rounded up to whole 32-byte blocks.
 template <typename T>
@@ -110,6 +117,16 @@ struct ComputeType<bfloat16_t> {
 template <typename T>
 constexpr bool kWidened = !IsSame<T, typename ComputeType<T>::type>::value;
 
+// A Python scalar from the tiling struct in compute type C: float bits for float, else int32.
+template <typename C>
+__aicore__ inline C ScalarFromBits(uint32_t bits) {
+    if constexpr (IsSame<C, float>::value) {
+        return BitsToFloat(bits);
+    } else {
+        return static_cast<C>(static_cast<int32_t>(bits));
+    }
+}
+
 // Widens `count` elements of a 16-bit float tensor to float (exact).
 template <typename T>
 __aicore__ inline void ToCompute(const LocalTensor<float> &dst, const LocalTensor<T> &src, uint32_t count) {
@@ -143,6 +160,13 @@ __aicore__ inline void CoreRange(uint32_t total, uint32_t per_core, uint32_t &st
         return;
     }
     length = total - start < per_core ? total - start : per_core;
+}
+
+// Vector results -> scalar code: waits for the vector pipe, then reads element i.
+__aicore__ inline float ReadAfterVector(const LocalTensor<float> &t, uint32_t i = 0) {
+    SetFlag<HardEvent::V_S>(EVENT_ID0);
+    WaitFlag<HardEvent::V_S>(EVENT_ID0);
+    return t.GetValue(i);
 }
 
 }  // namespace pyasc_kernels

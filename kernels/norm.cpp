@@ -8,7 +8,8 @@
 //   rms_norm:   y = x / sqrt(sum(x^2) / n + eps)
 // then * weight (+ bias). A row that fits one chunk stays in UB; longer rows are streamed from
 // global memory once per pass.
-#include "kernel_common.h"
+#include "kernel_entry.h"
+#include "row_io.h"
 
 namespace pyasc_kernels {
 
@@ -27,18 +28,16 @@ struct NormTiling {
 template <typename T, bool LAYER>
 class KernelNorm {
 public:
-    __aicore__ inline KernelNorm() {}
+    using Tiling = NormTiling;
+
+    // rms_norm: no bias
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR w, GM_ADDR y, const NormTiling &tiling) { Init(x, w, w, y, tiling); }
 
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR w, GM_ADDR b, GM_ADDR y, const NormTiling &tiling) {
         t_ = tiling;
-        CoreRange(t_.rows, t_.rowsPerCore, row0_, nrows_);
-        if (nrows_ == 0) {
+        if (!io_.Init(pipe_, x, y, t_, t_.cols, t_.chunk)) {
             return;
         }
-        const uint64_t base = static_cast<uint64_t>(row0_) * t_.cols;
-        const uint64_t len = static_cast<uint64_t>(nrows_) * t_.cols;
-        xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(x) + base, len);
-        yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(y) + base, len);
         if (t_.hasWeight) {
             wGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(w), t_.cols);
         }
@@ -46,8 +45,6 @@ public:
             bGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(b), t_.cols);
         }
         eps_ = BitsToFloat(t_.epsBits);
-        pipe_.InitBuffer(inX_, BUFFER_NUM, t_.chunk * sizeof(T));
-        pipe_.InitBuffer(outY_, BUFFER_NUM, t_.chunk * sizeof(T));
         pipe_.InitBuffer(calc_, 5 * t_.chunk * sizeof(float) + 64);
         LocalTensor<float> buf = calc_.Get<float>();
         xf_ = buf;
@@ -63,39 +60,19 @@ public:
     }
 
     __aicore__ inline void Process() {
-        for (uint32_t r = 0; r < nrows_; ++r) {
+        for (uint32_t r = 0; r < io_.nrows; ++r) {
             Row(r);
         }
     }
 
 private:
-    // global chunk -> float tensor dst, through the input queue
-    __aicore__ inline void LoadFloat(const LocalTensor<float> &dst, const GlobalTensor<T> &src, uint32_t count) {
-        LocalTensor<T> x = inX_.AllocTensor<T>();
-        CopyIn(x, src, count);
-        inX_.EnQue(x);
-        x = inX_.DeQue<T>();
-        if constexpr (kWidened<T>) {
-            ToCompute(dst, x, count);
-        } else {
-            DataCopy(dst, x, AlignBlock<float>(count));
-        }
-        inX_.FreeTensor(x);
-    }
-
     __aicore__ inline void LoadAffine(uint32_t offset, uint32_t count) {
         if (t_.hasWeight) {
-            LoadFloat(wf_, wGm_[offset], count);
+            io_.Load(wf_, wGm_[offset], count);
         }
         if (LAYER && t_.hasBias) {
-            LoadFloat(bf_, bGm_[offset], count);
+            io_.Load(bf_, bGm_[offset], count);
         }
-    }
-
-    __aicore__ inline float Scalar() {
-        SetFlag<HardEvent::V_S>(EVENT_ID0);
-        WaitFlag<HardEvent::V_S>(EVENT_ID0);
-        return one_.GetValue(0);
     }
 
     __aicore__ inline uint32_t Count(uint32_t c) const {
@@ -103,7 +80,7 @@ private:
     }
 
     __aicore__ inline GlobalTensor<T> XAt(uint32_t r, uint32_t c) {
-        return xGm_[static_cast<uint64_t>(r) * t_.cols + c * t_.chunk];
+        return io_.xGm[static_cast<uint64_t>(r) * t_.cols + c * t_.chunk];
     }
 
     __aicore__ inline void Row(uint32_t r) {
@@ -113,9 +90,9 @@ private:
         if constexpr (LAYER) {  // pass: the mean
             float s = 0.0f;
             for (uint32_t c = 0; c < chunks_; ++c) {
-                LoadFloat(xf_, XAt(r, c), Count(c));
+                io_.Load(xf_, XAt(r, c), Count(c));
                 ReduceSum(one_, xf_, work_, Count(c));
-                s += Scalar();
+                s += ReadAfterVector(one_);
             }
             mean = s / n;
         }
@@ -124,26 +101,24 @@ private:
         for (uint32_t c = 0; c < chunks_; ++c) {
             const uint32_t count = Count(c);
             if (!LAYER || !resident) {
-                LoadFloat(xf_, XAt(r, c), count);
+                io_.Load(xf_, XAt(r, c), count);
             }
             Adds(tf_, xf_, -mean, count);
             Mul(tf_, tf_, tf_, count);
             ReduceSum(one_, tf_, work_, count);
-            ss += Scalar();
+            ss += ReadAfterVector(one_);
         }
         // 1 / sqrt(ss / n + eps), by the vector unit
         Duplicate(work_, ss / n + eps_, 16);
         Sqrt(work_, work_, 16);
-        SetFlag<HardEvent::V_S>(EVENT_ID0);
-        WaitFlag<HardEvent::V_S>(EVENT_ID0);
-        const float denom = work_.GetValue(0);
+        const float denom = ReadAfterVector(work_);
         SetFlag<HardEvent::S_V>(EVENT_ID0);
         WaitFlag<HardEvent::S_V>(EVENT_ID0);
         // pass: the output
         for (uint32_t c = 0; c < chunks_; ++c) {
             const uint32_t count = Count(c);
             if (!resident) {
-                LoadFloat(xf_, XAt(r, c), count);
+                io_.Load(xf_, XAt(r, c), count);
                 LoadAffine(c * t_.chunk, count);
             }
             Adds(tf_, xf_, -mean, count);
@@ -155,55 +130,25 @@ private:
             if (LAYER && t_.hasBias) {
                 Add(tf_, tf_, bf_, count);
             }
-            LocalTensor<T> y = outY_.AllocTensor<T>();
-            if constexpr (kWidened<T>) {
-                FromCompute(y, tf_, count);
-            } else {
-                DataCopy(y, tf_, AlignBlock<float>(count));
-            }
-            outY_.EnQue(y);
-            y = outY_.DeQue<T>();
-            CopyOut(yGm_[static_cast<uint64_t>(r) * t_.cols + c * t_.chunk], y, count);
-            outY_.FreeTensor(y);
+            io_.Store(io_.yGm[static_cast<uint64_t>(r) * t_.cols + c * t_.chunk], tf_, count);
         }
     }
 
     TPipe pipe_;
-    TQue<QuePosition::VECIN, BUFFER_NUM> inX_;
-    TQue<QuePosition::VECOUT, BUFFER_NUM> outY_;
+    RowStage<T> io_;
     TBuf<QuePosition::VECCALC> calc_;
-    GlobalTensor<T> xGm_, yGm_, wGm_, bGm_;
+    GlobalTensor<T> wGm_, bGm_;
     LocalTensor<float> xf_, tf_, work_, wf_, bf_, one_;
     NormTiling t_;
     float eps_ = 0.0f;
     uint32_t chunks_ = 1;
-    uint32_t row0_ = 0;
-    uint32_t nrows_ = 0;
 };
-
-template <typename T, bool LAYER>
-__aicore__ inline void RunNorm(GM_ADDR x, GM_ADDR w, GM_ADDR b, GM_ADDR y, GM_ADDR tiling) {
-    NormTiling t;
-    LoadTiling(t, tiling);
-    KernelNorm<T, LAYER> op;
-    op.Init(x, w, b, y, t);
-    op.Process();
-}
 
 }  // namespace pyasc_kernels
 
-#define PYASC_NORM_KERNELS(DTYPE, T)                                                                        \
-    extern "C" __global__ __aicore__ void layer_norm_##DTYPE(GM_ADDR x, GM_ADDR weight, GM_ADDR bias,       \
-                                                             GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) { \
-        (void)workspace;                                                                                    \
-        pyasc_kernels::RunNorm<T, true>(x, weight, bias, y, tiling);                                        \
-    }                                                                                                       \
-    extern "C" __global__ __aicore__ void rms_norm_##DTYPE(GM_ADDR x, GM_ADDR weight, GM_ADDR y,            \
-                                                           GM_ADDR workspace, GM_ADDR tiling) {             \
-        (void)workspace;                                                                                    \
-        pyasc_kernels::RunNorm<T, false>(x, weight, weight, y, tiling);                                     \
-    }
+// layer_norm_<dtype>(x, weight, bias, y, workspace, tiling), rms_norm_<dtype>(x, weight, y, workspace, tiling)
+#define PYASC_NORM_KERNELS(DTYPE, T, UNUSED)                                              \
+    PYASC_ENTRY_4(layer_norm_##DTYPE, pyasc_kernels::KernelNorm<T, true>)                \
+    PYASC_ENTRY_3(rms_norm_##DTYPE, pyasc_kernels::KernelNorm<T, false>)
 
-PYASC_NORM_KERNELS(float16, half)
-PYASC_NORM_KERNELS(bfloat16, bfloat16_t)
-PYASC_NORM_KERNELS(float32, float)
+PYASC_FLOAT_DTYPES(PYASC_NORM_KERNELS, unused)

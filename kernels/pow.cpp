@@ -29,7 +29,8 @@
 // wrap modulo 2^32 like NumPy's). A negative exponent (the host refuses a negative Python scalar,
 // as the reference does) gives the value truncated toward zero: 1 for x == 1, +-1 for x == -1, 0
 // otherwise.
-#include "kernel_common.h"
+#include "kernel_entry.h"
+#include "tile_loop.h"
 
 namespace pyasc_kernels {
 
@@ -65,29 +66,21 @@ class KernelPow {
     static constexpr bool kFloat = IsSame<C, float>::value;
 
 public:
-    __aicore__ inline KernelPow() {}
+    using Tiling = PowTiling;
 
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, const PowTiling &tiling) {
         t_ = tiling;
-        CoreRange(t_.totalLength, t_.perCore, start_, length_);
-        if (length_ == 0) {
+        // "a" is always a tensor operand (y in mode 2), "b" the other tensor operand (mode 0 only)
+        GM_ADDR a = t_.mode == POW_SCALAR_X ? y : x;
+        if (!loop_.Init(ShareOf(t_), z, a, t_.mode == POW_TENSOR ? y : nullptr)) {
             return;
         }
+        TPipe &pipe = loop_.Pipe();
         const uint32_t tile = t_.tileLength;
-        // "a" is always a tensor operand (y in mode 2), "b" the other tensor operand (mode 0)
-        GM_ADDR a = t_.mode == POW_SCALAR_X ? y : x;
-        aGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(a) + start_, length_);
-        pipe_.InitBuffer(inA_, BUFFER_NUM, tile * sizeof(T));
-        if (t_.mode == POW_TENSOR) {
-            bGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(y) + start_, length_);
-            pipe_.InitBuffer(inB_, BUFFER_NUM, tile * sizeof(T));
-        }
-        zGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(z) + start_, length_);
-        pipe_.InitBuffer(outZ_, BUFFER_NUM, tile * sizeof(T));
         // x and y in C (widened copies, or the Duplicate'd scalar), then the temporaries
         const uint32_t temps = 2 + (kFloat ? kFloatTemps : kIntTemps);
-        pipe_.InitBuffer(calc_, temps * tile * sizeof(C));
-        pipe_.InitBuffer(maskBuf_, 2 * (tile / 8));
+        pipe.InitBuffer(calc_, temps * tile * sizeof(C));
+        pipe.InitBuffer(maskBuf_, 2 * (tile / 8));
         LocalTensor<C> base = calc_.Get<C>();
         xc_ = base;
         yc_ = base[tile];
@@ -98,55 +91,19 @@ public:
         m0_ = masks;
         m1_ = masks[tile / 8];
         if (t_.mode != POW_TENSOR) {
-            C scalar;
-            if constexpr (kFloat) {
-                scalar = BitsToFloat(t_.scalarBits);
-            } else {
-                scalar = static_cast<C>(static_cast<int32_t>(t_.scalarBits));
-            }
-            Duplicate(t_.mode == POW_SCALAR_X ? xc_ : yc_, scalar, tile);
+            Duplicate(t_.mode == POW_SCALAR_X ? xc_ : yc_, ScalarFromBits<C>(t_.scalarBits), tile);
             PipeBarrier<PIPE_V>();
         }
     }
 
-    __aicore__ inline void Process() {
-        if (length_ == 0) {
-            return;
-        }
-        const uint32_t tiles = (length_ + t_.tileLength - 1) / t_.tileLength;
-        for (uint32_t i = 0; i < tiles; ++i) {
-            const uint32_t offset = i * t_.tileLength;
-            const uint32_t count = i + 1 == tiles ? length_ - offset : t_.tileLength;
-            LoadTile(offset, count);
-            ComputeTile(count);
-            LocalTensor<T> z = outZ_.DeQue<T>();
-            CopyOut(zGm_[offset], z, count);
-            outZ_.FreeTensor(z);
-        }
-    }
+    __aicore__ inline void Process() { loop_.Run(*this); }
 
-private:
-    __aicore__ inline void LoadTile(uint32_t offset, uint32_t count) {
-        LocalTensor<T> a = inA_.AllocTensor<T>();
-        CopyIn(a, aGm_[offset], count);
-        inA_.EnQue(a);
-        if (t_.mode == POW_TENSOR) {
-            LocalTensor<T> b = inB_.AllocTensor<T>();
-            CopyIn(b, bGm_[offset], count);
-            inB_.EnQue(b);
-        }
-    }
-
-    __aicore__ inline void ComputeTile(uint32_t count) {
+    // One tile (called by the loop): z = x ** y from the tensor operands a (and b in mode 0).
+    __aicore__ inline void Compute(const LocalTensor<T> &z, const LocalTensor<T> &a, const LocalTensor<T> &b,
+                                   uint32_t count) {
         // every vector op runs over whole repeats (Compare's count form needs them); the lanes
         // past `count` compute on stale data and are never stored
         const uint32_t n = AlignRepeat<float>(count);
-        LocalTensor<T> a = inA_.DeQue<T>();
-        LocalTensor<T> b;
-        if (t_.mode == POW_TENSOR) {
-            b = inB_.DeQue<T>();
-        }
-        LocalTensor<T> z = outZ_.AllocTensor<T>();
         // X, Y: the operands in C
         LocalTensor<C> X = xc_;
         LocalTensor<C> Y = yc_;
@@ -161,14 +118,6 @@ private:
             }
             PowFloat(tmp_[0], X, Y, n);
             FromCompute(z, tmp_[0], count);
-        } else if constexpr (kFloat) {
-            if (t_.mode != POW_SCALAR_X) {
-                X = tx;
-            }
-            if (t_.mode != POW_SCALAR_Y) {
-                Y = ty;
-            }
-            PowFloat(z, X, Y, n);
         } else {
             if (t_.mode != POW_SCALAR_X) {
                 X = tx;
@@ -176,15 +125,15 @@ private:
             if (t_.mode != POW_SCALAR_Y) {
                 Y = ty;
             }
-            PowInt(z, X, Y, n);
-        }
-        outZ_.EnQue(z);
-        inA_.FreeTensor(a);
-        if (t_.mode == POW_TENSOR) {
-            inB_.FreeTensor(b);
+            if constexpr (kFloat) {
+                PowFloat(z, X, Y, n);
+            } else {
+                PowInt(z, X, Y, n);
+            }
         }
     }
 
+private:
     // dst = mask ? src0 : src1 (tensors) / scalar
     __aicore__ inline void Sel(const LocalTensor<float> &dst, const LocalTensor<uint8_t> &mask,
                                const LocalTensor<float> &src0, const LocalTensor<float> &src1, uint32_t n) {
@@ -444,38 +393,16 @@ private:
                SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
     }
 
-    TPipe pipe_;
-    TQue<QuePosition::VECIN, BUFFER_NUM> inA_, inB_;
-    TQue<QuePosition::VECOUT, BUFFER_NUM> outZ_;
+    TileLoop<T, T, T> loop_;  // z <- a, b
     TBuf<QuePosition::VECCALC> calc_, maskBuf_;
-    GlobalTensor<T> aGm_, bGm_, zGm_;
     LocalTensor<C> xc_, yc_;
     LocalTensor<C> tmp_[kFloatTemps];
     LocalTensor<uint8_t> m0_, m1_;
     PowTiling t_;
-    uint32_t start_ = 0;
-    uint32_t length_ = 0;
 };
-
-template <typename T>
-__aicore__ inline void RunPow(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling) {
-    PowTiling t;
-    LoadTiling(t, tiling);
-    KernelPow<T> op;
-    op.Init(x, y, z, t);
-    op.Process();
-}
 
 }  // namespace pyasc_kernels
 
-#define PYASC_POW_KERNEL(DTYPE, T)                                                                        \
-    extern "C" __global__ __aicore__ void pow_##DTYPE(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, \
-                                                      GM_ADDR tiling) {                                   \
-        (void)workspace;                                                                                  \
-        pyasc_kernels::RunPow<T>(x, y, z, tiling);                                                        \
-    }
+#define PYASC_POW_KERNEL(DTYPE, T, NAME) PYASC_ENTRY_3(NAME##_##DTYPE, pyasc_kernels::KernelPow<T>)
 
-PYASC_POW_KERNEL(float16, half)
-PYASC_POW_KERNEL(bfloat16, bfloat16_t)
-PYASC_POW_KERNEL(float32, float)
-PYASC_POW_KERNEL(int32, int32_t)
+PYASC_NUMERIC_DTYPES(PYASC_POW_KERNEL, pow)

@@ -5,7 +5,8 @@
 // rows; a row is reduced chunk by chunk (ReduceSum / ReduceMax / ReduceMin on a whole chunk, the
 // chunk results combined in scalar code), results gather in UB and leave in one DMA per batch of
 // rows. max / min propagate NaN like NumPy (a NaN in a chunk turns its checksum NaN).
-#include "kernel_common.h"
+#include "kernel_entry.h"
+#include "row_io.h"
 
 namespace pyasc_kernels {
 
@@ -26,19 +27,13 @@ class KernelReduce {
     static constexpr bool kMinMax = OP == RED_MAX || OP == RED_MIN;
 
 public:
-    __aicore__ inline KernelReduce() {}
+    using Tiling = ReduceTiling;
 
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const ReduceTiling &tiling) {
         t_ = tiling;
-        CoreRange(t_.rows, t_.rowsPerCore, row0_, nrows_);
-        if (nrows_ == 0) {
+        if (!io_.Init(pipe_, x, y, t_, 1, t_.batch)) {
             return;
         }
-        xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(x) + static_cast<uint64_t>(row0_) * t_.cols,
-                             static_cast<uint64_t>(nrows_) * t_.cols);
-        yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(y) + row0_, nrows_);
-        pipe_.InitBuffer(inX_, BUFFER_NUM, t_.chunk * sizeof(T));
-        pipe_.InitBuffer(outY_, 1, t_.batch * sizeof(T));
         pipe_.InitBuffer(calc_, 2 * t_.chunk * sizeof(float));  // x as float, reduction work space
         pipe_.InitBuffer(res_, 2 * t_.batch * sizeof(float));   // one value (+ index slot), batch results
         if constexpr (kMinMax) {
@@ -50,15 +45,15 @@ public:
     }
 
     __aicore__ inline void Process() {
-        if (nrows_ == 0) {
+        if (io_.nrows == 0) {
             return;
         }
         LocalTensor<float> results = res_.Get<float>()[t_.batch];
         uint32_t inBatch = 0;
         uint32_t batchStart = 0;
-        for (uint32_t r = 0; r < nrows_; ++r) {
+        for (uint32_t r = 0; r < io_.nrows; ++r) {
             results.SetValue(inBatch, ReduceRow(r));
-            if (++inBatch == t_.batch || r + 1 == nrows_) {
+            if (++inBatch == t_.batch || r + 1 == io_.nrows) {
                 StoreBatch(results, batchStart, inBatch);
                 batchStart += inBatch;
                 inBatch = 0;
@@ -77,16 +72,7 @@ private:
         for (uint32_t c = 0; c < chunks; ++c) {
             const uint32_t offset = c * t_.chunk;
             const uint32_t count = c + 1 == chunks ? t_.cols - offset : t_.chunk;
-            LocalTensor<T> x = inX_.AllocTensor<T>();
-            CopyIn(x, xGm_[static_cast<uint64_t>(r) * t_.cols + offset], count);
-            inX_.EnQue(x);
-            x = inX_.DeQue<T>();
-            if constexpr (kWidened<T>) {
-                ToCompute(xf, x, count);
-            } else {
-                DataCopy(xf, x, AlignBlock<float>(count));
-            }
-            inX_.FreeTensor(x);
+            io_.Load(xf, io_.xGm[static_cast<uint64_t>(r) * t_.cols + offset], count);
             if constexpr (OP == RED_SUM || OP == RED_MEAN) {
                 ReduceSum(one, xf, work, count);
             } else if constexpr (OP == RED_MAX) {
@@ -101,9 +87,7 @@ private:
                 Select(work, mask, zeros_, xf, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
                 ReduceSum(one[8], work, xf, count);
             }
-            SetFlag<HardEvent::V_S>(EVENT_ID0);
-            WaitFlag<HardEvent::V_S>(EVENT_ID0);
-            const float v = one.GetValue(0);
+            const float v = ReadAfterVector(one);
             if constexpr (OP == RED_SUM || OP == RED_MEAN) {
                 acc += v;
             } else {
@@ -124,53 +108,22 @@ private:
     __aicore__ inline void StoreBatch(const LocalTensor<float> &results, uint32_t start, uint32_t count) {
         SetFlag<HardEvent::S_V>(EVENT_ID0);
         WaitFlag<HardEvent::S_V>(EVENT_ID0);
-        LocalTensor<T> y = outY_.AllocTensor<T>();
-        if constexpr (kWidened<T>) {
-            FromCompute(y, results, count);
-        } else {
-            DataCopy(y, results, AlignBlock<float>(count));
-        }
-        outY_.EnQue(y);
-        y = outY_.DeQue<T>();
-        CopyOut(yGm_[start], y, count);
-        outY_.FreeTensor(y);
+        io_.Store(io_.yGm[start], results, count);
     }
 
     TPipe pipe_;
-    TQue<QuePosition::VECIN, BUFFER_NUM> inX_;
-    TQue<QuePosition::VECOUT, 1> outY_;
+    RowStage<T, 1> io_;  // x chunks in, one batch of results out
     TBuf<QuePosition::VECCALC> calc_, res_, nanBuf_;
-    GlobalTensor<T> xGm_, yGm_;
     LocalTensor<float> zeros_;
     ReduceTiling t_;
-    uint32_t row0_ = 0;
-    uint32_t nrows_ = 0;
 };
-
-template <typename T, uint32_t OP>
-__aicore__ inline void RunReduce(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
-    ReduceTiling t;
-    LoadTiling(t, tiling);
-    KernelReduce<T, OP> op;
-    op.Init(x, y, t);
-    op.Process();
-}
 
 }  // namespace pyasc_kernels
 
-#define PYASC_REDUCE_KERNEL(NAME, OP, DTYPE, T)                                                              \
-    extern "C" __global__ __aicore__ void reduce_##NAME##_##DTYPE(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,   \
-                                                                  GM_ADDR tiling) {                          \
-        (void)workspace;                                                                                     \
-        pyasc_kernels::RunReduce<T, pyasc_kernels::OP>(x, y, tiling);                                        \
-    }
+#define PYASC_REDUCE_KERNEL(DTYPE, T, NAME, OP) \
+    PYASC_ENTRY_2(reduce_##NAME##_##DTYPE, pyasc_kernels::KernelReduce<T, pyasc_kernels::OP>)
 
-#define PYASC_REDUCE_DTYPES(NAME, OP)                  \
-    PYASC_REDUCE_KERNEL(NAME, OP, float16, half)       \
-    PYASC_REDUCE_KERNEL(NAME, OP, bfloat16, bfloat16_t) \
-    PYASC_REDUCE_KERNEL(NAME, OP, float32, float)
-
-PYASC_REDUCE_DTYPES(sum, RED_SUM)
-PYASC_REDUCE_DTYPES(mean, RED_MEAN)
-PYASC_REDUCE_DTYPES(max, RED_MAX)
-PYASC_REDUCE_DTYPES(min, RED_MIN)
+PYASC_FLOAT_DTYPES(PYASC_REDUCE_KERNEL, sum, RED_SUM)
+PYASC_FLOAT_DTYPES(PYASC_REDUCE_KERNEL, mean, RED_MEAN)
+PYASC_FLOAT_DTYPES(PYASC_REDUCE_KERNEL, max, RED_MAX)
+PYASC_FLOAT_DTYPES(PYASC_REDUCE_KERNEL, min, RED_MIN)

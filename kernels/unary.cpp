@@ -6,7 +6,8 @@
 //   tanh(x)    = 1 - 2 / (exp(2x) + 1)                       (no overflow for large |x|)
 //   gelu(x)    = x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3)))   (the tanh approximation)
 //   silu(x)    = x / (1 + exp(-x))
-#include "kernel_common.h"
+#include "kernel_entry.h"
+#include "tile_loop.h"
 
 namespace pyasc_kernels {
 
@@ -27,23 +28,18 @@ class KernelUnary {
     using C = typename ComputeType<T>::type;
 
 public:
-    __aicore__ inline KernelUnary() {}
+    using Tiling = UnaryTiling;
 
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const UnaryTiling &tiling) {
-        t_ = tiling;
-        CoreRange(t_.totalLength, t_.perCore, start_, length_);
-        if (length_ == 0) {
+        if (!loop_.Init(ShareOf(tiling), y, x)) {
             return;
         }
-        const uint32_t tile = t_.tileLength;
-        xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(x) + start_, length_);
-        yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(y) + start_, length_);
-        pipe_.InitBuffer(inX_, BUFFER_NUM, tile * sizeof(T));
-        pipe_.InitBuffer(outY_, BUFFER_NUM, tile * sizeof(T));
+        TPipe &pipe = loop_.Pipe();
+        const uint32_t tile = tiling.tileLength;
         // float copies of x and y (16-bit types), a temporary, and a constant
-        pipe_.InitBuffer(calc_, 4 * tile * sizeof(C));
+        pipe.InitBuffer(calc_, 4 * tile * sizeof(C));
         if constexpr (OP == OP_RELU && IsSame<C, float>::value) {
-            pipe_.InitBuffer(maskBuf_, tile / 8);
+            pipe.InitBuffer(maskBuf_, tile / 8);
         }
         LocalTensor<C> base = calc_.Get<C>();
         xc_ = base;
@@ -58,21 +54,16 @@ public:
         PipeBarrier<PIPE_V>();
     }
 
-    __aicore__ inline void Process() {
-        if (length_ == 0) {
-            return;
-        }
-        const uint32_t tiles = (length_ + t_.tileLength - 1) / t_.tileLength;
-        for (uint32_t i = 0; i < tiles; ++i) {
-            const uint32_t offset = i * t_.tileLength;
-            const uint32_t count = i + 1 == tiles ? length_ - offset : t_.tileLength;
-            LocalTensor<T> x = inX_.AllocTensor<T>();
-            CopyIn(x, xGm_[offset], count);
-            inX_.EnQue(x);
-            ComputeTile(count);
-            LocalTensor<T> y = outY_.DeQue<T>();
-            CopyOut(yGm_[offset], y, count);
-            outY_.FreeTensor(y);
+    __aicore__ inline void Process() { loop_.Run(*this); }
+
+    // One tile (called by the loop): y = OP(x).
+    __aicore__ inline void Compute(const LocalTensor<T> &y, const LocalTensor<T> &x, uint32_t count) {
+        if constexpr (kWidened<T>) {
+            ToCompute(xc_, x, count);
+            Apply(yc_, xc_, count);
+            FromCompute(y, yc_, count);
+        } else {
+            Apply(y, x, count);
         }
     }
 
@@ -132,65 +123,24 @@ private:
         }
     }
 
-    __aicore__ inline void ComputeTile(uint32_t count) {
-        LocalTensor<T> x = inX_.DeQue<T>();
-        LocalTensor<T> y = outY_.AllocTensor<T>();
-        if constexpr (kWidened<T>) {
-            ToCompute(xc_, x, count);
-            Apply(yc_, xc_, count);
-            FromCompute(y, yc_, count);
-        } else {
-            Apply(y, x, count);
-        }
-        outY_.EnQue(y);
-        inX_.FreeTensor(x);
-    }
-
-    TPipe pipe_;
-    TQue<QuePosition::VECIN, BUFFER_NUM> inX_;
-    TQue<QuePosition::VECOUT, BUFFER_NUM> outY_;
+    TileLoop<T, T> loop_;  // y <- x
     TBuf<QuePosition::VECCALC> calc_, maskBuf_;
-    GlobalTensor<T> xGm_, yGm_;
     LocalTensor<C> xc_, yc_, tmp_, konst_;
-    UnaryTiling t_;
-    uint32_t start_ = 0;
-    uint32_t length_ = 0;
 };
-
-template <typename T, uint32_t OP>
-__aicore__ inline void RunUnary(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
-    UnaryTiling t;
-    LoadTiling(t, tiling);
-    KernelUnary<T, OP> op;
-    op.Init(x, y, t);
-    op.Process();
-}
 
 }  // namespace pyasc_kernels
 
-#define PYASC_UNARY_KERNEL(NAME, OP, DTYPE, T)                                                              \
-    extern "C" __global__ __aicore__ void unary_##NAME##_##DTYPE(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,   \
-                                                                 GM_ADDR tiling) {                          \
-        (void)workspace;                                                                                    \
-        pyasc_kernels::RunUnary<T, pyasc_kernels::OP>(x, y, tiling);                                        \
-    }
+#define PYASC_UNARY_KERNEL(DTYPE, T, NAME, OP) \
+    PYASC_ENTRY_2(unary_##NAME##_##DTYPE, pyasc_kernels::KernelUnary<T, pyasc_kernels::OP>)
 
-#define PYASC_UNARY_FLOAT_DTYPES(NAME, OP)              \
-    PYASC_UNARY_KERNEL(NAME, OP, float16, half)         \
-    PYASC_UNARY_KERNEL(NAME, OP, bfloat16, bfloat16_t)  \
-    PYASC_UNARY_KERNEL(NAME, OP, float32, float)
-
-PYASC_UNARY_FLOAT_DTYPES(neg, OP_NEG)
-PYASC_UNARY_FLOAT_DTYPES(abs, OP_ABS)
-PYASC_UNARY_FLOAT_DTYPES(exp, OP_EXP)
-PYASC_UNARY_FLOAT_DTYPES(log, OP_LOG)
-PYASC_UNARY_FLOAT_DTYPES(sqrt, OP_SQRT)
-PYASC_UNARY_FLOAT_DTYPES(rsqrt, OP_RSQRT)
-PYASC_UNARY_FLOAT_DTYPES(relu, OP_RELU)
-PYASC_UNARY_FLOAT_DTYPES(sigmoid, OP_SIGMOID)
-PYASC_UNARY_FLOAT_DTYPES(tanh, OP_TANH)
-PYASC_UNARY_FLOAT_DTYPES(gelu, OP_GELU)
-PYASC_UNARY_FLOAT_DTYPES(silu, OP_SILU)
-PYASC_UNARY_KERNEL(neg, OP_NEG, int32, int32_t)
-PYASC_UNARY_KERNEL(abs, OP_ABS, int32, int32_t)
-PYASC_UNARY_KERNEL(relu, OP_RELU, int32, int32_t)
+PYASC_NUMERIC_DTYPES(PYASC_UNARY_KERNEL, neg, OP_NEG)
+PYASC_NUMERIC_DTYPES(PYASC_UNARY_KERNEL, abs, OP_ABS)
+PYASC_NUMERIC_DTYPES(PYASC_UNARY_KERNEL, relu, OP_RELU)
+PYASC_FLOAT_DTYPES(PYASC_UNARY_KERNEL, exp, OP_EXP)
+PYASC_FLOAT_DTYPES(PYASC_UNARY_KERNEL, log, OP_LOG)
+PYASC_FLOAT_DTYPES(PYASC_UNARY_KERNEL, sqrt, OP_SQRT)
+PYASC_FLOAT_DTYPES(PYASC_UNARY_KERNEL, rsqrt, OP_RSQRT)
+PYASC_FLOAT_DTYPES(PYASC_UNARY_KERNEL, sigmoid, OP_SIGMOID)
+PYASC_FLOAT_DTYPES(PYASC_UNARY_KERNEL, tanh, OP_TANH)
+PYASC_FLOAT_DTYPES(PYASC_UNARY_KERNEL, gelu, OP_GELU)
+PYASC_FLOAT_DTYPES(PYASC_UNARY_KERNEL, silu, OP_SILU)
