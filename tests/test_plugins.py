@@ -244,7 +244,15 @@ def test_allowlist(dists, allow):
     dists.make("pyasc-beta-pack", "beta_pack", GOOD.format(ns="beta"), entry_name="beta")
     dists.make("pyasc-broken-import", "broken_import", BROKEN_IMPORT, entry_name="broken")
     dists.reload(PYASC_PLUGINS=allow)
-    recs = {r.name: r for r in plugins.list_plugins()}  # the broken plugin is not imported: no warning
+    # the broken plugin is not imported (no warning for it); a name matching nothing is warned about
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        recs = {r.name: r for r in plugins.list_plugins()}
+    messages = [str(w.message) for w in caught if issubclass(w.category, pyasc.PyascPluginWarning)]
+    if "unrelated" in allow:
+        assert len(messages) == 1 and "PYASC_PLUGINS names 'unrelated'" in messages[0]
+    else:
+        assert messages == []
     assert recs["alpha"].status == "loaded"
     assert (recs["beta"].status, recs["beta"].error) == ("skipped", "not in PYASC_PLUGINS")
     assert recs["broken"].status == "skipped"
