@@ -60,6 +60,8 @@ class Backend:
     dtypes: frozenset[np.dtype] = ANY
     #: preference when choosing the default backend (highest available wins)
     priority: int = 0
+    #: what ``pyasc ops`` calls the kernels ``default_kernel`` supplies (e.g. "reference")
+    default_kernel_label: str = "default"
 
     # -- availability and devices ------------------------------------------------------------
     def availability(self) -> tuple[bool, str]:

@@ -130,7 +130,7 @@ def _op_rows(namespace: str | None) -> list[dict[str, Any]]:
             elif op.composite is not None and REGISTRY.backends[bname].default_kernel(op) is None:
                 kernels[bname] = "composite"
             else:
-                kernels[bname] = "default"
+                kernels[bname] = REGISTRY.backends[bname].default_kernel_label
         rows.append({
             "op": name, "schema": str(op.schema), "dtypes": [dtype_name(d) for d in ALL_DTYPES if d in op.all_dtypes],
             "backends": kernels, "composite": op.is_composite, "source": op.source,

@@ -31,6 +31,7 @@ class MetaBackend(Backend):
     name = "meta"
     description = "shapes and dtypes only, no data (runs meta functions)"
     priority = -100
+    default_kernel_label = "meta function"
 
     def __init__(self) -> None:
         self._device = Device("meta")

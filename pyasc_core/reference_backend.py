@@ -59,6 +59,7 @@ class ReferenceBackend(Backend):
     description = "NumPy reference implementations on the host (the golden model)"
     is_host = True
     priority = 0
+    default_kernel_label = "reference"
 
     def __init__(self) -> None:
         self._device = Device("numpy")

@@ -158,7 +158,7 @@ def test_ops_table():
     assert f"{len(pyasc._BUILTIN_OPS)} ops" in out
     for name in pyasc._BUILTIN_OPS:
         op, _schema, _dtypes, backends, source = row(out, f"pyasc::{name}").split(" | ")
-        assert {"meta (default)", "numpy (default)"} <= set(backends.split(", ")), backends
+        assert {"meta (meta function)", "numpy (reference)"} <= set(backends.split(", ")), backends
         assert source == "pyasc-runtime"
     assert "| (Tensor x) -> Tensor | f16 bf16 f32 f64 |" in row(out, "pyasc::exp")
     assert "| u8 i8 i16 i32 i64 f16 bf16 f32 f64 |" in row(out, "pyasc::add")
@@ -172,10 +172,10 @@ def test_ops_json_with_a_plugin(dists):
     assert set(rows) == {f"pyasc::{n}" for n in pyasc._BUILTIN_OPS} | {"good::triple"}
     assert rows["pyasc::exp"]["dtypes"] == ["float16", "bfloat16", "float32", "float64"]
     assert rows["pyasc::where"]["dtypes"][0] == "bool"
-    assert {b: rows["pyasc::matmul"]["backends"][b] for b in ("meta", "numpy")} == {"meta": "default",
-                                                                                    "numpy": "default"}
+    assert {b: rows["pyasc::matmul"]["backends"][b] for b in ("meta", "numpy")} == {"meta": "meta function",
+                                                                                    "numpy": "reference"}
     good = rows["good::triple"]
-    assert {b: good["backends"][b] for b in ("meta", "numpy")} == {"meta": "default", "numpy": "default"}
+    assert {b: good["backends"][b] for b in ("meta", "numpy")} == {"meta": "meta function", "numpy": "reference"}
     del good["backends"]
     assert good == {"op": "good::triple", "schema": "(Tensor x) -> Tensor", "dtypes": ["int8", "float32"],
                     "composite": False, "source": "pyasc-good-pack"}

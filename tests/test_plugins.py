@@ -427,7 +427,7 @@ def test_pyasc_plugins_lists_the_example_pack(example_pack, capsys):
     assert {b: rows["example::mish"]["backends"][b] for b in ("meta", "numpy")} == {
         "meta": "composite", "numpy": "composite"}
     assert {b: rows["example::hardswish"]["backends"][b] for b in ("meta", "numpy")} == {
-        "meta": "default", "numpy": "default"}
+        "meta": "meta function", "numpy": "reference"}
     assert rows["example::hardswish"]["dtypes"] == ["float16", "bfloat16", "float32", "float64"]
     assert rows["example::hardswish"]["source"] == "pyasc-example-pack"
 
