@@ -54,7 +54,7 @@ def _backend_rows() -> list[dict[str, Any]]:
         extra: dict[str, Any] = {}
         if ok:
             try:
-                devices = [str(b.device(i)) for i in range(b.device_count())] if name not in ("numpy", "meta") else [str(b.device())]
+                devices = [str(b.device(i)) for i in range(b.device_count())]
                 extra = b.info()
             except Exception as exc:  # show what went wrong instead of failing the whole report
                 extra = {"error": str(exc)}

@@ -29,10 +29,10 @@ _F32 = np.dtype(np.float32)
 
 def _upcast(a: Any) -> Any:
     """Tensor -> its array, float16/bfloat16 widened to float32; other values unchanged."""
-    if type(a) is Tensor or isinstance(a, Tensor):
+    if isinstance(a, Tensor):
         d = a._data
         dt = d.dtype
-        if dt is _F16 or dt is _BF16 or dt == _F16 or dt == _BF16:
+        if dt is _F16 or dt is _BF16:  # tensors hold native, canonical dtype objects
             return d.astype(_F32)
         return d
     return a

@@ -80,7 +80,7 @@ class Registry:
         out: list[_Contribution] = []
         for pname, impls in per_plugin.items():
             c = _Contribution(pname, pm.source_of(pname))
-            adders = (self._adder(c.backends, Backend, c), self._op_adder(c), self._kernel_adder(c))
+            adders = (self._adder(c.backends, Backend), self._op_adder(c), self._kernel_adder(c))
             try:
                 for order, impl in sorted(impls, key=lambda x: x[0]):
                     kwargs = {"register": adders[order]} if "register" in impl.argnames else {}
@@ -92,7 +92,7 @@ class Registry:
         return out
 
     @staticmethod
-    def _adder(into: list, cls: type, c: _Contribution) -> Callable[[Any], None]:
+    def _adder(into: list, cls: type) -> Callable[[Any], None]:
         def register(obj: Any) -> None:
             if not isinstance(obj, cls):
                 raise OpRegistrationError(f"expected a {cls.__name__} instance, got {obj!r}")
@@ -199,7 +199,7 @@ class Registry:
         self.backends, self.backend_sources, self.aliases = backends, sources, aliases
         self.ops, self.kernels, self.table = ops, kernels, table
         self._availability = {
-            k: v for k, v in self._availability.items() if k in backends and backends[k] is not None
+            k: v for k, v in self._availability.items() if k in backends
         }
         self._built_version = self.version
 

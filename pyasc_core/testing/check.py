@@ -226,7 +226,7 @@ def _opcheck(opdef: Any, bname: str, samples: Iterable[Sample] | None, seed: int
             if name in opdef.mutates:
                 continue
             new = to_host(bound[name])
-            if old.shape != new.shape or not np.array_equal(old, new, equal_nan=old.dtype.kind == "f" or old.dtype == _dt.bfloat16 or old.dtype == _dt.float16):
+            if old.shape != new.shape or not np.array_equal(old, new, equal_nan=old.dtype in _dt.FLOATING):
                 problems["no_mutation"].append(f"[{s.dtype}] {s.desc}: input {name!r} was modified")
         for i, o in enumerate(outs):
             if o.device is not device:
@@ -241,8 +241,9 @@ def _opcheck(opdef: Any, bname: str, samples: Iterable[Sample] | None, seed: int
             if proto is None:
                 break
             args, kwargs = _with_dtype(proto, opdef, p.name, bad)
+            bad_args, bad_kwargs = Sample(tuple(args), kwargs).materialize(device)
             try:
-                call(*_materialize(args, device), **{k: _materialize1(v, device) for k, v in kwargs.items()})
+                call(*bad_args, **bad_kwargs)
             except DtypeError:
                 continue
             except PyascError as exc:
@@ -278,12 +279,3 @@ def _with_dtype(s: Sample, op: Any, name: str, dtype: np.dtype) -> tuple[list[An
         args[i] = args[i].astype(dtype)
     return args, kwargs
 
-
-def _materialize1(v: Any, device: Any) -> Any:
-    from ..creation import tensor
-
-    return tensor(v, dtype=v.dtype, device=device) if isinstance(v, np.ndarray) else v
-
-
-def _materialize(args: list[Any], device: Any) -> list[Any]:
-    return [_materialize1(a, device) for a in args]
