@@ -85,6 +85,9 @@ def test_default_cache_is_per_user_and_created_0700(tmp_path, env):
     assert stat.S_IMODE(os.stat(tmp_path / "home" / ".cache" / "pyasc").st_mode) == 0o700
     env.setenv("PYASC_CACHE_DIR", str(tmp_path / "mine"))
     assert pyasc_sim.cache_dir() == str(tmp_path / "mine")
+    os.symlink(tmp_path / "mine", tmp_path / "link")  # resolved once: a swapped link cannot redirect it
+    env.setenv("PYASC_CACHE_DIR", str(tmp_path / "link"))
+    assert pyasc_sim.cache_dir() == str(tmp_path / "mine")
 
 
 def _plant_cache(d, uid=OTHER_UID, mode=0o700):
@@ -173,7 +176,8 @@ def _evil_library(tmp_path, marker) -> bytes:
     """A shared object whose constructor creates ``marker`` if it is ever loaded."""
     src = tmp_path / "evil.cpp"
     src.write_text('#include <fcntl.h>\n#include <unistd.h>\n'
-                   f'__attribute__((constructor)) static void evil() {{ close(open("{marker}", O_CREAT | O_WRONLY, 0600)); }}\n'
+                   '__attribute__((constructor)) static void evil() '
+                   f'{{ close(open("{marker}", O_CREAT | O_WRONLY, 0600)); }}\n'
                    'extern "C" void __pyasc_sim_entry_add_one(void *) {}\n')
     out = tmp_path / "evil.so"
     subprocess.run(["g++", "-shared", "-fPIC", str(src), "-o", str(out)], check=True)

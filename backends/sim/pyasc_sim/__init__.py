@@ -12,7 +12,8 @@ from .cache import KernelCacheError
 LIBRARY_NAME = "libpyasc_acl_sim.so"
 
 __all__ = [
-    "LIBRARY_NAME", "KernelBuildError", "KernelCacheError", "KernelCompileError", "cache_dir", "compile", "compile_kernel",
+    "LIBRARY_NAME", "KernelBuildError", "KernelCacheError", "KernelCompileError", "cache_dir", "compile",
+    "compile_kernel",
     "get_include", "library_path",
 ]
 

@@ -92,7 +92,7 @@ def compile_kernel(source: str | os.PathLike, *, flags: Sequence[str] = (), comp
     hit = cache.lookup(root, name)
     if hit is not None:
         return hit
-    tmpdir = tempfile.mkdtemp(dir=root, prefix="build_")  # private (0700, random name)
+    tmpdir = cache.build_dir(root)
     try:
         src = os.path.join(tmpdir, "kernel.cpp")
         with open(src, "w", encoding="utf-8") as f:
@@ -260,7 +260,7 @@ def _private_copy(tmpdir: str, text: str, shown: str) -> str:
 
 def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[str] | None,
            flags: list[str], cxx: str, inc: str, root: str, checks: bool) -> str:
-    tmpdir = tempfile.mkdtemp(dir=root, prefix=f"build_{key[:8]}_")  # private (0700, random name)
+    tmpdir = cache.build_dir(root, prefix=f"build_{key[:8]}_")
     try:
         # source text: messages point at a kept copy in the cache (for people; never compiled)
         shown = path if path is not None else cache.publish_source(root, text)

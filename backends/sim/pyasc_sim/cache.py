@@ -94,12 +94,14 @@ def _owner(uid: int) -> str:
 _OTHER_FIX = "or set PYASC_CACHE_DIR to a directory of your own"
 
 
-def verify(path: str, variable: str) -> None:
+def verify(path: str, variable: str) -> str:
     """Refuse a cache directory that someone else could write: it must be a directory owned by the
     effective user with no group/other write permission (no group/other access at all once pyasc
-    created it 0700), under no world-writable directory without the sticky bit."""
+    created it 0700), under no world-writable directory without the sticky bit. Returns its real
+    path (symlinks resolved once, so a link swapped later cannot redirect the cache)."""
+    real = os.path.realpath(path)
     try:
-        st = os.stat(path)
+        st = os.stat(real)
     except OSError as exc:
         raise _fail(variable, path, f"cannot be used ({exc.strerror})", f"create it or {_OTHER_FIX}") from None
     if not stat.S_ISDIR(st.st_mode):
@@ -111,13 +113,17 @@ def verify(path: str, variable: str) -> None:
                     f"nothing was loaded from it; remove it (as its owner or root) {_OTHER_FIX}")
     mode = stat.S_IMODE(st.st_mode)
     if mode & 0o022:
-        raise _fail(variable, path, f"is writable by {'group and others' if mode & 0o022 == 0o022 else 'group' if mode & 0o020 else 'others'} "
-                    f"(mode {mode:04o}): they could plant kernels that would run as you",
+        who = "group and others" if mode & 0o022 == 0o022 else "its group" if mode & 0o020 else "others"
+        raise _fail(variable, path, f"is writable by {who} (mode {mode:04o}): they could plant kernels that "
+                    "would run as you",
                     f"nothing was loaded from it; check its contents, then 'chmod 700 {path}', {_OTHER_FIX}")
-    if mode & 0o077 and os.path.exists(os.path.join(path, TAG_NAME)):
+    if mode & 0o077 and os.path.exists(os.path.join(real, TAG_NAME)):
         raise _fail(variable, path, f"was created 0700 by pyasc but its mode is now {mode:04o}",
-                    f"check its contents, then 'chmod 700 {path}' (or 'pyasc cache clear'), {_OTHER_FIX}")
-    parent = os.path.dirname(os.path.realpath(path))
+                    f"check its contents, then 'chmod 700 {path}', {_OTHER_FIX}")
+    if not os.access(real, os.W_OK | os.X_OK):
+        raise _fail(variable, path, f"is not writable by you (mode {mode:04o}, or a read-only file system)",
+                    f"'chmod 700 {path}' {_OTHER_FIX}")
+    parent = os.path.dirname(real)
     while True:
         try:
             pst = os.stat(parent)
@@ -131,6 +137,7 @@ def verify(path: str, variable: str) -> None:
         if up == parent:
             break
         parent = up
+    return real
 
 
 def directory() -> str:
@@ -153,13 +160,23 @@ def directory() -> str:
             raise _fail(variable, path, f"cannot be created ({exc.strerror})", _OTHER_FIX) from None
     except OSError as exc:
         raise _fail(variable, path, f"cannot be created ({exc.strerror})", _OTHER_FIX) from None
-    verify(path, variable)
+    real = verify(path, variable)
     if created:
-        _write_atomic(path, TAG_NAME, TAG_TEXT.encode())
-    return path
+        _write_atomic(real, TAG_NAME, TAG_TEXT.encode())
+    return real
 
 
 # -- publishing and lookup ------------------------------------------------------------------------
+
+def build_dir(root: str, prefix: str = "build_") -> str:
+    """A private (0700, random name) build directory inside the verified cache ``root``."""
+    try:
+        return tempfile.mkdtemp(dir=root, prefix=prefix)
+    except OSError as exc:
+        variable = location()[1]
+        raise _fail(variable, root, f"cannot hold a build directory ({exc.strerror})",
+                    f"free space or fix its permissions ('chmod 700 {root}'), {_OTHER_FIX}") from None
+
 
 def _write_atomic(root: str, name: str, data: bytes, mode: int = 0o600) -> str:
     """Write ``root/name`` through a private temporary file (O_EXCL, random name) and os.replace."""
