@@ -83,6 +83,8 @@ def test_default_cache_is_per_user_and_created_0700(tmp_path, env):
     env.setenv("HOME", str(tmp_path / "home"))
     assert pyasc_sim.cache_dir() == str(tmp_path / "home" / ".cache" / "pyasc")
     assert stat.S_IMODE(os.stat(tmp_path / "home" / ".cache" / "pyasc").st_mode) == 0o700
+    env.setenv("PYASC_SIM_KERNEL_CACHE", str(tmp_path / "legacy"))  # the older name still works
+    assert pyasc_sim.cache_dir() == str(tmp_path / "legacy")
     env.setenv("PYASC_CACHE_DIR", str(tmp_path / "mine"))
     assert pyasc_sim.cache_dir() == str(tmp_path / "mine")
     os.symlink(tmp_path / "mine", tmp_path / "link")  # resolved once: a swapped link cannot redirect it

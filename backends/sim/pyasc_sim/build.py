@@ -4,7 +4,8 @@
 __global__ __aicore__ void name(GM_ADDR ..., uint32_t ...)``) into a kernel binary that
 ``aclrtBinaryLoadFromFile`` loads on the simulator: a host shared object built with g++ against the
 kernel API headers (:func:`pyasc_sim.get_include`), with one launch stub per kernel generated from
-its signature (see ``_stubgen.py``). Binaries are cached by content hash.
+its signature (see ``_stubgen.py``). Binaries are cached by content hash in the per-user cache of
+``cache.py`` (verified on every use; a binary is returned only if its recorded sha256 matches).
 
 :func:`compile_kernel` is the lower-level tool for sources written directly against
 ``pyasc_sim/kernel_abi.h`` (they export their own ``__pyasc_sim_entry_<name>``).
