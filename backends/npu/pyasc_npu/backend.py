@@ -134,6 +134,9 @@ class AclBackend(Backend):
             return out
         if not storage.nbytes:
             return np.empty(storage.shape, storage.dtype)
+        lo, hi = views.extent(storage.shape, storage.strides, storage.offset)
+        if self.gather is not None and hi - lo > 2 * storage.size:  # sparse: gather on the device first
+            return self.to_numpy(self.gather(storage))
         buf, start = self._download_extent(storage)
         return np.array(views.over(buf, storage.shape, storage.strides, start))
 
