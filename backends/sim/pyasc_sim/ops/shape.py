@@ -56,6 +56,9 @@ def strided_copy(x: Tensor, out_shape: Sequence[int], in_strides: Sequence[int],
     lo, hi = views.extent(out_shape, in_strides, in_offset)
     src = x._data.view((hi - lo,), None, lo)
     shape, strides = _simplify(out_shape, in_strides)
+    if in_offset - lo >= 2**32 or any(abs(st) >= 2**31 for st in strides):
+        raise ShapeError(f"the sim copy kernel takes element offsets below 2**32 and strides below 2**31; got "
+                         f"offset {in_offset - lo} and strides {tuple(in_strides)} (shape {tuple(out_shape)})")
     if len(shape) > MAX_DIMS:
         raise ShapeError(f"the sim copy kernel handles up to {MAX_DIMS} non-trivial dimensions; got shape "
                          f"{tuple(out_shape)} with strides {tuple(in_strides)}")
