@@ -323,3 +323,19 @@ def test_host_gather_fallback_without_a_copy_kernel(monkeypatch: pytest.MonkeyPa
     assert c.is_contiguous()
     np.testing.assert_array_equal(c.numpy(), a[::-2, 3::5])
     np.testing.assert_array_equal(t[::3, ::7].numpy(), a[::3, ::7])
+
+
+def test_block_copies_take_byte_offsets_and_check_bounds() -> None:
+    from pyasc_npu.backend import _current_raw_stream
+    from pyasc_sim.plugin import BACKEND
+
+    t = pyasc.tensor(np.arange(8, dtype=np.int32), device="sim")
+    dev = BACKEND.raw_device(t.device)
+    stream = _current_raw_stream(t.device)
+    out = np.zeros(3, np.int32)
+    dev.copy(out.view(np.uint8), t._data.block, 12, stream, True, src_offset=16)
+    np.testing.assert_array_equal(out, [4, 5, 6])
+    with pytest.raises(ValueError, match="does not fit"):
+        dev.copy(out.view(np.uint8), t._data.block, 12, stream, True, src_offset=24)
+    with pytest.raises(ValueError, match="past the end"):
+        dev.copy(out.view(np.uint8), t._data.block, 0, stream, True, src_offset=33)

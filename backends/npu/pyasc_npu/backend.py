@@ -1,6 +1,6 @@
 """The device backend over an ACL runtime, shared by ``sim`` (the simulator's library) and ``npu``
-(the real libascendcl): tensors in device memory through the caching allocator, copies on the
-current stream, streams and events. No op kernels live here: an op without a kernel registered
+(the real libascendcl): tensors in device memory through the caching allocator (strided views of
+its blocks, as PyTorch's storage), copies on the current stream, streams and events. No op kernels live here: an op without a kernel registered
 for the backend raises KernelNotFoundError (no silent fallback)."""
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ class AclBackend(Backend):
 
     is_host = False
     dtypes = _dt.ANY - {_dt.float64}
+    #: a device-side strided gather (DeviceArray -> contiguous DeviceArray), set by the plugin that
+    #: registers the built-in kernels for this backend (pyasc_sim.ops); None: gather on the host
+    gather: Callable[[DeviceArray], DeviceArray] | None = None
 
     def __init__(self, name: str, *, description: str, priority: int,
                  locate: Callable[[], tuple[str | None, str]]) -> None:
@@ -215,10 +218,6 @@ class AclBackend(Backend):
         if gather is not None:
             return gather(storage)
         return self.from_numpy(self.to_numpy(storage), storage.device, copy=True)
-
-    #: a device-side strided gather (DeviceArray -> contiguous DeviceArray), set by the plugin that
-    #: registers the built-in kernels for this backend (pyasc_sim.ops); None: gather on the host
-    gather: Callable[[DeviceArray], DeviceArray] | None = None
 
     def adapt_kernel(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """Kernels see contiguous inputs whose first element is 32-byte aligned (what Ascend C's
