@@ -339,3 +339,20 @@ def test_block_copies_take_byte_offsets_and_check_bounds() -> None:
         dev.copy(out.view(np.uint8), t._data.block, 12, stream, True, src_offset=24)
     with pytest.raises(ValueError, match="past the end"):
         dev.copy(out.view(np.uint8), t._data.block, 0, stream, True, src_offset=33)
+
+
+def test_reshape_of_views_shares_memory_exactly_when_numpy_does(dev: str) -> None:
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        t, a = arange(dev, 2, 3, 4)
+        key = tuple(slice(None, None, int(rng.choice([1, 2, -1]))) for _ in range(3))
+        v, av = t[key], a[key]
+        if rng.integers(0, 2):
+            perm = tuple(int(p) for p in rng.permutation(3))
+            v, av = v.transpose(perm), av.transpose(perm)
+        shape = [(-1,), (av.shape[0], -1), (-1, av.shape[-1]), (1, *av.shape)][int(rng.integers(0, 4))]
+        r, ar = v.reshape(shape), av.reshape(shape)
+        assert r.shape == ar.shape
+        r[...] = -1.0
+        ar[...] = -1.0  # writes a only when NumPy's reshape was a view
+        np.testing.assert_array_equal(t.numpy(), a, err_msg=f"{key} {shape}")
