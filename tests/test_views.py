@@ -353,3 +353,12 @@ def test_reshape_of_views_shares_memory_exactly_when_numpy_does(dev: str) -> Non
         r[...] = -1.0
         ar[...] = -1.0  # writes a only when NumPy's reshape was a view
         np.testing.assert_array_equal(t.numpy(), a, err_msg=f"{key} {shape}")
+
+
+def test_non_blocking_download_of_a_strided_view() -> None:
+    t, a = arange("sim", 16, 16)
+    s = pyasc.Stream(device="sim")
+    with pyasc.stream(s):
+        host = t[::-3, 1::2].T.to("numpy", non_blocking=True)
+    s.synchronize()
+    np.testing.assert_array_equal(host.numpy(), a[::-3, 1::2].T)

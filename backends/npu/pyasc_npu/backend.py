@@ -274,10 +274,13 @@ class AclBackend(Backend):
                 self.raw_device(device).copy(out.block, src.block, out.nbytes, stream, not non_blocking,
                                              src_offset=src.byte_offset)
             return self.wrap(out, device)
-        if src_dev.type == self.name and non_blocking and tensor._data.contiguous:
+        if src_dev.type == self.name and non_blocking:
             dst_backend = backend_for_device(device)
-            if dst_backend.is_host:
-                arr = self._download_async(tensor._data)
+            src = tensor._data
+            if dst_backend.is_host and (src.contiguous or self.gather is not None):
+                # a strided view is gathered on the stream first (the temporary block is recorded
+                # on the stream by the copy, so it is not reused before the copy ran)
+                arr = self._download_async(self.contiguous(src))
                 return dst_backend.wrap(dst_backend.from_numpy(arr, device, copy=False), device)
         return None  # the caller stages through NumPy
 
