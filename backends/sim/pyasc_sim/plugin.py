@@ -39,10 +39,15 @@ def pyasc_register_kernels(register: Callable[..., None]) -> None:
     toolkit and built them for the NPU (pyasc_sim/kernels/npu/); otherwise npu ops keep raising
     KernelNotFoundError."""
     from .ops import npu_binaries_installed, register_kernels
+    from .ops.shape import gather
 
     register_kernels(register, "sim")
+    BACKEND.gather = gather  # strided views become contiguous on the device (copy kernel)
     if npu_binaries_installed():
+        from pyasc_npu.plugin import BACKEND as NPU
+
         register_kernels(register, "npu")
+        NPU.gather = gather
 
 
 def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
