@@ -2,7 +2,9 @@
 
 Like pytest: built-in plugins are registered through the same hooks as third-party ones, and a
 plugin that fails to import or register is reported (a warning, and ``pyasc plugins``) while the
-rest load. ``PYASC_DISABLE_PLUGIN_AUTOLOAD=1`` skips entry points; ``PYASC_PLUGINS=a,b`` loads
+rest load (whatever it raises, ``SystemExit`` included; only ``KeyboardInterrupt`` goes through).
+``PYASC_DISABLE_PLUGIN_AUTOLOAD=1`` skips entry points (a value other than 1/0, true/false,
+yes/no, on/off raises); ``PYASC_PLUGINS=a,b`` loads
 only the named ones (entry-point or distribution names), even when autoload is disabled.
 Entry points of pyasc's own distribution (its sim and npu backends) always load.
 """
@@ -22,6 +24,7 @@ import attrs
 import pluggy
 
 from . import hookspecs
+from .env import env_flag
 from .errors import PluginConflictError, PluginError, PyascPluginWarning, did_you_mean
 
 ENTRY_POINT_GROUP = "pyasc"
@@ -55,8 +58,25 @@ def _normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name.strip()).lower()
 
 
-def _truthy(value: str | None) -> bool:
-    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+def isolates(exc: BaseException) -> bool:
+    """True for what a broken plugin may raise and pyasc contains (everything, ``sys.exit()``
+    included, but ``KeyboardInterrupt``: the user's Ctrl-C must still stop the program)."""
+    return not isinstance(exc, KeyboardInterrupt)
+
+
+def call_hook(impl: Any, register: Any) -> None:
+    """Run one hook implementation with its ``register`` callable. A hook that returns values
+    instead of registering them would otherwise contribute nothing, silently: that is an error."""
+    kwargs = {"register": register} if "register" in impl.argnames else {}
+    result = impl.function(**kwargs)
+    if result is not None:
+        from .errors import PluginHookError
+
+        raise PluginHookError(
+            f"its hook {impl.function.__name__} returned {type(result).__name__} {result!r:.80} instead "
+            f"of registering it; pyasc ignores return values: call register(...) for each item "
+            f"(e.g. 'for item in items: register(item)') and return nothing"
+        )
 
 
 def _own_version() -> str:
@@ -147,7 +167,7 @@ class PyascPluginManager(pluggy.PluginManager):
         allow_env = os.environ.get("PYASC_PLUGINS", "")
         allow = {_normalize(a) for a in allow_env.split(",") if a.strip()}
         matched: set[str] = set()
-        autoload = not _truthy(os.environ.get("PYASC_DISABLE_PLUGIN_AUTOLOAD"))
+        autoload = not env_flag("PYASC_DISABLE_PLUGIN_AUTOLOAD")
         seen: set[tuple[str, str]] = set()
         for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             dist = ep.dist.name if ep.dist is not None else "?"
@@ -193,13 +213,17 @@ class PyascPluginManager(pluggy.PluginManager):
     def _load_entrypoint(self, ep: Any, dist: str, version: str, kind: str) -> None:
         try:
             obj = ep.load()
-        except Exception as exc:  # a broken plugin must not break pyasc
+        except BaseException as exc:  # a broken plugin must not break pyasc, even with sys.exit()
+            if not isolates(exc):
+                raise
             self.mark_failed(ep.name, "import", exc, dist=dist, version=version, kind=kind, module=ep.value)
             return
-        plugin = getattr(obj, "PLUGIN", obj)
         try:
+            plugin = getattr(obj, "PLUGIN", obj)
             self.register(plugin, ep.name, dist=dist, version=version, kind=kind)
-        except Exception as exc:
+        except BaseException as exc:
+            if not isolates(exc):
+                raise
             self.mark_failed(ep.name, "register", exc, dist=dist, version=version, kind=kind, module=ep.value)
 
 

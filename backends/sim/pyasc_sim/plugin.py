@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pyasc_core.backend import Backend
+from pyasc_core.env import env_flag
 from pyasc_core.hookspecs import hookimpl
 from pyasc_npu.backend import AclBackend
 
@@ -18,13 +19,26 @@ def _locate() -> tuple[str | None, str]:
         return None, str(exc)
 
 
+#: the environment variables the simulated runtime reads (a bad value makes selecting sim raise)
+SETTINGS = ("PYASC_SIM_SOC", "PYASC_SIM_DEVICE_COUNT", "PYASC_SIM_DEVICE_MEMORY", "PYASC_SIM_CHECKS")
+
+
+def _check_settings() -> None:
+    """What Python can check before aclInit: the boolean switch (the runtime itself refuses a bad
+    SoC name, device count or memory size, naming the valid values)."""
+    env_flag("PYASC_SIM_CHECKS", default=True)
+
+
 # Priority 10 (above numpy's 0): with a kernel for every built-in op, the simulator is the default
-# backend wherever it is available (its library is installed); numpy stays the reference.
+# backend wherever it is available (its library is installed); numpy stays the reference. When it
+# is installed but a setting is wrong, choosing the default raises rather than falling to numpy.
 BACKEND = AclBackend(
     "sim",
     description="simulated Ascend NPU on the CPU (pyasc's ACL runtime)",
     priority=10,
     locate=_locate,
+    settings=SETTINGS,
+    check_settings=_check_settings,
 )
 
 
