@@ -185,14 +185,14 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, devic
     dt = _dt.as_dtype(dtype)
     try:
         arr = np.arange(start, stop, step, dtype=np.float64 if dt in _dt.FLOATING else None)
-        if arr.size:  # the range is monotonic: its ends are its extremes
-            check_array(arr[[0, -1]], dt, f"arange({start!r}, {stop!r}, {step!r}) value")
-        arr = arr.astype(dt)
     except (ValueError, OverflowError, MemoryError) as exc:
         raise ArgumentError(
             f"arange({start!r}, {stop!r}, {step!r}) cannot be made: {exc}; use fewer elements "
             "(a larger step or a shorter range)"
         ) from None
+    if arr.size:  # the range is monotonic: its ends are its extremes
+        check_array(arr[[0, -1]], dt, f"arange({start!r}, {stop!r}, {step!r}) value")
+    arr = arr.astype(dt)
     return tensor(arr, device=device)
 
 

@@ -48,7 +48,8 @@ class Device:
 def _validate(type: object, index: object) -> None:  # noqa: A002
     if not isinstance(type, str) or not type:
         raise InvalidDeviceError(
-            f"a device type must be a backend name such as 'numpy' or 'sim', got {type!r}"
+            f"a device type must be a backend name such as 'numpy' or 'sim', got {type!r}; "
+            "e.g. pyasc.Device('sim', 0)"
         )
     if index is not None and (not isinstance(index, numbers.Integral) or isinstance(index, bool) or index < 0):
         raise InvalidDeviceError(
