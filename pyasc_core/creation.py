@@ -190,6 +190,11 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, devic
             f"arange({start!r}, {stop!r}, {step!r}) cannot be made: {exc}; use fewer elements "
             "(a larger step or a shorter range)"
         ) from None
+    if arr.dtype == object:  # NumPy falls back to Python ints beyond int64
+        raise ArgumentError(
+            f"arange({start!r}, {stop!r}, {step!r}) cannot be made: its values do not fit in "
+            f"{_dt.dtype_name(dt)}; use bounds within the dtype's range or a floating dtype"
+        )
     if arr.size:  # the range is monotonic: its ends are its extremes
         check_array(arr[[0, -1]], dt, f"arange({start!r}, {stop!r}, {step!r}) value")
     arr = arr.astype(dt)
