@@ -252,11 +252,30 @@ def get_plugin_manager() -> PyascPluginManager:
 
 def register(plugin: Any, name: str | None = None) -> str | None:
     """Register a plugin object (module or instance with hookimpls) at run time."""
-    return get_plugin_manager().register(plugin, name, kind="runtime")
+    if name is not None and not isinstance(name, str):
+        raise PluginError(f"a plugin name must be a string, got {type(name).__name__} {name!r}")
+    pm = get_plugin_manager()
+    registered = pm.register(plugin, name, kind="runtime")
+    if registered is not None and not pm.get_hookcallers(plugin):  # it would do nothing, silently
+        pm.unregister(plugin, registered)
+        known = ", ".join(n for n in dir(hookspecs) if n.startswith("pyasc_"))
+        raise PluginError(
+            f"{type(plugin).__name__} {plugin!r:.60} implements none of pyasc's hooks ({known}); "
+            "register a module or object whose hook functions are decorated with @pyasc.hookimpl"
+        )
+    return registered
 
 
 def unregister(plugin: Any = None, name: str | None = None) -> Any:
-    return get_plugin_manager().unregister(plugin, name)
+    """Remove a plugin registered with :func:`register` (by object or by name)."""
+    pm = get_plugin_manager()
+    known = pm.get_plugin(name) is not None if name is not None else pm.is_registered(plugin)
+    if not known:
+        names = sorted(n for n, r in pm.records.items() if r.status == "loaded")
+        raise PluginError(
+            f"no plugin {name if name is not None else plugin!r} is registered; registered: {', '.join(names)}"
+        )
+    return pm.unregister(plugin, name)
 
 
 def list_plugins() -> list[PluginRecord]:

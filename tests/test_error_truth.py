@@ -564,3 +564,20 @@ def test_int_of_a_non_finite_tensor_and_0d_len_iter():
     _raises(ValueRangeError, lambda: int(pyasc.tensor(NAN, device="numpy")), "nan", "isfinite")
     _raises(pyasc.ArgumentError, lambda: len(pyasc.tensor(1.0, device="numpy")), "len() of a 0-d", "item()")
     _raises(pyasc.ArgumentError, lambda: list(pyasc.tensor(1.0, device="numpy")), "0-d", "item()")
+
+
+# ---------------------------------------------------------------------------------------------
+# testing toolkit and run-time plugin registration
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("call", "cls", "fragments"), [
+    (lambda: pyasc.testing.check_op(123, "numpy"), pyasc.UnknownOpError, ("got int 123",)),
+    (lambda: pyasc.testing.sample_inputs(123), pyasc.UnknownOpError, ("got int 123",)),
+    (lambda: pyasc.testing.assert_close("a", "b"), pyasc.ArgumentError, ("str 'a'", "NumPy arrays or numbers")),
+    (lambda: plugins.register(5), pyasc.PluginError, ("int 5", "none of pyasc's hooks", "@pyasc.hookimpl")),
+    (lambda: plugins.register(object(), name=5), pyasc.PluginError, ("got int 5",)),
+    (lambda: plugins.unregister(name="nope"), pyasc.PluginError, ("no plugin nope is registered",)),
+], ids=["check_op", "sample_inputs", "assert_close", "register-int", "register-name", "unregister"])
+def test_toolkit_and_registration_misuse(call, cls, fragments):
+    _raises(cls, call, *fragments)
+    assert "5" not in {r.name for r in plugins.list_plugins()}

@@ -112,6 +112,10 @@ def resolve_op(op: Any) -> Any:
         return op.opdef
     if isinstance(op, str):
         return REGISTRY.op(op if "::" in op else f"pyasc::{op}")
+    from ..opdef import OpDef
+
+    if not isinstance(op, OpDef):
+        REGISTRY.op(op)  # raises UnknownOpError naming the value
     return op
 
 
