@@ -80,6 +80,8 @@ def _select_in_child(tmp_path, **env_vars):
     ("PYASC_SIM_DEVICE_COUNT", "abc", "must be an integer in [1,"),
     ("PYASC_SIM_DEVICE_COUNT", "0", "must be an integer in [1,"),
     ("PYASC_SIM_CHECKS", "maybe", "1/true/yes/on"),              # the shared boolean parser
+    ("PYASC_SIM_DEVICE_MEMORY", "-1", "positive byte count"),     # strtoull would read 2**64 - 1
+    ("PYASC_SIM_DEVICE_MEMORY", "lots", "positive byte count"),
 ])
 def test_bad_sim_setting_raises_at_selection_instead_of_falling_back_to_numpy(tmp_path, var, value, valid):
     out = _select_in_child(tmp_path, **{var: value})
