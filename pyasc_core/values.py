@@ -8,6 +8,7 @@ tensor. Converting on purpose is ``astype``, whose float-to-int rule is document
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any
 
@@ -15,6 +16,9 @@ import numpy as np
 
 from . import dtypes as _dt
 from .errors import DtypeError, ValueRangeError
+
+
+_BOUNDS: dict[np.dtype, tuple[int, int]] = {dt: (int(np.iinfo(dt).min), int(np.iinfo(dt).max)) for dt in _dt.INTEGER}
 
 
 def _fix(dt: np.dtype) -> str:
@@ -50,16 +54,15 @@ def check_scalar(value: Any, dt: np.dtype, what: str) -> None:
     if isinstance(value, bool):
         return
     if isinstance(value, numbers.Integral):
-        if dt in _dt.INTEGER:
-            info = np.iinfo(dt)
-            if not info.min <= int(value) <= info.max:
-                raise _out_of_range(what, int(value), dt)
+        bounds = _BOUNDS.get(dt)
+        if bounds is not None and not bounds[0] <= int(value) <= bounds[1]:
+            raise _out_of_range(what, int(value), dt)
         return
     if isinstance(value, numbers.Real):
-        if dt in _dt.INTEGER:
+        bounds = _BOUNDS.get(dt)
+        if bounds is not None:
             f = float(value)
-            info = np.iinfo(dt)
-            if not (np.isfinite(f) and info.min <= np.trunc(f) < float(info.max) + 1):
+            if not (math.isfinite(f) and bounds[0] <= math.trunc(f) <= bounds[1]):
                 raise _out_of_range(what, f, dt)
         return
     raise _not_a_number(what, value, dt)
