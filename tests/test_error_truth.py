@@ -583,3 +583,17 @@ def test_int_of_a_non_finite_tensor_and_0d_len_iter():
 def test_toolkit_and_registration_misuse(call, cls, fragments):
     _raises(cls, call, *fragments)
     assert "5" not in {r.name for r in plugins.list_plugins()}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize(("call", "fragment"), [
+    (lambda s, e: s.wait_event("x"), "Stream.wait_event takes a pyasc.Event, got str 'x'"),
+    (lambda s, e: s.wait_stream(5), "Stream.wait_stream takes a pyasc.Stream, got int 5"),
+    (lambda s, e: s.record_event("x"), "Stream.record_event takes a pyasc.Event or None"),
+    (lambda s, e: e.record("x"), "Event.record takes a pyasc.Stream or None, got str"),
+    (lambda s, e: e.wait(3), "Event.wait takes a pyasc.Stream or None, got int 3"),
+    (lambda s, e: e.elapsed_time(None), "Event.elapsed_time takes a pyasc.Event, got NoneType"),
+], ids=["wait_event", "wait_stream", "record_event", "record", "wait", "elapsed_time"])
+def test_stream_and_event_arguments(device, call, fragment):
+    s, e = pyasc.Stream(device=device), pyasc.Event(enable_timing=True, device=device)
+    _raises(pyasc.ArgumentError, lambda: call(s, e), fragment)
