@@ -25,7 +25,8 @@ def _fix(dt: np.dtype) -> str:
     name = _dt.dtype_name(dt)
     return (
         f"use a value in its range or a wider dtype (e.g. dtype='int64' or 'float32'), or convert "
-        f"on purpose with .astype('{name}') on a floating tensor (the documented float-to-int cast)"
+        f"on purpose with .astype('{name}') on a floating tensor, which saturates (NaN -> 0, out of "
+        "range -> the dtype's min/max)"
     )
 
 

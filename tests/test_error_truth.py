@@ -514,6 +514,15 @@ def test_values_an_integer_dtype_cannot_hold(device, make, value, dtype):
     assert isinstance(info.value, (ValueError, OverflowError, pyasc.ArgumentError))
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_named_fix_works(device):
+    """The message's way out: make a floating tensor, then astype (the saturating cast)."""
+    with pytest.raises(ValueRangeError, match="saturates"):
+        pyasc.tensor([NAN, 1e20, -INF], dtype="int32", device=device)
+    out = pyasc.tensor([NAN, 1e20, -INF], device=device).astype("int32")
+    assert out.tolist() == [0, 2**31 - 1, -(2**31)]
+
+
 @pytest.mark.parametrize("bound", [NAN, INF])
 def test_arange_with_non_finite_bounds(bound):
     _raises(pyasc.ArgumentError, lambda: pyasc.arange(0, bound, device="numpy"), "finite")
