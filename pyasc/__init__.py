@@ -40,11 +40,14 @@ from pyasc_core.dtypes import (
 from pyasc_core.dtypes import as_dtype as dtype
 from pyasc_core.errors import (
     ArgumentError,
+    BackendConfigError,
     BackendError,
     BackendUnavailableError,
     DeviceMismatchError,
     DtypeError,
+    EnvironmentSettingError,
     IndexingError,
+    InvalidDeviceError,
     KernelNotFoundError,
     OpRegistrationError,
     OutOfMemoryError,
@@ -52,9 +55,11 @@ from pyasc_core.errors import (
     PluginError,
     PyascError,
     ReferenceMismatchError,
+    PluginHookError,
     ShapeError,
     UnknownBackendError,
     UnknownOpError,
+    ValueRangeError,
 )
 from pyasc_core.hookspecs import hookimpl
 from pyasc_core.interop import from_dlpack
@@ -88,6 +93,7 @@ __all__ = [
     "ShapeError", "DeviceMismatchError", "BackendError", "UnknownBackendError",
     "BackendUnavailableError", "KernelNotFoundError", "OpRegistrationError", "UnknownOpError",
     "PluginError", "PluginConflictError", "ReferenceMismatchError", "IndexingError",
-    "OutOfMemoryError", "PyascPluginWarning",
+    "OutOfMemoryError", "PyascPluginWarning", "BackendConfigError", "EnvironmentSettingError",
+    "InvalidDeviceError", "PluginHookError", "ValueRangeError",
     *_BUILTIN_OPS,
 ]

@@ -204,11 +204,12 @@ def _progress(con: Console):
 
 def cmd_check(args: argparse.Namespace) -> int:
     from .selection import get_backend
-    from .testing.check import check_op, opcheck
+    from .testing.check import check_op, opcheck, refuse_self_comparison
 
     con = _console()
     backend = REGISTRY.available_backend(args.backend or get_backend()).name
     reference = REGISTRY.available_backend(args.reference).name
+    refuse_self_comparison(backend, reference, args.backend, args.reference)
     ops = _select_ops(args.op)
     dtypes = args.dtype or None
     reports = []
@@ -340,7 +341,7 @@ def plugin_commands() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
     in use, is skipped with a warning; the other commands still work."""
     import warnings
 
-    from .plugins import PyascPluginWarning, get_plugin_manager
+    from .plugins import PyascPluginWarning, call_hook, get_plugin_manager, isolates
 
     found: dict[str, Any] = {}
     pm = get_plugin_manager()
@@ -356,8 +357,10 @@ def plugin_commands() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
                 return
             found[name] = (help, add_arguments, run, _source)
         try:
-            impl.function(**{arg: register for arg in impl.argnames})
-        except Exception as exc:  # a broken plugin must not break the CLI
+            call_hook(impl, register)
+        except BaseException as exc:  # a broken plugin must not break the CLI, even with sys.exit()
+            if not isolates(exc):
+                raise
             warnings.warn(f"pyasc plugin {source} failed to register its commands and was skipped: "
                           f"{type(exc).__name__}: {exc}", PyascPluginWarning, stacklevel=2)
     return {name: entry[:3] for name, entry in found.items()}

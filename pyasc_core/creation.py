@@ -14,6 +14,7 @@ from .errors import ArgumentError, DtypeError, PyascError, ShapeError
 from .registry import backend_for_device
 from .selection import resolve_device
 from .tensor import Tensor
+from .values import check_array, check_nbytes, check_scalar
 
 
 def _check_backend_dtype(dt: np.dtype, device: Device) -> Any:
@@ -47,6 +48,7 @@ def _data_to_numpy(data: Any, dtype: Any) -> np.ndarray:
         else:
             want = _dt.as_dtype(arr.dtype)
     if arr.dtype != want:
+        check_array(arr, want, "tensor() value")
         arr = arr.astype(want)
     return arr
 
@@ -119,8 +121,11 @@ def _filled(shape: tuple[int, ...], value: Any, dtype: Any, device: Any) -> Tens
     dt = _dt.as_dtype(dtype) if dtype is not None else (_dt.infer_dtype(value) or _dt.DEFAULT_FLOAT)
     dev = resolve_device(device)
     backend = _check_backend_dtype(dt, dev)
+    if dev.type != "meta":  # meta tensors hold no data, so any size is fine there
+        check_nbytes(shape, dt)
     if value is None:
         return backend.wrap(backend.empty(shape, dt, dev), dev)
+    check_scalar(value, dt, "fill value")
     try:
         storage = backend.full(shape, value, dt, dev)
     except OverflowError:
@@ -179,12 +184,20 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, devic
         dtype = _dt.DEFAULT_FLOAT if any(isinstance(v, (float, np.floating)) for v in (start, stop, step)) else _dt.DEFAULT_INT
     dt = _dt.as_dtype(dtype)
     try:
-        arr = np.arange(start, stop, step, dtype=np.float64 if dt in _dt.FLOATING else None).astype(dt)
+        arr = np.arange(start, stop, step, dtype=np.float64 if dt in _dt.FLOATING else None)
     except (ValueError, OverflowError, MemoryError) as exc:
         raise ArgumentError(
             f"arange({start!r}, {stop!r}, {step!r}) cannot be made: {exc}; use fewer elements "
             "(a larger step or a shorter range)"
         ) from None
+    if arr.dtype == object:  # NumPy falls back to Python ints beyond int64
+        raise ArgumentError(
+            f"arange({start!r}, {stop!r}, {step!r}) cannot be made: its values do not fit in "
+            f"{_dt.dtype_name(dt)}; use bounds within the dtype's range or a floating dtype"
+        )
+    if arr.size:  # the range is monotonic: its ends are its extremes
+        check_array(arr[[0, -1]], dt, f"arange({start!r}, {stop!r}, {step!r}) value")
+    arr = arr.astype(dt)
     return tensor(arr, device=device)
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import numbers
 import threading
 
-from .errors import PyascError
+from .errors import InvalidDeviceError
 
 
 class Device:
@@ -21,6 +22,7 @@ class Device:
         key = (type, index)
         dev = cls._interned.get(key)
         if dev is None:
+            _validate(type, index)
             with cls._lock:
                 dev = cls._interned.get(key)
                 if dev is None:
@@ -43,6 +45,19 @@ class Device:
         return f"device({str(self)!r})"
 
 
+def _validate(type: object, index: object) -> None:  # noqa: A002
+    if not isinstance(type, str) or not type:
+        raise InvalidDeviceError(
+            f"a device type must be a backend name such as 'numpy' or 'sim', got {type!r}; "
+            "e.g. pyasc.Device('sim', 0)"
+        )
+    if index is not None and (not isinstance(index, numbers.Integral) or isinstance(index, bool) or index < 0):
+        raise InvalidDeviceError(
+            f"device index {index!r} of {type!r} is not valid; use an int >= 0 (or None), "
+            f"e.g. pyasc.Device({type!r}, 0)"
+        )
+
+
 def parse_device_string(text: str) -> tuple[str, int | None]:
     """Split 'sim:1' into ('sim', 1); 'numpy' into ('numpy', None)."""
     name, sep, idx = text.partition(":")
@@ -51,9 +66,11 @@ def parse_device_string(text: str) -> tuple[str, int | None]:
     try:
         index = int(idx)
     except ValueError:
-        raise PyascError(
+        raise InvalidDeviceError(
             f"device string {text!r} has a bad index {idx!r}; write 'name' or 'name:N', e.g. 'sim:0'"
         ) from None
     if index < 0:
-        raise PyascError(f"device index must be >= 0, got {index} in {text!r}")
+        raise InvalidDeviceError(
+            f"device index must be >= 0, got {index} in {text!r}; write e.g. '{name}:0'"
+        )
     return name, index

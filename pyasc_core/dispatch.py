@@ -295,6 +295,8 @@ def handle(name: str) -> OpHandle:
 
 def get_op(name: str) -> OpHandle:
     """The shared handle of op ``name`` ('pyasc::' is implied without a namespace); checks it exists."""
+    if not isinstance(name, str):
+        REGISTRY.op(name)  # raises UnknownOpError naming the value
     if "::" not in name:
         name = f"pyasc::{name}"
     REGISTRY.op(name)

@@ -63,6 +63,10 @@ def as_dtype(value: object) -> np.dtype:
                 f"{', '.join(dtype_name(d) for d in ALL_DTYPES)}.{did_you_mean(value, _NAMES)}"
             )
         return found
+    if value is None:  # NumPy reads None as float64; pyasc asks for a dtype
+        raise DtypeError(
+            f"a dtype is needed, got None; use one of {', '.join(dtype_name(d) for d in ALL_DTYPES)}"
+        )
     if value is bool:
         return bool_
     if value is int:

@@ -50,6 +50,25 @@ class BackendUnavailableError(BackendError):
     """A registered backend that cannot run on this machine (the message says why)."""
 
 
+class BackendConfigError(BackendUnavailableError, ValueError):
+    """A backend that is installed but cannot start with the settings given (e.g. a ``PYASC_SIM_*``
+    variable with a bad value). Unlike a backend that is not installed, it is never skipped
+    silently: selecting it, or choosing the default backend, raises this error."""
+
+
+class EnvironmentSettingError(PyascError, ValueError):
+    """An environment variable of pyasc has a value pyasc does not understand."""
+
+
+class InvalidDeviceError(PyascError, ValueError):
+    """A device name or index that does not exist (e.g. 'sim:7' with one simulated device)."""
+
+
+class ValueRangeError(ArgumentError, ValueError, OverflowError):
+    """A value does not fit the dtype it goes into: NaN or infinity into an integer tensor, or a
+    number outside the integer dtype's range (convert on purpose with ``astype``)."""
+
+
 class KernelNotFoundError(BackendError, NotImplementedError):
     """An op has no kernel on the backend of its inputs, and no composite definition."""
 
@@ -64,6 +83,10 @@ class UnknownOpError(PyascError, LookupError):
 
 class PluginError(PyascError, RuntimeError):
     """Base class of plugin loading problems."""
+
+
+class PluginHookError(PluginError):
+    """A plugin hook broke its contract (e.g. returned values instead of calling ``register``)."""
 
 
 class PluginConflictError(PluginError):

@@ -22,9 +22,31 @@ def _native() -> Any:
     return mod
 
 
+def _check_protocol_args(stream: Any, max_version: Any, dl_device: Any, copy: Any) -> None:
+    """The ``__dlpack__`` keywords, as the DLPack / array API protocol defines them."""
+    if stream is not None and (not isinstance(stream, int) or isinstance(stream, bool)):
+        raise ArgumentError(
+            f"__dlpack__(stream={stream!r}): a stream is None (or an int) for host memory; pass stream=None"
+        )
+    if max_version is not None and not (
+        isinstance(max_version, tuple) and len(max_version) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in max_version)
+    ):
+        raise ArgumentError(
+            f"__dlpack__(max_version={max_version!r}): give None or a (major, minor) tuple of ints, e.g. (1, 0)"
+        )
+    if dl_device is not None and not (isinstance(dl_device, tuple) and len(dl_device) == 2):
+        raise ArgumentError(
+            f"__dlpack__(dl_device={dl_device!r}): give None or a (device_type, device_id) tuple, e.g. (1, 0)"
+        )
+    if copy is not None and not isinstance(copy, bool):
+        raise ArgumentError(f"__dlpack__(copy={copy!r}): give None, True or False")
+
+
 def to_dlpack(array: np.ndarray, *, max_version: tuple[int, int] | None = None,
-              dl_device: Any = None, copy: bool | None = None) -> Any:
+              dl_device: Any = None, copy: bool | None = None, stream: Any = None) -> Any:
     """A DLPack capsule over ``array`` following the consumer's requested protocol version."""
+    _check_protocol_args(stream, max_version, dl_device, copy)
     if dl_device is not None and tuple(dl_device) != (KDL_CPU, 0):
         raise PyascError(f"pyasc tensors on the host can only be exported to the CPU (1, 0), not {dl_device}")
     if copy:
@@ -40,8 +62,28 @@ def to_dlpack(array: np.ndarray, *, max_version: tuple[int, int] | None = None,
     return array.__dlpack__()
 
 
-def from_dlpack(obj: Any, device: Any = None) -> Any:
-    """A pyasc tensor sharing memory with any DLPack producer on the CPU (NumPy, torch, ...)."""
+def from_dlpack(obj: Any, device: Any = None, copy: bool | None = None) -> Any:
+    """A pyasc tensor sharing memory with any DLPack producer on the CPU (NumPy, torch, ...).
+
+    ``copy=True`` always copies; ``copy=False`` refuses to copy (so ``device`` must be a host
+    backend); None shares when it can (the array API standard's rule)."""
+    from .tensor import Tensor
+
+    if copy is not None and not isinstance(copy, bool):
+        raise ArgumentError(f"from_dlpack(copy={copy!r}): give None, True or False")
+    out = _from_dlpack(obj, device)
+    if copy:
+        shares = isinstance(obj, Tensor) and out is obj or not isinstance(obj, Tensor) and out.backend.is_host
+        return out.clone() if shares else out
+    if copy is False and not out.backend.is_host:
+        raise PyascError(
+            f"from_dlpack(copy=False) cannot share host memory with a tensor on {out.device}; "
+            "drop copy=False to allow the copy, or leave device as a host backend such as 'numpy'"
+        )
+    return out
+
+
+def _from_dlpack(obj: Any, device: Any) -> Any:
     from .creation import from_numpy
     from .tensor import Tensor
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import dtypes as _dt
-from .errors import PluginConflictError, UnknownOpError, did_you_mean
+from .errors import OpRegistrationError, PluginConflictError, UnknownOpError, did_you_mean
 from .hookspecs import hookimpl
 from .opdef import KernelDef, OpDef, check_op_name
 from .registry import REGISTRY
@@ -119,6 +119,11 @@ def op(fn: Callable[..., Any] | None = None, *, name: str | None = None,
 
     if isinstance(fn, str):  # @pyasc.op("mypack::name")
         name, fn = fn, None
+    if fn is not None and not callable(fn):
+        raise OpRegistrationError(
+            f"pyasc.op decorates a function (or takes its name: @pyasc.op('mypack::name')), got "
+            f"{type(fn).__name__} {fn!r:.60}"
+        )
 
     def deco(f: Callable[..., Any]) -> Any:
         from .dispatch import get_op

@@ -62,6 +62,22 @@ class OpDef:
             raise OpRegistrationError(
                 f"op {self.name} needs a meta function and a NumPy reference (or a composite body)"
             )
+        for what in ("meta", "reference", "composite", "sample_inputs"):
+            fn = getattr(self, what)
+            if fn is not None and not callable(fn):
+                raise OpRegistrationError(
+                    f"op {self.name}: {what} must be a function, got {type(fn).__name__} {fn!r:.60}"
+                )
+        if not isinstance(self.doc, str):
+            raise OpRegistrationError(f"op {self.name}: doc must be a string, got {type(self.doc).__name__}")
+        if isinstance(self.mutates, str):
+            self.mutates = (self.mutates,)
+        if not isinstance(self.mutates, (tuple, list)) or not all(isinstance(m, str) for m in self.mutates):
+            raise OpRegistrationError(
+                f"op {self.name}: mutates must be a tuple of input names, got {self.mutates!r}; "
+                "e.g. mutates=('out',)"
+            )
+        self.mutates = tuple(self.mutates)
         spec: Mapping[str, Collection[Any]]
         if isinstance(self.dtypes, Mapping):
             spec = self.dtypes
@@ -131,6 +147,22 @@ class KernelDef:
     """A kernel of an op on one backend, as registered by a plugin."""
 
     op: str = attrs.field(validator=lambda _s, _a, v: check_op_name(v))
-    backend: str
-    fn: Callable[..., Any]
+    backend: str = attrs.field(validator=lambda _s, _a, v: _check_backend_name(v))
+    fn: Callable[..., Any] = attrs.field(validator=lambda s, _a, v: _check_kernel_fn(s, v))
     source: str | None = None
+
+
+def _check_backend_name(name: Any) -> None:
+    if not isinstance(name, str) or not name:
+        raise OpRegistrationError(
+            f"a kernel's backend must be a backend name such as 'numpy' or 'sim', got "
+            f"{type(name).__name__} {name!r}"
+        )
+
+
+def _check_kernel_fn(k: Any, fn: Any) -> None:
+    if not callable(fn):
+        raise OpRegistrationError(
+            f"the kernel of {k.op} on {k.backend!r} must be a function fn(out_meta, *args), got "
+            f"{type(fn).__name__} {fn!r:.60}"
+        )

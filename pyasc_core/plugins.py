@@ -2,7 +2,9 @@
 
 Like pytest: built-in plugins are registered through the same hooks as third-party ones, and a
 plugin that fails to import or register is reported (a warning, and ``pyasc plugins``) while the
-rest load. ``PYASC_DISABLE_PLUGIN_AUTOLOAD=1`` skips entry points; ``PYASC_PLUGINS=a,b`` loads
+rest load (whatever it raises, ``SystemExit`` included; only ``KeyboardInterrupt`` goes through).
+``PYASC_DISABLE_PLUGIN_AUTOLOAD=1`` skips entry points (a value other than 1/0, true/false,
+yes/no, on/off raises); ``PYASC_PLUGINS=a,b`` loads
 only the named ones (entry-point or distribution names), even when autoload is disabled.
 Entry points of pyasc's own distribution (its sim and npu backends) always load.
 """
@@ -22,6 +24,7 @@ import attrs
 import pluggy
 
 from . import hookspecs
+from .env import env_flag
 from .errors import PluginConflictError, PluginError, PyascPluginWarning, did_you_mean
 
 ENTRY_POINT_GROUP = "pyasc"
@@ -55,8 +58,25 @@ def _normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name.strip()).lower()
 
 
-def _truthy(value: str | None) -> bool:
-    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+def isolates(exc: BaseException) -> bool:
+    """True for what a broken plugin may raise and pyasc contains (everything, ``sys.exit()``
+    included, but ``KeyboardInterrupt``: the user's Ctrl-C must still stop the program)."""
+    return not isinstance(exc, KeyboardInterrupt)
+
+
+def call_hook(impl: Any, register: Any) -> None:
+    """Run one hook implementation with its ``register`` callable. A hook that returns values
+    instead of registering them would otherwise contribute nothing, silently: that is an error."""
+    kwargs = {"register": register} if "register" in impl.argnames else {}
+    result = impl.function(**kwargs)
+    if result is not None:
+        from .errors import PluginHookError
+
+        raise PluginHookError(
+            f"its hook {impl.function.__name__} returned {type(result).__name__} {result!r:.80} instead "
+            f"of registering it; pyasc ignores return values: call register(...) for each item "
+            f"(e.g. 'for item in items: register(item)') and return nothing"
+        )
 
 
 def _own_version() -> str:
@@ -147,7 +167,7 @@ class PyascPluginManager(pluggy.PluginManager):
         allow_env = os.environ.get("PYASC_PLUGINS", "")
         allow = {_normalize(a) for a in allow_env.split(",") if a.strip()}
         matched: set[str] = set()
-        autoload = not _truthy(os.environ.get("PYASC_DISABLE_PLUGIN_AUTOLOAD"))
+        autoload = not env_flag("PYASC_DISABLE_PLUGIN_AUTOLOAD")
         seen: set[tuple[str, str]] = set()
         for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             dist = ep.dist.name if ep.dist is not None else "?"
@@ -193,13 +213,17 @@ class PyascPluginManager(pluggy.PluginManager):
     def _load_entrypoint(self, ep: Any, dist: str, version: str, kind: str) -> None:
         try:
             obj = ep.load()
-        except Exception as exc:  # a broken plugin must not break pyasc
+        except BaseException as exc:  # a broken plugin must not break pyasc, even with sys.exit()
+            if not isolates(exc):
+                raise
             self.mark_failed(ep.name, "import", exc, dist=dist, version=version, kind=kind, module=ep.value)
             return
-        plugin = getattr(obj, "PLUGIN", obj)
         try:
+            plugin = getattr(obj, "PLUGIN", obj)
             self.register(plugin, ep.name, dist=dist, version=version, kind=kind)
-        except Exception as exc:
+        except BaseException as exc:
+            if not isolates(exc):
+                raise
             self.mark_failed(ep.name, "register", exc, dist=dist, version=version, kind=kind, module=ep.value)
 
 
@@ -228,11 +252,30 @@ def get_plugin_manager() -> PyascPluginManager:
 
 def register(plugin: Any, name: str | None = None) -> str | None:
     """Register a plugin object (module or instance with hookimpls) at run time."""
-    return get_plugin_manager().register(plugin, name, kind="runtime")
+    if name is not None and not isinstance(name, str):
+        raise PluginError(f"a plugin name must be a string, got {type(name).__name__} {name!r}")
+    pm = get_plugin_manager()
+    registered = pm.register(plugin, name, kind="runtime")
+    if registered is not None and not pm.get_hookcallers(plugin):  # it would do nothing, silently
+        pm.unregister(plugin, registered)
+        known = ", ".join(n for n in dir(hookspecs) if n.startswith("pyasc_"))
+        raise PluginError(
+            f"{type(plugin).__name__} {plugin!r:.60} implements none of pyasc's hooks ({known}); "
+            "register a module or object whose hook functions are decorated with @pyasc.hookimpl"
+        )
+    return registered
 
 
 def unregister(plugin: Any = None, name: str | None = None) -> Any:
-    return get_plugin_manager().unregister(plugin, name)
+    """Remove a plugin registered with :func:`register` (by object or by name)."""
+    pm = get_plugin_manager()
+    known = pm.get_plugin(name) is not None if name is not None else pm.is_registered(plugin)
+    if not known:
+        names = sorted(n for n, r in pm.records.items() if r.status == "loaded")
+        raise PluginError(
+            f"no plugin {name if name is not None else plugin!r} is registered; registered: {', '.join(names)}"
+        )
+    return pm.unregister(plugin, name)
 
 
 def list_plugins() -> list[PluginRecord]:

@@ -17,6 +17,7 @@ from .backend import Backend
 from .device import Device
 from .errors import (
     PyascPluginWarning,
+    BackendConfigError,
     BackendUnavailableError,
     OpRegistrationError,
     PluginConflictError,
@@ -52,6 +53,8 @@ class Registry:
         self.aliases: dict[str, str] = {}
         self.table: dict[tuple[str, str], Callable[..., Any]] = {}
         self._availability: dict[str, tuple[bool, str]] = {}
+        #: backends installed but misconfigured (their availability() raised BackendConfigError)
+        self._config_errors: dict[str, str] = {}
 
     def invalidate(self) -> None:
         with self._lock:
@@ -61,6 +64,7 @@ class Registry:
         """Drop the cached availability of every backend (the next query probes again)."""
         with self._lock:
             self._availability = {}
+            self._config_errors = {}
 
     def ensure(self) -> None:
         if self._built_version != self.version:
@@ -70,7 +74,7 @@ class Registry:
 
     # -- building ---------------------------------------------------------------------------
     def _collect(self) -> list[_Contribution]:
-        from .plugins import get_plugin_manager
+        from .plugins import call_hook, get_plugin_manager, isolates
 
         pm = get_plugin_manager()
         per_plugin: dict[str, list[tuple[int, Any]]] = {}
@@ -83,9 +87,10 @@ class Registry:
             adders = (self._adder(c.backends, Backend), self._op_adder(c), self._kernel_adder(c))
             try:
                 for order, impl in sorted(impls, key=lambda x: x[0]):
-                    kwargs = {"register": adders[order]} if "register" in impl.argnames else {}
-                    impl.function(**kwargs)
-            except Exception as exc:
+                    call_hook(impl, adders[order])
+            except BaseException as exc:  # sys.exit() in a plugin hook is contained too
+                if not isolates(exc):
+                    raise
                 pm.mark_failed(pname, "register", exc)
                 continue
             out.append(c)
@@ -201,11 +206,17 @@ class Registry:
         self._availability = {
             k: v for k, v in self._availability.items() if k in backends
         }
+        self._config_errors = {k: v for k, v in self._config_errors.items() if k in backends}
         self._built_version = self.version
 
     # -- queries ----------------------------------------------------------------------------
     def op(self, name: str) -> OpDef:
         self.ensure()
+        if not isinstance(name, str):
+            raise UnknownOpError(
+                f"an op name must be a string such as 'pyasc::add' or 'mypack::gelu', got "
+                f"{type(name).__name__} {name!r} (list the ops with 'pyasc ops')"
+            )
         op = self.ops.get(name)
         if op is None:
             if "::" not in name and f"pyasc::{name}" in self.ops:
@@ -219,6 +230,11 @@ class Registry:
     def backend(self, name: str) -> Backend:
         """A registered backend by name or alias (available or not)."""
         self.ensure()
+        if not isinstance(name, str):
+            raise UnknownBackendError(
+                f"a backend name must be a string such as 'numpy' or 'sim', got {type(name).__name__} "
+                f"{name!r}. Known backends: {', '.join(sorted(self.backends))}"
+            )
         real = self.aliases.get(name)
         if real is None:
             raise UnknownBackendError(
@@ -233,15 +249,28 @@ class Registry:
         if got is None:
             try:
                 got = backend.availability()
+            except BackendConfigError as exc:  # installed, but its settings are wrong: never skipped
+                got = (False, str(exc))
+                self._config_errors[backend.name] = str(exc)
             except Exception as exc:  # a probe that crashes means unavailable, with the reason
                 got = (False, f"availability check failed: {exc}")
             self._availability[backend.name] = got
         return got
 
+    def config_error(self, name: str) -> BackendConfigError | None:
+        """The error of a backend that is installed but misconfigured (None when it is not)."""
+        backend = self.backend(name)
+        self.availability(backend.name)
+        text = self._config_errors.get(backend.name)
+        return None if text is None else BackendConfigError(text)
+
     def available_backend(self, name: str) -> Backend:
         backend = self.backend(name)
         ok, reason = self.availability(name)
         if not ok:
+            err = self.config_error(name)
+            if err is not None:
+                raise err
             raise BackendUnavailableError(
                 f"backend {backend.name!r} is not available: {reason}. "
                 f"Known backends: {self.describe_backends()}"

@@ -1,7 +1,9 @@
 """Which backend new tensors go to: ``set_backend``, ``using_backend``, ``PYASC_BACKEND``, the default.
 
-The default is the available backend with the highest priority (``sim`` once installed, else
-``numpy``). ``using_backend`` is scoped to the current thread/async context.
+The default is the available backend with the highest priority among pyasc's own (``sim`` once
+installed, else ``numpy``). A backend that is installed but misconfigured (a bad ``PYASC_SIM_*``
+setting) raises instead of being skipped, and a third-party plugin's backend never becomes the
+default: users select it by name. ``using_backend`` is scoped to the current thread/async context.
 """
 
 from __future__ import annotations
@@ -14,12 +16,19 @@ from collections.abc import Iterator
 from typing import Any
 
 from .device import Device, parse_device_string
-from .errors import BackendUnavailableError, PyascError, UnknownBackendError
+from .errors import (
+    BackendConfigError,
+    BackendUnavailableError,
+    InvalidDeviceError,
+    PyascError,
+    UnknownBackendError,
+)
 from .registry import REGISTRY
 
 _global: str | None = None
 _scoped: contextvars.ContextVar[str | None] = contextvars.ContextVar("pyasc_backend", default=None)
 _lock = threading.Lock()
+_checked_devices: set[Device] = set()
 
 
 def _canonical(name: str) -> str:
@@ -29,19 +38,36 @@ def _canonical(name: str) -> str:
     return backend.name
 
 
-def default_backend_name() -> str:
-    """``PYASC_BACKEND`` if set, else the highest-priority available backend."""
-    env = os.environ.get("PYASC_BACKEND")
-    if env:
-        try:
-            return _canonical(env)
-        except (UnknownBackendError, BackendUnavailableError) as exc:
-            raise type(exc)(f"PYASC_BACKEND={env!r}: {exc}") from None
+def default_candidates() -> list[str]:
+    """The backends that may become the default, best first: pyasc's own with priority >= 0
+    (a backend from a third-party plugin is used only when selected by name)."""
+    from .plugins import OWN_DISTRIBUTION
+
     REGISTRY.ensure()
     ranked = sorted(REGISTRY.backends.values(), key=lambda b: -b.priority)
-    for b in ranked:
-        if b.priority >= 0 and REGISTRY.availability(b.name)[0]:
-            return b.name
+    return [b.name for b in ranked
+            if b.priority >= 0 and REGISTRY.backend_sources.get(b.name) == OWN_DISTRIBUTION]
+
+
+def default_backend_name() -> str:
+    """``PYASC_BACKEND`` if set, else the highest-priority available backend of pyasc's own.
+
+    A candidate that is installed but misconfigured raises its BackendConfigError rather than
+    letting the default move silently to the next one (e.g. from ``sim`` to ``numpy``)."""
+    env = os.environ.get("PYASC_BACKEND")
+    if env and env.strip():
+        try:
+            return _canonical(env.strip())
+        except (UnknownBackendError, BackendUnavailableError) as exc:
+            raise type(exc)(f"PYASC_BACKEND={env!r}: {exc}") from None
+    for name in default_candidates():
+        if REGISTRY.availability(name)[0]:
+            return name
+        err = REGISTRY.config_error(name)
+        if err is not None:
+            raise BackendConfigError(
+                f"{err} ({name!r} is the default backend here; pyasc does not fall back to another one silently)"
+            ) from None
     return "numpy"
 
 
@@ -85,18 +111,27 @@ def resolve_device(device: Any = None) -> Device:
         backend = REGISTRY.available_backend(get_backend())
         return backend.device(None)
     if isinstance(device, Device):
-        REGISTRY.available_backend(device.type)
+        backend = REGISTRY.available_backend(device.type)
+        if device.index is not None and device not in _checked_devices:  # once per device: hot path
+            _check_index(backend, device.index, str(device))
+            _checked_devices.add(device)
         return device
     if isinstance(device, str):
         name, index = parse_device_string(device)
         backend = REGISTRY.available_backend(name)
-        if index is not None and index >= backend.device_count():
-            raise PyascError(
-                f"device {device!r} does not exist: backend {backend.name!r} has "
-                f"{backend.device_count()} device(s), indexes 0..{backend.device_count() - 1}"
-            )
+        if index is not None:
+            _check_index(backend, index, device)
         return backend.device(index)
     raise PyascError(
         f"cannot use {type(device).__name__} {device!r} as a device; pass a name such as 'numpy' "
         "or 'sim:0', or a pyasc.Device"
     )
+
+
+def _check_index(backend: Any, index: int, text: str) -> None:
+    count = backend.device_count()
+    if index >= count:
+        raise InvalidDeviceError(
+            f"device {text!r} does not exist: backend {backend.name!r} has {count} device(s); use "
+            f"an index in 0..{count - 1}, e.g. '{backend.name}:0' ('pyasc info' lists the devices)"
+        )

@@ -39,16 +39,19 @@ class Stream:
 
     def wait_event(self, event: Event) -> None:
         """Later work on this stream waits until ``event`` has been reached."""
+        _expect(event, Event, "Stream.wait_event")
         _same_device(self.device, event.device, "wait_event")
         event._check_recorded("wait_event")
         self._impl.wait_event(event._impl)
 
     def wait_stream(self, stream: Stream) -> None:
         """Later work on this stream waits for everything queued so far on ``stream``."""
+        _expect(stream, Stream, "Stream.wait_stream")
         self.wait_event(stream.record_event())
 
     def record_event(self, event: Event | None = None) -> Event:
         """Record ``event`` (a new one if None) at the current end of this stream."""
+        _expect(event, Event, "Stream.record_event", none_ok=True)
         event = event if event is not None else Event(device=self.device)
         event.record(self)
         return event
@@ -81,6 +84,7 @@ class Event:
         self._recorded = False
 
     def record(self, stream: Stream | None = None) -> None:
+        _expect(stream, Stream, "Event.record", none_ok=True)
         stream = stream if stream is not None else current_stream(self.device)
         _same_device(stream.device, self.device, "record")
         stream._impl.record(self._impl)
@@ -94,10 +98,12 @@ class Event:
         return (not self._recorded) or self._impl.query()
 
     def wait(self, stream: Stream | None = None) -> None:
+        _expect(stream, Stream, "Event.wait", none_ok=True)
         (stream if stream is not None else current_stream(self.device)).wait_event(self)
 
     def elapsed_time(self, end: Event) -> float:
         """Milliseconds between this event and ``end`` (both recorded, both with timing)."""
+        _expect(end, Event, "Event.elapsed_time")
         if not (self.enable_timing and end.enable_timing):
             raise PyascError(
                 "elapsed_time needs events created with enable_timing=True "
@@ -115,6 +121,15 @@ class Event:
 
     def __repr__(self) -> str:
         return f"<pyasc.Event on {self.device} timing={self.enable_timing} recorded={self._recorded}>"
+
+
+def _expect(obj: Any, cls: type, what: str, none_ok: bool = False) -> None:
+    """An ArgumentError naming the value unless ``obj`` is a ``cls`` (or None where allowed)."""
+    if not (isinstance(obj, cls) or (none_ok and obj is None)):
+        from .errors import ArgumentError
+
+        raise ArgumentError(f"{what} takes a pyasc.{cls.__name__}{' or None' if none_ok else ''}, got "
+                            f"{type(obj).__name__} {obj!r:.60}")
 
 
 def _same_device(a: Device, b: Device, what: str) -> None:

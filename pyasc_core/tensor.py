@@ -18,6 +18,7 @@ from . import dtypes as _dt
 from .device import Device
 from .errors import ArgumentError, DtypeError, PyascError
 from .host_memory import HOST_MEMORY
+from .values import check_array, check_assigned, needs_value_check
 
 _new = object.__new__
 
@@ -77,7 +78,7 @@ class Tensor:
 
     def __len__(self) -> int:
         if not self._data.shape:
-            raise TypeError("len() of a 0-d tensor")
+            raise ArgumentError("len() of a 0-d tensor is undefined; use t.item() for its value or t.reshape(1)")
         return self._data.shape[0]
 
     # -- conversion ---------------------------------------------------------------------------
@@ -114,7 +115,13 @@ class Tensor:
         return float(self.item())
 
     def __int__(self) -> int:
-        return int(self.item())
+        value = self.item()
+        if isinstance(value, float) and not np.isfinite(value):
+            from .errors import ValueRangeError
+
+            raise ValueRangeError(f"int() of a tensor holding {value!r}: NaN and infinity have no integer value; "
+                                  "test with math.isfinite(float(t)) first")
+        return int(value)
 
     def __index__(self) -> int:
         if self.dtype not in _dt.INTEGER:
@@ -133,7 +140,7 @@ class Tensor:
 
     def __iter__(self):
         if not self._data.shape:
-            raise TypeError("iteration over a 0-d tensor")
+            raise ArgumentError("iteration over a 0-d tensor is undefined; use t.item() for its value or t.reshape(1)")
         for i in range(self._data.shape[0]):
             yield self[i]
 
@@ -197,7 +204,7 @@ class Tensor:
         from .interop import to_dlpack
 
         return to_dlpack(self._host_array("__dlpack__"), max_version=max_version,
-                         dl_device=dl_device, copy=copy)
+                         dl_device=dl_device, copy=copy, stream=stream)
 
     def __dlpack_device__(self) -> tuple[int, int]:
         self._host_array("__dlpack_device__")
@@ -218,9 +225,11 @@ class Tensor:
                     f"cannot assign a tensor on {value._device} into a tensor on {self._device}; "
                     f"move it first with value.to({str(self._device)!r})"
                 )
+            if needs_value_check(value.dtype, self.dtype):
+                check_array(value.numpy(), self.dtype, "assigned value")
             value = value._data
-        elif not isinstance(value, (bool, int, float, np.ndarray)):
-            value = np.asarray(value)
+        else:
+            value = check_assigned(value, self.dtype)
         backend.setitem(self._data, _index_key(key), value)
 
     # -- repr ---------------------------------------------------------------------------------

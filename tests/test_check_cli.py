@@ -27,15 +27,16 @@ def twin_env(dists):
     return {"PYTHONPATH": str(dists.root)}
 
 
-def test_check_passes_on_reference_and_writes_json(tmp_path):
+def test_check_passes_and_writes_json(twin_env, tmp_path):
     out = tmp_path / "report.json"
-    proc = run_pyasc("check", "--backend", "numpy", "--op", "add", "--op", "soft*", "--dtype", "float32",
-                     "--dtype", "float16", "--json", str(out))
+    # twin's add and softmax are numpy's own kernels (only its mul is wrong)
+    proc = run_pyasc("check", "--backend", "twin", "--op", "add", "--op", "soft*", "--dtype", "float32",
+                     "--dtype", "float16", "--json", str(out), env_extra=twin_env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "pyasc check: numpy vs numpy (seed 0)" in proc.stdout
-    assert "2 ops, 58 samples on numpy: all passed" in proc.stdout
+    assert "pyasc check: twin vs numpy (seed 0)" in proc.stdout
+    assert "2 ops, 58 samples on twin: all passed" in proc.stdout
     data = json.loads(out.read_text())
-    assert data["ok"] is True and data["backend"] == "numpy"
+    assert data["ok"] is True and data["backend"] == "twin"
     assert [o["op"] for o in data["ops"]] == ["pyasc::add", "pyasc::softmax"]
     dtypes = {row["dtype"] for o in data["ops"] for row in o["summary"]}
     assert dtypes == {"float16", "float32"}
@@ -58,6 +59,22 @@ def test_check_catches_a_wrong_kernel_and_exits_nonzero(twin_env, tmp_path):
     assert by_op["pyasc::mul"]["ok"] is False
     failing = [r for r in by_op["pyasc::mul"]["results"] if r["status"] == "fail"]
     assert failing and failing[0]["comparison"]["max_abs"] > 0
+
+
+@pytest.mark.parametrize(("args", "env", "given"), [
+    (("--backend", "numpy"), {}, "given as --backend numpy"),
+    (("--backend", "reference"), {}, "given as --backend reference"),  # an alias of the reference
+    (("--backend", "numpy", "--reference", "reference"), {}, "reference (an alias of numpy)"),
+    ((), {"PYASC_BACKEND": "numpy"}, "the current backend"),
+])
+def test_check_refuses_to_compare_a_backend_with_itself(args, env, given):
+    proc = run_pyasc("check", "--op", "add", *args, env_extra=env)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    err = proc.stderr
+    assert "pyasc check: error: the backend to check, numpy" in err and "is the reference" in err
+    assert given in err
+    assert "proves nothing" in err and "--backend sim" in err and "--reference NAME" in err
+    assert "all passed" not in proc.stdout
 
 
 def test_check_unknown_op_is_a_clear_error():

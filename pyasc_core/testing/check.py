@@ -112,6 +112,10 @@ def resolve_op(op: Any) -> Any:
         return op.opdef
     if isinstance(op, str):
         return REGISTRY.op(op if "::" in op else f"pyasc::{op}")
+    from ..opdef import OpDef
+
+    if not isinstance(op, OpDef):
+        REGISTRY.op(op)  # raises UnknownOpError naming the value
     return op
 
 
@@ -151,6 +155,26 @@ def run_sample(op: Any, sample: Sample, backend: str, reference: str,
         if worst is None or c.max_abs > worst.max_abs:
             worst = c
     return SampleResult(sample.dtype, sample.desc, "pass", "", worst)
+
+
+def refuse_self_comparison(backend: str, reference: str, backend_given: str | None,
+                           reference_given: str) -> None:
+    """Raise when ``backend`` and ``reference`` (canonical names) are one backend: comparing a
+    backend with itself passes whatever its kernels do, so a "passed" would not be true."""
+    if backend != reference:
+        return
+    from ..errors import ArgumentError
+    from ..registry import REGISTRY
+
+    how = f"given as --backend {backend_given}" if backend_given else "the current backend: no --backend given"
+    ref = reference_given if reference_given == reference else f"{reference_given} (an alias of {reference})"
+    others = sorted(b for b in REGISTRY.backends if b not in (reference, "meta") and REGISTRY.availability(b)[0])
+    suggestion = f"pass --backend {others[0]}" if others else "pass --backend NAME of another backend"
+    raise ArgumentError(
+        f"the backend to check, {backend} ({how}), is the reference {ref} itself: comparing a backend "
+        f"with itself proves nothing. Check another backend: {suggestion} (or select one with "
+        f"PYASC_BACKEND), or compare against another golden backend with --reference NAME"
+    )
 
 
 def check_op(op: Any, backend: str | None = None, reference: str = "numpy", *,

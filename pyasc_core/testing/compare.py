@@ -77,7 +77,14 @@ def to_host(value: Any) -> np.ndarray:
 
     if isinstance(value, Tensor):
         return np.asarray(value.numpy())
-    return np.asarray(value)
+    arr = np.asarray(value)
+    if arr.dtype.kind in "OUS":
+        from ..errors import ArgumentError
+
+        raise ArgumentError(
+            f"cannot compare {type(value).__name__} {value!r:.60}: give pyasc tensors, NumPy arrays or numbers"
+        )
+    return arr
 
 
 def _ordered_ints(x: np.ndarray) -> np.ndarray:

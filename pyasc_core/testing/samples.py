@@ -194,12 +194,15 @@ def sample_inputs(op: Any, *, dtypes: Iterable[Any] | None = None, seed: int = 0
                   backend_dtypes: Iterable[np.dtype] | None = None) -> list[Sample]:
     """All samples of ``op`` (an OpDef, handle or name) for its dtypes, reproducible from ``seed``."""
     from ..dispatch import OpHandle
+    from ..opdef import OpDef
     from ..registry import REGISTRY
 
     if isinstance(op, str):
         op = REGISTRY.op(op if "::" in op else f"pyasc::{op}")
     elif isinstance(op, OpHandle):
         op = op.opdef
+    elif not isinstance(op, OpDef):
+        REGISTRY.op(op)  # raises UnknownOpError naming the value
     maker = SampleMaker(op, seed)
     custom: Callable[[SampleMaker, np.dtype], Iterable[Sample]] | None = op.sample_inputs
     out: list[Sample] = []

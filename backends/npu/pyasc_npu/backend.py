@@ -48,11 +48,16 @@ class AclBackend(Backend):
     gather: Callable[[DeviceArray], DeviceArray] | None = None
 
     def __init__(self, name: str, *, description: str, priority: int,
-                 locate: Callable[[], tuple[str | None, str]]) -> None:
+                 locate: Callable[[], tuple[str | None, str]], settings: tuple[str, ...] = (),
+                 check_settings: Callable[[], None] | None = None) -> None:
         self.name = name
         self.description = description
         self.priority = priority
         self._locate = locate
+        #: environment variables the ACL library reads at aclInit (named when it refuses them)
+        self.settings = settings
+        #: validates those settings before the library is loaded (raises EnvironmentSettingError)
+        self._check_settings = check_settings
         self._lib: Any = None
         self._devices: dict[int, Any] = {}
         self._default_streams: dict[int, AclStream] = {}
@@ -60,16 +65,27 @@ class AclBackend(Backend):
 
     # -- availability and devices ------------------------------------------------------------
     def availability(self) -> tuple[bool, str]:
+        """(False, why) when the ACL library is not installed; BackendConfigError when it is but
+        cannot start (a bad setting, a failing aclInit): that is never skipped silently."""
         path, reason = self._locate()
         if path is None:
             return False, reason
         try:
+            if self._check_settings is not None:
+                self._check_settings()
             lib = loader.load(path)
             count = lib.device_count()
         except ImportError as exc:
             return False, f"the ACL binding pyasc_npu._acl is not built ({exc}); reinstall pyasc with 'pip install .'"
-        except Exception as exc:  # a library that loads but does not work is unavailable, with why
-            return False, f"the ACL library {path} cannot be used: {exc}"
+        except Exception as exc:  # installed but unusable: say why and how to get going
+            from pyasc_core.errors import BackendConfigError, EnvironmentSettingError
+
+            why = str(exc) if isinstance(exc, EnvironmentSettingError) else f"the ACL library {path} failed: {exc}"
+            fix = f"fix or unset the setting ({', '.join(self.settings)})" if self.settings else "fix the cause"
+            raise BackendConfigError(
+                f"backend {self.name!r} is installed but cannot start: {why.rstrip('.')}. To go on, {fix}, "
+                "or choose another backend with PYASC_BACKEND=numpy or pyasc.set_backend('numpy')"
+            ) from None
         if count == 0:
             return False, f"the ACL library {path} reports no devices"
         with self._lock:

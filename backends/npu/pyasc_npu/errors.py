@@ -203,6 +203,10 @@ def _acl_error(code: int, api: str, message: str) -> AclError:
     return error_class(code)(code, api, message.strip())
 
 
+class BinaryUnloadedError(BackendError, ValueError):
+    """A kernel binary was used after ``Binary.unload()``."""
+
+
 class DeviceOutOfMemoryError(OutOfMemoryError):
     """The caching allocator could not serve a request even after freeing its cache. Attributes
     give the figures in bytes: requested, allocated, reserved, free, total, limit (None: no limit)."""

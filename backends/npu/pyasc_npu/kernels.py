@@ -13,6 +13,7 @@ import numpy as np
 from pyasc_core.errors import ArgumentError, DeviceMismatchError
 
 from .backend import AclBackend, acl_backend_of
+from .errors import BinaryUnloadedError
 from .storage import DeviceArray
 
 
@@ -21,15 +22,37 @@ class Binary:
     shared object exporting ``__pyasc_sim_entry_<name>``. Unloaded when dropped or by ``unload()``."""
 
     def __init__(self, path: str | os.PathLike, device: Any = None) -> None:
+        if not isinstance(path, (str, os.PathLike)):
+            raise ArgumentError(
+                f"Binary needs the path of a kernel binary (str or os.PathLike), got {type(path).__name__} "
+                f"{path!r:.60}; e.g. pyasc_npu.Binary(pyasc_sim.compile('kernel.cpp'))"
+            )
         self.backend, self.device = acl_backend_of(device)
         self.path = os.fspath(path)
+        if isinstance(self.path, bytes):
+            self.path = os.fsdecode(self.path)
         self._raw = self.backend.raw_device(self.device).load_binary(self.path)
+        self.unloaded = False
 
     def function(self, name: str) -> Function:
         """The kernel ``name`` of this binary (``aclrtBinaryGetFunction``)."""
+        if not isinstance(name, str) or not name:
+            raise ArgumentError(
+                f"Binary.function needs a kernel name (a non-empty str), got {type(name).__name__} {name!r:.60}"
+            )
+        self._check_loaded(f"function({name!r})")
         return Function(self, self._raw.function(name))
 
+    def _check_loaded(self, what: str) -> None:
+        if self.unloaded:
+            raise BinaryUnloadedError(
+                f"{what}: the kernel binary {self.path} was unloaded; load it again with "
+                f"pyasc_npu.Binary({self.path!r})"
+            )
+
     def unload(self) -> None:
+        """Unload now (its functions cannot be launched afterwards); a second call does nothing."""
+        self.unloaded = True
         self._raw.unload()
 
     def __repr__(self) -> str:
@@ -63,7 +86,15 @@ def _raw_stream(stream: Any, backend: AclBackend, device: Any) -> Any:
         if stream.device is not device:
             raise DeviceMismatchError(f"launch: the stream is on {stream.device} but the kernel on {device}")
         return stream.impl.raw
-    return getattr(stream, "raw", stream)
+    from . import _acl
+
+    raw = getattr(stream, "raw", stream)
+    if not isinstance(raw, _acl.Stream):
+        raise ArgumentError(
+            f"launch: stream must be a pyasc.Stream of {device} or None (its current stream), got "
+            f"{type(stream).__name__} {stream!r:.60}"
+        )
+    return raw
 
 
 def _float_slot(i: int, a: np.generic) -> bytes:
@@ -140,9 +171,14 @@ def launch(function: Function, num_blocks: int, args: Sequence[Any] = (), stream
            host_args: bool = True) -> None:
     """Enqueue ``function`` with ``num_blocks`` blocks on ``stream`` (default: the current stream of
     its device). Returns at once; errors inside the kernel surface at the next synchronize."""
-    if not isinstance(num_blocks, int) or isinstance(num_blocks, bool) or num_blocks < 1:
-        raise ArgumentError(f"num_blocks must be an int >= 1, got {num_blocks!r}")
+    if not isinstance(num_blocks, int) or isinstance(num_blocks, bool) or not 1 <= num_blocks < 2**32:
+        raise ArgumentError(f"num_blocks must be an int in 1..2**32-1 (aclrtLaunchKernel's uint32 blockDim), "
+                            f"got {num_blocks!r}")
+    if not isinstance(function, Function):
+        raise ArgumentError(f"launch needs a pyasc_npu Function (Binary.function(name)), got "
+                            f"{type(function).__name__} {function!r:.60}")
     binary = function.binary
+    binary._check_loaded(f"launching {function.name}")
     blob, blocks = pack_args(args, binary.device)
     raw_stream = _raw_stream(stream, binary.backend, binary.device)
     binary.backend.raw_device(binary.device).launch(function.raw, num_blocks, blob, raw_stream, blocks, host_args)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from pyasc_core.backend import Backend
+from pyasc_core.env import env_flag
+from pyasc_core.errors import EnvironmentSettingError
 from pyasc_core.hookspecs import hookimpl
 from pyasc_npu.backend import AclBackend
 
@@ -18,13 +21,33 @@ def _locate() -> tuple[str | None, str]:
         return None, str(exc)
 
 
+#: the environment variables the simulated runtime reads (a bad value makes selecting sim raise)
+SETTINGS = ("PYASC_SIM_SOC", "PYASC_SIM_DEVICE_COUNT", "PYASC_SIM_DEVICE_MEMORY", "PYASC_SIM_CHECKS")
+
+
+def _check_settings() -> None:
+    """What Python checks before aclInit: the boolean switch, and that the device memory size is
+    not negative (strtoull reads '-1' as 2**64 - 1 bytes). The runtime itself refuses other bad
+    sizes, SoC names and device counts, naming the valid values."""
+    env_flag("PYASC_SIM_CHECKS", default=True)
+    memory = os.environ.get("PYASC_SIM_DEVICE_MEMORY")
+    if memory is not None and memory.strip().startswith("-"):
+        raise EnvironmentSettingError(
+            f"PYASC_SIM_DEVICE_MEMORY={memory!r} is not a positive byte count; give e.g. 8G, 512M or "
+            "17179869184 (suffix K, M, G or T), or unset it for the default"
+        )
+
+
 # Priority 10 (above numpy's 0): with a kernel for every built-in op, the simulator is the default
-# backend wherever it is available (its library is installed); numpy stays the reference.
+# backend wherever it is available (its library is installed); numpy stays the reference. When it
+# is installed but a setting is wrong, choosing the default raises rather than falling to numpy.
 BACKEND = AclBackend(
     "sim",
     description="simulated Ascend NPU on the CPU (pyasc's ACL runtime)",
     priority=10,
     locate=_locate,
+    settings=SETTINGS,
+    check_settings=_check_settings,
 )
 
 
