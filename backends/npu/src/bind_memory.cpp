@@ -82,7 +82,16 @@ void copy(PyDevice &d, py::handle dst, py::handle src, size_t nbytes, Stream &st
         d.ctx->check(d.ctx->api().aclrtMemcpyAsync(to.ptr, to.capacity, from.ptr, nbytes, kind, stream.handle()),
                      "aclrtMemcpyAsync");
     }
-    if (wait) stream.synchronize();
+    if (!wait) return;
+    try {
+        stream.synchronize();
+    } catch (py::error_already_set &) {
+        // Ctrl-C: the copy is still queued and will touch the pageable buffers later, so they
+        // stay referenced (never released) instead of being freed under it.
+        (void)to.view.release();
+        (void)from.view.release();
+        throw;
+    }
 }
 
 template <class Raw>
