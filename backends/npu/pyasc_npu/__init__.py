@@ -22,6 +22,7 @@ from .errors import (
     AclResourceError,
     AclTimeoutError,
     DeviceOutOfMemoryError,
+    ForkedDeviceError,
     error_class,
     error_name,
 )
@@ -34,6 +35,6 @@ __all__ = [
     "AclBackend", "AclDeviceError", "AclError", "AclEventError", "AclFileError",
     "AclInitializationError", "AclInvalidHandleError", "AclInvalidParameterError", "AclKernelError",
     "AclNotSupportedError", "AclOutOfMemoryError", "AclResourceError", "AclTimeoutError", "Binary",
-    "DeviceArray", "DeviceOutOfMemoryError", "Function", "error_class", "error_name", "launch",
+    "DeviceArray", "DeviceOutOfMemoryError", "ForkedDeviceError", "Function", "error_class", "error_name", "launch",
     "library_candidates", "locate_acl_library", "pack_args",
 ]
