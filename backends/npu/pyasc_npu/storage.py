@@ -66,5 +66,6 @@ class DeviceArray:
     def __repr__(self) -> str:
         extra = "" if self.contiguous and not self.offset else f" offset {self.offset} strides {list(self.strides)}"
         if _fork.stale.get(self.device.type):
-            return f"<DeviceArray {self.dtype.name}{list(self.shape)}{extra} on {self.device}, inherited through fork(): unusable>"
+            return (f"<DeviceArray {self.dtype.name}{list(self.shape)}{extra} on {self.device}, "
+                    "inherited through fork(): unusable>")
         return f"<DeviceArray {self.dtype.name}{list(self.shape)}{extra} on {self.device} at {self.ptr:#x}>"
