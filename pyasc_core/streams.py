@@ -1,9 +1,14 @@
 """Streams and events with CuPy/PyTorch names: ``Stream``, ``Event``, ``stream(s)``, a current
-stream per thread and device, ``synchronize``. Backends supply the StreamImpl/EventImpl."""
+stream per device, ``synchronize``. Backends supply the StreamImpl/EventImpl.
+
+The current stream lives in a :class:`contextvars.ContextVar`: each thread starts with the default
+stream, and each asyncio task sees only the streams its own ``with pyasc.stream(s):`` blocks made
+current (a task copies its creator's context when it is created)."""
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +19,12 @@ from .errors import PyascError
 from .registry import backend_for_device
 from .selection import resolve_device
 
-_local = threading.local()
+_local = threading.local()  # per-thread cache of the default Stream objects
+#: device -> tuple of the streams made current by enclosing ``with`` blocks (innermost last); the
+#: mapping is never mutated in place, so contexts copied by asyncio tasks stay independent
+_current: contextvars.ContextVar[dict[Device, tuple[Stream, ...]]] = contextvars.ContextVar(
+    "pyasc_current_streams", default={}
+)
 
 
 class Stream:
@@ -57,12 +67,20 @@ class Stream:
         return event
 
     def __enter__(self) -> Stream:
-        stack = _stack(self.device)
-        stack.append(self)
+        stacks = dict(_current.get())
+        stacks[self.device] = stacks.get(self.device, ()) + (self,)
+        _current.set(stacks)
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        _stack(self.device).pop()
+        stacks = dict(_current.get())
+        stack = stacks.get(self.device, ())
+        # the innermost entry of this stream in this context (normally the last one)
+        for i in range(len(stack) - 1, -1, -1):
+            if stack[i] is self:
+                stacks[self.device] = stack[:i] + stack[i + 1:]
+                break
+        _current.set(stacks)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Stream) and other._impl is self._impl
@@ -137,13 +155,6 @@ def _same_device(a: Device, b: Device, what: str) -> None:
         raise PyascError(f"{what}: the stream is on {a} but the event is on {b}; use objects of one device")
 
 
-def _stack(device: Device) -> list[Stream]:
-    stacks = getattr(_local, "stacks", None)
-    if stacks is None:
-        stacks = _local.stacks = {}
-    return stacks.setdefault(device, [])
-
-
 def default_stream(device: Any = None) -> Stream:
     """The device's default stream."""
     dev = resolve_device(device)
@@ -157,9 +168,10 @@ def default_stream(device: Any = None) -> Stream:
 
 
 def current_stream(device: Any = None) -> Stream:
-    """The stream work goes to in this thread: the innermost ``with stream(...)``, else the default."""
+    """The stream work goes to in this context (thread or asyncio task): the innermost
+    ``with stream(...)``, else the default."""
     dev = resolve_device(device)
-    stack = _stack(dev)
+    stack = _current.get().get(dev)
     return stack[-1] if stack else default_stream(dev)
 
 

@@ -306,6 +306,34 @@ def test_current_stream_is_per_thread():
     assert seen["inside"] is True
 
 
+def test_current_stream_is_per_asyncio_task():
+    # the current stream is a ContextVar: two tasks that interleave inside their own
+    # `with pyasc.stream(...)` blocks never see each other's stream
+    import asyncio
+
+    s1, s2 = pyasc.Stream(), pyasc.Stream()
+    d = pyasc.current_stream()
+    seen: dict[str, list[bool]] = {"a": [], "b": []}
+
+    async def task(name: str, mine: pyasc.Stream, other_entered: asyncio.Event, entered: asyncio.Event):
+        with pyasc.stream(mine):
+            entered.set()
+            await other_entered.wait()  # both tasks are now inside their `with`
+            for _ in range(5):
+                seen[name].append(pyasc.current_stream() is mine)
+                await asyncio.sleep(0)
+        seen[name].append(pyasc.current_stream() == d)
+
+    async def main():
+        ea, eb = asyncio.Event(), asyncio.Event()
+        await asyncio.gather(task("a", s1, eb, ea), task("b", s2, ea, eb))
+        return pyasc.current_stream()
+
+    after = asyncio.run(main())
+    assert seen["a"] == [True] * 6 and seen["b"] == [True] * 6
+    assert after == d and pyasc.current_stream() == d
+
+
 def test_wait_stream_and_wait_event():
     s1, s2 = pyasc.Stream(), pyasc.Stream()
     s1.wait_stream(s2)

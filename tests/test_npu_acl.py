@@ -232,9 +232,9 @@ def test_stream_query_while_a_kernel_blocks(dev, flag_gate, which):
     assert s.query() is True and int(host.sum()) == 3 * 256
 
 
-def _library_without_stream_query(tmp_path):
-    """An ACL library like an older libascendcl.so: the simulator's functions, minus aclrtStreamQuery
-    (a shim that needs the simulator and defines that name as an absolute 0, so dlsym finds NULL)."""
+def _library_without_stream_query(tmp_path, missing=("aclrtStreamQuery",)):
+    """An ACL library like an older libascendcl.so: the simulator's functions, minus ``missing``
+    (a shim that needs the simulator and defines those names as an absolute 0, so dlsym finds NULL)."""
     import shutil
     import subprocess
 
@@ -246,9 +246,9 @@ def _library_without_stream_query(tmp_path):
     sim = pyasc_sim.library_path()
     src = tmp_path / "empty.c"
     src.write_text("/* no code: every other symbol comes from the simulator */\n")
-    out = tmp_path / "libacl_without_stream_query.so"
+    out = tmp_path / f"libacl_without_{len(missing)}_{missing[0]}.so"
     subprocess.run([cc, "-shared", "-fPIC", str(src), "-o", str(out), "-Wl,--no-as-needed", sim,
-                    f"-Wl,-rpath,{os.path.dirname(sim)}", "-Wl,--defsym=aclrtStreamQuery=0"],
+                    f"-Wl,-rpath,{os.path.dirname(sim)}", *(f"-Wl,--defsym={name}=0" for name in missing)],
                    check=True, capture_output=True)
     return _acl.Library.open(str(out))
 
@@ -274,6 +274,26 @@ def test_stream_query_falls_back_without_aclrtStreamQuery(tmp_path):
             break
     else:
         pytest.fail("Stream.query() never became True on an idle stream")
+
+
+def test_waits_fall_back_without_the_timed_waits(tmp_path):
+    old = _library_without_stream_query(tmp_path, ("aclrtSynchronizeStreamWithTimeout",
+                                                   "aclrtSynchronizeEventWithTimeout",
+                                                   "aclrtSynchronizeDeviceWithTimeout"))
+    assert not old.has_timed_waits and old.has_stream_query  # optional: the library still loads
+    assert sim_library().has_timed_waits
+    dev = _acl.Device(old, 0, "oldacl-waits:0")
+    fns = dev.load_binary(kernel_binary())
+    s = dev.create_stream()
+    dev.launch(fns.function("fail_block1"), 2, b"", s)
+    e = dev.create_event()
+    e.record(s)
+    with pytest.raises(AclKernelError, match="block 1: injected failure"):
+        e.synchronize()  # aclrtSynchronizeEvent, untimed
+    with pytest.raises(AclKernelError, match="block 1: injected failure"):
+        s.synchronize()  # aclrtSynchronizeStream, untimed
+    s.synchronize()
+    dev.synchronize()  # aclrtSynchronizeDevice, untimed
 
 
 def test_event_errors(dev):

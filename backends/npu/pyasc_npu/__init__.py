@@ -23,6 +23,7 @@ from .errors import (
     AclTimeoutError,
     BinaryUnloadedError,
     DeviceOutOfMemoryError,
+    ForkedDeviceError,
     error_class,
     error_name,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "AclBackend", "AclDeviceError", "AclError", "AclEventError", "AclFileError",
     "AclInitializationError", "AclInvalidHandleError", "AclInvalidParameterError", "AclKernelError",
     "AclNotSupportedError", "AclOutOfMemoryError", "AclResourceError", "AclTimeoutError", "Binary",
-    "BinaryUnloadedError", "DeviceArray", "DeviceOutOfMemoryError", "Function", "error_class", "error_name", "launch",
+    "BinaryUnloadedError", "DeviceArray", "DeviceOutOfMemoryError", "ForkedDeviceError", "Function", "error_class",
+    "error_name", "launch",
     "library_candidates", "locate_acl_library", "pack_args",
 ]

@@ -18,7 +18,7 @@ from pyasc_core.device import Device
 from pyasc_core.errors import IndexingError, PyascError, ShapeError
 from pyasc_core.registry import backend_for_device
 
-from . import loader
+from . import fork, loader
 from .storage import DeviceArray
 from .streams import AclEvent, AclStream
 
@@ -62,6 +62,7 @@ class AclBackend(Backend):
         self._devices: dict[int, Any] = {}
         self._default_streams: dict[int, AclStream] = {}
         self._lock = threading.Lock()
+        fork.track(self)
 
     # -- availability and devices ------------------------------------------------------------
     def availability(self) -> tuple[bool, str]:
@@ -110,7 +111,10 @@ class AclBackend(Backend):
         return Device(self.name, 0 if index is None else index)
 
     def raw_device(self, device: Device) -> Any:
-        """The binding's ``_acl.Device`` for ``device`` (context, allocators, default stream)."""
+        """The binding's ``_acl.Device`` for ``device`` (context, allocators, default stream).
+        Raises ForkedDeviceError in a child forked after the parent opened a device."""
+        if fork.stale:
+            fork.check(self.name)
         d = self._devices.get(device.index)  # type: ignore[arg-type]
         if d is None:
             from . import _acl
@@ -353,6 +357,8 @@ class AclBackend(Backend):
         return AclStream(self.raw_device(device).create_stream())
 
     def default_stream(self, device: Device) -> StreamImpl:
+        if fork.stale:
+            fork.check(self.name)
         s = self._default_streams.get(device.index)  # type: ignore[arg-type]
         if s is None:
             s = self._default_streams.setdefault(device.index, AclStream(self.raw_device(device).default_stream))  # type: ignore[arg-type]

@@ -193,6 +193,31 @@ _CODE_HINTS: dict[int, str] = {
 }
 
 
+class ForkedDeviceError(BackendError):
+    """A device used in a child forked after the parent had opened it (as CUDA, it cannot be
+    shared across fork()). ``backend``: the backend name; ``parent_pid``: the process that opened it."""
+
+    def __init__(self, backend: str, parent_pid: int) -> None:
+        self.backend = backend
+        self.parent_pid = int(parent_pid)
+        super().__init__(
+            f"cannot use the {backend} device in a forked child: it was initialised in process {parent_pid} "
+            "before fork(); use multiprocessing's 'spawn' or 'forkserver' start method, or initialise the "
+            "device in the child only (tensors inherited from the parent are unusable here)"
+        )
+
+    def __reduce__(self):
+        return (type(self), (self.backend, self.parent_pid))
+
+
+def _forked_device_error(parent_pid: int) -> ForkedDeviceError:
+    """Called by the C++ binding when a device inherited through fork() is used."""
+    from . import fork
+
+    names = sorted(name for name, pid in fork.stale.items() if pid == parent_pid) or ["ACL"]
+    return ForkedDeviceError("/".join(names), parent_pid)
+
+
 def error_class(code: int) -> type[AclError]:
     """The exception class of an ACL return code (AclError for codes without a family)."""
     return ERROR_CLASSES.get(int(code), AclError)

@@ -11,17 +11,21 @@ import numpy as np
 
 from pyasc_core.views import contiguous_strides, is_contiguous
 
+from . import fork as _fork
+
 
 class DeviceArray:
     """Device memory of one tensor. ``block`` (an ``_acl.DeviceBlock``) returns to the caching
     allocator when the last reference goes; ``ptr`` is the device address of element 0 of the
-    view. ``contiguous``: row-major without gaps (kernels take such arrays as they are)."""
+    view. ``contiguous``: row-major without gaps (kernels take such arrays as they are). In a child
+    forked after the parent opened the device, ``block`` raises ForkedDeviceError: the memory is
+    the parent's."""
 
-    __slots__ = ("block", "shape", "dtype", "device", "offset", "strides", "contiguous")
+    __slots__ = ("_block", "shape", "dtype", "device", "offset", "strides", "contiguous")
 
     def __init__(self, block: Any, shape: tuple[int, ...], dtype: np.dtype, device: Any,
                  offset: int = 0, strides: tuple[int, ...] | None = None) -> None:
-        self.block = block
+        self._block = block
         self.shape = shape
         self.dtype = dtype
         self.device = device
@@ -32,6 +36,12 @@ class DeviceArray:
         else:
             self.strides = tuple(strides)
             self.contiguous = is_contiguous(shape, self.strides)
+
+    @property
+    def block(self) -> Any:
+        if _fork.stale:
+            _fork.check(self.device.type)
+        return self._block
 
     @property
     def size(self) -> int:
@@ -55,4 +65,7 @@ class DeviceArray:
 
     def __repr__(self) -> str:
         extra = "" if self.contiguous and not self.offset else f" offset {self.offset} strides {list(self.strides)}"
+        if _fork.stale.get(self.device.type):
+            return (f"<DeviceArray {self.dtype.name}{list(self.shape)}{extra} on {self.device}, "
+                    "inherited through fork(): unusable>")
         return f"<DeviceArray {self.dtype.name}{list(self.shape)}{extra} on {self.device} at {self.ptr:#x}>"

@@ -35,6 +35,17 @@ struct AllocatorOOM : public std::runtime_error {
     aclError cause;                                             // the ACL code of the last attempt (0: the limit)
 };
 
+// A device used in a child forked after the parent had opened it (see DeviceContext).
+struct ForkedDeviceError : public std::runtime_error {
+    explicit ForkedDeviceError(long parent_pid)
+        : std::runtime_error("cannot use the ACL device in a forked child: it was initialised in process " +
+                             std::to_string(parent_pid) +
+                             " before fork(); use multiprocessing's 'spawn' or 'forkserver' start method, or "
+                             "initialise the device in the child only"),
+          parent_pid(parent_pid) {}
+    long parent_pid;
+};
+
 class AclLibrary;
 
 // Throws AclError (with aclGetRecentErrMsg's text, read on this thread) unless code is success.

@@ -36,6 +36,10 @@ public:
     // Optional functions (PYASC_ACL_OPTIONAL_FUNCTION_LIST): NULL when the library lacks them.
     bool has_host_args_launch() const { return api_.aclrtLaunchKernelWithHostArgs != nullptr; }
     bool has_stream_query() const { return api_.aclrtStreamQuery != nullptr; }
+    bool has_timed_waits() const {
+        return api_.aclrtSynchronizeStreamWithTimeout != nullptr && api_.aclrtSynchronizeEventWithTimeout != nullptr &&
+               api_.aclrtSynchronizeDeviceWithTimeout != nullptr;
+    }
     std::string recent_error_message() const;
 
     // After finalize() no ACL call is made any more (RAII destructors become no-ops).

@@ -83,14 +83,27 @@ void copy(PyDevice &d, py::handle dst, py::handle src, size_t nbytes, Stream &st
     for (PinnedBlock *b : {to.pblock, from.pblock}) {
         if (b != nullptr) b->record_stream(stream.handle());
     }
-    const bool wait = synchronize || to.view || from.view;
+    const bool pageable = to.view || from.view;
+    const bool wait = synchronize || pageable;
     py::gil_scoped_release nogil;
     d.ctx->activate();
+    // A copy with pageable memory returns only once it ran (behind the stream's queued work), in a
+    // wait Ctrl-C cannot interrupt: wait for that work first, interruptibly.
+    if (pageable && nbytes != 0) stream.synchronize();
     if (nbytes != 0) {
         d.ctx->check(d.ctx->api().aclrtMemcpyAsync(to.ptr, to.capacity, from.ptr, nbytes, kind, stream.handle()),
                      "aclrtMemcpyAsync");
     }
-    if (wait) stream.synchronize();
+    if (!wait) return;
+    try {
+        stream.synchronize();
+    } catch (py::error_already_set &) {
+        // Ctrl-C: the copy is still queued and will touch the pageable buffers later, so they
+        // stay referenced (never released) instead of being freed under it.
+        (void)to.view.release();
+        (void)from.view.release();
+        throw;
+    }
 }
 
 template <class Raw>

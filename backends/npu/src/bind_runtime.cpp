@@ -23,6 +23,9 @@ void bind_runtime(py::module_ &m, PyDeviceClass &device) {
         .def_property_readonly("has_host_args_launch", &AclLibrary::has_host_args_launch)
         .def_property_readonly("has_stream_query", &AclLibrary::has_stream_query,
                                "aclrtStreamQuery resolved (else Stream.query records a probe event)")
+        .def_property_readonly("has_timed_waits", &AclLibrary::has_timed_waits,
+                               "aclrtSynchronize{Stream,Event,Device}WithTimeout resolved (else waits cannot be "
+                               "interrupted by Ctrl-C)")
         .def_property_readonly("finalized", &AclLibrary::finalized)
         .def("soc_name", [](const AclLibrary &lib) -> py::object {
             const char *name = lib.api().aclrtGetSocName();
@@ -51,8 +54,12 @@ void bind_runtime(py::module_ &m, PyDeviceClass &device) {
         .def("synchronize", [](PyDevice &d) {
             py::gil_scoped_release nogil;
             d.ctx->activate();
+            if (const PFN_aclrtSynchronizeDeviceWithTimeout timed = d.ctx->api().aclrtSynchronizeDeviceWithTimeout) {
+                wait_interruptibly(*d.ctx, "aclrtSynchronizeDevice", [&](int32_t ms) { return timed(ms); });
+                return;
+            }
             d.ctx->check(d.ctx->api().aclrtSynchronizeDevice(), "aclrtSynchronizeDevice");
-        }, "aclrtSynchronizeDevice: wait for every stream of the device")
+        }, "aclrtSynchronizeDevice: wait for every stream of the device (Ctrl-C raises KeyboardInterrupt)")
         .def("mem_info", [](PyDevice &d, int attr) {
             d.ctx->activate();
             size_t free = 0, total = 0;

@@ -1,4 +1,4 @@
-// Bindings of streams and events (the GIL is released while they wait).
+// Bindings of streams and events (the GIL is released while they wait; Ctrl-C interrupts a wait).
 #include "py_device.h"
 
 namespace py = pybind11;
@@ -9,7 +9,8 @@ void bind_streams(py::module_ &m, PyDeviceClass &device) {
     py::class_<Stream, std::shared_ptr<Stream>>(m, "Stream", "An ACL stream (the default stream is not owned).")
         .def_property_readonly("handle", [](const Stream &s) { return reinterpret_cast<uintptr_t>(s.handle()); })
         .def_property_readonly("is_default", &Stream::is_default)
-        .def("synchronize", &Stream::synchronize, py::call_guard<py::gil_scoped_release>(), "aclrtSynchronizeStream")
+        .def("synchronize", &Stream::synchronize, py::call_guard<py::gil_scoped_release>(),
+             "aclrtSynchronizeStream (Ctrl-C raises KeyboardInterrupt and leaves the work queued)")
         .def("query", &Stream::query, py::call_guard<py::gil_scoped_release>(), "True when all queued work finished")
         .def("wait_event", &Stream::wait_event, py::arg("event"), "aclrtStreamWaitEvent")
         .def("record", &Stream::record, py::arg("event"), "aclrtRecordEvent(event, this stream)");
@@ -17,8 +18,10 @@ void bind_streams(py::module_ &m, PyDeviceClass &device) {
     py::class_<Event, std::shared_ptr<Event>>(m, "Event", "An ACL event.")
         .def_property_readonly("handle", [](const Event &e) { return reinterpret_cast<uintptr_t>(e.handle()); })
         .def("record", &Event::record, py::arg("stream"), "aclrtRecordEvent")
-        .def("synchronize", &Event::synchronize, py::call_guard<py::gil_scoped_release>(), "aclrtSynchronizeEvent")
-        .def("query", &Event::query, "aclrtQueryEventStatus == COMPLETE")
+        .def("synchronize", &Event::synchronize, py::call_guard<py::gil_scoped_release>(),
+             "aclrtSynchronizeEvent (Ctrl-C raises KeyboardInterrupt); raises a failure before the record")
+        .def("query", &Event::query, py::call_guard<py::gil_scoped_release>(),
+             "aclrtQueryEventStatus == COMPLETE; raises a failure before the record once complete")
         .def("elapsed_time", &Event::elapsed_time, py::arg("end"), "aclrtEventElapsedTime in milliseconds");
 
     device.def_property_readonly("default_stream", [](const PyDevice &d) { return d.default_stream; })

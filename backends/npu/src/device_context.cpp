@@ -1,5 +1,9 @@
 #include "device_context.h"
 
+#include <pthread.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -11,6 +15,16 @@ namespace pyasc_npu {
 namespace {
 
 std::mutex g_mu;
+std::atomic<int> g_opened{0};       // contexts that took their process device reference
+std::atomic<long> g_forked_from{0};  // see DeviceContext::forked_from
+
+void child_after_fork() {
+    if (g_forked_from.load() == 0 && g_opened.load() > 0) g_forked_from.store(static_cast<long>(getppid()));
+}
+
+struct AtForkRegistration {
+    AtForkRegistration() { pthread_atfork(nullptr, nullptr, &child_after_fork); }
+} g_atfork_registration;
 std::map<std::pair<const AclLibrary *, int32_t>, std::shared_ptr<DeviceContext>> &contexts() {
     static auto *m = new std::map<std::pair<const AclLibrary *, int32_t>, std::shared_ptr<DeviceContext>>();
     return *m;
@@ -21,6 +35,7 @@ struct ThreadDevices {
     DeviceContext *current = nullptr;
     std::vector<std::pair<DeviceContext *, int>> refs;
     ~ThreadDevices() {
+        if (DeviceContext::forked_from() != 0) return;  // the parent's devices
         for (auto &r : refs) {
             if (r.first->finalized()) continue;
             for (int i = 0; i < r.second; ++i) r.first->api().aclrtResetDevice(r.first->id());
@@ -50,11 +65,15 @@ std::shared_ptr<DeviceContext> DeviceContext::get(const std::shared_ptr<AclLibra
         // keeps it alive until shutdown, whichever threads come and go.
         ctx->check(ctx->api().aclrtSetDevice(id), "aclrtSetDevice");
         ctx->process_ref_ = true;
+        g_opened.fetch_add(1);
     }
     return ctx;
 }
 
+long DeviceContext::forked_from() { return g_forked_from.load(std::memory_order_relaxed); }
+
 void DeviceContext::shutdown_all() {
+    if (forked_from() != 0) return;  // a forked child leaves the parent's devices and runtime alone
     std::vector<std::shared_ptr<DeviceContext>> all;
     {
         std::lock_guard<std::mutex> lock(g_mu);
@@ -73,6 +92,7 @@ void DeviceContext::shutdown_all() {
 void DeviceContext::check(aclError code, const char *api) const { pyasc_npu::check(*lib_, code, api); }
 
 void DeviceContext::activate() {
+    if (const long parent = forked_from()) throw ForkedDeviceError(parent);
     ThreadDevices &td = thread_devices();
     if (td.current == this) return;
     if (finalized()) {
@@ -91,7 +111,7 @@ void DeviceContext::activate() {
 }
 
 bool DeviceContext::try_activate() {
-    if (finalized()) return false;
+    if (finalized() || forked_from() != 0) return false;
     try {
         activate();
     } catch (const AclError &) {

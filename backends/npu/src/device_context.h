@@ -1,5 +1,7 @@
 // The per-thread current device of ACL, handled transparently: every thread that touches a device
 // calls aclrtSetDevice once (tracked thread_local) and aclrtResetDevice when it exits.
+// fork(): in a child forked after a device was opened, activate() throws ForkedDeviceError and
+// every RAII release and the shutdown do nothing (the device, its threads and memory are the parent's).
 #ifndef PYASC_NPU_DEVICE_CONTEXT_H_
 #define PYASC_NPU_DEVICE_CONTEXT_H_
 
@@ -20,8 +22,11 @@ public:
 
     // Makes this device current in the calling thread (aclrtSetDevice on the thread's first use).
     void activate();
-    // Like activate() but returns false (no exception) when the library is finalized.
+    // Like activate() but returns false (no exception) when the library is finalized or the device
+    // was inherited through fork().
     bool try_activate();
+    // The pid of the process that had a device open when this process was forked from it (0: none).
+    static long forked_from();
 
     const AclApi &api() const { return lib_->api(); }
     const AclLibrary &lib() const { return *lib_; }

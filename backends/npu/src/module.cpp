@@ -28,6 +28,8 @@ PYBIND11_MODULE(_acl, m) {
             if (p) std::rethrow_exception(p);
         } catch (const AclError &e) {
             raise_from_factory("_acl_error", py::make_tuple(e.code(), e.api(), e.recent_message()), e.what());
+        } catch (const ForkedDeviceError &e) {
+            raise_from_factory("_forked_device_error", py::make_tuple(e.parent_pid), e.what());
         } catch (const AllocatorOOM &e) {
             raise_from_factory("_allocator_oom",
                                py::make_tuple(e.what(), e.requested, e.allocated, e.reserved, e.free, e.total,

@@ -1,9 +1,37 @@
 #include "stream.h"
 
+#include <pybind11/pybind11.h>
+
 #include <chrono>
 #include <thread>
 
 namespace pyasc_npu {
+
+namespace {
+
+bool is_timeout(aclError rc) {
+    return rc == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT || rc == ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+}
+
+}  // namespace
+
+void check_python_signals() {
+    if (!Py_IsInitialized()) return;
+    pybind11::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) throw pybind11::error_already_set();
+}
+
+void wait_interruptibly(DeviceContext &ctx, const char *api, const std::function<aclError(int32_t)> &timed) {
+    for (;;) {
+        const aclError rc = timed(kWaitSliceMs);
+        if (!is_timeout(rc)) {
+            ctx.check(rc, api);
+            return;
+        }
+        ctx.api().aclGetRecentErrMsg();  // drop the slice's timeout message
+        check_python_signals();
+    }
+}
 
 Stream::Stream(std::shared_ptr<DeviceContext> ctx) : ctx_(std::move(ctx)) {
     ctx_->activate();
@@ -23,6 +51,11 @@ Stream::~Stream() {
 
 void Stream::synchronize() {
     ctx_->activate();
+    if (const PFN_aclrtSynchronizeStreamWithTimeout timed = ctx_->api().aclrtSynchronizeStreamWithTimeout) {
+        wait_interruptibly(*ctx_, "aclrtSynchronizeStream", [&](int32_t ms) { return timed(handle_, ms); });
+        return;
+    }
+    // Fallback for ACL libraries without the timed wait: not interruptible.
     ctx_->check(ctx_->api().aclrtSynchronizeStream(handle_), "aclrtSynchronizeStream");
 }
 
@@ -67,6 +100,10 @@ Event::~Event() {
 
 void Event::synchronize() {
     ctx_->activate();
+    if (const PFN_aclrtSynchronizeEventWithTimeout timed = ctx_->api().aclrtSynchronizeEventWithTimeout) {
+        wait_interruptibly(*ctx_, "aclrtSynchronizeEvent", [&](int32_t ms) { return timed(handle_, ms); });
+        return;
+    }
     ctx_->check(ctx_->api().aclrtSynchronizeEvent(handle_), "aclrtSynchronizeEvent");
 }
 
@@ -74,7 +111,10 @@ bool Event::query() {
     ctx_->activate();
     aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
     ctx_->check(ctx_->api().aclrtQueryEventStatus(handle_, &status), "aclrtQueryEventStatus");
-    return status == ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    if (status != ACL_EVENT_RECORDED_STATUS_COMPLETE) return false;
+    // Complete, so this returns at once: it reports a failure that happened before the record.
+    ctx_->check(ctx_->api().aclrtSynchronizeEvent(handle_), "aclrtSynchronizeEvent");
+    return true;
 }
 
 float Event::elapsed_time(Event &end) {

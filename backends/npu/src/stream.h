@@ -1,7 +1,9 @@
-// RAII owners of ACL streams and events.
+// RAII owners of ACL streams and events, and the interruptible waits of the binding.
 #ifndef PYASC_NPU_STREAM_H_
 #define PYASC_NPU_STREAM_H_
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "device_context.h"
@@ -9,6 +11,18 @@
 namespace pyasc_npu {
 
 class Event;
+
+// How long one slice of an interruptible wait lasts (ms): Ctrl-C is seen within about that.
+constexpr int32_t kWaitSliceMs = 50;
+
+// Waits with `timed(slice_ms)` (an aclrtSynchronize*WithTimeout call) slice after slice, checking
+// for Python signals between slices (the GIL is taken only for that): Ctrl-C raises
+// KeyboardInterrupt (pybind11::error_already_set) and leaves the queued work alone.  Call without
+// the GIL.  Throws AclError, named `api`, when the wait ends with an error other than a timeout.
+void wait_interruptibly(DeviceContext &ctx, const char *api, const std::function<aclError(int32_t)> &timed);
+
+// Raises pending Python signals (KeyboardInterrupt) as pybind11::error_already_set; takes the GIL.
+void check_python_signals();
 
 // A stream of one device.  The default stream (handle NULL) is not owned and never destroyed.
 class Stream {
@@ -25,7 +39,7 @@ public:
     bool is_default() const { return handle_ == nullptr; }
     const std::shared_ptr<DeviceContext> &context() const { return ctx_; }
 
-    void synchronize();              // blocks: call without the GIL
+    void synchronize();              // blocks (Ctrl-C interrupts it): call without the GIL
     bool query();                    // true when all queued work has finished (aclrtStreamQuery)
     void wait_event(Event &event);   // aclrtStreamWaitEvent
     void record(Event &event);       // aclrtRecordEvent(event, this)
@@ -47,8 +61,10 @@ public:
 
     aclrtEvent handle() const { return handle_; }
     void record(Stream &stream) { stream.record(*this); }
-    void synchronize();                   // blocks: call without the GIL
-    bool query();                         // aclrtQueryEventStatus == COMPLETE
+    void synchronize();                   // blocks (Ctrl-C interrupts it): call without the GIL
+    // aclrtQueryEventStatus == COMPLETE; a completed event whose record came after a failed task
+    // raises that failure (as aclrtSynchronizeEvent reports it).
+    bool query();
     float elapsed_time(Event &end);       // milliseconds, aclrtEventElapsedTime
 
 private:

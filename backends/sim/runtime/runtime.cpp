@@ -1,6 +1,6 @@
 // Runtime state, initialization and device management:
 // aclInit, aclFinalize, aclrtSetDevice, aclrtResetDevice, aclrtGetDevice,
-// aclrtGetDeviceCount, aclrtSynchronizeDevice, aclrtGetSocName, aclrtGetDeviceInfo.
+// aclrtGetDeviceCount, aclrtSynchronizeDevice(WithTimeout), aclrtGetSocName, aclrtGetDeviceInfo.
 #include "runtime.h"
 
 #include <cerrno>
@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "error.h"
+#include "fork.h"
 
 namespace pyasc_sim {
 namespace {
@@ -87,6 +88,7 @@ void Device::note_clock(double ns) {
 }
 
 aclError require_init(const char *api) {
+    if (aclError e = refuse_in_forked_child(api)) return e;
     Runtime &rt = runtime();
     std::shared_lock<std::shared_mutex> lock(rt.mu);
     if (!rt.initialized) {
@@ -96,6 +98,7 @@ aclError require_init(const char *api) {
 }
 
 aclError current_device(const char *api, std::shared_ptr<Device> *out) {
+    if (aclError e = refuse_in_forked_child(api)) return e;
     Runtime &rt = runtime();
     std::shared_lock<std::shared_mutex> lock(rt.mu);
     if (!rt.initialized) {
@@ -174,6 +177,7 @@ void detach_device_locked(Runtime &rt, int32_t id, std::vector<std::shared_ptr<D
     std::shared_ptr<Device> dev = rt.devices[id];
     if (!dev) return;
     rt.devices[id].reset();
+    note_device_closed();
     for (auto it = rt.streams.begin(); it != rt.streams.end();) {
         if (it->second->device() == dev.get()) {
             streams->push_back(it->second);
@@ -208,6 +212,7 @@ void release_device_memory(Runtime &rt, int32_t id) {
 extern "C" {
 
 aclError aclInit(const char *configPath) {
+    if (aclError e = refuse_in_forked_child("aclInit")) return e;
     Runtime &rt = runtime();
     std::unique_lock<std::shared_mutex> lock(rt.mu);
     if (rt.initialized) {
@@ -254,6 +259,8 @@ aclError aclInit(const char *configPath) {
 }
 
 aclError aclFinalize(void) {
+    // In a forked child the parent's devices are left alone: their threads do not exist here.
+    if (aclError e = refuse_in_forked_child("aclFinalize")) return e;
     Runtime &rt = runtime();
     std::vector<std::shared_ptr<Device>> devices;
     std::vector<std::shared_ptr<Stream>> streams;
@@ -286,6 +293,7 @@ aclError aclFinalize(void) {
 }
 
 aclError aclrtSetDevice(int32_t deviceId) {
+    if (aclError e = refuse_in_forked_child("aclrtSetDevice")) return e;
     Runtime &rt = runtime();
     std::unique_lock<std::shared_mutex> lock(rt.mu);
     if (!rt.initialized) {
@@ -305,6 +313,7 @@ aclError aclrtSetDevice(int32_t deviceId) {
         dev->capacity = rt.device_memory;
         dev->default_stream = std::make_shared<Stream>(dev.get(), true, 0.0);
         slot = dev;
+        note_device_opened();
     }
     ++slot->refcount;
     ThreadDevice &td = thread_device();
@@ -315,6 +324,7 @@ aclError aclrtSetDevice(int32_t deviceId) {
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
+    if (aclError e = refuse_in_forked_child("aclrtResetDevice")) return e;
     Runtime &rt = runtime();
     std::vector<std::shared_ptr<Device>> devices;
     std::vector<std::shared_ptr<Stream>> streams;
@@ -363,9 +373,13 @@ aclError aclrtGetDeviceCount(uint32_t *count) {
     return ACL_SUCCESS;
 }
 
-aclError aclrtSynchronizeDevice(void) {
+// Waits for every stream of the calling thread's device (until `timeout` ms, -1: forever), then
+// reports the first sticky error among them and clears them all.  A timeout leaves them in place.
+static aclError synchronize_device(const char *api, int32_t timeout) {
+    std::chrono::steady_clock::time_point deadline;
+    if (aclError e = sync_deadline(api, timeout, &deadline)) return e;
     std::shared_ptr<Device> dev;
-    if (aclError e = current_device("aclrtSynchronizeDevice", &dev)) return e;
+    if (aclError e = current_device(api, &dev)) return e;
     std::vector<std::shared_ptr<Stream>> streams{dev->default_stream};
     {
         Runtime &rt = runtime();
@@ -374,10 +388,16 @@ aclError aclrtSynchronizeDevice(void) {
             if (kv.second->device() == dev.get()) streams.push_back(kv.second);
         }
     }
+    for (auto &s : streams) {
+        if (!s->wait_idle_until(deadline)) {
+            return fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                        format("%s: the streams of device %d did not finish within %d ms", api, dev->id,
+                               static_cast<int>(timeout)));
+        }
+    }
     aclError first = ACL_SUCCESS;
     std::string first_message;
     for (auto &s : streams) {
-        s->wait_idle();
         std::string message;
         const aclError e = s->take_error(&message);
         if (e != ACL_SUCCESS && first == ACL_SUCCESS) {
@@ -385,13 +405,19 @@ aclError aclrtSynchronizeDevice(void) {
             first_message = message;
         }
     }
-    if (first != ACL_SUCCESS) return fail(first, "aclrtSynchronizeDevice: " + first_message);
+    if (first != ACL_SUCCESS) return fail(first, std::string(api) + ": " + first_message);
     return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeDevice(void) { return synchronize_device("aclrtSynchronizeDevice", -1); }
+
+aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+    return synchronize_device("aclrtSynchronizeDeviceWithTimeout", timeout);
 }
 
 const char *aclrtGetSocName(void) {
     Runtime &rt = runtime();
-    {
+    if (!in_forked_child()) {
         std::shared_lock<std::shared_mutex> lock(rt.mu);
         if (rt.initialized) return rt.profile->name;
     }
@@ -401,6 +427,7 @@ const char *aclrtGetSocName(void) {
 }
 
 aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value) {
+    if (aclError e = refuse_in_forked_child("aclrtGetDeviceInfo")) return e;
     Runtime &rt = runtime();
     std::shared_lock<std::shared_mutex> lock(rt.mu);
     if (!rt.initialized) {

@@ -3,6 +3,7 @@
 #define PYASC_SIM_RUNTIME_H_
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -40,6 +41,8 @@ public:
     void enqueue(Task task);
     // Blocks until every task enqueued so far has run.
     void wait_idle();
+    // Like wait_idle() but gives up when `deadline` passes first (returns false then).
+    bool wait_idle_until(std::chrono::steady_clock::time_point deadline);
     // True when every task enqueued so far has finished (aclrtStreamQuery); never blocks.
     bool idle();
     // Called by a task once its work is done and before it signals anyone else (an event, a
@@ -50,6 +53,8 @@ public:
     void record_error(aclError code, const std::string &message);
     // Returns and clears the sticky error (ACL_SUCCESS when none).
     aclError take_error(std::string *message);
+    // Returns the sticky error without clearing it (an event record captures it this way).
+    aclError peek_error(std::string *message);
 
     Device *device() const { return device_; }
     bool is_default() const { return is_default_; }
@@ -104,6 +109,10 @@ struct Event {
     uint64_t issued = 0;     // records enqueued
     uint64_t completed = 0;  // highest record sequence executed
     double timestamp_ns = 0.0;
+    // The sticky error its stream held when the record `completed` ran (not cleared by reports:
+    // the event keeps telling it until it is recorded again).
+    aclError error = ACL_SUCCESS;
+    std::string error_message;
 };
 
 struct Binary {
@@ -145,6 +154,10 @@ aclError current_device(const char *api, std::shared_ptr<Device> *out);
 aclError resolve_stream(const char *api, aclrtStream stream, const std::shared_ptr<Device> &dev,
                         std::shared_ptr<Stream> *out);
 aclError resolve_event(const char *api, const char *role, aclrtEvent event, std::shared_ptr<Event> *out);
+
+// Validates the timeout of the aclrtSynchronize*WithTimeout calls (-1: wait forever, >0: ms) and
+// turns it into a deadline (time_point::max() for -1).
+aclError sync_deadline(const char *api, int32_t timeout, std::chrono::steady_clock::time_point *deadline);
 
 // Tears down everything a device owns (called without Runtime::mu held).
 void destroy_detached(std::vector<std::shared_ptr<Device>> devices,

@@ -1,7 +1,13 @@
 // Streams and events: the in-order task queues, their simulated clocks, and
-// aclrtCreateStream, aclrtDestroyStream, aclrtSynchronizeStream, aclrtStreamQuery, aclrtStreamWaitEvent,
-// aclrtCreateEvent, aclrtDestroyEvent, aclrtRecordEvent, aclrtSynchronizeEvent,
-// aclrtQueryEventStatus, aclrtEventElapsedTime.
+// aclrtCreateStream, aclrtDestroyStream, aclrtSynchronizeStream(WithTimeout), aclrtStreamQuery,
+// aclrtStreamWaitEvent, aclrtCreateEvent, aclrtDestroyEvent, aclrtRecordEvent,
+// aclrtSynchronizeEvent(WithTimeout), aclrtQueryEventStatus, aclrtEventElapsedTime.
+//
+// Sticky errors: the first error of a task stays on its stream until a synchronize of that stream
+// (or of the device) reports it, once.  An event recorded after the failure captures the error when
+// its record runs, and every aclrtSynchronizeEvent of that event reports it until it is recorded
+// again (aclrtQueryEventStatus only answers the status);
+// a stream that waits on such an event takes the error as its own sticky error.
 #include <algorithm>
 
 #include "pyasc_sim/cost_model.h"
@@ -39,6 +45,15 @@ void Stream::wait_idle() {
     idle_cv_.wait(lock, [this] { return pending_ == 0; });
 }
 
+bool Stream::wait_idle_until(std::chrono::steady_clock::time_point deadline) {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (deadline == std::chrono::steady_clock::time_point::max()) {
+        idle_cv_.wait(lock, [this] { return pending_ == 0; });
+        return true;
+    }
+    return idle_cv_.wait_until(lock, deadline, [this] { return pending_ == 0; });
+}
+
 bool Stream::idle() {
     std::lock_guard<std::mutex> lock(mu_);
     return finished_ == submitted_;
@@ -66,6 +81,26 @@ aclError Stream::take_error(std::string *message) {
     return e;
 }
 
+aclError Stream::peek_error(std::string *message) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (message != nullptr) *message = error_message_;
+    return error_;
+}
+
+aclError sync_deadline(const char *api, int32_t timeout, std::chrono::steady_clock::time_point *deadline) {
+    if (timeout == -1) {
+        *deadline = std::chrono::steady_clock::time_point::max();
+        return ACL_SUCCESS;
+    }
+    if (timeout <= 0) {
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    format("%s: timeout %d is not valid; pass -1 to wait forever or a positive number of milliseconds",
+                           api, static_cast<int>(timeout)));
+    }
+    *deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout);
+    return ACL_SUCCESS;
+}
+
 void Stream::worker_loop() {
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
@@ -91,6 +126,53 @@ using namespace pyasc_sim;
 namespace {
 
 bool event_done_locked(const Event &ev) { return ev.issued != 0 && ev.completed >= ev.issued; }
+
+aclError synchronize_stream(const char *api, aclrtStream stream, int32_t timeout) {
+    std::chrono::steady_clock::time_point deadline;
+    if (aclError e = sync_deadline(api, timeout, &deadline)) return e;
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device(api, &dev)) return e;
+    std::shared_ptr<Stream> s;
+    if (aclError e = resolve_stream(api, stream, dev, &s)) return e;
+    if (!s->wait_idle_until(deadline)) {
+        // The sticky error (if any) stays for the synchronize that sees the stream finish.
+        return fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                    format("%s: stream %s did not finish its tasks within %d ms", api, ptr_str(stream).c_str(),
+                           static_cast<int>(timeout)));
+    }
+    std::string message;
+    // The sticky error is reported once, then cleared: the stream is usable again.
+    const aclError e = s->take_error(&message);
+    if (e != ACL_SUCCESS) return fail(e, std::string(api) + ": " + message);
+    return ACL_SUCCESS;
+}
+
+// The error an event's completed record captured, as the result of `api` (ACL_SUCCESS if none).
+// ev.mu must be held.
+aclError event_error_locked(const char *api, const Event &ev) {
+    if (ev.error == ACL_SUCCESS) return ACL_SUCCESS;
+    return fail(ev.error, std::string(api) + ": a task before the event's record failed: " + ev.error_message);
+}
+
+aclError synchronize_event(const char *api, aclrtEvent event, int32_t timeout) {
+    std::chrono::steady_clock::time_point deadline;
+    if (aclError e = sync_deadline(api, timeout, &deadline)) return e;
+    if (aclError e = require_init(api)) return e;
+    std::shared_ptr<Event> ev;
+    if (aclError e = resolve_event(api, "event", event, &ev)) return e;
+    std::unique_lock<std::mutex> lock(ev->mu);
+    const uint64_t target = ev->issued;  // never recorded: returns at once
+    auto reached = [&] { return ev->completed >= target; };
+    if (deadline == std::chrono::steady_clock::time_point::max()) {
+        ev->cv.wait(lock, reached);
+    } else if (!ev->cv.wait_until(lock, deadline, reached)) {
+        lock.unlock();
+        return fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+                    format("%s: event %s was not reached within %d ms", api, ptr_str(event).c_str(),
+                           static_cast<int>(timeout)));
+    }
+    return event_error_locked(api, *ev);
+}
 
 }  // namespace
 
@@ -135,16 +217,11 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
-    std::shared_ptr<Device> dev;
-    if (aclError e = current_device("aclrtSynchronizeStream", &dev)) return e;
-    std::shared_ptr<Stream> s;
-    if (aclError e = resolve_stream("aclrtSynchronizeStream", stream, dev, &s)) return e;
-    s->wait_idle();
-    std::string message;
-    // The sticky error is reported once, then cleared: the stream is usable again.
-    const aclError e = s->take_error(&message);
-    if (e != ACL_SUCCESS) return fail(e, "aclrtSynchronizeStream: " + message);
-    return ACL_SUCCESS;
+    return synchronize_stream("aclrtSynchronizeStream", stream, -1);
+}
+
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+    return synchronize_stream("aclrtSynchronizeStreamWithTimeout", stream, timeout);
 }
 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
@@ -177,6 +254,11 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
         std::unique_lock<std::mutex> lock(ev->mu);
         ev->cv.wait(lock, [&] { return ev->completed >= target; });
         st.clock_ns = std::max(st.clock_ns, ev->timestamp_ns) + cost::kEventTaskNs;
+        const aclError error = ev->error;
+        const std::string message = ev->error_message;
+        lock.unlock();
+        // Work queued after the wait depends on the failed work: this stream inherits the error.
+        if (error != ACL_SUCCESS) st.record_error(error, "waited on an event recorded after a failed task: " + message);
     });
     return ACL_SUCCESS;
 }
@@ -225,23 +307,25 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     }
     s->enqueue([ev, seq](Stream &st) {
         st.clock_ns += cost::kEventTaskNs;
+        std::string message;
+        const aclError error = st.peek_error(&message);  // a failure before the record is the event's too
         st.finish_current_task();  // an event seen complete implies its stream is idle up to here
         std::lock_guard<std::mutex> lock(ev->mu);
         ev->timestamp_ns = st.clock_ns;
-        if (seq > ev->completed) ev->completed = seq;
+        if (seq > ev->completed) {
+            ev->completed = seq;
+            ev->error = error;
+            ev->error_message = std::move(message);
+        }
         ev->cv.notify_all();
     });
     return ACL_SUCCESS;
 }
 
-aclError aclrtSynchronizeEvent(aclrtEvent event) {
-    if (aclError e = require_init("aclrtSynchronizeEvent")) return e;
-    std::shared_ptr<Event> ev;
-    if (aclError e = resolve_event("aclrtSynchronizeEvent", "event", event, &ev)) return e;
-    std::unique_lock<std::mutex> lock(ev->mu);
-    const uint64_t target = ev->issued;  // never recorded: returns at once
-    ev->cv.wait(lock, [&] { return ev->completed >= target; });
-    return ACL_SUCCESS;
+aclError aclrtSynchronizeEvent(aclrtEvent event) { return synchronize_event("aclrtSynchronizeEvent", event, -1); }
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+    return synchronize_event("aclrtSynchronizeEventWithTimeout", event, timeout);
 }
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status) {
@@ -250,6 +334,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
     if (aclError e = resolve_event("aclrtQueryEventStatus", "event", event, &ev)) return e;
     if (status == nullptr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtQueryEventStatus: status is NULL");
     std::lock_guard<std::mutex> lock(ev->mu);
+    // Only the status: a failure the record captured is reported by aclrtSynchronizeEvent.
     *status = event_done_locked(*ev) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }

@@ -12,6 +12,10 @@
 #include <thread>
 #include <vector>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "pyasc/acl_abi.h"
 
 #ifndef PYASC_SIM_TEST_KERNELS
@@ -85,6 +89,8 @@ struct Kernels {
                     throw_exception = nullptr, echo_context = nullptr, wait_flag = nullptr,
                     set_flag = nullptr;
 };
+
+void test_fork_without_a_device_open();
 
 // ---------------------------------------------------------------------------
 void test_before_init() {
@@ -611,10 +617,11 @@ void test_stream_query(const Kernels &k) {
     }
     CHECK(bad == 0);
 
-    // A sticky task error is left for synchronize: query only reports progress.
+    // A sticky task error is left for synchronize: query only reports progress.  (The event
+    // recorded after the failure reports it too, without clearing it from the stream.)
     EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block3, 4, s, nullptr, nullptr, 0, nullptr, 0));
     EXPECT_OK(aclrtRecordEvent(ev, s));
-    EXPECT_OK(aclrtSynchronizeEvent(ev));
+    EXPECT_ACL(aclrtSynchronizeEvent(ev), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");
     EXPECT_OK(aclrtStreamQuery(s, &st));
     CHECK(st == ACL_STREAM_STATUS_COMPLETE);
     EXPECT_ACL(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");
@@ -712,6 +719,7 @@ void test_teardown(Kernels &k) {
     EXPECT_ACL(aclrtGetDevice(&dev), ACL_ERROR_RT_CONTEXT_NULL, nullptr);
     EXPECT_ACL(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_NULL, nullptr);
     EXPECT_ACL(aclrtResetDevice(5), ACL_ERROR_RT_INVALID_DEVICEID, nullptr);
+    test_fork_without_a_device_open();
 
     // aclFinalize releases whatever the user left behind (checked by the leak sanitizer).
     EXPECT_OK(aclrtSetDevice(1));
@@ -748,6 +756,144 @@ void test_teardown(Kernels &k) {
     unsetenv("PYASC_SIM_SOC");
 }
 
+
+// Timed waits (aclrtSynchronize{Stream,Event,Device}WithTimeout) and sticky errors seen through
+// events: a timed-out wait keeps the error for a later synchronize; an event recorded after a
+// failure reports it at every aclrtSynchronizeEvent; a stream waiting on that event inherits it.
+void test_timed_waits_and_event_errors(const Kernels &k) {
+    aclrtStream s = nullptr, s2 = nullptr;
+    aclrtEvent ev = nullptr;
+    EXPECT_OK(aclrtCreateStream(&s));
+    EXPECT_OK(aclrtCreateStream(&s2));
+    EXPECT_OK(aclrtCreateEvent(&ev));
+    for (int32_t bad : {0, -2, INT32_MIN}) {
+        EXPECT_ACL(aclrtSynchronizeStreamWithTimeout(s, bad), ACL_ERROR_INVALID_PARAM, "pass -1 to wait forever");
+        EXPECT_ACL(aclrtSynchronizeEventWithTimeout(ev, bad), ACL_ERROR_INVALID_PARAM, "pass -1 to wait forever");
+        EXPECT_ACL(aclrtSynchronizeDeviceWithTimeout(bad), ACL_ERROR_INVALID_PARAM, "pass -1 to wait forever");
+    }
+    EXPECT_OK(aclrtSynchronizeStreamWithTimeout(s, -1));  // idle streams
+    EXPECT_OK(aclrtSynchronizeStreamWithTimeout(nullptr, 10));
+    EXPECT_OK(aclrtSynchronizeEventWithTimeout(ev, 10));  // never recorded
+    EXPECT_OK(aclrtSynchronizeDeviceWithTimeout(10));
+
+    void *flag = nullptr;
+    EXPECT_OK(aclrtMalloc(&flag, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    const uint32_t zero = 0;
+    EXPECT_OK(aclrtMemcpy(flag, 4, &zero, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    std::vector<uint64_t> fargs{u64(flag)}, open_args{u64(flag), 1};
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block3, 4, s, nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.wait_flag, 1, s, nullptr, fargs.data(), 8, nullptr, 0));
+    EXPECT_OK(aclrtRecordEvent(ev, s));
+    EXPECT_OK(aclrtStreamWaitEvent(s2, ev));
+    for (int i = 0; i < 2; ++i) {  // time out, again and again, without consuming the sticky error
+        EXPECT_ACL(aclrtSynchronizeStreamWithTimeout(s, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "within 20 ms");
+        EXPECT_ACL(aclrtSynchronizeEventWithTimeout(ev, 20), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "within 20 ms");
+        EXPECT_ACL(aclrtSynchronizeDeviceWithTimeout(20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "within 20 ms");
+        EXPECT_ACL(aclrtSynchronizeStreamWithTimeout(s2, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "within 20 ms");
+    }
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    EXPECT_OK(aclrtQueryEventStatus(ev, &st));
+    CHECK(st == ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.set_flag, 1, nullptr, nullptr, open_args.data(), 16, nullptr, 0));
+    EXPECT_OK(aclrtSynchronizeStream(nullptr));
+    // The event reports the failure before its record, every time (it stays true of that record).
+    EXPECT_ACL(aclrtSynchronizeEventWithTimeout(ev, -1), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");
+    EXPECT_ACL(aclrtSynchronizeEvent(ev), ACL_ERROR_RT_AICORE_EXCEPTION, "a task before the event's record failed");
+    EXPECT_OK(aclrtQueryEventStatus(ev, &st));  // the status only
+    CHECK(st == ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    // Each stream reports it once: the failing one, and the one that waited on the event.
+    EXPECT_ACL(aclrtSynchronizeStreamWithTimeout(s, 5000), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");
+    EXPECT_OK(aclrtSynchronizeStream(s));
+    EXPECT_ACL(aclrtSynchronizeStream(s2), ACL_ERROR_RT_AICORE_EXCEPTION, "waited on an event recorded after a failed task");
+    EXPECT_OK(aclrtSynchronizeStream(s2));
+    EXPECT_ACL(aclrtSynchronizeEvent(ev), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");  // until re-recorded
+    EXPECT_OK(aclrtRecordEvent(ev, s));  // after the report: a clean record
+    EXPECT_OK(aclrtSynchronizeEvent(ev));
+    EXPECT_OK(aclrtStreamWaitEvent(s2, ev));
+    EXPECT_OK(aclrtSynchronizeStream(s2));
+    // The device-wide timed wait reports a failure once, too.
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block3, 4, s2, nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_ACL(aclrtSynchronizeDeviceWithTimeout(5000), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");
+    EXPECT_OK(aclrtSynchronizeDeviceWithTimeout(5000));
+    EXPECT_OK(aclrtDestroyEvent(ev));
+    EXPECT_OK(aclrtDestroyStream(s));
+    EXPECT_OK(aclrtDestroyStream(s2));
+    EXPECT_OK(aclrtFree(flag));
+}
+
+// Runs `body` in a forked child and returns its exit status (-1: it did not end within 30 s and
+// was killed: a hang).
+template <class F>
+int in_forked_child(F body) {
+    std::fflush(nullptr);
+    const int failed_before = g_fail.load();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        body();
+        std::fflush(nullptr);
+        std::exit(g_fail.load() == failed_before ? 0 : 1);  // a normal exit: static destructors run
+    }
+    for (int i = 0; i < 3000; ++i) {
+        int status = 0;
+        if (waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    return -1;
+}
+
+// A child forked while a device is open cannot use it: every entry point fails at once with a
+// message naming the parent and the fix, and the child exits without joining the parent's threads.
+void test_fork_with_a_device_open(const Kernels &k) {
+    aclrtStream s = nullptr;
+    void *p = nullptr;
+    EXPECT_OK(aclrtCreateStream(&s));
+    EXPECT_OK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    const std::string parent = "initialised in process " + std::to_string(getpid()) + " before fork()";
+    const int status = in_forked_child([&] {
+        const char *fix = parent.c_str();
+        void *q = nullptr;
+        aclrtStream s2 = nullptr;
+        EXPECT_ACL(aclrtMalloc(&q, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL, fix);
+        EXPECT_ACL(aclrtMemset(p, 64, 0, 64), ACL_ERROR_RT_CONTEXT_NULL, "'spawn' or 'forkserver'");
+        EXPECT_ACL(aclrtCreateStream(&s2), ACL_ERROR_RT_CONTEXT_NULL, fix);
+        EXPECT_ACL(aclrtSynchronizeStream(s), ACL_ERROR_RT_CONTEXT_NULL, fix);
+        EXPECT_ACL(aclrtSynchronizeDevice(), ACL_ERROR_RT_CONTEXT_NULL, fix);
+        std::vector<uint64_t> cargs{1};
+        EXPECT_ACL(aclrtLaunchKernelWithHostArgs(k.fixed_cycles, 1, s, nullptr, cargs.data(), 8, nullptr, 0),
+                   ACL_ERROR_RT_CONTEXT_NULL, fix);
+        EXPECT_ACL(aclrtSetDevice(0), ACL_ERROR_RT_CONTEXT_NULL, fix);
+        EXPECT_ACL(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_NULL, fix);
+        EXPECT_ACL(aclInit(nullptr), ACL_ERROR_RT_CONTEXT_NULL, fix);
+        EXPECT_ACL(aclFinalize(), ACL_ERROR_RT_CONTEXT_NULL, fix);
+        // A grandchild names the same process.
+        const int inner = in_forked_child([&] { EXPECT_ACL(aclrtSynchronizeDevice(), ACL_ERROR_RT_CONTEXT_NULL, fix); });
+        if (inner != 0) std::fprintf(stderr, "grandchild status %d\n", inner);
+        CHECK(inner == 0);
+    });
+    if (status != 0) std::fprintf(stderr, "child status %d\n", status);
+    CHECK(status == 0);
+    EXPECT_OK(aclrtSynchronizeStream(s));  // the parent is unaffected
+    EXPECT_OK(aclrtFree(p));
+    EXPECT_OK(aclrtDestroyStream(s));
+}
+
+// A child forked while no device is open (the runtime initialised only) may open its own.
+void test_fork_without_a_device_open() {
+    const int status = in_forked_child([] {
+        void *q = nullptr;
+        EXPECT_OK(aclrtSetDevice(0));
+        EXPECT_OK(aclrtMalloc(&q, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+        EXPECT_OK(aclrtMemsetAsync(q, 64, 1, 64, nullptr));
+        EXPECT_OK(aclrtSynchronizeDevice());
+        EXPECT_OK(aclrtFree(q));
+        EXPECT_OK(aclrtResetDevice(0));
+    });
+    if (status != 0) std::fprintf(stderr, "child status %d\n", status);
+    CHECK(status == 0);
+}
+
 }  // namespace
 
 // Leaves work and resources behind and returns from main without aclFinalize:
@@ -779,6 +925,8 @@ int main(int argc, char **argv) {
     test_streams_and_kernels(k);
     test_events(k);
     test_stream_query(k);
+    test_timed_waits_and_event_errors(k);
+    test_fork_with_a_device_open(k);
     test_threads(k);
     test_malloc_cycles();
     test_teardown(k);

@@ -310,6 +310,13 @@ PYASC_ACL_API aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle,
                                                      size_t placeHolderNum);
 PYASC_ACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
 
+/* Timed waits: timeout in milliseconds, -1 waits forever.  On timeout they return
+ * ACL_ERROR_RT_STREAM_SYNC_TIMEOUT (stream, device) or ACL_ERROR_RT_EVENT_SYNC_TIMEOUT (event).
+ * Optional for the binding (it then waits without a timeout and cannot be interrupted). */
+PYASC_ACL_API aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+PYASC_ACL_API aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
+PYASC_ACL_API aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
+
 /* ------------------------------------------------------------------------- */
 /* Function table for dlsym                                                  */
 /* ------------------------------------------------------------------------- */
@@ -362,13 +369,19 @@ PYASC_ACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
       (aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,                           \
        aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,                                   \
        aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum))                               \
-    X(aclError, aclrtBinaryUnLoad, (aclrtBinHandle binHandle))
+    X(aclError, aclrtBinaryUnLoad, (aclrtBinHandle binHandle))                                      \
+    X(aclError, aclrtSynchronizeStreamWithTimeout, (aclrtStream stream, int32_t timeout))            \
+    X(aclError, aclrtSynchronizeEventWithTimeout, (aclrtEvent event, int32_t timeout))               \
+    X(aclError, aclrtSynchronizeDeviceWithTimeout, (int32_t timeout))
 
 /* X(name) for the entries of PYASC_ACL_FUNCTION_LIST that an ACL library may lack (newer than
  * the oldest supported CANN, or not on every product); callers check them for NULL. */
 #define PYASC_ACL_OPTIONAL_FUNCTION_LIST(X) \
     X(aclrtStreamQuery)                     \
-    X(aclrtLaunchKernelWithHostArgs)
+    X(aclrtLaunchKernelWithHostArgs)        \
+    X(aclrtSynchronizeStreamWithTimeout)    \
+    X(aclrtSynchronizeEventWithTimeout)     \
+    X(aclrtSynchronizeDeviceWithTimeout)
 
 /* PFN_<name>: pointer-to-function type of each ACL function, for dlsym. */
 #define PYASC_ACL_DECLARE_PFN_(ret, name, params) typedef ret(*PFN_##name) params;
