@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import numpy as np
+
 from .errors import ArgumentError
 from .registry import backend_for_device
 from .selection import resolve_device
@@ -50,10 +52,25 @@ def empty_cache(device: Any = None) -> None:
     backend.empty_cache(dev)
 
 
+MAX_MEMORY_LIMIT = 2**64 - 1
+"""The largest byte count ``set_memory_limit`` takes (a 64-bit size; None means no cap)."""
+
+
 def set_memory_limit(nbytes: int | None, device: Any = None) -> None:
     """Cap the bytes tensors may hold on the device (None removes the cap)."""
-    if nbytes is not None and (not isinstance(nbytes, int) or isinstance(nbytes, bool) or nbytes < 0):
-        raise ArgumentError(f"set_memory_limit needs a byte count >= 0 or None, got {nbytes!r}")
+    if nbytes is not None:
+        if isinstance(nbytes, np.integer):
+            nbytes = int(nbytes)
+        if not isinstance(nbytes, int) or isinstance(nbytes, bool):
+            raise ArgumentError(
+                f"set_memory_limit needs a byte count (an int >= 0) or None for no cap, got "
+                f"{type(nbytes).__name__} {nbytes!r}; e.g. set_memory_limit(2 * 2**30) for 2 GiB"
+            )
+        if not 0 <= nbytes <= MAX_MEMORY_LIMIT:
+            raise ArgumentError(
+                f"set_memory_limit needs a byte count from 0 to 2**64 - 1, got {nbytes}; "
+                + ("pass None to remove the cap" if nbytes > 0 else "a limit cannot be negative")
+            )
     backend, dev = _backend(device)
     backend.set_memory_limit(dev, nbytes)
 

@@ -1,5 +1,6 @@
-// Reusable ACL events for the allocators' "free once the stream got here" bookkeeping.
-// Not thread-safe: used under its allocator's mutex.
+// Reusable ACL events for the allocators' "free once the stream got here" bookkeeping, and the
+// non-blocking "has this stream finished its queued work" question.
+// EventPool is not thread-safe: used under its allocator's mutex.
 #ifndef PYASC_NPU_EVENT_POOL_H_
 #define PYASC_NPU_EVENT_POOL_H_
 
@@ -41,13 +42,32 @@ public:
         ctx_->check(ctx_->api().aclrtQueryEventStatus(e, &st), "aclrtQueryEventStatus");
         return st == ACL_EVENT_RECORDED_STATUS_COMPLETE;
     }
-    void wait(aclrtEvent e) { ctx_->check(ctx_->api().aclrtSynchronizeEvent(e), "aclrtSynchronizeEvent"); }
     void release(aclrtEvent e) { free_.push_back(e); }
 
 private:
     std::shared_ptr<DeviceContext> ctx_;
     std::vector<aclrtEvent> free_;
 };
+
+// Blocks until `e`'s latest record completed; errors are ignored (callers re-query afterwards).
+// Thread-safe (no pool state): allocators call it with their mutex released and without the GIL.
+inline void wait_event_quietly(DeviceContext &ctx, aclrtEvent e) {
+    if (ctx.api().aclrtSynchronizeEvent(e) != ACL_SUCCESS) ctx.lib().recent_error_message();
+}
+
+// True when every task queued on `stream` so far has completed (aclrtStreamQuery, never waits).
+// False when it has not, when the library lacks aclrtStreamQuery, or on an error (the message is
+// dropped): the caller then fences with an event instead.
+inline bool stream_idle(DeviceContext &ctx, aclrtStream stream) {
+    const PFN_aclrtStreamQuery query = ctx.api().aclrtStreamQuery;
+    if (query == nullptr) return false;
+    aclrtStreamStatus status = ACL_STREAM_STATUS_NOT_READY;
+    if (query(stream, &status) != ACL_SUCCESS) {
+        ctx.lib().recent_error_message();
+        return false;
+    }
+    return status == ACL_STREAM_STATUS_COMPLETE;
+}
 
 }  // namespace pyasc_npu
 

@@ -69,12 +69,18 @@ public:
         }
     }
 
-    // Waits for every outstanding event, then poll(reuse).  Blocks: call without the GIL.
-    template <typename Reuse>
-    void wait_all(Reuse &&reuse) {
-        for (auto &pe : pending_) events_.wait(pe.first);
-        poll(reuse);
+    // The outstanding events, for a caller that waits on them with its mutex released (then
+    // polls again: an event may have been reused meanwhile, which only makes the wait a hint).
+    std::vector<aclrtEvent> pending_events() const {
+        std::vector<aclrtEvent> out;
+        out.reserve(pending_.size());
+        for (const auto &pe : pending_) out.push_back(pe.first);
+        return out;
     }
+    bool has_pending() const { return !pending_.empty(); }
+
+    // The event pool, shared with the allocator's own fences.
+    EventPool &events() { return events_; }
 
 private:
     std::shared_ptr<DeviceContext> ctx_;
