@@ -190,6 +190,39 @@ def test_the_out_of_memory_retry_waits_for_held_back_memory_without_the_lock(dev
     dev.set_memory_limit(None)
 
 
+_DROP_SCRIPT = textwrap.dedent("""
+    import struct, sys, threading
+    sys.path.insert(0, {tests!r})
+    import numpy as np
+    from acl_fixtures import kernel_binary, sim_library
+    from pyasc_npu import _acl
+
+    d = _acl.Device(sim_library(), 0, "dropped:0")
+    other = _acl.Device(sim_library(), 0, "other:0")  # the same device, its own allocators
+    fn = d.load_binary(kernel_binary()).function("wait_flag")
+    flag = d.malloc(4)
+    d.memset(flag.ptr, 4, 0, 4)
+    a, b = d.create_stream(), d.create_stream()
+    x = d.allocate(12 << 20, a)
+    d.launch(fn, 1, struct.pack("<Q", flag.ptr), b, [x])  # b holds x until the flag is set
+    del x
+    one = np.ones(1, np.uint32)
+    opener = threading.Timer(0.2, lambda: other.memcpy(flag.ptr, 4, one.ctypes.data, 4, 1))
+    opener.start()
+    del d  # the allocator's last owner: it waits for b, which only the (Python) timer can free
+    opener.join()
+    b.synchronize()
+    print("ok")
+""")
+
+
+def test_dropping_a_device_waits_for_its_memory_without_the_gil(tmp_path):
+    kernel_binary()
+    out = _run_child(_DROP_SCRIPT.format(tests=str(TESTS)), tmp_path, 120)
+    assert out.returncode == 0, (out.returncode, out.stdout, out.stderr[-3000:])
+    assert out.stdout.strip().endswith("ok"), out.stdout
+
+
 # -- through pyasc: a big op on a non-default stream ------------------------------------------
 
 _PYASC_SCRIPT = textwrap.dedent("""
