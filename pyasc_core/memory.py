@@ -63,13 +63,15 @@ def set_memory_limit(nbytes: int | None, device: Any = None) -> None:
             nbytes = int(nbytes)
         if not isinstance(nbytes, int) or isinstance(nbytes, bool):
             raise ArgumentError(
-                f"set_memory_limit needs a byte count (an int >= 0) or None for no cap, got "
-                f"{type(nbytes).__name__} {nbytes!r}; e.g. set_memory_limit(2 * 2**30) for 2 GiB"
+                f"set_memory_limit needs a byte count >= 0 or None, got {nbytes!r} "
+                f"({type(nbytes).__name__}); pass an int number of bytes, e.g. 2 * 2**30 for 2 GiB, "
+                "or None for no cap"
             )
         if not 0 <= nbytes <= MAX_MEMORY_LIMIT:
             raise ArgumentError(
-                f"set_memory_limit needs a byte count from 0 to 2**64 - 1, got {nbytes}; "
-                + ("pass None to remove the cap" if nbytes > 0 else "a limit cannot be negative")
+                f"set_memory_limit needs a byte count >= 0 or None, got {nbytes!r}; "
+                + ("the largest limit is 2**64 - 1 bytes: pass None to remove the cap" if nbytes > 0
+                   else "a limit cannot be negative")
             )
     backend, dev = _backend(device)
     backend.set_memory_limit(dev, nbytes)

@@ -280,6 +280,7 @@ class ReferenceBackend(Backend):
             "allocation.all.freed": m.count_total - m.count,
             "num_alloc_retries": 0,
             "num_ooms": self._num_ooms,
+            "num_deferred_releases": 0,  # host memory is freed at once: nothing is ever deferred
         }
         assert tuple(values) == MEMORY_STAT_KEYS
         return values

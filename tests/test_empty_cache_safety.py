@@ -348,9 +348,9 @@ def test_empty_cache_in_a_loop_while_threads_compute(tmp_path, checks):
     (2**70, ["1180591620717411303424", "2**64 - 1", "None"]),
     (2**64, ["18446744073709551616", "2**64 - 1"]),
     (-1, ["-1", "negative"]),
-    (1.5, ["float 1.5", "byte count"]),
-    ("1G", ["str '1G'", "byte count"]),
-    (True, ["bool True", "byte count"]),
+    (1.5, ["1.5 (float)", "byte count"]),
+    ("1G", ["'1G' (str)", "byte count"]),
+    (True, ["True (bool)", "byte count"]),
 ])
 def test_set_memory_limit_refuses_bad_values(device, value, words):
     with pytest.raises(pyasc.PyascError) as info:

@@ -141,9 +141,7 @@ Block *CachingAllocator::malloc(size_t nbytes, aclrtStream stream) {
         } else if (attempt == 1) {
             const std::vector<aclrtEvent> waits = outstanding_events();
             if (waits.empty()) continue;  // nothing to wait for: the last attempt decides
-            lock.unlock();
-            for (aclrtEvent e : waits) wait_event_quietly(*ctx_, e);
-            lock.lock();
+            wait_unlocked(*ctx_, stream_uses_.events(), lock, waits);
             process_events();
         } else {
             ++stats_.num_ooms;

@@ -47,9 +47,7 @@ HostBlock *HostAllocator::malloc(size_t nbytes) {
             ctx_->lib().recent_error_message();
             ++stats_.num_alloc_retries;
             const std::vector<aclrtEvent> waits = stream_uses_.pending_events();
-            lock.unlock();
-            for (aclrtEvent e : waits) wait_event_quietly(*ctx_, e);
-            lock.lock();
+            wait_unlocked(*ctx_, stream_uses_.events(), lock, waits);
             process_events();
             release_cached();
             rc = ctx_->api().aclrtMallocHost(&p, size);
