@@ -288,6 +288,7 @@ _THREADS_SCRIPT = textwrap.dedent("""
     import pyasc
 
     pyasc.ones(1, device="sim").numpy()
+    pyasc.memory.set_memory_limit({limit}, "sim")  # a limit: allocations retry, freeing the cache
     stop = threading.Event()
     errors = []
 
@@ -312,7 +313,7 @@ _THREADS_SCRIPT = textwrap.dedent("""
 
     def emptier():
         try:
-            while not stop.is_set():
+            while {empty_loop} and not stop.is_set():
                 pyasc.memory.empty_cache("sim")
                 pyasc.memory.memory_stats("sim")
         except BaseException as exc:
@@ -330,13 +331,19 @@ _THREADS_SCRIPT = textwrap.dedent("""
     assert not errors, errors
     pyasc.synchronize("sim")
     pyasc.memory.empty_cache("sim")
+    print("retries", pyasc.memory.memory_stats("sim")["num_alloc_retries"])
     print("ok")
 """)
 
 
-@pytest.mark.parametrize("checks", ["1", "0"])
-def test_empty_cache_in_a_loop_while_threads_compute(tmp_path, checks):
-    out = _run_child(_THREADS_SCRIPT.format(workers=3), tmp_path, 300, PYASC_SIM_CHECKS=checks)
+@pytest.mark.parametrize("checks, limit, empty_loop", [
+    ("1", None, True),
+    ("0", None, True),
+    ("1", 64 * MiB, False),  # the cache fills up: allocations retry, freeing other threads' segments
+])
+def test_empty_cache_in_a_loop_while_threads_compute(tmp_path, checks, limit, empty_loop):
+    code = _THREADS_SCRIPT.format(workers=3, limit=limit, empty_loop=empty_loop)
+    out = _run_child(code, tmp_path, 300, PYASC_SIM_CHECKS=checks)
     assert out.returncode == 0, (out.returncode, out.stdout, out.stderr[-3000:])
     assert out.stdout.strip().endswith("ok"), out.stdout
 
