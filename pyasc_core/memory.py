@@ -47,7 +47,8 @@ def reset_peak_memory_stats(device: Any = None) -> None:
 
 
 def empty_cache(device: Any = None) -> None:
-    """Return cached, unused blocks to the device."""
+    """Return cached, unused blocks to the device. Never waits: memory that work queued on a
+    stream may still touch stays cached until a later call finds that work done."""
     backend, dev = _backend(device)
     backend.empty_cache(dev)
 
@@ -116,7 +117,8 @@ def memory_summary(device: Any = None) -> str:
         )
     table.caption = (
         f"device free {_fmt(free)} of {_fmt(total)}; OOMs {stats['num_ooms']}, "
-        f"alloc retries {stats['num_alloc_retries']}"
+        f"alloc retries {stats['num_alloc_retries']}, releases deferred for queued work "
+        f"{stats.get('num_deferred_releases', 0)}"
     )
     out = io.StringIO()
     Console(file=out, width=100, force_terminal=False, color_system=None).print(table)
