@@ -218,7 +218,7 @@ _DROP_SCRIPT = textwrap.dedent("""
 
 def test_dropping_a_device_waits_for_its_memory_without_the_gil(tmp_path):
     kernel_binary()
-    out = _run_child(_DROP_SCRIPT.format(tests=str(TESTS)), tmp_path, 120)
+    out = _run_child(_DROP_SCRIPT.format(tests=str(TESTS)), tmp_path, 60)
     assert out.returncode == 0, (out.returncode, out.stdout, out.stderr[-3000:])
     assert out.stdout.strip().endswith("ok"), out.stdout
 
