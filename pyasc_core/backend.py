@@ -213,4 +213,5 @@ MEMORY_STAT_KEYS = (
     "allocation.all.freed",
     "num_alloc_retries",
     "num_ooms",
+    "num_deferred_releases",  # empty_cache kept a free segment that queued work could still touch
 )

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import numpy as np
+
 from .errors import ArgumentError
 from .registry import backend_for_device
 from .selection import resolve_device
@@ -45,15 +47,33 @@ def reset_peak_memory_stats(device: Any = None) -> None:
 
 
 def empty_cache(device: Any = None) -> None:
-    """Return cached, unused blocks to the device."""
+    """Return cached, unused blocks to the device. Never waits: memory that work queued on a
+    stream may still touch stays cached until a later call finds that work done."""
     backend, dev = _backend(device)
     backend.empty_cache(dev)
 
 
+MAX_MEMORY_LIMIT = 2**64 - 1
+"""The largest byte count ``set_memory_limit`` takes (a 64-bit size; None means no cap)."""
+
+
 def set_memory_limit(nbytes: int | None, device: Any = None) -> None:
     """Cap the bytes tensors may hold on the device (None removes the cap)."""
-    if nbytes is not None and (not isinstance(nbytes, int) or isinstance(nbytes, bool) or nbytes < 0):
-        raise ArgumentError(f"set_memory_limit needs a byte count >= 0 or None, got {nbytes!r}")
+    if nbytes is not None:
+        if isinstance(nbytes, np.integer):
+            nbytes = int(nbytes)
+        if not isinstance(nbytes, int) or isinstance(nbytes, bool):
+            raise ArgumentError(
+                f"set_memory_limit needs a byte count >= 0 or None, got {nbytes!r} "
+                f"({type(nbytes).__name__}); pass an int number of bytes, e.g. 2 * 2**30 for 2 GiB, "
+                "or None for no cap"
+            )
+        if not 0 <= nbytes <= MAX_MEMORY_LIMIT:
+            raise ArgumentError(
+                f"set_memory_limit needs a byte count >= 0 or None, got {nbytes!r}; "
+                + ("the largest limit is 2**64 - 1 bytes: pass None to remove the cap" if nbytes > 0
+                   else "a limit cannot be negative")
+            )
     backend, dev = _backend(device)
     backend.set_memory_limit(dev, nbytes)
 
@@ -97,7 +117,8 @@ def memory_summary(device: Any = None) -> str:
         )
     table.caption = (
         f"device free {_fmt(free)} of {_fmt(total)}; OOMs {stats['num_ooms']}, "
-        f"alloc retries {stats['num_alloc_retries']}"
+        f"alloc retries {stats['num_alloc_retries']}, releases deferred for queued work "
+        f"{stats.get('num_deferred_releases', 0)}"
     )
     out = io.StringIO()
     Console(file=out, width=100, force_terminal=False, color_system=None).print(table)

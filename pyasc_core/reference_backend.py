@@ -8,6 +8,7 @@ declared.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -50,6 +51,22 @@ def _overflow(op: str, exc: OverflowError) -> ArgumentError:
     )
 
 
+def _nbytes(shape: tuple[int, ...], dtype: Any) -> int:
+    n = np.dtype(dtype).itemsize
+    for d in shape:
+        n *= int(d)
+    return n
+
+
+def _fmt_bytes(n: int) -> str:
+    v, unit = float(n), "B"
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        if v < 1024 or unit == "EiB":
+            break
+        v /= 1024
+    return f"{n} bytes" if unit == "B" else f"{v:.2f} {unit} ({n} bytes)"
+
+
 def _physical_memory() -> int:
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -87,17 +104,28 @@ class ReferenceBackend(Backend):
 
     def from_numpy(self, array: np.ndarray, device: Device, copy: bool) -> np.ndarray:
         if copy:
-            return np.array(array, copy=True, order="C")
+            try:
+                return np.array(array, copy=True, order="C")
+            except MemoryError as exc:
+                raise self._host_oom("a copy of an array", array.nbytes, exc) from None
         return array.view()  # shares the caller's memory, which pyasc does not count as its own
 
     def to_numpy(self, storage: np.ndarray) -> np.ndarray:
         return storage
 
     def empty(self, shape: tuple[int, ...], dtype: np.dtype, device: Device) -> np.ndarray:
-        return np.empty(shape, dtype)
+        try:
+            return np.empty(shape, dtype)
+        except (MemoryError, ValueError) as exc:
+            what = f"a {np.dtype(dtype).name} tensor of shape {tuple(shape)}"
+            raise self._host_oom(what, _nbytes(shape, dtype), exc) from None
 
     def full(self, shape: tuple[int, ...], value: Any, dtype: np.dtype, device: Device) -> np.ndarray:
-        return np.full(shape, value, dtype)
+        try:
+            return np.full(shape, value, dtype)
+        except (MemoryError, ValueError) as exc:
+            what = f"a {np.dtype(dtype).name} tensor of shape {tuple(shape)}"
+            raise self._host_oom(what, _nbytes(shape, dtype), exc) from None
 
     def getitem(self, storage: np.ndarray, key: Any) -> np.ndarray:
         try:
@@ -136,6 +164,7 @@ class ReferenceBackend(Backend):
         name = op.name
         device = self._device
         wrap = self.wrap
+        oom = self._host_oom
         nret = len(op.schema.returns)
 
         if name in VIEW_OPS:  # views of the input's memory: no float32 round trip
@@ -182,6 +211,8 @@ class ReferenceBackend(Backend):
                     res = ref(a, b)
                 except OverflowError as exc:
                     raise _overflow(name, exc) from None
+                except MemoryError as exc:
+                    raise oom(name, _nbytes(meta.shape, meta.dtype), exc) from None
                 if type(res) is not np.ndarray:
                     res = np.asarray(res)
                 if res.dtype is not meta.dtype:
@@ -205,6 +236,8 @@ class ReferenceBackend(Backend):
                     return finish(ref(_upcast(a)), meta)
                 except OverflowError as exc:
                     raise _overflow(name, exc) from None
+                except MemoryError as exc:
+                    raise oom(name, _nbytes(meta.shape, meta.dtype), exc) from None
 
             return kernel1
 
@@ -213,6 +246,9 @@ class ReferenceBackend(Backend):
                 res = ref(*[_upcast(a) for a in args])
             except OverflowError as exc:
                 raise _overflow(name, exc) from None
+            except MemoryError as exc:
+                metas = meta if nret != 1 else (meta,)
+                raise oom(name, sum(_nbytes(m.shape, m.dtype) for m in metas), exc) from None
             if nret == 1:
                 return finish(res, meta)
             return tuple(finish(r, m) for r, m in zip(res, meta))
@@ -220,6 +256,21 @@ class ReferenceBackend(Backend):
         return kernel
 
     # -- memory ------------------------------------------------------------------------------
+    def _host_oom(self, what: str, nbytes: int, exc: BaseException) -> BaseException:
+        """NumPy could not allocate ``nbytes`` for ``what``: OutOfMemoryError with the figures and
+        the fix. A ValueError is NumPy's "array is too big" only for sizes beyond the address
+        space; any other one is returned unchanged for the caller to raise."""
+        if isinstance(exc, ValueError) and nbytes <= sys.maxsize:
+            return exc
+        self._num_ooms += 1
+        free, total = self.mem_get_info(self._device)
+        return OutOfMemoryError(
+            f"numpy backend out of memory: {what} needs {_fmt_bytes(nbytes)} of host memory and "
+            f"NumPy could not allocate it ({exc}); {_fmt_bytes(HOST_MEMORY.current)} held by live "
+            f"tensors, host free {_fmt_bytes(free)} of {_fmt_bytes(total)} total. Use smaller "
+            "tensors or free tensors you no longer need (del them)"
+        )
+
     def _check_limit(self, nbytes: int) -> None:
         limit = self._limit
         assert limit is not None
@@ -252,6 +303,7 @@ class ReferenceBackend(Backend):
             "allocation.all.freed": m.count_total - m.count,
             "num_alloc_retries": 0,
             "num_ooms": self._num_ooms,
+            "num_deferred_releases": 0,  # host memory is freed at once: nothing is ever deferred
         }
         assert tuple(values) == MEMORY_STAT_KEYS
         return values

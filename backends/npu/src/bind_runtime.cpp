@@ -15,6 +15,21 @@ PyDevice::PyDevice(const std::shared_ptr<AclLibrary> &lib, int32_t index, std::s
       default_stream(Stream::default_stream(ctx)),
       label(std::move(label_)) {}
 
+PyDevice::~PyDevice() {
+    // The last owner of an allocator frees its cached memory, first waiting for work still queued
+    // on it: never with the GIL held (tensors still alive keep the allocator, and drop it later).
+#if PY_VERSION_HEX >= 0x030D0000
+    const bool finalizing = Py_IsFinalizing();
+#else
+    const bool finalizing = _Py_IsFinalizing();
+#endif
+    if (PyGILState_Check() && !finalizing) {
+        py::gil_scoped_release nogil;
+        alloc.reset();
+        host.reset();
+    }
+}
+
 void bind_runtime(py::module_ &m, PyDeviceClass &device) {
     py::class_<AclLibrary, std::shared_ptr<AclLibrary>>(m, "Library", "A loaded ACL runtime library.")
         .def_static("open", &AclLibrary::open, py::arg("path"),

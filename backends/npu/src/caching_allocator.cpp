@@ -38,17 +38,26 @@ CachingAllocator::CachingAllocator(std::shared_ptr<DeviceContext> ctx, std::stri
     : ctx_(std::move(ctx)), label_(std::move(label)), stream_uses_(ctx_) {}
 
 CachingAllocator::~CachingAllocator() {
-    // Live DeviceBlocks keep the allocator alive, so only cached and pending blocks remain here.
+    // Live DeviceBlocks keep the allocator alive, so only cached and held-back blocks remain and no
+    // other thread can reach them: waiting under the lock blocks nobody.
     std::lock_guard<std::mutex> lock(mu_);
     if (ctx_->try_activate()) {
         try {
-            synchronize_and_free_events();
-            release_cached();
+            process_events();
+            release_completed();
+            for (aclrtEvent e : outstanding_events()) wait_event_quietly(*ctx_, e);
+            process_events();
+            release_completed();
         } catch (const std::exception &) {
         }
     }
+    // What is left could not be proven unused (the runtime failed): its device memory is leaked
+    // rather than freed under queued work.
     for (Pool *p : {&small_pool_, &large_pool_}) {
-        for (Block *b : *p) delete b;
+        for (Block *b : *p) {
+            if (b->fence != nullptr) stream_uses_.events().release(b->fence);
+            delete b;
+        }
         p->clear();
     }
 }
@@ -72,6 +81,10 @@ Block *CachingAllocator::find_free(Pool &pool, aclrtStream stream, size_t size) 
     if (it == pool.end() || (*it)->stream != stream) return nullptr;
     Block *b = *it;
     pool.erase(it);
+    if (b->fence != nullptr) {  // in use again: a release must fence the stream anew
+        stream_uses_.events().release(b->fence);
+        b->fence = nullptr;
+    }
     return b;
 }
 
@@ -90,40 +103,51 @@ bool CachingAllocator::try_segment(size_t size, void **ptr, aclError *cause, std
     return true;
 }
 
+Block *CachingAllocator::new_segment(void *ptr, size_t size, aclrtStream stream, bool small) {
+    Block *b = new Block();
+    b->ptr = static_cast<char *>(ptr);
+    b->size = size;
+    b->stream = stream;
+    b->small = small;
+    stats_.reserved_bytes.increase(static_cast<int64_t>(size));
+    stats_.segment.increase(1);
+    return b;
+}
+
 Block *CachingAllocator::malloc(size_t nbytes, aclrtStream stream) {
-    std::lock_guard<std::mutex> lock(mu_);
-    ctx_->activate();
-    process_events();
     const size_t size = round_size(nbytes);
     const bool small = size <= kSmallSize;
+    const size_t seg = segment_size(size);
+    std::unique_lock<std::mutex> lock(mu_);
+    ctx_->activate();
+    process_events();
     Pool &pool = pool_of(small);
-    Block *b = find_free(pool, stream, size);
-    if (b == nullptr) {
-        const size_t seg = segment_size(size);
+    aclError cause = ACL_SUCCESS;
+    std::string message;
+    Block *b = nullptr;
+    // PyTorch's recovery, in steps: a cached block or a new segment; else return the cached
+    // segments that are safe to free now and try again; else wait (lock released) for the work
+    // still using cached or held-back blocks, free what it released, and try a last time.
+    for (int attempt = 0;; ++attempt) {
+        b = find_free(pool, stream, size);
+        if (b != nullptr) break;
         void *p = nullptr;
-        aclError cause = ACL_SUCCESS;
-        std::string message;
-        if (!try_segment(seg, &p, &cause, &message)) {
-            // PyTorch's recovery: wait for blocks held back by stream uses, return every cached
-            // segment to the device, and try once more.
+        if (try_segment(seg, &p, &cause, &message)) {
+            b = new_segment(p, seg, stream, small);
+            break;
+        }
+        if (attempt == 0) {
             ++stats_.num_alloc_retries;
-            synchronize_and_free_events();
-            release_cached();
-            b = find_free(pool, stream, size);
-            if (b == nullptr && !try_segment(seg, &p, &cause, &message)) {
-                ++stats_.num_ooms;
-                raise_oom(nbytes, size, seg, cause, message);
-            }
+        } else if (attempt == 1) {
+            const std::vector<aclrtEvent> waits = outstanding_events();
+            if (waits.empty()) continue;  // nothing to wait for: the last attempt decides
+            wait_unlocked(*ctx_, stream_uses_.events(), lock, waits);
+            process_events();
+        } else {
+            ++stats_.num_ooms;
+            raise_oom(nbytes, size, seg, cause, message);
         }
-        if (b == nullptr) {
-            b = new Block();
-            b->ptr = static_cast<char *>(p);
-            b->size = seg;
-            b->stream = stream;
-            b->small = small;
-            stats_.reserved_bytes.increase(static_cast<int64_t>(seg));
-            stats_.segment.increase(1);
-        }
+        release_completed();
     }
     split(b, size);
     b->allocated = true;
@@ -194,11 +218,9 @@ void CachingAllocator::process_events() {
     stream_uses_.poll([this](Block *b) { reuse(b); });
 }
 
-void CachingAllocator::synchronize_and_free_events() {
-    stream_uses_.wait_all([this](Block *b) { reuse(b); });
-}
-
-void CachingAllocator::release_cached() {
+void CachingAllocator::release_completed() {
+    EventPool &events = stream_uses_.events();
+    std::map<aclrtStream, bool> idle;  // one aclrtStreamQuery per stream and pass
     for (Pool *pool : {&small_pool_, &large_pool_}) {
         for (auto it = pool->begin(); it != pool->end();) {
             Block *b = *it;
@@ -206,25 +228,65 @@ void CachingAllocator::release_cached() {
                 ++it;
                 continue;
             }
-            ctx_->api().aclrtFree(b->ptr);
-            stats_.reserved_bytes.decrease(static_cast<int64_t>(b->size));
-            stats_.segment.decrease(1);
+            // Work queued on the segment's own stream before the free may still touch it: safe
+            // once that stream passed a fence recorded after the free, or has nothing queued.
+            bool safe = b->fence != nullptr && events.done(b->fence);
+            if (!safe) {
+                auto known = idle.find(b->stream);
+                if (known == idle.end()) known = idle.emplace(b->stream, stream_idle(*ctx_, b->stream)).first;
+                safe = known->second;
+            }
+            if (!safe && b->fence == nullptr) {
+                try {
+                    b->fence = events.record(b->stream);
+                } catch (const AclError &) {
+                    safe = true;  // the stream is gone, and the binding drains a stream before destroying it
+                }
+            }
+            if (!safe) {
+                ++stats_.num_deferred_releases;
+                ++it;
+                continue;
+            }
             it = pool->erase(it);
-            delete b;
+            release_segment(b);
         }
     }
+}
+
+void CachingAllocator::release_segment(Block *b) {
+    if (b->fence != nullptr) stream_uses_.events().release(b->fence);
+    if (ctx_->api().aclrtFree(b->ptr) != ACL_SUCCESS) ctx_->lib().recent_error_message();
+    stats_.reserved_bytes.decrease(static_cast<int64_t>(b->size));
+    stats_.segment.decrease(1);
+    delete b;
+}
+
+std::vector<aclrtEvent> CachingAllocator::outstanding_events() {
+    std::vector<aclrtEvent> out = stream_uses_.pending_events();
+    for (Pool *pool : {&small_pool_, &large_pool_}) {
+        for (Block *b : *pool) {
+            if (b->fence != nullptr) out.push_back(b->fence);
+        }
+    }
+    return out;
 }
 
 void CachingAllocator::empty_cache() {
     std::lock_guard<std::mutex> lock(mu_);
     ctx_->activate();
-    synchronize_and_free_events();
-    release_cached();
+    process_events();
+    release_completed();
 }
 
 void CachingAllocator::set_limit(size_t limit) {
     std::lock_guard<std::mutex> lock(mu_);
     limit_ = limit;
+}
+
+size_t CachingAllocator::limit() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return limit_;
 }
 
 MemoryStats CachingAllocator::stats() {

@@ -2,6 +2,13 @@
 // (<= 1 MiB, carved from 2 MiB segments) and a large pool; free blocks are cached per stream and
 // split/merged inside their segment; a block used by other streams (record_stream) is reused only
 // after events recorded on those streams at free time have completed.
+//
+// Giving memory back to the device (aclrtFree) is not stream-ordered: a segment is released only
+// when it is wholly free, no other stream still uses any of its blocks, and its own stream has no
+// queued work left that was enqueued before the free (the stream is idle, or an event recorded on
+// it by an earlier release pass has completed).  Segments that do not qualify yet stay cached and
+// are counted in reserved_bytes.  Thread-safety: every path holds `mu_`, and nothing waits for the
+// device while holding it (the out-of-memory retry waits with it released).
 #ifndef PYASC_NPU_CACHING_ALLOCATOR_H_
 #define PYASC_NPU_CACHING_ALLOCATOR_H_
 
@@ -13,6 +20,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "device_context.h"
 #include "memory_stats.h"
@@ -28,6 +36,7 @@ struct Block {
     bool allocated = false;
     Block *prev = nullptr, *next = nullptr;  // neighbours inside the segment
     StreamUses uses;             // other streams that used it while allocated; pending events
+    aclrtEvent fence = nullptr;  // a wholly free segment: recorded on `stream` by a release pass
 };
 
 class CachingAllocator {
@@ -44,14 +53,17 @@ public:
     CachingAllocator(const CachingAllocator &) = delete;
     CachingAllocator &operator=(const CachingAllocator &) = delete;
 
-    // Throws AllocatorOOM when nothing fits even after freeing the cache.  May wait: no GIL.
+    // Throws AllocatorOOM when nothing fits even after freeing the cache.  Before giving up it
+    // waits for work still using cached or held-back blocks: call without the GIL.
     Block *malloc(size_t nbytes, aclrtStream stream);
     void free(Block *block);
     void record_stream(Block *block, aclrtStream stream);
-    void empty_cache();          // may wait for pending events: no GIL
+    // Releases the cached segments no queued work can still touch; never waits (the rest stays
+    // cached, fenced, for a later call).
+    void empty_cache();
     static constexpr size_t kNoLimit = ~size_t{0};
     void set_limit(size_t limit);  // bytes the allocator may reserve (kNoLimit: none)
-    size_t limit() const { return limit_; }
+    size_t limit() const;
     MemoryStats stats();
     void reset_peak();
     std::pair<size_t, size_t> mem_info();  // (free, total) of the device
@@ -66,19 +78,21 @@ private:
     static size_t round_size(size_t n);
     static size_t segment_size(size_t rounded);
     Pool &pool_of(bool small) { return small ? small_pool_ : large_pool_; }
-    Block *find_free(Pool &pool, aclrtStream stream, size_t size);
+    Block *find_free(Pool &pool, aclrtStream stream, size_t size);  // takes it out of the pool
     bool try_segment(size_t size, void **ptr, aclError *cause, std::string *message);
+    Block *new_segment(void *ptr, size_t size, aclrtStream stream, bool small);
     void split(Block *block, size_t size);
     void free_block(Block *block);  // back into its pool, merged with free neighbours
     void reuse(Block *block);       // freed and no stream still using it: free_block
     void process_events();
-    void synchronize_and_free_events();
-    void release_cached();
+    void release_completed();       // every wholly free segment that is safe now: aclrtFree
+    void release_segment(Block *block);
+    std::vector<aclrtEvent> outstanding_events();  // what release_completed is still waiting for
     [[noreturn]] void raise_oom(size_t nbytes, size_t rounded, size_t segment, aclError cause, const std::string &msg);
 
     std::shared_ptr<DeviceContext> ctx_;
     std::string label_;
-    std::mutex mu_;
+    mutable std::mutex mu_;
     Pool small_pool_, large_pool_;
     StreamUseTracker<Block> stream_uses_;
     MemoryStats stats_;

@@ -1,6 +1,7 @@
 #include "host_allocator.h"
 
 #include <stdexcept>
+#include <vector>
 
 namespace pyasc_npu {
 namespace {
@@ -14,22 +15,25 @@ size_t round_pow2(size_t n) {
 }  // namespace
 
 HostAllocator::~HostAllocator() {
+    // Live PinnedBlocks keep the pool alive: only cached and held-back blocks remain, and no other
+    // thread can reach them, so waiting under the lock blocks nobody.
     std::lock_guard<std::mutex> lock(mu_);
     if (!ctx_->try_activate()) return;
     try {
-        synchronize_and_free_events();
+        for (aclrtEvent e : stream_uses_.pending_events()) wait_event_quietly(*ctx_, e);
+        process_events();
         release_cached();
     } catch (const std::exception &) {
     }
 }
 
 HostBlock *HostAllocator::malloc(size_t nbytes) {
-    std::lock_guard<std::mutex> lock(mu_);
+    const size_t size = round_pow2(nbytes);
+    std::unique_lock<std::mutex> lock(mu_);
     ctx_->activate();
     process_events();
-    const size_t size = round_pow2(nbytes);
-    auto it = free_.find(size);
     HostBlock *b = nullptr;
+    auto it = free_.find(size);
     if (it != free_.end()) {
         b = it->second;
         free_.erase(it);
@@ -37,9 +41,14 @@ HostBlock *HostAllocator::malloc(size_t nbytes) {
         void *p = nullptr;
         aclError rc = ctx_->api().aclrtMallocHost(&p, size);
         if (rc != ACL_SUCCESS) {
+            // Return the cached blocks (all unused: a block joins free_ only once the streams that
+            // used it passed its free) and try again; the blocks still held back by queued work are
+            // waited for with the lock released, so other threads keep allocating and freeing.
             ctx_->lib().recent_error_message();
             ++stats_.num_alloc_retries;
-            synchronize_and_free_events();
+            const std::vector<aclrtEvent> waits = stream_uses_.pending_events();
+            wait_unlocked(*ctx_, stream_uses_.events(), lock, waits);
+            process_events();
             release_cached();
             rc = ctx_->api().aclrtMallocHost(&p, size);
             if (rc != ACL_SUCCESS) ++stats_.num_ooms;
@@ -78,13 +87,9 @@ void HostAllocator::process_events() {
     stream_uses_.poll([this](HostBlock *b) { reuse(b); });
 }
 
-void HostAllocator::synchronize_and_free_events() {
-    stream_uses_.wait_all([this](HostBlock *b) { reuse(b); });
-}
-
 void HostAllocator::release_cached() {
     for (auto &kv : free_) {
-        ctx_->api().aclrtFreeHost(kv.second->ptr);
+        if (ctx_->api().aclrtFreeHost(kv.second->ptr) != ACL_SUCCESS) ctx_->lib().recent_error_message();
         stats_.reserved_bytes.decrease(static_cast<int64_t>(kv.second->size));
         stats_.segment.decrease(1);
         delete kv.second;
@@ -93,9 +98,10 @@ void HostAllocator::release_cached() {
 }
 
 void HostAllocator::empty_cache() {
+    // Never waits: blocks still held back by a stream's queued work stay until a later call.
     std::lock_guard<std::mutex> lock(mu_);
     ctx_->activate();
-    synchronize_and_free_events();
+    process_events();
     release_cached();
 }
 

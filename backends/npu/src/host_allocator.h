@@ -1,6 +1,8 @@
 // The pinned host memory pool (aclrtMallocHost), like PyTorch's CachingHostAllocator: sizes
-// rounded to powers of two, blocks cached by size, and a block used by a stream reused only after
-// an event recorded on that stream at free time has completed.
+// rounded to powers of two, blocks cached by size, and a block used by a stream reused (or given
+// back with aclrtFreeHost) only after an event recorded on that stream at free time has completed.
+// Every use by a stream is recorded (copies and launches call record_stream), so a cached block
+// is never in use.  Thread-safety: every path holds `mu_`; nothing waits for the device under it.
 #ifndef PYASC_NPU_HOST_ALLOCATOR_H_
 #define PYASC_NPU_HOST_ALLOCATOR_H_
 
@@ -29,16 +31,15 @@ public:
     HostAllocator(const HostAllocator &) = delete;
     HostAllocator &operator=(const HostAllocator &) = delete;
 
-    HostBlock *malloc(size_t nbytes);  // may wait for pending events: no GIL
+    HostBlock *malloc(size_t nbytes);  // may wait for pending events (lock released): no GIL
     void free(HostBlock *block);
     void record_stream(HostBlock *block, aclrtStream stream);
-    void empty_cache();
+    void empty_cache();                // frees the unused cached blocks; never waits
     MemoryStats stats();
 
 private:
     void reuse(HostBlock *block);  // freed and no stream still using it: back into the pool
     void process_events();
-    void synchronize_and_free_events();
     void release_cached();
 
     std::shared_ptr<DeviceContext> ctx_;

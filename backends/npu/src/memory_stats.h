@@ -26,6 +26,9 @@ struct Stat {
 struct MemoryStats {
     Stat allocated_bytes, reserved_bytes, active_bytes, allocation, segment;
     int64_t num_alloc_retries = 0, num_ooms = 0;
+    // Times a release pass (empty_cache, the OOM retry) kept a free segment cached because work
+    // queued before its free may still use it (released by a later pass once that work is done).
+    int64_t num_deferred_releases = 0;
 
     // Keyed like torch.cuda.memory_stats (pyasc_core.backend.MEMORY_STAT_KEYS and a few more).
     std::map<std::string, int64_t> as_map() const {
@@ -43,6 +46,7 @@ struct MemoryStats {
         put("segment.all", segment);
         m["num_alloc_retries"] = num_alloc_retries;
         m["num_ooms"] = num_ooms;
+        m["num_deferred_releases"] = num_deferred_releases;
         return m;
     }
     void reset_peak() {

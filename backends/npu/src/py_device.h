@@ -19,6 +19,9 @@ namespace pyasc_npu {
 // keep separate allocators and statistics.
 struct PyDevice {
     PyDevice(const std::shared_ptr<AclLibrary> &lib, int32_t index, std::string label);
+    ~PyDevice();  // drops the allocators without the GIL (their destructors wait for queued work)
+    PyDevice(const PyDevice &) = delete;
+    PyDevice &operator=(const PyDevice &) = delete;
 
     std::shared_ptr<DeviceContext> ctx;
     std::shared_ptr<CachingAllocator> alloc;

@@ -2,7 +2,7 @@
 // used it while allocated; when it is freed an event is recorded on each of them, and the block
 // stays out of its allocator's free pool until all those events have completed.  Shared by the
 // caching device allocator and the pinned host pool.  Not thread-safe: used under the
-// allocator's mutex.
+// allocator's mutex (never waits: the allocators decide when and where to wait).
 #ifndef PYASC_NPU_STREAM_USES_H_
 #define PYASC_NPU_STREAM_USES_H_
 
@@ -69,12 +69,18 @@ public:
         }
     }
 
-    // Waits for every outstanding event, then poll(reuse).  Blocks: call without the GIL.
-    template <typename Reuse>
-    void wait_all(Reuse &&reuse) {
-        for (auto &pe : pending_) events_.wait(pe.first);
-        poll(reuse);
+    // The outstanding events, for a caller that waits on them with its mutex released
+    // (wait_unlocked keeps them from being recorded again meanwhile), then polls again.
+    std::vector<aclrtEvent> pending_events() const {
+        std::vector<aclrtEvent> out;
+        out.reserve(pending_.size());
+        for (const auto &pe : pending_) out.push_back(pe.first);
+        return out;
     }
+    bool has_pending() const { return !pending_.empty(); }
+
+    // The event pool, shared with the allocator's own fences.
+    EventPool &events() { return events_; }
 
 private:
     std::shared_ptr<DeviceContext> ctx_;
