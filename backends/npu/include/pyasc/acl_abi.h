@@ -309,6 +309,10 @@ PYASC_ACL_API aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle,
                                                      aclrtPlaceHolderInfo *placeHolderArray,
                                                      size_t placeHolderNum);
 PYASC_ACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
+/* Operator execution timeout in seconds for launches that start afterwards (0: no timeout, in
+ * the simulator).  A kernel running longer fails with ACL_ERROR_RT_AICORE_TIMEOUT.  Optional for
+ * the binding. */
+PYASC_ACL_API aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
 
 /* ------------------------------------------------------------------------- */
 /* Function table for dlsym                                                  */
@@ -362,13 +366,15 @@ PYASC_ACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
       (aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,                           \
        aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,                                   \
        aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum))                               \
-    X(aclError, aclrtBinaryUnLoad, (aclrtBinHandle binHandle))
+    X(aclError, aclrtBinaryUnLoad, (aclrtBinHandle binHandle))                                      \
+    X(aclError, aclrtSetOpExecuteTimeOut, (uint32_t timeout))
 
 /* X(name) for the entries of PYASC_ACL_FUNCTION_LIST that an ACL library may lack (newer than
  * the oldest supported CANN, or not on every product); callers check them for NULL. */
 #define PYASC_ACL_OPTIONAL_FUNCTION_LIST(X) \
     X(aclrtStreamQuery)                     \
-    X(aclrtLaunchKernelWithHostArgs)
+    X(aclrtLaunchKernelWithHostArgs)        \
+    X(aclrtSetOpExecuteTimeOut)
 
 /* PFN_<name>: pointer-to-function type of each ACL function, for dlsym. */
 #define PYASC_ACL_DECLARE_PFN_(ret, name, params) typedef ret(*PFN_##name) params;
