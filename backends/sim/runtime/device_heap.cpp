@@ -20,6 +20,24 @@ constexpr size_t kPage = 4096;
 
 size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+// Maps the heap where a freshly started process has nothing (the device process must map it at
+// the same address): from 16 TiB up, far above the executable and its brk heap and far below
+// the mmap area and the stack, trying the next TiB-aligned range when one is taken.
+void *map_in_quiet_range(int fd, size_t size) {
+    const uintptr_t step = round_up(size, size_t{1} << 40);
+    for (uintptr_t hint = uintptr_t{1} << 44; hint < (uintptr_t{0x50} << 40); hint += step) {
+        void *p = mmap(reinterpret_cast<void *>(hint), size, PROT_READ | PROT_WRITE,
+                       MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, fd, 0);
+        if (p == reinterpret_cast<void *>(hint)) return p;
+        if (p != MAP_FAILED) munmap(p, size);  // an old kernel took it as a mere hint
+    }
+    return mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+}
+
 }  // namespace
 
 std::shared_ptr<DeviceHeap> DeviceHeap::create(int32_t device, size_t capacity, std::string *error) {
@@ -37,7 +55,7 @@ std::shared_ptr<DeviceHeap> DeviceHeap::create(int32_t device, size_t capacity, 
         if (cap > (~size_t{0} >> 4) / factor) continue;
         const size_t size = cap * factor;
         if (ftruncate(fd, static_cast<off_t>(size)) != 0) continue;
-        void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+        void *p = map_in_quiet_range(fd, size);
         if (p == MAP_FAILED) continue;
         std::shared_ptr<DeviceHeap> h(new DeviceHeap());
         h->fd_ = fd;

@@ -172,7 +172,6 @@ void install_crash_handlers() {
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) sigaction(sig, &sa, nullptr);
-    on_exit(on_exit_handler, nullptr);
 }
 
 void note_stack_bounds() {
@@ -386,6 +385,9 @@ int main(int argc, char **argv) {
     unsigned threads = std::thread::hardware_concurrency();
     static ThreadPool pool(threads == 0 ? 1 : threads, [] { install_alt_stack(); });
     static KernelCache cache;
+    // Registered after the statics above, so it runs before their destructors (exit handlers
+    // run in reverse order): exit() from a block reports and ends the process right away.
+    on_exit(on_exit_handler, nullptr);
 
     // One server thread per slot (this thread serves slot 0).
     uint32_t last[devproc::kSlots];

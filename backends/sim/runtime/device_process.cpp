@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <string>
 #include <cstdio>
 #include <chrono>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 
 #include "device_heap.h"
 #include "devproc_protocol.h"
+#include "elf_symbols.h"
 #include "error.h"
 #include "pyasc_sim/kernel_abi.h"
 #include "soc_profile.h"
@@ -80,7 +82,9 @@ std::string DeviceProcess::crash_message_locked(int wait_status) {
     c.crash_module[sizeof(c.crash_module) - 1] = '\0';
     (void)wait_status;
     std::string where;
-    const std::string fn = demangle(c.crash_function);
+    std::string raw = c.crash_function;
+    if (raw.empty() && c.crash_module[0] != '\0') raw = elf_function_at(c.crash_module, c.crash_pc_offset);
+    const std::string fn = demangle(raw.c_str());
     const std::string module = base_name(c.crash_module);
     if (!fn.empty() || !module.empty()) {
         where = format(", in %s (%s+0x%llx)", fn.empty() ? "?" : fn.c_str(), module.c_str(),
@@ -88,8 +92,7 @@ std::string DeviceProcess::crash_message_locked(int wait_status) {
     }
     std::string addr;
     if (c.crash_signal == SIGSEGV || c.crash_signal == SIGBUS) {
-        addr = format(" at address %s",
-                      ptr_str(reinterpret_cast<const void *>(static_cast<uintptr_t>(c.crash_addr))).c_str());
+        addr = format(" at address 0x%llx", static_cast<unsigned long long>(c.crash_addr));
     }
     return format("kernel %s %s: %s%s%s; the simulated device process was restarted (device memory is kept)",
                   kernel.c_str(), block.c_str(), c.crash_what, addr.c_str(), where.c_str());
