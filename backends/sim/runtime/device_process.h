@@ -84,7 +84,7 @@ private:
     int death_slot_ = -1;      // the launch that caused it (its message is death_ itself)
     std::mutex slot_mu_;
     std::condition_variable slot_cv_;
-    uint32_t busy_slots_ = 0;  // bit i: slot i has a launch in flight
+    std::atomic<uint32_t> busy_slots_{0};  // bit i: slot i has a launch in flight (changed under slot_mu_)
     std::atomic<bool> terminating_{false};
 };
 
