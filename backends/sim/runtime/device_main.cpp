@@ -315,9 +315,12 @@ void serve_launch(Slot *c, int slot, ThreadPool &pool, KernelCache &cache) {
 
 // Waits for the next request; exits when the host process is gone.
 uint32_t wait_request(Slot *c, uint32_t last) {
-    for (int spin = 0; spin < 20000; ++spin) {
+    // Brief spin (back-to-back launches), then sleep on the futex.
+    const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+    for (int spin = 0;; ++spin) {
         const uint32_t s = c->req_seq.load(std::memory_order_acquire);
         if (s != last) return s;
+        if ((spin & 63) == 0 && std::chrono::steady_clock::now() >= spin_until) break;
         devproc::cpu_relax();
     }
     for (;;) {

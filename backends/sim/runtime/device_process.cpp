@@ -32,7 +32,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr long kSliceNs = 20 * 1000 * 1000;        // futex wait slice: child / timeout checks
-constexpr int kSpinIterations = 4000;               // brief spin before sleeping
+constexpr auto kSpin = std::chrono::microseconds(50);  // brief spin before sleeping
 constexpr auto kStartupTimeout = std::chrono::seconds(60);
 
 // Directory of this library: pyasc-sim-device is installed next to it.
@@ -365,6 +365,8 @@ void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelRe
 
     const bool timed = timeout_s != 0;
     const Clock::time_point deadline = Clock::now() + std::chrono::seconds(timed ? timeout_s : 0);
+    const Clock::time_point spin_until = Clock::now() + kSpin;
+    bool spinning = true;
     for (int iter = 0;; ++iter) {
         const uint32_t bell = cb.host_bell.load(std::memory_order_acquire);
         if (c.rep_seq.load(std::memory_order_acquire) == seq) break;
@@ -372,7 +374,8 @@ void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelRe
             answer_query(c, req);
             continue;
         }
-        if (iter < kSpinIterations) {
+        if (spinning) {
+            spinning = (iter & 63) != 0 || Clock::now() < spin_until;
             devproc::cpu_relax();
             continue;
         }
