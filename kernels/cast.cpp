@@ -1,12 +1,15 @@
-// Dtype conversion, with pyasc::cast's semantics (NumPy's astype): float -> float rounds to
-// nearest even, float -> int truncates toward zero, anything -> bool is x != 0.
+// Dtype conversion, with pyasc::cast's semantics: float -> float rounds to nearest even (NumPy),
+// float -> int truncates toward zero and saturates as the vector unit converts (NaN -> 0, +inf and
+// values above the range -> max, -inf and values below it -> min; the golden model does the same),
+// anything -> bool is x != 0.
 //
 // Kernels cast_<src>_<dst> for src, dst in {bool, uint8, int8, int32, float16, bfloat16, float32}.
 // Every conversion goes through float with Cast and an explicit RoundMode, in the steps the vector
 // unit converts (8-bit integers <-> half, half <-> float, bfloat16 <-> float, int32 <-> float):
 //   to float:   f16/bf16/i32 -Cast-> f32;  u8/i8 -Cast-> f16 -Cast-> f32 (exact)
 //   from float: -> f16/bf16 CAST_RINT;  -> i32 CAST_TRUNC;
-//               -> u8/i8: CAST_TRUNC to i32, then i32 -> f16 -> u8/i8 (exact for in-range values);
+//               -> u8/i8: CAST_TRUNC to i32, then i32 -> f16 -> u8/i8 (exact for in-range values;
+//               out-of-range ones stay out of range through f16, so the last Cast saturates);
 //               from an integer source the value first wraps modulo 256 as in NumPy
 //   -> bool:    Compare(x != 0) and Select 1/0
 #include "kernel_entry.h"

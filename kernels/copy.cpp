@@ -1,6 +1,7 @@
-// Strided copy into a contiguous tensor: broadcasting (stride 0), transpose / permute (any
-// strides) and plain copies. Element size only matters, so the kernels are copy_b8, copy_b16,
-// copy_b32 and copy_b64 (1, 2, 4, 8 bytes per element).
+// Strided copy into a contiguous tensor: broadcasting (stride 0), transpose / permute and strided
+// views (any strides, negative ones included, from an element offset) and plain copies. Element
+// size only matters, so the kernels are copy_b8, copy_b16, copy_b32 and copy_b64 (1, 2, 4, 8
+// bytes per element).
 //
 // The output is walked as rows (its last axis) split into chunks; a core takes a contiguous range
 // of (row, chunk) units. Per unit, by the stride of the input along the last axis:
@@ -22,9 +23,9 @@ struct CopyTiling {
     uint32_t chunksPerRow;  // ceil(cols / chunk)
     uint32_t unitsPerCore;
     uint32_t totalUnits;    // rows * chunksPerRow
-    uint32_t reserved;
+    uint32_t inOffset;      // elements from x to the input's element 0
     uint32_t outShape[COPY_MAX_DIMS];
-    uint32_t inStride[COPY_MAX_DIMS];  // elements; 0 along broadcast dimensions
+    int32_t inStride[COPY_MAX_DIMS];   // elements; 0 along broadcast dimensions, < 0 for reversed views
 };
 
 template <typename T>
@@ -45,23 +46,24 @@ public:
 
     __aicore__ inline void Process() {
         const uint32_t last = t_.ndim - 1;
-        const uint32_t lastStride = t_.inStride[last];
+        const int64_t lastStride = t_.inStride[last];
         for (uint32_t u = start_; u < start_ + length_; ++u) {
             const uint32_t row = u / t_.chunksPerRow;
             const uint32_t c0 = (u % t_.chunksPerRow) * t_.chunk;
             const uint32_t count = t_.cols - c0 < t_.chunk ? t_.cols - c0 : t_.chunk;
-            // offset of the row's first element in the input
-            uint64_t base = 0;
+            // offset of the row's first element in the input (never negative: x is the lowest
+            // address the view reaches)
+            int64_t base = t_.inOffset;
             uint32_t r = row;
             for (int32_t d = static_cast<int32_t>(last) - 1; d >= 0; --d) {
-                base += static_cast<uint64_t>(r % t_.outShape[d]) * t_.inStride[d];
+                base += static_cast<int64_t>(r % t_.outShape[d]) * t_.inStride[d];
                 r /= t_.outShape[d];
             }
             LocalTensor<T> buf = que_.AllocTensor<T>();
             if (lastStride == 1) {
-                CopyIn(buf, xGm_[base + c0], count);
+                CopyIn(buf, xGm_[static_cast<uint64_t>(base + c0)], count);
             } else if (lastStride == 0) {
-                const T v = xGm_.GetValue(base);
+                const T v = xGm_.GetValue(static_cast<uint64_t>(base));
                 if constexpr (sizeof(T) == 2 || sizeof(T) == 4) {
                     Duplicate(buf, v, count);
                 } else {
@@ -71,7 +73,8 @@ public:
                 }
             } else {
                 for (uint32_t j = 0; j < count; ++j) {
-                    buf.SetValue(j, xGm_.GetValue(base + static_cast<uint64_t>(c0 + j) * lastStride));
+                    const int64_t at = base + static_cast<int64_t>(c0 + j) * lastStride;
+                    buf.SetValue(j, xGm_.GetValue(static_cast<uint64_t>(at)));
                 }
             }
             que_.EnQue(buf);

@@ -1,7 +1,9 @@
 """The backend SPI: what a backend plugin implements so tensors, ops, memory and streams work on it.
 
 A backend is registered through the ``pyasc_register_backends`` hook (built-in and third-party
-alike). Tensors hold a backend *storage* object that has at least ``.shape`` and ``.dtype``.
+alike). Tensors hold a backend *storage* object that has at least ``.shape`` and ``.dtype``; it
+may be a strided view of memory another tensor also uses (basic indexing, transpose and reshape
+return views on every built-in backend, as NumPy and PyTorch do).
 """
 
 from __future__ import annotations
@@ -100,10 +102,22 @@ class Backend:
         return wrap_storage(storage, device)
 
     def getitem(self, storage: Any, key: Any) -> Any:
+        """``storage[key]``: a view sharing memory for basic keys (ints, slices, None, Ellipsis),
+        a copy for advanced ones (bool masks, integer arrays), as NumPy."""
         raise NotImplementedError
 
     def setitem(self, storage: Any, key: Any, value: Any) -> None:
+        """Assign into ``storage`` in place (writes through to whatever it is a view of)."""
         raise NotImplementedError
+
+    def contiguous(self, storage: Any) -> Any:
+        """``storage`` when it is row-major without gaps, else a contiguous copy."""
+        return storage
+
+    def adapt_kernel(self, fn: Callable) -> Callable:
+        """The callable stored for a kernel registered for this backend (e.g. one that makes strided
+        inputs contiguous first); the kernel itself by default."""
+        return fn
 
     def default_kernel(self, op: Any) -> Callable | None:
         """A kernel for ``op`` when none was registered for this backend (e.g. the reference)."""

@@ -1,5 +1,6 @@
 """The ``pyasc`` command: info, ops, plugins, check (differential testing) and bench, plus the
-subcommands plugins add through the ``pyasc_register_commands`` hook (e.g. the simulator's ``compile``)."""
+subcommands plugins add through the ``pyasc_register_commands`` hook (e.g. the simulator's ``compile``
+and ``cache info|clear``)."""
 
 from __future__ import annotations
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import dtypes as _dt
+from . import views
 from .backend import MEMORY_STAT_KEYS, Backend, EventImpl, StreamImpl, TensorMeta
 from .device import Device
 from .errors import ArgumentError, IndexingError, OutOfMemoryError, PyascError, ReferenceMismatchError
@@ -25,6 +26,9 @@ from .tensor import Tensor, wrap_host
 _F16 = _dt.float16
 _BF16 = _dt.bfloat16
 _F32 = np.dtype(np.float32)
+#: ops whose result is a view of their input where NumPy's is (transpose always, reshape when the
+#: strides allow), on every backend
+VIEW_OPS = frozenset({"pyasc::transpose", "pyasc::reshape"})
 
 
 def _upcast(a: Any) -> Any:
@@ -98,9 +102,16 @@ class ReferenceBackend(Backend):
     def getitem(self, storage: np.ndarray, key: Any) -> np.ndarray:
         try:
             out = storage[key]
+            if type(out) is not np.ndarray:
+                # an int per axis: a 0-d view (as PyTorch; NumPy would give a detached scalar),
+                # a copy for advanced keys (0-d index arrays)
+                out = storage[views.full_int_key(key)] if views.is_basic_key(key) else np.asarray(out)
         except IndexError as exc:
             raise IndexingError(f"{exc} (tensor shape {storage.shape})") from None
-        return out if type(out) is np.ndarray else np.asarray(out)
+        return out
+
+    def contiguous(self, storage: np.ndarray) -> np.ndarray:
+        return storage if storage.flags.c_contiguous else storage.copy(order="C")
 
     def setitem(self, storage: np.ndarray, key: Any, value: Any) -> None:
         if not storage.flags.writeable:
@@ -126,6 +137,18 @@ class ReferenceBackend(Backend):
         device = self._device
         wrap = self.wrap
         nret = len(op.schema.returns)
+
+        if name in VIEW_OPS:  # views of the input's memory: no float32 round trip
+            def view_kernel(meta: TensorMeta, x: Tensor, arg: Any) -> Tensor:
+                res = ref(x._data, arg)
+                if res.shape != meta.shape:
+                    raise ReferenceMismatchError(
+                        f"the reference of {name} returned shape {res.shape}, but its meta function "
+                        f"declared {meta.shape}; fix one of them"
+                    )
+                return wrap(res, device)
+
+            return view_kernel
 
         def finish(res: Any, meta: TensorMeta) -> Tensor:
             if type(res) is not np.ndarray:

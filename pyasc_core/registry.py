@@ -258,7 +258,7 @@ class Registry:
 
 def _resolve_kernel(op: OpDef, backend: Backend, k: KernelDef | None) -> Callable[..., Any] | None:
     if k is not None:
-        return k.fn
+        return backend.adapt_kernel(k.fn)
     fn = backend.default_kernel(op)
     if fn is not None:
         return fn

@@ -1,7 +1,10 @@
 """pyasc.Tensor: an n-dimensional array on a device, with NumPy and DLPack interop.
 
-A tensor is a thin handle: ``_data`` is the backend's storage (a NumPy array on host backends),
-``_device`` the interned Device. Every operator goes through the op registry.
+A tensor is a thin handle: ``_data`` is the backend's storage (a NumPy array on host backends,
+a strided DeviceArray view of a device block on ACL backends), ``_device`` the interned Device.
+Basic indexing, ``.T``/``transpose`` and ``reshape`` (when strides allow) return views that share
+memory with their base on every backend; advanced indexing copies. Every operator goes through
+the op registry.
 """
 
 from __future__ import annotations
@@ -166,6 +169,19 @@ class Tensor:
 
     def clone(self) -> Tensor:
         return self.to(copy=True)
+
+    def is_contiguous(self) -> bool:
+        """True when the tensor is row-major without gaps (a fresh tensor; not a strided view)."""
+        d = self._data
+        if type(d) is np.ndarray:
+            return bool(d.flags.c_contiguous)
+        return bool(getattr(d, "contiguous", True))
+
+    def contiguous(self) -> Tensor:
+        """This tensor when contiguous, else a contiguous copy on the same device (as PyTorch)."""
+        backend = self.backend
+        storage = backend.contiguous(self._data)
+        return self if storage is self._data else backend.wrap(storage, self._device)
 
     # -- DLPack (host-resident tensors only) --------------------------------------------------
     def _host_array(self, what: str) -> np.ndarray:

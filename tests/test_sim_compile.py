@@ -49,7 +49,7 @@ SCALE_ADD = textwrap.dedent("""\
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
     d = tmp_path / "cache"
-    monkeypatch.setenv("PYASC_SIM_KERNEL_CACHE", str(d))
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(d))
     return d
 
 
@@ -161,7 +161,7 @@ def _cli(*args, env=None, cwd):
 
 
 def test_cli_compile(cache, source, tmp_path):
-    env = dict(os.environ, PYASC_SIM_KERNEL_CACHE=str(cache))
+    env = dict(os.environ, PYASC_CACHE_DIR=str(cache))
     out = tmp_path / "out" / "scale_add.so"
     done = _cli("compile", str(source), "-o", str(out), env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr

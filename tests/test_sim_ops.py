@@ -176,13 +176,15 @@ def test_kernels_run_on_the_current_stream_and_keep_inputs() -> None:
     np.testing.assert_allclose(float(c.numpy()), float(np.dot(x.astype(np.float64), x)), rtol=1e-6)
 
 
-def test_reshape_is_an_alias_and_transpose_a_copy() -> None:
+def test_reshape_and_transpose_are_views() -> None:
     a = pyasc.tensor(np.arange(6, dtype=np.float32), device="sim")
     r = a.reshape((2, 3))
     assert r._data.block is a._data.block
     t = r.T
-    assert t._data.block is not r._data.block
+    assert t._data.block is r._data.block and not t.is_contiguous()
     np.testing.assert_array_equal(t.numpy(), np.arange(6, dtype=np.float32).reshape(2, 3).T)
+    flat = t.reshape(6)  # strides cannot express it: a copy, as in NumPy
+    assert flat._data.block is not a._data.block and flat.is_contiguous()
 
 
 def test_int32_pow_with_negative_exponents() -> None:

@@ -79,8 +79,26 @@ def _cast_meta(x, dtype):
 
 
 def _cast_ref(x, dtype):
+    x = np.asarray(x)
+    if x.dtype in dt.FLOATING and np.dtype(dtype) in dt.INTEGER:
+        return saturating_to_int(x, np.dtype(dtype))
     with np.errstate(invalid="ignore", over="ignore"):
-        return np.asarray(x).astype(dtype)
+        return x.astype(dtype)
+
+
+def saturating_to_int(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Float -> integer as the Ascend vector unit converts (Ascend C's type conversion rules):
+    truncate toward zero; NaN -> 0; +inf and values above the range -> the dtype's max; -inf and
+    values below it -> its min. (NumPy leaves these undefined.)"""
+    info = np.iinfo(dtype)
+    with np.errstate(invalid="ignore"):
+        f = np.trunc(x.astype(np.float64))
+        high = f >= float(info.max)  # float(max) may round up (2**63): >= keeps it exact
+        low = f <= float(info.min)
+        out = np.where(np.isnan(f) | high | low, 0.0, f).astype(dtype)
+    out[high] = info.max
+    out[low] = info.min
+    return out
 
 
 def _where_meta(cond, x, y):
@@ -122,7 +140,10 @@ OPS = [
     _unary("gelu", _errfree(_gelu), "GELU, tanh approximation (PyTorch's approximate='tanh')."),
     _unary("silu", _errfree(_silu), "x * sigmoid(x)."),
     OpDef("pyasc::cast", "(Tensor x, dtype dtype) -> Tensor", dtypes=dt.ANY, meta=_cast_meta,
-          reference=_cast_ref, doc="Convert to another dtype (float to int truncates toward zero)."),
+          reference=_cast_ref,
+          doc="Convert to another dtype. Float to int truncates toward zero and saturates: NaN -> 0, "
+              "+inf and too large -> the int max, -inf and too small -> the int min (the NPU's rule); "
+              "int to narrower int wraps (NumPy); anything to bool is x != 0."),
     OpDef("pyasc::where", "(Tensor cond, Tensor|Scalar x, Tensor|Scalar y) -> Tensor",
           dtypes={"cond": [dt.bool_], "*": dt.ANY}, meta=_where_meta, reference=np.where,
           doc="x where cond is True, else y (broadcasting)."),

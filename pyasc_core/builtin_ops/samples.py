@@ -42,6 +42,11 @@ def cast_samples(maker: SampleMaker, dtype: np.dtype) -> Iterator[Sample]:
             yield Sample((x, target), {}, f"shape {shape} -> {_name(target)}", _name(dtype))
         if dtype in dt.FLOATING and target in dt.FLOATING:
             yield Sample((maker.specials(dtype, rng), target), {}, f"special values -> {_name(target)}", _name(dtype))
+        if dtype in dt.FLOATING and target in dt.INTEGER:  # saturation: NaN -> 0, +-inf and out of range -> max/min
+            yield Sample((maker.cast_specials(dtype, target, rng), target), {},
+                         f"NaN, +-inf, out of range -> {_name(target)} (saturates)", _name(dtype))
+        if dtype in dt.FLOATING and target == dt.bool_:
+            yield Sample((maker.specials(dtype, rng), target), {}, "special values -> bool", _name(dtype))
 
 
 def reduction_samples(maker: SampleMaker, dtype: np.dtype) -> Iterator[Sample]:

@@ -89,6 +89,20 @@ class SampleMaker:
         return np.concatenate([np.array(vals), fill]).astype(dtype)
 
 
+    def cast_specials(self, dtype: np.dtype, target: np.dtype, rng: np.random.Generator, size: int = 64) -> np.ndarray:
+        """Float values whose conversion to integer ``target`` saturates or sits at an edge: NaN,
+        +-inf, the source's largest finite values, values just inside and just outside the target's
+        range, fractions around zero, then random fill across twice the target's range."""
+        info = np.iinfo(target)
+        lo, hi = float(info.min), float(info.max)
+        with np.errstate(over="ignore"):
+            big = float(np.finfo(dtype).max) if dtype != _dt.bfloat16 else 3.3e38
+            vals = [np.nan, -np.nan, np.inf, -np.inf, big, -big, 0.0, -0.0, 0.5, -0.5, 0.99, -0.99,
+                    hi, lo, hi + 1.0, lo - 1.0, hi + 0.5, lo - 0.5, hi * 2.0 + 8.0, lo * 2.0 - 8.0, 1e10, -1e10]
+            fill = rng.uniform(lo * 2.0 - 8.0, hi * 2.0 + 8.0, size - len(vals))
+            return np.concatenate([np.array(vals), fill]).astype(dtype)
+
+
 def _stable_dtypes(op: Any, dtypes: Iterable[Any] | None, backend_dtypes: Iterable[np.dtype] | None) -> list[np.dtype]:
     allowed = op.all_dtypes
     if backend_dtypes is not None:

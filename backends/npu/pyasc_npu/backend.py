@@ -1,6 +1,6 @@
 """The device backend over an ACL runtime, shared by ``sim`` (the simulator's library) and ``npu``
-(the real libascendcl): tensors in device memory through the caching allocator, copies on the
-current stream, streams and events. No op kernels live here: an op without a kernel registered
+(the real libascendcl): tensors in device memory through the caching allocator (strided views of
+its blocks, as PyTorch's storage), copies on the current stream, streams and events. No op kernels live here: an op without a kernel registered
 for the backend raises KernelNotFoundError (no silent fallback)."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from pyasc_core import dtypes as _dt
+from pyasc_core import views
 from pyasc_core.backend import MEMORY_STAT_KEYS, Backend, EventImpl, StreamImpl
 from pyasc_core.device import Device
 from pyasc_core.errors import IndexingError, PyascError, ShapeError
@@ -22,6 +23,8 @@ from .storage import DeviceArray
 from .streams import AclEvent, AclStream
 
 _U8 = np.dtype(np.uint8)
+#: bytes a kernel input's first element is aligned to (Ascend C DataCopy's GM alignment)
+KERNEL_ALIGN = 32
 
 
 def _bytes_view(arr: np.ndarray) -> np.ndarray:
@@ -40,6 +43,9 @@ class AclBackend(Backend):
 
     is_host = False
     dtypes = _dt.ANY - {_dt.float64}
+    #: a device-side strided gather (DeviceArray -> contiguous DeviceArray), set by the plugin that
+    #: registers the built-in kernels for this backend (pyasc_sim.ops); None: gather on the host
+    gather: Callable[[DeviceArray], DeviceArray] | None = None
 
     def __init__(self, name: str, *, description: str, priority: int,
                  locate: Callable[[], tuple[str | None, str]]) -> None:
@@ -122,11 +128,36 @@ class AclBackend(Backend):
         return out
 
     def to_numpy(self, storage: DeviceArray) -> np.ndarray:
-        out = np.empty(storage.shape, storage.dtype)
-        if storage.nbytes:
-            stream = _current_raw_stream(storage.device)
-            self.raw_device(storage.device).copy(_bytes_view(out), storage.block, storage.nbytes, stream, True)
-        return out
+        if storage.contiguous:
+            out = np.empty(storage.shape, storage.dtype)
+            if storage.nbytes:
+                stream = _current_raw_stream(storage.device)
+                self.raw_device(storage.device).copy(_bytes_view(out), storage.block, storage.nbytes, stream, True,
+                                                     src_offset=storage.byte_offset)
+            return out
+        if not storage.nbytes:
+            return np.empty(storage.shape, storage.dtype)
+        lo, hi = views.extent(storage.shape, storage.strides, storage.offset)
+        if self.gather is not None and hi - lo > 2 * storage.size:  # sparse: gather on the device first
+            return self.to_numpy(self.gather(storage))
+        buf, start = self._download_extent(storage)
+        return np.array(views.over(buf, storage.shape, storage.strides, start))
+
+    def _download_extent(self, storage: DeviceArray) -> tuple[np.ndarray, int]:
+        """The elements a strided view spans, in one copy: (1-D host array, index of the view's
+        element 0 in it). Views are gathered on the host: ACL copies are contiguous."""
+        lo, hi = views.extent(storage.shape, storage.strides, storage.offset)
+        buf = np.empty(hi - lo, storage.dtype)
+        stream = _current_raw_stream(storage.device)
+        self.raw_device(storage.device).copy(_bytes_view(buf), storage.block, buf.nbytes, stream, True,
+                                             src_offset=lo * storage.dtype.itemsize)
+        return buf, storage.offset - lo
+
+    def _upload_extent(self, storage: DeviceArray, buf: np.ndarray, start: int) -> None:
+        lo = storage.offset - start
+        stream = _current_raw_stream(storage.device)
+        self.raw_device(storage.device).copy(storage.block, _bytes_view(buf), buf.nbytes, stream, True,
+                                             dst_offset=lo * storage.dtype.itemsize)
 
     def empty(self, shape: tuple[int, ...], dtype: np.dtype, device: Device) -> DeviceArray:
         return self._alloc(shape, dtype, device, _current_raw_stream(device))
@@ -142,26 +173,89 @@ class AclBackend(Backend):
         return out
 
     def getitem(self, storage: DeviceArray, key: Any) -> DeviceArray:
-        host = self.to_numpy(storage)
+        """Basic indexing returns a view sharing the block; advanced indexing a copy (as NumPy)."""
         try:
-            out = host[key]
+            if views.is_basic_key(key):
+                shape, strides, offset = views.basic_index(storage.shape, storage.strides, storage.offset, key)
+                return storage.view(shape, strides, offset)
+            out = self.to_numpy(storage)[key]
         except IndexError as exc:
             raise IndexingError(f"{exc} (tensor shape {storage.shape})") from None
         return self.from_numpy(np.asarray(out), storage.device, copy=True)
 
     def setitem(self, storage: DeviceArray, key: Any, value: Any) -> None:
+        """Writes through to the block: the span the view covers is read, assigned on the host with
+        NumPy's rules, and written back (synchronously, on the current stream)."""
         if isinstance(value, DeviceArray):
-            value = self.to_numpy(value)
-        host = self.to_numpy(storage)
+            value = self.to_numpy(value)  # a snapshot: overlapping source and target behave as in NumPy
+        if not storage.nbytes:
+            host = np.empty(storage.shape, storage.dtype)
+            buf = None
+        elif storage.contiguous:
+            buf, start = np.empty(storage.size, storage.dtype), 0
+            self.raw_device(storage.device).copy(_bytes_view(buf), storage.block, storage.nbytes,
+                                                 _current_raw_stream(storage.device), True,
+                                                 src_offset=storage.byte_offset)
+            host = buf.reshape(storage.shape)
+        else:
+            buf, start = self._download_extent(storage)
+            host = views.over(buf, storage.shape, storage.strides, start, writeable=True)
         try:
             host[key] = value
         except IndexError as exc:
             raise IndexingError(f"{exc} (tensor shape {storage.shape})") from None
         except ValueError as exc:
             raise ShapeError(f"cannot assign: {exc}") from None
-        if storage.nbytes:
-            stream = _current_raw_stream(storage.device)
-            self.raw_device(storage.device).copy(storage.block, _bytes_view(host), storage.nbytes, stream, True)
+        if buf is not None:
+            self._upload_extent(storage, buf, start)
+
+    def contiguous(self, storage: DeviceArray) -> DeviceArray:
+        """``storage`` itself when contiguous, else a contiguous copy: gathered on the device by the
+        copy kernel when the built-in kernels are installed for this backend, else through the host."""
+        if storage.contiguous:
+            return storage
+        gather = self.gather
+        if gather is not None:
+            return gather(storage)
+        return self.from_numpy(self.to_numpy(storage), storage.device, copy=True)
+
+    def adapt_kernel(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Kernels see contiguous inputs whose first element is 32-byte aligned (what Ascend C's
+        DataCopy expects of GM): other tensor inputs (strided views, views at an odd offset) are
+        first copied. Kernels marked ``fn.pyasc_strided_inputs = True`` take views as they are."""
+        if getattr(fn, "pyasc_strided_inputs", False):
+            return fn
+        from pyasc_core.tensor import Tensor
+
+        def ready(d: DeviceArray) -> bool:
+            return d.contiguous and not (d.offset * d.dtype.itemsize) % KERNEL_ALIGN
+
+        def prepare(a: Any) -> Any:
+            if type(a) is Tensor and not ready(a._data):
+                return self.wrap(self._kernel_copy(a._data), a._device)
+            return a
+
+        def kernel(meta: Any, *args: Any) -> Any:
+            for a in args:
+                if type(a) is Tensor and not ready(a._data):
+                    return fn(meta, *map(prepare, args))
+            return fn(meta, *args)
+
+        kernel.__wrapped__ = fn  # type: ignore[attr-defined]
+        kernel.__name__ = getattr(fn, "__name__", "kernel")
+        kernel.__doc__ = getattr(fn, "__doc__", None)
+        return kernel
+
+    def _kernel_copy(self, storage: DeviceArray) -> DeviceArray:
+        """A fresh (aligned) contiguous copy of ``storage`` on the device."""
+        if not storage.contiguous:
+            return self.contiguous(storage)
+        stream = _current_raw_stream(storage.device)
+        out = self._alloc(storage.shape, storage.dtype, storage.device, stream)
+        if out.nbytes:
+            self.raw_device(storage.device).copy(out.block, storage.block, out.nbytes, stream, False,
+                                                 src_offset=storage.byte_offset)
+        return out
 
     def copy_from(self, tensor: Any, device: Device, non_blocking: bool = False) -> Any:
         """Host->device, device->host and same-device copies on the current stream; ``non_blocking``
@@ -171,16 +265,22 @@ class AclBackend(Backend):
         if device.type == self.name and src_backend.is_host:
             return self.wrap(self._upload(tensor._data, device, non_blocking), device)
         if device.type == self.name and src_dev is device:
-            src: DeviceArray = tensor._data
+            src: DeviceArray = self.contiguous(tensor._data)
+            if src is not tensor._data:
+                return self.wrap(src, device)  # already a fresh copy
             stream = _current_raw_stream(device)
             out = self._alloc(src.shape, src.dtype, device, stream)
             if out.nbytes:
-                self.raw_device(device).copy(out.block, src.block, out.nbytes, stream, not non_blocking)
+                self.raw_device(device).copy(out.block, src.block, out.nbytes, stream, not non_blocking,
+                                             src_offset=src.byte_offset)
             return self.wrap(out, device)
         if src_dev.type == self.name and non_blocking:
             dst_backend = backend_for_device(device)
-            if dst_backend.is_host:
-                arr = self._download_async(tensor._data)
+            src = tensor._data
+            if dst_backend.is_host and (src.contiguous or self.gather is not None):
+                # a strided view is gathered on the stream first (the temporary block is recorded
+                # on the stream by the copy, so it is not reused before the copy ran)
+                arr = self._download_async(self.contiguous(src))
                 return dst_backend.wrap(dst_backend.from_numpy(arr, device, copy=False), device)
         return None  # the caller stages through NumPy
 
@@ -203,7 +303,8 @@ class AclBackend(Backend):
             return np.empty(storage.shape, storage.dtype)
         dev = self.raw_device(storage.device)
         pinned = dev.allocate_host(storage.nbytes)
-        dev.copy(pinned, storage.block, storage.nbytes, _current_raw_stream(storage.device))
+        dev.copy(pinned, storage.block, storage.nbytes, _current_raw_stream(storage.device),
+                 src_offset=storage.byte_offset)
         return np.frombuffer(pinned, storage.dtype, storage.size).reshape(storage.shape)
 
     # -- memory ------------------------------------------------------------------------------

@@ -104,8 +104,14 @@ def pack_args(args: Sequence[Any], device: Any) -> tuple[bytes, list[Any]]:
                 )
             a = a._data
         if isinstance(a, DeviceArray):
-            a = a.block
-        if hasattr(a, "record_stream") and hasattr(a, "ptr"):  # an _acl.DeviceBlock
+            if not a.contiguous:
+                raise ArgumentError(
+                    f"launch argument {i} is a strided view (shape {a.shape}, strides {a.strides}); kernels "
+                    "take contiguous memory: pass t.contiguous()"
+                )
+            parts.append(struct.pack("<Q", a.ptr))  # the view's first element
+            blocks.append(a.block)
+        elif hasattr(a, "record_stream") and hasattr(a, "ptr"):  # an _acl.DeviceBlock
             parts.append(struct.pack("<Q", a.ptr))
             blocks.append(a)
         elif isinstance(a, (int, np.integer)):

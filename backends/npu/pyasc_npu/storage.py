@@ -1,4 +1,6 @@
-"""The storage of a tensor on an ACL device: a caching-allocator block with a shape and dtype."""
+"""The storage of a tensor on an ACL device: a strided view (offset, shape, strides, in elements)
+of a caching-allocator block, as a PyTorch tensor over its storage. Views share the block, which
+stays allocated while any of them lives."""
 
 from __future__ import annotations
 
@@ -7,18 +9,29 @@ from typing import Any
 
 import numpy as np
 
+from pyasc_core.views import contiguous_strides, is_contiguous
+
 
 class DeviceArray:
     """Device memory of one tensor. ``block`` (an ``_acl.DeviceBlock``) returns to the caching
-    allocator when the last reference goes; ``ptr`` is its device address."""
+    allocator when the last reference goes; ``ptr`` is the device address of element 0 of the
+    view. ``contiguous``: row-major without gaps (kernels take such arrays as they are)."""
 
-    __slots__ = ("block", "shape", "dtype", "device")
+    __slots__ = ("block", "shape", "dtype", "device", "offset", "strides", "contiguous")
 
-    def __init__(self, block: Any, shape: tuple[int, ...], dtype: np.dtype, device: Any) -> None:
+    def __init__(self, block: Any, shape: tuple[int, ...], dtype: np.dtype, device: Any,
+                 offset: int = 0, strides: tuple[int, ...] | None = None) -> None:
         self.block = block
         self.shape = shape
         self.dtype = dtype
         self.device = device
+        self.offset = offset
+        if strides is None:
+            self.strides = contiguous_strides(shape)
+            self.contiguous = True
+        else:
+            self.strides = tuple(strides)
+            self.contiguous = is_contiguous(shape, self.strides)
 
     @property
     def size(self) -> int:
@@ -29,8 +42,17 @@ class DeviceArray:
         return self.size * self.dtype.itemsize
 
     @property
+    def byte_offset(self) -> int:
+        return self.offset * self.dtype.itemsize
+
+    @property
     def ptr(self) -> int:
-        return self.block.ptr
+        return self.block.ptr + self.byte_offset
+
+    def view(self, shape: tuple[int, ...], strides: tuple[int, ...] | None, offset: int) -> DeviceArray:
+        """Another view of the same block."""
+        return DeviceArray(self.block, tuple(shape), self.dtype, self.device, offset, strides)
 
     def __repr__(self) -> str:
-        return f"<DeviceArray {self.dtype.name}{list(self.shape)} on {self.device} at {self.ptr:#x}>"
+        extra = "" if self.contiguous and not self.offset else f" offset {self.offset} strides {list(self.strides)}"
+        return f"<DeviceArray {self.dtype.name}{list(self.shape)}{extra} on {self.device} at {self.ptr:#x}>"

@@ -36,7 +36,7 @@ struct Endpoint {
     std::unique_ptr<BufferView> view;
 };
 
-Endpoint endpoint(py::handle obj, bool writable) {
+Endpoint endpoint(py::handle obj, bool writable, size_t offset) {
     Endpoint e;
     if (py::isinstance<DeviceBlock>(obj)) {
         e.dblock = &obj.cast<DeviceBlock &>();
@@ -52,13 +52,21 @@ Endpoint endpoint(py::handle obj, bool writable) {
         e.ptr = e.view->data();
         e.capacity = e.view->size();
     }
+    if (offset > e.capacity) {
+        throw py::value_error("copy offset " + std::to_string(offset) + " is past the end of a " +
+                              std::to_string(e.capacity) + "-byte buffer");
+    }
+    e.ptr = static_cast<char *>(e.ptr) + offset;
+    e.capacity -= offset;
     return e;
 }
 
-// Copies nbytes from src to dst in the order of `stream`; waits for the stream when asked to or
-// when a pageable buffer is involved (its memory is only guaranteed during this call).
-void copy(PyDevice &d, py::handle dst, py::handle src, size_t nbytes, Stream &stream, bool synchronize) {
-    Endpoint to = endpoint(dst, true), from = endpoint(src, false);
+// Copies nbytes from src + src_offset to dst + dst_offset (byte offsets, for views of a block) in
+// the order of `stream`; waits for the stream when asked to or when a pageable buffer is involved
+// (its memory is only guaranteed during this call).
+void copy(PyDevice &d, py::handle dst, py::handle src, size_t nbytes, Stream &stream, bool synchronize,
+          size_t dst_offset, size_t src_offset) {
+    Endpoint to = endpoint(dst, true, dst_offset), from = endpoint(src, false, src_offset);
     if (nbytes > to.capacity || nbytes > from.capacity) {
         throw py::value_error("copy of " + std::to_string(nbytes) + " bytes does not fit: destination holds " +
                               std::to_string(to.capacity) + ", source " + std::to_string(from.capacity));
@@ -154,8 +162,9 @@ void bind_memory(py::module_ &m, PyDeviceClass &device) {
             return d.alloc->limit();
         })
         .def("copy", &copy, py::arg("dst"), py::arg("src"), py::arg("nbytes"), py::arg("stream"),
-             py::arg("synchronize") = false,
-             "copy between DeviceBlock / PinnedBlock / buffer on `stream` (pageable buffers wait)")
+             py::arg("synchronize") = false, py::arg("dst_offset") = 0, py::arg("src_offset") = 0,
+             "copy between DeviceBlock / PinnedBlock / buffer on `stream` (pageable buffers wait); the "
+             "offsets are in bytes")
         .def("fill", [](PyDevice &d, DeviceBlock &dst, int value, size_t nbytes, Stream &stream) {
             if (nbytes > dst.nbytes()) throw py::value_error("fill of " + std::to_string(nbytes) + " bytes overflows the block");
             dst.record_stream(stream.handle());

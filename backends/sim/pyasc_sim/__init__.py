@@ -7,11 +7,13 @@ from __future__ import annotations
 import os
 
 from .build import KernelBuildError, KernelCompileError, cache_dir, compile, compile_kernel
+from .cache import KernelCacheError
 
 LIBRARY_NAME = "libpyasc_acl_sim.so"
 
 __all__ = [
-    "LIBRARY_NAME", "KernelBuildError", "KernelCompileError", "cache_dir", "compile", "compile_kernel",
+    "LIBRARY_NAME", "KernelBuildError", "KernelCacheError", "KernelCompileError", "cache_dir", "compile",
+    "compile_kernel",
     "get_include", "library_path",
 ]
 

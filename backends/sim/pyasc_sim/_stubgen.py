@@ -154,16 +154,19 @@ def find_kernels(preprocessed: str, source_file: str) -> list[Kernel]:
 
 
 def preprocess(source: str, include_dirs: list[str], cxx: str = "g++",
-               defines: list[str] | None = None) -> str:
-    """Run the preprocessor on ``source`` with the stand-in kernel_operator.h first on the path.
+               defines: list[str] | None = None, quote_dirs: list[str] | tuple[str, ...] = ()) -> str:
+    """Run the preprocessor on ``source`` with the stand-in kernel_operator.h first on the path
+    (then ``quote_dirs`` for ``#include "..."`` only, as ``-iquote``, then ``include_dirs``).
 
     Raises StubError with the compiler's message when preprocessing fails (a missing header...)."""
     tmp = tempfile.mkdtemp(prefix="pyasc_stubgen_")
     try:
         with open(os.path.join(tmp, "kernel_operator.h"), "w", encoding="utf-8") as f:
             f.write(_FAKE_HEADER)
-        cmd = [cxx, "-E", "-std=c++17", "-w", "-D__PYASC_SIM_STUBGEN__=1", "-I", tmp,
-               "-I", os.path.dirname(os.path.abspath(source))]
+        cmd = [cxx, "-E", "-std=c++17", "-w", "-D__PYASC_SIM_STUBGEN__=1", "-iquote", tmp]
+        for d in quote_dirs:
+            cmd += ["-iquote", d]
+        cmd += ["-I", tmp, "-I", os.path.dirname(os.path.abspath(source))]
         for d in include_dirs:
             cmd += ["-I", d]
         cmd += [f"-D{d}" for d in defines or ()]
@@ -176,8 +179,13 @@ def preprocess(source: str, include_dirs: list[str], cxx: str = "g++",
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _cxx_string(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def cxx_string(s: str) -> str:
+    """``s`` as a C++ string literal (for #include and #line)."""
+    out = s.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + "".join(c if c.isprintable() else f"\\{ord(c):03o}" for c in out) + '"'
+
+
+_cxx_string = cxx_string
 
 
 def generate(source: str, kernels: list[Kernel], checks: bool = True) -> str:

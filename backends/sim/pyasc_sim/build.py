@@ -4,7 +4,8 @@
 __global__ __aicore__ void name(GM_ADDR ..., uint32_t ...)``) into a kernel binary that
 ``aclrtBinaryLoadFromFile`` loads on the simulator: a host shared object built with g++ against the
 kernel API headers (:func:`pyasc_sim.get_include`), with one launch stub per kernel generated from
-its signature (see ``_stubgen.py``). Binaries are cached by content hash.
+its signature (see ``_stubgen.py``). Binaries are cached by content hash in the per-user cache of
+``cache.py`` (verified on every use; a binary is returned only if its recorded sha256 matches).
 
 :func:`compile_kernel` is the lower-level tool for sources written directly against
 ``pyasc_sim/kernel_abi.h`` (they export their own ``__pyasc_sim_entry_<name>``).
@@ -23,7 +24,8 @@ from collections.abc import Sequence
 
 from pyasc_core.errors import PyascError
 
-from . import _stubgen
+from . import _stubgen, cache
+from .cache import KernelCacheError
 
 
 class KernelBuildError(PyascError, RuntimeError):
@@ -45,12 +47,10 @@ class KernelCompileError(KernelBuildError):
 
 
 def cache_dir() -> str:
-    """Where built kernels are kept: ``PYASC_SIM_KERNEL_CACHE`` or a per-user temp directory."""
-    path = os.environ.get("PYASC_SIM_KERNEL_CACHE") or os.path.join(
-        tempfile.gettempdir(), f"pyasc_sim_kernels_{os.getuid()}"
-    )
-    os.makedirs(path, exist_ok=True)
-    return path
+    """The verified per-user kernel cache directory (see :mod:`pyasc_sim.cache`): ``PYASC_CACHE_DIR``,
+    else ``$XDG_CACHE_HOME/pyasc``, else ``~/.cache/pyasc``; raises :class:`KernelCacheError` when
+    it is not the user's own or others can write it."""
+    return cache.directory()
 
 
 def _compiler(compiler: str | None) -> str:
@@ -88,10 +88,12 @@ def compile_kernel(source: str | os.PathLike, *, flags: Sequence[str] = (), comp
     cxx = _compiler(compiler)
     cmd_tail = ["-std=c++17", "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-I", get_include(), *flags]
     key = hashlib.sha256("\0".join([str(text), cxx, *cmd_tail]).encode()).hexdigest()[:24]
-    out = os.path.join(cache_dir(), f"kernel_{key}.so")
-    if os.path.isfile(out):
-        return out
-    tmpdir = tempfile.mkdtemp(dir=cache_dir())
+    root = cache.directory()
+    name = f"kernel_{key}"
+    hit = cache.lookup(root, name)
+    if hit is not None:
+        return hit
+    tmpdir = cache.build_dir(root)
     try:
         src = os.path.join(tmpdir, "kernel.cpp")
         with open(src, "w", encoding="utf-8") as f:
@@ -101,10 +103,9 @@ def compile_kernel(source: str | os.PathLike, *, flags: Sequence[str] = (), comp
         if proc.returncode != 0:
             raise KernelBuildError(f"compiling the kernel failed ({cxx}):\n{proc.stderr.strip()}",
                                    output=proc.stderr)
-        os.replace(tmp_out, out)  # atomic: concurrent builders agree on the result
+        return cache.publish(root, name, tmp_out)
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
-    return out
 
 
 # -- compile(): any Ascend C source -----------------------------------------------------------------
@@ -184,12 +185,19 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
 
     Binaries are cached in :func:`cache_dir` under a hash of the source, the contents of the
     headers it includes with quotes from its own directory, the flags, the compiler and the
-    kernel API headers, so compiling an unchanged source again returns at once.
+    kernel API headers, so compiling an unchanged source again returns at once. A cached binary is
+    returned only if its content still matches the sha256 recorded when it was built.
+
+    The compiler always sees the caller's own text (written with a ``#line`` naming the source to a
+    private build directory), never a file re-read from the cache. Headers: ``kernel_operator.h``
+    and the rest of the kernel API come from :func:`get_include` first; ``#include "x.h"`` then
+    finds the source's own directory (``-iquote``; for source text, the current directory).
 
     Raises :class:`KernelCompileError` (a ``pyasc.PyascError``) on a compile error, its message
-    starting with the source's ``file:line`` and holding the compiler's output, and
+    starting with the source's ``file:line`` and holding the compiler's output,
     :class:`KernelBuildError` for a kernel signature the launch ABI cannot pass, no kernels, or an
-    unknown name in ``kernels``.
+    unknown name in ``kernels``, and :class:`KernelCacheError` when the cache directory is not
+    safe to use.
     """
     text, path = _read_source(source)
     cxx = _compiler(compiler)
@@ -203,68 +211,106 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     flags = ["-std=c++17", opt, "-shared", "-fPIC", "-fvisibility=hidden", "-fno-math-errno",
              *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *extra_flags]
     src_dir = os.path.dirname(path) if path else os.getcwd()
+    root = cache.directory()
     h = hashlib.sha256()
-    for part in (text.encode(), cxx.encode(), "\0".join(flags).encode(), repr(kernels).encode(),
+    for part in (_LAYOUT.encode(), text.encode(), cxx.encode(), "\0".join(flags).encode(), repr(kernels).encode(),
                  _header_version(inc).encode(), _stubgen.STUB_VERSION.encode(), src_dir.encode(),
-                 *_local_includes(text, src_dir, set())):
+                 (path or "").encode(), *_local_includes(text, src_dir, set())):
         h.update(part)
         h.update(b"\0\1")
     key = h.hexdigest()[:32]
-    cached = os.path.join(cache_dir(), f"ascendc_{key}.so")
-    if not os.path.isfile(cached):
-        _build(text, path, src_dir, key, kernels, flags, cxx, inc, cached, checks)
+    cached = cache.lookup(root, f"ascendc_{key}")
+    if cached is None:
+        cached = _build(text, path, src_dir, key, kernels, flags, cxx, inc, root, checks)
     if output is None:
         return cached
-    out = os.path.abspath(os.fspath(output))
+    return _copy_out(cached, os.path.abspath(os.fspath(output)))
+
+
+#: how compile() lays out a build (part of the cache key): bump when it changes
+_LAYOUT = "iquote-line-1"
+
+
+def _copy_out(cached: str, out: str) -> str:
+    """Copy the binary to ``out`` through a private temporary file next to it, renamed atomically
+    (never through a predictable name a symlink could redirect)."""
     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
-    tmp = f"{out}.tmp{os.getpid()}"
-    shutil.copyfile(cached, tmp)
-    os.replace(tmp, out)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(out) or ".", prefix=f".{os.path.basename(out)}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as dst, open(cached, "rb") as src:
+            shutil.copyfileobj(src, dst)
+            os.fchmod(dst.fileno(), 0o755)
+        os.replace(tmp, out)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
     return out
 
 
+def _private_copy(tmpdir: str, text: str, shown: str) -> str:
+    """The caller's text in the private build directory, with a ``#line`` so diagnostics, line
+    markers and ``__FILE__`` name ``shown`` (the caller's file) rather than the copy."""
+    copy = os.path.join(tmpdir, "kernel.cpp")
+    with open(copy, "w", encoding="utf-8") as f:
+        f.write(f"#line 1 {_stubgen.cxx_string(shown)}\n{text}")
+    return copy
+
+
 def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[str] | None,
-           flags: list[str], cxx: str, inc: str, target: str, checks: bool) -> None:
-    tmpdir = tempfile.mkdtemp(dir=cache_dir(), prefix=f"build_{key[:8]}_")
+           flags: list[str], cxx: str, inc: str, root: str, checks: bool) -> str:
+    tmpdir = cache.build_dir(root, prefix=f"build_{key[:8]}_")
     try:
-        if path is None:  # source text: a stable file name, so messages and stubs can point at it
-            srcs = os.path.join(cache_dir(), "sources")
-            os.makedirs(srcs, exist_ok=True)
-            path = os.path.join(srcs, f"kernel_{hashlib.sha256(text.encode()).hexdigest()[:16]}.cpp")
-            if not os.path.isfile(path):
-                tmp = os.path.join(tmpdir, "source.cpp")
-                with open(tmp, "w", encoding="utf-8") as f:
-                    f.write(text)
-                os.replace(tmp, path)
+        # source text: messages point at a kept copy in the cache (for people; never compiled)
+        shown = path if path is not None else cache.publish_source(root, text)
+        copy = _private_copy(tmpdir, text, shown)
+        quote_dirs = [inc, src_dir]  # pyasc's kernel_operator.h before anything of the caller's
         try:
-            pre = _stubgen.preprocess(path, [src_dir, inc], cxx)
+            pre = _stubgen.preprocess(copy, [inc], cxx, quote_dirs=quote_dirs)
         except _stubgen.StubError as exc:
-            _raise_compile_error(str(exc), path)
+            _raise_compile_error(str(exc), shown)
         try:
-            found = _stubgen.find_kernels(pre, path)
+            found = _stubgen.find_kernels(pre, shown)
         except _stubgen.StubError as exc:
             raise KernelBuildError(str(exc), file=exc.file, line=exc.line) from None
         if not found:
             raise KernelBuildError(
-                f'no kernel in {path}: a kernel is declared as extern "C" __global__ __aicore__ void '
-                "name(GM_ADDR ..., uint32_t ...) after #include \"kernel_operator.h\"", file=path)
+                f'no kernel in {shown}: a kernel is declared as extern "C" __global__ __aicore__ void '
+                "name(GM_ADDR ..., uint32_t ...) after #include \"kernel_operator.h\"", file=shown)
         if kernels is not None:
             names = {k.name for k in found}
             missing = [k for k in kernels if k not in names]
             if missing:
                 raise KernelBuildError(
-                    f"{path} has no kernel named {', '.join(map(repr, missing))}; its kernels are "
-                    f"{', '.join(sorted(names))}", file=path)
+                    f"{shown} has no kernel named {', '.join(map(repr, missing))}; its kernels are "
+                    f"{', '.join(sorted(names))}", file=shown)
             found = [k for k in found if k.name in kernels]
         stub = os.path.join(tmpdir, "stubs.cpp")
         with open(stub, "w", encoding="utf-8") as f:
-            f.write(_stubgen.generate(path, found, checks=checks))
+            f.write(_stubgen.generate(copy, found, checks=checks))
         tmp_out = os.path.join(tmpdir, "kernel.so")
-        cmd = [cxx, *flags, "-I", src_dir, "-I", inc, stub, "-o", tmp_out]
+        cmd = [cxx, *flags, *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc, stub, "-o", tmp_out]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
-            _raise_compile_error(proc.stderr, path, cmd)
-        os.replace(tmp_out, target)  # atomic: concurrent builders agree on the result
+            _raise_compile_error(proc.stderr, shown, cmd)
+        return cache.publish(root, f"ascendc_{key}", tmp_out)
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+def kernel_names(source: str | os.PathLike, compiler: str | None = None) -> list[str]:
+    """Names of the kernels of an Ascend C source, found the way :func:`compile` finds them (the
+    caller's text in a private directory, pyasc's headers first)."""
+    text, path = _read_source(source)
+    inc = _kernel_api_include()
+    src_dir = os.path.dirname(path) if path else os.getcwd()
+    tmpdir = tempfile.mkdtemp(prefix="pyasc_names_")
+    try:
+        copy = _private_copy(tmpdir, text, path or "<source>")
+        pre = _stubgen.preprocess(copy, [inc], _compiler(compiler), quote_dirs=[inc, src_dir])
+        return [k.name for k in _stubgen.find_kernels(pre, path or "<source>")]
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
 

@@ -39,10 +39,15 @@ def pyasc_register_kernels(register: Callable[..., None]) -> None:
     toolkit and built them for the NPU (pyasc_sim/kernels/npu/); otherwise npu ops keep raising
     KernelNotFoundError."""
     from .ops import npu_binaries_installed, register_kernels
+    from .ops.shape import gather
 
     register_kernels(register, "sim")
+    BACKEND.gather = gather  # strided views become contiguous on the device (copy kernel)
     if npu_binaries_installed():
+        from pyasc_npu.plugin import BACKEND as NPU
+
         register_kernels(register, "npu")
+        NPU.gather = gather
 
 
 def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
@@ -58,14 +63,12 @@ def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
 def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
     from . import _stubgen
     from .build import compile as compile_source
+    from .build import kernel_names
 
     path = compile_source(args.source, kernels=args.kernels, opt=args.opt, checks=not args.no_checks,
                           output=args.output)
     try:
-        from . import get_include
-
-        pre = _stubgen.preprocess(args.source, [get_include()])
-        names = [k.name for k in _stubgen.find_kernels(pre, args.source)]
+        names = kernel_names(args.source)
     except _stubgen.StubError:
         names = []
     if args.kernels:
@@ -76,7 +79,37 @@ def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
     return 0
 
 
+def _cache_arguments(parser) -> None:  # type: ignore[no-untyped-def]
+    sub = parser.add_subparsers(dest="cache_command", required=True, metavar="{info,clear}")
+    p = sub.add_parser("info", help="where the kernel cache is, its entries, size and cap")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    sub.add_parser("clear", help="remove every cached kernel binary")
+
+
+def _cache_run(args) -> int:  # type: ignore[no-untyped-def]
+    from . import cache
+
+    if args.cache_command == "clear":
+        count, freed = cache.clear()
+        print(f"removed {count} files ({freed} bytes) from {cache.directory()}")
+        return 0
+    data = cache.info()
+    if getattr(args, "json", False):
+        import json
+
+        print(json.dumps(data, indent=2))
+        return 0
+    cap = data["max_bytes"]
+    print(f"path: {data['path']} (from {data['variable']})")
+    print(f"entries: {data['entries']}")
+    print(f"bytes: {data['bytes']}")
+    print(f"max bytes: {cap if cap else 'no cap'} (PYASC_CACHE_MAX_BYTES)")
+    return 0
+
+
 @hookimpl
 def pyasc_register_commands(register: Callable[..., None]) -> None:
     register("compile", "compile an Ascend C source into a simulator kernel binary (cached; prints its path)",
              _compile_arguments, _compile_run)
+    register("cache", "the simulator's kernel cache: 'pyasc cache info' (path, entries, bytes, cap) or "
+             "'pyasc cache clear'", _cache_arguments, _cache_run)

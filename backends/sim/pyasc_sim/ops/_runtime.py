@@ -167,12 +167,11 @@ def full_tensor(shape: Sequence[int], value: Any, dtype: np.dtype, device: Any) 
 
 
 def alias(t: Tensor, shape: Sequence[int]) -> Tensor:
-    """A tensor sharing ``t``'s device memory with another shape (same number of elements)."""
-    from pyasc_npu.storage import DeviceArray
-
+    """A tensor sharing contiguous ``t``'s device memory with another shape (same number of elements)."""
     d = t._data
+    assert d.contiguous, "alias() of a strided view: make it contiguous first"
     backend = backend_for_device(t._device)
-    return backend.wrap(DeviceArray(d.block, tuple(int(s) for s in shape), d.dtype, t._device), t._device)
+    return backend.wrap(d.view(tuple(int(s) for s in shape), None, d.offset), t._device)
 
 
 def launch(device: Any, family: str, name: str, num_blocks: int, args: Iterable[Any], tiling: bytes) -> None:

@@ -1,5 +1,6 @@
-"""Shape family (kernels/copy.cpp): strided copies for broadcasting, transpose and permutes;
-reshape is an alias of the same device memory (like a NumPy view).
+"""Shape family (kernels/copy.cpp): strided copies for broadcasting, permutes and strided views;
+transpose and reshape return views of the same device memory (like NumPy's), reshape copies only
+when the view cannot be expressed with strides (NumPy's rule).
 
 Broadcasting is materialised: an operand whose shape differs from the output's is first copied to
 the output's shape by the copy kernel with stride 0 along broadcast dimensions, so the elementwise
@@ -10,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pyasc_core import views
 from pyasc_core.errors import ShapeError
-from pyasc_core.tensor import Tensor
+from pyasc_core.registry import backend_for_device
+from pyasc_core.tensor import Tensor, wrap_storage
 
 from . import _runtime as rt
 
@@ -21,11 +24,7 @@ CHUNK_BYTES = 16384
 
 
 def contiguous_strides(shape: Sequence[int]) -> list[int]:
-    strides, acc = [], 1
-    for s in reversed(shape):
-        strides.append(acc)
-        acc *= int(s)
-    return strides[::-1]
+    return list(views.contiguous_strides(shape))
 
 
 def _simplify(shape: Sequence[int], strides: Sequence[int]) -> tuple[list[int], list[int]]:
@@ -43,16 +42,23 @@ def _simplify(shape: Sequence[int], strides: Sequence[int]) -> tuple[list[int], 
     return [s for s, _ in out], [st for _, st in out]
 
 
-def strided_copy(x: Tensor, out_shape: Sequence[int], in_strides: Sequence[int]) -> Tensor:
-    """A new contiguous tensor of ``out_shape`` whose element at index i is x's flat element
-    sum(i[d] * in_strides[d]) (stride 0 broadcasts)."""
+def strided_copy(x: Tensor, out_shape: Sequence[int], in_strides: Sequence[int], in_offset: int = 0) -> Tensor:
+    """A new contiguous tensor of ``out_shape`` whose element at index i is the element
+    ``in_offset + sum(i[d] * in_strides[d])`` of x's block (stride 0 broadcasts; x may be a view:
+    offsets and strides count from its block's start)."""
     device = x._device
     dtype = x._data.dtype
     out = rt.new_tensor(out_shape, dtype, device)
     total = rt.size_of(out_shape)
     if total == 0:
         return out
+    # the kernel reads from the lowest element the copy reaches, so every index is >= 0
+    lo, hi = views.extent(out_shape, in_strides, in_offset)
+    src = x._data.view((hi - lo,), None, lo)
     shape, strides = _simplify(out_shape, in_strides)
+    if in_offset - lo >= 2**32 or any(abs(st) >= 2**31 for st in strides):
+        raise ShapeError(f"the sim copy kernel takes element offsets below 2**32 and strides below 2**31; got "
+                         f"offset {in_offset - lo} and strides {tuple(in_strides)} (shape {tuple(out_shape)})")
     if len(shape) > MAX_DIMS:
         raise ShapeError(f"the sim copy kernel handles up to {MAX_DIMS} non-trivial dimensions; got shape "
                          f"{tuple(out_shape)} with strides {tuple(in_strides)}")
@@ -65,53 +71,73 @@ def strided_copy(x: Tensor, out_shape: Sequence[int], in_strides: Sequence[int])
     units = rows * chunks_per_row
     blocks, per_core = rt.split(units, align=1, min_per_core=max(1, (rt.MIN_PER_CORE // chunk)))
     pad = [0] * (MAX_DIMS - len(shape))
-    tiling = rt.pack(len(shape), rows, cols, chunk, chunks_per_row, per_core, units, 0,
+    tiling = rt.pack(len(shape), rows, cols, chunk, chunks_per_row, per_core, units, in_offset - lo,
                      *shape, *pad, *strides, *pad)
-    rt.launch(device, "copy", _KERNEL_BY_SIZE[item], blocks, (x, out), tiling)
+    rt.launch(device, "copy", _KERNEL_BY_SIZE[item], blocks, (src, out), tiling)
     return out
 
 
 def expand(x: Tensor, shape: Sequence[int]) -> Tensor:
     """x broadcast to ``shape`` as a contiguous tensor (x itself when it already has that shape)."""
     shape = tuple(int(s) for s in shape)
-    xs = x._data.shape
+    d = x._data
+    xs = d.shape
     if xs == shape:
         return x
-    own = contiguous_strides(xs)
     lead = len(shape) - len(xs)
-    strides = [0] * lead + [0 if s == 1 and t != 1 else st for s, t, st in zip(xs, shape[lead:], own)]
-    if rt.size_of(xs) == rt.size_of(shape):  # only size-1 axes added or removed: same memory
+    strides = [0] * lead + [0 if s == 1 and t != 1 else st for s, t, st in zip(xs, shape[lead:], d.strides)]
+    if rt.size_of(xs) == rt.size_of(shape) and d.contiguous:  # only size-1 axes added or removed
         return rt.alias(x, shape)
-    return strided_copy(x, shape, strides)
+    return strided_copy(x, shape, strides, d.offset)
 
 
 def transpose_kernel(meta: Any, x: Tensor, axes: Sequence[int] | None) -> Tensor:
-    nd = len(x._data.shape)
+    """A view with permuted strides (no data moves)."""
+    d = x._data
+    nd = len(d.shape)
     if axes is None:
         axes = tuple(range(nd))[::-1]
     axes = tuple(a % nd for a in axes) if nd else ()
-    if nd == 0:
-        return contiguous_copy(x)
-    own = contiguous_strides(x._data.shape)
-    return strided_copy(x, meta.shape, [own[a] for a in axes])
+    shape, strides = views.permute(d.shape, d.strides, axes)
+    return _wrap_view(x, d.view(shape, strides, d.offset))
 
 
 def reshape_kernel(meta: Any, x: Tensor, shape: Sequence[int]) -> Tensor:
-    return rt.alias(x, meta.shape)
+    """A view when strides can express the new shape (always for contiguous x), else a copy."""
+    d = x._data
+    strides = views.nocopy_reshape(d.shape, d.strides, meta.shape)
+    if strides is None:
+        return rt.alias(contiguous_copy(x), meta.shape)
+    return _wrap_view(x, d.view(meta.shape, strides, d.offset))
+
+
+transpose_kernel.pyasc_strided_inputs = True  # type: ignore[attr-defined]
+reshape_kernel.pyasc_strided_inputs = True  # type: ignore[attr-defined]
+
+
+def _wrap_view(x: Tensor, storage: Any) -> Tensor:
+    return backend_for_device(x._device).wrap(storage, x._device)
 
 
 def contiguous_copy(x: Tensor) -> Tensor:
-    shape = x._data.shape
-    return strided_copy(x, shape, contiguous_strides(shape))
+    """A contiguous copy of x (a strided view or not) made on the device."""
+    d = x._data
+    return strided_copy(x, d.shape, d.strides, d.offset)
+
+
+def gather(storage: Any) -> Any:
+    """AclBackend.gather: a contiguous DeviceArray copy of a strided one, by the copy kernel."""
+    return contiguous_copy(wrap_storage(storage, storage.device))._data
 
 
 def permute(x: Tensor, axes: Sequence[int]) -> Tensor:
-    """x with its axes permuted (a copy unless the permutation is the identity)."""
-    if list(axes) == list(range(len(axes))):
+    """x with its axes permuted, as a contiguous copy (x itself for the identity permutation of a
+    contiguous x)."""
+    d = x._data
+    if list(axes) == list(range(len(axes))) and d.contiguous:
         return x
-    shape = x._data.shape
-    own = contiguous_strides(shape)
-    return strided_copy(x, [shape[a] for a in axes], [own[a] for a in axes])
+    shape, strides = views.permute(d.shape, d.strides, axes)
+    return strided_copy(x, shape, strides, d.offset)
 
 
 KERNELS = {
