@@ -250,3 +250,40 @@ def test_default_device_memory_fits_the_host(tmp_path):
     total = json.loads(done.stdout.strip().splitlines()[-1])["total"]
     host = _host_backable_bytes()
     assert 0 < total <= min(host // 2, 32 << 30), (total, host)
+
+
+KILLED_CHILD = r"""
+import json, os, signal, time
+import numpy as np, pyasc
+
+def device_processes():
+    pids = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                stat = open(f"/proc/{name}/stat").read()
+            except OSError:
+                continue
+            comm, rest = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
+            if comm.startswith("pyasc-sim-devic") and int(rest[1]) == os.getpid() and rest[0] != "Z":
+                pids.append(int(name))
+    return pids
+
+x = pyasc.tensor(np.arange(8, dtype=np.float32), device="sim")
+first = (x + x).numpy().tolist()
+before = device_processes()
+for pid in before:
+    os.kill(pid, signal.SIGKILL)  # the device process dies while idle (as under the OOM killer)
+time.sleep(0.2)
+second = (x + x).numpy().tolist()
+print(json.dumps({"before": len(before), "first": first, "second": second, "after": len(device_processes())}))
+"""
+
+
+def test_device_process_killed_while_idle_is_restarted_at_the_next_launch(tmp_path):
+    done = subprocess.run([sys.executable, "-c", KILLED_CHILD], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    r = json.loads(done.stdout.strip().splitlines()[-1])
+    assert r["before"] == 1 and r["after"] == 1, r  # one device process per device, respawned
+    assert r["first"] == r["second"] == [2.0 * i for i in range(8)]

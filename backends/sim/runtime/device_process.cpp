@@ -326,6 +326,12 @@ void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelRe
                                   device_);
             return;
         }
+        if (pid_.load() > 0) {
+            // Ended while idle (killed from outside, the OOM killer): reap it and start afresh
+            // rather than post a launch nobody will run.
+            int st = 0;
+            if (waitpid(pid_.load(), &st, WNOHANG) != 0) pid_.store(0);
+        }
         if (pid_.load() <= 0) {
             std::string error;
             if (!spawn_locked(&error)) {
