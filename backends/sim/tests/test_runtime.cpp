@@ -721,6 +721,21 @@ void test_free_returns_memory() {
     EXPECT_OK(aclrtFree(p));
     const long after = shmem_kb();
     CHECK(touched >= 0 && after >= 0 && touched - after >= 60 * 1024);
+
+    // Address-ordered first fit with coalescing: two freed neighbours serve one larger request.
+    void *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
+    EXPECT_OK(aclrtMalloc(&a, 4000, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_OK(aclrtMalloc(&b, 4000, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_OK(aclrtMalloc(&c, 4000, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK(reinterpret_cast<uintptr_t>(a) % 512 == 0 && reinterpret_cast<uintptr_t>(b) % 512 == 0);
+    CHECK(a < b && b < c);
+    EXPECT_OK(aclrtFree(b));
+    EXPECT_OK(aclrtFree(a));
+    EXPECT_OK(aclrtMalloc(&d, static_cast<size_t>(static_cast<char *>(c) - static_cast<char *>(a)) - 64,
+                          ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK(d == a);
+    EXPECT_OK(aclrtFree(d));
+    EXPECT_OK(aclrtFree(c));
 }
 
 void test_malloc_cycles() {
