@@ -32,11 +32,24 @@ from .loader import candidates as library_candidates
 from .loader import locate_acl_library
 from .storage import DeviceArray
 
+
+def set_op_execute_timeout(seconds: int, backend: str = "sim") -> None:
+    """aclrtSetOpExecuteTimeOut for ``backend``'s ACL library: a kernel running longer than
+    ``seconds`` fails with ACL_ERROR_RT_AICORE_TIMEOUT (AclKernelError) at the next synchronize;
+    0 disables the timeout (the simulator's default is 547 s, env PYASC_SIM_OP_TIMEOUT)."""
+    from pyasc_core.errors import ArgumentError
+    from pyasc_core.registry import REGISTRY
+
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 <= seconds <= 0xFFFFFFFF:
+        raise ArgumentError(f"set_op_execute_timeout: seconds must be an int in [0, 4294967295] (0 disables the "
+                            f"timeout), got {seconds!r}")
+    REGISTRY.backend(backend).library().set_op_execute_timeout(seconds)
+
 __all__ = [
     "AclBackend", "AclDeviceError", "AclError", "AclEventError", "AclFileError",
     "AclInitializationError", "AclInvalidHandleError", "AclInvalidParameterError", "AclKernelError",
     "AclNotSupportedError", "AclOutOfMemoryError", "AclResourceError", "AclTimeoutError", "Binary",
     "BinaryUnloadedError", "DeviceArray", "DeviceOutOfMemoryError", "ForkedDeviceError", "Function", "error_class",
     "error_name", "launch",
-    "library_candidates", "locate_acl_library", "pack_args",
+    "library_candidates", "locate_acl_library", "pack_args", "set_op_execute_timeout",
 ]

@@ -52,7 +52,17 @@ void bind_runtime(py::module_ &m, PyDeviceClass &device) {
             check(lib, lib.api().aclrtGetDeviceCount(&n), "aclrtGetDeviceCount");
             return n;
         }, "aclrtGetDeviceCount")
-        .def("recent_error_message", &AclLibrary::recent_error_message, "aclGetRecentErrMsg (clears it)");
+        .def("recent_error_message", &AclLibrary::recent_error_message, "aclGetRecentErrMsg (clears it)")
+        .def_property_readonly("has_op_execute_timeout",
+                               [](const AclLibrary &lib) { return lib.api().aclrtSetOpExecuteTimeOut != nullptr; },
+                               "aclrtSetOpExecuteTimeOut resolved")
+        .def("set_op_execute_timeout", [](const AclLibrary &lib, uint32_t seconds) {
+            if (lib.api().aclrtSetOpExecuteTimeOut == nullptr) {
+                throw AclError(ACL_ERROR_API_NOT_SUPPORT, "aclrtSetOpExecuteTimeOut",
+                               "this ACL library does not export aclrtSetOpExecuteTimeOut");
+            }
+            check(lib, lib.api().aclrtSetOpExecuteTimeOut(seconds), "aclrtSetOpExecuteTimeOut");
+        }, py::arg("seconds"), "aclrtSetOpExecuteTimeOut: operator execution timeout in seconds (0: none)");
 
     device.def(py::init<const std::shared_ptr<AclLibrary> &, int32_t, std::string>(), py::arg("library"),
              py::arg("index"), py::arg("label"))

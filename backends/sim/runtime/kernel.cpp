@@ -4,6 +4,7 @@
 //
 // A simulator kernel binary is a host shared object following pyasc_sim/kernel_abi.h.
 #include <dlfcn.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,6 +15,8 @@
 #include <strings.h>
 
 #include "pyasc_sim/cost_model.h"
+#include "device_process.h"
+#include "devproc_protocol.h"
 #include "error.h"
 #include "runtime.h"
 
@@ -58,11 +61,6 @@ struct ArgsSource {
     std::vector<uint8_t> host;  // captured host copy (aclrtLaunchKernelWithHostArgs)
 };
 
-struct BlockFailure {
-    uint32_t block = std::numeric_limits<uint32_t>::max();
-    int32_t status = 0;
-    std::string message;
-};
 
 // Sanitizer switch, read at every launch: PYASC_SIM_CHECKS=0/off/false/no disables the
 // kernel API's checks (default: on).
@@ -72,11 +70,6 @@ bool checks_enabled() {
     return !(std::strcmp(env, "0") == 0 || strcasecmp(env, "off") == 0 || strcasecmp(env, "false") == 0 ||
              strcasecmp(env, "no") == 0);
 }
-
-// State the kernel ABI v2 / v3 callbacks see during one launch.
-struct LaunchState {
-    std::vector<std::vector<PyascSimGmWrite>> writes;  // per block; each block fills its own slot
-};
 
 int gm_query_cb(void *user, const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
     (void)user;
@@ -96,96 +89,8 @@ int gm_query_cb(void *user, const void *p, uint64_t *base, uint64_t *size, char 
     return 0;
 }
 
-void report_gm_writes_cb(void *user, uint32_t block_idx, const PyascSimGmRange *ranges, size_t count) {
-    LaunchState *ls = static_cast<LaunchState *>(user);
-    if (ls == nullptr || block_idx >= ls->writes.size() || (ranges == nullptr && count != 0)) return;
-    std::vector<PyascSimGmWrite> &w = ls->writes[block_idx];
-    w.clear();
-    w.reserve(count);
-    for (size_t i = 0; i < count; ++i) w.push_back({ranges[i].begin, ranges[i].end, nullptr, 0, 0});
-}
-
-void report_gm_write_sites_cb(void *user, uint32_t block_idx, const PyascSimGmWrite *writes, size_t count) {
-    LaunchState *ls = static_cast<LaunchState *>(user);
-    if (ls == nullptr || block_idx >= ls->writes.size() || (writes == nullptr && count != 0)) return;
-    ls->writes[block_idx].assign(writes, writes + count);
-}
-
-// "file:line" of a write, or "" when the kernel did not say.
-std::string site_str(const PyascSimGmWrite &w) {
-    if (w.file == nullptr || w.file[0] == '\0') return std::string();
-    return format("%s:%u", w.file, w.line);
-}
-
-// Finds two different blocks that wrote overlapping global memory.  Sweeps the ranges
-// by start address keeping the furthest-reaching range and the furthest-reaching one
-// of any other block, so every cross-block overlap is seen.  Returns false when none.
-// The writes of the two blocks are returned in *write_a / *write_b (with their source lines when
-// the kernel reported them).
-bool find_cross_block_overlap(const std::vector<std::vector<PyascSimGmWrite>> &writes, uint32_t *block_a,
-                              uint32_t *block_b, uint64_t *begin, uint64_t *end, PyascSimGmWrite *write_a,
-                              PyascSimGmWrite *write_b) {
-    struct Item {
-        const PyascSimGmWrite *w;
-        uint32_t block;
-    };
-    std::vector<Item> items;
-    for (uint32_t b = 0; b < writes.size(); ++b) {
-        for (const PyascSimGmWrite &r : writes[b]) {
-            if (r.end > r.begin) items.push_back({&r, b});
-        }
-    }
-    std::sort(items.begin(), items.end(), [](const Item &x, const Item &y) { return x.w->begin < y.w->begin; });
-    const uint32_t none = std::numeric_limits<uint32_t>::max();
-    // the furthest-reaching range, and the furthest-reaching one of a block other than b1's
-    uint64_t e1 = 0, e2 = 0;
-    uint32_t b1 = none, b2 = none;
-    const PyascSimGmWrite *w1 = nullptr, *w2 = nullptr;
-    for (const Item &it : items) {
-        const PyascSimGmWrite &r = *it.w;
-        uint32_t other = none;
-        uint64_t other_end = 0;
-        const PyascSimGmWrite *other_w = nullptr;
-        if (b1 != none && b1 != it.block && r.begin < e1) {
-            other = b1;
-            other_end = e1;
-            other_w = w1;
-        } else if (b2 != none && b2 != it.block && r.begin < e2) {
-            other = b2;
-            other_end = e2;
-            other_w = w2;
-        }
-        if (other != none) {
-            *block_a = std::min(other, it.block);
-            *block_b = std::max(other, it.block);
-            *write_a = other < it.block ? *other_w : r;
-            *write_b = other < it.block ? r : *other_w;
-            *begin = r.begin;
-            *end = std::min(r.end, other_end);
-            return true;
-        }
-        if (it.block == b1) {
-            if (r.end > e1) {
-                e1 = r.end;
-                w1 = &r;
-            }
-        } else if (r.end > e1) {
-            e2 = e1;
-            b2 = b1;
-            w2 = w1;
-            e1 = r.end;
-            b1 = it.block;
-            w1 = &r;
-        } else if (r.end > e2) {
-            e2 = r.end;
-            b2 = it.block;
-            w2 = &r;
-        }
-    }
-    return false;
-}
-
-// Runs every block of one launch on the device's pool; advances the stream clock.
+// Runs one launch in the device's process (the blocks run there, on its pool) and advances
+// the stream clock by the launch's simulated cost.
 void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsSource &src, size_t args_size) {
     std::vector<uint8_t> args;
     if (src.alloc) {
@@ -202,95 +107,36 @@ void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsS
     }
     Device &dev = *st.device();
     const SocProfile &profile = *dev.profile;
-    const bool checks = checks_enabled();
-    LaunchState launch_state;
-    if (checks) launch_state.writes.resize(num_blocks);
-    std::vector<uint64_t> cycles(num_blocks, 0);
-    std::mutex failure_mu;
-    BlockFailure failure;
-    const std::function<void(uint32_t)> body = [&](uint32_t i) {
-        PyascSimBlockContext ctx;
-        std::memset(&ctx, 0, sizeof(ctx));
-        ctx.abi_version = PYASC_SIM_KERNEL_ABI_VERSION;
-        ctx.block_idx = i;
-        ctx.block_dim = num_blocks;
-        ctx.args = args.empty() ? nullptr : args.data();
-        ctx.args_size = args.size();
-        ctx.soc_name = profile.name;
-        ctx.flags = checks ? PYASC_SIM_FLAG_CHECKS : 0u;
-        ctx.vector_cores = profile.vector_cores;
-        ctx.cube_cores = profile.cube_cores;
-        ctx.kernel_name = fn.name.c_str();
-        ctx.ub_bytes = profile.ub_bytes;
-        ctx.l1_bytes = profile.l1_bytes;
-        ctx.l0a_bytes = profile.l0a_bytes;
-        ctx.l0b_bytes = profile.l0b_bytes;
-        ctx.l0c_bytes = profile.l0c_bytes;
-        ctx.runtime_user = &launch_state;
-        ctx.gm_query = gm_query_cb;
-        ctx.report_gm_writes = checks ? report_gm_writes_cb : nullptr;
-        ctx.report_gm_write_sites = checks ? report_gm_write_sites_cb : nullptr;
-        try {
-            fn.entry(&ctx);
-        } catch (const std::exception &e) {
-            ctx.status = ACL_ERROR_RT_AICORE_EXCEPTION;
-            std::snprintf(ctx.message, sizeof(ctx.message), "uncaught C++ exception: %s", e.what());
-        } catch (...) {
-            ctx.status = ACL_ERROR_RT_AICORE_EXCEPTION;
-            std::snprintf(ctx.message, sizeof(ctx.message), "uncaught C++ exception of unknown type");
-        }
-        cycles[i] = ctx.cycles;
-        if (ctx.status != 0) {
-            ctx.message[sizeof(ctx.message) - 1] = '\0';
-            std::lock_guard<std::mutex> lock(failure_mu);
-            if (i < failure.block) {  // deterministic: the lowest failing block wins
-                failure.block = i;
-                failure.status = ctx.status;
-                failure.message = ctx.message[0] != '\0' ? ctx.message : "(no message)";
-            }
-        }
+    KernelLaunch req;
+    req.binary_path = fn.binary->path;
+    req.bin_dev = fn.binary->file_dev;
+    req.bin_ino = fn.binary->file_ino;
+    req.kernel_name = fn.name;
+    req.num_blocks = num_blocks;
+    req.args = &args;
+    req.checks = checks_enabled();
+    req.profile = &profile;
+    // The allocations live at launch time are what the kernel may touch.
+    runtime().memory.snapshot(dev.id, &req.allocs, devproc::kMaxSnapshot);
+    req.query = [](const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
+        return gm_query_cb(nullptr, p, base, size, why, why_size);
     };
-    dev.pool().parallel_for(num_blocks, body);
+    KernelResult result;
+    dev.process().launch(req, op_execute_timeout(), &result);
 
-    // Cost: blocks beyond the simulated core count run in waves; a wave lasts as
-    // long as its slowest block.
-    const uint32_t cores = std::max<uint32_t>(1, profile.vector_cores);
-    double total_cycles = 0.0;
-    for (uint32_t w = 0; w < num_blocks; w += cores) {
-        const uint32_t end = std::min(num_blocks, w + cores);
-        total_cycles += static_cast<double>(*std::max_element(cycles.begin() + w, cycles.begin() + end));
+    if (result.has_cycles) {
+        // Cost: blocks beyond the simulated core count run in waves; a wave lasts as
+        // long as its slowest block.
+        const std::vector<uint64_t> &cycles = result.cycles;
+        const uint32_t cores = std::max<uint32_t>(1, profile.vector_cores);
+        double total_cycles = 0.0;
+        for (uint32_t w = 0; w < num_blocks; w += cores) {
+            const uint32_t end = std::min(num_blocks, w + cores);
+            total_cycles += static_cast<double>(*std::max_element(cycles.begin() + w, cycles.begin() + end));
+        }
+        st.clock_ns += cost::kLaunchOverheadNs + total_cycles / profile.clock_ghz;
     }
-    st.clock_ns += cost::kLaunchOverheadNs + total_cycles / profile.clock_ghz;
-
-    // Cross-core check: two blocks of one launch wrote the same global memory (a race on
-    // hardware, where blocks run on different cores in any order).
-    uint32_t ba = 0, bb = 0;
-    uint64_t ob = 0, oe = 0;
-    PyascSimGmWrite wa{}, wb{};
-    if (checks && failure.status == 0 &&
-        find_cross_block_overlap(launch_state.writes, &ba, &bb, &ob, &oe, &wa, &wb)) {
-        // With ABI v3 kernels the message names the lines that wrote, like the other checks
-        // ("failed at <file>:<line>" of the block it is reported for).
-        const std::string sa = site_str(wa), sb = site_str(wb);
-        const std::string at = sb.empty() ? std::string() : " at " + sb;
-        const std::string lines = sa.empty() || sb.empty()
-                                      ? std::string()
-                                      : format(" (block %u at %s, block %u at %s)", ba, sa.c_str(), bb, sb.c_str());
-        failure.block = bb;
-        failure.status = ACL_ERROR_RT_AICORE_EXCEPTION;
-        failure.message = format(
-            "sanitizer check 'gm-write-overlap' failed%s: blocks %u and %u both wrote global memory [%s, %s) "
-            "(%llu bytes overlap) in one launch%s; on hardware the cores race and the result depends on their "
-            "order. Give every block a disjoint output range",
-            at.c_str(), ba, bb, ptr_str(reinterpret_cast<const void *>(static_cast<uintptr_t>(ob))).c_str(),
-            ptr_str(reinterpret_cast<const void *>(static_cast<uintptr_t>(oe))).c_str(),
-            static_cast<unsigned long long>(oe - ob), lines.c_str());
-    }
-
-    if (failure.status != 0) {
-        st.record_error(failure.status,
-                        format("kernel %s block %u: %s", fn.name.c_str(), failure.block, failure.message.c_str()));
-    }
+    if (result.status != ACL_SUCCESS) st.record_error(result.status, result.message);
 }
 
 aclError enqueue_launch(const char *api, aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
@@ -333,6 +179,11 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
     auto bin = std::make_shared<Binary>();
     bin->path = binPath;
     bin->handle = handle;
+    struct stat sb;
+    if (stat(binPath, &sb) == 0) {  // with the path, the device process's dlopen cache key
+        bin->file_dev = static_cast<uint64_t>(sb.st_dev);
+        bin->file_ino = static_cast<uint64_t>(sb.st_ino);
+    }
     bin->device = dev->id;
     if (const void *ver = dlsym(handle, PYASC_SIM_ABI_VERSION_SYMBOL)) {
         const uint32_t v = *static_cast<const uint32_t *>(ver);

@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "pyasc_sim/cost_model.h"
+#include "device_heap.h"
 #include "error.h"
 #include "runtime.h"
 
@@ -21,7 +22,19 @@ namespace {
 constexpr size_t kMaxFreedHistory = 65536;  // freed base addresses remembered for diagnostics
 }  // namespace
 
-Allocation::~Allocation() { std::free(mem); }
+Allocation::~Allocation() {
+    if (heap) heap->release(base, heap_bytes);
+    std::free(mem);
+}
+
+void MemoryTable::snapshot(int32_t device, std::vector<std::pair<uint64_t, uint64_t>> *out, size_t max) const {
+    out->clear();
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    for (const auto &kv : allocs_) {
+        if (out->size() >= max) break;
+        if (kv.second->device == device) out->emplace_back(kv.first, kv.second->size);
+    }
+}
 
 void MemoryTable::insert(const std::shared_ptr<Allocation> &a) {
     std::unique_lock<std::shared_mutex> lock(mu_);
@@ -285,18 +298,24 @@ aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
         }
         if (dev->used.compare_exchange_weak(used, used + accounted)) break;
     }
-    void *mem = nullptr;
-    if (posix_memalign(&mem, kDeviceAlignment, accounted) != 0 || mem == nullptr) {
+    // Device memory is a range of the device's shared-memory heap (seen by the device process).
+    const uintptr_t addr = dev->heap ? dev->heap->allocate(accounted) : 0;
+    if (addr == 0) {
         dev->used.fetch_sub(accounted);
         return fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
-                    format("aclrtMalloc: the host could not back a %zu-byte simulated device allocation", size));
+                    format("aclrtMalloc: out of device memory on device %d: no free range of %zu bytes is left in the "
+                           "simulated device's address space (%zu bytes allocated of %zu total, fragmented); free "
+                           "memory or raise PYASC_SIM_DEVICE_MEMORY",
+                           dev->id, accounted, used, dev->capacity));
     }
+    void *mem = reinterpret_cast<void *>(addr);
     auto a = std::make_shared<Allocation>();
-    a->base = reinterpret_cast<uintptr_t>(mem);
+    a->base = addr;
     a->size = size;
     a->accounted = accounted;
     a->device = dev->id;
-    a->mem = mem;
+    a->heap = dev->heap;
+    a->heap_bytes = accounted;
     runtime().memory.insert(a);
     *devPtr = mem;
     return ACL_SUCCESS;

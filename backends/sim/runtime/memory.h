@@ -14,6 +14,8 @@
 
 namespace pyasc_sim {
 
+class DeviceHeap;
+
 constexpr size_t kDeviceAlignment = 512;  // start address alignment of every allocation
 
 // One live aclrtMalloc / aclrtMallocHost allocation.  Host memory backing it is
@@ -24,7 +26,9 @@ struct Allocation {
     size_t size = 0;       // bytes requested: the range the sanitizer accepts
     size_t accounted = 0;  // bytes charged against the device capacity
     int32_t device = -1;   // -1: pinned host memory (aclrtMallocHost)
-    void *mem = nullptr;
+    void *mem = nullptr;                     // pinned host memory (malloc'd)
+    std::shared_ptr<DeviceHeap> heap;        // device memory: the range [base, +heap_bytes) of it
+    size_t heap_bytes = 0;
     std::atomic<bool> freed{false};
 
     bool is_device() const { return device >= 0; }
@@ -44,6 +48,8 @@ public:
     // Describes why p is not inside a live allocation ("was freed", "N bytes past
     // the end of ...", or "not allocated by the ACL runtime").
     std::string describe_unknown(const void *p) const;
+    // Base and size of every live allocation of `device`, by address (at most `max`).
+    void snapshot(int32_t device, std::vector<std::pair<uint64_t, uint64_t>> *out, size_t max) const;
     // Forgets the freed-address history (aclFinalize).
     void clear_history();
 

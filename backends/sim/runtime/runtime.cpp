@@ -3,11 +3,17 @@
 // aclrtGetDeviceCount, aclrtSynchronizeDevice(WithTimeout), aclrtGetSocName, aclrtGetDeviceInfo.
 #include "runtime.h"
 
+#include <strings.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "device_heap.h"
 #include "error.h"
 #include "fork.h"
 
@@ -15,7 +21,9 @@ namespace pyasc_sim {
 namespace {
 
 constexpr int32_t kMaxDevices = 64;
-constexpr size_t kDefaultDeviceMemory = size_t{32} << 30;  // 32 GiB (lazily backed)
+constexpr size_t kMaxDefaultDeviceMemory = size_t{32} << 30;  // 32 GiB: cap of the default capacity
+
+std::atomic<uint32_t> g_op_timeout{kDefaultOpTimeoutSeconds};
 
 struct ThreadDevice {
     uint64_t epoch = 0;
@@ -30,6 +38,7 @@ ThreadDevice &thread_device() {
 
 // Parses "123", "64M", "2G", "512k" (binary multiples).  False on garbage.
 bool parse_size(const char *text, size_t *out) {
+    if (text[0] < '0' || text[0] > '9') return false;  // strtoull would accept "-1" and " 5"
     errno = 0;
     char *end = nullptr;
     const unsigned long long v = std::strtoull(text, &end, 10);
@@ -53,6 +62,51 @@ bool parse_size(const char *text, size_t *out) {
     return true;
 }
 
+// Smallest positive number in a cgroup memory limit file ("max" / huge values: no limit).
+void min_limit_file(const std::string &path, size_t *limit) {
+    FILE *f = std::fopen(path.c_str(), "r");
+    if (f == nullptr) return;
+    unsigned long long v = 0;
+    if (std::fscanf(f, "%llu", &v) == 1 && v > 0 && v < (1ull << 62) && v < *limit) *limit = static_cast<size_t>(v);
+    std::fclose(f);
+}
+
+// The cgroup (v2, else v1) memory limit of this process and its ancestors; SIZE_MAX when none.
+size_t cgroup_memory_limit() {
+    size_t limit = SIZE_MAX;
+    FILE *f = std::fopen("/proc/self/cgroup", "r");
+    if (f == nullptr) return limit;
+    char line[4096];
+    while (std::fgets(line, sizeof(line), f) != nullptr) {
+        std::string l(line);
+        while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.pop_back();
+        const size_t c1 = l.find(':');
+        const size_t c2 = c1 == std::string::npos ? std::string::npos : l.find(':', c1 + 1);
+        if (c2 == std::string::npos) continue;
+        const std::string controllers = l.substr(c1 + 1, c2 - c1 - 1);
+        std::string path = l.substr(c2 + 1);
+        std::string root, file;
+        if (l.compare(0, c1, "0") == 0 && controllers.empty()) {
+            root = "/sys/fs/cgroup";
+            file = "/memory.max";
+        } else if ((',' + controllers + ',').find(",memory,") != std::string::npos) {
+            root = "/sys/fs/cgroup/memory";
+            file = "/memory.limit_in_bytes";
+        } else {
+            continue;
+        }
+        // The limits of the cgroup and of every ancestor apply.
+        for (;;) {
+            min_limit_file(root + (path == "/" ? std::string() : path) + file, &limit);
+            if (path.empty() || path == "/") break;
+            const size_t slash = path.rfind('/');
+            path = slash == 0 || slash == std::string::npos ? std::string("/") : path.substr(0, slash);
+        }
+    }
+    std::fclose(f);
+    return limit;
+}
+
 // Tears the runtime down at process exit if the user never called aclFinalize,
 // so no worker thread outlives static destruction.
 struct ExitGuard {
@@ -63,18 +117,25 @@ struct ExitGuard {
 
 }  // namespace
 
+size_t host_backable_memory() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t physical = pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page) : SIZE_MAX;
+    return std::min(physical, cgroup_memory_limit());
+}
+
+size_t default_device_memory(int32_t device_count) {
+    const size_t host = host_backable_memory();
+    size_t per_device = host == SIZE_MAX ? kMaxDefaultDeviceMemory : host / 2 / static_cast<size_t>(device_count);
+    per_device = std::min(per_device, kMaxDefaultDeviceMemory);
+    per_device = per_device / (size_t{1} << 20) * (size_t{1} << 20);  // whole MiB
+    return std::max(per_device, size_t{1} << 20);
+}
+
+uint32_t op_execute_timeout() { return g_op_timeout.load(); }
+
 Runtime &runtime() {
     static Runtime *rt = new Runtime();  // never destroyed: see ExitGuard
     return *rt;
-}
-
-ThreadPool &Device::pool() {
-    std::lock_guard<std::mutex> lock(pool_mu_);
-    if (!pool_) {
-        unsigned n = std::thread::hardware_concurrency();
-        pool_.reset(new ThreadPool(n == 0 ? 1 : n));
-    }
-    return *pool_;
 }
 
 double Device::max_clock_ns() {
@@ -155,6 +216,11 @@ aclError resolve_event(const char *api, const char *role, aclrtEvent event, std:
 void destroy_detached(std::vector<std::shared_ptr<Device>> devices, std::vector<std::shared_ptr<Stream>> streams) {
     // Drain every stream first (a stream may wait on an event of another one), then
     // destroy them, then the devices (their pools and default streams).
+    // End the device processes first: a kernel that never returns (timeout disabled) must not
+    // make the drain below wait forever; its launch fails and later ones fail at once.
+    for (auto &d : devices) {
+        if (d->proc) d->proc->terminate();
+    }
     for (auto &d : devices) streams.push_back(d->default_stream);
     for (auto &s : streams) s->wait_idle();
     streams.clear();
@@ -242,14 +308,41 @@ aclError aclInit(const char *configPath) {
         }
         count = static_cast<int32_t>(v);
     }
-    size_t memory = kDefaultDeviceMemory;
+    size_t memory = default_device_memory(count);
     if (const char *env = std::getenv("PYASC_SIM_DEVICE_MEMORY")) {
-        if (!parse_size(env, &memory) || memory == 0) {
+        if (env[0] != '\0' && (!parse_size(env, &memory) || memory == 0)) {
             return fail(ACL_ERROR_INVALID_PARAM,
-                        format("aclInit: PYASC_SIM_DEVICE_MEMORY='%s' must be a positive byte count (suffix K/M/G allowed)",
+                        format("aclInit: PYASC_SIM_DEVICE_MEMORY='%s' must be a positive byte count (suffix K/M/G/T "
+                               "allowed, e.g. 16G or 536870912); unset it for the default (half of the host's "
+                               "memory over the devices, at most 32G)",
                                env));
         }
     }
+    uint32_t timeout = kDefaultOpTimeoutSeconds;
+    if (const char *env = std::getenv("PYASC_SIM_OP_TIMEOUT")) {
+        char *end = nullptr;
+        errno = 0;
+        const unsigned long long v = env[0] >= '0' && env[0] <= '9' ? std::strtoull(env, &end, 10) : 0;
+        if (env[0] != '\0' && (end == nullptr || end == env || *end != '\0' || errno != 0 || v > UINT32_MAX)) {
+            return fail(ACL_ERROR_INVALID_PARAM,
+                        format("aclInit: PYASC_SIM_OP_TIMEOUT='%s' must be a whole number of seconds in [0, %u] (0 "
+                               "disables the operator execution timeout); unset it for the default of %u s",
+                               env, UINT32_MAX, kDefaultOpTimeoutSeconds));
+        }
+        if (env[0] != '\0') timeout = static_cast<uint32_t>(v);
+    }
+    if (const char *env = std::getenv("PYASC_SIM_CHECKS")) {
+        static const char *const kValid[] = {"", "0", "1", "on", "off", "true", "false", "yes", "no"};
+        bool ok = false;
+        for (const char *v : kValid) ok = ok || strcasecmp(env, v) == 0;
+        if (!ok) {
+            return fail(ACL_ERROR_INVALID_PARAM,
+                        format("aclInit: PYASC_SIM_CHECKS='%s' is not understood; use 1/on/true/yes (sanitizer checks "
+                               "on, the default) or 0/off/false/no",
+                               env));
+        }
+    }
+    g_op_timeout.store(timeout);
     rt.profile = profile;
     rt.device_count = count;
     rt.device_memory = memory;
@@ -311,6 +404,15 @@ aclError aclrtSetDevice(int32_t deviceId) {
         dev->generation = rt.next_generation++;
         dev->profile = rt.profile;
         dev->capacity = rt.device_memory;
+        std::string why;
+        dev->heap = DeviceHeap::create(deviceId, rt.device_memory, &why);
+        if (!dev->heap) {
+            return fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                        format("aclrtSetDevice: cannot set up the %zu bytes of simulated device memory of device %d: "
+                               "%s; lower PYASC_SIM_DEVICE_MEMORY",
+                               rt.device_memory, deviceId, why.c_str()));
+        }
+        dev->proc.reset(new DeviceProcess(deviceId, dev->heap));
         dev->default_stream = std::make_shared<Stream>(dev.get(), true, 0.0);
         slot = dev;
         note_device_opened();
@@ -454,6 +556,12 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value
                         format("aclrtGetDeviceInfo: attribute %d is not modelled by the simulated %s", static_cast<int>(attr),
                                p.name));
     }
+}
+
+aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
+    // Seconds; 0: no timeout.  Applies to launches that start after the call, on every device.
+    g_op_timeout.store(timeout);
+    return ACL_SUCCESS;
 }
 
 }  // extern "C"

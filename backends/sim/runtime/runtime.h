@@ -16,11 +16,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "device_process.h"
 #include "memory.h"
 #include "pyasc/acl_abi.h"
 #include "pyasc_sim/kernel_abi.h"
 #include "soc_profile.h"
-#include "thread_pool.h"
 
 namespace pyasc_sim {
 
@@ -88,16 +88,16 @@ struct Device {
     const SocProfile *profile = nullptr;
     size_t capacity = 0;
     std::atomic<size_t> used{0};
+    std::shared_ptr<DeviceHeap> heap;        // device memory (shared with the device process)
+    std::unique_ptr<DeviceProcess> proc;     // runs the kernels; created with the device
     std::shared_ptr<Stream> default_stream;
 
-    ThreadPool &pool();
+    DeviceProcess &process() { return *proc; }
     // Highest simulated time reached by any stream of this device; new streams start there.
     double max_clock_ns();
     void note_clock(double ns);
 
 private:
-    std::mutex pool_mu_;
-    std::unique_ptr<ThreadPool> pool_;
     std::mutex clock_mu_;
     double max_clock_ns_ = 0.0;
 };
@@ -119,6 +119,7 @@ struct Binary {
     std::string path;
     void *handle = nullptr;
     int32_t device = 0;
+    uint64_t file_dev = 0, file_ino = 0;  // identity of the file loaded
     ~Binary();
 };
 
@@ -145,6 +146,16 @@ struct Runtime {
 };
 
 Runtime &runtime();
+
+// Operator execution timeout in seconds (0: none): aclrtSetOpExecuteTimeOut, env
+// PYASC_SIM_OP_TIMEOUT, default kDefaultOpTimeoutSeconds.
+constexpr uint32_t kDefaultOpTimeoutSeconds = 547;
+uint32_t op_execute_timeout();
+
+// What the host can back: physical memory, or the cgroup (v2/v1) memory limit when smaller.
+size_t host_backable_memory();
+// Default capacity per device: half of host_backable_memory() over the devices, at most 32 GiB.
+size_t default_device_memory(int32_t device_count);
 
 // Checks that aclInit has run.
 aclError require_init(const char *api);

@@ -2,10 +2,15 @@
 
 namespace pyasc_sim {
 
-ThreadPool::ThreadPool(unsigned threads) {
+ThreadPool::ThreadPool(unsigned threads, std::function<void()> on_start) {
     if (threads == 0) threads = 1;
     workers_.reserve(threads);
-    for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+    for (unsigned i = 0; i < threads; ++i) {
+        workers_.emplace_back([this, on_start] {
+            if (on_start) on_start();
+            worker_loop();
+        });
+    }
 }
 
 ThreadPool::~ThreadPool() {

@@ -16,7 +16,9 @@ namespace pyasc_sim {
 
 class ThreadPool {
 public:
-    explicit ThreadPool(unsigned threads);
+    // on_start (optional) runs first in every worker thread (the device process installs its
+    // alternate signal stack there).
+    explicit ThreadPool(unsigned threads, std::function<void()> on_start = nullptr);
     ~ThreadPool();  // joins the workers
     ThreadPool(const ThreadPool &) = delete;
     ThreadPool &operator=(const ThreadPool &) = delete;

@@ -103,3 +103,17 @@ PYASC_SIM_KERNEL_ENTRY(echo_context) {
     out[2] = static_cast<uint32_t>(ctx->args_size);
     out[3] = ctx->soc_name ? static_cast<uint32_t>(std::strlen(ctx->soc_name)) : 0;
 }
+
+// Block 1 dereferences a null pointer (the device process crashes; the host reports it).
+PYASC_SIM_KERNEL_ENTRY(crash_null) {
+    if (ctx->block_idx != 1) return;
+    volatile int *p = nullptr;
+    *p = 1;
+}
+
+// Never returns (the operator execution timeout ends it).
+PYASC_SIM_KERNEL_ENTRY(spin_forever) {
+    (void)ctx;
+    volatile uint64_t n = 0;
+    for (;;) n = n + 1;
+}

@@ -87,7 +87,7 @@ struct Kernels {
     aclrtBinHandle bin = nullptr;
     aclrtFuncHandle vector_add = nullptr, fail_block3 = nullptr, sleep_write = nullptr, fixed_cycles = nullptr,
                     throw_exception = nullptr, echo_context = nullptr, wait_flag = nullptr,
-                    set_flag = nullptr;
+                    set_flag = nullptr, crash_null = nullptr, spin_forever = nullptr;
 };
 
 void test_fork_without_a_device_open();
@@ -290,6 +290,8 @@ Kernels load_kernels() {
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "fail_block3", &k.fail_block3));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "sleep_write", &k.sleep_write));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "fixed_cycles", &k.fixed_cycles));
+    EXPECT_OK(aclrtBinaryGetFunction(k.bin, "crash_null", &k.crash_null));
+    EXPECT_OK(aclrtBinaryGetFunction(k.bin, "spin_forever", &k.spin_forever));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "throw_exception", &k.throw_exception));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "echo_context", &k.echo_context));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "wait_flag", &k.wait_flag));
@@ -689,6 +691,60 @@ void test_threads(const Kernels &k) {
     CHECK(free_b == total_b);
 }
 
+// Kernel faults and hangs end the device process, not this one; the device works after.
+void test_faults_and_timeout(const Kernels &k) {
+    aclrtStream s = nullptr;
+    EXPECT_OK(aclrtCreateStream(&s));
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.crash_null, 3, s, nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_ACL(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION,
+               "kernel crash_null block 1: SIGSEGV (invalid memory access) at address 0x0");
+    CHECK(run_vector_add(k, s, 1000, 2.0f, false, false));  // respawned
+    EXPECT_OK(aclrtSetOpExecuteTimeOut(1));
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.spin_forever, 1, s, nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_ACL(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_TIMEOUT,
+               "kernel spin_forever: did not finish within the operator execution timeout of 1 s");
+    EXPECT_OK(aclrtSetOpExecuteTimeOut(547));  // the default again
+    CHECK(run_vector_add(k, s, 1000, 3.0f, true, true));
+    EXPECT_OK(aclrtDestroyStream(s));
+}
+
+// Freed device memory goes back to the OS (the shared heap punches holes).
+void test_free_returns_memory() {
+    auto shmem_kb = [] {
+        FILE *f = std::fopen("/proc/self/status", "r");
+        long kb = -1;
+        char line[256];
+        while (f != nullptr && std::fgets(line, sizeof(line), f) != nullptr) {
+            if (std::sscanf(line, "RssShmem: %ld kB", &kb) == 1) break;
+        }
+        if (f != nullptr) std::fclose(f);
+        return kb;
+    };
+    void *p = nullptr;
+    const size_t bytes = size_t{64} << 20;
+    EXPECT_OK(aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_OK(aclrtMemset(p, bytes, 1, bytes));
+    const long touched = shmem_kb();
+    EXPECT_OK(aclrtFree(p));
+    const long after = shmem_kb();
+    CHECK(touched >= 0 && after >= 0 && touched - after >= 60 * 1024);
+
+    // Address-ordered first fit with coalescing: two freed neighbours serve one larger request.
+    void *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
+    EXPECT_OK(aclrtMalloc(&a, 4000, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_OK(aclrtMalloc(&b, 4000, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_OK(aclrtMalloc(&c, 4000, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK(reinterpret_cast<uintptr_t>(a) % 512 == 0 && reinterpret_cast<uintptr_t>(b) % 512 == 0);
+    CHECK(a < b && b < c);
+    EXPECT_OK(aclrtFree(b));
+    EXPECT_OK(aclrtFree(a));
+    EXPECT_OK(aclrtMalloc(&d, static_cast<size_t>(static_cast<char *>(c) - static_cast<char *>(a)) - 64,
+                          ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK(d == a);
+    EXPECT_OK(aclrtFree(d));
+    EXPECT_OK(aclrtFree(c));
+}
+
 void test_malloc_cycles() {
     size_t free0 = 0, total = 0, free1 = 0;
     EXPECT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
@@ -928,6 +984,8 @@ int main(int argc, char **argv) {
     test_timed_waits_and_event_errors(k);
     test_fork_with_a_device_open(k);
     test_threads(k);
+    test_faults_and_timeout(k);
+    test_free_returns_memory();
     test_malloc_cycles();
     test_teardown(k);
     std::printf("test_runtime: %.1f s\n", (now_ms() - t0) / 1000.0);

@@ -309,6 +309,10 @@ PYASC_ACL_API aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle,
                                                      aclrtPlaceHolderInfo *placeHolderArray,
                                                      size_t placeHolderNum);
 PYASC_ACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
+/* Operator execution timeout in seconds for launches that start afterwards (0: no timeout, in
+ * the simulator).  A kernel running longer fails with ACL_ERROR_RT_AICORE_TIMEOUT.  Optional for
+ * the binding. */
+PYASC_ACL_API aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
 
 /* Timed waits: timeout in milliseconds, -1 waits forever.  On timeout they return
  * ACL_ERROR_RT_STREAM_SYNC_TIMEOUT (stream, device) or ACL_ERROR_RT_EVENT_SYNC_TIMEOUT (event).
@@ -372,7 +376,8 @@ PYASC_ACL_API aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
     X(aclError, aclrtBinaryUnLoad, (aclrtBinHandle binHandle))                                      \
     X(aclError, aclrtSynchronizeStreamWithTimeout, (aclrtStream stream, int32_t timeout))            \
     X(aclError, aclrtSynchronizeEventWithTimeout, (aclrtEvent event, int32_t timeout))               \
-    X(aclError, aclrtSynchronizeDeviceWithTimeout, (int32_t timeout))
+    X(aclError, aclrtSynchronizeDeviceWithTimeout, (int32_t timeout))                                \
+    X(aclError, aclrtSetOpExecuteTimeOut, (uint32_t timeout))
 
 /* X(name) for the entries of PYASC_ACL_FUNCTION_LIST that an ACL library may lack (newer than
  * the oldest supported CANN, or not on every product); callers check them for NULL. */
@@ -381,7 +386,8 @@ PYASC_ACL_API aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
     X(aclrtLaunchKernelWithHostArgs)        \
     X(aclrtSynchronizeStreamWithTimeout)    \
     X(aclrtSynchronizeEventWithTimeout)     \
-    X(aclrtSynchronizeDeviceWithTimeout)
+    X(aclrtSynchronizeDeviceWithTimeout)    \
+    X(aclrtSetOpExecuteTimeOut)
 
 /* PFN_<name>: pointer-to-function type of each ACL function, for dlsym. */
 #define PYASC_ACL_DECLARE_PFN_(ret, name, params) typedef ret(*PFN_##name) params;

@@ -1,0 +1,45 @@
+// Runs the blocks of one kernel launch on a thread pool, with the kernel ABI callbacks and the
+// cross-block write-overlap check.  Used by the device process (pyasc-sim-device).
+#ifndef PYASC_SIM_BLOCK_RUNNER_H_
+#define PYASC_SIM_BLOCK_RUNNER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "pyasc_sim/kernel_abi.h"
+#include "thread_pool.h"
+
+namespace pyasc_sim {
+
+struct LaunchSpec {
+    PyascSimKernelEntry entry = nullptr;
+    const char *kernel_name = "";
+    const char *soc_name = "";
+    uint32_t num_blocks = 0;
+    const void *args = nullptr;
+    size_t args_size = 0;
+    bool checks = true;
+    uint32_t vector_cores = 0, cube_cores = 0;
+    uint64_t ub_bytes = 0, l1_bytes = 0, l0a_bytes = 0, l0b_bytes = 0, l0c_bytes = 0;
+    // Answers PyascSimBlockContext::gm_query (user is passed through).
+    int (*gm_query)(void *user, const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) = nullptr;
+    void *gm_query_user = nullptr;
+    // Called on the block's thread around each block (crash reports name the block); may be null.
+    void (*block_begin)(int tag, uint32_t block) = nullptr;
+    void (*block_end)() = nullptr;
+    int tag = 0;  // passed to block_begin (the device process: the launch's slot)
+};
+
+struct LaunchOutcome {
+    int32_t status = 0;     // 0, or the status of the lowest failing block
+    uint32_t block = 0;     // that block
+    std::string message;    // its message (without the "kernel K block B: " prefix)
+};
+
+// Runs blocks 0..num_blocks-1 of `spec` on `pool`; cycles[i] receives block i's cycle count.
+void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, LaunchOutcome *out);
+
+}  // namespace pyasc_sim
+
+#endif  // PYASC_SIM_BLOCK_RUNNER_H_

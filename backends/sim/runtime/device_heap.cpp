@@ -1,0 +1,126 @@
+#include "device_heap.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <iterator>
+
+#include "error.h"
+#include "memory.h"
+
+namespace pyasc_sim {
+
+namespace {
+
+constexpr size_t kPage = 4096;
+
+size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+// Maps the heap where a freshly started process has nothing (the device process must map it at
+// the same address): from 16 TiB up, far above the executable and its brk heap and far below
+// the mmap area and the stack, trying the next TiB-aligned range when one is taken.
+void *map_in_quiet_range(int fd, size_t size) {
+    const uintptr_t step = round_up(size, size_t{1} << 40);
+    for (uintptr_t hint = uintptr_t{1} << 44; hint < (uintptr_t{0x50} << 40); hint += step) {
+        void *p = mmap(reinterpret_cast<void *>(hint), size, PROT_READ | PROT_WRITE,
+                       MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, fd, 0);
+        if (p == reinterpret_cast<void *>(hint)) return p;
+        if (p != MAP_FAILED) munmap(p, size);  // an old kernel took it as a mere hint
+    }
+    return mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+}
+
+}  // namespace
+
+std::shared_ptr<DeviceHeap> DeviceHeap::create(int32_t device, size_t capacity, std::string *error) {
+    // Every allocation is charged at least 64 bytes but takes at least one 512-byte aligned
+    // slot, so reserve 8x the capacity of address space (sparse: it costs no memory) so that any
+    // set of allocations the accounting accepts fits; fall back to less on small address spaces.
+    const size_t cap = round_up(capacity, kPage);
+    const std::string name = format("pyasc-sim-device-%d", device);
+    int fd = memfd_create(name.c_str(), MFD_CLOEXEC);
+    if (fd < 0) {
+        *error = format("memfd_create failed: %s", std::strerror(errno));
+        return nullptr;
+    }
+    for (size_t factor : {size_t{8}, size_t{2}, size_t{1}}) {
+        if (cap > (~size_t{0} >> 4) / factor) continue;
+        const size_t size = cap * factor;
+        if (ftruncate(fd, static_cast<off_t>(size)) != 0) continue;
+        void *p = map_in_quiet_range(fd, size);
+        if (p == MAP_FAILED) continue;
+        std::shared_ptr<DeviceHeap> h(new DeviceHeap());
+        h->fd_ = fd;
+        h->base_ = reinterpret_cast<uintptr_t>(p);
+        h->size_ = size;
+        h->free_[h->base_] = size;
+        return h;
+    }
+    *error = format("cannot map %zu bytes of shared device memory: %s", cap, std::strerror(errno));
+    close(fd);
+    return nullptr;
+}
+
+DeviceHeap::~DeviceHeap() {
+    if (base_ != 0) munmap(reinterpret_cast<void *>(base_), size_);
+    if (fd_ >= 0) close(fd_);
+}
+
+uintptr_t DeviceHeap::allocate(size_t bytes) {
+    const size_t need = round_up(bytes == 0 ? 1 : bytes, kDeviceAlignment);
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = free_.begin(); it != free_.end(); ++it) {  // first fit, lowest address
+        if (it->second < need) continue;
+        const uintptr_t addr = it->first;
+        const size_t rest = it->second - need;
+        free_.erase(it);
+        if (rest != 0) free_[addr + need] = rest;
+        return addr;
+    }
+    return 0;
+}
+
+void DeviceHeap::release(uintptr_t addr, size_t bytes) {
+    const size_t len = round_up(bytes == 0 ? 1 : bytes, kDeviceAlignment);
+    uintptr_t begin = addr, end = addr + len;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto next = free_.lower_bound(addr);
+        if (next != free_.begin()) {
+            auto prev = std::prev(next);
+            if (prev->first + prev->second == begin) {
+                begin = prev->first;
+                free_.erase(prev);
+            }
+        }
+        if (next != free_.end() && next->first == end) {
+            end = next->first + next->second;
+            free_.erase(next);
+        }
+        // The pages the freed range touches that are now wholly free (a page shared with a live
+        // allocation keeps its bytes); under the lock, so no new allocation there loses its bytes.
+        const uintptr_t lo = std::max<uintptr_t>(round_up(begin, kPage), addr / kPage * kPage);
+        const uintptr_t hi = std::min<uintptr_t>(end / kPage * kPage, round_up(addr + len, kPage));
+        punch(lo, hi);
+        free_[begin] = end - begin;
+    }
+}
+
+void DeviceHeap::punch(uintptr_t begin, uintptr_t end) {
+    if (end <= begin) return;
+    const off_t off = static_cast<off_t>(begin - base_);
+    const off_t n = static_cast<off_t>(end - begin);
+    if (fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, n) != 0) {
+        madvise(reinterpret_cast<void *>(begin), static_cast<size_t>(n), MADV_REMOVE);
+    }
+}
+
+}  // namespace pyasc_sim

@@ -1,0 +1,417 @@
+// pyasc-sim-device: the process that runs the kernel blocks of one simulated device.
+//
+// Started by the simulated ACL runtime (device_process.cpp) with posix_spawn:
+//   pyasc-sim-device <ctl_fd> <heap_fd> <heap_base> <heap_size> <parent_pid> <device_id>
+// It maps device memory at the host's address, then serves launch requests posted in the
+// shared control block.  A fault in kernel code (signal, exit()) is written to the control
+// block's crash area and ends this process only; the host reports it and respawns.
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "block_runner.h"
+#include "devproc_protocol.h"
+#include "pyasc/acl_abi.h"
+#include "pyasc_sim/kernel_abi.h"
+#include "thread_pool.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+using namespace pyasc_sim;
+using devproc::ControlBlock;
+using devproc::Slot;
+
+namespace {
+
+ControlBlock *g_ctl = nullptr;
+pid_t g_parent = 0;
+thread_local int32_t t_block = -1;
+thread_local int32_t t_slot = -1;
+thread_local uintptr_t t_stack_lo = 0, t_stack_hi = 0;
+
+// ---- crash reporting -------------------------------------------------------------------
+
+const char *signal_what(int sig, int code, bool near_stack) {
+    switch (sig) {
+        case SIGSEGV:
+            return near_stack ? "SIGSEGV (stack overflow: unbounded or too deep recursion)"
+                              : "SIGSEGV (invalid memory access)";
+        case SIGBUS: return "SIGBUS (bus error: misaligned or unbacked memory access)";
+        case SIGFPE:
+            if (code == FPE_INTDIV) return "SIGFPE (integer division by zero)";
+            if (code == FPE_INTOVF) return "SIGFPE (integer overflow)";
+            return "SIGFPE (arithmetic exception)";
+        case SIGILL: return "SIGILL (illegal instruction)";
+        case SIGABRT: return "SIGABRT (abort() called)";
+        case SIGTRAP: return "SIGTRAP (trap instruction)";
+    }
+    return "fatal signal";
+}
+
+uintptr_t context_pc(void *uc) {
+    const ucontext_t *u = static_cast<const ucontext_t *>(uc);
+#if defined(__x86_64__)
+    return static_cast<uintptr_t>(u->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    return static_cast<uintptr_t>(u->uc_mcontext.pc);
+#else
+    (void)u;
+    return 0;
+#endif
+}
+
+bool is_runtime_module(const char *path) {
+    if (path == nullptr) return true;
+    const char *base = std::strrchr(path, '/');
+    base = base != nullptr ? base + 1 : path;
+    return std::strncmp(base, "libc.", 5) == 0 || std::strncmp(base, "libc-", 5) == 0 ||
+           std::strncmp(base, "libstdc++", 9) == 0 || std::strncmp(base, "libgcc", 6) == 0 ||
+           std::strncmp(base, "libpthread", 10) == 0 || std::strcmp(base, "pyasc-sim-device") == 0;
+}
+
+// Names the code that faulted: the first stack frame inside a kernel binary (abort() and
+// friends fault inside libc), else the faulting instruction's function.
+void record_location(ControlBlock *c, uintptr_t pc) {
+    void *frames[48];
+    const int n = backtrace(frames, 48);
+    uintptr_t where = pc;
+    for (int i = 0; i < n; ++i) {
+        Dl_info info;
+        const uintptr_t f = reinterpret_cast<uintptr_t>(frames[i]);
+        if (dladdr(frames[i], &info) != 0 && !is_runtime_module(info.dli_fname)) {
+            where = f;
+            break;
+        }
+    }
+    Dl_info info;
+    if (where != 0 && dladdr(reinterpret_cast<void *>(where), &info) != 0) {
+        std::snprintf(c->crash_function, sizeof(c->crash_function), "%s", info.dli_sname ? info.dli_sname : "");
+        std::snprintf(c->crash_module, sizeof(c->crash_module), "%s", info.dli_fname ? info.dli_fname : "");
+        c->crash_pc_offset = where - reinterpret_cast<uintptr_t>(info.dli_fbase);
+    }
+}
+
+void publish_crash_and_exit(ControlBlock *c, int code) {
+    c->crashed.store(1, std::memory_order_release);
+    devproc::ring(c->host_bell);
+    _exit(code);
+}
+
+void crash_handler(int sig, siginfo_t *si, void *uc) {
+    ControlBlock *c = g_ctl;
+    if (c->crash_claim.exchange(1) != 0) {
+        for (;;) pause();  // another thread is reporting; it ends the process
+    }
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(si->si_addr);
+    const bool near_stack = sig == SIGSEGV && t_stack_hi != 0 && addr + (1u << 20) >= t_stack_lo && addr < t_stack_hi;
+    c->crash_signal = sig;
+    c->crash_block = t_block;
+    c->crash_slot = t_slot;
+    c->crash_addr = addr;
+    std::snprintf(c->crash_what, sizeof(c->crash_what), "%s", signal_what(sig, si->si_code, near_stack));
+    record_location(c, context_pc(uc));
+    publish_crash_and_exit(c, 128 + sig);
+}
+
+// exit() called by kernel code (any thread): reported like a crash of the calling block.
+void on_exit_handler(int status, void *) {
+    ControlBlock *c = g_ctl;
+    if (c == nullptr) return;
+    bool running = false;
+    for (const Slot &sl : c->slots) running = running || sl.running.load() != 0;
+    if (!running) return;  // a normal shutdown
+    if (c->crash_claim.exchange(1) != 0) {
+        for (;;) pause();
+    }
+    c->crash_signal = 0;
+    c->crash_exit_status = status;
+    c->crash_block = t_block;
+    c->crash_slot = t_slot;
+    std::snprintf(c->crash_what, sizeof(c->crash_what), "exit(%d) called", status);
+    record_location(c, 0);
+    publish_crash_and_exit(c, status == 0 ? 1 : status);
+}
+
+// An alternate signal stack for the calling thread, so a stack overflow can still be reported.
+void install_alt_stack() {
+    const size_t size = 256 * 1024;
+    void *mem = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) return;
+    stack_t ss;
+    std::memset(&ss, 0, sizeof(ss));
+    ss.ss_sp = mem;
+    ss.ss_size = size;
+    sigaltstack(&ss, nullptr);
+}
+
+void install_crash_handlers() {
+    void *warm[2];
+    backtrace(warm, 2);  // loads the unwinder now: the handler must not dlopen it
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = crash_handler;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) sigaction(sig, &sa, nullptr);
+}
+
+void note_stack_bounds() {
+    if (t_stack_hi != 0) return;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+    void *lo = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &lo, &size) == 0) {
+        t_stack_lo = reinterpret_cast<uintptr_t>(lo);
+        t_stack_hi = t_stack_lo + size;
+    }
+    pthread_attr_destroy(&attr);
+}
+
+void block_begin(int slot, uint32_t block) {
+    note_stack_bounds();
+    t_slot = slot;
+    t_block = static_cast<int32_t>(block);
+}
+
+void block_end() {
+    t_block = -1;
+    t_slot = -1;
+}
+
+// ---- gm_query: the launch's allocation snapshot, else ask the host --------------------
+
+int gm_query(void *user, const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
+    Slot *c = static_cast<Slot *>(user);
+    const uint64_t addr = reinterpret_cast<uintptr_t>(p);
+    // Binary search the address-ordered snapshot.
+    uint32_t lo = 0, hi = c->n_allocs;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (c->allocs[mid].base <= addr) lo = mid + 1; else hi = mid;
+    }
+    if (lo > 0) {
+        const devproc::AllocRange &r = c->allocs[lo - 1];
+        if (addr - r.base < r.size) {
+            if (base != nullptr) *base = r.base;
+            if (size != nullptr) *size = r.size;
+            return 1;
+        }
+    }
+    // Not a live allocation of this device at launch: the host knows why (freed, past the end,
+    // another device's memory, never allocated).
+    static std::mutex query_mu[devproc::kSlots];  // blocks of one launch ask one at a time
+    std::lock_guard<std::mutex> lock(query_mu[c - g_ctl->slots]);
+    c->q_ptr = addr;
+    c->query_state.store(devproc::kQueryAsked, std::memory_order_release);
+    devproc::ring(g_ctl->host_bell);
+    for (;;) {
+        const uint32_t s = c->query_state.load(std::memory_order_acquire);
+        if (s == devproc::kQueryAnswered) break;
+        devproc::futex_wait(c->query_state, s, 200000000L);
+        if (getppid() != g_parent) _exit(0);
+    }
+    const int found = c->q_found;
+    if (found) {
+        if (base != nullptr) *base = c->q_base;
+        if (size != nullptr) *size = c->q_size;
+    } else if (why != nullptr && why_size > 0) {
+        c->q_why[sizeof(c->q_why) - 1] = '\0';
+        std::snprintf(why, why_size, "%s", c->q_why);
+    }
+    c->query_state.store(devproc::kQueryIdle, std::memory_order_release);
+    return found;
+}
+
+// ---- kernels: dlopen handles cached by file identity ----------------------------------
+
+struct KernelCache {
+    std::mutex mu;
+    std::map<std::pair<std::string, std::pair<uint64_t, uint64_t>>, void *> binaries;
+    std::map<std::pair<void *, std::string>, PyascSimKernelEntry> entries;
+
+    // The entry point, or null with *error set.
+    PyascSimKernelEntry find(const Slot &c, std::string *error) {
+        std::lock_guard<std::mutex> lock(mu);
+        const auto key = std::make_pair(std::string(c.binary_path), std::make_pair(c.bin_dev, c.bin_ino));
+        void *&handle = binaries[key];
+        if (handle == nullptr) {
+            handle = dlopen(c.binary_path, RTLD_NOW | RTLD_LOCAL);
+            if (handle == nullptr) {
+                const char *why = dlerror();
+                *error = std::string("the device process cannot load '") + c.binary_path + "': " + (why ? why : "?");
+                binaries.erase(key);
+                return nullptr;
+            }
+        }
+        PyascSimKernelEntry &entry = entries[std::make_pair(handle, std::string(c.kernel_name))];
+        if (entry == nullptr) {
+            const std::string symbol = std::string(PYASC_SIM_ENTRY_PREFIX) + c.kernel_name;
+            entry = reinterpret_cast<PyascSimKernelEntry>(dlsym(handle, symbol.c_str()));
+            if (entry == nullptr) *error = "the device process finds no symbol " + symbol;
+        }
+        return entry;
+    }
+};
+
+void serve_launch(Slot *c, int slot, ThreadPool &pool, KernelCache &cache) {
+    c->status = 0;
+    c->failing_block = 0;
+    c->message[0] = '\0';
+    std::string error;
+    PyascSimKernelEntry entry = cache.find(*c, &error);
+    if (entry == nullptr) {
+        c->status = ACL_ERROR_RT_AICORE_EXCEPTION;
+        std::snprintf(c->message, sizeof(c->message), "%s", error.c_str());
+        return;
+    }
+    LaunchSpec spec;
+    spec.entry = entry;
+    spec.kernel_name = c->kernel_name;
+    spec.soc_name = c->soc_name;
+    spec.num_blocks = c->num_blocks;
+    spec.args = c->args;
+    spec.args_size = c->args_size;
+    spec.checks = (c->flags & PYASC_SIM_FLAG_CHECKS) != 0;
+    spec.vector_cores = c->vector_cores;
+    spec.cube_cores = c->cube_cores;
+    spec.ub_bytes = c->ub_bytes;
+    spec.l1_bytes = c->l1_bytes;
+    spec.l0a_bytes = c->l0a_bytes;
+    spec.l0b_bytes = c->l0b_bytes;
+    spec.l0c_bytes = c->l0c_bytes;
+    spec.gm_query = gm_query;
+    spec.gm_query_user = c;
+    spec.block_begin = block_begin;
+    spec.block_end = block_end;
+    spec.tag = slot;
+    LaunchOutcome out;
+    c->running.store(1);
+    run_blocks(pool, spec, c->cycles, &out);
+    c->running.store(0);
+    c->status = out.status;
+    c->failing_block = out.block;
+    std::snprintf(c->message, sizeof(c->message), "%s", out.message.c_str());
+}
+
+// Waits for the next request; exits when the host process is gone.
+uint32_t wait_request(Slot *c, uint32_t last) {
+    // Brief spin (back-to-back launches), then sleep on the futex.
+    const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+    for (int spin = 0;; ++spin) {
+        const uint32_t s = c->req_seq.load(std::memory_order_acquire);
+        if (s != last) return s;
+        if ((spin & 63) == 0 && std::chrono::steady_clock::now() >= spin_until) break;
+        devproc::cpu_relax();
+    }
+    for (;;) {
+        const uint32_t s = c->req_seq.load(std::memory_order_acquire);
+        if (s != last) return s;
+        devproc::futex_wait(c->req_seq, s, 500000000L);
+        if (getppid() != g_parent) _exit(0);
+    }
+}
+
+bool parse_u64(const char *s, int base, uint64_t *out) {
+    char *end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(s, &end, base);
+    if (end == s || *end != '\0' || errno != 0) return false;
+    *out = v;
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    uint64_t ctl_fd = 0, heap_fd = 0, heap_base = 0, heap_size = 0, parent = 0, device = 0;
+    if (argc != 7 || !parse_u64(argv[1], 10, &ctl_fd) || !parse_u64(argv[2], 10, &heap_fd) ||
+        !parse_u64(argv[3], 16, &heap_base) || !parse_u64(argv[4], 10, &heap_size) ||
+        !parse_u64(argv[5], 10, &parent) || !parse_u64(argv[6], 10, &device)) {
+        std::fprintf(stderr,
+                     "pyasc-sim-device: started by the simulated ACL runtime (libpyasc_acl_sim.so), not by hand\n");
+        return 2;
+    }
+    g_parent = static_cast<pid_t>(parent);
+    (void)device;
+    // Device memory first, at the host's address, before anything else can take that range.
+    void *heap = mmap(reinterpret_cast<void *>(heap_base), heap_size, PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, static_cast<int>(heap_fd), 0);
+    const int heap_errno = errno;
+    void *ctl = mmap(nullptr, sizeof(ControlBlock), PROT_READ | PROT_WRITE, MAP_SHARED, static_cast<int>(ctl_fd), 0);
+    if (ctl == MAP_FAILED) {
+        std::fprintf(stderr, "pyasc-sim-device: cannot map the control block: %s\n", std::strerror(errno));
+        return 3;
+    }
+    g_ctl = static_cast<ControlBlock *>(ctl);
+    close(static_cast<int>(ctl_fd));
+    if (heap != reinterpret_cast<void *>(heap_base)) {
+        std::snprintf(g_ctl->startup_error, sizeof(g_ctl->startup_error),
+                      "the device process cannot map device memory at %#llx (%llu bytes): %s",
+                      static_cast<unsigned long long>(heap_base), static_cast<unsigned long long>(heap_size),
+                      heap == MAP_FAILED ? std::strerror(heap_errno) : "the address is taken");
+        devproc::ring(g_ctl->host_bell);
+        return 4;
+    }
+    close(static_cast<int>(heap_fd));
+    if (getppid() != g_parent) return 0;
+
+    // The host may end without telling us (SIGKILL, a crash): a watchdog ends this process then,
+    // even while a kernel spins forever.
+    std::thread([] {
+        for (;;) {
+            if (getppid() != g_parent) _exit(0);
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    }).detach();
+    install_alt_stack();
+    install_crash_handlers();
+    unsigned threads = std::thread::hardware_concurrency();
+    static ThreadPool pool(threads == 0 ? 1 : threads, [] { install_alt_stack(); });
+    static KernelCache cache;
+    // Registered after the statics above, so it runs before their destructors (exit handlers
+    // run in reverse order): exit() from a block reports and ends the process right away.
+    on_exit(on_exit_handler, nullptr);
+
+    // One server thread per slot (this thread serves slot 0).
+    uint32_t last[devproc::kSlots];
+    for (uint32_t i = 0; i < devproc::kSlots; ++i) last[i] = g_ctl->slots[i].req_seq.load();
+    auto serve = [](int slot, uint32_t seen) {
+        Slot *c = &g_ctl->slots[slot];
+        for (;;) {
+            seen = wait_request(c, seen);
+            if (c->command == devproc::kCmdQuit) _exit(0);
+            serve_launch(c, slot, pool, cache);
+            c->rep_seq.store(seen, std::memory_order_release);
+            devproc::ring(g_ctl->host_bell);
+        }
+    };
+    for (uint32_t i = 1; i < devproc::kSlots; ++i) {
+        std::thread([serve, i, &last] {
+            install_alt_stack();
+            serve(static_cast<int>(i), last[i]);
+        }).detach();
+    }
+    g_ctl->ready.store(1, std::memory_order_release);
+    devproc::ring(g_ctl->host_bell);
+    serve(0, last[0]);
+}

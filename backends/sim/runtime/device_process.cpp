@@ -1,0 +1,424 @@
+#include "device_process.h"
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <cstdio>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <thread>
+
+#include "device_heap.h"
+#include "devproc_protocol.h"
+#include "elf_symbols.h"
+#include "error.h"
+#include "pyasc_sim/kernel_abi.h"
+#include "soc_profile.h"
+
+extern char **environ;
+
+namespace pyasc_sim {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr long kSliceNs = 20 * 1000 * 1000;        // futex wait slice: child / timeout checks
+constexpr auto kSpin = std::chrono::microseconds(50);  // brief spin before sleeping
+constexpr auto kStartupTimeout = std::chrono::seconds(60);
+
+// Directory of this library: pyasc-sim-device is installed next to it.
+std::string executable_path() {
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&executable_path), &info) == 0 || info.dli_fname == nullptr) {
+        return "pyasc-sim-device";
+    }
+    std::string lib = info.dli_fname;
+    const size_t slash = lib.rfind('/');
+    return (slash == std::string::npos ? std::string(".") : lib.substr(0, slash)) + "/pyasc-sim-device";
+}
+
+std::string demangle(const char *name) {
+    if (name == nullptr || name[0] == '\0') return std::string();
+    int status = 0;
+    char *d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+    std::string out = status == 0 && d != nullptr ? d : name;
+    std::free(d);
+    return out;
+}
+
+std::string base_name(const std::string &path) {
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+DeviceProcess::DeviceProcess(int32_t device, std::shared_ptr<DeviceHeap> heap)
+    : device_(device), heap_(std::move(heap)), owner_(getpid()) {}
+
+DeviceProcess::~DeviceProcess() {
+    terminate();
+    if (ctl_ != nullptr) munmap(ctl_, sizeof(devproc::ControlBlock));
+    if (ctl_fd_ >= 0) close(ctl_fd_);
+}
+
+std::string DeviceProcess::crash_message_locked(int wait_status) {
+    devproc::ControlBlock &c = *ctl_;
+    const int slot = c.crash_slot;
+    const std::string kernel =
+        slot >= 0 && slot < static_cast<int>(devproc::kSlots) ? std::string(c.slots[slot].kernel_name) : "?";
+    const std::string block = c.crash_block >= 0 ? format("block %d", c.crash_block) : std::string("(no block)");
+    c.crash_what[sizeof(c.crash_what) - 1] = '\0';
+    c.crash_function[sizeof(c.crash_function) - 1] = '\0';
+    c.crash_module[sizeof(c.crash_module) - 1] = '\0';
+    (void)wait_status;
+    std::string where;
+    std::string raw = c.crash_function;
+    if (raw.empty() && c.crash_module[0] != '\0') raw = elf_function_at(c.crash_module, c.crash_pc_offset);
+    const std::string fn = demangle(raw.c_str());
+    const std::string module = base_name(c.crash_module);
+    if (!fn.empty() || !module.empty()) {
+        where = format(", in %s (%s+0x%llx)", fn.empty() ? "?" : fn.c_str(), module.c_str(),
+                       static_cast<unsigned long long>(c.crash_pc_offset));
+    }
+    std::string addr;
+    if (c.crash_signal == SIGSEGV || c.crash_signal == SIGBUS) {
+        addr = format(" at address 0x%llx", static_cast<unsigned long long>(c.crash_addr));
+    }
+    return format("kernel %s %s: %s%s%s; the simulated device process was restarted (device memory is kept)",
+                  kernel.c_str(), block.c_str(), c.crash_what, addr.c_str(), where.c_str());
+}
+
+void DeviceProcess::reap_locked(bool polite, const std::string &why) {
+    const pid_t pid = pid_.load();
+    if (pid <= 0) return;
+    bool running = false;
+    for (const devproc::Slot &sl : ctl_->slots) running = running || sl.running.load() != 0;
+    bool exited = false;
+    int st = 0;
+    if (polite && !running && busy_slots_ == 0) {
+        ctl_->slots[0].command = devproc::kCmdQuit;
+        devproc::ring(ctl_->slots[0].req_seq);
+        for (int i = 0; i < 40 && !exited; ++i) {  // up to ~200 ms to leave on its own
+            exited = waitpid(pid, &st, WNOHANG) != 0;
+            if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    }
+    if (!exited) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+    }
+    pid_.store(0);
+    death_ = why;
+    death_slot_ = -1;
+}
+
+bool DeviceProcess::gone(uint64_t gen) {
+    std::lock_guard<std::mutex> lock(proc_mu_);
+    if (generation_ != gen || pid_.load() <= 0) return true;
+    const pid_t pid = pid_.load();
+    devproc::ControlBlock &c = *ctl_;
+    int st = 0;
+    pid_t r = waitpid(pid, &st, WNOHANG);
+    if (r == 0 && c.crashed.load() != 0) {
+        // The reporter is ending the process: give it a moment, then make sure.
+        for (int i = 0; i < 400 && r == 0; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            r = waitpid(pid, &st, WNOHANG);
+        }
+        if (r == 0) {
+            kill(pid, SIGKILL);
+            r = waitpid(pid, &st, 0);
+        }
+    }
+    if (r == 0) return false;
+    // r == pid: reaped here; -1 (ECHILD): someone else reaped it (SIGCHLD ignored, os.wait()).
+    pid_.store(0);
+    if (c.crashed.load() != 0) {
+        death_ = crash_message_locked(r == pid ? st : -1);
+        death_slot_ = c.crash_slot;
+    } else {
+        const std::string how = r != pid ? std::string("ended")
+                                : WIFSIGNALED(st)
+                                    ? format("was killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)))
+                                    : format("exited with status %d", WEXITSTATUS(st));
+        death_ = format("the simulated device process %s (_exit or a kill from outside); it is restarted at the "
+                        "next launch",
+                        how.c_str());
+        death_slot_ = -1;
+    }
+    return true;
+}
+
+void DeviceProcess::terminate() {
+    terminating_.store(true);
+    if (getpid() != owner_) return;  // a forked child never signals or waits for the parent's device
+    std::lock_guard<std::mutex> lock(proc_mu_);
+    reap_locked(true, format("device %d was reset while the kernel ran", device_));
+    if (ctl_ != nullptr) devproc::ring(ctl_->host_bell);  // running launches notice at once
+}
+
+int DeviceProcess::take_slot() {
+    std::unique_lock<std::mutex> lock(slot_mu_);
+    slot_cv_.wait(lock, [&] { return busy_slots_ != (1u << devproc::kSlots) - 1; });
+    for (int i = 0; i < static_cast<int>(devproc::kSlots); ++i) {
+        if ((busy_slots_ & (1u << i)) == 0) {
+            busy_slots_ |= 1u << i;
+            return i;
+        }
+    }
+    return 0;  // unreachable
+}
+
+void DeviceProcess::give_slot(int slot) {
+    {
+        std::lock_guard<std::mutex> lock(slot_mu_);
+        busy_slots_ &= ~(1u << slot);
+    }
+    slot_cv_.notify_one();
+}
+
+bool DeviceProcess::spawn_locked(std::string *error) {
+    if (ctl_ == nullptr) {
+        const std::string name = format("pyasc-sim-device-%d-control", device_);
+        int fd = memfd_create(name.c_str(), MFD_CLOEXEC);
+        if (fd < 0 || ftruncate(fd, sizeof(devproc::ControlBlock)) != 0) {
+            *error = format("cannot create the device process's control block: %s", std::strerror(errno));
+            if (fd >= 0) close(fd);
+            return false;
+        }
+        void *p = mmap(nullptr, sizeof(devproc::ControlBlock), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (p == MAP_FAILED) {
+            *error = format("cannot map the device process's control block: %s", std::strerror(errno));
+            close(fd);
+            return false;
+        }
+        ctl_fd_ = fd;
+        ctl_ = static_cast<devproc::ControlBlock *>(p);  // zero-filled by the memfd
+        ctl_->magic = devproc::kMagic;
+        ctl_->version = devproc::kVersion;
+    }
+    devproc::ControlBlock &c = *ctl_;
+    c.ready.store(0);
+    c.crashed.store(0);
+    c.crash_claim.store(0);
+    c.crash_slot = -1;
+    c.crash_block = -1;
+    c.startup_error[0] = '\0';
+    for (devproc::Slot &sl : c.slots) {
+        sl.running.store(0);
+        sl.query_state.store(devproc::kQueryIdle);
+        sl.rep_seq.store(sl.req_seq.load());
+        sl.command = 0;
+    }
+
+    const std::string exe = executable_path();
+    const std::string a1 = std::to_string(ctl_fd_), a2 = std::to_string(heap_->fd());
+    const std::string a3 = format("%llx", static_cast<unsigned long long>(heap_->base()));
+    const std::string a4 = std::to_string(heap_->size()), a5 = std::to_string(getpid());
+    const std::string a6 = std::to_string(device_);
+    char *argv[] = {const_cast<char *>(exe.c_str()), const_cast<char *>(a1.c_str()), const_cast<char *>(a2.c_str()),
+                    const_cast<char *>(a3.c_str()),  const_cast<char *>(a4.c_str()), const_cast<char *>(a5.c_str()),
+                    const_cast<char *>(a6.c_str()),  nullptr};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    // dup2 onto itself clears close-on-exec for exactly these two descriptors.
+    posix_spawn_file_actions_adddup2(&actions, ctl_fd_, ctl_fd_);
+    posix_spawn_file_actions_adddup2(&actions, heap_->fd(), heap_->fd());
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t none, reset;
+    sigemptyset(&none);
+    sigemptyset(&reset);  // signals the host may ignore (Python ignores SIGPIPE): default again
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGXFSZ, SIGUSR1, SIGUSR2}) sigaddset(&reset, sig);
+    posix_spawnattr_setsigmask(&attr, &none);      // kernel code runs with no signal blocked
+    posix_spawnattr_setsigdefault(&attr, &reset);
+    posix_spawnattr_setpgroup(&attr, 0);           // Ctrl-C goes to the host, which decides
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+    pid_t pid = 0;
+    const int rc = posix_spawn(&pid, exe.c_str(), &actions, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+        *error = format("cannot start the simulated device process '%s': %s (it is installed next to "
+                        "libpyasc_acl_sim.so; reinstall pyasc)",
+                        exe.c_str(), std::strerror(rc));
+        return false;
+    }
+    pid_.store(pid);
+    ++generation_;
+    const Clock::time_point deadline = Clock::now() + kStartupTimeout;
+    for (;;) {
+        const uint32_t bell = c.host_bell.load();
+        if (c.ready.load(std::memory_order_acquire) != 0) return true;
+        int st = 0;
+        const pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r != 0) {
+            pid_.store(0);
+            c.startup_error[sizeof(c.startup_error) - 1] = '\0';
+            const std::string how = r != pid ? std::string("status unknown")
+                                    : WIFSIGNALED(st) ? format("signal %d", WTERMSIG(st))
+                                                      : format("exit status %d", WEXITSTATUS(st));
+            *error = format("the simulated device process '%s' ended at start-up (%s)%s%s", exe.c_str(), how.c_str(),
+                            c.startup_error[0] != '\0' ? ": " : "", c.startup_error);
+            return false;
+        }
+        if (Clock::now() > deadline) {
+            reap_locked(false, "");
+            *error = format("the simulated device process '%s' did not start within %lld s", exe.c_str(),
+                            static_cast<long long>(kStartupTimeout.count()));
+            return false;
+        }
+        devproc::futex_wait(c.host_bell, bell, kSliceNs);
+    }
+}
+
+void DeviceProcess::answer_query(devproc::Slot &s, const KernelLaunch &req) {
+    uint64_t base = 0, size = 0;
+    s.q_why[0] = '\0';
+    const int found = req.query ? req.query(reinterpret_cast<const void *>(static_cast<uintptr_t>(s.q_ptr)), &base,
+                                            &size, s.q_why, sizeof(s.q_why))
+                                : 0;
+    s.q_found = found;
+    s.q_base = base;
+    s.q_size = size;
+    s.query_state.store(devproc::kQueryAnswered, std::memory_order_release);
+    devproc::futex_wake(s.query_state);
+}
+
+void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelResult *out) {
+    out->has_cycles = false;
+    if (getpid() != owner_) {
+        out->status = ACL_ERROR_RT_CONTEXT_NULL;
+        out->message = format("kernel %s: this process was forked from the one that owns simulated device %d; a "
+                              "forked child cannot use its parent's device (set the device up in the child after "
+                              "fork, or use the 'spawn' start method)",
+                              req.kernel_name.c_str(), device_);
+        return;
+    }
+    if (req.args->size() > devproc::kMaxArgs) {
+        out->status = ACL_ERROR_RT_PARAM_INVALID;
+        out->message = format("kernel %s: the argument blob is %zu bytes; the simulator passes at most %zu",
+                              req.kernel_name.c_str(), req.args->size(), devproc::kMaxArgs);
+        return;
+    }
+    const int slot = take_slot();
+    struct SlotGuard {
+        DeviceProcess *self;
+        int slot;
+        ~SlotGuard() { self->give_slot(slot); }
+    } guard{this, slot};
+    uint64_t gen = 0;
+    {
+        std::lock_guard<std::mutex> lock(proc_mu_);
+        if (terminating_.load()) {
+            out->status = ACL_ERROR_RT_AICORE_EXCEPTION;
+            out->message = format("kernel %s: device %d was reset before the kernel ran", req.kernel_name.c_str(),
+                                  device_);
+            return;
+        }
+        if (pid_.load() > 0) {
+            // Ended while idle (killed from outside, the OOM killer): reap it and start afresh
+            // rather than post a launch nobody will run.
+            int st = 0;
+            if (waitpid(pid_.load(), &st, WNOHANG) != 0) pid_.store(0);
+        }
+        if (pid_.load() <= 0) {
+            std::string error;
+            if (!spawn_locked(&error)) {
+                out->status = ACL_ERROR_RT_INTERNAL_ERROR;
+                out->message = format("kernel %s: %s", req.kernel_name.c_str(), error.c_str());
+                return;
+            }
+        }
+        gen = generation_;
+    }
+    devproc::ControlBlock &cb = *ctl_;
+    devproc::Slot &c = cb.slots[slot];
+    const SocProfile &p = *req.profile;
+    c.command = devproc::kCmdLaunch;
+    c.num_blocks = req.num_blocks;
+    c.flags = req.checks ? PYASC_SIM_FLAG_CHECKS : 0u;
+    c.vector_cores = p.vector_cores;
+    c.cube_cores = p.cube_cores;
+    c.ub_bytes = p.ub_bytes;
+    c.l1_bytes = p.l1_bytes;
+    c.l0a_bytes = p.l0a_bytes;
+    c.l0b_bytes = p.l0b_bytes;
+    c.l0c_bytes = p.l0c_bytes;
+    std::snprintf(c.soc_name, sizeof(c.soc_name), "%s", p.name);
+    std::snprintf(c.binary_path, sizeof(c.binary_path), "%s", req.binary_path.c_str());
+    std::snprintf(c.kernel_name, sizeof(c.kernel_name), "%s", req.kernel_name.c_str());
+    c.bin_dev = req.bin_dev;
+    c.bin_ino = req.bin_ino;
+    c.args_size = req.args->size();
+    if (!req.args->empty()) std::memcpy(c.args, req.args->data(), req.args->size());
+    const size_t n = std::min<size_t>(req.allocs.size(), devproc::kMaxSnapshot);
+    for (size_t i = 0; i < n; ++i) c.allocs[i] = {req.allocs[i].first, req.allocs[i].second};
+    c.n_allocs = static_cast<uint32_t>(n);
+    const uint32_t seq = c.req_seq.load() + 1;
+    c.req_seq.store(seq, std::memory_order_release);
+    devproc::futex_wake(c.req_seq);
+
+    const bool timed = timeout_s != 0;
+    const Clock::time_point deadline = Clock::now() + std::chrono::seconds(timed ? timeout_s : 0);
+    const Clock::time_point spin_until = Clock::now() + kSpin;
+    bool spinning = true;
+    for (int iter = 0;; ++iter) {
+        const uint32_t bell = cb.host_bell.load(std::memory_order_acquire);
+        if (c.rep_seq.load(std::memory_order_acquire) == seq) break;
+        if (c.query_state.load(std::memory_order_acquire) == devproc::kQueryAsked) {
+            answer_query(c, req);
+            continue;
+        }
+        if (spinning) {
+            spinning = (iter & 63) != 0 || Clock::now() < spin_until;
+            devproc::cpu_relax();
+            continue;
+        }
+        if (cb.crashed.load() != 0 || terminating_.load() || iter % 4 == 0) {
+            if (gone(gen)) {
+                std::lock_guard<std::mutex> lock(proc_mu_);
+                out->status = ACL_ERROR_RT_AICORE_EXCEPTION;
+                out->message = death_slot_ == slot ? death_
+                                                   : format("kernel %s: ended with the simulated device process: %s",
+                                                            req.kernel_name.c_str(), death_.c_str());
+                return;
+            }
+        }
+        if (timed && Clock::now() >= deadline) {
+            std::lock_guard<std::mutex> lock(proc_mu_);
+            const std::string why = format(
+                "kernel %s: did not finish within the operator execution timeout of %u s (aclrtSetOpExecuteTimeOut, "
+                "env PYASC_SIM_OP_TIMEOUT; 0 disables it); the simulated device process was killed and is restarted "
+                "at the next launch (device memory is kept, what the kernel wrote is undefined)",
+                req.kernel_name.c_str(), timeout_s);
+            if (generation_ == gen && pid_.load() > 0) {
+                reap_locked(false, why);
+                death_slot_ = slot;
+            }
+            out->status = ACL_ERROR_RT_AICORE_TIMEOUT;
+            out->message = why;
+            return;
+        }
+        devproc::futex_wait(cb.host_bell, bell, kSliceNs);
+    }
+    out->status = c.status;
+    out->cycles.assign(c.cycles, c.cycles + req.num_blocks);
+    out->has_cycles = true;
+    if (c.status != 0) {
+        c.message[sizeof(c.message) - 1] = '\0';
+        out->message = format("kernel %s block %u: %s", req.kernel_name.c_str(), c.failing_block, c.message);
+    }
+}
+
+}  // namespace pyasc_sim

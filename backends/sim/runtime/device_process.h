@@ -1,0 +1,93 @@
+// Host side of one simulated device's device process (pyasc-sim-device): spawns it lazily with
+// posix_spawn, posts launches into the shared control block, waits for the reply (brief spin,
+// then futex waits in slices that watch the child and the operator timeout), and turns a crash,
+// an exit() or a timeout into a launch error.  The next launch respawns a process that died.
+#ifndef PYASC_SIM_DEVICE_PROCESS_H_
+#define PYASC_SIM_DEVICE_PROCESS_H_
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pyasc/acl_abi.h"
+
+namespace pyasc_sim {
+
+class DeviceHeap;
+struct SocProfile;
+namespace devproc {
+struct ControlBlock;
+struct Slot;
+}
+
+struct KernelLaunch {
+    std::string binary_path;
+    uint64_t bin_dev = 0, bin_ino = 0;
+    std::string kernel_name;
+    uint32_t num_blocks = 0;
+    const std::vector<uint8_t> *args = nullptr;
+    bool checks = true;
+    const SocProfile *profile = nullptr;
+    std::vector<std::pair<uint64_t, uint64_t>> allocs;  // live allocations (base, size), by address
+    // Answers a gm_query the snapshot could not (same contract as PyascSimBlockContext::gm_query).
+    std::function<int(const void *, uint64_t *, uint64_t *, char *, size_t)> query;
+};
+
+struct KernelResult {
+    aclError status = ACL_SUCCESS;
+    std::string message;          // complete ("kernel K block B: ...")
+    std::vector<uint64_t> cycles; // per block, when status is ACL_SUCCESS or a block's own error
+    bool has_cycles = false;
+};
+
+class DeviceProcess {
+public:
+    DeviceProcess(int32_t device, std::shared_ptr<DeviceHeap> heap);
+    ~DeviceProcess();  // terminate()
+    DeviceProcess(const DeviceProcess &) = delete;
+    DeviceProcess &operator=(const DeviceProcess &) = delete;
+
+    // Runs one launch (one at a time per device); timeout_s 0 waits without limit.
+    void launch(const KernelLaunch &req, uint32_t timeout_s, KernelResult *out);
+    // Ends the device process now (aclrtResetDevice / aclFinalize / teardown): a running launch
+    // fails, later launches fail without respawning.  In a forked child: touches nothing.
+    void terminate();
+
+private:
+    bool spawn_locked(std::string *error);
+    // Ends the child (politely when nothing runs) and notes why for the launches it ends.
+    void reap_locked(bool polite, const std::string &why);
+    // True when the process of generation `gen` is gone (reaps it when it just ended).
+    bool gone(uint64_t gen);
+    int take_slot();
+    void give_slot(int slot);
+    void answer_query(devproc::Slot &s, const KernelLaunch &req);
+    std::string crash_message_locked(int wait_status);
+
+    int32_t device_;
+    std::shared_ptr<DeviceHeap> heap_;
+    pid_t owner_ = 0;          // the process that created this object (fork check)
+    int ctl_fd_ = -1;
+    devproc::ControlBlock *ctl_ = nullptr;
+    std::mutex proc_mu_;       // guards pid_, generation_, death_ and spawning
+    std::atomic<pid_t> pid_{0};
+    uint64_t generation_ = 0;  // bumped by every spawn
+    std::string death_;        // why the last process ended (for the launches it took along)
+    int death_slot_ = -1;      // the launch that caused it (its message is death_ itself)
+    std::mutex slot_mu_;
+    std::condition_variable slot_cv_;
+    std::atomic<uint32_t> busy_slots_{0};  // bit i: slot i has a launch in flight (changed under slot_mu_)
+    std::atomic<bool> terminating_{false};
+};
+
+}  // namespace pyasc_sim
+
+#endif  // PYASC_SIM_DEVICE_PROCESS_H_

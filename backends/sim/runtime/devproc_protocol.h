@@ -1,0 +1,133 @@
+// The shared-memory control block between the simulated ACL runtime (host) and one device
+// process (pyasc-sim-device), and the futex helpers both sides wait with.
+//
+// One launch at a time per device: the host fills the request, bumps req_seq and wakes it; the
+// device process runs the blocks, fills the reply, sets rep_seq = req_seq and rings host_bell.
+// A gm_query the launch snapshot cannot answer is asked back to the host through the query slot.
+// A fault in kernel code lands in the crash area (written by the device's signal handler).
+#ifndef PYASC_SIM_DEVPROC_PROTOCOL_H_
+#define PYASC_SIM_DEVPROC_PROTOCOL_H_
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+
+namespace pyasc_sim {
+namespace devproc {
+
+constexpr uint32_t kMagic = 0x50534456u;  // "PSDV"
+constexpr uint32_t kVersion = 1;
+constexpr size_t kMaxPath = 4096;
+constexpr size_t kMaxName = 256;
+constexpr size_t kMaxArgs = 1u << 20;          // argument blob bytes per launch
+constexpr uint32_t kMaxBlocks = 65535;
+constexpr uint32_t kMaxSnapshot = 1u << 16;    // live allocations passed with a launch
+constexpr size_t kMessageSize = 4096;
+constexpr size_t kWhySize = 512;
+
+enum Command : uint32_t { kCmdLaunch = 1, kCmdQuit = 2 };
+enum QueryState : uint32_t { kQueryIdle = 0, kQueryAsked = 1, kQueryAnswered = 2 };
+
+struct AllocRange {
+    uint64_t base;
+    uint64_t size;
+};
+
+// One launch in flight: each stream worker that launches takes a free slot, so kernels of
+// different streams run concurrently, as on hardware (one may wait for another's flag).
+struct Slot {
+    std::atomic<uint32_t> req_seq;    // host -> device: a new request
+    std::atomic<uint32_t> rep_seq;    // device -> host: reply to request rep_seq is ready
+    std::atomic<uint32_t> query_state;
+    std::atomic<uint32_t> running;    // a launch is in progress (exit() from kernel code reports)
+    // ---- request ----
+    uint32_t command;
+    uint32_t num_blocks;
+    uint32_t flags;                   // PYASC_SIM_FLAG_*
+    uint32_t vector_cores;
+    uint32_t cube_cores;
+    uint32_t n_allocs;
+    uint64_t ub_bytes, l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes;
+    uint64_t bin_dev, bin_ino;        // identity of the binary file (dlopen cache key with the path)
+    uint64_t args_size;
+    char soc_name[64];
+    char binary_path[kMaxPath];
+    char kernel_name[kMaxName];
+    // ---- reply ----
+    int32_t status;                   // 0 or the failing block's status
+    uint32_t failing_block;
+    char message[kMessageSize];
+    // ---- query (gm_query miss, asked back to the host) ----
+    uint64_t q_ptr;
+    int32_t q_found;
+    uint32_t q_reserved;
+    uint64_t q_base, q_size;
+    char q_why[kWhySize];
+    // ---- bulk areas ----
+    uint64_t cycles[kMaxBlocks];
+    AllocRange allocs[kMaxSnapshot];
+    uint8_t args[kMaxArgs];
+};
+
+constexpr uint32_t kSlots = 8;
+
+struct ControlBlock {
+    uint32_t magic;
+    uint32_t version;
+    std::atomic<uint32_t> host_bell;    // device -> host: something changed (reply, query, crash)
+    std::atomic<uint32_t> ready;        // the device process mapped device memory and serves requests
+    std::atomic<uint32_t> crashed;      // set by the crash reporter before the process ends
+    std::atomic<uint32_t> crash_claim;  // the first crashing thread owns the crash area
+    char startup_error[kMessageSize];
+    // ---- crash area ----
+    int32_t crash_signal;             // 0 for exit() from kernel code
+    int32_t crash_exit_status;
+    int32_t crash_block;              // -1 when the faulting thread ran no block
+    int32_t crash_slot;               // the launch it belonged to (-1: unknown)
+    uint64_t crash_addr;              // si_addr
+    uint64_t crash_pc_offset;         // faulting function + offset (from dladdr)
+    char crash_what[256];             // "SIGSEGV (invalid memory access)", "exit(3) called", ...
+    char crash_function[kMaxName];    // raw (mangled) symbol name, demangled by the host
+    char crash_module[kMaxPath];
+    Slot slots[kSlots];
+};
+
+static_assert(std::atomic<uint32_t>::is_always_lock_free, "futex words must be plain 32-bit words");
+static_assert(sizeof(std::atomic<uint32_t>) == 4, "futex words must be plain 32-bit words");
+
+inline uint32_t *word(std::atomic<uint32_t> &a) { return reinterpret_cast<uint32_t *>(&a); }
+
+// Sleeps while *w == expected, at most timeout_ns (shared futex: works across processes).
+inline void futex_wait(std::atomic<uint32_t> &w, uint32_t expected, long timeout_ns) {
+    struct timespec ts;
+    ts.tv_sec = timeout_ns / 1000000000L;
+    ts.tv_nsec = timeout_ns % 1000000000L;
+    syscall(SYS_futex, word(w), FUTEX_WAIT, expected, &ts, nullptr, 0);
+}
+
+inline void futex_wake(std::atomic<uint32_t> &w) { syscall(SYS_futex, word(w), FUTEX_WAKE, INT32_MAX, nullptr, nullptr, 0); }
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield" ::: "memory");
+#endif
+}
+
+// Rings a bell: bumps the word and wakes its sleepers.
+inline void ring(std::atomic<uint32_t> &bell) {
+    bell.fetch_add(1, std::memory_order_acq_rel);
+    futex_wake(bell);
+}
+
+}  // namespace devproc
+}  // namespace pyasc_sim
+
+#endif  // PYASC_SIM_DEVPROC_PROTOCOL_H_
