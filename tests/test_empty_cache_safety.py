@@ -376,14 +376,15 @@ def test_numpy_backend_out_of_host_memory_is_out_of_memory_error():
     text = str(info.value)
     assert "281474976710656 bytes" in text and "256.00 TiB" in text and "shape (70368744177664,)" in text
     assert "smaller tensors" in text
-    with pytest.raises(pyasc.OutOfMemoryError, match="18446744073709551616 bytes"):  # > the largest size
+    # past what any device can address (2**63 - 1 bytes) the shape itself is refused, on every backend
+    with pytest.raises(pyasc.ShapeError, match="18446744073709551616 bytes"):
         pyasc.zeros((2**62,), device="numpy")
     a = pyasc.zeros((2**23, 1), device="numpy")
     b = pyasc.zeros((1, 2**23), device="numpy")
     with pytest.raises(pyasc.OutOfMemoryError, match=r"pyasc::add needs 256\.00 TiB"):  # broadcast result
         a + b
     after = pyasc.memory.memory_stats("numpy")
-    assert after["num_ooms"] == before["num_ooms"] + 3
+    assert after["num_ooms"] == before["num_ooms"] + 2  # the refused shape is no OOM
     del a, b
     gc.collect()
     assert pyasc.memory.memory_allocated("numpy") == before["allocated_bytes.all.current"]

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 from pyasc_core.backend import Backend
 from pyasc_core.env import env_flag
-from pyasc_core.errors import EnvironmentSettingError
 from pyasc_core.hookspecs import hookimpl
 from pyasc_npu.backend import AclBackend
 
@@ -26,16 +24,9 @@ SETTINGS = ("PYASC_SIM_SOC", "PYASC_SIM_DEVICE_COUNT", "PYASC_SIM_DEVICE_MEMORY"
 
 
 def _check_settings() -> None:
-    """What Python checks before aclInit: the boolean switch, and that the device memory size is
-    not negative (strtoull reads '-1' as 2**64 - 1 bytes). The runtime itself refuses other bad
-    sizes, SoC names and device counts, naming the valid values."""
+    """What Python checks before aclInit: the boolean switch (the runtime itself refuses a bad
+    SoC name, device count, memory size or timeout, naming the variable and the valid values)."""
     env_flag("PYASC_SIM_CHECKS", default=True)
-    memory = os.environ.get("PYASC_SIM_DEVICE_MEMORY")
-    if memory is not None and memory.strip().startswith("-"):
-        raise EnvironmentSettingError(
-            f"PYASC_SIM_DEVICE_MEMORY={memory!r} is not a positive byte count; give e.g. 8G, 512M or "
-            "17179869184 (suffix K, M, G or T), or unset it for the default"
-        )
 
 
 # Priority 10 (above numpy's 0): with a kernel for every built-in op, the simulator is the default
