@@ -234,20 +234,11 @@ _LAYOUT = "iquote-line-1"
 def _copy_out(cached: str, out: str) -> str:
     """Copy the binary to ``out`` through a private temporary file next to it, renamed atomically
     (never through a predictable name a symlink could redirect)."""
-    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(out) or ".", prefix=f".{os.path.basename(out)}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as dst, open(cached, "rb") as src:
-            shutil.copyfileobj(src, dst)
-            os.fchmod(dst.fileno(), 0o755)
-        os.replace(tmp, out)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return out
+    directory = os.path.dirname(out) or "."
+    os.makedirs(directory, exist_ok=True)
+    with open(cached, "rb") as src:
+        data = src.read()
+    return cache.write_atomic(directory, os.path.basename(out), data, 0o755, prefix=f".{os.path.basename(out)}.")
 
 
 def _private_copy(tmpdir: str, text: str, shown: str) -> str:

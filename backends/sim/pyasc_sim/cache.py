@@ -162,7 +162,7 @@ def directory() -> str:
         raise _fail(variable, path, f"cannot be created ({exc.strerror})", _OTHER_FIX) from None
     real = verify(path, variable)
     if created:
-        _write_atomic(real, TAG_NAME, TAG_TEXT.encode())
+        write_atomic(real, TAG_NAME, TAG_TEXT.encode())
     return real
 
 
@@ -178,9 +178,9 @@ def build_dir(root: str, prefix: str = "build_") -> str:
                     f"free space or fix its permissions ('chmod 700 {root}'), {_OTHER_FIX}") from None
 
 
-def _write_atomic(root: str, name: str, data: bytes, mode: int = 0o600) -> str:
+def write_atomic(root: str, name: str, data: bytes, mode: int = 0o600, prefix: str = "") -> str:
     """Write ``root/name`` through a private temporary file (O_EXCL, random name) and os.replace."""
-    fd, tmp = tempfile.mkstemp(dir=root, prefix=_TMP_PREFIX)
+    fd, tmp = tempfile.mkstemp(dir=root, prefix=prefix or _TMP_PREFIX)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -251,7 +251,7 @@ def publish(root: str, name: str, built: str) -> str:
     digest = file_sha256(built)
     binary = os.path.join(root, _binary_name(name, digest))
     os.replace(built, binary)  # same content for the same name: concurrent publishers agree
-    _write_atomic(root, f"{name}.sha256", (digest + "\n").encode())
+    write_atomic(root, f"{name}.sha256", (digest + "\n").encode())
     evict(root, keep=name)
     return binary
 
@@ -265,7 +265,7 @@ def publish_source(root: str, text: str) -> str:
     except FileExistsError:
         pass
     data = text.encode()
-    return _write_atomic(d, f"kernel_{hashlib.sha256(data).hexdigest()[:16]}.cpp", data, 0o600)
+    return write_atomic(d, f"kernel_{hashlib.sha256(data).hexdigest()[:16]}.cpp", data, 0o600)
 
 
 # -- size cap, info, clear ------------------------------------------------------------------------
