@@ -15,7 +15,7 @@ from typing import Any
 
 from .backend import StreamImpl
 from .device import Device
-from .errors import PyascError
+from .errors import ArgumentError, PyascError
 from .registry import backend_for_device
 from .selection import resolve_device
 
@@ -144,8 +144,6 @@ class Event:
 def _expect(obj: Any, cls: type, what: str, none_ok: bool = False) -> None:
     """An ArgumentError naming the value unless ``obj`` is a ``cls`` (or None where allowed)."""
     if not (isinstance(obj, cls) or (none_ok and obj is None)):
-        from .errors import ArgumentError
-
         raise ArgumentError(f"{what} takes a pyasc.{cls.__name__}{' or None' if none_ok else ''}, got "
                             f"{type(obj).__name__} {obj!r:.60}")
 

@@ -140,8 +140,9 @@ def pack_args(args: Sequence[Any], device: Any) -> tuple[bytes, list[Any]]:
                     f"launch argument {i} is a strided view (shape {a.shape}, strides {a.strides}); kernels "
                     "take contiguous memory: pass t.contiguous()"
                 )
-            parts.append(struct.pack("<Q", a.ptr))  # the view's first element
-            blocks.append(a.block)
+            block = a.block
+            parts.append(struct.pack("<Q", block.ptr + a.byte_offset))  # the view's first element
+            blocks.append(block)
         elif hasattr(a, "record_stream") and hasattr(a, "ptr"):  # an _acl.DeviceBlock
             parts.append(struct.pack("<Q", a.ptr))
             blocks.append(a)

@@ -12,7 +12,6 @@
 #include <cstring>
 #include <exception>
 #include <limits>
-#include <strings.h>
 
 #include "pyasc_sim/cost_model.h"
 #include "device_process.h"
@@ -63,12 +62,12 @@ struct ArgsSource {
 
 
 // Sanitizer switch, read at every launch: PYASC_SIM_CHECKS=0/off/false/no disables the
-// kernel API's checks (default: on).
+// kernel API's checks (default: on; aclInit refused values it does not understand, and one set
+// later keeps the checks on).
 bool checks_enabled() {
-    const char *env = std::getenv("PYASC_SIM_CHECKS");
-    if (env == nullptr || env[0] == '\0') return true;
-    return !(std::strcmp(env, "0") == 0 || strcasecmp(env, "off") == 0 || strcasecmp(env, "false") == 0 ||
-             strcasecmp(env, "no") == 0);
+    bool on = true;
+    parse_checks_switch(std::getenv("PYASC_SIM_CHECKS"), &on);
+    return on;
 }
 
 int gm_query_cb(void *user, const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {

@@ -148,6 +148,26 @@ void Device::note_clock(double ns) {
     if (ns > max_clock_ns_) max_clock_ns_ = ns;
 }
 
+bool parse_checks_switch(const char *env, bool *on) {
+    if (env == nullptr || env[0] == '\0') {
+        *on = true;
+        return true;
+    }
+    for (const char *v : {"1", "on", "true", "yes"}) {
+        if (strcasecmp(env, v) == 0) {
+            *on = true;
+            return true;
+        }
+    }
+    for (const char *v : {"0", "off", "false", "no"}) {
+        if (strcasecmp(env, v) == 0) {
+            *on = false;
+            return true;
+        }
+    }
+    return false;
+}
+
 aclError require_init(const char *api) {
     if (aclError e = refuse_in_forked_child(api)) return e;
     Runtime &rt = runtime();
@@ -332,10 +352,8 @@ aclError aclInit(const char *configPath) {
         if (env[0] != '\0') timeout = static_cast<uint32_t>(v);
     }
     if (const char *env = std::getenv("PYASC_SIM_CHECKS")) {
-        static const char *const kValid[] = {"", "0", "1", "on", "off", "true", "false", "yes", "no"};
-        bool ok = false;
-        for (const char *v : kValid) ok = ok || strcasecmp(env, v) == 0;
-        if (!ok) {
+        bool on = true;
+        if (!parse_checks_switch(env, &on)) {
             return fail(ACL_ERROR_INVALID_PARAM,
                         format("aclInit: PYASC_SIM_CHECKS='%s' is not understood; use 1/on/true/yes (sanitizer checks "
                                "on, the default) or 0/off/false/no",

@@ -159,6 +159,9 @@ size_t default_device_memory(int32_t device_count);
 
 // Checks that aclInit has run.
 aclError require_init(const char *api);
+// Reads the PYASC_SIM_CHECKS switch value `env` (NULL or "": the default, on) into *on; false when
+// the value is not one of 1/0, on/off, true/false, yes/no (any case), *on then left untouched.
+bool parse_checks_switch(const char *env, bool *on);
 // The calling thread's current device (set by aclrtSetDevice).
 aclError current_device(const char *api, std::shared_ptr<Device> *out);
 // Resolves a stream argument (NULL: the device's default stream) of the current device.
