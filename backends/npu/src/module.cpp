@@ -1,4 +1,4 @@
-// pyasc_npu._acl: the ACL runtime bound with pybind11 (library loaded at run time with dlopen).
+// pyasc_acl._acl: the ACL runtime bound with pybind11 (library loaded at run time with dlopen).
 #include <pybind11/pybind11.h>
 
 #include "acl_error.h"
@@ -12,7 +12,7 @@ namespace {
 // Builds the Python exception with pyasc_npu.errors.<factory>(*args) and sets it as the error.
 void raise_from_factory(const char *factory, const py::tuple &args, const char *fallback) {
     try {
-        py::object exc = py::module_::import("pyasc_npu.errors").attr(factory)(*args);
+        py::object exc = py::module_::import("pyasc_acl.errors").attr(factory)(*args);
         PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(exc.ptr())), exc.ptr());
     } catch (py::error_already_set &e) {
         PyErr_SetString(PyExc_RuntimeError, fallback);

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pyasc_core.backend import Backend
 from pyasc_core.env import env_flag
 from pyasc_core.hookspecs import hookimpl
-from pyasc_npu.backend import AclBackend
+from pyasc_acl.backend import AclBackend
 
 from . import library_path
 
@@ -52,13 +52,13 @@ def pyasc_register_kernels(register: Callable[..., None]) -> None:
     """The built-in ops' kernels (kernels/*.cpp) for sim, and for npu when the install found a CANN
     toolkit and built them for the NPU (pyasc_sim/kernels/npu/); otherwise npu ops keep raising
     KernelNotFoundError."""
-    from .ops import npu_binaries_installed, register_kernels
-    from .ops.shape import gather
+    from pyasc_kernels import npu_binaries_installed, register_kernels
+    from pyasc_kernels.shape import gather
 
     register_kernels(register, "sim")
     BACKEND.gather = gather  # strided views become contiguous on the device (copy kernel)
     if npu_binaries_installed():
-        from pyasc_npu.plugin import BACKEND as NPU
+        from pyasc_acl.plugin import BACKEND as NPU
 
         register_kernels(register, "npu")
         NPU.gather = gather

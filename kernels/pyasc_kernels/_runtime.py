@@ -71,13 +71,13 @@ class _Functions:
         fn = self._functions.get(key)
         if fn is not None:
             return fn
-        import pyasc_npu
+        import pyasc_acl
 
         with self._lock:
             bkey = key[:3]
             binary = self._binaries.get(bkey)
             if binary is None:
-                binary = self._binaries[bkey] = pyasc_npu.Binary(binary_path(device.type, family), device=device)
+                binary = self._binaries[bkey] = pyasc_acl.Binary(binary_path(device.type, family), device=device)
             fn = self._functions[key] = binary.function(name)
         return fn
 
@@ -176,11 +176,11 @@ def alias(t: Tensor, shape: Sequence[int]) -> Tensor:
 
 def launch(device: Any, family: str, name: str, num_blocks: int, args: Iterable[Any], tiling: bytes) -> None:
     """Launch kernel ``name`` of ``family`` with ``args`` + (workspace=0, tiling buffer) on the current stream."""
-    import pyasc_npu
+    import pyasc_acl
 
     fn = FUNCTIONS.get(device, family, name)
     buf = TILING.get(device, tiling)
-    pyasc_npu.launch(fn, num_blocks, (*args, 0, buf))
+    pyasc_acl.launch(fn, num_blocks, (*args, 0, buf))
 
 
 def no_kernel(op: str, device: Any, what: str, supported: Iterable[np.dtype] | str) -> KernelNotFoundError:
