@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import pyasc
-import pyasc_npu
+import pyasc_acl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from acl_fixtures import kernel_binary  # noqa: E402
@@ -31,7 +31,7 @@ def sim():
 
 @pytest.fixture(scope="module")
 def empty_kernel():
-    return pyasc_npu.Binary(kernel_binary(), device="sim").function("empty")
+    return pyasc_acl.Binary(kernel_binary(), device="sim").function("empty")
 
 
 def test_allocate_free_cached_block(record, sim):
@@ -80,7 +80,7 @@ def test_queued_launch_throughput_public_api(record, empty_kernel):
 
     def queued():
         for _ in range(QUEUED):
-            pyasc_npu.launch(empty_kernel, 1, (), s)
+            pyasc_acl.launch(empty_kernel, 1, (), s)
         s.synchronize()
 
-    record("launch", f"{QUEUED} queued pyasc_npu.launch + one synchronize", queued)
+    record("launch", f"{QUEUED} queued pyasc_acl.launch + one synchronize", queued)

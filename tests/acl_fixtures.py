@@ -20,7 +20,7 @@ def kernel_binary() -> str:
 def sim_library():
     """The simulator's ``_acl.Library``."""
     import pyasc_sim
-    from pyasc_npu import loader
+    from pyasc_acl import loader
 
     return loader.load(pyasc_sim.library_path())
 

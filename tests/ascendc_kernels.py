@@ -1,7 +1,7 @@
 """Helpers for the tests that run Ascend C kernels on the simulator the way a pyasc user does:
 the sources under tests/kernels/ascendc/ (written as for a real NPU) are compiled with
 ``pyasc_sim.compile`` (once per session; the binaries are cached on disk by content hash),
-loaded with ``pyasc_npu.Binary(path, device="sim")`` and launched with ``pyasc_npu.launch``."""
+loaded with ``pyasc_acl.Binary(path, device="sim")`` and launched with ``pyasc_acl.launch``."""
 
 from __future__ import annotations
 
@@ -28,10 +28,10 @@ def kernel_path(source: str) -> str:
 
 
 def load(source: str):
-    """A ``pyasc_npu.Binary`` of tests/kernels/ascendc/<source> on the sim device."""
-    import pyasc_npu
+    """A ``pyasc_acl.Binary`` of tests/kernels/ascendc/<source> on the sim device."""
+    import pyasc_acl
 
-    return pyasc_npu.Binary(kernel_path(source), device="sim")
+    return pyasc_acl.Binary(kernel_path(source), device="sim")
 
 
 def marked_line(source: str, marker: str) -> str:
@@ -53,7 +53,7 @@ def source_line(source: str, text: str) -> str:
 
 
 def f32_arg(value: float) -> int:
-    """A ``float`` kernel parameter as ``pyasc_npu.launch`` takes it: its IEEE bits in the low 4
+    """A ``float`` kernel parameter as ``pyasc_acl.launch`` takes it: its IEEE bits in the low 4
     bytes of the 8-byte slot (launch itself accepts only ints and device tensors)."""
     return struct.unpack("<I", struct.pack("<f", value))[0]
 
@@ -61,11 +61,11 @@ def f32_arg(value: float) -> int:
 def timed_launch(function, num_blocks: int, args, stream) -> float:
     """Simulated device milliseconds of one launch, from timing events recorded around it."""
     import pyasc
-    import pyasc_npu
+    import pyasc_acl
 
     start = pyasc.Event(enable_timing=True, device="sim")
     end = pyasc.Event(enable_timing=True, device="sim")
     start.record(stream)
-    pyasc_npu.launch(function, num_blocks, args, stream=stream)
+    pyasc_acl.launch(function, num_blocks, args, stream=stream)
     end.record(stream)
     return start.elapsed_time(end)

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import pyasc
-from pyasc_npu import _acl
+from pyasc_acl import _acl
 
 from acl_fixtures import kernel_binary, sim_library
 
@@ -195,7 +195,7 @@ _DROP_SCRIPT = textwrap.dedent("""
     sys.path.insert(0, {tests!r})
     import numpy as np
     from acl_fixtures import kernel_binary, sim_library
-    from pyasc_npu import _acl
+    from pyasc_acl import _acl
 
     d = _acl.Device(sim_library(), 0, "dropped:0")
     other = _acl.Device(sim_library(), 0, "other:0")  # the same device, its own allocators
@@ -231,7 +231,7 @@ _PYASC_SCRIPT = textwrap.dedent("""
     import numpy as np
     import pyasc
     from acl_fixtures import kernel_binary
-    from pyasc_npu.backend import acl_backend_of
+    from pyasc_acl.backend import acl_backend_of
 
     backend, dev = acl_backend_of("sim")
     raw = backend.raw_device(dev)

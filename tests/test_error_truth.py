@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import pyasc
-import pyasc_npu
+import pyasc_acl
 import pyasc_sim
 from pyasc_core import env as pyasc_env
 from pyasc_core import plugins, selection
@@ -438,7 +438,7 @@ def test_from_dlpack_copy_keyword():
 
 
 # ---------------------------------------------------------------------------------------------
-# pyasc_npu.Binary misuse
+# pyasc_acl.Binary misuse
 # ---------------------------------------------------------------------------------------------
 
 KERNEL = r"""
@@ -456,33 +456,33 @@ def kernel_path():
 
 @needs_sim
 def test_binary_paths(tmp_path):
-    _raises(pyasc.ArgumentError, lambda: pyasc_npu.Binary(5, device="sim"), "got int 5", "Binary(")
-    _raises(pyasc.ArgumentError, lambda: pyasc_npu.Binary(None, device="sim"), "got NoneType")
+    _raises(pyasc.ArgumentError, lambda: pyasc_acl.Binary(5, device="sim"), "got int 5", "Binary(")
+    _raises(pyasc.ArgumentError, lambda: pyasc_acl.Binary(None, device="sim"), "got NoneType")
     missing = tmp_path / "missing.so"
-    _raises(pyasc_npu.AclFileError, lambda: pyasc_npu.Binary(missing, device="sim"), str(missing))
-    _raises(pyasc_npu.AclFileError, lambda: pyasc_npu.Binary(tmp_path, device="sim"), str(tmp_path))
+    _raises(pyasc_acl.AclFileError, lambda: pyasc_acl.Binary(missing, device="sim"), str(missing))
+    _raises(pyasc_acl.AclFileError, lambda: pyasc_acl.Binary(tmp_path, device="sim"), str(tmp_path))
     text = tmp_path / "notes.so"
     text.write_text("not a kernel")
-    _raises(pyasc_npu.AclFileError, lambda: pyasc_npu.Binary(text, device="sim"), str(text))
-    _raises(pyasc.PyascError, lambda: pyasc_npu.Binary(text, device="numpy"), "not an ACL device")
+    _raises(pyasc_acl.AclFileError, lambda: pyasc_acl.Binary(text, device="sim"), str(text))
+    _raises(pyasc.PyascError, lambda: pyasc_acl.Binary(text, device="numpy"), "not an ACL device")
 
 
 def test_binary_function_and_launch_misuse(kernel_path):
-    b = pyasc_npu.Binary(kernel_path, device="sim")
+    b = pyasc_acl.Binary(kernel_path, device="sim")
     _raises(pyasc.ArgumentError, lambda: b.function(123), "got int 123")
-    _raises(pyasc_npu.AclInvalidParameterError, lambda: b.function("nope"), "'nope'")
+    _raises(pyasc_acl.AclInvalidParameterError, lambda: b.function("nope"), "'nope'")
     fn = b.function("nothing")
     x = pyasc.zeros(4, device="sim")
     _raises(pyasc.ArgumentError, lambda: fn(1, x, 4, stream="x"), "stream must be", "'x'")
     _raises(pyasc.ArgumentError, lambda: fn(2**40, x, 4), "num_blocks", str(2**40))
     _raises(pyasc.ArgumentError, lambda: fn(1, x, "4"), "launch argument 1 is str")
-    _raises(pyasc.ArgumentError, lambda: pyasc_npu.launch("nothing", 1), "Binary.function")
+    _raises(pyasc.ArgumentError, lambda: pyasc_acl.launch("nothing", 1), "Binary.function")
     fn(1, x, 4)
     pyasc.synchronize("sim")
     b.unload()
     b.unload()  # a second unload does nothing
-    _raises(pyasc_npu.BinaryUnloadedError, lambda: b.function("nothing"), "was unloaded", "load it again")
-    _raises(pyasc_npu.BinaryUnloadedError, lambda: fn(1, x, 4), "was unloaded")
+    _raises(pyasc_acl.BinaryUnloadedError, lambda: b.function("nothing"), "was unloaded", "load it again")
+    _raises(pyasc_acl.BinaryUnloadedError, lambda: fn(1, x, 4), "was unloaded")
 
 
 # ---------------------------------------------------------------------------------------------

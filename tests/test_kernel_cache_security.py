@@ -23,7 +23,7 @@ import pytest
 import pyasc
 
 pyasc_sim = pytest.importorskip("pyasc_sim")
-pyasc_npu = pytest.importorskip("pyasc_npu")
+pyasc_acl = pytest.importorskip("pyasc_acl")
 from pyasc_sim import cache as kcache  # noqa: E402
 
 OTHER_UID = 12345
@@ -59,7 +59,7 @@ def cache(tmp_path, env):
 
 
 def _run_add_one(path: str) -> None:
-    fn = pyasc_npu.Binary(path, device="sim").function("add_one")
+    fn = pyasc_acl.Binary(path, device="sim").function("add_one")
     x = pyasc.tensor(np.arange(5, dtype=np.int32), device="sim")
     y = pyasc.zeros(5, dtype="int32", device="sim")
     fn(1, x, y, 5)
@@ -337,7 +337,7 @@ def test_cli_cache_info_and_clear(cache, tmp_path):
 # -- the ACL library is trusted input --------------------------------------------------------------
 
 def test_acl_library_override_must_be_a_file_nobody_else_can_replace(tmp_path, env):
-    from pyasc_npu.loader import locate_acl_library
+    from pyasc_acl.loader import locate_acl_library
 
     real = pyasc_sim.library_path()
     env.setenv("PYASC_ACL_LIBRARY", str(tmp_path))

@@ -1,4 +1,4 @@
-"""The pybind11 ACL binding (pyasc_npu._acl) on the simulator's library: every ACL call's success
+"""The pybind11 ACL binding (pyasc_acl._acl) on the simulator's library: every ACL call's success
 path, and each documented error path surfacing as its exception class with code, name and the
 runtime's message."""
 
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import pyasc
-from pyasc_npu import _acl, errors
-from pyasc_npu.errors import (
+from pyasc_acl import _acl, errors
+from pyasc_acl.errors import (
     AclDeviceError,
     AclEventError,
     AclFileError,

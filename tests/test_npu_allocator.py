@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import pyasc
-from pyasc_npu import _acl
-from pyasc_npu.errors import DeviceOutOfMemoryError
+from pyasc_acl import _acl
+from pyasc_acl.errors import DeviceOutOfMemoryError
 
 from acl_fixtures import kernel_binary, sim_library
 

@@ -172,12 +172,12 @@ def test_streams_and_events(config):
 @pytest.mark.parametrize("config", DEVICE_BACKENDS, indirect=True)  # kernels need an ACL device
 def test_stream_query_follows_a_blocked_kernel(config):
     """pyasc.Stream.query(): False while a kernel waits on a device flag, True once it has run."""
-    import pyasc_npu
-    from pyasc_npu import _acl
+    import pyasc_acl
+    from pyasc_acl import _acl
 
     from acl_fixtures import kernel_binary
 
-    binary = pyasc_npu.Binary(kernel_binary(), device=config)
+    binary = pyasc_acl.Binary(kernel_binary(), device=config)
     wait_flag = binary.function("wait_flag")
     raw = binary.backend.raw_device(binary.device)
     flag = raw.malloc(4)
@@ -188,7 +188,7 @@ def test_stream_query_follows_a_blocked_kernel(config):
     for s in (pyasc.Stream(config), pyasc.default_stream(config)):
         raw.memset(flag.ptr, 4, 0, 4)
         assert s.query() is True
-        pyasc_npu.launch(wait_flag, 1, (flag.ptr,), stream=s)
+        pyasc_acl.launch(wait_flag, 1, (flag.ptr,), stream=s)
         try:
             assert s.query() is False and s.query() is False
         finally:

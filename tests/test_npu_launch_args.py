@@ -1,4 +1,4 @@
-"""Scalar kernel arguments of ``pyasc_npu.launch``: each takes an 8-byte slot, a float parameter
+"""Scalar kernel arguments of ``pyasc_acl.launch``: each takes an 8-byte slot, a float parameter
 its 4 IEEE bytes in the low bytes, a double 8 bytes, a half 2 (backends/sim/kernel_api/README.md).
 A Python float does not say which, so launch takes NumPy scalars (packed by their own width) and
 refuses a bare float with a message that says how to wrap it."""
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import pyasc
-import pyasc_npu
+import pyasc_acl
 import pyasc_sim
-from pyasc_npu.kernels import pack_args
+from pyasc_acl.kernels import pack_args
 
 # a kernel with float, double and int parameters (the simulator's launch stubs take no half
 # parameter; its packing is checked on the blob); it writes what it received as doubles
@@ -34,7 +34,7 @@ extern "C" __global__ __aicore__ void echo_scalars(GM_ADDR out, float f, double 
 
 @pytest.fixture(scope="module")
 def echo():
-    return pyasc_npu.Binary(pyasc_sim.compile(SOURCE), device="sim").function("echo_scalars")
+    return pyasc_acl.Binary(pyasc_sim.compile(SOURCE), device="sim").function("echo_scalars")
 
 
 def test_numpy_float_scalars_are_packed_by_their_width():
@@ -51,7 +51,7 @@ def test_numpy_float_scalars_are_packed_by_their_width():
 
 def test_kernel_receives_numpy_scalars(echo):
     out = pyasc.empty(4, dtype="int64", device="sim")  # 4 doubles (float64 tensors are host-only)
-    pyasc_npu.launch(echo, 1, (out, np.float32(0.1), np.float64(0.1), np.int64(-42), np.float32(-np.inf)))
+    pyasc_acl.launch(echo, 1, (out, np.float32(0.1), np.float64(0.1), np.int64(-42), np.float32(-np.inf)))
     got = out.numpy().view(np.float64)
     assert got[0] == float(np.float32(0.1)) and got[0] != 0.1  # float32 bits, not a double's
     assert got[1] == 0.1
@@ -62,9 +62,9 @@ def test_python_float_is_refused_with_the_fix(echo):
     out = pyasc.empty(4, dtype="int64", device="sim")  # 4 doubles (float64 tensors are host-only)
     with pytest.raises(pyasc.PyascError, match=r"argument 1 is the Python float 0\.25.*numpy\.float32\(0\.25\).*"
                                                r"numpy\.float64\(0\.25\)"):
-        pyasc_npu.launch(echo, 1, (out, 0.25, np.float64(1), 1, np.float32(1)))
+        pyasc_acl.launch(echo, 1, (out, 0.25, np.float64(1), 1, np.float32(1)))
     with pytest.raises(pyasc.PyascError, match=r"argument 4 is the Python float 2\.0"):
-        pyasc_npu.launch(echo, 1, (out, np.float32(1), np.float64(1), 1, 2.0))
+        pyasc_acl.launch(echo, 1, (out, np.float32(1), np.float64(1), 1, 2.0))
 
 
 @pytest.mark.skipif(np.dtype(np.longdouble).itemsize <= 8, reason="long double is a double here")

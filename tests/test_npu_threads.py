@@ -8,7 +8,7 @@ import threading
 import numpy as np
 
 import pyasc
-import pyasc_npu
+import pyasc_acl
 
 from acl_fixtures import kernel_binary
 
@@ -18,7 +18,7 @@ N = 64
 
 
 def test_threads_with_own_streams_copy_launch_synchronize():
-    fn = pyasc_npu.Binary(kernel_binary(), device="sim").function("add_scalar_i32")
+    fn = pyasc_acl.Binary(kernel_binary(), device="sim").function("add_scalar_i32")
     errors: list[BaseException] = []
     done = [0] * THREADS
 
@@ -31,7 +31,7 @@ def test_threads_with_own_streams_copy_launch_synchronize():
                 y = pyasc.empty(N, dtype="int32", device="sim")
                 for r in range(ROUNDS):
                     x[0] = r  # host -> device copy
-                    pyasc_npu.launch(fn, 2, (x, y, N, tid))
+                    pyasc_acl.launch(fn, 2, (x, y, N, tid))
                     out = y.numpy()  # device -> host copy + stream synchronize
                     if out[0] != r + tid or out[-1] != base[-1] + tid:
                         raise AssertionError(f"thread {tid} round {r}: got {out[0]}, {out[-1]}")

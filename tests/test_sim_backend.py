@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import pyasc
-import pyasc_npu
+import pyasc_acl
 import pyasc_sim
 from pyasc_core import cli, plugins
-from pyasc_npu import DeviceArray
+from pyasc_acl import DeviceArray
 
 from acl_fixtures import kernel_binary, use_npu_on_simulator
 
@@ -89,42 +89,42 @@ def test_ops_without_kernels_fail_clearly_and_composites_run():
 
 
 def test_launch_api_with_tensors_and_streams():
-    binary = pyasc_npu.Binary(kernel_binary(), device="sim")
+    binary = pyasc_acl.Binary(kernel_binary(), device="sim")
     fn = binary.function("add_scalar_i32")
     x = pyasc.tensor(np.arange(100, dtype=np.int32), device="sim")
     y = pyasc.empty(100, dtype="int32", device="sim")
     s = pyasc.Stream("sim")
-    pyasc_npu.launch(fn, 4, (x, y, 100, -3), stream=s)
+    pyasc_acl.launch(fn, 4, (x, y, 100, -3), stream=s)
     s.synchronize()
     np.testing.assert_array_equal(y.numpy(), np.arange(100) - 3)
     fn(2, x, y._data, 100, 1)  # calling a Function launches it on the current stream
     np.testing.assert_array_equal(y.numpy(), np.arange(100) + 1)
-    pyasc_npu.launch(fn, 1, (x, y, 100, 0), host_args=False)  # args through device memory
+    pyasc_acl.launch(fn, 1, (x, y, 100, 0), host_args=False)  # args through device memory
     np.testing.assert_array_equal(y.numpy(), np.arange(100))
     assert "add_scalar_i32" in repr(fn) and "sim:0" in repr(binary)
 
 
 def test_launch_argument_errors():
-    fn = pyasc_npu.Binary(kernel_binary(), device="sim").function("empty")
+    fn = pyasc_acl.Binary(kernel_binary(), device="sim").function("empty")
     with pytest.raises(pyasc.ArgumentError, match=r"kernel arguments are ints, NumPy float scalars .* device tensors"):
-        pyasc_npu.launch(fn, 1, ("1.5",))
+        pyasc_acl.launch(fn, 1, ("1.5",))
     with pytest.raises(pyasc.ArgumentError, match=r"Python float 1\.5.*numpy\.float32\(1\.5\)"):
-        pyasc_npu.launch(fn, 1, (1.5,))
+        pyasc_acl.launch(fn, 1, (1.5,))
     with pytest.raises(pyasc.DeviceMismatchError, match="move it with"):
-        pyasc_npu.launch(fn, 1, (pyasc.tensor([1.0], device="numpy"),))
+        pyasc_acl.launch(fn, 1, (pyasc.tensor([1.0], device="numpy"),))
     with pytest.raises(pyasc.ArgumentError, match="num_blocks"):
-        pyasc_npu.launch(fn, 0)
+        pyasc_acl.launch(fn, 0)
     with pytest.raises(pyasc.PyascError, match="not an ACL device"):
-        pyasc_npu.Binary(kernel_binary(), device="numpy")
-    with pytest.raises(pyasc_npu.AclFileError):
-        pyasc_npu.Binary("/nonexistent/kernel.so", device="sim")
+        pyasc_acl.Binary(kernel_binary(), device="numpy")
+    with pytest.raises(pyasc_acl.AclFileError):
+        pyasc_acl.Binary("/nonexistent/kernel.so", device="sim")
 
 
 def test_kernel_failure_then_device_is_still_usable():
-    fn = pyasc_npu.Binary(kernel_binary(), device="sim").function("fail_block1")
+    fn = pyasc_acl.Binary(kernel_binary(), device="sim").function("fail_block1")
     s = pyasc.Stream("sim")
-    pyasc_npu.launch(fn, 2, stream=s)
-    with pytest.raises(pyasc_npu.AclKernelError, match="block 1: injected failure") as info:
+    pyasc_acl.launch(fn, 2, stream=s)
+    with pytest.raises(pyasc_acl.AclKernelError, match="block 1: injected failure") as info:
         s.synchronize()
     assert info.value.code == 507015 and info.value.name == "ACL_ERROR_RT_AICORE_EXCEPTION"
     np.testing.assert_array_equal(pyasc.ones(3, device="sim").numpy(), [1, 1, 1])
@@ -159,7 +159,7 @@ def test_pyasc_info_lists_sim_and_why_npu_is_unavailable(monkeypatch, capsys):
 
 
 def test_npu_reason_names_ascend_home_path_and_a_bad_override(monkeypatch, tmp_path):
-    from pyasc_npu.loader import locate_acl_library
+    from pyasc_acl.loader import locate_acl_library
 
     monkeypatch.delenv("PYASC_ACL_LIBRARY", raising=False)
     monkeypatch.setenv("ASCEND_HOME_PATH", str(tmp_path))

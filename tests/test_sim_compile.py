@@ -1,5 +1,5 @@
 """pyasc_sim.compile and `pyasc compile`: any Ascend C source -> a simulator kernel binary that
-aclrtBinaryLoadFromFile loads and aclrtLaunchKernel runs (through pyasc_npu.Binary / launch)."""
+aclrtBinaryLoadFromFile loads and aclrtLaunchKernel runs (through pyasc_acl.Binary / launch)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 import pyasc
 
 pyasc_sim = pytest.importorskip("pyasc_sim")
-pyasc_npu = pytest.importorskip("pyasc_npu")
+pyasc_acl = pytest.importorskip("pyasc_acl")
 
 SCALE_ADD = textwrap.dedent("""\
     #include "kernel_operator.h"
@@ -67,19 +67,19 @@ def _f32_bits(v: float) -> int:
 def test_compiled_kernel_launches_through_acl(cache, source):
     path = pyasc_sim.compile(source)
     assert os.path.isfile(path) and path.startswith(str(cache))
-    fn = pyasc_npu.Binary(path, device="sim").function("scale_add")
+    fn = pyasc_acl.Binary(path, device="sim").function("scale_add")
     n = 1000
     x = pyasc.tensor(np.arange(n, dtype=np.float32), device="sim")
     y = pyasc.tensor(np.ones(n, dtype=np.float32), device="sim")
     z = pyasc.zeros(n, dtype="float32", device="sim")
-    pyasc_npu.launch(fn, 7, (x, y, z, n, _f32_bits(2.5)))
+    pyasc_acl.launch(fn, 7, (x, y, z, n, _f32_bits(2.5)))
     pyasc.synchronize("sim")
     np.testing.assert_array_equal(z.numpy(), np.arange(n, dtype=np.float32) * 2.5 + 1)
 
 
 def test_macro_declared_kernels_get_stubs(cache, source):
     path = pyasc_sim.compile(source)
-    fn = pyasc_npu.Binary(path, device="sim").function("neg_int32")
+    fn = pyasc_acl.Binary(path, device="sim").function("neg_int32")
     x = pyasc.tensor(np.arange(-5, 5, dtype=np.int32), device="sim")
     y = pyasc.zeros(10, dtype="int32", device="sim")
     fn(2, x, y, 10)
@@ -88,9 +88,9 @@ def test_macro_declared_kernels_get_stubs(cache, source):
 
 def test_source_text_and_kernel_selection(cache):
     path = pyasc_sim.compile(SCALE_ADD, kernels=["scale_add"])
-    binary = pyasc_npu.Binary(path, device="sim")
+    binary = pyasc_acl.Binary(path, device="sim")
     binary.function("scale_add")
-    with pytest.raises(pyasc_npu.AclError):
+    with pytest.raises(pyasc_acl.AclError):
         binary.function("neg_int32")  # no stub was generated for it
     with pytest.raises(pyasc_sim.KernelBuildError, match="no kernel named 'nope'.*neg_int32, scale_add"):
         pyasc_sim.compile(SCALE_ADD, kernels=["nope"])
@@ -167,7 +167,7 @@ def test_cli_compile(cache, source, tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == str(out)
     assert "kernels: scale_add, neg_int32" in done.stdout
-    fn = pyasc_npu.Binary(out, device="sim").function("scale_add")
+    fn = pyasc_acl.Binary(out, device="sim").function("scale_add")
     x = pyasc.tensor(np.ones(4, dtype=np.float32), device="sim")
     z = pyasc.zeros(4, dtype="float32", device="sim")
     fn(1, x, x, z, 4, _f32_bits(3.0))
@@ -199,12 +199,12 @@ def test_checks_false_builds_a_binary_without_sanitizer_checks(cache, monkeypatc
     monkeypatch.delenv("PYASC_SIM_CHECKS", raising=False)
     x = pyasc.tensor(np.arange(16, dtype=np.int32), device="sim")
     y = pyasc.zeros(4, dtype="int32", device="sim")
-    checked = pyasc_npu.Binary(pyasc_sim.compile(OOB), device="sim").function("oob")
+    checked = pyasc_acl.Binary(pyasc_sim.compile(OOB), device="sim").function("oob")
     s = pyasc.Stream(device="sim")
     checked(1, x, y, stream=s)
-    with pytest.raises(pyasc_npu.AclKernelError, match="gm-out-of-bounds"):
+    with pytest.raises(pyasc_acl.AclKernelError, match="gm-out-of-bounds"):
         s.synchronize()
-    unchecked = pyasc_npu.Binary(pyasc_sim.compile(OOB, checks=False), device="sim").function("oob")
+    unchecked = pyasc_acl.Binary(pyasc_sim.compile(OOB, checks=False), device="sim").function("oob")
     unchecked(1, x, y, stream=s)
     s.synchronize()
     assert y.numpy()[0] == 4  # the element after the tensor's 4, read without complaint

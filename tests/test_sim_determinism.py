@@ -16,8 +16,8 @@ import pytest
 import pyasc
 from pyasc_core import dtypes as dt
 
-pyasc_sim_ops = pytest.importorskip("pyasc_sim.ops")
-rt = pytest.importorskip("pyasc_sim.ops._runtime")
+pyasc_kernels = pytest.importorskip("pyasc_kernels")
+rt = pytest.importorskip("pyasc_kernels._runtime")
 
 P = pyasc.ops.pyasc
 BF16 = dt.bfloat16
@@ -84,13 +84,13 @@ def launches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
 
     log = Log()
 
-    def split_(total: int, align: int = rt.CORE_ALIGN, min_per_core: int = rt.MIN_PER_CORE,
-               cores: int = rt.VECTOR_CORES) -> tuple[int, int]:
+    def split_(total: int, align: int = rt.CORE_ALIGN, min_per_core: int = rt.MIN_PER_CORE, *,
+               cores: int) -> tuple[int, int]:
         if log.split == "one":
-            return split(total, align, min_per_core, 1)
+            return split(total, align, min_per_core, cores=1)
         if log.split == "many":
-            return split(total, align, align, cores)
-        return split(total, align, min_per_core, cores)
+            return split(total, align, align, cores=cores)
+        return split(total, align, min_per_core, cores=cores)
 
     def launch_(device, family, name, num_blocks, args, tiling) -> None:
         log.append((name, num_blocks))

@@ -1,6 +1,6 @@
 """The Ascend C kernel API on the CPU, end to end from Python: correct kernels of our own
 (tests/kernels/ascendc/*.cpp, written as for the NPU) are compiled with pyasc_sim.compile, loaded with
-pyasc_npu.Binary(path, device="sim"), launched with pyasc_npu.launch on sim tensors and compared
+pyasc_acl.Binary(path, device="sim"), launched with pyasc_acl.launch on sim tensors and compared
 with NumPy models of the documented semantics."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pyasc
-import pyasc_npu
+import pyasc_acl
 
 from ascendc_kernels import f32_arg, load
 
@@ -40,7 +40,7 @@ def test_vector_add(vadd, dtype, kernel, n):
     pad = 37  # elements after the output the kernel must not write
     z = pyasc.full((n + pad,), 3, dtype=str(np.dtype(dtype)), device="sim")
     # 8 blocks, 128-element tiles: several tiles per block, a partial last tile, blocks left empty
-    pyasc_npu.launch(vadd.function(kernel), 8, (sim(x), sim(y), z, n, 128))
+    pyasc_acl.launch(vadd.function(kernel), 8, (sim(x), sim(y), z, n, 128))
     out = z.numpy()
     # one correctly rounded addition per element (the sum of two values of these types is exact
     # in float32, then rounded once to the element type)
@@ -55,7 +55,7 @@ def test_vector_add_any_block_count_gives_the_same_result(vadd):
     want = x + y
     for blocks in (1, 3, 16, 40, 70):
         z = pyasc.zeros(n, dtype="float32", device="sim")
-        pyasc_npu.launch(vadd.function("vadd_float"), blocks, (sim(x), sim(y), z, n, 256))
+        pyasc_acl.launch(vadd.function("vadd_float"), blocks, (sim(x), sim(y), z, n, 256))
         np.testing.assert_array_equal(z.numpy(), want, err_msg=f"{blocks} blocks")
 
 
@@ -108,7 +108,7 @@ def test_mask_repeat_form_with_strides(case):
         lo, hi, bits, active = mask, 0, 0, np.arange(per_repeat) < mask
     z = sim(z0)
     kernel = "sub_repeat_float" if dtype == np.float32 else "sub_repeat_half"
-    pyasc_npu.launch(load("vector_api.cpp").function(kernel), 1,
+    pyasc_acl.launch(load("vector_api.cpp").function(kernel), 1,
                      (sim(x), sim(y), z, length, lo, hi, bits, repeats, *strides))
     want = repeat_model(z0, x, y, active, repeats, strides)
     np.testing.assert_array_equal(z.numpy(), want)
@@ -131,7 +131,7 @@ def vector_api():
 
 def run_cast(vector_api, kernel: str, x: np.ndarray, out_dtype, mode: str) -> np.ndarray:
     z = pyasc.zeros(x.size, dtype=str(np.dtype(out_dtype)), device="sim")
-    pyasc_npu.launch(vector_api.function(kernel), 1, (sim(x), z, x.size, MODES[mode]))
+    pyasc_acl.launch(vector_api.function(kernel), 1, (sim(x), z, x.size, MODES[mode]))
     return z.numpy()
 
 
@@ -209,7 +209,7 @@ def test_reduce_sum_max_and_whole_reduce(vector_api, n):
     x = rng.permutation(n).astype(np.float32) / 7 - n / 14  # distinct values: unique argmax
     sum_at = (16 + 2 * rows + 7) // 8 * 8
     out = pyasc.full((sum_at + rows,), -1, dtype="float32", device="sim")
-    pyasc_npu.launch(vector_api.function("reductions"), 1, (sim(x), out, n, rows))
+    pyasc_acl.launch(vector_api.function("reductions"), 1, (sim(x), out, n, rows))
     got = out.numpy()
     np.testing.assert_allclose(got[0], x.astype(np.float64).sum(), rtol=1e-6, atol=1e-4)  # ReduceSum
     assert got[8] == x.max() and got[9:10].view(np.uint32)[0] == x.argmax()           # ReduceMax + index
@@ -235,7 +235,7 @@ def test_compare_and_select(vector_api, op):
     y = rng.integers(-3, 4, n).astype(np.float32)
     bits = pyasc.zeros(n // 8, dtype="uint8", device="sim")
     z = pyasc.zeros(2 * n, dtype="float32", device="sim")
-    pyasc_npu.launch(vector_api.function("compare_select"), 1, (sim(x), sim(y), bits, z, n, code, f32_arg(-9.5)))
+    pyasc_acl.launch(vector_api.function("compare_select"), 1, (sim(x), sim(y), bits, z, n, code, f32_arg(-9.5)))
     cond = np_op(x, y)
     assert cond.any() and not cond.all()
     np.testing.assert_array_equal(bits.numpy(), np.packbits(cond, bitorder="little"))
@@ -253,7 +253,7 @@ def test_matmul_on_the_cube_path(m, n, k, blocks):
 
     def run(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         c = pyasc.full((m, n), np.nan, dtype="float32", device="sim")
-        pyasc_npu.launch(fn, blocks, (sim(a), sim(b), c, m // blocks, n, k))
+        pyasc_acl.launch(fn, blocks, (sim(a), sim(b), c, m // blocks, n, k))
         return c.numpy()
 
     # small integers: every product and sum is exact, so any layout slip shows as a wrong value

@@ -59,17 +59,17 @@ extern "C" __global__ __aicore__ void fault(GM_ADDR z, uint32_t kind, uint32_t b
 CHILD = r"""
 import json, sys
 import numpy as np
-import pyasc, pyasc_npu
+import pyasc, pyasc_acl
 
 path, kind, timeout = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 if timeout >= 0:
-    pyasc_npu.set_op_execute_timeout(timeout)
-fn = pyasc_npu.Binary(path, device="sim").function("fault")
+    pyasc_acl.set_op_execute_timeout(timeout)
+fn = pyasc_acl.Binary(path, device="sim").function("fault")
 keep = pyasc.tensor(np.arange(16, dtype=np.float32), device="sim")  # device memory survives
 z = pyasc.zeros(16, dtype="int32", device="sim")
 stream = pyasc.current_stream("sim")
 result = {}
-pyasc_npu.launch(fn, 4, (z, kind, 2), stream=stream)
+pyasc_acl.launch(fn, 4, (z, kind, 2), stream=stream)
 try:
     stream.synchronize()
     result["error"] = None
@@ -147,10 +147,10 @@ def test_op_timeout_env_override(tmp_path, fault_kernel):
 
 EXIT_CHILD = r"""
 import sys
-import pyasc, pyasc_npu
-fn = pyasc_npu.Binary(sys.argv[1], device="sim").function("fault")
+import pyasc, pyasc_acl
+fn = pyasc_acl.Binary(sys.argv[1], device="sim").function("fault")
 z = pyasc.zeros(16, dtype="int32", device="sim")
-pyasc_npu.launch(fn, 1, (z, 6, 0), stream=pyasc.current_stream("sim"))
+pyasc_acl.launch(fn, 1, (z, 6, 0), stream=pyasc.current_stream("sim"))
 print("launched", flush=True)
 """
 
@@ -165,11 +165,11 @@ def test_interpreter_exit_does_not_wait_for_a_stuck_kernel(tmp_path, fault_kerne
 
 def test_set_op_execute_timeout_rejects_bad_values():
     import pyasc
-    import pyasc_npu
+    import pyasc_acl
 
     for bad in (-1, 2**32, 1.5, "10", True):
         with pytest.raises(pyasc.PyascError) as info:
-            pyasc_npu.set_op_execute_timeout(bad)
+            pyasc_acl.set_op_execute_timeout(bad)
         assert "seconds must be an int in [0, 4294967295]" in str(info.value)
 
 

@@ -1,5 +1,5 @@
 """Differential tests of the sim backend's Ascend C kernels (kernels/*.cpp) against the NumPy
-reference: every op x every dtype its sim kernel supports (pyasc_sim.ops.SUPPORTED), on the op's
+reference: every op x every dtype its sim kernel supports (pyasc_kernels.SUPPORTED), on the op's
 schema-derived samples (shapes (), 0, 1, 31, 32, 33, 255, 256, 257, 4097, multi-dimensional,
 broadcast pairs, Python scalars, special values) plus the sizes 0..4097 along the axis the
 reduction / normalisation / matmul / transpose kernels tile, with torch.testing's default
@@ -20,8 +20,8 @@ import pyasc
 from pyasc_core import dtypes as dt
 from pyasc_core.testing import Sample, check_op, sample_inputs
 
-pyasc_sim_ops = pytest.importorskip("pyasc_sim.ops")
-SUPPORTED = pyasc_sim_ops.SUPPORTED
+pyasc_kernels = pytest.importorskip("pyasc_kernels")
+SUPPORTED = pyasc_kernels.SUPPORTED
 
 SIZES = (0, 1, 31, 32, 33, 255, 256, 257, 4097)
 CASES = [(op, d) for op, dts in SUPPORTED.items() for d in dts]

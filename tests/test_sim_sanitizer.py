@@ -1,6 +1,6 @@
 """The simulator's sanitizer, seen from Python: deliberately wrong Ascend C kernels
 (tests/kernels/ascendc/sanitizer.cpp, one per check, wrong in one block only) are compiled with
-pyasc_sim.compile, loaded with pyasc_npu.Binary and launched with pyasc_npu.launch on sim tensors.
+pyasc_sim.compile, loaded with pyasc_acl.Binary and launched with pyasc_acl.launch on sim tensors.
 
 Every failure must surface at synchronize as the kernel-exception AclError
 (ACL_ERROR_RT_AICORE_EXCEPTION, 507015, a pyasc.PyascError) whose message names the kernel, the
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import pyasc
-import pyasc_npu
+import pyasc_acl
 
 from ascendc_kernels import load, marked_line, source_line
 
@@ -60,7 +60,7 @@ def chunks(t: pyasc.Tensor) -> list[np.ndarray]:
 def expect_kernel_error(stream: pyasc.Stream, kernel: str, block: int, check: str, where: str,
                         *details: str) -> str:
     """Synchronize ``stream`` and check the sanitizer error it reports; returns the message."""
-    with pytest.raises(pyasc_npu.AclKernelError) as info:
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
         stream.synchronize()
     err = info.value
     assert isinstance(err, pyasc.PyascError)
@@ -80,7 +80,7 @@ def assert_device_usable(kernels, stream: pyasc.Stream, bystander) -> None:
     data = np.linspace(-3, 3, BLOCKS * CHUNK, dtype=np.float32)
     x = pyasc.tensor(data, device="sim")
     z = pyasc.zeros(BLOCKS * CHUNK, dtype="float32", device="sim")
-    pyasc_npu.launch(kernels.function("fine"), BLOCKS, (x, z), stream=stream)
+    pyasc_acl.launch(kernels.function("fine"), BLOCKS, (x, z), stream=stream)
     stream.synchronize()
     np.testing.assert_array_equal(z.numpy(), data * 2 + 1)
     np.testing.assert_array_equal(bystander[1].numpy(), bystander[0])
@@ -90,7 +90,7 @@ def assert_device_usable(kernels, stream: pyasc.Stream, bystander) -> None:
 
 
 def test_gm_read_past_the_global_tensor_size(kernels, stream, x, z, bystander):
-    pyasc_npu.launch(kernels.function("read_past_size"), BLOCKS, (x, z, 1), stream=stream)
+    pyasc_acl.launch(kernels.function("read_past_size"), BLOCKS, (x, z, 1), stream=stream)
     chunk1 = x._data.ptr + CHUNK * 4
     expect_kernel_error(
         stream, "read_past_size", 1, "gm-out-of-bounds", marked_line(SRC, "gm-out-of-bounds read"),
@@ -106,7 +106,7 @@ def test_gm_read_past_the_global_tensor_size(kernels, stream, x, z, bystander):
 
 
 def test_gm_write_past_the_global_tensor_size(kernels, stream, x, z, bystander):
-    pyasc_npu.launch(kernels.function("write_past_size"), BLOCKS, (x, z, 0), stream=stream)
+    pyasc_acl.launch(kernels.function("write_past_size"), BLOCKS, (x, z, 0), stream=stream)
     expect_kernel_error(
         stream, "write_past_size", 0, "gm-out-of-bounds", marked_line(SRC, "gm-out-of-bounds write"),
         "DataCopy writes elements [0, 128)", f"512 bytes at global address {z._data.ptr:#x}",
@@ -139,7 +139,7 @@ def test_gm_access_outside_any_allocation(kernels, stream, x, z, bystander, case
         where, offset = 0x1000, 0  # an address that was never device memory
         details = ["DataCopy reads 256 bytes at global address 0x1000, which is not inside any live device "
                    "allocation"]
-    pyasc_npu.launch(kernels.function("read_elsewhere"), BLOCKS, (x, z, where, offset, 2), stream=stream)
+    pyasc_acl.launch(kernels.function("read_elsewhere"), BLOCKS, (x, z, where, offset, 2), stream=stream)
     expect_kernel_error(stream, "read_elsewhere", 2, "gm-out-of-allocation",
                         marked_line(SRC, "gm-out-of-allocation"), *details)
     out, xs = chunks(z), chunks(x)
@@ -151,7 +151,7 @@ def test_gm_access_outside_any_allocation(kernels, stream, x, z, bystander, case
 
 def test_overlapping_writes_from_two_blocks(kernels, stream, z, bystander):
     # block b writes 64 floats at z + 56 * b: blocks 0 and 1 (and 1 and 2) share 8 floats
-    pyasc_npu.launch(kernels.function("strided_store"), BLOCKS, (z, 56), stream=stream)
+    pyasc_acl.launch(kernels.function("strided_store"), BLOCKS, (z, 56), stream=stream)
     base, line = z._data.ptr, marked_line(SRC, "gm-write-overlap")
     # found by the runtime after the launch, from the ranges (and lines) each block wrote
     expect_kernel_error(
@@ -162,14 +162,14 @@ def test_overlapping_writes_from_two_blocks(kernels, stream, z, bystander):
     assert_device_usable(kernels, stream, bystander)
 
     # the same kernel with disjoint slices is fine
-    pyasc_npu.launch(kernels.function("strided_store"), BLOCKS, (z, CHUNK), stream=stream)
+    pyasc_acl.launch(kernels.function("strided_store"), BLOCKS, (z, CHUNK), stream=stream)
     stream.synchronize()
     np.testing.assert_array_equal(z.numpy(), np.repeat(np.arange(BLOCKS, dtype=np.float32), CHUNK))
 
 
 def test_overlapping_writes_name_the_line_of_each_block(kernels, stream, z, bystander):
     # block 1 stores one float into block 0's chunk with GlobalTensor::SetValue
-    pyasc_npu.launch(kernels.function("stray_store"), BLOCKS, (z, 10), stream=stream)
+    pyasc_acl.launch(kernels.function("stray_store"), BLOCKS, (z, 10), stream=stream)
     chunk, scalar = marked_line(SRC, "gm-write-overlap chunk"), marked_line(SRC, "gm-write-overlap scalar")
     expect_kernel_error(
         stream, "stray_store", 1, "gm-write-overlap", scalar,
@@ -178,7 +178,7 @@ def test_overlapping_writes_name_the_line_of_each_block(kernels, stream, z, byst
     )
     assert_device_usable(kernels, stream, bystander)
 
-    pyasc_npu.launch(kernels.function("stray_store"), BLOCKS, (z, CHUNK + 10), stream=stream)  # its own chunk
+    pyasc_acl.launch(kernels.function("stray_store"), BLOCKS, (z, CHUNK + 10), stream=stream)  # its own chunk
     stream.synchronize()
     want = np.repeat(np.arange(BLOCKS, dtype=np.float32), CHUNK)
     want[CHUNK + 10] = 42
@@ -189,7 +189,7 @@ def test_overlapping_writes_name_the_line_of_each_block(kernels, stream, z, byst
 
 
 def test_ub_capacity_exceeded_by_init_buffer(kernels, stream, x, bystander):
-    pyasc_npu.launch(kernels.function("ub_overflow"), BLOCKS, (x, 1), stream=stream)
+    pyasc_acl.launch(kernels.function("ub_overflow"), BLOCKS, (x, 1), stream=stream)
     expect_kernel_error(
         stream, "ub_overflow", 1, "buffer-capacity", marked_line(SRC, "buffer-capacity UB"),
         "InitBuffer: a VECOUT queue of 2 x 40960 bytes (81920 bytes after 32-byte rounding) does not fit",
@@ -206,9 +206,9 @@ def test_ub_capacity_exceeded_by_init_buffer(kernels, stream, x, bystander):
 ])
 def test_cube_buffer_capacity(kernels, stream, x, bystander, where, memory, position, capacity):
     fn = kernels.function("cube_buffer")
-    pyasc_npu.launch(fn, 2, (x, where, capacity), stream=stream)  # exactly the capacity fits
+    pyasc_acl.launch(fn, 2, (x, where, capacity), stream=stream)  # exactly the capacity fits
     stream.synchronize()
-    pyasc_npu.launch(fn, 2, (x, where, capacity + 1), stream=stream)  # one byte more does not
+    pyasc_acl.launch(fn, 2, (x, where, capacity + 1), stream=stream)  # one byte more does not
     expect_kernel_error(
         stream, "cube_buffer", 0, "buffer-capacity", marked_line(SRC, f"buffer-capacity {memory}"),
         f"a {position} queue of 1 x {capacity + 1} bytes ({capacity + 32} bytes after 32-byte rounding)",
@@ -218,7 +218,7 @@ def test_cube_buffer_capacity(kernels, stream, x, bystander, where, memory, posi
 
 
 def test_ub_address_not_32_byte_aligned(kernels, stream, x, z, bystander):
-    pyasc_npu.launch(kernels.function("ub_misaligned"), BLOCKS, (x, z, 1), stream=stream)
+    pyasc_acl.launch(kernels.function("ub_misaligned"), BLOCKS, (x, z, 1), stream=stream)
     expect_kernel_error(
         stream, "ub_misaligned", 1, "ub-alignment", marked_line(SRC, "ub-alignment"),
         "Muls: src starts at UB offset 20 (0x14), which is not 32-byte aligned (20 bytes past a boundary)",
@@ -230,7 +230,7 @@ def test_ub_address_not_32_byte_aligned(kernels, stream, x, z, bystander):
 
 
 def test_local_access_past_the_buffer(kernels, stream, x, z, bystander):
-    pyasc_npu.launch(kernels.function("local_overrun"), BLOCKS, (x, z, 1), stream=stream)
+    pyasc_acl.launch(kernels.function("local_overrun"), BLOCKS, (x, z, 1), stream=stream)
     expect_kernel_error(
         stream, "local_overrun", 1, "local-out-of-bounds", marked_line(SRC, "local-out-of-bounds"),
         "Add 512 bytes at UB offset 0, outside the 256-byte VECCALC buffer at UB offset 0 (by 256 bytes)",
@@ -240,7 +240,7 @@ def test_local_access_past_the_buffer(kernels, stream, x, z, bystander):
 
 
 def test_datacopy_length_not_a_multiple_of_32_bytes(kernels, stream, x, z, bystander):
-    pyasc_npu.launch(kernels.function("copy_count"), BLOCKS, (x, z, 12), stream=stream)
+    pyasc_acl.launch(kernels.function("copy_count"), BLOCKS, (x, z, 12), stream=stream)
     expect_kernel_error(
         stream, "copy_count", 0, "datacopy-length", marked_line(SRC, "datacopy-length"),
         "DataCopy (GM -> local) of 12 elements = 48 bytes, which is not a multiple of 32 bytes",
@@ -254,7 +254,7 @@ def test_datacopy_length_not_a_multiple_of_32_bytes(kernels, stream, x, z, bysta
 
 
 def test_deque_of_an_empty_queue(kernels, stream, x, z, bystander):
-    pyasc_npu.launch(kernels.function("deque_empty"), BLOCKS, (x, z, 1), stream=stream)
+    pyasc_acl.launch(kernels.function("deque_empty"), BLOCKS, (x, z, 1), stream=stream)
     expect_kernel_error(
         stream, "deque_empty", 1, "queue-deque-empty", marked_line(SRC, "queue-deque-empty"),
         "DeQue on an empty VECIN queue", "on hardware DeQue waits forever",
@@ -266,7 +266,7 @@ def test_deque_of_an_empty_queue(kernels, stream, x, z, bystander):
 
 
 def test_enque_past_the_queue_depth(kernels, stream, x, z, bystander):
-    pyasc_npu.launch(kernels.function("enque_past_depth"), BLOCKS, (x, z, 2), stream=stream)
+    pyasc_acl.launch(kernels.function("enque_past_depth"), BLOCKS, (x, z, 2), stream=stream)
     expect_kernel_error(
         stream, "enque_past_depth", 2, "queue-enque-past-depth", marked_line(SRC, "queue-enque-past-depth"),
         "EnQue on a VECIN queue of depth 1 that already holds 1 tensor(s)",
@@ -279,7 +279,7 @@ def test_enque_past_the_queue_depth(kernels, stream, x, z, bystander):
 
 def test_alloc_tensor_past_the_queue_depth(kernels, stream, x, z, bystander):
     init_line = source_line(SRC, "the queue's buffers")
-    pyasc_npu.launch(kernels.function("alloc_past_depth"), BLOCKS, (x, z, 1), stream=stream)
+    pyasc_acl.launch(kernels.function("alloc_past_depth"), BLOCKS, (x, z, 1), stream=stream)
     expect_kernel_error(
         stream, "alloc_past_depth", 1, "queue-alloc-past-depth", marked_line(SRC, "queue-alloc-past-depth"),
         "AllocTensor on a VECOUT queue whose 2 buffer(s) "
@@ -292,7 +292,7 @@ def test_alloc_tensor_past_the_queue_depth(kernels, stream, x, z, bystander):
 
 
 def test_queue_tensor_not_freed_at_kernel_end(kernels, stream, x, z, bystander):
-    pyasc_npu.launch(kernels.function("queue_leak"), BLOCKS, (x, z, 1), stream=stream)
+    pyasc_acl.launch(kernels.function("queue_leak"), BLOCKS, (x, z, 1), stream=stream)
     expect_kernel_error(
         stream, "queue_leak", 1, "queue-leak", marked_line(SRC, "queue-leak"),
         "a tensor of a VECOUT queue (buffer 0, allocated here) was not freed when the kernel ended "
@@ -307,7 +307,7 @@ def test_queue_tensor_not_freed_at_kernel_end(kernels, stream, x, z, bystander):
 
 
 def test_waitflag_without_setflag(kernels, stream, x, z, bystander):
-    pyasc_npu.launch(kernels.function("wait_unset"), BLOCKS, (x, z, 1), stream=stream)
+    pyasc_acl.launch(kernels.function("wait_unset"), BLOCKS, (x, z, 1), stream=stream)
     expect_kernel_error(
         stream, "wait_unset", 1, "waitflag-unpaired", marked_line(SRC, "waitflag-unpaired"),
         "WaitFlag<HardEvent::MTE2_V>(2) with no matching SetFlag<HardEvent::MTE2_V>(2) before it",
@@ -319,7 +319,7 @@ def test_waitflag_without_setflag(kernels, stream, x, z, bystander):
 
 
 def test_setflag_never_waited_for(kernels, stream, x, z, bystander):
-    pyasc_npu.launch(kernels.function("set_unwaited"), BLOCKS, (x, z, 1), stream=stream)
+    pyasc_acl.launch(kernels.function("set_unwaited"), BLOCKS, (x, z, 1), stream=stream)
     expect_kernel_error(
         stream, "set_unwaited", 1, "setflag-unpaired", marked_line(SRC, "setflag-unpaired"),
         "SetFlag<HardEvent::V_MTE3>(3) (here) was never consumed by a WaitFlag before the kernel ended",
@@ -334,7 +334,7 @@ def test_setflag_never_waited_for(kernels, stream, x, z, bystander):
 def test_checks_off_datacopy_rounds_down_like_hardware(kernels, stream, x, z, monkeypatch, off):
     fn = kernels.function("copy_count")
     monkeypatch.setenv("PYASC_SIM_CHECKS", off)  # read at launch time
-    pyasc_npu.launch(fn, BLOCKS, (x, z, 12), stream=stream)
+    pyasc_acl.launch(fn, BLOCKS, (x, z, 12), stream=stream)
     stream.synchronize()  # no error
     # 12 floats = 48 bytes requested: the first 32 bytes (8 floats) arrive, the rest of the UB
     # buffer keeps its -1 filler
@@ -343,14 +343,14 @@ def test_checks_off_datacopy_rounds_down_like_hardware(kernels, stream, x, z, mo
         np.testing.assert_array_equal(out[8:], -1.0)
 
     monkeypatch.setenv("PYASC_SIM_CHECKS", "1")  # the next launch checks again
-    pyasc_npu.launch(fn, BLOCKS, (x, z, 12), stream=stream)
+    pyasc_acl.launch(fn, BLOCKS, (x, z, 12), stream=stream)
     expect_kernel_error(stream, "copy_count", 0, "datacopy-length", marked_line(SRC, "datacopy-length"))
 
 
 def test_checks_off_keeps_the_queue_state_checks(kernels, stream, x, z, monkeypatch):
     # documented: DeQue of an empty queue would hang the hardware, so it stays an error
     monkeypatch.setenv("PYASC_SIM_CHECKS", "0")
-    pyasc_npu.launch(kernels.function("deque_empty"), BLOCKS, (x, z, 0), stream=stream)
+    pyasc_acl.launch(kernels.function("deque_empty"), BLOCKS, (x, z, 0), stream=stream)
     expect_kernel_error(stream, "deque_empty", 0, "queue-deque-empty", marked_line(SRC, "queue-deque-empty"))
 
 
@@ -371,11 +371,11 @@ def test_correct_kernels_give_identical_results_with_checks_on_and_off(monkeypat
         z = pyasc.zeros(n, dtype="float16", device="sim")
         c = pyasc.zeros((32, 32), dtype="float32", device="sim")
         o = pyasc.zeros(16 + 32 + 15, dtype="float32", device="sim")
-        pyasc_npu.launch(vadd, 7, (pyasc.tensor(xs, device="sim"), pyasc.tensor(ys, device="sim"), z, n, 256),
+        pyasc_acl.launch(vadd, 7, (pyasc.tensor(xs, device="sim"), pyasc.tensor(ys, device="sim"), z, n, 256),
                          stream=s)
-        pyasc_npu.launch(mm, 2, (pyasc.tensor(a, device="sim"), pyasc.tensor(b, device="sim"), c, 16, 32, 48),
+        pyasc_acl.launch(mm, 2, (pyasc.tensor(a, device="sim"), pyasc.tensor(b, device="sim"), c, 16, 32, 48),
                          stream=s)
-        pyasc_npu.launch(red, 1, (pyasc.tensor(r, device="sim"), o, 1000, 15), stream=s)
+        pyasc_acl.launch(red, 1, (pyasc.tensor(r, device="sim"), o, 1000, 15), stream=s)
         s.synchronize()
         return [z.numpy(), c.numpy(), o.numpy()]
 

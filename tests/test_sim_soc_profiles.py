@@ -17,7 +17,7 @@ CHILD = r"""
 import contextlib, io, json, sys
 
 import pyasc
-import pyasc_npu
+import pyasc_acl
 from pyasc_core import cli
 
 out = io.StringIO()
@@ -26,7 +26,7 @@ with contextlib.redirect_stdout(out):
 info = {row["name"]: row for row in json.loads(out.getvalue())["backends"]}["sim"]
 result = {"info_exit": code, "sim": info}
 if info["available"]:
-    binary = pyasc_npu.Binary(sys.argv[1], device="sim")
+    binary = pyasc_acl.Binary(sys.argv[1], device="sim")
     raw = binary.backend.raw_device(binary.device)
     result["vector_cores"] = raw.device_info(201)  # ACL_DEV_ATTR_VECTOR_CORE_NUM
     result["cube_cores"] = raw.device_info(102)    # ACL_DEV_ATTR_CUBE_CORE_NUM
@@ -40,7 +40,7 @@ if info["available"]:
         start = pyasc.Event(enable_timing=True, device="sim")
         end = pyasc.Event(enable_timing=True, device="sim")
         start.record(stream)
-        pyasc_npu.launch(spin, blocks, (x, z, tile, rounds), stream=stream)
+        pyasc_acl.launch(spin, blocks, (x, z, tile, rounds), stream=stream)
         end.record(stream)
         times[blocks] = start.elapsed_time(end)
     result["times"] = times
@@ -101,7 +101,7 @@ def test_unknown_profile_is_a_clear_error_naming_the_known_ones(tmp_path):
 
 
 def test_soc_version_error_hints_at_pyasc_sim_soc_and_other_device_errors_keep_theirs():
-    from pyasc_npu.errors import AclDeviceError, error_class
+    from pyasc_acl.errors import AclDeviceError, error_class
 
     soc = error_class(507008)(507008, "aclInit", "PYASC_SIM_SOC='X' is not a simulated SoC")
     assert isinstance(soc, AclDeviceError) and soc.name == "ACL_ERROR_RT_SOC_VERSION"

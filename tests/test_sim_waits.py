@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import pyasc
-import pyasc_npu
+import pyasc_acl
 
 from acl_fixtures import kernel_binary
 from ascendc_kernels import load
@@ -33,10 +33,10 @@ from ascendc_kernels import load
 CTRL_C_CHILD = r"""
 import sys
 import numpy as np
-import pyasc, pyasc_npu
-from pyasc_npu import _acl
+import pyasc, pyasc_acl
+from pyasc_acl import _acl
 
-binary = pyasc_npu.Binary(sys.argv[1], device="sim")
+binary = pyasc_acl.Binary(sys.argv[1], device="sim")
 wait_flag = binary.function("wait_flag")
 raw = binary.backend.raw_device(binary.device)
 assert raw.library.has_timed_waits
@@ -66,8 +66,8 @@ WAITS = {
 for name in sys.argv[2:]:
     raw.memset(flag.ptr, 4, 0, 4)
     if name == "stream after a failure":
-        pyasc_npu.launch(binary.function("fail_block1"), 2, stream=s)
-    pyasc_npu.launch(wait_flag, 1, (flag.ptr,), stream=s)
+        pyasc_acl.launch(binary.function("fail_block1"), 2, stream=s)
+    pyasc_acl.launch(wait_flag, 1, (flag.ptr,), stream=s)
     try:
         print("waiting", name, flush=True)
         WAITS[name]()
@@ -78,7 +78,7 @@ for name in sys.argv[2:]:
         error = ""
         try:
             s.synchronize()  # the interrupted waits left a sticky error for this one
-        except pyasc_npu.AclKernelError as exc:
+        except pyasc_acl.AclKernelError as exc:
             error = ", error kept" if "block 1: injected failure" in str(exc) else f", other error {exc}"
         print("caught KeyboardInterrupt", name, ("still queued" if still_queued else "NOT queued") + error, flush=True)
 np.testing.assert_array_equal(t.numpy(), 3.0)  # the device works after the interrupts
@@ -127,10 +127,10 @@ def _failing_launch(stream: pyasc.Stream) -> None:
     x = pyasc.tensor(np.arange(BLOCKS * CHUNK, dtype=np.float32), device="sim")
     z = pyasc.zeros(BLOCKS * CHUNK, dtype="float32", device="sim")
     stream.wait_stream(pyasc.current_stream("sim"))  # x and z were filled there
-    pyasc_npu.launch(kernels.function("read_past_size"), BLOCKS, (x, z, 1), stream=stream)
+    pyasc_acl.launch(kernels.function("read_past_size"), BLOCKS, (x, z, 1), stream=stream)
 
 
-def _is_the_failure(err: pyasc_npu.AclKernelError) -> bool:
+def _is_the_failure(err: pyasc_acl.AclKernelError) -> bool:
     return (isinstance(err, pyasc.PyascError) and err.code == 507015
             and "kernel read_past_size block 1: sanitizer check 'gm-out-of-bounds' failed" in err.message)
 
@@ -141,19 +141,19 @@ def test_kernel_failure_reaches_event_synchronize_query_and_waiting_streams():
     ev = s.record_event()
     consumer.wait_event(ev)
     for _ in range(2):  # the event tells it every time: it is a fact about that record
-        with pytest.raises(pyasc_npu.AclKernelError) as info:
+        with pytest.raises(pyasc_acl.AclKernelError) as info:
             ev.synchronize()
         assert _is_the_failure(info.value), info.value
         assert "a task before the event's record failed" in info.value.message
-        with pytest.raises(pyasc_npu.AclKernelError) as info:
+        with pytest.raises(pyasc_acl.AclKernelError) as info:
             ev.query()
         assert _is_the_failure(info.value), info.value
     # each stream reports it once: the one that failed, and the one that waited on the event
-    with pytest.raises(pyasc_npu.AclKernelError) as info:
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
         consumer.synchronize()
     assert _is_the_failure(info.value) and "waited on an event recorded after a failed task" in info.value.message
     consumer.synchronize()
-    with pytest.raises(pyasc_npu.AclKernelError) as info:
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
         s.synchronize()
     assert _is_the_failure(info.value) and "waited on an event" not in info.value.message
     s.synchronize()
@@ -173,11 +173,11 @@ def test_event_recorded_before_the_failure_stays_clean():
     before.synchronize()
     _failing_launch(s)
     after = s.record_event()
-    with pytest.raises(pyasc_npu.AclKernelError):
+    with pytest.raises(pyasc_acl.AclKernelError):
         after.synchronize()
     before.synchronize()  # its record ran before the failure
     assert before.query() is True
-    with pytest.raises(pyasc_npu.AclKernelError):
+    with pytest.raises(pyasc_acl.AclKernelError):
         pyasc.synchronize("sim")  # the device-wide synchronize reports it (once)
     pyasc.synchronize("sim")
     s.synchronize()

@@ -264,7 +264,7 @@ def test_index_errors_are_the_same_on_every_backend(dev: str) -> None:
 
 
 def test_launch_refuses_a_strided_view() -> None:
-    from pyasc_npu.kernels import pack_args
+    from pyasc_acl.kernels import pack_args
 
     t = pyasc.zeros(4, 4, device="sim")
     with pytest.raises(pyasc.ArgumentError, match=r"strided view .* t\.contiguous\(\)"):
@@ -323,7 +323,7 @@ def test_host_gather_fallback_without_a_copy_kernel(monkeypatch: pytest.MonkeyPa
 
 
 def test_block_copies_take_byte_offsets_and_check_bounds() -> None:
-    from pyasc_npu.backend import _current_raw_stream
+    from pyasc_acl.backend import _current_raw_stream
     from pyasc_sim.plugin import BACKEND
 
     t = pyasc.tensor(np.arange(8, dtype=np.int32), device="sim")

@@ -18,10 +18,6 @@ from pyasc_core.errors import KernelNotFoundError
 from pyasc_core.registry import backend_for_device
 from pyasc_core.tensor import Tensor
 
-#: vector cores of the default SoC (Ascend910B1): the most blocks a launch uses
-VECTOR_CORES = 48
-#: cube cores of the default SoC (matmul's cube path)
-CUBE_CORES = 24
 #: elements every core's share is a multiple of: 256 elements keep each core's slice of every
 #: operand (1 to 8 bytes per element) aligned to whole 32-byte blocks and 256-byte repeats
 CORE_ALIGN = 256
@@ -137,8 +133,22 @@ def float_bits(value: float) -> int:
         return int(np.array(value, dtype=np.float32).view(np.uint32))
 
 
-def split(total: int, align: int = CORE_ALIGN, min_per_core: int = MIN_PER_CORE,
-          cores: int = VECTOR_CORES) -> tuple[int, int]:
+def vector_cores(device: Any) -> int:
+    """The device's vector cores (aclrtGetDeviceInfo): the most blocks a vector launch uses."""
+    import pyasc_acl
+
+    return pyasc_acl.device_facts(device).vector_cores
+
+
+def cube_cores(device: Any) -> int:
+    """The device's cube cores (aclrtGetDeviceInfo): the most blocks of matmul's cube path."""
+    import pyasc_acl
+
+    return pyasc_acl.device_facts(device).cube_cores
+
+
+def split(total: int, align: int = CORE_ALIGN, min_per_core: int = MIN_PER_CORE, *,
+          cores: int) -> tuple[int, int]:
     """(num_blocks, per_core) splitting ``total`` items over at most ``cores`` cores, each
     share a multiple of ``align`` items and (when there is enough work) at least ``min_per_core``."""
     if total <= 0:

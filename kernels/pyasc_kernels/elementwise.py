@@ -39,8 +39,8 @@ WHERE_DTYPES = FLOATS + (dt.int32,)
 _SWAP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
 
 
-def _elementwise_tiling(n: int, *extra: int, tile: int = TILE) -> tuple[int, bytes]:
-    blocks, per_core = rt.split(n)
+def _elementwise_tiling(device: Any, n: int, *extra: int, tile: int = TILE) -> tuple[int, bytes]:
+    blocks, per_core = rt.split(n, cores=rt.vector_cores(device))
     return blocks, rt.pack(n, per_core, min(tile, per_core), *extra)
 
 
@@ -55,7 +55,7 @@ def to_dtype(x: Tensor, dtype: np.dtype) -> Tensor:
     out = rt.new_tensor(x._data.shape, dtype, x._device)
     n = rt.size_of(x._data.shape)
     if n:
-        blocks, tiling = _elementwise_tiling(n, 0)
+        blocks, tiling = _elementwise_tiling(x._device, n, 0)
         name = f"cast_{rt.DTYPE_NAMES[src]}_{rt.DTYPE_NAMES[dtype]}"
         rt.launch(x._device, "cast", name, blocks, (x, out), tiling)
     return out
@@ -132,7 +132,7 @@ def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, 
         extra: tuple[int, ...] = ()
         if name == "pow":
             extra = (int(_uniform_exponent(x, y, tuple(meta.shape))),)
-        blocks, tiling = _elementwise_tiling(n, mode, bits, *extra, tile=tile)
+        blocks, tiling = _elementwise_tiling(device, n, mode, bits, *extra, tile=tile)
         rt.launch(device, family, f"{prefix}{name}_{rt.DTYPE_NAMES[dtype]}", blocks, (*args, out), tiling)
         return out
 
@@ -165,7 +165,7 @@ def compare_kernel(name: str):
             args, mode, bits = (_operand(x, dtype, meta.shape), _operand(y, dtype, meta.shape)), 0, 0
         else:
             args, mode, bits = (_operand(x, dtype, meta.shape), 0), 1, scalar_bits(op, y, dtype)
-        blocks, tiling = _elementwise_tiling(n, mode, bits)
+        blocks, tiling = _elementwise_tiling(device, n, mode, bits)
         rt.launch(device, "compare", f"compare_{kname}_{rt.DTYPE_NAMES[dtype]}", blocks, (*args, out), tiling)
         return out
 
@@ -185,7 +185,7 @@ def unary_kernel(name: str):
         out = rt.new_tensor(meta.shape, dtype, device)
         n = rt.size_of(meta.shape)
         if n:
-            blocks, tiling = _elementwise_tiling(n)
+            blocks, tiling = _elementwise_tiling(device, n)
             rt.launch(device, "unary", f"unary_{name}_{rt.DTYPE_NAMES[dtype]}", blocks, (x, out), tiling)
         return out
 
@@ -199,7 +199,7 @@ def cast_kernel(meta: Any, x: Tensor, dtype: Any) -> Tensor:
         out = rt.new_tensor(meta.shape, dst, x._device)
         n = rt.size_of(meta.shape)
         if n and src in CAST_DTYPES:
-            blocks, tiling = _elementwise_tiling(n, 0)
+            blocks, tiling = _elementwise_tiling(x._device, n, 0)
             name = f"cast_{rt.DTYPE_NAMES[src]}_{rt.DTYPE_NAMES[dst]}"
             rt.launch(x._device, "cast", name, blocks, (x, out), tiling)
             return out
@@ -229,7 +229,7 @@ def where_kernel(meta: Any, cond: Tensor, x: Any, y: Any) -> Tensor:
         return rt.full_tensor(meta.shape, v, dtype, device)
 
     c = expand(cond, meta.shape)
-    blocks, tiling = _elementwise_tiling(n)
+    blocks, tiling = _elementwise_tiling(device, n)
     rt.launch(device, "where", f"where_{rt.DTYPE_NAMES[dtype]}", blocks, (c, operand(x), operand(y), out), tiling)
     return out
 

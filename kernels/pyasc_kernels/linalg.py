@@ -49,10 +49,10 @@ def matmul_kernel(meta: Any, a: Tensor, b: Tensor) -> Tensor:
     out = rt.new_tensor((batch, m, n), dtype, device)
     if dtype in CUBE:
         tm, tn, tk = min(CUBE_TILE, _a16(m)), min(CUBE_TILE, _a16(n)), min(CUBE_TILE, _a16(k))
-        cores, name = rt.CUBE_CORES, f"matmul_cube_{rt.DTYPE_NAMES[dtype]}"
+        cores, name = rt.cube_cores(device), f"matmul_cube_{rt.DTYPE_NAMES[dtype]}"
     else:
         tm, tn, tk = VEC_ROWS, min(VEC_TILE_N, -(-n // 64) * 64), 0
-        cores, name = rt.VECTOR_CORES, f"matmul_vec_{rt.DTYPE_NAMES[dtype]}"
+        cores, name = rt.vector_cores(device), f"matmul_vec_{rt.DTYPE_NAMES[dtype]}"
     units = batch * -(-m // tm) * -(-n // tn)
     blocks, per_core = rt.split(units, align=1, min_per_core=1, cores=cores)
     tiling = rt.pack(batch, m, n, k, tm, tn, tk, per_core, units)

@@ -17,8 +17,9 @@ from .shape import expand, permute
 CHUNK = 4096
 
 
-def _rows_split(rows: int, cols: int) -> tuple[int, int]:
-    return rt.split(rows, align=1, min_per_core=max(1, rt.MIN_PER_CORE // max(cols, 1)))
+def _rows_split(device: Any, rows: int, cols: int) -> tuple[int, int]:
+    return rt.split(rows, align=1, min_per_core=max(1, rt.MIN_PER_CORE // max(cols, 1)),
+                    cores=rt.vector_cores(device))
 
 
 def _chunk(cols: int) -> int:
@@ -43,7 +44,7 @@ def softmax_kernel(name: str):
         cols = shape[ax] if nd else 1
         rows = rt.size_of(shape) // cols
         out = rt.new_tensor(src._data.shape, dtype, device)
-        blocks, per_core = _rows_split(rows, cols)
+        blocks, per_core = _rows_split(device, rows, cols)
         tiling = rt.pack(rows, cols, per_core, _chunk(cols))
         rt.launch(device, "softmax", f"{name}_{rt.DTYPE_NAMES[dtype]}", blocks, (src, out), tiling)
         if not nd:
@@ -70,7 +71,7 @@ def _norm(op: str, meta: Any, x: Tensor, weight: Tensor | None, bias: Tensor | N
     xs = to_dtype(x, dtype)
     w = expand(to_dtype(weight, dtype), (cols,)) if weight is not None else None
     b = expand(to_dtype(bias, dtype), (cols,)) if bias is not None else None
-    blocks, per_core = _rows_split(rows, cols)
+    blocks, per_core = _rows_split(device, rows, cols)
     tiling = rt.pack(rows, cols, per_core, _chunk(cols), int(w is not None), int(b is not None),
                      rt.float_bits(float(eps)))
     # absent weight / bias: the kernel never reads them (flags 0); x's address fills the slot

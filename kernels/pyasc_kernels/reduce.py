@@ -26,7 +26,8 @@ def reduce_rows(x: Tensor, rows: int, cols: int, op: str, dtype: Any) -> Tensor:
     out = rt.new_tensor((rows,), dtype, device)
     if rows == 0:
         return out
-    blocks, per_core = rt.split(rows, align=16, min_per_core=max(16, rt.MIN_PER_CORE // max(cols, 1)))
+    blocks, per_core = rt.split(rows, align=16, min_per_core=max(16, rt.MIN_PER_CORE // max(cols, 1)),
+                                 cores=rt.vector_cores(device))
     chunk = min(CHUNK, -(-cols // 64) * 64)
     tiling = rt.pack(rows, cols, per_core, chunk, min(BATCH, -(-per_core // 16) * 16))
     rt.launch(device, "reduce", f"reduce_{op}_{rt.DTYPE_NAMES[dtype]}", blocks, (x, out), tiling)

@@ -69,7 +69,8 @@ def strided_copy(x: Tensor, out_shape: Sequence[int], in_strides: Sequence[int],
     chunk = min(CHUNK_BYTES // item, -(-cols // per_block) * per_block)
     chunks_per_row = -(-cols // chunk)
     units = rows * chunks_per_row
-    blocks, per_core = rt.split(units, align=1, min_per_core=max(1, (rt.MIN_PER_CORE // chunk)))
+    blocks, per_core = rt.split(units, align=1, min_per_core=max(1, (rt.MIN_PER_CORE // chunk)),
+                                 cores=rt.vector_cores(device))
     pad = [0] * (MAX_DIMS - len(shape))
     tiling = rt.pack(len(shape), rows, cols, chunk, chunks_per_row, per_core, units, in_offset - lo,
                      *shape, *pad, *strides, *pad)

@@ -1,13 +1,25 @@
-"""pyasc_npu: the ACL runtime bound with pybind11, and the device backend it drives.
+"""pyasc_acl: the ACL runtime bound with pybind11, and the ACL backend it drives.
 
-The same binding serves two backends: ``npu`` (the real ``libascendcl.so`` of CANN) and ``sim``
-(pyasc's simulated ACL runtime, from ``pyasc_sim``). The library is loaded at run time with
-dlopen; nothing links against CANN.
+The same binding and backend serve two devices: ``npu`` (the real ``libascendcl.so`` of CANN,
+registered by ``pyasc_acl.plugin``) and ``sim`` (pyasc's simulated ACL runtime, registered by
+``pyasc_sim.plugin``). The library is loaded at run time with dlopen; nothing links against CANN.
+(Formerly ``pyasc_npu``; that name still imports, with a DeprecationWarning, for one release.)
 """
 
 from __future__ import annotations
 
 from .backend import AclBackend
+from .facts import (
+    ACL_DEV_ATTR_AICORE_CORE_NUM,
+    ACL_DEV_ATTR_AICPU_CORE_NUM,
+    ACL_DEV_ATTR_CUBE_CORE_NUM,
+    ACL_DEV_ATTR_L2_CACHE_SIZE,
+    ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE,
+    ACL_DEV_ATTR_VECTOR_CORE_NUM,
+    DeviceFacts,
+    device_facts,
+    device_info,
+)
 from .errors import (
     AclDeviceError,
     AclError,
@@ -46,6 +58,9 @@ def set_op_execute_timeout(seconds: int, backend: str = "sim") -> None:
     REGISTRY.backend(backend).library().set_op_execute_timeout(seconds)
 
 __all__ = [
+    "ACL_DEV_ATTR_AICORE_CORE_NUM", "ACL_DEV_ATTR_AICPU_CORE_NUM", "ACL_DEV_ATTR_CUBE_CORE_NUM",
+    "ACL_DEV_ATTR_L2_CACHE_SIZE", "ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE", "ACL_DEV_ATTR_VECTOR_CORE_NUM",
+    "DeviceFacts", "device_facts", "device_info",
     "AclBackend", "AclDeviceError", "AclError", "AclEventError", "AclFileError",
     "AclInitializationError", "AclInvalidHandleError", "AclInvalidParameterError", "AclKernelError",
     "AclNotSupportedError", "AclOutOfMemoryError", "AclResourceError", "AclTimeoutError", "Binary",

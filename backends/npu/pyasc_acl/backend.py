@@ -44,7 +44,7 @@ class AclBackend(Backend):
     is_host = False
     dtypes = _dt.ANY - {_dt.float64}
     #: a device-side strided gather (DeviceArray -> contiguous DeviceArray), set by the plugin that
-    #: registers the built-in kernels for this backend (pyasc_sim.ops); None: gather on the host
+    #: registers the built-in kernels for this backend (pyasc_kernels); None: gather on the host
     gather: Callable[[DeviceArray], DeviceArray] | None = None
 
     def __init__(self, name: str, *, description: str, priority: int,
@@ -77,7 +77,7 @@ class AclBackend(Backend):
             lib = loader.load(path)
             count = lib.device_count()
         except ImportError as exc:
-            return False, f"the ACL binding pyasc_npu._acl is not built ({exc}); reinstall pyasc with 'pip install .'"
+            return False, f"the ACL binding pyasc_acl._acl is not built ({exc}); reinstall pyasc with 'pip install .'"
         except Exception as exc:  # installed but unusable: say why and how to get going
             from pyasc_core.errors import BackendConfigError, EnvironmentSettingError
 

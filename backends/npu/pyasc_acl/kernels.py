@@ -25,7 +25,7 @@ class Binary:
         if not isinstance(path, (str, os.PathLike)):
             raise ArgumentError(
                 f"Binary needs the path of a kernel binary (str or os.PathLike), got {type(path).__name__} "
-                f"{path!r:.60}; e.g. pyasc_npu.Binary(pyasc_sim.compile('kernel.cpp'))"
+                f"{path!r:.60}; e.g. pyasc_acl.Binary(pyasc_sim.compile('kernel.cpp'))"
             )
         self.backend, self.device = acl_backend_of(device)
         self.path = os.fspath(path)
@@ -47,7 +47,7 @@ class Binary:
         if self.unloaded:
             raise BinaryUnloadedError(
                 f"{what}: the kernel binary {self.path} was unloaded; load it again with "
-                f"pyasc_npu.Binary({self.path!r})"
+                f"pyasc_acl.Binary({self.path!r})"
             )
 
     def unload(self) -> None:
@@ -56,7 +56,7 @@ class Binary:
         self._raw.unload()
 
     def __repr__(self) -> str:
-        return f"<pyasc_npu.Binary {self.path!r} on {self.device}>"
+        return f"<pyasc_acl.Binary {self.path!r} on {self.device}>"
 
 
 class Function:
@@ -74,7 +74,7 @@ class Function:
         launch(self, num_blocks, args, stream=stream)
 
     def __repr__(self) -> str:
-        return f"<pyasc_npu.Function {self.name} of {self.binary.path!r}>"
+        return f"<pyasc_acl.Function {self.name} of {self.binary.path!r}>"
 
 
 def _raw_stream(stream: Any, backend: AclBackend, device: Any) -> Any:
@@ -176,7 +176,7 @@ def launch(function: Function, num_blocks: int, args: Sequence[Any] = (), stream
         raise ArgumentError(f"num_blocks must be an int in 1..2**32-1 (aclrtLaunchKernel's uint32 blockDim), "
                             f"got {num_blocks!r}")
     if not isinstance(function, Function):
-        raise ArgumentError(f"launch needs a pyasc_npu Function (Binary.function(name)), got "
+        raise ArgumentError(f"launch needs a pyasc_acl Function (Binary.function(name)), got "
                             f"{type(function).__name__} {function!r:.60}")
     binary = function.binary
     binary._check_loaded(f"launching {function.name}")

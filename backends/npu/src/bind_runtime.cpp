@@ -108,9 +108,12 @@ void bind_runtime(py::module_ &m, PyDeviceClass &device) {
 
     m.attr("ACL_HBM_MEM") = static_cast<int>(ACL_HBM_MEM);
     m.attr("ACL_DDR_MEM") = static_cast<int>(ACL_DDR_MEM);
+    m.attr("ACL_DEV_ATTR_AICPU_CORE_NUM") = static_cast<int>(ACL_DEV_ATTR_AICPU_CORE_NUM);
     m.attr("ACL_DEV_ATTR_AICORE_CORE_NUM") = static_cast<int>(ACL_DEV_ATTR_AICORE_CORE_NUM);
+    m.attr("ACL_DEV_ATTR_CUBE_CORE_NUM") = static_cast<int>(ACL_DEV_ATTR_CUBE_CORE_NUM);
     m.attr("ACL_DEV_ATTR_VECTOR_CORE_NUM") = static_cast<int>(ACL_DEV_ATTR_VECTOR_CORE_NUM);
     m.attr("ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE") = static_cast<int>(ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE);
+    m.attr("ACL_DEV_ATTR_L2_CACHE_SIZE") = static_cast<int>(ACL_DEV_ATTR_L2_CACHE_SIZE);
     m.attr("ACL_MEMCPY_HOST_TO_HOST") = static_cast<int>(ACL_MEMCPY_HOST_TO_HOST);
     m.attr("ACL_MEMCPY_HOST_TO_DEVICE") = static_cast<int>(ACL_MEMCPY_HOST_TO_DEVICE);
     m.attr("ACL_MEMCPY_DEVICE_TO_HOST") = static_cast<int>(ACL_MEMCPY_DEVICE_TO_HOST);

@@ -1,6 +1,6 @@
-"""pyasc_sim: a simulated Ascend device on the CPU. Its ACL runtime library
-(``libpyasc_acl_sim.so``) exports the ACL ABI; the ``sim`` backend is the pyasc_npu binding
-loaded with it."""
+"""pyasc_sim: a simulated Ascend device on the CPU: its ACL runtime library (``libpyasc_acl_sim.so``,
+exporting the ACL ABI), the kernel compiler (``compile``, with its cache) and the headers of the
+Ascend C kernel API for the CPU. The ``sim`` backend is pyasc_acl's ACL backend over that library."""
 
 from __future__ import annotations
 

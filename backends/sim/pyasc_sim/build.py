@@ -172,8 +172,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     ``source`` is a path to a ``.cpp`` file or the source text itself. Every ``extern "C"
     __global__ __aicore__ void name(...)`` kernel in it (also ones declared through macros) gets a
     launch stub, so it runs through ``aclrtBinaryLoadFromFile`` / ``aclrtBinaryGetFunction(name)``
-    / ``aclrtLaunchKernel`` (``pyasc_npu.Binary(path, device="sim").function(name)``, launched
-    with ``pyasc_npu.launch``). Parameters are GM addresses (``GM_ADDR``, ``__gm__ T *``) or
+    / ``aclrtLaunchKernel`` (``pyasc_acl.Binary(path, device="sim").function(name)``, launched
+    with ``pyasc_acl.launch``). Parameters are GM addresses (``GM_ADDR``, ``__gm__ T *``) or
     integer / float / double scalars; each takes 8 bytes of the argument blob, in order (integers
     as their 64-bit value, ``float`` as its bits in the low 4 bytes, ``double`` as its 8 bytes).
 

@@ -1,13 +1,14 @@
-"""Registers the ``sim`` backend: the pyasc_npu ACL binding loaded with the simulator's library."""
+"""Registers the ``sim`` backend: the ACL backend of pyasc_acl over the simulator's library, and the
+``pyasc compile`` / ``pyasc cache`` commands. (The built-in kernels register through pyasc_kernels.)"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from pyasc_acl.backend import AclBackend
 from pyasc_core.backend import Backend
 from pyasc_core.env import env_flag
 from pyasc_core.hookspecs import hookimpl
-from pyasc_acl.backend import AclBackend
 
 from . import library_path
 
@@ -29,39 +30,31 @@ def _check_settings() -> None:
     env_flag("PYASC_SIM_CHECKS", default=True)
 
 
-# Priority 10 (above numpy's 0): with a kernel for every built-in op, the simulator is the default
-# backend wherever it is available (its library is installed); numpy stays the reference. When it
-# is installed but a setting is wrong, choosing the default raises rather than falling to numpy.
-BACKEND = AclBackend(
-    "sim",
-    description="simulated Ascend NPU on the CPU (pyasc's ACL runtime)",
-    priority=10,
-    locate=_locate,
-    settings=SETTINGS,
-    check_settings=_check_settings,
-)
+class SimBackend(AclBackend):
+    """The ACL backend over the simulator's library (libpyasc_acl_sim.so). What differs from npu:
+    where the library is found, the settings it reads, and its priority."""
+
+    def __init__(self) -> None:
+        # Priority 10 (above numpy's 0): with a kernel for every built-in op, the simulator is the
+        # default backend wherever it is available (its library is installed); numpy stays the
+        # reference. When it is installed but a setting is wrong, choosing the default raises
+        # rather than falling to numpy.
+        super().__init__(
+            "sim",
+            description="simulated Ascend NPU on the CPU (pyasc's ACL runtime)",
+            priority=10,
+            locate=_locate,
+            settings=SETTINGS,
+            check_settings=_check_settings,
+        )
+
+
+BACKEND = SimBackend()
 
 
 @hookimpl
 def pyasc_register_backends(register: Callable[[Backend], None]) -> None:
     register(BACKEND)
-
-
-@hookimpl
-def pyasc_register_kernels(register: Callable[..., None]) -> None:
-    """The built-in ops' kernels (kernels/*.cpp) for sim, and for npu when the install found a CANN
-    toolkit and built them for the NPU (pyasc_sim/kernels/npu/); otherwise npu ops keep raising
-    KernelNotFoundError."""
-    from pyasc_kernels import npu_binaries_installed, register_kernels
-    from pyasc_kernels.shape import gather
-
-    register_kernels(register, "sim")
-    BACKEND.gather = gather  # strided views become contiguous on the device (copy kernel)
-    if npu_binaries_installed():
-        from pyasc_acl.plugin import BACKEND as NPU
-
-        register_kernels(register, "npu")
-        NPU.gather = gather
 
 
 def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
