@@ -16,7 +16,7 @@ namespace pyasc_kernels {
 enum BinaryOp : uint32_t { OP_ADD = 0, OP_SUB, OP_MUL, OP_DIV, OP_MAX, OP_MIN };
 enum BinaryMode : uint32_t { MODE_TENSOR = 0, MODE_SCALAR_Y = 1, MODE_SCALAR_X = 2 };
 
-// Host side: pyasc_sim/ops/elementwise.py (BINARY_TILING).
+// Host side: pyasc_kernels/elementwise.py (BINARY_TILING).
 struct BinaryTiling {
     uint32_t totalLength;  // elements of z
     uint32_t perCore;      // elements per core (whole 256-byte repeats, except the last core's share)

@@ -17,7 +17,7 @@
 
 namespace pyasc_kernels {
 
-// Host side: pyasc_sim/ops/elementwise.py.
+// Host side: pyasc_kernels/elementwise.py.
 struct CastTiling {
     uint32_t totalLength;
     uint32_t perCore;

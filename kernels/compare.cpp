@@ -9,7 +9,7 @@
 
 namespace pyasc_kernels {
 
-// Host side: pyasc_sim/ops/elementwise.py (same layout as BinaryTiling).
+// Host side: pyasc_kernels/elementwise.py (same layout as BinaryTiling).
 struct CompareTiling {
     uint32_t totalLength;
     uint32_t perCore;

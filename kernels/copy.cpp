@@ -14,7 +14,7 @@ namespace pyasc_kernels {
 
 constexpr uint32_t COPY_MAX_DIMS = 8;
 
-// Host side: pyasc_sim/ops/shape.py.
+// Host side: pyasc_kernels/shape.py.
 struct CopyTiling {
     uint32_t ndim;          // dimensions of the output (1..8)
     uint32_t rows;          // product of the output's leading dimensions

@@ -6,7 +6,7 @@
 // Conventions of every built-in kernel:
 //   * signature  extern "C" __global__ __aicore__ void name(GM_ADDR in..., GM_ADDR out...,
 //                GM_ADDR workspace, GM_ADDR tiling)
-//   * the tiling struct is computed on the host (pyasc_sim/ops/*.py, same field order) and read
+//   * the tiling struct is computed on the host (pyasc_kernels/*.py, same field order) and read
 //     from global memory word by word (LoadTiling);
 //   * work is split over GetBlockNum() cores by GetBlockIdx();
 //   * data moves GM -> UB -> GM through TQue double buffering; lengths that are not a multiple

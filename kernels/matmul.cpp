@@ -13,7 +13,7 @@
 
 namespace pyasc_kernels {
 
-// Host side: pyasc_sim/ops/linalg.py (both kernels).
+// Host side: pyasc_kernels/linalg.py (both kernels).
 struct MatmulTiling {
     uint32_t batch;
     uint32_t m;

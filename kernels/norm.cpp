@@ -13,7 +13,7 @@
 
 namespace pyasc_kernels {
 
-// Host side: pyasc_sim/ops/nn.py.
+// Host side: pyasc_kernels/nn.py.
 struct NormTiling {
     uint32_t rows;
     uint32_t cols;

@@ -36,7 +36,7 @@ namespace pyasc_kernels {
 
 enum PowMode : uint32_t { POW_TENSOR = 0, POW_SCALAR_Y = 1, POW_SCALAR_X = 2 };
 
-// Host side: pyasc_sim/ops/elementwise.py (same layout as BinaryTiling).
+// Host side: pyasc_kernels/elementwise.py (same layout as BinaryTiling).
 struct PowTiling {
     uint32_t totalLength;  // elements of z
     uint32_t perCore;      // elements per core (whole 256-element groups, except the last core's share)

@@ -12,7 +12,7 @@ namespace pyasc_kernels {
 
 enum ReduceOp : uint32_t { RED_SUM = 0, RED_MEAN, RED_MAX, RED_MIN };
 
-// Host side: pyasc_sim/ops/reduce.py.
+// Host side: pyasc_kernels/reduce.py.
 struct ReduceTiling {
     uint32_t rows;
     uint32_t cols;

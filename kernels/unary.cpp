@@ -15,7 +15,7 @@ enum UnaryOp : uint32_t {
     OP_NEG = 0, OP_ABS, OP_EXP, OP_LOG, OP_SQRT, OP_RSQRT, OP_RELU, OP_SIGMOID, OP_TANH, OP_GELU, OP_SILU
 };
 
-// Host side: pyasc_sim/ops/elementwise.py.
+// Host side: pyasc_kernels/elementwise.py.
 struct UnaryTiling {
     uint32_t totalLength;
     uint32_t perCore;

@@ -9,7 +9,7 @@
 
 namespace pyasc_kernels {
 
-// Host side: pyasc_sim/ops/elementwise.py.
+// Host side: pyasc_kernels/elementwise.py.
 struct WhereTiling {
     uint32_t totalLength;
     uint32_t perCore;

@@ -1,5 +1,5 @@
 // C++ exceptions for failed ACL calls and allocator out-of-memory; module.cpp turns them into
-// the Python classes of pyasc_npu.errors (which know the symbolic names and error families).
+// the Python classes of pyasc_acl.errors (which know the symbolic names and error families).
 #ifndef PYASC_NPU_ACL_ERROR_H_
 #define PYASC_NPU_ACL_ERROR_H_
 

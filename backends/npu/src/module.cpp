@@ -9,7 +9,7 @@ using namespace pyasc_npu;
 
 namespace {
 
-// Builds the Python exception with pyasc_npu.errors.<factory>(*args) and sets it as the error.
+// Builds the Python exception with pyasc_acl.errors.<factory>(*args) and sets it as the error.
 void raise_from_factory(const char *factory, const py::tuple &args, const char *fallback) {
     try {
         py::object exc = py::module_::import("pyasc_acl.errors").attr(factory)(*args);
@@ -22,7 +22,7 @@ void raise_from_factory(const char *factory, const py::tuple &args, const char *
 }  // namespace
 
 PYBIND11_MODULE(_acl, m) {
-    m.doc() = "The ACL runtime (libascendcl or pyasc's simulator), loaded with dlopen; see pyasc_npu.";
+    m.doc() = "The ACL runtime (libascendcl or pyasc's simulator), loaded with dlopen; see pyasc_acl.";
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
