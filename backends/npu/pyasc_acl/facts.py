@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any, NamedTuple
 
+from pyasc_core.device import Device
 from pyasc_core.errors import ArgumentError
 
 from .backend import acl_backend_of
@@ -38,25 +39,25 @@ def device_info(attr: int, device: Any = None) -> int:
 
 
 _lock = threading.Lock()
-_facts: dict[tuple[int, str, int], tuple[Any, DeviceFacts]] = {}
+_facts: dict[Device, DeviceFacts] = {}
 
 
 def device_facts(device: Any = None) -> DeviceFacts:
-    """The :class:`DeviceFacts` of ``device``, read once per opened device and cached."""
+    """The :class:`DeviceFacts` of ``device``, read from it once per process and cached (a launch
+    asks for them, so a known Device is one dict lookup)."""
+    facts = _facts.get(device) if isinstance(device, Device) else None
+    if facts is not None:
+        return facts
     backend, dev = acl_backend_of(device)
+    facts = _facts.get(dev)
+    if facts is not None:
+        return facts
     raw = backend.raw_device(dev)
-    key = (id(raw), backend.name, dev.index or 0)
-    hit = _facts.get(key)
-    if hit is not None and hit[0] is raw:
-        return hit[1]
     try:
         cube = raw.device_info(ACL_DEV_ATTR_CUBE_CORE_NUM)
     except AclError:  # ACL versions before ACL_DEV_ATTR_CUBE_CORE_NUM count AI Cores by their cube cores
         cube = raw.device_info(ACL_DEV_ATTR_AICORE_CORE_NUM)
-    facts = DeviceFacts(
-        vector_cores=int(raw.device_info(ACL_DEV_ATTR_VECTOR_CORE_NUM)),
-        cube_cores=int(cube),
-    )
+    facts = DeviceFacts(vector_cores=int(raw.device_info(ACL_DEV_ATTR_VECTOR_CORE_NUM)), cube_cores=int(cube))
     with _lock:
-        _facts[key] = (raw, facts)  # holding raw keeps its id from being reused for another device
+        _facts[dev] = facts
     return facts
