@@ -16,7 +16,7 @@ import attrs
 import numpy as np
 
 from . import dtypes as _dt
-from .errors import ArgumentError, DtypeError, OpRegistrationError, PyascError, did_you_mean
+from .errors import ArgumentError, DtypeError, OpRegistrationError, PyascError
 
 INPUT_TYPES = ("Tensor", "Tensor?", "Tensor|Scalar")
 ATTR_TYPES = ("int", "float", "bool", "str", "dtype", "int[]")
