@@ -561,5 +561,7 @@ class _TensorOps:
 for _name, _member in vars(_TensorOps).items():
     if _name not in ("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__hash__",
                      "__firstlineno__", "__static_attributes__"):
+        if callable(_member):
+            _member.__qualname__ = f"Tensor.{_name}"
         setattr(Tensor, _name, _member)
 del _name, _member

@@ -64,8 +64,8 @@ class MetaBackend(HostBackend):
 
         def kernel(meta: Any, *args: Any) -> Any:
             if isinstance(meta, tuple):
-                return tuple(wrap_storage(m, device) for m in meta)
-            return wrap_storage(meta, device)
+                return tuple(wrap_storage(m, device, self) for m in meta)
+            return wrap_storage(meta, device, self)
 
         return kernel
 
