@@ -7,7 +7,7 @@ memory with their base on every backend; advanced indexing copies.
 
 This module is the Tensor's data handle only: it imports no layer above the registry. The layers
 above add what needs them when they load (pyasc_core's package import loads them all):
-``pyasc_core.creation`` the constructor, ``pyasc_core.dispatch`` the operators and op methods
+``pyasc_core.creation`` the constructor, ``pyasc_core.tensor_ops`` the operators and op methods
 (``+``, ``sum``, ``to``, ...), ``pyasc_core.interop`` ``__dlpack__``.
 """
 
