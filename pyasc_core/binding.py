@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from . import schema as _schema
 from .errors import ArgumentError, OpRegistrationError, did_you_mean
 from .schema import Param, Schema, check_value as check_attribute, short_repr
 from .tensor import Tensor
@@ -128,3 +129,6 @@ def schema_from_signature(fn: Any) -> Schema:
             text += f"={p.default!r}"
         parts.append(text)
     return Schema.parse(f"({', '.join(parts)}) -> Tensor")
+
+
+_schema.MOVED.update(bind=bind, schema_from_signature=schema_from_signature)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from typing import Any
 
 import attrs
@@ -21,6 +22,23 @@ from .errors import ArgumentError, DtypeError, OpRegistrationError, PyascError
 INPUT_TYPES = ("Tensor", "Tensor?", "Tensor|Scalar")
 ATTR_TYPES = ("int", "float", "bool", "str", "dtype", "int[]")
 _NO_DEFAULT = object()
+#: what moved up to pyasc_core.binding (it fills this in when it loads; this module sits below
+#: Tensor): the old names keep working for a release with a DeprecationWarning
+MOVED: dict[str, Any] = {}
+
+
+def _moved(name: str) -> Any:
+    warnings.warn(
+        f"pyasc_core.schema's {name} moved to pyasc_core.binding.{name} (binding a call needs "
+        "tensors; the schema module only parses)", DeprecationWarning, stacklevel=3,
+    )
+    return MOVED[name]
+
+
+def __getattr__(name: str) -> Any:
+    if name in MOVED:
+        return _moved(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 _PARAM_RE = re.compile(r"^\s*(?P<type>[A-Za-z|\[\]?]+)\s+(?P<name>[A-Za-z_]\w*)\s*(?:=\s*(?P<default>.+?))?\s*$")
 
 
@@ -145,6 +163,10 @@ class Schema:
     @property
     def attributes(self) -> tuple[Param, ...]:
         return tuple(p for p in self.params if not p.is_input)
+
+    def bind(self, op: str, args: tuple, kwargs: dict, *, meta: bool = False) -> list[Any]:
+        """Deprecated: ``pyasc_core.binding.bind(schema, op, args, kwargs, meta=...)``."""
+        return _moved("bind")(self, op, args, kwargs, meta=meta)
 
 
 def _split_params(body: str) -> list[str]:
