@@ -3,18 +3,21 @@
 A backend is registered through the ``pyasc_register_backends`` hook (built-in and third-party
 alike). Tensors hold a backend *storage* object that has at least ``.shape`` and ``.dtype``; it
 may be a strided view of memory another tensor also uses (basic indexing, transpose and reshape
-return views on every built-in backend, as NumPy and PyTorch do).
+return views on every built-in backend, as NumPy and PyTorch do). Backends create and return
+storage only; the core builds the Tensors around it. Backends that compute on the host derive
+from ``pyasc_core.host_backend.HostBackend``. See docs/writing-a-backend.md.
 """
 
 from __future__ import annotations
 
-import math
+import warnings
 from typing import Any, Callable
 
 import numpy as np
 
 from .device import Device
 from .dtypes import ANY
+from .tensor_meta import TensorMeta  # noqa: F401  (its historical home: pyasc.TensorMeta)
 
 
 class StreamImpl:
@@ -50,7 +53,9 @@ class EventImpl:
 
 
 class Backend:
-    """Base class of backends. Subclasses override what their device needs."""
+    """A backend: storage, kernels and devices. Subclasses implement the methods marked *required*
+    (the storage five, memory statistics, streams and events); every other method has the default
+    shown here. Backends deal in storage objects only: the core builds the Tensors around them."""
 
     #: registry name, as used in ``pyasc.set_backend(name)`` and device strings
     name: str = ""
@@ -65,7 +70,7 @@ class Backend:
     #: what ``pyasc ops`` calls the kernels ``default_kernel`` supplies (e.g. "reference")
     default_kernel_label: str = "default"
 
-    # -- availability and devices ------------------------------------------------------------
+    # -- devices ---------------------------------------------------------------------------
     def availability(self) -> tuple[bool, str]:
         """(available, reason-if-not). Called once and cached by the registry."""
         return True, ""
@@ -81,39 +86,53 @@ class Backend:
         """Facts shown by ``pyasc info``."""
         return {}
 
+    def synchronize(self, device: Device) -> None:
+        """Wait for all work queued on ``device``."""
+
     # -- storage ---------------------------------------------------------------------------
     def from_numpy(self, array: np.ndarray, device: Device, copy: bool) -> Any:
-        raise NotImplementedError
+        """*Required.* Storage holding ``array`` (sharing its memory when ``copy`` is false and
+        the backend can)."""
+        raise NotImplementedError(f"backend {self.name!r} does not implement from_numpy")
 
     def to_numpy(self, storage: Any) -> np.ndarray:
-        raise NotImplementedError
+        """*Required.* The storage's data as a NumPy array."""
+        raise NotImplementedError(f"backend {self.name!r} does not implement to_numpy")
 
     def empty(self, shape: tuple[int, ...], dtype: np.dtype, device: Device) -> Any:
-        raise NotImplementedError
+        """*Required.* Uninitialised storage."""
+        raise NotImplementedError(f"backend {self.name!r} does not implement empty")
+
+    def getitem(self, storage: Any, key: Any) -> Any:
+        """*Required.* ``storage[key]``: a view sharing memory for basic keys (ints, slices, None,
+        Ellipsis), a copy for advanced ones (bool masks, integer arrays), as NumPy."""
+        raise NotImplementedError(f"backend {self.name!r} does not implement getitem")
+
+    def setitem(self, storage: Any, key: Any, value: Any) -> None:
+        """*Required.* Assign into ``storage`` in place (writes through to whatever it is a view of)."""
+        raise NotImplementedError(f"backend {self.name!r} does not implement setitem")
 
     def full(self, shape: tuple[int, ...], value: Any, dtype: np.dtype, device: Device) -> Any:
         """Storage filled with ``value`` (backends may override with a device-side fill)."""
         return self.from_numpy(np.full(shape, value, dtype), device, copy=False)
 
-    def wrap(self, storage: Any, device: Device) -> Any:
-        """The Tensor over ``storage`` (host backends count owned host memory)."""
-        from .tensor import wrap_storage
-
-        return wrap_storage(storage, device)
-
-    def getitem(self, storage: Any, key: Any) -> Any:
-        """``storage[key]``: a view sharing memory for basic keys (ints, slices, None, Ellipsis),
-        a copy for advanced ones (bool masks, integer arrays), as NumPy."""
-        raise NotImplementedError
-
-    def setitem(self, storage: Any, key: Any, value: Any) -> None:
-        """Assign into ``storage`` in place (writes through to whatever it is a view of)."""
-        raise NotImplementedError
-
     def contiguous(self, storage: Any) -> Any:
         """``storage`` when it is row-major without gaps, else a contiguous copy."""
         return storage
 
+    def adopt(self, storage: Any, device: Device) -> int:
+        """Called when the core wraps new ``storage`` in a Tensor: check limits (raise
+        OutOfMemoryError) and return the host bytes the tensor owns, which the core counts in host
+        memory statistics until the tensor dies. Device backends account for their own memory: 0."""
+        return 0
+
+    def copy_from(self, storage: Any, src: Device, device: Device, non_blocking: bool = False) -> Any:
+        """Storage on ``device`` (this backend's or another's) holding a copy of ``storage`` from
+        ``src``, or None when this backend has no faster way than staging through NumPy.
+        ``move_to`` asks the destination's backend first, then the source's."""
+        return None
+
+    # -- kernels ---------------------------------------------------------------------------
     def adapt_kernel(self, fn: Callable) -> Callable:
         """The callable stored for a kernel registered for this backend (e.g. one that makes strided
         inputs contiguous first); the kernel itself by default."""
@@ -125,24 +144,32 @@ class Backend:
 
     # -- memory ----------------------------------------------------------------------------
     def memory_stats(self, device: Device) -> dict[str, int]:
-        raise NotImplementedError
+        """*Required.* Statistics under ``MEMORY_STAT_KEYS`` (extra keys allowed)."""
+        raise NotImplementedError(f"backend {self.name!r} does not implement memory_stats")
 
     def reset_peak_memory_stats(self, device: Device) -> None:
-        raise NotImplementedError
-
-    def empty_cache(self, device: Device) -> None:
-        pass
+        """*Required.* Reset the ``.peak`` figures to the current ones."""
+        raise NotImplementedError(f"backend {self.name!r} does not implement reset_peak_memory_stats")
 
     def set_memory_limit(self, device: Device, nbytes: int | None) -> None:
-        raise NotImplementedError
+        """*Required.* Cap the bytes tensors may hold on ``device`` (None: no cap)."""
+        raise NotImplementedError(f"backend {self.name!r} does not implement set_memory_limit")
 
     def mem_get_info(self, device: Device) -> tuple[int, int]:
-        """(free, total) bytes of the device."""
-        raise NotImplementedError
+        """*Required.* (free, total) bytes of the device."""
+        raise NotImplementedError(f"backend {self.name!r} does not implement mem_get_info")
+
+    def empty_cache(self, device: Device) -> None:
+        """Return cached free memory to the device (nothing to do without a cache)."""
 
     # -- streams and events ----------------------------------------------------------------
     def create_stream(self, device: Device) -> StreamImpl:
-        raise NotImplementedError
+        """*Required.* A new stream on ``device``."""
+        raise NotImplementedError(f"backend {self.name!r} does not implement create_stream")
+
+    def create_event(self, device: Device, enable_timing: bool) -> EventImpl:
+        """*Required.* A new event on ``device``."""
+        raise NotImplementedError(f"backend {self.name!r} does not implement create_event")
 
     def default_stream(self, device: Device) -> StreamImpl:
         """The device's default stream (created once)."""
@@ -151,48 +178,22 @@ class Backend:
             cache[device] = self.create_stream(device)
         return cache[device]
 
-    def create_event(self, device: Device, enable_timing: bool) -> EventImpl:
-        raise NotImplementedError
-
-    def synchronize(self, device: Device) -> None:
-        pass
-
-
-class TensorMeta:
-    """Shape and dtype of a tensor with no data: what meta functions take and return."""
-
-    __slots__ = ("shape", "dtype")
-
-    def __init__(self, shape: tuple[int, ...], dtype: np.dtype) -> None:
-        self.shape = tuple(int(s) for s in shape)
-        self.dtype = np.dtype(dtype)
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        return math.prod(self.shape)
-
-    @property
-    def nbytes(self) -> int:
-        return self.size * self.dtype.itemsize
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, TensorMeta)
-            and self.shape == other.shape
-            and self.dtype == other.dtype
+    # -- deprecated ------------------------------------------------------------------------
+    def wrap(self, storage: Any, device: Device) -> Any:
+        """Deprecated: the core builds Tensors around storage (``pyasc_core.tensor.wrap_storage``);
+        backends return storage."""
+        warnings.warn(
+            "Backend.wrap(storage, device) is deprecated: backends return storage and the core "
+            "builds the Tensor; use pyasc_core.tensor.wrap_storage(storage, device)",
+            DeprecationWarning, stacklevel=2,
         )
+        assert _tensor_factory is not None, "pyasc_core.tensor sets the factory when it loads"
+        return _tensor_factory(storage, device, self)
 
-    def __hash__(self) -> int:
-        return hash((self.shape, self.dtype))
 
-    def __repr__(self) -> str:
-        from .dtypes import dtype_name
-
-        return f"TensorMeta(shape={self.shape}, dtype={dtype_name(self.dtype)})"
+#: pyasc_core.tensor.wrap_storage, set by pyasc_core.tensor when it loads (for the deprecated
+#: Backend.wrap only: this module sits below Tensor)
+_tensor_factory: Callable[[Any, Device, Backend], Any] | None = None
 
 
 #: PyTorch's memory_stats key names, reported by every backend

@@ -13,7 +13,7 @@ from .device import Device
 from .errors import ArgumentError, DtypeError, PyascError, ShapeError
 from .registry import backend_for_device
 from .selection import resolve_device
-from .tensor import Tensor
+from .tensor import Tensor, wrap_storage
 from .values import check_array, check_nbytes, check_scalar
 
 
@@ -60,7 +60,7 @@ def tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     arr = _data_to_numpy(data, dtype)
     dev = resolve_device(device)
     backend = _check_backend_dtype(arr.dtype, dev)
-    return backend.wrap(backend.from_numpy(arr, dev, copy=True), dev)
+    return wrap_storage(backend.from_numpy(arr, dev, copy=True), dev, backend)
 
 
 def asarray(data: Any, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Tensor:
@@ -85,7 +85,7 @@ def asarray(data: Any, dtype: Any = None, device: Any = None, copy: bool | None 
         raise PyascError(
             f"asarray(copy=False) cannot share this data's memory on {dev}; drop copy=False to allow a copy"
         )
-    return backend.wrap(backend.from_numpy(arr, dev, copy=bool(copy) or not shares), dev)
+    return wrap_storage(backend.from_numpy(arr, dev, copy=bool(copy) or not shares), dev, backend)
 
 
 def from_numpy(array: np.ndarray, device: Any = None) -> Tensor:
@@ -95,7 +95,7 @@ def from_numpy(array: np.ndarray, device: Any = None) -> Tensor:
     dt = _dt.as_dtype(array.dtype)
     dev = resolve_device(device)
     backend = _check_backend_dtype(dt, dev)
-    return backend.wrap(backend.from_numpy(array, dev, copy=not backend.is_host), dev)
+    return wrap_storage(backend.from_numpy(array, dev, copy=not backend.is_host), dev, backend)
 
 
 def _shape(shape: Any) -> tuple[int, ...]:
@@ -124,7 +124,7 @@ def _filled(shape: tuple[int, ...], value: Any, dtype: Any, device: Any) -> Tens
     if dev.type != "meta":  # meta tensors hold no data, so any size is fine there
         check_nbytes(shape, dt)
     if value is None:
-        return backend.wrap(backend.empty(shape, dt, dev), dev)
+        return wrap_storage(backend.empty(shape, dt, dev), dev, backend)
     check_scalar(value, dt, "fill value")
     try:
         storage = backend.full(shape, value, dt, dev)
@@ -133,7 +133,7 @@ def _filled(shape: tuple[int, ...], value: Any, dtype: Any, device: Any) -> Tens
             f"fill value {value!r} does not fit in dtype {_dt.dtype_name(dt)}; use a value in "
             "its range or a wider dtype, e.g. dtype='int64' or 'float32'"
         ) from None
-    return backend.wrap(storage, dev)
+    return wrap_storage(storage, dev, backend)
 
 
 def empty(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
@@ -232,10 +232,16 @@ def move_to(t: Tensor, device: Device, *, non_blocking: bool = False, force_copy
     dst = _check_backend_dtype(t.dtype, device)
     # the destination backend first, then the source (device -> host copies are the source's)
     for backend in (dst, src) if src is not dst else (dst,):
-        mover = getattr(backend, "copy_from", None)
-        if mover is not None:
-            got = mover(t, device, non_blocking=non_blocking)
-            if got is not None:
-                return got
+        got = backend.copy_from(t._data, t._device, device, non_blocking=non_blocking)
+        if got is not None:
+            return wrap_storage(got, device, dst)
     arr = src.to_numpy(t._data)
-    return dst.wrap(dst.from_numpy(arr, device, copy=True), device)
+    return wrap_storage(dst.from_numpy(arr, device, copy=True), device, dst)
+
+
+def _construct(cls: type, data: Any = None, dtype: Any = None, device: Any = None) -> Tensor:
+    """``pyasc.Tensor(data, dtype, device)``: the same as ``pyasc.tensor(...)``."""
+    return tensor(data, dtype=dtype, device=device)
+
+
+Tensor.__new__ = _construct  # type: ignore[method-assign]  (tensor.py sits below this module)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .backend import TensorMeta
+from .binding import bind
 from .dtypes import dtype_name
 from .errors import (
     ArgumentError,
@@ -21,6 +21,7 @@ from .errors import (
 )
 from .registry import REGISTRY
 from .tensor import Tensor
+from .tensor_meta import TensorMeta
 
 _CACHE_LIMIT = 2048
 _SCALARS = (bool, int, float)
@@ -168,12 +169,6 @@ class OpHandle:
     def __repr__(self) -> str:
         return f"<pyasc op {self.name}>"
 
-    def register_kernel(self, backend: str, fn: Any = None) -> Any:
-        """Register a kernel for this op on ``backend`` (decorator or direct call)."""
-        from .library import impl
-
-        return impl(self.name, backend, fn)
-
     # -- calling ----------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._version != REGISTRY.version:
@@ -191,7 +186,7 @@ class OpHandle:
         if self._version != REGISTRY.version:
             self._refresh()
         op = self._op
-        values = op.schema.bind(op.name, args, kwargs)
+        values = bind(op.schema, op.name, args, kwargs)
         device = self._check_inputs(op, values)
         meta_out = None if op.composite is not None else self._run_meta(op, values)
         kernel = REGISTRY.table.get((op.name, device.type))
@@ -276,6 +271,30 @@ def _describe_call(op: Any, values: list[Any]) -> str:
             shown = repr(v)
         parts.append(f"{p.name}={shown}")
     return f"{op.name}({', '.join(parts)})"
+
+
+def composite_kernel(op: Any) -> Any:
+    """The kernel of a composite op on a backend without its own: the op's Python function,
+    whose result must be the Tensor(s) the schema returns (the registry builds it through
+    ``REGISTRY.composite_kernel``, set below)."""
+    call = op.caller(op.composite)
+    n = len(op.schema.returns)
+
+    def composite(_meta: Any, *args: Any) -> Any:
+        out = call(*args)
+        if (isinstance(out, Tensor) and n == 1) or (
+            isinstance(out, tuple) and len(out) == n > 1 and all(isinstance(o, Tensor) for o in out)
+        ):
+            return out
+        raise OpRegistrationError(
+            f"the composite op {op.name} returned {type(out).__name__} {out!r:.60}; it must return "
+            f"{'a pyasc.Tensor' if n == 1 else f'a tuple of {n} pyasc.Tensors'}"
+        )
+
+    return composite
+
+
+REGISTRY.composite_kernel = composite_kernel
 
 
 class _UnknownOpAttribute(UnknownOpError, AttributeError):

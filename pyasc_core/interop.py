@@ -12,6 +12,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from .errors import ArgumentError, DtypeError, PyascError
+from .tensor import Tensor
 
 KDL_CPU = 1
 
@@ -67,8 +68,6 @@ def from_dlpack(obj: Any, device: Any = None, copy: bool | None = None) -> Any:
 
     ``copy=True`` always copies; ``copy=False`` refuses to copy (so ``device`` must be a host
     backend); None shares when it can (the array API standard's rule)."""
-    from .tensor import Tensor
-
     if copy is not None and not isinstance(copy, bool):
         raise ArgumentError(f"from_dlpack(copy={copy!r}): give None, True or False")
     out = _from_dlpack(obj, device)
@@ -85,7 +84,6 @@ def from_dlpack(obj: Any, device: Any = None, copy: bool | None = None) -> Any:
 
 def _from_dlpack(obj: Any, device: Any) -> Any:
     from .creation import from_numpy
-    from .tensor import Tensor
 
     if isinstance(obj, Tensor):
         return obj if device is None else obj.to(device)
@@ -116,3 +114,13 @@ def _from_dlpack(obj: Any, device: Any) -> Any:
         raise DtypeError(f"from_dlpack: {exc}") from None
     out = from_numpy(arr, device="numpy")
     return out if device is None else out.to(device)
+
+
+def _tensor_dlpack(self: Tensor, *, stream: Any = None, max_version: tuple[int, int] | None = None,
+                   dl_device: Any = None, copy: bool | None = None) -> Any:
+    """``Tensor.__dlpack__`` (host-resident tensors only)."""
+    return to_dlpack(self._host_array("__dlpack__"), max_version=max_version,
+                     dl_device=dl_device, copy=copy, stream=stream)
+
+
+Tensor.__dlpack__ = _tensor_dlpack  # type: ignore[attr-defined]  (tensor.py sits below this module)

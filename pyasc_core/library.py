@@ -15,7 +15,8 @@ from .errors import OpRegistrationError, PluginConflictError, UnknownOpError, di
 from .hookspecs import hookimpl
 from .opdef import KernelDef, OpDef, check_op_name
 from .registry import REGISTRY
-from .schema import schema_from_signature
+from .binding import schema_from_signature
+from .dispatch import OpHandle
 
 
 class RuntimeLibrary:
@@ -136,3 +137,11 @@ def op(fn: Callable[..., Any] | None = None, *, name: str | None = None,
         return get_op(opname)
 
     return deco if fn is None else deco(fn)
+
+
+def _register_kernel(self: OpHandle, backend: str, fn: Callable[..., Any] | None = None) -> Any:
+    """Register a kernel for this op on ``backend`` (decorator or direct call)."""
+    return impl(self.name, backend, fn)
+
+
+OpHandle.register_kernel = _register_kernel  # dispatch sits below this module: attached from here

@@ -11,11 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from .backend import MEMORY_STAT_KEYS, Backend, EventImpl, StreamImpl, TensorMeta
+from .backend import Backend
 from .device import Device
 from .errors import IndexingError, PyascError
 from .hookspecs import hookimpl
-from .host_streams import HostEvent, HostStream
+from .host_backend import HostBackend
+from .tensor import wrap_storage
+from .tensor_meta import TensorMeta
 
 
 def _shape_of_index(storage: TensorMeta, key: Any) -> TensorMeta:
@@ -27,19 +29,12 @@ def _shape_of_index(storage: TensorMeta, key: Any) -> TensorMeta:
         raise IndexingError(f"{exc} (tensor shape {storage.shape})") from None
 
 
-class MetaBackend(Backend):
+class MetaBackend(HostBackend):
     name = "meta"
     description = "shapes and dtypes only, no data (runs meta functions)"
     priority = -100
     default_kernel_label = "meta function"
-
-    def __init__(self) -> None:
-        self._device = Device("meta")
-
-    def device(self, index: int | None = None) -> Device:
-        if index not in (None, 0):
-            raise PyascError(f"the meta backend has one device; got index {index}. Use 'meta'.")
-        return self._device
+    holds_memory = False  # nothing is allocated: memory statistics stay zero
 
     def from_numpy(self, array: np.ndarray, device: Device, copy: bool) -> TensorMeta:
         return TensorMeta(array.shape, array.dtype)
@@ -66,32 +61,13 @@ class MetaBackend(Backend):
         if op.meta is None:
             return None  # composite: runs through its parts
         device = self._device
-        wrap = self.wrap
 
         def kernel(meta: Any, *args: Any) -> Any:
             if isinstance(meta, tuple):
-                return tuple(wrap(m, device) for m in meta)
-            return wrap(meta, device)
+                return tuple(wrap_storage(m, device, self) for m in meta)
+            return wrap_storage(meta, device, self)
 
         return kernel
-
-    def memory_stats(self, device: Device) -> dict[str, int]:
-        return dict.fromkeys(MEMORY_STAT_KEYS, 0)
-
-    def reset_peak_memory_stats(self, device: Device) -> None:
-        pass
-
-    def set_memory_limit(self, device: Device, nbytes: int | None) -> None:
-        pass  # meta tensors use no memory
-
-    def mem_get_info(self, device: Device) -> tuple[int, int]:
-        return 0, 0
-
-    def create_stream(self, device: Device) -> StreamImpl:
-        return HostStream()
-
-    def create_event(self, device: Device, enable_timing: bool) -> EventImpl:
-        return HostEvent(enable_timing)
 
 
 BACKEND = MetaBackend()

@@ -7,8 +7,6 @@ declared.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -16,13 +14,15 @@ import numpy as np
 
 from . import dtypes as _dt
 from . import views
-from .backend import MEMORY_STAT_KEYS, Backend, EventImpl, StreamImpl, TensorMeta
+from .backend import Backend
 from .device import Device
-from .errors import ArgumentError, IndexingError, OutOfMemoryError, PyascError, ReferenceMismatchError
+from .errors import ArgumentError, IndexingError, PyascError, ReferenceMismatchError, ShapeError
 from .hookspecs import hookimpl
+from .host_backend import HostBackend, nbytes_of as _nbytes, physical_memory
 from .host_memory import HOST_MEMORY
-from .host_streams import HostEvent, HostStream
-from .tensor import Tensor, wrap_host
+from .registry import REGISTRY
+from .tensor import Tensor, wrap_storage
+from .tensor_meta import TensorMeta
 
 _F16 = _dt.float16
 _BF16 = _dt.bfloat16
@@ -51,30 +51,7 @@ def _overflow(op: str, exc: OverflowError) -> ArgumentError:
     )
 
 
-def _nbytes(shape: tuple[int, ...], dtype: Any) -> int:
-    n = np.dtype(dtype).itemsize
-    for d in shape:
-        n *= int(d)
-    return n
-
-
-def _fmt_bytes(n: int) -> str:
-    v, unit = float(n), "B"
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
-        if v < 1024 or unit == "EiB":
-            break
-        v /= 1024
-    return f"{n} bytes" if unit == "B" else f"{v:.2f} {unit} ({n} bytes)"
-
-
-def _physical_memory() -> int:
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return 0
-
-
-class ReferenceBackend(Backend):
+class ReferenceBackend(HostBackend):
     name = "numpy"
     aliases = ("reference",)
     description = "NumPy reference implementations on the host (the golden model)"
@@ -82,32 +59,16 @@ class ReferenceBackend(Backend):
     priority = 0
     default_kernel_label = "reference"
 
-    def __init__(self) -> None:
-        self._device = Device("numpy")
-        self._limit: int | None = None
-        self._num_ooms = 0
-        self._default_stream = HostStream()
-
-    def device(self, index: int | None = None) -> Device:
-        if index not in (None, 0):
-            raise PyascError(f"the numpy backend has one device; got index {index}. Use 'numpy'.")
-        return self._device
-
     def info(self) -> dict[str, Any]:
-        return {"numpy": np.__version__, "host memory": f"{_physical_memory() / 2**30:.1f} GiB"}
+        return {"numpy": np.__version__, "host memory": f"{physical_memory() / 2**30:.1f} GiB"}
 
     # -- storage -----------------------------------------------------------------------------
-    def wrap(self, storage: np.ndarray, device: Device) -> Tensor:
-        if self._limit is not None and storage.base is None:
-            self._check_limit(storage.nbytes)
-        return wrap_host(storage, device)
-
     def from_numpy(self, array: np.ndarray, device: Device, copy: bool) -> np.ndarray:
         if copy:
             try:
                 return np.array(array, copy=True, order="C")
             except MemoryError as exc:
-                raise self._host_oom("a copy of an array", array.nbytes, exc) from None
+                raise self.host_oom("a copy of an array", array.nbytes, exc) from None
         return array.view()  # shares the caller's memory, which pyasc does not count as its own
 
     def to_numpy(self, storage: np.ndarray) -> np.ndarray:
@@ -118,14 +79,14 @@ class ReferenceBackend(Backend):
             return np.empty(shape, dtype)
         except (MemoryError, ValueError) as exc:
             what = f"a {np.dtype(dtype).name} tensor of shape {tuple(shape)}"
-            raise self._host_oom(what, _nbytes(shape, dtype), exc) from None
+            raise self.host_oom(what, _nbytes(shape, dtype), exc) from None
 
     def full(self, shape: tuple[int, ...], value: Any, dtype: np.dtype, device: Device) -> np.ndarray:
         try:
             return np.full(shape, value, dtype)
         except (MemoryError, ValueError) as exc:
             what = f"a {np.dtype(dtype).name} tensor of shape {tuple(shape)}"
-            raise self._host_oom(what, _nbytes(shape, dtype), exc) from None
+            raise self.host_oom(what, _nbytes(shape, dtype), exc) from None
 
     def getitem(self, storage: np.ndarray, key: Any) -> np.ndarray:
         try:
@@ -152,8 +113,6 @@ class ReferenceBackend(Backend):
         except IndexError as exc:
             raise IndexingError(f"{exc} (tensor shape {storage.shape})") from None
         except ValueError as exc:
-            from .errors import ShapeError
-
             raise ShapeError(f"cannot assign: {exc}") from None
 
     # -- kernels -----------------------------------------------------------------------------
@@ -163,8 +122,7 @@ class ReferenceBackend(Backend):
         ref = op.caller(op.reference)
         name = op.name
         device = self._device
-        wrap = self.wrap
-        oom = self._host_oom
+        oom = self.host_oom
         nret = len(op.schema.returns)
 
         if name in VIEW_OPS:  # views of the input's memory: no float32 round trip
@@ -175,7 +133,7 @@ class ReferenceBackend(Backend):
                         f"the reference of {name} returned shape {res.shape}, but its meta function "
                         f"declared {meta.shape}; fix one of them"
                     )
-                return wrap(res, device)
+                return wrap_storage(res, device, self)
 
             return view_kernel
 
@@ -189,7 +147,7 @@ class ReferenceBackend(Backend):
                     f"the reference of {name} returned shape {res.shape}, but its meta function "
                     f"declared {meta.shape}; fix one of them"
                 )
-            return wrap(res, device)
+            return wrap_storage(res, device, self)
 
         if nret == 1 and len(op.schema.params) == 2 and self._limit is None:
             # the hot binary path, inlined: this is most of an op's per-call cost
@@ -256,87 +214,10 @@ class ReferenceBackend(Backend):
         return kernel
 
     # -- memory ------------------------------------------------------------------------------
-    def _host_oom(self, what: str, nbytes: int, exc: BaseException) -> BaseException:
-        """NumPy could not allocate ``nbytes`` for ``what``: OutOfMemoryError with the figures and
-        the fix. A ValueError is NumPy's "array is too big" only for sizes beyond the address
-        space; any other one is returned unchanged for the caller to raise."""
-        if isinstance(exc, ValueError) and nbytes <= sys.maxsize:
-            return exc
-        self._num_ooms += 1
-        free, total = self.mem_get_info(self._device)
-        return OutOfMemoryError(
-            f"numpy backend out of memory: {what} needs {_fmt_bytes(nbytes)} of host memory and "
-            f"NumPy could not allocate it ({exc}); {_fmt_bytes(HOST_MEMORY.current)} held by live "
-            f"tensors, host free {_fmt_bytes(free)} of {_fmt_bytes(total)} total. Use smaller "
-            "tensors or free tensors you no longer need (del them)"
-        )
-
-    def _check_limit(self, nbytes: int) -> None:
-        limit = self._limit
-        assert limit is not None
-        if HOST_MEMORY.current + nbytes > limit:
-            self._num_ooms += 1
-            raise OutOfMemoryError(
-                f"numpy backend: allocating {nbytes} bytes would exceed the memory limit of {limit} "
-                f"bytes (allocated {HOST_MEMORY.current}, reserved {HOST_MEMORY.current}, free "
-                f"{max(limit - HOST_MEMORY.current, 0)}, total {limit}); free tensors you no longer "
-                "need or raise the limit with pyasc.memory.set_memory_limit(...)"
-            )
-
-    def memory_stats(self, device: Device) -> dict[str, int]:
-        m = HOST_MEMORY
-        values = {
-            "allocated_bytes.all.current": m.current,
-            "allocated_bytes.all.peak": m.peak,
-            "allocated_bytes.all.allocated": m.allocated,
-            "allocated_bytes.all.freed": m.freed,
-            # no caching on the host: reserved equals allocated
-            "reserved_bytes.all.current": m.current,
-            "reserved_bytes.all.peak": m.peak,
-            "reserved_bytes.all.allocated": m.allocated,
-            "reserved_bytes.all.freed": m.freed,
-            "active_bytes.all.current": m.current,
-            "active_bytes.all.peak": m.peak,
-            "allocation.all.current": m.count,
-            "allocation.all.peak": m.count_peak,
-            "allocation.all.allocated": m.count_total,
-            "allocation.all.freed": m.count_total - m.count,
-            "num_alloc_retries": 0,
-            "num_ooms": self._num_ooms,
-            "num_deferred_releases": 0,  # host memory is freed at once: nothing is ever deferred
-        }
-        assert tuple(values) == MEMORY_STAT_KEYS
-        return values
-
-    def reset_peak_memory_stats(self, device: Device) -> None:
-        HOST_MEMORY.reset_peak()
-
     def set_memory_limit(self, device: Device, nbytes: int | None) -> None:
         if (self._limit is None) != (nbytes is None):
-            from .registry import REGISTRY
-
             REGISTRY.invalidate()  # kernels are specialised on whether a limit is checked
-        self._limit = nbytes
-
-    def mem_get_info(self, device: Device) -> tuple[int, int]:
-        total = self._limit if self._limit is not None else _physical_memory()
-        if self._limit is not None:
-            return max(total - HOST_MEMORY.current, 0), total
-        try:
-            free = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
-        except (ValueError, OSError, AttributeError):
-            free = 0
-        return free, total
-
-    # -- streams -----------------------------------------------------------------------------
-    def create_stream(self, device: Device) -> StreamImpl:
-        return HostStream()
-
-    def default_stream(self, device: Device) -> StreamImpl:
-        return self._default_stream
-
-    def create_event(self, device: Device, enable_timing: bool) -> EventImpl:
-        return HostEvent(enable_timing)
+        super().set_memory_limit(device, nbytes)
 
 
 BACKEND = ReferenceBackend()

@@ -55,6 +55,9 @@ class Registry:
         self._availability: dict[str, tuple[bool, str]] = {}
         #: backends installed but misconfigured (their availability() raised BackendConfigError)
         self._config_errors: dict[str, str] = {}
+        #: builds the kernel of a composite op (op -> callable); set by pyasc_core.dispatch, which
+        #: knows what an op must return (the registry sits below Tensor and cannot check it)
+        self.composite_kernel: Callable[[OpDef], Callable[..., Any]] | None = None
 
     def invalidate(self) -> None:
         with self._lock:
@@ -198,7 +201,7 @@ class Registry:
         table: dict[tuple[str, str], Callable[..., Any]] = {}
         for name, op in ops.items():
             for bname, backend in backends.items():
-                fn = _resolve_kernel(op, backend, kernels.get((name, bname)))
+                fn = _resolve_kernel(op, backend, kernels.get((name, bname)), self.composite_kernel)
                 if fn is not None:
                     table[(name, bname)] = fn
         self.backends, self.backend_sources, self.aliases = backends, sources, aliases
@@ -285,30 +288,15 @@ class Registry:
         return "; ".join(parts)
 
 
-def _resolve_kernel(op: OpDef, backend: Backend, k: KernelDef | None) -> Callable[..., Any] | None:
+def _resolve_kernel(op: OpDef, backend: Backend, k: KernelDef | None,
+                    composite: Callable[[OpDef], Callable[..., Any]] | None) -> Callable[..., Any] | None:
     if k is not None:
         return backend.adapt_kernel(k.fn)
     fn = backend.default_kernel(op)
     if fn is not None:
         return fn
-    if op.composite is not None:
-        from .tensor import Tensor
-
-        call = op.caller(op.composite)
-        n = len(op.schema.returns)
-
-        def composite(_meta: Any, *args: Any) -> Any:
-            out = call(*args)
-            if (isinstance(out, Tensor) and n == 1) or (
-                isinstance(out, tuple) and len(out) == n > 1 and all(isinstance(o, Tensor) for o in out)
-            ):
-                return out
-            raise OpRegistrationError(
-                f"the composite op {op.name} returned {type(out).__name__} {out!r:.60}; it must return "
-                f"{'a pyasc.Tensor' if n == 1 else f'a tuple of {n} pyasc.Tensors'}"
-            )
-
-        return composite
+    if op.composite is not None and composite is not None:
+        return composite(op)
     return None
 
 

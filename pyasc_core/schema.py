@@ -1,4 +1,5 @@
-"""Op schemas: parsing ``"(Tensor x, Tensor|Scalar y, *, int[]? axis=None) -> Tensor"`` and binding calls.
+"""Op schemas: parsing ``"(Tensor x, Tensor|Scalar y, *, int[]? axis=None) -> Tensor"`` (binding a
+call to a schema is pyasc_core.binding's job: this module knows nothing of tensors).
 
 Types: ``Tensor``, ``Tensor?`` (optional tensor), ``Tensor|Scalar`` (a tensor or a Python number,
 which takes a weak dtype), and attribute types ``int``, ``float``, ``bool``, ``str``, ``dtype``,
@@ -9,17 +10,35 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from typing import Any
 
 import attrs
 import numpy as np
 
 from . import dtypes as _dt
-from .errors import ArgumentError, DtypeError, OpRegistrationError, PyascError, did_you_mean
+from .errors import ArgumentError, DtypeError, OpRegistrationError, PyascError
 
 INPUT_TYPES = ("Tensor", "Tensor?", "Tensor|Scalar")
 ATTR_TYPES = ("int", "float", "bool", "str", "dtype", "int[]")
 _NO_DEFAULT = object()
+#: what moved up to pyasc_core.binding (it fills this in when it loads; this module sits below
+#: Tensor): the old names keep working for a release with a DeprecationWarning
+MOVED: dict[str, Any] = {}
+
+
+def _moved(name: str) -> Any:
+    warnings.warn(
+        f"pyasc_core.schema's {name} moved to pyasc_core.binding.{name} (binding a call needs "
+        "tensors; the schema module only parses)", DeprecationWarning, stacklevel=3,
+    )
+    return MOVED[name]
+
+
+def __getattr__(name: str) -> Any:
+    if name in MOVED:
+        return _moved(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 _PARAM_RE = re.compile(r"^\s*(?P<type>[A-Za-z|\[\]?]+)\s+(?P<name>[A-Za-z_]\w*)\s*(?:=\s*(?P<default>.+?))?\s*$")
 
 
@@ -146,44 +165,8 @@ class Schema:
         return tuple(p for p in self.params if not p.is_input)
 
     def bind(self, op: str, args: tuple, kwargs: dict, *, meta: bool = False) -> list[Any]:
-        """Match a call to the parameters; return the values in schema order, defaults filled in.
-
-        With ``meta=True`` tensor parameters take TensorMeta objects (for meta functions).
-        """
-        params = self.params
-        positional = [p for p in params if not p.kw_only]
-        if len(args) > len(positional):
-            names = ", ".join(p.name for p in positional)
-            raise ArgumentError(
-                f"{op} takes at most {len(positional)} positional argument(s) ({names}) "
-                f"but {len(args)} were given; pass attributes by keyword"
-            )
-        values: list[Any] = [_NO_DEFAULT] * len(params)
-        for i, a in enumerate(args):
-            values[i] = a
-        index = {p.name: i for i, p in enumerate(params)}
-        for key, value in kwargs.items():
-            i = index.get(key)
-            if i is None:
-                allowed = ", ".join(p.name for p in params)
-                raise ArgumentError(
-                    f"{op} got an unknown argument {key!r}={value!r}; its arguments are: "
-                    f"{allowed}.{did_you_mean(key, index)}"
-                )
-            if values[i] is not _NO_DEFAULT:
-                raise ArgumentError(f"{op} got argument {key!r} twice (by position and by keyword)")
-            values[i] = value
-        for i, p in enumerate(params):
-            v = values[i]
-            if v is _NO_DEFAULT:
-                if p.required:
-                    raise ArgumentError(
-                        f"{op} is missing required argument {p.name!r} ({p.type}); schema: {self}"
-                    )
-                values[i] = p.default
-            else:
-                values[i] = check_value(op, p, v, meta)
-        return values
+        """Deprecated: ``pyasc_core.binding.bind(schema, op, args, kwargs, meta=...)``."""
+        return _moved("bind")(self, op, args, kwargs, meta=meta)
 
 
 def _split_params(body: str) -> list[str]:
@@ -206,31 +189,10 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
-def check_value(op: str, p: Param, v: Any, meta: bool = False) -> Any:
-    """Type-check one argument against its parameter; return it normalised (lists -> tuples)."""
-    from .backend import TensorMeta
-    from .tensor import Tensor
-
+def check_value(op: str, p: Param, v: Any) -> Any:
+    """Type-check one attribute value against its parameter; return it normalised (lists -> tuples).
+    (Inputs, which are tensors, are checked where calls are bound: pyasc_core.binding.)"""
     t = p.type
-    if meta and p.is_input and isinstance(v, TensorMeta):
-        return v
-    if t == "Tensor" or (t == "Tensor?" and v is not None):
-        if isinstance(v, Tensor):
-            return v
-        raise ArgumentError(
-            f"{op} argument {p.name!r} must be a pyasc.Tensor, got {type(v).__name__} {_short(v)}; "
-            "wrap data with pyasc.tensor(...)"
-        )
-    if t == "Tensor|Scalar":
-        # NumPy scalars first: np.float64 subclasses float but must enter as a weak Python float
-        if isinstance(v, (np.bool_, np.integer, np.floating)):
-            return v.item()
-        if isinstance(v, Tensor) or isinstance(v, (bool, int, float)):
-            return v
-        raise ArgumentError(
-            f"{op} argument {p.name!r} must be a pyasc.Tensor or a Python number, got "
-            f"{type(v).__name__} {_short(v)}; wrap data with pyasc.tensor(...)"
-        )
     if v is None:
         if p.optional:
             return None
@@ -259,61 +221,10 @@ def check_value(op: str, p: Param, v: Any, meta: bool = False) -> Any:
         if isinstance(v, (tuple, list)) and all(_is_int(x) for x in v):
             return tuple(int(x) for x in v)
     raise ArgumentError(
-        f"{op} argument {p.name!r} must be {t}, got {type(v).__name__} {_short(v)}"
+        f"{op} argument {p.name!r} must be {t}, got {type(v).__name__} {short_repr(v)}"
     )
 
 
-def _short(v: Any) -> str:
+def short_repr(v: Any) -> str:
     text = repr(v)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def schema_from_signature(fn: Any) -> Schema:
-    """Infer a schema from a Python function's annotations (for ``@pyasc.op`` composites)."""
-    import inspect
-    import typing
-
-    from .tensor import Tensor
-
-    sig = inspect.signature(fn)
-    try:
-        hints = typing.get_type_hints(fn)
-    except Exception:  # unresolvable string annotations: fall back to raw ones
-        hints = {k: p.annotation for k, p in sig.parameters.items()}
-    mapping = {Tensor: "Tensor", int: "int", float: "float", bool: "bool", str: "str"}
-    parts: list[str] = []
-    star = False
-    for name, p in sig.parameters.items():
-        ann = hints.get(name, p.annotation)
-        optional = False
-        args = typing.get_args(ann)
-        if args and type(None) in args:
-            optional = True
-            rest = tuple(a for a in args if a is not type(None))
-            ann = rest[0] if len(rest) == 1 else typing.Union[rest]  # noqa: UP007
-            args = typing.get_args(ann)
-        if args and Tensor in args and all(a in (Tensor, int, float, bool) for a in args):
-            ptype = "Tensor|Scalar"
-        elif ann is Tensor:
-            ptype = "Tensor?" if optional else "Tensor"
-        elif ann in mapping:
-            ptype = mapping[ann] + ("?" if optional else "")
-        elif ann is inspect.Parameter.empty:
-            ptype = "Tensor"
-        else:
-            raise OpRegistrationError(
-                f"cannot turn annotation {ann!r} of parameter {name!r} of {fn.__qualname__} into a "
-                "schema type; use pyasc.Tensor, int, float, bool or str"
-            )
-        if p.default is None and not ptype.endswith("?") and ptype != "Tensor|Scalar":
-            ptype += "?"  # `k: int = None` means an optional int
-        if p.kind is p.KEYWORD_ONLY and not star:
-            parts.append("*")
-            star = True
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            raise OpRegistrationError(f"{fn.__qualname__}: *args/**kwargs are not allowed in an op")
-        text = f"{ptype} {name}"
-        if p.default is not inspect.Parameter.empty:
-            text += f"={p.default!r}"
-        parts.append(text)
-    return Schema.parse(f"({', '.join(parts)}) -> Tensor")

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import dtypes as _dt
-from .backend import TensorMeta
+from .tensor_meta import TensorMeta
 from .errors import ShapeError
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from pyasc_core import dtypes as dt
 from pyasc_core.errors import KernelNotFoundError
 from pyasc_core.registry import backend_for_device
-from pyasc_core.tensor import Tensor
+from pyasc_core.tensor import Tensor, wrap_storage
 
 #: elements every core's share is a multiple of: 256 elements keep each core's slice of every
 #: operand (1 to 8 bytes per element) aligned to whole 32-byte blocks and 256-byte repeats
@@ -168,12 +168,12 @@ def device_of(*args: Any) -> Any:
 
 def new_tensor(shape: Sequence[int], dtype: np.dtype, device: Any) -> Tensor:
     backend = backend_for_device(device)
-    return backend.wrap(backend.empty(tuple(shape), np.dtype(dtype), device), device)
+    return wrap_storage(backend.empty(tuple(shape), np.dtype(dtype), device), device, backend)
 
 
 def full_tensor(shape: Sequence[int], value: Any, dtype: np.dtype, device: Any) -> Tensor:
     backend = backend_for_device(device)
-    return backend.wrap(backend.full(tuple(shape), value, np.dtype(dtype), device), device)
+    return wrap_storage(backend.full(tuple(shape), value, np.dtype(dtype), device), device, backend)
 
 
 def alias(t: Tensor, shape: Sequence[int]) -> Tensor:
@@ -181,7 +181,7 @@ def alias(t: Tensor, shape: Sequence[int]) -> Tensor:
     d = t._data
     assert d.contiguous, "alias() of a strided view: make it contiguous first"
     backend = backend_for_device(t._device)
-    return backend.wrap(d.view(tuple(int(s) for s in shape), None, d.offset), t._device)
+    return wrap_storage(d.view(tuple(int(s) for s in shape), None, d.offset), t._device, backend)
 
 
 def launch(device: Any, family: str, name: str, num_blocks: int, args: Iterable[Any], tiling: bytes) -> None:

@@ -13,7 +13,6 @@ from typing import Any
 
 from pyasc_core import views
 from pyasc_core.errors import ShapeError
-from pyasc_core.registry import backend_for_device
 from pyasc_core.tensor import Tensor, wrap_storage
 
 from . import _runtime as rt
@@ -117,7 +116,7 @@ reshape_kernel.pyasc_strided_inputs = True  # type: ignore[attr-defined]
 
 
 def _wrap_view(x: Tensor, storage: Any) -> Tensor:
-    return backend_for_device(x._device).wrap(storage, x._device)
+    return wrap_storage(storage, x._device)
 
 
 def contiguous_copy(x: Tensor) -> Tensor:

@@ -16,6 +16,7 @@ import attrs
 import numpy as np
 
 from .. import dtypes as _dt
+from ..binding import bind
 from .samples import Sample, SampleMaker
 
 #: elements per tensor for elementwise benchmarks (4 MiB of float32)
@@ -98,7 +99,7 @@ def bench_case(op: Any, dtype: Any = "float32", size: int = DEFAULT_SIZE, seed: 
     if not accepts(opdef, sample):
         return None
     margs, mkwargs = sample.metas()
-    out = opdef.caller(opdef.meta)(*opdef.schema.bind(opdef.name, margs, mkwargs, meta=True)) if opdef.meta else None
+    out = opdef.caller(opdef.meta)(*bind(opdef.schema, opdef.name, margs, mkwargs, meta=True)) if opdef.meta else None
     outs = out if isinstance(out, tuple) else ((out,) if out is not None else ())
     arrays = [v for v in (*sample.args, *sample.kwargs.values()) if isinstance(v, np.ndarray)]
     moved = sum(a.nbytes for a in arrays) + sum(o.nbytes for o in outs)

@@ -13,6 +13,7 @@ import attrs
 import numpy as np
 
 from .. import dtypes as _dt
+from ..binding import bind
 from ..errors import DtypeError, KernelNotFoundError, PyascError, ReferenceMismatchError
 from .compare import Comparison, compare, to_host
 from .samples import Sample, sample_inputs
@@ -240,7 +241,7 @@ def _opcheck(opdef: Any, bname: str, samples: Iterable[Sample] | None, seed: int
             continue
         if opdef.meta is not None:
             margs, mkwargs = s.metas()
-            predicted = _outputs(opdef.caller(opdef.meta)(*opdef.schema.bind(opdef.name, margs, mkwargs, meta=True)))
+            predicted = _outputs(opdef.caller(opdef.meta)(*bind(opdef.schema, opdef.name, margs, mkwargs, meta=True)))
             for i, (o, m) in enumerate(zip(outs, predicted)):
                 if o.shape != m.shape or o.dtype != m.dtype:
                     problems["meta"].append(

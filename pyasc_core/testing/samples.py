@@ -16,6 +16,7 @@ import attrs
 import numpy as np
 
 from .. import dtypes as _dt
+from ..binding import bind
 from ..backend import TensorMeta
 from ..errors import PyascError
 
@@ -183,7 +184,7 @@ def accepts(op: Any, sample: Sample) -> bool:
         return True
     args, kwargs = sample.metas()
     try:
-        values = op.schema.bind(op.name, args, kwargs, meta=True)
+        values = bind(op.schema, op.name, args, kwargs, meta=True)
         op.caller(op.meta)(*values)
     except PyascError:
         return False

@@ -245,14 +245,14 @@ class AclBackend(Backend):
         first copied. Kernels marked ``fn.pyasc_strided_inputs = True`` take views as they are."""
         if getattr(fn, "pyasc_strided_inputs", False):
             return fn
-        from pyasc_core.tensor import Tensor
+        from pyasc_core.tensor import Tensor, wrap_storage
 
         def ready(d: DeviceArray) -> bool:
             return d.contiguous and not (d.offset * d.dtype.itemsize) % KERNEL_ALIGN
 
         def prepare(a: Any) -> Any:
             if type(a) is Tensor and not ready(a._data):
-                return self.wrap(self._kernel_copy(a._data), a._device)
+                return wrap_storage(self._kernel_copy(a._data), a._device, self)
             return a
 
         def kernel(meta: Any, *args: Any) -> Any:
@@ -277,31 +277,30 @@ class AclBackend(Backend):
                                                  src_offset=storage.byte_offset)
         return out
 
-    def copy_from(self, tensor: Any, device: Device, non_blocking: bool = False) -> Any:
+    def copy_from(self, storage: Any, src: Device, device: Device, non_blocking: bool = False) -> Any:
         """Host->device, device->host and same-device copies on the current stream; ``non_blocking``
         copies go through pinned memory and return before the stream ran them. None: not handled."""
-        src_dev = tensor._device
+        src_dev = src
         src_backend = backend_for_device(src_dev)
         if device.type == self.name and src_backend.is_host:
-            return self.wrap(self._upload(tensor._data, device, non_blocking), device)
+            return self._upload(storage, device, non_blocking)
         if device.type == self.name and src_dev is device:
-            src: DeviceArray = self.contiguous(tensor._data)
-            if src is not tensor._data:
-                return self.wrap(src, device)  # already a fresh copy
+            src_arr: DeviceArray = self.contiguous(storage)
+            if src_arr is not storage:
+                return src_arr  # already a fresh copy
             stream = _current_raw_stream(device)
-            out = self._alloc(src.shape, src.dtype, device, stream)
+            out = self._alloc(src_arr.shape, src_arr.dtype, device, stream)
             if out.nbytes:
-                self.raw_device(device).copy(out.block, src.block, out.nbytes, stream, not non_blocking,
-                                             src_offset=src.byte_offset)
-            return self.wrap(out, device)
+                self.raw_device(device).copy(out.block, src_arr.block, out.nbytes, stream, not non_blocking,
+                                             src_offset=src_arr.byte_offset)
+            return out
         if src_dev.type == self.name and non_blocking:
             dst_backend = backend_for_device(device)
-            src = tensor._data
-            if dst_backend.is_host and (src.contiguous or self.gather is not None):
+            if dst_backend.is_host and (storage.contiguous or self.gather is not None):
                 # a strided view is gathered on the stream first (the temporary block is recorded
                 # on the stream by the copy, so it is not reused before the copy ran)
-                arr = self._download_async(self.contiguous(src))
-                return dst_backend.wrap(dst_backend.from_numpy(arr, device, copy=False), device)
+                arr = self._download_async(self.contiguous(storage))
+                return dst_backend.from_numpy(arr, device, copy=False)
         return None  # the caller stages through NumPy
 
     def _upload(self, array: np.ndarray, device: Device, non_blocking: bool) -> DeviceArray:
