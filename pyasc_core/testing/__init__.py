@@ -1,7 +1,7 @@
 """pyasc.testing: compare backends with the golden model.
 
-``assert_close`` (per-dtype tolerances, error statistics), ``sample_inputs`` (samples derived
-from an op's schema), ``check_op`` (differential run with a structured report) and ``opcheck``
+``assert_close`` (per-dtype tolerances, error statistics), ``sample_inputs`` (an op record's
+samples, or ones derived from its schema; Sample and SampleMaker live in pyasc_core.samples), ``check_op`` (differential run with a structured report) and ``opcheck``
 (registration consistency). The pytest plugin and hypothesis strategies live beside them.
 """
 
