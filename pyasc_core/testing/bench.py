@@ -9,7 +9,6 @@ op-specific fact (the call, the FLOP count, the torch equivalent) is read from t
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from typing import Any
