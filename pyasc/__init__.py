@@ -61,6 +61,7 @@ from pyasc_core.errors import (
     UnknownOpError,
     ValueRangeError,
 )
+from pyasc_core.builtin_ops import public_names as _builtin_op_names
 from pyasc_core.hookspecs import hookimpl
 from pyasc_core.interop import from_dlpack
 from pyasc_core.library import op
@@ -72,12 +73,8 @@ from pyasc_core.tensor import Tensor
 
 bool = bool_  # noqa: A001  (pyasc.bool, as torch.bool)
 
-_BUILTIN_OPS = (
-    "add", "sub", "mul", "div", "maximum", "minimum", "pow", "eq", "ne", "lt", "le", "gt", "ge",
-    "neg", "abs", "exp", "log", "sqrt", "rsqrt", "relu", "sigmoid", "tanh", "gelu", "silu",
-    "cast", "where", "sum", "max", "min", "mean", "softmax", "log_softmax", "layer_norm",
-    "rms_norm", "matmul", "transpose", "reshape",
-)
+#: pyasc.add, pyasc.softmax, ...: one per built-in op record (pyasc_core.builtin_ops)
+_BUILTIN_OPS = _builtin_op_names()
 for _name in _BUILTIN_OPS:
     globals()[_name] = handle(f"pyasc::{_name}")
 del _name

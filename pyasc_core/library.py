@@ -80,12 +80,21 @@ def _caller_source(depth: int = 2) -> str:
 
 
 def define(name: str, schema: str, *, meta: Callable[..., Any], reference: Callable[..., Any],
-           dtypes: Any = _dt.ANY, doc: str = "", mutates: tuple[str, ...] = ()) -> Any:
-    """Define an op from Python: ``define("mypack::scale", "(Tensor x, *, float s) -> Tensor", ...)``."""
+           dtypes: Any = _dt.ANY, doc: str = "", mutates: tuple[str, ...] = (),
+           sample_inputs: Callable[..., Any] | None = None, special_values: bool = True,
+           bench_inputs: Callable[..., Any] | None = None, flops: Callable[..., Any] | None = None,
+           torch: str | Callable[..., Any] | None = None) -> Any:
+    """Define an op from Python: ``define("mypack::scale", "(Tensor x, *, float s) -> Tensor", ...)``.
+
+    The optional facts land on the op's record (OpDef) as for a built-in op: ``sample_inputs``
+    and ``special_values`` (what ``pyasc check`` runs), ``bench_inputs`` and ``flops`` (what
+    ``pyasc bench`` times) and ``torch`` (its torch equivalent).
+    """
     from .dispatch import get_op
 
     op = OpDef(name, schema, dtypes=dtypes, meta=meta, reference=reference, doc=doc,
-               mutates=mutates, source=_caller_source())
+               mutates=mutates, source=_caller_source(), sample_inputs=sample_inputs,
+               special_values=special_values, bench_inputs=bench_inputs, flops=flops, torch=torch)
     PLUGIN.add_op(op)
     return get_op(name)
 

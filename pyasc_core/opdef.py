@@ -1,4 +1,9 @@
-"""OpDef and KernelDef: the records an op pack registers (schema, meta, reference, kernels)."""
+"""OpDef and KernelDef: the records an op pack registers.
+
+An OpDef is the one home of an op's facts (as torch's OpInfo): schema, dtypes, meta, reference,
+sample inputs, benchmark inputs and the torch equivalent; every other table (the testing
+toolkit's samples, ``pyasc bench``'s cases and torch column, the public op names) reads them here.
+"""
 
 from __future__ import annotations
 
@@ -39,6 +44,11 @@ class OpDef:
     are cached per argument signature). ``reference(*args)`` receives NumPy arrays and returns
     NumPy array(s). A composite op
     gives ``composite`` (a Python function built from other ops) instead of meta/reference.
+
+    The testing facts travel on the same record: ``sample_inputs`` and ``special_values`` (what
+    ``pyasc check`` runs), ``bench_inputs`` and ``flops`` (what ``pyasc bench`` times and how it
+    counts work) and ``torch`` (the torch equivalent ``pyasc bench`` times beside it). Sample,
+    SampleMaker and the schema-derived samples are in ``pyasc_core.samples`` (``pyasc.testing``).
     """
 
     name: str = attrs.field(validator=lambda _s, _a, v: check_op_name(v))
@@ -55,6 +65,18 @@ class OpDef:
     sample_inputs: Callable[..., Any] | None = None
     #: whether samples with +-0, +-inf, NaN, denormals and huge values make sense for this op
     special_values: bool = True
+    #: ``bench_inputs(maker, dtype, size)`` returns the benchmark call (a Sample) with about ``size``
+    #: elements per tensor, or None for no benchmark in that dtype; None derives it from the schema
+    #: (every tensor input of shape (size,), attributes at their defaults)
+    bench_inputs: Callable[..., Any] | None = None
+    #: ``flops(sample)``: the floating-point operations of a benchmark call, for ops timed in
+    #: GFLOP/s (e.g. matmul); None times the op in GB/s (bytes moved)
+    flops: Callable[..., Any] | None = None
+    #: the same computation in torch (timed by ``pyasc bench`` when torch is installed): the name of
+    #: a function in the torch namespace ("add", "nn.functional.silu") called with the sample's
+    #: arguments (the ones that are None left out), or a function taking the sample's arguments
+    #: with arrays as torch tensors; None when torch has no equivalent
+    torch: str | Callable[..., Any] | None = None
     _allowed: dict[str, frozenset[np.dtype]] = attrs.field(init=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
@@ -62,12 +84,18 @@ class OpDef:
             raise OpRegistrationError(
                 f"op {self.name} needs a meta function and a NumPy reference (or a composite body)"
             )
-        for what in ("meta", "reference", "composite", "sample_inputs"):
+        for what in ("meta", "reference", "composite", "sample_inputs", "bench_inputs", "flops"):
             fn = getattr(self, what)
             if fn is not None and not callable(fn):
                 raise OpRegistrationError(
                     f"op {self.name}: {what} must be a function, got {type(fn).__name__} {fn!r:.60}"
                 )
+        if self.torch is not None and not (callable(self.torch) or (isinstance(self.torch, str) and self.torch)):
+            raise OpRegistrationError(
+                f"op {self.name}: torch must name a torch function (e.g. 'add' or "
+                f"'nn.functional.silu'), be a function, or be None; got {type(self.torch).__name__} "
+                f"{self.torch!r:.60}"
+            )
         if not isinstance(self.doc, str):
             raise OpRegistrationError(f"op {self.name}: doc must be a string, got {type(self.doc).__name__}")
         if isinstance(self.mutates, str):

@@ -12,30 +12,78 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from . import _runtime as _rt
 from . import elementwise, linalg, nn, reduce, shape
 
 FAMILIES = (elementwise, reduce, nn, linalg, shape)
 
 
-_F = ("float16", "bfloat16", "float32")
-_CASTABLE = ("bool", "uint8", "int8", "int32") + _F
-#: input dtypes each op runs with on the sim (other dtypes raise KernelNotFoundError); cast runs
-#: between any two of _CASTABLE
-SUPPORTED: dict[str, tuple[str, ...]] = {
-    **{f"pyasc::{n}": _F + ("int32",) for n in ("add", "sub", "mul", "maximum", "minimum")},
-    "pyasc::div": ("uint8", "int8", "int32") + _F,
-    "pyasc::pow": _F + ("int32",),
-    "pyasc::eq": _CASTABLE, "pyasc::ne": _CASTABLE,
-    **{f"pyasc::{n}": _CASTABLE[1:] for n in ("lt", "le", "gt", "ge")},
-    **{f"pyasc::{n}": _F for n in ("exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "gelu", "silu")},
-    **{f"pyasc::{n}": _F + ("int32",) for n in ("neg", "abs", "relu")},
-    "pyasc::cast": _CASTABLE,
-    "pyasc::where": _F + ("int32",),
-    **{f"pyasc::{n}": _F for n in ("sum", "mean", "max", "min")},
-    **{f"pyasc::{n}": _F for n in ("softmax", "log_softmax", "layer_norm", "rms_norm")},
-    "pyasc::matmul": _F + ("int32",),
-    **{f"pyasc::{n}": ("bool", "uint8", "int8", "int16", "int32", "int64") + _F for n in ("transpose", "reshape")},
-}
+def _dtypes_of(op: Any) -> tuple[str, ...]:
+    """The input dtypes ``op`` (a built-in op's record) runs with on the sim (other dtypes raise
+    KernelNotFoundError): each of the record's dtypes whose kernel dtype is one the glue takes,
+    where the kernel dtype is the meta function's result dtype (inputs are cast to it), the input's
+    own dtype, or the compare kernels' widened one, as each family's glue does."""
+    import numpy as np
+
+    from pyasc_core import dtypes as dt
+    from pyasc_core.backend import TensorMeta
+
+    short = op.short_name
+    result_dtypes = {**elementwise.BINARY_DTYPES, "pow": elementwise.POW_DTYPES,
+                     "where": elementwise.WHERE_DTYPES}
+    rule = "input"
+    if short in result_dtypes:
+        rule, takes = "result", result_dtypes[short]
+    elif short in elementwise._SWAP:  # the comparisons
+        rule, takes = "compare", elementwise.COMPARE_DTYPES
+    elif short == "cast":
+        takes = elementwise.CAST_DTYPES
+    elif op.name in elementwise.KERNELS:  # unary
+        takes = elementwise.FLOATS + ((dt.int32,) if short in elementwise.UNARY_INT else ())
+    elif op.name in reduce.KERNELS or op.name in nn.KERNELS:
+        takes = elementwise.FLOATS
+    elif op.name in linalg.KERNELS:
+        rule, takes = "result", linalg.CUBE + linalg.VECTOR
+    elif op.name in shape.KERNELS:
+        takes = tuple(_rt.DTYPE_NAMES)
+    else:
+        return ()
+
+    def kernel_dtype(d: np.dtype) -> np.dtype:
+        if rule == "compare":
+            return elementwise.COMPARE_WIDEN.get(d, d)
+        if rule == "input":
+            return d
+        args = []
+        for p in op.schema.params:
+            if p.is_input and p.type != "Tensor?":
+                allowed = op.allowed_dtypes(p.name)
+                args.append(TensorMeta((2, 2), d if d in allowed else next(a for a in dt.ALL_DTYPES if a in allowed)))
+            else:
+                args.append(None if p.is_input else p.default)
+        return op.caller(op.meta)(*args).dtype
+
+    def runs(d: np.dtype) -> bool:
+        k = kernel_dtype(d)
+        return k in takes and (k == d or (d in elementwise.CAST_DTYPES and k in elementwise.CAST_DTYPES))
+
+    return tuple(dt.dtype_name(d) for d in dt.ALL_DTYPES if d in op.all_dtypes and runs(d))
+
+
+def supported() -> dict[str, tuple[str, ...]]:
+    """{op name: the input dtypes its sim kernel runs with}, for every op with a built-in kernel,
+    derived from the op records and the glue's dtype sets (see _dtypes_of)."""
+    from pyasc_core.builtin_ops import all_ops
+
+    kernels = all_kernels()
+    return {op.name: _dtypes_of(op) for op in all_ops() if op.name in kernels}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SUPPORTED":  # computed on first use (it calls every op's meta function)
+        table = globals()["SUPPORTED"] = supported()
+        return table
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def all_kernels() -> dict[str, Callable[..., Any]]:

@@ -1,4 +1,8 @@
-"""The built-in ``pyasc::`` ops, registered through the same hook every op pack uses."""
+"""The built-in ``pyasc::`` ops, registered through the same hook every op pack uses.
+
+Each family module's ``OPS`` holds the ops' records (OpDef): every fact of an op is given where
+the op is defined; the tables elsewhere (public names, bench cases, torch column) derive from them.
+"""
 
 from __future__ import annotations
 
@@ -12,12 +16,13 @@ MODULES = (elementwise, reductions, nn, linalg, shape)
 
 
 def all_ops() -> list[OpDef]:
-    from .samples import CUSTOM
+    """The records of every built-in op, in family order."""
+    return [op for m in MODULES for op in m.OPS]
 
-    ops = [op for m in MODULES for op in m.OPS]
-    for op in ops:
-        op.sample_inputs = CUSTOM.get(op.name, op.sample_inputs)
-    return ops
+
+def public_names() -> tuple[str, ...]:
+    """The built-in ops' short names, exported as ``pyasc.<name>``."""
+    return tuple(op.short_name for op in all_ops())
 
 
 @hookimpl

@@ -9,6 +9,8 @@ from ..backend import TensorMeta
 from ..errors import ArgumentError
 from ..opdef import OpDef
 from ..shape_rules import elementwise
+from . import torch_equivalents as th
+from .samples import cast_bench, cast_samples, pow_samples
 
 BINARY = "(Tensor|Scalar x, Tensor|Scalar y) -> Tensor"
 UNARY = "(Tensor x) -> Tensor"
@@ -106,12 +108,16 @@ def _where_meta(cond, x, y):
     return elementwise(cond, out, dtype=out.dtype)
 
 
-def _binary(name: str, ref, doc: str, dtypes=dt.NUMERIC, meta=_binary_meta) -> OpDef:
-    return OpDef(f"pyasc::{name}", BINARY, dtypes=dtypes, meta=meta, reference=ref, doc=doc)
+def _binary(name: str, ref, doc: str, dtypes=dt.NUMERIC, meta=_binary_meta, **facts) -> OpDef:
+    """A binary op; its torch equivalent is the torch function of the same name unless ``facts``
+    say otherwise (as for every other fact of the record)."""
+    facts.setdefault("torch", name)
+    return OpDef(f"pyasc::{name}", BINARY, dtypes=dtypes, meta=meta, reference=ref, doc=doc, **facts)
 
 
-def _unary(name: str, ref, doc: str, dtypes=dt.FLOATING) -> OpDef:
-    return OpDef(f"pyasc::{name}", UNARY, dtypes=dtypes, meta=_same_meta, reference=ref, doc=doc)
+def _unary(name: str, ref, doc: str, dtypes=dt.FLOATING, **facts) -> OpDef:
+    facts.setdefault("torch", name)
+    return OpDef(f"pyasc::{name}", UNARY, dtypes=dtypes, meta=_same_meta, reference=ref, doc=doc, **facts)
 
 
 OPS = [
@@ -121,7 +127,7 @@ OPS = [
     _binary("div", _div_ref, "True division x / y; integer inputs give float32.", meta=_div_meta),
     _binary("maximum", np.maximum, "Elementwise maximum (NaN propagates)."),
     _binary("minimum", np.minimum, "Elementwise minimum (NaN propagates)."),
-    _binary("pow", _pow_ref, "x ** y, elementwise."),
+    _binary("pow", _pow_ref, "x ** y, elementwise.", sample_inputs=pow_samples),
     _binary("eq", np.equal, "x == y as a bool tensor.", dt.ANY, _compare_meta),
     _binary("ne", np.not_equal, "x != y as a bool tensor.", dt.ANY, _compare_meta),
     _binary("lt", np.less, "x < y as a bool tensor.", dt.NUMERIC, _compare_meta),
@@ -137,14 +143,15 @@ OPS = [
     _unary("relu", _relu, "max(x, 0).", dt.NUMERIC),
     _unary("sigmoid", _errfree(_sigmoid), "1 / (1 + exp(-x))."),
     _unary("tanh", np.tanh, "Hyperbolic tangent."),
-    _unary("gelu", _errfree(_gelu), "GELU, tanh approximation (PyTorch's approximate='tanh')."),
-    _unary("silu", _errfree(_silu), "x * sigmoid(x)."),
+    _unary("gelu", _errfree(_gelu), "GELU, tanh approximation (PyTorch's approximate='tanh').",
+           torch=th.gelu),
+    _unary("silu", _errfree(_silu), "x * sigmoid(x).", torch="nn.functional.silu"),
     OpDef("pyasc::cast", "(Tensor x, dtype dtype) -> Tensor", dtypes=dt.ANY, meta=_cast_meta,
-          reference=_cast_ref,
+          reference=_cast_ref, sample_inputs=cast_samples, bench_inputs=cast_bench, torch=None,
           doc="Convert to another dtype. Float to int truncates toward zero and saturates: NaN -> 0, "
               "+inf and too large -> the int max, -inf and too small -> the int min (the NPU's rule); "
               "int to narrower int wraps (NumPy); anything to bool is x != 0."),
     OpDef("pyasc::where", "(Tensor cond, Tensor|Scalar x, Tensor|Scalar y) -> Tensor",
-          dtypes={"cond": [dt.bool_], "*": dt.ANY}, meta=_where_meta, reference=np.where,
+          dtypes={"cond": [dt.bool_], "*": dt.ANY}, meta=_where_meta, reference=np.where, torch=None,
           doc="x where cond is True, else y (broadcasting)."),
 ]

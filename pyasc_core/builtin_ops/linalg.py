@@ -8,6 +8,7 @@ from .. import dtypes as dt
 from ..backend import TensorMeta
 from ..opdef import OpDef
 from ..shape_rules import matmul_shape
+from .samples import matmul_bench, matmul_flops, matmul_samples
 
 
 def _matmul_ref(a, b):
@@ -25,6 +26,7 @@ def _matmul_meta(a, b):
 
 OPS = [
     OpDef("pyasc::matmul", "(Tensor a, Tensor b) -> Tensor", dtypes=dt.NUMERIC,
-          meta=_matmul_meta, reference=_matmul_ref,
+          meta=_matmul_meta, reference=_matmul_ref, sample_inputs=matmul_samples,
+          bench_inputs=matmul_bench, flops=matmul_flops, torch="matmul",
           doc="Matrix product; batch dimensions broadcast, 1-D operands act as vectors."),
 ]

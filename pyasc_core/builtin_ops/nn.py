@@ -9,6 +9,8 @@ from ..backend import TensorMeta
 from ..errors import ShapeError
 from ..opdef import OpDef
 from ..shape_rules import normalize_axis
+from . import torch_equivalents as th
+from .samples import layer_norm_bench, norm_samples, rms_norm_bench, softmax_bench, softmax_samples
 
 
 def _softmax_meta(x, axis):
@@ -70,14 +72,18 @@ def _rms_norm_ref(x, weight, eps):
 
 OPS = [
     OpDef("pyasc::softmax", "(Tensor x, int axis=-1) -> Tensor", dtypes=dt.FLOATING,
-          meta=_softmax_meta, reference=_softmax_ref, doc="exp(x) / sum(exp(x)) along axis."),
+          meta=_softmax_meta, reference=_softmax_ref, sample_inputs=softmax_samples,
+          bench_inputs=softmax_bench, torch=th.softmax, doc="exp(x) / sum(exp(x)) along axis."),
     OpDef("pyasc::log_softmax", "(Tensor x, int axis=-1) -> Tensor", dtypes=dt.FLOATING,
-          meta=_softmax_meta, reference=_log_softmax_ref, doc="log(softmax(x)) along axis, stably."),
+          meta=_softmax_meta, reference=_log_softmax_ref, sample_inputs=softmax_samples,
+          bench_inputs=softmax_bench, torch=th.log_softmax, doc="log(softmax(x)) along axis, stably."),
     OpDef("pyasc::layer_norm",
           "(Tensor x, Tensor? weight=None, Tensor? bias=None, *, float eps=1e-05) -> Tensor",
           dtypes=dt.FLOATING, meta=_layer_norm_meta, reference=_layer_norm_ref,
+          sample_inputs=norm_samples, bench_inputs=layer_norm_bench, torch=th.layer_norm,
           doc="Layer normalisation over the last axis, then * weight + bias."),
     OpDef("pyasc::rms_norm", "(Tensor x, Tensor? weight=None, *, float eps=1e-06) -> Tensor",
           dtypes=dt.FLOATING, meta=_rms_norm_meta, reference=_rms_norm_ref,
+          sample_inputs=norm_samples, bench_inputs=rms_norm_bench, torch=None,
           doc="x / sqrt(mean(x**2) + eps) over the last axis, then * weight."),
 ]

@@ -9,6 +9,8 @@ from ..backend import TensorMeta
 from ..errors import ShapeError
 from ..opdef import OpDef
 from ..shape_rules import normalize_axes, reduced_shape
+from . import torch_equivalents as th
+from .samples import reduction_bench, reduction_samples
 
 SCHEMA = "(Tensor x, int[]? axis=None, bool keepdims=False) -> Tensor"
 
@@ -57,16 +59,9 @@ def _sum_ref(x, axis, keepdims):
     return np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64 if kind in "iub" else np.float64)
 
 
-OPS = [
-    OpDef("pyasc::sum", SCHEMA, dtypes=dt.NUMERIC | {dt.bool_}, meta=_meta(_sum_dtype),
-          reference=_sum_ref, doc="Sum over axes (all when axis is None); ints and bool sum to int64."),
-    OpDef("pyasc::mean", SCHEMA, dtypes=dt.FLOATING, meta=_meta(_same), reference=_mean_ref,
-          doc="Arithmetic mean over axes."),
-    OpDef("pyasc::max", SCHEMA, dtypes=dt.NUMERIC | {dt.bool_}, meta=_meta(_same, empty_ok=False),
-          reference=_ref(np.max), doc="Maximum over axes (NaN propagates)."),
-    OpDef("pyasc::min", SCHEMA, dtypes=dt.NUMERIC | {dt.bool_}, meta=_meta(_same, empty_ok=False),
-          reference=_ref(np.min), doc="Minimum over axes (NaN propagates)."),
-]
+def _reduction(name: str, meta, reference, doc: str, dtypes, torch) -> OpDef:
+    return OpDef(f"pyasc::{name}", SCHEMA, dtypes=dtypes, meta=meta, reference=_zero_d(reference),
+                 sample_inputs=reduction_samples, bench_inputs=reduction_bench, torch=torch, doc=doc)
 
 
 def _zero_d(ref):
@@ -79,6 +74,14 @@ def _zero_d(ref):
     return reference
 
 
-for _op in OPS:
-    _op.reference = _zero_d(_op.reference)
-del _op
+OPS = [
+    _reduction("sum", _meta(_sum_dtype), _sum_ref,
+               "Sum over axes (all when axis is None); ints and bool sum to int64.",
+               dt.NUMERIC | {dt.bool_}, th.sum_),
+    _reduction("mean", _meta(_same), _mean_ref, "Arithmetic mean over axes.", dt.FLOATING, th.mean),
+    _reduction("max", _meta(_same, empty_ok=False), _ref(np.max), "Maximum over axes (NaN propagates).",
+               dt.NUMERIC | {dt.bool_}, th.amax),
+    _reduction("min", _meta(_same, empty_ok=False), _ref(np.min), "Minimum over axes (NaN propagates).",
+               dt.NUMERIC | {dt.bool_}, th.amin),
+]
+

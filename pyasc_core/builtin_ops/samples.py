@@ -1,16 +1,19 @@
-"""Sample-input generators for the built-in ops whose schema alone does not say what a valid call is.
+"""Sample and benchmark makers of the built-in ops whose schema alone does not say what a valid
+call is; each op's record (in its family module) names its makers.
 
-Each takes (maker, dtype) and yields pyasc.testing Samples; see pyasc_core/testing/samples.py.
+A sample maker takes (maker, dtype) and yields Samples; a benchmark maker takes (maker, dtype,
+size) and returns one Sample with about ``size`` elements per tensor. See pyasc_core/samples.py.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 import numpy as np
 
 from .. import dtypes as dt
-from ..testing.samples import Sample, SampleMaker, accepts, generic_samples
+from ..samples import Sample, SampleMaker, accepts, schema_samples
 
 
 def _name(dtype: np.dtype) -> str:
@@ -19,7 +22,7 @@ def _name(dtype: np.dtype) -> str:
 
 def pow_samples(maker: SampleMaker, dtype: np.dtype) -> Iterator[Sample]:
     if dtype not in dt.INTEGER:
-        yield from generic_samples(maker.op, maker, dtype)
+        yield from schema_samples(maker, dtype)
         return
     rng = maker.rng(dtype)
     for shape in ((), (1,), (33,), (257,), (3, 5)):
@@ -113,18 +116,58 @@ def reshape_samples(maker: SampleMaker, dtype: np.dtype) -> Iterator[Sample]:
         yield Sample((maker.array(shape, dtype, rng), new), {}, f"{shape} -> {new}", _name(dtype))
 
 
-CUSTOM = {
-    "pyasc::pow": pow_samples,
-    "pyasc::cast": cast_samples,
-    "pyasc::sum": reduction_samples,
-    "pyasc::mean": reduction_samples,
-    "pyasc::max": reduction_samples,
-    "pyasc::min": reduction_samples,
-    "pyasc::softmax": softmax_samples,
-    "pyasc::log_softmax": softmax_samples,
-    "pyasc::layer_norm": norm_samples,
-    "pyasc::rms_norm": norm_samples,
-    "pyasc::matmul": matmul_samples,
-    "pyasc::transpose": transpose_samples,
-    "pyasc::reshape": reshape_samples,
-}
+# benchmark calls: about ``size`` elements per tensor (the big operand of matmul and the norms)
+
+
+def _sq(size: int) -> int:
+    return max(1, int(math.isqrt(size)))
+
+
+def reduction_bench(maker: SampleMaker, dtype: np.dtype, size: int) -> Sample:
+    rng, n = maker.rng(dtype, "bench"), _sq(size)
+    return Sample((maker.array((n, n), dtype, rng), (-1,), False), {}, f"({n}, {n}) axis -1", _name(dtype))
+
+
+def softmax_bench(maker: SampleMaker, dtype: np.dtype, size: int) -> Sample:
+    rng, n = maker.rng(dtype, "bench"), _sq(size)
+    return Sample((maker.array((n, n), dtype, rng), -1), {}, f"({n}, {n}) axis -1", _name(dtype))
+
+
+def layer_norm_bench(maker: SampleMaker, dtype: np.dtype, size: int) -> Sample:
+    rng, n = maker.rng(dtype, "bench"), _sq(size)
+    x, w, b = (maker.array(s, dtype, rng) for s in ((n, n), (n,), (n,)))
+    return Sample((x, w, b), {"eps": 1e-5}, f"({n}, {n})", _name(dtype))
+
+
+def rms_norm_bench(maker: SampleMaker, dtype: np.dtype, size: int) -> Sample:
+    rng, n = maker.rng(dtype, "bench"), _sq(size)
+    return Sample((maker.array((n, n), dtype, rng), maker.array((n,), dtype, rng)), {"eps": 1e-6},
+                  f"({n}, {n})", _name(dtype))
+
+
+def matmul_bench(maker: SampleMaker, dtype: np.dtype, size: int) -> Sample:
+    rng = maker.rng(dtype, "bench")
+    m = max(16, int(round(size ** (1 / 3) * 4)) // 16 * 16)
+    return Sample((maker.array((m, m), dtype, rng), maker.array((m, m), dtype, rng)), {},
+                  f"({m}, {m}) @ ({m}, {m})", _name(dtype))
+
+
+def matmul_flops(sample: Sample) -> int:
+    a, b = sample.args[:2]
+    return 2 * a.shape[0] * a.shape[1] * b.shape[1]
+
+
+def transpose_bench(maker: SampleMaker, dtype: np.dtype, size: int) -> Sample:
+    rng, n = maker.rng(dtype, "bench"), _sq(size)
+    return Sample((maker.array((n, n), dtype, rng), None), {}, f"({n}, {n})", _name(dtype))
+
+
+def reshape_bench(maker: SampleMaker, dtype: np.dtype, size: int) -> Sample:
+    rng, n = maker.rng(dtype, "bench"), _sq(size)
+    return Sample((maker.array((size,), dtype, rng), (n, -1)), {}, f"({size},) -> ({n}, -1)", _name(dtype))
+
+
+def cast_bench(maker: SampleMaker, dtype: np.dtype, size: int) -> Sample:
+    rng = maker.rng(dtype, "bench")
+    target = dt.float16 if dtype != dt.float16 else dt.float32
+    return Sample((maker.array((size,), dtype, rng), target), {}, f"({size},) -> {_name(target)}", _name(dtype))

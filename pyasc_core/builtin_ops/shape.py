@@ -9,6 +9,8 @@ from ..backend import TensorMeta
 from ..errors import ShapeError
 from ..opdef import OpDef
 from ..shape_rules import reshape_shape
+from . import torch_equivalents as th
+from .samples import reshape_bench, reshape_samples, transpose_bench, transpose_samples
 
 
 def _transpose_meta(x, axes):
@@ -31,9 +33,11 @@ def _reshape_ref(x, shape):
 
 OPS = [
     OpDef("pyasc::transpose", "(Tensor x, int[]? axes=None) -> Tensor", dtypes=dt.ANY,
-          meta=_transpose_meta, reference=np.transpose,
+          meta=_transpose_meta, reference=np.transpose, sample_inputs=transpose_samples,
+          bench_inputs=transpose_bench, torch=th.transpose,
           doc="Permute axes (reverse them when axes is None)."),
     OpDef("pyasc::reshape", "(Tensor x, int[] shape) -> Tensor", dtypes=dt.ANY,
-          meta=_reshape_meta, reference=_reshape_ref,
+          meta=_reshape_meta, reference=_reshape_ref, sample_inputs=reshape_samples,
+          bench_inputs=reshape_bench, torch=None,
           doc="Same data, new shape; one dimension may be -1."),
 ]

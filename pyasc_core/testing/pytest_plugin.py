@@ -77,7 +77,7 @@ def assert_matches_reference(backend: str, reference: str) -> Callable[..., Any]
     outputs are close, and return the backend's output."""
     from pyasc_core.dispatch import OpHandle, get_op
     from pyasc_core.testing.compare import assert_close
-    from pyasc_core.testing.samples import Sample
+    from pyasc_core.samples import Sample
 
     def check(op: Any, *args: Any, rtol: float | None = None, atol: float | None = None, **kwargs: Any) -> Any:
         handle = op if isinstance(op, OpHandle) else get_op(op)
