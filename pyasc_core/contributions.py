@@ -68,7 +68,8 @@ class _Refused(Exception):
 def reserved_namespace_error(name: str, who: str) -> ReservedNamespaceError:
     short = name.split("::", 1)[-1]
     return ReservedNamespaceError(
-        f"op {name}: the '{RESERVED_NAMESPACE}::' namespace is reserved for pyasc's built-in ops, so "
+        f"op {name}: the '{RESERVED_NAMESPACE}::' namespace is reserved for pyasc's built-in ops "
+        f"(pyasc-runtime), so "
         f"{who} cannot define it. Use your own namespace, e.g. 'mypack::{short}' (a kernel of a "
         f"built-in op for your own backend is fine: register it with pyasc_register_kernels or "
         f"pyasc.library.impl)"

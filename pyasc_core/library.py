@@ -14,7 +14,13 @@ from typing import Any
 
 from . import dtypes as _dt
 from .contributions import RESERVED_NAMESPACE, reserved_namespace_error
-from .errors import OpRegistrationError, PluginConflictError, UnknownOpError, did_you_mean
+from .errors import (
+    OpRegistrationError,
+    PluginConflictError,
+    ReservedNamespaceError,
+    UnknownOpError,
+    did_you_mean,
+)
 from .hookspecs import hookimpl
 from .opdef import KernelDef, OpDef, check_op_name
 from .registry import REGISTRY
@@ -42,7 +48,7 @@ class RuntimeLibrary:
 
     def add_op(self, op: OpDef) -> None:
         if op.namespace == RESERVED_NAMESPACE:
-            raise reserved_namespace_error(op.name, f"{op.source} (pyasc's built-ins: pyasc-runtime)")
+            raise reserved_namespace_error(op.name, str(op.source))
         REGISTRY.ensure()
         existing = REGISTRY.ops.get(op.name)
         if existing is not None and existing.source != op.source:
@@ -205,7 +211,11 @@ class Library:
                 f"{type(ns).__name__} {ns!r}"
             )
         if ns == RESERVED_NAMESPACE:
-            raise reserved_namespace_error(f"{ns}::*", f"Library({ns!r})")
+            raise ReservedNamespaceError(
+                f"Library({ns!r}): the '{ns}::' namespace is reserved for pyasc's built-in ops; use "
+                f"your own, e.g. pyasc.library.Library('mypack') (a kernel of a built-in op for your "
+                f"own backend is fine: pyasc.library.impl('{ns}::exp', 'mybackend', fn))"
+            )
         self.ns = ns
         self._ops: list[OpDef] = []
         self._kernels: list[KernelDef] = []
