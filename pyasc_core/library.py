@@ -21,7 +21,7 @@ from .errors import (
     UnknownOpError,
     did_you_mean,
 )
-from .hookspecs import hookimpl
+from .hookspecs import RegisterKernel, RegisterOp, hookimpl
 from .opdef import KernelDef, OpDef, check_op_name
 from .registry import REGISTRY
 from .schema import schema_from_signature
@@ -37,12 +37,12 @@ class RuntimeLibrary:
         self.kernels: dict[tuple[str, str], KernelDef] = {}
 
     @hookimpl
-    def pyasc_register_ops(self, register: Callable[[OpDef], None]) -> None:
+    def pyasc_register_ops(self, register: RegisterOp) -> None:
         for op in self.ops.values():
             register(op)
 
     @hookimpl
-    def pyasc_register_kernels(self, register: Callable[..., None]) -> None:
+    def pyasc_register_kernels(self, register: RegisterKernel) -> None:
         for k in self.kernels.values():
             register(k.op, k.backend, k.fn, source=k.source)
 
@@ -67,7 +67,7 @@ class RuntimeLibrary:
                 f"defined.{did_you_mean(k.op, REGISTRY.ops)} Define it first with "
                 "pyasc.library.define(...) or install the op pack that provides it"
             )
-        existing = REGISTRY.kernels.get((k.op, k.backend))
+        existing = REGISTRY.kernels.get((k.op, REGISTRY.aliases.get(k.backend, k.backend)))
         if existing is not None and existing.source != k.source:
             raise PluginConflictError(
                 f"the kernel of {k.op} on {k.backend!r} is already registered by {existing.source}; "
