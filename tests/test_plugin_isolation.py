@@ -221,6 +221,23 @@ def test_registry_learns_of_changes_through_its_listener(runtime_plugin):
     plugins.unsubscribe(listener)  # twice is harmless
 
 
+def test_listener_hears_reset_and_load():
+    heard = []
+    plugins.subscribe(lambda event, name: heard.append((event, name)))
+    listener = plugins._LISTENERS[-1]
+    try:
+        REGISTRY.ensure()
+        plugins.reset_for_tests()
+        assert heard == [("reset", None)]
+        version = REGISTRY.version
+        plugins.get_plugin_manager()
+        assert ("registered", "pyasc_core.builtin_ops") in heard and heard[-1] == ("loaded", None)
+        assert REGISTRY.version > version
+    finally:
+        plugins.unsubscribe(listener)
+    np.testing.assert_array_equal(pyasc.add(x3(), 1.0).numpy(), [2.0, 3.0, 4.0])
+
+
 def test_failed_plugin_is_dropped_from_tables_built_earlier(runtime_plugin):
     class TwoHooks:
         @pyasc.hookimpl
