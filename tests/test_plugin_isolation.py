@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import pyasc
-from pyasc_core import cli, contributions, hookspecs, plugins
+from pyasc_core import cli, hookspecs, plugins
 from pyasc_core.registry import REGISTRY
 
 CORE = Path(plugins.__file__).resolve().parent
