@@ -56,6 +56,7 @@ from pyasc_core.errors import (
     PyascError,
     ReferenceMismatchError,
     PluginHookError,
+    ReservedNamespaceError,
     ShapeError,
     UnknownBackendError,
     UnknownOpError,
@@ -91,6 +92,6 @@ __all__ = [
     "BackendUnavailableError", "KernelNotFoundError", "OpRegistrationError", "UnknownOpError",
     "PluginError", "PluginConflictError", "ReferenceMismatchError", "IndexingError",
     "OutOfMemoryError", "PyascPluginWarning", "BackendConfigError", "EnvironmentSettingError",
-    "InvalidDeviceError", "PluginHookError", "ValueRangeError",
+    "InvalidDeviceError", "PluginHookError", "ValueRangeError", "ReservedNamespaceError",
     *_BUILTIN_OPS,
 ]

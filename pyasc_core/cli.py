@@ -337,32 +337,33 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str]] = {
 
 def plugin_commands() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]]:
     """Subcommands that plugins add through the ``pyasc_register_commands`` hook:
-    name -> (help, add_arguments, run). A plugin whose hook fails, or that takes a name already
-    in use, is skipped with a warning; the other commands still work."""
+    name -> (help, add_arguments, run). A plugin whose hook fails is marked failed (by the plugin
+    manager's one isolating hook caller); a command whose name is already in use is skipped with
+    a warning. The other commands still work."""
     import warnings
 
-    from .plugins import PyascPluginWarning, call_hook, get_plugin_manager, isolates
+    from .plugins import PyascPluginWarning, get_plugin_manager
+
+    pm = get_plugin_manager()
+    per_plugin: dict[str, list[tuple[str, str, Any, Any]]] = {}
+
+    def register_for(plugin: str, _hookname: str) -> Callable[..., None]:
+        def register(name: str, help: str, add_arguments: Callable[[argparse.ArgumentParser], None],
+                     run: Callable[[argparse.Namespace], int]) -> None:
+            per_plugin.setdefault(plugin, []).append((name, help, add_arguments, run))
+
+        return register
 
     found: dict[str, Any] = {}
-    pm = get_plugin_manager()
-    for impl in pm.hook.pyasc_register_commands.get_hookimpls():
-        source = pm.source_of(impl.plugin_name)
-
-        def register(name: str, help: str, add_arguments: Callable[[argparse.ArgumentParser], None],
-                     run: Callable[[argparse.Namespace], int], _source: str = source) -> None:
+    for plugin in pm.call_hooks(("pyasc_register_commands",), register_for, stage="register its commands"):
+        source = pm.source_of(plugin)
+        for name, help_text, add_arguments, run in per_plugin.get(plugin, ()):
             if name in COMMANDS or name in found:
                 taken = "a built-in command" if name in COMMANDS else f"taken by {found[name][3]}"
-                warnings.warn(f"pyasc plugin {_source} registers the command {name!r}, which is {taken}; "
+                warnings.warn(f"pyasc plugin {source} registers the command {name!r}, which is {taken}; "
                               "it was skipped (rename the plugin's command)", PyascPluginWarning, stacklevel=2)
-                return
-            found[name] = (help, add_arguments, run, _source)
-        try:
-            call_hook(impl, register)
-        except BaseException as exc:  # a broken plugin must not break the CLI, even with sys.exit()
-            if not isolates(exc):
-                raise
-            warnings.warn(f"pyasc plugin {source} failed to register its commands and was skipped: "
-                          f"{type(exc).__name__}: {exc}", PyascPluginWarning, stacklevel=2)
+                continue
+            found[name] = (help_text, add_arguments, run, source)
     return {name: entry[:3] for name, entry in found.items()}
 
 

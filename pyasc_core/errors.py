@@ -90,7 +90,12 @@ class PluginHookError(PluginError):
 
 
 class PluginConflictError(PluginError):
-    """Two plugins define the same op or backend."""
+    """Two plugins define the same op, kernel or backend."""
+
+
+class ReservedNamespaceError(PluginConflictError, OpRegistrationError):
+    """A third-party plugin or user code defined an op in the ``pyasc::`` namespace, which is
+    reserved for pyasc's built-in ops (the fix: your own namespace, e.g. ``mypack::``)."""
 
 
 class ReferenceMismatchError(PyascError, AssertionError):

@@ -2,21 +2,32 @@
 
 What user code defines here is served to the registry through the same hooks as every plugin:
 this module's ``PLUGIN`` is a built-in plugin whose hook implementations yield those definitions.
+``define``/``impl``/``op`` register for good; a :class:`Library` scope registers removably.
 """
 
 from __future__ import annotations
 
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import dtypes as _dt
-from .errors import OpRegistrationError, PluginConflictError, UnknownOpError, did_you_mean
-from .hookspecs import hookimpl
+from .contributions import RESERVED_NAMESPACE, reserved_namespace_error
+from .errors import (
+    OpRegistrationError,
+    PluginConflictError,
+    ReservedNamespaceError,
+    UnknownOpError,
+    did_you_mean,
+)
+from .hookspecs import RegisterKernel, RegisterOp, hookimpl
 from .opdef import KernelDef, OpDef, check_op_name
 from .registry import REGISTRY
 from .binding import schema_from_signature
-from .dispatch import OpHandle
+from .dispatch import OpHandle, get_op
+
+_NAMESPACE_RE = re.compile(r"^[A-Za-z_]\w*$")
 
 
 class RuntimeLibrary:
@@ -27,16 +38,18 @@ class RuntimeLibrary:
         self.kernels: dict[tuple[str, str], KernelDef] = {}
 
     @hookimpl
-    def pyasc_register_ops(self, register: Callable[[OpDef], None]) -> None:
+    def pyasc_register_ops(self, register: RegisterOp) -> None:
         for op in self.ops.values():
             register(op)
 
     @hookimpl
-    def pyasc_register_kernels(self, register: Callable[..., None]) -> None:
+    def pyasc_register_kernels(self, register: RegisterKernel) -> None:
         for k in self.kernels.values():
             register(k.op, k.backend, k.fn, source=k.source)
 
     def add_op(self, op: OpDef) -> None:
+        if op.namespace == RESERVED_NAMESPACE:
+            raise reserved_namespace_error(op.name, str(op.source))
         REGISTRY.ensure()
         existing = REGISTRY.ops.get(op.name)
         if existing is not None and existing.source != op.source:
@@ -55,7 +68,7 @@ class RuntimeLibrary:
                 f"defined.{did_you_mean(k.op, REGISTRY.ops)} Define it first with "
                 "pyasc.library.define(...) or install the op pack that provides it"
             )
-        existing = REGISTRY.kernels.get((k.op, k.backend))
+        existing = REGISTRY.kernels.get((k.op, REGISTRY.aliases.get(k.backend, k.backend)))
         if existing is not None and existing.source != k.source:
             raise PluginConflictError(
                 f"the kernel of {k.op} on {k.backend!r} is already registered by {existing.source}; "
@@ -71,12 +84,33 @@ class RuntimeLibrary:
             del self.kernels[key]
         REGISTRY.invalidate()
 
+    def discard(self, ops: Iterable[OpDef], kernels: Iterable[KernelDef]) -> None:
+        """Forget exactly these definitions (those since replaced stay), and every runtime kernel
+        of the ops removed (they could not run without their op)."""
+        gone = set()
+        for op in ops:
+            if self.ops.get(op.name) is op:
+                del self.ops[op.name]
+                gone.add(op.name)
+        for k in kernels:
+            if self.kernels.get((k.op, k.backend)) is k:
+                del self.kernels[(k.op, k.backend)]
+        for key in [key for key in self.kernels if key[0] in gone]:
+            del self.kernels[key]
+        REGISTRY.invalidate()
+
 
 PLUGIN = RuntimeLibrary()
 
 
 def _caller_source(depth: int = 2) -> str:
     return f"module:{sys._getframe(depth).f_globals.get('__name__', '?')}"
+
+
+def _add_op(op: OpDef) -> Any:
+    """Serve ``op`` through :data:`PLUGIN`; its handle (``pyasc.ops.<ns>.<name>``)."""
+    PLUGIN.add_op(op)
+    return get_op(op.name)
 
 
 def define(name: str, schema: str, *, meta: Callable[..., Any], reference: Callable[..., Any],
@@ -88,26 +122,32 @@ def define(name: str, schema: str, *, meta: Callable[..., Any], reference: Calla
 
     The optional facts land on the op's record (OpDef) as for a built-in op: ``sample_inputs``
     and ``special_values`` (what ``pyasc check`` runs), ``bench_inputs`` and ``flops`` (what
-    ``pyasc bench`` times) and ``torch`` (its torch equivalent).
-    """
-    from .dispatch import get_op
+    ``pyasc bench`` times) and ``torch`` (its torch equivalent). The op stays for the life of the
+    process; a :class:`Library` scope defines removably."""
+    return _add_op(OpDef(name, schema, dtypes=dtypes, meta=meta, reference=reference, doc=doc,
+                         mutates=mutates, source=_caller_source(), sample_inputs=sample_inputs,
+                         special_values=special_values, bench_inputs=bench_inputs, flops=flops,
+                         torch=torch))
 
-    op = OpDef(name, schema, dtypes=dtypes, meta=meta, reference=reference, doc=doc,
-               mutates=mutates, source=_caller_source(), sample_inputs=sample_inputs,
-               special_values=special_values, bench_inputs=bench_inputs, flops=flops, torch=torch)
-    PLUGIN.add_op(op)
-    return get_op(name)
+
+def _kernel_decorator(name: str, backend: str, source: str,
+                      added: list[KernelDef] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    check_op_name(name)
+
+    def deco(f: Callable[..., Any]) -> Callable[..., Any]:
+        k = KernelDef(name, backend, f, source)
+        PLUGIN.add_kernel(k)
+        if added is not None:
+            added.append(k)
+        return f  # the decorated function stays the user's function
+
+    return deco
 
 
 def impl(name: str, backend: str, fn: Callable[..., Any] | None = None) -> Any:
-    """Register ``fn(out_meta, *args)`` as the kernel of op ``name`` on ``backend`` (or decorate)."""
-    check_op_name(name)
-    source = _caller_source()
-
-    def deco(f: Callable[..., Any]) -> Callable[..., Any]:
-        PLUGIN.add_kernel(KernelDef(name, backend, f, source))
-        return f
-
+    """Register ``fn(out_meta, *args)`` as the kernel of op ``name`` on ``backend``; without
+    ``fn``, a decorator that registers the function and returns it unchanged."""
+    deco = _kernel_decorator(name, backend, _caller_source())
     return deco if fn is None else deco(fn)
 
 
@@ -119,6 +159,30 @@ def _default_namespace(fn: Callable[..., Any]) -> str:
     return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in top)
 
 
+def _composite_decorator(fn: Any, name: str | None, dtypes: Any, doc: str | None, *,
+                         namespace: Callable[[Callable[..., Any]], str] = _default_namespace,
+                         added: list[OpDef] | None = None, what: str = "pyasc.op") -> Any:
+    if isinstance(fn, str):  # @pyasc.op("mypack::name")
+        name, fn = fn, None
+    if fn is not None and not callable(fn):
+        raise OpRegistrationError(
+            f"{what} decorates a function (or takes its name: @{what}('mypack::name')), got "
+            f"{type(fn).__name__} {fn!r:.60}"
+        )
+
+    def deco(f: Callable[..., Any]) -> Any:
+        opname = name or f"{namespace(f)}::{f.__name__}"
+        opdef = OpDef(opname, schema_from_signature(f), dtypes=dtypes, composite=f,
+                      doc=doc if doc is not None else (f.__doc__ or ""),
+                      source=f"module:{getattr(f, '__module__', '?')}")
+        out = _add_op(opdef)
+        if added is not None:
+            added.append(opdef)
+        return out
+
+    return deco if fn is None else deco(fn)
+
+
 def op(fn: Callable[..., Any] | None = None, *, name: str | None = None,
        dtypes: Any = _dt.ANY, doc: str | None = None) -> Any:
     """Define a composite op from a Python function over other ops; it runs on every backend.
@@ -126,26 +190,112 @@ def op(fn: Callable[..., Any] | None = None, *, name: str | None = None,
     The schema comes from the annotations (pyasc.Tensor, int, float, bool, str); the name defaults
     to ``<top-level module>::<function name>`` (``user::`` for ``__main__``).
     """
+    return _composite_decorator(fn, name, dtypes, doc)
 
-    if isinstance(fn, str):  # @pyasc.op("mypack::name")
-        name, fn = fn, None
-    if fn is not None and not callable(fn):
-        raise OpRegistrationError(
-            f"pyasc.op decorates a function (or takes its name: @pyasc.op('mypack::name')), got "
-            f"{type(fn).__name__} {fn!r:.60}"
-        )
 
-    def deco(f: Callable[..., Any]) -> Any:
-        from .dispatch import get_op
+class Library:
+    """A removable scope of op and kernel registrations in namespace ``ns`` (as torch.library's
+    ``Library``)::
 
-        opname = name or f"{_default_namespace(f)}::{f.__name__}"
-        opdef = OpDef(opname, schema_from_signature(f), dtypes=dtypes, composite=f,
-                      doc=doc if doc is not None else (f.__doc__ or ""),
-                      source=f"module:{getattr(f, '__module__', '?')}")
-        PLUGIN.add_op(opdef)
-        return get_op(opname)
+        lib = pyasc.library.Library("mylib")
+        lib.define("scale", "(Tensor x, *, float s=2.0) -> Tensor", meta=..., reference=...)
 
-    return deco if fn is None else deco(fn)
+        @lib.impl("scale", "sim")           # returns the function unchanged
+        def scale_sim(out_meta, x, s): ...
+
+        lib.remove()  # mylib::scale and its kernels are gone (pyasc.ops.mylib, 'pyasc ops')
+
+    ``with pyasc.library.Library("tmp") as lib:`` removes on leaving the block. Bare op names
+    take the library's namespace; ``define`` and ``op`` stay in it, while ``impl`` may also
+    register kernels of other namespaces' ops (e.g. ``pyasc::exp`` on your own backend).
+    Unlike torch, dropping the object does not remove anything: only :meth:`remove` does.
+    """
+
+    def __init__(self, ns: str) -> None:
+        if not isinstance(ns, str) or not _NAMESPACE_RE.match(ns):
+            raise OpRegistrationError(
+                f"a Library namespace must be an identifier such as 'mylib', got "
+                f"{type(ns).__name__} {ns!r}"
+            )
+        if ns == RESERVED_NAMESPACE:
+            raise ReservedNamespaceError(
+                f"Library({ns!r}): the '{ns}::' namespace is reserved for pyasc's built-in ops; use "
+                f"your own, e.g. pyasc.library.Library('mypack') (a kernel of a built-in op for your "
+                f"own backend is fine: pyasc.library.impl('{ns}::exp', 'mybackend', fn))"
+            )
+        self.ns = ns
+        self._ops: list[OpDef] = []
+        self._kernels: list[KernelDef] = []
+        self._removed = False
+
+    def __repr__(self) -> str:
+        state = "removed" if self._removed else f"{len(self._ops)} ops, {len(self._kernels)} kernels"
+        return f"<pyasc.library.Library {self.ns!r}: {state}>"
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.remove()
+
+    def _name(self, name: str, own: bool) -> str:
+        """``name`` qualified with the library's namespace (``own``: it must be that namespace)."""
+        self._check_live()
+        if not isinstance(name, str):
+            raise OpRegistrationError(
+                f"an op name must be a string such as 'scale' or '{self.ns}::scale', got "
+                f"{type(name).__name__} {name!r}"
+            )
+        full = check_op_name(name if "::" in name else f"{self.ns}::{name}")
+        ns, short = full.split("::", 1)
+        if own and ns != self.ns:
+            raise OpRegistrationError(
+                f"Library({self.ns!r}) defines ops in namespace {self.ns!r} only, not {full!r}: name it "
+                f"{short!r} (becomes '{self.ns}::{short}'), or use pyasc.library.Library({ns!r})"
+            )
+        return full
+
+    def _check_live(self) -> None:
+        if self._removed:
+            raise OpRegistrationError(
+                f"Library({self.ns!r}) was removed; create a new pyasc.library.Library({self.ns!r}) "
+                "to register again"
+            )
+
+    def define(self, name: str, schema: str, *, meta: Callable[..., Any], reference: Callable[..., Any],
+               dtypes: Any = _dt.ANY, doc: str = "", mutates: tuple[str, ...] = (),
+               **facts: Any) -> Any:
+        """:func:`define` in this scope (the same optional facts: ``sample_inputs``, ``bench_inputs``,
+        ``torch``, ...); ``name`` may omit the namespace. Returns the op's handle."""
+        op = OpDef(self._name(name, own=True), schema, dtypes=dtypes, meta=meta, reference=reference,
+                   doc=doc, mutates=mutates, source=_caller_source(), **facts)
+        out = _add_op(op)
+        self._ops.append(op)
+        return out
+
+    def impl(self, name: str, backend: str, fn: Callable[..., Any] | None = None) -> Any:
+        """:func:`impl` in this scope: registers ``fn`` (returned unchanged), or decorates."""
+        deco = _kernel_decorator(self._name(name, own=False), backend, _caller_source(), self._kernels)
+        return deco if fn is None else deco(fn)
+
+    def op(self, fn: Callable[..., Any] | None = None, *, name: str | None = None,
+           dtypes: Any = _dt.ANY, doc: str | None = None) -> Any:
+        """:func:`op` in this scope: the composite is named ``<ns>::<function name>`` by default."""
+        self._check_live()
+        if isinstance(fn, str):
+            name, fn = fn, None
+        full = None if name is None else self._name(name, own=True)
+        return _composite_decorator(fn, full, dtypes, doc, namespace=lambda _f: self.ns,
+                                    added=self._ops, what="Library.op")
+
+    def remove(self) -> None:
+        """Remove every op and kernel this library registered (and runtime kernels of its ops).
+        Calling it again does nothing."""
+        if self._removed:
+            return
+        self._removed = True
+        PLUGIN.discard(self._ops, self._kernels)
+        self._ops, self._kernels = [], []
 
 
 def _register_kernel(self: OpHandle, backend: str, fn: Callable[..., Any] | None = None) -> Any:

@@ -7,6 +7,10 @@ rest load (whatever it raises, ``SystemExit`` included; only ``KeyboardInterrupt
 yes/no, on/off raises); ``PYASC_PLUGINS=a,b`` loads
 only the named ones (entry-point or distribution names), even when autoload is disabled.
 Entry points of pyasc's own distribution (its sim and npu backends) always load.
+
+Hooks are called through one helper, :meth:`PyascPluginManager.call_hooks`, which isolates each
+plugin. This module sits below the registry and never imports it: the registry (or anything else)
+learns about plugin changes through a listener given to :func:`subscribe`.
 """
 
 from __future__ import annotations
@@ -18,14 +22,16 @@ import re
 import threading
 import traceback
 import warnings
-from typing import Any
+from collections.abc import Callable, Sequence
+from itertools import count
+from typing import Any, Literal, Protocol
 
 import attrs
 import pluggy
 
 from . import hookspecs
 from .env import env_flag
-from .errors import PluginConflictError, PluginError, PyascPluginWarning, did_you_mean
+from .errors import PluginConflictError, PluginError, PluginHookError, PyascPluginWarning, did_you_mean
 
 ENTRY_POINT_GROUP = "pyasc"
 OWN_DISTRIBUTION = "pyasc-runtime"
@@ -58,25 +64,55 @@ def _normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name.strip()).lower()
 
 
-def isolates(exc: BaseException) -> bool:
+def _isolates(exc: BaseException) -> bool:
     """True for what a broken plugin may raise and pyasc contains (everything, ``sys.exit()``
     included, but ``KeyboardInterrupt``: the user's Ctrl-C must still stop the program)."""
     return not isinstance(exc, KeyboardInterrupt)
 
 
-def call_hook(impl: Any, register: Any) -> None:
+def _call_impl(impl: Any, register: Any) -> None:
     """Run one hook implementation with its ``register`` callable. A hook that returns values
     instead of registering them would otherwise contribute nothing, silently: that is an error."""
     kwargs = {"register": register} if "register" in impl.argnames else {}
     result = impl.function(**kwargs)
     if result is not None:
-        from .errors import PluginHookError
-
         raise PluginHookError(
             f"its hook {impl.function.__name__} returned {type(result).__name__} {result!r:.80} instead "
             f"of registering it; pyasc ignores return values: call register(...) for each item "
             f"(e.g. 'for item in items: register(item)') and return nothing"
         )
+
+
+#: what a listener hears: a plugin was registered, unregistered or marked failed (``name`` set);
+#: the manager finished loading, was reset (tests), or its records are about to be listed
+#: (``name`` None; a listener that reads hooks lazily, like the registry, reads them now)
+PluginEvent = Literal["registered", "unregistered", "failed", "loaded", "reset", "listing"]
+
+
+class PluginListener(Protocol):
+    """A callback subscribed with :func:`subscribe`."""
+
+    def __call__(self, event: PluginEvent, name: str | None) -> None: ...
+
+
+_LISTENERS: list[PluginListener] = []
+
+
+def subscribe(listener: PluginListener) -> None:
+    """Call ``listener(event, name)`` on every plugin change (kept across :func:`reset_for_tests`)."""
+    if listener not in _LISTENERS:
+        _LISTENERS.append(listener)
+
+
+def unsubscribe(listener: PluginListener) -> None:
+    """Stop calling a listener given to :func:`subscribe` (unknown ones are ignored)."""
+    if listener in _LISTENERS:
+        _LISTENERS.remove(listener)
+
+
+def _notify(event: PluginEvent, name: str | None = None) -> None:
+    for listener in list(_LISTENERS):
+        listener(event, name)
 
 
 def _own_version() -> str:
@@ -87,12 +123,15 @@ def _own_version() -> str:
 
 
 class PyascPluginManager(pluggy.PluginManager):
-    """pluggy's manager plus provenance records, robust entry-point loading and invalidation."""
+    """pluggy's manager plus provenance records, robust entry-point loading, the one isolating
+    way to call hooks (:meth:`call_hooks`) and change notifications (:func:`subscribe`)."""
 
     def __init__(self) -> None:
         super().__init__("pyasc")
         self.add_hookspecs(hookspecs)
         self.records: dict[str, PluginRecord] = {}
+        self._seq: dict[str, int] = {}  # registration order: the later plugin loses a conflict
+        self._counter = count()
 
     def register(self, plugin: Any, name: str | None = None, *, dist: str | None = None,
                  version: str = "", kind: str = "runtime") -> str | None:
@@ -120,7 +159,8 @@ class PyascPluginManager(pluggy.PluginManager):
             self.records[registered] = PluginRecord(
                 registered, dist or f"module:{module}", version, kind, "loaded", module
             )
-            _invalidate()
+            self._seq[registered] = next(self._counter)
+            _notify("registered", registered)
         return registered
 
     def unregister(self, plugin: Any = None, name: str | None = None) -> Any:
@@ -128,12 +168,52 @@ class PyascPluginManager(pluggy.PluginManager):
             name = self.get_name(plugin)
         out = super().unregister(plugin, name)
         self.records.pop(name, None)
-        _invalidate()
+        self._seq.pop(name, None)
+        _notify("unregistered", name)
         return out
 
     def source_of(self, plugin_name: str) -> str:
+        """Who a plugin's registrations are credited to: its distribution (or ``module:...``)."""
         rec = self.records.get(plugin_name)
         return rec.dist if rec else plugin_name
+
+    def is_builtin(self, plugin_name: str) -> bool:
+        """Whether the plugin is part of pyasc itself (built-ins win every conflict)."""
+        rec = self.records.get(plugin_name)
+        return rec is not None and rec.kind == "builtin"
+
+    def call_order(self, plugin_name: str) -> tuple[bool, int]:
+        """Sort key of the plugins whose hooks are called: built-ins first, then by registration."""
+        return (not self.is_builtin(plugin_name), self._seq.get(plugin_name, 1 << 62))
+
+    def call_hooks(self, hooknames: Sequence[str],
+                   register_for: Callable[[str, str], Callable[..., None]], *,
+                   stage: str = "register") -> list[str]:
+        """Call every plugin's implementations of ``hooknames``, isolated plugin by plugin.
+
+        Plugins run in :meth:`call_order`; each runs its hooks in the order of ``hooknames``, the
+        hook ``h`` of plugin ``p`` getting ``register=register_for(p, h)``. A plugin whose hook
+        raises (anything but ``KeyboardInterrupt``), or returns values instead of registering
+        them, is marked failed (:meth:`mark_failed`, a warning naming ``stage``) and the next
+        plugin runs. Returns the names of the plugins whose hooks all ran, in call order; the
+        caller drops whatever the others registered.
+        """
+        per_plugin: dict[str, list[tuple[int, Any]]] = {}
+        for order, hookname in enumerate(hooknames):
+            for impl in getattr(self.hook, hookname).get_hookimpls():
+                per_plugin.setdefault(impl.plugin_name, []).append((order, impl))
+        ok: list[str] = []
+        for name in sorted(per_plugin, key=self.call_order):
+            try:
+                for order, impl in sorted(per_plugin[name], key=lambda pair: pair[0]):
+                    _call_impl(impl, register_for(name, hooknames[order]))
+            except BaseException as exc:  # sys.exit() in a plugin hook is contained too
+                if not _isolates(exc):
+                    raise
+                self.mark_failed(name, stage, exc)
+                continue
+            ok.append(name)
+        return ok
 
     def mark_failed(self, name: str, stage: str, exc: BaseException, *, dist: str = "",
                     version: str = "", kind: str = "entrypoint", module: str = "") -> None:
@@ -148,6 +228,8 @@ class PyascPluginManager(pluggy.PluginManager):
         plugin = self.get_plugin(name)
         if plugin is not None:
             super().unregister(plugin, name)
+            self._seq.pop(name, None)
+        _notify("failed", name)
         warnings.warn(
             f"pyasc plugin {name!r} ({rec.dist}) failed to {stage} and was skipped: {detail}. "
             "Run 'pyasc plugins' for details; set PYASC_PLUGINS to choose plugins explicitly.",
@@ -214,7 +296,7 @@ class PyascPluginManager(pluggy.PluginManager):
         try:
             obj = ep.load()
         except BaseException as exc:  # a broken plugin must not break pyasc, even with sys.exit()
-            if not isolates(exc):
+            if not _isolates(exc):
                 raise
             self.mark_failed(ep.name, "import", exc, dist=dist, version=version, kind=kind, module=ep.value)
             return
@@ -222,19 +304,13 @@ class PyascPluginManager(pluggy.PluginManager):
             plugin = getattr(obj, "PLUGIN", obj)
             self.register(plugin, ep.name, dist=dist, version=version, kind=kind)
         except BaseException as exc:
-            if not isolates(exc):
+            if not _isolates(exc):
                 raise
             self.mark_failed(ep.name, "register", exc, dist=dist, version=version, kind=kind, module=ep.value)
 
 
 _PM: PyascPluginManager | None = None
 _PM_LOCK = threading.RLock()
-
-
-def _invalidate() -> None:
-    from .registry import REGISTRY
-
-    REGISTRY.invalidate()
 
 
 def get_plugin_manager() -> PyascPluginManager:
@@ -247,6 +323,7 @@ def get_plugin_manager() -> PyascPluginManager:
                 pm.load_builtins()
                 pm.load_entrypoints()
                 _PM = pm
+                _notify("loaded")
     return _PM
 
 
@@ -279,13 +356,12 @@ def unregister(plugin: Any = None, name: str | None = None) -> Any:
 
 
 def list_plugins() -> list[PluginRecord]:
-    """Every plugin pyasc knows of, loaded, failed or skipped (builds the registry first)."""
-    from .registry import REGISTRY
-
+    """Every plugin pyasc knows of, loaded, failed or skipped (listeners such as the registry
+    call the hooks first, so that a plugin that fails to register shows as failed)."""
     pm = get_plugin_manager()
     try:
-        REGISTRY.ensure()
-    except Exception:  # a conflict is shown by the caller; the records are still useful
+        _notify("listing")
+    except Exception:  # a conflict among built-ins is shown by the caller; the records still help
         pass
     return list(pm.records.values())
 
@@ -295,7 +371,4 @@ def reset_for_tests() -> None:
     global _PM
     with _PM_LOCK:
         _PM = None
-    from .registry import REGISTRY
-
-    REGISTRY.forget_availability()  # backends probe again (e.g. after PYASC_ACL_LIBRARY changed)
-    _invalidate()
+    _notify("reset")  # the registry forgets its tables and backend probes (PYASC_ACL_LIBRARY, ...)

@@ -1,42 +1,29 @@
 """The registry: backends, ops and kernels read from the plugin hooks into plain dispatch tables.
 
-Hooks run only when the registry is rebuilt (after something registers); the hot path reads
+Hooks run only when the registry is rebuilt (after something registers: the plugin manager tells
+the registry through the listener it subscribes); the hot path reads
 ``REGISTRY.table[(op, backend)]``, a plain callable.
 """
 
 from __future__ import annotations
 
 import threading
-import warnings
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
+from . import plugins as _plugins
 from .backend import Backend
+from .contributions import collect
 from .device import Device
 from .errors import (
-    PyascPluginWarning,
     BackendConfigError,
     BackendUnavailableError,
     OpRegistrationError,
-    PluginConflictError,
     UnknownBackendError,
     UnknownOpError,
     did_you_mean,
 )
 from .opdef import KernelDef, OpDef
-
-HOOK_ORDER = ("pyasc_register_backends", "pyasc_register_ops", "pyasc_register_kernels")
-
-
-@attrs.define
-class _Contribution:
-    plugin: str
-    source: str
-    backends: list[Backend] = attrs.Factory(list)
-    ops: list[OpDef] = attrs.Factory(list)
-    kernels: list[KernelDef] = attrs.Factory(list)
 
 
 class Registry:
@@ -75,129 +62,19 @@ class Registry:
                 if self._built_version != self.version:
                     self._rebuild()
 
+    def _on_plugin_change(self, event: str, name: str | None) -> None:
+        """The listener the registry subscribes with the plugin manager (which cannot import it)."""
+        if event == "listing":  # read the hooks now, so that plugins failing to register show up
+            self.ensure()
+            return
+        if event == "reset":  # backends probe again (e.g. after PYASC_ACL_LIBRARY changed)
+            self.forget_availability()
+        self.invalidate()
+
     # -- building ---------------------------------------------------------------------------
-    def _collect(self) -> list[_Contribution]:
-        from .plugins import call_hook, get_plugin_manager, isolates
-
-        pm = get_plugin_manager()
-        per_plugin: dict[str, list[tuple[int, Any]]] = {}
-        for order, hookname in enumerate(HOOK_ORDER):
-            for impl in getattr(pm.hook, hookname).get_hookimpls():
-                per_plugin.setdefault(impl.plugin_name, []).append((order, impl))
-        out: list[_Contribution] = []
-        for pname, impls in per_plugin.items():
-            c = _Contribution(pname, pm.source_of(pname))
-            adders = (self._adder(c.backends, Backend), self._op_adder(c), self._kernel_adder(c))
-            try:
-                for order, impl in sorted(impls, key=lambda x: x[0]):
-                    call_hook(impl, adders[order])
-            except BaseException as exc:  # sys.exit() in a plugin hook is contained too
-                if not isolates(exc):
-                    raise
-                pm.mark_failed(pname, "register", exc)
-                continue
-            out.append(c)
-        return out
-
-    @staticmethod
-    def _adder(into: list, cls: type) -> Callable[[Any], None]:
-        def register(obj: Any) -> None:
-            if not isinstance(obj, cls):
-                raise OpRegistrationError(f"expected a {cls.__name__} instance, got {obj!r}")
-            into.append(obj)
-
-        return register
-
-    @staticmethod
-    def _op_adder(c: _Contribution) -> Callable[[OpDef], None]:
-        def register(op: OpDef) -> None:
-            if not isinstance(op, OpDef):
-                raise OpRegistrationError(f"pyasc_register_ops expects OpDef objects, got {op!r}")
-            if op.source is None:
-                op.source = c.source
-            c.ops.append(op)
-
-        return register
-
-    @staticmethod
-    def _kernel_adder(c: _Contribution) -> Callable[..., None]:
-        def register(op: str, backend: str, fn: Callable[..., Any], *, source: str | None = None) -> None:
-            if not callable(fn):
-                raise OpRegistrationError(f"kernel for {op} on {backend} is not callable: {fn!r}")
-            c.kernels.append(KernelDef(op, backend, fn, source or c.source))
-
-        return register
-
-    @staticmethod
-    def _drop_dangling_kernels(contributions: list[_Contribution]) -> list[_Contribution]:
-        """A plugin with a kernel for an op nobody defines (e.g. its op pack failed to load) failed
-        to register: report it and carry on without it, as for any other broken plugin."""
-        from .plugins import get_plugin_manager
-
-        while True:
-            names = {op.name for c in contributions for op in c.ops}
-            bad = next(((c, k) for c in contributions for k in c.kernels if k.op not in names), None)
-            if bad is None:
-                return contributions
-            c, k = bad
-            get_plugin_manager().mark_failed(c.plugin, "register", OpRegistrationError(
-                f"{k.source} registers a kernel for unknown op {k.op!r} on {k.backend!r}."
-                f"{did_you_mean(k.op, names)}"
-            ))
-            contributions = [other for other in contributions if other is not c]
-
     def _rebuild(self) -> None:
-        contributions = self._drop_dangling_kernels(self._collect())
-        backends: dict[str, Backend] = {}
-        sources: dict[str, str] = {}
-        aliases: dict[str, str] = {}
-        ops: dict[str, OpDef] = {}
-        kernels: dict[tuple[str, str], KernelDef] = {}
-        for c in contributions:
-            for b in c.backends:
-                for nm in (b.name, *b.aliases):
-                    owner = aliases.get(nm)
-                    if owner is not None:
-                        raise PluginConflictError(
-                            f"backend name {nm!r} is registered by both {sources[owner]} and {c.source}; "
-                            "uninstall one of them or pick plugins with PYASC_PLUGINS"
-                        )
-                    aliases[nm] = b.name
-                backends[b.name] = b
-                sources[b.name] = c.source
-        for c in contributions:
-            for op in c.ops:
-                prev = ops.get(op.name)
-                if prev is not None:
-                    raise PluginConflictError(
-                        f"op {op.name} is defined by both {prev.source} and {op.source}; "
-                        "uninstall one of them or pick plugins with PYASC_PLUGINS"
-                    )
-                ops[op.name] = op
-        for c in contributions:
-            for k in c.kernels:
-                bname = aliases.get(k.backend, k.backend)
-                if k.op not in ops:
-                    raise OpRegistrationError(
-                        f"{k.source} registers a kernel for unknown op {k.op!r} on {bname!r}"
-                        f"{did_you_mean(k.op, ops)}"
-                    )
-                prev_k = kernels.get((k.op, bname))
-                if prev_k is not None:
-                    raise PluginConflictError(
-                        f"the kernel of {k.op} on backend {bname!r} is registered by both "
-                        f"{prev_k.source} and {k.source}; uninstall one of them or pick plugins "
-                        "with PYASC_PLUGINS"
-                    )
-                kernels[(k.op, bname)] = k
-                if bname not in backends:  # a typo would otherwise leave the kernel unused, silently
-                    warnings.warn(
-                        f"{k.source} registers a kernel of {k.op} for backend {k.backend!r}, which no "
-                        f"plugin provides.{did_you_mean(k.backend, aliases)} Known backends: "
-                        f"{', '.join(sorted(backends))}. The kernel is unused.",
-                        PyascPluginWarning,
-                        stacklevel=2,
-                    )
+        got = collect(_plugins.get_plugin_manager())
+        backends, sources, aliases, ops, kernels = got.backends, got.sources, got.aliases, got.ops, got.kernels
         table: dict[tuple[str, str], Callable[..., Any]] = {}
         for name, op in ops.items():
             for bname, backend in backends.items():
@@ -301,6 +178,7 @@ def _resolve_kernel(op: OpDef, backend: Backend, k: KernelDef | None,
 
 
 REGISTRY = Registry()
+_plugins.subscribe(REGISTRY._on_plugin_change)
 
 
 def backend_for_device(device: Device) -> Backend:
