@@ -449,32 +449,35 @@ void test_reduce() {
     aclrtFree(dout);
 }
 
-// ---- Compare + Select ---------------------------------------------------------------------------
+// ---- Compare / Compares + Select (tests/kernels/vector_api.cpp) --------------------------------
 void test_compare_select() {
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> dist(-10.f, 10.f);
-    const int N = 256;
+    const uint32_t N = 256;
     std::vector<float> x(N), y(N);
-    for (int i = 0; i < N; ++i) {
+    for (uint32_t i = 0; i < N; ++i) {
         x[i] = dist(rng);
         y[i] = i % 7 == 0 ? x[i] : dist(rng);
     }
-    void *dx = upload(x), *dy = upload(y), *dmin = dalloc(N * 4), *drelu = dalloc(N * 4), *dmask = dalloc(N / 8);
-    CHECK_RUN(run("kapi_compare_select", "compare_select", 1, {u64(dx), u64(dy), u64(dmin), u64(drelu), u64(dmask)}));
-    std::vector<float> mn = download<float>(dmin, N), relu = download<float>(drelu, N);
+    // compare_select(x, y, bits, z, n, op, fill): op 0 = LT, fill 0.0f (its IEEE bits in the slot)
+    void *dx = upload(x), *dy = upload(y), *dmask = dalloc(N / 8), *dz = dalloc(2 * N * 4), *drelu = dalloc(N * 4);
+    CHECK_RUN(run("kapi_vector_api", "compare_select", 1, {u64(dx), u64(dy), u64(dmask), u64(dz), N, 0, 0}));
+    CHECK_RUN(run("kapi_vector_api", "compares_relu", 1, {u64(dx), u64(drelu), N}));
+    std::vector<float> z = download<float>(dz, 2 * N), relu = download<float>(drelu, N);
     std::vector<uint8_t> mask = download<uint8_t>(dmask, N / 8);
     int bad = 0;
-    for (int i = 0; i < N; ++i) {
-        bad += mn[i] != std::min(x[i], y[i]);
+    for (uint32_t i = 0; i < N; ++i) {
+        bad += z[i] != std::min(x[i], y[i]);
+        bad += z[N + i] != (x[i] < y[i] ? x[i] : 0.f);
         bad += relu[i] != (x[i] > 0 ? x[i] : 0.f);
         bad += (((mask[i / 8] >> (i % 8)) & 1) != 0) != (x[i] < y[i]);
     }
     CHECK(bad == 0);
     aclrtFree(dx);
     aclrtFree(dy);
-    aclrtFree(dmin);
-    aclrtFree(drelu);
     aclrtFree(dmask);
+    aclrtFree(dz);
+    aclrtFree(drelu);
 }
 
 // ---- every count-form math instruction, float and half ------------------------------------------
