@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -132,3 +133,18 @@ def test_without_a_toolkit_the_npu_build_is_skipped_and_says_where_it_looked(tmp
         pytest.skip("a CANN install root exists on this machine")
     assert "no CANN toolkit" in out and str(tmp_path / "no-cann") in out and "skipping the NPU build" in out
     assert not (tmp_path / "build" / "npu").exists()
+
+
+def test_binary_hands_acl_an_absolute_path(tmp_path, monkeypatch):
+    """aclrtBinaryLoadFromFile takes an absolute path: a relative one given to Binary is resolved
+    against the working directory first (what the runtime reports is the absolute path)."""
+    import pyasc_npu
+    from acl_fixtures import kernel_binary
+
+    shutil.copy(kernel_binary(), tmp_path / "kernels.so")
+    monkeypatch.chdir(tmp_path)
+    b = pyasc_npu.Binary("kernels.so", device="sim")
+    assert b.path == str(tmp_path / "kernels.so")
+    b.function("empty")
+    with pytest.raises(pyasc_npu.AclFileError, match=re.escape(str(tmp_path / "missing.o"))):
+        pyasc_npu.Binary("missing.o", device="sim")
