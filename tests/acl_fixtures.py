@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-KERNEL_SOURCE = Path(__file__).parent / "kernels" / "acl_test_kernels.cpp"
+#: plain C++ kernels on the simulator kernel ABI, shared with the runtime's C++ tests (ctest)
+KERNEL_SOURCE = Path(__file__).resolve().parent.parent / "backends" / "sim" / "tests" / "test_kernels.cpp"
 
 
 def kernel_binary() -> str:

@@ -1,5 +1,6 @@
 """Helpers for the tests that run Ascend C kernels on the simulator the way a pyasc user does:
-the sources under tests/kernels/ascendc/ (written as for a real NPU) are compiled with
+the sources under backends/sim/kernel_api/tests/kernels/ (written as for a real NPU; the one home of
+the Ascend C test kernels, which the kernel API's C++ tests build with CMake too) are compiled with
 ``pyasc_sim.compile`` (once per session; the binaries are cached on disk by content hash),
 loaded with ``pyasc_acl.Binary(path, device="sim")`` and launched with ``pyasc_acl.launch``."""
 
@@ -10,12 +11,12 @@ import re
 import struct
 from pathlib import Path
 
-ASCENDC_DIR = Path(__file__).resolve().parent / "kernels" / "ascendc"
+ASCENDC_DIR = Path(__file__).resolve().parent.parent / "backends" / "sim" / "kernel_api" / "tests" / "kernels"
 
 
 @functools.lru_cache(maxsize=None)
 def kernel_path(source: str) -> str:
-    """The compiled simulator binary of tests/kernels/ascendc/<source> (-O1: compiles faster than
+    """The compiled simulator binary of <ASCENDC_DIR>/<source> (-O1: compiles faster than
     the default -O2; these kernels are small). A lock file makes parallel test workers (pytest -n)
     wait for one compile and share its cached result instead of compiling the same source twice."""
     import fcntl
@@ -28,14 +29,14 @@ def kernel_path(source: str) -> str:
 
 
 def load(source: str):
-    """A ``pyasc_acl.Binary`` of tests/kernels/ascendc/<source> on the sim device."""
+    """A ``pyasc_acl.Binary`` of <ASCENDC_DIR>/<source> on the sim device."""
     import pyasc_acl
 
     return pyasc_acl.Binary(kernel_path(source), device="sim")
 
 
 def marked_line(source: str, marker: str) -> str:
-    """``<absolute path>:<line>`` of the line of tests/kernels/ascendc/<source> that carries the
+    """``<absolute path>:<line>`` of the line of <ASCENDC_DIR>/<source> that carries the
     comment ``// BAD(<marker>)`` (exactly one must)."""
     path = ASCENDC_DIR / source
     lines = [i for i, text in enumerate(path.read_text().splitlines(), 1)
@@ -45,7 +46,7 @@ def marked_line(source: str, marker: str) -> str:
 
 
 def source_line(source: str, text: str) -> str:
-    """``<absolute path>:<line>`` of the only line of tests/kernels/ascendc/<source> containing ``text``."""
+    """``<absolute path>:<line>`` of the only line of <ASCENDC_DIR>/<source> containing ``text``."""
     path = ASCENDC_DIR / source
     lines = [i for i, t in enumerate(path.read_text().splitlines(), 1) if text in t]
     assert len(lines) == 1, f"{path} must have exactly one line containing {text!r}, found {lines}"

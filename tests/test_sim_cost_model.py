@@ -3,7 +3,7 @@ launches report the simulated device time of the launch (launch overhead + per w
 slowest block's estimated cycles / clock). Simulated time is deterministic, so the tests compare
 times and ratios exactly or tightly; nothing here measures wall-clock time.
 
-Kernels: tests/kernels/ascendc/cost.cpp (spin: the same work in every block; idle) and vadd.cpp."""
+Kernels: backends/sim/kernel_api/tests/kernels/cost.cpp (spin: the same work in every block; idle) and vadd.cpp."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The Ascend C kernel API on the CPU, end to end from Python: correct kernels of our own
-(tests/kernels/ascendc/*.cpp, written as for the NPU) are compiled with pyasc_sim.compile, loaded with
-pyasc_acl.Binary(path, device="sim"), launched with pyasc_acl.launch on sim tensors and compared
+(backends/sim/kernel_api/tests/kernels/*.cpp, written as for the NPU) are compiled with
+pyasc_sim.compile, loaded with pyasc_acl.Binary(path, device="sim"), launched with pyasc_acl.launch on sim tensors and compared
 with NumPy models of the documented semantics."""
 
 from __future__ import annotations

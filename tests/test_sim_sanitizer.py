@@ -1,6 +1,6 @@
 """The simulator's sanitizer, seen from Python: deliberately wrong Ascend C kernels
-(tests/kernels/ascendc/sanitizer.cpp, one per check, wrong in one block only) are compiled with
-pyasc_sim.compile, loaded with pyasc_acl.Binary and launched with pyasc_acl.launch on sim tensors.
+(backends/sim/kernel_api/tests/kernels/sanitizer.cpp, one per check, wrong in one block only) are
+compiled with pyasc_sim.compile, loaded with pyasc_acl.Binary and launched with pyasc_acl.launch on sim tensors.
 
 Every failure must surface at synchronize as the kernel-exception AclError
 (ACL_ERROR_RT_AICORE_EXCEPTION, 507015, a pyasc.PyascError) whose message names the kernel, the

@@ -94,13 +94,12 @@ def all_kernels() -> dict[str, Callable[..., Any]]:
 
 
 def npu_binaries_installed() -> bool:
-    """True when kernels/ was compiled for the NPU at install time (a CANN toolkit was present)."""
-    import os
+    """True when kernels/ was compiled for the NPU at install time (a CANN toolkit was present): at
+    least one of the files the npu glue loads (npu/<family>.o) is there. A family whose file is
+    missing then raises KernelNotFoundError naming that file when its op runs."""
+    from ._runtime import KERNEL_FAMILIES, missing_binaries
 
-    from ._runtime import kernel_dir_candidates
-
-    return any(os.path.isdir(os.path.join(d, "npu")) and os.listdir(os.path.join(d, "npu"))
-               for d in kernel_dir_candidates())
+    return len(missing_binaries("npu")) < len(KERNEL_FAMILIES)
 
 
 def register_kernels(register: Callable[..., None], backend: str) -> None:

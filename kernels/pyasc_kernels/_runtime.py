@@ -37,9 +37,28 @@ def kernel_dir_candidates() -> list[str]:
     return [os.path.join(os.fspath(p), "kernels") for p in pyasc_sim.__path__]
 
 
+#: the kernel families (kernels/<family>.cpp) the glue launches; each is one binary per backend
+KERNEL_FAMILIES = ("binary", "cast", "compare", "copy", "matmul", "norm", "pow", "reduce", "softmax",
+                   "unary", "where")
+
+
+def binary_name(backend: str, family: str) -> str:
+    """The file of ``family`` for ``backend`` under pyasc_sim/kernels/, as kernels/CMakeLists.txt
+    installs it: sim <family>.sim.so (host shared object), npu npu/<family>.o (the *.o device
+    binary aclrtBinaryLoadFromFile loads, built by kernels/npu.cmake)."""
+    return f"{family}.sim.so" if backend == "sim" else os.path.join("npu", f"{family}.o")
+
+
+def missing_binaries(backend: str) -> list[str]:
+    """The binaries of KERNEL_FAMILIES for ``backend`` that no kernel directory holds (relative names)."""
+    dirs = kernel_dir_candidates()
+    return [name for name in (binary_name(backend, f) for f in KERNEL_FAMILIES)
+            if not any(os.path.isfile(os.path.join(d, name)) for d in dirs)]
+
+
 def binary_path(backend: str, family: str) -> str:
-    """The kernel binary of ``family`` for ``backend`` (sim: <family>.sim.so, npu: npu/<family>.o)."""
-    name = f"{family}.sim.so" if backend == "sim" else os.path.join("npu", f"{family}.o")
+    """The kernel binary of ``family`` for ``backend`` (see :func:`binary_name`)."""
+    name = binary_name(backend, family)
     tried = []
     for d in kernel_dir_candidates():
         path = os.path.join(d, name)

@@ -31,6 +31,7 @@ class Binary:
         self.path = os.fspath(path)
         if isinstance(self.path, bytes):
             self.path = os.fsdecode(self.path)
+        self.path = os.path.abspath(self.path)  # aclrtBinaryLoadFromFile takes an absolute path
         self._raw = self.backend.raw_device(self.device).load_binary(self.path)
         self.unloaded = False
 

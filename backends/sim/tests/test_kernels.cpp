@@ -1,5 +1,7 @@
-// Test kernels for the simulated runtime, written directly against the simulator
-// kernel ABI (no Ascend C API): each block does plain C++ work.
+// Plain C++ test kernels written directly against the simulator kernel ABI (no Ascend C API):
+// each block does plain C++ work. One copy for both test suites: the runtime's C++ tests
+// (backends/sim/tests/test_runtime.cpp, built by CMake) and the Python tests of the ACL binding on
+// the simulator (tests/acl_fixtures.py builds it with pyasc_sim.compile_kernel, cached by content).
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -47,12 +49,35 @@ PYASC_SIM_KERNEL_ENTRY(vector_add) {
     ctx->cycles = 100 + (end > begin ? (end - begin) / 8 : 0);  // 8 floats per cycle, plus setup
 }
 
-// Block 3 reports an AI Core exception; the others succeed.
-PYASC_SIM_KERNEL_ENTRY(fail_block3) {
+// out[i] = in[i] + k (int32), i < n, split across blocks.  args: in, out, n, k
+PYASC_SIM_KERNEL_ENTRY(add_scalar_i32) {
+    if (!check_args(ctx, 4)) return;
+    const int32_t *in = reinterpret_cast<const int32_t *>(arg(ctx, 0));
+    int32_t *out = reinterpret_cast<int32_t *>(arg(ctx, 1));
+    const uint64_t n = arg(ctx, 2);
+    const int32_t k = static_cast<int32_t>(arg(ctx, 3));
+    const uint64_t per = (n + ctx->block_dim - 1) / ctx->block_dim;
+    const uint64_t begin = per * ctx->block_idx;
+    const uint64_t end = begin + per < n ? begin + per : n;
+    for (uint64_t i = begin; i < end; ++i) out[i] = in[i] + k;
+    ctx->cycles = 100 + (end > begin ? end - begin : 0);
+}
+
+// Sleeps sleep_us, then sets nbytes of out to value (block 0 only).  args: out, nbytes, value, sleep_us
+PYASC_SIM_KERNEL_ENTRY(slow_fill) {
+    if (!check_args(ctx, 4)) return;
+    if (ctx->block_idx != 0) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(arg(ctx, 3)));
+    std::memset(reinterpret_cast<void *>(arg(ctx, 0)), static_cast<int>(arg(ctx, 2)), arg(ctx, 1));
+    ctx->cycles = arg(ctx, 3) * 1000;
+}
+
+// Block 1 reports an AI Core exception; the others succeed (launch it with 2 blocks or more).
+PYASC_SIM_KERNEL_ENTRY(fail_block1) {
     ctx->cycles = 10;
-    if (ctx->block_idx == 3) {
+    if (ctx->block_idx == 1) {
         ctx->status = PYASC_SIM_STATUS_AICORE_EXCEPTION;
-        std::snprintf(ctx->message, sizeof(ctx->message), "injected failure (block_dim=%u)", ctx->block_dim);
+        std::snprintf(ctx->message, sizeof(ctx->message), "injected failure in block %u", ctx->block_idx);
     }
 }
 
@@ -89,10 +114,14 @@ PYASC_SIM_KERNEL_ENTRY(fixed_cycles) {
     ctx->cycles = arg(ctx, 0);
 }
 
-// Throws a C++ exception from block 0.
-PYASC_SIM_KERNEL_ENTRY(throw_exception) {
-    if (ctx->block_idx == 0) throw std::runtime_error("kernel threw on purpose");
+// Throws a C++ exception (every block).
+PYASC_SIM_KERNEL_ENTRY(throws) {
+    (void)ctx;
+    throw std::runtime_error("test kernel threw");
 }
+
+// Does nothing (launch overhead benchmarks).
+PYASC_SIM_KERNEL_ENTRY(empty) { ctx->cycles = 1; }
 
 // Writes the context it received: out[block] = {block_idx, block_dim, args_size, soc first char}.
 PYASC_SIM_KERNEL_ENTRY(echo_context) {

@@ -85,8 +85,8 @@ uint64_t u64(const void *p) { return static_cast<uint64_t>(reinterpret_cast<uint
 
 struct Kernels {
     aclrtBinHandle bin = nullptr;
-    aclrtFuncHandle vector_add = nullptr, fail_block3 = nullptr, sleep_write = nullptr, fixed_cycles = nullptr,
-                    throw_exception = nullptr, echo_context = nullptr, wait_flag = nullptr,
+    aclrtFuncHandle vector_add = nullptr, fail_block1 = nullptr, sleep_write = nullptr, fixed_cycles = nullptr,
+                    throws = nullptr, echo_context = nullptr, wait_flag = nullptr,
                     set_flag = nullptr, crash_null = nullptr, spin_forever = nullptr;
 };
 
@@ -287,12 +287,12 @@ Kernels load_kernels() {
     EXPECT_ACL(aclrtBinaryGetFunction(k.bin, "no_such_kernel", &f), ACL_ERROR_INVALID_PARAM,
                "__pyasc_sim_entry_no_such_kernel");
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "vector_add", &k.vector_add));
-    EXPECT_OK(aclrtBinaryGetFunction(k.bin, "fail_block3", &k.fail_block3));
+    EXPECT_OK(aclrtBinaryGetFunction(k.bin, "fail_block1", &k.fail_block1));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "sleep_write", &k.sleep_write));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "fixed_cycles", &k.fixed_cycles));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "crash_null", &k.crash_null));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "spin_forever", &k.spin_forever));
-    EXPECT_OK(aclrtBinaryGetFunction(k.bin, "throw_exception", &k.throw_exception));
+    EXPECT_OK(aclrtBinaryGetFunction(k.bin, "throws", &k.throws));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "echo_context", &k.echo_context));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "wait_flag", &k.wait_flag));
     EXPECT_OK(aclrtBinaryGetFunction(k.bin, "set_flag", &k.set_flag));
@@ -407,19 +407,19 @@ void test_streams_and_kernels(const Kernels &k) {
                "overflows");
 
     // Sticky asynchronous error: reported once by synchronize, then the stream works again.
-    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block3, 8, s, nullptr, nullptr, 0, nullptr, 0));
-    EXPECT_ACL(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION, "kernel fail_block3 block 3: injected failure");
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block1, 8, s, nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_ACL(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION, "kernel fail_block1 block 1: injected failure");
     EXPECT_OK(aclrtSynchronizeStream(s));
     CHECK(run_vector_add(k, s, 4096, 1.5f, false, true));
-    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.throw_exception, 4, s, nullptr, nullptr, 0, nullptr, 0));
-    EXPECT_ACL(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION, "kernel threw on purpose");
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.throws, 4, s, nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_ACL(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION, "test kernel threw");
     // First error wins: two failing launches report the first one.
-    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block3, 8, s, nullptr, nullptr, 0, nullptr, 0));
-    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.throw_exception, 4, s, nullptr, nullptr, 0, nullptr, 0));
-    EXPECT_ACL(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block1, 8, s, nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.throws, 4, s, nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_ACL(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block1");
     // Error on the default stream surfaces through aclrtSynchronizeDevice.
-    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block3, 4, nullptr, nullptr, nullptr, 0, nullptr, 0));
-    EXPECT_ACL(aclrtSynchronizeDevice(), ACL_ERROR_RT_AICORE_EXCEPTION, "block 3");
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block1, 4, nullptr, nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_ACL(aclrtSynchronizeDevice(), ACL_ERROR_RT_AICORE_EXCEPTION, "block 1");
     EXPECT_OK(aclrtSynchronizeStream(nullptr));
 
     // Use after free inside the queue: the buffer is freed before the queued copy runs.
@@ -621,12 +621,12 @@ void test_stream_query(const Kernels &k) {
 
     // A sticky task error is left for synchronize: query only reports progress.  (The event
     // recorded after the failure reports it too, without clearing it from the stream.)
-    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block3, 4, s, nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block1, 4, s, nullptr, nullptr, 0, nullptr, 0));
     EXPECT_OK(aclrtRecordEvent(ev, s));
-    EXPECT_ACL(aclrtSynchronizeEvent(ev), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");
+    EXPECT_ACL(aclrtSynchronizeEvent(ev), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block1");
     EXPECT_OK(aclrtStreamQuery(s, &st));
     CHECK(st == ACL_STREAM_STATUS_COMPLETE);
-    EXPECT_ACL(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");
+    EXPECT_ACL(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block1");
 
     // Errors.
     EXPECT_ACL(aclrtStreamQuery(s, nullptr), ACL_ERROR_INVALID_PARAM, "status is NULL");
@@ -837,7 +837,7 @@ void test_timed_waits_and_event_errors(const Kernels &k) {
     const uint32_t zero = 0;
     EXPECT_OK(aclrtMemcpy(flag, 4, &zero, 4, ACL_MEMCPY_HOST_TO_DEVICE));
     std::vector<uint64_t> fargs{u64(flag)}, open_args{u64(flag), 1};
-    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block3, 4, s, nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block1, 4, s, nullptr, nullptr, 0, nullptr, 0));
     EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.wait_flag, 1, s, nullptr, fargs.data(), 8, nullptr, 0));
     EXPECT_OK(aclrtRecordEvent(ev, s));
     EXPECT_OK(aclrtStreamWaitEvent(s2, ev));
@@ -853,23 +853,23 @@ void test_timed_waits_and_event_errors(const Kernels &k) {
     EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.set_flag, 1, nullptr, nullptr, open_args.data(), 16, nullptr, 0));
     EXPECT_OK(aclrtSynchronizeStream(nullptr));
     // The event reports the failure before its record, every time (it stays true of that record).
-    EXPECT_ACL(aclrtSynchronizeEventWithTimeout(ev, -1), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");
+    EXPECT_ACL(aclrtSynchronizeEventWithTimeout(ev, -1), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block1");
     EXPECT_ACL(aclrtSynchronizeEvent(ev), ACL_ERROR_RT_AICORE_EXCEPTION, "a task before the event's record failed");
     EXPECT_OK(aclrtQueryEventStatus(ev, &st));  // the status only
     CHECK(st == ACL_EVENT_RECORDED_STATUS_COMPLETE);
     // Each stream reports it once: the failing one, and the one that waited on the event.
-    EXPECT_ACL(aclrtSynchronizeStreamWithTimeout(s, 5000), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");
+    EXPECT_ACL(aclrtSynchronizeStreamWithTimeout(s, 5000), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block1");
     EXPECT_OK(aclrtSynchronizeStream(s));
     EXPECT_ACL(aclrtSynchronizeStream(s2), ACL_ERROR_RT_AICORE_EXCEPTION, "waited on an event recorded after a failed task");
     EXPECT_OK(aclrtSynchronizeStream(s2));
-    EXPECT_ACL(aclrtSynchronizeEvent(ev), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");  // until re-recorded
+    EXPECT_ACL(aclrtSynchronizeEvent(ev), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block1");  // until re-recorded
     EXPECT_OK(aclrtRecordEvent(ev, s));  // after the report: a clean record
     EXPECT_OK(aclrtSynchronizeEvent(ev));
     EXPECT_OK(aclrtStreamWaitEvent(s2, ev));
     EXPECT_OK(aclrtSynchronizeStream(s2));
     // The device-wide timed wait reports a failure once, too.
-    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block3, 4, s2, nullptr, nullptr, 0, nullptr, 0));
-    EXPECT_ACL(aclrtSynchronizeDeviceWithTimeout(5000), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block3");
+    EXPECT_OK(aclrtLaunchKernelWithHostArgs(k.fail_block1, 4, s2, nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_ACL(aclrtSynchronizeDeviceWithTimeout(5000), ACL_ERROR_RT_AICORE_EXCEPTION, "fail_block1");
     EXPECT_OK(aclrtSynchronizeDeviceWithTimeout(5000));
     EXPECT_OK(aclrtDestroyEvent(ev));
     EXPECT_OK(aclrtDestroyStream(s));

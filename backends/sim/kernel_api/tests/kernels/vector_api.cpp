@@ -1,5 +1,6 @@
-// Vector API kernels for tests/test_sim_kernel_api.py: the mask/repeat form with strides, Cast with
-// a round mode, reductions, and Compare + Select. Each stages its operands through UB with
+// Vector API kernels for tests/test_sim_kernel_api.py and the kernel API's C++ driver
+// (tests/test_kernel_api.cpp: compare_select, compares_relu): the mask/repeat form with strides, Cast
+// with a round mode, reductions, and Compare / Compares + Select. Each stages its operands through UB with
 // DataCopy / DataCopyPad and writes its result back to global memory; one block each.
 #include "kernel_operator.h"
 using namespace AscendC;
@@ -209,4 +210,27 @@ extern "C" __global__ __aicore__ void compare_select(GM_ADDR x, GM_ADDR y, GM_AD
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID1);
     DataCopy(gz, c, 2 * n);
     StoreAny(gbits, m, n / 8);
+}
+
+// z = max(x, 0) through Compares (tensor-scalar GT 0) and a tensor-scalar Select. n is a multiple of 64.
+extern "C" __global__ __aicore__ void compares_relu(GM_ADDR x, GM_ADDR z, uint32_t n)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bm, bz;
+    pipe.InitBuffer(bx, n * sizeof(float));
+    pipe.InitBuffer(bm, n / 8);
+    pipe.InitBuffer(bz, n * sizeof(float));
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), n);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), n);
+    LocalTensor<float> a = bx.Get<float>(), c = bz.Get<float>();
+    LocalTensor<uint8_t> m = bm.Get<uint8_t>();
+    DataCopy(a, gx, n);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID1);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID1);
+    Compares(m, a, 0.0f, CMPMODE::GT, n);
+    Select(c, m, a, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, n);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID1);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID1);
+    DataCopy(gz, c, n);
 }
