@@ -117,17 +117,18 @@ def define(name: str, schema: str, *, meta: Callable[..., Any], reference: Calla
            dtypes: Any = _dt.ANY, doc: str = "", mutates: tuple[str, ...] = (),
            sample_inputs: Callable[..., Any] | None = None, special_values: bool = True,
            bench_inputs: Callable[..., Any] | None = None, flops: Callable[..., Any] | None = None,
-           torch: str | Callable[..., Any] | None = None) -> Any:
+           torch: str | Callable[..., Any] | None = None, attr_values: Any = None) -> Any:
     """Define an op from Python: ``define("mypack::scale", "(Tensor x, *, float s) -> Tensor", ...)``.
 
     The optional facts land on the op's record (OpDef) as for a built-in op: ``sample_inputs``
     and ``special_values`` (what ``pyasc check`` runs), ``bench_inputs`` and ``flops`` (what
-    ``pyasc bench`` times) and ``torch`` (its torch equivalent). The op stays for the life of the
+    ``pyasc bench`` times), ``torch`` (its torch equivalent) and ``attr_values`` (attribute values
+    ``pyasc check`` samples besides the default and the type's own). The op stays for the life of the
     process; a :class:`Library` scope defines removably."""
     return _add_op(OpDef(name, schema, dtypes=dtypes, meta=meta, reference=reference, doc=doc,
                          mutates=mutates, source=_caller_source(), sample_inputs=sample_inputs,
                          special_values=special_values, bench_inputs=bench_inputs, flops=flops,
-                         torch=torch))
+                         torch=torch, attr_values=attr_values or {}))
 
 
 def _kernel_decorator(name: str, backend: str, source: str,

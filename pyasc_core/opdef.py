@@ -15,8 +15,8 @@ import attrs
 import numpy as np
 
 from . import dtypes as _dt
-from .errors import DtypeError, OpRegistrationError
-from .schema import Schema
+from .errors import DtypeError, OpRegistrationError, PyascError
+from .schema import Schema, check_value
 
 _NAME_RE = re.compile(r"^[A-Za-z_]\w*::[A-Za-z_]\w*$")
 
@@ -77,6 +77,11 @@ class OpDef:
     #: arguments (the ones that are None left out), or a function taking the sample's arguments
     #: with arrays as torch tensors; None when torch has no equivalent
     torch: str | Callable[..., Any] | None = None
+    #: values of attributes worth checking, by attribute name (e.g. ``{"eps": (0.5, 4.0)}``):
+    #: ``pyasc check`` samples every attribute over at least three values (its default, these,
+    #: then values from its type), so a kernel that ignores an attribute somewhere is caught;
+    #: declare values inside the op's domain where the type's own values would leave it
+    attr_values: Mapping[str, Any] = attrs.field(factory=dict)
     _allowed: dict[str, frozenset[np.dtype]] = attrs.field(init=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
@@ -106,6 +111,7 @@ class OpDef:
                 "e.g. mutates=('out',)"
             )
         self.mutates = tuple(self.mutates)
+        self.attr_values = self._check_attr_values(self.attr_values)
         spec: Mapping[str, Collection[Any]]
         if isinstance(self.dtypes, Mapping):
             spec = self.dtypes
@@ -121,6 +127,26 @@ class OpDef:
         for p in self.schema.inputs:
             allowed = spec.get(p.name)
             self._allowed[p.name] = fallback if allowed is None else self._dtype_set(p.name, allowed)
+
+    def _check_attr_values(self, given: Any) -> dict[str, tuple[Any, ...]]:
+        if not isinstance(given, Mapping):
+            raise OpRegistrationError(
+                f"op {self.name}: attr_values must map attribute names to values, e.g. "
+                f"{{'eps': (0.5, 4.0)}}, got {type(given).__name__} {given!r:.60}")
+        attrs_by_name = {p.name: p for p in self.schema.params if not p.is_input}
+        out: dict[str, tuple[Any, ...]] = {}
+        for key, values in given.items():
+            if key not in attrs_by_name:
+                raise OpRegistrationError(
+                    f"op {self.name}: attr_values names {key!r}, which is not an attribute of "
+                    f"{self.schema} (attributes: {', '.join(attrs_by_name) or 'none'})")
+            if isinstance(values, (str, bytes)) or not isinstance(values, Collection):
+                values = (values,)
+            try:
+                out[key] = tuple(check_value(self.name, attrs_by_name[key], v) for v in values)
+            except PyascError as exc:
+                raise OpRegistrationError(f"op {self.name}: attr_values[{key!r}]: {exc}") from None
+        return out
 
     def _dtype_set(self, key: str, values: Any) -> frozenset[np.dtype]:
         what = "dtypes" if key == "*" else f"dtypes[{key!r}]"

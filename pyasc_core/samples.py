@@ -195,3 +195,80 @@ SampleInputs = Callable[[SampleMaker, np.dtype], Iterable[Sample]]
 #: an op record's ``bench_inputs``: (maker, dtype, size) -> one benchmark call of about ``size``
 #: elements per tensor, or None when the op has none for that dtype
 BenchInputs = Callable[[SampleMaker, np.dtype, int], "Sample | None"]
+
+
+#: values an attribute's type contributes to attribute sampling, after its default and the values
+#: its op declares (``OpDef.attr_values``); optional attributes add None
+TYPE_VALUES: dict[str, tuple[Any, ...]] = {
+    "float": (0.5, -1.5, 2.0, 0.0),
+    "int": (0, 1, -1, 2),
+    "bool": (False, True),
+    "int[]": (),
+    "str": (),
+    "dtype": (),
+}
+#: how many distinct values attribute sampling gives each attribute (bool has two)
+MIN_ATTR_VALUES = 3
+_UNSET = object()
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:
+        return False
+
+
+def _show(v: Any) -> str:
+    return _dt.dtype_name(v) if isinstance(v, np.dtype) else repr(v)
+
+
+def attribute_variants(op: Any, samples: list[Sample]) -> Iterator[Sample]:
+    """Samples that give each attribute at least MIN_ATTR_VALUES distinct values (fewer only when
+    its type has fewer, as bool): the op's own samples count, then its declared values
+    (``attr_values``), its default and its type's values are set on the op's largest sample (the
+    one most likely to have a tail tile), keeping only values the op's meta function accepts. So a
+    kernel that ignores an attribute anywhere, e.g. on its tail tile, is caught."""
+    params = op.schema.params
+    attributes = [p for p in params if not p.is_input]
+    if not attributes or not samples:
+        return
+    names = [p.name for p in params]
+
+    def bound(s: Sample) -> dict[str, Any]:
+        return dict(zip(names, s.args)) | s.kwargs
+
+    def numel(s: Sample) -> int:
+        return sum(int(np.size(v)) for v in bound(s).values() if isinstance(v, np.ndarray))
+
+    base = max(samples, key=numel)
+    for p in attributes:
+        seen: list[Any] = []
+        for s in samples:
+            v = bound(s).get(p.name, _UNSET if p.required else p.default)
+            if v is not _UNSET and not any(_same_value(v, x) for x in seen):
+                seen.append(v)
+        declared = list(op.attr_values.get(p.name, ()))
+        candidates = declared + ([] if p.required else [p.default]) + list(TYPE_VALUES.get(p.type.rstrip("?"), ()))
+        if p.optional:
+            candidates.append(None)
+        for v in candidates:
+            if any(_same_value(v, x) for x in seen):
+                continue
+            if len(seen) >= MIN_ATTR_VALUES and not any(_same_value(v, d) for d in declared):
+                break  # enough values; every declared one is still tried
+            variant = _with_attribute(base, names, p, v)
+            if accepts(op, variant):
+                seen.append(v)
+                yield variant
+
+
+def _with_attribute(s: Sample, names: list[str], p: Any, value: Any) -> Sample:
+    args = list(s.args)
+    kwargs = dict(s.kwargs)
+    i = names.index(p.name)
+    if p.name in kwargs or p.kw_only or i >= len(args):
+        kwargs[p.name] = value
+    else:
+        args[i] = value
+    return Sample(tuple(args), kwargs, f"{s.desc}, {p.name}={_show(value)}", s.dtype)

@@ -70,6 +70,10 @@ def _rms_norm_ref(x, weight, eps):
     return y if weight is None else y * weight
 
 
+#: eps values the norms are checked with besides the default: large enough to change every
+#: result (the samples' variance is about 4), so a kernel that drops eps anywhere is caught
+NORM_EPS_VALUES = (0.5, 4.0)
+
 OPS = [
     OpDef("pyasc::softmax", "(Tensor x, int axis=-1) -> Tensor", dtypes=dt.FLOATING,
           meta=_softmax_meta, reference=_softmax_ref, sample_inputs=softmax_samples,
@@ -81,9 +85,11 @@ OPS = [
           "(Tensor x, Tensor? weight=None, Tensor? bias=None, *, float eps=1e-05) -> Tensor",
           dtypes=dt.FLOATING, meta=_layer_norm_meta, reference=_layer_norm_ref,
           sample_inputs=norm_samples, bench_inputs=layer_norm_bench, torch=th.layer_norm,
+          attr_values={"eps": NORM_EPS_VALUES},
           doc="Layer normalisation over the last axis, then * weight + bias."),
     OpDef("pyasc::rms_norm", "(Tensor x, Tensor? weight=None, *, float eps=1e-06) -> Tensor",
           dtypes=dt.FLOATING, meta=_rms_norm_meta, reference=_rms_norm_ref,
           sample_inputs=norm_samples, bench_inputs=rms_norm_bench, torch=None,
+          attr_values={"eps": NORM_EPS_VALUES},
           doc="x / sqrt(mean(x**2) + eps) over the last axis, then * weight."),
 ]

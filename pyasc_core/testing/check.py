@@ -2,6 +2,12 @@
 
 ``check_op`` returns a structured report; ``opcheck`` validates an op's registration the way
 torch.library.opcheck does (meta agrees with real outputs, dtype rules hold, no hidden mutation).
+
+A report cannot pass by accident: a sample with no kernel on the backend fails ("no kernel")
+unless ``allow_missing`` or the checked-in expected-missing list (``missing.py``) names its
+(op, dtype, backend), and a listed entry whose kernel now exists fails too (delete it). A sample
+that raises (a sanitizer error, a kernel crash, a wrong shape) is a failing row with the message;
+the device's pending error is drained so the next samples run. Every pass says why it passed.
 """
 
 from __future__ import annotations
@@ -16,7 +22,11 @@ from .. import dtypes as _dt
 from ..binding import bind
 from ..errors import DtypeError, KernelNotFoundError, PyascError, ReferenceMismatchError
 from .compare import Comparison, compare, to_host
+from .missing import ExpectedMissing, as_expected_missing
 from .samples import Sample, sample_inputs
+
+#: statuses that fail a report; "missing-allowed" (no kernel, tolerated) and "pass" do not
+FAILING = ("fail", "error", "no-kernel", "listed-but-present")
 
 
 class OpcheckError(ReferenceMismatchError):
@@ -25,17 +35,26 @@ class OpcheckError(ReferenceMismatchError):
 
 @attrs.frozen
 class SampleResult:
-    """The outcome of one sample: pass, fail (values differ), error (raised) or no-kernel."""
+    """The outcome of one sample: pass, fail (values differ), error (raised), no-kernel (fails),
+    missing-allowed (no kernel, tolerated by allow_missing or the expected-missing list), or
+    listed-but-present (a dtype-level row: listed as missing, but its kernel ran)."""
 
     dtype: str
     desc: str
     status: str
     message: str = ""
     comparison: Comparison | None = None
+    #: why a passing sample passed (exact, within which tolerance, nan/inf positions)
+    why: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return self.status in FAILING
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "dtype": self.dtype, "desc": self.desc, "status": self.status, "message": self.message,
+            "why": self.why,
             "comparison": self.comparison.as_dict() if self.comparison is not None else None,
         }
 
@@ -51,42 +70,64 @@ class CheckReport:
 
     @property
     def ok(self) -> bool:
-        return all(r.status in ("pass", "no-kernel") for r in self.results)
+        return not self.failures
 
     @property
     def failures(self) -> list[SampleResult]:
-        return [r for r in self.results if r.status in ("fail", "error")]
+        return [r for r in self.results if r.failed]
 
     def by_dtype(self) -> list[dict[str, Any]]:
-        """One summary row per dtype: samples, passed, failed, status and the worst errors."""
+        """One summary row per dtype: samples, passed, failed, no kernel (failing or tolerated),
+        status, the worst errors over the samples that ran (None when none ran) and why the
+        passes passed."""
         rows: dict[str, dict[str, Any]] = {}
+        whys: dict[str, list[str]] = {}
         for r in self.results:
             row = rows.setdefault(r.dtype, {
                 "op": self.op, "dtype": r.dtype, "samples": 0, "passed": 0, "failed": 0,
-                "no_kernel": 0, "max_abs": 0.0, "max_rel": 0.0, "max_ulp": 0,
+                "no_kernel": 0, "missing_allowed": 0, "listed_but_present": False,
+                "max_abs": None, "max_rel": None, "max_ulp": None,
             })
+            if r.status == "listed-but-present":
+                row["listed_but_present"] = True
+                continue
             row["samples"] += 1
             if r.status == "pass":
                 row["passed"] += 1
+                if r.why and r.why not in whys.setdefault(r.dtype, []):
+                    whys[r.dtype].append(r.why)
             elif r.status == "no-kernel":
                 row["no_kernel"] += 1
+            elif r.status == "missing-allowed":
+                row["missing_allowed"] += 1
             else:
                 row["failed"] += 1
             c = r.comparison
             if c is not None and c.shape_ok:
-                row["max_abs"] = max(row["max_abs"], c.max_abs)
-                row["max_rel"] = max(row["max_rel"], c.max_rel)
-                row["max_ulp"] = max(row["max_ulp"], c.max_ulp)
-        for row in rows.values():
-            row["status"] = "fail" if row["failed"] else ("no kernel" if row["no_kernel"] else "pass")
+                row["max_abs"] = max(row["max_abs"] or 0.0, c.max_abs)
+                row["max_rel"] = max(row["max_rel"] or 0.0, c.max_rel)
+                row["max_ulp"] = max(row["max_ulp"] or 0, c.max_ulp)
+        for dtype, row in rows.items():
+            if row["failed"]:
+                row["status"] = "fail"
+            elif row["listed_but_present"]:
+                row["status"] = "listed but present"
+            elif row["no_kernel"]:
+                row["status"] = "no kernel"
+            elif row["missing_allowed"]:
+                row["status"] = "missing (allowed)"
+            else:
+                row["status"] = "pass"
+            row["why"] = _merge_whys(whys.get(dtype, []))
         return list(rows.values())
 
     def summary(self, limit: int = 5) -> str:
         lines = [f"{self.op} on {self.backend} vs {self.reference}: "
-                 f"{sum(r.status == 'pass' for r in self.results)} of {len(self.results)} samples pass"]
+                 f"{sum(r.status == 'pass' for r in self.results)} of "
+                 f"{sum(r.status != 'listed-but-present' for r in self.results)} samples pass"]
         for r in self.failures[:limit]:
             lines.append(f"- [{r.dtype}] {r.desc}: {r.status}")
-            text = r.comparison.report() if r.comparison is not None else r.message
+            text = r.comparison.report() if r.comparison is not None and r.status == "fail" else r.message
             lines.extend("    " + ln for ln in text.splitlines())
         if len(self.failures) > limit:
             lines.append(f"... and {len(self.failures) - limit} more failing samples")
@@ -102,6 +143,24 @@ class CheckReport:
     def as_dict(self) -> dict[str, Any]:
         return {"op": self.op, "backend": self.backend, "reference": self.reference, "ok": self.ok,
                 "summary": self.by_dtype(), "results": [r.as_dict() for r in self.results]}
+
+
+def _merge_whys(whys: list[str]) -> str:
+    """One line saying why a dtype's passes passed: the distinct reasons, exact ones last."""
+    if not whys:
+        return ""
+    parts: list[str] = []
+    for w in whys:
+        for part in w.split("; "):
+            if part.startswith("nan/inf positions match"):
+                part = "nan/inf positions match"
+            if part not in parts:
+                parts.append(part)
+    if "exact" in parts and any(p.startswith("within") for p in parts):
+        parts.remove("exact")  # the tolerance is the weaker claim; exact samples are within it
+    if len(parts) > 1 and "empty" in parts:
+        parts.remove("empty")
+    return "; ".join(parts)
 
 
 def resolve_op(op: Any) -> Any:
@@ -132,30 +191,60 @@ def _outputs(value: Any) -> tuple[Any, ...]:
     return value if isinstance(value, tuple) else (value,)
 
 
+def _drain(backend: str) -> str | None:
+    """Synchronize ``backend``'s device so an error still pending from a kernel (sticky on the
+    stream, as on hardware) surfaces now, and is cleared; returns its message."""
+    from ..registry import REGISTRY
+
+    try:
+        b = REGISTRY.backends[backend]
+        b.synchronize(b.device(None))
+    except Exception as exc:  # the pending error of the sample just run: report it, go on
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
 def run_sample(op: Any, sample: Sample, backend: str, reference: str,
                rtol: float | None = None, atol: float | None = None) -> SampleResult:
-    """Run one sample on both backends and compare every output (and the meta prediction)."""
+    """Run one sample on both backends and compare every output (and the meta prediction).
+
+    Never raises for what the sample does: a raising reference or kernel, an error the device
+    reports at the next synchronize (sanitizer, crash), outputs of the wrong number, shape or
+    dtype all become a failing result with the message; the device's pending error is cleared.
+    """
     try:
         expected = _outputs(_call(op, sample, reference))
-    except PyascError as exc:
+    except Exception as exc:
         return SampleResult(sample.dtype, sample.desc, "error", f"the reference raised {type(exc).__name__}: {exc}")
     try:
         actual = _outputs(_call(op, sample, backend))
     except KernelNotFoundError as exc:
         return SampleResult(sample.dtype, sample.desc, "no-kernel", str(exc))
     except Exception as exc:  # a kernel crash is a finding, not a crash of the checker
-        return SampleResult(sample.dtype, sample.desc, "error", f"{type(exc).__name__}: {exc}")
-    if len(actual) != len(expected):
-        return SampleResult(sample.dtype, sample.desc, "fail",
-                            f"{len(actual)} outputs, the reference gave {len(expected)}")
-    worst: Comparison | None = None
-    for a, e in zip(actual, expected):
-        c = compare(a, e, rtol=rtol, atol=atol)
-        if not c.ok:
-            return SampleResult(sample.dtype, sample.desc, "fail", c.report(), c)
-        if worst is None or c.max_abs > worst.max_abs:
-            worst = c
-    return SampleResult(sample.dtype, sample.desc, "pass", "", worst)
+        pending = _drain(backend)
+        msg = f"{type(exc).__name__}: {exc}" + (f"\nthen, at synchronize: {pending}" if pending else "")
+        return SampleResult(sample.dtype, sample.desc, "error", msg)
+    try:
+        pending = _drain(backend)
+        if pending:
+            return SampleResult(sample.dtype, sample.desc, "error", f"the device reported {pending}")
+        if len(actual) != len(expected):
+            return SampleResult(sample.dtype, sample.desc, "fail",
+                                f"{len(actual)} outputs, the reference gave {len(expected)}")
+        worst: Comparison | None = None
+        comps: list[Comparison] = []
+        for a, e in zip(actual, expected):
+            c = compare(a, e, rtol=rtol, atol=atol)
+            if not c.ok:
+                return SampleResult(sample.dtype, sample.desc, "fail", c.report(), c)
+            comps.append(c)
+            if worst is None or c.max_abs > worst.max_abs:
+                worst = c
+    except Exception as exc:  # e.g. reading the output back raised the kernel's error
+        pending = _drain(backend)
+        msg = f"{type(exc).__name__}: {exc}" + (f"\nthen, at synchronize: {pending}" if pending else "")
+        return SampleResult(sample.dtype, sample.desc, "error", msg)
+    return SampleResult(sample.dtype, sample.desc, "pass", "", worst, _merge_whys([c.why() for c in comps]))
 
 
 def refuse_self_comparison(backend: str, reference: str, backend_given: str | None,
@@ -180,21 +269,68 @@ def refuse_self_comparison(backend: str, reference: str, backend_given: str | No
 
 def check_op(op: Any, backend: str | None = None, reference: str = "numpy", *,
              dtypes: Iterable[Any] | None = None, seed: int = 0, samples: Iterable[Sample] | None = None,
-             rtol: float | None = None, atol: float | None = None) -> CheckReport:
-    """Run all samples of ``op`` on ``backend`` (default: the current one) and on ``reference``."""
+             rtol: float | None = None, atol: float | None = None, allow_missing: bool = False,
+             expected_missing: Any = None) -> CheckReport:
+    """Run all samples of ``op`` on ``backend`` (default: the current one) and on ``reference``.
+
+    A sample with no kernel on ``backend`` fails the report ("no-kernel") unless ``allow_missing``
+    or ``expected_missing`` lists its (op, dtype, backend) ("missing-allowed"); a listed dtype
+    whose samples all found a kernel fails ("listed-but-present": delete the entry).
+    ``expected_missing``: None for pyasc's checked-in list (``pyasc_core/testing/
+    expected_missing_kernels.toml``), a path to another list, or (op, dtype, backend) triples.
+    """
     from ..registry import REGISTRY
     from ..selection import get_backend
 
     opdef = resolve_op(op)
     bname = REGISTRY.available_backend(backend or get_backend()).name
     rname = REGISTRY.available_backend(reference).name
-    if samples is None:
-        samples = sample_inputs(opdef, dtypes=dtypes, seed=seed,
-                                backend_dtypes=REGISTRY.backends[bname].dtypes)
+    expected = as_expected_missing(expected_missing)
     report = CheckReport(opdef.name, bname, rname)
+    wanted: set[str] | None = None
+    if samples is None:
+        if dtypes is not None:
+            wanted = {_dt.dtype_name(_dt.as_dtype(d)) for d in dtypes}
+        try:
+            samples = sample_inputs(opdef, dtypes=dtypes, seed=seed,
+                                    backend_dtypes=REGISTRY.backends[bname].dtypes)
+        except Exception as exc:  # a broken sample maker is a failing row, not a crash of the run
+            report.results.append(SampleResult("*", "making the samples", "error",
+                                               f"the op's sample maker raised {type(exc).__name__}: {exc}"))
+            return report
+    else:
+        samples = list(samples)
+        wanted = {s.dtype for s in samples}
     for s in samples:
-        report.results.append(run_sample(opdef, s, bname, rname, rtol, atol))
+        r = run_sample(opdef, s, bname, rname, rtol, atol)
+        if r.status == "no-kernel" and (allow_missing or expected.listed(opdef.name, s.dtype, bname)):
+            why = ("--allow-missing" if allow_missing else f"listed as expected missing in {expected.source}")
+            r = attrs.evolve(r, status="missing-allowed", message=f"{r.message} (tolerated: {why})")
+        report.results.append(r)
+    if not allow_missing:
+        _check_listing(report, expected, wanted)
     return report
+
+
+def _check_listing(report: CheckReport, expected: ExpectedMissing, wanted: set[str] | None) -> None:
+    """Fail each listed dtype of this op whose kernel exists: the list only shrinks."""
+    ran: dict[str, list[str]] = {}
+    for r in report.results:
+        ran.setdefault(r.dtype, []).append(r.status)
+    for dtype in sorted(expected.for_op(report.op, report.backend)):
+        if wanted is not None and dtype not in wanted:
+            continue  # not checked in this run
+        statuses = ran.get(dtype)
+        if statuses is None:
+            why = f"but {report.op} has no {dtype} sample on {report.backend} (the op or backend does not take {dtype})"
+        elif "missing-allowed" in statuses:
+            continue
+        else:
+            why = f"but all {len(statuses)} {dtype} samples found a kernel"
+        report.results.append(SampleResult(
+            dtype, "expected-missing list", "listed-but-present",
+            f"{expected.source} lists ({report.op}, {dtype}, {report.backend}) as having no kernel, "
+            f"{why}: delete the entry (the list only shrinks)"))
 
 
 def opcheck(op: Any, backend: str | None = None, *, samples: Iterable[Sample] | None = None,

@@ -1,5 +1,6 @@
 """Sample inputs of an op for the testing toolkit: ``sample_inputs(op)`` runs the op record's
-sample maker (or derives samples from its schema) for each of its dtypes.
+sample maker (or derives samples from its schema) for each of its dtypes, then varies each
+attribute over at least three values (``attribute_variants``).
 
 The sample types live in ``pyasc_core.samples`` (below the built-in ops, which define their
 samples with them); they are re-exported here and from ``pyasc.testing``.
@@ -21,13 +22,14 @@ from ..samples import (
     SampleInputs,
     SampleMaker,
     accepts,
+    attribute_variants,
     generic_samples,
     schema_samples,
 )
 
 __all__ = [
     "BROADCAST_PAIRS", "SHAPES", "BenchInputs", "Sample", "SampleInputs", "SampleMaker", "accepts",
-    "generic_samples", "sample_inputs", "schema_samples",
+    "attribute_variants", "generic_samples", "sample_inputs", "schema_samples",
 ]
 
 
@@ -58,6 +60,7 @@ def sample_inputs(op: Any, *, dtypes: Iterable[Any] | None = None, seed: int = 0
     custom: SampleInputs | None = op.sample_inputs
     out: list[Sample] = []
     for dtype in _stable_dtypes(op, dtypes, backend_dtypes):
-        gen = custom(maker, dtype) if custom is not None else generic_samples(op, maker, dtype)
+        gen = list(custom(maker, dtype) if custom is not None else generic_samples(op, maker, dtype))
         out.extend(gen)
+        out.extend(attribute_variants(op, gen))
     return out

@@ -40,6 +40,18 @@ def tolerance(dtype: object) -> tuple[float, float]:
     return DEFAULT_TOLERANCES[dt]
 
 
+def tolerance_source(dtype: object) -> str:
+    """Where ``tolerance(dtype)`` comes from, for reports that explain why a result passed."""
+    dt = _dt.as_dtype(dtype)
+    if dt in _overrides.get():
+        return "a tolerances block"
+    if dt in _global:
+        return "set_tolerance"
+    if dt in _dt.FLOATING:
+        return "torch.testing default"
+    return "exact dtype"
+
+
 def set_tolerance(dtype: object, rtol: float, atol: float) -> None:
     """Change the tolerance of ``dtype`` for the rest of the process."""
     _global[_dt.as_dtype(dtype)] = (float(rtol), float(atol))
