@@ -271,4 +271,4 @@ def _with_attribute(s: Sample, names: list[str], p: Any, value: Any) -> Sample:
         kwargs[p.name] = value
     else:
         args[i] = value
-    return Sample(tuple(args), kwargs, f"{s.desc}, {p.name}={_show(value)}", s.dtype)
+    return Sample(tuple(args), kwargs, f"{s.desc} [{p.name}={_show(value)}]", s.dtype)

@@ -72,8 +72,11 @@ def test_every_builtin_record_has_samples_bench_inputs_and_a_torch_answer(op: Op
         samples = sample_inputs(op, dtypes=[d])
         assert samples, f"{op.name} has no samples for {dt.dtype_name(d)}"
         assert all(isinstance(s, Sample) for s in samples)
-        if op.sample_inputs is not None:  # the record's own maker is what sample_inputs runs
-            assert [s.desc for s in samples] == [s.desc for s in op.sample_inputs(SampleMaker(op, 0), d)]
+        if op.sample_inputs is not None:  # the record's own maker is what sample_inputs runs,
+            # then its attributes are varied on the largest sample ("<desc> [eps=0.5]")
+            own = [s.desc for s in op.sample_inputs(SampleMaker(op, 0), d)]
+            assert [s.desc for s in samples][:len(own)] == own
+            assert all(s.desc.endswith("]") for s in samples[len(own):])
     case = bench_case(op, "float32", size=4096)
     assert case is not None and case.op == op.name and case.bytes_moved > 0
     if op.bench_inputs is not None:
@@ -158,7 +161,8 @@ def test_define_puts_the_facts_on_the_record(recs_op, monkeypatch: pytest.Monkey
     handle, seen = recs_op
     rec = REGISTRY.op("recs::scale")
     assert rec.sample_inputs is not None and rec.bench_inputs is not None and rec.flops is not None
-    assert [s.desc for s in sample_inputs("recs::scale")] == ["five, s=3"]
+    # the record's sample, then its attribute varied to three values (default, then the type's)
+    assert [s.desc for s in sample_inputs("recs::scale")] == ["five, s=3", "five, s=3 [s=2.0]", "five, s=3 [s=0.5]"]
     case = bench_case("recs::scale", "float32", size=16)
     assert (case.desc, case.flops, case.metric) == ("(16, 2)", 7, "GFLOP/s")
     assert case.bytes_moved == 2 * 16 * 2 * 4

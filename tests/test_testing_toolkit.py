@@ -193,7 +193,7 @@ def test_check_op_reports_failures_against_the_reference():
         plugins.unregister(twin_backend)
 
 
-def test_check_op_marks_missing_kernels_without_failing():
+def test_check_op_fails_missing_kernels_unless_allowed():
     from pyasc_core.meta_backend import BACKEND as META
 
     assert META.default_kernel is not None
@@ -222,9 +222,11 @@ def test_check_op_marks_missing_kernels_without_failing():
     plugins.register(obj, "bare-plugin")
     try:
         report = check_op("t5::nokernel", backend="bare", dtypes=["float32"])
-        assert report.ok
+        assert not report.ok  # a pack that forgot its kernel does not pass
         assert {r.status for r in report.results} == {"no-kernel"}
         assert "has no kernel for backend 'bare'" in report.results[0].message
+        report = check_op("t5::nokernel", backend="bare", dtypes=["float32"], allow_missing=True)
+        assert report.ok and {r.status for r in report.results} == {"missing-allowed"}
     finally:
         plugins.unregister(obj)
 
