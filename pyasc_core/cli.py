@@ -284,7 +284,8 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
             if row["no_kernel"]:
                 parts.append(f"[red]no kernel {row['no_kernel']}[/red]")
             if row["missing_allowed"]:
-                parts.append(f"[yellow]no kernel {row['missing_allowed']} (allowed)[/yellow]")
+                how = "allowed" if args.allow_missing else "listed"
+                parts.append(f"[yellow]no kernel {row['missing_allowed']} ({how})[/yellow]")
             if row["listed_but_present"]:
                 parts.append("[red]listed missing, has a kernel[/red]")
             t.add_row(rep.op, row["dtype"], str(row["samples"]), ", ".join(parts) or "-",
@@ -318,7 +319,9 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
     problems = [p for p in problems if p]
     verdict = "all passed" if ok else ", ".join(problems)
     con.print(f"{len(ops)} ops, {n_samples} samples on {backend}: {verdict}"
-              + (f" ({n_allowed} samples have no kernel on {backend}, allowed)" if n_allowed else ""))
+              + (f" ({n_allowed} samples have no kernel on {backend}, "
+                 + ("allowed by --allow-missing)" if args.allow_missing else f"as {expected.source} lists)")
+                 if n_allowed else ""))
     return 0 if ok else 1
 
 

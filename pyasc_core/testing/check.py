@@ -156,8 +156,9 @@ def _merge_whys(whys: list[str]) -> str:
                 part = "nan/inf positions match"
             if part not in parts:
                 parts.append(part)
-    if "exact" in parts and any(p.startswith("within") for p in parts):
-        parts.remove("exact")  # the tolerance is the weaker claim; exact samples are within it
+    within = [p for p in parts if p.startswith("within")]
+    if within:  # the tolerance is the weaker claim (exact samples are within it): keep the fullest
+        parts = [max(within, key=len)] + [p for p in parts if p != "exact" and not p.startswith("within")]
     if len(parts) > 1 and "empty" in parts:
         parts.remove("empty")
     return "; ".join(parts)

@@ -69,7 +69,7 @@ class Comparison:
         else:
             note = ""
             if self.rtol > 0 and self.max_rel > self.rtol:  # atol let it pass: say where it governs
-                note = f"; atol governs where |expected| < {self.atol / self.rtol:.3g}"
+                note = f", atol governs where |expected| < {self.atol / self.rtol:.3g}"
             text = f"within rtol {self.rtol:g}, atol {self.atol:g} ({self.tolerance_source}{note})"
         if self.nonfinite_matched:
             text += f"; nan/inf positions match ({self.nonfinite_matched})"
