@@ -129,6 +129,17 @@ def test_a_bad_list_is_a_clear_error(text, match):
         parse_expected_missing(text, "my.toml")
 
 
+def test_a_listed_op_that_no_longer_exists_fails_a_run_of_every_op():
+    from pyasc_core.cli import _unknown_listed
+
+    lst = parse_expected_missing('[sim]\n"gone::op" = ["int8"]\n"pyasc::add" = ["int8"]\n', "my.toml")
+    (msg,) = _unknown_listed(lst, "sim", None)
+    assert msg == ("my.toml lists gone::op on sim, which is not a registered op: delete the entry "
+                   "(the list only shrinks)")
+    assert _unknown_listed(lst, "sim", ["add"]) == []  # a run of some ops cannot tell
+    assert _unknown_listed(lst, "holey", None) == []
+
+
 def test_a_missing_list_file_is_a_clear_error(tmp_path):
     with pytest.raises(ExpectedMissingListError, match="cannot read the expected-missing kernel list"):
         load_expected_missing(tmp_path / "nope.toml")
