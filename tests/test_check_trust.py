@@ -344,3 +344,14 @@ def test_pytest_marker_fails_a_missing_kernel(pytester):
         "*test_op?backend=holey-pyasc::mul? FAILED*",
         "*shape (1,): no-kernel*",
     ])
+
+
+def test_cli_an_ignored_attribute_is_a_failing_row(trust_env, tmp_path):
+    out = tmp_path / "r.json"
+    proc = run_pyasc("check", "--backend", "holey", "--op", "trust::axpy", "--json", str(out),
+                     env_extra=trust_env)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "FAIL" in proc.stdout and "[alpha=" in proc.stdout
+    (op,) = json.loads(out.read_text())["ops"]
+    failing = [r for r in op["results"] if r["status"] == "fail"]
+    assert failing and all("[alpha=" in r["desc"] for r in failing)
