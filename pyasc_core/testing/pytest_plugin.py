@@ -7,6 +7,9 @@ marker ``@pytest.mark.pyasc_ops("example::*")`` runs a test once per matching op
     @pytest.mark.pyasc_ops("mypack::*")
     def test_mypack(op, backend):
         pyasc.testing.check_op(op, backend).raise_for_failures()
+
+An op with no kernel on the backend fails that test as ``pyasc check`` fails it (unless
+``check_op(..., allow_missing=True)`` or its ``expected_missing`` list names the kernel).
 """
 
 from __future__ import annotations
