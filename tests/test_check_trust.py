@@ -355,3 +355,16 @@ def test_cli_an_ignored_attribute_is_a_failing_row(trust_env, tmp_path):
     (op,) = json.loads(out.read_text())["ops"]
     failing = [r for r in op["results"] if r["status"] == "fail"]
     assert failing and all("[alpha=" in r["desc"] for r in failing)
+
+
+@pytest.mark.parametrize("name", ["gelu", "tanh"])
+def test_sim_rows_that_pass_have_finite_errors_and_say_why(name):
+    # these once passed showing max rel err inf (gelu) and 1 (tanh) with nothing explaining why
+    report = check_op(name, backend="sim", dtypes=["float32", "float16"])
+    assert report.ok
+    for row in report.by_dtype():
+        assert row["status"] == "pass"
+        assert np.isfinite(row["max_rel"]) and row["max_rel"] < 0.1, row
+        assert row["why"], row
+        if row["max_rel"] > pyasc.testing.tolerance(row["dtype"])[0]:
+            assert "atol governs where |expected| <" in row["why"], row
