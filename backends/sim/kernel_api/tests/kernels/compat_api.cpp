@@ -45,7 +45,7 @@ extern "C" __global__ __aicore__ void compat_and_or_not(GM_ADDR x, GM_ADDR y, GM
         And(o, a, b, 128);
         Or(o[128], a[128], b[128], 128);
         Not(o[256], a, 256);
-        // o[256:] = ~a, then o[256:384] &= b via the mask form (64 elements per repeat? no: 128 for 16-bit)
+        // o[256:] = ~a, then o[256:384] &= b through the mask form (one repeat of 128 16-bit elements)
         BinaryRepeatParams p;
         And(o[256], o[256], b, 128, 1, p);
     });
