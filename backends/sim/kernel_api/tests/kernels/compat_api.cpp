@@ -197,3 +197,16 @@ extern "C" __global__ __aicore__ void compat_printf(GM_ADDR x, uint32_t n)
     DumpTensor(t, 7, 4);
     DumpTensor(gx, 8, 2);
 }
+
+// SubRelu, MulAddDst, FusedMulAdd, FusedMulAddRelu (the ternary forms read dst): z[0:256) =
+// relu(x - y); z[256:512) = x * y + (x - y) with dst preset to x - y.
+extern "C" __global__ __aicore__ void compat_fused(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{
+    RunTile<float>(x, y, z, 2 * TILE, [](LocalTensor<float> &o, LocalTensor<float> &a, LocalTensor<float> &b) {
+        SubRelu(o, a, b, static_cast<int32_t>(TILE));
+        Sub(o[TILE], a, b, static_cast<int32_t>(TILE));
+        MulAddDst(o[TILE], a, b, 128);                 // dst = a * b + dst
+        FusedMulAdd(o[TILE + 128], a[128], b[128], 64);  // dst = a * dst + b
+        FusedMulAddRelu(o[TILE + 192], a[192], b[192], 64, 1, BinaryRepeatParams());
+    });
+}

@@ -122,8 +122,76 @@ PYASC_SIM_BINARY2(Or, sim_detail::bit_or(a, b))
 PYASC_SIM_BINARY2(AddRelu, sim_detail::add_relu(a, b))
 PYASC_SIM_SCALAR2(LeakyRelu, sim_detail::leaky(a, s))
 PYASC_SIM_SCALAR2(ShiftLeft, static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) << s))
+PYASC_SIM_BINARY2(SubRelu, sim_detail::add_relu(a, static_cast<T>(-b)))
 #undef PYASC_SIM_BINARY2
 #undef PYASC_SIM_SCALAR2
+
+// Three-operand forms that read dst: MulAddDst (dst = src0 * src1 + dst), FusedMulAdd
+// (dst = src0 * dst + src1), FusedMulAddRelu (relu of FusedMulAdd); count form and both mask forms.
+namespace sim_detail {
+template <typename T, typename F>
+inline void ternary_count(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &s0,
+                          const LocalTensor<T> &s1, int64_t count, const SrcLoc &loc, F f) {
+    count = check_count(count, api, loc);
+    check_operand(dst, api, "dst", count, loc);
+    check_operand(s0, api, "src0", count, loc);
+    check_operand(s1, api, "src1", count, loc);
+    for (int64_t i = 0; i < count; ++i) dst.ptr()[i] = f(s0.ptr()[i], s1.ptr()[i], dst.ptr()[i]);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(count, sizeof(T))));
+}
+template <typename T, typename F>
+inline void ternary_repeat(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &s0, const LocalTensor<T> &s1,
+                           const Mask &m, uint8_t repeats, const BinaryRepeatParams &p, const SrcLoc &loc, F f) {
+    constexpr int64_t e = 32 / sizeof(T);
+    const Opnd od{p.dstBlkStride, p.dstRepStride, e}, o0{p.src0BlkStride, p.src0RepStride, e},
+        o1{p.src1BlkStride, p.src1RepStride, e};
+    check_operand(dst, api, "dst", od.extent(repeats, m), loc);
+    check_operand(s0, api, "src0", o0.extent(repeats, m), loc);
+    check_operand(s1, api, "src1", o1.extent(repeats, m), loc);
+    for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) {
+        T &d = dst.ptr()[od.off(r, i)];
+        d = f(s0.ptr()[o0.off(r, i)], s1.ptr()[o1.off(r, i)], d);
+    });
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats));
+}
+template <typename T>
+inline T fma_round(T a, T b, T c) {  // a * b + c, rounded once to T
+    return static_cast<T>(static_cast<calc_t<T>>(pyasc_sim::kapi::to_double(a) * pyasc_sim::kapi::to_double(b) +
+                                                 pyasc_sim::kapi::to_double(c)));
+}
+}  // namespace sim_detail
+#define PYASC_SIM_TERNARY(NAME, EXPR)                                                                              \
+    template <typename T, typename U = T>                                                                          \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,            \
+                     const int32_t &count, PYASC_SIM_LOC) {                                                        \
+        static_assert(std::is_same<T, U>::value, #NAME ": mixed-precision forms are not supported by the pyasc "   \
+                                                 "simulator");                                                     \
+        sim_detail::ternary_count(#NAME, dst, src0, src1, count, loc, [](T a, T b, T d) -> T { return EXPR; });   \
+    }                                                                                                              \
+    template <typename T, typename U = T, bool isSetMask = true>                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,            \
+                     const uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,       \
+                     PYASC_SIM_LOC) {                                                                              \
+        static_assert(std::is_same<T, U>::value, #NAME ": mixed-precision forms are not supported by the pyasc "   \
+                                                 "simulator");                                                     \
+        sim_detail::ternary_repeat(#NAME, dst, src0, src1,                                                         \
+                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes, \
+                                   repeatParams, loc, [](T a, T b, T d) -> T { return EXPR; });                    \
+    }                                                                                                              \
+    template <typename T, typename U = T, bool isSetMask = true>                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,            \
+                     const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,     \
+                     PYASC_SIM_LOC) {                                                                              \
+        static_assert(std::is_same<T, U>::value, #NAME ": mixed-precision forms are not supported by the pyasc "   \
+                                                 "simulator");                                                     \
+        sim_detail::ternary_repeat(#NAME, dst, src0, src1,                                                         \
+                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes, \
+                                   repeatParams, loc, [](T a, T b, T d) -> T { return EXPR; });                    \
+    }
+PYASC_SIM_TERNARY(MulAddDst, sim_detail::fma_round(a, b, d))
+PYASC_SIM_TERNARY(FusedMulAdd, sim_detail::fma_round(a, d, b))
+PYASC_SIM_TERNARY(FusedMulAddRelu, (sim_detail::fma_round(a, d, b) > T(0) ? sim_detail::fma_round(a, d, b) : T(0)))
+#undef PYASC_SIM_TERNARY
 
 // ShiftRight: arithmetic for signed types, logical for unsigned; roundEn (mask form) rounds the
 // shifted-out half up.
@@ -482,6 +550,17 @@ constexpr auto max(const T a, const U b) {
     return a > b ? a : b;
 }
 }  // namespace Std
+
+// int4b_t (packed 4-bit integers, two per byte) is not modelled: any use that needs the type
+// (a LocalTensor / GlobalTensor operation, sizeof) stops the compile with a message naming it.
+namespace sim_detail {
+template <int N = 0>
+struct int4b_unsupported {
+    static_assert(N != 0, "AscendC::int4b_t (packed 4-bit integers) is not supported by the pyasc simulator (see the "
+                          "kernel API reference, backends/sim/kernel_api/README.md)");
+};
+}  // namespace sim_detail
+using int4b_t = sim_detail::int4b_unsupported<>;
 
 // ---- documented instructions the simulator lacks: a compile error that names them ----------------
 namespace sim_detail {
