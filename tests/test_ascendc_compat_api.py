@@ -17,7 +17,7 @@ import pytest
 import pyasc
 import pyasc_acl
 
-from ascendc_kernels import load, source_line
+from ascendc_kernels import load, marked_line, source_line
 
 TILE = 256
 SRC = "compat_api.cpp"
@@ -246,3 +246,33 @@ def test_int4b_t_names_itself_as_unsupported(tmp_path):
     with pytest.raises(pyasc.PyascError) as info:
         pyasc_sim.compile(src, opt="-O0")
     assert "AscendC::int4b_t (packed 4-bit integers) is not supported by the pyasc simulator" in str(info.value)
+
+
+def expect_check(stream, kernel: str, check: str, where: str, *details: str) -> str:
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    msg = info.value.message
+    assert f"kernel {kernel} block 0: sanitizer check '{check}' failed at {where}" in msg, msg
+    for d in details:
+        assert d in msg, msg
+    return msg
+
+
+def test_gather_offset_past_the_source_is_a_local_bounds_error(kernels):
+    stream = pyasc.current_stream("sim")
+    x = sim(np.zeros(TILE, np.float32))
+    offsets = np.zeros(TILE, np.uint32)
+    offsets[5] = TILE * 4 + 64  # 64 bytes past the 1 KiB source buffer
+    z = pyasc.zeros(TILE, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("compat_gather_bad"), 1, (x, sim(offsets.view(np.float32)), z), stream=stream)
+    expect_check(stream, "compat_gather_bad", "local-out-of-bounds", marked_line(SRC, "gather-oob"), "Gather reads")
+    np.testing.assert_array_equal(z.numpy(), 0)  # the block stopped before writing
+
+
+def test_block_reduce_mask_past_one_repeat_is_reported(kernels):
+    stream = pyasc.current_stream("sim")
+    x = sim(np.zeros(TILE, np.float32))
+    z = pyasc.zeros(TILE, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("compat_block_reduce_bad"), 1, (x, x, z), stream=stream)
+    expect_check(stream, "compat_block_reduce_bad", "vector-mask", marked_line(SRC, "block-reduce-mask"),
+                 "BlockReduceSum: mask 65 is outside [1, 64]")

@@ -138,3 +138,18 @@ def test_activations(kernels):
     want = [sig, v * sig, gelu_tanh, v / (1 + np.exp(-1.702 * v)), np.tanh(v), v / (1 + np.exp(-1.5 * v))]
     for i, w in enumerate(want):
         np.testing.assert_allclose(got[i], w, rtol=2e-6, atol=1e-7, err_msg=f"activation {i}")
+
+
+def test_matmul_without_tiling_is_reported(kernels):
+    from ascendc_kernels import marked_line
+
+    stream = pyasc.current_stream("sim")
+    a = sim(np.ones(256, np.float16))
+    c = pyasc.zeros(256, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("hl_matmul_uninit"), 1, (a, a, c), stream=stream)
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    msg = info.value.message
+    where = marked_line("hl_api.cpp", "matmul-uninit")
+    assert f"sanitizer check 'matmul-tiling' failed at {where}" in msg, msg
+    assert "Matmul::IterateAll before Init" in msg and "REGIST_MATMUL_OBJ" in msg, msg

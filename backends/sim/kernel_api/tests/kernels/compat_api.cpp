@@ -210,3 +210,19 @@ extern "C" __global__ __aicore__ void compat_fused(GM_ADDR x, GM_ADDR y, GM_ADDR
         FusedMulAddRelu(o[TILE + 192], a[192], b[192], 64, 1, BinaryRepeatParams());
     });
 }
+
+// Wrong on purpose: the sanitizer checks the new APIs like the old ones.  Gather with a byte
+// offset past the source buffer; BlockReduceSum with a mask beyond one repeat.
+extern "C" __global__ __aicore__ void compat_gather_bad(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{
+    RunTile<float>(x, y, z, TILE, [](LocalTensor<float> &o, LocalTensor<float> &a, LocalTensor<float> &b) {
+        LocalTensor<uint32_t> offsets = b.ReinterpretCast<uint32_t>();
+        Gather(o, a, offsets, 0, 16);  // BAD(gather-oob)
+    });
+}
+extern "C" __global__ __aicore__ void compat_block_reduce_bad(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{
+    RunTile<float>(x, y, z, TILE, [](LocalTensor<float> &o, LocalTensor<float> &a, LocalTensor<float> &) {
+        BlockReduceSum(o, a, 1, 65, 1, 1, 8);  // BAD(block-reduce-mask)
+    });
+}

@@ -200,3 +200,18 @@ extern "C" __global__ __aicore__ void hl_activations(GM_ADDR x, GM_ADDR y, uint3
     Swish(yl[5 * count], xl, count, 1.5f);
     DataCopy(yGm, yl, 6 * count);
 }
+
+// Wrong on purpose: IterateAll on a Matmul that was never given its tiling.
+extern "C" __global__ __aicore__ void hl_matmul_uninit(GM_ADDR a, GM_ADDR b, GM_ADDR c)
+{
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(a), 256);
+    bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(b), 256);
+    cGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(c), 256);
+    Matmul<A_TYPE, B_TYPE, C_TYPE> mm;
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    mm.IterateAll(cGm);  // BAD(matmul-uninit)
+    mm.End();
+}
