@@ -153,3 +153,19 @@ def test_matmul_without_tiling_is_reported(kernels):
     where = marked_line("hl_api.cpp", "matmul-uninit")
     assert f"sanitizer check 'matmul-tiling' failed at {where}" in msg, msg
     assert "Matmul::IterateAll before Init" in msg and "REGIST_MATMUL_OBJ" in msg, msg
+
+
+def test_swiglu_and_simple_softmax(kernels):
+    rows, cols = 4, 64
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(rows * cols).astype(np.float32)
+    g = rng.standard_normal(rows * cols).astype(np.float32)
+    y = pyasc.zeros(2 * rows * cols, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("hl_swiglu_simple_softmax"), 1,
+                     (sim(x), sim(g), y, tiling_tensor(hl_tiling.softmax_tiling(rows, cols))))
+    got = y.numpy()
+    x64, g64 = x.astype(np.float64), g.astype(np.float64)
+    np.testing.assert_allclose(got[:rows * cols], x64 * g64 / (1 + np.exp(-0.75 * g64)), rtol=2e-6, atol=1e-7)
+    xr = x64.reshape(rows, cols)
+    e = np.exp(xr - xr.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(got[rows * cols:].reshape(rows, cols), e / e.sum(axis=1, keepdims=True), rtol=1e-6)

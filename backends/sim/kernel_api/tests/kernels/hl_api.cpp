@@ -215,3 +215,31 @@ extern "C" __global__ __aicore__ void hl_matmul_uninit(GM_ADDR a, GM_ADDR b, GM_
     mm.IterateAll(cGm);  // BAD(matmul-uninit)
     mm.End();
 }
+
+// y[0:n) = SwiGLU(x, g, beta 0.75); y[n:2n) = SimpleSoftMax of x as 4 rows with max / sum from SoftMax.
+extern "C" __global__ __aicore__ void hl_swiglu_simple_softmax(GM_ADDR x, GM_ADDR g, GM_ADDR y, GM_ADDR tilingGm)
+{
+    SoftMaxTiling tiling;
+    LoadTiling(&tiling, tilingGm);
+    const uint32_t n = tiling.srcM * tiling.srcK;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, gb, yb, sb, mb, scratch;
+    pipe.InitBuffer(xb, n * sizeof(float));
+    pipe.InitBuffer(gb, n * sizeof(float));
+    pipe.InitBuffer(yb, 2 * n * sizeof(float));
+    pipe.InitBuffer(sb, tiling.srcM * 8 * sizeof(float));
+    pipe.InitBuffer(mb, tiling.srcM * 8 * sizeof(float));
+    pipe.InitBuffer(scratch, n * sizeof(float));
+    GlobalTensor<float> xGm, gGm, yGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), n);
+    gGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(g), n);
+    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), 2 * n);
+    LocalTensor<float> xl = xb.Get<float>(), gl = gb.Get<float>(), yl = yb.Get<float>();
+    LocalTensor<float> sl = sb.Get<float>(), ml = mb.Get<float>(), tl = scratch.Get<float>();
+    DataCopy(xl, xGm, n);
+    DataCopy(gl, gGm, n);
+    SwiGLU<float, false>(yl, xl, gl, 0.75f, n);
+    SoftMax<float>(tl, sl, ml, xl, tiling);
+    SimpleSoftMax<float>(yl[n], sl, ml, xl, tiling);
+    DataCopy(yGm, yl, 2 * n);
+}

@@ -66,6 +66,42 @@ inline void Swish(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t
     sim_detail::hl_unary("Swish", dst, src, dataSize, loc, [beta](double x) { return x * sim_detail::sigmoid(beta * x); });
 }
 
+// SwiGLU: dst = src0 * Swish(src1) = src0 * src1 / (1 + exp(-beta * src1)); without calCount
+// the whole of src0 (its GetSize()) is computed.
+namespace sim_detail {
+template <typename T>
+inline void swiglu(const LocalTensor<T> &dst, const LocalTensor<T> &s0, const LocalTensor<T> &s1, double beta,
+                   uint32_t count, const SrcLoc &loc) {
+    binary_count("SwiGLU", dst, s0, s1, count, pyasc_sim::cost::kVectorComplexFactor * 4, loc, [beta](T a, T b) -> T {
+        const double x = pyasc_sim::kapi::to_double(b);
+        return static_cast<T>(pyasc_sim::kapi::to_double(a) * x * sigmoid(beta * x));
+    });
+}
+}  // namespace sim_detail
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                   const float &scalarValue, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
+                   PYASC_SIM_LOC) {
+    (void)sharedTmpBuffer;
+    sim_detail::swiglu(dstTensor, srcTensor0, srcTensor1, scalarValue, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                   const float &scalarValue, const LocalTensor<uint8_t> &sharedTmpBuffer, PYASC_SIM_LOC) {
+    (void)sharedTmpBuffer;
+    sim_detail::swiglu(dstTensor, srcTensor0, srcTensor1, scalarValue, srcTensor0.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                   const float &scalarValue, const uint32_t calCount, PYASC_SIM_LOC) {
+    sim_detail::swiglu(dstTensor, srcTensor0, srcTensor1, scalarValue, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                   const float &scalarValue, PYASC_SIM_LOC) {
+    sim_detail::swiglu(dstTensor, srcTensor0, srcTensor1, scalarValue, srcTensor0.GetSize(), loc);
+}
+
 }  // namespace AscendC
 
 #endif  // PYASC_SIM_KAPI_ACTIVATION_H_

@@ -85,6 +85,32 @@ inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const 
     sim_detail::softmax_rows<T, T>(dst, nullptr, nullptr, src, s, loc);
 }
 
+// SimpleSoftMax: dst = exp(src - max) / sum with the per-row max and sum given (one 32-byte block
+// per row, as SoftMax produces them).
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false>
+inline void SimpleSoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &inSumTensor,
+                          const LocalTensor<T> &inMaxTensor, const LocalTensor<T> &src, const SoftMaxTiling &tiling,
+                          const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
+    SoftMaxShapeInfo s = softmaxShapeInfo;
+    if (s.srcM == 0) s = {tiling.srcM, tiling.srcK, tiling.srcM, tiling.srcK};
+    const uint32_t m = s.srcM, k = s.srcK, valid = s.oriSrcK == 0 ? s.srcK : s.oriSrcK;
+    constexpr uint32_t per = 32 / sizeof(T);
+    sim_detail::check_operand(src, "SimpleSoftMax", "src", static_cast<int64_t>(m) * k, loc);
+    sim_detail::check_operand(dst, "SimpleSoftMax", "dst", static_cast<int64_t>(m) * k, loc);
+    sim_detail::check_operand(inSumTensor, "SimpleSoftMax", "inSumTensor", static_cast<int64_t>(m) * per, loc);
+    sim_detail::check_operand(inMaxTensor, "SimpleSoftMax", "inMaxTensor", static_cast<int64_t>(m) * per, loc);
+    for (uint32_t r = 0; r < m; ++r) {
+        const double mx = pyasc_sim::kapi::to_double(inMaxTensor.ptr()[r * per]);
+        const double total = pyasc_sim::kapi::to_double(inSumTensor.ptr()[r * per]);
+        for (uint32_t i = 0; i < valid; ++i) {
+            const int64_t at = static_cast<int64_t>(r) * k + i;
+            dst.ptr()[at] = static_cast<T>(std::exp(pyasc_sim::kapi::to_double(src.ptr()[at]) - mx) / total);
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
+                            pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(static_cast<uint64_t>(m) * k, sizeof(T)), 6.0));
+}
+
 }  // namespace AscendC
 
 #endif  // PYASC_SIM_KAPI_SOFTMAX_H_
