@@ -169,3 +169,20 @@ def test_swiglu_and_simple_softmax(kernels):
     xr = x64.reshape(rows, cols)
     e = np.exp(xr - xr.max(axis=1, keepdims=True))
     np.testing.assert_allclose(got[rows * cols:].reshape(rows, cols), e / e.sum(axis=1, keepdims=True), rtol=1e-6)
+
+
+def test_rmsnorm(kernels):
+    b, s, h = 2, 3, 32
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal((b, s, h)).astype(np.float32)
+    gamma = rng.standard_normal(h).astype(np.float32)
+    t = hl_tiling.rmsnorm_tiling(b, s, h)
+    assert len(t.to_bytes()) == 12 * 4
+    y = pyasc.zeros(b * s * h, dtype="float32", device="sim")
+    eps = 1e-6
+    pyasc_acl.launch(kernels.function("hl_rmsnorm"), 1, (sim(x.ravel()), sim(gamma), y, f32_arg(eps), tiling_tensor(t)))
+    x64 = x.astype(np.float64)
+    want = x64 / np.sqrt((x64 ** 2).mean(axis=-1, keepdims=True) + np.float32(eps)) * gamma
+    np.testing.assert_allclose(y.numpy().reshape(b, s, h), want, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ArgumentError, match="h must be a positive int"):
+        hl_tiling.rmsnorm_tiling(1, 1, 0)

@@ -1,6 +1,6 @@
 """Host-side tiling of the Ascend C high-level APIs (the role of CANN's matmul_tiling /
 GetSoftMaxMaxTmpSize / GetLayerNormNDTillingInfo on the host): each helper checks its
-arguments and returns the kernel-side struct (TCubeTiling, SoftMaxTiling, LayerNormTiling, laid
+arguments and returns the kernel-side struct (TCubeTiling, SoftMaxTiling, LayerNormTiling, RmsNormTiling, laid
 out as the simulator's kernel_tiling headers declare them) as a small object with the fields by
 name and ``to_bytes()`` for the tiling buffer a kernel reads."""
 
@@ -187,3 +187,36 @@ def layernorm_tiling(b: int, s: int, h: int, original_h: int | None = None) -> L
     return LayerNormTiling(bLength=b, sLength=s, hLength=h, originalHLength=oh, inputXSize=b * s * h,
                            meanVarSize=b * s, loopRound=1, inputRoundSize=b * s * h, meanVarRoundSize=b * s,
                            bshCurLength=b * s * h, bsCurLength=b * s, lastDimValueBack=1.0 / oh)
+
+
+@dataclass
+class RmsNormTiling:
+    """RmsNorm's kernel-side tiling (4 uint32, float reciprocalOfHLength, 7 uint32)."""
+
+    bLength: int = 0
+    sLength: int = 0
+    hLength: int = 0
+    originalHLength: int = 0
+    reciprocalOfHLength: float = 0.0
+    mainBshLength: int = 0
+    mainBsLength: int = 0
+    mainBsLengthAlign: int = 0
+    loopRound: int = 0
+    inputTailPos: int = 0
+    tailBshLength: int = 0
+    tailBsLength: int = 0
+
+    def to_bytes(self) -> bytes:
+        return struct.pack("<4If7I", *astuple(self))
+
+
+def rmsnorm_tiling(b: int, s: int, h: int, original_h: int | None = None) -> RmsNormTiling:
+    """RmsNormTiling for x[b, s, h] normalised over the first ``original_h`` (default h) of h."""
+    _positive(b=b, s=s, h=h)
+    oh = h if original_h is None else original_h
+    _positive(original_h=oh)
+    if oh > h:
+        raise ArgumentError(f"original_h ({oh}) must not exceed h ({h})")
+    return RmsNormTiling(bLength=b, sLength=s, hLength=h, originalHLength=oh, reciprocalOfHLength=1.0 / oh,
+                         mainBshLength=b * s * h, mainBsLength=b * s, mainBsLengthAlign=-(-(b * s) // 8) * 8,
+                         loopRound=1)

@@ -243,3 +243,25 @@ extern "C" __global__ __aicore__ void hl_swiglu_simple_softmax(GM_ADDR x, GM_ADD
     SimpleSoftMax<float>(yl[n], sl, ml, xl, tiling);
     DataCopy(yGm, yl, 2 * n);
 }
+
+// x[b, s, h] float, gamma [h]: y = RmsNorm(x) * gamma.
+extern "C" __global__ __aicore__ void hl_rmsnorm(GM_ADDR x, GM_ADDR gamma, GM_ADDR y, float epsilon, GM_ADDR tilingGm)
+{
+    RmsNormTiling tiling;
+    LoadTiling(&tiling, tilingGm);
+    const uint32_t n = tiling.bLength * tiling.sLength * tiling.hLength;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, gb, yb;
+    pipe.InitBuffer(xb, n * sizeof(float));
+    pipe.InitBuffer(gb, tiling.hLength * sizeof(float));
+    pipe.InitBuffer(yb, n * sizeof(float));
+    GlobalTensor<float> xGm, gGm, yGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), n);
+    gGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(gamma), tiling.hLength);
+    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), n);
+    LocalTensor<float> xl = xb.Get<float>(), gl = gb.Get<float>(), yl = yb.Get<float>();
+    DataCopy(xl, xGm, n);
+    DataCopy(gl, gGm, tiling.hLength);
+    RmsNorm<float>(yl, xl, gl, epsilon, tiling);
+    DataCopy(yGm, yl, n);
+}

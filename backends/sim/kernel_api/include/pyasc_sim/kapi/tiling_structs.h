@@ -24,7 +24,15 @@ struct LayerNormTiling {
     float lastDimValueBack = 0.0f;
 };
 
+struct RmsNormTiling {
+    uint32_t bLength = 0, sLength = 0, hLength = 0, originalHLength = 0;
+    float reciprocalOfHLength = 0.0f;
+    uint32_t mainBshLength = 0, mainBsLength = 0, mainBsLengthAlign = 0;
+    uint32_t loopRound = 0, inputTailPos = 0, tailBshLength = 0, tailBsLength = 0;
+};
+
 namespace AscendC {
+using ::RmsNormTiling;
 using ::LayerNormTiling;
 using ::SoftMaxTiling;
 }  // namespace AscendC
