@@ -21,6 +21,13 @@
 #include "pyasc_sim/kapi/vector.h"     // Add ... Select, Cast, Duplicate
 #include "pyasc_sim/kapi/reduce.h"     // ReduceSum / Max / Min, WholeReduce*
 #include "pyasc_sim/kapi/cube.h"       // LoadData, Mmad, Fixpipe
+#include "pyasc_sim/kapi/vector_more.h"  // And/Or/Not, shifts, Axpy, BlockReduce*, Copy, Brcb, Gather(Mask), ...
+#include "pyasc_sim/kapi/intrinsics.h"  // set_flag / wait_flag, LocalTensor operators
+#include "pyasc_sim/kapi/activation.h"  // Sigmoid, Silu, Swish, Gelu, FasterGelu, Tanh
+#include "pyasc_sim/kapi/hl_reduce.h"   // Sum, Mean
+#include "pyasc_sim/kapi/softmax.h"     // SoftMax (+ SoftMaxTiling, LayerNormTiling)
+#include "pyasc_sim/kapi/normalization.h"  // LayerNorm
+#include "pyasc_sim/kapi/debug.h"      // printf / PRINTF, DumpTensor, ASSERT
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
 
 #endif  // PYASC_SIM_KERNEL_OPERATOR_H_

@@ -19,6 +19,7 @@
 #include <exception>
 #include <utility>
 
+#include "pyasc_sim/kapi/debug.h"
 #include "pyasc_sim/kapi/pipe.h"
 #include "pyasc_sim/kapi/sync.h"
 
@@ -128,6 +129,7 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
         ctx->status = PYASC_SIM_STATUS_AICORE_EXCEPTION;
         std::snprintf(ctx->message, sizeof(ctx->message), "C++ exception escaped the kernel: %s", e.what());
     }
+    flush_block_output();  // the block's printf / DumpTensor output, in one piece
     ctx->cycles = static_cast<uint64_t>(block_cycles(st));
     if (ctx->status == 0 && st.checks) report_writes(ctx, st.writes);
 }

@@ -2,6 +2,8 @@
 #ifndef PYASC_SIM_KAPI_TENSOR_H_
 #define PYASC_SIM_KAPI_TENSOR_H_
 
+#include <utility>
+
 #include "pyasc_sim/kapi/state.h"
 
 namespace AscendC {
@@ -162,6 +164,13 @@ public:
     T *GetPhyAddr(const uint32_t offset) const { return ptr_ + offset; }
     void SetUserTag(int32_t tag) { tag_ = tag; }
     int32_t GetUserTag() const { return tag_; }
+
+    // dst = src0 + src1 (and - * / | & < > <= >= == !=): see kapi/compat.h.
+    template <typename E, typename = decltype(std::declval<const E &>().sim_assign(std::declval<const LocalTensor &>()))>
+    LocalTensor &operator=(const E &expr) {
+        expr.sim_assign(*this);
+        return *this;
+    }
 
     template <typename U>
     LocalTensor<U> ReinterpretCast() const {

@@ -447,14 +447,50 @@ inline D round_to(double x, RoundMode m) {
     }
 }
 
+// Cast within one floating type (float -> float, half -> half, bfloat16_t -> bfloat16_t): the
+// documented table rounds src to an integral value by the mode and keeps the format
+// (0.5: RINT 0, FLOOR 0, CEIL 1, ROUND 1, TRUNC 0); CAST_NONE keeps the value.
+template <typename T>
+inline T round_integral(T a, RoundMode m) {
+    const double x = pyasc_sim::kapi::to_double(a);
+    if (std::isnan(x) || std::isinf(x)) return a;
+    double r;
+    switch (m) {
+        case RoundMode::CAST_RINT: r = std::nearbyint(x); break;
+        case RoundMode::CAST_FLOOR: r = std::floor(x); break;
+        case RoundMode::CAST_CEIL: r = std::ceil(x); break;
+        case RoundMode::CAST_ROUND: r = std::round(x); break;
+        case RoundMode::CAST_TRUNC: r = std::trunc(x); break;
+        default: return a;  // CAST_NONE: no precision loss, no rounding
+    }
+    return nearest_even<T>(std::copysign(r, x));  // integral values of a float format are exact in it
+}
+
+template <typename T, typename U>
+constexpr bool same_float_v = std::is_same<T, U>::value && !std::is_integral<T>::value;
+
+// The scalar conversion of one element; same-type float casts check the mode once per call.
+template <typename T, typename U>
+inline auto cast_fn(RoundMode m, const SrcLoc &loc) {
+    if constexpr (same_float_v<T, U>) {
+        if (m == RoundMode::CAST_ODD || m == RoundMode::CAST_HYBRID) {
+            pyasc_sim::kapi::fail("unsupported", loc,
+                                  "Cast from a float type to the same type takes CAST_NONE, CAST_RINT, CAST_FLOOR, "
+                                  "CAST_CEIL, CAST_ROUND or CAST_TRUNC (round to an integral value), not mode %d",
+                                  static_cast<int>(m));
+        }
+        return [m](U a) -> T { return round_integral<T>(a, m); };
+    } else {
+        return [m](U a) -> T { return round_to<T>(pyasc_sim::kapi::to_double(a), m); };
+    }
+}
+
 }  // namespace sim_detail
 
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
                  const uint32_t count, PYASC_SIM_LOC) {
-    const RoundMode m = round_mode;
-    sim_detail::unary_count("Cast", dst, src, count, 1.0, loc,
-                            [m](U a) -> T { return sim_detail::round_to<T>(pyasc_sim::kapi::to_double(a), m); });
+    sim_detail::unary_count("Cast", dst, src, count, 1.0, loc, sim_detail::cast_fn<T, U>(round_mode, loc));
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
@@ -463,8 +499,7 @@ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Rou
     const RoundMode m = round_mode;
     sim_detail::unary_repeat(
         "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
-        repeatTimes, repeatParams, 1.0, loc,
-        [m](U a) -> T { return sim_detail::round_to<T>(pyasc_sim::kapi::to_double(a), m); });
+        repeatTimes, repeatParams, 1.0, loc, sim_detail::cast_fn<T, U>(m, loc));
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
@@ -473,8 +508,7 @@ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Rou
     const RoundMode m = round_mode;
     sim_detail::unary_repeat(
         "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
-        repeatTimes, repeatParams, 1.0, loc,
-        [m](U a) -> T { return sim_detail::round_to<T>(pyasc_sim::kapi::to_double(a), m); });
+        repeatTimes, repeatParams, 1.0, loc, sim_detail::cast_fn<T, U>(m, loc));
 }
 
 // ---- Compare: one result bit per element (bit i of byte i / 8, LSB first) -------------------------

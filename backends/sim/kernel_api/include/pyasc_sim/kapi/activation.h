@@ -1,0 +1,107 @@
+// Ascend C on the CPU -- high-level activations: Sigmoid, Silu, Swish, Gelu, FasterGelu, Tanh
+// (SDK paths lib/activation/*.h forward here; kernel_operator.h includes it too).
+// Semantics from the public Ascend C reference; math in double per element, rounded once to T (the
+// hardware composes basic instructions: results can differ in the last bits).  sharedTmpBuffer
+// arguments are accepted and not needed.
+#ifndef PYASC_SIM_KAPI_ACTIVATION_H_
+#define PYASC_SIM_KAPI_ACTIVATION_H_
+
+#include <cmath>
+#include <vector>
+
+#include "pyasc_sim/kapi/vector.h"
+
+namespace AscendC {
+
+#ifndef PYASC_SIM_LOC
+#define PYASC_SIM_LOC pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()
+#endif
+
+namespace sim_detail {
+template <typename T, typename F>
+inline void hl_unary(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count,
+                     const SrcLoc &loc, F f) {
+    unary_count(api, dst, src, count, pyasc_sim::cost::kVectorComplexFactor * 4, loc,
+                [f](T a) -> T { return static_cast<T>(f(pyasc_sim::kapi::to_double(a))); });
+}
+inline double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+// tanh form of GELU, as the reference documents it: x * sigmoid(2 * sqrt(2 / pi) * (x + 0.044715 x^3))
+inline double gelu(double x) { return x * sigmoid(1.5957691216057308 * (x + 0.044715 * x * x * x)); }
+inline double faster_gelu(double x) { return x * sigmoid(1.702 * x); }
+}  // namespace sim_detail
+
+#define PYASC_SIM_ACTIVATION(NAME, FN)                                                                              \
+    template <typename T, bool isReuseSource = false>                                                               \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer, \
+                     const uint32_t calCount, PYASC_SIM_LOC) {                                                      \
+        (void)sharedTmpBuffer;                                                                                      \
+        sim_detail::hl_unary(#NAME, dst, src, calCount, loc, [](double x) { return FN; });                          \
+    }                                                                                                               \
+    template <typename T, bool isReuseSource = false>                                                               \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount, PYASC_SIM_LOC) { \
+        sim_detail::hl_unary(#NAME, dst, src, calCount, loc, [](double x) { return FN; });                          \
+    }
+PYASC_SIM_ACTIVATION(Sigmoid, sim_detail::sigmoid(x))
+PYASC_SIM_ACTIVATION(Silu, x * sim_detail::sigmoid(x))
+PYASC_SIM_ACTIVATION(Tanh, std::tanh(x))
+PYASC_SIM_ACTIVATION(FasterGelu, sim_detail::faster_gelu(x))
+#undef PYASC_SIM_ACTIVATION
+
+// Gelu<T, highPrecision, highPerformance>: the template flags choose hardware algorithms; same math here.
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+inline void Gelu(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                 const uint32_t dataSize, PYASC_SIM_LOC) {
+    (void)sharedTmpBuffer;
+    sim_detail::hl_unary("Gelu", dst, src, dataSize, loc, [](double x) { return sim_detail::gelu(x); });
+}
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+inline void Gelu(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t dataSize, PYASC_SIM_LOC) {
+    sim_detail::hl_unary("Gelu", dst, src, dataSize, loc, [](double x) { return sim_detail::gelu(x); });
+}
+// Swish: x * sigmoid(beta * x)
+template <typename T, bool isReuseSource = false>
+inline void Swish(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t dataSize,
+                  const pyasc_sim::kapi::ident_t<T> &scalarValue, PYASC_SIM_LOC) {
+    const double beta = pyasc_sim::kapi::to_double(static_cast<T>(scalarValue));
+    sim_detail::hl_unary("Swish", dst, src, dataSize, loc, [beta](double x) { return x * sim_detail::sigmoid(beta * x); });
+}
+
+// SwiGLU: dst = src0 * Swish(src1) = src0 * src1 / (1 + exp(-beta * src1)); without calCount
+// the whole of src0 (its GetSize()) is computed.
+namespace sim_detail {
+template <typename T>
+inline void swiglu(const LocalTensor<T> &dst, const LocalTensor<T> &s0, const LocalTensor<T> &s1, double beta,
+                   uint32_t count, const SrcLoc &loc) {
+    binary_count("SwiGLU", dst, s0, s1, count, pyasc_sim::cost::kVectorComplexFactor * 4, loc, [beta](T a, T b) -> T {
+        const double x = pyasc_sim::kapi::to_double(b);
+        return static_cast<T>(pyasc_sim::kapi::to_double(a) * x * sigmoid(beta * x));
+    });
+}
+}  // namespace sim_detail
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                   const float &scalarValue, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
+                   PYASC_SIM_LOC) {
+    (void)sharedTmpBuffer;
+    sim_detail::swiglu(dstTensor, srcTensor0, srcTensor1, scalarValue, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                   const float &scalarValue, const LocalTensor<uint8_t> &sharedTmpBuffer, PYASC_SIM_LOC) {
+    (void)sharedTmpBuffer;
+    sim_detail::swiglu(dstTensor, srcTensor0, srcTensor1, scalarValue, srcTensor0.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                   const float &scalarValue, const uint32_t calCount, PYASC_SIM_LOC) {
+    sim_detail::swiglu(dstTensor, srcTensor0, srcTensor1, scalarValue, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
+                   const float &scalarValue, PYASC_SIM_LOC) {
+    sim_detail::swiglu(dstTensor, srcTensor0, srcTensor1, scalarValue, srcTensor0.GetSize(), loc);
+}
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_ACTIVATION_H_

@@ -1,0 +1,165 @@
+// Ascend C on the CPU -- kernel debugging output: AscendC::printf / PRINTF, DumpTensor, ASSERT.
+//
+// Output of a block is buffered and written to the device process's standard output (the host
+// process's, which the device process inherits) in one piece when the block ends, so each
+// block's lines stay together and blocks never interleave.  A failed ASSERT ends the block as a
+// kernel error ('assert' check) naming the condition and the source line, like any sanitizer check.
+#ifndef PYASC_SIM_KAPI_DEBUG_H_
+#define PYASC_SIM_KAPI_DEBUG_H_
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "pyasc_sim/kapi/tensor.h"
+
+namespace pyasc_sim {
+namespace kapi {
+
+// The running block's buffered output (one buffer per worker thread: a thread runs one block at a time).
+inline std::string &block_output() {
+    thread_local std::string out;
+    return out;
+}
+inline void append_output(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+inline void append_output(const char *fmt, ...) {
+    char small[512];
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = std::vsnprintf(small, sizeof(small), fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if (static_cast<size_t>(n) < sizeof(small)) {
+        block_output().append(small, static_cast<size_t>(n));
+        return;
+    }
+    std::string big(static_cast<size_t>(n) + 1, '\0');
+    va_start(ap, fmt);
+    std::vsnprintf(&big[0], big.size(), fmt, ap);
+    va_end(ap);
+    big.resize(static_cast<size_t>(n));
+    block_output() += big;
+}
+// Writes the block's output in one piece (called by the entry stub when the block ends).
+inline void flush_block_output() {
+    std::string &out = block_output();
+    if (out.empty()) return;
+    std::fflush(stdout);
+    size_t done = 0;
+    while (done < out.size()) {
+        const ssize_t w = ::write(1, out.data() + done, out.size() - done);
+        if (w <= 0) break;
+        done += static_cast<size_t>(w);
+    }
+    out.clear();
+}
+
+// printf arguments: half and bfloat16_t print as double (%f), everything else as passed.
+template <typename A>
+inline auto printf_arg(A a) {
+    if constexpr (std::is_same<A, half>::value || std::is_same<A, bfloat16_t>::value || std::is_same<A, float>::value) {
+        return static_cast<double>(static_cast<float>(a));
+    } else {
+        return a;
+    }
+}
+
+inline std::string assert_detail() { return std::string(); }
+template <typename... A>
+inline std::string assert_detail(const char *fmt, A... a) {
+    char buf[512];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-security"
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    std::snprintf(buf, sizeof(buf), fmt, printf_arg(a)...);
+#pragma GCC diagnostic pop
+    return buf;
+}
+template <typename C, typename... A>
+inline void assert_check(const char *text, const SrcLoc &loc, const C &cond, A... detail) {
+    if (static_cast<bool>(cond)) return;
+    const std::string d = assert_detail(detail...);
+    fail("assert", loc, "ASSERT(%s) failed%s%s", text, d.empty() ? "" : ": ", d.c_str());
+}
+
+}  // namespace kapi
+}  // namespace pyasc_sim
+
+namespace AscendC {
+
+// printf / PRINTF: format as C printf (%d %i %u %x %o %f %s %p %c, l / ll modifiers); half and
+// bfloat16_t arguments print as floating values.  A call with only a format string resolves to
+// the C library's printf (same output stream, unbuffered by block).
+template <typename... Args>
+inline void printf(const char *fmt, Args... args) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-security"
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    pyasc_sim::kapi::append_output(fmt, pyasc_sim::kapi::printf_arg(args)...);
+#pragma GCC diagnostic pop
+}
+template <typename... Args>
+inline void PRINTF(const char *fmt, Args... args) {
+    AscendC::printf(fmt, args...);
+}
+
+namespace sim_detail {
+template <typename T>
+inline const char *dtype_name() {
+    if (std::is_same<T, float>::value) return "float";
+    if (std::is_same<T, half>::value) return "half";
+    if (std::is_same<T, bfloat16_t>::value) return "bfloat16_t";
+    if (std::is_same<T, int8_t>::value) return "int8_t";
+    if (std::is_same<T, uint8_t>::value) return "uint8_t";
+    if (std::is_same<T, int16_t>::value) return "int16_t";
+    if (std::is_same<T, uint16_t>::value) return "uint16_t";
+    if (std::is_same<T, int32_t>::value) return "int32_t";
+    if (std::is_same<T, uint32_t>::value) return "uint32_t";
+    if (std::is_same<T, int64_t>::value) return "int64_t";
+    if (std::is_same<T, uint64_t>::value) return "uint64_t";
+    return "unknown";
+}
+template <typename T>
+inline void dump_values(const T *p, uint32_t n) {
+    pyasc_sim::kapi::append_output("[");
+    for (uint32_t i = 0; i < n; ++i) {
+        const char *sep = i == 0 ? "" : ", ";
+        if constexpr (std::is_integral<T>::value) {
+            pyasc_sim::kapi::append_output("%s%lld", sep, static_cast<long long>(p[i]));
+        } else {
+            pyasc_sim::kapi::append_output("%s%.9g", sep, pyasc_sim::kapi::to_double(p[i]));
+        }
+    }
+    pyasc_sim::kapi::append_output("]\n");
+}
+}  // namespace sim_detail
+
+// DumpTensor(tensor, desc, dumpSize): prints a header line and the first dumpSize elements
+// (checked against the tensor's buffer / GlobalTensor size like a read).
+template <typename T>
+inline void DumpTensor(const LocalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize,
+                       pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    tensor.check(0, dumpSize, "DumpTensor reads", loc);
+    pyasc_sim::kapi::append_output("DumpTensor: desc=%u, block=%u, position=%s, data_type=%s, dump_size=%u\n", desc,
+                                   pyasc_sim::kapi::blk().block_idx, pyasc_sim::kapi::pos_name(tensor.GetPosition()),
+                                   sim_detail::dtype_name<T>(), dumpSize);
+    sim_detail::dump_values(tensor.ptr(), dumpSize);
+}
+template <typename T>
+inline void DumpTensor(const GlobalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize,
+                       pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    tensor.check(0, dumpSize, false, "DumpTensor reads", loc);
+    pyasc_sim::kapi::append_output("DumpTensor: desc=%u, block=%u, position=GM, data_type=%s, dump_size=%u\n", desc,
+                                   pyasc_sim::kapi::blk().block_idx, sim_detail::dtype_name<T>(), dumpSize);
+    sim_detail::dump_values(tensor.GetPhyAddr(), dumpSize);
+}
+
+}  // namespace AscendC
+
+// ASSERT(cond) and ASSERT(cond, fmt, args...): a false condition is a kernel error.
+#ifndef ASSERT
+#define ASSERT(...) ::pyasc_sim::kapi::assert_check(#__VA_ARGS__, ::pyasc_sim::kapi::SrcLoc(), __VA_ARGS__)
+#endif
+
+#endif  // PYASC_SIM_KAPI_DEBUG_H_

@@ -1,0 +1,285 @@
+// Ascend C on the CPU -- the Matmul high-level API (lib/matmul_intf.h in the SDK):
+//     AscendC::Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<...B>,
+//                     MatmulType<...C float>, MatmulType<...bias float>> mm;
+//     REGIST_MATMUL_OBJ(&pipe, workspace, mm, &tiling);        // or mm.Init(&tiling, &pipe)
+//     mm.SetTensorA(aGm[offsetA], isTransA); mm.SetTensorB(bGm[offsetB], isTransB); mm.SetBias(biasGm[n0]);
+//     mm.SetTail(tailM, tailN);                               // optional: a smaller last tile
+//     mm.IterateAll(cGm[offsetC]);                            // or: while (mm.Iterate()) mm.GetTensorC(cGm);
+//     mm.End();
+// TCubeTiling holds the documented fields in the documented order (int32 each); the Python helper
+// pyasc_sim.tiling.matmul_tiling fills it.  One block computes its singleCoreM x singleCoreN x
+// singleCoreK part (or the SetTail / SetSingleShape shape) directly from GM, accumulating in double
+// and rounding once to C's type (the cube unit accumulates in float / int32 per baseK step);
+// A/B/C/bias must be ND tensors in GM.  Reads and writes are checked like DataCopy's.
+#ifndef PYASC_SIM_KAPI_MATMUL_H_
+#define PYASC_SIM_KAPI_MATMUL_H_
+
+#include <vector>
+
+#include "pyasc_sim/kapi/tensor.h"
+#include "pyasc_sim/kapi/pipe.h"
+#include "pyasc_sim/kapi/matmul_tiling.h"
+
+enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+
+namespace AscendC {
+
+using ::CubeFormat;
+using ::LayoutMode;
+
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct MatmulType {
+    static constexpr TPosition pos = POSITION;
+    static constexpr CubeFormat format = FORMAT;
+    using T = TYPE;
+    static constexpr bool isTrans = ISTRANS;
+};
+
+// MatmulConfig presets: the hardware scheduling variants compute the same result here.
+struct MatmulConfig {
+    bool doNorm = true;
+    bool doMultiDataLoad = false;
+    bool enableSetBias = true;
+    bool intrinsicsCheck = false;
+};
+constexpr MatmulConfig CFG_NORM{true, false, true, false};
+constexpr MatmulConfig CFG_MDL{false, true, true, false};
+constexpr MatmulConfig CFG_IBSHARE_NORM{true, false, true, false};
+constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit = false, bool = false, bool = false, bool = true) {
+    return MatmulConfig{true, false, true, intrinsicsLimit};
+}
+constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool = false, uint32_t = 0, bool = false,
+                                    bool = false, bool = false, bool = true) {
+    return MatmulConfig{false, true, true, intrinsicsLimit};
+}
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
+          const MatmulConfig &MM_CFG = CFG_NORM, class MM_CB = void>
+class Matmul {
+    using SrcT = typename A_TYPE::T;
+    using SrcBT = typename B_TYPE::T;
+    using DstT = typename C_TYPE::T;
+    using BiasT = typename BIAS_TYPE::T;
+
+public:
+    void Init(const TCubeTiling *cubeTiling, TPipe *tpipe = nullptr,
+              pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        (void)tpipe;
+        if (cubeTiling == nullptr) {
+            pyasc_sim::kapi::fail("matmul-tiling", loc, "Matmul::Init / REGIST_MATMUL_OBJ got a null TCubeTiling");
+        }
+        t_ = *cubeTiling;
+        if (t_.M <= 0 || t_.N <= 0 || t_.Ka <= 0 || t_.singleCoreM <= 0 || t_.singleCoreN <= 0 ||
+            t_.singleCoreK <= 0 || t_.baseM <= 0 || t_.baseN <= 0) {
+            pyasc_sim::kapi::fail("matmul-tiling", loc,
+                                  "Matmul tiling {M %d, N %d, Ka %d, singleCoreM %d, singleCoreN %d, singleCoreK %d, "
+                                  "baseM %d, baseN %d}: every field must be > 0 (fill the TCubeTiling with the host "
+                                  "tiling helper, pyasc_sim.tiling.matmul_tiling)",
+                                  t_.M, t_.N, t_.Ka, t_.singleCoreM, t_.singleCoreN, t_.singleCoreK, t_.baseM, t_.baseN);
+        }
+        m_ = t_.singleCoreM;
+        n_ = t_.singleCoreN;
+        k_ = t_.singleCoreK;
+        orgM_ = t_.M;
+        orgN_ = t_.N;
+        orgKa_ = t_.Ka;
+        orgKb_ = t_.Kb > 0 ? t_.Kb : t_.Ka;
+        hasBias_ = false;
+        inited_ = true;
+    }
+    void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK, orgN); }
+    void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
+        (void)orgKc;
+        orgM_ = orgM;
+        orgN_ = orgN;
+        orgKa_ = orgKa;
+        orgKb_ = orgKb;
+    }
+    void SetSingleShape(int singleM, int singleN, int singleK) {
+        m_ = singleM;
+        n_ = singleN;
+        k_ = singleK;
+    }
+    void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+        if (tailM > 0) m_ = tailM;
+        if (tailN > 0) n_ = tailN;
+        if (tailK > 0) k_ = tailK;
+    }
+    void SetTensorA(const GlobalTensor<SrcT> &gm, bool isTransposeA = false) {
+        a_ = gm;
+        transA_ = isTransposeA || A_TYPE::isTrans;
+    }
+    void SetTensorB(const GlobalTensor<SrcBT> &gm, bool isTransposeB = false) {
+        b_ = gm;
+        transB_ = isTransposeB || B_TYPE::isTrans;
+    }
+    void SetBias(const GlobalTensor<BiasT> &biasGlobal) {
+        bias_ = biasGlobal;
+        hasBias_ = true;
+    }
+    void DisableBias() { hasBias_ = false; }
+    void ClearBias() { hasBias_ = false; }
+    template <typename... A>
+    void SetLocalWorkspace(A &&...) {}
+    template <typename... A>
+    void SetWorkspace(A &&...) {}
+    void End() { iterating_ = false; }
+
+    // The whole singleCore C tile into gm (row stride N of the original shape); enAtomic = 1 adds.
+    template <bool sync = true>
+    void IterateAll(const GlobalTensor<DstT> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    bool waitIterateAll = false, bool fakeMsg = false,
+                    pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        (void)enSequentialWrite;
+        (void)waitIterateAll;
+        (void)fakeMsg;
+        require_init("IterateAll", loc);
+        compute(0, 0, m_, n_, gm, nullptr, 0, enAtomic != 0, loc);
+    }
+
+    // One baseM x baseN tile per call, in iterateOrder (0: along M first, 1: along N first).
+    template <bool sync = true>
+    bool Iterate(bool enPartialSum = false, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        (void)enPartialSum;
+        require_init("Iterate", loc);
+        const int tm = (m_ + t_.baseM - 1) / t_.baseM, tn = (n_ + t_.baseN - 1) / t_.baseN;
+        if (!iterating_) {
+            iterating_ = true;
+            step_ = 0;
+        } else {
+            ++step_;
+        }
+        if (step_ >= tm * tn) {
+            iterating_ = false;
+            return false;
+        }
+        if (t_.iterateOrder == 1) {
+            curM_ = step_ / tn;
+            curN_ = step_ % tn;
+        } else {
+            curM_ = step_ % tm;
+            curN_ = step_ / tm;
+        }
+        return true;
+    }
+    // The current tile into gm at its place in the C tile (enSequentialWrite: contiguously at
+    // step * baseM * baseN instead).
+    template <bool sync = true>
+    void GetTensorC(const GlobalTensor<DstT> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        const int m0 = curM_ * t_.baseM, n0 = curN_ * t_.baseN;
+        const int mm = std::min(t_.baseM, m_ - m0), nn = std::min(t_.baseN, n_ - n0);
+        if (enSequentialWrite) {
+            compute(m0, n0, mm, nn, gm[static_cast<uint64_t>(step_) * t_.baseM * t_.baseN], nullptr, t_.baseN,
+                    enAtomic != 0, loc);
+        } else {
+            compute(m0, n0, mm, nn, gm[static_cast<uint64_t>(m0) * orgN_ + n0], nullptr, 0, enAtomic != 0, loc);
+        }
+    }
+    // The current tile into a local tensor, baseM x baseN row-major.
+    template <bool sync = true>
+    void GetTensorC(const LocalTensor<DstT> &c, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        (void)enSequentialWrite;
+        const int m0 = curM_ * t_.baseM, n0 = curN_ * t_.baseN;
+        const int mm = std::min(t_.baseM, m_ - m0), nn = std::min(t_.baseN, n_ - n0);
+        c.check(0, static_cast<int64_t>(t_.baseM) * t_.baseN, "Matmul::GetTensorC writes", loc);
+        compute(m0, n0, mm, nn, GlobalTensor<DstT>(), &c, t_.baseN, enAtomic != 0, loc);
+    }
+
+private:
+    void require_init(const char *api, const pyasc_sim::kapi::SrcLoc &loc) const {
+        if (!inited_) {
+            pyasc_sim::kapi::fail("matmul-tiling", loc,
+                                  "Matmul::%s before Init: register the object with REGIST_MATMUL_OBJ(&pipe, "
+                                  "workspace, obj, &tiling) or call obj.Init(&tiling, &pipe)", api);
+        }
+    }
+    // C[m0:m0+mm, n0:n0+nn] of this core's tile; into gm (row stride ldc or orgN) or local.
+    void compute(int m0, int n0, int mm, int nn, const GlobalTensor<DstT> &gm, const LocalTensor<DstT> *local, int ldc,
+                 bool atomic, const pyasc_sim::kapi::SrcLoc &loc) {
+        const int K = k_;
+        const int lda = transA_ ? orgM_ : orgKa_;  // A is M x Ka (or Ka x M transposed)
+        const int ldb = transB_ ? orgKb_ : orgN_;  // B is Kb x N (or N x Kb transposed)
+        const int ldC = ldc > 0 ? ldc : orgN_;
+        // bounds: the rows (or columns) of A and B this tile reads
+        if (transA_) {
+            for (int k = 0; k < K; ++k) a_.check(static_cast<uint64_t>(k) * lda + m0, mm, false, "Matmul reads A", loc);
+        } else {
+            for (int i = 0; i < mm; ++i) a_.check(static_cast<uint64_t>(m0 + i) * lda, K, false, "Matmul reads A", loc);
+        }
+        if (transB_) {
+            for (int j = 0; j < nn; ++j) b_.check(static_cast<uint64_t>(n0 + j) * ldb, K, false, "Matmul reads B", loc);
+        } else {
+            for (int k = 0; k < K; ++k) b_.check(static_cast<uint64_t>(k) * ldb + n0, nn, false, "Matmul reads B", loc);
+        }
+        if (hasBias_) bias_.check(n0, nn, false, "Matmul reads bias", loc);
+        const SrcT *a = a_.GetPhyAddr();
+        const SrcBT *b = b_.GetPhyAddr();
+        std::vector<double> row(nn);
+        for (int i = 0; i < mm; ++i) {
+            for (int j = 0; j < nn; ++j) {
+                double acc = hasBias_ ? pyasc_sim::kapi::to_double(bias_.GetPhyAddr()[n0 + j]) : 0.0;
+                for (int k = 0; k < K; ++k) {
+                    const SrcT av = transA_ ? a[static_cast<int64_t>(k) * lda + m0 + i] : a[static_cast<int64_t>(m0 + i) * lda + k];
+                    const SrcBT bv = transB_ ? b[static_cast<int64_t>(n0 + j) * ldb + k] : b[static_cast<int64_t>(k) * ldb + n0 + j];
+                    acc += pyasc_sim::kapi::to_double(av) * pyasc_sim::kapi::to_double(bv);
+                }
+                row[j] = acc;
+            }
+            if (local != nullptr) {
+                DstT *c = local->ptr() + static_cast<int64_t>(i) * ldC;
+                for (int j = 0; j < nn; ++j) c[j] = static_cast<DstT>(atomic ? row[j] + pyasc_sim::kapi::to_double(c[j]) : row[j]);
+            } else {
+                gm.check(static_cast<uint64_t>(i) * ldC, nn, true, "Matmul writes C", loc);
+                DstT *c = gm.GetPhyAddr() + static_cast<int64_t>(i) * ldC;
+                for (int j = 0; j < nn; ++j) c[j] = static_cast<DstT>(atomic ? row[j] + pyasc_sim::kapi::to_double(c[j]) : row[j]);
+            }
+        }
+        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM,
+                                16.0 + static_cast<double>(mm) * nn * K / 4096.0);
+    }
+
+    TCubeTiling t_{};
+    bool inited_ = false, hasBias_ = false, transA_ = false, transB_ = false, iterating_ = false;
+    int m_ = 0, n_ = 0, k_ = 0, orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
+    int step_ = 0, curM_ = 0, curN_ = 0;
+    GlobalTensor<SrcT> a_;
+    GlobalTensor<SrcBT> b_;
+    GlobalTensor<BiasT> bias_;
+};
+
+namespace sim_detail {
+inline void regist_matmul(TPipe *) {}
+template <typename M, typename... Rest>
+inline void regist_matmul(TPipe *pipe, M &obj, const TCubeTiling *tiling, Rest &&...rest) {
+    obj.Init(tiling, pipe);
+    regist_matmul(pipe, std::forward<Rest>(rest)...);
+}
+template <typename M>
+inline void regist_matmul(TPipe *pipe, M &obj) {
+    (void)pipe;
+    (void)obj;  // registered without a tiling: Init(&tiling) must follow
+}
+}  // namespace sim_detail
+
+}  // namespace AscendC
+
+namespace matmul {
+using AscendC::Matmul;
+using AscendC::MatmulConfig;
+using AscendC::MatmulType;
+using AscendC::CFG_MDL;
+using AscendC::CFG_NORM;
+}  // namespace matmul
+
+// REGIST_MATMUL_OBJ(&pipe, workspace, obj1, &tiling1[, obj2, &tiling2 ...]): Init each object.
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                                     \
+    do {                                                                                                             \
+        (void)(workspace);                                                                                           \
+        ::AscendC::sim_detail::regist_matmul(tpipe, __VA_ARGS__);                                                    \
+    } while (0)
+
+#endif  // PYASC_SIM_KAPI_MATMUL_H_

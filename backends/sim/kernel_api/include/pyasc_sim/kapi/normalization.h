@@ -1,0 +1,115 @@
+// Ascend C on the CPU -- LayerNorm over the last axis of [B, S, H] (lib/normalization/layernorm.h).
+// Semantics from the public Ascend C reference; math in double per element, rounded once to T (the
+// hardware composes basic instructions: results can differ in the last bits).  sharedTmpBuffer
+// arguments are accepted and not needed.
+#ifndef PYASC_SIM_KAPI_NORMALIZATION_H_
+#define PYASC_SIM_KAPI_NORMALIZATION_H_
+
+#include <cmath>
+#include <vector>
+
+#include "pyasc_sim/kapi/vector.h"
+#include "pyasc_sim/kapi/tiling_structs.h"
+
+namespace AscendC {
+
+#ifndef PYASC_SIM_LOC
+#define PYASC_SIM_LOC pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()
+#endif
+
+// ---- LayerNorm over the last axis of [B, S, H] ---------------------------------------------------
+// output = (x - mean) / sqrt(variance + epsilon) * gamma + beta over the first originalHLength of
+// each row of hLength elements; outputMean / outputVariance: B * S values (biased variance).
+template <typename T, bool isReuseSource = false>
+inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &outputMean,
+                      const LocalTensor<T> &outputVariance, const LocalTensor<T> &inputX, const LocalTensor<T> &gamma,
+                      const LocalTensor<T> &beta, const LocalTensor<uint8_t> &sharedTmpBuffer, const T epsilon,
+                      LayerNormTiling &tiling, PYASC_SIM_LOC) {
+    (void)sharedTmpBuffer;
+    const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength;
+    const uint32_t valid = tiling.originalHLength == 0 ? h : tiling.originalHLength;
+    if (pyasc_sim::kapi::blk().checks && (h == 0 || valid > h)) {
+        pyasc_sim::kapi::fail("vector-count", loc,
+                              "LayerNorm: tiling {bLength %u, sLength %u, hLength %u, originalHLength %u}: need hLength "
+                              "> 0 and originalHLength <= hLength (fill it with the host tiling helper)",
+                              tiling.bLength, tiling.sLength, h, tiling.originalHLength);
+    }
+    sim_detail::check_operand(inputX, "LayerNorm", "inputX", static_cast<int64_t>(rows) * h, loc);
+    sim_detail::check_operand(output, "LayerNorm", "output", static_cast<int64_t>(rows) * h, loc);
+    sim_detail::check_operand(gamma, "LayerNorm", "gamma", valid, loc);
+    sim_detail::check_operand(beta, "LayerNorm", "beta", valid, loc);
+    outputMean.check(0, rows, "LayerNorm writes outputMean", loc);
+    outputVariance.check(0, rows, "LayerNorm writes outputVariance", loc);
+    const double eps = pyasc_sim::kapi::to_double(epsilon);
+    for (uint32_t r = 0; r < rows; ++r) {
+        const T *x = inputX.ptr() + static_cast<int64_t>(r) * h;
+        double mean = 0.0, var = 0.0;
+        for (uint32_t i = 0; i < valid; ++i) mean += pyasc_sim::kapi::to_double(x[i]);
+        mean /= valid;
+        for (uint32_t i = 0; i < valid; ++i) {
+            const double d = pyasc_sim::kapi::to_double(x[i]) - mean;
+            var += d * d;
+        }
+        var /= valid;
+        const double inv = 1.0 / std::sqrt(var + eps);
+        T *y = output.ptr() + static_cast<int64_t>(r) * h;
+        for (uint32_t i = 0; i < valid; ++i) {
+            y[i] = static_cast<T>((pyasc_sim::kapi::to_double(x[i]) - mean) * inv *
+                                      pyasc_sim::kapi::to_double(gamma.ptr()[i]) +
+                                  pyasc_sim::kapi::to_double(beta.ptr()[i]));
+        }
+        outputMean.ptr()[r] = static_cast<T>(mean);
+        outputVariance.ptr()[r] = static_cast<T>(var);
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
+                            pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(static_cast<uint64_t>(rows) * h, sizeof(T)), 10.0));
+}
+template <typename T, bool isReuseSource = false>
+inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &outputMean,
+                      const LocalTensor<T> &outputVariance, const LocalTensor<T> &inputX, const LocalTensor<T> &gamma,
+                      const LocalTensor<T> &beta, const T epsilon, LayerNormTiling &tiling, PYASC_SIM_LOC) {
+    LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta, LocalTensor<uint8_t>(), epsilon,
+                                tiling, loc);
+}
+
+// ---- RmsNorm over the last axis of [B, S, H]: dst = x / sqrt(mean(x^2) + epsilon) * gamma over the
+// first originalHLength of each row of hLength elements ---------------------------------------------
+template <typename T, bool isBasicBlock = false>
+inline void RmsNorm(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<T> &gammaTensor,
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, const T epsilon, const RmsNormTiling &tiling,
+                    PYASC_SIM_LOC) {
+    (void)sharedTmpBuffer;
+    const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength;
+    const uint32_t valid = tiling.originalHLength == 0 ? h : tiling.originalHLength;
+    if (pyasc_sim::kapi::blk().checks && (h == 0 || valid > h)) {
+        pyasc_sim::kapi::fail("vector-count", loc,
+                              "RmsNorm: tiling {bLength %u, sLength %u, hLength %u, originalHLength %u}: need hLength > "
+                              "0 and originalHLength <= hLength (fill it with the host tiling helper)",
+                              tiling.bLength, tiling.sLength, h, tiling.originalHLength);
+    }
+    sim_detail::check_operand(srcTensor, "RmsNorm", "src", static_cast<int64_t>(rows) * h, loc);
+    sim_detail::check_operand(dstTensor, "RmsNorm", "dst", static_cast<int64_t>(rows) * h, loc);
+    sim_detail::check_operand(gammaTensor, "RmsNorm", "gamma", valid, loc);
+    const double eps = pyasc_sim::kapi::to_double(epsilon);
+    for (uint32_t r = 0; r < rows; ++r) {
+        const T *x = srcTensor.ptr() + static_cast<int64_t>(r) * h;
+        double sq = 0.0;
+        for (uint32_t i = 0; i < valid; ++i) sq += pyasc_sim::kapi::to_double(x[i]) * pyasc_sim::kapi::to_double(x[i]);
+        const double inv = 1.0 / std::sqrt(sq / valid + eps);
+        T *y = dstTensor.ptr() + static_cast<int64_t>(r) * h;
+        for (uint32_t i = 0; i < valid; ++i) {
+            y[i] = static_cast<T>(pyasc_sim::kapi::to_double(x[i]) * inv * pyasc_sim::kapi::to_double(gammaTensor.ptr()[i]));
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
+                            pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(static_cast<uint64_t>(rows) * h, sizeof(T)), 8.0));
+}
+template <typename T, bool isBasicBlock = false>
+inline void RmsNorm(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<T> &gammaTensor,
+                    const T epsilon, const RmsNormTiling &tiling, PYASC_SIM_LOC) {
+    RmsNorm<T, isBasicBlock>(dstTensor, srcTensor, gammaTensor, LocalTensor<uint8_t>(), epsilon, tiling, loc);
+}
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_NORMALIZATION_H_

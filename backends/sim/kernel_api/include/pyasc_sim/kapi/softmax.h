@@ -1,0 +1,116 @@
+// Ascend C on the CPU -- SoftMax over the last axis (lib/activation/softmax.h).
+// Semantics from the public Ascend C reference; math in double per element, rounded once to T (the
+// hardware composes basic instructions: results can differ in the last bits).  sharedTmpBuffer
+// arguments are accepted and not needed.
+#ifndef PYASC_SIM_KAPI_SOFTMAX_H_
+#define PYASC_SIM_KAPI_SOFTMAX_H_
+
+#include <cmath>
+#include <vector>
+
+#include "pyasc_sim/kapi/vector.h"
+#include "pyasc_sim/kapi/tiling_structs.h"
+
+namespace AscendC {
+
+#ifndef PYASC_SIM_LOC
+#define PYASC_SIM_LOC pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()
+#endif
+
+// ---- SoftMax over the last axis ------------------------------------------------------------------
+// src/dst: srcM rows of srcK elements (srcK * sizeof(T) a multiple of 32), the first oriSrcK of a
+// row valid; sumTensor / maxTensor: one 32-byte block per row holding the row's sum of exp(x - max)
+// and max, repeated.  The SoftMaxTiling fields the host computes are accepted, not needed.
+struct SoftMaxShapeInfo {
+    uint32_t srcM = 0;
+    uint32_t srcK = 0;
+    uint32_t oriSrcM = 0;
+    uint32_t oriSrcK = 0;
+};
+namespace sim_detail {
+template <typename T, typename U>
+inline void softmax_rows(const LocalTensor<T> &dst, const LocalTensor<U> *sum, const LocalTensor<U> *max,
+                         const LocalTensor<T> &src, const SoftMaxShapeInfo &s, const SrcLoc &loc) {
+    const uint32_t m = s.srcM, k = s.srcK, valid = s.oriSrcK == 0 ? s.srcK : s.oriSrcK;
+    if (pyasc_sim::kapi::blk().checks && (k == 0 || valid > k || (k * sizeof(T)) % 32 != 0)) {
+        pyasc_sim::kapi::fail("vector-count", loc,
+                              "SoftMax: shape {srcM %u, srcK %u, oriSrcK %u}: srcK * sizeof(T) = %zu bytes must be a "
+                              "non-zero multiple of 32 and oriSrcK <= srcK",
+                              m, k, s.oriSrcK, static_cast<size_t>(k) * sizeof(T));
+    }
+    check_operand(src, "SoftMax", "src", static_cast<int64_t>(m) * k, loc);
+    check_operand(dst, "SoftMax", "dst", static_cast<int64_t>(m) * k, loc);
+    constexpr uint32_t per = 32 / sizeof(U);
+    if (sum != nullptr) check_operand(*sum, "SoftMax", "sumTensor", static_cast<int64_t>(m) * per, loc);
+    if (max != nullptr) check_operand(*max, "SoftMax", "maxTensor", static_cast<int64_t>(m) * per, loc);
+    std::vector<double> e(valid);
+    for (uint32_t r = 0; r < m; ++r) {
+        const T *x = src.ptr() + static_cast<int64_t>(r) * k;
+        double mx = -INFINITY;
+        for (uint32_t i = 0; i < valid; ++i) mx = std::max(mx, pyasc_sim::kapi::to_double(x[i]));
+        double total = 0.0;
+        for (uint32_t i = 0; i < valid; ++i) total += (e[i] = std::exp(pyasc_sim::kapi::to_double(x[i]) - mx));
+        T *y = dst.ptr() + static_cast<int64_t>(r) * k;
+        for (uint32_t i = 0; i < valid; ++i) y[i] = static_cast<T>(e[i] / total);
+        for (uint32_t j = 0; j < per; ++j) {
+            if (sum != nullptr) sum->ptr()[r * per + j] = static_cast<U>(total);
+            if (max != nullptr) max->ptr()[r * per + j] = static_cast<U>(mx);
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
+                            pyasc_sim::kapi::vector_cycles(repeats_of(static_cast<uint64_t>(m) * k, sizeof(T)), 12.0));
+}
+}  // namespace sim_detail
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false>
+inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &sumTensor, const LocalTensor<T> &maxTensor,
+                    const LocalTensor<T> &src, const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {},
+                    PYASC_SIM_LOC) {
+    SoftMaxShapeInfo s = softmaxShapeInfo;
+    if (s.srcM == 0) s = {tiling.srcM, tiling.srcK, tiling.srcM, tiling.srcK};
+    sim_detail::softmax_rows(dst, &sumTensor, &maxTensor, src, s, loc);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false>
+inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &sumTensor, const LocalTensor<T> &maxTensor,
+                    const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
+                    const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
+    (void)sharedTmpBuffer;
+    SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ>(dst, sumTensor, maxTensor, src, tiling, softmaxShapeInfo, loc);
+}
+// The form without sum / max outputs.
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const SoftMaxTiling &tiling,
+                    const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
+    SoftMaxShapeInfo s = softmaxShapeInfo;
+    if (s.srcM == 0) s = {tiling.srcM, tiling.srcK, tiling.srcM, tiling.srcK};
+    sim_detail::softmax_rows<T, T>(dst, nullptr, nullptr, src, s, loc);
+}
+
+// SimpleSoftMax: dst = exp(src - max) / sum with the per-row max and sum given (one 32-byte block
+// per row, as SoftMax produces them).
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false>
+inline void SimpleSoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &inSumTensor,
+                          const LocalTensor<T> &inMaxTensor, const LocalTensor<T> &src, const SoftMaxTiling &tiling,
+                          const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
+    SoftMaxShapeInfo s = softmaxShapeInfo;
+    if (s.srcM == 0) s = {tiling.srcM, tiling.srcK, tiling.srcM, tiling.srcK};
+    const uint32_t m = s.srcM, k = s.srcK, valid = s.oriSrcK == 0 ? s.srcK : s.oriSrcK;
+    constexpr uint32_t per = 32 / sizeof(T);
+    sim_detail::check_operand(src, "SimpleSoftMax", "src", static_cast<int64_t>(m) * k, loc);
+    sim_detail::check_operand(dst, "SimpleSoftMax", "dst", static_cast<int64_t>(m) * k, loc);
+    sim_detail::check_operand(inSumTensor, "SimpleSoftMax", "inSumTensor", static_cast<int64_t>(m) * per, loc);
+    sim_detail::check_operand(inMaxTensor, "SimpleSoftMax", "inMaxTensor", static_cast<int64_t>(m) * per, loc);
+    for (uint32_t r = 0; r < m; ++r) {
+        const double mx = pyasc_sim::kapi::to_double(inMaxTensor.ptr()[r * per]);
+        const double total = pyasc_sim::kapi::to_double(inSumTensor.ptr()[r * per]);
+        for (uint32_t i = 0; i < valid; ++i) {
+            const int64_t at = static_cast<int64_t>(r) * k + i;
+            dst.ptr()[at] = static_cast<T>(std::exp(pyasc_sim::kapi::to_double(src.ptr()[at]) - mx) / total);
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
+                            pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(static_cast<uint64_t>(m) * k, sizeof(T)), 6.0));
+}
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_SOFTMAX_H_

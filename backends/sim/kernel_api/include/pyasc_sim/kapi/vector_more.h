@@ -1,0 +1,588 @@
+// Ascend C on the CPU -- more basic vector instructions public kernels use: bitwise And / Or / Not,
+// ShiftLeft / ShiftRight, LeakyRelu, AddRelu, Axpy, BlockReduceSum/Max/Min, PairReduceSum, Copy,
+// Brcb, Gather, GatherMask, Transpose (16x16), CompareScalar, ScalarCast, Std::min / Std::max;
+// documented instructions the simulator lacks (Sort, TopK, ...) fail to compile with a message
+// that names them.  Written from the public Ascend C API reference.  Same engines and checks as
+// vector.h (alignment, local bounds, mask range, counts).
+#ifndef PYASC_SIM_KAPI_VECTOR_MORE_H_
+#define PYASC_SIM_KAPI_VECTOR_MORE_H_
+
+#include <algorithm>
+
+#include "pyasc_sim/kapi/vector.h"
+
+namespace AscendC {
+
+#ifndef PYASC_SIM_LOC
+#define PYASC_SIM_LOC pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()
+#endif
+
+// ---- parameter structures of these instructions ----------------------------------------------------
+struct CopyRepeatParams {
+    uint16_t dstStride = DEFAULT_BLK_STRIDE;  // data-block stride inside a repeat, in 32-byte blocks
+    uint16_t srcStride = DEFAULT_BLK_STRIDE;
+    uint16_t dstRepeatSize = DEFAULT_REPEAT_STRIDE;  // repeat stride, in 32-byte blocks
+    uint16_t srcRepeatSize = DEFAULT_REPEAT_STRIDE;
+    CopyRepeatParams() = default;
+    CopyRepeatParams(uint16_t dstStrideIn, uint16_t srcStrideIn, uint16_t dstRepeatSizeIn, uint16_t srcRepeatSizeIn)
+        : dstStride(dstStrideIn), srcStride(srcStrideIn), dstRepeatSize(dstRepeatSizeIn),
+          srcRepeatSize(srcRepeatSizeIn) {}
+};
+struct BrcbRepeatParams {
+    uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
+    uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+    BrcbRepeatParams() = default;
+    BrcbRepeatParams(uint16_t dstBlkStrideIn, uint16_t dstRepStrideIn)
+        : dstBlkStride(dstBlkStrideIn), dstRepStride(dstRepStrideIn) {}
+};
+struct GatherMaskParams {
+    uint8_t src0BlockStride = 1;
+    uint16_t repeatTimes = 1;
+    uint16_t src0RepeatStride = DEFAULT_REPEAT_STRIDE;
+    uint8_t src1RepeatStride = 1;
+    GatherMaskParams() = default;
+    GatherMaskParams(uint8_t src0BlockStrideIn, uint16_t repeatTimesIn, uint16_t src0RepeatStrideIn,
+                     uint8_t src1RepeatStrideIn)
+        : src0BlockStride(src0BlockStrideIn), repeatTimes(repeatTimesIn), src0RepeatStride(src0RepeatStrideIn),
+          src1RepeatStride(src1RepeatStrideIn) {}
+};
+
+namespace sim_detail {
+template <typename T>
+inline T bit_and(T a, T b) {
+    static_assert(std::is_integral<T>::value, "AscendC::And takes integer element types (int16_t, uint16_t, ...)");
+    return static_cast<T>(a & b);
+}
+template <typename T>
+inline T bit_or(T a, T b) {
+    static_assert(std::is_integral<T>::value, "AscendC::Or takes integer element types (int16_t, uint16_t, ...)");
+    return static_cast<T>(a | b);
+}
+template <typename T>
+inline T leaky(T a, T alpha) {
+    return a >= T(0) ? a : static_cast<T>(cv(a) * cv(alpha));
+}
+template <typename T>
+inline T add_relu(T a, T b) {
+    const T s = static_cast<T>(a + b);
+    return s > T(0) ? s : T(0);
+}
+}  // namespace sim_detail
+
+// ---- binary, unary and scalar families (count form and both mask forms) ---------------------------
+#define PYASC_SIM_BINARY2(NAME, EXPR)                                                                              \
+    template <typename T>                                                                                          \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
+                     const int32_t &count, PYASC_SIM_LOC) {                                                        \
+        sim_detail::binary_count(#NAME, dst, src0, src1, count, 1.0, loc, [](T a, T b) -> T { return EXPR; });    \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
+                     const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,     \
+                     PYASC_SIM_LOC) {                                                                              \
+        sim_detail::binary_repeat(#NAME, dst, src0, src1,                                                          \
+                                  sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
+                                  repeatParams, 1.0, loc, [](T a, T b) -> T { return EXPR; });                     \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
+                     const uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,       \
+                     PYASC_SIM_LOC) {                                                                              \
+        sim_detail::binary_repeat(#NAME, dst, src0, src1,                                                          \
+                                  sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
+                                  repeatParams, 1.0, loc, [](T a, T b) -> T { return EXPR; });                     \
+    }
+
+#define PYASC_SIM_SCALAR2(NAME, EXPR)                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
+                     const pyasc_sim::kapi::ident_t<T> &scalarValue, const int32_t &count, PYASC_SIM_LOC) {        \
+        const T s = scalarValue;                                                                                   \
+        sim_detail::unary_count(#NAME, dst, src, count, 1.0, loc, [s](T a) -> T { return EXPR; });                 \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
+                     const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask[],                        \
+                     const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        const T s = scalarValue;                                                                                   \
+        sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
+                                 repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
+                     const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask,                          \
+                     const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        const T s = scalarValue;                                                                                   \
+        sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
+                                 repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
+    }
+
+PYASC_SIM_BINARY2(And, sim_detail::bit_and(a, b))
+PYASC_SIM_BINARY2(Or, sim_detail::bit_or(a, b))
+PYASC_SIM_BINARY2(AddRelu, sim_detail::add_relu(a, b))
+PYASC_SIM_SCALAR2(LeakyRelu, sim_detail::leaky(a, s))
+PYASC_SIM_SCALAR2(ShiftLeft, static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) << s))
+PYASC_SIM_BINARY2(SubRelu, sim_detail::add_relu(a, static_cast<T>(-b)))
+#undef PYASC_SIM_BINARY2
+#undef PYASC_SIM_SCALAR2
+
+// Three-operand forms that read dst: MulAddDst (dst = src0 * src1 + dst), FusedMulAdd
+// (dst = src0 * dst + src1), FusedMulAddRelu (relu of FusedMulAdd); count form and both mask forms.
+namespace sim_detail {
+template <typename T, typename F>
+inline void ternary_count(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &s0,
+                          const LocalTensor<T> &s1, int64_t count, const SrcLoc &loc, F f) {
+    count = check_count(count, api, loc);
+    check_operand(dst, api, "dst", count, loc);
+    check_operand(s0, api, "src0", count, loc);
+    check_operand(s1, api, "src1", count, loc);
+    for (int64_t i = 0; i < count; ++i) dst.ptr()[i] = f(s0.ptr()[i], s1.ptr()[i], dst.ptr()[i]);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(count, sizeof(T))));
+}
+template <typename T, typename F>
+inline void ternary_repeat(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &s0, const LocalTensor<T> &s1,
+                           const Mask &m, uint8_t repeats, const BinaryRepeatParams &p, const SrcLoc &loc, F f) {
+    constexpr int64_t e = 32 / sizeof(T);
+    const Opnd od{p.dstBlkStride, p.dstRepStride, e}, o0{p.src0BlkStride, p.src0RepStride, e},
+        o1{p.src1BlkStride, p.src1RepStride, e};
+    check_operand(dst, api, "dst", od.extent(repeats, m), loc);
+    check_operand(s0, api, "src0", o0.extent(repeats, m), loc);
+    check_operand(s1, api, "src1", o1.extent(repeats, m), loc);
+    for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) {
+        T &d = dst.ptr()[od.off(r, i)];
+        d = f(s0.ptr()[o0.off(r, i)], s1.ptr()[o1.off(r, i)], d);
+    });
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats));
+}
+template <typename T>
+inline T fma_round(T a, T b, T c) {  // a * b + c, rounded once to T
+    return static_cast<T>(static_cast<calc_t<T>>(pyasc_sim::kapi::to_double(a) * pyasc_sim::kapi::to_double(b) +
+                                                 pyasc_sim::kapi::to_double(c)));
+}
+}  // namespace sim_detail
+#define PYASC_SIM_TERNARY(NAME, EXPR)                                                                              \
+    template <typename T, typename U = T>                                                                          \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,            \
+                     const int32_t &count, PYASC_SIM_LOC) {                                                        \
+        static_assert(std::is_same<T, U>::value, #NAME ": mixed-precision forms are not supported by the pyasc "   \
+                                                 "simulator");                                                     \
+        sim_detail::ternary_count(#NAME, dst, src0, src1, count, loc, [](T a, T b, T d) -> T { return EXPR; });   \
+    }                                                                                                              \
+    template <typename T, typename U = T, bool isSetMask = true>                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,            \
+                     const uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,       \
+                     PYASC_SIM_LOC) {                                                                              \
+        static_assert(std::is_same<T, U>::value, #NAME ": mixed-precision forms are not supported by the pyasc "   \
+                                                 "simulator");                                                     \
+        sim_detail::ternary_repeat(#NAME, dst, src0, src1,                                                         \
+                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes, \
+                                   repeatParams, loc, [](T a, T b, T d) -> T { return EXPR; });                    \
+    }                                                                                                              \
+    template <typename T, typename U = T, bool isSetMask = true>                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,            \
+                     const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,     \
+                     PYASC_SIM_LOC) {                                                                              \
+        static_assert(std::is_same<T, U>::value, #NAME ": mixed-precision forms are not supported by the pyasc "   \
+                                                 "simulator");                                                     \
+        sim_detail::ternary_repeat(#NAME, dst, src0, src1,                                                         \
+                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes, \
+                                   repeatParams, loc, [](T a, T b, T d) -> T { return EXPR; });                    \
+    }
+PYASC_SIM_TERNARY(MulAddDst, sim_detail::fma_round(a, b, d))
+PYASC_SIM_TERNARY(FusedMulAdd, sim_detail::fma_round(a, d, b))
+PYASC_SIM_TERNARY(FusedMulAddRelu, (sim_detail::fma_round(a, d, b) > T(0) ? sim_detail::fma_round(a, d, b) : T(0)))
+#undef PYASC_SIM_TERNARY
+
+// ShiftRight: arithmetic for signed types, logical for unsigned; roundEn (mask form) rounds the
+// shifted-out half up.
+template <typename T, bool isSetMask = true>
+inline void ShiftRight(const LocalTensor<T> &dst, const LocalTensor<T> &src, const pyasc_sim::kapi::ident_t<T> &scalarValue,
+                       const int32_t &count, PYASC_SIM_LOC) {
+    static_assert(std::is_integral<T>::value, "ShiftRight takes integer element types");
+    const T s = scalarValue;
+    sim_detail::unary_count("ShiftRight", dst, src, count, 1.0, loc, [s](T a) -> T { return static_cast<T>(a >> s); });
+}
+namespace sim_detail {
+template <typename T>
+inline T shift_right(T a, T s, bool roundEn) {
+    T r = static_cast<T>(a >> s);
+    if (roundEn && s > 0 && ((a >> (s - 1)) & 1)) r = static_cast<T>(r + 1);
+    return r;
+}
+}  // namespace sim_detail
+template <typename T, bool isSetMask = true>
+inline void ShiftRight(const LocalTensor<T> &dst, const LocalTensor<T> &src, const pyasc_sim::kapi::ident_t<T> &scalarValue,
+                       const uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
+                       bool roundEn = false, PYASC_SIM_LOC) {
+    static_assert(std::is_integral<T>::value, "ShiftRight takes integer element types");
+    const T s = scalarValue;
+    sim_detail::unary_repeat("ShiftRight", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "ShiftRight", loc),
+                             repeatTimes, repeatParams, 1.0, loc,
+                             [s, roundEn](T a) -> T { return sim_detail::shift_right(a, s, roundEn); });
+}
+template <typename T, bool isSetMask = true>
+inline void ShiftRight(const LocalTensor<T> &dst, const LocalTensor<T> &src, const pyasc_sim::kapi::ident_t<T> &scalarValue,
+                       const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
+                       bool roundEn = false, PYASC_SIM_LOC) {
+    static_assert(std::is_integral<T>::value, "ShiftRight takes integer element types");
+    const T s = scalarValue;
+    sim_detail::unary_repeat("ShiftRight", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "ShiftRight", loc),
+                             repeatTimes, repeatParams, 1.0, loc,
+                             [s, roundEn](T a) -> T { return sim_detail::shift_right(a, s, roundEn); });
+}
+
+// Not: bitwise complement (integer types).
+template <typename T>
+inline void Not(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count, PYASC_SIM_LOC) {
+    static_assert(std::is_integral<T>::value, "Not takes integer element types");
+    sim_detail::unary_count("Not", dst, src, count, 1.0, loc, [](T a) -> T { return static_cast<T>(~a); });
+}
+template <typename T, bool isSetMask = true>
+inline void Not(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask, const uint8_t repeatTimes,
+                const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {
+    static_assert(std::is_integral<T>::value, "Not takes integer element types");
+    sim_detail::unary_repeat("Not", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Not", loc),
+                             repeatTimes, repeatParams, 1.0, loc, [](T a) -> T { return static_cast<T>(~a); });
+}
+template <typename T, bool isSetMask = true>
+inline void Not(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const uint8_t repeatTimes,
+                const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {
+    static_assert(std::is_integral<T>::value, "Not takes integer element types");
+    sim_detail::unary_repeat("Not", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Not", loc),
+                             repeatTimes, repeatParams, 1.0, loc, [](T a) -> T { return static_cast<T>(~a); });
+}
+
+// Axpy: dst = src * scalar + dst (src may be half with a float dst, as documented).
+namespace sim_detail {
+template <typename T, typename U>
+inline void axpy_count(const LocalTensor<T> &dst, const LocalTensor<U> &src, double s, int64_t count, const SrcLoc &loc) {
+    count = check_count(count, "Axpy", loc);
+    check_operand(dst, "Axpy", "dst", count, loc);
+    check_operand(src, "Axpy", "src", count, loc);
+    for (int64_t i = 0; i < count; ++i) {
+        dst.ptr()[i] = static_cast<T>(static_cast<calc_t<T>>(pyasc_sim::kapi::to_double(src.ptr()[i]) * s +
+                                                            pyasc_sim::kapi::to_double(dst.ptr()[i])));
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
+                            pyasc_sim::kapi::vector_cycles(repeats_of(count, std::max(sizeof(T), sizeof(U)))));
+}
+}  // namespace sim_detail
+template <typename T, typename U>
+inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalarValue, const int32_t &count,
+                 PYASC_SIM_LOC) {
+    sim_detail::axpy_count(dst, src, pyasc_sim::kapi::to_double(scalarValue), count, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalarValue, const uint64_t mask,
+                 const uint8_t repeatTimes, const UnaryRepeatParams &p, PYASC_SIM_LOC) {
+    const double s = pyasc_sim::kapi::to_double(scalarValue);
+    const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Axpy", loc);
+    const sim_detail::Opnd od{p.dstBlkStride, p.dstRepStride, static_cast<int64_t>(32 / sizeof(T))},
+        os{p.srcBlkStride, p.srcRepStride, static_cast<int64_t>(32 / sizeof(U))};
+    sim_detail::check_operand(dst, "Axpy", "dst", od.extent(repeatTimes, m), loc);
+    sim_detail::check_operand(src, "Axpy", "src", os.extent(repeatTimes, m), loc);
+    sim_detail::for_each_masked(repeatTimes, m, [&](uint32_t r, uint32_t i) {
+        T &d = dst.ptr()[od.off(r, i)];
+        d = static_cast<T>(static_cast<sim_detail::calc_t<T>>(pyasc_sim::kapi::to_double(src.ptr()[os.off(r, i)]) * s +
+                                                               pyasc_sim::kapi::to_double(d)));
+    });
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeatTimes));
+}
+
+// ---- BlockReduceSum/Max/Min: one result per 32-byte data block; PairReduceSum: per element pair ----
+// Repeat r writes its results to dst[r * dstRepStride * R + j] with R = 8 (block) or E / 2 (pair)
+// results per repeat; only blocks (pairs) with an active mask element are written.
+namespace sim_detail {
+enum class GroupOp { Sum, Max, Min };
+template <typename T, typename M>
+inline void group_reduce(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &src, int32_t repeat, M maskIn,
+                         int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, uint32_t group, GroupOp op,
+                         const SrcLoc &loc) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    const Mask m = mask_of<true>(maskIn, epr, api, loc);
+    if (repeat < 0 && pyasc_sim::kapi::blk().checks) {
+        pyasc_sim::kapi::fail("vector-count", loc, "%s: repeatTime %d is negative", api, repeat);
+    }
+    const uint32_t reps = repeat < 0 ? 0u : static_cast<uint32_t>(repeat);
+    const uint32_t per = epr / group;  // results per repeat
+    const Opnd os{srcBlkStride, srcRepStride, static_cast<int64_t>(32 / sizeof(T))};
+    check_operand(src, api, "src", os.extent(reps, m), loc);
+    dst.check_aligned(api, "dst", loc, sizeof(T));
+    if (reps > 0) dst.check(0, static_cast<int64_t>(reps - 1) * dstRepStride * per + per, api, loc);
+    for (uint32_t r = 0; r < reps; ++r) {
+        for (uint32_t g = 0; g < per; ++g) {
+            double acc = 0.0;
+            bool any = false;
+            for (uint32_t k = 0; k < group; ++k) {
+                const uint32_t i = g * group + k;
+                if (!m.test(i)) continue;
+                const double v = pyasc_sim::kapi::to_double(src.ptr()[os.off(r, i)]);
+                if (!any) {
+                    acc = v;
+                } else if (op == GroupOp::Sum) {
+                    acc += v;
+                } else if (op == GroupOp::Max) {
+                    acc = std::max(acc, v);
+                } else {
+                    acc = std::min(acc, v);
+                }
+                any = true;
+            }
+            if (any) dst.ptr()[static_cast<int64_t>(r) * dstRepStride * per + g] = static_cast<T>(acc);
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(reps, 2.0));
+}
+}  // namespace sim_detail
+
+#define PYASC_SIM_GROUP_REDUCE(NAME, GROUP, OP)                                                                      \
+    template <typename T, bool isSetMask = true>                                                                     \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime,                 \
+                     const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,                     \
+                     const int32_t srcRepStride, PYASC_SIM_LOC) {                                                    \
+        sim_detail::group_reduce(#NAME, dst, src, repeatTime, static_cast<uint64_t>(mask), dstRepStride,             \
+                                 srcBlkStride, srcRepStride, GROUP, sim_detail::GroupOp::OP, loc);                   \
+    }                                                                                                                \
+    template <typename T, bool isSetMask = true>                                                                     \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime,                 \
+                     const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,                  \
+                     const int32_t srcRepStride, PYASC_SIM_LOC) {                                                    \
+        sim_detail::group_reduce(#NAME, dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, GROUP, \
+                                 sim_detail::GroupOp::OP, loc);                                                      \
+    }
+PYASC_SIM_GROUP_REDUCE(BlockReduceSum, 32 / sizeof(T), Sum)
+PYASC_SIM_GROUP_REDUCE(BlockReduceMax, 32 / sizeof(T), Max)
+PYASC_SIM_GROUP_REDUCE(BlockReduceMin, 32 / sizeof(T), Min)
+PYASC_SIM_GROUP_REDUCE(PairReduceSum, 2, Sum)
+#undef PYASC_SIM_GROUP_REDUCE
+
+// ---- Copy: local -> local (VECIN/VECCALC/VECOUT), mask / repeat form --------------------------------
+template <typename T, bool isSetMask = true, typename M>
+inline void sim_copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, M mask, const uint8_t repeatTimes,
+                     const CopyRepeatParams &p, const pyasc_sim::kapi::SrcLoc &loc) {
+    const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Copy", loc);
+    const sim_detail::Opnd od{p.dstStride, p.dstRepeatSize, static_cast<int64_t>(32 / sizeof(T))},
+        os{p.srcStride, p.srcRepeatSize, static_cast<int64_t>(32 / sizeof(T))};
+    sim_detail::check_operand(dst, "Copy", "dst", od.extent(repeatTimes, m), loc);
+    sim_detail::check_operand(src, "Copy", "src", os.extent(repeatTimes, m), loc);
+    sim_detail::for_each_masked(repeatTimes, m,
+                                [&](uint32_t r, uint32_t i) { dst.ptr()[od.off(r, i)] = src.ptr()[os.off(r, i)]; });
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeatTimes));
+}
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask, const uint8_t repeatTimes,
+                 const CopyRepeatParams &repeatParams, PYASC_SIM_LOC) {
+    sim_copy<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, loc);
+}
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const uint8_t repeatTimes,
+                 const CopyRepeatParams &repeatParams, PYASC_SIM_LOC) {
+    sim_copy<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, loc);
+}
+
+// ---- Brcb: each of 8 source elements per repeat fills one 32-byte block of dst --------------------
+template <typename T>
+inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint8_t repeatTime,
+                 const BrcbRepeatParams &p, PYASC_SIM_LOC) {
+    constexpr int64_t e = 32 / sizeof(T);
+    src.check_aligned("Brcb", "src", loc);
+    src.check(0, static_cast<int64_t>(repeatTime) * 8, "Brcb reads", loc);
+    dst.check_aligned("Brcb", "dst", loc);
+    if (repeatTime > 0) {
+        dst.check(0, (static_cast<int64_t>(repeatTime) - 1) * p.dstRepStride * e + 7 * p.dstBlkStride * e + e,
+                  "Brcb writes", loc);
+    }
+    for (int64_t r = 0; r < repeatTime; ++r) {
+        for (int64_t j = 0; j < 8; ++j) {
+            const T v = src.ptr()[r * 8 + j];
+            T *blk = dst.ptr() + r * p.dstRepStride * e + j * p.dstBlkStride * e;
+            for (int64_t k = 0; k < e; ++k) blk[k] = v;
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeatTime));
+}
+
+// ---- Gather: dst[i] = the element at byte offset srcBaseAddr + srcOffset[i] of src ----------------
+template <typename T>
+inline void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint32_t> &srcOffset,
+                   const uint32_t srcBaseAddr, const uint32_t count, PYASC_SIM_LOC) {
+    sim_detail::check_operand(dst, "Gather", "dst", count, loc);
+    sim_detail::check_operand(srcOffset, "Gather", "srcOffset", count, loc);
+    src.check_aligned("Gather", "src", loc);
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint64_t off = static_cast<uint64_t>(srcBaseAddr) + srcOffset.ptr()[i];
+        if (pyasc_sim::kapi::blk().checks && off % sizeof(T) != 0) {
+            pyasc_sim::kapi::fail("ub-alignment", loc,
+                                  "Gather: srcOffset[%u] = %u (+ srcBaseAddr %u) is not a multiple of the %zu-byte "
+                                  "element size; offsets are in bytes",
+                                  i, srcOffset.ptr()[i], srcBaseAddr, sizeof(T));
+        }
+        src.check_bytes(static_cast<int64_t>(off), sizeof(T), "Gather reads", loc);
+        std::memcpy(dst.ptr() + i, reinterpret_cast<const uint8_t *>(src.ptr()) + off, sizeof(T));
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(count, sizeof(T)), 2.0));
+}
+
+// ---- GatherMask: keep the src0 elements whose pattern bit is set, packed into dst ------------------
+// src1Pattern 1..7 is a built-in pattern (1: even indices, 2: odd, 3..6: index % 4 == 0..3, 7: all);
+// the tensor form reads one bit per element, src1RepeatStride 32-byte blocks apart per repeat.
+// reduceMode false: every repeat covers 256 bytes of src0 (mask ignored); true: `mask` elements
+// per repeat.  rsvdCnt is the number of elements written.
+namespace sim_detail {
+template <typename T, typename Bit>
+inline void gather_mask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, Bit bit, bool reduceMode, uint32_t mask,
+                        const GatherMaskParams &p, uint64_t &rsvdCnt, const SrcLoc &loc) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    const uint32_t per = reduceMode ? mask : epr;
+    if (reduceMode && (mask == 0) && pyasc_sim::kapi::blk().checks) {
+        pyasc_sim::kapi::fail("vector-mask", loc, "GatherMask: mask 0 in reduceMode (counter mode) selects no element");
+    }
+    const Opnd os{p.src0BlockStride, p.src0RepeatStride, static_cast<int64_t>(32 / sizeof(T))};
+    src0.check_aligned("GatherMask", "src0", loc);
+    dst.check_aligned("GatherMask", "dst", loc);
+    uint64_t n = 0;
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        for (uint32_t i = 0; i < per; ++i) {
+            if (!bit(r, i)) continue;
+            const int64_t at = reduceMode ? static_cast<int64_t>(r) * per + i : os.off(r, i);
+            src0.check(at, 1, "GatherMask reads", loc);
+            dst.check(static_cast<int64_t>(n), 1, "GatherMask writes", loc);
+            dst.ptr()[n++] = src0.ptr()[at];
+        }
+    }
+    rsvdCnt = n;
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(p.repeatTimes));
+}
+inline bool builtin_pattern(uint8_t pattern, uint32_t i) {
+    switch (pattern) {
+        case 1: return i % 2 == 0;
+        case 2: return i % 2 == 1;
+        case 3: return i % 4 == 0;
+        case 4: return i % 4 == 1;
+        case 5: return i % 4 == 2;
+        case 6: return i % 4 == 3;
+        default: return true;
+    }
+}
+}  // namespace sim_detail
+template <typename T, typename U = uint32_t>
+inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const uint8_t src1Pattern,
+                       const bool reduceMode, const uint32_t mask, const GatherMaskParams &gatherMaskParams,
+                       uint64_t &rsvdCnt, PYASC_SIM_LOC) {
+    if ((src1Pattern < 1 || src1Pattern > 7) && pyasc_sim::kapi::blk().checks) {
+        pyasc_sim::kapi::fail("vector-mask", loc, "GatherMask: built-in src1Pattern %u is outside 1..7", src1Pattern);
+    }
+    sim_detail::gather_mask(dst, src0, [src1Pattern](uint32_t, uint32_t i) { return sim_detail::builtin_pattern(src1Pattern, i); },
+                            reduceMode, mask, gatherMaskParams, rsvdCnt, loc);
+}
+template <typename T, typename U>
+inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<U> &src1Pattern,
+                       const bool reduceMode, const uint32_t mask, const GatherMaskParams &p, uint64_t &rsvdCnt,
+                       PYASC_SIM_LOC) {
+    src1Pattern.check_aligned("GatherMask", "src1Pattern", loc);
+    const uint32_t per = reduceMode ? mask : 256 / sizeof(T);
+    const uint64_t bytes_per_rep = reduceMode ? (per + 7) / 8 : static_cast<uint64_t>(p.src1RepeatStride) * 32;
+    if (p.repeatTimes > 0) src1Pattern.check_bytes(0, (p.repeatTimes - 1) * bytes_per_rep + (per + 7) / 8, "GatherMask reads", loc);
+    const uint8_t *bits = reinterpret_cast<const uint8_t *>(src1Pattern.ptr());
+    sim_detail::gather_mask(
+        dst, src0,
+        [bits, bytes_per_rep, reduceMode, per](uint32_t r, uint32_t i) {
+            const uint64_t bit = reduceMode ? static_cast<uint64_t>(r) * per + i : r * bytes_per_rep * 8 + i;
+            return sim_detail::get_bit(bits, bit);
+        },
+        reduceMode, mask, p, rsvdCnt, loc);
+}
+
+// ---- Transpose: one 16x16 matrix of 2-byte elements --------------------------------------------
+template <typename T>
+inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src, PYASC_SIM_LOC) {
+    static_assert(sizeof(T) == 2, "Transpose(dst, src) transposes a 16x16 matrix of 2-byte elements (half, int16_t, "
+                                  "uint16_t); the TransposeParamsExt overload is not supported by the pyasc simulator");
+    sim_detail::check_operand(dst, "Transpose", "dst", 256, loc);
+    sim_detail::check_operand(src, "Transpose", "src", 256, loc);
+    T tmp[256];
+    for (int i = 0; i < 16; ++i) {
+        for (int j = 0; j < 16; ++j) tmp[j * 16 + i] = src.ptr()[i * 16 + j];
+    }
+    std::memcpy(dst.ptr(), tmp, sizeof(tmp));
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(2));
+}
+
+// ---- CompareScalar: Compares under its newer name (count form and the mask/repeat form) -----------
+template <typename T, typename U>
+inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const pyasc_sim::kapi::ident_t<T> src1Scalar,
+                          CMPMODE cmpMode, uint32_t count, PYASC_SIM_LOC) {
+    Compares(dst, src0, src1Scalar, cmpMode, count, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const pyasc_sim::kapi::ident_t<T> src1Scalar,
+                          CMPMODE cmpMode, const uint64_t mask, uint8_t repeatTimes, const UnaryRepeatParams &p,
+                          PYASC_SIM_LOC) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, epr, "CompareScalar", loc);
+    const sim_detail::Opnd o0{p.srcBlkStride, p.srcRepStride, 32 / sizeof(T)};
+    sim_detail::check_operand(src0, "CompareScalar", "src0", o0.extent(repeatTimes, m), loc);
+    dst.check_aligned("CompareScalar", "dst", loc);
+    dst.check_bytes(0, static_cast<int64_t>(repeatTimes) * epr / 8, "CompareScalar writes", loc);
+    uint8_t *bits = reinterpret_cast<uint8_t *>(dst.ptr());
+    const T s = src1Scalar;
+    for (uint32_t r = 0; r < repeatTimes; ++r) {
+        for (uint32_t i = 0; i < epr; ++i) {
+            const bool v = m.test(i) && sim_detail::compare(src0.ptr()[o0.off(r, i)], s, cmpMode);
+            sim_detail::set_bit(bits, static_cast<uint64_t>(r) * epr + i, v);
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeatTimes));
+}
+
+// ---- scalar helpers -----------------------------------------------------------------------------
+template <typename srcT, typename dstT, RoundMode roundMode>
+inline dstT ScalarCast(srcT valueIn) {
+    return sim_detail::round_to<dstT>(pyasc_sim::kapi::to_double(valueIn), roundMode);
+}
+namespace Std {
+template <typename T, typename U>
+constexpr auto min(const T a, const U b) {
+    return a < b ? a : b;
+}
+template <typename T, typename U>
+constexpr auto max(const T a, const U b) {
+    return a > b ? a : b;
+}
+}  // namespace Std
+
+// int4b_t (packed 4-bit integers, two per byte) is not modelled: any use that needs the type
+// (a LocalTensor / GlobalTensor operation, sizeof) stops the compile with a message naming it.
+namespace sim_detail {
+template <int N = 0>
+struct int4b_unsupported {
+    static_assert(N != 0, "AscendC::int4b_t (packed 4-bit integers) is not supported by the pyasc simulator (see the "
+                          "kernel API reference, backends/sim/kernel_api/README.md)");
+};
+}  // namespace sim_detail
+using int4b_t = sim_detail::int4b_unsupported<>;
+
+// ---- documented instructions the simulator lacks: a compile error that names them ----------------
+namespace sim_detail {
+template <typename... A>
+struct always_false : std::false_type {};
+}  // namespace sim_detail
+#define PYASC_SIM_UNSUPPORTED(NAME)                                                                                  \
+    template <typename Tp = void, auto... V, typename... A>                                                          \
+    inline void NAME(A &&...) {                                                                                      \
+        static_assert(sim_detail::always_false<Tp, A...>::value,                                                     \
+                      "AscendC::" #NAME " is not supported by the pyasc simulator (see the kernel API reference, "  \
+                      "backends/sim/kernel_api/README.md)");                                                         \
+    }
+PYASC_SIM_UNSUPPORTED(Sort)
+PYASC_SIM_UNSUPPORTED(Sort32)
+PYASC_SIM_UNSUPPORTED(MrgSort)
+PYASC_SIM_UNSUPPORTED(MrgSort4)
+PYASC_SIM_UNSUPPORTED(TopK)
+PYASC_SIM_UNSUPPORTED(ProposalConcat)
+PYASC_SIM_UNSUPPORTED(ProposalExtract)
+#undef PYASC_SIM_UNSUPPORTED
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_VECTOR_MORE_H_
