@@ -197,3 +197,80 @@ def test_op_project_bad_inputs():
         pyasc_sim.compile(src, tiling_header=TILING_H, tiling_key=-1)
     with pytest.raises(pyasc_sim.KernelBuildError, match="op_type='ScaleAdd' needs tiling_header"):
         pyasc_sim.compile(src, op_type="ScaleAdd")
+
+
+# ---- point 2: kernel-launch sources (<<<>>> in host code) -----------------------------------------
+
+LAUNCH_SRC = COMPAT / "launch_scale.cpp"
+LAUNCHER_TYPES = ["uint32", "pointer", "pointer", "pointer", "uint32", "float"]
+
+
+def test_rewrite_launches_skips_comments_and_strings():
+    text = ('// a <<<>>> launch (\nk<<<n, nullptr, s>>>(a, b);\nconst char *t = "k<<<1>>>(";\n'
+            "k2 <<< 4, nullptr, s >>> (a);\n")
+    out, n = pyasc_sim.build.rewrite_launches(text)
+    assert n == 2
+    assert out.splitlines()[0] == "// a <<<>>> launch ("  # lines keep their numbers
+    assert out.splitlines()[1] == '::pyasc_sim::host::launcher(&(k), "k", n, nullptr, s)(a, b);'
+    assert '"k<<<1>>>("' in out
+    assert out.splitlines()[3].startswith('::pyasc_sim::host::launcher(&(k2), "k2",  4, nullptr, s )(')
+
+
+def test_host_launcher_runs_from_python():
+    binary = pyasc_sim.compile(LAUNCH_SRC, opt="-O1")
+    launch = pyasc_sim.host_function(binary, "lscale_do", LAUNCHER_TYPES)
+    x = np.arange(256, dtype=np.float32) - 100
+    y = pyasc.zeros((256,), dtype="float32", device="sim")
+    launch(4, None, sim(x), y, 256, -1.5)  # default stream
+    pyasc.synchronize()
+    np.testing.assert_array_equal(y.numpy(), x * np.float32(-1.5))
+
+
+def test_guarded_host_launcher_is_left_out():
+    binary = pyasc_sim.compile(LAUNCH_SRC, opt="-O1")
+    with pytest.raises(pyasc_sim.KernelBuildError, match="no host function 'lscale_do_guarded'.*ASCENDC_CPU_DEBUG"):
+        pyasc_sim.host_function(binary, "lscale_do_guarded", LAUNCHER_TYPES)
+
+
+MAIN_CPP = r"""
+#include <cstdio>
+#include <cstdint>
+#include <vector>
+#include "pyasc/acl_abi.h"
+void lscale_do(uint32_t blockDim, void *stream, uint8_t *x, uint8_t *y, uint32_t n, float a);
+#define CHECK(x) do { int rc_ = (x); if (rc_ != 0) { std::printf("FAIL %s = %d\n", #x, rc_); return 1; } } while (0)
+int main() {
+    const uint32_t n = 128;
+    CHECK(aclInit(nullptr));
+    CHECK(aclrtSetDevice(0));
+    aclrtStream stream = nullptr;
+    CHECK(aclrtCreateStream(&stream));
+    std::vector<float> x(n), y(n);
+    for (uint32_t i = 0; i < n; ++i) x[i] = float(i);
+    void *dx = nullptr, *dy = nullptr;
+    CHECK(aclrtMalloc(&dx, n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK(aclrtMalloc(&dy, n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK(aclrtMemcpy(dx, n * 4, x.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    lscale_do(2, stream, (uint8_t *)dx, (uint8_t *)dy, n, 3.0f);
+    CHECK(aclrtSynchronizeStream(stream));
+    CHECK(aclrtMemcpy(y.data(), n * 4, dy, n * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint32_t i = 0; i < n; ++i) if (y[i] != 3.0f * x[i]) { std::printf("FAIL y[%u]=%g\n", i, y[i]); return 1; }
+    aclrtFree(dx); aclrtFree(dy); aclrtDestroyStream(stream); aclrtResetDevice(0); aclFinalize();
+    std::printf("OK\n");
+    return 0;
+}
+"""
+
+
+def test_host_launcher_runs_from_a_cpp_program(tmp_path):
+    import subprocess
+
+    binary = pyasc_sim.compile(LAUNCH_SRC, opt="-O1", output=tmp_path / "liblscale.so")
+    main = tmp_path / "main.cpp"
+    main.write_text(MAIN_CPP)
+    lib = pyasc_sim.library_path()
+    exe = tmp_path / "main"
+    subprocess.run(["g++", "-std=c++17", "-I", pyasc_sim.get_include(), str(main), binary, lib, "-o", str(exe),
+                    f"-Wl,-rpath,{tmp_path}:{os.path.dirname(lib)}"], check=True, capture_output=True, text=True)
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout.strip() == "OK", proc.stdout + proc.stderr

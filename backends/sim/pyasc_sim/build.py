@@ -230,6 +230,9 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
         raise KernelBuildError(f"extra_flags must be a sequence of flags such as ['-DN=8'], got the string "
                                f"{extra_flags!r}")
     project_flags, project_files = op_project_flags(tiling_header, op_type, dtypes, tiling_key)
+    build_text, launches = rewrite_launches(text)
+    if launches:
+        project_flags.append(f"-DPYASC_SIM_ACL_LIBRARY={_stubgen.cxx_string(_acl_library())}")
     flags = ["-std=c++20", opt, "-shared", "-fPIC", "-fvisibility=hidden", "-fno-math-errno",
              *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *arch_defines(soc, core), *project_flags,
              *extra_flags]
@@ -245,14 +248,14 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     key = h.hexdigest()[:32]
     cached = cache.lookup(root, f"ascendc_{key}")
     if cached is None:
-        cached = _build(text, path, src_dir, key, kernels, flags, cxx, inc, root, checks)
+        cached = _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0)
     if output is None:
         return cached
     return _copy_out(cached, os.path.abspath(os.fspath(output)))
 
 
 #: how compile() lays out a build (part of the cache key): bump when it changes
-_LAYOUT = "iquote-line-2"
+_LAYOUT = "iquote-line-3"
 
 
 def _copy_out(cached: str, out: str) -> str:
@@ -275,7 +278,7 @@ def _private_copy(tmpdir: str, text: str, shown: str) -> str:
 
 
 def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[str] | None,
-           flags: list[str], cxx: str, inc: str, root: str, checks: bool) -> str:
+           flags: list[str], cxx: str, inc: str, root: str, checks: bool, launches: bool = False) -> str:
     tmpdir = cache.build_dir(root, prefix=f"build_{key[:8]}_")
     try:
         # source text: messages point at a kept copy in the cache (for people; never compiled)
@@ -304,7 +307,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
             found = [k for k in found if k.name in kernels]
         stub = os.path.join(tmpdir, "stubs.cpp")
         with open(stub, "w", encoding="utf-8") as f:
-            f.write(_stubgen.generate(_prelude(tmpdir, copy, found), found, checks=checks))
+            f.write(_stubgen.generate(_prelude(tmpdir, copy, found, launches), found, checks=checks))
         tmp_out = os.path.join(tmpdir, "kernel.so")
         cmd = [cxx, *flags, *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc, stub, "-o", tmp_out]
         proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -452,19 +455,58 @@ printf fprintf sprintf snprintf puts putchar fopen fclose fread fwrite remove re
 """.split())
 
 
-def _prelude(tmpdir: str, copy: str, found: list) -> str:
+def _prelude(tmpdir: str, copy: str, found: list, launches: bool = False) -> str:
     """A file that includes the kernel source for the stub translation unit; kernels named like C
     library functions (``hypot``) are renamed by a macro around it, after the kernel API (and its
-    <cmath>) is included, so they do not clash (their entries keep the kernel's name)."""
+    <cmath>) is included, so they do not clash (their entries keep the kernel's name). A source
+    with rewritten ``<<<>>>`` launches gets the host launch support and default visibility, so its
+    host launchers are callable from outside the binary."""
     clashing = sorted(k.name for k in found if k.name in LIBC_NAMES)
-    if not clashing:
+    if not clashing and not launches:
         return copy
     path = os.path.join(tmpdir, "prelude.cpp")
-    lines = ['#include "kernel_operator.h"', *(f"#define {n} __pyasc_kernel_{n}" for n in clashing),
-             f"#include {_stubgen.cxx_string(copy)}"]
+    lines = ['#include "kernel_operator.h"', *(f"#define {n} __pyasc_kernel_{n}" for n in clashing)]
+    if launches:
+        lines += ['#include "pyasc_sim/kapi/host_launch.h"', "#pragma GCC visibility push(default)"]
+    lines.append(f"#include {_stubgen.cxx_string(copy)}")
+    if launches:
+        lines.append("#pragma GCC visibility pop")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     return path
+
+
+# -- <<<>>> launches in host code -----------------------------------------------------------------
+
+_LAUNCH_RE = re.compile(r"\b([A-Za-z_]\w*)\s*<<<((?:(?!<<<|>>>)[^;{}])*)>>>\s*\(")
+# comments and string / character literals (blanked before looking for launches)
+_CODE_ONLY_RE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def rewrite_launches(text: str) -> tuple[str, int]:
+    """``text`` with every ``kernel<<<blocks, l2ctrl, stream>>>(args)`` turned into a launch through
+    the simulated runtime (``pyasc_sim::host::launcher(&kernel, "kernel", blocks, l2ctrl,
+    stream)(args)``, kapi/host_launch.h), and the number of launches rewritten. Lines keep their
+    numbers. Only plain kernel names are rewritten (not template instances)."""
+    shadow = _CODE_ONLY_RE.sub(lambda m: m.group(0) if m.group(0)[0] not in "/\"'" else
+                               re.sub(r"[^\n]", " ", m.group(0)), text)
+    out, last, n = [], 0, 0
+    for m in _LAUNCH_RE.finditer(shadow):
+        out.append(text[last:m.start()])
+        out.append(f'::pyasc_sim::host::launcher(&({m.group(1)}), "{m.group(1)}", {text[m.start(2):m.end(2)]})(')
+        last, n = m.end(), n + 1
+    out.append(text[last:])
+    return "".join(out), n
+
+
+def _acl_library() -> str:
+    """The simulated ACL library a launcher falls back to when the process has none loaded."""
+    from . import library_path
+
+    try:
+        return library_path()
+    except FileNotFoundError:
+        return "libpyasc_acl_sim.so"
 
 
 def kernel_names(source: str | os.PathLike, compiler: str | None = None) -> list[str]:
