@@ -274,3 +274,56 @@ def test_host_launcher_runs_from_a_cpp_program(tmp_path):
                     f"-Wl,-rpath,{tmp_path}:{os.path.dirname(lib)}"], check=True, capture_output=True, text=True)
     proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 0 and proc.stdout.strip() == "OK", proc.stdout + proc.stderr
+
+
+# ---- point 3: CANN CPU-debug programs (tikicpulib.h, ICPU_RUN_KF) ---------------------------------
+
+CPU_DEBUG = COMPAT / "cpu_debug"
+
+
+def cpu_debug(tmp_path, *argv, env=None):
+    import subprocess
+    import sys
+
+    code = "import sys; from pyasc_core.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, "cpu-debug", *argv], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path, env={**os.environ, **(env or {})})
+
+
+@pytest.mark.parametrize("key, extra", [("1", []), ("2", ["--serial", "--debug"])])
+def test_cpu_debug_program_builds_and_runs_unchanged(tmp_path, key, extra):
+    proc = cpu_debug(tmp_path, str(CPU_DEBUG / "main.cpp"), str(CPU_DEBUG / "saxpy_kernel.cpp"), *extra, "--", key)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip() == "saxpy OK"
+
+
+def test_cpu_debug_sanitizer_reports_and_fails(tmp_path):
+    # n = 2040 is not a multiple of 8 blocks x 64-element tiles: the last tile of each block reads past
+    # its GlobalTensor, which the sanitizer reports with the kernel's line
+    proc = cpu_debug(tmp_path, str(CPU_DEBUG / "main.cpp"), str(CPU_DEBUG / "saxpy_kernel.cpp"), "--", "1", "2040")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "kernel saxpy block" in proc.stderr and "gm-out-of-bounds" in proc.stderr
+    assert "saxpy_kernel.cpp:" in proc.stderr
+
+
+def test_cpu_debug_build_keeps_a_debug_executable(tmp_path):
+    from pyasc_sim import cpudebug
+
+    exe = cpudebug.build([CPU_DEBUG / "main.cpp", CPU_DEBUG / "saxpy_kernel.cpp"], tmp_path / "saxpy", debug=True)
+    import subprocess
+
+    out = subprocess.run(["readelf", "-S", exe], capture_output=True, text=True).stdout
+    assert ".debug_info" in out  # -g
+    assert cpudebug.run(exe, ["1"], serial=True) == 0
+    assert os.path.isfile(cpudebug.cmake_module())
+
+
+def test_cpu_debug_compile_error_names_the_line(tmp_path):
+    bad = tmp_path / "k.cpp"
+    bad.write_text('#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void k(GM_ADDR x) {\n  nope();\n}\n')
+    from pyasc_sim import cpudebug
+
+    with pytest.raises(pyasc_sim.KernelCompileError, match=r"k.cpp:3: error"):
+        cpudebug.build([CPU_DEBUG / "main.cpp", bad], tmp_path / "x")
+    proc = cpu_debug(tmp_path)
+    assert proc.returncode == 2 and "give the host main.cpp" in proc.stderr
