@@ -30,7 +30,10 @@ def _symbol(binary: str, name: str) -> str:
     syms = [line.split()[-1] for line in proc.stdout.splitlines() if line.strip()]
     if name in syms:
         return name
-    mangled = [s for s in syms if re.fullmatch(rf"_Z{len(name)}{re.escape(name)}\w*", s)]
+    parts = name.split("::")
+    prefix = (f"_Z{len(name)}{name}" if len(parts) == 1
+              else "_ZN" + "".join(f"{len(p)}{p}" for p in parts) + "E")
+    mangled = [s for s in syms if s.startswith(prefix)]
     if len(mangled) == 1:
         return mangled[0]
     if not mangled:
@@ -40,7 +43,8 @@ def _symbol(binary: str, name: str) -> str:
 
 
 def host_function(binary: str | os.PathLike, name: str, argtypes: Sequence[str]):
-    """A callable for the host function ``name`` of ``binary`` with parameter types ``argtypes``
+    """A callable for the host function ``name`` (``ns::name`` for one in a namespace) of ``binary``
+    with parameter types ``argtypes``
     (``"pointer"`` for addresses and streams, ``"uint32"``, ``"float"``, ...). Call it with pyasc
     tensors (their device address is passed), ints, floats or ``None`` (a null pointer / the
     default stream); it returns after enqueueing, so synchronize (``pyasc.synchronize()``) before
