@@ -89,7 +89,7 @@ inline void run_block(void (*fn)(P...), const char *name, uint32_t idx, uint32_t
     {
         ::pyasc_sim::kapi::BlockScope scope(&ctx, name);
         try {
-            fn(static_cast<P>(args)...);
+            fn((P)(args)...);  // C-style, like the device launch: uint8_t * -> __gm__ T *
             ::pyasc_sim::kapi::end_of_kernel_checks(scope.state());
         } catch (const ::pyasc_sim::kapi::KernelAbort &) {
         } catch (const std::exception &e) {
