@@ -327,3 +327,20 @@ def test_cpu_debug_compile_error_names_the_line(tmp_path):
         cpudebug.build([CPU_DEBUG / "main.cpp", bad], tmp_path / "x")
     proc = cpu_debug(tmp_path)
     assert proc.returncode == 2 and "give the host main.cpp" in proc.stderr
+
+
+def test_pyasc_compile_cli_builds_an_op_project_kernel(tmp_path):
+    import subprocess
+    import sys
+
+    code = "import sys; from pyasc_core.cli import main; sys.exit(main(sys.argv[1:]))"
+    out = tmp_path / "scale_add.so"
+    proc = subprocess.run([sys.executable, "-c", code, "compile", str(OP / "op_kernel" / "scale_add.cpp"),
+                           "--opt=-O1", "--tiling-header", str(TILING_H), "--dtype", "x=float32", "--dtype",
+                           "y=float32", "--dtype", "z=float32", "--tiling-key", "1", "-o", str(out)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "kernels: scale_add" in proc.stdout and out.is_file()
+    bad = subprocess.run([sys.executable, "-c", code, "compile", str(OP / "op_kernel" / "scale_add.cpp"),
+                          "--dtype", "x"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert bad.returncode == 2 and "--dtype takes NAME=DTYPE" in bad.stderr

@@ -68,6 +68,15 @@ def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("--kernel", action="append", dest="kernels",
                         help="only this kernel (repeatable; default: every kernel of the source)")
     parser.add_argument("--opt", default="-O2", help="optimisation flag (default -O2)")
+    parser.add_argument("--tiling-header", help="op project: the op's host tiling header (op_host/<op>_tiling.h) or its "
+                        "directory")
+    parser.add_argument("--op-type", help="op project: the op whose registered tiling struct GET_TILING_DATA reads")
+    parser.add_argument("--dtype", action="append", default=[], metavar="NAME=DTYPE",
+                        help="op project: DTYPE_<NAME> (e.g. x=float16; repeatable)")
+    parser.add_argument("--tiling-key", type=int, help="the key TILING_KEY_IS compares with (default 0)")
+    parser.add_argument("--soc", help="SoC whose architecture macros to define (default PYASC_SIM_SOC)")
+    parser.add_argument("--core", default="vec", choices=("vec", "cube", "mix"), help="__DAV_*__ core macro")
+    parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
 
 
 def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
@@ -75,8 +84,17 @@ def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
     from .build import compile as compile_source
     from .build import kernel_names
 
+    dtypes = {}
+    for item in args.dtype:
+        name, sep, dtype = item.partition("=")
+        if not sep:
+            print(f"pyasc compile: --dtype takes NAME=DTYPE (e.g. x=float16), got {item!r}", file=sys.stderr)
+            return 2
+        dtypes[name] = dtype
     path = compile_source(args.source, kernels=args.kernels, opt=args.opt, checks=not args.no_checks,
-                          output=args.output)
+                          output=args.output, tiling_header=args.tiling_header, op_type=args.op_type,
+                          dtypes=dtypes or None, tiling_key=args.tiling_key, soc=args.soc, core=args.core,
+                          extra_flags=[f"-D{d}" for d in args.defines])
     try:
         names = kernel_names(args.source)
     except _stubgen.StubError:
