@@ -344,3 +344,25 @@ def test_pyasc_compile_cli_builds_an_op_project_kernel(tmp_path):
     bad = subprocess.run([sys.executable, "-c", code, "compile", str(OP / "op_kernel" / "scale_add.cpp"),
                           "--dtype", "x"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert bad.returncode == 2 and "--dtype takes NAME=DTYPE" in bad.stderr
+
+
+def test_cpu_debug_cmake_helper_builds_the_program(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    from pyasc_sim import cpudebug
+
+    if shutil.which("cmake") is None:
+        pytest.skip("cmake is not installed")
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.18)\nproject(saxpy CXX)\n"
+        f'include("{cpudebug.cmake_module()}")\n'
+        f'pyasc_cpu_debug_executable(saxpy_dbg "{CPU_DEBUG / "main.cpp"}" "{CPU_DEBUG / "saxpy_kernel.cpp"}" DEBUG)\n'
+        f'target_include_directories(saxpy_dbg PRIVATE "{CPU_DEBUG}")\n')
+    subprocess.run(["cmake", "-S", str(tmp_path), "-B", str(tmp_path / "b"), f"-DPython3_EXECUTABLE={sys.executable}"],
+                   check=True, capture_output=True, timeout=300)
+    subprocess.run(["cmake", "--build", str(tmp_path / "b")], check=True, capture_output=True, timeout=300)
+    proc = subprocess.run([str(tmp_path / "b" / "saxpy_dbg"), "2"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYASC_SIM_SERIAL": "1"})
+    assert proc.returncode == 0 and proc.stdout.strip() == "saxpy OK", proc.stdout + proc.stderr
