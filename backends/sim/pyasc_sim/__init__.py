@@ -8,13 +8,16 @@ import os
 
 from .build import KernelBuildError, KernelCompileError, cache_dir, compile, compile_kernel
 from .cache import KernelCacheError
+from .host import host_function
+from .tiling import SYS_WORKSPACE_SIZE, TilingStruct, tiling_struct
 
 LIBRARY_NAME = "libpyasc_acl_sim.so"
 
 __all__ = [
     "LIBRARY_NAME", "KernelBuildError", "KernelCacheError", "KernelCompileError", "cache_dir", "compile",
     "compile_kernel",
-    "get_include", "library_path",
+    "get_include", "library_path", "SYS_WORKSPACE_SIZE", "TilingStruct", "tiling_struct",
+    "host_function",
 ]
 
 

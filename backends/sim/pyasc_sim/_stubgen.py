@@ -154,22 +154,25 @@ def find_kernels(preprocessed: str, source_file: str) -> list[Kernel]:
 
 
 def preprocess(source: str, include_dirs: list[str], cxx: str = "g++",
-               defines: list[str] | None = None, quote_dirs: list[str] | tuple[str, ...] = ()) -> str:
+               defines: list[str] | None = None, quote_dirs: list[str] | tuple[str, ...] = (),
+               flags: list[str] | tuple[str, ...] = ()) -> str:
     """Run the preprocessor on ``source`` with the stand-in kernel_operator.h first on the path
-    (then ``quote_dirs`` for ``#include "..."`` only, as ``-iquote``, then ``include_dirs``).
+    (then ``quote_dirs`` for ``#include "..."`` only, as ``-iquote``, then ``include_dirs``);
+    ``flags`` (the compile's -D/-I/-include/extra flags) come last, as in the real compile.
 
     Raises StubError with the compiler's message when preprocessing fails (a missing header...)."""
     tmp = tempfile.mkdtemp(prefix="pyasc_stubgen_")
     try:
         with open(os.path.join(tmp, "kernel_operator.h"), "w", encoding="utf-8") as f:
             f.write(_FAKE_HEADER)
-        cmd = [cxx, "-E", "-std=c++17", "-w", "-D__PYASC_SIM_STUBGEN__=1", "-iquote", tmp]
+        cmd = [cxx, "-E", "-std=c++20", "-w", "-D__PYASC_SIM_STUBGEN__=1", "-iquote", tmp]
         for d in quote_dirs:
             cmd += ["-iquote", d]
         cmd += ["-I", tmp, "-I", os.path.dirname(os.path.abspath(source))]
         for d in include_dirs:
             cmd += ["-I", d]
         cmd += [f"-D{d}" for d in defines or ()]
+        cmd += list(flags)
         cmd.append(source)
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:

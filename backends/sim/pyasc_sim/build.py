@@ -166,7 +166,9 @@ def _kernel_api_include() -> str:
 
 def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, opt: str = "-O2",
             checks: bool = True, output: str | os.PathLike | None = None,
-            extra_flags: Sequence[str] = (), compiler: str | None = None) -> str:
+            extra_flags: Sequence[str] = (), compiler: str | None = None, soc: str | None = None,
+            core: str = "vec", tiling_header: str | os.PathLike | None = None, op_type: str | None = None,
+            dtypes: dict[str, str] | None = None, tiling_key: int | None = None) -> str:
     """Compile an Ascend C source into a simulator kernel binary and return its path.
 
     ``source`` is a path to a ``.cpp`` file or the source text itself. Every ``extern "C"
@@ -182,6 +184,22 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     sanitizer checks (faster; its stubs clear the block's checks flag, and ``PYASC_SIM_NO_CHECKS`` is
     defined); with ``checks=True`` they run unless ``PYASC_SIM_CHECKS=0`` switches them off.
     ``output`` copies the binary there as well; the returned path is then ``output``.
+
+    The source is C++20 (what the clang-based NPU compiler accepts, e.g. ``ReduceSum<float>(...)``
+    found by argument-dependent lookup) and sees the architecture macros of ``soc`` (default
+    ``PYASC_SIM_SOC``, else Ascend910B1): ``__CCE_AICORE__``, ``__NPU_ARCH__``, and for ``core``
+    ``"vec"`` (default) ``__DAV_C220_VEC__``, ``"cube"`` ``__DAV_C220_CUBE__``, ``"mix"`` both
+    (see :func:`arch_defines`); ``ASCENDC_CPU_DEBUG`` and ``__CCE_KT_TEST__`` are defined as in
+    CANN's CPU debug build. ``extra_flags`` reach every compiler run (stub generation too).
+
+    Op-project kernels (``(GM_ADDR x, ..., GM_ADDR workspace, GM_ADDR tiling)``): ``tiling_header``
+    is the op's host tiling header (``op_host/<op>_tiling.h``, or its directory: every header there
+    that uses ``BEGIN_TILING_DATA_DEF``), included before the source so ``GET_TILING_DATA`` finds
+    the struct ``REGISTER_TILING_DATA_CLASS(op_type, Struct)`` registers (``op_type`` may be left
+    out when the header registers one op). ``dtypes`` maps the op's input/output names to dtypes
+    (``{"x": "float16"}`` defines ``DTYPE_X`` as ``half`` and ``ORIG_DTYPE_X``); ``tiling_key`` is
+    the key ``TILING_KEY_IS`` compares with (default 0). See :mod:`pyasc_sim.tiling` for filling
+    a macro-declared struct from Python.
 
     Binaries are cached in :func:`cache_dir` under a hash of the source, the contents of the
     headers it includes with quotes from its own directory, the flags, the compiler and the
@@ -208,27 +226,36 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
         if isinstance(kernels, str):
             kernels = [kernels]
         kernels = list(kernels)
-    flags = ["-std=c++17", opt, "-shared", "-fPIC", "-fvisibility=hidden", "-fno-math-errno",
-             *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *extra_flags]
+    if isinstance(extra_flags, str):
+        raise KernelBuildError(f"extra_flags must be a sequence of flags such as ['-DN=8'], got the string "
+                               f"{extra_flags!r}")
+    project_flags, project_files = op_project_flags(tiling_header, op_type, dtypes, tiling_key)
+    build_text, launches = rewrite_launches(text)
+    if launches:
+        project_flags.append(f"-DPYASC_SIM_ACL_LIBRARY={_stubgen.cxx_string(_acl_library())}")
+    flags = ["-std=c++20", opt, "-shared", "-fPIC", "-fvisibility=hidden", "-fno-math-errno",
+             *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *arch_defines(soc, core), *project_flags,
+             *extra_flags]
     src_dir = os.path.dirname(path) if path else os.getcwd()
     root = cache.directory()
     h = hashlib.sha256()
     for part in (_LAYOUT.encode(), text.encode(), cxx.encode(), "\0".join(flags).encode(), repr(kernels).encode(),
                  _header_version(inc).encode(), _stubgen.STUB_VERSION.encode(), src_dir.encode(),
-                 (path or "").encode(), *_local_includes(text, src_dir, set())):
+                 (path or "").encode(), *_local_includes(text, src_dir, set()),
+                 *(_file_bytes(f) for f in project_files)):
         h.update(part)
         h.update(b"\0\1")
     key = h.hexdigest()[:32]
     cached = cache.lookup(root, f"ascendc_{key}")
     if cached is None:
-        cached = _build(text, path, src_dir, key, kernels, flags, cxx, inc, root, checks)
+        cached = _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0)
     if output is None:
         return cached
     return _copy_out(cached, os.path.abspath(os.fspath(output)))
 
 
 #: how compile() lays out a build (part of the cache key): bump when it changes
-_LAYOUT = "iquote-line-1"
+_LAYOUT = "iquote-line-3"
 
 
 def _copy_out(cached: str, out: str) -> str:
@@ -251,7 +278,7 @@ def _private_copy(tmpdir: str, text: str, shown: str) -> str:
 
 
 def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[str] | None,
-           flags: list[str], cxx: str, inc: str, root: str, checks: bool) -> str:
+           flags: list[str], cxx: str, inc: str, root: str, checks: bool, launches: bool = False) -> str:
     tmpdir = cache.build_dir(root, prefix=f"build_{key[:8]}_")
     try:
         # source text: messages point at a kept copy in the cache (for people; never compiled)
@@ -259,7 +286,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         copy = _private_copy(tmpdir, text, shown)
         quote_dirs = [inc, src_dir]  # pyasc's kernel_operator.h before anything of the caller's
         try:
-            pre = _stubgen.preprocess(copy, [inc], cxx, quote_dirs=quote_dirs)
+            pre = _stubgen.preprocess(copy, [inc], cxx, quote_dirs=quote_dirs, flags=_pp_flags(flags))
         except _stubgen.StubError as exc:
             _raise_compile_error(str(exc), shown)
         try:
@@ -280,7 +307,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
             found = [k for k in found if k.name in kernels]
         stub = os.path.join(tmpdir, "stubs.cpp")
         with open(stub, "w", encoding="utf-8") as f:
-            f.write(_stubgen.generate(copy, found, checks=checks))
+            f.write(_stubgen.generate(_prelude(tmpdir, copy, found, launches), found, checks=checks))
         tmp_out = os.path.join(tmpdir, "kernel.so")
         cmd = [cxx, *flags, *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc, stub, "-o", tmp_out]
         proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -289,6 +316,197 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         return cache.publish(root, f"ascendc_{key}", tmp_out)
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+# -- op projects: the host tiling header, dtypes, tiling key ----------------------------------------
+
+_REGISTER_RE = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*([\w:]+)\s*\)")
+_C_TYPES = {
+    "float16": "half", "half": "half", "float32": "float", "float": "float", "bfloat16": "bfloat16_t",
+    "float64": "double", "double": "double", "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t",
+    "uint16": "uint16_t", "int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t", "uint64": "uint64_t",
+    "bool": "bool",
+}
+
+
+def _file_bytes(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return path.encode() + b"\0" + f.read()
+
+
+def tiling_headers(tiling_header: str | os.PathLike) -> list[str]:
+    """The host tiling header(s) ``tiling_header`` names: the file itself, or every ``.h`` file of
+    a directory that declares a struct with ``BEGIN_TILING_DATA_DEF``."""
+    path = os.path.abspath(os.fspath(tiling_header))
+    if os.path.isfile(path):
+        return [path]
+    if os.path.isdir(path):
+        found = []
+        for name in sorted(os.listdir(path)):
+            full = os.path.join(path, name)
+            if name.endswith((".h", ".hpp")) and os.path.isfile(full):
+                with open(full, encoding="utf-8", errors="replace") as f:
+                    if "BEGIN_TILING_DATA_DEF" in f.read():
+                        found.append(full)
+        if not found:
+            raise KernelBuildError(f"tiling_header directory {path} has no header declaring a tiling struct "
+                                   "(BEGIN_TILING_DATA_DEF); pass the op's op_host/<op>_tiling.h itself")
+        return found
+    raise KernelBuildError(f"tiling_header {path} does not exist; pass the op project's host tiling header "
+                           "(op_host/<op>_tiling.h) or its directory")
+
+
+def registered_ops(headers: Sequence[str]) -> dict[str, str]:
+    """op type -> tiling struct name of every ``REGISTER_TILING_DATA_CLASS`` in ``headers``."""
+    out: dict[str, str] = {}
+    for h in headers:
+        with open(h, encoding="utf-8", errors="replace") as f:
+            text = re.sub(r"//[^\n]*|/\*.*?\*/", "", f.read(), flags=re.S)
+        for op, cls in _REGISTER_RE.findall(text):
+            out[op] = cls
+    return out
+
+
+def op_project_flags(tiling_header: str | os.PathLike | None, op_type: str | None,
+                     dtypes: dict[str, str] | None, tiling_key: int | None) -> tuple[list[str], list[str]]:
+    """(compiler flags, files whose content belongs to the cache key) for an op-project kernel."""
+    flags: list[str] = []
+    files: list[str] = []
+    if tiling_header is not None:
+        files = tiling_headers(tiling_header)
+        ops = registered_ops(files)
+        if op_type is None and len(ops) == 1:
+            op_type = next(iter(ops))
+        elif op_type is None and len(ops) > 1:
+            raise KernelBuildError(f"the tiling header registers several ops ({', '.join(sorted(ops))}); pass "
+                                   "op_type= to say which one's tiling struct GET_TILING_DATA reads")
+        if op_type is not None and op_type not in ops:
+            raise KernelBuildError(f"op_type {op_type!r} has no REGISTER_TILING_DATA_CLASS({op_type}, ...) in "
+                                   f"{', '.join(files)}; registered: {', '.join(sorted(ops)) or 'none'}")
+        for h in files:
+            flags += ["-include", h]
+        if op_type is not None:
+            flags.append(f"-D__PYASC_SIM_TILING_TYPE=__pyasc_tiling_type_{op_type}")
+    elif op_type is not None:
+        raise KernelBuildError(f"op_type={op_type!r} needs tiling_header= (the op's host tiling header that "
+                               "registers it)")
+    for name, dtype in (dtypes or {}).items():
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise KernelBuildError(f"dtypes keys are the op's input/output names (like 'x'), got {name!r}")
+        key = str(getattr(dtype, "name", None) or getattr(dtype, "__name__", None) or dtype).lower()
+        if key not in _C_TYPES:
+            raise KernelBuildError(f"dtype {dtype!r} of {name!r} has no Ascend C type; use one of "
+                                   f"{', '.join(sorted(_C_TYPES))}")
+        flags += [f"-DDTYPE_{name.upper()}={_C_TYPES[key]}", f"-DORIG_DTYPE_{name.upper()}={_C_TYPES[key]}"]
+    if tiling_key is not None:
+        if isinstance(tiling_key, bool) or not isinstance(tiling_key, int) or not 0 <= tiling_key < 2 ** 64:
+            raise KernelBuildError(f"tiling_key must be an integer in [0, 2**64), got {tiling_key!r}")
+        flags.append(f"-DPYASC_SIM_TILING_KEY={tiling_key}ull")
+    return flags, files
+
+
+#: the SoC profiles' architecture facts (runtime/soc_profile.cpp has the rest): SoC -> (__CCE_AICORE__,
+#: __NPU_ARCH__, the DAV core macro stem); values from the public Ascend C documentation
+SOC_ARCH = {
+    "Ascend910B1": (220, 2201, "C220"), "Ascend910B2": (220, 2201, "C220"),
+    "Ascend910B3": (220, 2201, "C220"), "Ascend910B4": (220, 2201, "C220"),
+}
+_CORES = ("vec", "cube", "mix")
+
+
+def arch_defines(soc: str | None = None, core: str = "vec") -> list[str]:
+    """The ``-D`` flags the NPU toolchain's architecture macros become for ``soc`` (default
+    ``PYASC_SIM_SOC``, else Ascend910B1) and the core kind ``core`` ("vec", "cube" or "mix"), plus
+    the CPU-debug macros (``ASCENDC_CPU_DEBUG``, ``__CCE_KT_TEST__``) so guarded host code is left out."""
+    name = soc if soc is not None else (os.environ.get("PYASC_SIM_SOC") or "Ascend910B1")
+    if name not in SOC_ARCH:
+        raise KernelBuildError(f"unknown SoC {name!r} for the simulator's architecture macros; known SoCs: "
+                               f"{', '.join(sorted(SOC_ARCH))} (set soc= or PYASC_SIM_SOC to one of them)")
+    if core not in _CORES:
+        raise KernelBuildError(f"core must be one of {', '.join(map(repr, _CORES))} (which __DAV_*__ core macro "
+                               f"the kernel is built with), got {core!r}")
+    aicore, arch, dav = SOC_ARCH[name]
+    out = [f"-D__CCE_AICORE__={aicore}", f"-D__NPU_ARCH__={arch}", "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1"]
+    if core in ("vec", "mix"):
+        out.append(f"-D__DAV_{dav}_VEC__=1")
+    if core in ("cube", "mix"):
+        out.append(f"-D__DAV_{dav}_CUBE__=1")
+    return out
+
+
+def _pp_flags(flags: list[str]) -> list[str]:
+    """The compile flags the stub generator's preprocessing gets too (all but the language standard,
+    which it sets itself)."""
+    return [f for f in flags if not f.startswith("-std=")]
+
+
+#: C library functions <cmath>/<cstdlib>/<cstring>/<cstdio> declare in the global namespace: a kernel
+#: with one of these names (legal for the NPU compiler, which has no C library) is renamed in the
+#: stub translation unit so it does not clash with the kernel API's own includes
+LIBC_NAMES = frozenset("""
+abs acos acosf acosh acoshf acosl asin asinf asinh asinhf atan atan2 atan2f atanf atanh atanhf cbrt cbrtf ceil
+ceilf copysign copysignf cos cosf cosh coshf erf erfc erfcf erff exp exp2 exp2f expf expm1 expm1f fabs fabsf fdim
+fdimf floor floorf fma fmaf fmax fmaxf fmin fminf fmod fmodf frexp hypot hypotf ilogb ldexp lgamma llrint llround
+log log10 log10f log1p log1pf log2 log2f logb logf lrint lround modf nan nearbyint nextafter pow powf remainder
+remquo rint round roundf scalbn sin sinf sinh sinhf sqrt sqrtf tan tanf tanh tanhf tgamma trunc truncf
+atoi atol atof abort exit free malloc calloc realloc qsort bsearch rand srand div labs llabs
+memcpy memmove memset memcmp strlen strcpy strncpy strcmp strncmp strcat strchr strstr
+printf fprintf sprintf snprintf puts putchar fopen fclose fread fwrite remove rename
+""".split())
+
+
+def _prelude(tmpdir: str, copy: str, found: list, launches: bool = False) -> str:
+    """A file that includes the kernel source for the stub translation unit; kernels named like C
+    library functions (``hypot``) are renamed by a macro around it, after the kernel API (and its
+    <cmath>) is included, so they do not clash (their entries keep the kernel's name). A source
+    with rewritten ``<<<>>>`` launches gets the host launch support and default visibility, so its
+    host launchers are callable from outside the binary."""
+    clashing = sorted(k.name for k in found if k.name in LIBC_NAMES)
+    if not clashing and not launches:
+        return copy
+    path = os.path.join(tmpdir, "prelude.cpp")
+    lines = ['#include "kernel_operator.h"', *(f"#define {n} __pyasc_kernel_{n}" for n in clashing)]
+    if launches:
+        lines += ['#include "pyasc_sim/kapi/host_launch.h"', "#pragma GCC visibility push(default)"]
+    lines.append(f"#include {_stubgen.cxx_string(copy)}")
+    if launches:
+        lines.append("#pragma GCC visibility pop")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+# -- <<<>>> launches in host code -----------------------------------------------------------------
+
+_LAUNCH_RE = re.compile(r"\b([A-Za-z_]\w*)\s*<<<((?:(?!<<<|>>>)[^;{}])*)>>>\s*\(")
+# comments and string / character literals (blanked before looking for launches)
+_CODE_ONLY_RE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def rewrite_launches(text: str) -> tuple[str, int]:
+    """``text`` with every ``kernel<<<blocks, l2ctrl, stream>>>(args)`` turned into a launch through
+    the simulated runtime (``pyasc_sim::host::launcher(&kernel, "kernel", blocks, l2ctrl,
+    stream)(args)``, kapi/host_launch.h), and the number of launches rewritten. Lines keep their
+    numbers. Only plain kernel names are rewritten (not template instances)."""
+    shadow = _CODE_ONLY_RE.sub(lambda m: m.group(0) if m.group(0)[0] not in "/\"'" else
+                               re.sub(r"[^\n]", " ", m.group(0)), text)
+    out, last, n = [], 0, 0
+    for m in _LAUNCH_RE.finditer(shadow):
+        out.append(text[last:m.start()])
+        out.append(f'::pyasc_sim::host::launcher(&({m.group(1)}), "{m.group(1)}", {text[m.start(2):m.end(2)]})(')
+        last, n = m.end(), n + 1
+    out.append(text[last:])
+    return "".join(out), n
+
+
+def _acl_library() -> str:
+    """The simulated ACL library a launcher falls back to when the process has none loaded."""
+    from . import library_path
+
+    try:
+        return library_path()
+    except FileNotFoundError:
+        return "libpyasc_acl_sim.so"
 
 
 def kernel_names(source: str | os.PathLike, compiler: str | None = None) -> list[str]:
@@ -300,7 +518,8 @@ def kernel_names(source: str | os.PathLike, compiler: str | None = None) -> list
     tmpdir = tempfile.mkdtemp(prefix="pyasc_names_")
     try:
         copy = _private_copy(tmpdir, text, path or "<source>")
-        pre = _stubgen.preprocess(copy, [inc], _compiler(compiler), quote_dirs=[inc, src_dir])
+        pre = _stubgen.preprocess(copy, [inc], _compiler(compiler), quote_dirs=[inc, src_dir],
+                                  flags=arch_defines())
         return [k.name for k in _stubgen.find_kernels(pre, path or "<source>")]
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)

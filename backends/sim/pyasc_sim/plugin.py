@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 from collections.abc import Callable
 
 from pyasc_acl.backend import AclBackend
@@ -65,6 +68,15 @@ def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("--kernel", action="append", dest="kernels",
                         help="only this kernel (repeatable; default: every kernel of the source)")
     parser.add_argument("--opt", default="-O2", help="optimisation flag (default -O2)")
+    parser.add_argument("--tiling-header", help="op project: the op's host tiling header (op_host/<op>_tiling.h) or its "
+                        "directory")
+    parser.add_argument("--op-type", help="op project: the op whose registered tiling struct GET_TILING_DATA reads")
+    parser.add_argument("--dtype", action="append", default=[], metavar="NAME=DTYPE",
+                        help="op project: DTYPE_<NAME> (e.g. x=float16; repeatable)")
+    parser.add_argument("--tiling-key", type=int, help="the key TILING_KEY_IS compares with (default 0)")
+    parser.add_argument("--soc", help="SoC whose architecture macros to define (default PYASC_SIM_SOC)")
+    parser.add_argument("--core", default="vec", choices=("vec", "cube", "mix"), help="__DAV_*__ core macro")
+    parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
 
 
 def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
@@ -72,8 +84,17 @@ def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
     from .build import compile as compile_source
     from .build import kernel_names
 
+    dtypes = {}
+    for item in args.dtype:
+        name, sep, dtype = item.partition("=")
+        if not sep:
+            print(f"pyasc compile: --dtype takes NAME=DTYPE (e.g. x=float16), got {item!r}", file=sys.stderr)
+            return 2
+        dtypes[name] = dtype
     path = compile_source(args.source, kernels=args.kernels, opt=args.opt, checks=not args.no_checks,
-                          output=args.output)
+                          output=args.output, tiling_header=args.tiling_header, op_type=args.op_type,
+                          dtypes=dtypes or None, tiling_key=args.tiling_key, soc=args.soc, core=args.core,
+                          extra_flags=[f"-D{d}" for d in args.defines])
     try:
         names = kernel_names(args.source)
     except _stubgen.StubError:
@@ -114,8 +135,62 @@ def _cache_run(args) -> int:  # type: ignore[no-untyped-def]
     return 0
 
 
+def _cpu_debug_arguments(parser) -> None:  # type: ignore[no-untyped-def]
+    import argparse
+
+    parser.add_argument("items", nargs=argparse.REMAINDER, metavar="main.cpp kernel.cpp ... [-- args]",
+                        help="the host main.cpp and the kernel source(s), then -- and the program's arguments")
+    parser.add_argument("-o", "--output", help="keep the executable here (default: a temporary file)")
+    parser.add_argument("--debug", action="store_true", help="build with -O0 -g (for gdb)")
+    parser.add_argument("--serial", action="store_true",
+                        help="run the blocks one at a time in the calling thread (PYASC_SIM_SERIAL=1)")
+    parser.add_argument("--build-only", action="store_true", help="build, do not run")
+    parser.add_argument("-I", dest="include_dirs", action="append", default=[], help="extra include directory")
+    parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
+
+
+def _cpu_debug_run(args) -> int:  # type: ignore[no-untyped-def]
+    import tempfile
+
+    from . import cpudebug
+
+    items = list(args.items)
+    program_args = items[items.index("--") + 1:] if "--" in items else []
+    items = items[:items.index("--")] if "--" in items else items
+    sources, it = [], iter(items)
+    for item in it:  # options may follow the sources too
+        if item in ("--debug", "--serial", "--build-only"):
+            setattr(args, item[2:].replace("-", "_"), True)
+        elif item in ("-o", "--output", "-I", "-D"):
+            value = next(it, None)
+            if value is None:
+                print(f"pyasc cpu-debug: {item} needs a value", file=sys.stderr)
+                return 2
+            if item in ("-o", "--output"):
+                args.output = value
+            else:
+                (args.include_dirs if item == "-I" else args.defines).append(value)
+        else:
+            sources.append(item)
+    if not sources:
+        print("pyasc cpu-debug: give the host main.cpp and the kernel source(s): pyasc cpu-debug main.cpp "
+              "kernel.cpp -- args", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="pyasc_cpu_debug_") as tmp:
+        out = args.output or os.path.join(tmp, os.path.splitext(os.path.basename(sources[0]))[0])
+        exe = cpudebug.build(sources, out, debug=args.debug, include_dirs=args.include_dirs,
+                             extra_flags=[f"-D{d}" for d in args.defines])
+        if args.build_only:
+            print(exe)
+            return 0
+        return cpudebug.run(exe, program_args, serial=args.serial)
+
+
 @hookimpl
 def pyasc_register_commands(register: Callable[..., None]) -> None:
+    register("cpu-debug", "build a CANN CPU-debug program (main.cpp + kernel sources, tikicpulib.h) and run it "
+             "on the simulator: pyasc cpu-debug main.cpp kernel.cpp [--debug] [--serial] -- args",
+             _cpu_debug_arguments, _cpu_debug_run)
     register("compile", "compile an Ascend C source into a simulator kernel binary (cached; prints its path)",
              _compile_arguments, _compile_run)
     register("cache", "the simulator's kernel cache: 'pyasc cache info' (path, entries, bytes, cap) or "

@@ -11,6 +11,7 @@
 #ifndef PYASC_SIM_KERNEL_OPERATOR_H_
 #define PYASC_SIM_KERNEL_OPERATOR_H_
 
+#include "pyasc_sim/kapi/arch.h"       // __CCE_AICORE__, __NPU_ARCH__, __DAV_C220_*__, ASCEND_IS_AIV / AIC
 #include "pyasc_sim/kapi/base.h"       // qualifiers, half / bfloat16_t, enums, constants
 #include "pyasc_sim/kapi/params.h"     // DataCopyParams, BinaryRepeatParams, MmadParams, ...
 #include "pyasc_sim/kapi/state.h"      // the running block: context, sanitizer, cost model
@@ -21,6 +22,8 @@
 #include "pyasc_sim/kapi/vector.h"     // Add ... Select, Cast, Duplicate
 #include "pyasc_sim/kapi/reduce.h"     // ReduceSum / Max / Min, WholeReduce*
 #include "pyasc_sim/kapi/cube.h"       // LoadData, Mmad, Fixpipe
+#include "pyasc_sim/kapi/tiling.h"     // GET_TILING_DATA, TILING_KEY_IS, GetUserWorkspace, InitGlobalMemory
+#include "pyasc_sim/kapi/compat.h"     // what the NPU compiler accepts: GetTPipePtr() in the global namespace
 #include "pyasc_sim/kapi/vector_more.h"  // And/Or/Not, shifts, Axpy, BlockReduce*, Copy, Brcb, Gather(Mask), ...
 #include "pyasc_sim/kapi/intrinsics.h"  // set_flag / wait_flag, LocalTensor operators
 #include "pyasc_sim/kapi/activation.h"  // Sigmoid, Silu, Swish, Gelu, FasterGelu, Tanh

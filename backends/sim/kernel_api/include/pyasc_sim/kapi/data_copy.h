@@ -266,8 +266,11 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
                                         static_cast<T>(static_cast<float>(pad.paddingValue))),
                 loc);
 }
-template <typename T>
-inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
+// A template on the parameter type, so that a braced four-field list `{count, len, src, dst}` (which
+// cannot deduce P) picks the DataCopyExtParams overload unambiguously, as the NPU compiler does;
+// both forms count blockLen in bytes, so the result is the same.
+template <typename T, typename P, std::enable_if_t<std::is_same<P, DataCopyParams>::value, int> = 0>
+inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const P &p,
                         pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
 }

@@ -141,6 +141,11 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
     PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void __pyasc_sim_entry_##entry_name(PyascSimBlockContext *ctx) { \
         ::pyasc_sim::kapi::run_entry(ctx, #entry_name, &(__VA_ARGS__));                                  \
     }
-#define PYASC_SIM_KERNEL(name) PYASC_SIM_KERNEL_NAMED(name, name)
+// Spelled out (not through PYASC_SIM_KERNEL_NAMED) so that a kernel renamed by a macro (pyasc_sim's
+// C-library-name clash workaround) keeps its own name for the entry while calling the renamed function.
+#define PYASC_SIM_KERNEL(name)                                                                   \
+    PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void __pyasc_sim_entry_##name(PyascSimBlockContext *ctx) { \
+        ::pyasc_sim::kapi::run_entry(ctx, #name, &(name));                                          \
+    }
 
 #endif  // PYASC_SIM_KAPI_ENTRY_H_

@@ -1,0 +1,15 @@
+// kernel_tiling/kernel_tiling.h -- the SDK path of the kernel-side tiling structs of the high-level
+// APIs (TCubeTiling for Matmul, SoftMaxTiling, ...) and the tiling macros (GET_TILING_DATA, ...)
+// on the simulator.  Includes pyasc_sim's high-level tiling structs when it has them.
+#ifndef PYASC_SIM_SDK_KERNEL_TILING_H_
+#define PYASC_SIM_SDK_KERNEL_TILING_H_
+
+#include "kernel_operator.h"
+#if __has_include("pyasc_sim/kapi/tiling_structs.h")
+#include "pyasc_sim/kapi/tiling_structs.h"
+#endif
+#if __has_include("pyasc_sim/kapi/matmul_tiling.h")
+#include "pyasc_sim/kapi/matmul_tiling.h"
+#endif
+
+#endif  // PYASC_SIM_SDK_KERNEL_TILING_H_

@@ -1,0 +1,16 @@
+// lib/activation/gelu.h -- the SDK path of the Ascend C high-level API (Gelu, FasterGelu) on the simulator.
+// Forwards to pyasc_sim's implementation when it has one; otherwise stops with an error that
+// names the API the simulator lacks (see kernel_api/README.md, "SDK header paths").
+#ifndef PYASC_SIM_SDK_LIB_ACTIVATION_GELU_H_
+#define PYASC_SIM_SDK_LIB_ACTIVATION_GELU_H_
+
+#include "kernel_operator.h"
+#if __has_include("pyasc_sim/kapi/activation.h")
+#include "pyasc_sim/kapi/activation.h"
+#elif __has_include("pyasc_sim/kapi/gelu.h")
+#include "pyasc_sim/kapi/gelu.h"
+#else
+#error "pyasc_sim: lib/activation/gelu.h: the simulator lacks this Ascend C high-level API (Gelu, FasterGelu); see backends/sim/kernel_api/README.md for what is supported"
+#endif
+
+#endif  // PYASC_SIM_SDK_LIB_ACTIVATION_GELU_H_
