@@ -5,6 +5,7 @@ for the backend raises KernelNotFoundError (no silent fallback)."""
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -15,7 +16,7 @@ from pyasc_core import dtypes as _dt
 from pyasc_core import views
 from pyasc_core.backend import MEMORY_STAT_KEYS, Backend, EventImpl, StreamImpl
 from pyasc_core.device import Device
-from pyasc_core.errors import IndexingError, PyascError, ShapeError
+from pyasc_core.errors import IndexingError, KernelNotFoundError, PyascError, ShapeError
 from pyasc_core.registry import backend_for_device
 
 from . import fork, loader
@@ -365,6 +366,41 @@ class AclBackend(Backend):
 
     def create_event(self, device: Device, enable_timing: bool) -> EventImpl:
         return AclEvent(self.raw_device(device).create_event(), enable_timing)
+
+    # -- Ascend C kernels (pyasc.Kernel) ---------------------------------------------------
+    def compile_kernel(self, source: Any) -> Any:
+        """The binary a pack ships for this backend (``binaries={"npu": path}``); compiling with
+        CANN's compiler at first use is not done yet."""
+        path = source.binaries.get(self.name)
+        if path is None:
+            raise KernelNotFoundError(
+                f"no {self.name} binary for the kernel source {source.path or '<text>'}: pass the binary the "
+                f"pack built, pyasc.Kernel(source, name, binaries={{{self.name!r}: 'path/to/kernel.o'}}) (built "
+                "with CANN's compiler at the pack's install), or run on 'sim'")
+        if not os.path.isfile(path):
+            raise KernelNotFoundError(f"the {self.name} kernel binary {path} does not exist; rebuild the pack "
+                                      "(its install compiles it) or fix the path in binaries=")
+        return path
+
+    def kernel_names(self, artifact: Any) -> list[str]:
+        from .signature import read_signatures
+
+        names = list(read_signatures(artifact))
+        if not names:
+            raise KernelNotFoundError(f"the binary {artifact} records no kernel names: name the kernel, "
+                                      "pyasc.Kernel(source, 'name')")
+        return names
+
+    def load_kernel(self, artifact: Any, name: str, device: Device) -> Any:
+        from .kernels import Binary
+
+        fn = Binary(artifact, device=device).function(name)
+        if fn.signature is None:
+            raise KernelNotFoundError(
+                f"the binary {artifact} records no signature for kernel {name!r}, so pyasc cannot pack its "
+                "arguments by type; rebuild it with this pyasc (pyasc compile), or launch it with "
+                "pyasc_acl.launch (8 bytes per argument)")
+        return fn.typed()
 
     def synchronize(self, device: Device) -> None:
         self.raw_device(device).synchronize()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from pyasc_acl.backend import AclBackend
 from pyasc_core.backend import Backend
@@ -47,6 +48,28 @@ class SimBackend(AclBackend):
             settings=SETTINGS,
             check_settings=_check_settings,
         )
+
+
+    def compile_kernel(self, source: Any) -> Any:
+        """Compile a pyasc.Kernel's source with the simulator's compiler (pyasc_sim.build.compile,
+        cached per user by content); its TilingStructs' layouts are checked by static_asserts."""
+        from .build import compile as compile_sim
+
+        opts = dict(source.options)
+        flags = list(opts.pop("extra_flags", ()))
+        text = source.text
+        checks = source.checks_text
+        if checks:  # after the source, where its structs are declared
+            text = f"{text}\n#include <cstddef>\n{checks}\n"
+        src = text if (source.path is None or checks) else source.path
+        if source.path is not None and checks:  # messages and #include "..." as for the file
+            import os
+
+            from ._stubgen import cxx_string
+
+            src = f"#line 1 {cxx_string(source.path)}\n{text}"
+            flags += ["-iquote", os.path.dirname(source.path)]
+        return compile_sim(src, extra_flags=flags, **opts)
 
 
 BACKEND = SimBackend()
