@@ -334,6 +334,28 @@ def pack_typed(sig: Signature, args: Sequence[Any], device: Any, raw: bool = Fal
     if len(args) != len(sig.params):
         raise ArgumentError(
             f"kernel {sig.kernel!r} takes {len(sig.params)} arguments ({sig}), got {len(args)}")
+    if sig.pointers_only:  # the built-in kernels' form: the hot path, as cheap as 8-byte slots
+        from pyasc_core.tensor import Tensor
+
+        ptrs, blocks = [], []
+        for a in args:
+            t = type(a)
+            if t is Tensor and a._device is device:
+                d = a._data
+            elif t is DeviceArray:
+                d = a
+            elif t is int and 0 <= a < 2**64:  # a raw address (0: no buffer)
+                ptrs.append(a)
+                continue
+            else:
+                break
+            if not d.contiguous:
+                break
+            b = d.block
+            blocks.append(b)
+            ptrs.append(b.ptr + d.byte_offset)
+        else:
+            return struct.pack(f"<{len(ptrs)}Q", *ptrs), blocks
     blob = bytearray(sig.size)
     blocks: list[Any] = []
     for i, (p, a) in enumerate(zip(sig.params, args)):

@@ -55,10 +55,11 @@ class Signature:
     params: tuple[Param, ...]
     size: int
 
-    @property
-    def slots8(self) -> bool:
-        """True when every parameter is 8 bytes at 8 * i (the first ABI's layout: fast path)."""
-        return all(p.size == 8 and p.offset == 8 * i for i, p in enumerate(self.params))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pointers_only", all(p.kind == "pointer" for p in self.params))
+
+    #: every parameter is a GM address (the launch's fast path)
+    pointers_only: bool = False
 
     def __str__(self) -> str:
         return f"{self.kernel}({', '.join(map(str, self.params))})"
