@@ -395,12 +395,9 @@ class AclBackend(Backend):
         from .kernels import Binary
 
         fn = Binary(artifact, device=device).function(name)
-        if fn.signature is None:
-            raise KernelNotFoundError(
-                f"the binary {artifact} records no signature for kernel {name!r}, so pyasc cannot pack its "
-                "arguments by type; rebuild it with this pyasc (pyasc compile), or launch it with "
-                "pyasc_acl.launch (8 bytes per argument)")
-        return fn.typed()
+        # a binary without a signature table (a CANN binary, an older one) takes 8 bytes per
+        # argument: right for the standard custom-op signature (every parameter a GM address)
+        return fn if fn.signature is None else fn.typed()
 
     def synchronize(self, device: Device) -> None:
         self.raw_device(device).synchronize()

@@ -51,10 +51,14 @@ class SimBackend(AclBackend):
 
 
     def compile_kernel(self, source: Any) -> Any:
-        """Compile a pyasc.Kernel's source with the simulator's compiler (pyasc_sim.build.compile,
-        cached per user by content); its TilingStructs' layouts are checked by static_asserts."""
+        """A pyasc.Kernel's binary for the simulator: the prebuilt one in ``binaries["sim"]``, else
+        its source compiled with the simulator's compiler (pyasc_sim.build.compile, cached per user by
+        content) with its TilingStructs' layouts checked by static_asserts."""
         from .build import compile as compile_sim
 
+        prebuilt = source.binaries.get(self.name)
+        if prebuilt is not None:  # built ahead of time (the pack's install, pyasc's own kernels)
+            return prebuilt
         opts = dict(source.options)
         flags = list(opts.pop("extra_flags", ()))
         text = source.text
