@@ -108,3 +108,15 @@ def test_library_scope_removes_the_kernel(ks):
         assert pyasc.ops.kt2.scale(x).numpy().tolist() == [2, 2, 2]
     with pytest.raises(pyasc.PyascError):
         pyasc.get_op("kt2::scale")
+
+
+def test_pyasc_ops_shows_the_dtypes_with_kernels(lib, ks, capsys):
+    from pyasc_core.cli import main
+
+    lib.impl("scale", "sim", kernel=ks, tiling=scale_tiling)
+    assert main(["ops", "--json"]) == 0
+    rows = {r["op"]: r for r in __import__("json").loads(capsys.readouterr().out)}
+    assert rows["kt::scale"]["kernel_dtypes"] == {"sim": ["float16", "float32"]}
+    assert rows["pyasc::exp"]["kernel_dtypes"]["sim"] == ["float16", "bfloat16", "float32"]
+    assert main(["ops"]) == 0
+    assert "sim: f16 f32" in capsys.readouterr().out
