@@ -62,6 +62,13 @@ class KernelSource:
         self.text = text
         self.options = dict(options or {})
         self.binaries = {k: os.path.abspath(os.fspath(v)) for k, v in (binaries or {}).items()}
+        if self.path is not None:  # binaries built ahead of time next to the source (pyasc_sim.pack_build)
+            stem = os.path.splitext(self.path)[0]
+            for backend, suffix in (("sim", ".sim.so"), ("npu", ".npu.o")):
+                pre = stem + suffix
+                if backend not in self.binaries and os.path.isfile(pre) and \
+                        os.path.getmtime(pre) >= os.path.getmtime(self.path):
+                    self.binaries[backend] = pre
         self.structs = tuple(structs)
         self._lock = threading.Lock()
         self._artifacts: dict[str, Any] = {}

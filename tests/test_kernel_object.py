@@ -275,3 +275,19 @@ def test_concurrent_first_use_from_pytest_xdist(tmp_path):
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "4 passed" in proc.stdout
+
+
+def test_ahead_of_time_build_is_used_instead_of_compiling(tmp_path):
+    from pyasc_sim.pack_build import build_kernels
+
+    (tmp_path / "pkg" / "kernels").mkdir(parents=True)
+    src = tmp_path / "pkg" / "kernels" / "axpb.cpp"
+    src.write_text(SOURCE)
+    assert build_kernels(tmp_path) == [str(src.with_suffix(".sim.so"))]
+    k = pyasc.Kernel(src, "axpb")
+    assert k.source.binaries == {"sim": str(src.with_suffix(".sim.so"))}
+    assert k.compile("sim") == str(src.with_suffix(".sim.so"))  # the prebuilt binary, not the cache's
+    x = pyasc.tensor(np.ones(4, np.float32), device="sim")
+    y = pyasc.empty(4, dtype="float32", device="sim")
+    k[1](x, y, 4, 1.0, 2.0)
+    assert y.numpy().tolist() == [3, 3, 3, 3]
