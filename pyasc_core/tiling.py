@@ -17,6 +17,7 @@ parameter: uploaded once per content, see ``pyasc_core.kernel.upload``)."""
 from __future__ import annotations
 
 import struct
+import sys
 import typing
 from dataclasses import dataclass
 from typing import Any
@@ -167,6 +168,22 @@ def _default(t: Any) -> Any:
     return t()
 
 
+def _own_hints(cls: type, frame: Any) -> dict[str, Any]:
+    """The class's own field annotations, evaluated (string annotations in the class's module, then
+    where the class statement ran: exec'd code, a function's locals)."""
+    module = sys.modules.get(cls.__module__)
+    scope = {**frame.f_globals, **(vars(module) if module else {}), **frame.f_locals}
+    out = {}
+    for name, ann in cls.__dict__.get("__annotations__", {}).items():
+        if isinstance(ann, str):
+            try:
+                ann = eval(ann, scope, dict(vars(cls)))  # noqa: S307  (the class's own annotation)
+            except Exception as exc:
+                raise ArgumentError(f"{cls.__name__}.{name}: cannot evaluate its type {ann!r} ({exc})") from None
+        out[name] = ann
+    return out
+
+
 class TilingStruct:
     """Base of tiling structs declared in Python (see the module docstring). Subclasses become
     frozen attrs classes whose fields default to zero; ``cpp_name`` (default: the class name) is
@@ -181,9 +198,8 @@ class TilingStruct:
         super().__init_subclass__(**kwargs)
         if "__attrs_attrs__" in cls.__dict__:
             return  # attrs' own pass over the class
-        hints = typing.get_type_hints(cls)
-        own = [n for n in cls.__dict__.get("__annotations__", {}) if n in hints
-               and typing.get_origin(hints[n]) is not typing.ClassVar and not n.startswith("_")]
+        hints = _own_hints(cls, sys._getframe(1))
+        own = [n for n, t in hints.items() if typing.get_origin(t) is not typing.ClassVar and not n.startswith("_")]
         if not own:
             raise ArgumentError(f"tiling struct {cls.__name__} declares no fields; annotate them, e.g. "
                                 "total: pyasc.tiling.uint32_t")
