@@ -291,3 +291,11 @@ def test_ahead_of_time_build_is_used_instead_of_compiling(tmp_path):
     y = pyasc.empty(4, dtype="float32", device="sim")
     k[1](x, y, 4, 1.0, 2.0)
     assert y.numpy().tolist() == [3, 3, 3, 3]
+
+
+def test_kernel_api_reference_is_installed():
+    import pyasc_sim
+
+    path = pyasc_sim.kernel_api_reference()
+    text = open(path, encoding="utf-8").read()
+    assert "## Supported API" in text and "pyasc_sim_sig" in text
