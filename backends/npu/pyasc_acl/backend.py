@@ -50,7 +50,8 @@ class AclBackend(Backend):
 
     def __init__(self, name: str, *, description: str, priority: int,
                  locate: Callable[[], tuple[str | None, str]], settings: tuple[str, ...] = (),
-                 check_settings: Callable[[], None] | None = None) -> None:
+                 check_settings: Callable[[], None] | None = None,
+                 compile_source: Callable[[Any], str] | None = None) -> None:
         self.name = name
         self.description = description
         self.priority = priority
@@ -59,6 +60,8 @@ class AclBackend(Backend):
         self.settings = settings
         #: validates those settings before the library is loaded (raises EnvironmentSettingError)
         self._check_settings = check_settings
+        #: compiles a pyasc.KernelSource into a binary this backend loads (sim: g++), or None
+        self._compile_source = compile_source
         self._lib: Any = None
         self._devices: dict[int, Any] = {}
         self._default_streams: dict[int, AclStream] = {}
@@ -369,9 +372,12 @@ class AclBackend(Backend):
 
     # -- Ascend C kernels (pyasc.Kernel) ---------------------------------------------------
     def compile_kernel(self, source: Any) -> Any:
-        """The binary a pack ships for this backend (``binaries={"npu": path}``); compiling with
-        CANN's compiler at first use is not done yet."""
+        """The binary a pack ships for this backend (``binaries={"npu": path}``, or built ahead of
+        time next to the source), else the source compiled by ``compile_source`` (sim: g++ into the
+        per-user cache). Compiling with CANN's compiler at first use is not done yet."""
         path = source.binaries.get(self.name)
+        if path is None and self._compile_source is not None and (source.text or source.path):
+            return self._compile_source(source)
         if path is None:
             raise KernelNotFoundError(
                 f"no {self.name} binary for the kernel source {source.path or '<text>'}: pass the binary the "
