@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from pyasc_core.errors import ArgumentError, DeviceMismatchError
+from pyasc_core.tensor import Tensor
 
 from .backend import AclBackend, acl_backend_of
 from .errors import BinaryUnloadedError
@@ -325,6 +326,9 @@ def _scalar(sig: Signature, i: int, a: Any, raw: bool = False) -> bytes:
     return data
 
 
+_PTRS = [struct.Struct(f"<{n}Q") for n in range(65)]
+
+
 def pack_typed(sig: Signature, args: Sequence[Any], device: Any, raw: bool = False) -> tuple[bytes, list[Any]]:
     """The argument blob of ``args`` laid out by ``sig`` (each parameter at its offset, by its
     declared type) and the device blocks it refers to. Python numbers are converted to the
@@ -334,9 +338,7 @@ def pack_typed(sig: Signature, args: Sequence[Any], device: Any, raw: bool = Fal
     if len(args) != len(sig.params):
         raise ArgumentError(
             f"kernel {sig.kernel!r} takes {len(sig.params)} arguments ({sig}), got {len(args)}")
-    if sig.pointers_only:  # the built-in kernels' form: the hot path, as cheap as 8-byte slots
-        from pyasc_core.tensor import Tensor
-
+    if sig.pointers_only and len(args) < len(_PTRS):  # the built-in kernels' form: the hot path, as cheap as 8-byte slots
         ptrs, blocks = [], []
         for a in args:
             t = type(a)
@@ -355,7 +357,7 @@ def pack_typed(sig: Signature, args: Sequence[Any], device: Any, raw: bool = Fal
             blocks.append(b)
             ptrs.append(b.ptr + d.byte_offset)
         else:
-            return struct.pack(f"<{len(ptrs)}Q", *ptrs), blocks
+            return _PTRS[len(ptrs)].pack(*ptrs), blocks
     blob = bytearray(sig.size)
     blocks: list[Any] = []
     for i, (p, a) in enumerate(zip(sig.params, args)):
