@@ -81,3 +81,14 @@ def test_python_float_is_converted_by_the_signature(echo):
 def test_wider_floats_do_not_fit_a_slot():
     with pytest.raises(pyasc.ArgumentError, match=r"argument 0 .* is 16 bytes.*at most 8 bytes"):
         pack_args((np.longdouble(1.0),), None)
+
+
+def test_first_abi_slot_blobs_still_work_for_scalar_kernels():
+    """A caller that packs 8 bytes per argument (the first ABI) still launches a kernel whose
+    parameters are scalars and GM addresses: a blob of exactly 8 * n bytes is read as slots."""
+    fn = pyasc_acl.Binary(pyasc_sim.compile(SOURCE), device="sim").function("echo_scalars")
+    assert fn.signature.size == 32
+    fn.signature = None  # pack as the first ABI did: 40 bytes
+    out = pyasc.empty(4, dtype="int64", device="sim")
+    pyasc_acl.launch(fn, 1, (out, np.float32(0.5), np.float64(0.1), np.int64(-42), np.float32(-np.inf)))
+    assert out.numpy().view(np.float64).tolist() == [0.5, 0.1, -42.0, -np.inf]

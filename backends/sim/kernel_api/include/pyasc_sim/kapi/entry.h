@@ -16,7 +16,8 @@
 // Each entry also puts a signature record in the binary's ".pyasc_sim_sig" section (kernel
 // name, parameter names and types, and per parameter its size, alignment, offset and kind), which
 // pyasc reads from the file to pack arguments: a binary without the section (an older one, or a
-// hand-written __pyasc_sim_entry_) keeps the first ABI, one 8-byte slot per argument.
+// hand-written __pyasc_sim_entry_) keeps the first ABI, one 8-byte slot per argument. A blob of
+// exactly 8 bytes per parameter (the first ABI's callers) still works with scalar-only kernels.
 #ifndef PYASC_SIM_KAPI_ENTRY_H_
 #define PYASC_SIM_KAPI_ENTRY_H_
 
@@ -133,10 +134,22 @@ inline A unpack_arg(const PyascSimBlockContext *ctx, size_t offset) {
     return a;
 }
 
+// True when every parameter is a scalar or GM address (at most 8 bytes): then a blob of exactly
+// 8 * n bytes is read as the first ABI's 8-byte slots. This is never ambiguous: a typed layout
+// of such parameters is 8 * n bytes long only when every offset is 8 * i, where both agree.
+template <typename... A>
+constexpr bool slot_compatible() {
+    const bool small[] = {true, (sizeof(A) <= 8 && param_kind<A>() != kParamOther)...};
+    for (bool b : small)
+        if (!b) return false;
+    return sizeof...(A) > 0;
+}
+
 template <typename... A, size_t... I>
 inline void call_kernel(void (*fn)(A...), const PyascSimBlockContext *ctx, std::index_sequence<I...>) {
     constexpr auto table = param_table(static_cast<void (*)(typename std::decay<A>::type...)>(nullptr));
-    fn(unpack_arg<typename std::decay<A>::type>(ctx, table[3 + 4 * I])...);
+    const bool slots = slot_compatible<typename std::decay<A>::type...>() && ctx->args_size == 8 * sizeof...(A);
+    fn(unpack_arg<typename std::decay<A>::type>(ctx, slots ? 8 * I : table[3 + 4 * I])...);
 }
 
 inline void end_of_kernel_checks(BlockState &st) {
