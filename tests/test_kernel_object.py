@@ -299,3 +299,23 @@ def test_kernel_api_reference_is_installed():
     path = pyasc_sim.kernel_api_reference()
     text = open(path, encoding="utf-8").read()
     assert "## Supported API" in text and "pyasc_sim_sig" in text
+
+
+def test_upload_path_for_other_tiling_objects():
+    """Tiling data declared elsewhere (e.g. the op-project tiling macros) uploads through the same
+    content cache by exposing __pyasc_struct__()."""
+
+    class MacroTiling:
+        def __init__(self, **fields):
+            self.fields = fields
+
+        def __pyasc_struct__(self):
+            return struct.pack("<II", self.fields["n"], self.fields["tile"])
+
+    a = pyasc.tiling.upload(MacroTiling(n=5, tile=8), "sim")
+    assert pyasc.tiling.upload(struct.pack("<II", 5, 8), "sim") is a
+    assert a.numpy().tobytes() == struct.pack("<II", 5, 8)
+    with pytest.raises(pyasc.ArgumentError, match="upload takes a tiling struct"):
+        pyasc.tiling.upload(5, "sim")
+    with pytest.raises(pyasc.ArgumentError, match="empty"):
+        pyasc.tiling.upload(b"", "sim")
