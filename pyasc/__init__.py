@@ -65,6 +65,9 @@ from pyasc_core.errors import (
 from pyasc_core.builtin_ops import public_names as _builtin_op_names
 from pyasc_core.hookspecs import hookimpl
 from pyasc_core.interop import from_dlpack
+from pyasc_core.kernel import Kernel, KernelSource, kernels
+from pyasc_core.tiling import TilingStruct
+from pyasc import tiling
 from pyasc_core.library import op
 from pyasc_core.opdef import OpDef
 from pyasc_core.plugins import PyascPluginWarning
@@ -93,5 +96,6 @@ __all__ = [
     "PluginError", "PluginConflictError", "ReferenceMismatchError", "IndexingError",
     "OutOfMemoryError", "PyascPluginWarning", "BackendConfigError", "EnvironmentSettingError",
     "InvalidDeviceError", "PluginHookError", "ValueRangeError", "ReservedNamespaceError",
+    "Kernel", "KernelSource", "kernels", "TilingStruct", "tiling",
     *_BUILTIN_OPS,
 ]

@@ -17,6 +17,7 @@ import numpy as np
 
 from .device import Device
 from .dtypes import ANY
+from .errors import KernelNotFoundError
 from .tensor_meta import TensorMeta  # noqa: F401  (its historical home: pyasc.TensorMeta)
 
 
@@ -141,6 +142,25 @@ class Backend:
     def default_kernel(self, op: Any) -> Callable | None:
         """A kernel for ``op`` when none was registered for this backend (e.g. the reference)."""
         return None
+
+    # -- Ascend C kernels (pyasc.Kernel) ---------------------------------------------------
+    def compile_kernel(self, source: Any) -> Any:
+        """Build a ``pyasc.KernelSource`` (``.text``, ``.path``, ``.options``, ``.binaries``,
+        ``.structs``) for this backend; returns what :meth:`load_kernel` takes (e.g. a binary's path).
+        Called once per source and backend. By default a backend runs no Ascend C kernels."""
+        raise KernelNotFoundError(
+            f"backend {self.name!r} does not run Ascend C kernels (pyasc.Kernel); launch them on 'sim' or "
+            "'npu', or register a Python kernel for this backend with pyasc.library.impl")
+
+    def kernel_names(self, artifact: Any) -> list[str]:
+        """The kernels in a :meth:`compile_kernel` artifact."""
+        raise KernelNotFoundError(f"backend {self.name!r} does not run Ascend C kernels (pyasc.Kernel)")
+
+    def load_kernel(self, artifact: Any, name: str, device: Device) -> Any:
+        """Kernel ``name`` of ``artifact`` loaded on ``device`` (once per device): a callable
+        ``fn(num_blocks, *args, stream=None)`` that packs the arguments by ``fn.signature`` and
+        enqueues the launch on ``stream`` (default: the device's current stream)."""
+        raise KernelNotFoundError(f"backend {self.name!r} does not run Ascend C kernels (pyasc.Kernel)")
 
     # -- memory ----------------------------------------------------------------------------
     def memory_stats(self, device: Device) -> dict[str, int]:

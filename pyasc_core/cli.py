@@ -15,6 +15,8 @@ from rich.console import Console
 from rich.table import Table
 
 from . import __version__
+import numpy as np
+
 from .dtypes import ALL_DTYPES, dtype_name
 from .errors import PyascError
 from .registry import REGISTRY
@@ -134,9 +136,25 @@ def _op_rows(namespace: str | None) -> list[dict[str, Any]]:
                 kernels[bname] = REGISTRY.backends[bname].default_kernel_label
         rows.append({
             "op": name, "schema": str(op.schema), "dtypes": [dtype_name(d) for d in ALL_DTYPES if d in op.all_dtypes],
-            "backends": kernels, "composite": op.is_composite, "source": op.source,
+            "backends": kernels, "kernel_dtypes": _kernel_dtypes(name, op),
+            "composite": op.is_composite, "source": op.source,
         })
     return rows
+
+
+def _kernel_dtypes(name: str, op: Any) -> dict[str, list[str] | None]:
+    """{backend: the input dtypes its registered kernel takes} for each backend with a kernel of
+    ``name``: the kernel's ``dtypes`` (a tuple, or a function returning one; pyasc.library.impl
+    with kernel= sets it), None when the kernel does not say."""
+    out: dict[str, list[str] | None] = {}
+    for (opname, bname), k in sorted(REGISTRY.kernels.items()):
+        if opname != name:
+            continue
+        ds = getattr(k.fn, "dtypes", None)
+        if callable(ds):
+            ds = ds()
+        out[bname] = None if ds is None else [dtype_name(d) for d in ALL_DTYPES if d in {np.dtype(x) for x in ds}]
+    return out
 
 
 def cmd_ops(args: argparse.Namespace) -> int:
@@ -145,11 +163,13 @@ def cmd_ops(args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=2))
         return 0
     t = Table(title=f"{len(rows)} ops")
-    for col in ("op", "schema", "dtypes", "backends", "source"):
+    for col in ("op", "schema", "dtypes", "backends", "kernels", "source"):
         t.add_column(col, overflow="fold")
     for r in rows:
         backends = ", ".join(f"{b}" + ("" if how == "kernel" else f" ({how})") for b, how in r["backends"].items())
-        t.add_row(r["op"], r["schema"], " ".join(_SHORT[d] for d in r["dtypes"]), backends, r["source"])
+        kernels = "; ".join(f"{b}: " + ("?" if ds is None else " ".join(_SHORT[d] for d in ds) or "-")
+                            for b, ds in r["kernel_dtypes"].items())
+        t.add_row(r["op"], r["schema"], " ".join(_SHORT[d] for d in r["dtypes"]), backends, kernels, r["source"])
     _console().print(t)
     return 0
 

@@ -145,11 +145,53 @@ def _kernel_decorator(name: str, backend: str, source: str,
     return deco
 
 
-def impl(name: str, backend: str, fn: Callable[..., Any] | None = None) -> Any:
+def _kernel_impl(name: str, backend: str, fn: Callable[..., Any] | None, kernel: Any, tiling: Any,
+                 dtypes: Any, source: str, added: list[KernelDef] | None) -> Any:
+    """impl()'s work: register ``fn``, or the launcher of ``kernel`` with the host ``tiling``
+    function (given, or the decorated function)."""
+    deco = _kernel_decorator(name, backend, source, added)
+    if kernel is None:
+        if tiling is not None or dtypes is not None:
+            raise OpRegistrationError(f"impl({name!r}, {backend!r}): tiling= and dtypes= go with kernel=, "
+                                      "the Ascend C kernel (pyasc.Kernel) they launch")
+        return deco if fn is None else deco(fn)
+    from .kernel_op import kernel_launcher
+
+    if fn is not None and tiling is not None:
+        raise OpRegistrationError(f"impl({name!r}, {backend!r}, kernel=...): give the host tiling function "
+                                  "once, as tiling= or as the decorated function")
+    if fn is None and tiling is None:  # decorator form: decorates the host tiling function
+        def deco_tiling(f: Callable[..., Any]) -> Callable[..., Any]:
+            deco(kernel_launcher(name, kernel, f, dtypes))
+            return f
+
+        return deco_tiling
+    launcher = kernel_launcher(name, kernel, tiling if tiling is not None else fn, dtypes)
+    deco(launcher)
+    return launcher if fn is None else fn
+
+
+def from_kernel(name: str, kernel: Any, tiling: Callable[..., Any], dtypes: Any = None) -> Callable[..., Any]:
+    """The kernel function :func:`impl` registers for ``kernel=``/``tiling=``/``dtypes=``, for an op
+    pack's ``pyasc_register_kernels`` hook: ``register(op, "sim", from_kernel(op, k, tiling))``."""
+    from .kernel_op import kernel_launcher
+
+    return kernel_launcher(check_op_name(name), kernel, tiling, dtypes)
+
+
+def impl(name: str, backend: str, fn: Callable[..., Any] | None = None, *, kernel: Any = None,
+         tiling: Callable[..., Any] | None = None, dtypes: Any = None) -> Any:
     """Register ``fn(out_meta, *args)`` as the kernel of op ``name`` on ``backend``; without
-    ``fn``, a decorator that registers the function and returns it unchanged."""
-    deco = _kernel_decorator(name, backend, _caller_source())
-    return deco if fn is None else deco(fn)
+    ``fn``, a decorator that registers the function and returns it unchanged.
+
+    With ``kernel=`` (a ``pyasc.Kernel``, or {dtype: Kernel} for one kernel per dtype) pyasc
+    writes the kernel function: outputs allocated from the meta function, inputs made contiguous,
+    nothing launched when every output is empty, the host ``tiling(*args)`` function called (it
+    returns the block count, or ``(blocks, tiling_struct, *scalars)``), and the kernel launched on
+    the current stream as ``k[blocks](*inputs, *outputs, *scalars, [workspace=0,] tiling)``.
+    ``dtypes`` limits the input dtypes it takes. The decorator form decorates the tiling function
+    (returned unchanged)."""
+    return _kernel_impl(name, backend, fn, kernel, tiling, dtypes, _caller_source(), None)
 
 
 def _default_namespace(fn: Callable[..., Any]) -> str:
@@ -274,10 +316,12 @@ class Library:
         self._ops.append(op)
         return out
 
-    def impl(self, name: str, backend: str, fn: Callable[..., Any] | None = None) -> Any:
-        """:func:`impl` in this scope: registers ``fn`` (returned unchanged), or decorates."""
-        deco = _kernel_decorator(self._name(name, own=False), backend, _caller_source(), self._kernels)
-        return deco if fn is None else deco(fn)
+    def impl(self, name: str, backend: str, fn: Callable[..., Any] | None = None, *, kernel: Any = None,
+             tiling: Callable[..., Any] | None = None, dtypes: Any = None) -> Any:
+        """:func:`impl` in this scope: registers ``fn`` (returned unchanged), or decorates; with
+        ``kernel=``/``tiling=``/``dtypes=`` as :func:`impl` does."""
+        return _kernel_impl(self._name(name, own=False), backend, fn, kernel, tiling, dtypes,
+                            _caller_source(), self._kernels)
 
     def op(self, fn: Callable[..., Any] | None = None, *, name: str | None = None,
            dtypes: Any = _dt.ANY, doc: str | None = None) -> Any:

@@ -54,8 +54,8 @@ def source_line(source: str, text: str) -> str:
 
 
 def f32_arg(value: float) -> int:
-    """A ``float`` kernel parameter as ``pyasc_acl.launch`` takes it: its IEEE bits in the low 4
-    bytes of the 8-byte slot (launch itself accepts only ints and device tensors)."""
+    """A ``float`` kernel parameter as an int for ``pyasc_acl.launch``, which takes an int as the
+    parameter's bits: its IEEE bits (a Python float is converted by the signature as well)."""
     return struct.unpack("<I", struct.pack("<f", value))[0]
 
 

@@ -475,7 +475,9 @@ def test_binary_function_and_launch_misuse(kernel_path):
     x = pyasc.zeros(4, device="sim")
     _raises(pyasc.ArgumentError, lambda: fn(1, x, 4, stream="x"), "stream must be", "'x'")
     _raises(pyasc.ArgumentError, lambda: fn(2**40, x, 4), "num_blocks", str(2**40))
-    _raises(pyasc.ArgumentError, lambda: fn(1, x, "4"), "launch argument 1 is str")
+    _raises(pyasc.ArgumentError, lambda: fn(1, x, "4"), "kernel 'nothing': argument 1 'n' (uint32_t, 4 bytes)",
+            "takes an integer, got str '4'")
+    _raises(pyasc.ArgumentError, lambda: fn(1, x), "kernel 'nothing' takes 2 arguments", "got 1")
     _raises(pyasc.ArgumentError, lambda: pyasc_acl.launch("nothing", 1), "Binary.function")
     fn(1, x, 4)
     pyasc.synchronize("sim")

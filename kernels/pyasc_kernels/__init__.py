@@ -9,6 +9,7 @@ the ``sim`` backend (binaries ``pyasc_sim/kernels/<family>.sim.so``) and the ``n
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -103,6 +104,14 @@ def npu_binaries_installed() -> bool:
 
 
 def register_kernels(register: Callable[..., None], backend: str) -> None:
-    """Register every built-in kernel for ``backend`` through a pyasc_register_kernels ``register``."""
+    """Register every built-in kernel for ``backend`` through a pyasc_register_kernels ``register``;
+    each glue function's ``dtypes`` (what ``pyasc ops`` shows) is the op's entry of SUPPORTED."""
     for op, fn in all_kernels().items():
+        fn.dtypes = functools.partial(_supported_of, op)
         register(op, backend, fn)
+
+
+def _supported_of(op: str) -> tuple[Any, ...]:
+    from pyasc_core import dtypes as dt
+
+    return tuple(dt.as_dtype(d) for d in globals()["__getattr__"]("SUPPORTED").get(op, ()))

@@ -1,13 +1,13 @@
-"""What every built-in kernel's Python glue shares: finding and loading the kernel binaries,
-packing tiling structs into (cached) device buffers, allocating outputs, launching on the current
-stream, and saying clearly when an op/dtype has no kernel."""
+"""What every built-in kernel's Python glue shares: where the kernel binaries are, the built-in
+kernels as ``pyasc.Kernel`` objects (loaded once per device by the public kernel API), tiling
+structs uploaded through ``pyasc.tiling.upload``'s content cache, output allocation, and saying
+clearly when an op/dtype has no kernel."""
 
 from __future__ import annotations
 
 import os
 import struct
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -15,6 +15,7 @@ import numpy as np
 
 from pyasc_core import dtypes as dt
 from pyasc_core.errors import KernelNotFoundError
+from pyasc_core.kernel import UPLOADS, Kernel, KernelSource
 from pyasc_core.registry import backend_for_device
 from pyasc_core.tensor import Tensor, wrap_storage
 
@@ -73,64 +74,58 @@ def binary_path(backend: str, family: str) -> str:
                               f"{', '.join(tried)}); {how}")
 
 
-class _Functions:
-    """Loaded binaries and their kernel functions, per (backend, device index)."""
+class _FamilySource(KernelSource):
+    """The built-in kernels of ``family``: prebuilt binaries (installed by kernels/CMakeLists.txt)
+    instead of source, found per backend by :func:`binary_path` (its message when missing)."""
+
+    def __init__(self, family: str) -> None:
+        self.family = family
+        self.text, self.path, self.options, self.structs = "", None, {}, ()
+        self._lock = threading.Lock()
+        self._artifacts: dict[str, Any] = {}
+
+    @property
+    def binaries(self) -> dict[str, str]:  # type: ignore[override]
+        return _Binaries(self.family)
+
+
+class _Binaries(dict):
+    """{backend: binary path}, looked up (and reported when missing) on first use."""
+
+    def __init__(self, family: str) -> None:
+        super().__init__()
+        self.family = family
+
+    def get(self, backend: str, default: Any = None) -> Any:  # type: ignore[override]
+        return binary_path(backend, self.family)
+
+
+class _Kernels:
+    """pyasc.Kernel objects of the built-in kernels, one per (family, name), sharing one source per
+    family: compiled (here: found) per backend and loaded per device by the public kernel API."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._binaries: dict[tuple[str, int, str], Any] = {}
-        self._functions: dict[tuple[str, int, str, str], Any] = {}
+        self._sources: dict[str, _FamilySource] = {}
+        self._kernels: dict[tuple[str, str], Kernel] = {}
 
-    def get(self, device: Any, family: str, name: str) -> Any:
-        key = (device.type, device.index or 0, family, name)
-        fn = self._functions.get(key)
-        if fn is not None:
-            return fn
-        import pyasc_acl
-
-        with self._lock:
-            bkey = key[:3]
-            binary = self._binaries.get(bkey)
-            if binary is None:
-                binary = self._binaries[bkey] = pyasc_acl.Binary(binary_path(device.type, family), device=device)
-            fn = self._functions[key] = binary.function(name)
-        return fn
+    def get(self, family: str, name: str) -> Kernel:
+        k = self._kernels.get((family, name))
+        if k is None:
+            with self._lock:
+                src = self._sources.get(family)
+                if src is None:
+                    src = self._sources[family] = _FamilySource(family)
+                k = self._kernels.setdefault((family, name), Kernel(src, name))
+        return k
 
     def clear(self) -> None:
         with self._lock:
-            self._functions.clear()
-            self._binaries.clear()
+            self._kernels.clear()
+            self._sources.clear()
 
 
-FUNCTIONS = _Functions()
-
-
-class _TilingCache:
-    """Tiling structs are immutable once on the device: identical ones are uploaded once and
-    reused (an LRU of device buffers per device)."""
-
-    def __init__(self, limit: int = 256) -> None:
-        self._lock = threading.Lock()
-        self._cache: OrderedDict[tuple[Any, bytes], Any] = OrderedDict()
-        self._limit = limit
-
-    def get(self, device: Any, data: bytes) -> Any:
-        key = (device, data)
-        with self._lock:
-            buf = self._cache.get(key)
-            if buf is not None:
-                self._cache.move_to_end(key)
-                return buf
-        backend = backend_for_device(device)
-        buf = backend.from_numpy(np.frombuffer(data, np.uint8), device, copy=True)
-        with self._lock:
-            self._cache[key] = buf
-            while len(self._cache) > self._limit:
-                self._cache.popitem(last=False)
-        return buf
-
-
-TILING = _TilingCache()
+KERNELS = _Kernels()
 
 
 def pack(*fields: int | float) -> bytes:
@@ -204,12 +199,9 @@ def alias(t: Tensor, shape: Sequence[int]) -> Tensor:
 
 
 def launch(device: Any, family: str, name: str, num_blocks: int, args: Iterable[Any], tiling: bytes) -> None:
-    """Launch kernel ``name`` of ``family`` with ``args`` + (workspace=0, tiling buffer) on the current stream."""
-    import pyasc_acl
-
-    fn = FUNCTIONS.get(device, family, name)
-    buf = TILING.get(device, tiling)
-    pyasc_acl.launch(fn, num_blocks, (*args, 0, buf))
+    """Launch kernel ``name`` of ``family`` with ``args`` + (workspace=0, tiling buffer) on the
+    current stream of ``device``, through the public kernel API (pyasc.Kernel, tiling uploads)."""
+    KERNELS.get(family, name).function(device)(num_blocks, *args, 0, UPLOADS.get(device, tiling))
 
 
 def no_kernel(op: str, device: Any, what: str, supported: Iterable[np.dtype] | str) -> KernelNotFoundError:

@@ -5,6 +5,7 @@ for the backend raises KernelNotFoundError (no silent fallback)."""
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -15,7 +16,7 @@ from pyasc_core import dtypes as _dt
 from pyasc_core import views
 from pyasc_core.backend import MEMORY_STAT_KEYS, Backend, EventImpl, StreamImpl
 from pyasc_core.device import Device
-from pyasc_core.errors import IndexingError, PyascError, ShapeError
+from pyasc_core.errors import IndexingError, KernelNotFoundError, PyascError, ShapeError
 from pyasc_core.registry import backend_for_device
 
 from . import fork, loader
@@ -49,7 +50,8 @@ class AclBackend(Backend):
 
     def __init__(self, name: str, *, description: str, priority: int,
                  locate: Callable[[], tuple[str | None, str]], settings: tuple[str, ...] = (),
-                 check_settings: Callable[[], None] | None = None) -> None:
+                 check_settings: Callable[[], None] | None = None,
+                 compile_source: Callable[[Any], str] | None = None) -> None:
         self.name = name
         self.description = description
         self.priority = priority
@@ -58,6 +60,8 @@ class AclBackend(Backend):
         self.settings = settings
         #: validates those settings before the library is loaded (raises EnvironmentSettingError)
         self._check_settings = check_settings
+        #: compiles a pyasc.KernelSource into a binary this backend loads (sim: g++), or None
+        self._compile_source = compile_source
         self._lib: Any = None
         self._devices: dict[int, Any] = {}
         self._default_streams: dict[int, AclStream] = {}
@@ -365,6 +369,41 @@ class AclBackend(Backend):
 
     def create_event(self, device: Device, enable_timing: bool) -> EventImpl:
         return AclEvent(self.raw_device(device).create_event(), enable_timing)
+
+    # -- Ascend C kernels (pyasc.Kernel) ---------------------------------------------------
+    def compile_kernel(self, source: Any) -> Any:
+        """The binary a pack ships for this backend (``binaries={"npu": path}``, or built ahead of
+        time next to the source), else the source compiled by ``compile_source`` (sim: g++ into the
+        per-user cache). Compiling with CANN's compiler at first use is not done yet."""
+        path = source.binaries.get(self.name)
+        if path is None and self._compile_source is not None and (source.text or source.path):
+            return self._compile_source(source)
+        if path is None:
+            raise KernelNotFoundError(
+                f"no {self.name} binary for the kernel source {source.path or '<text>'}: pass the binary the "
+                f"pack built, pyasc.Kernel(source, name, binaries={{{self.name!r}: 'path/to/kernel.o'}}) (built "
+                "with CANN's compiler at the pack's install), or run on 'sim'")
+        if not os.path.isfile(path):
+            raise KernelNotFoundError(f"the {self.name} kernel binary {path} does not exist; rebuild the pack "
+                                      "(its install compiles it) or fix the path in binaries=")
+        return path
+
+    def kernel_names(self, artifact: Any) -> list[str]:
+        from .signature import read_signatures
+
+        names = list(read_signatures(artifact))
+        if not names:
+            raise KernelNotFoundError(f"the binary {artifact} records no kernel names: name the kernel, "
+                                      "pyasc.Kernel(source, 'name')")
+        return names
+
+    def load_kernel(self, artifact: Any, name: str, device: Device) -> Any:
+        from .kernels import Binary
+
+        fn = Binary(artifact, device=device).function(name)
+        # a binary without a signature table (a CANN binary, an older one) takes 8 bytes per
+        # argument: right for the standard custom-op signature (every parameter a GM address)
+        return fn if fn.signature is None else fn.typed()
 
     def synchronize(self, device: Device) -> None:
         self.raw_device(device).synchronize()

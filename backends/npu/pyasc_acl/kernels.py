@@ -1,5 +1,6 @@
-"""Loading kernel binaries and launching kernels (the design's launch contract: every argument
-packed as 8 bytes, device addresses as uint64)."""
+"""Loading kernel binaries and launching kernels (the design's launch contract: arguments laid out
+as the device compiler lays out kernel parameters, by the signature a binary records (see
+``signature.py``); binaries without a signature table keep the first ABI, 8 bytes per argument)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from typing import Any
 import numpy as np
 
 from pyasc_core.errors import ArgumentError, DeviceMismatchError
+from pyasc_core.tensor import Tensor
 
 from .backend import AclBackend, acl_backend_of
 from .errors import BinaryUnloadedError
+from .signature import Signature, read_signatures
 from .storage import DeviceArray
 
 
@@ -34,6 +37,8 @@ class Binary:
         self.path = os.path.abspath(self.path)  # aclrtBinaryLoadFromFile takes an absolute path
         self._raw = self.backend.raw_device(self.device).load_binary(self.path)
         self.unloaded = False
+        #: {kernel: Signature} from the binary's signature table ({} without one: 8-byte slots)
+        self.signatures: dict[str, Signature] = read_signatures(self.path)
 
     def function(self, name: str) -> Function:
         """The kernel ``name`` of this binary (``aclrtBinaryGetFunction``)."""
@@ -63,9 +68,11 @@ class Binary:
 class Function:
     """One kernel of a loaded Binary."""
 
-    def __init__(self, binary: Binary, raw: Any) -> None:
+    def __init__(self, binary: Binary, raw: Any, signature: Signature | None = None) -> None:
         self.binary = binary
         self.raw = raw
+        #: the kernel's parameters and their layout (None: the binary has no table; 8-byte slots)
+        self.signature = signature if signature is not None else binary.signatures.get(raw.name)
 
     @property
     def name(self) -> str:
@@ -74,8 +81,30 @@ class Function:
     def __call__(self, num_blocks: int, *args: Any, stream: Any = None) -> None:
         launch(self, num_blocks, args, stream=stream)
 
+    def typed(self) -> TypedFunction:
+        """This kernel launched as ``pyasc.Kernel`` launches: Python numbers converted to each
+        parameter's declared type (``launch`` takes an int as the parameter's bits)."""
+        return TypedFunction(self)
+
     def __repr__(self) -> str:
         return f"<pyasc_acl.Function {self.name} of {self.binary.path!r}>"
+
+
+class TypedFunction:
+    """A Function whose arguments are converted by their declared types (what
+    ``Backend.load_kernel`` returns for pyasc.Kernel): ``fn(num_blocks, *args, stream=None)``."""
+
+    __slots__ = ("function", "signature")
+
+    def __init__(self, function: Function) -> None:
+        self.function = function
+        self.signature = function.signature
+
+    def __call__(self, num_blocks: int, *args: Any, stream: Any = None) -> None:
+        launch(self.function, num_blocks, args, stream=stream, _typed=True)
+
+    def __repr__(self) -> str:
+        return f"<pyasc_acl.TypedFunction {self.signature}>"
 
 
 def _raw_stream(stream: Any, backend: AclBackend, device: Any) -> Any:
@@ -170,7 +199,7 @@ def pack_args(args: Sequence[Any], device: Any) -> tuple[bytes, list[Any]]:
 
 
 def launch(function: Function, num_blocks: int, args: Sequence[Any] = (), stream: Any = None, *,
-           host_args: bool = True) -> None:
+           host_args: bool = True, _typed: bool = False) -> None:
     """Enqueue ``function`` with ``num_blocks`` blocks on ``stream`` (default: the current stream of
     its device). Returns at once; errors inside the kernel surface at the next synchronize."""
     if not isinstance(num_blocks, int) or isinstance(num_blocks, bool) or not 1 <= num_blocks < 2**32:
@@ -181,6 +210,159 @@ def launch(function: Function, num_blocks: int, args: Sequence[Any] = (), stream
                             f"{type(function).__name__} {function!r:.60}")
     binary = function.binary
     binary._check_loaded(f"launching {function.name}")
-    blob, blocks = pack_args(args, binary.device)
+    sig = function.signature
+    if sig is None:
+        blob, blocks = pack_args(args, binary.device)
+    else:
+        blob, blocks = pack_typed(sig, args, binary.device, raw=not _typed)
     raw_stream = _raw_stream(stream, binary.backend, binary.device)
     binary.backend.raw_device(binary.device).launch(function.raw, num_blocks, blob, raw_stream, blocks, host_args)
+
+
+# -- typed packing (by the kernel's signature) ------------------------------------------------------
+
+_INT_RANGE = {(size, signed): ((-(2 ** (8 * size - 1)), 2 ** (8 * size - 1) - 1) if signed else (0, 2 ** (8 * size) - 1))
+              for size in (1, 2, 4, 8) for signed in (True, False)}
+_FLOAT_FMT = {2: "<e", 4: "<f", 8: "<d"}
+
+
+def _where(sig: Signature, i: int) -> str:
+    p = sig.params[i]
+    return f"kernel {sig.kernel!r}: argument {i} '{p.name}' ({p.type or p.kind}, {p.size} bytes)"
+
+
+def _pointer(sig: Signature, i: int, a: Any, device: Any, blocks: list[Any]) -> int:
+    from pyasc_core.tensor import Tensor
+
+    if isinstance(a, Tensor):
+        pass
+    elif hasattr(a, "__pyasc_struct__"):  # a tiling struct for a GM_ADDR tiling parameter
+        from pyasc_core.kernel import upload_struct
+
+        a = upload_struct(a, device)
+    elif not isinstance(a, (Tensor, DeviceArray, int, np.integer)) and hasattr(a, "__dlpack__") \
+            and not hasattr(a, "ptr"):
+        from pyasc_core.interop import from_dlpack
+
+        a = from_dlpack(a)
+    if isinstance(a, Tensor):
+        if a.device is not device:
+            raise DeviceMismatchError(f"{_where(sig, i)} is a tensor on {a.device} but the kernel runs on "
+                                      f"{device}; move it with .to({str(device)!r})")
+        a = a._data
+    if isinstance(a, DeviceArray):
+        if not a.contiguous:
+            raise ArgumentError(
+                f"{_where(sig, i)} is a strided view (shape {a.shape}, strides {a.strides}); kernels get "
+                "contiguous memory: pass t.contiguous()")
+        blocks.append(a.block)
+        return a.block.ptr + a.byte_offset
+    if hasattr(a, "record_stream") and hasattr(a, "ptr"):  # an _acl.DeviceBlock
+        blocks.append(a)
+        return int(a.ptr)
+    if isinstance(a, (int, np.integer)) and not isinstance(a, bool) and 0 <= int(a) < 2**64:
+        return int(a)  # a raw device address (0: no buffer, e.g. an unused workspace)
+    raise ArgumentError(f"{_where(sig, i)} takes a device tensor on {device} (or a raw address), got "
+                        f"{type(a).__name__} {a!r:.60}")
+
+
+def _raw_scalar(sig: Signature, i: int, a: Any) -> bytes | None:
+    """pyasc_acl.launch's own meaning of a value (as with 8-byte slots): an int is the parameter's
+    bits (any signedness), a NumPy scalar its own bytes (its width must be the parameter's)."""
+    p = sig.params[i]
+    if isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)) and p.kind != "struct":
+        v = int(a)
+        if not -(2 ** (8 * p.size - 1)) <= v < 2 ** (8 * p.size):
+            raise ArgumentError(f"{_where(sig, i)} got {v}, which does not fit in {p.size} bytes")
+        return (v & (2 ** (8 * p.size) - 1)).to_bytes(p.size, "little")
+    if isinstance(a, np.generic) and _is_float_scalar(a):
+        raw = np.asarray(a).astype(a.dtype.newbyteorder("<")).tobytes()
+        if len(raw) != p.size:
+            raise ArgumentError(f"{_where(sig, i)} got the {a.dtype} scalar {a!r} ({len(raw)} bytes); pass a "
+                                f"{p.size}-byte value (or a Python float: it is converted to {p.type or p.kind})")
+        return raw
+    return None
+
+
+def _scalar(sig: Signature, i: int, a: Any, raw: bool = False) -> bytes:
+    p = sig.params[i]
+    if raw:
+        out = _raw_scalar(sig, i, a)
+        if out is not None:
+            return out
+    if p.kind in ("int", "uint", "bool"):
+        if isinstance(a, (bool, np.bool_)) or isinstance(a, (int, np.integer)):
+            v = int(a)
+            lo, hi = _INT_RANGE[(p.size, p.kind == "int")]
+            if p.kind == "bool":
+                lo, hi = 0, 1
+            if not lo <= v <= hi:
+                raise ArgumentError(f"{_where(sig, i)} got {v}, which does not fit ({lo}..{hi}); pass a value "
+                                    "in range or change the parameter's type")
+            return v.to_bytes(p.size, "little", signed=p.kind == "int")
+        raise ArgumentError(f"{_where(sig, i)} takes an integer, got {type(a).__name__} {a!r:.60}")
+    if p.kind in ("float", "bfloat16"):
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, float, np.integer, np.floating)) and not (
+                isinstance(a, np.generic) and _is_float_scalar(a)):
+            raise ArgumentError(f"{_where(sig, i)} takes a number, got {type(a).__name__} {a!r:.60}")
+        if p.kind == "bfloat16":
+            from pyasc_core import dtypes as _dt
+
+            return np.array(float(a), np.float32).astype(_dt.bfloat16).tobytes()
+        with np.errstate(over="ignore"):
+            if p.size == 2:
+                return np.array(float(a), np.float16).tobytes()
+            return struct.pack(_FLOAT_FMT[p.size], float(a) if p.size == 8 else float(np.float32(a)))
+    # a struct by value: a tiling object or raw bytes of exactly its size
+    data = a.__pyasc_struct__() if hasattr(a, "__pyasc_struct__") else a
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ArgumentError(f"{_where(sig, i)} is a struct passed by value: pass a pyasc.TilingStruct instance "
+                            f"of that type (or its {p.size} bytes), got {type(a).__name__} {a!r:.60}")
+    data = bytes(data)
+    if len(data) != p.size:
+        raise ArgumentError(f"{_where(sig, i)} is a struct of {p.size} bytes in the compiled kernel, but the "
+                            f"value has {len(data)} bytes ({type(a).__name__}); make the Python struct's fields "
+                            "match the C++ struct (same types, order and arrays)")
+    return data
+
+
+_PTRS = [struct.Struct(f"<{n}Q") for n in range(65)]
+
+
+def pack_typed(sig: Signature, args: Sequence[Any], device: Any, raw: bool = False) -> tuple[bytes, list[Any]]:
+    """The argument blob of ``args`` laid out by ``sig`` (each parameter at its offset, by its
+    declared type) and the device blocks it refers to. Python numbers are converted to the
+    parameter's type; with ``raw`` (pyasc_acl.launch) ints and NumPy scalars are taken as the
+    parameter's bits, as with 8-byte slots. Raises ArgumentError / DeviceMismatchError naming the
+    parameter."""
+    if len(args) != len(sig.params):
+        raise ArgumentError(
+            f"kernel {sig.kernel!r} takes {len(sig.params)} arguments ({sig}), got {len(args)}")
+    if sig.pointers_only and len(args) < len(_PTRS):  # the built-in kernels' form: the hot path, as cheap as 8-byte slots
+        ptrs, blocks = [], []
+        for a in args:
+            t = type(a)
+            if t is Tensor and a._device is device:
+                d = a._data
+            elif t is DeviceArray:
+                d = a
+            elif t is int and 0 <= a < 2**64:  # a raw address (0: no buffer)
+                ptrs.append(a)
+                continue
+            else:
+                break
+            if not d.contiguous:
+                break
+            b = d.block
+            blocks.append(b)
+            ptrs.append(b.ptr + d.byte_offset)
+        else:
+            return _PTRS[len(ptrs)].pack(*ptrs), blocks
+    blob = bytearray(sig.size)
+    blocks: list[Any] = []
+    for i, (p, a) in enumerate(zip(sig.params, args)):
+        if p.kind == "pointer":
+            struct.pack_into("<Q", blob, p.offset, _pointer(sig, i, a, device, blocks))
+        else:
+            blob[p.offset:p.offset + p.size] = _scalar(sig, i, a, raw)
+    return bytes(blob), blocks

@@ -16,14 +16,26 @@ LIBRARY_NAME = "libpyasc_acl_sim.so"
 __all__ = [
     "LIBRARY_NAME", "KernelBuildError", "KernelCacheError", "KernelCompileError", "cache_dir", "compile",
     "compile_kernel",
-    "get_include", "library_path", "SYS_WORKSPACE_SIZE", "TilingStruct", "tiling_struct",
-    "host_function",
+    "get_include", "kernel_api_reference", "library_path", "SYS_WORKSPACE_SIZE", "TilingStruct",
+    "tiling_struct", "host_function",
 ]
 
 
 def _package_dirs() -> list[str]:
     # an editable install spreads the package over the source tree and site-packages
     return [os.fspath(p) for p in __path__]
+
+
+def kernel_api_reference() -> str:
+    """The path of the kernel API reference installed with pyasc (``docs/kernel_api.md``: the
+    Ascend C calls the simulator implements, its deviations and checks); in a source checkout,
+    backends/sim/kernel_api/README.md."""
+    for d in _package_dirs():
+        for path in (os.path.join(d, "docs", "kernel_api.md"), os.path.join(d, "..", "kernel_api", "README.md")):
+            if os.path.isfile(path):
+                return os.path.abspath(path)
+    raise FileNotFoundError(f"the kernel API reference is not installed in pyasc_sim ({', '.join(_package_dirs())}); "
+                            "reinstall pyasc with 'pip install .'")
 
 
 def library_path() -> str:

@@ -3,8 +3,11 @@
 Finds the ``extern "C" __global__ __aicore__ void name(...)`` kernels of a source file and writes a
 C++ translation unit that includes the source and exports, for each kernel, the simulator entry
 ``__pyasc_sim_entry_<name>(PyascSimBlockContext *)`` (``pyasc_sim/kernel_abi.h``): it unpacks the
-launch's argument blob (8 bytes per argument, in parameter order) into the kernel's parameters and
-runs the kernel once for the block in the kernel API's block scope (``kernel_api/README.md``).
+launch's argument blob (laid out as the device compiler lays out kernel parameters: each at its
+type's alignment, by its own size, structs by value) into the kernel's parameters and runs the
+kernel once for the block in the kernel API's block scope (``kernel_api/README.md``). Each stub also
+records the kernel's signature (parameter names, types, sizes, alignments, offsets) in the binary's
+``.pyasc_sim_sig`` section, which pyasc reads to pack arguments (``pyasc_acl.signature``).
 
 Kernels are found after preprocessing with a stand-in ``kernel_operator.h`` that turns the
 qualifiers into markers, so kernels declared through macros are found too, and each one keeps the
@@ -27,7 +30,7 @@ import tempfile
 from dataclasses import dataclass, field
 
 #: bumped whenever the generated code changes (part of the compile cache key)
-STUB_VERSION = "3"
+STUB_VERSION = "4"  # 4: typed argument layout + the .pyasc_sim_sig signature table
 
 _FAKE_HEADER = """\
 /* pyasc_sim._stubgen: stand-in kernel_operator.h used only to find kernel signatures */
@@ -65,7 +68,8 @@ class StubError(Exception):
 class Param:
     text: str
     name: str
-    kind: str  # "pointer" | "int" | "float"
+    kind: str  # "pointer" | "int" | "float" | "value" (any other type by value: half, structs...)
+    type: str = ""  # the declared type without the name ("GM_ADDR" for __gm__ pointers)
 
 
 @dataclass
@@ -95,6 +99,20 @@ def _split_params(text: str) -> list[str]:
     return out
 
 
+def param_type(text: str, name: str) -> str:
+    """The declared type of parameter ``text`` without its name and default (GM_ADDR for the
+    stand-in header's expansion of GM_ADDR, ``__gm__`` for other global pointers)."""
+    t = re.sub(r"\s+", " ", re.sub(r"\s*=.*$", "", text.strip()))
+    if name and t.endswith(name):
+        t = t[: -len(name)].strip()
+    if t == "__pyasc_gm__ unsigned char *":
+        return "GM_ADDR"
+    return t.replace("__pyasc_gm__", "__gm__")
+
+
+_TYPE_RE = re.compile(r"(?:(?:const|volatile|struct|class|typename)\s+)*(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*(?:\s*<[^;{}]*>)?")
+
+
 def _classify(text: str) -> tuple[str, str]:
     """(kind, name) of one parameter declaration, or kind '' when the ABI cannot pass it."""
     t = re.sub(r"\s+", " ", text.replace("__pyasc_gm__", " ")).strip()
@@ -116,6 +134,8 @@ def _classify(text: str) -> tuple[str, str]:
         return "int", name
     if base in _FLOAT_TYPES:
         return "float", name
+    if name and _TYPE_RE.fullmatch(base):  # half, bfloat16_t, a struct by value: the stub checks it
+        return "value", name
     return "", t
 
 
@@ -143,9 +163,9 @@ def find_kernels(preprocessed: str, source_file: str) -> list[Kernel]:
                 raise StubError(
                     f"kernel {name!r}: parameter {i + 1} '{ptext.replace('__pyasc_gm__', '__gm__')}' cannot "
                     "be passed by aclrtLaunchKernel: kernel parameters are GM addresses (GM_ADDR or "
-                    "__gm__ T *) or integer / float / double scalars, 8 bytes each; pass other data "
-                    "in a tiling buffer (GM_ADDR)", file, line)
-            params.append(Param(ptext, pname, kind))
+                    "__gm__ T *), scalars or trivially copyable structs by value, each named; pass "
+                    "other data in a tiling buffer (GM_ADDR)", file, line)
+            params.append(Param(ptext, pname, kind, param_type(ptext, pname)))
         k = Kernel(name, file, line, params)
         prev = found.get(name)
         if prev is None or (m.group(4) == "{" and prev.params != params):
@@ -193,9 +213,10 @@ _cxx_string = cxx_string
 
 def generate(source: str, kernels: list[Kernel], checks: bool = True) -> str:
     """The stub translation unit: includes ``source`` (by absolute path), then one entry stub per
-    kernel in the kernel API's form (``PYASC_SIM_KERNEL(name)``, kernel_api/include/pyasc_sim/kapi/
-    entry.h): it deduces the parameter types, unpacks the 8-byte argument slots, runs the kernel
-    in the block's scope and then the end-of-kernel checks. With ``checks=False`` each entry clears
+    kernel in the kernel API's form (``PYASC_SIM_KERNEL_SIG(name, text)``, kernel_api/include/
+    pyasc_sim/kapi/entry.h): it deduces the parameter types, unpacks the arguments at their typed
+    offsets, runs the kernel in the block's scope and then the end-of-kernel checks; ``text``
+    (the kernel's name, then ``param\ttype`` per parameter) goes into its signature record. With ``checks=False`` each entry clears
     the sanitizer flag of its block context first, so the binary never runs the checks (whatever
     PYASC_SIM_CHECKS says)."""
     out = [
@@ -207,10 +228,12 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True) -> str:
     for k in kernels:
         params = ", ".join(f"{p.kind} {p.name}".strip() for p in k.params)
         out.append(f"// {k.name}({params})  {k.file}:{k.line}")
+        text = _cxx_string(signature_text(k))
         if checks:
-            out += [f"PYASC_SIM_KERNEL({k.name})", ""]
-        else:  # PYASC_SIM_KERNEL's expansion, with the block's sanitizer flag cleared
+            out += [f"PYASC_SIM_KERNEL_SIG({k.name}, {text})", ""]
+        else:  # PYASC_SIM_KERNEL_SIG's expansion, with the block's sanitizer flag cleared
             out += [
+                f"PYASC_SIM_SIGNATURE({k.name}, {text}, {k.name})",
                 f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void __pyasc_sim_entry_{k.name}(PyascSimBlockContext *ctx) {{",
                 "    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;",
                 f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, &{k.name});",
@@ -218,6 +241,11 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True) -> str:
                 "",
             ]
     return "\n".join(out)
+
+
+def signature_text(k: Kernel) -> str:
+    """The text of ``k``'s signature record: its name, then ``param\ttype`` per parameter."""
+    return k.name + "\n" + "".join(f"{p.name}\t{p.type}\n" for p in k.params)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -175,9 +175,10 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     __global__ __aicore__ void name(...)`` kernel in it (also ones declared through macros) gets a
     launch stub, so it runs through ``aclrtBinaryLoadFromFile`` / ``aclrtBinaryGetFunction(name)``
     / ``aclrtLaunchKernel`` (``pyasc_acl.Binary(path, device="sim").function(name)``, launched
-    with ``pyasc_acl.launch``). Parameters are GM addresses (``GM_ADDR``, ``__gm__ T *``) or
-    integer / float / double scalars; each takes 8 bytes of the argument blob, in order (integers
-    as their 64-bit value, ``float`` as its bits in the low 4 bytes, ``double`` as its 8 bytes).
+    with ``pyasc_acl.launch``, or use ``pyasc.Kernel``). Parameters are GM addresses (``GM_ADDR``,
+    ``__gm__ T *``), scalars or trivially copyable structs by value, laid out in the argument blob
+    as the device compiler lays out parameters (each at its type's alignment, by its size); the
+    binary records the signature in its ``.pyasc_sim_sig`` section.
 
     ``kernels`` restricts the stubs to these names (default: all kernels of the source). ``opt`` is
     the optimisation flag. ``checks=False`` makes a binary whose kernels never run the kernel API's

@@ -7,6 +7,7 @@ import os
 import sys
 
 from collections.abc import Callable
+from typing import Any
 
 from pyasc_acl.backend import AclBackend
 from pyasc_core.backend import Backend
@@ -33,9 +34,31 @@ def _check_settings() -> None:
     env_flag("PYASC_SIM_CHECKS", default=True)
 
 
+def _compile_source(source: Any) -> str:
+    """A pyasc.Kernel's source compiled with the simulator's compiler (pyasc_sim.build.compile, cached per user by
+    content) with its TilingStructs' layouts checked by static_asserts."""
+    from .build import compile as compile_sim
+
+    opts = dict(source.options)
+    flags = list(opts.pop("extra_flags", ()))
+    text = source.text
+    checks = source.checks_text
+    if checks:  # after the source, where its structs are declared
+        text = f"{text}\n#include <cstddef>\n{checks}\n"
+    src = text if (source.path is None or checks) else source.path
+    if source.path is not None and checks:  # messages and #include "..." as for the file
+        import os
+
+        from ._stubgen import cxx_string
+
+        src = f"#line 1 {cxx_string(source.path)}\n{text}"
+        flags += ["-iquote", os.path.dirname(source.path)]
+    return compile_sim(src, extra_flags=flags, **opts)
+
+
 class SimBackend(AclBackend):
     """The ACL backend over the simulator's library (libpyasc_acl_sim.so). What differs from npu:
-    where the library is found, the settings it reads, and its priority."""
+    where the library is found, the settings it reads, its priority and its kernel compiler."""
 
     def __init__(self) -> None:
         # Priority 10 (above numpy's 0): with a kernel for every built-in op, the simulator is the
@@ -49,6 +72,7 @@ class SimBackend(AclBackend):
             locate=_locate,
             settings=SETTINGS,
             check_settings=_check_settings,
+            compile_source=_compile_source,
         )
 
 

@@ -77,8 +77,8 @@ typedef struct PyascSimBlockContext {
     uint32_t abi_version;   /* PYASC_SIM_KERNEL_ABI_VERSION, set by the runtime */
     uint32_t block_idx;     /* this block, 0..block_dim-1 */
     uint32_t block_dim;     /* numBlocks of the launch */
-    const void *args;       /* the launch's args blob: each argument packed as 8 bytes
-                               (GM addresses as uint64) */
+    const void *args;       /* the launch's args blob, as the binary's entry stubs lay it out
+                               (kapi/entry.h: by type, GM addresses as uint64) */
     size_t args_size;       /* bytes in args */
     const char *soc_name;   /* e.g. "Ascend910B1" */
     uint64_t cycles;        /* out: estimated device cycles of this block (0 if the

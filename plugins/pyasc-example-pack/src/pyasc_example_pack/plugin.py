@@ -1,4 +1,5 @@
-"""The pack's pyasc plugin: op definitions registered through the ``pyasc_register_ops`` hook.
+"""The pack's pyasc plugin: op definitions registered through the ``pyasc_register_ops`` hook, and
+example::leaky_relu's Ascend C kernel (kernels.py) through ``pyasc_register_kernels``.
 
 Each op's record (pyasc.OpDef) carries all its facts; besides schema, meta and reference an op can
 give its sample inputs (what ``pyasc check`` runs), its benchmark inputs (what ``pyasc bench``
@@ -90,3 +91,10 @@ OPS = [
 def pyasc_register_ops(register):
     for op in OPS:
         register(op)
+
+
+@pyasc.hookimpl
+def pyasc_register_kernels(register):
+    from .kernels import register_kernels  # the Ascend C kernel of example::leaky_relu
+
+    register_kernels(register)

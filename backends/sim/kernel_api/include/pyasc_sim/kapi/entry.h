@@ -6,17 +6,24 @@
 //     PYASC_SIM_KERNEL(add_custom)                 // entry for  void add_custom(GM_ADDR, ..., uint32_t)
 //     PYASC_SIM_KERNEL_NAMED(mm_half, mm<half>)    // entry named mm_half for a template instance
 //
-// The stub deduces the kernel's parameter types, unpacks the args blob (argument i is
-// the 8-byte slot at offset 8 * i; its value sits in the slot's low-order bytes as the
-// parameter's own type: GM_ADDR as a uint64 address, integers, float as its 4-byte IEEE
-// bits, ...), makes the block's state current, calls the kernel, then runs the end-of-
-// kernel checks (queue tensors not freed, SetFlag never waited for), reports the
+// The stub deduces the kernel's parameter types, unpacks the args blob (laid out as the
+// device compiler lays out kernel parameters: each at the next offset aligned to its type's
+// alignment, by its own size -- GM_ADDR as a 64-bit address, uint32_t in 4 bytes, half in 2,
+// trivially copyable structs by value, any size), makes the block's state current, calls the
+// kernel, then runs the end-of-kernel checks (queue tensors not freed, SetFlag never waited for), reports the
 // global-memory ranges the block wrote (for the runtime's cross-core overlap check) and
 // stores the block's estimated cycles.  A failed check ends the block through KernelAbort.
+// Each entry also puts a signature record in the binary's ".pyasc_sim_sig" section (kernel
+// name, parameter names and types, and per parameter its size, alignment, offset and kind), which
+// pyasc reads from the file to pack arguments: a binary without the section (an older one, or a
+// hand-written __pyasc_sim_entry_) keeps the first ABI, one 8-byte slot per argument. A blob of
+// exactly 8 bytes per parameter (the first ABI's callers) still works with scalar-only kernels.
 #ifndef PYASC_SIM_KAPI_ENTRY_H_
 #define PYASC_SIM_KAPI_ENTRY_H_
 
+#include <array>
 #include <exception>
+#include <type_traits>
 #include <utility>
 
 #include "pyasc_sim/kapi/debug.h"
@@ -70,18 +77,80 @@ private:
     BlockState *prev_ = nullptr;
 };
 
+// Kinds in the signature table (what pyasc packs from a Python value).
+enum ParamKind : uint64_t { kParamOther = 0, kParamPointer = 1, kParamSigned = 2, kParamUnsigned = 3,
+                            kParamFloat = 4, kParamBfloat16 = 5, kParamBool = 6 };
+
 template <typename A>
-inline A unpack_arg(const PyascSimBlockContext *ctx, size_t i) {
-    static_assert(sizeof(A) <= 8 && std::is_trivially_copyable<A>::value,
-                  "simulator kernel parameters must be GM addresses or scalars of at most 8 bytes");
+constexpr uint64_t param_kind() {
+    return std::is_pointer<A>::value                                   ? kParamPointer
+           : std::is_same<A, bool>::value                              ? kParamBool
+           : std::is_same<A, bfloat16_t>::value                        ? kParamBfloat16
+           : (std::is_floating_point<A>::value || std::is_same<A, half>::value) ? kParamFloat
+           : (std::is_integral<A>::value && std::is_signed<A>::value)  ? kParamSigned
+           : std::is_integral<A>::value || std::is_enum<A>::value      ? kParamUnsigned
+                                                                       : kParamOther;
+}
+
+// The parameters' layout: [n, then per parameter size, alignment, offset, kind, ..., blob size].
+template <typename... A>
+constexpr std::array<uint64_t, 4 * sizeof...(A) + 2> param_table(void (*)(A...)) {
+    std::array<uint64_t, 4 * sizeof...(A) + 2> t{};
+    const uint64_t sizes[] = {0, sizeof(A)...};
+    const uint64_t aligns[] = {1, alignof(A)...};
+    const uint64_t kinds[] = {0, param_kind<A>()...};
+    uint64_t off = 0;
+    t[0] = sizeof...(A);
+    for (size_t i = 0; i < sizeof...(A); ++i) {
+        off = (off + aligns[i + 1] - 1) / aligns[i + 1] * aligns[i + 1];
+        t[1 + 4 * i] = sizes[i + 1];
+        t[2 + 4 * i] = aligns[i + 1];
+        t[3 + 4 * i] = off;
+        t[4 + 4 * i] = kinds[i + 1];
+        off += sizes[i + 1];
+    }
+    t[1 + 4 * sizeof...(A)] = off;
+    return t;
+}
+
+// One kernel's record in the ".pyasc_sim_sig" section: "PYASCSIG", its size, the table format
+// version, the text ("name\n" then "param\ttype\n" per parameter when the generator knows them).
+template <size_t L, size_t T>
+struct SignatureRecord {
+    char magic[8];
+    uint32_t record_size;
+    uint32_t version;
+    uint32_t text_size;
+    uint32_t table_size;
+    char text[L];
+    std::array<uint64_t, T> table;
+};
+
+template <typename A>
+inline A unpack_arg(const PyascSimBlockContext *ctx, size_t offset) {
+    static_assert(std::is_trivially_copyable<A>::value,
+                  "simulator kernel parameters must be trivially copyable (GM addresses, scalars, structs by value)");
     A a;
-    std::memcpy(&a, static_cast<const char *>(ctx->args) + 8 * i, sizeof(A));
+    std::memcpy(static_cast<void *>(&a), static_cast<const char *>(ctx->args) + offset, sizeof(A));
     return a;
+}
+
+// True when every parameter is a scalar or GM address (at most 8 bytes): then a blob of exactly
+// 8 * n bytes is read as the first ABI's 8-byte slots. This is never ambiguous: a typed layout
+// of such parameters is 8 * n bytes long only when every offset is 8 * i, where both agree.
+template <typename... A>
+constexpr bool slot_compatible() {
+    const bool small[] = {true, (sizeof(A) <= 8 && param_kind<A>() != kParamOther)...};
+    for (bool b : small)
+        if (!b) return false;
+    return sizeof...(A) > 0;
 }
 
 template <typename... A, size_t... I>
 inline void call_kernel(void (*fn)(A...), const PyascSimBlockContext *ctx, std::index_sequence<I...>) {
-    fn(unpack_arg<typename std::decay<A>::type>(ctx, I)...);
+    constexpr auto table = param_table(static_cast<void (*)(typename std::decay<A>::type...)>(nullptr));
+    const bool slots = slot_compatible<typename std::decay<A>::type...>() && ctx->args_size == 8 * sizeof...(A);
+    fn(unpack_arg<typename std::decay<A>::type>(ctx, slots ? 8 * I : table[3 + 4 * I])...);
 }
 
 inline void end_of_kernel_checks(BlockState &st) {
@@ -112,12 +181,13 @@ template <typename... A>
 inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A...)) {
     BlockScope scope(ctx, name);
     BlockState &st = scope.state();
-    const size_t need = 8 * sizeof...(A);
+    constexpr auto table = param_table(static_cast<void (*)(typename std::decay<A>::type...)>(nullptr));
+    const size_t need = static_cast<size_t>(table[1 + 4 * sizeof...(A)]);
     if (ctx->args_size < need || (need != 0 && ctx->args == nullptr)) {
         ctx->status = PYASC_SIM_STATUS_AICORE_EXCEPTION;
         std::snprintf(ctx->message, sizeof(ctx->message),
-                      "kernel %s takes %zu arguments (%zu bytes of 8-byte slots) but the launch passed %zu bytes", name,
-                      sizeof...(A), need, ctx->args_size);
+                      "kernel %s takes %zu arguments (%zu bytes laid out by their types) but the launch passed %zu bytes",
+                      name, sizeof...(A), need, ctx->args_size);
         return;
     }
     try {
@@ -137,15 +207,37 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
 }  // namespace kapi
 }  // namespace pyasc_sim
 
+// The signature record of entry `entry_name` (kernel expression `...`), `text` as above.
+#define PYASC_SIM_SIGNATURE(entry_name, text, ...)                                                        \
+    __attribute__((section(".pyasc_sim_sig"), used, aligned(8))) static const ::pyasc_sim::kapi::SignatureRecord< \
+        sizeof(text), ::pyasc_sim::kapi::param_table(&(__VA_ARGS__)).size()>                              \
+        __pyasc_sim_sig_##entry_name = {                                                                  \
+            {'P', 'Y', 'A', 'S', 'C', 'S', 'I', 'G'},                                                      \
+            sizeof(::pyasc_sim::kapi::SignatureRecord<sizeof(text),                                      \
+                                                      ::pyasc_sim::kapi::param_table(&(__VA_ARGS__)).size()>), \
+            1, sizeof(text), ::pyasc_sim::kapi::param_table(&(__VA_ARGS__)).size(), text,                 \
+            ::pyasc_sim::kapi::param_table(&(__VA_ARGS__))};
+
+// An entry with a signature record whose text is the entry's name (the generator's form names
+// the parameters too: PYASC_SIM_KERNEL_SIG).
 #define PYASC_SIM_KERNEL_NAMED(entry_name, ...)                                                        \
+    PYASC_SIM_SIGNATURE(entry_name, #entry_name "\n", __VA_ARGS__)                                     \
     PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void __pyasc_sim_entry_##entry_name(PyascSimBlockContext *ctx) { \
         ::pyasc_sim::kapi::run_entry(ctx, #entry_name, &(__VA_ARGS__));                                  \
     }
 // Spelled out (not through PYASC_SIM_KERNEL_NAMED) so that a kernel renamed by a macro (pyasc_sim's
-// C-library-name clash workaround) keeps its own name for the entry while calling the renamed function.
-#define PYASC_SIM_KERNEL(name)                                                                   \
-    PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void __pyasc_sim_entry_##name(PyascSimBlockContext *ctx) { \
-        ::pyasc_sim::kapi::run_entry(ctx, #name, &(name));                                          \
+// C-library-name clash workaround) keeps its own name for the entry and its signature text while
+// calling the renamed function.
+#define PYASC_SIM_KERNEL(name)                                                                         \
+    PYASC_SIM_SIGNATURE(name, #name "\n", name)                                                        \
+    PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void __pyasc_sim_entry_##name(PyascSimBlockContext *ctx) {      \
+        ::pyasc_sim::kapi::run_entry(ctx, #name, &(name));                                             \
+    }
+// PYASC_SIM_KERNEL with the generator's signature text ("name\n" + "param\ttype\n" each).
+#define PYASC_SIM_KERNEL_SIG(name, text)                                                               \
+    PYASC_SIM_SIGNATURE(name, text, name)                                                              \
+    PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void __pyasc_sim_entry_##name(PyascSimBlockContext *ctx) {      \
+        ::pyasc_sim::kapi::run_entry(ctx, #name, &(name));                                             \
     }
 
 #endif  // PYASC_SIM_KAPI_ENTRY_H_

@@ -1,0 +1,279 @@
+"""Kernels as first-class objects: ``pyasc.Kernel`` and ``pyasc.kernels``.
+
+::
+
+    k = pyasc.Kernel("leaky_relu.cpp", "leaky_relu_float")
+    k[8](x, y, n, 0.1)              # 8 blocks on the current stream of x's device (asynchronous)
+    k[8, stream](x, y, n, 0.1)      # on another stream
+    k.signature                     # leaky_relu_float(GM_ADDR x, GM_ADDR y, uint32_t n, float alpha)
+
+A kernel is compiled on first use per backend by that backend (``Backend.compile_kernel``: the
+simulator compiles the source with g++ into the per-user cache; the NPU takes a binary the pack
+ships) and loaded once per device (``Backend.load_kernel``); both steps are thread-safe, and the
+cache is process-safe. Arguments are packed by the kernel's signature (see ``pyasc_acl.signature``).
+Tiling structs (``pyasc.TilingStruct``) given for a pointer parameter are uploaded to the device
+once per content (:func:`upload`)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .device import Device
+from .errors import ArgumentError, KernelNotFoundError
+from .registry import backend_for_device
+from .selection import resolve_device
+from .streams import Stream
+from .tensor import Tensor, wrap_storage
+
+_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp")
+
+
+class KernelSource:
+    """Ascend C source shared by the kernels built from it: compiled once per backend.
+
+    ``text`` and ``path`` (None for source text), compile ``options`` (``opt``, ``extra_flags``,
+    ``checks``), ``binaries`` ({backend: prebuilt binary path}, e.g. what a pack ships for the NPU)
+    and ``structs`` (TilingStruct classes whose layout the compiled kernel is checked against)."""
+
+    def __init__(self, source: str | os.PathLike, *, options: Mapping[str, Any] | None = None,
+                 binaries: Mapping[str, str | os.PathLike] | None = None,
+                 structs: Sequence[type] = ()) -> None:
+        if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
+                                                and source.strip().endswith(_SUFFIXES)):
+            path = os.path.abspath(os.fspath(source))
+            try:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+            except OSError as exc:
+                raise ArgumentError(f"cannot read the kernel source {path}: {exc.strerror}; pass an existing "
+                                    "file or the source text itself") from None
+            self.path: str | None = path
+        elif isinstance(source, str) and source.strip():
+            text, self.path = source, None
+        else:
+            raise ArgumentError(f"a kernel source is a path to an Ascend C file (.cpp) or the source text, got "
+                                f"{type(source).__name__} {source!r:.60}")
+        self.text = text
+        self.options = dict(options or {})
+        self.binaries = {k: os.path.abspath(os.fspath(v)) for k, v in (binaries or {}).items()}
+        if self.path is not None:  # binaries built ahead of time next to the source (pyasc_sim.pack_build)
+            stem = os.path.splitext(self.path)[0]
+            for backend, suffix in (("sim", ".sim.so"), ("npu", ".npu.o")):
+                pre = stem + suffix
+                if backend not in self.binaries and os.path.isfile(pre) and \
+                        os.path.getmtime(pre) >= os.path.getmtime(self.path):
+                    self.binaries[backend] = pre
+        self.structs = tuple(structs)
+        self._lock = threading.Lock()
+        self._artifacts: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"<pyasc.KernelSource {self.path or '<text>'}>"
+
+    @property
+    def checks_text(self) -> str:
+        """C++ layout checks of ``structs`` (static_asserts appended after the source)."""
+        return "\n".join(s.cpp_checks() for s in self.structs)
+
+    def artifact(self, backend: Any) -> Any:
+        """What ``backend.compile_kernel`` built from this source (compiled on first use, once)."""
+        art = self._artifacts.get(backend.name)
+        if art is None:
+            with self._lock:
+                art = self._artifacts.get(backend.name)
+                if art is None:
+                    art = self._artifacts[backend.name] = backend.compile_kernel(self)
+        return art
+
+
+class Kernel:
+    """One kernel of an Ascend C source: ``Kernel(source, name)``; launch with ``k[blocks](*args)``.
+
+    ``source`` is a path or the source text (or a :class:`KernelSource` shared with other kernels);
+    ``name`` the kernel's name (optional when the source has one kernel). ``opt``/``extra_flags``/
+    ``checks`` go to the simulator's compiler, ``binaries`` maps a backend to a prebuilt binary
+    (``{"npu": "build/leaky_relu.o"}``), ``structs`` lists the TilingStruct classes to check
+    against the compiled kernel's C++ structs of the same ``cpp_name``."""
+
+    def __init__(self, source: str | os.PathLike | KernelSource, name: str | None = None, *,
+                 opt: str | None = None, extra_flags: Sequence[str] = (), checks: bool = True,
+                 binaries: Mapping[str, str | os.PathLike] | None = None, structs: Sequence[type] = ()) -> None:
+        if name is not None and (not isinstance(name, str) or not name.isidentifier()):
+            raise ArgumentError(f"a kernel name is a C identifier such as 'add_custom', got {name!r:.60}")
+        if isinstance(source, KernelSource):
+            self.source = source
+        else:
+            options: dict[str, Any] = {"checks": checks, "extra_flags": tuple(extra_flags)}
+            if opt is not None:
+                options["opt"] = opt
+            self.source = KernelSource(source, options=options, binaries=binaries, structs=structs)
+        self._name = name
+        self._lock = threading.Lock()
+        self._loaded: dict[Device, Any] = {}
+
+    @property
+    def name(self) -> str:
+        """The kernel's name (found in the compiled source when not given)."""
+        if self._name is None:
+            names = self.names()
+            if len(names) != 1:
+                raise ArgumentError(f"{self.source.path or 'the source'} has {len(names)} kernels "
+                                    f"({', '.join(names)}): name one, pyasc.Kernel(source, 'name'), or use "
+                                    "pyasc.kernels(source)")
+            self._name = names[0]
+        return self._name
+
+    def names(self, device: Any = None) -> list[str]:
+        """The kernels of the source, as compiled for ``device``'s backend."""
+        backend = backend_for_device(resolve_device(device) if not isinstance(device, Device) else device)
+        return list(backend.kernel_names(self.source.artifact(backend)))
+
+    def __repr__(self) -> str:
+        return f"<pyasc.Kernel {self._name or '?'} of {self.source.path or '<source text>'}>"
+
+    def compile(self, device: Any = None) -> Any:
+        """Compile now for ``device``'s backend (default: the current device); returns the artifact
+        (the simulator: the binary's path)."""
+        device = device if isinstance(device, Device) else resolve_device(device)
+        return self.source.artifact(backend_for_device(device))
+
+    def function(self, device: Any = None) -> Any:
+        """The kernel loaded on ``device`` (compiled and loaded on first use, once per device)."""
+        device = device if isinstance(device, Device) else resolve_device(device)
+        fn = self._loaded.get(device)
+        if fn is None:
+            backend = backend_for_device(device)
+            art = self.source.artifact(backend)
+            with self._lock:
+                fn = self._loaded.get(device)
+                if fn is None:
+                    fn = self._loaded[device] = backend.load_kernel(art, self.name, device)
+        return fn
+
+    @property
+    def signature(self) -> Any:
+        """The parameters of the kernel compiled for the current device's backend, with their
+        declared types and where each sits in the argument blob."""
+        sig = getattr(self.function(), "signature", None)
+        if sig is None:
+            raise KernelNotFoundError(f"the binary of kernel {self.name!r} records no signature (an older or "
+                                      "foreign binary): its arguments are packed 8 bytes each")
+        return sig
+
+    def __getitem__(self, key: Any) -> _Launcher:
+        if isinstance(key, tuple):
+            if len(key) != 2:
+                raise ArgumentError(f"launch a kernel as k[blocks](...) or k[blocks, stream](...), got k[{key!r:.60}]")
+            blocks, stream = key
+        else:
+            blocks, stream = key, None
+        if not isinstance(blocks, (int, np.integer)) or isinstance(blocks, bool) or not 1 <= int(blocks) < 2**32:
+            raise ArgumentError(f"k[blocks]: blocks must be an int in 1..2**32-1, got {blocks!r:.60}")
+        if stream is not None and not isinstance(stream, Stream):
+            raise ArgumentError(f"k[blocks, stream]: stream must be a pyasc.Stream or None, got "
+                                f"{type(stream).__name__} {stream!r:.60}")
+        return _Launcher(self, int(blocks), stream)
+
+    def launch(self, blocks: int, *args: Any, stream: Stream | None = None) -> None:
+        """``k[blocks, stream](*args)``."""
+        self[blocks, stream](*args)
+
+
+class _Launcher:
+    __slots__ = ("kernel", "blocks", "stream")
+
+    def __init__(self, kernel: Kernel, blocks: int, stream: Stream | None) -> None:
+        self.kernel, self.blocks, self.stream = kernel, blocks, stream
+
+    def __call__(self, *args: Any) -> None:
+        device = None
+        if self.stream is not None:
+            device = self.stream.device
+        else:
+            for a in args:
+                if isinstance(a, Tensor):
+                    device = a._device
+                    break
+            if device is None:
+                device = resolve_device(None)
+        fn = self.kernel._loaded.get(device) or self.kernel.function(device)
+        fn(self.blocks, *args, stream=self.stream)
+
+
+def kernels(source: str | os.PathLike, *, device: Any = None, **options: Any) -> dict[str, Kernel]:
+    """Every kernel of an Ascend C source, {name: Kernel}, sharing one compile per backend (the
+    names come from compiling for ``device``'s backend, default the current device)."""
+    opts = {k: v for k, v in options.items() if k in ("opt", "extra_flags", "checks")}
+    extra = set(options) - set(opts) - {"binaries", "structs"}
+    if extra:
+        raise ArgumentError(f"pyasc.kernels got unknown options {sorted(extra)}; it takes opt, extra_flags, checks, "
+                            "binaries, structs")
+    if "extra_flags" in opts:
+        opts["extra_flags"] = tuple(opts["extra_flags"])
+    opts.setdefault("checks", True)
+    opts.setdefault("extra_flags", ())
+    src = KernelSource(source, options=opts, binaries=options.get("binaries"), structs=options.get("structs", ()))
+    names = Kernel(src).names(device)
+    return {n: Kernel(src, n) for n in names}
+
+
+# -- tiling uploads -----------------------------------------------------------------------------
+
+class _Uploads:
+    """Device copies of tiling structs (immutable once uploaded), one per (device, content): an
+    LRU of device buffers, so a tiling seen again costs no copy."""
+
+    def __init__(self, limit: int = 256) -> None:
+        self._lock = threading.Lock()
+        self._cache: OrderedDict[tuple[Device, bytes], Tensor] = OrderedDict()
+        self.limit = limit
+
+    def get(self, device: Device, data: bytes) -> Tensor:
+        key = (device, data)
+        with self._lock:
+            t = self._cache.get(key)
+            if t is not None:
+                self._cache.move_to_end(key)
+                return t
+        backend = backend_for_device(device)
+        t = wrap_storage(backend.from_numpy(np.frombuffer(data, np.uint8), device, copy=True), device, backend)
+        with self._lock:
+            self._cache[key] = t
+            while len(self._cache) > self.limit:
+                self._cache.popitem(last=False)
+        return t
+
+    def clear(self) -> None:
+        with self._lock:
+            self._cache.clear()
+
+
+UPLOADS = _Uploads()
+
+
+def upload(data: Any, device: Any = None) -> Tensor:
+    """The device copy of a tiling struct (a ``pyasc.TilingStruct``, anything with
+    ``__pyasc_struct__()`` such as macro-declared tiling data, or bytes), uploaded once per content
+    and device and reused: pass it for a ``GM_ADDR tiling`` parameter. Do not write to it."""
+    if hasattr(data, "__pyasc_struct__"):
+        data = data.__pyasc_struct__()
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ArgumentError(f"upload takes a tiling struct (pyasc.TilingStruct) or bytes, got "
+                            f"{type(data).__name__} {data!r:.60}")
+    data = bytes(data)
+    if not data:
+        raise ArgumentError("upload: the tiling struct is empty (0 bytes)")
+    device = device if isinstance(device, Device) else resolve_device(device)
+    return UPLOADS.get(device, data)
+
+
+def upload_struct(data: Any, device: Device) -> Tensor:
+    """:func:`upload` for the launch path (``device`` already resolved)."""
+    return UPLOADS.get(device, bytes(data.__pyasc_struct__()) if hasattr(data, "__pyasc_struct__") else bytes(data))
+
