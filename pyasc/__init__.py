@@ -57,6 +57,7 @@ from pyasc_core.errors import (
     ReferenceMismatchError,
     PluginHookError,
     ReservedNamespaceError,
+    SanitizerWarning,
     ShapeError,
     UnknownBackendError,
     UnknownOpError,
@@ -93,5 +94,5 @@ __all__ = [
     "PluginError", "PluginConflictError", "ReferenceMismatchError", "IndexingError",
     "OutOfMemoryError", "PyascPluginWarning", "BackendConfigError", "EnvironmentSettingError",
     "InvalidDeviceError", "PluginHookError", "ValueRangeError", "ReservedNamespaceError",
-    *_BUILTIN_OPS,
+    "SanitizerWarning", *_BUILTIN_OPS,
 ]

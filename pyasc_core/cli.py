@@ -230,16 +230,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     for col in ("op", "dtype", "samples", "result", "max abs err", "max rel err", "max ULP"):
         t.add_column(col, justify="right" if col.startswith(("samples", "max")) else "left",
                      no_wrap=col == "op")
-    n_samples = n_fail = n_nokernel = 0
+    n_samples = n_fail = n_nokernel = n_warn = 0
     for rep in reports:
         for row in rep.by_dtype():
             n_samples += row["samples"]
+            n_warn += row.get("warnings", 0)
             n_fail += row["failed"]
             n_nokernel += row["no_kernel"]
             result = {"pass": "[green]pass[/green]", "fail": f"[red]FAIL {row['failed']}[/red]",
                       "no kernel": "[yellow]no kernel[/yellow]"}[row["status"]]
             if row["status"] == "no kernel" and row["passed"]:  # e.g. casts to some targets only
                 result = f"[green]pass {row['passed']}[/green], [yellow]no kernel {row['no_kernel']}[/yellow]"
+            if row.get("warnings"):  # sanitizer warnings (pyasc.SanitizerWarning): tolerated, shown
+                result += f", [yellow]{row['warnings']} sanitizer warnings[/yellow]"
             t.add_row(rep.op, row["dtype"], str(row["samples"]), result, f"{row['max_abs']:.3g}",
                       f"{row['max_rel']:.3g}", str(row["max_ulp"]))
     con.print(t)
@@ -249,16 +252,21 @@ def cmd_check(args: argparse.Namespace) -> int:
             con.print(rep.summary(), markup=False, highlight=False)
     for name, text in bad_reg.items():
         con.print(text, markup=False, highlight=False)
+    for rep in reports:
+        for r in rep.results:
+            for w in r.warnings[:1]:
+                con.print(f"warning: {rep.op} [{r.dtype}] {r.desc}: {w}", markup=False, highlight=False)
     if args.json:
         import pathlib
 
         payload = {"backend": backend, "reference": reference, "seed": args.seed,
-                   "ok": n_fail == 0 and not bad_reg, "registration": registration,
+                   "ok": n_fail == 0 and not bad_reg, "registration": registration, "warnings": n_warn,
                    "ops": [r.as_dict() for r in reports]}
         pathlib.Path(args.json).write_text(json.dumps(payload, indent=1, default=str))
     verdict = "all passed" if n_fail == 0 and not bad_reg else f"{n_fail} failing samples, {len(bad_reg)} registration problems"
     con.print(f"{len(ops)} ops, {n_samples} samples on {backend}: {verdict}"
-              + (f" ({n_nokernel} samples have no kernel on {backend})" if n_nokernel else ""))
+              + (f" ({n_nokernel} samples have no kernel on {backend})" if n_nokernel else "")
+              + (f"; {n_warn} sanitizer warnings (PYASC_SIM_STRICT=1 makes them errors)" if n_warn else ""))
     return 1 if n_fail or bad_reg else 0
 
 

@@ -32,11 +32,14 @@ class SampleResult:
     status: str
     message: str = ""
     comparison: Comparison | None = None
+    #: sanitizer warnings (pyasc.SanitizerWarning) the backend raised while running this sample
+    warnings: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "dtype": self.dtype, "desc": self.desc, "status": self.status, "message": self.message,
             "comparison": self.comparison.as_dict() if self.comparison is not None else None,
+            "warnings": list(self.warnings),
         }
 
 
@@ -63,9 +66,10 @@ class CheckReport:
         for r in self.results:
             row = rows.setdefault(r.dtype, {
                 "op": self.op, "dtype": r.dtype, "samples": 0, "passed": 0, "failed": 0,
-                "no_kernel": 0, "max_abs": 0.0, "max_rel": 0.0, "max_ulp": 0,
+                "no_kernel": 0, "max_abs": 0.0, "max_rel": 0.0, "max_ulp": 0, "warnings": 0,
             })
             row["samples"] += 1
+            row["warnings"] += len(r.warnings)
             if r.status == "pass":
                 row["passed"] += 1
             elif r.status == "no-kernel":
@@ -134,7 +138,26 @@ def _outputs(value: Any) -> tuple[Any, ...]:
 
 def run_sample(op: Any, sample: Sample, backend: str, reference: str,
                rtol: float | None = None, atol: float | None = None) -> SampleResult:
-    """Run one sample on both backends and compare every output (and the meta prediction)."""
+    """Run one sample on both backends and compare every output (and the meta prediction); the
+    sanitizer warnings raised meanwhile are recorded on the result (and not shown again)."""
+    import warnings
+
+    from ..errors import SanitizerWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SanitizerWarning)
+        result = _run_sample(op, sample, backend, reference, rtol, atol)
+    found = []
+    for w in caught:
+        if issubclass(w.category, SanitizerWarning):
+            found.append(str(w.message))
+        else:  # not ours: let the caller's filters see it
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+    return attrs.evolve(result, warnings=tuple(found)) if found else result
+
+
+def _run_sample(op: Any, sample: Sample, backend: str, reference: str,
+                rtol: float | None, atol: float | None) -> SampleResult:
     try:
         expected = _outputs(_call(op, sample, reference))
     except PyascError as exc:

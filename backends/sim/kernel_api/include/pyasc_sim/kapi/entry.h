@@ -56,6 +56,10 @@ public:
         } else {
             st_.checks = env_checks();
         }
+#ifdef PYASC_SIM_STRICT
+        st_.strict = true;  // compile option: -DPYASC_SIM_STRICT=1
+#endif
+        if (ctx->abi_version >= 4 && (ctx->flags & PYASC_SIM_FLAG_STRICT) != 0) st_.strict = true;
         prev_ = current_block_ptr();
         current_block_ptr() = &st_;
     }
@@ -107,6 +111,17 @@ inline void report_writes(PyascSimBlockContext *ctx, std::vector<PyascSimGmWrite
     }
 }
 
+// Hands the block's warnings to the runtime (ABI v4), or prints them (older runtimes).
+inline void report_warnings(PyascSimBlockContext *ctx, const BlockState &st) {
+    for (const std::string &w : st.warnings) {
+        if (ctx->abi_version >= 4 && ctx->report_warning != nullptr) {
+            ctx->report_warning(ctx->runtime_user, ctx->block_idx, w.c_str());
+        } else {
+            std::fprintf(stderr, "pyasc_sim: kernel %s block %u: %s\n", st.kernel, ctx->block_idx, w.c_str());
+        }
+    }
+}
+
 template <typename... A>
 inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A...)) {
     BlockScope scope(ctx, name);
@@ -130,6 +145,7 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
     }
     ctx->cycles = static_cast<uint64_t>(block_cycles(st));
     if (ctx->status == 0 && st.checks) report_writes(ctx, st.writes);
+    report_warnings(ctx, st);
 }
 
 }  // namespace kapi

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #if __has_include(<pyasc_sim/kernel_abi.h>)
@@ -132,6 +133,7 @@ struct BlockState {
     uint32_t block_idx = 0;
     uint32_t block_dim = 1;
     bool checks = true;
+    bool strict = false;  // warnings are errors (PYASC_SIM_STRICT)
     bool failed = false;
     size_t capacity[kMemKinds] = {};
     uint8_t *mem[kMemKinds] = {};
@@ -152,6 +154,14 @@ struct BlockState {
     // First deferred error (a leak noticed by a destructor): reported after the kernel returns.
     bool deferred = false;
     char deferred_message[PYASC_SIM_MESSAGE_SIZE] = {};
+    // Warnings (checks hardware tolerates), handed to the runtime when the kernel ends.
+    std::vector<std::string> warnings;
+    // Cross-core state (sync.h, xcore.h): SyncAll calls so far, atomic mode of GM writes.
+    uint32_t sync_all_count = 0;
+    uint32_t soft_sync_count = 0;
+    bool soft_sync_checked = false;
+    int atomic_op = 0;       // 0 none, 1 add, 2 max, 3 min
+    int atomic_type = 0;     // AtomicElem of the SetAtomic*<T> call
 
     // Memory of kind k; allocated on first use.
     uint8_t *memory(int k) {
@@ -236,6 +246,55 @@ inline void defer_failure(const char *check, const SrcLoc &loc, const char *fmt,
     b.deferred = true;
 }
 
+// "sanitizer warning '<check>' at <file>:<line>: <detail>" into out.
+inline void compose_warning(char *out, size_t size, const char *check, const SrcLoc &loc, const char *fmt,
+                            va_list ap) {
+    int n = std::snprintf(out, size, "sanitizer warning '%s' at %s:%u: ", check, short_file(loc.file), loc.line);
+    if (n < 0) n = 0;
+    if (static_cast<size_t>(n) < size) std::vsnprintf(out + n, size - static_cast<size_t>(n), fmt, ap);
+}
+
+constexpr size_t kMaxWarningsPerBlock = 8;
+
+// A check hardware tolerates (severity "warning"): recorded and reported after the launch while
+// the block goes on; with PYASC_SIM_STRICT it is an error.  `deferred` is for callers that cannot
+// throw (destructors, end-of-kernel sweeps): a strict failure is then deferred like defer_failure.
+inline void vwarn(bool deferred, const char *check, const SrcLoc &loc, const char *fmt, va_list ap) {
+    BlockState &b = blk();
+    if (b.failed) return;  // the block already failed: its leftovers are no news
+    if (b.strict) {
+        if (deferred) {
+            if (b.failed || b.deferred) return;
+            compose_message(b.deferred_message, sizeof(b.deferred_message), check, loc, fmt, ap);
+            b.deferred = true;
+            return;
+        }
+        vfail(check, loc, fmt, ap);
+    }
+    if (b.warnings.size() >= kMaxWarningsPerBlock) return;
+    char msg[PYASC_SIM_MESSAGE_SIZE];
+    compose_warning(msg, sizeof(msg), check, loc, fmt, ap);
+    if (b.ctx == nullptr) std::fprintf(stderr, "pyasc_sim: %s\n", msg);
+    b.warnings.emplace_back(msg);
+}
+
+inline void warn(const char *check, const SrcLoc &loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+inline void warn(const char *check, const SrcLoc &loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(false, check, loc, fmt, ap);
+    va_end(ap);
+}
+
+inline void defer_warning(const char *check, const SrcLoc &loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+inline void defer_warning(const char *check, const SrcLoc &loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(true, check, loc, fmt, ap);
+    va_end(ap);
+}
+
 // ---- cost model ---------------------------------------------------------------------------------
 inline void charge(Pipe p, double cycles) { blk().pipe[p] += cycles; }
 inline void charge_sync(double cycles) { blk().sync += cycles; }
@@ -280,7 +339,8 @@ inline void compact_writes(std::vector<PyascSimGmWrite> &w) {
 // Records that the instruction at `loc` wrote global memory [begin, end).
 inline void record_write(uint64_t begin, uint64_t end, const SrcLoc &loc) {
     BlockState &b = blk();
-    if (!b.checks || end <= begin) return;
+    // atomic writes (SetAtomicAdd/Max/Min) of several blocks to the same bytes do not race
+    if (!b.checks || end <= begin || b.atomic_op != 0) return;
     std::vector<PyascSimGmWrite> &w = b.writes;
     const PyascSimGmWrite site{begin, end, loc.file, loc.line, 0};
     if (!w.empty() && w.back().end == begin && same_site(w.back(), site)) {
