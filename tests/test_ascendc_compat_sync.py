@@ -186,6 +186,41 @@ def test_plain_writes_of_many_blocks_to_the_same_bytes_are_an_overlap(kernels, s
         stream.synchronize()
 
 
+# ---- mixed cube/vector kernels (issue 8 point 8) -------------------------------------------------
+
+
+@pytest.mark.parametrize("groups", [1, 3, 24])
+def test_mixed_kernel_runs_one_aic_and_two_aiv_per_block(kernels, stream, groups):
+    x_np = np.random.default_rng(groups).standard_normal(2 * TILE * groups).astype(np.float32)
+    x = pyasc.tensor(x_np, device="sim")
+    y = pyasc.zeros(2 * TILE * groups, dtype="float32", device="sim")
+    work = pyasc.zeros(2 * TILE * groups, dtype="float32", device="sim")
+    info = pyasc.full((3 * groups * 8,), -1, dtype="int32", device="sim")
+    pyasc_acl.launch(kernels.function("mix_pipeline"), groups, (x, y, work, info), stream=stream)
+    stream.synchronize()
+    np.testing.assert_allclose(y.numpy(), 3 * x_np + 1, rtol=1e-6)
+    rows = info.numpy().reshape(3 * groups, 8)
+    for tile in range(2 * groups):  # the AIV: GetBlockIdx = group * 2 + sub, ratio 2
+        assert list(rows[tile, :4]) == [tile, 2, groups, tile % 2]
+    for g in range(groups):  # the AIC: GetBlockIdx = group, ratio 1, both AIV signalled back
+        assert list(rows[2 * groups + g, :4]) == [g, 1, groups, 1]
+
+
+def test_mixed_launch_is_costed_in_waves_of_ai_cores(kernels, stream):
+    # 24 AI Cores on 910B1: 25 mixed blocks need a second wave, 24 do not
+    from ascendc_kernels import timed_launch
+
+    def cost(groups):
+        x = pyasc.zeros(2 * TILE * groups, dtype="float32", device="sim")
+        y = pyasc.zeros(2 * TILE * groups, dtype="float32", device="sim")
+        work = pyasc.zeros(2 * TILE * groups, dtype="float32", device="sim")
+        info = pyasc.zeros(3 * groups * 8, dtype="int32", device="sim")
+        return timed_launch(kernels.function("mix_pipeline"), groups, (x, y, work, info), stream)
+
+    one_wave, two_waves = cost(24), cost(25)
+    assert two_waves > 1.5 * one_wave, (one_wave, two_waves)
+
+
 # ---- planted hangs, in a child process with a timeout ---------------------------------------------
 
 CHILD = textwrap.dedent("""
@@ -222,6 +257,17 @@ def test_syncall_with_more_blocks_than_cores_is_an_error(tmp_path):
     assert out.startswith("ERROR"), out
     assert "sanitizer check 'cross-core-too-many-blocks' failed" in out
     assert f"SyncAll() in a launch of {VECTOR_CORES + 1} blocks, but the SoC (Ascend910B1) has {VECTOR_CORES}" in out
+
+
+def test_mixed_syncall_with_more_blocks_than_ai_cores_is_an_error(tmp_path):
+    out = run_child(tmp_path, "mix_syncall", "25")
+    assert out.startswith("ERROR"), out
+    assert "sanitizer check 'cross-core-too-many-blocks' failed" in out
+    assert "SyncAll() in a launch of 25 blocks, but the SoC (Ascend910B1) has 24 AI Cores" in out
+
+
+def test_mixed_syncall_meets_every_core(tmp_path):
+    assert run_child(tmp_path, "mix_syncall", "24").startswith("OK")
 
 
 def test_block_that_skips_syncall_is_a_deadlock_error(tmp_path):

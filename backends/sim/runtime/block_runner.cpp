@@ -35,7 +35,8 @@ struct LaunchState {
     size_t shared_bytes = 0;
     std::atomic<uint32_t> next{0};  // next block index to start
     uint32_t num_blocks = 0;
-    uint32_t finished = 0;   // blocks that returned
+    uint32_t participants = 0;  // blocks + the extra cores of mixed kernels' blocks
+    uint32_t finished = 0;   // blocks (and extra cores) that returned
     uint32_t waiting = 0;    // blocks inside cross_core_wait
     uint64_t generation = 0; // bumped by every notify / block end
     uint32_t evaluated = 0;  // waiters that evaluated their condition at `generation`
@@ -84,6 +85,19 @@ void notify_locked(LaunchState *ls) {
     ls->cv.notify_all();
 }
 
+void core_started_cb(void *user) {
+    LaunchState *ls = static_cast<LaunchState *>(user);
+    std::lock_guard<std::mutex> lock(ls->mu);
+    ++ls->participants;
+}
+
+void core_ended_cb(void *user) {
+    LaunchState *ls = static_cast<LaunchState *>(user);
+    std::lock_guard<std::mutex> lock(ls->mu);
+    ++ls->finished;
+    notify_locked(ls);
+}
+
 void cross_core_notify_cb(void *user) {
     LaunchState *ls = static_cast<LaunchState *>(user);
     std::lock_guard<std::mutex> lock(ls->mu);
@@ -115,7 +129,7 @@ int cross_core_wait_cb(void *user, uint32_t block_idx, int (*ready)(void *), voi
         if (ls->next.load() < ls->num_blocks && ls->helpers.size() < ls->num_blocks) {
             ls->helpers.emplace_back(helper_main, ls);
         }
-        if (ls->next.load() >= ls->num_blocks && ls->waiting + ls->finished == ls->num_blocks &&
+        if (ls->next.load() >= ls->num_blocks && ls->waiting + ls->finished == ls->participants &&
             ls->evaluated == ls->waiting) {
             ls->deadlock = true;
             ls->deadlock_why = format("block %u waits in %s, and every other block of the launch has ended or waits "
@@ -234,6 +248,8 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
     LaunchState launch_state;
     launch_state.spec = &spec;
     launch_state.num_blocks = num_blocks;
+    launch_state.participants = num_blocks;
+    std::atomic<uint32_t> cores_per_block{1};
     if (checks) launch_state.writes.resize(num_blocks);
     std::mutex failure_mu;
     uint32_t fail_block = std::numeric_limits<uint32_t>::max();
@@ -268,6 +284,8 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
         ctx.launch_shared = launch_shared_cb;
         ctx.cross_core_wait = cross_core_wait_cb;
         ctx.cross_core_notify = cross_core_notify_cb;
+        ctx.core_started = core_started_cb;
+        ctx.core_ended = core_ended_cb;
         if (spec.block_begin != nullptr) spec.block_begin(spec.tag, i);
         try {
             spec.entry(&ctx);
@@ -285,6 +303,7 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
             notify_locked(&launch_state);  // waiters re-check: the block may have been what they wait for
         }
         cycles[i] = ctx.cycles;
+        if (ctx.cores_per_block > 1) cores_per_block.store(ctx.cores_per_block);
         if (ctx.status != 0) {
             ctx.message[sizeof(ctx.message) - 1] = '\0';
             std::lock_guard<std::mutex> lock(failure_mu);
@@ -364,6 +383,7 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
     out->block = fail_status != 0 ? fail_block : 0;
     out->message = fail_message;
     out->warnings = std::move(launch_state.warnings);
+    out->cores_per_block = cores_per_block.load();
 }
 
 }  // namespace pyasc_sim

@@ -38,6 +38,7 @@ struct LaunchOutcome {
     uint32_t block = 0;     // that block
     std::string message;    // its message (without the "kernel K block B: " prefix)
     std::vector<std::string> warnings;  // "block B: sanitizer warning ..." (at most kMaxLaunchWarnings)
+    uint32_t cores_per_block = 1;       // 3 for a mixed cube/vector kernel (1 AIC + 2 AIV per block)
 };
 
 constexpr size_t kMaxLaunchWarnings = 16;

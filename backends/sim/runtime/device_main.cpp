@@ -279,6 +279,7 @@ void serve_launch(Slot *c, int slot, ThreadPool &pool, KernelCache &cache) {
     c->message[0] = '\0';
     c->n_warnings = 0;
     c->warnings_size = 0;
+    c->cores_per_block = 1;
     std::string error;
     PyascSimKernelEntry entry = cache.find(*c, &error);
     if (entry == nullptr) {
@@ -314,6 +315,7 @@ void serve_launch(Slot *c, int slot, ThreadPool &pool, KernelCache &cache) {
     c->status = out.status;
     c->failing_block = out.block;
     std::snprintf(c->message, sizeof(c->message), "%s", out.message.c_str());
+    c->cores_per_block = out.cores_per_block;
     size_t used = 0;
     for (const std::string &w : out.warnings) {
         const size_t len = std::min(w.size(), sizeof(c->warnings) - used - 1);

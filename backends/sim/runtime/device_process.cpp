@@ -416,6 +416,7 @@ void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelRe
     out->cycles.assign(c.cycles, c.cycles + req.num_blocks);
     out->has_cycles = true;
     out->warnings.clear();
+    out->cores_per_block = c.cores_per_block;
     for (uint32_t i = 0, off = 0; i < c.n_warnings && off < c.warnings_size && off < sizeof(c.warnings); ++i) {
         const char *w = c.warnings + off;
         const size_t len = strnlen(w, sizeof(c.warnings) - off);

@@ -48,6 +48,7 @@ struct KernelResult {
     std::vector<uint64_t> cycles; // per block, when status is ACL_SUCCESS or a block's own error
     bool has_cycles = false;
     std::vector<std::string> warnings;  // "kernel K block B: sanitizer warning ..."
+    uint32_t cores_per_block = 1;       // 3: a mixed cube/vector kernel
 };
 
 class DeviceProcess {

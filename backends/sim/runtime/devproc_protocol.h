@@ -63,6 +63,7 @@ struct Slot {
     int32_t status;                   // 0 or the failing block's status
     uint32_t failing_block;
     char message[kMessageSize];
+    uint32_t cores_per_block;         // 3: a mixed kernel (waves of cube cores in the cost model)
     uint32_t n_warnings;              // warnings of the launch, NUL-separated in `warnings`
     uint32_t warnings_size;           // bytes used in `warnings`
     char warnings[4 * kMessageSize];

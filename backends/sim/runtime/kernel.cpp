@@ -157,9 +157,11 @@ void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsS
 
     if (result.has_cycles) {
         // Cost: blocks beyond the simulated core count run in waves; a wave lasts as
-        // long as its slowest block.
+        // long as its slowest block.  A block of a mixed cube/vector kernel takes a whole AI
+        // Core (1 AIC + 2 AIV), so its waves hold cube_cores blocks.
         const std::vector<uint64_t> &cycles = result.cycles;
-        const uint32_t cores = std::max<uint32_t>(1, profile.vector_cores);
+        const uint32_t cores = std::max<uint32_t>(
+            1, result.cores_per_block > 1 ? profile.cube_cores : profile.vector_cores);
         double total_cycles = 0.0;
         for (uint32_t w = 0; w < num_blocks; w += cores) {
             const uint32_t end = std::min(num_blocks, w + cores);

@@ -135,6 +135,15 @@ typedef struct PyascSimBlockContext {
     /* Wakes the blocks waiting in cross_core_wait to evaluate their conditions again: call it after
      * changing what they wait for. */
     void (*cross_core_notify)(void *user);
+    /* A block of a mixed cube/vector kernel runs its AI Core's other cores (the vector cores of
+     * KERNEL_TYPE_MIX_AIC_1_2) on threads of its own: core_started before each such core starts,
+     * core_ended when it ended, so cross_core_wait counts them. */
+    void (*core_started)(void *user);
+    void (*core_ended)(void *user);
+    /* out: cores this block ran (0 or 1: one core; 3: one AIC and two AIV).  A launch whose blocks
+     * ran more than one core is costed in waves of the SoC's cube cores (AI Cores). */
+    uint32_t cores_per_block;
+    uint32_t reserved4;
 } PyascSimBlockContext;
 
 typedef void (*PyascSimKernelEntry)(PyascSimBlockContext *ctx);

@@ -220,3 +220,67 @@ extern "C" __global__ __aicore__ void plain_overlap_f32(GM_ADDR x, GM_ADDR y)
     DataCopy(yGm, v, kTile);
     inQueue.FreeTensor(v);
 }
+
+// A mixed cube/vector kernel: per block (AI Core) the AIC prepares 2 * kTile elements
+// (work = 3 * x) and signals its two AIV (CrossCoreSetFlag mode 2); each AIV waits, adds 1 to its
+// half (y = work + 1), records who it is in `info` and signals back; the AIC waits for both.
+extern "C" __global__ __aicore__ void mix_pipeline(GM_ADDR x, GM_ADDR y, GM_ADDR work, GM_ADDR info)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    GlobalTensor<float> xGm, yGm, workGm;
+    GlobalTensor<int32_t> infoGm;
+    const int32_t groups = Cores();
+    xGm.SetGlobalBuffer((__gm__ float *)x, 2 * kTile * groups);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 2 * kTile * groups);
+    workGm.SetGlobalBuffer((__gm__ float *)work, 2 * kTile * groups);
+    infoGm.SetGlobalBuffer((__gm__ int32_t *)info, 8 * 3 * groups);
+    if ASCEND_IS_AIC {
+        const int32_t base = Me() * 2 * kTile;
+        for (int32_t i = 0; i < 2 * kTile; ++i) {
+            workGm.SetValue(base + i, 3.0f * xGm.GetValue(base + i));
+        }
+        CrossCoreSetFlag<0x2, PIPE_FIX>(0x5);
+        CrossCoreWaitFlag(0x6);
+        const int32_t row = (2 * groups + Me()) * 8;
+        infoGm.SetValue(row + 0, static_cast<int32_t>(GetBlockIdx()));
+        infoGm.SetValue(row + 1, static_cast<int32_t>(GetTaskRation()));
+        infoGm.SetValue(row + 2, static_cast<int32_t>(GetBlockNum()));
+        infoGm.SetValue(row + 3, 1);  // the AIV signalled back
+    }
+    if ASCEND_IS_AIV {
+        TPipe pipe;
+        TQue<QuePosition::VECIN, 1> inQueue;
+        TQue<QuePosition::VECOUT, 1> outQueue;
+        pipe.InitBuffer(inQueue, 1, kTile * sizeof(float));
+        pipe.InitBuffer(outQueue, 1, kTile * sizeof(float));
+        CrossCoreWaitFlag(0x5);
+        const int32_t tile = static_cast<int32_t>(GetBlockIdx());  // group * 2 + sub-block
+        LocalTensor<float> in = inQueue.AllocTensor<float>();
+        DataCopy(in, workGm[tile * kTile], kTile);
+        inQueue.EnQue(in);
+        LocalTensor<float> w = inQueue.DeQue<float>();
+        LocalTensor<float> out = outQueue.AllocTensor<float>();
+        Adds(out, w, 1.0f, kTile);
+        outQueue.EnQue(out);
+        inQueue.FreeTensor(w);
+        LocalTensor<float> r = outQueue.DeQue<float>();
+        DataCopy(yGm[tile * kTile], r, kTile);
+        outQueue.FreeTensor(r);
+        const int32_t row = tile * 8;
+        infoGm.SetValue(row + 0, tile);
+        infoGm.SetValue(row + 1, static_cast<int32_t>(GetTaskRatio()));
+        infoGm.SetValue(row + 2, static_cast<int32_t>(GetBlockNum()));
+        infoGm.SetValue(row + 3, static_cast<int32_t>(GetSubBlockIdx()));
+        CrossCoreSetFlag<0x2, PIPE_MTE3>(0x6);
+    }
+}
+
+// Every core of a mixed kernel meets (SyncAll<false>): a launch of more blocks than AI Cores hangs.
+extern "C" __global__ __aicore__ void mix_syncall(GM_ADDR x, GM_ADDR y, GM_ADDR work)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    (void)x;
+    (void)y;
+    (void)work;
+    SyncAll<false>();
+}

@@ -130,8 +130,19 @@ constexpr int kEventIds = 8;  // event ids 0..7 (Atlas A2)
 struct BlockState {
     PyascSimBlockContext *ctx = nullptr;
     const char *kernel = "kernel";
-    uint32_t block_idx = 0;
+    uint32_t block_idx = 0;   // GetBlockIdx(): the block, or on a mixed kernel's AIV group * ratio + sub
     uint32_t block_dim = 1;
+    // Mixed cube/vector kernels (mix.h): which core of the block's AI Core this is.
+    uint32_t group = 0;       // the runtime's block (AI Core group)
+    int core_kind = 0;        // 0 vector kernel (AIV only), 1 AIC, 2 AIV of a mixed kernel
+    uint32_t sub_idx = 0;     // GetSubBlockIdx()
+    uint32_t ratio = 1;       // GetTaskRation(): AIV per AIC on this core's side
+    bool mixed = false;       // KERNEL_TYPE_MIX_AIC_1_1 / 1_2: AIC + AIV cores per block
+    uint32_t mix_aiv = 0;     // AIV per block of a mixed kernel (2 for MIX_AIC_1_2)
+    bool task_type_set = false;
+    // Starts the block's vector cores (set by the entry stub for the primary core only).
+    void (*spawn_subcores)(void *self, uint32_t ratio) = nullptr;
+    void *spawn_self = nullptr;
     bool checks = true;
     bool strict = false;  // warnings are errors (PYASC_SIM_STRICT)
     bool failed = false;

@@ -13,6 +13,7 @@
 
 #include <type_traits>
 
+#include "pyasc_sim/kapi/mix.h"
 #include "pyasc_sim/kapi/tensor.h"
 
 namespace AscendC {
@@ -24,13 +25,26 @@ constexpr uint32_t kCrossCoreFlags = 16;       // flag ids 0..15
 constexpr int32_t kCrossCoreFlagMaxCount = 15;  // a flag's counter holds at most 15 pending sets
 
 struct XShared {
-    uint32_t sync_all;                       // arrivals at the hard SyncAll
+    uint32_t sync_all;                       // arrivals at the hard SyncAll (vector cores)
+    uint32_t sync_all_mix;                   // arrivals at SyncAll<false> (every core)
     uint32_t soft_sync;                      // arrivals at the soft SyncAll
-    uint32_t mode0[kCrossCoreFlags];         // CrossCoreSetFlag mode 0 arrivals per flag
-    // followed by int32_t counters[block_dim][kCrossCoreFlags] (CrossCoreWaitFlag counters)
+    uint32_t mode0_aiv[kCrossCoreFlags];     // CrossCoreSetFlag mode 0 arrivals per flag (AIV)
+    uint32_t mode0_aic[kCrossCoreFlags];     // ... (AIC)
+    // followed by int32_t counters[block_dim * 3][kCrossCoreFlags] (per core: AIC, AIV 0, AIV 1),
+    // uint32_t mode1[block_dim][kCrossCoreFlags] and mode2[block_dim][kCrossCoreFlags] (arrivals)
 };
 
 inline int32_t *xcounters(XShared *s) { return reinterpret_cast<int32_t *>(s + 1); }
+inline uint32_t *xmode1(XShared *s, uint32_t blocks) {
+    return reinterpret_cast<uint32_t *>(xcounters(s) + static_cast<size_t>(blocks) * 3 * kCrossCoreFlags);
+}
+inline uint32_t *xmode2(XShared *s, uint32_t blocks) {
+    return xmode1(s, blocks) + static_cast<size_t>(blocks) * kCrossCoreFlags;
+}
+// Counter row of a core: 3 per block (AI Core group): its AIC, then its AIV.
+inline uint32_t core_slot(const pyasc_sim::kapi::BlockState &b) {
+    return b.group * 3 + (b.core_kind == pyasc_sim::kapi::kCoreAIC ? 0 : 1 + b.sub_idx);
+}
 
 inline PyascSimBlockContext *xctx() {
     PyascSimBlockContext *c = pyasc_sim::kapi::blk().ctx;
@@ -46,7 +60,7 @@ inline XShared *xshared(const char *api, const pyasc_sim::kapi::SrcLoc &loc) {
                               "%s needs a simulated runtime with kernel ABI 4 (cross-core waits); this one has ABI %u",
                               api, b.ctx != nullptr ? b.ctx->abi_version : 0u);
     }
-    const size_t bytes = sizeof(XShared) + sizeof(int32_t) * kCrossCoreFlags * b.block_dim;
+    const size_t bytes = sizeof(XShared) + sizeof(int32_t) * kCrossCoreFlags * b.block_dim * 5;
     void *p = c->launch_shared(c->runtime_user, bytes);
     if (p == nullptr) pyasc_sim::kapi::fail("unsupported", loc, "%s: the runtime gave no shared cross-core area", api);
     return static_cast<XShared *>(p);
@@ -73,16 +87,17 @@ inline int32_t load_i32(const int32_t *p) { return __atomic_load_n(p, __ATOMIC_A
 // Blocks beyond the SoC's cores run in later waves on hardware: a cross-core wait among them hangs.
 inline void check_block_count(const char *api, const pyasc_sim::kapi::SrcLoc &loc) {
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
-    const uint32_t cores = b.ctx != nullptr && b.ctx->abi_version >= 2 && b.ctx->vector_cores != 0
-                               ? b.ctx->vector_cores
-                               : 48u;
+    const bool v2 = b.ctx != nullptr && b.ctx->abi_version >= 2;
+    // a mixed kernel's block takes a whole AI Core (one AIC and its AIV)
+    const uint32_t cores = b.mixed ? (v2 && b.ctx->cube_cores != 0 ? b.ctx->cube_cores : 24u)
+                                   : (v2 && b.ctx->vector_cores != 0 ? b.ctx->vector_cores : 48u);
     if (b.block_dim > cores) {
         pyasc_sim::kapi::fail("cross-core-too-many-blocks", loc,
-                              "%s in a launch of %u blocks, but the SoC (%s) has %u vector cores: on hardware the "
+                              "%s in a launch of %u blocks, but the SoC (%s) has %u %s: on hardware the "
                               "blocks past the first %u start only after earlier ones end, so the cores already "
                               "waiting hang. Launch at most %u blocks (loop over the work inside each block)",
                               api, b.block_dim, b.ctx != nullptr && b.ctx->soc_name ? b.ctx->soc_name : "?", cores,
-                              cores, cores);
+                              b.mixed ? "AI Cores (cube cores) for mixed blocks" : "vector cores", cores, cores);
     }
 }
 
@@ -248,7 +263,14 @@ inline void SyncAll(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     sim_detail::XShared *s = sim_detail::xshared("SyncAll", loc);
     if (s == nullptr) return;
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
-    sim_detail::meet(&s->sync_all, b.sync_all_count, b.block_dim, "SyncAll()", loc);
+    if (!b.mixed) {
+        sim_detail::meet(&s->sync_all, b.sync_all_count, b.block_dim, "SyncAll()", loc);
+    } else if (!isAIVOnly) {  // every core of a mixed kernel: N AIC + N * ratio AIV
+        sim_detail::meet(&s->sync_all_mix, b.sync_all_count, b.block_dim * (1 + b.mix_aiv), "SyncAll<false>()",
+                         loc);
+    } else if (b.core_kind != pyasc_sim::kapi::kCoreAIC) {  // the vector cores of a mixed kernel
+        sim_detail::meet(&s->sync_all, b.sync_all_count, b.block_dim * b.mix_aiv, "SyncAll()", loc);
+    }
 }
 
 // Soft form: the same meeting, with the documented workspace checks (gmWorkspace >= cores x 32
@@ -412,17 +434,39 @@ inline void CrossCoreSetFlag(uint16_t flagId, pyasc_sim::kapi::SrcLoc loc = pyas
     if (modeId == 0) sim_detail::check_block_count("CrossCoreSetFlag<0>", loc);
     sim_detail::XShared *s = sim_detail::xshared("CrossCoreSetFlag", loc);
     if (s != nullptr) {
+        using pyasc_sim::kapi::kCoreAIC;
         int32_t *counters = sim_detail::xcounters(s);
-        if (modeId == 0) {
-            const uint32_t n = __atomic_add_fetch(&s->mode0[flagId], 1u, __ATOMIC_ACQ_REL);
-            if (n % b.block_dim == 0) {
-                for (uint32_t c = 0; c < b.block_dim; ++c) {
-                    sim_detail::bump_counter(&counters[c * sim_detail::kCrossCoreFlags + flagId], flagId, c, loc);
+        const uint32_t F = sim_detail::kCrossCoreFlags;
+        const bool aic = b.core_kind == kCoreAIC;
+        auto bump = [&](uint32_t slot) { sim_detail::bump_counter(&counters[slot * F + flagId], flagId, slot, loc); };
+        auto bump_aiv_of = [&](uint32_t g, uint32_t n) {
+            for (uint32_t v = 0; v < n; ++v) bump(g * 3 + 1 + v);
+        };
+        if (modeId == 0) {  // every core of the same kind
+            uint32_t *arr = aic ? &s->mode0_aic[flagId] : &s->mode0_aiv[flagId];
+            const uint32_t kind_cores = aic ? b.block_dim : b.block_dim * (b.mixed ? b.mix_aiv : 1u);
+            const uint32_t n = __atomic_add_fetch(arr, 1u, __ATOMIC_ACQ_REL);
+            if (n % kind_cores == 0) {
+                for (uint32_t g = 0; g < b.block_dim; ++g) {
+                    if (aic) {
+                        bump(g * 3);
+                    } else {
+                        bump_aiv_of(g, b.mixed ? b.mix_aiv : 1u);
+                    }
                 }
             }
-        } else {
-            sim_detail::bump_counter(&counters[b.block_idx * sim_detail::kCrossCoreFlags + flagId], flagId, b.block_idx,
-                                     loc);
+        } else if (!b.mixed) {  // a vector-only block is its AI Core's only participant
+            bump(sim_detail::core_slot(b));
+        } else if (modeId == 1) {  // the AIV of this AI Core
+            if (!aic) {
+                uint32_t *arr = &sim_detail::xmode1(s, b.block_dim)[b.group * F + flagId];
+                if (__atomic_add_fetch(arr, 1u, __ATOMIC_ACQ_REL) % b.mix_aiv == 0) bump_aiv_of(b.group, b.mix_aiv);
+            }
+        } else if (aic) {  // mode 2, AIC -> its AIV
+            bump_aiv_of(b.group, b.mix_aiv);
+        } else {  // mode 2, AIV -> the AIC once all AIV of the AI Core set
+            uint32_t *arr = &sim_detail::xmode2(s, b.block_dim)[b.group * F + flagId];
+            if (__atomic_add_fetch(arr, 1u, __ATOMIC_ACQ_REL) % b.mix_aiv == 0) bump(b.group * 3);
         }
         sim_detail::xnotify();
     }
@@ -435,7 +479,7 @@ inline void CrossCoreWaitFlag(uint16_t flagId, pyasc_sim::kapi::SrcLoc loc = pya
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     sim_detail::XShared *s = sim_detail::xshared("CrossCoreWaitFlag", loc);
     if (s == nullptr) return;
-    int32_t *counter = &sim_detail::xcounters(s)[b.block_idx * sim_detail::kCrossCoreFlags + flagId];
+    int32_t *counter = &sim_detail::xcounters(s)[sim_detail::core_slot(b) * sim_detail::kCrossCoreFlags + flagId];
     sim_detail::Positive c{counter};
     char what[64];
     std::snprintf(what, sizeof(what), "CrossCoreWaitFlag(flagId = %u)", static_cast<unsigned>(flagId));
