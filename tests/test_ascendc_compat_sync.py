@@ -229,7 +229,8 @@ CHILD = textwrap.dedent("""
     import pyasc, pyasc_acl
     binary = pyasc_acl.Binary(sys.argv[1], device="sim")
     name, blocks = sys.argv[2], int(sys.argv[3])
-    extra = [int(a) for a in sys.argv[4:]]
+    extra = [pyasc.zeros(int(a[4:]), dtype="int32", device="sim") if a.startswith("ws:") else int(a)
+             for a in sys.argv[4:]]
     x = pyasc.zeros(blocks * 64, dtype="float32", device="sim")
     y = pyasc.zeros(blocks * 64, dtype="float32", device="sim")
     w = pyasc.zeros(blocks * 64, dtype="float32", device="sim")
@@ -277,3 +278,23 @@ def test_block_that_skips_syncall_is_a_deadlock_error(tmp_path):
     assert "waits in SyncAll(), and every other block of the launch has ended or waits too" in out
     assert "on hardware the cores hang" in out
 
+
+def test_ibwait_for_an_event_never_set_is_a_deadlock_error(tmp_path):
+    out = run_child(tmp_path, "ib_wait_unset", "3", "ws:48")
+    assert out.startswith("ERROR"), out
+    assert f"sanitizer check 'cross-core-deadlock' failed at {marked_line(SRC, 'ib-wait-unset')}" in out
+    assert "block 0 waits in IBWait(blockIdx = 1, eventID = 1)" in out
+
+
+def test_strict_compile_option_makes_warnings_errors(stream):
+    import pyasc_sim
+
+    from ascendc_kernels import ASCENDC_DIR as KDIR
+
+    path = pyasc_sim.compile(KDIR / "sanitizer.cpp", opt="-O1", extra_flags=["-DPYASC_SIM_STRICT=1"])
+    fn = pyasc_acl.Binary(path, device="sim").function("queue_leak")
+    x = pyasc.zeros(3 * 64, dtype="float32", device="sim")
+    z = pyasc.zeros(3 * 64, dtype="float32", device="sim")
+    pyasc_acl.launch(fn, 3, (x, z, 1), stream=stream)
+    with pytest.raises(pyasc_acl.AclKernelError, match="sanitizer check 'queue-leak' failed"):
+        stream.synchronize()

@@ -284,3 +284,20 @@ extern "C" __global__ __aicore__ void mix_syncall(GM_ADDR x, GM_ADDR y, GM_ADDR 
     (void)work;
     SyncAll<false>();
 }
+
+// Block 0 waits for an event block 1 never sets (a hang on hardware).
+extern "C" __global__ __aicore__ void ib_wait_unset(GM_ADDR x, GM_ADDR y, GM_ADDR work, GM_ADDR syncWs)
+{
+    (void)x;
+    (void)y;
+    (void)work;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ubWs;
+    pipe.InitBuffer(ubWs, 32);
+    GlobalTensor<int32_t> syncGm;
+    syncGm.SetGlobalBuffer((__gm__ int32_t *)syncWs, 8 * Cores() * 2);
+    LocalTensor<int32_t> ub = ubWs.Get<int32_t>();
+    if (Me() == 0) {
+        IBWait(syncGm, ub, 1, 1);  // BAD(ib-wait-unset)
+    }
+}
