@@ -57,6 +57,7 @@ from pyasc_core.errors import (
     ReferenceMismatchError,
     PluginHookError,
     ReservedNamespaceError,
+    SanitizerWarning,
     ShapeError,
     UnknownBackendError,
     UnknownOpError,
@@ -96,6 +97,6 @@ __all__ = [
     "PluginError", "PluginConflictError", "ReferenceMismatchError", "IndexingError",
     "OutOfMemoryError", "PyascPluginWarning", "BackendConfigError", "EnvironmentSettingError",
     "InvalidDeviceError", "PluginHookError", "ValueRangeError", "ReservedNamespaceError",
-    "Kernel", "KernelSource", "kernels", "TilingStruct", "tiling",
+    "Kernel", "KernelSource", "kernels", "TilingStruct", "tiling", "SanitizerWarning",
     *_BUILTIN_OPS,
 ]

@@ -288,10 +288,11 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
     for col in ("op", "dtype", "samples", "result", "max abs err", "max rel err", "max ULP", "why it passed"):
         t.add_column(col, justify="right" if col.startswith(("samples", "max")) else "left",
                      no_wrap=col == "op")
-    n_samples = n_fail = n_nokernel = n_allowed = n_listed = 0
+    n_samples = n_fail = n_nokernel = n_allowed = n_listed = n_warn = 0
     for rep in reports:
         for row in rep.by_dtype():
             n_samples += row["samples"]
+            n_warn += row.get("warnings", 0)
             n_fail += row["failed"]
             n_nokernel += row["no_kernel"]
             n_allowed += row["missing_allowed"]
@@ -308,6 +309,8 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
                 parts.append(f"[yellow]no kernel {row['missing_allowed']} ({how})[/yellow]")
             if row["listed_but_present"]:
                 parts.append("[red]listed missing, has a kernel[/red]")
+            if row.get("warnings"):  # sanitizer warnings (pyasc.SanitizerWarning): tolerated, shown
+                parts.append(f"[yellow]{row['warnings']} sanitizer warnings[/yellow]")
             t.add_row(rep.op, row["dtype"], str(row["samples"]), ", ".join(parts) or "-",
                       _fmt_err(row["max_abs"], ".3g"), _fmt_err(row["max_rel"], ".3g"),
                       _fmt_err(row["max_ulp"], "d"), row["why"] if not row["failed"] else "")
@@ -319,13 +322,17 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
             con.print(rep.summary(), markup=False, highlight=False)
     for text in list(bad_reg.values()) + stale_ops:
         con.print(text, markup=False, highlight=False)
+    for rep in reports:
+        for r in rep.results:
+            for w in r.warnings[:1]:
+                con.print(f"warning: {rep.op} [{r.dtype}] {r.desc}: {w}", markup=False, highlight=False)
     ok = len(reports) == len(ops) and not any(not r.ok for r in reports) and not bad_reg and not stale_ops
     if args.json:
         import pathlib
 
         payload = {"backend": backend, "reference": reference, "seed": args.seed, "ok": ok,
                    "allow_missing": args.allow_missing, "expected_missing": expected.source,
-                   "registration": registration, "stale_expected_missing": stale_ops,
+                   "registration": registration, "warnings": n_warn, "stale_expected_missing": stale_ops,
                    "ops_checked": len(reports), "ops_selected": len(ops),
                    "ops": [r.as_dict() for r in reports]}
         pathlib.Path(args.json).write_text(json.dumps(payload, indent=1, default=str))
@@ -341,7 +348,8 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
     con.print(f"{len(ops)} ops, {n_samples} samples on {backend}: {verdict}"
               + (f" ({n_allowed} samples have no kernel on {backend}, "
                  + ("allowed by --allow-missing)" if args.allow_missing else f"as {expected.source} lists)")
-                 if n_allowed else ""))
+                 if n_allowed else "")
+              + (f"; {n_warn} sanitizer warnings (PYASC_SIM_STRICT=1 makes them errors)" if n_warn else ""))
     return 0 if ok else 1
 
 

@@ -106,6 +106,12 @@ class PyascPluginWarning(UserWarning):
     """A plugin failed to load or register, or registered something that cannot be used."""
 
 
+class SanitizerWarning(UserWarning):
+    """A kernel did something the hardware tolerates but that is suspicious (severity "warning"
+    of the simulator's sanitizer, e.g. a queue tensor never freed); raised at the synchronize
+    that follows the launch. PYASC_SIM_STRICT=1 makes these errors of the kernel instead."""
+
+
 def did_you_mean(name: str, choices: Iterable[str]) -> str:
     """A ' Did you mean ...?' suffix for a misspelt name, or ''."""
     close = difflib.get_close_matches(name, list(choices), n=1)

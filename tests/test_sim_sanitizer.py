@@ -291,16 +291,44 @@ def test_alloc_tensor_past_the_queue_depth(kernels, stream, x, z, bystander):
     assert_device_usable(kernels, stream, bystander)
 
 
-def test_queue_tensor_not_freed_at_kernel_end(kernels, stream, x, z, bystander):
+def test_queue_tensor_not_freed_at_kernel_end_is_a_warning(kernels, stream, x, z, bystander):
+    # hardware tolerates a leaked queue buffer: severity "warning", raised at synchronize, and
+    # every block's work stands
+    pyasc_acl.launch(kernels.function("queue_leak"), BLOCKS, (x, z, 1), stream=stream)
+    with pytest.warns(pyasc.SanitizerWarning) as record:
+        stream.synchronize()
+    messages = [str(w.message) for w in record if issubclass(w.category, pyasc.SanitizerWarning)]
+    assert len(messages) == 1, messages
+    head = f"kernel queue_leak block 1: sanitizer warning 'queue-leak' at {marked_line(SRC, 'queue-leak')}: "
+    assert messages[0].startswith(head), messages[0]
+    assert ("a tensor of a VECOUT queue (buffer 0, allocated here) was not freed when the kernel ended "
+            "(it is still allocated)") in messages[0]
+    np.testing.assert_array_equal(z.numpy(), x.numpy())
+    stream.synchronize()  # reported once
+    assert_device_usable(kernels, stream, bystander)
+
+
+def test_queue_leak_is_an_error_with_pyasc_sim_strict(kernels, stream, x, z, bystander, monkeypatch):
+    monkeypatch.setenv("PYASC_SIM_STRICT", "1")  # read at every launch
     pyasc_acl.launch(kernels.function("queue_leak"), BLOCKS, (x, z, 1), stream=stream)
     expect_kernel_error(
         stream, "queue_leak", 1, "queue-leak", marked_line(SRC, "queue-leak"),
         "a tensor of a VECOUT queue (buffer 0, allocated here) was not freed when the kernel ended "
         "(it is still allocated)",
     )
-    # found when the kernel returns: the leaking block had done its work
     np.testing.assert_array_equal(z.numpy(), x.numpy())
+    monkeypatch.setenv("PYASC_SIM_STRICT", "0")
     assert_device_usable(kernels, stream, bystander)
+
+
+def test_sanitizer_warning_as_error_through_the_warnings_filter(kernels, stream, x, z):
+    import warnings
+
+    pyasc_acl.launch(kernels.function("queue_leak"), BLOCKS, (x, z, 1), stream=stream)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pyasc.SanitizerWarning)
+        with pytest.raises(pyasc.SanitizerWarning, match="queue-leak"):
+            stream.synchronize()
 
 
 # ---- flags -------------------------------------------------------------------------------------

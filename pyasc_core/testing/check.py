@@ -46,6 +46,8 @@ class SampleResult:
     comparison: Comparison | None = None
     #: why a passing sample passed (exact, within which tolerance, nan/inf positions)
     why: str = ""
+    #: sanitizer warnings (pyasc.SanitizerWarning) the backend raised while running this sample
+    warnings: tuple[str, ...] = ()
 
     @property
     def failed(self) -> bool:
@@ -56,6 +58,7 @@ class SampleResult:
             "dtype": self.dtype, "desc": self.desc, "status": self.status, "message": self.message,
             "why": self.why,
             "comparison": self.comparison.as_dict() if self.comparison is not None else None,
+            "warnings": list(self.warnings),
         }
 
 
@@ -86,12 +89,13 @@ class CheckReport:
             row = rows.setdefault(r.dtype, {
                 "op": self.op, "dtype": r.dtype, "samples": 0, "passed": 0, "failed": 0,
                 "no_kernel": 0, "missing_allowed": 0, "listed_but_present": False,
-                "max_abs": None, "max_rel": None, "max_ulp": None,
+                "max_abs": None, "max_rel": None, "max_ulp": None, "warnings": 0,
             })
             if r.status == "listed-but-present":
                 row["listed_but_present"] = True
                 continue
             row["samples"] += 1
+            row["warnings"] += len(r.warnings)
             if r.status == "pass":
                 row["passed"] += 1
                 if r.why and r.why not in whys.setdefault(r.dtype, []):
@@ -212,7 +216,26 @@ def run_sample(op: Any, sample: Sample, backend: str, reference: str,
     Never raises for what the sample does: a raising reference or kernel, an error the device
     reports at the next synchronize (sanitizer, crash), outputs of the wrong number, shape or
     dtype all become a failing result with the message; the device's pending error is cleared.
+    The sanitizer warnings raised meanwhile are recorded on the result (and not shown again).
     """
+    import warnings
+
+    from ..errors import SanitizerWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SanitizerWarning)
+        result = _run_sample(op, sample, backend, reference, rtol, atol)
+    found = []
+    for w in caught:
+        if issubclass(w.category, SanitizerWarning):
+            found.append(str(w.message))
+        else:  # not ours: let the caller's filters see it
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+    return attrs.evolve(result, warnings=tuple(found)) if found else result
+
+
+def _run_sample(op: Any, sample: Sample, backend: str, reference: str,
+                rtol: float | None, atol: float | None) -> SampleResult:
     try:
         expected = _outputs(_call(op, sample, reference))
     except Exception as exc:

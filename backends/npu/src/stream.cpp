@@ -3,6 +3,8 @@
 #include <pybind11/pybind11.h>
 
 #include <chrono>
+#include <string>
+#include <vector>
 #include <thread>
 
 namespace pyasc_npu {
@@ -21,11 +23,26 @@ void check_python_signals() {
     if (PyErr_CheckSignals() != 0) throw pybind11::error_already_set();
 }
 
+void raise_simulator_warnings(DeviceContext &ctx) {
+    const PFN_pyascSimTakeWarning take = ctx.api().pyascSimTakeWarning;
+    if (take == nullptr || !Py_IsInitialized()) return;
+    std::vector<std::string> taken;
+    char buf[4096];
+    while (taken.size() < 1024 && take(buf, sizeof(buf)) == 1) taken.emplace_back(buf);
+    if (taken.empty()) return;
+    pybind11::gil_scoped_acquire gil;
+    pybind11::object category = pybind11::module_::import("pyasc_core.errors").attr("SanitizerWarning");
+    for (const std::string &w : taken) {
+        if (PyErr_WarnEx(category.ptr(), w.c_str(), 1) != 0) throw pybind11::error_already_set();
+    }
+}
+
 void wait_interruptibly(DeviceContext &ctx, const char *api, const std::function<aclError(int32_t)> &timed) {
     for (;;) {
         const aclError rc = timed(kWaitSliceMs);
         if (!is_timeout(rc)) {
             ctx.check(rc, api);
+            raise_simulator_warnings(ctx);
             return;
         }
         ctx.api().aclGetRecentErrMsg();  // drop the slice's timeout message

@@ -15,6 +15,10 @@ class Event;
 // How long one slice of an interruptible wait lasts (ms): Ctrl-C is seen within about that.
 constexpr int32_t kWaitSliceMs = 50;
 
+// Raises the simulator's pending sanitizer warnings (pyascSimTakeWarning) as pyasc_core.errors.
+// SanitizerWarning (an exception when the warnings filter says "error"); no-op on other libraries.
+void raise_simulator_warnings(DeviceContext &ctx);
+
 // Waits with `timed(slice_ms)` (an aclrtSynchronize*WithTimeout call) slice after slice, checking
 // for Python signals between slices (the GIL is taken only for that): Ctrl-C raises
 // KeyboardInterrupt (pybind11::error_already_set) and leaves the queued work alone.  Call without

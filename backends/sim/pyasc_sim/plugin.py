@@ -25,13 +25,15 @@ def _locate() -> tuple[str | None, str]:
 
 
 #: the environment variables the simulated runtime reads (a bad value makes selecting sim raise)
-SETTINGS = ("PYASC_SIM_SOC", "PYASC_SIM_DEVICE_COUNT", "PYASC_SIM_DEVICE_MEMORY", "PYASC_SIM_CHECKS")
+SETTINGS = ("PYASC_SIM_SOC", "PYASC_SIM_DEVICE_COUNT", "PYASC_SIM_DEVICE_MEMORY", "PYASC_SIM_CHECKS",
+            "PYASC_SIM_STRICT")
 
 
 def _check_settings() -> None:
-    """What Python checks before aclInit: the boolean switch (the runtime itself refuses a bad
+    """What Python checks before aclInit: the boolean switches (the runtime itself refuses a bad
     SoC name, device count, memory size or timeout, naming the variable and the valid values)."""
     env_flag("PYASC_SIM_CHECKS", default=True)
+    env_flag("PYASC_SIM_STRICT", default=False)
 
 
 def _compile_source(source: Any) -> str:

@@ -1,12 +1,18 @@
 #include "block_runner.h"
 
+#include <signal.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <functional>
 #include <limits>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "error.h"
@@ -16,11 +22,129 @@ namespace pyasc_sim {
 
 namespace {
 
-// State the kernel ABI v2 / v3 callbacks see during one launch.
+// State the kernel ABI v2 .. v4 callbacks see during one launch.
 struct LaunchState {
     const LaunchSpec *spec = nullptr;
     std::vector<std::vector<PyascSimGmWrite>> writes;  // per block; each block fills its own slot
+    std::mutex warn_mu;
+    std::vector<std::string> warnings;
+    // ---- cross-core waits (ABI v4) ----
+    std::mutex mu;
+    std::condition_variable cv;
+    std::unique_ptr<uint64_t[]> shared;  // launch_shared's area (8-byte aligned, zeroed)
+    size_t shared_bytes = 0;
+    std::atomic<uint32_t> next{0};  // next block index to start
+    uint32_t num_blocks = 0;
+    uint32_t participants = 0;  // blocks + the extra cores of mixed kernels' blocks
+    uint32_t finished = 0;   // blocks (and extra cores) that returned
+    uint32_t waiting = 0;    // blocks inside cross_core_wait
+    uint64_t generation = 0; // bumped by every notify / block end
+    uint32_t evaluated = 0;  // waiters that evaluated their condition at `generation`
+    bool deadlock = false;
+    std::string deadlock_why;
+    std::vector<std::thread> helpers;  // extra threads started so that waiting blocks never starve
+    const std::function<void(uint32_t)> *worker = nullptr;
 };
+
+void report_warning_cb(void *user, uint32_t block_idx, const char *message) {
+    LaunchState *ls = static_cast<LaunchState *>(user);
+    if (ls == nullptr || message == nullptr) return;
+    std::lock_guard<std::mutex> lock(ls->warn_mu);
+    if (ls->warnings.size() < kMaxLaunchWarnings) ls->warnings.push_back(format("block %u: %s", block_idx, message));
+}
+
+void *launch_shared_cb(void *user, size_t bytes) {
+    LaunchState *ls = static_cast<LaunchState *>(user);
+    std::lock_guard<std::mutex> lock(ls->mu);
+    if (!ls->shared) {
+        const size_t words = (bytes + 7) / 8;
+        ls->shared.reset(new uint64_t[words == 0 ? 1 : words]());
+        ls->shared_bytes = bytes;
+    }
+    return bytes <= ls->shared_bytes ? ls->shared.get() : nullptr;
+}
+
+// Runs blocks on a fresh thread (with its own alternate signal stack, so a crash is still reported).
+void helper_main(LaunchState *ls) {
+    std::vector<char> alt(256 * 1024);
+    stack_t ss{}, old{};
+    ss.ss_sp = alt.data();
+    ss.ss_size = alt.size();
+    const bool have_alt = sigaltstack(&ss, &old) == 0;
+    (*ls->worker)(0);
+    if (have_alt) {
+        stack_t off{};
+        off.ss_flags = SS_DISABLE;
+        sigaltstack(&off, nullptr);
+    }
+}
+
+void notify_locked(LaunchState *ls) {
+    ++ls->generation;
+    ls->evaluated = 0;
+    ls->cv.notify_all();
+}
+
+void core_started_cb(void *user) {
+    LaunchState *ls = static_cast<LaunchState *>(user);
+    std::lock_guard<std::mutex> lock(ls->mu);
+    ++ls->participants;
+}
+
+void core_ended_cb(void *user) {
+    LaunchState *ls = static_cast<LaunchState *>(user);
+    std::lock_guard<std::mutex> lock(ls->mu);
+    ++ls->finished;
+    notify_locked(ls);
+}
+
+void cross_core_notify_cb(void *user) {
+    LaunchState *ls = static_cast<LaunchState *>(user);
+    std::lock_guard<std::mutex> lock(ls->mu);
+    notify_locked(ls);
+}
+
+// Waits until ready(arg).  A waiting block must never starve a block that has not started yet
+// (blocks > pool threads): then a helper thread starts the remaining blocks.  When every block
+// that has not ended waits, and each has seen its condition false since the last change, none
+// can ever go on: a deadlock (on hardware the cores hang), reported to every waiter.
+int cross_core_wait_cb(void *user, uint32_t block_idx, int (*ready)(void *), void *arg, const char *what, char *why,
+                       size_t why_size) {
+    LaunchState *ls = static_cast<LaunchState *>(user);
+    std::unique_lock<std::mutex> lock(ls->mu);
+    if (ready(arg)) return 0;
+    ++ls->waiting;
+    uint64_t seen = ~0ull;
+    int rc = 0;
+    for (;;) {
+        if (ls->deadlock) {
+            rc = 1;
+            break;
+        }
+        if (seen != ls->generation) {
+            seen = ls->generation;
+            if (ready(arg)) break;
+            ++ls->evaluated;
+        }
+        if (ls->next.load() < ls->num_blocks && ls->helpers.size() < ls->num_blocks) {
+            ls->helpers.emplace_back(helper_main, ls);
+        }
+        if (ls->next.load() >= ls->num_blocks && ls->waiting + ls->finished == ls->participants &&
+            ls->evaluated == ls->waiting) {
+            ls->deadlock = true;
+            ls->deadlock_why = format("block %u waits in %s, and every other block of the launch has ended or waits "
+                                      "too: nothing can release it (on hardware the cores hang)",
+                                      block_idx, what != nullptr ? what : "a cross-core wait");
+            ls->cv.notify_all();
+            rc = 1;
+            break;
+        }
+        ls->cv.wait_for(lock, std::chrono::milliseconds(200));
+    }
+    --ls->waiting;
+    if (rc != 0 && why != nullptr && why_size > 0) std::snprintf(why, why_size, "%s", ls->deadlock_why.c_str());
+    return rc;
+}
 
 int gm_query_cb(void *user, const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
     const LaunchSpec &spec = *static_cast<LaunchState *>(user)->spec;
@@ -123,11 +247,17 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
     const bool checks = spec.checks;
     LaunchState launch_state;
     launch_state.spec = &spec;
+    launch_state.num_blocks = num_blocks;
+    launch_state.participants = num_blocks;
+    std::atomic<uint32_t> cores_per_block{1};
     if (checks) launch_state.writes.resize(num_blocks);
     std::mutex failure_mu;
     uint32_t fail_block = std::numeric_limits<uint32_t>::max();
     int32_t fail_status = 0;
     std::string fail_message;
+    uint32_t sec_block = std::numeric_limits<uint32_t>::max();
+    int32_t sec_status = 0;
+    std::string sec_message;
     const std::function<void(uint32_t)> body = [&](uint32_t i) {
         PyascSimBlockContext ctx;
         std::memset(&ctx, 0, sizeof(ctx));
@@ -137,7 +267,7 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
         ctx.args = spec.args_size == 0 ? nullptr : spec.args;
         ctx.args_size = spec.args_size;
         ctx.soc_name = spec.soc_name;
-        ctx.flags = checks ? PYASC_SIM_FLAG_CHECKS : 0u;
+        ctx.flags = (checks ? PYASC_SIM_FLAG_CHECKS : 0u) | (spec.strict ? PYASC_SIM_FLAG_STRICT : 0u);
         ctx.vector_cores = spec.vector_cores;
         ctx.cube_cores = spec.cube_cores;
         ctx.kernel_name = spec.kernel_name;
@@ -150,6 +280,12 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
         ctx.gm_query = gm_query_cb;
         ctx.report_gm_writes = checks ? report_gm_writes_cb : nullptr;
         ctx.report_gm_write_sites = checks ? report_gm_write_sites_cb : nullptr;
+        ctx.report_warning = report_warning_cb;
+        ctx.launch_shared = launch_shared_cb;
+        ctx.cross_core_wait = cross_core_wait_cb;
+        ctx.cross_core_notify = cross_core_notify_cb;
+        ctx.core_started = core_started_cb;
+        ctx.core_ended = core_ended_cb;
         if (spec.block_begin != nullptr) spec.block_begin(spec.tag, i);
         try {
             spec.entry(&ctx);
@@ -161,18 +297,63 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
             std::snprintf(ctx.message, sizeof(ctx.message), "uncaught C++ exception of unknown type");
         }
         if (spec.block_end != nullptr) spec.block_end();
+        {
+            std::lock_guard<std::mutex> lock(launch_state.mu);
+            ++launch_state.finished;
+            notify_locked(&launch_state);  // waiters re-check: the block may have been what they wait for
+        }
         cycles[i] = ctx.cycles;
+        if (ctx.cores_per_block > 1) cores_per_block.store(ctx.cores_per_block);
         if (ctx.status != 0) {
             ctx.message[sizeof(ctx.message) - 1] = '\0';
             std::lock_guard<std::mutex> lock(failure_mu);
-            if (i < fail_block) {  // deterministic: the lowest failing block wins
+            // A block that only failed because another ended without releasing it (a cross-core
+            // deadlock) is reported when no block failed for a reason of its own.
+            const bool secondary = std::strstr(ctx.message, "'cross-core-deadlock'") != nullptr;
+            if (secondary) {
+                if (i < sec_block) {
+                    sec_block = i;
+                    sec_status = ctx.status;
+                    sec_message = ctx.message;
+                }
+            } else if (i < fail_block) {  // deterministic: the lowest failing block wins
                 fail_block = i;
                 fail_status = ctx.status;
                 fail_message = ctx.message[0] != '\0' ? ctx.message : "(no message)";
             }
         }
     };
-    pool.parallel_for(num_blocks, body);
+    // Blocks are handed out in order from one counter: the pool's threads take them, and so do
+    // helper threads started when a block waits for another one (SyncAll, IBWait, ...).
+    const std::function<void(uint32_t)> worker = [&](uint32_t) {
+        for (;;) {
+            const uint32_t i = launch_state.next.fetch_add(1);
+            if (i >= num_blocks) return;
+            body(i);
+        }
+    };
+    launch_state.worker = &worker;
+    pool.parallel_for(std::min<uint32_t>(num_blocks, std::max(1u, pool.size())), worker);
+    for (;;) {  // helpers may start more helpers while we join
+        std::thread t;
+        {
+            std::lock_guard<std::mutex> lock(launch_state.mu);
+            for (std::thread &h : launch_state.helpers) {
+                if (h.joinable()) {
+                    t = std::move(h);
+                    break;
+                }
+            }
+        }
+        if (!t.joinable()) break;
+        t.join();
+    }
+
+    if (fail_status == 0 && sec_status != 0) {
+        fail_block = sec_block;
+        fail_status = sec_status;
+        fail_message = sec_message;
+    }
 
     // Cross-core check: two blocks of one launch wrote the same global memory (a race on
     // hardware, where blocks run on different cores in any order).
@@ -201,6 +382,8 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
     out->status = fail_status;
     out->block = fail_status != 0 ? fail_block : 0;
     out->message = fail_message;
+    out->warnings = std::move(launch_state.warnings);
+    out->cores_per_block = cores_per_block.load();
 }
 
 }  // namespace pyasc_sim

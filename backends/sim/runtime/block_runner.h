@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "pyasc_sim/kernel_abi.h"
 #include "thread_pool.h"
@@ -20,6 +21,7 @@ struct LaunchSpec {
     const void *args = nullptr;
     size_t args_size = 0;
     bool checks = true;
+    bool strict = false;  // PYASC_SIM_FLAG_STRICT: warnings are errors
     uint32_t vector_cores = 0, cube_cores = 0;
     uint64_t ub_bytes = 0, l1_bytes = 0, l0a_bytes = 0, l0b_bytes = 0, l0c_bytes = 0;
     // Answers PyascSimBlockContext::gm_query (user is passed through).
@@ -35,7 +37,11 @@ struct LaunchOutcome {
     int32_t status = 0;     // 0, or the status of the lowest failing block
     uint32_t block = 0;     // that block
     std::string message;    // its message (without the "kernel K block B: " prefix)
+    std::vector<std::string> warnings;  // "block B: sanitizer warning ..." (at most kMaxLaunchWarnings)
+    uint32_t cores_per_block = 1;       // 3 for a mixed cube/vector kernel (1 AIC + 2 AIV per block)
 };
+
+constexpr size_t kMaxLaunchWarnings = 16;
 
 // Runs blocks 0..num_blocks-1 of `spec` on `pool`; cycles[i] receives block i's cycle count.
 void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, LaunchOutcome *out);

@@ -277,6 +277,9 @@ void serve_launch(Slot *c, int slot, ThreadPool &pool, KernelCache &cache) {
     c->status = 0;
     c->failing_block = 0;
     c->message[0] = '\0';
+    c->n_warnings = 0;
+    c->warnings_size = 0;
+    c->cores_per_block = 1;
     std::string error;
     PyascSimKernelEntry entry = cache.find(*c, &error);
     if (entry == nullptr) {
@@ -292,6 +295,7 @@ void serve_launch(Slot *c, int slot, ThreadPool &pool, KernelCache &cache) {
     spec.args = c->args;
     spec.args_size = c->args_size;
     spec.checks = (c->flags & PYASC_SIM_FLAG_CHECKS) != 0;
+    spec.strict = (c->flags & PYASC_SIM_FLAG_STRICT) != 0;
     spec.vector_cores = c->vector_cores;
     spec.cube_cores = c->cube_cores;
     spec.ub_bytes = c->ub_bytes;
@@ -311,6 +315,17 @@ void serve_launch(Slot *c, int slot, ThreadPool &pool, KernelCache &cache) {
     c->status = out.status;
     c->failing_block = out.block;
     std::snprintf(c->message, sizeof(c->message), "%s", out.message.c_str());
+    c->cores_per_block = out.cores_per_block;
+    size_t used = 0;
+    for (const std::string &w : out.warnings) {
+        const size_t len = std::min(w.size(), sizeof(c->warnings) - used - 1);
+        if (used + 1 >= sizeof(c->warnings) || len == 0) break;
+        std::memcpy(c->warnings + used, w.data(), len);
+        used += len;
+        c->warnings[used++] = '\0';
+        ++c->n_warnings;
+    }
+    c->warnings_size = static_cast<uint32_t>(used);
 }
 
 // Waits for the next request; exits when the host process is gone.

@@ -347,7 +347,7 @@ void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelRe
     const SocProfile &p = *req.profile;
     c.command = devproc::kCmdLaunch;
     c.num_blocks = req.num_blocks;
-    c.flags = req.checks ? PYASC_SIM_FLAG_CHECKS : 0u;
+    c.flags = (req.checks ? PYASC_SIM_FLAG_CHECKS : 0u) | (req.strict ? PYASC_SIM_FLAG_STRICT : 0u);
     c.vector_cores = p.vector_cores;
     c.cube_cores = p.cube_cores;
     c.ub_bytes = p.ub_bytes;
@@ -415,6 +415,14 @@ void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelRe
     out->status = c.status;
     out->cycles.assign(c.cycles, c.cycles + req.num_blocks);
     out->has_cycles = true;
+    out->warnings.clear();
+    out->cores_per_block = c.cores_per_block;
+    for (uint32_t i = 0, off = 0; i < c.n_warnings && off < c.warnings_size && off < sizeof(c.warnings); ++i) {
+        const char *w = c.warnings + off;
+        const size_t len = strnlen(w, sizeof(c.warnings) - off);
+        out->warnings.push_back(format("kernel %s %s", req.kernel_name.c_str(), std::string(w, len).c_str()));
+        off += static_cast<uint32_t>(len + 1);
+    }
     if (c.status != 0) {
         c.message[sizeof(c.message) - 1] = '\0';
         out->message = format("kernel %s block %u: %s", req.kernel_name.c_str(), c.failing_block, c.message);

@@ -35,6 +35,7 @@ struct KernelLaunch {
     uint32_t num_blocks = 0;
     const std::vector<uint8_t> *args = nullptr;
     bool checks = true;
+    bool strict = false;  // PYASC_SIM_STRICT: warnings are errors
     const SocProfile *profile = nullptr;
     std::vector<std::pair<uint64_t, uint64_t>> allocs;  // live allocations (base, size), by address
     // Answers a gm_query the snapshot could not (same contract as PyascSimBlockContext::gm_query).
@@ -46,6 +47,8 @@ struct KernelResult {
     std::string message;          // complete ("kernel K block B: ...")
     std::vector<uint64_t> cycles; // per block, when status is ACL_SUCCESS or a block's own error
     bool has_cycles = false;
+    std::vector<std::string> warnings;  // "kernel K block B: sanitizer warning ..."
+    uint32_t cores_per_block = 1;       // 3: a mixed cube/vector kernel
 };
 
 class DeviceProcess {

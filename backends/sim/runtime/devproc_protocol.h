@@ -22,7 +22,7 @@ namespace pyasc_sim {
 namespace devproc {
 
 constexpr uint32_t kMagic = 0x50534456u;  // "PSDV"
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 constexpr size_t kMaxPath = 4096;
 constexpr size_t kMaxName = 256;
 constexpr size_t kMaxArgs = 1u << 20;          // argument blob bytes per launch
@@ -63,6 +63,10 @@ struct Slot {
     int32_t status;                   // 0 or the failing block's status
     uint32_t failing_block;
     char message[kMessageSize];
+    uint32_t cores_per_block;         // 3: a mixed kernel (waves of cube cores in the cost model)
+    uint32_t n_warnings;              // warnings of the launch, NUL-separated in `warnings`
+    uint32_t warnings_size;           // bytes used in `warnings`
+    char warnings[4 * kMessageSize];
     // ---- query (gm_query miss, asked back to the host) ----
     uint64_t q_ptr;
     int32_t q_found;

@@ -10,6 +10,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <vector>
 #include <exception>
 #include <limits>
 
@@ -70,6 +74,33 @@ bool checks_enabled() {
     return on;
 }
 
+// PYASC_SIM_STRICT=1/on/true/yes: sanitizer warnings are errors (read at every launch; aclInit
+// refused values it does not understand, and one set later counts as off).
+bool strict_enabled() {
+    const char *env = std::getenv("PYASC_SIM_STRICT");
+    if (env == nullptr || env[0] == '\0') return false;
+    bool on = false;
+    return parse_checks_switch(env, &on) && on;
+}
+
+// Warnings of finished launches, oldest first, until the host takes them (pyascSimTakeWarning).
+constexpr size_t kMaxPendingWarnings = 256;
+std::mutex g_warn_mu;
+std::deque<std::string> g_warnings;
+size_t g_dropped_warnings = 0;
+
+void push_warnings(const std::vector<std::string> &warnings) {
+    if (warnings.empty()) return;
+    std::lock_guard<std::mutex> lock(g_warn_mu);
+    for (const std::string &w : warnings) {
+        if (g_warnings.size() < kMaxPendingWarnings) {
+            g_warnings.push_back(w);
+        } else {
+            ++g_dropped_warnings;
+        }
+    }
+}
+
 int gm_query_cb(void *user, const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
     (void)user;
     std::shared_ptr<Allocation> a = runtime().memory.find(p);
@@ -114,6 +145,7 @@ void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsS
     req.num_blocks = num_blocks;
     req.args = &args;
     req.checks = checks_enabled();
+    req.strict = strict_enabled();
     req.profile = &profile;
     // The allocations live at launch time are what the kernel may touch.
     runtime().memory.snapshot(dev.id, &req.allocs, devproc::kMaxSnapshot);
@@ -125,9 +157,11 @@ void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsS
 
     if (result.has_cycles) {
         // Cost: blocks beyond the simulated core count run in waves; a wave lasts as
-        // long as its slowest block.
+        // long as its slowest block.  A block of a mixed cube/vector kernel takes a whole AI
+        // Core (1 AIC + 2 AIV), so its waves hold cube_cores blocks.
         const std::vector<uint64_t> &cycles = result.cycles;
-        const uint32_t cores = std::max<uint32_t>(1, profile.vector_cores);
+        const uint32_t cores = std::max<uint32_t>(
+            1, result.cores_per_block > 1 ? profile.cube_cores : profile.vector_cores);
         double total_cycles = 0.0;
         for (uint32_t w = 0; w < num_blocks; w += cores) {
             const uint32_t end = std::min(num_blocks, w + cores);
@@ -135,6 +169,7 @@ void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsS
         }
         st.clock_ns += cost::kLaunchOverheadNs + total_cycles / profile.clock_ghz;
     }
+    push_warnings(result.warnings);
     if (result.status != ACL_SUCCESS) st.record_error(result.status, result.message);
 }
 
@@ -157,6 +192,27 @@ aclError enqueue_launch(const char *api, aclrtFuncHandle funcHandle, uint32_t nu
 }  // namespace
 
 extern "C" {
+
+// pyasc extension (not ACL): takes the oldest pending sanitizer warning of a finished launch into
+// buf (NUL-terminated, truncated to size).  Returns 1 when it took one, 0 when none is pending.
+// The binding looks it up like an optional ACL function and raises the warnings at synchronize.
+PYASC_ACL_API int pyascSimTakeWarning(char *buf, size_t size) {
+    std::string w;
+    {
+        std::lock_guard<std::mutex> lock(g_warn_mu);
+        if (g_warnings.empty()) {
+            if (g_dropped_warnings == 0) return 0;
+            w = format("%zu more sanitizer warnings were dropped (at most %zu are kept between synchronizes)",
+                       g_dropped_warnings, kMaxPendingWarnings);
+            g_dropped_warnings = 0;
+        } else {
+            w = std::move(g_warnings.front());
+            g_warnings.pop_front();
+        }
+    }
+    if (buf != nullptr && size > 0) std::snprintf(buf, size, "%s", w.c_str());
+    return 1;
+}
 
 aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle) {
     const char *api = "aclrtBinaryLoadFromFile";

@@ -360,6 +360,15 @@ aclError aclInit(const char *configPath) {
                                env));
         }
     }
+    if (const char *env = std::getenv("PYASC_SIM_STRICT")) {
+        bool on = false;
+        if (!parse_checks_switch(env, &on)) {
+            return fail(ACL_ERROR_INVALID_PARAM,
+                        format("aclInit: PYASC_SIM_STRICT='%s' is not understood; use 1/on/true/yes (sanitizer "
+                               "warnings are errors) or 0/off/false/no (warnings stay warnings, the default)",
+                               env));
+        }
+    }
     g_op_timeout.store(timeout);
     rt.profile = profile;
     rt.device_count = count;

@@ -321,6 +321,11 @@ PYASC_ACL_API aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int
 PYASC_ACL_API aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
 PYASC_ACL_API aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
 
+/* pyasc extension of the simulator library (not ACL; optional, absent from libascendcl): takes
+ * the oldest pending sanitizer warning of a finished kernel launch into buf (NUL-terminated,
+ * truncated to size); returns 1 when it took one, 0 when none is pending. */
+PYASC_ACL_API int pyascSimTakeWarning(char *buf, size_t size);
+
 /* ------------------------------------------------------------------------- */
 /* Function table for dlsym                                                  */
 /* ------------------------------------------------------------------------- */
@@ -377,7 +382,8 @@ PYASC_ACL_API aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
     X(aclError, aclrtSynchronizeStreamWithTimeout, (aclrtStream stream, int32_t timeout))            \
     X(aclError, aclrtSynchronizeEventWithTimeout, (aclrtEvent event, int32_t timeout))               \
     X(aclError, aclrtSynchronizeDeviceWithTimeout, (int32_t timeout))                                \
-    X(aclError, aclrtSetOpExecuteTimeOut, (uint32_t timeout))
+    X(aclError, aclrtSetOpExecuteTimeOut, (uint32_t timeout))                                        \
+    X(int, pyascSimTakeWarning, (char *buf, size_t size))
 
 /* X(name) for the entries of PYASC_ACL_FUNCTION_LIST that an ACL library may lack (newer than
  * the oldest supported CANN, or not on every product); callers check them for NULL. */
@@ -387,7 +393,8 @@ PYASC_ACL_API aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
     X(aclrtSynchronizeStreamWithTimeout)    \
     X(aclrtSynchronizeEventWithTimeout)     \
     X(aclrtSynchronizeDeviceWithTimeout)    \
-    X(aclrtSetOpExecuteTimeOut)
+    X(aclrtSetOpExecuteTimeOut)             \
+    X(pyascSimTakeWarning)
 
 /* PFN_<name>: pointer-to-function type of each ACL function, for dlsym. */
 #define PYASC_ACL_DECLARE_PFN_(ret, name, params) typedef ret(*PFN_##name) params;

@@ -27,6 +27,10 @@
  *      than one block).  Used by the Ascend C kernel API (backends/sim/kernel_api).
  *   3  appended: report_gm_write_sites, report_gm_writes with the source line that
  *      wrote each range, so that an overlap between blocks names the kernel lines.
+ *   4  appended: report_warning (a check hardware tolerates: reported, the block goes on),
+ *      the cross-core primitives launch_shared / cross_core_wait / cross_core_notify that
+ *      SyncAll, IBSet/IBWait and CrossCoreSetFlag/WaitFlag are built on, and the flag
+ *      PYASC_SIM_FLAG_STRICT (warnings are errors).
  */
 #ifndef PYASC_SIM_KERNEL_ABI_H_
 #define PYASC_SIM_KERNEL_ABI_H_
@@ -38,7 +42,7 @@
 extern "C" {
 #endif
 
-#define PYASC_SIM_KERNEL_ABI_VERSION 3u
+#define PYASC_SIM_KERNEL_ABI_VERSION 4u
 
 /* Symbol names. */
 #define PYASC_SIM_ENTRY_PREFIX "__pyasc_sim_entry_"
@@ -56,6 +60,7 @@ extern "C" {
 
 /* Bits of PyascSimBlockContext::flags (v2). */
 #define PYASC_SIM_FLAG_CHECKS 0x1u /* sanitizer checks on (env PYASC_SIM_CHECKS, default on) */
+#define PYASC_SIM_FLAG_STRICT 0x2u /* warnings are errors (env PYASC_SIM_STRICT, default off) (v4) */
 
 /* A half-open byte range [begin, end) of global (device) memory (v2). */
 typedef struct PyascSimGmRange {
@@ -113,6 +118,32 @@ typedef struct PyascSimBlockContext {
     /* report_gm_writes with the source line of every range; a block calls one of the two.
      * NULL when the checks are off (like report_gm_writes). */
     void (*report_gm_write_sites)(void *user, uint32_t block_idx, const PyascSimGmWrite *writes, size_t count);
+
+    /* ---- version 4 (valid when abi_version >= 4) ---- */
+    /* A warning: something hardware tolerates but that is suspicious ("sanitizer warning
+     * '<check>' at <file>:<line>: ..."); the block goes on.  Thread-safe; the runtime copies it. */
+    void (*report_warning)(void *user, uint32_t block_idx, const char *message);
+    /* A zeroed area of `bytes` bytes shared by every block of this launch (the same pointer for
+     * all; the first call fixes the size, a later larger request returns NULL).  Thread-safe. */
+    void *(*launch_shared)(void *user, size_t bytes);
+    /* Blocks the calling block until ready(arg) returns nonzero (evaluated under the runtime's
+     * lock, after every cross_core_notify).  Returns 0 then; returns nonzero with `why` filled
+     * when it can never become ready: every other block of the launch has ended or waits too
+     * (a hang on hardware).  `what` describes the wait for that message. */
+    int (*cross_core_wait)(void *user, uint32_t block_idx, int (*ready)(void *arg), void *arg, const char *what,
+                           char *why, size_t why_size);
+    /* Wakes the blocks waiting in cross_core_wait to evaluate their conditions again: call it after
+     * changing what they wait for. */
+    void (*cross_core_notify)(void *user);
+    /* A block of a mixed cube/vector kernel runs its AI Core's other cores (the vector cores of
+     * KERNEL_TYPE_MIX_AIC_1_2) on threads of its own: core_started before each such core starts,
+     * core_ended when it ended, so cross_core_wait counts them. */
+    void (*core_started)(void *user);
+    void (*core_ended)(void *user);
+    /* out: cores this block ran (0 or 1: one core; 3: one AIC and two AIV).  A launch whose blocks
+     * ran more than one core is costed in waves of the SoC's cube cores (AI Cores). */
+    uint32_t cores_per_block;
+    uint32_t reserved4;
 } PyascSimBlockContext;
 
 typedef void (*PyascSimKernelEntry)(PyascSimBlockContext *ctx);

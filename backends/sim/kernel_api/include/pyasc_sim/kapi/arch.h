@@ -40,12 +40,6 @@ constexpr int32_t AIC = 1;  // cube core
 constexpr int32_t AIV = 2;  // vector core
 }  // namespace AscendC
 
-#ifndef ASCEND_IS_AIV
-// Used as  `if ASCEND_IS_AIV { ... }`  (the documented spelling without parentheses).
-#define ASCEND_IS_AIV (::pyasc_sim::kapi::core_type_slot() == ::AscendC::AIV)
-#define ASCEND_IS_AIC (::pyasc_sim::kapi::core_type_slot() == ::AscendC::AIC)
-#define ASCEND_IS_NOT_AIV (!ASCEND_IS_AIV)
-#define ASCEND_IS_NOT_AIC (!ASCEND_IS_AIC)
-#endif
+// ASCEND_IS_AIV / ASCEND_IS_AIC / ASCEND_IS_NOT_*: mix.h (they need the running block's state).
 
 #endif  // PYASC_SIM_KAPI_ARCH_H_

@@ -33,9 +33,7 @@
 #ifndef GM_ADDR
 #define GM_ADDR __gm__ uint8_t *
 #endif
-// Kernel type annotations (mixed cube/vector scheduling) have no effect here.
-#define KERNEL_TASK_TYPE_DEFAULT(type)
-#define KERNEL_TASK_TYPE(key, type)
+// Kernel type annotations (KERNEL_TASK_TYPE_DEFAULT, mixed cube/vector kernels): mix.h.
 
 // ---- element types ------------------------------------------------------------------------
 // half: IEEE binary16, native in g++ >= 12 on x86-64 and aarch64.

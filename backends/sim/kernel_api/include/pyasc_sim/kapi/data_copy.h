@@ -10,6 +10,7 @@
 
 #include "pyasc_sim/kapi/params.h"
 #include "pyasc_sim/kapi/tensor.h"
+#include "pyasc_sim/kapi/xcore.h"  // gm_store: atomic-aware GM writes
 
 namespace AscendC {
 
@@ -86,7 +87,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
     src.check_aligned("DataCopy", "src", loc);
     src.check_bytes(0, static_cast<int64_t>(bytes), "DataCopy reads", loc);
     dst.check_bytes(0, bytes, true, "DataCopy writes", loc);
-    if (bytes != 0) std::memcpy(dst.GetPhyAddr(), src.ptr(), bytes);
+    sim_detail::gm_store(dst.GetPhyAddr(), src.ptr(), bytes);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE3, pyasc_sim::kapi::dma_cycles(bytes, 1));
 }
 
@@ -124,7 +125,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
     src.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, burst, sp)), "DataCopy reads", loc);
     dst.check_bytes(0, sim_detail::span(p.blockCount, burst, dp), false, "DataCopy writes", loc);
     sim_detail::record_bursts(dst, p.blockCount, burst, dp, loc);
-    sim_detail::copy_bursts(reinterpret_cast<uint8_t *>(dst.GetPhyAddr()), reinterpret_cast<const uint8_t *>(src.ptr()),
+    sim_detail::gm_store_bursts(reinterpret_cast<uint8_t *>(dst.GetPhyAddr()), reinterpret_cast<const uint8_t *>(src.ptr()),
                             p.blockCount, burst, sp, dp);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE3, pyasc_sim::kapi::dma_cycles(p.blockCount * burst, p.blockCount));
 }
@@ -251,7 +252,7 @@ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, c
     src.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, p.blockLen, sp)), "DataCopyPad reads", loc);
     dst.check_bytes(0, sim_detail::span(p.blockCount, p.blockLen, dp), false, "DataCopyPad writes", loc);
     sim_detail::record_bursts(dst, p.blockCount, p.blockLen, dp, loc);
-    sim_detail::copy_bursts(reinterpret_cast<uint8_t *>(dst.GetPhyAddr()), reinterpret_cast<const uint8_t *>(src.ptr()),
+    sim_detail::gm_store_bursts(reinterpret_cast<uint8_t *>(dst.GetPhyAddr()), reinterpret_cast<const uint8_t *>(src.ptr()),
                             p.blockCount, p.blockLen, sp, dp);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE3,
                             pyasc_sim::kapi::dma_cycles(static_cast<uint64_t>(p.blockCount) * p.blockLen, p.blockCount));

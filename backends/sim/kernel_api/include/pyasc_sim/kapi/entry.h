@@ -23,12 +23,14 @@
 
 #include <array>
 #include <exception>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
 #include "pyasc_sim/kapi/debug.h"
 #include "pyasc_sim/kapi/pipe.h"
 #include "pyasc_sim/kapi/sync.h"
+#include "pyasc_sim/kapi/mix.h"
 
 // Exported once per binary (weak: any number of translation units may include this).
 PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT __attribute__((weak)) const uint32_t __pyasc_sim_kernel_abi_version =
@@ -51,6 +53,7 @@ public:
         st_.ctx = ctx;
         st_.kernel = name;
         st_.block_idx = ctx->block_idx;
+        st_.group = ctx->block_idx;
         st_.block_dim = ctx->block_dim;
         default_capacities(st_.capacity);
         if (ctx->abi_version >= 2) {
@@ -64,6 +67,10 @@ public:
         } else {
             st_.checks = env_checks();
         }
+#ifdef PYASC_SIM_STRICT
+        st_.strict = true;  // compile option: -DPYASC_SIM_STRICT=1
+#endif
+        if (ctx->abi_version >= 4 && (ctx->flags & PYASC_SIM_FLAG_STRICT) != 0) st_.strict = true;
         prev_ = current_block_ptr();
         current_block_ptr() = &st_;
     }
@@ -177,6 +184,95 @@ inline void report_writes(PyascSimBlockContext *ctx, std::vector<PyascSimGmWrite
     }
 }
 
+// Hands the block's warnings to the runtime (ABI v4), or prints them (older runtimes).
+inline void report_warnings(PyascSimBlockContext *ctx, const BlockState &st) {
+    for (const std::string &w : st.warnings) {
+        if (ctx->abi_version >= 4 && ctx->report_warning != nullptr) {
+            ctx->report_warning(ctx->runtime_user, ctx->block_idx, w.c_str());
+        } else {
+            std::fprintf(stderr, "pyasc_sim: kernel %s block %u: %s\n", st.kernel, ctx->block_idx, w.c_str());
+        }
+    }
+}
+
+// The vector cores of one block of a mixed kernel, each on its own thread with its own context
+// (the primary core merges their status, cycles, GM writes and warnings when the kernel ends).
+template <typename... A>
+struct SubCores {
+    PyascSimBlockContext *ctx = nullptr;
+    const char *name = "";
+    void (*fn)(A...) = nullptr;
+    uint32_t ratio = 0;
+    std::unique_ptr<PyascSimBlockContext[]> ctxs;
+    std::vector<std::vector<PyascSimGmWrite>> writes;
+    std::vector<std::thread> threads;
+
+    static void run_one(SubCores *self, uint32_t sub) {
+        PyascSimBlockContext *c = &self->ctxs[sub];
+        {
+            BlockScope scope(c, self->name);
+            BlockState &st = scope.state();
+            st.mixed = true;
+            st.mix_aiv = self->ratio;
+            st.task_type_set = true;
+            st.core_kind = kCoreAIV;
+            st.ratio = self->ratio;
+            st.sub_idx = sub;
+            st.block_idx = st.group * self->ratio + sub;
+            try {
+                call_kernel(self->fn, c, std::index_sequence_for<A...>{});
+                end_of_kernel_checks(st);
+            } catch (const KernelAbort &) {
+            } catch (const std::exception &e) {
+                c->status = PYASC_SIM_STATUS_AICORE_EXCEPTION;
+                std::snprintf(c->message, sizeof(c->message), "C++ exception escaped the kernel: %s", e.what());
+            }
+            c->cycles = static_cast<uint64_t>(block_cycles(st));
+            if (c->status == 0 && st.checks) self->writes[sub] = std::move(st.writes);
+            for (const std::string &w : st.warnings) {
+                if (c->abi_version >= 4 && c->report_warning != nullptr) {
+                    const std::string tagged = "AIV " + std::to_string(sub) + ": " + w;
+                    c->report_warning(c->runtime_user, c->block_idx, tagged.c_str());
+                }
+            }
+        }
+        if (c->abi_version >= 4 && c->core_ended != nullptr) c->core_ended(c->runtime_user);
+    }
+
+    static void spawn(void *p, uint32_t ratio) {
+        SubCores *self = static_cast<SubCores *>(p);
+        if (!self->threads.empty()) return;
+        self->ratio = ratio;
+        self->ctxs.reset(new PyascSimBlockContext[ratio]);
+        self->writes.resize(ratio);
+        for (uint32_t s = 0; s < ratio; ++s) {
+            self->ctxs[s] = *self->ctx;
+            self->ctxs[s].status = 0;
+            self->ctxs[s].message[0] = '\0';
+            self->ctxs[s].cycles = 0;
+            if (self->ctx->abi_version >= 4 && self->ctx->core_started != nullptr) {
+                self->ctx->core_started(self->ctx->runtime_user);
+            }
+        }
+        for (uint32_t s = 0; s < ratio; ++s) self->threads.emplace_back(&SubCores::run_one, self, s);
+    }
+
+    // Joins the vector cores; their first failure becomes the block's when the AIC did not fail.
+    void join(BlockState &st) {
+        for (std::thread &t : threads) t.join();
+        for (uint32_t s = 0; s < threads.size(); ++s) {
+            const PyascSimBlockContext &c = ctxs[s];
+            if (c.cycles > ctx->cycles) ctx->cycles = c.cycles;
+            if (c.status != 0 && ctx->status == 0) {
+                ctx->status = c.status;
+                std::snprintf(ctx->message, sizeof(ctx->message), "AIV %u: %.1000s", s, c.message);
+            }
+            st.writes.insert(st.writes.end(), writes[s].begin(), writes[s].end());
+        }
+        if (!threads.empty()) ctx->cores_per_block = 1 + static_cast<uint32_t>(threads.size());
+    }
+};
+
 template <typename... A>
 inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A...)) {
     BlockScope scope(ctx, name);
@@ -190,6 +286,12 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
                       name, sizeof...(A), need, ctx->args_size);
         return;
     }
+    SubCores<A...> subs;
+    subs.ctx = ctx;
+    subs.name = name;
+    subs.fn = fn;
+    st.spawn_subcores = &SubCores<A...>::spawn;
+    st.spawn_self = &subs;
     try {
         call_kernel(fn, ctx, std::index_sequence_for<A...>{});
         end_of_kernel_checks(st);
@@ -201,7 +303,15 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
     }
     flush_block_output();  // the block's printf / DumpTensor output, in one piece
     ctx->cycles = static_cast<uint64_t>(block_cycles(st));
+    const bool spawned = !subs.threads.empty();
+    // The AIC is done: count it as ended while its AIV finish (a wait of theirs on it can then be
+    // seen as a deadlock); after the join the runtime counts the block's end once more, so one
+    // more participant balances it.
+    if (spawned && ctx->abi_version >= 4 && ctx->core_ended != nullptr) ctx->core_ended(ctx->runtime_user);
+    subs.join(st);
+    if (spawned && ctx->abi_version >= 4 && ctx->core_started != nullptr) ctx->core_started(ctx->runtime_user);
     if (ctx->status == 0 && st.checks) report_writes(ctx, st.writes);
+    report_warnings(ctx, st);
 }
 
 }  // namespace kapi

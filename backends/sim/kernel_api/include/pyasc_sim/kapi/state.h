@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #if __has_include(<pyasc_sim/kernel_abi.h>)
@@ -129,9 +130,21 @@ constexpr int kEventIds = 8;  // event ids 0..7 (Atlas A2)
 struct BlockState {
     PyascSimBlockContext *ctx = nullptr;
     const char *kernel = "kernel";
-    uint32_t block_idx = 0;
+    uint32_t block_idx = 0;   // GetBlockIdx(): the block, or on a mixed kernel's AIV group * ratio + sub
     uint32_t block_dim = 1;
+    // Mixed cube/vector kernels (mix.h): which core of the block's AI Core this is.
+    uint32_t group = 0;       // the runtime's block (AI Core group)
+    int core_kind = 0;        // 0 vector kernel (AIV only), 1 AIC, 2 AIV of a mixed kernel
+    uint32_t sub_idx = 0;     // GetSubBlockIdx()
+    uint32_t ratio = 1;       // GetTaskRation(): AIV per AIC on this core's side
+    bool mixed = false;       // KERNEL_TYPE_MIX_AIC_1_1 / 1_2: AIC + AIV cores per block
+    uint32_t mix_aiv = 0;     // AIV per block of a mixed kernel (2 for MIX_AIC_1_2)
+    bool task_type_set = false;
+    // Starts the block's vector cores (set by the entry stub for the primary core only).
+    void (*spawn_subcores)(void *self, uint32_t ratio) = nullptr;
+    void *spawn_self = nullptr;
     bool checks = true;
+    bool strict = false;  // warnings are errors (PYASC_SIM_STRICT)
     bool failed = false;
     size_t capacity[kMemKinds] = {};
     uint8_t *mem[kMemKinds] = {};
@@ -152,6 +165,14 @@ struct BlockState {
     // First deferred error (a leak noticed by a destructor): reported after the kernel returns.
     bool deferred = false;
     char deferred_message[PYASC_SIM_MESSAGE_SIZE] = {};
+    // Warnings (checks hardware tolerates), handed to the runtime when the kernel ends.
+    std::vector<std::string> warnings;
+    // Cross-core state (sync.h, xcore.h): SyncAll calls so far, atomic mode of GM writes.
+    uint32_t sync_all_count = 0;
+    uint32_t soft_sync_count = 0;
+    bool soft_sync_checked = false;
+    int atomic_op = 0;       // 0 none, 1 add, 2 max, 3 min
+    int atomic_type = 0;     // AtomicElem of the SetAtomic*<T> call
 
     // Memory of kind k; allocated on first use.
     uint8_t *memory(int k) {
@@ -236,6 +257,55 @@ inline void defer_failure(const char *check, const SrcLoc &loc, const char *fmt,
     b.deferred = true;
 }
 
+// "sanitizer warning '<check>' at <file>:<line>: <detail>" into out.
+inline void compose_warning(char *out, size_t size, const char *check, const SrcLoc &loc, const char *fmt,
+                            va_list ap) {
+    int n = std::snprintf(out, size, "sanitizer warning '%s' at %s:%u: ", check, short_file(loc.file), loc.line);
+    if (n < 0) n = 0;
+    if (static_cast<size_t>(n) < size) std::vsnprintf(out + n, size - static_cast<size_t>(n), fmt, ap);
+}
+
+constexpr size_t kMaxWarningsPerBlock = 8;
+
+// A check hardware tolerates (severity "warning"): recorded and reported after the launch while
+// the block goes on; with PYASC_SIM_STRICT it is an error.  `deferred` is for callers that cannot
+// throw (destructors, end-of-kernel sweeps): a strict failure is then deferred like defer_failure.
+inline void vwarn(bool deferred, const char *check, const SrcLoc &loc, const char *fmt, va_list ap) {
+    BlockState &b = blk();
+    if (b.failed) return;  // the block already failed: its leftovers are no news
+    if (b.strict) {
+        if (deferred) {
+            if (b.failed || b.deferred) return;
+            compose_message(b.deferred_message, sizeof(b.deferred_message), check, loc, fmt, ap);
+            b.deferred = true;
+            return;
+        }
+        vfail(check, loc, fmt, ap);
+    }
+    if (b.warnings.size() >= kMaxWarningsPerBlock) return;
+    char msg[PYASC_SIM_MESSAGE_SIZE];
+    compose_warning(msg, sizeof(msg), check, loc, fmt, ap);
+    if (b.ctx == nullptr) std::fprintf(stderr, "pyasc_sim: %s\n", msg);
+    b.warnings.emplace_back(msg);
+}
+
+inline void warn(const char *check, const SrcLoc &loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+inline void warn(const char *check, const SrcLoc &loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(false, check, loc, fmt, ap);
+    va_end(ap);
+}
+
+inline void defer_warning(const char *check, const SrcLoc &loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+inline void defer_warning(const char *check, const SrcLoc &loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(true, check, loc, fmt, ap);
+    va_end(ap);
+}
+
 // ---- cost model ---------------------------------------------------------------------------------
 inline void charge(Pipe p, double cycles) { blk().pipe[p] += cycles; }
 inline void charge_sync(double cycles) { blk().sync += cycles; }
@@ -280,7 +350,8 @@ inline void compact_writes(std::vector<PyascSimGmWrite> &w) {
 // Records that the instruction at `loc` wrote global memory [begin, end).
 inline void record_write(uint64_t begin, uint64_t end, const SrcLoc &loc) {
     BlockState &b = blk();
-    if (!b.checks || end <= begin) return;
+    // atomic writes (SetAtomicAdd/Max/Min) of several blocks to the same bytes do not race
+    if (!b.checks || end <= begin || b.atomic_op != 0) return;
     std::vector<PyascSimGmWrite> &w = b.writes;
     const PyascSimGmWrite site{begin, end, loc.file, loc.line, 0};
     if (!w.empty() && w.back().end == begin && same_site(w.back(), site)) {

@@ -243,8 +243,13 @@ private:
 
 inline int64_t GetBlockIdx() { return static_cast<int64_t>(pyasc_sim::kapi::blk().block_idx); }
 inline int64_t GetBlockNum() { return static_cast<int64_t>(pyasc_sim::kapi::blk().block_dim); }
-inline int64_t GetSubBlockIdx() { return 0; }
-inline int64_t GetTaskRation() { return 1; }
+// Mixed cube/vector kernels (KERNEL_TYPE_MIX_AIC_1_2): on the AIC GetBlockIdx() is the block
+// (AI Core group) g, on its two AIV g * 2 + GetSubBlockIdx(); GetTaskRation() is 1 on the AIC and 2
+// on the AIV (1 everywhere in vector-only kernels); GetBlockNum() is the launch's block count.
+inline int64_t GetSubBlockIdx() { return static_cast<int64_t>(pyasc_sim::kapi::blk().sub_idx); }
+inline int64_t GetTaskRation() { return static_cast<int64_t>(pyasc_sim::kapi::blk().ratio); }
+inline int64_t GetTaskRatio() { return GetTaskRation(); }  // the spelling of newer references
+inline int64_t GetSubBlockNum() { return GetTaskRation(); }
 
 }  // namespace AscendC
 
