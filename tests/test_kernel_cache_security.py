@@ -376,3 +376,17 @@ def test_refused_acl_library_makes_npu_unavailable_with_the_reason(tmp_path, env
     finally:
         env.undo()
         plugins.reset_for_tests()
+
+
+def test_plain_abi_kernel_cache_key_follows_the_headers(tmp_path, monkeypatch):
+    """A binary built against an older pyasc_sim/kernel_abi.h is never reused after an upgrade:
+    the headers' content is part of compile_kernel's cache key (a stale binary fails every launch
+    with an ABI version mismatch)."""
+    from pyasc_sim import build
+
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path / "cache"))
+    src = '#include "pyasc_sim/kernel_abi.h"\nextern "C" int pyasc_probe_fn(void) { return 1; }\n'
+    first = build.compile_kernel(src)
+    assert build.compile_kernel(src) == first  # a hit while the headers are the same
+    monkeypatch.setattr(build, "_header_version", lambda include_dir: "another release's headers")
+    assert build.compile_kernel(src) != first

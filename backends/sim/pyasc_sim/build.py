@@ -87,7 +87,9 @@ def compile_kernel(source: str | os.PathLike, *, flags: Sequence[str] = (), comp
             text = f.read()
     cxx = _compiler(compiler)
     cmd_tail = ["-std=c++17", "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-I", get_include(), *flags]
-    key = hashlib.sha256("\0".join([str(text), cxx, *cmd_tail]).encode()).hexdigest()[:24]
+    # the headers' content is part of the key: a binary built against an older kernel_abi.h must
+    # not be reused after an upgrade (its ABI version check would fail every launch)
+    key = hashlib.sha256("\0".join([str(text), cxx, *cmd_tail, _header_version(get_include())]).encode()).hexdigest()[:24]
     root = cache.directory()
     name = f"kernel_{key}"
     hit = cache.lookup(root, name)
