@@ -150,6 +150,9 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
         ctx.gm_query = gm_query_cb;
         ctx.report_gm_writes = checks ? report_gm_writes_cb : nullptr;
         ctx.report_gm_write_sites = checks ? report_gm_write_sites_cb : nullptr;
+        ctx.gm_uninit = checks ? spec.gm_uninit : nullptr;
+        ctx.gm_uninit_base = spec.gm_uninit_base;
+        ctx.gm_uninit_span = spec.gm_uninit_span;
         if (spec.block_begin != nullptr) spec.block_begin(spec.tag, i);
         try {
             spec.entry(&ctx);
