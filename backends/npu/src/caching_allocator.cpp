@@ -116,7 +116,7 @@ Block *CachingAllocator::new_segment(void *ptr, size_t size, aclrtStream stream,
 
 Block *CachingAllocator::malloc(size_t nbytes, aclrtStream stream) {
     const size_t size = round_size(padded_size(nbytes));
-    const bool small = size <= kSmallSize;
+    const bool small = round_size(nbytes) <= kSmallSize;  // the pool by the request, as before the padding
     const size_t seg = segment_size(size);
     std::unique_lock<std::mutex> lock(mu_);
     ctx_->activate();

@@ -151,6 +151,11 @@ struct BlockState {
     // Initcheck: local sectors written by this block (per memory, 1 bit per 32 bytes; null until
     // the memory is first used) and the runtime's GM shadow (ABI v4; null: no GM initcheck).
     uint8_t *written[kMemKinds] = {};
+    // A vector instruction's destination is marked written only after its sources were checked
+    // (in place, dst == src, must still see a never-written source): held here until the next
+    // access that is not a source of the same instruction.
+    int pend_kind = -1;
+    uint64_t pend_off = 0, pend_bytes = 0;
     uint8_t *gm_uninit = nullptr;
     uint64_t gm_uninit_base = 0, gm_uninit_span = 0;
     unsigned alloc_next = 0;
@@ -356,6 +361,22 @@ inline void local_mark_written(int kind, uint64_t offset, uint64_t bytes) {
     if (kind < 0 || b.written[kind] == nullptr || bytes == 0) return;
     const uint64_t last = std::min<uint64_t>((offset + bytes + 31) / 32, (b.capacity[kind] + 31) / 32);
     for (uint64_t s = offset / 32; s < last; ++s) b.written[kind][s / 8] = static_cast<uint8_t>(b.written[kind][s / 8] | (1u << (s % 8)));
+}
+
+inline void local_flush_pending() {
+    BlockState &b = blk();
+    if (b.pend_kind < 0) return;
+    const int k = b.pend_kind;
+    b.pend_kind = -1;
+    local_mark_written(k, b.pend_off, b.pend_bytes);
+}
+
+inline void local_defer_written(int kind, uint64_t offset, uint64_t bytes) {
+    local_flush_pending();
+    BlockState &b = blk();
+    b.pend_kind = kind;
+    b.pend_off = offset;
+    b.pend_bytes = bytes;
 }
 
 // Offset of the first sector of [offset, offset + bytes) no instruction wrote, or -1.

@@ -203,21 +203,33 @@ public:
     // Initcheck by the access's description: "... writes" / an API name alone mark the bytes
     // written, "... reads" must find them written by an earlier instruction of this kernel.
     void check_bytes(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
-        check_access(byte_offset, bytes, std::strstr(what, " reads") != nullptr && std::strstr(what, "write") == nullptr,
-                     what, loc);
+        const bool read = std::strstr(what, " reads") != nullptr && std::strstr(what, "write") == nullptr;
+        check_access(byte_offset, bytes, read ? kRead : kWrite, what, loc);
     }
-    // A read of elements [index, index + count) (vector sources): bounds and initcheck.
+    // Vector operands: a source read of elements [index, index + count), and the destination,
+    // marked written once the sources of the same instruction were checked.
     void check_read(int64_t index, int64_t count, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
-        check_access(index * static_cast<int64_t>(sizeof(T)), count * static_cast<int64_t>(sizeof(T)), true, what, loc);
+        check_access(index * static_cast<int64_t>(sizeof(T)), count * static_cast<int64_t>(sizeof(T)), kVecSrc, what,
+                     loc);
     }
-    void check_access(int64_t byte_offset, int64_t bytes, bool read, const char *what,
+    void check_vec_dst(int64_t index, int64_t count, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        check_access(index * static_cast<int64_t>(sizeof(T)), count * static_cast<int64_t>(sizeof(T)), kVecDst, what,
+                     loc);
+    }
+    enum Access { kWrite, kRead, kVecDst, kVecSrc };
+    void check_access(int64_t byte_offset, int64_t bytes, Access mode, const char *what,
                       const pyasc_sim::kapi::SrcLoc &loc) const {
         check_bounds(byte_offset, bytes, what, loc);
         if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
         const int k = kind();
         const uint64_t off = mem_offset() + static_cast<uint64_t>(byte_offset);
-        if (!read) {
+        if (mode != kVecSrc) pyasc_sim::kapi::local_flush_pending();
+        if (mode == kWrite) {
             pyasc_sim::kapi::local_mark_written(k, off, static_cast<uint64_t>(bytes));
+            return;
+        }
+        if (mode == kVecDst) {
+            pyasc_sim::kapi::local_defer_written(k, off, static_cast<uint64_t>(bytes));
             return;
         }
         const int64_t u = pyasc_sim::kapi::local_first_unwritten(k, off, static_cast<uint64_t>(bytes));

@@ -93,7 +93,7 @@ inline void check_operand(const LocalTensor<T> &t, const char *api, const char *
     if (std::strncmp(name, "src", 3) == 0) {  // src, src0, src1: a read (initcheck)
         t.check_read(0, elems, api, loc);
     } else {
-        t.check(0, elems, api, loc);
+        t.check_vec_dst(0, elems, api, loc);
     }
 }
 
