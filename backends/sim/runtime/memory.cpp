@@ -636,7 +636,9 @@ aclError pyascRtTrackBlock(void *devPtr, size_t size, int32_t event) {
                            api, ptr_str(devPtr).c_str(), size, dev->id));
     }
     rt.memory.blocks.add(dev->id, base, size);
-    if (event == PYASC_RT_BLOCK_ALLOC_UNINIT && dev->heap) dev->heap->mark_uninitialised(base, size);
+    // The data bytes (ALIGN_UP(n, 32)) start uninitialised; the 32 bytes of padding never count
+    // (kernels may legally read them, e.g. a DataCopy of whole blocks past the end).
+    if (event == PYASC_RT_BLOCK_ALLOC_UNINIT && dev->heap && size > 32) dev->heap->mark_uninitialised(base, size - 32);
     return ACL_SUCCESS;
 }
 

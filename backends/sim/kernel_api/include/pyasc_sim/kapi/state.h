@@ -379,15 +379,16 @@ inline void local_defer_written(int kind, uint64_t offset, uint64_t bytes) {
     b.pend_bytes = bytes;
 }
 
-// Offset of the first sector of [offset, offset + bytes) no instruction wrote, or -1.
+// `offset` when the first sector of a read at [offset, offset + bytes) was never written by
+// this kernel, else -1.  Only the operand's start counts: instructions legally read whole
+// repeats past the data they use (a count rounded up to 256 bytes, the lanes then ignored),
+// which hardware tolerates; an operand whose very first bytes nobody wrote is a real bug.
 inline int64_t local_first_unwritten(int kind, uint64_t offset, uint64_t bytes) {
     BlockState &b = blk();
     if (kind < 0 || b.written[kind] == nullptr || bytes == 0 || b.ctx == nullptr) return -1;
-    const uint64_t last = std::min<uint64_t>((offset + bytes + 31) / 32, (b.capacity[kind] + 31) / 32);
-    for (uint64_t s = offset / 32; s < last; ++s) {
-        if (((b.written[kind][s / 8] >> (s % 8)) & 1u) == 0) return static_cast<int64_t>(std::max<uint64_t>(offset, s * 32));
-    }
-    return -1;
+    const uint64_t s = offset / 32;
+    if (s >= (b.capacity[kind] + 31) / 32) return -1;
+    return ((b.written[kind][s / 8] >> (s % 8)) & 1u) == 0 ? static_cast<int64_t>(offset) : -1;
 }
 
 // Checks that [p, p + n) lies inside what the runtime let the kernel touch (ABI v2 runtimes
