@@ -156,6 +156,8 @@ struct BlockState {
     // access that is not a source of the same instruction.
     int pend_kind = -1;
     uint64_t pend_off = 0, pend_bytes = 0;
+    const char *pend_file = nullptr;  // the instruction's source line: a source access of
+    unsigned pend_line = 0;           // another line belongs to a later instruction
     uint8_t *gm_uninit = nullptr;
     uint64_t gm_uninit_base = 0, gm_uninit_span = 0;
     unsigned alloc_next = 0;
@@ -371,12 +373,21 @@ inline void local_flush_pending() {
     local_mark_written(k, b.pend_off, b.pend_bytes);
 }
 
-inline void local_defer_written(int kind, uint64_t offset, uint64_t bytes) {
+inline void local_defer_written(int kind, uint64_t offset, uint64_t bytes, const SrcLoc &loc) {
     local_flush_pending();
     BlockState &b = blk();
     b.pend_kind = kind;
     b.pend_off = offset;
     b.pend_bytes = bytes;
+    b.pend_file = loc.file;
+    b.pend_line = loc.line;
+}
+
+// A vector source access: the pending destination belongs to an earlier instruction unless it
+// was checked at the same source line.
+inline void local_flush_pending_before_source(const SrcLoc &loc) {
+    BlockState &b = blk();
+    if (b.pend_kind >= 0 && (b.pend_line != loc.line || b.pend_file != loc.file)) local_flush_pending();
 }
 
 // `offset` when the first sector of a read at [offset, offset + bytes) was never written by

@@ -223,13 +223,17 @@ public:
         if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
         const int k = kind();
         const uint64_t off = mem_offset() + static_cast<uint64_t>(byte_offset);
-        if (mode != kVecSrc) pyasc_sim::kapi::local_flush_pending();
+        if (mode != kVecSrc) {
+            pyasc_sim::kapi::local_flush_pending();
+        } else {
+            pyasc_sim::kapi::local_flush_pending_before_source(loc);
+        }
         if (mode == kWrite) {
             pyasc_sim::kapi::local_mark_written(k, off, static_cast<uint64_t>(bytes));
             return;
         }
         if (mode == kVecDst) {
-            pyasc_sim::kapi::local_defer_written(k, off, static_cast<uint64_t>(bytes));
+            pyasc_sim::kapi::local_defer_written(k, off, static_cast<uint64_t>(bytes), loc);
             return;
         }
         const int64_t u = pyasc_sim::kapi::local_first_unwritten(k, off, static_cast<uint64_t>(bytes));
