@@ -190,10 +190,15 @@ std::shared_ptr<const BlockSnapshot> BlockTable::snapshot(int32_t device) {
     if (!d.cached) {
         auto s = std::make_shared<BlockSnapshot>();
         s->blocks.reserve(d.live.size() + d.freed.size());
-        for (const auto &kv : d.live) s->blocks.push_back(kv.second);
-        for (const auto &kv : d.freed) s->blocks.push_back(kv.second);
-        std::sort(s->blocks.begin(), s->blocks.end(),
-                  [](const TensorBlock &a, const TensorBlock &b) { return a.base < b.base; });
+        // Both maps are address-ordered: one linear merge (rebuilt only after a change).
+        auto l = d.live.begin(), f = d.freed.begin();
+        while (l != d.live.end() || f != d.freed.end()) {
+            if (f == d.freed.end() || (l != d.live.end() && l->first <= f->first)) {
+                s->blocks.push_back((l++)->second);
+            } else {
+                s->blocks.push_back((f++)->second);
+            }
+        }
         d.cached = std::move(s);
     }
     return d.cached;
