@@ -143,3 +143,40 @@ def test_checks_off_turns_the_new_checks_off(kernels, stream, monkeypatch):
     pyasc_acl.launch(kernels.function("add_one"), 1, (x, z, N), stream=stream)
     pyasc_acl.launch(kernels.function("local_uninit"), 1, (z, N), stream=stream)
     stream.synchronize()
+
+
+@pytest.mark.parametrize("reuse", [False, True])
+def test_a_block_freed_or_reused_behind_a_queued_launch_stays_valid_for_it(reuse):
+    """The launch is held back by a gate kernel; meanwhile its input is freed (and, with `reuse`,
+    handed out again on the same stream: stream-ordered reuse). The queued launch still sees its input as a live,
+    initialised tensor: the block table reaches the device ordered with the stream."""
+    import struct
+
+    from pyasc_acl import _acl
+
+    from acl_fixtures import kernel_binary, sim_library
+    from ascendc_kernels import kernel_path
+
+    dev = _acl.Device(sim_library(), 0, "tensorchecks:0")
+    s = dev.create_stream()
+    gate_fn = dev.load_binary(kernel_binary()).function("wait_flag")
+    add_one = dev.load_binary(kernel_path(SRC)).function("add_one")
+    flag = dev.malloc(4)
+    dev.memset(flag.ptr, 4, 0, 4)
+    x = dev.allocate(N * 4, s)
+    z = dev.allocate(N * 4, s)
+    dev.copy(x, np.full(N, 5.0, np.float32), N * 4, s, True)
+    dev.launch(gate_fn, 1, struct.pack("<Q", flag.ptr), s, [])  # s is busy until the flag is set
+    dev.launch(add_one, 1, struct.pack("<QQQ", x.ptr, z.ptr, N), s, [x, z])
+    x_ptr = x.ptr
+    x.free()  # after the launch was queued
+    if reuse:
+        y = dev.allocate(N * 4, s)  # stream-ordered reuse: x's memory, while s still has queued work
+        assert y.ptr == x_ptr
+    one = np.ones(1, np.uint32)
+    dev.memcpy(flag.ptr, 4, one.ctypes.data, 4, _acl.ACL_MEMCPY_HOST_TO_DEVICE)  # open the gate
+    s.synchronize()  # no gm-use-after-free, no gm-uninit-read
+    out = np.zeros(N, np.float32)
+    dev.copy(out, z, N * 4, s, True)
+    np.testing.assert_array_equal(out, np.full(N, 6.0, np.float32))
+    dev.synchronize()
