@@ -25,6 +25,7 @@ from pyasc_acl import _acl
 from acl_fixtures import kernel_binary, sim_library
 
 MiB = 1 << 20
+SEG12 = 12 * MiB - 64  # padded as aclrtMalloc documents (ALIGN_UP(n, 32) + 32): exactly 12 MiB
 TESTS = Path(__file__).parent
 
 
@@ -83,7 +84,7 @@ def _reserved(dev) -> int:
 def test_a_segment_its_own_stream_still_uses_stays_until_the_work_ran(dev, gate):
     s = dev.create_stream()
     gate.hold(s)
-    x = dev.allocate(12 * MiB, s)  # a segment of its own
+    x = dev.allocate(SEG12, s)  # a segment of its own
     y = dev.allocate(4096, s)
     dev.fill(x, 7, x.nbytes, s)  # queued behind the gate: writes x later
     dev.copy(y, x, 4096, s)  # reads x later
@@ -108,7 +109,7 @@ def test_a_segment_its_own_stream_still_uses_stays_until_the_work_ran(dev, gate)
 
 def test_empty_cache_does_not_wait_for_a_busy_stream(dev, gate):
     a, b = dev.create_stream(), dev.create_stream()
-    x = dev.allocate(12 * MiB, a)
+    x = dev.allocate(SEG12, a)
     gate.hold(b, x)  # x (allocated on a) used on b: held back after its free
     x.free()
     dev.empty_cache()  # returns with b still gated (it used to wait for b)
@@ -162,7 +163,7 @@ def test_the_out_of_memory_retry_waits_for_held_back_memory_without_the_lock(dev
     retry), with the allocator's mutex released: other threads keep allocating and freeing."""
     s = dev.create_stream()
     dev.set_memory_limit(14 * MiB)  # x's 12 MiB segment and one small 2 MiB segment
-    x = dev.allocate(12 * MiB, s)
+    x = dev.allocate(SEG12, s)
     gate.hold(s)
     dev.fill(x, 1, x.nbytes, s)
     x.free()
@@ -170,7 +171,7 @@ def test_the_out_of_memory_retry_waits_for_held_back_memory_without_the_lock(dev
 
     def big() -> None:
         try:
-            result.append(dev.allocate(12 * MiB, dev.default_stream))  # needs x's segment freed
+            result.append(dev.allocate(SEG12, dev.default_stream))  # needs x's segment freed
         except Exception as exc:  # noqa: BLE001  (reported below)
             result.append(exc)
 
@@ -203,7 +204,7 @@ _DROP_SCRIPT = textwrap.dedent("""
     flag = d.malloc(4)
     d.memset(flag.ptr, 4, 0, 4)
     a, b = d.create_stream(), d.create_stream()
-    x = d.allocate(12 << 20, a)
+    x = d.allocate((12 << 20) - 64, a)
     d.launch(fn, 1, struct.pack("<Q", flag.ptr), b, [x])  # b holds x until the flag is set
     del x
     one = np.ones(1, np.uint32)

@@ -56,11 +56,11 @@ def test_sizes_round_up_and_pools(dev):
     s = dev.default_stream
     a = dev.allocate(1, s)
     assert (a.nbytes, a.capacity) == (1, 512)
-    b = dev.allocate(1000, s)
-    assert b.capacity == 1024 and b.ptr == a.ptr + 512  # carved from the same 2 MiB segment
+    b = dev.allocate(1000, s)  # padded as aclrtMalloc documents: ALIGN_UP(1000, 32) + 32 = 1056
+    assert b.capacity == 1536 and b.ptr == a.ptr + 512  # carved from the same 2 MiB segment
     stats = dev.memory_stats()
     assert stats["reserved_bytes.all.current"] == 2 * MiB
-    assert stats["allocated_bytes.all.current"] == 1536
+    assert stats["allocated_bytes.all.current"] == 2048
     assert stats["allocation.all.current"] == 2
     big = dev.allocate(MiB + 1, s)  # large pool: a 20 MiB segment, split
     assert big.capacity == MiB + 512
@@ -113,7 +113,7 @@ def test_record_stream_holds_the_block_until_that_stream_passed(dev, gate):
     x.free()
     st = dev.memory_stats()
     assert st["allocated_bytes.all.current"] == 0
-    assert st["active_bytes.all.current"] == 8192  # freed, but held back for B
+    assert st["active_bytes.all.current"] == 8704  # freed, but held back for B (8192 + 32 padded, rounded)
     y = dev.allocate(8192, a)
     assert y.ptr != x_ptr  # even its own stream must wait for B
     release()
@@ -163,7 +163,8 @@ def test_out_of_memory_states_the_figures_and_the_device_stays_usable(dev):
     s = dev.default_stream
     dev.set_memory_limit(3 * MiB)
     assert dev.memory_limit == 3 * MiB
-    keep = [dev.allocate(MiB, s), dev.allocate(MiB, s)]  # both fit in one 2 MiB segment
+    part = MiB - 64  # padded (ALIGN_UP(n, 32) + 32) to exactly 1 MiB
+    keep = [dev.allocate(part, s), dev.allocate(part, s)]  # both fit in one 2 MiB segment
     with pytest.raises(DeviceOutOfMemoryError) as info:
         dev.allocate(MiB, s)
     e = info.value
@@ -177,7 +178,7 @@ def test_out_of_memory_states_the_figures_and_the_device_stays_usable(dev):
     st = dev.memory_stats()
     assert st["num_ooms"] == 1 and st["num_alloc_retries"] == 1
     del keep
-    assert dev.allocate(MiB, s).capacity == MiB  # usable again
+    assert dev.allocate(part, s).capacity == MiB  # usable again
     dev.set_memory_limit(None)
     assert dev.memory_limit is None
 

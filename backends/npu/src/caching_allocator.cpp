@@ -115,8 +115,8 @@ Block *CachingAllocator::new_segment(void *ptr, size_t size, aclrtStream stream,
 }
 
 Block *CachingAllocator::malloc(size_t nbytes, aclrtStream stream) {
-    const size_t size = round_size(nbytes);
-    const bool small = size <= kSmallSize;
+    const size_t size = round_size(padded_size(nbytes));
+    const bool small = round_size(nbytes) <= kSmallSize;  // the pool by the request, as before the padding
     const size_t seg = segment_size(size);
     std::unique_lock<std::mutex> lock(mu_);
     ctx_->activate();
@@ -151,6 +151,7 @@ Block *CachingAllocator::malloc(size_t nbytes, aclrtStream stream) {
     }
     split(b, size);
     b->allocated = true;
+    track_alloc(b, nbytes);
     stats_.allocated_bytes.increase(static_cast<int64_t>(b->size));
     stats_.active_bytes.increase(static_cast<int64_t>(b->size));
     stats_.allocation.increase(1);
@@ -165,6 +166,7 @@ void CachingAllocator::split(Block *b, size_t size) {
     r->size = rest;
     r->stream = b->stream;
     r->small = b->small;
+    r->dirty = b->dirty;
     r->prev = b;
     r->next = b->next;
     if (b->next != nullptr) b->next->prev = r;
@@ -176,6 +178,7 @@ void CachingAllocator::split(Block *b, size_t size) {
 void CachingAllocator::free(Block *b) {
     std::lock_guard<std::mutex> lock(mu_);
     b->allocated = false;
+    track_free(b);
     stats_.allocated_bytes.decrease(static_cast<int64_t>(b->size));
     stats_.allocation.decrease(1);
     if (stream_uses_.free(b)) reuse(b);
@@ -193,6 +196,7 @@ void CachingAllocator::free_block(Block *b) {
         Block *p = b->prev;
         pool.erase(p);
         p->size += b->size;
+        p->dirty = p->dirty || b->dirty;
         p->next = b->next;
         if (b->next != nullptr) b->next->prev = p;
         delete b;
@@ -202,11 +206,30 @@ void CachingAllocator::free_block(Block *b) {
         Block *n = b->next;
         pool.erase(n);
         b->size += n->size;
+        b->dirty = b->dirty || n->dirty;
         b->next = n->next;
         if (n->next != nullptr) n->next->prev = b;
         delete n;
     }
     pool.insert(b);
+}
+
+void CachingAllocator::track_alloc(Block *b, size_t nbytes) {
+    PFN_pyascRtTrackBlock track = ctx_->api().pyascRtTrackBlock;
+    if (track == nullptr) return;  // a real libascendcl: nothing to tell
+    // Bytes no queued work can touch count as never written: a block never handed out before,
+    // or one whose stream has nothing left in flight (other streams' uses ended before reuse).
+    const bool fresh = !b->dirty || stream_idle(*ctx_, b->stream);
+    b->dirty = true;
+    if (track(b->ptr, padded_size(nbytes), fresh ? PYASC_RT_BLOCK_ALLOC_UNINIT : PYASC_RT_BLOCK_ALLOC) != ACL_SUCCESS) {
+        ctx_->lib().recent_error_message();  // the checks lose this block; allocation goes on
+    }
+}
+
+void CachingAllocator::track_free(Block *b) {
+    PFN_pyascRtTrackBlock track = ctx_->api().pyascRtTrackBlock;
+    if (track == nullptr || !ctx_->try_activate()) return;
+    if (track(b->ptr, 0, PYASC_RT_BLOCK_FREE) != ACL_SUCCESS) ctx_->lib().recent_error_message();
 }
 
 void CachingAllocator::reuse(Block *b) {

@@ -1,4 +1,5 @@
-// The caching device allocator (PyTorch's design): sizes rounded to 512 bytes; a small pool
+// The caching device allocator (PyTorch's design): sizes padded as aclrtMalloc documents for
+// memory an application divides itself (ALIGN_UP(n, 32) + 32 bytes), then rounded to 512; a small pool
 // (<= 1 MiB, carved from 2 MiB segments) and a large pool; free blocks are cached per stream and
 // split/merged inside their segment; a block used by other streams (record_stream) is reused only
 // after events recorded on those streams at free time have completed.
@@ -7,7 +8,12 @@
 // when it is wholly free, no other stream still uses any of its blocks, and its own stream has no
 // queued work left that was enqueued before the free (the stream is idle, or an event recorded on
 // it by an earlier release pass has completed).  Segments that do not qualify yet stay cached and
-// are counted in reserved_bytes.  Thread-safety: every path holds `mu_`, and nothing waits for the
+// are counted in reserved_bytes.
+//
+// When the ACL library has the pyasc extension pyascRtTrackBlock (the simulator), every block
+// handed out (its padded extent) and taken back is reported to it, so the simulator bounds a
+// kernel's accesses by the tensor, catches use after free and marks fresh bytes uninitialised.
+// Thread-safety: every path holds `mu_`, and nothing waits for the
 // device while holding it (the out-of-memory retry waits with it released).
 #ifndef PYASC_NPU_CACHING_ALLOCATOR_H_
 #define PYASC_NPU_CACHING_ALLOCATOR_H_
@@ -37,6 +43,7 @@ struct Block {
     Block *prev = nullptr, *next = nullptr;  // neighbours inside the segment
     StreamUses uses;             // other streams that used it while allocated; pending events
     aclrtEvent fence = nullptr;  // a wholly free segment: recorded on `stream` by a release pass
+    bool dirty = false;          // its bytes may have been handed out before (queued work may use them)
 };
 
 class CachingAllocator {
@@ -76,6 +83,10 @@ private:
     using Pool = std::set<Block *, Order>;
 
     static size_t round_size(size_t n);
+    // The extent aclrtMalloc documents for a sub-allocation of n bytes: ALIGN_UP(n, 32) + 32.
+    static size_t padded_size(size_t n) { return (n + 31) / 32 * 32 + 32; }
+    void track_alloc(Block *block, size_t nbytes);  // pyascRtTrackBlock, when the library has it
+    void track_free(Block *block);
     static size_t segment_size(size_t rounded);
     Pool &pool_of(bool small) { return small ? small_pool_ : large_pool_; }
     Block *find_free(Pool &pool, aclrtStream stream, size_t size);  // takes it out of the pool

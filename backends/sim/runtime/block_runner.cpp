@@ -286,6 +286,9 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
         ctx.cross_core_notify = cross_core_notify_cb;
         ctx.core_started = core_started_cb;
         ctx.core_ended = core_ended_cb;
+        ctx.gm_uninit = checks ? spec.gm_uninit : nullptr;
+        ctx.gm_uninit_base = spec.gm_uninit_base;
+        ctx.gm_uninit_span = spec.gm_uninit_span;
         if (spec.block_begin != nullptr) spec.block_begin(spec.tag, i);
         try {
             spec.entry(&ctx);

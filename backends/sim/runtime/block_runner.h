@@ -27,6 +27,8 @@ struct LaunchSpec {
     // Answers PyascSimBlockContext::gm_query (user is passed through).
     int (*gm_query)(void *user, const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) = nullptr;
     void *gm_query_user = nullptr;
+    uint8_t *gm_uninit = nullptr;  // initcheck shadow (kernel ABI v5), null: none
+    uint64_t gm_uninit_base = 0, gm_uninit_span = 0;
     // Called on the block's thread around each block (crash reports name the block); may be null.
     void (*block_begin)(int tag, uint32_t block) = nullptr;
     void (*block_end)() = nullptr;

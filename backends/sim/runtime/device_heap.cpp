@@ -17,6 +17,7 @@ namespace pyasc_sim {
 namespace {
 
 constexpr size_t kPage = 4096;
+constexpr size_t kSector = 32;  // initcheck granularity: one shadow bit per 32 bytes
 
 size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
@@ -53,7 +54,8 @@ std::shared_ptr<DeviceHeap> DeviceHeap::create(int32_t device, size_t capacity, 
     }
     for (size_t factor : {size_t{8}, size_t{2}, size_t{1}}) {
         if (cap > (~size_t{0} >> 4) / factor) continue;
-        const size_t size = cap * factor;
+        const size_t data = cap * factor;
+        const size_t size = data + round_up(data / (kSector * 8), kPage);  // + initcheck shadow
         if (ftruncate(fd, static_cast<off_t>(size)) != 0) continue;
         void *p = map_in_quiet_range(fd, size);
         if (p == MAP_FAILED) continue;
@@ -61,7 +63,8 @@ std::shared_ptr<DeviceHeap> DeviceHeap::create(int32_t device, size_t capacity, 
         h->fd_ = fd;
         h->base_ = reinterpret_cast<uintptr_t>(p);
         h->size_ = size;
-        h->free_[h->base_] = size;
+        h->data_size_ = data;
+        h->free_[h->base_] = data;
         return h;
     }
     *error = format("cannot map %zu bytes of shared device memory: %s", cap, std::strerror(errno));
@@ -112,6 +115,45 @@ void DeviceHeap::release(uintptr_t addr, size_t bytes) {
         punch(lo, hi);
         free_[begin] = end - begin;
     }
+    mark_initialised(addr, len);  // the next aclrtMalloc of these bytes starts clean
+}
+
+namespace {
+
+// Sets (value) or clears the shadow bits of sectors [first, last): atomically at the two edge
+// bytes (a kernel may update a neighbouring sector of the same byte), plainly in between.
+void set_bits(uint8_t *shadow, size_t first, size_t last, bool value) {
+    auto update = [&](size_t byte, uint8_t bits) {
+        if (value) {
+            __atomic_fetch_or(&shadow[byte], bits, __ATOMIC_RELAXED);
+        } else {
+            __atomic_fetch_and(&shadow[byte], static_cast<uint8_t>(~bits), __ATOMIC_RELAXED);
+        }
+    };
+    while (first < last && first % 8 != 0) {
+        update(first / 8, static_cast<uint8_t>(1u << (first % 8)));
+        ++first;
+    }
+    while (last > first && last % 8 != 0) {
+        --last;
+        update(last / 8, static_cast<uint8_t>(1u << (last % 8)));
+    }
+    if (last > first) std::memset(shadow + first / 8, value ? 0xff : 0, (last - first) / 8);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+}  // namespace
+
+void DeviceHeap::mark_uninitialised(uintptr_t addr, size_t bytes) {
+    if (addr < base_ || addr + bytes > base_ + data_size_) return;
+    const size_t first = (addr - base_ + kSector - 1) / kSector, last = (addr + bytes - base_) / kSector;
+    if (last > first) set_bits(shadow(), first, last, true);
+}
+
+void DeviceHeap::mark_initialised(uintptr_t addr, size_t bytes) {
+    if (addr < base_ || bytes == 0 || addr + bytes > base_ + data_size_) return;
+    const size_t first = (addr - base_) / kSector, last = (addr + bytes - base_ + kSector - 1) / kSector;
+    set_bits(shadow(), first, last, false);
 }
 
 void DeviceHeap::punch(uintptr_t begin, uintptr_t end) {

@@ -25,7 +25,15 @@ public:
 
     int fd() const { return fd_; }
     uintptr_t base() const { return base_; }
-    size_t size() const { return size_; }  // bytes of address space reserved
+    size_t size() const { return size_; }  // bytes of address space mapped (device memory + shadow)
+
+    // Initcheck shadow: one bit per 32-byte sector of device memory, set while the sector holds
+    // bytes nobody wrote since a caching-allocator block was handed out ("uninitialised").  It
+    // lives in the same memfd right after device memory, so the device process maps it too.
+    uint8_t *shadow() const { return reinterpret_cast<uint8_t *>(base_ + data_size_); }
+    size_t data_size() const { return data_size_; }  // bytes of device memory (shadow excluded)
+    void mark_uninitialised(uintptr_t addr, size_t bytes);  // sets the sectors wholly inside
+    void mark_initialised(uintptr_t addr, size_t bytes);    // clears every sector it touches
 
     // A range of `bytes` (rounded up to the 512-byte device alignment) starting at a 512-byte
     // aligned address; 0 when no free range is large enough.
@@ -40,6 +48,7 @@ private:
     int fd_ = -1;
     uintptr_t base_ = 0;
     size_t size_ = 0;
+    size_t data_size_ = 0;
     std::mutex mu_;
     std::map<uintptr_t, size_t> free_;  // start -> length, disjoint and never adjacent
 };

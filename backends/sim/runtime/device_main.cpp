@@ -211,10 +211,11 @@ int gm_query(void *user, const void *p, uint64_t *base, uint64_t *size, char *wh
     }
     if (lo > 0) {
         const devproc::AllocRange &r = c->allocs[lo - 1];
-        if (addr - r.base < r.size) {
+        const uint64_t rsize = r.size & ~devproc::kTensorBlockBit;
+        if (addr - r.base < rsize) {
             if (base != nullptr) *base = r.base;
-            if (size != nullptr) *size = r.size;
-            return 1;
+            if (size != nullptr) *size = rsize;
+            return (r.size & devproc::kTensorBlockBit) != 0 ? PYASC_SIM_GM_TENSOR : PYASC_SIM_GM_ALLOCATION;
         }
     }
     // Not a live allocation of this device at launch: the host knows why (freed, past the end,
@@ -305,6 +306,9 @@ void serve_launch(Slot *c, int slot, ThreadPool &pool, KernelCache &cache) {
     spec.l0c_bytes = c->l0c_bytes;
     spec.gm_query = gm_query;
     spec.gm_query_user = c;
+    spec.gm_uninit = reinterpret_cast<uint8_t *>(c->gm_uninit);
+    spec.gm_uninit_base = c->gm_uninit_base;
+    spec.gm_uninit_span = c->gm_uninit_span;
     spec.block_begin = block_begin;
     spec.block_end = block_end;
     spec.tag = slot;

@@ -365,6 +365,9 @@ void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelRe
     const size_t n = std::min<size_t>(req.allocs.size(), devproc::kMaxSnapshot);
     for (size_t i = 0; i < n; ++i) c.allocs[i] = {req.allocs[i].first, req.allocs[i].second};
     c.n_allocs = static_cast<uint32_t>(n);
+    c.gm_uninit = req.checks && heap_ ? reinterpret_cast<uintptr_t>(heap_->shadow()) : 0;
+    c.gm_uninit_base = heap_ ? heap_->base() : 0;
+    c.gm_uninit_span = heap_ ? heap_->data_size() : 0;
     const uint32_t seq = c.req_seq.load() + 1;
     c.req_seq.store(seq, std::memory_order_release);
     devproc::futex_wake(c.req_seq);

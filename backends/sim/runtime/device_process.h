@@ -37,7 +37,9 @@ struct KernelLaunch {
     bool checks = true;
     bool strict = false;  // PYASC_SIM_STRICT: warnings are errors
     const SocProfile *profile = nullptr;
-    std::vector<std::pair<uint64_t, uint64_t>> allocs;  // live allocations (base, size), by address
+    // What the kernel may touch, by address: (base, size) of live allocations and of tensor
+    // blocks (size | devproc::kTensorBlockBit) inside allocations the caching allocator uses.
+    std::vector<std::pair<uint64_t, uint64_t>> allocs;
     // Answers a gm_query the snapshot could not (same contract as PyascSimBlockContext::gm_query).
     std::function<int(const void *, uint64_t *, uint64_t *, char *, size_t)> query;
 };

@@ -36,8 +36,9 @@ enum QueryState : uint32_t { kQueryIdle = 0, kQueryAsked = 1, kQueryAnswered = 2
 
 struct AllocRange {
     uint64_t base;
-    uint64_t size;
+    uint64_t size;  // | kTensorBlockBit: a tensor block of the caching allocator (gm_query returns 2)
 };
+constexpr uint64_t kTensorBlockBit = uint64_t{1} << 63;
 
 // One launch in flight: each stream worker that launches takes a free slot, so kernels of
 // different streams run concurrently, as on hardware (one may wait for another's flag).
@@ -53,6 +54,7 @@ struct Slot {
     uint32_t vector_cores;
     uint32_t cube_cores;
     uint32_t n_allocs;
+    uint64_t gm_uninit, gm_uninit_base, gm_uninit_span;  // initcheck shadow (0: none)
     uint64_t ub_bytes, l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes;
     uint64_t bin_dev, bin_ino;        // identity of the binary file (dlopen cache key with the path)
     uint64_t args_size;

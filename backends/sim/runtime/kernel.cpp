@@ -119,9 +119,70 @@ int gm_query_cb(void *user, const void *p, uint64_t *base, uint64_t *size, char 
     return 0;
 }
 
+// What the kernel may touch: the live allocations, except that an allocation holding tensor
+// blocks of the caching allocator (as the launch saw them when it was enqueued) is replaced by
+// its live blocks, so accesses are bounded by the tensor, not by the 2 MiB segment around it.
+void merge_blocks(const BlockSnapshot *blocks, std::vector<std::pair<uint64_t, uint64_t>> *allocs) {
+    if (blocks == nullptr || blocks->blocks.empty()) return;
+    std::vector<std::pair<uint64_t, uint64_t>> out;
+    out.reserve(allocs->size() + blocks->blocks.size());
+    for (const auto &a : *allocs) {
+        if (!blocks->any_in(a.first, a.first + a.second)) {
+            out.push_back(a);
+            continue;
+        }
+        auto it = std::lower_bound(blocks->blocks.begin(), blocks->blocks.end(), a.first,
+                                   [](const TensorBlock &b, uint64_t x) { return b.base < x; });
+        for (; it != blocks->blocks.end() && it->base < a.first + a.second; ++it) {
+            if (it->live) out.emplace_back(it->base, it->size | devproc::kTensorBlockBit);
+        }
+    }
+    allocs->swap(out);
+}
+
+// Why p is not inside what the launch may touch, with the launch's view of the tensor blocks.
+int launch_query(const BlockSnapshot *blocks, const void *p, uint64_t *base, uint64_t *size, char *why,
+                 size_t why_size) {
+    const uint64_t addr = reinterpret_cast<uintptr_t>(p);
+    if (blocks != nullptr) {
+        std::shared_ptr<Allocation> a = runtime().memory.find(p);
+        if (a && a->is_device() && !a->freed.load() && blocks->any_in(a->base, a->base + a->size)) {
+            const TensorBlock *t = blocks->find(addr);
+            if (t != nullptr && t->live) {  // beyond the snapshot's capacity
+                if (base != nullptr) *base = t->base;
+                if (size != nullptr) *size = t->size;
+                return PYASC_SIM_GM_TENSOR;
+            }
+            if (why == nullptr || why_size == 0) return 0;
+            if (t != nullptr) {
+                std::snprintf(why, why_size,
+                              PYASC_SIM_WHY_USE_AFTER_FREE "it lies in the tensor block [0x%llx, 0x%llx) (%llu bytes), "
+                              "which was freed before this launch was enqueued",
+                              static_cast<unsigned long long>(t->base), static_cast<unsigned long long>(t->base + t->size),
+                              static_cast<unsigned long long>(t->size));
+                return 0;
+            }
+            const TensorBlock *below = blocks->live_below(addr);
+            if (below != nullptr) {
+                std::snprintf(why, why_size,
+                              "it lies %llu bytes past the end of the tensor block [0x%llx, 0x%llx), in memory of "
+                              "pyasc's caching allocator that no live tensor owns",
+                              static_cast<unsigned long long>(addr - (below->base + below->size)),
+                              static_cast<unsigned long long>(below->base),
+                              static_cast<unsigned long long>(below->base + below->size));
+            } else {
+                std::snprintf(why, why_size, "it lies in memory of pyasc's caching allocator that no live tensor owns");
+            }
+            return 0;
+        }
+    }
+    return gm_query_cb(nullptr, p, base, size, why, why_size);
+}
+
 // Runs one launch in the device's process (the blocks run there, on its pool) and advances
 // the stream clock by the launch's simulated cost.
-void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsSource &src, size_t args_size) {
+void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsSource &src, size_t args_size,
+                const std::shared_ptr<const BlockSnapshot> &blocks) {
     std::vector<uint8_t> args;
     if (src.alloc) {
         if (src.alloc->freed.load()) {
@@ -149,8 +210,10 @@ void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsS
     req.profile = &profile;
     // The allocations live at launch time are what the kernel may touch.
     runtime().memory.snapshot(dev.id, &req.allocs, devproc::kMaxSnapshot);
-    req.query = [](const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
-        return gm_query_cb(nullptr, p, base, size, why, why_size);
+    if (req.checks) merge_blocks(blocks.get(), &req.allocs);
+    const BlockSnapshot *view = req.checks ? blocks.get() : nullptr;
+    req.query = [view](const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
+        return launch_query(view, p, base, size, why, why_size);
     };
     KernelResult result;
     dev.process().launch(req, op_execute_timeout(), &result);
@@ -185,7 +248,11 @@ aclError enqueue_launch(const char *api, aclrtFuncHandle funcHandle, uint32_t nu
     std::shared_ptr<Stream> st;
     if (aclError e = resolve_stream(api, stream, dev, &st)) return e;
     auto source = std::make_shared<ArgsSource>(std::move(src));
-    st->enqueue([fn, numBlocks, source, argsSize](Stream &s) { run_launch(s, *fn, numBlocks, *source, argsSize); });
+    // The tensor blocks as of now: one freed after this call stays valid for this launch.
+    std::shared_ptr<const BlockSnapshot> blocks = runtime().memory.blocks.snapshot(dev->id);
+    st->enqueue([fn, numBlocks, source, argsSize, blocks](Stream &s) {
+        run_launch(s, *fn, numBlocks, *source, argsSize, blocks);
+    });
     return ACL_SUCCESS;
 }
 

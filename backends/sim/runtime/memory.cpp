@@ -7,6 +7,7 @@
 // pointers really are.
 #include "memory.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -97,6 +98,110 @@ std::string MemoryTable::describe_unknown(const void *p) const {
         }
     }
     return "it was not allocated by aclrtMalloc/aclrtMallocHost";
+}
+
+
+// ---- tensor blocks (pyascRtTrackBlock) ------------------------------------------------------------
+const TensorBlock *BlockSnapshot::find(uint64_t addr) const {
+    const TensorBlock *freed = nullptr;
+    // Entries are sorted by base; live entries never overlap each other, freed ones may overlap
+    // a live one (memory handed out again) or each other.
+    auto it = std::upper_bound(blocks.begin(), blocks.end(), addr,
+                               [](uint64_t a, const TensorBlock &b) { return a < b.base; });
+    while (it != blocks.begin()) {
+        --it;
+        if (addr - it->base < it->size) {
+            if (it->live) return &*it;
+            if (freed == nullptr) freed = &*it;
+        }
+        if (addr - it->base > (uint64_t{1} << 40)) break;  // far below: nothing further can contain addr
+    }
+    return freed;
+}
+
+const TensorBlock *BlockSnapshot::live_below(uint64_t addr) const {
+    auto it = std::upper_bound(blocks.begin(), blocks.end(), addr,
+                               [](uint64_t a, const TensorBlock &b) { return a < b.base; });
+    while (it != blocks.begin()) {
+        --it;
+        if (it->live) return &*it;
+    }
+    return nullptr;
+}
+
+bool BlockSnapshot::any_in(uint64_t begin, uint64_t end) const {
+    auto it = std::lower_bound(blocks.begin(), blocks.end(), begin,
+                               [](const TensorBlock &b, uint64_t a) { return b.base < a; });
+    return it != blocks.end() && it->base < end;
+}
+
+void BlockTable::add(int32_t device, uint64_t base, uint64_t size) {
+    std::lock_guard<std::mutex> lock(mu_);
+    PerDevice &d = devices_[device];
+    // The freed entries this block reuses are forgotten: their bytes belong to the new tensor.
+    for (auto it = d.freed.lower_bound(base); it != d.freed.end() && it->first < base + size;) it = d.freed.erase(it);
+    auto prev = d.freed.lower_bound(base);
+    if (prev != d.freed.begin()) {
+        --prev;
+        if (prev->first + prev->second.size > base) d.freed.erase(prev);
+    }
+    d.live[base] = TensorBlock{base, size, true};
+    d.cached.reset();
+}
+
+bool BlockTable::remove(int32_t device, uint64_t base) {
+    std::lock_guard<std::mutex> lock(mu_);
+    PerDevice &d = devices_[device];
+    auto it = d.live.find(base);
+    if (it == d.live.end()) return false;
+    TensorBlock b = it->second;
+    b.live = false;
+    d.live.erase(it);
+    d.freed[base] = b;
+    d.cached.reset();
+    return true;
+}
+
+void BlockTable::drop(int32_t device, uint64_t base, uint64_t size) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto dev = devices_.find(device);
+    if (dev == devices_.end()) return;
+    PerDevice &d = dev->second;
+    bool changed = false;
+    for (auto *m : {&d.live, &d.freed}) {
+        for (auto it = m->lower_bound(base); it != m->end() && it->first < base + size;) {
+            it = m->erase(it);
+            changed = true;
+        }
+    }
+    if (changed) d.cached.reset();
+}
+
+void BlockTable::clear(int32_t device) {
+    std::lock_guard<std::mutex> lock(mu_);
+    devices_.erase(device);
+}
+
+std::shared_ptr<const BlockSnapshot> BlockTable::snapshot(int32_t device) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto dev = devices_.find(device);
+    if (dev == devices_.end()) return nullptr;
+    PerDevice &d = dev->second;
+    if (!d.cached) {
+        auto s = std::make_shared<BlockSnapshot>();
+        s->blocks.reserve(d.live.size() + d.freed.size());
+        // Both maps are address-ordered: one linear merge (rebuilt only after a change).
+        auto l = d.live.begin(), f = d.freed.begin();
+        while (l != d.live.end() || f != d.freed.end()) {
+            if (f == d.freed.end() || (l != d.live.end() && l->first <= f->first)) {
+                s->blocks.push_back((l++)->second);
+            } else {
+                s->blocks.push_back((f++)->second);
+            }
+        }
+        d.cached = std::move(s);
+    }
+    return d.cached;
 }
 
 }  // namespace pyasc_sim
@@ -257,6 +362,13 @@ void enqueue_maybe_wait(Stream &s, Stream::Task task, bool wait) {
     latch->cv.wait(lock, [&] { return latch->done; });
 }
 
+// Initcheck: bytes a copy or fill wrote into device memory count as initialised.
+void mark_written(const Span &span, size_t count) {
+    if (span.side == Side::kDevice && span.alloc && span.alloc->heap && count != 0) {
+        span.alloc->heap->mark_initialised(reinterpret_cast<uintptr_t>(span.p), count);
+    }
+}
+
 aclError check_fill(const char *api, void *devPtr, size_t maxCount, size_t count, bool allow_pageable, Span *span) {
     if (devPtr == nullptr) return fail(ACL_ERROR_INVALID_PARAM, format("%s: devPtr is NULL", api));
     if (count > maxCount) {
@@ -348,6 +460,7 @@ aclError aclrtFree(void *devPtr) {
     std::shared_ptr<Allocation> a = rt.memory.remove_exact(devPtr);
     if (!a) return fail(ACL_ERROR_RT_PARAM_INVALID, format("aclrtFree: double free of %s", ptr_str(devPtr).c_str()));
     a->freed.store(true);
+    rt.memory.blocks.drop(a->device, a->base, a->heap_bytes);
     {
         std::shared_lock<std::shared_mutex> lock(rt.mu);
         if (a->device < static_cast<int32_t>(rt.devices.size()) && rt.devices[a->device]) {
@@ -409,6 +522,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
     Span d, s;
     if (aclError e = check_copy("aclrtMemcpy", dst, destMax, src, count, kind, &d, &s)) return e;
     if (count != 0) std::memmove(d.p, s.p, count);
+    mark_written(d, count);
     return ACL_SUCCESS;
 }
 
@@ -436,6 +550,7 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
                 return;
             }
             if (count != 0) std::memmove(d.p, s.p, count);
+            mark_written(d, count);
             stm.clock_ns += ns;
         },
         pageable);
@@ -448,6 +563,7 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
     Span span;
     if (aclError e = check_fill("aclrtMemset", devPtr, maxCount, count, true, &span)) return e;
     if (count != 0) std::memset(span.p, static_cast<unsigned char>(value), count);
+    mark_written(span, count);
     return ACL_SUCCESS;
 }
 
@@ -463,6 +579,7 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
     st->enqueue([span, value, count, ns](Stream &stm) {
         if (!still_alive(stm, "aclrtMemsetAsync", "devPtr", span)) return;
         if (count != 0) std::memset(span.p, static_cast<unsigned char>(value), count);
+        mark_written(span, count);
         stm.clock_ns += ns;
     });
     return ACL_SUCCESS;
@@ -497,6 +614,37 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
     }
     return fail(ACL_ERROR_INVALID_PARAM,
                 format("aclrtGetMemInfo: attr %d is not an aclrtMemAttr", static_cast<int>(attr)));
+}
+
+// pyasc extension: the caching allocator's tensor blocks (see acl_abi.h).
+aclError pyascRtTrackBlock(void *devPtr, size_t size, int32_t event) {
+    const char *api = "pyascRtTrackBlock";
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device(api, &dev)) return e;
+    if (devPtr == nullptr) return fail(ACL_ERROR_INVALID_PARAM, format("%s: devPtr is NULL", api));
+    Runtime &rt = runtime();
+    const uint64_t base = reinterpret_cast<uintptr_t>(devPtr);
+    if (event == PYASC_RT_BLOCK_FREE) {
+        if (!rt.memory.blocks.remove(dev->id, base)) {
+            return fail(ACL_ERROR_INVALID_PARAM,
+                        format("%s: %s is not a live tensor block of device %d", api, ptr_str(devPtr).c_str(), dev->id));
+        }
+        return ACL_SUCCESS;
+    }
+    if (event != PYASC_RT_BLOCK_ALLOC && event != PYASC_RT_BLOCK_ALLOC_UNINIT) {
+        return fail(ACL_ERROR_INVALID_PARAM, format("%s: event %d is not a PYASC_RT_BLOCK_* value", api, event));
+    }
+    std::shared_ptr<Allocation> a = rt.memory.find(devPtr);
+    if (!a || !a->is_device() || a->device != dev->id || size == 0 || size > a->base + a->size - base) {
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    format("%s: the block [%s, +%zu) does not lie inside one live device allocation of device %d",
+                           api, ptr_str(devPtr).c_str(), size, dev->id));
+    }
+    rt.memory.blocks.add(dev->id, base, size);
+    // The data bytes (ALIGN_UP(n, 32)) start uninitialised; the 32 bytes of padding never count
+    // (kernels may legally read them, e.g. a DataCopy of whole blocks past the end).
+    if (event == PYASC_RT_BLOCK_ALLOC_UNINIT && dev->heap && size > 32) dev->heap->mark_uninitialised(base, size - 32);
+    return ACL_SUCCESS;
 }
 
 }  // extern "C"

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <string>
 #include <unordered_set>
@@ -36,6 +37,47 @@ struct Allocation {
     ~Allocation();
 };
 
+// A tensor block inside a device allocation, registered by pyasc's caching allocator through
+// pyascRtTrackBlock: [base, base + size) with size the padded extent aclrtMalloc documents.
+struct TensorBlock {
+    uint64_t base = 0;
+    uint64_t size = 0;
+    bool live = true;  // false: freed (kept until the memory is handed out again, for messages)
+};
+
+// The tensor blocks of one device as a launch saw them when it was enqueued (address order).
+struct BlockSnapshot {
+    std::vector<TensorBlock> blocks;
+    // The entry containing addr, or null; a live entry wins over a freed one it overlaps.
+    const TensorBlock *find(uint64_t addr) const;
+    // The nearest live entry starting at or below addr (null if none).
+    const TensorBlock *live_below(uint64_t addr) const;
+    bool any_in(uint64_t begin, uint64_t end) const;  // an entry starting in [begin, end)
+};
+
+// Registry of tensor blocks per device.  Launches take an immutable snapshot at enqueue time
+// (cheap: rebuilt only after a change), so a block freed after a launch was queued is still
+// valid for that launch, as the caching allocator's stream-ordered reuse guarantees.
+class BlockTable {
+public:
+    void add(int32_t device, uint64_t base, uint64_t size);
+    // Marks the live block starting at base freed; false when there is none.
+    bool remove(int32_t device, uint64_t base);
+    // Forgets every entry inside [base, base + size) (its allocation went back to the device).
+    void drop(int32_t device, uint64_t base, uint64_t size);
+    void clear(int32_t device);
+    std::shared_ptr<const BlockSnapshot> snapshot(int32_t device);
+
+private:
+    struct PerDevice {
+        std::map<uint64_t, TensorBlock> live;
+        std::map<uint64_t, TensorBlock> freed;
+        std::shared_ptr<const BlockSnapshot> cached;
+    };
+    std::mutex mu_;
+    std::map<int32_t, PerDevice> devices_;
+};
+
 class MemoryTable {
 public:
     void insert(const std::shared_ptr<Allocation> &a);
@@ -57,6 +99,9 @@ private:
     mutable std::shared_mutex mu_;
     std::map<uintptr_t, std::shared_ptr<Allocation>> allocs_;
     std::unordered_set<uintptr_t> freed_bases_;  // for "double free" diagnostics
+
+public:
+    BlockTable blocks;  // tensor blocks inside the device allocations (pyascRtTrackBlock)
 };
 
 }  // namespace pyasc_sim

@@ -291,6 +291,7 @@ void detach_device_locked(Runtime &rt, int32_t id, std::vector<std::shared_ptr<D
 
 void release_device_memory(Runtime &rt, int32_t id) {
     for (auto &a : rt.memory.remove_device(id)) a->freed.store(true);
+    rt.memory.blocks.clear(id);
 }
 
 }  // namespace

@@ -314,6 +314,17 @@ PYASC_ACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
  * the binding. */
 PYASC_ACL_API aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
 
+/* pyasc extension, exported by the simulator only (never by libascendcl; optional for the
+ * binding, which calls it when present): the caching allocator tells the runtime each tensor
+ * block it hands out (event PYASC_RT_BLOCK_ALLOC: [devPtr, devPtr + size) with size the extent
+ * aclrtMalloc documents, ALIGN_UP(n, 32) + 32; PYASC_RT_BLOCK_ALLOC_UNINIT: the same, and no
+ * queued work can touch the bytes, so they count as never written) and takes back
+ * (PYASC_RT_BLOCK_FREE, size ignored).  The simulator bounds kernel accesses by these blocks. */
+#define PYASC_RT_BLOCK_FREE 0
+#define PYASC_RT_BLOCK_ALLOC 1
+#define PYASC_RT_BLOCK_ALLOC_UNINIT 2
+PYASC_ACL_API aclError pyascRtTrackBlock(void *devPtr, size_t size, int32_t event);
+
 /* Timed waits: timeout in milliseconds, -1 waits forever.  On timeout they return
  * ACL_ERROR_RT_STREAM_SYNC_TIMEOUT (stream, device) or ACL_ERROR_RT_EVENT_SYNC_TIMEOUT (event).
  * Optional for the binding (it then waits without a timeout and cannot be interrupted). */
@@ -383,7 +394,8 @@ PYASC_ACL_API int pyascSimTakeWarning(char *buf, size_t size);
     X(aclError, aclrtSynchronizeEventWithTimeout, (aclrtEvent event, int32_t timeout))               \
     X(aclError, aclrtSynchronizeDeviceWithTimeout, (int32_t timeout))                                \
     X(aclError, aclrtSetOpExecuteTimeOut, (uint32_t timeout))                                        \
-    X(int, pyascSimTakeWarning, (char *buf, size_t size))
+    X(int, pyascSimTakeWarning, (char *buf, size_t size))                                        \
+    X(aclError, pyascRtTrackBlock, (void *devPtr, size_t size, int32_t event))
 
 /* X(name) for the entries of PYASC_ACL_FUNCTION_LIST that an ACL library may lack (newer than
  * the oldest supported CANN, or not on every product); callers check them for NULL. */
@@ -394,7 +406,8 @@ PYASC_ACL_API int pyascSimTakeWarning(char *buf, size_t size);
     X(aclrtSynchronizeEventWithTimeout)     \
     X(aclrtSynchronizeDeviceWithTimeout)    \
     X(aclrtSetOpExecuteTimeOut)             \
-    X(pyascSimTakeWarning)
+    X(pyascSimTakeWarning)                  \
+    X(pyascRtTrackBlock)
 
 /* PFN_<name>: pointer-to-function type of each ACL function, for dlsym. */
 #define PYASC_ACL_DECLARE_PFN_(ret, name, params) typedef ret(*PFN_##name) params;

@@ -31,6 +31,12 @@
  *      the cross-core primitives launch_shared / cross_core_wait / cross_core_notify that
  *      SyncAll, IBSet/IBWait and CrossCoreSetFlag/WaitFlag are built on, and the flag
  *      PYASC_SIM_FLAG_STRICT (warnings are errors).
+ *   5  appended: gm_uninit*, the initcheck shadow of device memory (one bit per 32-byte sector,
+ *      set = never written since a caching-allocator block was handed out; kernels clear the
+ *      bits of what they write and report reads of set bits).  gm_query may now return 2: the
+ *      range is a tensor block the caching allocator registered (pyascRtTrackBlock), so the
+ *      kernel API names it a tensor; a why starting with PYASC_SIM_WHY_USE_AFTER_FREE means the
+ *      address lies in a tensor block freed before the launch was enqueued.
  */
 #ifndef PYASC_SIM_KERNEL_ABI_H_
 #define PYASC_SIM_KERNEL_ABI_H_
@@ -42,7 +48,7 @@
 extern "C" {
 #endif
 
-#define PYASC_SIM_KERNEL_ABI_VERSION 4u
+#define PYASC_SIM_KERNEL_ABI_VERSION 5u
 
 /* Symbol names. */
 #define PYASC_SIM_ENTRY_PREFIX "__pyasc_sim_entry_"
@@ -57,6 +63,11 @@ extern "C" {
 #define PYASC_SIM_STATUS_AICORE_TRAP_WRITE_OVERFLOW 507043
 
 #define PYASC_SIM_MESSAGE_SIZE 1024
+
+/* gm_query (v5): results and the prefix of a use-after-free reason. */
+#define PYASC_SIM_GM_ALLOCATION 1   /* [base, base + size) is an aclrtMalloc allocation */
+#define PYASC_SIM_GM_TENSOR 2       /* [base, base + size) is a tensor block (padded extent) */
+#define PYASC_SIM_WHY_USE_AFTER_FREE "use after free: "
 
 /* Bits of PyascSimBlockContext::flags (v2). */
 #define PYASC_SIM_FLAG_CHECKS 0x1u /* sanitizer checks on (env PYASC_SIM_CHECKS, default on) */
@@ -144,6 +155,15 @@ typedef struct PyascSimBlockContext {
      * ran more than one core is costed in waves of the SoC's cube cores (AI Cores). */
     uint32_t cores_per_block;
     uint32_t reserved4;
+
+    /* ---- version 5 (valid when abi_version >= 5) ---- */
+    /* Initcheck shadow of device memory [gm_uninit_base, gm_uninit_base + gm_uninit_span): bit
+     * (a - base) / 32 of gm_uninit is set while that 32-byte sector was never written since
+     * its tensor block was handed out.  NULL when unavailable or the checks are off.  Shared by
+     * all blocks (update bits atomically). */
+    uint8_t *gm_uninit;
+    uint64_t gm_uninit_base;
+    uint64_t gm_uninit_span;
 } PyascSimBlockContext;
 
 typedef void (*PyascSimKernelEntry)(PyascSimBlockContext *ctx);

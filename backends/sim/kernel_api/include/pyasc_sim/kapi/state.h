@@ -11,6 +11,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -107,6 +108,7 @@ struct Arena {
     };
     std::unique_ptr<uint8_t, Deleter> mem[kMemKinds];
     size_t cap[kMemKinds] = {};
+    std::vector<uint8_t> written[kMemKinds];  // initcheck: one bit per 32-byte sector, set = written
     uint8_t *get(int kind, size_t bytes) {
         if (cap[kind] < bytes) {
             const size_t rounded = (bytes + 4095) / 4096 * 4096;
@@ -157,7 +159,20 @@ struct BlockState {
     size_t writes_compact_at = 1u << 16;
     struct AllocRange {
         uint64_t base = 0, end = 0;
+        bool tensor = false;  // a tensor block of the caching allocator (else an allocation)
     } alloc_cache[4];
+    // Initcheck: local sectors written by this block (per memory, 1 bit per 32 bytes; null until
+    // the memory is first used) and the runtime's GM shadow (ABI v4; null: no GM initcheck).
+    uint8_t *written[kMemKinds] = {};
+    // A vector instruction's destination is marked written only after its sources were checked
+    // (in place, dst == src, must still see a never-written source): held here until the next
+    // access that is not a source of the same instruction.
+    int pend_kind = -1;
+    uint64_t pend_off = 0, pend_bytes = 0;
+    const char *pend_file = nullptr;  // the instruction's source line: a source access of
+    unsigned pend_line = 0;           // another line belongs to a later instruction
+    uint8_t *gm_uninit = nullptr;
+    uint64_t gm_uninit_base = 0, gm_uninit_span = 0;
     unsigned alloc_next = 0;
     uint64_t mask[2] = {~0ull, ~0ull};  // SetVectorMask state (isSetMask = false)
     bool mask_counter = false;
@@ -176,7 +191,13 @@ struct BlockState {
 
     // Memory of kind k; allocated on first use.
     uint8_t *memory(int k) {
-        if (mem[k] == nullptr) mem[k] = thread_arena().get(k, capacity[k]);
+        if (mem[k] == nullptr) {
+            Arena &a = thread_arena();
+            mem[k] = a.get(k, capacity[k]);
+            std::vector<uint8_t> &w = a.written[k];
+            w.assign((capacity[k] + 255) / 256, 0);  // nothing written yet by this block
+            written[k] = w.data();
+        }
         return mem[k];
     }
 };
@@ -347,11 +368,16 @@ inline void compact_writes(std::vector<PyascSimGmWrite> &w) {
     w.resize(out + 1);
 }
 
-// Records that the instruction at `loc` wrote global memory [begin, end).
+inline void gm_mark_written(uint64_t begin, uint64_t end);
+
+// Records that the instruction at `loc` wrote global memory [begin, end) (and, for initcheck,
+// that those bytes now hold data).
 inline void record_write(uint64_t begin, uint64_t end, const SrcLoc &loc) {
     BlockState &b = blk();
+    if (!b.checks || end <= begin) return;
+    gm_mark_written(begin, end);
     // atomic writes (SetAtomicAdd/Max/Min) of several blocks to the same bytes do not race
-    if (!b.checks || end <= begin || b.atomic_op != 0) return;
+    if (b.atomic_op != 0) return;
     std::vector<PyascSimGmWrite> &w = b.writes;
     const PyascSimGmWrite site{begin, end, loc.file, loc.line, 0};
     if (!w.empty() && w.back().end == begin && same_site(w.back(), site)) {
@@ -365,28 +391,146 @@ inline void record_write(uint64_t begin, uint64_t end, const SrcLoc &loc) {
     }
 }
 
-// Checks that [p, p + n) lies in one live device allocation (ABI v2 runtimes only).
-inline void check_gm_alloc(const void *p, size_t n, const char *what, const SrcLoc &loc) {
+// ---- initcheck ------------------------------------------------------------------------------------
+// Device memory: the runtime's shadow (ABI v4) has a bit per 32-byte sector, set while nothing
+// wrote the sector since its caching-allocator block was handed out.  Writes clear the bits of
+// every sector they touch (a partial write counts: no false positives at sector edges).
+inline void gm_mark_written(uint64_t begin, uint64_t end) {
+    BlockState &b = blk();
+    if (b.gm_uninit == nullptr || begin < b.gm_uninit_base || end > b.gm_uninit_base + b.gm_uninit_span) return;
+    const uint64_t first = (begin - b.gm_uninit_base) / 32, last = (end - b.gm_uninit_base + 31) / 32;
+    for (uint64_t s = first; s < last;) {
+        uint8_t *byte = b.gm_uninit + s / 8;
+        const uint64_t stop = std::min<uint64_t>(last, (s / 8 + 1) * 8);
+        uint8_t bits = 0;
+        for (uint64_t k = s; k < stop; ++k) bits = static_cast<uint8_t>(bits | (1u << (k % 8)));
+        if ((__atomic_load_n(byte, __ATOMIC_RELAXED) & bits) != 0) {
+            __atomic_fetch_and(byte, static_cast<uint8_t>(~bits), __ATOMIC_RELAXED);
+        }
+        s = stop;
+    }
+}
+
+// The first never-written byte address in [begin, end) of device memory, or 0.
+inline uint64_t gm_first_uninit(uint64_t begin, uint64_t end) {
+    BlockState &b = blk();
+    if (b.gm_uninit == nullptr || begin < b.gm_uninit_base || end > b.gm_uninit_base + b.gm_uninit_span) return 0;
+    const uint64_t first = (begin - b.gm_uninit_base) / 32, last = (end - b.gm_uninit_base + 31) / 32;
+    for (uint64_t s = first; s < last; ++s) {
+        if (s % 8 == 0 && s + 8 <= last && __atomic_load_n(b.gm_uninit + s / 8, __ATOMIC_RELAXED) == 0) {
+            s += 7;
+            continue;
+        }
+        if ((__atomic_load_n(b.gm_uninit + s / 8, __ATOMIC_RELAXED) >> (s % 8)) & 1u) {
+            return std::max<uint64_t>(begin, b.gm_uninit_base + s * 32);
+        }
+    }
+    return 0;
+}
+
+// Local memory: each block starts with nothing written; an instruction's writes set the bits of
+// the sectors they touch, a read of a sector no instruction of this kernel wrote is an error.
+inline void local_mark_written(int kind, uint64_t offset, uint64_t bytes) {
+    BlockState &b = blk();
+    if (kind < 0 || b.written[kind] == nullptr || bytes == 0) return;
+    const uint64_t last = std::min<uint64_t>((offset + bytes + 31) / 32, (b.capacity[kind] + 31) / 32);
+    for (uint64_t s = offset / 32; s < last; ++s) b.written[kind][s / 8] = static_cast<uint8_t>(b.written[kind][s / 8] | (1u << (s % 8)));
+}
+
+inline void local_flush_pending() {
+    BlockState &b = blk();
+    if (b.pend_kind < 0) return;
+    const int k = b.pend_kind;
+    b.pend_kind = -1;
+    local_mark_written(k, b.pend_off, b.pend_bytes);
+}
+
+inline void local_defer_written(int kind, uint64_t offset, uint64_t bytes, const SrcLoc &loc) {
+    local_flush_pending();
+    BlockState &b = blk();
+    b.pend_kind = kind;
+    b.pend_off = offset;
+    b.pend_bytes = bytes;
+    b.pend_file = loc.file;
+    b.pend_line = loc.line;
+}
+
+// A vector source access: the pending destination belongs to an earlier instruction unless it
+// was checked at the same source line.
+inline void local_flush_pending_before_source(const SrcLoc &loc) {
+    BlockState &b = blk();
+    if (b.pend_kind >= 0 && (b.pend_line != loc.line || b.pend_file != loc.file)) local_flush_pending();
+}
+
+// `offset` when the first sector of a read at [offset, offset + bytes) was never written by
+// this kernel, else -1.  Only the operand's start counts: instructions legally read whole
+// repeats past the data they use (a count rounded up to 256 bytes, the lanes then ignored),
+// which hardware tolerates; an operand whose very first bytes nobody wrote is a real bug.
+inline int64_t local_first_unwritten(int kind, uint64_t offset, uint64_t bytes) {
+    BlockState &b = blk();
+    if (kind < 0 || b.written[kind] == nullptr || bytes == 0 || b.ctx == nullptr) return -1;
+    const uint64_t s = offset / 32;
+    if (s >= (b.capacity[kind] + 31) / 32) return -1;
+    return ((b.written[kind][s / 8] >> (s % 8)) & 1u) == 0 ? static_cast<int64_t>(offset) : -1;
+}
+
+// Checks that [p, p + n) lies inside what the runtime let the kernel touch (ABI v2 runtimes
+// only): the tensor block (or else the allocation) that `origin` — the address the GlobalTensor
+// was set to — points into, so an access past a tensor never lands in its neighbour.  Nothing
+// is written before this check passes.
+inline void check_gm_alloc(const void *p, size_t n, const char *what, const SrcLoc &loc,
+                           const void *origin = nullptr) {
     BlockState &b = blk();
     if (!b.checks || n == 0 || b.ctx == nullptr || b.ctx->abi_version < 2 || b.ctx->gm_query == nullptr) return;
     const uint64_t a = reinterpret_cast<uintptr_t>(p);
+    const uint64_t o = origin != nullptr ? reinterpret_cast<uintptr_t>(origin) : a;
+    const BlockState::AllocRange *range = nullptr;
     for (const auto &c : b.alloc_cache) {
-        if (a >= c.base && a + n <= c.end) return;
+        if (o >= c.base && o < c.end) {
+            range = &c;
+            break;
+        }
     }
-    uint64_t base = 0, size = 0;
-    char why[256] = {};
-    if (!b.ctx->gm_query(b.ctx->runtime_user, p, &base, &size, why, sizeof(why))) {
-        fail("gm-out-of-allocation", loc,
-             "%s %zu bytes at global address %p, which is not inside any live device allocation: %s", what, n, p, why);
+    if (range == nullptr) {
+        uint64_t base = 0, size = 0;
+        char why[256] = {};
+        const int found = b.ctx->gm_query(b.ctx->runtime_user, reinterpret_cast<const void *>(o), &base, &size, why,
+                                          sizeof(why));
+        if (!found) {
+            const size_t prefix = std::strlen(PYASC_SIM_WHY_USE_AFTER_FREE);
+            if (std::strncmp(why, PYASC_SIM_WHY_USE_AFTER_FREE, prefix) == 0) {
+                fail("gm-use-after-free", loc,
+                     "%s %zu bytes at global address %p through a GlobalTensor set to %p: %s", what, n, p,
+                     reinterpret_cast<const void *>(o), why + prefix);
+            }
+            if (o != a) {
+                fail("gm-out-of-allocation", loc,
+                     "%s %zu bytes at global address %p through a GlobalTensor set to %p, which is not inside any live "
+                     "device allocation: %s", what, n, p, reinterpret_cast<const void *>(o), why);
+            }
+            fail("gm-out-of-allocation", loc,
+                 "%s %zu bytes at global address %p, which is not inside any live device allocation: %s", what, n, p, why);
+        }
+        BlockState::AllocRange &slot = b.alloc_cache[b.alloc_next++ % 4];
+        slot = {base, base + size, found == PYASC_SIM_GM_TENSOR};
+        range = &slot;
     }
-    if (a + n > base + size) {
-        fail("gm-out-of-allocation", loc,
-             "%s %zu bytes at global address %p: the access ends %llu bytes past the end of the %llu-byte device "
-             "allocation at 0x%llx",
-             what, n, p, static_cast<unsigned long long>(a + n - (base + size)),
-             static_cast<unsigned long long>(size), static_cast<unsigned long long>(base));
+    if (a >= range->base && a + n <= range->end) return;
+    const bool past = a + n > range->end;
+    const unsigned long long by = past ? a + n - range->end : range->base - a;
+    if (range->tensor) {
+        fail("gm-out-of-tensor", loc,
+             "%s %zu bytes at global address %p ([%p, %p)), %s the tensor [0x%llx, 0x%llx) (%llu bytes, with the "
+             "padding aclrtMalloc documents) that the GlobalTensor set to %p points into, by %llu bytes: those bytes "
+             "belong to a neighbouring tensor or to free memory (they were not touched)",
+             what, n, p, p, reinterpret_cast<const void *>(a + n), past ? "past the end of" : "before the start of",
+             static_cast<unsigned long long>(range->base), static_cast<unsigned long long>(range->end),
+             static_cast<unsigned long long>(range->end - range->base), reinterpret_cast<const void *>(o), by);
     }
-    b.alloc_cache[b.alloc_next++ % 4] = {base, base + size};
+    fail("gm-out-of-allocation", loc,
+         "%s %zu bytes at global address %p: the access ends %llu bytes %s the %llu-byte device allocation at 0x%llx",
+         what, n, p, by, past ? "past the end of" : "before the start of",
+         static_cast<unsigned long long>(range->end - range->base), static_cast<unsigned long long>(range->base));
 }
 
 }  // namespace kapi

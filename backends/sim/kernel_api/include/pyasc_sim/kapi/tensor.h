@@ -88,11 +88,26 @@ public:
                     static_cast<long long>(start + static_cast<int64_t>(count) - static_cast<int64_t>(total_)));
             }
         }
-        pyasc_sim::kapi::check_gm_alloc(p, count * sizeof(T), what, loc);
+        pyasc_sim::kapi::check_gm_alloc(p, count * sizeof(T), what, loc, origin_);
+        if (!write && b.gm_uninit != nullptr) check_initialised(p, count, what, loc);
         if (write) {
             const uint64_t a = reinterpret_cast<uintptr_t>(p);
             pyasc_sim::kapi::record_write(a, a + count * sizeof(T), loc);
         }
+    }
+    // Initcheck: a read of bytes never written since the tensor was allocated (bounds-only
+    // checks of a write range also come here: their `what` says "writes").
+    void check_initialised(const T *p, uint64_t count, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        const uint64_t a = reinterpret_cast<uintptr_t>(p);
+        const uint64_t u = pyasc_sim::kapi::gm_first_uninit(a, a + count * sizeof(T));
+        if (u == 0 || std::strstr(what, "write") != nullptr) return;
+        pyasc_sim::kapi::fail(
+            "gm-uninit-read", loc,
+            "%s %llu bytes at global address %p: byte 0x%llx (offset %llu) was never written since its tensor was "
+            "allocated (an empty() tensor, or an output read before anything wrote it); on hardware the kernel reads "
+            "whatever the memory held before. Initialise it first (copy data in, fill it, or write it in the kernel)",
+            what, static_cast<unsigned long long>(count * sizeof(T)), static_cast<const void *>(p),
+            static_cast<unsigned long long>(u), static_cast<unsigned long long>(u - a));
     }
     // Byte-granular variant (DataCopyPad bursts).
     void check_bytes(uint64_t byte_offset, uint64_t bytes, bool write, const char *what,
@@ -194,7 +209,54 @@ public:
     void check(int64_t index, int64_t count, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
         check_bytes(index * static_cast<int64_t>(sizeof(T)), count * static_cast<int64_t>(sizeof(T)), what, loc);
     }
+    // Initcheck by the access's description: "... writes" / an API name alone mark the bytes
+    // written, "... reads" must find them written by an earlier instruction of this kernel.
     void check_bytes(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        const bool read = std::strstr(what, " reads") != nullptr && std::strstr(what, "write") == nullptr;
+        check_access(byte_offset, bytes, read ? kRead : kWrite, what, loc);
+    }
+    // Vector operands: a source read of elements [index, index + count), and the destination,
+    // marked written once the sources of the same instruction were checked.
+    void check_read(int64_t index, int64_t count, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        check_access(index * static_cast<int64_t>(sizeof(T)), count * static_cast<int64_t>(sizeof(T)), kVecSrc, what,
+                     loc);
+    }
+    void check_vec_dst(int64_t index, int64_t count, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        check_access(index * static_cast<int64_t>(sizeof(T)), count * static_cast<int64_t>(sizeof(T)), kVecDst, what,
+                     loc);
+    }
+    enum Access { kWrite, kRead, kVecDst, kVecSrc };
+    void check_access(int64_t byte_offset, int64_t bytes, Access mode, const char *what,
+                      const pyasc_sim::kapi::SrcLoc &loc) const {
+        check_bounds(byte_offset, bytes, what, loc);
+        if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
+        const int k = kind();
+        const uint64_t off = mem_offset() + static_cast<uint64_t>(byte_offset);
+        if (mode != kVecSrc) {
+            pyasc_sim::kapi::local_flush_pending();
+        } else {
+            pyasc_sim::kapi::local_flush_pending_before_source(loc);
+        }
+        if (mode == kWrite) {
+            pyasc_sim::kapi::local_mark_written(k, off, static_cast<uint64_t>(bytes));
+            return;
+        }
+        if (mode == kVecDst) {
+            pyasc_sim::kapi::local_defer_written(k, off, static_cast<uint64_t>(bytes), loc);
+            return;
+        }
+        const int64_t u = pyasc_sim::kapi::local_first_unwritten(k, off, static_cast<uint64_t>(bytes));
+        if (u >= 0) {
+            pyasc_sim::kapi::fail(
+                "local-uninit-read", loc,
+                "%s %lld bytes at %s offset %llu, but no instruction of this kernel wrote %s offset %lld (its 32-byte "
+                "sector) before: the read sees whatever an earlier kernel left in %s. Fill the buffer first (DataCopy, "
+                "Duplicate, a vector op writing it)",
+                what, static_cast<long long>(bytes), pyasc_sim::kapi::mem_name(k), static_cast<unsigned long long>(off),
+                pyasc_sim::kapi::mem_name(k), static_cast<long long>(u), pyasc_sim::kapi::mem_name(k));
+        }
+    }
+    void check_bounds(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
         if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
         if (ptr_ == nullptr || buf_begin_ == nullptr) {
             pyasc_sim::kapi::fail("local-out-of-bounds", loc,

@@ -90,7 +90,11 @@ template <typename T>
 inline void check_operand(const LocalTensor<T> &t, const char *api, const char *name, int64_t elems,
                           const SrcLoc &loc) {
     t.check_aligned(api, name, loc);
-    t.check(0, elems, api, loc);
+    if (std::strncmp(name, "src", 3) == 0) {  // src, src0, src1: a read (initcheck)
+        t.check_read(0, elems, api, loc);
+    } else {
+        t.check_vec_dst(0, elems, api, loc);
+    }
 }
 
 template <typename F>
