@@ -229,7 +229,7 @@ CHILD = textwrap.dedent("""
     import pyasc, pyasc_acl
     binary = pyasc_acl.Binary(sys.argv[1], device="sim")
     name, blocks = sys.argv[2], int(sys.argv[3])
-    extra = [pyasc.zeros(int(a[4:]), dtype="int32", device="sim") if a.startswith("ws:") else int(a)
+    extra = [pyasc.zeros(int(a[3:]), dtype="int32", device="sim") if a.startswith("ws:") else int(a)
              for a in sys.argv[4:]]
     x = pyasc.zeros(blocks * 64, dtype="float32", device="sim")
     y = pyasc.zeros(blocks * 64, dtype="float32", device="sim")
