@@ -176,25 +176,42 @@ def test_tiling_struct_errors():
             pass
 
 
-def test_launch_errors_name_the_parameter(ks):
-    k = ks["axpb"]
+def _axpb_args():
     x = pyasc.tensor(np.arange(4, dtype=np.float32), device="sim")
     y = pyasc.empty(4, dtype="float32", device="sim")
-    with pytest.raises(pyasc.ArgumentError, match=r"'axpb' takes 5 arguments .*got 4"):
-        k[1](x, y, 4, 1.0)
-    with pytest.raises(pyasc.ArgumentError, match=r"argument 2 'n' \(uint32_t, 4 bytes\) got -1, which does not fit"):
-        k[1](x, y, -1, 0.0, 1.0)
-    with pytest.raises(pyasc.ArgumentError, match=r"argument 2 'n' .* takes an integer, got float"):
-        k[1](x, y, 4.0, 0.0, 1.0)
-    with pytest.raises(pyasc.ArgumentError, match=r"argument 4 'alpha' .* takes a number, got str"):
-        k[1](x, y, 4, 0.0, "1")
-    with pytest.raises(pyasc.ArgumentError, match=r"argument 1 'y' .* takes a device tensor on sim:0"):
-        k[1](x, "y", 4, 0.0, 1.0)
-    with pytest.raises(pyasc.DeviceMismatchError, match=r"argument 1 'y' .* on numpy.*move it with .to"):
-        k[1](x, pyasc.empty(4, dtype="float32", device="numpy"), 4, 0.0, 1.0)
-    strided = pyasc.tensor(np.arange(8, dtype=np.float32), device="sim")[::2]
-    with pytest.raises(pyasc.ArgumentError, match=r"argument 0 'x' .* strided view.*contiguous"):
-        k[1](strided, y, 4, 0.0, 1.0)
+    return x, y
+
+
+# one case per mistake a caller can make at launch: (what, args from (x, y), error, message naming the parameter)
+LAUNCH_ERRORS = {
+    "count": (lambda x, y: (x, y, 4, 1.0), pyasc.ArgumentError, r"'axpb' takes 5 arguments .*got 4"),
+    "range": (lambda x, y: (x, y, -1, 0.0, 1.0), pyasc.ArgumentError,
+              r"argument 2 'n' \(uint32_t, 4 bytes\) got -1, which does not fit"),
+    "range-high": (lambda x, y: (x, y, 2**32, 0.0, 1.0), pyasc.ArgumentError, r"argument 2 'n' .* does not fit"),
+    "type-int": (lambda x, y: (x, y, 4.0, 0.0, 1.0), pyasc.ArgumentError,
+                 r"argument 2 'n' .* takes an integer, got float"),
+    "type-float": (lambda x, y: (x, y, 4, 0.0, "1"), pyasc.ArgumentError,
+                   r"argument 4 'alpha' .* takes a number, got str"),
+    "type-pointer": (lambda x, y: (x, "y", 4, 0.0, 1.0), pyasc.ArgumentError,
+                     r"argument 1 'y' .* takes a device tensor on sim:0"),
+    "device": (lambda x, y: (x, pyasc.empty(4, dtype="float32", device="numpy"), 4, 0.0, 1.0),
+               pyasc.DeviceMismatchError, r"argument 1 'y' .* on numpy.*move it with .to"),
+    "non-contiguous": (lambda x, y: (pyasc.tensor(np.arange(8, dtype=np.float32), device="sim")[::2], y, 4, 0.0, 1.0),
+                       pyasc.ArgumentError, r"argument 0 'x' .* strided view.*contiguous"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LAUNCH_ERRORS))
+def test_launch_error_names_the_parameter(ks, case):
+    make, error, message = LAUNCH_ERRORS[case]
+    with pytest.raises(error, match=message) as info:
+        ks["axpb"][1](*make(*_axpb_args()))
+    assert isinstance(info.value, pyasc.PyascError)
+
+
+def test_launch_errors_of_the_launch_config_and_struct_parameters(ks):
+    k = ks["axpb"]
+    x, y = _axpb_args()
     with pytest.raises(pyasc.ArgumentError, match=r"blocks must be an int in 1..2\*\*32-1"):
         k[0](x, y, 4, 0.0, 1.0)
     with pytest.raises(pyasc.ArgumentError, match=r"stream must be a pyasc.Stream"):
@@ -205,6 +222,8 @@ def test_launch_errors_name_the_parameter(ks):
         ks["echo_struct"][1](1, b"12345678", out)
     with pytest.raises(pyasc.ArgumentError, match=r"argument 1 'p' .* pass a pyasc.TilingStruct"):
         ks["echo_struct"][1](1, 3, out)
+    with pytest.raises(pyasc.ArgumentError, match=r"argument 0 'k' \(uint16_t, 2 bytes\) got 65536"):
+        ks["echo_struct"][1](65536, Params(), out)
 
 
 def test_kernel_construction_errors(tmp_path):
@@ -229,7 +248,28 @@ THREAD_SOURCE = SOURCE.replace("// out = (p.scale", "// threads {tag}\n// out = 
 
 
 def test_concurrent_first_use_from_threads(tmp_path, monkeypatch):
+    """Six threads launch one new Kernel at once: it is compiled once and loaded once on the device
+    (counted at the backend's compile_kernel/load_kernel), and the cache holds one binary."""
+    from pyasc_core.device import Device
+    from pyasc_core.registry import backend_for_device
+
     monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path / "cache"))
+    backend = backend_for_device(Device("sim", 0))
+    calls = {"compile": 0, "load": 0}
+    real_compile, real_load = backend.compile_kernel, backend.load_kernel
+    started = threading.Event()
+
+    def compile_kernel(source):
+        calls["compile"] += 1
+        started.set()
+        return real_compile(source)
+
+    def load_kernel(artifact, name, device):
+        calls["load"] += 1
+        return real_load(artifact, name, device)
+
+    monkeypatch.setattr(backend, "compile_kernel", compile_kernel)
+    monkeypatch.setattr(backend, "load_kernel", load_kernel)
     k = pyasc.Kernel(THREAD_SOURCE.replace("{tag}", str(tmp_path)), "axpb")
     x = pyasc.tensor(np.arange(16, dtype=np.float32), device="sim")
     outs = [pyasc.empty(16, dtype="float32", device="sim") for _ in range(6)]
@@ -252,7 +292,56 @@ def test_concurrent_first_use_from_threads(tmp_path, monkeypatch):
     pyasc.synchronize("sim")
     for i, o in enumerate(outs):
         np.testing.assert_array_equal(o.numpy(), np.arange(16, dtype=np.float32) + i)
+    assert calls == {"compile": 1, "load": 1}
     assert len(k._loaded) == 1 and len(k.source._artifacts) == 1
+    assert len(list((tmp_path / "cache").glob("ascendc_*.sha256"))) == 1  # one binary in the cache
+    k[1](x, outs[0], 16, 0.0, 1.0)  # later launches reuse both
+    assert calls == {"compile": 1, "load": 1}
+
+
+TWO_PROCESSES = """\
+import hashlib, os, sys, time
+import numpy as np, pyasc
+src, go = sys.argv[1], sys.argv[2]
+k = pyasc.Kernel(open(src).read(), "axpb")
+while not os.path.exists(go):  # both processes start compiling together
+    time.sleep(0.01)
+x = pyasc.tensor(np.arange(8, dtype=np.float32), device="sim")
+y = pyasc.empty(8, dtype="float32", device="sim")
+k[1](x, y, 8, 1.0, 2.0)
+assert y.numpy().tolist() == (np.arange(8) * 2 + 1).tolist(), y.numpy()
+path = k.compile("sim")
+print(path, hashlib.sha256(open(path, "rb").read()).hexdigest())
+"""
+
+
+def test_concurrent_first_use_from_two_processes(tmp_path):
+    """Two processes compile the same new source into one empty PYASC_CACHE_DIR at once: both
+    succeed and load the same binary (same cached path, same content); the cache holds one entry.
+    The children run outside the checkout, on the installed build."""
+    import os
+
+    (tmp_path / "k.cpp").write_text(SOURCE + f"// two processes {tmp_path}\n")
+    (tmp_path / "child.py").write_text(TWO_PROCESSES)
+    go = tmp_path / "go"
+    env = {**os.environ, "PYASC_CACHE_DIR": str(tmp_path / "cache")}
+    procs = [subprocess.Popen([sys.executable, "child.py", str(tmp_path / "k.cpp"), str(go)], cwd=tmp_path, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    go.write_text("go")
+    results = []
+    for p in procs:
+        try:
+            out, err = p.communicate(timeout=600)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            p.kill()
+            out, err = p.communicate()
+        assert p.returncode == 0, out + err
+        results.append(out.split())
+    assert results[0] == results[1], results
+    path, digest = results[0]
+    assert os.path.dirname(path) == os.path.realpath(tmp_path / "cache")
+    assert len(list((tmp_path / "cache").glob("ascendc_*.sha256"))) == 1
+    assert (tmp_path / "cache" / next((tmp_path / "cache").glob("ascendc_*.sha256")).name).read_text().strip() == digest
 
 
 def test_concurrent_first_use_from_pytest_xdist(tmp_path):
