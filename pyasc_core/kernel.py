@@ -9,7 +9,7 @@
 
 A kernel is compiled on first use per backend by that backend (``Backend.compile_kernel``: the
 simulator compiles the source with g++ into the per-user cache; the NPU takes a binary the pack
-ships) and loaded once per device (``Backend.load_kernel``); both steps are thread-safe, and the
+ships, else compiles with CANN's bisheng into the same cache) and loaded once per device (``Backend.load_kernel``); both steps are thread-safe, and the
 cache is process-safe. Arguments are packed by the kernel's signature (see ``pyasc_acl.signature``).
 Tiling structs (``pyasc.TilingStruct``) given for a pointer parameter are uploaded to the device
 once per content (:func:`upload`)."""

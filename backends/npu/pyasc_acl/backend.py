@@ -373,8 +373,8 @@ class AclBackend(Backend):
     # -- Ascend C kernels (pyasc.Kernel) ---------------------------------------------------
     def compile_kernel(self, source: Any) -> Any:
         """The binary a pack ships for this backend (``binaries={"npu": path}``, or built ahead of
-        time next to the source), else the source compiled by ``compile_source`` (sim: g++ into the
-        per-user cache). Compiling with CANN's compiler at first use is not done yet."""
+        time next to the source), else the source compiled by ``compile_source`` into the per-user
+        cache (sim: g++; npu: CANN's bisheng when installed, see ``cann_compile``)."""
         path = source.binaries.get(self.name)
         if path is None and self._compile_source is not None and (source.text or source.path):
             return self._compile_source(source)

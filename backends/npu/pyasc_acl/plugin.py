@@ -8,6 +8,7 @@ from pyasc_core.backend import Backend
 from pyasc_core.hookspecs import hookimpl
 
 from .backend import AclBackend
+from .cann_compile import compile_source
 from .loader import locate_acl_library
 
 # Below numpy (priority 0) while no op has an npu kernel: the default backend stays numpy.
@@ -16,6 +17,7 @@ BACKEND = AclBackend(
     description="Ascend NPU through CANN's ACL runtime (libascendcl.so)",
     priority=-2,
     locate=locate_acl_library,
+    compile_source=compile_source,  # CANN's bisheng on first use, when installed
 )
 
 
