@@ -6,6 +6,8 @@
 # (pyasc_kernels._runtime.binary_path) loads npu/<family>.o and asks for the same extern "C"
 # kernel names as on the simulator. Keep the three in step: tests/test_npu_kernel_build.py runs
 # this file with a stand-in bisheng and checks the commands, the installed files and the lookup.
+# pyasc.Kernel's first-use compile for npu (backends/npu/pyasc_acl/cann_compile.py) runs the same
+# bisheng command: tests/test_npu_kernel_compile.py compares it with the COMMAND below.
 #
 # Toolkit: the first of $ASCEND_HOME_PATH, /usr/local/Ascend/cann,
 # /usr/local/Ascend/ascend-toolkit/latest with compiler/ccec_compiler/bin/bisheng (where CANN

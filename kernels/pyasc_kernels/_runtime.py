@@ -6,7 +6,6 @@ clearly when an op/dtype has no kernel."""
 from __future__ import annotations
 
 import os
-import struct
 import threading
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -18,6 +17,9 @@ from pyasc_core.errors import KernelNotFoundError
 from pyasc_core.kernel import UPLOADS, Kernel, KernelSource
 from pyasc_core.registry import backend_for_device
 from pyasc_core.tensor import Tensor, wrap_storage
+from pyasc_core.tiling import TilingStruct
+
+from .tilings import device_bytes
 
 #: elements every core's share is a multiple of: 256 elements keep each core's slice of every
 #: operand (1 to 8 bytes per element) aligned to whole 32-byte blocks and 256-byte repeats
@@ -128,19 +130,6 @@ class _Kernels:
 KERNELS = _Kernels()
 
 
-def pack(*fields: int | float) -> bytes:
-    """A tiling struct of 32-bit fields: ints as uint32 (negative ones two's complement), floats
-    as IEEE float32 bits; padded to whole 32 bytes like the structs in kernels/*.cpp."""
-    out = bytearray()
-    for f in fields:
-        if isinstance(f, float):
-            out += struct.pack("<f", f)
-        else:
-            out += struct.pack("<I", int(f) & 0xFFFFFFFF)
-    out += b"\0" * (-len(out) % 32)
-    return bytes(out)
-
-
 def float_bits(value: float) -> int:
     """The float32 bits of a Python float (rounded like NumPy's float32(value), overflow -> inf)."""
     with np.errstate(over="ignore"):
@@ -198,10 +187,11 @@ def alias(t: Tensor, shape: Sequence[int]) -> Tensor:
     return wrap_storage(d.view(tuple(int(s) for s in shape), None, d.offset), t._device, backend)
 
 
-def launch(device: Any, family: str, name: str, num_blocks: int, args: Iterable[Any], tiling: bytes) -> None:
+def launch(device: Any, family: str, name: str, num_blocks: int, args: Iterable[Any], tiling: TilingStruct) -> None:
     """Launch kernel ``name`` of ``family`` with ``args`` + (workspace=0, tiling buffer) on the
-    current stream of ``device``, through the public kernel API (pyasc.Kernel, tiling uploads)."""
-    KERNELS.get(family, name).function(device)(num_blocks, *args, 0, UPLOADS.get(device, tiling))
+    current stream of ``device``, through the public kernel API (pyasc.Kernel; the tiling struct,
+    one of :mod:`.tilings`, uploaded once per content)."""
+    KERNELS.get(family, name).function(device)(num_blocks, *args, 0, UPLOADS.get(device, device_bytes(tiling)))
 
 
 def no_kernel(op: str, device: Any, what: str, supported: Iterable[np.dtype] | str) -> KernelNotFoundError:

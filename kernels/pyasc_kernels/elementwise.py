@@ -14,8 +14,10 @@ import numpy as np
 from pyasc_core import dtypes as dt
 from pyasc_core.errors import ArgumentError
 from pyasc_core.tensor import Tensor
+from pyasc_core.tiling import TilingStruct
 
 from . import _runtime as rt
+from . import tilings as tl
 from .shape import expand
 
 TILE = 4096  # elements per tile of every elementwise kernel (UB use is below 140 KiB for all dtypes)
@@ -39,9 +41,11 @@ WHERE_DTYPES = FLOATS + (dt.int32,)
 _SWAP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
 
 
-def _elementwise_tiling(device: Any, n: int, *extra: int, tile: int = TILE) -> tuple[int, bytes]:
+def _elementwise_tiling(device: Any, n: int, struct: type[TilingStruct], tile: int = TILE,
+                        **fields: int) -> tuple[int, TilingStruct]:
+    """(blocks, ``struct``) splitting ``n`` elements over the vector cores in tiles of ``tile``."""
     blocks, per_core = rt.split(n, cores=rt.vector_cores(device))
-    return blocks, rt.pack(n, per_core, min(tile, per_core), *extra)
+    return blocks, struct(totalLength=n, perCore=per_core, tileLength=min(tile, per_core), **fields)
 
 
 def to_dtype(x: Tensor, dtype: np.dtype) -> Tensor:
@@ -55,7 +59,7 @@ def to_dtype(x: Tensor, dtype: np.dtype) -> Tensor:
     out = rt.new_tensor(x._data.shape, dtype, x._device)
     n = rt.size_of(x._data.shape)
     if n:
-        blocks, tiling = _elementwise_tiling(x._device, n, 0)
+        blocks, tiling = _elementwise_tiling(x._device, n, tl.CastTiling)
         name = f"cast_{rt.DTYPE_NAMES[src]}_{rt.DTYPE_NAMES[dtype]}"
         rt.launch(x._device, "cast", name, blocks, (x, out), tiling)
     return out
@@ -129,10 +133,11 @@ def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, 
             args, mode, bits = (_operand(x, dtype, meta.shape), 0), 1, scalar_bits(op, y, dtype)
         else:
             args, mode, bits = (0, _operand(y, dtype, meta.shape)), 2, scalar_bits(op, x, dtype)
-        extra: tuple[int, ...] = ()
         if name == "pow":
-            extra = (int(_uniform_exponent(x, y, tuple(meta.shape))),)
-        blocks, tiling = _elementwise_tiling(device, n, mode, bits, *extra, tile=tile)
+            blocks, tiling = _elementwise_tiling(device, n, tl.PowTiling, tile, mode=mode, scalarBits=bits,
+                                                 uniformY=int(_uniform_exponent(x, y, tuple(meta.shape))))
+        else:
+            blocks, tiling = _elementwise_tiling(device, n, tl.BinaryTiling, tile, mode=mode, scalarBits=bits)
         rt.launch(device, family, f"{prefix}{name}_{rt.DTYPE_NAMES[dtype]}", blocks, (*args, out), tiling)
         return out
 
@@ -165,7 +170,7 @@ def compare_kernel(name: str):
             args, mode, bits = (_operand(x, dtype, meta.shape), _operand(y, dtype, meta.shape)), 0, 0
         else:
             args, mode, bits = (_operand(x, dtype, meta.shape), 0), 1, scalar_bits(op, y, dtype)
-        blocks, tiling = _elementwise_tiling(device, n, mode, bits)
+        blocks, tiling = _elementwise_tiling(device, n, tl.CompareTiling, mode=mode, scalarBits=bits)
         rt.launch(device, "compare", f"compare_{kname}_{rt.DTYPE_NAMES[dtype]}", blocks, (*args, out), tiling)
         return out
 
@@ -185,7 +190,7 @@ def unary_kernel(name: str):
         out = rt.new_tensor(meta.shape, dtype, device)
         n = rt.size_of(meta.shape)
         if n:
-            blocks, tiling = _elementwise_tiling(device, n)
+            blocks, tiling = _elementwise_tiling(device, n, tl.UnaryTiling)
             rt.launch(device, "unary", f"unary_{name}_{rt.DTYPE_NAMES[dtype]}", blocks, (x, out), tiling)
         return out
 
@@ -199,7 +204,7 @@ def cast_kernel(meta: Any, x: Tensor, dtype: Any) -> Tensor:
         out = rt.new_tensor(meta.shape, dst, x._device)
         n = rt.size_of(meta.shape)
         if n and src in CAST_DTYPES:
-            blocks, tiling = _elementwise_tiling(x._device, n, 0)
+            blocks, tiling = _elementwise_tiling(x._device, n, tl.CastTiling)
             name = f"cast_{rt.DTYPE_NAMES[src]}_{rt.DTYPE_NAMES[dst]}"
             rt.launch(x._device, "cast", name, blocks, (x, out), tiling)
             return out
@@ -229,7 +234,7 @@ def where_kernel(meta: Any, cond: Tensor, x: Any, y: Any) -> Tensor:
         return rt.full_tensor(meta.shape, v, dtype, device)
 
     c = expand(cond, meta.shape)
-    blocks, tiling = _elementwise_tiling(device, n)
+    blocks, tiling = _elementwise_tiling(device, n, tl.WhereTiling)
     rt.launch(device, "where", f"where_{rt.DTYPE_NAMES[dtype]}", blocks, (c, operand(x), operand(y), out), tiling)
     return out
 

@@ -13,6 +13,7 @@ from pyasc_core.shape_rules import broadcast_shapes
 from pyasc_core.tensor import Tensor
 
 from . import _runtime as rt
+from . import tilings as tl
 from .elementwise import to_dtype
 from .shape import expand
 
@@ -55,7 +56,8 @@ def matmul_kernel(meta: Any, a: Tensor, b: Tensor) -> Tensor:
         cores, name = rt.vector_cores(device), f"matmul_vec_{rt.DTYPE_NAMES[dtype]}"
     units = batch * -(-m // tm) * -(-n // tn)
     blocks, per_core = rt.split(units, align=1, min_per_core=1, cores=cores)
-    tiling = rt.pack(batch, m, n, k, tm, tn, tk, per_core, units)
+    tiling = tl.MatmulTiling(batch=batch, m=m, n=n, k=k, tileM=tm, tileN=tn, tileK=tk, unitsPerCore=per_core,
+                            totalUnits=units)
     rt.launch(device, "matmul", name, blocks, (av, bv, out), tiling)
     return rt.alias(out, out_shape)
 

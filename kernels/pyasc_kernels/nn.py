@@ -11,6 +11,7 @@ from pyasc_core.shape_rules import normalize_axis
 from pyasc_core.tensor import Tensor
 
 from . import _runtime as rt
+from . import tilings as tl
 from .elementwise import FLOATS, to_dtype
 from .shape import expand, permute
 
@@ -45,7 +46,7 @@ def softmax_kernel(name: str):
         rows = rt.size_of(shape) // cols
         out = rt.new_tensor(src._data.shape, dtype, device)
         blocks, per_core = _rows_split(device, rows, cols)
-        tiling = rt.pack(rows, cols, per_core, _chunk(cols))
+        tiling = tl.SoftmaxTiling(rows=rows, cols=cols, rowsPerCore=per_core, chunk=_chunk(cols))
         rt.launch(device, "softmax", f"{name}_{rt.DTYPE_NAMES[dtype]}", blocks, (src, out), tiling)
         if not nd:
             return rt.alias(out, ())
@@ -72,8 +73,8 @@ def _norm(op: str, meta: Any, x: Tensor, weight: Tensor | None, bias: Tensor | N
     w = expand(to_dtype(weight, dtype), (cols,)) if weight is not None else None
     b = expand(to_dtype(bias, dtype), (cols,)) if bias is not None else None
     blocks, per_core = _rows_split(device, rows, cols)
-    tiling = rt.pack(rows, cols, per_core, _chunk(cols), int(w is not None), int(b is not None),
-                     rt.float_bits(float(eps)))
+    tiling = tl.NormTiling(rows=rows, cols=cols, rowsPerCore=per_core, chunk=_chunk(cols), hasWeight=int(w is not None),
+                           hasBias=int(b is not None), epsBits=rt.float_bits(float(eps)))
     # absent weight / bias: the kernel never reads them (flags 0); x's address fills the slot
     args = (xs, w if w is not None else xs, b if b is not None else xs) if layer else (xs, w if w is not None else xs)
     rt.launch(device, "norm", f"{'layer' if layer else 'rms'}_norm_{rt.DTYPE_NAMES[dtype]}", blocks,

@@ -13,6 +13,7 @@ from pyasc_core.shape_rules import normalize_axes
 from pyasc_core.tensor import Tensor
 
 from . import _runtime as rt
+from . import tilings as tl
 from .elementwise import FLOATS, cast_kernel
 from .shape import permute
 
@@ -29,7 +30,8 @@ def reduce_rows(x: Tensor, rows: int, cols: int, op: str, dtype: Any) -> Tensor:
     blocks, per_core = rt.split(rows, align=16, min_per_core=max(16, rt.MIN_PER_CORE // max(cols, 1)),
                                  cores=rt.vector_cores(device))
     chunk = min(CHUNK, -(-cols // 64) * 64)
-    tiling = rt.pack(rows, cols, per_core, chunk, min(BATCH, -(-per_core // 16) * 16))
+    tiling = tl.ReduceTiling(rows=rows, cols=cols, rowsPerCore=per_core, chunk=chunk,
+                             batch=min(BATCH, -(-per_core // 16) * 16))
     rt.launch(device, "reduce", f"reduce_{op}_{rt.DTYPE_NAMES[dtype]}", blocks, (x, out), tiling)
     return out
 

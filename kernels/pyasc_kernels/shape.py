@@ -16,6 +16,7 @@ from pyasc_core.errors import ShapeError
 from pyasc_core.tensor import Tensor, wrap_storage
 
 from . import _runtime as rt
+from . import tilings as tl
 
 MAX_DIMS = 8
 _KERNEL_BY_SIZE = {1: "copy_b8", 2: "copy_b16", 4: "copy_b32", 8: "copy_b64"}
@@ -71,8 +72,9 @@ def strided_copy(x: Tensor, out_shape: Sequence[int], in_strides: Sequence[int],
     blocks, per_core = rt.split(units, align=1, min_per_core=max(1, (rt.MIN_PER_CORE // chunk)),
                                  cores=rt.vector_cores(device))
     pad = [0] * (MAX_DIMS - len(shape))
-    tiling = rt.pack(len(shape), rows, cols, chunk, chunks_per_row, per_core, units, in_offset - lo,
-                     *shape, *pad, *strides, *pad)
+    tiling = tl.CopyTiling(ndim=len(shape), rows=rows, cols=cols, chunk=chunk, chunksPerRow=chunks_per_row,
+                           unitsPerCore=per_core, totalUnits=units, inOffset=in_offset - lo,
+                           outShape=(*shape, *pad), inStride=(*strides, *pad))
     rt.launch(device, "copy", _KERNEL_BY_SIZE[item], blocks, (src, out), tiling)
     return out
 
