@@ -14,6 +14,7 @@
 #ifndef PYASC_SIM_KAPI_VECTOR_H_
 #define PYASC_SIM_KAPI_VECTOR_H_
 
+#include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/params.h"
 #include "pyasc_sim/kapi/tensor.h"
 
@@ -227,12 +228,14 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
     template <typename T>                                                                                          \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const int32_t &count, PYASC_SIM_LOC) {                                                        \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::binary_count(#NAME, dst, src0, src1, count, FACTOR, loc, [](T a, T b) -> T { return EXPR; }); \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,     \
                      PYASC_SIM_LOC) {                                                                              \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::binary_repeat(#NAME, dst, src0, src1,                                                          \
                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
                                   repeatParams, FACTOR, loc, [](T a, T b) -> T { return EXPR; });                  \
@@ -241,6 +244,7 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,       \
                      PYASC_SIM_LOC) {                                                                              \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::binary_repeat(#NAME, dst, src0, src1,                                                          \
                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
                                   repeatParams, FACTOR, loc, [](T a, T b) -> T { return EXPR; });                  \
@@ -250,17 +254,20 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
 #define PYASC_SIM_UNARY(NAME, FACTOR, EXPR)                                                                        \
     template <typename T>                                                                                          \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count, PYASC_SIM_LOC) {  \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::unary_count(#NAME, dst, src, count, FACTOR, loc, [](T a) -> T { return EXPR; });               \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],                  \
                      const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, FACTOR, loc, [](T a) -> T { return EXPR; });           \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask,                    \
                      const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, FACTOR, loc, [](T a) -> T { return EXPR; });           \
     }
@@ -270,6 +277,7 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
                      const pyasc_sim::kapi::ident_t<T> &scalarValue, const int32_t &count, PYASC_SIM_LOC) {        \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_count(#NAME, dst, src, count, 1.0, loc, [s](T a) -> T { return EXPR; });                 \
     }                                                                                                              \
@@ -277,6 +285,7 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
                      const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask[],                        \
                      const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
@@ -285,6 +294,7 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
                      const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask,                          \
                      const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
@@ -320,6 +330,7 @@ PYASC_SIM_SCALAR(Mins, (a < s ? a : s))
 template <typename T>
 inline void Duplicate(const LocalTensor<T> &dst, const pyasc_sim::kapi::ident_t<T> &scalarValue, const int32_t &count,
                       PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Duplicate, T);
     int64_t n = sim_detail::check_count(count, "Duplicate", loc);
     sim_detail::check_operand(dst, "Duplicate", "dst", n, loc);
     T *d = dst.ptr();
@@ -342,6 +353,7 @@ template <typename T, bool isSetMask = true>
 inline void Duplicate(const LocalTensor<T> &dst, const pyasc_sim::kapi::ident_t<T> &scalarValue, uint64_t mask[],
                       const uint8_t repeatTimes, const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
                       PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Duplicate, T);
     sim_detail::duplicate_repeat(dst, static_cast<T>(scalarValue),
                                  sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Duplicate", loc), repeatTimes,
                                  dstBlockStride, dstRepeatStride, loc);
@@ -350,6 +362,7 @@ template <typename T, bool isSetMask = true>
 inline void Duplicate(const LocalTensor<T> &dst, const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask,
                       const uint8_t repeatTimes, const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
                       PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Duplicate, T);
     sim_detail::duplicate_repeat(dst, static_cast<T>(scalarValue),
                                  sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Duplicate", loc), repeatTimes,
                                  dstBlockStride, dstRepeatStride, loc);
