@@ -54,6 +54,10 @@
 #define PYASC_SIM_DT_WholeReduceSum half, float         // source: ascendcopapi page WholeReduceSum (归约计算)
 #define PYASC_SIM_DT_WholeReduceMax half, float         // source: ascendcopapi page WholeReduceMax (归约计算)
 #define PYASC_SIM_DT_WholeReduceMin half, float         // source: ascendcopapi page WholeReduceMin (归约计算)
+// ---- compare, select (T = the compared / selected element type) ------------------------------------
+#define PYASC_SIM_DT_Compare half, float, int32_t       // source: atlasascendc_api_07_0066.html (Compare; int32_t for EQ/NE)
+#define PYASC_SIM_DT_Compares half, float, int32_t      // source: atlasascendc_api_07_0068.html (Compares)
+#define PYASC_SIM_DT_Select half, float                 // source: atlasascendc_api_07_0069.html (Select)
 #endif
 
 namespace pyasc_sim {

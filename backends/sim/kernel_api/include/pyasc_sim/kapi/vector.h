@@ -566,6 +566,7 @@ inline void check_compare_count(uint32_t count, const char *api, const SrcLoc &l
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode,
                     uint32_t count, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Compare, T);
     sim_detail::check_compare_count<T>(count, "Compare", loc);
     sim_detail::check_operand(src0, "Compare", "src0", count, loc);
     sim_detail::check_operand(src1, "Compare", "src1", count, loc);
@@ -580,6 +581,7 @@ inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const
 template <typename T, typename U, bool isSetMask = true>
 inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode,
                     const uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams &p, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Compare, T);
     constexpr uint32_t epr = 256 / sizeof(T);
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, epr, "Compare", loc);
     const sim_detail::Opnd o0{p.src0BlkStride, p.src0RepStride, 32 / sizeof(T)},
@@ -600,6 +602,7 @@ inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const
 template <typename T, typename U>
 inline void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const pyasc_sim::kapi::ident_t<T> src1Scalar,
                      CMPMODE cmpMode, uint32_t count, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Compares, T);
     sim_detail::check_compare_count<T>(count, "Compares", loc);
     sim_detail::check_operand(src0, "Compares", "src0", count, loc);
     dst.check_aligned("Compares", "dst", loc);
@@ -654,6 +657,7 @@ inline void select_repeat(const LocalTensor<T> &dst, const LocalTensor<U> &selMa
 template <typename T, typename U>
 inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
                    const LocalTensor<T> &src1, SELMODE selMode, uint32_t count, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Select, T);
     sim_detail::check_operand(src1, "Select", "src1", count, loc);
     const T *s1 = src1.ptr();
     sim_detail::select_count(dst, selMask, src0, [s1](int64_t i) { return s1[i]; }, selMode, count, loc);
@@ -661,6 +665,7 @@ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, con
 template <typename T, typename U>
 inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
                    const pyasc_sim::kapi::ident_t<T> src1, SELMODE selMode, uint32_t count, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Select, T);
     const T s = src1;
     sim_detail::select_count(dst, selMask, src0, [s](int64_t) { return s; }, selMode, count, loc);
 }
@@ -668,6 +673,7 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
                    const LocalTensor<T> &src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
                    const BinaryRepeatParams &p, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Select, T);
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Select", loc);
     const sim_detail::Opnd o1{p.src1BlkStride, p.src1RepStride, 32 / sizeof(T)};
     sim_detail::check_operand(src1, "Select", "src1", o1.extent(repeatTimes, m), loc);
@@ -679,6 +685,7 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
                    const pyasc_sim::kapi::ident_t<T> src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
                    const BinaryRepeatParams &p, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Select, T);
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Select", loc);
     const T s = src1;
     sim_detail::select_repeat(dst, selMask, src0, [s](int64_t) { return s; }, 0, sim_detail::Opnd{0, 0, 1}, selMode, m,
