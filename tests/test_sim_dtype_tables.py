@@ -85,3 +85,11 @@ def test_every_table_entry_cites_its_source_and_is_checked():
         assert types.strip(), f"table entry {name} lists no types"
         # the API's template runs the check: directly, or through the family macro taking NAME
         assert re.search(r"DTYPE_CHECK\(%s, T\)|PYASC_SIM_\w+\(%s," % (name, name), users), name
+
+
+def test_the_error_points_at_the_kernels_call(tmp_path):
+    src = _src(tmp_path, "bf16_where", "bfloat16_t", "AscendC::Add(t, t, t, 64)")
+    with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+        pyasc_sim.compile(src, opt="-O0")
+    assert ei.value.file == str(src) and ei.value.line == 7  # the Add line of KERNEL
+    assert str(ei.value).startswith(f"{src}:7: error: static assertion failed: pyasc dtype-table: AscendC::Add")
