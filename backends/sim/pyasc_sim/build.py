@@ -533,6 +533,10 @@ def _raise_compile_error(output: str, path: str, cmd: list[str] | None = None) -
     file, line, msg = _first_error(output)
     if not file:
         file, line, msg = path, 0, "the compiler failed"
+    elif "pyasc dtype-table" in msg:  # point at the kernel's call, not at dtype_tables.h
+        call = re.search(r"^%s:(\d+):(?:\d+:)?\s+required from" % re.escape(path), output, re.M)
+        if call is not None:
+            file, line = path, int(call.group(1))
     where = f"{file}:{line}" if line else file
     lines = output.splitlines()
     shown = "\n".join(lines[:60]) + (f"\n... ({len(lines) - 60} more lines)" if len(lines) > 60 else "")

@@ -30,6 +30,9 @@ public:
         pipe_.InitBuffer(qx_, kDepth, tile * sizeof(T));
         pipe_.InitBuffer(qy_, kDepth, tile * sizeof(T));
         pipe_.InitBuffer(qz_, kDepth, tile * sizeof(T));
+        if constexpr (std::is_same<T, bfloat16_t>::value) {
+            pipe_.InitBuffer(fbuf_, 2 * tile * sizeof(float));
+        }
     }
 
     __aicore__ inline void Run()
@@ -78,7 +81,18 @@ private:
         LocalTensor<T> a = qx_.template DeQue<T>();
         LocalTensor<T> b = qy_.template DeQue<T>();
         LocalTensor<T> c = qz_.template AllocTensor<T>();
-        Add(c, a, b, static_cast<int32_t>(Len(i)));
+        const int32_t n = static_cast<int32_t>(Len(i));
+        if constexpr (std::is_same<T, bfloat16_t>::value) {
+            // Atlas A2's Add takes no bfloat16_t (kapi/dtype_tables.h): add in float, round once (RINT)
+            LocalTensor<float> fa = fbuf_.template Get<float>();
+            LocalTensor<float> fb = fa[tile_];
+            Cast(fa, a, RoundMode::CAST_NONE, n);
+            Cast(fb, b, RoundMode::CAST_NONE, n);
+            Add(fa, fa, fb, n);
+            Cast(c, fa, RoundMode::CAST_RINT, n);
+        } else {
+            Add(c, a, b, n);
+        }
         qz_.EnQue(c);
         qx_.FreeTensor(a);
         qy_.FreeTensor(b);
@@ -99,6 +113,7 @@ private:
     TPipe pipe_;
     TQue<TPosition::VECIN, kDepth> qx_, qy_;
     TQue<TPosition::VECOUT, kDepth> qz_;
+    TBuf<TPosition::VECCALC> fbuf_;  // bfloat16_t only: the float operands
     GlobalTensor<T> xs_, ys_, zs_;
     uint32_t mine_ = 0;
     uint32_t tile_ = 0;

@@ -9,6 +9,7 @@
 #ifndef PYASC_SIM_KAPI_REDUCE_H_
 #define PYASC_SIM_KAPI_REDUCE_H_
 
+#include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/vector.h"
 
 namespace AscendC {
@@ -131,12 +132,14 @@ inline void whole_reduce(RedOp op, const char *api, const LocalTensor<T> &dst, c
     template <typename T>                                                                                            \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer,    \
                      const int32_t count INDEX_PARAM, PYASC_SIM_LOC) {                                               \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                              \
         sim_detail::reduce_count(OP, #NAME, dst, src, sharedTmpBuffer, count, INDEX_ARG, loc);                       \
     }                                                                                                                \
     template <typename T>                                                                                            \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer,    \
                      const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride INDEX_PARAM,           \
                      PYASC_SIM_LOC) {                                                                                \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                              \
         sim_detail::reduce_repeat(OP, #NAME, dst, src, sharedTmpBuffer,                                              \
                                   sim_detail::mask_count(static_cast<uint64_t>(mask), 256 / sizeof(T), #NAME, loc),  \
                                   repeatTime, srcRepStride, INDEX_ARG, loc);                                         \
@@ -145,6 +148,7 @@ inline void whole_reduce(RedOp op, const char *api, const LocalTensor<T> &dst, c
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer,    \
                      const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride INDEX_PARAM,        \
                      PYASC_SIM_LOC) {                                                                                \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                              \
         sim_detail::reduce_repeat(OP, #NAME, dst, src, sharedTmpBuffer, sim_detail::mask_bits(mask, 256 / sizeof(T)), \
                                   repeatTime, srcRepStride, INDEX_ARG, loc);                                         \
     }
@@ -161,6 +165,7 @@ PYASC_SIM_REDUCE(ReduceMin, sim_detail::RedOp::kMin, PYASC_SIM_COMMA bool calInd
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t mask,                     \
                      const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,             \
                      const int32_t srcRepStride ORDER_PARAM, PYASC_SIM_LOC) {                                      \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                              \
         sim_detail::whole_reduce(OP, #NAME, dst, src,                                                              \
                                  sim_detail::mask_of<isSetMask>(static_cast<uint64_t>(mask), 256 / sizeof(T), #NAME, loc), \
                                  repeatTime, dstRepStride, srcBlkStride, srcRepStride, ORDER_ARG, loc);            \
@@ -169,6 +174,7 @@ PYASC_SIM_REDUCE(ReduceMin, sim_detail::RedOp::kMin, PYASC_SIM_COMMA bool calInd
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],                  \
                      const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,             \
                      const int32_t srcRepStride ORDER_PARAM, PYASC_SIM_LOC) {                                      \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                              \
         sim_detail::whole_reduce(OP, #NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTime, dstRepStride, srcBlkStride, srcRepStride, ORDER_ARG, loc);            \
     }

@@ -14,6 +14,7 @@
 #ifndef PYASC_SIM_KAPI_VECTOR_H_
 #define PYASC_SIM_KAPI_VECTOR_H_
 
+#include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/params.h"
 #include "pyasc_sim/kapi/tensor.h"
 
@@ -227,12 +228,14 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
     template <typename T>                                                                                          \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const int32_t &count, PYASC_SIM_LOC) {                                                        \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::binary_count(#NAME, dst, src0, src1, count, FACTOR, loc, [](T a, T b) -> T { return EXPR; }); \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,     \
                      PYASC_SIM_LOC) {                                                                              \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::binary_repeat(#NAME, dst, src0, src1,                                                          \
                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
                                   repeatParams, FACTOR, loc, [](T a, T b) -> T { return EXPR; });                  \
@@ -241,6 +244,7 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,       \
                      PYASC_SIM_LOC) {                                                                              \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::binary_repeat(#NAME, dst, src0, src1,                                                          \
                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
                                   repeatParams, FACTOR, loc, [](T a, T b) -> T { return EXPR; });                  \
@@ -250,17 +254,20 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
 #define PYASC_SIM_UNARY(NAME, FACTOR, EXPR)                                                                        \
     template <typename T>                                                                                          \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count, PYASC_SIM_LOC) {  \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::unary_count(#NAME, dst, src, count, FACTOR, loc, [](T a) -> T { return EXPR; });               \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],                  \
                      const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, FACTOR, loc, [](T a) -> T { return EXPR; });           \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask,                    \
                      const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, FACTOR, loc, [](T a) -> T { return EXPR; });           \
     }
@@ -270,6 +277,7 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
                      const pyasc_sim::kapi::ident_t<T> &scalarValue, const int32_t &count, PYASC_SIM_LOC) {        \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_count(#NAME, dst, src, count, 1.0, loc, [s](T a) -> T { return EXPR; });                 \
     }                                                                                                              \
@@ -277,6 +285,7 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
                      const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask[],                        \
                      const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
@@ -285,6 +294,7 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
                      const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask,                          \
                      const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
@@ -320,6 +330,7 @@ PYASC_SIM_SCALAR(Mins, (a < s ? a : s))
 template <typename T>
 inline void Duplicate(const LocalTensor<T> &dst, const pyasc_sim::kapi::ident_t<T> &scalarValue, const int32_t &count,
                       PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Duplicate, T);
     int64_t n = sim_detail::check_count(count, "Duplicate", loc);
     sim_detail::check_operand(dst, "Duplicate", "dst", n, loc);
     T *d = dst.ptr();
@@ -342,6 +353,7 @@ template <typename T, bool isSetMask = true>
 inline void Duplicate(const LocalTensor<T> &dst, const pyasc_sim::kapi::ident_t<T> &scalarValue, uint64_t mask[],
                       const uint8_t repeatTimes, const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
                       PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Duplicate, T);
     sim_detail::duplicate_repeat(dst, static_cast<T>(scalarValue),
                                  sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Duplicate", loc), repeatTimes,
                                  dstBlockStride, dstRepeatStride, loc);
@@ -350,6 +362,7 @@ template <typename T, bool isSetMask = true>
 inline void Duplicate(const LocalTensor<T> &dst, const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask,
                       const uint8_t repeatTimes, const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
                       PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Duplicate, T);
     sim_detail::duplicate_repeat(dst, static_cast<T>(scalarValue),
                                  sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Duplicate", loc), repeatTimes,
                                  dstBlockStride, dstRepeatStride, loc);
@@ -553,6 +566,7 @@ inline void check_compare_count(uint32_t count, const char *api, const SrcLoc &l
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode,
                     uint32_t count, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Compare, T);
     sim_detail::check_compare_count<T>(count, "Compare", loc);
     sim_detail::check_operand(src0, "Compare", "src0", count, loc);
     sim_detail::check_operand(src1, "Compare", "src1", count, loc);
@@ -567,6 +581,7 @@ inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const
 template <typename T, typename U, bool isSetMask = true>
 inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode,
                     const uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams &p, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Compare, T);
     constexpr uint32_t epr = 256 / sizeof(T);
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, epr, "Compare", loc);
     const sim_detail::Opnd o0{p.src0BlkStride, p.src0RepStride, 32 / sizeof(T)},
@@ -587,6 +602,7 @@ inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const
 template <typename T, typename U>
 inline void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const pyasc_sim::kapi::ident_t<T> src1Scalar,
                      CMPMODE cmpMode, uint32_t count, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Compares, T);
     sim_detail::check_compare_count<T>(count, "Compares", loc);
     sim_detail::check_operand(src0, "Compares", "src0", count, loc);
     dst.check_aligned("Compares", "dst", loc);
@@ -641,6 +657,7 @@ inline void select_repeat(const LocalTensor<T> &dst, const LocalTensor<U> &selMa
 template <typename T, typename U>
 inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
                    const LocalTensor<T> &src1, SELMODE selMode, uint32_t count, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Select, T);
     sim_detail::check_operand(src1, "Select", "src1", count, loc);
     const T *s1 = src1.ptr();
     sim_detail::select_count(dst, selMask, src0, [s1](int64_t i) { return s1[i]; }, selMode, count, loc);
@@ -648,6 +665,7 @@ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, con
 template <typename T, typename U>
 inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
                    const pyasc_sim::kapi::ident_t<T> src1, SELMODE selMode, uint32_t count, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Select, T);
     const T s = src1;
     sim_detail::select_count(dst, selMask, src0, [s](int64_t) { return s; }, selMode, count, loc);
 }
@@ -655,6 +673,7 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
                    const LocalTensor<T> &src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
                    const BinaryRepeatParams &p, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Select, T);
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Select", loc);
     const sim_detail::Opnd o1{p.src1BlkStride, p.src1RepStride, 32 / sizeof(T)};
     sim_detail::check_operand(src1, "Select", "src1", o1.extent(repeatTimes, m), loc);
@@ -666,6 +685,7 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
                    const pyasc_sim::kapi::ident_t<T> src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
                    const BinaryRepeatParams &p, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Select, T);
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Select", loc);
     const T s = src1;
     sim_detail::select_repeat(dst, selMask, src0, [s](int64_t) { return s; }, 0, sim_detail::Opnd{0, 0, 1}, selMode, m,

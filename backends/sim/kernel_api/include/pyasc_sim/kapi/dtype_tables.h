@@ -1,0 +1,87 @@
+// Ascend C on the CPU -- which element types each API accepts, per SoC family (one place).
+//
+// The NPU toolchain rejects (or miscomputes) an API called with an element type its documented
+// table does not list for the SoC; the simulator would run it anyway.  Each API function template
+// starts with PYASC_SIM_DTYPE_CHECK(Api, T), a static_assert against the table below, so such a
+// kernel fails to compile here too: the message names the API, the SoC and the listed types, and
+// the compiler's "required from" note names the type.
+//
+// Tables are keyed by the SoC family the compile step defines (arch.h): __CCE_AICORE__ == 220 is
+// Atlas A2 training/inference (Ascend910B*).  Other families have no table yet: nothing is checked.
+// Opt out for one kernel with -DPYASC_SIM_NO_DTYPE_TABLES.
+//
+// Each entry is one line `#define PYASC_SIM_DT_<Api> <types>  // <source>`: the types the public
+// Ascend C API reference lists for Atlas A2 (page <Api>, 参数说明, 表 模板参数说明, row T, "Atlas A2
+// 训练系列产品/Atlas A2 推理系列产品，支持的数据类型为"); tests/test_sim_dtype_tables.py checks every
+// entry cites its page.
+#ifndef PYASC_SIM_KAPI_DTYPE_TABLES_H_
+#define PYASC_SIM_KAPI_DTYPE_TABLES_H_
+
+#include <type_traits>
+
+#include "pyasc_sim/kapi/arch.h"
+#include "pyasc_sim/kapi/base.h"
+
+// Pages: https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/850/API/ascendcopapi/<page>
+
+#if __CCE_AICORE__ == 220
+#define PYASC_SIM_DT_SOC "Atlas A2 training/inference (__CCE_AICORE__ 220, Ascend910B)"
+// ---- binary (dst = f(src0, src1)) ------------------------------------------------------------------
+#define PYASC_SIM_DT_Add half, int16_t, int32_t, float  // source: atlasascendc_api_07_0035.html (Add)
+#define PYASC_SIM_DT_Sub half, int16_t, int32_t, float  // source: ascendcopapi page Sub (基础算术)
+#define PYASC_SIM_DT_Mul half, int16_t, int32_t, float  // source: ascendcopapi page Mul (基础算术)
+#define PYASC_SIM_DT_Div half, float                    // source: ascendcopapi page Div (基础算术)
+#define PYASC_SIM_DT_Max half, int16_t, int32_t, float  // source: ascendcopapi page Max (基础算术)
+#define PYASC_SIM_DT_Min half, int16_t, int32_t, float  // source: ascendcopapi page Min (基础算术)
+// ---- unary (dst = f(src)) --------------------------------------------------------------------------
+#define PYASC_SIM_DT_Exp half, float                    // source: ascendcopapi page Exp (基础算术)
+#define PYASC_SIM_DT_Ln half, float                     // source: ascendcopapi page Ln (基础算术)
+#define PYASC_SIM_DT_Abs half, float                    // source: ascendcopapi page Abs (基础算术)
+#define PYASC_SIM_DT_Sqrt half, float                   // source: ascendcopapi page Sqrt (基础算术)
+#define PYASC_SIM_DT_Rsqrt half, float                  // source: ascendcopapi page Rsqrt (基础算术)
+#define PYASC_SIM_DT_Reciprocal half, float             // source: ascendcopapi page Reciprocal (基础算术)
+#define PYASC_SIM_DT_Relu half, float, int32_t          // source: ascendcopapi page Relu (基础算术)
+// ---- with a scalar (dst = f(src, scalar)) ----------------------------------------------------------
+#define PYASC_SIM_DT_Adds half, int16_t, int32_t, float  // source: ascendcopapi page Adds (基础算术)
+#define PYASC_SIM_DT_Muls half, int16_t, int32_t, float  // source: ascendcopapi page Muls (基础算术)
+#define PYASC_SIM_DT_Maxs half, int16_t, int32_t, float  // source: ascendcopapi page Maxs (基础算术)
+#define PYASC_SIM_DT_Mins half, int16_t, int32_t, float  // source: ascendcopapi page Mins (基础算术)
+// ---- fill, reductions ------------------------------------------------------------------------------
+#define PYASC_SIM_DT_Duplicate half, bfloat16_t, int16_t, uint16_t, int32_t, uint32_t, float  // source: ascendcopapi page Duplicate (数据填充)
+#define PYASC_SIM_DT_ReduceSum half, float              // source: ascendcopapi page ReduceSum (归约计算)
+#define PYASC_SIM_DT_ReduceMax half, float              // source: ascendcopapi page ReduceMax (归约计算)
+#define PYASC_SIM_DT_ReduceMin half, float              // source: ascendcopapi page ReduceMin (归约计算)
+#define PYASC_SIM_DT_WholeReduceSum half, float         // source: ascendcopapi page WholeReduceSum (归约计算)
+#define PYASC_SIM_DT_WholeReduceMax half, float         // source: ascendcopapi page WholeReduceMax (归约计算)
+#define PYASC_SIM_DT_WholeReduceMin half, float         // source: ascendcopapi page WholeReduceMin (归约计算)
+// ---- compare, select (T = the compared / selected element type) ------------------------------------
+#define PYASC_SIM_DT_Compare half, float, int32_t       // source: atlasascendc_api_07_0066.html (Compare; int32_t for EQ/NE)
+#define PYASC_SIM_DT_Compares half, float, int32_t      // source: atlasascendc_api_07_0068.html (Compares)
+#define PYASC_SIM_DT_Select half, float                 // source: atlasascendc_api_07_0069.html (Select)
+#endif
+
+namespace pyasc_sim {
+namespace kapi {
+namespace dtypes {
+template <typename T, typename... Listed>
+constexpr bool listed_v = (std::is_same<typename std::remove_cv<T>::type, Listed>::value || ...);
+}  // namespace dtypes
+}  // namespace kapi
+}  // namespace pyasc_sim
+
+#define PYASC_SIM_DT_STR2(...) #__VA_ARGS__
+#define PYASC_SIM_DT_STR(...) PYASC_SIM_DT_STR2(__VA_ARGS__)
+
+#if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_DT_SOC)
+#define PYASC_SIM_DTYPE_CHECK(API, T) static_assert(true, "")
+#else
+// A static_assert naming the API, the SoC and the listed types; T appears in the compiler's
+// "In instantiation of ... [with T = ...]" note right above it.
+#define PYASC_SIM_DTYPE_CHECK(API, T)                                                                            \
+    static_assert(::pyasc_sim::kapi::dtypes::listed_v<T, PYASC_SIM_DT_##API>,                                   \
+                  "pyasc dtype-table: AscendC::" #API " is not documented for this element type T on "          \
+                  PYASC_SIM_DT_SOC "; listed types: " PYASC_SIM_DT_STR(PYASC_SIM_DT_##API)                      \
+                  " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
+#endif
+
+#endif  // PYASC_SIM_KAPI_DTYPE_TABLES_H_

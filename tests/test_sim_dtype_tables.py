@@ -1,0 +1,95 @@
+"""Issue 10 point 8: an Ascend C API called with an element type its documented table does not
+list for the chosen SoC fails to compile (kapi/dtype_tables.h), naming the API, the type, the SoC
+and the listed types; listed types compile; -DPYASC_SIM_NO_DTYPE_TABLES opts out."""
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+pyasc_sim = pytest.importorskip("pyasc_sim")
+
+KERNEL = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void dtk(GM_ADDR x) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4096);
+    AscendC::LocalTensor<%(T)s> t = buf.Get<%(T)s>();
+    %(CALL)s;
+}
+"""
+
+
+def _src(tmp_path, name: str, t: str, call: str):
+    p = tmp_path / f"{name}.cpp"
+    p.write_text(KERNEL % {"T": t, "CALL": call})
+    return p
+
+
+def _tables() -> str:
+    with open(os.path.join(pyasc_sim.get_include(), "pyasc_sim", "kapi", "dtype_tables.h"), encoding="utf-8") as f:
+        return f.read()
+
+
+def test_bfloat16_add_is_a_compile_error_naming_api_type_soc_and_listed_types(tmp_path):
+    with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+        pyasc_sim.compile(_src(tmp_path, "bf16_add", "bfloat16_t", "AscendC::Add(t, t, t, 64)"), opt="-O0")
+    out = ei.value.output
+    assert "AscendC::Add is not documented for this element type" in out
+    assert "bfloat16_t" in out  # the instantiation note names T
+    assert "Atlas A2" in out and "__CCE_AICORE__ 220" in out
+    assert "listed types: half, int16_t, int32_t, float" in out
+    assert "PYASC_SIM_NO_DTYPE_TABLES" in out
+
+
+def test_int32_exp_is_a_compile_error(tmp_path):
+    with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+        pyasc_sim.compile(_src(tmp_path, "i32_exp", "int32_t", "AscendC::Exp(t, t, 64)"), opt="-O0")
+    out = ei.value.output
+    assert "AscendC::Exp is not documented" in out and "listed types: half, float" in out
+    assert re.search(r"T = (int|int32_t)\b", out)
+
+
+@pytest.mark.parametrize("call", ["AscendC::ReduceSum(t, t, t, 64)",
+                                  "AscendC::WholeReduceMax(t, t, 64, 1, 1, 1, 8)",
+                                  "AscendC::Muls(t, t, (int8_t)2, 64)"])
+def test_other_unlisted_int8_calls_fail(tmp_path, call):
+    with pytest.raises(pyasc_sim.KernelCompileError, match="pyasc dtype-table"):
+        pyasc_sim.compile(_src(tmp_path, "i8", "int8_t", call), opt="-O0")
+
+
+def test_listed_combinations_compile(tmp_path):
+    calls = ["AscendC::Add(t, t, t, 64)", "AscendC::Exp(t, t, 64)", "AscendC::Adds(t, t, 1.0f, 64)",
+             "AscendC::ReduceSum(t, t, t, 64)", "AscendC::Duplicate(t, 1.0f, 64)"]
+    assert pyasc_sim.compile(_src(tmp_path, "f32_ok", "float", "; ".join(calls)), opt="-O0")
+    assert pyasc_sim.compile(_src(tmp_path, "i32_ok", "int32_t", "AscendC::Add(t, t, t, 64)"), opt="-O0")
+
+
+def test_opt_out_macro_compiles_the_unlisted_call(tmp_path):
+    src = _src(tmp_path, "bf16_optout", "bfloat16_t", "AscendC::Add(t, t, t, 64)")
+    assert pyasc_sim.compile(src, opt="-O0", extra_flags=["-DPYASC_SIM_NO_DTYPE_TABLES"])
+
+
+def test_every_table_entry_cites_its_source_and_is_checked():
+    text = _tables()
+    entries = re.findall(r"^#define PYASC_SIM_DT_(\w+) (.*)$", text, re.M)
+    apis = {name: rest for name, rest in entries if name not in ("SOC", "STR", "STR2")}
+    assert {"Add", "Exp", "Duplicate", "ReduceSum", "Compare", "Select", "Muls", "Adds"} <= set(apis)
+    kapi = os.path.join(pyasc_sim.get_include(), "pyasc_sim", "kapi")
+    users = "".join(open(os.path.join(kapi, f), encoding="utf-8").read() for f in os.listdir(kapi) if f != "dtype_tables.h")
+    for name, rest in apis.items():
+        types, _, source = rest.partition("// source:")
+        assert source.strip(), f"table entry {name} cites no source page"
+        assert re.search(r"(atlasascendc_api_07_\d+\.html|ascendcopapi page %s\b)" % name, source), (name, source)
+        assert types.strip(), f"table entry {name} lists no types"
+        # the API's template runs the check: directly, or through the family macro taking NAME
+        assert re.search(r"DTYPE_CHECK\(%s, T\)|PYASC_SIM_\w+\(%s," % (name, name), users), name
+
+
+def test_the_error_points_at_the_kernels_call(tmp_path):
+    src = _src(tmp_path, "bf16_where", "bfloat16_t", "AscendC::Add(t, t, t, 64)")
+    with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+        pyasc_sim.compile(src, opt="-O0")
+    assert ei.value.file == str(src) and ei.value.line == 7  # the Add line of KERNEL
+    assert str(ei.value).startswith(f"{src}:7: error: static assertion failed: pyasc dtype-table: AscendC::Add")
