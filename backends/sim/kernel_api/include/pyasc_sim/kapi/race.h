@@ -116,13 +116,17 @@ struct RaceState {
                 for (uint64_t s = first; s < last; ++s) {
                     const Sector &x = sh[s];
                     if (n.write) {
+                        // of the unordered reads, the latest (one whose pipe saw another's read after it)
+                        int best = -1;
                         for (int q = 0; q < kRacePipes; ++q) {
-                            if (q != p && x.r_ep[q] != 0 && vc[p][q] < x.r_ep[q]) {
-                                c = {true, "write-after-read", n.kind, p, q, n.off, n.bytes, s, locs[x.r_loc[q]].first,
-                                     locs[x.r_loc[q]].second};
-                                pending.clear();
-                                return c;
-                            }
+                            if (q == p || x.r_ep[q] == 0 || vc[p][q] >= x.r_ep[q]) continue;
+                            if (best < 0 || vc[q][best] >= x.r_ep[best]) best = q;
+                        }
+                        if (best >= 0) {
+                            c = {true, "write-after-read", n.kind, p, best, n.off, n.bytes, s,
+                                 locs[x.r_loc[best]].first, locs[x.r_loc[best]].second};
+                            pending.clear();
+                            return c;
                         }
                     }
                     if (x.w_ep != 0 && x.w_pipe != p && vc[p][x.w_pipe] < x.w_ep) {
