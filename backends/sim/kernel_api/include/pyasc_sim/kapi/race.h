@@ -119,7 +119,9 @@ struct RaceState {
                         // of the unordered reads, the latest (one whose pipe saw another's read after it)
                         int best = -1;
                         for (int q = 0; q < kRacePipes; ++q) {
-                            if (q == p || x.r_ep[q] == 0 || vc[p][q] >= x.r_ep[q]) continue;
+                            // q == S: a scalar read (GetValue) has its value before the scalar unit issues
+                            // any later instruction, so it is ordered before every later write
+                            if (q == p || q == 0 || x.r_ep[q] == 0 || vc[p][q] >= x.r_ep[q]) continue;
                             if (best < 0 || vc[q][best] >= x.r_ep[best]) best = q;
                         }
                         if (best >= 0) {
