@@ -2,6 +2,7 @@
 // TBuf code orders its pipes itself with SetFlag/WaitFlag; each `racy_*` kernel leaves one pair
 // out. The line the race is reported at ends with a `BAD(<tag>)` comment; the earlier
 // instruction of the pair with a `FIRST(<tag>)` comment.
+#define PYASC_SIM_RACECHECK 1  // pipe-race is opt-in per kernel for now
 #include "kernel_operator.h"
 using namespace AscendC;
 

@@ -331,10 +331,15 @@ inline void defer_warning(const char *check, const SrcLoc &loc, const char *fmt,
 
 // ---- cost model ---------------------------------------------------------------------------------
 // ---- pipe-race (race.h) ---------------------------------------------------------------------------
-// The block's race state, tracking only inside a launch with checks on.
+// The block's race state, tracking only inside a launch with checks on, in kernels compiled with
+// PYASC_SIM_RACECHECK=1 (#define before kernel_operator.h, or -DPYASC_SIM_RACECHECK=1): off by
+// default until the compatibility and test kernels order their TBuf pipes with flags.
+#ifndef PYASC_SIM_RACECHECK
+#define PYASC_SIM_RACECHECK 0
+#endif
 inline RaceState &race() {
     BlockState &b = blk();
-    b.race.on = b.checks && b.ctx != nullptr;
+    b.race.on = PYASC_SIM_RACECHECK != 0 && b.checks && b.ctx != nullptr;
     return b.race;
 }
 // The pending instruction's local accesses run on pipe p: a conflict is an error.
