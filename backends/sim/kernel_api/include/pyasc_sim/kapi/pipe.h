@@ -27,6 +27,7 @@ public:
         num_ = num;
         len_ = len;
         state_.assign(num, kFree);
+        race_.assign(num, {});
         alloc_loc_.assign(num, loc);
         fifo_.assign(num, 0);
         head_ = count_ = 0;
@@ -42,6 +43,7 @@ public:
             if (state_[i] == kFree) {
                 state_[i] = kAllocated;
                 alloc_loc_[i] = loc;
+                if (i < race_.size()) pyasc_sim::kapi::race().acquire(race_[i]);  // after the last FreeTensor
                 next_ = (i + 1) % num_;
                 return tensor<T>(i);
             }
@@ -70,6 +72,7 @@ public:
         fifo_[(head_ + count_) % num_] = i;
         ++count_;
         state_[i] = kEnqueued;
+        pyasc_sim::kapi::race().publish(race_[i]);  // the producer's pipes, seen by DeQue
         return true;
     }
 
@@ -86,6 +89,7 @@ public:
         head_ = (head_ + 1) % num_;
         --count_;
         state_[i] = kAllocated;
+        pyasc_sim::kapi::race().acquire(race_[i]);
         pyasc_sim::kapi::charge_sync(pyasc_sim::cost::kQueueSyncCycles);
         return tensor<T>(i);
     }
@@ -101,6 +105,7 @@ public:
                                   i, pyasc_sim::kapi::pos_name(pos_), state_name(state_[i]));
         }
         state_[i] = kFree;
+        pyasc_sim::kapi::race().publish(race_[i]);  // the old owner's accesses, seen by the next AllocTensor
     }
 
     uint32_t enqueued() const { return count_; }
@@ -159,6 +164,7 @@ private:
     uint32_t num_ = 0;
     uint32_t len_ = 0;
     std::vector<uint8_t> state_;
+    std::vector<pyasc_sim::kapi::RaceClock> race_;  // pipe-race: per buffer, the clock its last owner published
     std::vector<pyasc_sim::kapi::SrcLoc> alloc_loc_;
     std::vector<uint32_t> fifo_;
     uint32_t head_ = 0;

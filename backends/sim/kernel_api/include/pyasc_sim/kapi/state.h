@@ -26,6 +26,7 @@
 #endif
 
 #include "pyasc_sim/kapi/base.h"
+#include "pyasc_sim/kapi/race.h"
 
 namespace pyasc_sim {
 namespace kapi {
@@ -188,6 +189,7 @@ struct BlockState {
     bool soft_sync_checked = false;
     int atomic_op = 0;       // 0 none, 1 add, 2 max, 3 min
     int atomic_type = 0;     // AtomicElem of the SetAtomic*<T> call
+    RaceState race;          // pipe-race: per-pipe vector clocks and per-sector last accesses (race.h)
 
     // Memory of kind k; allocated on first use.
     uint8_t *memory(int k) {
@@ -328,7 +330,39 @@ inline void defer_warning(const char *check, const SrcLoc &loc, const char *fmt,
 }
 
 // ---- cost model ---------------------------------------------------------------------------------
-inline void charge(Pipe p, double cycles) { blk().pipe[p] += cycles; }
+// ---- pipe-race (race.h) ---------------------------------------------------------------------------
+// The block's race state, tracking only inside a launch with checks on, in kernels compiled with
+// PYASC_SIM_RACECHECK=1 (#define before kernel_operator.h, or -DPYASC_SIM_RACECHECK=1): off by
+// default until the compatibility and test kernels order their TBuf pipes with flags.
+#ifndef PYASC_SIM_RACECHECK
+#define PYASC_SIM_RACECHECK 0
+#endif
+inline RaceState &race() {
+    BlockState &b = blk();
+    b.race.on = PYASC_SIM_RACECHECK != 0 && b.checks && b.ctx != nullptr;
+    return b.race;
+}
+// The pending instruction's local accesses run on pipe p: a conflict is an error.
+inline void race_commit(BlockState &b, Pipe p) {
+    const RaceState::Conflict c = b.race.commit(static_cast<int>(p), b.capacity);
+    if (!c.found) return;
+    const SrcLoc at(b.race.pend_file, b.race.pend_line);
+    fail("pipe-race", at,
+         "%s between pipes: this %s instruction %s %s bytes [%llu, %llu) (32-byte sector at offset %llu), which the %s "
+         "instruction at %s:%u %s with nothing ordering the two pipes; on hardware they run concurrently. Add "
+         "SetFlag<HardEvent::%s_%s>(id) after the first and WaitFlag<HardEvent::%s_%s>(id) before the second (or move "
+         "the buffer through a TQue)",
+         c.kind_name, race_pipe_name(c.pipe), std::strncmp(c.kind_name, "read", 4) == 0 ? "reads" : "writes",
+         mem_name(c.mem), static_cast<unsigned long long>(c.off), static_cast<unsigned long long>(c.off + c.bytes),
+         static_cast<unsigned long long>(c.sector * 32), race_pipe_name(c.other_pipe), short_file(c.other_file),
+         c.other_line, std::strcmp(c.kind_name, "write-after-read") == 0 ? "reads" : "wrote",
+         race_pipe_name(c.other_pipe), race_pipe_name(c.pipe), race_pipe_name(c.other_pipe), race_pipe_name(c.pipe));
+}
+inline void charge(Pipe p, double cycles) {
+    BlockState &b = blk();
+    b.pipe[p] += cycles;
+    if (!b.race.pending.empty()) race_commit(b, p);
+}
 inline void charge_sync(double cycles) { blk().sync += cycles; }
 inline double dma_cycles(size_t bytes, size_t bursts) {
     return cost::kDmaIssueCycles + cost::kDmaBurstCycles * static_cast<double>(bursts) +

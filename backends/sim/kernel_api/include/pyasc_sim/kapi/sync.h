@@ -30,9 +30,13 @@ inline void check_event_id(const char *api, HardEvent evt, int32_t id, const pya
 
 template <pipe_t pipe>
 inline void PipeBarrier() {
+    if (pipe == PIPE_ALL) pyasc_sim::kapi::race().barrier_all();  // every pipe waits for every pipe
     pyasc_sim::kapi::charge_sync(pyasc_sim::cost::kBarrierCycles);
 }
-inline void pipe_barrier(pipe_t) { pyasc_sim::kapi::charge_sync(pyasc_sim::cost::kBarrierCycles); }
+inline void pipe_barrier(pipe_t pipe) {
+    if (pipe == PIPE_ALL) pyasc_sim::kapi::race().barrier_all();
+    pyasc_sim::kapi::charge_sync(pyasc_sim::cost::kBarrierCycles);
+}
 
 template <HardEvent event>
 inline void SetFlag(int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
@@ -41,6 +45,7 @@ inline void SetFlag(int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::ka
     int32_t &c = b.flags[static_cast<int>(event)][eventID];
     if (c == 0) b.flag_loc[static_cast<int>(event)][eventID] = loc;
     ++c;
+    pyasc_sim::kapi::race().set_flag(static_cast<int>(event), eventID);  // publishes the source pipe's clock
 }
 
 template <HardEvent event>
@@ -58,6 +63,7 @@ inline void WaitFlag(int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::k
         return;
     }
     --c;
+    pyasc_sim::kapi::race().wait_flag(static_cast<int>(event), eventID, c == 0);  // the destination pipe sees it
     pyasc_sim::kapi::charge_sync(pyasc_sim::cost::kFlagSyncCycles);
 }
 

@@ -232,6 +232,8 @@ public:
         if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
         const int k = kind();
         const uint64_t off = mem_offset() + static_cast<uint64_t>(byte_offset);
+        pyasc_sim::kapi::race().note(k, off, static_cast<uint64_t>(bytes), mode == kWrite || mode == kVecDst, loc.file,
+                                     loc.line);
         if (mode != kVecSrc) {
             pyasc_sim::kapi::local_flush_pending();
         } else {

@@ -1,0 +1,209 @@
+// Ascend C on the CPU -- intra-core pipe race detection (check `pipe-race`).
+//
+// The simulator runs a block's instructions in program order; hardware runs each pipe (S, V, M,
+// MTE1, MTE2, MTE3, FIX) on its own and orders two pipes only through SetFlag/WaitFlag,
+// PipeBarrier<PIPE_ALL> and the queues.  Every local-memory access an instruction checks is
+// noted here, attributed to the pipe the instruction charges, and compared with the last write
+// and the last read per pipe of each 32-byte sector: a conflicting access of another pipe that no
+// happens-before edge (a vector clock per pipe) orders is a race.  State only; state.h reports.
+#ifndef PYASC_SIM_KAPI_RACE_H_
+#define PYASC_SIM_KAPI_RACE_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace pyasc_sim {
+namespace kapi {
+
+constexpr int kRacePipes = 7;  // S, V, M, MTE1, MTE2, MTE3, FIX (the order of enum Pipe)
+constexpr int kRaceMems = 7;   // UB, L1, L0A, L0B, L0C, BT, FB (the order of enum MemKind)
+
+inline const char *race_pipe_name(int p) {
+    static const char *const names[kRacePipes] = {"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"};
+    return p >= 0 && p < kRacePipes ? names[p] : "?";
+}
+
+// Source and destination pipe of each HardEvent, in the enum's order (-1: none).
+inline void race_event_pipes(int event, int &src, int &dst) {
+    enum { S = 0, V, M, MTE1, MTE2, MTE3, FIX };
+    static const signed char table[][2] = {
+        {MTE2, MTE1}, {MTE1, MTE2}, {MTE1, M},   {M, MTE1},    {MTE2, V},   {V, MTE2},    {MTE3, V},
+        {V, MTE3},    {M, V},       {V, M},      {V, V},       {MTE3, MTE1}, {MTE1, MTE3}, {MTE1, V},
+        {MTE2, M},    {M, MTE2},    {V, MTE1},   {M, FIX},     {FIX, M},    {MTE3, MTE2}, {MTE2, MTE3},
+        {S, V},       {V, S},       {S, MTE2},   {MTE2, S},    {S, MTE3},   {MTE3, S},    {MTE2, FIX},
+        {FIX, MTE2},  {FIX, S},     {M, S},      {FIX, MTE3},  {MTE1, FIX}, {FIX, MTE1},  {FIX, FIX}};
+    const int n = static_cast<int>(sizeof(table) / sizeof(table[0]));
+    src = event >= 0 && event < n ? table[event][0] : -1;
+    dst = event >= 0 && event < n ? table[event][1] : -1;
+}
+
+using RaceClock = std::vector<uint32_t>;  // kRacePipes entries
+
+struct RaceState {
+    // Last accesses of one 32-byte sector: the write (pipe, epoch, source line) and, per pipe, the
+    // latest read since that write.  Epoch 0: none.
+    struct Sector {
+        uint32_t w_ep = 0;
+        uint16_t w_loc = 0;
+        uint8_t w_pipe = 0;
+        uint32_t r_ep[kRacePipes] = {};
+        uint16_t r_loc[kRacePipes] = {};
+    };
+    struct Note {
+        int kind;
+        uint64_t off, bytes;
+        bool write;
+    };
+    // A conflict found by commit(): filled in for state.h's report.
+    struct Conflict {
+        bool found = false;
+        const char *kind_name = "";  // "read-after-write", ...
+        int mem = 0, pipe = 0, other_pipe = 0;
+        uint64_t off = 0, bytes = 0, sector = 0;
+        const char *other_file = nullptr;
+        unsigned other_line = 0;
+    };
+
+    bool on = false;
+    uint32_t vc[kRacePipes][kRacePipes] = {};  // vc[p][q]: the epoch of pipe q that pipe p has seen
+    std::vector<Sector> shadow[kRaceMems];
+    std::vector<Note> pending;              // accesses of the instruction not yet charged
+    const char *pend_file = nullptr;
+    unsigned pend_line = 0;
+    std::vector<std::pair<const char *, unsigned>> locs{{nullptr, 0}};
+    std::map<std::pair<const char *, unsigned>, uint16_t> loc_index;
+    RaceClock flag_vc[64][8];  // HardEvent x event id: what SetFlag published
+
+    // An instruction at file:line accesses local memory; the pipe is known once it charges.
+    void note(int kind, uint64_t off, uint64_t bytes, bool write, const char *file, unsigned line) {
+        if (!on || kind < 0 || kind >= kRaceMems || bytes == 0) return;
+        if (!pending.empty() && (file != pend_file || line != pend_line)) pending.clear();  // never charged
+        pend_file = file;
+        pend_line = line;
+        pending.push_back({kind, off, bytes, write});
+    }
+
+    uint16_t intern(const char *file, unsigned line) {
+        auto it = loc_index.find({file, line});
+        if (it != loc_index.end()) return it->second;
+        if (locs.size() >= 65535) return 0;
+        const uint16_t i = static_cast<uint16_t>(locs.size());
+        locs.emplace_back(file, line);
+        loc_index.emplace(std::make_pair(file, line), i);
+        return i;
+    }
+
+    // The pending instruction runs on pipe p: checks its accesses, then records them.
+    Conflict commit(int p, const size_t *capacity) {
+        Conflict c;
+        if (!on || pending.empty() || p < 0 || p >= kRacePipes) {
+            pending.clear();
+            return c;
+        }
+        const uint32_t ep = ++vc[p][p];
+        const uint16_t li = intern(pend_file, pend_line);
+        // Reads first, and for a write its reads before its write: the report names the access
+        // the missing edge belongs to (the latest unordered one).
+        for (int pass = 0; pass < 2; ++pass) {
+            for (const Note &n : pending) {
+                if (n.write != (pass == 1)) continue;
+                std::vector<Sector> &sh = shadow[n.kind];
+                if (sh.empty()) sh.resize((capacity[n.kind] + 31) / 32);
+                const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, sh.size());
+                for (uint64_t s = first; s < last; ++s) {
+                    const Sector &x = sh[s];
+                    if (n.write) {
+                        // of the unordered reads, the latest (one whose pipe saw another's read after it)
+                        int best = -1;
+                        for (int q = 0; q < kRacePipes; ++q) {
+                            // q == S: a scalar read (GetValue) has its value before the scalar unit issues
+                            // any later instruction, so it is ordered before every later write
+                            if (q == p || q == 0 || x.r_ep[q] == 0 || vc[p][q] >= x.r_ep[q]) continue;
+                            if (best < 0 || vc[q][best] >= x.r_ep[best]) best = q;
+                        }
+                        if (best >= 0) {
+                            c = {true, "write-after-read", n.kind, p, best, n.off, n.bytes, s,
+                                 locs[x.r_loc[best]].first, locs[x.r_loc[best]].second};
+                            pending.clear();
+                            return c;
+                        }
+                    }
+                    if (x.w_ep != 0 && x.w_pipe != p && vc[p][x.w_pipe] < x.w_ep) {
+                        c = {true, n.write ? "write-after-write" : "read-after-write", n.kind, p, x.w_pipe, n.off,
+                             n.bytes, s, locs[x.w_loc].first, locs[x.w_loc].second};
+                        pending.clear();
+                        return c;
+                    }
+                }
+            }
+        }
+        for (const Note &n : pending) {
+            std::vector<Sector> &sh = shadow[n.kind];
+            const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, sh.size());
+            for (uint64_t s = first; s < last; ++s) {
+                Sector &x = sh[s];
+                if (n.write) {
+                    x = Sector{};
+                    x.w_ep = ep;
+                    x.w_loc = li;
+                    x.w_pipe = static_cast<uint8_t>(p);
+                } else {
+                    x.r_ep[p] = ep;
+                    x.r_loc[p] = li;
+                }
+            }
+        }
+        pending.clear();
+        return c;
+    }
+
+    // Happens-before edges.
+    void join_into(int p, const uint32_t *clock) {
+        for (int q = 0; q < kRacePipes; ++q) vc[p][q] = std::max(vc[p][q], clock[q]);
+    }
+    void set_flag(int event, int id) {
+        int s = -1, d = -1;
+        race_event_pipes(event, s, d);
+        if (!on || s < 0 || event >= 64 || id < 0 || id >= 8) return;
+        RaceClock &f = flag_vc[event][id];
+        if (f.empty()) f.assign(kRacePipes, 0);
+        for (int q = 0; q < kRacePipes; ++q) f[q] = std::max(f[q], vc[s][q]);
+    }
+    void wait_flag(int event, int id, bool last) {
+        int s = -1, d = -1;
+        race_event_pipes(event, s, d);
+        if (!on || d < 0 || event >= 64 || id < 0 || id >= 8) return;
+        RaceClock &f = flag_vc[event][id];
+        if (f.empty()) return;
+        join_into(d, f.data());
+        if (last) f.clear();
+    }
+    // PipeBarrier<PIPE_ALL> and the queue protocol (conservatively): every pipe sees every pipe.
+    void barrier_all() {
+        if (!on) return;
+        uint32_t all[kRacePipes] = {};
+        for (int p = 0; p < kRacePipes; ++p)
+            for (int q = 0; q < kRacePipes; ++q) all[q] = std::max(all[q], vc[p][q]);
+        for (int p = 0; p < kRacePipes; ++p) join_into(p, all);
+    }
+    // The queue protocol: what one buffer's producer did is published (EnQue, FreeTensor)...
+    void publish(RaceClock &slot) {
+        if (!on) return;
+        slot.assign(kRacePipes, 0);
+        for (int p = 0; p < kRacePipes; ++p)
+            for (int q = 0; q < kRacePipes; ++q) slot[q] = std::max(slot[q], vc[p][q]);
+    }
+    // ... and every pipe of the consumer (DeQue, AllocTensor of the buffer) sees it.
+    void acquire(const RaceClock &slot) {
+        if (!on || slot.empty()) return;
+        for (int p = 0; p < kRacePipes; ++p) join_into(p, slot.data());
+    }
+};
+
+}  // namespace kapi
+}  // namespace pyasc_sim
+
+#endif  // PYASC_SIM_KAPI_RACE_H_

@@ -1,0 +1,112 @@
+// Ascend C kernels for tests/test_sim_races.py: intra-core pipe races (check 'pipe-race').
+// TBuf code orders its pipes itself with SetFlag/WaitFlag; each `racy_*` kernel leaves one pair
+// out. The line the race is reported at ends with a `BAD(<tag>)` comment; the earlier
+// instruction of the pair with a `FIRST(<tag>)` comment.
+#define PYASC_SIM_RACECHECK 1  // pipe-race is opt-in per kernel for now
+#include "kernel_operator.h"
+using namespace AscendC;
+
+namespace {
+constexpr uint32_t kTile = 256;  // floats per tile
+}  // namespace
+
+// z = x + 1 over one tile through one TBuf; `flags` bit 0 keeps MTE2->V, bit 1 V->MTE3,
+// bit 2 MTE3->MTE2 (the next tile's load over the stored buffer), cleared bits drop the pair.
+extern "C" __global__ __aicore__ void tbuf_add_one(GM_ADDR x, GM_ADDR z, uint32_t tiles, uint32_t flags)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, kTile * sizeof(float));
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), tiles * kTile);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), tiles * kTile);
+    LocalTensor<float> t = buf.Get<float>();
+    for (uint32_t i = 0; i < tiles; ++i) {
+        DataCopy(t, gx[i * kTile], kTile);  // BAD(war-mte3-mte2) FIRST(raw-mte2-v)
+        if (flags & 1u) {
+            SetFlag<HardEvent::MTE2_V>(0);
+            WaitFlag<HardEvent::MTE2_V>(0);
+        }
+        Adds(t, t, 1.0f, kTile);  // BAD(raw-mte2-v) FIRST(raw-v-mte3)
+        if (flags & 2u) {
+            SetFlag<HardEvent::V_MTE3>(0);
+            WaitFlag<HardEvent::V_MTE3>(0);
+        }
+        DataCopy(gz[i * kTile], t, kTile);  // BAD(raw-v-mte3) FIRST(war-mte3-mte2)
+        if (flags & 4u) {
+            SetFlag<HardEvent::MTE3_MTE2>(0);
+            WaitFlag<HardEvent::MTE3_MTE2>(0);
+        }
+    }
+}
+
+// The same with PipeBarrier<PIPE_ALL>() between the instructions: clean.
+extern "C" __global__ __aicore__ void tbuf_barrier(GM_ADDR x, GM_ADDR z, uint32_t tiles)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, kTile * sizeof(float));
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), tiles * kTile);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), tiles * kTile);
+    LocalTensor<float> t = buf.Get<float>();
+    for (uint32_t i = 0; i < tiles; ++i) {
+        DataCopy(t, gx[i * kTile], kTile);
+        PipeBarrier<PIPE_ALL>();
+        Adds(t, t, 1.0f, kTile);
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(gz[i * kTile], t, kTile);
+        PipeBarrier<PIPE_ALL>();
+    }
+}
+
+// Two vector ops on one tile (one pipe: program order, clean), then a scalar GetValue reads it;
+// `flags` bit 0 keeps the V->S pair, without it the read races the vector pipe.
+extern "C" __global__ __aicore__ void scalar_after_vector(GM_ADDR z, uint32_t flags)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, kTile * sizeof(float));
+    GlobalTensor<float> gz;
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), kTile);
+    LocalTensor<float> t = buf.Get<float>();
+    Duplicate(t, 2.0f, kTile);
+    Adds(t, t, 1.0f, kTile);  // FIRST(raw-v-s)
+    if (flags & 1u) {
+        SetFlag<HardEvent::V_S>(0);
+        WaitFlag<HardEvent::V_S>(0);
+    }
+    const float v = t.GetValue(0);  // BAD(raw-v-s)
+    t.SetValue(1, v);
+    SetFlag<HardEvent::S_MTE3>(0);
+    WaitFlag<HardEvent::S_MTE3>(0);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(gz, t, kTile);
+}
+
+// z = x + 1 through queues (VECIN, VECOUT), double-buffered: clean by construction.
+extern "C" __global__ __aicore__ void queued_add_one(GM_ADDR x, GM_ADDR z, uint32_t tiles)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> qin;
+    TQue<TPosition::VECOUT, 2> qout;
+    pipe.InitBuffer(qin, 2, kTile * sizeof(float));
+    pipe.InitBuffer(qout, 2, kTile * sizeof(float));
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), tiles * kTile);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), tiles * kTile);
+    for (uint32_t i = 0; i < tiles; ++i) {
+        LocalTensor<float> a = qin.AllocTensor<float>();
+        DataCopy(a, gx[i * kTile], kTile);
+        qin.EnQue(a);
+        LocalTensor<float> b = qin.DeQue<float>();
+        LocalTensor<float> c = qout.AllocTensor<float>();
+        Adds(c, b, 1.0f, kTile);
+        qout.EnQue(c);
+        qin.FreeTensor(b);
+        LocalTensor<float> d = qout.DeQue<float>();
+        DataCopy(gz[i * kTile], d, kTile);
+        qout.FreeTensor(d);
+    }
+}
