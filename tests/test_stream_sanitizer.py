@@ -137,3 +137,26 @@ def test_switch_is_validated_and_off_switch_works(monkeypatch, fill):
     assert not stream_sanitizer.active("sim")
     monkeypatch.delenv("PYASC_SIM_CHECKS")
     stream_sanitizer.reset()
+
+
+def test_strided_views_read_on_two_streams_are_clean():
+    """The device-side gather of a strided view reads its source: two streams may both read it."""
+    a, b = pyasc.Stream("sim"), pyasc.Stream("sim")
+    x = pyasc.tensor(np.arange(64, dtype=np.float32).reshape(8, 8), device="sim")
+    with pyasc.stream(a):
+        ya = pyasc.add(x.T, x.T)
+    with pyasc.stream(b):
+        yb = pyasc.add(x.T, x.T)
+    pyasc.synchronize("sim")
+    np.testing.assert_array_equal(ya.numpy(), yb.numpy())
+
+
+def test_copy_between_streams_is_checked():
+    """A copy to the host on another stream reads bytes a kernel there may still be writing."""
+    a, b = pyasc.Stream("sim"), pyasc.Stream("sim")
+    x = _tensor()
+    with pyasc.stream(a):
+        y = pyasc.add(x, x)
+    with pytest.raises(pyasc.StreamRaceError, match="copy"), pyasc.stream(b):
+        y.numpy()
+    pyasc.synchronize("sim")
