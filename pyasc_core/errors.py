@@ -102,6 +102,11 @@ class ReferenceMismatchError(PyascError, AssertionError):
     """A kernel's result or metadata disagrees with the op's reference or meta function."""
 
 
+class StreamRaceError(PyascError, RuntimeError):
+    """Work on two streams touches the same device bytes, one writing, with no event, stream wait
+    or synchronize between them (the stream sanitizer, ``PYASC_STREAM_SANITIZER``)."""
+
+
 class PyascPluginWarning(UserWarning):
     """A plugin failed to load or register, or registered something that cannot be used."""
 

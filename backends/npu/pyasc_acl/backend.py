@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from pyasc_core import dtypes as _dt
+from pyasc_core import stream_sanitizer as _san
 from pyasc_core import views
 from pyasc_core.backend import MEMORY_STAT_KEYS, Backend, EventImpl, StreamImpl
 from pyasc_core.device import Device
@@ -141,14 +142,41 @@ class AclBackend(Backend):
         n = dtype.itemsize
         for s in shape:
             n *= s
-        return DeviceArray(self.raw_device(device).allocate(n, stream), tuple(shape), dtype, device)
+        block = self.raw_device(device).allocate(n, stream)
+        if _san.active(self.name):
+            _san.on_alloc(block.ptr)
+        return DeviceArray(block, tuple(shape), dtype, device)
+
+    def _copy(self, device: Device, dst: Any, src: Any, nbytes: int, stream: Any, synchronize: bool = False,
+              dst_offset: int = 0, src_offset: int = 0) -> None:
+        """A copy on ``stream``, checked by the stream sanitizer when it is on."""
+        if _san.active(self.name):
+            acc = []
+            if type(src).__name__ == "DeviceBlock":
+                acc.append((src.ptr, src_offset, src_offset + nbytes, False, "its source"))
+            if type(dst).__name__ == "DeviceBlock":
+                acc.append((dst.ptr, dst_offset, dst_offset + nbytes, True, "its destination"))
+            _san.access(stream, acc, f"a copy of {nbytes} bytes")
+            self.raw_device(device).copy(dst, src, nbytes, stream, synchronize, dst_offset=dst_offset,
+                                         src_offset=src_offset)
+            if synchronize or not (hasattr(src, "ptr") and hasattr(dst, "ptr")):  # pageable host side: waits
+                _san.on_stream_sync(stream)
+            return
+        self.raw_device(device).copy(dst, src, nbytes, stream, synchronize, dst_offset=dst_offset,
+                                     src_offset=src_offset)
+
+    def _fill(self, device: Device, dst: Any, value: int, nbytes: int, stream: Any) -> None:
+        """A memset on ``stream``, checked by the stream sanitizer when it is on."""
+        if _san.active(self.name):
+            _san.access(stream, [(dst.ptr, 0, nbytes, True, "its destination")], f"a fill of {nbytes} bytes")
+        self.raw_device(device).fill(dst, value, nbytes, stream)
 
     def from_numpy(self, array: np.ndarray, device: Device, copy: bool) -> DeviceArray:
         arr = np.ascontiguousarray(array).reshape(np.shape(array))  # ascontiguousarray makes 0-d arrays 1-d
         stream = _current_raw_stream(device)
         out = self._alloc(arr.shape, arr.dtype, device, stream)
         if out.nbytes:
-            self.raw_device(device).copy(out.block, _bytes_view(arr), out.nbytes, stream, True)
+            self._copy(device, out.block, _bytes_view(arr), out.nbytes, stream, True)
         return out
 
     def to_numpy(self, storage: DeviceArray) -> np.ndarray:
@@ -156,14 +184,14 @@ class AclBackend(Backend):
             out = np.empty(storage.shape, storage.dtype)
             if storage.nbytes:
                 stream = _current_raw_stream(storage.device)
-                self.raw_device(storage.device).copy(_bytes_view(out), storage.block, storage.nbytes, stream, True,
+                self._copy(storage.device, _bytes_view(out), storage.block, storage.nbytes, stream, True,
                                                      src_offset=storage.byte_offset)
             return out
         if not storage.nbytes:
             return np.empty(storage.shape, storage.dtype)
         lo, hi = views.extent(storage.shape, storage.strides, storage.offset)
         if self.gather is not None and hi - lo > 2 * storage.size:  # sparse: gather on the device first
-            return self.to_numpy(self.gather(storage))
+            return self.to_numpy(self._gather(self.gather, storage))
         buf, start = self._download_extent(storage)
         return np.array(views.over(buf, storage.shape, storage.strides, start))
 
@@ -173,14 +201,14 @@ class AclBackend(Backend):
         lo, hi = views.extent(storage.shape, storage.strides, storage.offset)
         buf = np.empty(hi - lo, storage.dtype)
         stream = _current_raw_stream(storage.device)
-        self.raw_device(storage.device).copy(_bytes_view(buf), storage.block, buf.nbytes, stream, True,
+        self._copy(storage.device, _bytes_view(buf), storage.block, buf.nbytes, stream, True,
                                              src_offset=lo * storage.dtype.itemsize)
         return buf, storage.offset - lo
 
     def _upload_extent(self, storage: DeviceArray, buf: np.ndarray, start: int) -> None:
         lo = storage.offset - start
         stream = _current_raw_stream(storage.device)
-        self.raw_device(storage.device).copy(storage.block, _bytes_view(buf), buf.nbytes, stream, True,
+        self._copy(storage.device, storage.block, _bytes_view(buf), buf.nbytes, stream, True,
                                              dst_offset=lo * storage.dtype.itemsize)
 
     def empty(self, shape: tuple[int, ...], dtype: np.dtype, device: Device) -> DeviceArray:
@@ -193,7 +221,7 @@ class AclBackend(Backend):
         stream = _current_raw_stream(device)
         out = self._alloc(shape, dtype, device, stream)
         if out.nbytes:
-            self.raw_device(device).fill(out.block, pattern[0], out.nbytes, stream)
+            self._fill(device, out.block, pattern[0], out.nbytes, stream)
         return out
 
     def getitem(self, storage: DeviceArray, key: Any) -> DeviceArray:
@@ -217,7 +245,7 @@ class AclBackend(Backend):
             buf = None
         elif storage.contiguous:
             buf, start = np.empty(storage.size, storage.dtype), 0
-            self.raw_device(storage.device).copy(_bytes_view(buf), storage.block, storage.nbytes,
+            self._copy(storage.device, _bytes_view(buf), storage.block, storage.nbytes,
                                                  _current_raw_stream(storage.device), True,
                                                  src_offset=storage.byte_offset)
             host = buf.reshape(storage.shape)
@@ -240,16 +268,17 @@ class AclBackend(Backend):
             return storage
         gather = self.gather
         if gather is not None:
-            return gather(storage)
+            return self._gather(gather, storage)
         return self.from_numpy(self.to_numpy(storage), storage.device, copy=True)
 
     def adapt_kernel(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """Kernels see contiguous inputs whose first element is 32-byte aligned (what Ascend C's
         DataCopy expects of GM): other tensor inputs (strided views, views at an odd offset) are
         first copied. Kernels marked ``fn.pyasc_strided_inputs = True`` take views as they are."""
-        if getattr(fn, "pyasc_strided_inputs", False):
-            return fn
         from pyasc_core.tensor import Tensor, wrap_storage
+
+        if getattr(fn, "pyasc_strided_inputs", False):
+            return self._sanitized(fn, Tensor)
 
         def ready(d: DeviceArray) -> bool:
             return d.contiguous and not (d.offset * d.dtype.itemsize) % KERNEL_ALIGN
@@ -268,7 +297,31 @@ class AclBackend(Backend):
         kernel.__wrapped__ = fn  # type: ignore[attr-defined]
         kernel.__name__ = getattr(fn, "__name__", "kernel")
         kernel.__doc__ = getattr(fn, "__doc__", None)
-        return kernel
+        return self._sanitized(kernel, Tensor)
+
+    def _sanitized(self, fn: Callable[..., Any], tensor_type: type) -> Callable[..., Any]:
+        """``fn`` telling the stream sanitizer (when on) which blocks the op only reads: its tensor
+        inputs (ops do not write their inputs); the launches inside write the rest."""
+        name = self.name
+
+        def op_kernel(meta: Any, *args: Any) -> Any:
+            if not _san.active(name):
+                return fn(meta, *args)
+            reads = frozenset(a._data.block.ptr for a in args if type(a) is tensor_type and a._data.nbytes)
+            with _san.op_reads(reads):
+                return fn(meta, *args)
+
+        op_kernel.__wrapped__ = fn  # type: ignore[attr-defined]
+        op_kernel.__name__ = getattr(fn, "__name__", "kernel")
+        op_kernel.__doc__ = getattr(fn, "__doc__", None)
+        return op_kernel
+
+    def _gather(self, gather: Callable[[DeviceArray], DeviceArray], storage: DeviceArray) -> DeviceArray:
+        """The device-side gather of a view; the stream sanitizer counts its source as read."""
+        if not _san.active(self.name):
+            return gather(storage)
+        with _san.op_reads(frozenset((storage.block.ptr,))):
+            return gather(storage)
 
     def _kernel_copy(self, storage: DeviceArray) -> DeviceArray:
         """A fresh (aligned) contiguous copy of ``storage`` on the device."""
@@ -277,7 +330,7 @@ class AclBackend(Backend):
         stream = _current_raw_stream(storage.device)
         out = self._alloc(storage.shape, storage.dtype, storage.device, stream)
         if out.nbytes:
-            self.raw_device(storage.device).copy(out.block, storage.block, out.nbytes, stream, False,
+            self._copy(storage.device, out.block, storage.block, out.nbytes, stream, False,
                                                  src_offset=storage.byte_offset)
         return out
 
@@ -295,7 +348,7 @@ class AclBackend(Backend):
             stream = _current_raw_stream(device)
             out = self._alloc(src_arr.shape, src_arr.dtype, device, stream)
             if out.nbytes:
-                self.raw_device(device).copy(out.block, src_arr.block, out.nbytes, stream, not non_blocking,
+                self._copy(device, out.block, src_arr.block, out.nbytes, stream, not non_blocking,
                                              src_offset=src_arr.byte_offset)
             return out
         if src_dev.type == self.name and non_blocking:
@@ -317,7 +370,7 @@ class AclBackend(Backend):
             dev = self.raw_device(device)
             pinned = dev.allocate_host(out.nbytes)
             np.frombuffer(pinned, _U8, out.nbytes)[:] = _bytes_view(arr)
-            dev.copy(out.block, pinned, out.nbytes, stream)  # pinned is reused only after the copy ran
+            self._copy(device, out.block, pinned, out.nbytes, stream)  # pinned is reused only after the copy ran
         return out
 
     def _download_async(self, storage: DeviceArray) -> np.ndarray:
@@ -326,8 +379,8 @@ class AclBackend(Backend):
             return np.empty(storage.shape, storage.dtype)
         dev = self.raw_device(storage.device)
         pinned = dev.allocate_host(storage.nbytes)
-        dev.copy(pinned, storage.block, storage.nbytes, _current_raw_stream(storage.device),
-                 src_offset=storage.byte_offset)
+        self._copy(storage.device, pinned, storage.block, storage.nbytes, _current_raw_stream(storage.device),
+                   src_offset=storage.byte_offset)
         return np.frombuffer(pinned, storage.dtype, storage.size).reshape(storage.shape)
 
     # -- memory ------------------------------------------------------------------------------
@@ -357,18 +410,18 @@ class AclBackend(Backend):
 
     # -- streams and events ------------------------------------------------------------------
     def create_stream(self, device: Device) -> StreamImpl:
-        return AclStream(self.raw_device(device).create_stream())
+        return AclStream(self.raw_device(device).create_stream(), self.name)
 
     def default_stream(self, device: Device) -> StreamImpl:
         if fork.stale:
             fork.check(self.name)
         s = self._default_streams.get(device.index)  # type: ignore[arg-type]
         if s is None:
-            s = self._default_streams.setdefault(device.index, AclStream(self.raw_device(device).default_stream))  # type: ignore[arg-type]
+            s = self._default_streams.setdefault(device.index, AclStream(self.raw_device(device).default_stream, self.name))  # type: ignore[arg-type]
         return s
 
     def create_event(self, device: Device, enable_timing: bool) -> EventImpl:
-        return AclEvent(self.raw_device(device).create_event(), enable_timing)
+        return AclEvent(self.raw_device(device).create_event(), enable_timing, self.name)
 
     # -- Ascend C kernels (pyasc.Kernel) ---------------------------------------------------
     def compile_kernel(self, source: Any) -> Any:
@@ -407,6 +460,8 @@ class AclBackend(Backend):
 
     def synchronize(self, device: Device) -> None:
         self.raw_device(device).synchronize()
+        if _san.active(self.name):
+            _san.on_device_sync()
 
 
 def acl_backend_of(device: Any) -> tuple[AclBackend, Device]:

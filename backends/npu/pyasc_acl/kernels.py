@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from pyasc_core import stream_sanitizer as _san
 from pyasc_core.errors import ArgumentError, DeviceMismatchError
 from pyasc_core.tensor import Tensor
 
@@ -216,7 +217,37 @@ def launch(function: Function, num_blocks: int, args: Sequence[Any] = (), stream
     else:
         blob, blocks = pack_typed(sig, args, binary.device, raw=not _typed)
     raw_stream = _raw_stream(stream, binary.backend, binary.device)
+    if _san.active(binary.backend.name):
+        _sanitize_launch(function.name, sig, args, raw_stream)
     binary.backend.raw_device(binary.device).launch(function.raw, num_blocks, blob, raw_stream, blocks, host_args)
+
+
+def _sanitize_launch(name: str, sig: Signature | None, args: Sequence[Any], raw_stream: Any) -> None:
+    """The stream sanitizer's view of a launch: inside an op its input blocks are read, and so is a
+    ``tiling`` parameter (uploads are immutable); every other GM block argument may be written
+    (whole blocks: a kernel argument's extent is not known)."""
+    reads = _san.read_only_blocks()
+    acc: list[tuple[int, int, int, bool, str]] = []
+    seen: dict[int, int] = {}
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            a = a._data
+        if isinstance(a, DeviceArray):
+            a = a.block
+        elif not hasattr(a, "record_stream") or not hasattr(a, "nbytes"):
+            continue  # scalars, raw addresses, tiling structs (uploaded read-only)
+        key = a.ptr
+        pname = sig.params[i].name if sig is not None and i < len(sig.params) else ""
+        write = not ((reads is not None and key in reads) or pname == "tiling")
+        j = seen.get(key)
+        if j is not None:
+            if write and not acc[j][3]:
+                acc[j] = (key, 0, a.nbytes, True, acc[j][4])
+            continue
+        seen[key] = len(acc)
+        what = f"argument {i}" + (f" {pname!r}" if pname else "")
+        acc.append((key, 0, a.nbytes, write, f"its GM {what} ({a.nbytes} bytes)"))
+    _san.access(raw_stream, acc, f"the launch of kernel {name!r}")
 
 
 # -- typed packing (by the kernel's signature) ------------------------------------------------------
