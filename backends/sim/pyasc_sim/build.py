@@ -236,7 +236,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     build_text, launches = rewrite_launches(text)
     if launches:
         project_flags.append(f"-DPYASC_SIM_ACL_LIBRARY={_stubgen.cxx_string(_acl_library())}")
-    flags = ["-std=c++20", opt, "-shared", "-fPIC", "-fvisibility=hidden", "-fno-math-errno",
+    flags = ["-std=c++20", opt, "-shared", "-fPIC", "-fvisibility=hidden", "-fno-math-errno", *PRELUDE_FLAGS,
              *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *arch_defines(soc, core), *project_flags,
              *extra_flags]
     src_dir = os.path.dirname(path) if path else os.getcwd()
@@ -435,6 +435,12 @@ def arch_defines(soc: str | None = None, core: str = "vec") -> list[str]:
     if core in ("cube", "mix"):
         out.append(f"-D__DAV_{dav}_CUBE__=1")
     return out
+
+
+#: The NPU toolchain makes the fixed-width integer types and size_t visible before a source's first
+#: line (public kernels' tiling headers use uint32_t / size_t before including anything, e.g.
+#: KsanaLLM's add_tiling.h); every compile step pre-includes the C headers that declare them.
+PRELUDE_FLAGS = ("-include", "stdint.h", "-include", "stddef.h")
 
 
 def _pp_flags(flags: list[str]) -> list[str]:
