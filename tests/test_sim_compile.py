@@ -199,6 +199,7 @@ def test_checks_false_builds_a_binary_without_sanitizer_checks(cache, monkeypatc
     monkeypatch.delenv("PYASC_SIM_CHECKS", raising=False)
     x = pyasc.tensor(np.arange(16, dtype=np.int32), device="sim")
     y = pyasc.zeros(4, dtype="int32", device="sim")
+    pyasc.synchronize("sim")  # the fills ran on the current stream, the launches go to s
     checked = pyasc_acl.Binary(pyasc_sim.compile(OOB), device="sim").function("oob")
     s = pyasc.Stream(device="sim")
     checked(1, x, y, stream=s)
