@@ -340,7 +340,8 @@ _THREADS_SCRIPT = textwrap.dedent("""
 @pytest.mark.parametrize("checks, limit, empty_loop", [
     ("1", None, True),
     ("0", None, True),
-    ("1", 64 * MiB, False),  # the cache fills up: allocations retry, freeing other threads' segments
+    ("1", 128 * MiB, False),  # the cache fills up: allocations retry, freeing other threads' segments
+    # (128 MiB: three threads can each hold x, y and z of 12 MiB while their frees wait on queued work)
 ])
 def test_empty_cache_in_a_loop_while_threads_compute(tmp_path, checks, limit, empty_loop):
     code = _THREADS_SCRIPT.format(workers=3, limit=limit, empty_loop=empty_loop)
