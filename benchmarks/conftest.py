@@ -15,10 +15,19 @@ _RESULTS: dict[str, dict[str, float]] = {}
 def record(benchmark, request):
     """Run ``benchmark(fn)`` and remember its median under (group, implementation)."""
 
-    def run(group: str, impl: str, fn, *args):
+    def run(group: str, impl: str, fn, *args, setup=None, rounds: int = 2000):
+        """With ``setup`` (called untimed before every call, e.g. a synchronize so the device is idle),
+        ``rounds`` single calls are timed through benchmark.pedantic."""
         benchmark.group = group
         benchmark.extra_info["impl"] = impl
-        result = benchmark(fn, *args)
+        if setup is None:
+            result = benchmark(fn, *args)
+        else:
+            def prepare():
+                setup()
+                return args, {}
+
+            result = benchmark.pedantic(fn, setup=prepare, rounds=rounds, iterations=1, warmup_rounds=10)
         stats = getattr(benchmark, "stats", None)
         if stats is not None:
             _RESULTS.setdefault(group, {})[impl] = stats.stats.median
@@ -35,6 +44,12 @@ def pytest_terminal_summary(terminalreporter):
     if lines:
         terminalreporter.section("sim benchmark throughput (bytes read + written, or FLOP, per second)")
         for line in lines:
+            terminalreporter.write_line(line)
+    launch_bench = sys.modules.get("test_launch_latency")
+    rates = launch_bench.rate_lines() if launch_bench is not None else []
+    if rates:
+        terminalreporter.section("launch rates (100k queued launches, then one synchronize)")
+        for line in rates:
             terminalreporter.write_line(line)
     if not _RESULTS:
         return

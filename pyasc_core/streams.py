@@ -168,6 +168,14 @@ def default_stream(device: Any = None) -> Stream:
 def current_stream(device: Any = None) -> Stream:
     """The stream work goes to in this context (thread or asyncio task): the innermost
     ``with stream(...)``, else the default."""
+    if type(device) is Device:  # the launch hot path: a tensor's device, resolved when it was made
+        stack = _current.get().get(device)
+        if stack:
+            return stack[-1]
+        cache = getattr(_local, "defaults", None)
+        s = cache.get(device) if cache is not None else None
+        if s is not None:
+            return s
     dev = resolve_device(device)
     stack = _current.get().get(dev)
     return stack[-1] if stack else default_stream(dev)

@@ -191,6 +191,8 @@ except pyasc.PyascError as exc:
     ("PYASC_SIM_OP_TIMEOUT", "1.5", "must be a whole number of seconds"),
     ("PYASC_SIM_CHECKS", "maybe", "is not understood"),
     ("PYASC_SIM_STRICT", "maybe", "is not understood"),
+    ("PYASC_SIM_SPIN_US", "1.5", "must be a whole number of microseconds"),
+    ("PYASC_SIM_SPIN_US", "-1", "must be a whole number of microseconds"),
 ])
 def test_bad_simulator_env_values_raise_naming_the_variable(tmp_path, var, value, expect):
     env = dict(os.environ)

@@ -110,6 +110,7 @@ class _Kernels:
         self._lock = threading.Lock()
         self._sources: dict[str, _FamilySource] = {}
         self._kernels: dict[tuple[str, str], Kernel] = {}
+        self._functions: dict[tuple[Any, str, str], Any] = {}
 
     def get(self, family: str, name: str) -> Kernel:
         k = self._kernels.get((family, name))
@@ -121,10 +122,19 @@ class _Kernels:
                 k = self._kernels.setdefault((family, name), Kernel(src, name))
         return k
 
+    def function(self, family: str, name: str, device: Any) -> Any:
+        """The kernel loaded on ``device`` (cached: the launch hot path is one dict lookup)."""
+        key = (device, family, name)
+        fn = self._functions.get(key)
+        if fn is None:
+            fn = self._functions[key] = self.get(family, name).function(device)
+        return fn
+
     def clear(self) -> None:
         with self._lock:
             self._kernels.clear()
             self._sources.clear()
+            self._functions.clear()
 
 
 KERNELS = _Kernels()
@@ -136,18 +146,27 @@ def float_bits(value: float) -> int:
         return int(np.array(value, dtype=np.float32).view(np.uint32))
 
 
+_FACTS: dict[Any, Any] = {}
+
+
+def _facts(device: Any) -> Any:
+    """pyasc_acl.device_facts of ``device``, cached here (no import on the launch hot path)."""
+    facts = _FACTS.get(device)
+    if facts is None:
+        import pyasc_acl
+
+        facts = _FACTS[device] = pyasc_acl.device_facts(device)
+    return facts
+
+
 def vector_cores(device: Any) -> int:
     """The device's vector cores (aclrtGetDeviceInfo): the most blocks a vector launch uses."""
-    import pyasc_acl
-
-    return pyasc_acl.device_facts(device).vector_cores
+    return _facts(device).vector_cores
 
 
 def cube_cores(device: Any) -> int:
     """The device's cube cores (aclrtGetDeviceInfo): the most blocks of matmul's cube path."""
-    import pyasc_acl
-
-    return pyasc_acl.device_facts(device).cube_cores
+    return _facts(device).cube_cores
 
 
 def split(total: int, align: int = CORE_ALIGN, min_per_core: int = MIN_PER_CORE, *,
@@ -187,11 +206,32 @@ def alias(t: Tensor, shape: Sequence[int]) -> Tensor:
     return wrap_storage(d.view(tuple(int(s) for s in shape), None, d.offset), t._device, backend)
 
 
+#: id(tiling) -> (tiling, device, its upload) for tiling structs a glue cache keeps alive and
+#: never changes (pinned): their launch packs and looks up nothing
+_PINNED: dict[int, tuple[TilingStruct, Any, Tensor]] = {}
+
+
+def pin_tiling(device: Any, tiling: TilingStruct) -> TilingStruct:
+    """Upload ``tiling`` now and remember the upload for :func:`launch`; the caller keeps the
+    struct alive and unchanged until :func:`unpin_tilings` (a launch-shape cache)."""
+    _PINNED[id(tiling)] = (tiling, device, UPLOADS.get(device, device_bytes(tiling)))
+    return tiling
+
+
+def unpin_tilings() -> None:
+    _PINNED.clear()
+
+
 def launch(device: Any, family: str, name: str, num_blocks: int, args: Iterable[Any], tiling: TilingStruct) -> None:
     """Launch kernel ``name`` of ``family`` with ``args`` + (workspace=0, tiling buffer) on the
     current stream of ``device``, through the public kernel API (pyasc.Kernel; the tiling struct,
-    one of :mod:`.tilings`, uploaded once per content)."""
-    KERNELS.get(family, name).function(device)(num_blocks, *args, 0, UPLOADS.get(device, device_bytes(tiling)))
+    one of :mod:`.tilings`, uploaded once per content; a pinned one without packing it again)."""
+    hit = _PINNED.get(id(tiling))
+    if hit is not None and hit[0] is tiling and hit[1] is device:
+        buf = hit[2]
+    else:
+        buf = UPLOADS.get(device, device_bytes(tiling))
+    KERNELS.function(family, name, device)(num_blocks, *args, 0, buf)
 
 
 def no_kernel(op: str, device: Any, what: str, supported: Iterable[np.dtype] | str) -> KernelNotFoundError:

@@ -19,6 +19,7 @@ from pyasc_core.backend import MEMORY_STAT_KEYS, Backend, EventImpl, StreamImpl
 from pyasc_core.device import Device
 from pyasc_core.errors import IndexingError, KernelNotFoundError, PyascError, ShapeError
 from pyasc_core.registry import backend_for_device
+from pyasc_core.streams import current_stream
 
 from . import fork, loader
 from .storage import DeviceArray
@@ -35,8 +36,6 @@ def _bytes_view(arr: np.ndarray) -> np.ndarray:
 
 
 def _current_raw_stream(device: Device) -> Any:
-    from pyasc_core.streams import current_stream
-
     return current_stream(device).impl.raw
 
 

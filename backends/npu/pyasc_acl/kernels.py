@@ -13,6 +13,7 @@ import numpy as np
 
 from pyasc_core import stream_sanitizer as _san
 from pyasc_core.errors import ArgumentError, DeviceMismatchError
+from pyasc_core.streams import Stream, current_stream
 from pyasc_core.tensor import Tensor
 
 from .backend import AclBackend, acl_backend_of
@@ -109,8 +110,6 @@ class TypedFunction:
 
 
 def _raw_stream(stream: Any, backend: AclBackend, device: Any) -> Any:
-    from pyasc_core.streams import Stream, current_stream
-
     if stream is None:
         return current_stream(device).impl.raw
     if isinstance(stream, Stream):
@@ -230,6 +229,9 @@ def _sanitize_launch(name: str, sig: Signature | None, args: Sequence[Any], raw_
     acc: list[tuple[int, int, int, bool, str]] = []
     seen: dict[int, int] = {}
     for i, a in enumerate(args):
+        t = type(a)
+        if t is int or t is float:
+            continue  # the common scalars, without the attribute probes below
         if isinstance(a, Tensor):
             a = a._data
         if isinstance(a, DeviceArray):
@@ -359,6 +361,72 @@ def _scalar(sig: Signature, i: int, a: Any, raw: bool = False) -> bytes:
 
 _PTRS = [struct.Struct(f"<{n}Q") for n in range(65)]
 
+#: struct codes of the scalar parameters the typed fast path packs: (kind, size) -> code
+_FAST_CODES = {("int", 1): "b", ("int", 2): "h", ("int", 4): "i", ("int", 8): "q",
+               ("uint", 1): "B", ("uint", 2): "H", ("uint", 4): "I", ("uint", 8): "Q",
+               ("float", 4): "f", ("float", 8): "d"}
+_PTR, _INT, _FLOAT = 0, 1, 2
+
+
+def _fast_plan(sig: Signature) -> tuple[struct.Struct, tuple[int, ...]] | None:
+    """One struct.Struct laying out every parameter of ``sig`` at its offset (pointers, ints, float
+    and double), cached on the signature; None when a parameter needs the general path (structs,
+    half, bfloat16, bool)."""
+    plan = sig.__dict__.get("_fast_plan", False)
+    if plan is not False:
+        return plan
+    fmt, kinds, at = ["<"], [], 0
+    for p in sig.params:
+        code = "Q" if p.kind == "pointer" and p.size == 8 else _FAST_CODES.get((p.kind, p.size))
+        if code is None or p.offset < at:
+            plan = None
+            break
+        fmt.append("x" * (p.offset - at) + code)
+        kinds.append(_PTR if p.kind == "pointer" else _FLOAT if p.kind == "float" else _INT)
+        at = p.offset + p.size
+    else:
+        fmt.append("x" * (sig.size - at))
+        plan = struct.Struct("".join(fmt)), tuple(kinds)
+        if plan[0].size != sig.size:
+            plan = None
+    object.__setattr__(sig, "_fast_plan", plan)
+    return plan
+
+
+def _pack_fast(plan: tuple[struct.Struct, tuple[int, ...]], args: Sequence[Any], device: Any
+               ) -> tuple[bytes, list[Any]] | None:
+    """The blob by ``plan`` when every argument is of the common form (a contiguous tensor of
+    ``device``, a raw address, a Python int for an integer, a Python float for float/double), else
+    None: the general path then converts or names the bad argument."""
+    st, kinds = plan
+    vals: list[Any] = []
+    blocks: list[Any] = []
+    for a, k in zip(args, kinds):
+        t = type(a)
+        if k == _PTR:
+            if t is Tensor and a._device is device:
+                d = a._data
+            elif t is DeviceArray:
+                d = a
+            elif t is int and 0 <= a < 2**64:
+                vals.append(a)
+                continue
+            else:
+                return None
+            if not d.contiguous:
+                return None
+            b = d.block
+            blocks.append(b)
+            vals.append(b.ptr + d.byte_offset)
+        elif (t is int) if k == _INT else (t is float):
+            vals.append(a)
+        else:
+            return None
+    try:
+        return st.pack(*vals), blocks
+    except (struct.error, OverflowError):  # out of range: the general path says which and why
+        return None
+
 
 def pack_typed(sig: Signature, args: Sequence[Any], device: Any, raw: bool = False) -> tuple[bytes, list[Any]]:
     """The argument blob of ``args`` laid out by ``sig`` (each parameter at its offset, by its
@@ -369,6 +437,12 @@ def pack_typed(sig: Signature, args: Sequence[Any], device: Any, raw: bool = Fal
     if len(args) != len(sig.params):
         raise ArgumentError(
             f"kernel {sig.kernel!r} takes {len(sig.params)} arguments ({sig}), got {len(args)}")
+    if not raw:
+        plan = _fast_plan(sig)
+        if plan is not None:
+            packed = _pack_fast(plan, args, device)
+            if packed is not None:
+                return packed
     if sig.pointers_only and len(args) < len(_PTRS):  # the built-in kernels' form: the hot path, as cheap as 8-byte slots
         ptrs, blocks = [], []
         for a in args:

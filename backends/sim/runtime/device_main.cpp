@@ -30,6 +30,7 @@
 #include "devproc_protocol.h"
 #include "pyasc/acl_abi.h"
 #include "pyasc_sim/kernel_abi.h"
+#include "spin_wait.h"
 #include "thread_pool.h"
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -334,13 +335,15 @@ void serve_launch(Slot *c, int slot, ThreadPool &pool, KernelCache &cache) {
 
 // Waits for the next request; exits when the host process is gone.
 uint32_t wait_request(Slot *c, uint32_t last) {
-    // Brief spin (back-to-back launches), then sleep on the futex.
-    const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
-    for (int spin = 0;; ++spin) {
-        const uint32_t s = c->req_seq.load(std::memory_order_acquire);
-        if (s != last) return s;
-        if ((spin & 63) == 0 && std::chrono::steady_clock::now() >= spin_until) break;
-        devproc::cpu_relax();
+    // Back-to-back launches: an adaptive spin (pyasc_sim::AdaptiveSpin, per slot), then sleep on
+    // the futex, so an idle device process uses no CPU.
+    static AdaptiveSpin spins[devproc::kSlots] = {
+        {2000, 100000}, {2000, 100000}, {2000, 100000}, {2000, 100000},
+        {2000, 100000}, {2000, 100000}, {2000, 100000}, {2000, 100000}};
+    static_assert(devproc::kSlots == 8, "one spin budget per slot");
+    AdaptiveSpin &spin = spins[c - g_ctl->slots];
+    if (spin.spin([&] { return c->req_seq.load(std::memory_order_acquire) != last; })) {
+        return c->req_seq.load(std::memory_order_acquire);
     }
     for (;;) {
         const uint32_t s = c->req_seq.load(std::memory_order_acquire);

@@ -32,7 +32,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr long kSliceNs = 20 * 1000 * 1000;        // futex wait slice: child / timeout checks
-constexpr auto kSpin = std::chrono::microseconds(50);  // brief spin before sleeping
 constexpr auto kStartupTimeout = std::chrono::seconds(60);
 
 // Directory of this library: pyasc-sim-device is installed next to it.
@@ -374,18 +373,16 @@ void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelRe
 
     const bool timed = timeout_s != 0;
     const Clock::time_point deadline = Clock::now() + std::chrono::seconds(timed ? timeout_s : 0);
-    const Clock::time_point spin_until = Clock::now() + kSpin;
-    bool spinning = true;
+    // A short kernel's reply: caught by an adaptive spin (no futex round trip), else parked below.
+    reply_spin_.spin([&] {
+        return c.rep_seq.load(std::memory_order_acquire) == seq ||
+               c.query_state.load(std::memory_order_acquire) == devproc::kQueryAsked;
+    });
     for (int iter = 0;; ++iter) {
         const uint32_t bell = cb.host_bell.load(std::memory_order_acquire);
         if (c.rep_seq.load(std::memory_order_acquire) == seq) break;
         if (c.query_state.load(std::memory_order_acquire) == devproc::kQueryAsked) {
             answer_query(c, req);
-            continue;
-        }
-        if (spinning) {
-            spinning = (iter & 63) != 0 || Clock::now() < spin_until;
-            devproc::cpu_relax();
             continue;
         }
         if (cb.crashed.load() != 0 || terminating_.load() || iter % 4 == 0) {

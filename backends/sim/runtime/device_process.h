@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "pyasc/acl_abi.h"
+#include "spin_wait.h"
 
 namespace pyasc_sim {
 
@@ -91,6 +92,7 @@ private:
     std::condition_variable slot_cv_;
     std::atomic<uint32_t> busy_slots_{0};  // bit i: slot i has a launch in flight (changed under slot_mu_)
     std::atomic<bool> terminating_{false};
+    AdaptiveSpin reply_spin_{2000, 100000};  // the wait for a launch's reply, before futex waits
 };
 
 }  // namespace pyasc_sim

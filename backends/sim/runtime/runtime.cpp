@@ -352,6 +352,16 @@ aclError aclInit(const char *configPath) {
         }
         if (env[0] != '\0') timeout = static_cast<uint32_t>(v);
     }
+    if (const char *env = std::getenv("PYASC_SIM_SPIN_US")) {
+        uint32_t us = 0;
+        if (env[0] != '\0' && !parse_spin_us(env, &us)) {
+            return fail(ACL_ERROR_INVALID_PARAM,
+                        format("aclInit: PYASC_SIM_SPIN_US='%s' must be a whole number of microseconds in [0, %u] (how "
+                               "long a waiter spins before it sleeps; 0 never spins); unset it for the adaptive "
+                               "default",
+                               env, kMaxSpinUs));
+        }
+    }
     if (const char *env = std::getenv("PYASC_SIM_CHECKS")) {
         bool on = true;
         if (!parse_checks_switch(env, &on)) {

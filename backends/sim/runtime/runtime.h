@@ -21,6 +21,7 @@
 #include "pyasc/acl_abi.h"
 #include "pyasc_sim/kernel_abi.h"
 #include "soc_profile.h"
+#include "spin_wait.h"
 
 namespace pyasc_sim {
 
@@ -71,7 +72,12 @@ private:
     std::condition_variable work_cv_;
     std::condition_variable idle_cv_;
     std::deque<Task> queue_;
-    size_t pending_ = 0;  // queued + running
+    // queued + running; changed under mu_, read without it by the spinning synchronize
+    std::atomic<size_t> pending_{0};
+    std::atomic<size_t> queued_{0};  // queue_.size(), read without mu_ by the spinning worker
+    bool worker_parked_ = false;     // the worker sleeps on work_cv_ (enqueue notifies only then)
+    AdaptiveSpin worker_spin_{2000, 100000};  // the worker's wait for the next task
+    AdaptiveSpin sync_spin_{2000, 200000};    // a synchronize's wait for the stream to go idle
     uint64_t submitted_ = 0;    // tasks enqueued so far
     uint64_t finished_ = 0;     // tasks finished so far (in order: the oldest ones)
     uint64_t running_seq_ = 0;  // sequence number (1-based) of the task being run

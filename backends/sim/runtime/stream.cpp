@@ -31,21 +31,33 @@ Stream::~Stream() {
 }
 
 void Stream::enqueue(Task task) {
+    bool wake;
     {
         std::lock_guard<std::mutex> lock(mu_);
         queue_.push_back(std::move(task));
         ++pending_;
         ++submitted_;
+        queued_.fetch_add(1, std::memory_order_release);
+        wake = worker_parked_;  // a spinning worker sees queued_ without a futex wake
     }
-    work_cv_.notify_one();
+    if (wake) work_cv_.notify_one();
 }
 
 void Stream::wait_idle() {
+    if (sync_spin_.spin([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
+        std::lock_guard<std::mutex> lock(mu_);  // pairs with the worker's release of the task
+        return;
+    }
     std::unique_lock<std::mutex> lock(mu_);
     idle_cv_.wait(lock, [this] { return pending_ == 0; });
 }
 
 bool Stream::wait_idle_until(std::chrono::steady_clock::time_point deadline) {
+    // A synchronize right after a short launch: catch the end without sleeping (adaptive spin).
+    if (sync_spin_.spin([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
+        std::lock_guard<std::mutex> lock(mu_);
+        return true;
+    }
     std::unique_lock<std::mutex> lock(mu_);
     if (deadline == std::chrono::steady_clock::time_point::max()) {
         idle_cv_.wait(lock, [this] { return pending_ == 0; });
@@ -104,10 +116,20 @@ aclError sync_deadline(const char *api, int32_t timeout, std::chrono::steady_clo
 void Stream::worker_loop() {
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
-        work_cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+        if (queue_.empty() && !stop_) {
+            // Back-to-back launches: poll briefly for the next task before parking (adaptive, so
+            // an idle stream sleeps), then sleep until enqueue() or the destructor wakes us.
+            lock.unlock();
+            worker_spin_.spin([this] { return queued_.load(std::memory_order_acquire) != 0; });
+            lock.lock();
+            worker_parked_ = true;
+            work_cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+            worker_parked_ = false;
+        }
         if (queue_.empty()) return;  // stop_ and drained
         Task task = std::move(queue_.front());
         queue_.pop_front();
+        queued_.fetch_sub(1, std::memory_order_relaxed);
         ++running_seq_;
         lock.unlock();
         task(*this);

@@ -1,5 +1,7 @@
 #include "thread_pool.h"
 
+#include <algorithm>
+
 namespace pyasc_sim {
 
 ThreadPool::ThreadPool(unsigned threads, std::function<void()> on_start) {
@@ -61,6 +63,10 @@ void ThreadPool::worker_loop() {
 
 void ThreadPool::parallel_for(uint32_t n, const std::function<void(uint32_t)> &fn) {
     if (n == 0) return;
+    if (n == 1) {  // the caller runs it: a one-block launch wakes no worker
+        fn(0);
+        return;
+    }
     auto batch = std::make_shared<Batch>();
     batch->fn = &fn;
     batch->n = n;
@@ -68,7 +74,13 @@ void ThreadPool::parallel_for(uint32_t n, const std::function<void(uint32_t)> &f
         std::lock_guard<std::mutex> lock(mu_);
         batches_.push_back(batch);
     }
-    work_.notify_all();
+    // The caller takes one index itself: wake only as many workers as there are other indices.
+    const size_t wake = std::min<size_t>(n - 1, workers_.size());
+    if (wake == workers_.size()) {
+        work_.notify_all();
+    } else {
+        for (size_t i = 0; i < wake; ++i) work_.notify_one();
+    }
     // Help: run indices of our own batch until none is left to hand out.
     for (;;) {
         uint32_t index;

@@ -25,7 +25,8 @@ public:
 
     // Runs fn(0) .. fn(n-1) on the pool and returns when all have finished.
     // The calling thread helps with its own batch, so this never deadlocks even
-    // when every worker is busy with other batches.  fn must not throw.
+    // when every worker is busy with other batches; it wakes at most n - 1 workers (none for
+    // n == 1: the caller runs the only index).  fn must not throw.
     void parallel_for(uint32_t n, const std::function<void(uint32_t)> &fn);
 
     unsigned size() const { return static_cast<unsigned>(workers_.size()); }

@@ -1,0 +1,98 @@
+// Adaptive spin-before-park for the launch/synchronize path: a waiter that expects its event
+// within microseconds (the next launch of a loop, a one-block kernel's reply, a synchronize right
+// after a launch) polls for a short budget before it sleeps on a futex or condition variable.
+// The budget adapts per waiter: it doubles (up to a cap) when a spin caught the event and halves
+// (down to a floor) when the waiter had to park, so an idle process stops spinning after a few
+// misses and never burns a core.  While spinning the thread yields now and then, so a producer
+// that shares its core (2-core machines, oversubscribed CI) still gets to run.
+#ifndef PYASC_SIM_SPIN_WAIT_H_
+#define PYASC_SIM_SPIN_WAIT_H_
+
+#include <sched.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+
+namespace pyasc_sim {
+
+inline void spin_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield" ::: "memory");
+#endif
+}
+
+// PYASC_SIM_SPIN_US: the most microseconds any waiter spins before it parks (0: never spin, for
+// machines with more busy threads than cores); unset or not a number in [0, 100000]: the built-in
+// caps.  Read once per process (aclInit refuses a value it does not understand).
+constexpr uint32_t kMaxSpinUs = 100000;
+
+inline bool parse_spin_us(const char *env, uint32_t *us) {
+    if (env == nullptr || env[0] == '\0') return false;
+    uint64_t v = 0;
+    for (const char *p = env; *p != '\0'; ++p) {
+        if (*p < '0' || *p > '9') return false;
+        v = v * 10 + static_cast<uint64_t>(*p - '0');
+        if (v > kMaxSpinUs) return false;
+    }
+    *us = static_cast<uint32_t>(v);
+    return true;
+}
+
+// The override in ns, or UINT32_MAX when the built-in caps apply.
+inline uint32_t spin_override_ns() {
+    static const uint32_t ns = [] {
+        uint32_t us = 0;
+        return parse_spin_us(std::getenv("PYASC_SIM_SPIN_US"), &us) ? us * 1000u : UINT32_MAX;
+    }();
+    return ns;
+}
+
+class AdaptiveSpin {
+public:
+    // floor_ns..cap_ns: the range of the budget; it starts at the cap.
+    constexpr AdaptiveSpin(uint32_t floor_ns, uint32_t cap_ns) : floor_ns_(floor_ns), cap_ns_(cap_ns), budget_ns_(cap_ns) {}
+
+    // Polls ready() for at most the current budget.  True when it became ready (the budget grows),
+    // false when the caller must park (the budget shrinks).
+    template <class Ready>
+    bool spin(Ready &&ready) {
+        if (ready()) return true;
+        const uint32_t over = spin_override_ns();
+        if (over == 0) return false;
+        uint32_t budget = budget_ns_.load(std::memory_order_relaxed);
+        if (budget > over) budget = over;
+        const auto start = std::chrono::steady_clock::now();
+        const auto limit = std::chrono::nanoseconds(budget);
+        for (uint32_t i = 1;; ++i) {
+            if ((i & 31) == 0) {
+                if (std::chrono::steady_clock::now() - start >= limit) break;
+                sched_yield();  // let a producer on this core run
+            } else {
+                spin_pause();
+            }
+            if (ready()) {
+                const uint64_t grown = uint64_t{budget} * 2 + floor_ns_;
+                budget_ns_.store(static_cast<uint32_t>(grown < cap_ns_ ? grown : cap_ns_), std::memory_order_relaxed);
+                return true;
+            }
+        }
+        const uint32_t shrunk = budget / 2;
+        budget_ns_.store(shrunk > floor_ns_ ? shrunk : floor_ns_, std::memory_order_relaxed);
+        return false;
+    }
+
+    uint32_t budget_ns() const { return budget_ns_.load(std::memory_order_relaxed); }
+
+private:
+    uint32_t floor_ns_;
+    uint32_t cap_ns_;
+    std::atomic<uint32_t> budget_ns_;
+};
+
+}  // namespace pyasc_sim
+
+#endif  // PYASC_SIM_SPIN_WAIT_H_

@@ -1,0 +1,92 @@
+// Unit tests of the launch path's building blocks (issue 13 point 1): the device process's block
+// pool (a one-block launch runs on the calling thread and wakes no worker; n blocks use at most n
+// threads) and the adaptive spin-before-park (grows on hits, shrinks to its floor on misses, so
+// an idle waiter stops spinning).  Self-contained; prints "N passed, N failed" last.
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "spin_wait.h"
+#include "thread_pool.h"
+
+namespace {
+
+int g_pass = 0, g_fail = 0;
+
+#define CHECK(cond)                                                               \
+    do {                                                                          \
+        if (cond) {                                                               \
+            ++g_pass;                                                             \
+        } else {                                                                  \
+            ++g_fail;                                                             \
+            std::fprintf(stderr, "%s:%d: FAILED: CHECK(%s)\n", __FILE__, __LINE__, #cond); \
+        }                                                                         \
+    } while (0)
+
+void test_one_block_runs_on_the_caller() {
+    std::atomic<int> started{0};
+    pyasc_sim::ThreadPool pool(4, [&] { ++started; });
+    while (started.load() < 4) std::this_thread::yield();
+    std::thread::id ran;
+    pool.parallel_for(1, [&](uint32_t) { ran = std::this_thread::get_id(); });
+    CHECK(ran == std::this_thread::get_id());
+}
+
+void test_n_blocks_use_at_most_n_threads() {
+    pyasc_sim::ThreadPool pool(4);
+    for (uint32_t n : {2u, 3u}) {
+        std::mutex mu;
+        std::set<std::thread::id> threads;
+        std::atomic<uint32_t> arrived{0};
+        pool.parallel_for(n, [&](uint32_t) {
+            {
+                std::lock_guard<std::mutex> lock(mu);
+                threads.insert(std::this_thread::get_id());
+            }
+            ++arrived;
+            // every index waits for the others: they run on n different threads at once
+            const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+            while (arrived.load() < n && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+        });
+        CHECK(arrived.load() == n);
+        CHECK(threads.size() == n);
+        CHECK(threads.count(std::this_thread::get_id()) == 1);  // the caller helps
+    }
+}
+
+void test_adaptive_spin() {
+    pyasc_sim::AdaptiveSpin spin(1000, 64000);
+    CHECK(spin.budget_ns() == 64000);
+    CHECK(spin.spin([] { return true; }));  // ready at once: no spin at all
+    for (int i = 0; i < 10; ++i) CHECK(!spin.spin([] { return false; }));
+    CHECK(spin.budget_ns() == 1000);  // misses shrink it to the floor: an idle waiter parks at once
+    int polls = 0;
+    CHECK(spin.spin([&] { return ++polls > 3; }));
+    CHECK(spin.budget_ns() == 3000);  // a hit grows it (2x + floor) ...
+    for (int i = 0; i < 10; ++i) spin.spin([&] { return ++polls % 2 == 0; });
+    CHECK(spin.budget_ns() == 64000);  // ... up to the cap
+}
+
+void test_spin_setting_parser() {
+    uint32_t us = 7;
+    CHECK(pyasc_sim::parse_spin_us("0", &us) && us == 0);
+    CHECK(pyasc_sim::parse_spin_us("250", &us) && us == 250);
+    CHECK(!pyasc_sim::parse_spin_us("", &us));
+    CHECK(!pyasc_sim::parse_spin_us("-1", &us));
+    CHECK(!pyasc_sim::parse_spin_us("1.5", &us));
+    CHECK(!pyasc_sim::parse_spin_us("100001", &us));
+}
+
+}  // namespace
+
+int main() {
+    test_one_block_runs_on_the_caller();
+    test_n_blocks_use_at_most_n_threads();
+    test_adaptive_spin();
+    test_spin_setting_parser();
+    std::printf("%d passed, %d failed\n", g_pass, g_fail);
+    return g_fail == 0 ? 0 : 1;
+}
