@@ -11,7 +11,7 @@ import numpy as np
 from . import dtypes as _dt
 from .device import Device
 from .errors import ArgumentError, DtypeError, PyascError, ShapeError
-from .registry import backend_for_device
+from .registry import REGISTRY, backend_for_device
 from .selection import resolve_device
 from .tensor import Tensor, wrap_storage
 from .values import check_array, check_nbytes, check_scalar
@@ -112,15 +112,48 @@ def _shape(shape: Any) -> tuple[int, ...]:
 
 
 def _shape_args(shape: tuple[Any, ...]) -> tuple[int, ...]:
+    if len(shape) == 1 and type(shape[0]) is tuple:
+        s = shape[0]
+        if all(type(d) is int and d >= 0 for d in s):  # the common form: a tuple of Python ints
+            return s
     if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
         return _shape(shape[0])
     return _shape(shape)
 
 
-def _filled(shape: tuple[int, ...], value: Any, dtype: Any, device: Any) -> Tensor:
-    dt = _dt.as_dtype(dtype) if dtype is not None else (_dt.infer_dtype(value) or _dt.DEFAULT_FLOAT)
+#: (device spec, dtype spec) -> (dtype, Device, backend, registry version): a repeated
+#: ``empty(shape, device="sim")`` skips parsing, resolving and checking what it already checked
+_RESOLVED: dict[Any, tuple[np.dtype, Device, Any, int]] = {}
+
+
+def _resolve(dtype: Any, device: Any) -> tuple[np.dtype, Device, Any]:
+    """(dtype, Device, backend) for creation, checked (cached for string and Device specs)."""
+    key = None
+    if (type(device) is str or type(device) is Device) and dtype is not None:
+        key = (device, dtype)
+        try:
+            hit = _RESOLVED.get(key)
+        except TypeError:  # an unhashable dtype spec: the checked path says what is wrong
+            hit, key = None, None
+        if hit is not None and hit[3] == REGISTRY.version:
+            return hit[0], hit[1], hit[2]
+    dt = _dt.as_dtype(dtype)
     dev = resolve_device(device)
     backend = _check_backend_dtype(dt, dev)
+    if key is not None:
+        if len(_RESOLVED) > 256:
+            _RESOLVED.clear()
+        _RESOLVED[key] = (dt, dev, backend, REGISTRY.version)
+    return dt, dev, backend
+
+
+def _filled(shape: tuple[int, ...], value: Any, dtype: Any, device: Any) -> Tensor:
+    if dtype is not None:
+        dt, dev, backend = _resolve(dtype, device)
+    else:
+        dt = _dt.infer_dtype(value) or _dt.DEFAULT_FLOAT
+        dev = resolve_device(device)
+        backend = _check_backend_dtype(dt, dev)
     if dev.type != "meta":  # meta tensors hold no data, so any size is fine there
         check_nbytes(shape, dt)
     if value is None:
