@@ -80,6 +80,16 @@ def op_reads(blocks: frozenset[int]) -> Iterator[None]:
         _op_reads.reset(tok)
 
 
+def enter_op_reads(blocks: frozenset[int]) -> Any:
+    """:func:`op_reads` without the context manager (the op hot path): returns the token for
+    :func:`exit_op_reads`."""
+    return _op_reads.set(blocks)
+
+
+def exit_op_reads(token: Any) -> None:
+    _op_reads.reset(token)
+
+
 def read_only_blocks() -> frozenset[int] | None:
     return _op_reads.get()
 

@@ -226,3 +226,68 @@ def test_spin_setting_zero_never_spins_and_still_works(tmp_path):
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     assert json.loads(done.stdout.strip().splitlines()[-1]) == {"ok": True}
+
+
+BATCH_CHILD = r"""
+import json, sys
+import numpy as np
+import pyasc, pyasc_acl
+
+binary = pyasc_acl.Binary(sys.argv[1], device="sim")
+fill, add, crash, fail = (binary.function(n) for n in ("slow_fill", "add_scalar_i32", "crash_null", "fail_block1"))
+n = 64
+src = pyasc.tensor(np.arange(n, dtype=np.int32), device="sim")
+outs = [pyasc.zeros(n, dtype="int32", device="sim") for _ in range(4)]
+flag = pyasc.zeros(8, dtype="int32", device="sim")
+stream = pyasc.current_stream("sim")
+pyasc.synchronize("sim")
+# the first launch holds the stream for 0.3 s: the ones behind it queue up and reach the device
+# process as one batch, with a crash and a failing launch in the middle
+pyasc_acl.launch(fill, 1, (flag, 4, 1, 300000), stream=stream)
+pyasc_acl.launch(add, 2, (src, outs[0], n, 1), stream=stream)
+pyasc_acl.launch(crash, 2, (), stream=stream)
+pyasc_acl.launch(add, 2, (src, outs[1], n, 2), stream=stream)
+pyasc_acl.launch(fail, 2, (), stream=stream)
+pyasc_acl.launch(add, 2, (src, outs[2], n, 3), stream=stream)
+for k in range(4, 40):  # a longer tail of small launches
+    pyasc_acl.launch(add, 1, (src, outs[3], n, k), stream=stream)
+result = {}
+try:
+    stream.synchronize()
+    result["error"] = None
+except pyasc.PyascError as exc:
+    result["error"] = getattr(exc, "message", str(exc))
+try:
+    stream.synchronize()
+    result["second"] = None
+except pyasc.PyascError as exc:
+    result["second"] = str(exc)
+result["outs"] = [o.numpy().tolist() for o in outs]
+result["flag"] = flag.numpy().tolist()
+print(json.dumps(result))
+"""
+
+
+def test_a_batch_of_queued_launches_keeps_stream_semantics(tmp_path):
+    """Launches queued behind a slow one travel to the device process together; a crash and a
+    failing launch inside the batch settle only themselves: the launches before and after them run
+    (after the crash, in the restarted device process), in order, and the first error is reported
+    once."""
+    import sys as _sys
+    from pathlib import Path
+
+    _sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from acl_fixtures import kernel_binary
+
+    done = subprocess.run([sys.executable, "-c", BATCH_CHILD, kernel_binary()], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)  # outside the checkout: the installed build
+    assert done.returncode == 0, done.stderr[-3000:]
+    r = json.loads(done.stdout.strip().splitlines()[-1])
+    assert r["error"] is not None and "crash_null block 1: SIGSEGV" in r["error"], r["error"]
+    assert r["second"] is None  # reported once; the failing launch after it did not replace it
+    base = np.arange(64)
+    assert r["outs"][0] == (base + 1).tolist()   # before the crash
+    assert r["outs"][1] == (base + 2).tolist()   # after the crash: the device process restarted
+    assert r["outs"][2] == (base + 3).tolist()   # after the failing launch
+    assert r["outs"][3] == (base + 39).tolist()  # the tail ran in order: the last one wins
+    assert r["flag"][0] == 0x01010101

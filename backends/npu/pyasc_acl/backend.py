@@ -306,9 +306,12 @@ class AclBackend(Backend):
         def op_kernel(meta: Any, *args: Any) -> Any:
             if not _san.active(name):
                 return fn(meta, *args)
-            reads = frozenset(a._data.block.ptr for a in args if type(a) is tensor_type and a._data.nbytes)
-            with _san.op_reads(reads):
+            reads = frozenset([a._data.block.ptr for a in args if type(a) is tensor_type and a._data.nbytes])
+            token = _san.enter_op_reads(reads)
+            try:
                 return fn(meta, *args)
+            finally:
+                _san.exit_op_reads(token)
 
         op_kernel.__wrapped__ = fn  # type: ignore[attr-defined]
         op_kernel.__name__ = getattr(fn, "__name__", "kernel")

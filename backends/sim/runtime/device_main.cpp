@@ -13,6 +13,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "block_runner.h"
 #include "devproc_protocol.h"
@@ -201,17 +203,26 @@ void block_end() {
 
 // ---- gm_query: the launch's allocation snapshot, else ask the host --------------------
 
+// What gm_query sees of the launch being run: its slot, its entry and its snapshot.
+struct QueryContext {
+    Slot *slot;
+    uint32_t entry;
+    const devproc::AllocRange *allocs;
+    uint32_t n_allocs;
+};
+
 int gm_query(void *user, const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
-    Slot *c = static_cast<Slot *>(user);
+    const QueryContext *q = static_cast<const QueryContext *>(user);
+    Slot *c = q->slot;
     const uint64_t addr = reinterpret_cast<uintptr_t>(p);
     // Binary search the address-ordered snapshot.
-    uint32_t lo = 0, hi = c->n_allocs;
+    uint32_t lo = 0, hi = q->n_allocs;
     while (lo < hi) {
         const uint32_t mid = lo + (hi - lo) / 2;
-        if (c->allocs[mid].base <= addr) lo = mid + 1; else hi = mid;
+        if (q->allocs[mid].base <= addr) lo = mid + 1; else hi = mid;
     }
     if (lo > 0) {
-        const devproc::AllocRange &r = c->allocs[lo - 1];
+        const devproc::AllocRange &r = q->allocs[lo - 1];
         const uint64_t rsize = r.size & ~devproc::kTensorBlockBit;
         if (addr - r.base < rsize) {
             if (base != nullptr) *base = r.base;
@@ -224,6 +235,7 @@ int gm_query(void *user, const void *p, uint64_t *base, uint64_t *size, char *wh
     static std::mutex query_mu[devproc::kSlots];  // blocks of one launch ask one at a time
     std::lock_guard<std::mutex> lock(query_mu[c - g_ctl->slots]);
     c->q_ptr = addr;
+    c->q_entry = q->entry;
     c->query_state.store(devproc::kQueryAsked, std::memory_order_release);
     devproc::ring(g_ctl->host_bell);
     for (;;) {
@@ -252,22 +264,22 @@ struct KernelCache {
     std::map<std::pair<void *, std::string>, PyascSimKernelEntry> entries;
 
     // The entry point, or null with *error set.
-    PyascSimKernelEntry find(const Slot &c, std::string *error) {
+    PyascSimKernelEntry find(const char *path, const char *name, uint64_t dev, uint64_t ino, std::string *error) {
         std::lock_guard<std::mutex> lock(mu);
-        const auto key = std::make_pair(std::string(c.binary_path), std::make_pair(c.bin_dev, c.bin_ino));
+        const auto key = std::make_pair(std::string(path), std::make_pair(dev, ino));
         void *&handle = binaries[key];
         if (handle == nullptr) {
-            handle = dlopen(c.binary_path, RTLD_NOW | RTLD_LOCAL);
+            handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
             if (handle == nullptr) {
                 const char *why = dlerror();
-                *error = std::string("the device process cannot load '") + c.binary_path + "': " + (why ? why : "?");
+                *error = std::string("the device process cannot load '") + path + "': " + (why ? why : "?");
                 binaries.erase(key);
                 return nullptr;
             }
         }
-        PyascSimKernelEntry &entry = entries[std::make_pair(handle, std::string(c.kernel_name))];
+        PyascSimKernelEntry &entry = entries[std::make_pair(handle, std::string(name))];
         if (entry == nullptr) {
-            const std::string symbol = std::string(PYASC_SIM_ENTRY_PREFIX) + c.kernel_name;
+            const std::string symbol = std::string(PYASC_SIM_ENTRY_PREFIX) + name;
             entry = reinterpret_cast<PyascSimKernelEntry>(dlsym(handle, symbol.c_str()));
             if (entry == nullptr) *error = "the device process finds no symbol " + symbol;
         }
@@ -275,29 +287,46 @@ struct KernelCache {
     }
 };
 
-void serve_launch(Slot *c, int slot, ThreadPool &pool, KernelCache &cache) {
-    c->status = 0;
-    c->failing_block = 0;
-    c->message[0] = '\0';
-    c->n_warnings = 0;
-    c->warnings_size = 0;
-    c->cores_per_block = 1;
-    std::string error;
-    PyascSimKernelEntry entry = cache.find(*c, &error);
-    if (entry == nullptr) {
-        c->status = ACL_ERROR_RT_AICORE_EXCEPTION;
-        std::snprintf(c->message, sizeof(c->message), "%s", error.c_str());
-        return;
+// The cost model's cycles of one launch: blocks beyond the core count run in waves; a wave lasts
+// as long as its slowest block (a mixed cube/vector kernel's block takes a whole AI Core, so its
+// waves hold cube_cores blocks).
+double wave_cycles(const uint64_t *cycles, uint32_t num_blocks, uint32_t cores) {
+    cores = std::max<uint32_t>(1, cores);
+    double total = 0.0;
+    for (uint32_t w = 0; w < num_blocks; w += cores) {
+        const uint32_t end = std::min(num_blocks, w + cores);
+        total += static_cast<double>(*std::max_element(cycles + w, cycles + end));
     }
+    return total;
+}
+
+// Runs entry i of the slot's batch; returns false when the batch must stop after it (it failed
+// or reported warnings: the reply's message and warnings belong to it).
+bool serve_entry(Slot *c, int slot, uint32_t i, ThreadPool &pool, KernelCache &cache, std::vector<uint64_t> &cycles) {
+    devproc::Entry &e = c->entries[i];
+    e.status = 0;
+    e.failing_block = 0;
+    e.cores_per_block = 1;
+    e.wave_cycles = 0.0;
+    const char *path = reinterpret_cast<const char *>(c->arena + e.path_off);
+    const char *name = reinterpret_cast<const char *>(c->arena + e.name_off);
+    std::string error;
+    PyascSimKernelEntry entry = cache.find(path, name, e.bin_dev, e.bin_ino, &error);
+    if (entry == nullptr) {
+        e.status = ACL_ERROR_RT_AICORE_EXCEPTION;
+        std::snprintf(c->message, sizeof(c->message), "%s", error.c_str());
+        return false;
+    }
+    QueryContext query{c, i, c->allocs + e.allocs_off, e.n_allocs};
     LaunchSpec spec;
     spec.entry = entry;
-    spec.kernel_name = c->kernel_name;
+    spec.kernel_name = name;
     spec.soc_name = c->soc_name;
-    spec.num_blocks = c->num_blocks;
-    spec.args = c->args;
-    spec.args_size = c->args_size;
-    spec.checks = (c->flags & PYASC_SIM_FLAG_CHECKS) != 0;
-    spec.strict = (c->flags & PYASC_SIM_FLAG_STRICT) != 0;
+    spec.num_blocks = e.num_blocks;
+    spec.args = c->arena + e.args_off;
+    spec.args_size = e.args_size;
+    spec.checks = (e.flags & PYASC_SIM_FLAG_CHECKS) != 0;
+    spec.strict = (e.flags & PYASC_SIM_FLAG_STRICT) != 0;
     spec.vector_cores = c->vector_cores;
     spec.cube_cores = c->cube_cores;
     spec.ub_bytes = c->ub_bytes;
@@ -306,21 +335,24 @@ void serve_launch(Slot *c, int slot, ThreadPool &pool, KernelCache &cache) {
     spec.l0b_bytes = c->l0b_bytes;
     spec.l0c_bytes = c->l0c_bytes;
     spec.gm_query = gm_query;
-    spec.gm_query_user = c;
-    spec.gm_uninit = reinterpret_cast<uint8_t *>(c->gm_uninit);
+    spec.gm_query_user = &query;
+    spec.gm_uninit = spec.checks ? reinterpret_cast<uint8_t *>(c->gm_uninit) : nullptr;
     spec.gm_uninit_base = c->gm_uninit_base;
     spec.gm_uninit_span = c->gm_uninit_span;
     spec.block_begin = block_begin;
     spec.block_end = block_end;
     spec.tag = slot;
+    if (cycles.size() < e.num_blocks) cycles.resize(e.num_blocks);
     LaunchOutcome out;
     c->running.store(1);
-    run_blocks(pool, spec, c->cycles, &out);
+    run_blocks(pool, spec, cycles.data(), &out);
     c->running.store(0);
-    c->status = out.status;
-    c->failing_block = out.block;
+    e.status = out.status;
+    e.failing_block = out.block;
+    e.cores_per_block = out.cores_per_block;
+    e.wave_cycles = wave_cycles(cycles.data(), e.num_blocks, out.cores_per_block > 1 ? c->cube_cores : c->vector_cores);
+    if (out.status == 0 && out.warnings.empty()) return true;
     std::snprintf(c->message, sizeof(c->message), "%s", out.message.c_str());
-    c->cores_per_block = out.cores_per_block;
     size_t used = 0;
     for (const std::string &w : out.warnings) {
         const size_t len = std::min(w.size(), sizeof(c->warnings) - used - 1);
@@ -331,6 +363,24 @@ void serve_launch(Slot *c, int slot, ThreadPool &pool, KernelCache &cache) {
         ++c->n_warnings;
     }
     c->warnings_size = static_cast<uint32_t>(used);
+    return false;
+}
+
+// Runs the slot's batch in order until it ends or an entry stops it.
+void serve_launch(Slot *c, int slot, ThreadPool &pool, KernelCache &cache) {
+    static thread_local std::vector<uint64_t> cycles;
+    c->message[0] = '\0';
+    c->n_warnings = 0;
+    c->warnings_size = 0;
+    const uint32_t count = std::min(c->batch_count, devproc::kMaxBatch);
+    uint32_t i = 0;
+    while (i < count) {
+        c->current.store(i, std::memory_order_release);
+        const bool go_on = serve_entry(c, slot, i, pool, cache, cycles);
+        ++i;
+        if (!go_on) break;
+    }
+    c->done_count = i;
 }
 
 // Waits for the next request; exits when the host process is gone.

@@ -73,8 +73,15 @@ DeviceProcess::~DeviceProcess() {
 std::string DeviceProcess::crash_message_locked(int wait_status) {
     devproc::ControlBlock &c = *ctl_;
     const int slot = c.crash_slot;
-    const std::string kernel =
-        slot >= 0 && slot < static_cast<int>(devproc::kSlots) ? std::string(c.slots[slot].kernel_name) : "?";
+    std::string kernel = "?";
+    if (slot >= 0 && slot < static_cast<int>(devproc::kSlots)) {
+        const devproc::Slot &sl = c.slots[slot];
+        const uint32_t cur = sl.current.load();
+        if (cur < devproc::kMaxBatch && sl.entries[cur].name_off < devproc::kArenaSize) {
+            const char *name = reinterpret_cast<const char *>(sl.arena + sl.entries[cur].name_off);
+            kernel.assign(name, strnlen(name, std::min<size_t>(devproc::kMaxName, devproc::kArenaSize - sl.entries[cur].name_off)));
+        }
+    }
     const std::string block = c.crash_block >= 0 ? format("block %d", c.crash_block) : std::string("(no block)");
     c.crash_what[sizeof(c.crash_what) - 1] = '\0';
     c.crash_function[sizeof(c.crash_function) - 1] = '\0';
@@ -217,6 +224,7 @@ bool DeviceProcess::spawn_locked(std::string *error) {
         sl.running.store(0);
         sl.query_state.store(devproc::kQueryIdle);
         sl.rep_seq.store(sl.req_seq.load());
+        sl.current.store(0);
         sl.command = 0;
     }
 
@@ -294,36 +302,90 @@ void DeviceProcess::answer_query(devproc::Slot &s, const KernelLaunch &req) {
     devproc::futex_wake(s.query_state);
 }
 
+namespace {
+
+size_t align8(size_t n) { return (n + 7) & ~size_t{7}; }
+
+// The arena bytes one launch takes in a request: its path and name (NUL-terminated, truncated as
+// the protocol bounds them) and its argument blob, each 8-byte aligned.
+size_t arena_bytes(const KernelLaunch &r) {
+    return align8(std::min(r.binary_path.size(), devproc::kMaxPath - 1) + 1) +
+           align8(std::min(r.kernel_name.size(), devproc::kMaxName - 1) + 1) + align8(r.args->size());
+}
+
+// Copies s (at most max - 1 bytes) and a NUL into arena + *off; returns where it starts.
+uint32_t put_string(uint8_t *arena, size_t *off, const std::string &s, size_t max) {
+    const size_t at = *off, len = std::min(s.size(), max - 1);
+    std::memcpy(arena + at, s.data(), len);
+    arena[at + len] = 0;
+    *off = at + align8(len + 1);
+    return static_cast<uint32_t>(at);
+}
+
+}  // namespace
+
 void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelResult *out) {
-    out->has_cycles = false;
-    if (getpid() != owner_) {
-        out->status = ACL_ERROR_RT_CONTEXT_NULL;
-        out->message = format("kernel %s: this process was forked from the one that owns simulated device %d; a "
-                              "forked child cannot use its parent's device (set the device up in the child after "
-                              "fork, or use the 'spawn' start method)",
-                              req.kernel_name.c_str(), device_);
-        return;
+    std::vector<KernelResult> results(1);
+    launch_batch({&req}, timeout_s, &results);
+    *out = std::move(results[0]);
+}
+
+void DeviceProcess::launch_batch(const std::vector<const KernelLaunch *> &reqs, uint32_t timeout_s,
+                                 std::vector<KernelResult> *out) {
+    out->assign(reqs.size(), KernelResult());
+    size_t next = 0;
+    while (next < reqs.size()) {
+        const KernelLaunch &first = *reqs[next];
+        KernelResult &r0 = (*out)[next];
+        if (getpid() != owner_) {
+            r0.status = ACL_ERROR_RT_CONTEXT_NULL;
+            r0.message = format("kernel %s: this process was forked from the one that owns simulated device %d; a "
+                                "forked child cannot use its parent's device (set the device up in the child after "
+                                "fork, or use the 'spawn' start method)",
+                                first.kernel_name.c_str(), device_);
+            ++next;
+            continue;
+        }
+        if (first.args->size() > devproc::kMaxArgs) {
+            r0.status = ACL_ERROR_RT_PARAM_INVALID;
+            r0.message = format("kernel %s: the argument blob is %zu bytes; the simulator passes at most %zu",
+                                first.kernel_name.c_str(), first.args->size(), devproc::kMaxArgs);
+            ++next;
+            continue;
+        }
+        // As many of the following launches as fit one request (the first one always fits).
+        size_t n = 0, arena = 0, allocs = 0;
+        while (next + n < reqs.size() && n < devproc::kMaxBatch) {
+            const KernelLaunch &r = *reqs[next + n];
+            if (r.args->size() > devproc::kMaxArgs) break;
+            const size_t a = arena_bytes(r);
+            const size_t m = std::min<size_t>(r.allocs.size(), devproc::kMaxSnapshot);
+            if (n > 0 && (arena + a > devproc::kArenaSize || allocs + m > devproc::kMaxSnapshot)) break;
+            arena += a;
+            allocs += m;
+            ++n;
+        }
+        const int slot = take_slot();
+        struct SlotGuard {
+            DeviceProcess *self;
+            int slot;
+            ~SlotGuard() { self->give_slot(slot); }
+        } guard{this, slot};
+        next += run_request(slot, reqs, next, n, timeout_s, out);
     }
-    if (req.args->size() > devproc::kMaxArgs) {
-        out->status = ACL_ERROR_RT_PARAM_INVALID;
-        out->message = format("kernel %s: the argument blob is %zu bytes; the simulator passes at most %zu",
-                              req.kernel_name.c_str(), req.args->size(), devproc::kMaxArgs);
-        return;
-    }
-    const int slot = take_slot();
-    struct SlotGuard {
-        DeviceProcess *self;
-        int slot;
-        ~SlotGuard() { self->give_slot(slot); }
-    } guard{this, slot};
+}
+
+size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n,
+                                  uint32_t timeout_s, std::vector<KernelResult> *out) {
+    const KernelLaunch &head = *reqs[first];
     uint64_t gen = 0;
     {
         std::lock_guard<std::mutex> lock(proc_mu_);
         if (terminating_.load()) {
-            out->status = ACL_ERROR_RT_AICORE_EXCEPTION;
-            out->message = format("kernel %s: device %d was reset before the kernel ran", req.kernel_name.c_str(),
-                                  device_);
-            return;
+            (*out)[first].status = ACL_ERROR_RT_AICORE_EXCEPTION;
+            (*out)[first].message = format("kernel %s: device %d was reset before the kernel ran",
+                                           head.kernel_name.c_str(), device_);
+            return 1;
         }
         if (pid_.load() > 0) {
             // Ended while idle (killed from outside, the OOM killer): reap it and start afresh
@@ -334,19 +396,18 @@ void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelRe
         if (pid_.load() <= 0) {
             std::string error;
             if (!spawn_locked(&error)) {
-                out->status = ACL_ERROR_RT_INTERNAL_ERROR;
-                out->message = format("kernel %s: %s", req.kernel_name.c_str(), error.c_str());
-                return;
+                (*out)[first].status = ACL_ERROR_RT_INTERNAL_ERROR;
+                (*out)[first].message = format("kernel %s: %s", head.kernel_name.c_str(), error.c_str());
+                return 1;
             }
         }
         gen = generation_;
     }
     devproc::ControlBlock &cb = *ctl_;
     devproc::Slot &c = cb.slots[slot];
-    const SocProfile &p = *req.profile;
+    const SocProfile &p = *head.profile;
     c.command = devproc::kCmdLaunch;
-    c.num_blocks = req.num_blocks;
-    c.flags = (req.checks ? PYASC_SIM_FLAG_CHECKS : 0u) | (req.strict ? PYASC_SIM_FLAG_STRICT : 0u);
+    c.batch_count = static_cast<uint32_t>(n);
     c.vector_cores = p.vector_cores;
     c.cube_cores = p.cube_cores;
     c.ub_bytes = p.ub_bytes;
@@ -355,22 +416,46 @@ void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelRe
     c.l0b_bytes = p.l0b_bytes;
     c.l0c_bytes = p.l0c_bytes;
     std::snprintf(c.soc_name, sizeof(c.soc_name), "%s", p.name);
-    std::snprintf(c.binary_path, sizeof(c.binary_path), "%s", req.binary_path.c_str());
-    std::snprintf(c.kernel_name, sizeof(c.kernel_name), "%s", req.kernel_name.c_str());
-    c.bin_dev = req.bin_dev;
-    c.bin_ino = req.bin_ino;
-    c.args_size = req.args->size();
-    if (!req.args->empty()) std::memcpy(c.args, req.args->data(), req.args->size());
-    const size_t n = std::min<size_t>(req.allocs.size(), devproc::kMaxSnapshot);
-    for (size_t i = 0; i < n; ++i) c.allocs[i] = {req.allocs[i].first, req.allocs[i].second};
-    c.n_allocs = static_cast<uint32_t>(n);
-    c.gm_uninit = req.checks && heap_ ? reinterpret_cast<uintptr_t>(heap_->shadow()) : 0;
+    size_t off = 0, at = 0;
+    for (size_t j = 0; j < n; ++j) {
+        const KernelLaunch &r = *reqs[first + j];
+        devproc::Entry &e = c.entries[j];
+        e.num_blocks = r.num_blocks;
+        e.flags = (r.checks ? PYASC_SIM_FLAG_CHECKS : 0u) | (r.strict ? PYASC_SIM_FLAG_STRICT : 0u);
+        e.bin_dev = r.bin_dev;
+        e.bin_ino = r.bin_ino;
+        e.path_off = put_string(c.arena, &off, r.binary_path, devproc::kMaxPath);
+        e.name_off = put_string(c.arena, &off, r.kernel_name, devproc::kMaxName);
+        e.args_off = off;
+        e.args_size = r.args->size();
+        if (!r.args->empty()) std::memcpy(c.arena + off, r.args->data(), r.args->size());
+        off += align8(r.args->size());
+        const size_t m = std::min<size_t>(r.allocs.size(), devproc::kMaxSnapshot - at);
+        for (size_t i = 0; i < m; ++i) c.allocs[at + i] = {r.allocs[i].first, r.allocs[i].second};
+        e.allocs_off = static_cast<uint32_t>(at);
+        e.n_allocs = static_cast<uint32_t>(m);
+        at += m;
+    }
+    c.gm_uninit = heap_ ? reinterpret_cast<uintptr_t>(heap_->shadow()) : 0;  // entries with checks use it
     c.gm_uninit_base = heap_ ? heap_->base() : 0;
     c.gm_uninit_span = heap_ ? heap_->data_size() : 0;
+    c.current.store(0);
+    c.done_count = 0;
     const uint32_t seq = c.req_seq.load() + 1;
     c.req_seq.store(seq, std::memory_order_release);
     devproc::futex_wake(c.req_seq);
 
+    // The launches before entry `upto` finished: their replies are in their entries.
+    auto settle = [&](size_t upto) {
+        for (size_t j = 0; j < upto; ++j) {
+            const devproc::Entry &e = c.entries[j];
+            KernelResult &r = (*out)[first + j];
+            r.status = e.status;
+            r.wave_cycles = e.wave_cycles;
+            r.has_cycles = true;
+            r.cores_per_block = e.cores_per_block;
+        }
+    };
     const bool timed = timeout_s != 0;
     const Clock::time_point deadline = Clock::now() + std::chrono::seconds(timed ? timeout_s : 0);
     // A short kernel's reply: caught by an adaptive spin (no futex round trip), else parked below.
@@ -382,51 +467,59 @@ void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelRe
         const uint32_t bell = cb.host_bell.load(std::memory_order_acquire);
         if (c.rep_seq.load(std::memory_order_acquire) == seq) break;
         if (c.query_state.load(std::memory_order_acquire) == devproc::kQueryAsked) {
-            answer_query(c, req);
+            const uint32_t asking = c.q_entry;
+            answer_query(c, *reqs[first + (asking < n ? asking : 0)]);
             continue;
         }
         if (cb.crashed.load() != 0 || terminating_.load() || iter % 4 == 0) {
             if (gone(gen)) {
+                const size_t cur = std::min<size_t>(c.current.load(), n - 1);
+                settle(cur);
                 std::lock_guard<std::mutex> lock(proc_mu_);
-                out->status = ACL_ERROR_RT_AICORE_EXCEPTION;
-                out->message = death_slot_ == slot ? death_
-                                                   : format("kernel %s: ended with the simulated device process: %s",
-                                                            req.kernel_name.c_str(), death_.c_str());
-                return;
+                KernelResult &r = (*out)[first + cur];
+                r.status = ACL_ERROR_RT_AICORE_EXCEPTION;
+                r.message = death_slot_ == slot ? death_
+                                                : format("kernel %s: ended with the simulated device process: %s",
+                                                         reqs[first + cur]->kernel_name.c_str(), death_.c_str());
+                return cur + 1;
             }
         }
         if (timed && Clock::now() >= deadline) {
+            const size_t cur = std::min<size_t>(c.current.load(), n - 1);
             std::lock_guard<std::mutex> lock(proc_mu_);
             const std::string why = format(
                 "kernel %s: did not finish within the operator execution timeout of %u s (aclrtSetOpExecuteTimeOut, "
                 "env PYASC_SIM_OP_TIMEOUT; 0 disables it); the simulated device process was killed and is restarted "
                 "at the next launch (device memory is kept, what the kernel wrote is undefined)",
-                req.kernel_name.c_str(), timeout_s);
+                reqs[first + cur]->kernel_name.c_str(), timeout_s);
             if (generation_ == gen && pid_.load() > 0) {
                 reap_locked(false, why);
                 death_slot_ = slot;
             }
-            out->status = ACL_ERROR_RT_AICORE_TIMEOUT;
-            out->message = why;
-            return;
+            settle(cur);
+            (*out)[first + cur].status = ACL_ERROR_RT_AICORE_TIMEOUT;
+            (*out)[first + cur].message = why;
+            return cur + 1;
         }
         devproc::futex_wait(cb.host_bell, bell, kSliceNs);
     }
-    out->status = c.status;
-    out->cycles.assign(c.cycles, c.cycles + req.num_blocks);
-    out->has_cycles = true;
-    out->warnings.clear();
-    out->cores_per_block = c.cores_per_block;
-    for (uint32_t i = 0, off = 0; i < c.n_warnings && off < c.warnings_size && off < sizeof(c.warnings); ++i) {
-        const char *w = c.warnings + off;
-        const size_t len = strnlen(w, sizeof(c.warnings) - off);
-        out->warnings.push_back(format("kernel %s %s", req.kernel_name.c_str(), std::string(w, len).c_str()));
-        off += static_cast<uint32_t>(len + 1);
+    const size_t done = std::max<size_t>(1, std::min<size_t>(c.done_count, n));
+    settle(done);
+    // Only the last launch run can have failed or warned (the device stops the batch after it).
+    const devproc::Entry &last = c.entries[done - 1];
+    KernelResult &r = (*out)[first + done - 1];
+    const std::string &name = reqs[first + done - 1]->kernel_name;
+    for (uint32_t i = 0, woff = 0; i < c.n_warnings && woff < c.warnings_size && woff < sizeof(c.warnings); ++i) {
+        const char *w = c.warnings + woff;
+        const size_t len = strnlen(w, sizeof(c.warnings) - woff);
+        r.warnings.push_back(format("kernel %s %s", name.c_str(), std::string(w, len).c_str()));
+        woff += static_cast<uint32_t>(len + 1);
     }
-    if (c.status != 0) {
+    if (last.status != 0) {
         c.message[sizeof(c.message) - 1] = '\0';
-        out->message = format("kernel %s block %u: %s", req.kernel_name.c_str(), c.failing_block, c.message);
+        r.message = format("kernel %s block %u: %s", name.c_str(), last.failing_block, c.message);
     }
+    return done;
 }
 
 }  // namespace pyasc_sim

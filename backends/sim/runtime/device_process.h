@@ -48,8 +48,8 @@ struct KernelLaunch {
 struct KernelResult {
     aclError status = ACL_SUCCESS;
     std::string message;          // complete ("kernel K block B: ...")
-    std::vector<uint64_t> cycles; // per block, when status is ACL_SUCCESS or a block's own error
-    bool has_cycles = false;
+    double wave_cycles = 0.0;     // sum over waves of the slowest block's cycles (the cost model)
+    bool has_cycles = false;      // wave_cycles is set (success, or a block's own error)
     std::vector<std::string> warnings;  // "kernel K block B: sanitizer warning ..."
     uint32_t cores_per_block = 1;       // 3: a mixed cube/vector kernel
 };
@@ -61,8 +61,13 @@ public:
     DeviceProcess(const DeviceProcess &) = delete;
     DeviceProcess &operator=(const DeviceProcess &) = delete;
 
-    // Runs one launch (one at a time per device); timeout_s 0 waits without limit.
+    // Runs one launch; timeout_s 0 waits without limit.
     void launch(const KernelLaunch &req, uint32_t timeout_s, KernelResult *out);
+    // Runs consecutive launches of one stream in order (out->size() == reqs.size()), as few
+    // requests as fit a slot: one hand-off each way per request.  A launch that fails, crashes or
+    // times out does not stop the ones after it (as on a stream).
+    void launch_batch(const std::vector<const KernelLaunch *> &reqs, uint32_t timeout_s,
+                      std::vector<KernelResult> *out);
     // Ends the device process now (aclrtResetDevice / aclFinalize / teardown): a running launch
     // fails, later launches fail without respawning.  In a forked child: touches nothing.
     void terminate();
@@ -76,6 +81,10 @@ private:
     int take_slot();
     void give_slot(int slot);
     void answer_query(devproc::Slot &s, const KernelLaunch &req);
+    // Posts reqs[first, first + n) (n >= 1, all fitting the slot) and waits for the reply; fills
+    // out[first, first + ran) and returns ran (>= 1): the launches the request settled.
+    size_t run_request(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n,
+                       uint32_t timeout_s, std::vector<KernelResult> *out);
     std::string crash_message_locked(int wait_status);
 
     int32_t device_;

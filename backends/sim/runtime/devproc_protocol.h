@@ -1,8 +1,10 @@
 // The shared-memory control block between the simulated ACL runtime (host) and one device
 // process (pyasc-sim-device), and the futex helpers both sides wait with.
 //
-// One launch at a time per device: the host fills the request, bumps req_seq and wakes it; the
-// device process runs the blocks, fills the reply, sets rep_seq = req_seq and rings host_bell.
+// Requests go through slots (one per concurrently launching stream): the host fills a batch of
+// launches, bumps req_seq and wakes the slot's server; the device process runs them in order, fills
+// the reply, sets rep_seq = req_seq and rings host_bell.  Both sides spin briefly (adaptive, see
+// spin_wait.h) before they sleep on the futex words.
 // A gm_query the launch snapshot cannot answer is asked back to the host through the query slot.
 // A fault in kernel code lands in the crash area (written by the device's signal handler).
 #ifndef PYASC_SIM_DEVPROC_PROTOCOL_H_
@@ -22,7 +24,7 @@ namespace pyasc_sim {
 namespace devproc {
 
 constexpr uint32_t kMagic = 0x50534456u;  // "PSDV"
-constexpr uint32_t kVersion = 2;
+constexpr uint32_t kVersion = 3;
 constexpr size_t kMaxPath = 4096;
 constexpr size_t kMaxName = 256;
 constexpr size_t kMaxArgs = 1u << 20;          // argument blob bytes per launch
@@ -40,45 +42,62 @@ struct AllocRange {
 };
 constexpr uint64_t kTensorBlockBit = uint64_t{1} << 63;
 
-// One launch in flight: each stream worker that launches takes a free slot, so kernels of
-// different streams run concurrently, as on hardware (one may wait for another's flag).
+// One launch of a batch: where its strings, arguments and allocation snapshot lie in the slot's
+// arena, and its reply.
+struct Entry {
+    // ---- request ----
+    uint32_t num_blocks;
+    uint32_t flags;                   // PYASC_SIM_FLAG_*
+    uint64_t bin_dev, bin_ino;        // identity of the binary file (dlopen cache key with the path)
+    uint32_t path_off, name_off;      // NUL-terminated binary path and kernel name in `arena`
+    uint64_t args_off, args_size;     // the argument blob in `arena`
+    uint32_t allocs_off, n_allocs;    // the live allocations it may touch, in `allocs`
+    // ---- reply ----
+    int32_t status;                   // 0 or the failing block's status
+    uint32_t failing_block;
+    uint32_t cores_per_block;         // 3: a mixed kernel (waves of cube cores in the cost model)
+    uint32_t reserved;
+    double wave_cycles;               // the cost model's cycles: sum over waves of the slowest block
+};
+
+constexpr uint32_t kMaxBatch = 64;  // launches per request
+constexpr size_t kArenaSize = kMaxArgs + kMaxPath + kMaxName + 64;  // one launch of any size fits
+
+// One request in flight: each stream worker that launches takes a free slot, so kernels of
+// different streams run concurrently, as on hardware (one may wait for another's flag).  A request
+// carries the consecutive launches its stream had queued (a batch, run in order): the device runs
+// them until one fails or reports a warning and replies once, so back-to-back launches cost one
+// hand-off each way per batch instead of per launch.
 struct Slot {
     std::atomic<uint32_t> req_seq;    // host -> device: a new request
     std::atomic<uint32_t> rep_seq;    // device -> host: reply to request rep_seq is ready
     std::atomic<uint32_t> query_state;
     std::atomic<uint32_t> running;    // a launch is in progress (exit() from kernel code reports)
+    std::atomic<uint32_t> current;    // index of the entry being run (entries before it finished)
     // ---- request ----
     uint32_t command;
-    uint32_t num_blocks;
-    uint32_t flags;                   // PYASC_SIM_FLAG_*
+    uint32_t batch_count;             // entries of this request
     uint32_t vector_cores;
     uint32_t cube_cores;
-    uint32_t n_allocs;
-    uint64_t gm_uninit, gm_uninit_base, gm_uninit_span;  // initcheck shadow (0: none)
+    uint64_t gm_uninit, gm_uninit_base, gm_uninit_span;  // initcheck shadow (used by entries with checks)
     uint64_t ub_bytes, l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes;
-    uint64_t bin_dev, bin_ino;        // identity of the binary file (dlopen cache key with the path)
-    uint64_t args_size;
     char soc_name[64];
-    char binary_path[kMaxPath];
-    char kernel_name[kMaxName];
     // ---- reply ----
-    int32_t status;                   // 0 or the failing block's status
-    uint32_t failing_block;
-    char message[kMessageSize];
-    uint32_t cores_per_block;         // 3: a mixed kernel (waves of cube cores in the cost model)
-    uint32_t n_warnings;              // warnings of the launch, NUL-separated in `warnings`
+    uint32_t done_count;              // entries run: the last one may have failed or warned
+    uint32_t n_warnings;              // warnings of the last entry run, NUL-separated in `warnings`
     uint32_t warnings_size;           // bytes used in `warnings`
+    char message[kMessageSize];       // the failure of the last entry run
     char warnings[4 * kMessageSize];
     // ---- query (gm_query miss, asked back to the host) ----
     uint64_t q_ptr;
     int32_t q_found;
-    uint32_t q_reserved;
+    uint32_t q_entry;                 // the entry that asks
     uint64_t q_base, q_size;
     char q_why[kWhySize];
     // ---- bulk areas ----
-    uint64_t cycles[kMaxBlocks];
+    Entry entries[kMaxBatch];
     AllocRange allocs[kMaxSnapshot];
-    uint8_t args[kMaxArgs];
+    uint8_t arena[kArenaSize];
 };
 
 constexpr uint32_t kSlots = 8;

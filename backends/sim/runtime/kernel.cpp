@@ -179,62 +179,87 @@ int launch_query(const BlockSnapshot *blocks, const void *p, uint64_t *base, uin
     return gm_query_cb(nullptr, p, base, size, why, why_size);
 }
 
-// Runs one launch in the device's process (the blocks run there, on its pool) and advances
-// the stream clock by the launch's simulated cost.
-void run_launch(Stream &st, const Function &fn, uint32_t num_blocks, const ArgsSource &src, size_t args_size,
-                const std::shared_ptr<const BlockSnapshot> &blocks) {
-    std::vector<uint8_t> args;
-    if (src.alloc) {
-        if (src.alloc->freed.load()) {
-            st.record_error(ACL_ERROR_RT_PARAM_INVALID,
-                            format("kernel %s: the device memory holding its arguments (%s) was freed before the "
-                                   "launch ran",
-                                   fn.name.c_str(), ptr_str(src.alloc->ptr()).c_str()));
-            return;
-        }
-        args.assign(src.alloc->ptr() + src.offset, src.alloc->ptr() + src.offset + args_size);
-    } else {
-        args = src.host;
-    }
+}  // namespace
+
+namespace pyasc_sim {
+
+// A kernel launch as queued on its stream.
+struct LaunchJob {
+    std::shared_ptr<Function> fn;
+    uint32_t num_blocks = 0;
+    ArgsSource source;
+    size_t args_size = 0;
+    std::shared_ptr<const BlockSnapshot> blocks;  // the tensor blocks when it was enqueued
+};
+
+// Runs consecutive launches of one stream in the device's process (their blocks run there, on
+// its pool; they travel in as few requests as fit) and applies each one's outcome in order: the
+// stream clock advanced by its simulated cost, its warnings, its error (sticky: the first stays).
+void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs) {
     Device &dev = *st.device();
     const SocProfile &profile = *dev.profile;
-    KernelLaunch req;
-    req.binary_path = fn.binary->path;
-    req.bin_dev = fn.binary->file_dev;
-    req.bin_ino = fn.binary->file_ino;
-    req.kernel_name = fn.name;
-    req.num_blocks = num_blocks;
-    req.args = &args;
-    req.checks = checks_enabled();
-    req.strict = strict_enabled();
-    req.profile = &profile;
-    // The allocations live at launch time are what the kernel may touch.
-    runtime().memory.snapshot(dev.id, &req.allocs, devproc::kMaxSnapshot);
-    if (req.checks) merge_blocks(blocks.get(), &req.allocs);
-    const BlockSnapshot *view = req.checks ? blocks.get() : nullptr;
-    req.query = [view](const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
-        return launch_query(view, p, base, size, why, why_size);
-    };
-    KernelResult result;
-    dev.process().launch(req, op_execute_timeout(), &result);
-
-    if (result.has_cycles) {
-        // Cost: blocks beyond the simulated core count run in waves; a wave lasts as
-        // long as its slowest block.  A block of a mixed cube/vector kernel takes a whole AI
-        // Core (1 AIC + 2 AIV), so its waves hold cube_cores blocks.
-        const std::vector<uint64_t> &cycles = result.cycles;
-        const uint32_t cores = std::max<uint32_t>(
-            1, result.cores_per_block > 1 ? profile.cube_cores : profile.vector_cores);
-        double total_cycles = 0.0;
-        for (uint32_t w = 0; w < num_blocks; w += cores) {
-            const uint32_t end = std::min(num_blocks, w + cores);
-            total_cycles += static_cast<double>(*std::max_element(cycles.begin() + w, cycles.begin() + end));
+    const size_t count = jobs.size();
+    std::vector<std::vector<uint8_t>> args(count);
+    std::vector<KernelLaunch> reqs(count);
+    std::vector<std::string> early(count);  // a launch that fails before it reaches the device
+    std::vector<std::pair<uint64_t, uint64_t>> live;
+    // The allocations live now are what the kernels may touch.
+    runtime().memory.snapshot(dev.id, &live, devproc::kMaxSnapshot);
+    std::vector<const KernelLaunch *> posted;
+    std::vector<size_t> index;  // posted[k] is jobs[index[k]]
+    posted.reserve(count);
+    index.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+        const LaunchJob &job = *jobs[i];
+        const ArgsSource &src = job.source;
+        if (src.alloc) {
+            if (src.alloc->freed.load()) {
+                early[i] = format("kernel %s: the device memory holding its arguments (%s) was freed before the "
+                                  "launch ran",
+                                  job.fn->name.c_str(), ptr_str(src.alloc->ptr()).c_str());
+                continue;
+            }
+            args[i].assign(src.alloc->ptr() + src.offset, src.alloc->ptr() + src.offset + job.args_size);
+        } else {
+            args[i] = src.host;
         }
-        st.clock_ns += cost::kLaunchOverheadNs + total_cycles / profile.clock_ghz;
+        KernelLaunch &req = reqs[i];
+        req.binary_path = job.fn->binary->path;
+        req.bin_dev = job.fn->binary->file_dev;
+        req.bin_ino = job.fn->binary->file_ino;
+        req.kernel_name = job.fn->name;
+        req.num_blocks = job.num_blocks;
+        req.args = &args[i];
+        req.checks = checks_enabled();
+        req.strict = strict_enabled();
+        req.profile = &profile;
+        req.allocs = live;
+        if (req.checks) merge_blocks(job.blocks.get(), &req.allocs);
+        const BlockSnapshot *view = req.checks ? job.blocks.get() : nullptr;
+        req.query = [view](const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
+            return launch_query(view, p, base, size, why, why_size);
+        };
+        posted.push_back(&req);
+        index.push_back(i);
     }
-    push_warnings(result.warnings);
-    if (result.status != ACL_SUCCESS) st.record_error(result.status, result.message);
+    std::vector<KernelResult> results;
+    if (!posted.empty()) dev.process().launch_batch(posted, op_execute_timeout(), &results);
+    size_t k = 0;
+    for (size_t i = 0; i < count; ++i) {
+        if (k < index.size() && index[k] == i) {
+            const KernelResult &result = results[k++];
+            if (result.has_cycles) st.clock_ns += cost::kLaunchOverheadNs + result.wave_cycles / profile.clock_ghz;
+            push_warnings(result.warnings);
+            if (result.status != ACL_SUCCESS) st.record_error(result.status, result.message);
+        } else {
+            st.record_error(ACL_ERROR_RT_PARAM_INVALID, early[i]);
+        }
+    }
 }
+
+}  // namespace pyasc_sim
+
+namespace {
 
 aclError enqueue_launch(const char *api, aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                         const std::shared_ptr<Device> &dev, ArgsSource src, size_t argsSize) {
@@ -247,12 +272,14 @@ aclError enqueue_launch(const char *api, aclrtFuncHandle funcHandle, uint32_t nu
     }
     std::shared_ptr<Stream> st;
     if (aclError e = resolve_stream(api, stream, dev, &st)) return e;
-    auto source = std::make_shared<ArgsSource>(std::move(src));
+    auto job = std::make_shared<LaunchJob>();
+    job->fn = std::move(fn);
+    job->num_blocks = numBlocks;
+    job->source = std::move(src);
+    job->args_size = argsSize;
     // The tensor blocks as of now: one freed after this call stays valid for this launch.
-    std::shared_ptr<const BlockSnapshot> blocks = runtime().memory.blocks.snapshot(dev->id);
-    st->enqueue([fn, numBlocks, source, argsSize, blocks](Stream &s) {
-        run_launch(s, *fn, numBlocks, *source, argsSize, blocks);
-    });
+    job->blocks = runtime().memory.blocks.snapshot(dev->id);
+    st->enqueue_launch(std::move(job));
     return ACL_SUCCESS;
 }
 

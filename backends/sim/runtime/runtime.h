@@ -26,6 +26,13 @@
 namespace pyasc_sim {
 
 struct Device;
+class Stream;
+
+// A queued kernel launch (kernel.cpp).  The stream worker hands consecutive launches to
+// run_launch_batch together, so they reach the device process in one request.
+struct LaunchJob;
+constexpr size_t kMaxLaunchBatch = 64;
+void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs);
 
 // In-order task queue run by its own worker thread.  Tasks advance the stream's
 // simulated device clock; the first error raised by a task is sticky until
@@ -40,6 +47,8 @@ public:
     Stream &operator=(const Stream &) = delete;
 
     void enqueue(Task task);
+    // A kernel launch: run like a task, but batched with the launches queued right after it.
+    void enqueue_launch(std::shared_ptr<LaunchJob> job);
     // Blocks until every task enqueued so far has run.
     void wait_idle();
     // Like wait_idle() but gives up when `deadline` passes first (returns false then).
@@ -71,7 +80,12 @@ private:
     std::mutex mu_;
     std::condition_variable work_cv_;
     std::condition_variable idle_cv_;
-    std::deque<Task> queue_;
+    struct Queued {
+        Task task;                       // or, when null:
+        std::shared_ptr<LaunchJob> launch;
+    };
+    void push(Queued q);
+    std::deque<Queued> queue_;
     // queued + running; changed under mu_, read without it by the spinning synchronize
     std::atomic<size_t> pending_{0};
     std::atomic<size_t> queued_{0};  // queue_.size(), read without mu_ by the spinning worker

@@ -30,11 +30,15 @@ Stream::~Stream() {
     worker_.join();
 }
 
-void Stream::enqueue(Task task) {
+void Stream::enqueue(Task task) { push(Queued{std::move(task), nullptr}); }
+
+void Stream::enqueue_launch(std::shared_ptr<LaunchJob> job) { push(Queued{nullptr, std::move(job)}); }
+
+void Stream::push(Queued q) {
     bool wake;
     {
         std::lock_guard<std::mutex> lock(mu_);
-        queue_.push_back(std::move(task));
+        queue_.push_back(std::move(q));
         ++pending_;
         ++submitted_;
         queued_.fetch_add(1, std::memory_order_release);
@@ -114,6 +118,8 @@ aclError sync_deadline(const char *api, int32_t timeout, std::chrono::steady_clo
 }
 
 void Stream::worker_loop() {
+    std::vector<std::shared_ptr<LaunchJob>> launches;
+    launches.reserve(kMaxLaunchBatch);
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
         if (queue_.empty() && !stop_) {
@@ -127,17 +133,32 @@ void Stream::worker_loop() {
             worker_parked_ = false;
         }
         if (queue_.empty()) return;  // stop_ and drained
-        Task task = std::move(queue_.front());
+        Queued q = std::move(queue_.front());
         queue_.pop_front();
-        queued_.fetch_sub(1, std::memory_order_relaxed);
-        ++running_seq_;
+        size_t n = 1;
+        if (q.launch) {  // with the launches queued right behind it: one request to the device
+            launches.push_back(std::move(q.launch));
+            while (!queue_.empty() && queue_.front().launch && launches.size() < kMaxLaunchBatch) {
+                launches.push_back(std::move(queue_.front().launch));
+                queue_.pop_front();
+            }
+            n = launches.size();
+        }
+        queued_.fetch_sub(n, std::memory_order_relaxed);
+        running_seq_ += n;
         lock.unlock();
-        task(*this);
+        if (launches.empty()) {
+            q.task(*this);
+        } else {
+            run_launch_batch(*this, launches);
+        }
         device_->note_clock(clock_ns);
-        task = nullptr;  // release captured references before reporting idle
+        q.task = nullptr;  // release captured references before reporting idle
+        launches.clear();
         lock.lock();
         finished_ = running_seq_;
-        if (--pending_ == 0) idle_cv_.notify_all();
+        pending_ -= n;
+        if (pending_ == 0) idle_cv_.notify_all();
     }
 }
 
