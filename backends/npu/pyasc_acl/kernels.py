@@ -221,6 +221,11 @@ def launch(function: Function, num_blocks: int, args: Sequence[Any] = (), stream
     binary.backend.raw_device(binary.device).launch(function.raw, num_blocks, blob, raw_stream, blocks, host_args)
 
 
+#: labels of launch arguments and launches in the stream sanitizer's records (built once each)
+_ARG_LABELS: dict[tuple[int, str], str] = {}
+_LAUNCH_LABELS: dict[str, str] = {}
+
+
 def _sanitize_launch(name: str, sig: Signature | None, args: Sequence[Any], raw_stream: Any) -> None:
     """The stream sanitizer's view of a launch: inside an op its input blocks are read, and so is a
     ``tiling`` parameter (uploads are immutable); every other GM block argument may be written
@@ -228,28 +233,35 @@ def _sanitize_launch(name: str, sig: Signature | None, args: Sequence[Any], raw_
     reads = _san.read_only_blocks()
     acc: list[tuple[int, int, int, bool, str]] = []
     seen: dict[int, int] = {}
+    params = sig.params if sig is not None else ()
     for i, a in enumerate(args):
         t = type(a)
         if t is int or t is float:
             continue  # the common scalars, without the attribute probes below
-        if isinstance(a, Tensor):
+        if t is Tensor or isinstance(a, Tensor):
             a = a._data
-        if isinstance(a, DeviceArray):
+        if type(a) is DeviceArray or isinstance(a, DeviceArray):
             a = a.block
         elif not hasattr(a, "record_stream") or not hasattr(a, "nbytes"):
             continue  # scalars, raw addresses, tiling structs (uploaded read-only)
         key = a.ptr
-        pname = sig.params[i].name if sig is not None and i < len(sig.params) else ""
+        pname = params[i].name if i < len(params) else ""
         write = not ((reads is not None and key in reads) or pname == "tiling")
+        nbytes = a.nbytes
         j = seen.get(key)
         if j is not None:
             if write and not acc[j][3]:
-                acc[j] = (key, 0, a.nbytes, True, acc[j][4])
+                acc[j] = (key, 0, nbytes, True, acc[j][4])
             continue
         seen[key] = len(acc)
-        what = f"argument {i}" + (f" {pname!r}" if pname else "")
-        acc.append((key, 0, a.nbytes, write, f"its GM {what} ({a.nbytes} bytes)"))
-    _san.access(raw_stream, acc, f"the launch of kernel {name!r}")
+        what = _ARG_LABELS.get((i, pname))
+        if what is None:
+            what = _ARG_LABELS[(i, pname)] = f"argument {i}" + (f" {pname!r}" if pname else "")
+        acc.append((key, 0, nbytes, write, f"its GM {what} ({nbytes} bytes)"))
+    op = _LAUNCH_LABELS.get(name)
+    if op is None:
+        op = _LAUNCH_LABELS[name] = f"the launch of kernel {name!r}"
+    _san.access(raw_stream, acc, op)
 
 
 # -- typed packing (by the kernel's signature) ------------------------------------------------------
