@@ -41,26 +41,26 @@ WHERE_DTYPES = FLOATS + (dt.int32,)
 _SWAP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
 
 
-_TILINGS: dict[Any, tuple[int, TilingStruct]] = {}
+_TILINGS: dict[Any, TilingStruct] = {}
 _TILINGS_LIMIT = 1024
 
 
 def _elementwise_tiling(device: Any, n: int, struct: type[TilingStruct], tile: int = TILE,
                         **fields: int) -> tuple[int, TilingStruct]:
-    """(blocks, ``struct``) splitting ``n`` elements over the vector cores in tiles of ``tile``;
-    cached per (device, n, struct, tile, fields) and pinned (uploaded once), so a repeated launch
-    shape packs and looks up nothing (the tiling hot path of every elementwise op). The cached
-    structs are shared: never change one."""
-    key = (device, n, struct, tile, *fields.items())
-    hit = _TILINGS.get(key)
-    if hit is None:
-        blocks, per_core = rt.split(n, cores=rt.vector_cores(device))
+    """(blocks, ``struct``) splitting ``n`` elements over the vector cores in tiles of ``tile``.
+    The struct is cached per content and pinned (uploaded once), so a repeated launch shape packs
+    and uploads nothing (the tiling hot path of every elementwise op). Cached structs are shared:
+    never change one."""
+    blocks, per_core = rt.split(n, cores=rt.vector_cores(device))
+    key = (device, n, struct, per_core, min(tile, per_core), *fields.items())
+    tiling = _TILINGS.get(key)
+    if tiling is None:
         tiling = struct(totalLength=n, perCore=per_core, tileLength=min(tile, per_core), **fields)
         if len(_TILINGS) >= _TILINGS_LIMIT:
             _TILINGS.clear()
             rt.unpin_tilings()
-        hit = _TILINGS[key] = (blocks, rt.pin_tiling(device, tiling))
-    return hit
+        tiling = _TILINGS[key] = rt.pin_tiling(device, tiling)
+    return blocks, tiling
 
 
 def to_dtype(x: Tensor, dtype: np.dtype) -> Tensor:
