@@ -86,7 +86,7 @@ def compile_kernel(source: str | os.PathLike, *, flags: Sequence[str] = (), comp
         with open(source, encoding="utf-8") as f:
             text = f.read()
     cxx = _compiler(compiler)
-    cmd_tail = ["-std=c++17", "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-I", get_include(), *flags]
+    cmd_tail = ["-std=c++17", "-O2", "-g1", "-shared", "-fPIC", "-fvisibility=hidden", "-I", get_include(), *flags]
     # the headers' content is part of the key: a binary built against an older kernel_abi.h must
     # not be reused after an upgrade (its ABI version check would fail every launch)
     key = hashlib.sha256("\0".join([str(text), cxx, *cmd_tail, _header_version(get_include())]).encode()).hexdigest()[:24]
@@ -236,7 +236,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     build_text, launches = rewrite_launches(text)
     if launches:
         project_flags.append(f"-DPYASC_SIM_ACL_LIBRARY={_stubgen.cxx_string(_acl_library())}")
-    flags = ["-std=c++20", opt, "-shared", "-fPIC", "-fvisibility=hidden", "-fno-math-errno", *PRELUDE_FLAGS,
+    # -g1: line tables only, so a kernel crash names its source line (issue 16); no effect on speed
+    flags = ["-std=c++20", opt, "-g1", "-shared", "-fPIC", "-fvisibility=hidden", "-fno-math-errno", *PRELUDE_FLAGS,
              *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *arch_defines(soc, core), *project_flags,
              *extra_flags]
     src_dir = os.path.dirname(path) if path else os.getcwd()
