@@ -101,7 +101,8 @@ def compile_kernel(source: str | os.PathLike, *, flags: Sequence[str] = (), comp
         with open(src, "w", encoding="utf-8") as f:
             f.write(str(text))
         tmp_out = os.path.join(tmpdir, "kernel.so")
-        proc = subprocess.run([cxx, *cmd_tail, src, "-o", tmp_out], capture_output=True, text=True)
+        proc = subprocess.run([cxx, *cmd_tail, f"-fdebug-prefix-map={tmpdir}=/pyasc-build", src, "-o", tmp_out],
+                              capture_output=True, text=True)
         if proc.returncode != 0:
             raise KernelBuildError(f"compiling the kernel failed ({cxx}):\n{proc.stderr.strip()}",
                                    output=proc.stderr)
@@ -313,7 +314,10 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         with open(stub, "w", encoding="utf-8") as f:
             f.write(_stubgen.generate(_prelude(tmpdir, copy, found, launches), found, checks=checks))
         tmp_out = os.path.join(tmpdir, "kernel.so")
-        cmd = [cxx, *flags, *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc, stub, "-o", tmp_out]
+        # the private build directory's random name must not reach the line tables: builds of one
+        # source stay byte-identical (two processes compiling it at once publish the same binary)
+        cmd = [cxx, *flags, f"-fdebug-prefix-map={tmpdir}=/pyasc-build",
+               *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc, stub, "-o", tmp_out]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             _raise_compile_error(proc.stderr, shown, cmd)
