@@ -1,8 +1,9 @@
 """The simulator's kernels next to NumPy and torch (2 threads), side by side in one run.
 
 * add of two 16M-element float32 tensors: sim with the sanitizer checks on and off (the runtime
-  switch PYASC_SIM_CHECKS, read at every launch; "on" includes the tensor-exact bounds and the
-  initcheck shadow lookups), numpy.add, torch.add;
+  switch PYASC_SIM_CHECKS, read at every launch; "on" includes the tensor-exact bounds, the
+  initcheck shadow lookups and the cross-core race records of every GM read and write), numpy.add,
+  torch.add;
 * softmax over the last axis of a (4096, 1024) float32 tensor;
 * matmul of (512, 512) @ (512, 512): float16 (sim's cube path) and float32 (vector path).
 

@@ -105,20 +105,31 @@ def run_child(cwd, path: str, kind: int, *, timeout: int = -1, env_extra: dict |
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def line_of(marker: str) -> int:
+    """The line of faults.cpp (KERNEL as written) holding `marker`: the faulting statement."""
+    hits = [i + 1 for i, text in enumerate(KERNEL.split("\n")) if marker in text]
+    assert len(hits) == 1, marker
+    return hits[0]
+
+
+# (kind, what, function, the faulting statement's marker, or None where no statement faults)
 CASES = [
-    pytest.param(0, "SIGFPE (integer division by zero)", "fault",
+    pytest.param(0, "SIGFPE (integer division by zero)", "fault", "7 / zero",
                  marks=pytest.mark.skipif(not X86, reason="integer division by zero traps on x86 only"),
                  id="division-by-zero"),
-    pytest.param(1, "SIGSEGV (invalid memory access) at address 0x0", "fault", id="null-dereference"),
-    pytest.param(2, "SIGSEGV (invalid memory access) at address 0xdead0000", "fault", id="wild-write"),
-    pytest.param(3, "SIGABRT (abort() called)", "fault", id="abort"),
-    pytest.param(4, "SIGSEGV (stack overflow", "(anonymous namespace)::Recurse(int volatile*, int)", id="infinite-recursion"),
-    pytest.param(5, "exit(3) called", "fault", id="exit"),
+    pytest.param(1, "SIGSEGV (invalid memory access) at address 0x0", "fault", "// null", id="null-dereference"),
+    pytest.param(2, "SIGSEGV (invalid memory access) at address 0xdead0000", "fault", "// wild write",
+                 id="wild-write"),
+    pytest.param(3, "SIGABRT (abort() called)", "fault", "abort();", id="abort"),
+    pytest.param(4, "SIGSEGV (stack overflow", "(anonymous namespace)::Recurse(int volatile*, int)", None,
+                 id="infinite-recursion"),
+    pytest.param(5, "exit(3) called", "fault", "exit(3);", id="exit"),
 ]
 
 
-@pytest.mark.parametrize("kind, what, function", CASES)
-def test_kernel_fault_is_a_kernel_error_and_the_device_works_after(tmp_path, fault_kernel, kind, what, function):
+@pytest.mark.parametrize("kind, what, function, statement", CASES)
+def test_kernel_fault_is_a_kernel_error_and_the_device_works_after(tmp_path, fault_kernel, kind, what, function,
+                                                                    statement):
     r = run_child(tmp_path, fault_kernel, kind)
     err = r["error"]
     assert err is not None, "the fault was not reported"
@@ -126,6 +137,11 @@ def test_kernel_fault_is_a_kernel_error_and_the_device_works_after(tmp_path, fau
     assert f"kernel fault block 2: {what}" in err["message"], err["message"]
     assert "the simulated device process was restarted" in err["message"]
     assert f"in {function} (" in err["message"], err["message"]  # the kernel function that faulted
+    # the kernel's source file and the line of the faulting statement (from the binary's line table)
+    if statement is not None:
+        assert f"faults.cpp:{line_of(statement)}" in err["message"], err["message"]
+    else:  # a stack overflow faults in a function's prologue: no statement to name, never the stub
+        assert "stubs.cpp" not in err["message"], err["message"]
     assert r["sum"] == [2.0 * i for i in range(8)]
     assert r["keep"] == [float(i) for i in range(16)]
 

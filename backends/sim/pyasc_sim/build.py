@@ -86,7 +86,7 @@ def compile_kernel(source: str | os.PathLike, *, flags: Sequence[str] = (), comp
         with open(source, encoding="utf-8") as f:
             text = f.read()
     cxx = _compiler(compiler)
-    cmd_tail = ["-std=c++17", "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-I", get_include(), *flags]
+    cmd_tail = ["-std=c++17", "-O2", "-g1", "-shared", "-fPIC", "-fvisibility=hidden", "-I", get_include(), *flags]
     # the headers' content is part of the key: a binary built against an older kernel_abi.h must
     # not be reused after an upgrade (its ABI version check would fail every launch)
     key = hashlib.sha256("\0".join([str(text), cxx, *cmd_tail, _header_version(get_include())]).encode()).hexdigest()[:24]
@@ -101,7 +101,8 @@ def compile_kernel(source: str | os.PathLike, *, flags: Sequence[str] = (), comp
         with open(src, "w", encoding="utf-8") as f:
             f.write(str(text))
         tmp_out = os.path.join(tmpdir, "kernel.so")
-        proc = subprocess.run([cxx, *cmd_tail, src, "-o", tmp_out], capture_output=True, text=True)
+        proc = subprocess.run([cxx, *cmd_tail, f"-fdebug-prefix-map={tmpdir}=/pyasc-build", src, "-o", tmp_out],
+                              capture_output=True, text=True)
         if proc.returncode != 0:
             raise KernelBuildError(f"compiling the kernel failed ({cxx}):\n{proc.stderr.strip()}",
                                    output=proc.stderr)
@@ -236,7 +237,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     build_text, launches = rewrite_launches(text)
     if launches:
         project_flags.append(f"-DPYASC_SIM_ACL_LIBRARY={_stubgen.cxx_string(_acl_library())}")
-    flags = ["-std=c++20", opt, "-shared", "-fPIC", "-fvisibility=hidden", "-fno-math-errno", *PRELUDE_FLAGS,
+    # -g1: line tables only, so a kernel crash names its source line (issue 16); no effect on speed
+    flags = ["-std=c++20", opt, "-g1", "-shared", "-fPIC", "-fvisibility=hidden", "-fno-math-errno", *PRELUDE_FLAGS,
              *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *arch_defines(soc, core), *project_flags,
              *extra_flags]
     src_dir = os.path.dirname(path) if path else os.getcwd()
@@ -312,7 +314,10 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         with open(stub, "w", encoding="utf-8") as f:
             f.write(_stubgen.generate(_prelude(tmpdir, copy, found, launches), found, checks=checks))
         tmp_out = os.path.join(tmpdir, "kernel.so")
-        cmd = [cxx, *flags, *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc, stub, "-o", tmp_out]
+        # the private build directory's random name must not reach the line tables: builds of one
+        # source stay byte-identical (two processes compiling it at once publish the same binary)
+        cmd = [cxx, *flags, f"-fdebug-prefix-map={tmpdir}=/pyasc-build",
+               *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc, stub, "-o", tmp_out]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             _raise_compile_error(proc.stderr, shown, cmd)

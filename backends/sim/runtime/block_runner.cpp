@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "error.h"
+#include "xcore_race.h"
 #include "pyasc/acl_abi.h"
 
 namespace pyasc_sim {
@@ -172,72 +173,59 @@ std::string site_str(const PyascSimGmWrite &w) {
     return format("%s:%u", w.file, w.line);
 }
 
-// Finds two different blocks that wrote overlapping global memory.  Sweeps the ranges
-// by start address keeping the furthest-reaching range and the furthest-reaching one
-// of any other block, so every cross-block overlap is seen.  Returns false when none.
-// The writes of the two blocks are returned in *write_a / *write_b (with their source lines when
-// the kernel reported them).
-bool find_cross_block_overlap(const std::vector<std::vector<PyascSimGmWrite>> &writes, uint32_t *block_a,
-                              uint32_t *block_b, uint64_t *begin, uint64_t *end, PyascSimGmWrite *write_a,
-                              PyascSimGmWrite *write_b) {
-    struct Item {
-        const PyascSimGmWrite *w;
-        uint32_t block;
+std::string addr_range(uint64_t begin, uint64_t end) {
+    return format("[%s, %s)", ptr_str(reinterpret_cast<const void *>(static_cast<uintptr_t>(begin))).c_str(),
+                  ptr_str(reinterpret_cast<const void *>(static_cast<uintptr_t>(end))).c_str());
+}
+
+// gm-write-overlap: two blocks wrote the same bytes, unordered.
+std::string write_overlap_message(const XcoreConflict &xc) {
+    // With ABI v3 kernels the message names the lines that wrote, like the other checks
+    // ("failed at <file>:<line>" of the block it is reported for).
+    const std::string sa = site_str(xc.a), sb = site_str(xc.b);
+    const std::string at = sb.empty() ? std::string() : " at " + sb;
+    const std::string lines = sa.empty() || sb.empty() ? std::string()
+                                                       : format(" (block %u at %s, block %u at %s)", xc.block_a,
+                                                                sa.c_str(), xc.block_b, sb.c_str());
+    return format("sanitizer check 'gm-write-overlap' failed%s: blocks %u and %u both wrote global memory %s "
+                  "(%llu bytes overlap) in one launch%s; on hardware the cores race and the result depends on their "
+                  "order. Give every block a disjoint output range (or order the writes with SyncAll or cross-core "
+                  "flags)",
+                  at.c_str(), xc.block_a, xc.block_b, addr_range(xc.begin, xc.end).c_str(),
+                  static_cast<unsigned long long>(xc.end - xc.begin), lines.c_str());
+}
+
+// gm-cross-core-race: one block read (or wrote) bytes another wrote (atomically or not), unordered.
+// Reported for the block that read (or wrote plainly); *block receives it.
+std::string cross_core_race_message(const XcoreConflict &xc, uint32_t *block) {
+    auto verb = [](const PyascSimGmWrite &r) {
+        return (r.reserved & PYASC_SIM_GM_READ) != 0     ? "read"
+               : (r.reserved & PYASC_SIM_GM_ATOMIC) != 0 ? "wrote atomically"
+                                                         : "wrote";
     };
-    std::vector<Item> items;
-    for (uint32_t b = 0; b < writes.size(); ++b) {
-        for (const PyascSimGmWrite &r : writes[b]) {
-            if (r.end > r.begin) items.push_back({&r, b});
-        }
-    }
-    std::sort(items.begin(), items.end(), [](const Item &x, const Item &y) { return x.w->begin < y.w->begin; });
-    const uint32_t none = std::numeric_limits<uint32_t>::max();
-    // the furthest-reaching range, and the furthest-reaching one of a block other than b1's
-    uint64_t e1 = 0, e2 = 0;
-    uint32_t b1 = none, b2 = none;
-    const PyascSimGmWrite *w1 = nullptr, *w2 = nullptr;
-    for (const Item &it : items) {
-        const PyascSimGmWrite &r = *it.w;
-        uint32_t other = none;
-        uint64_t other_end = 0;
-        const PyascSimGmWrite *other_w = nullptr;
-        if (b1 != none && b1 != it.block && r.begin < e1) {
-            other = b1;
-            other_end = e1;
-            other_w = w1;
-        } else if (b2 != none && b2 != it.block && r.begin < e2) {
-            other = b2;
-            other_end = e2;
-            other_w = w2;
-        }
-        if (other != none) {
-            *block_a = std::min(other, it.block);
-            *block_b = std::max(other, it.block);
-            *write_a = other < it.block ? *other_w : r;
-            *write_b = other < it.block ? r : *other_w;
-            *begin = r.begin;
-            *end = std::min(r.end, other_end);
-            return true;
-        }
-        if (it.block == b1) {
-            if (r.end > e1) {
-                e1 = r.end;
-                w1 = &r;
-            }
-        } else if (r.end > e1) {
-            e2 = e1;
-            b2 = b1;
-            w2 = w1;
-            e1 = r.end;
-            b1 = it.block;
-            w1 = &r;
-        } else if (r.end > e2) {
-            e2 = r.end;
-            b2 = it.block;
-            w2 = &r;
-        }
-    }
-    return false;
+    // the first access named is a write (the writer), the second the read / plain write
+    const bool a_writes = (xc.a.reserved & PYASC_SIM_GM_READ) == 0 && (xc.b.reserved & PYASC_SIM_GM_ATOMIC) == 0;
+    const PyascSimGmWrite &w = a_writes ? xc.a : xc.b, &r = a_writes ? xc.b : xc.a;
+    const uint32_t wb = a_writes ? xc.block_a : xc.block_b, rb = a_writes ? xc.block_b : xc.block_a;
+    *block = rb;
+    const std::string ws = site_str(w), rs = site_str(r);
+    const std::string at = rs.empty() ? std::string() : " at " + rs;
+    const std::string wsite = ws.empty() ? std::string() : " at " + ws;
+    const bool atomic = ((w.reserved | r.reserved) & PYASC_SIM_GM_ATOMIC) != 0;
+    return format("sanitizer check 'gm-cross-core-race' failed%s: block %u %s global memory %s (%llu bytes)%s and "
+                  "block %u %s it%s in the same launch, with nothing ordering the two (no SyncAll between them, no "
+                  "IBSet/IBWait or CrossCoreSetFlag/CrossCoreWaitFlag from one block to the other); on hardware the "
+                  "cores run in any order, so the %s. Put SyncAll() between them, signal with IBSet/IBWait or "
+                  "CrossCoreSetFlag/CrossCoreWaitFlag, %s",
+                  at.c_str(), wb, verb(w), addr_range(xc.begin, xc.end).c_str(),
+                  static_cast<unsigned long long>(xc.end - xc.begin), wsite.c_str(), rb, verb(r), at.c_str(),
+                  (r.reserved & PYASC_SIM_GM_READ) != 0 ? "read sees the old or the new bytes"
+                                                        : "result depends on which write lands last",
+                  (r.reserved & PYASC_SIM_GM_READ) != 0
+                      ? (atomic ? "so that the read comes after every block's atomic update"
+                                : "or let each block read only bytes no other block of the launch writes")
+                      : "or make both writes atomic (SetAtomicAdd<T>() ... SetAtomicNone() around both), or give "
+                        "each block its own bytes");
 }
 
 }  // namespace
@@ -267,7 +255,8 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
         ctx.args = spec.args_size == 0 ? nullptr : spec.args;
         ctx.args_size = spec.args_size;
         ctx.soc_name = spec.soc_name;
-        ctx.flags = (checks ? PYASC_SIM_FLAG_CHECKS : 0u) | (spec.strict ? PYASC_SIM_FLAG_STRICT : 0u);
+        ctx.flags = (checks ? PYASC_SIM_FLAG_CHECKS | PYASC_SIM_FLAG_XRACE : 0u) |
+                    (spec.strict ? PYASC_SIM_FLAG_STRICT : 0u);
         ctx.vector_cores = spec.vector_cores;
         ctx.cube_cores = spec.cube_cores;
         ctx.kernel_name = spec.kernel_name;
@@ -358,29 +347,14 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
         fail_message = sec_message;
     }
 
-    // Cross-core check: two blocks of one launch wrote the same global memory (a race on
-    // hardware, where blocks run on different cores in any order).
-    uint32_t ba = 0, bb = 0;
-    uint64_t ob = 0, oe = 0;
-    PyascSimGmWrite wa{}, wb{};
-    if (checks && fail_status == 0 &&
-        find_cross_block_overlap(launch_state.writes, &ba, &bb, &ob, &oe, &wa, &wb)) {
-        // With ABI v3 kernels the message names the lines that wrote, like the other checks
-        // ("failed at <file>:<line>" of the block it is reported for).
-        const std::string sa = site_str(wa), sb = site_str(wb);
-        const std::string at = sb.empty() ? std::string() : " at " + sb;
-        const std::string lines = sa.empty() || sb.empty()
-                                      ? std::string()
-                                      : format(" (block %u at %s, block %u at %s)", ba, sa.c_str(), bb, sb.c_str());
-        fail_block = bb;
+    // Cross-core checks: two blocks of one launch wrote the same global memory, or one read what
+    // another wrote, with nothing ordering them (a race on hardware, where blocks run on different
+    // cores in any order).
+    XcoreConflict xc;
+    if (checks && fail_status == 0 && find_xcore_conflict(launch_state.writes, &xc)) {
+        fail_block = xc.block_b;
         fail_status = ACL_ERROR_RT_AICORE_EXCEPTION;
-        fail_message = format(
-            "sanitizer check 'gm-write-overlap' failed%s: blocks %u and %u both wrote global memory [%s, %s) "
-            "(%llu bytes overlap) in one launch%s; on hardware the cores race and the result depends on their "
-            "order. Give every block a disjoint output range",
-            at.c_str(), ba, bb, ptr_str(reinterpret_cast<const void *>(static_cast<uintptr_t>(ob))).c_str(),
-            ptr_str(reinterpret_cast<const void *>(static_cast<uintptr_t>(oe))).c_str(),
-            static_cast<unsigned long long>(oe - ob), lines.c_str());
+        fail_message = xc.write_write ? write_overlap_message(xc) : cross_core_race_message(xc, &fail_block);
     }
     out->status = fail_status;
     out->block = fail_status != 0 ? fail_block : 0;

@@ -110,6 +110,7 @@ void record_location(ControlBlock *c, uintptr_t pc) {
         std::snprintf(c->crash_function, sizeof(c->crash_function), "%s", info.dli_sname ? info.dli_sname : "");
         std::snprintf(c->crash_module, sizeof(c->crash_module), "%s", info.dli_fname ? info.dli_fname : "");
         c->crash_pc_offset = where - reinterpret_cast<uintptr_t>(info.dli_fbase);
+        c->crash_pc_is_return = where != pc ? 1u : 0u;  // a caller's frame: the call precedes it
     }
 }
 

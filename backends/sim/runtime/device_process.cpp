@@ -23,6 +23,7 @@
 #include "error.h"
 #include "pyasc_sim/kernel_abi.h"
 #include "soc_profile.h"
+#include "source_line.h"
 
 extern char **environ;
 
@@ -96,6 +97,11 @@ std::string DeviceProcess::crash_message_locked(int wait_status) {
         where = format(", in %s (%s+0x%llx)", fn.empty() ? "?" : fn.c_str(), module.c_str(),
                        static_cast<unsigned long long>(c.crash_pc_offset));
     }
+    // the kernel's source line, from the binary's line table (kernels are built with -g1)
+    const std::string line =
+        c.crash_module[0] != '\0' ? source_line_at(c.crash_module, c.crash_pc_offset, c.crash_pc_is_return != 0)
+                                  : std::string();
+    if (!line.empty()) where += " at " + line;
     std::string addr;
     if (c.crash_signal == SIGSEGV || c.crash_signal == SIGBUS) {
         addr = format(" at address 0x%llx", static_cast<unsigned long long>(c.crash_addr));
@@ -219,6 +225,9 @@ bool DeviceProcess::spawn_locked(std::string *error) {
     c.crash_claim.store(0);
     c.crash_slot = -1;
     c.crash_block = -1;
+    c.crash_module[0] = '\0';  // a later crash without a kernel frame must not name this one's
+    c.crash_function[0] = '\0';
+    c.crash_pc_is_return = 0;
     c.startup_error[0] = '\0';
     for (devproc::Slot &sl : c.slots) {
         sl.running.store(0);

@@ -117,6 +117,8 @@ struct ControlBlock {
     int32_t crash_slot;               // the launch it belonged to (-1: unknown)
     uint64_t crash_addr;              // si_addr
     uint64_t crash_pc_offset;         // faulting function + offset (from dladdr)
+    uint32_t crash_pc_is_return;      // 1: crash_pc_offset is a return address (abort(), exit()), not the fault
+    uint32_t crash_reserved;
     char crash_what[256];             // "SIGSEGV (invalid memory access)", "exit(3) called", ...
     char crash_function[kMaxName];    // raw (mangled) symbol name, demangled by the host
     char crash_module[kMaxPath];

@@ -72,6 +72,24 @@ extern "C" {
 /* Bits of PyascSimBlockContext::flags (v2). */
 #define PYASC_SIM_FLAG_CHECKS 0x1u /* sanitizer checks on (env PYASC_SIM_CHECKS, default on) */
 #define PYASC_SIM_FLAG_STRICT 0x2u /* warnings are errors (env PYASC_SIM_STRICT, default off) (v4) */
+/* The runtime reads PyascSimGmWrite::reserved as PYASC_SIM_GM_* tags (v5): the kernel may then
+ * report its GM reads, atomic writes and cross-core sync events with report_gm_write_sites, for
+ * the cross-core race check (gm-cross-core-race).  Without it only plain writes, tag 0. */
+#define PYASC_SIM_FLAG_XRACE 0x4u
+
+/* PyascSimGmWrite::reserved when PYASC_SIM_FLAG_XRACE is set: kind bits, the core of the block
+ * (0: the block's only / AIC core, 1..3: its AIV cores) and the core's segment (a count of the
+ * sync events it passed).  An event entry: begin = the sync object's key, end = a sequence
+ * number in one order for the whole launch, line = PYASC_SIM_GM_EVENT_RELEASE / _ACQUIRE,
+ * file = NULL; after an event of segment s the core runs segment s + 1. */
+#define PYASC_SIM_GM_READ 0x80000000u
+#define PYASC_SIM_GM_EVENT 0x40000000u
+#define PYASC_SIM_GM_ATOMIC 0x20000000u
+#define PYASC_SIM_GM_CORE_SHIFT 27u
+#define PYASC_SIM_GM_CORE_MASK 0x3u
+#define PYASC_SIM_GM_SEGMENT_MASK 0x07ffffffu
+#define PYASC_SIM_GM_EVENT_RELEASE 1u /* what this core did so far happens before a later acquire */
+#define PYASC_SIM_GM_EVENT_ACQUIRE 2u /* ... of the same key */
 
 /* A half-open byte range [begin, end) of global (device) memory (v2). */
 typedef struct PyascSimGmRange {

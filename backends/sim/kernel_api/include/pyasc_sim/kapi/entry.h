@@ -65,6 +65,7 @@ public:
             if (ctx->l0b_bytes) st_.capacity[kL0B] = ctx->l0b_bytes;
             if (ctx->l0c_bytes) st_.capacity[kL0C] = ctx->l0c_bytes;
             if (ctx->abi_version >= 5 && st_.checks) {
+                st_.xrace = (ctx->flags & PYASC_SIM_FLAG_XRACE) != 0;  // gm-cross-core-race records
                 st_.gm_uninit = ctx->gm_uninit;
                 st_.gm_uninit_base = ctx->gm_uninit_base;
                 st_.gm_uninit_span = ctx->gm_uninit_span;

@@ -190,6 +190,11 @@ struct BlockState {
     int atomic_op = 0;       // 0 none, 1 add, 2 max, 3 min
     int atomic_type = 0;     // AtomicElem of the SetAtomic*<T> call
     RaceState race;          // pipe-race: per-pipe vector clocks and per-sector last accesses (race.h)
+    // gm-cross-core-race (xcore.h): on when the runtime reads tagged records (PYASC_SIM_FLAG_XRACE);
+    // xseg counts the core's sync events, xmute silences read records (sync workspaces).
+    bool xrace = false;
+    bool xmute = false;
+    uint32_t xseg = 0;
 
     // Memory of kind k; allocated on first use.
     uint8_t *memory(int k) {
@@ -379,7 +384,7 @@ inline double block_cycles(const BlockState &b) {
 
 // ---- global memory checks -----------------------------------------------------------------------
 inline bool same_site(const PyascSimGmWrite &a, const PyascSimGmWrite &b) {
-    return a.line == b.line && a.file == b.file;
+    return a.line == b.line && a.file == b.file && a.reserved == b.reserved;
 }
 
 // Compacts the recorded write ranges: sorts them by source line, then address, and merges the
@@ -389,6 +394,7 @@ inline void compact_writes(std::vector<PyascSimGmWrite> &w) {
     std::sort(w.begin(), w.end(), [](const PyascSimGmWrite &a, const PyascSimGmWrite &b) {
         if (a.file != b.file) return std::less<const char *>()(a.file, b.file);
         if (a.line != b.line) return a.line < b.line;
+        if (a.reserved != b.reserved) return a.reserved < b.reserved;
         return a.begin < b.begin;
     });
     size_t out = 0;
@@ -404,16 +410,38 @@ inline void compact_writes(std::vector<PyascSimGmWrite> &w) {
 
 inline void gm_mark_written(uint64_t begin, uint64_t end);
 
+// The tag of a GM record of block state b (PYASC_SIM_GM_*: kind, core, segment); 0 without xrace.
+inline uint32_t gm_tag(const BlockState &b, uint32_t kind) {
+    if (!b.xrace) return 0;
+    const uint32_t core = b.mixed && b.core_kind != 1 ? 1u + b.sub_idx : 0u;  // 1: kCoreAIC
+    return kind | ((core & PYASC_SIM_GM_CORE_MASK) << PYASC_SIM_GM_CORE_SHIFT) |
+           std::min<uint32_t>(b.xseg, PYASC_SIM_GM_SEGMENT_MASK);
+}
+
+inline void record_site(BlockState &b, uint64_t begin, uint64_t end, const SrcLoc &loc, uint32_t tag);
+
+// Records that the instruction at `loc` read global memory [begin, end) (gm-cross-core-race).
+inline void record_read(uint64_t begin, uint64_t end, const SrcLoc &loc) {
+    BlockState &b = blk();
+    if (!b.xrace || b.xmute || end <= begin) return;
+    record_site(b, begin, end, loc, gm_tag(b, PYASC_SIM_GM_READ));
+}
+
 // Records that the instruction at `loc` wrote global memory [begin, end) (and, for initcheck,
 // that those bytes now hold data).
 inline void record_write(uint64_t begin, uint64_t end, const SrcLoc &loc) {
     BlockState &b = blk();
     if (!b.checks || end <= begin) return;
     gm_mark_written(begin, end);
-    // atomic writes (SetAtomicAdd/Max/Min) of several blocks to the same bytes do not race
-    if (b.atomic_op != 0) return;
+    // atomic writes (SetAtomicAdd/Max/Min) of several blocks to the same bytes do not race; they
+    // do with plain reads and writes of other blocks (recorded as atomic for gm-cross-core-race)
+    if (b.atomic_op != 0 && !b.xrace) return;
+    record_site(b, begin, end, loc, gm_tag(b, b.atomic_op != 0 ? PYASC_SIM_GM_ATOMIC : 0u));
+}
+
+inline void record_site(BlockState &b, uint64_t begin, uint64_t end, const SrcLoc &loc, uint32_t tag) {
     std::vector<PyascSimGmWrite> &w = b.writes;
-    const PyascSimGmWrite site{begin, end, loc.file, loc.line, 0};
+    const PyascSimGmWrite site{begin, end, loc.file, loc.line, tag};
     if (!w.empty() && w.back().end == begin && same_site(w.back(), site)) {
         w.back().end = end;
         return;

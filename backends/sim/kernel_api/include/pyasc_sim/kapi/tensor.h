@@ -90,9 +90,11 @@ public:
         }
         pyasc_sim::kapi::check_gm_alloc(p, count * sizeof(T), what, loc, origin_);
         if (!write && b.gm_uninit != nullptr) check_initialised(p, count, what, loc);
+        const uint64_t a = reinterpret_cast<uintptr_t>(p);
         if (write) {
-            const uint64_t a = reinterpret_cast<uintptr_t>(p);
             pyasc_sim::kapi::record_write(a, a + count * sizeof(T), loc);
+        } else if (b.xrace && std::strstr(what, "write") == nullptr) {  // bounds checks of writes come here too
+            pyasc_sim::kapi::record_read(a, a + count * sizeof(T), loc);
         }
     }
     // Initcheck: a read of bytes never written since the tensor was allocated (bounds-only

@@ -110,14 +110,41 @@ struct CountAtLeast {
     }
 };
 
-// Meets the other `parties` blocks at the k-th call (k = ++calls): arrivals only grow.
+// ---- gm-cross-core-race: happens-before edges -----------------------------------------------------
+// Each sync call records a release (before it signals) or an acquire (after its wait) of a sync
+// object's key with a sequence number from one counter: the runtime orders a core's accesses
+// before an acquire's after every release of the same key with a smaller number (vector clocks).
+inline uint64_t *xrace_seq() {
+    static uint64_t seq = 0;  // one per kernel binary: an order for every launch of it
+    return &seq;
+}
+inline void xrace_event(uint32_t kind, uint64_t key) {
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    if (!b.xrace || !b.checks) return;
+    const uint64_t seq = __atomic_add_fetch(xrace_seq(), 1u, __ATOMIC_SEQ_CST);
+    b.writes.push_back({key, seq, nullptr, kind, pyasc_sim::kapi::gm_tag(b, PYASC_SIM_GM_EVENT)});
+    ++b.xseg;  // what follows is a new segment of this core
+}
+inline uint64_t xkey(const void *p, uint64_t k = 0) { return reinterpret_cast<uintptr_t>(p) + (k << 48); }
+
+// Silences GM read records while a sync call reads its own workspace.
+struct XMute {
+    bool old;
+    XMute() : old(pyasc_sim::kapi::blk().xmute) { pyasc_sim::kapi::blk().xmute = true; }
+    ~XMute() { pyasc_sim::kapi::blk().xmute = old; }
+};
+
+// Meets the other `parties` blocks at the k-th call (k = ++calls): arrivals only grow.  Every
+// access before the k-th meeting happens before every access after it (SyncAll's epochs).
 inline void meet(uint32_t *arrivals, uint32_t &calls, uint32_t parties, const char *what,
                  const pyasc_sim::kapi::SrcLoc &loc) {
     const uint32_t k = ++calls;
+    xrace_event(PYASC_SIM_GM_EVENT_RELEASE, xkey(arrivals, k));
     __atomic_add_fetch(arrivals, 1u, __ATOMIC_ACQ_REL);
     xnotify();
     CountAtLeast c{arrivals, k * parties};
     xwait(what, &CountAtLeast::ready, &c, loc);
+    xrace_event(PYASC_SIM_GM_EVENT_ACQUIRE, xkey(arrivals, k));
 }
 
 // ---- atomic GM writes ------------------------------------------------------------------------------
@@ -308,6 +335,7 @@ inline void SyncAll(const GlobalTensor<int32_t> &gmWorkspace, const LocalTensor<
         }
         if (!b.soft_sync_checked) {
             b.soft_sync_checked = true;
+            sim_detail::XMute mute;
             gmWorkspace.check_bytes(0, need, false, "SyncAll reads its gmWorkspace", loc);
             const int32_t *w = reinterpret_cast<const int32_t *>(gmWorkspace.GetPhyAddr());
             for (uint32_t i = 0; i < parties * 8u; ++i) {
@@ -357,6 +385,7 @@ inline int32_t *ib_slot(const char *api, const GlobalTensor<int32_t> &gm, const 
             pyasc_sim::kapi::fail("cross-core-workspace", loc, "%s: ubWorkspace holds %llu bytes; it needs 32", api,
                                   static_cast<unsigned long long>(ub.GetSize() * sizeof(int32_t)));
         }
+        XMute mute;
         gm.check_bytes(slot * 32u, sizeof(int32_t), false, api, loc);
     }
     return reinterpret_cast<int32_t *>(reinterpret_cast<uint8_t *>(gm.GetPhyAddr()) + slot * 32u);
@@ -373,6 +402,7 @@ template <bool isAIVOnly = true>
 inline void IBSet(const GlobalTensor<int32_t> &gmWorkspace, const LocalTensor<int32_t> &ubWorkspace, int32_t blockIdx,
                   int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     int32_t *slot = sim_detail::ib_slot("IBSet", gmWorkspace, ubWorkspace, blockIdx, eventID, loc);
+    sim_detail::xrace_event(PYASC_SIM_GM_EVENT_RELEASE, sim_detail::xkey(slot));
     __atomic_add_fetch(slot, 1, __ATOMIC_ACQ_REL);
     sim_detail::xnotify();
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE3, pyasc_sim::kapi::dma_cycles(32, 1));
@@ -395,6 +425,7 @@ inline void IBWait(const GlobalTensor<int32_t> &gmWorkspace, const LocalTensor<i
     } else {
         sim_detail::xwait(what, &sim_detail::Positive::ready, &c, loc);
     }
+    sim_detail::xrace_event(PYASC_SIM_GM_EVENT_ACQUIRE, sim_detail::xkey(slot));
     __atomic_sub_fetch(slot, 1, __ATOMIC_ACQ_REL);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(32, 1));
 }
@@ -433,6 +464,8 @@ inline void CrossCoreSetFlag(uint16_t flagId, pyasc_sim::kapi::SrcLoc loc = pyas
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (modeId == 0) sim_detail::check_block_count("CrossCoreSetFlag<0>", loc);
     sim_detail::XShared *s = sim_detail::xshared("CrossCoreSetFlag", loc);
+    // one key per flag id: a set orders this core's accesses before any later wait on the id
+    if (s != nullptr) sim_detail::xrace_event(PYASC_SIM_GM_EVENT_RELEASE, sim_detail::xkey(&s->mode0_aiv[flagId]));
     if (s != nullptr) {
         using pyasc_sim::kapi::kCoreAIC;
         int32_t *counters = sim_detail::xcounters(s);
@@ -484,6 +517,7 @@ inline void CrossCoreWaitFlag(uint16_t flagId, pyasc_sim::kapi::SrcLoc loc = pya
     char what[64];
     std::snprintf(what, sizeof(what), "CrossCoreWaitFlag(flagId = %u)", static_cast<unsigned>(flagId));
     sim_detail::xwait(what, &sim_detail::Positive::ready, &c, loc);
+    sim_detail::xrace_event(PYASC_SIM_GM_EVENT_ACQUIRE, sim_detail::xkey(&s->mode0_aiv[flagId]));
     __atomic_sub_fetch(counter, 1, __ATOMIC_ACQ_REL);
 }
 

@@ -1,0 +1,30 @@
+// The cross-core global-memory checks of one launch: two blocks writing the same bytes
+// (gm-write-overlap) and one block reading bytes another writes (gm-cross-core-race), unless a
+// happens-before edge orders the two accesses (SyncAll, IBSet/IBWait, CrossCoreSetFlag/WaitFlag)
+// or both are atomic.  Runs after the launch over the records the blocks reported
+// (PyascSimGmWrite, tagged per kernel_abi.h's PYASC_SIM_GM_*).
+#ifndef PYASC_SIM_XCORE_RACE_H_
+#define PYASC_SIM_XCORE_RACE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "pyasc_sim/kernel_abi.h"
+
+namespace pyasc_sim {
+
+struct XcoreConflict {
+    bool write_write = false;  // both plain writes (gm-write-overlap), else gm-cross-core-race
+    uint32_t block_a = 0, block_b = 0;  // block_a < block_b
+    PyascSimGmWrite a{}, b{};           // their records (a of block_a)
+    uint64_t begin = 0, end = 0;        // the bytes both touch
+};
+
+// Finds a conflicting pair of accesses of two different blocks in `records` (per block; untagged
+// records are plain writes of segment 0); plain write/write pairs are looked for first.
+// Returns false when there is none.
+bool find_xcore_conflict(const std::vector<std::vector<PyascSimGmWrite>> &records, XcoreConflict *out);
+
+}  // namespace pyasc_sim
+
+#endif  // PYASC_SIM_XCORE_RACE_H_

@@ -1,0 +1,149 @@
+// Unit tests of the runtime's after-launch checks: the cross-core race analysis (xcore_race.cpp:
+// vector clocks from release / acquire events, byte-exact overlaps, atomics) and the source line
+// picked from addr2line's output (source_line.cpp).  Self-contained: a tiny CHECK macro.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "source_line.h"
+#include "xcore_race.h"
+
+namespace {
+
+int g_failures = 0;
+
+#define CHECK(cond)                                                         \
+    do {                                                                    \
+        if (!(cond)) {                                                      \
+            std::fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
+            ++g_failures;                                                   \
+        }                                                                   \
+    } while (0)
+
+using pyasc_sim::XcoreConflict;
+using pyasc_sim::find_xcore_conflict;
+using Records = std::vector<std::vector<PyascSimGmWrite>>;
+
+const char kFile[] = "k.cpp";
+
+PyascSimGmWrite access(uint64_t begin, uint64_t end, uint32_t line, uint32_t kind, uint32_t segment) {
+    return {begin, end, kFile, line, kind | segment};
+}
+PyascSimGmWrite event(uint32_t kind, uint64_t key, uint64_t seq, uint32_t segment) {
+    return {key, seq, nullptr, kind, PYASC_SIM_GM_EVENT | segment};
+}
+constexpr uint32_t R = PYASC_SIM_GM_READ, W = 0, A = PYASC_SIM_GM_ATOMIC;
+constexpr uint32_t REL = PYASC_SIM_GM_EVENT_RELEASE, ACQ = PYASC_SIM_GM_EVENT_ACQUIRE;
+
+void test_unordered_read_after_write() {
+    Records r(2);
+    r[0] = {access(100, 164, 10, W, 0)};
+    r[1] = {access(132, 200, 20, R, 0)};
+    XcoreConflict c;
+    CHECK(find_xcore_conflict(r, &c));
+    CHECK(!c.write_write && c.block_a == 0 && c.block_b == 1);
+    CHECK(c.begin == 132 && c.end == 164);  // only the bytes both touch
+    CHECK(c.a.line == 10 && c.b.line == 20);
+}
+
+void test_byte_exact_and_read_read() {
+    Records r(3);
+    r[0] = {access(100, 132, 10, W, 0), access(0, 50, 11, R, 0)};
+    r[1] = {access(132, 164, 20, R, 0), access(0, 50, 21, R, 0)};  // adjacent, not overlapping
+    r[2] = {access(10, 20, 30, R, 0)};
+    XcoreConflict c;
+    CHECK(!find_xcore_conflict(r, &c));
+}
+
+void test_syncall_epochs_order() {
+    // both blocks: segment 0, release + acquire of meeting 1 (segments 0 -> 1 -> 2), segment 2
+    Records r(2);
+    r[0] = {access(0, 64, 10, W, 0), event(REL, 7, 1, 0), event(ACQ, 7, 4, 1), access(64, 128, 12, R, 2)};
+    r[1] = {access(64, 128, 20, W, 0), event(REL, 7, 2, 0), event(ACQ, 7, 3, 1), access(0, 64, 22, R, 2)};
+    XcoreConflict c;
+    CHECK(!find_xcore_conflict(r, &c));
+    Records unsynced = {{r[0][0], r[0][3]}, {r[1][0], r[1][3]}};  // the same accesses, no meeting
+    CHECK(find_xcore_conflict(unsynced, &c));
+    // the same accesses after the meeting race with each other
+    r[1].push_back(access(64, 128, 23, W, 2));
+    CHECK(find_xcore_conflict(r, &c));
+    CHECK(c.a.line == 12 && c.b.line == 23);
+}
+
+void test_pairwise_flag_is_one_way() {
+    // block 0 writes, releases slot 5; block 1 acquires it, reads: ordered
+    Records r(2);
+    r[0] = {access(0, 64, 10, W, 0), event(REL, 5, 1, 0)};
+    r[1] = {event(ACQ, 5, 2, 0), access(0, 64, 20, R, 1)};
+    XcoreConflict c;
+    CHECK(!find_xcore_conflict(r, &c));
+    // an acquire numbered before the release orders nothing
+    r[1][0].end = 0;
+    CHECK(find_xcore_conflict(r, &c));
+    r[1][0].end = 2;
+    // block 0 writing after its release is not ordered before block 1's read
+    r[0].push_back(access(0, 64, 11, W, 1));
+    CHECK(find_xcore_conflict(r, &c));
+    CHECK(c.a.line == 11 && c.b.line == 20);
+}
+
+void test_transitive_edges() {
+    // 0 -> 1 (key 1), 1 -> 2 (key 2): block 0's write happens before block 2's read
+    Records r(3);
+    r[0] = {access(0, 64, 10, W, 0), event(REL, 1, 1, 0)};
+    r[1] = {event(ACQ, 1, 2, 0), event(REL, 2, 3, 1)};
+    r[2] = {event(ACQ, 2, 4, 0), access(0, 64, 30, R, 1)};
+    XcoreConflict c;
+    CHECK(!find_xcore_conflict(r, &c));
+}
+
+void test_atomics() {
+    Records r(3);
+    r[0] = {access(0, 64, 10, A, 0)};
+    r[1] = {access(0, 64, 20, A, 0)};
+    XcoreConflict c;
+    CHECK(!find_xcore_conflict(r, &c));  // atomics of several blocks do not race
+    r[2] = {access(0, 4, 30, R, 0)};
+    CHECK(find_xcore_conflict(r, &c));  // a plain read of them does
+    CHECK(!c.write_write);
+}
+
+void test_write_write_first() {
+    Records r(3);
+    r[0] = {access(0, 64, 10, R, 0)};
+    r[1] = {access(0, 64, 20, W, 0)};
+    r[2] = {access(32, 64, 30, W, 0)};
+    XcoreConflict c;
+    CHECK(find_xcore_conflict(r, &c));
+    CHECK(c.write_write && c.block_a == 1 && c.block_b == 2);
+}
+
+void test_pick_source_line() {
+    using pyasc_sim::pick_source_line;
+    CHECK(pick_source_line("/a/k.cpp:42\n") == "/a/k.cpp:42");
+    CHECK(pick_source_line("/i/pyasc_sim/kapi/data_copy.h:80\n/a/k.cpp:42 (discriminator 3)\n") ==
+          "/a/k.cpp:42 (in /i/pyasc_sim/kapi/data_copy.h:80)");
+    CHECK(pick_source_line("??:0\n") == "");
+    CHECK(pick_source_line("/tmp/b/stubs.cpp:11\n") == "");
+    CHECK(pick_source_line("").empty());
+}
+
+}  // namespace
+
+int main() {
+    test_unordered_read_after_write();
+    test_byte_exact_and_read_read();
+    test_syncall_epochs_order();
+    test_pairwise_flag_is_one_way();
+    test_transitive_edges();
+    test_atomics();
+    test_write_write_first();
+    test_pick_source_line();
+    if (g_failures != 0) {
+        std::fprintf(stderr, "%d check(s) failed\n", g_failures);
+        return 1;
+    }
+    std::printf("all checks passed\n");
+    return 0;
+}
