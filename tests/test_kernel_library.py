@@ -89,7 +89,8 @@ def test_direct_form_and_dtype_errors(lib, ks):
 
 
 def test_registration_errors(lib, ks):
-    with pytest.raises(pyasc.OpRegistrationError, match=r"takes a pyasc.Kernel or \{dtype: pyasc.Kernel\}"):
+    with pytest.raises(pyasc.OpRegistrationError,
+                       match=r"takes a pyasc.Kernel \(a template kernel.s instance is picked .*\) or \{dtype: pyasc.Kernel\}"):
         lib.impl("scale", "sim", kernel="scale_float", tiling=scale_tiling)
     with pytest.raises(pyasc.OpRegistrationError, match="tiling= and dtypes= go with kernel="):
         lib.impl("scale", "sim", lambda m, x, s: x, tiling=scale_tiling)
