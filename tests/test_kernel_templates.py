@@ -223,3 +223,33 @@ def test_npu_first_use_compile_instantiates_the_named_instance_and_lays_out_its_
     [argv] = recorded(log)
     assert (tmp_path / "compiled.cpp").read_text().endswith(
         "template __global__ __aicore__ void scale<half>(GM_ADDR, GM_ADDR, uint32_t, half);\n")
+
+
+def test_instances_asked_for_from_threads_at_once(tmp_path):
+    """Threads naming different instances of one source at once each get theirs (a source compiled
+    without an instance is compiled again with every instance asked for so far)."""
+    import threading
+
+    path = tmp_path / "threads.cpp"
+    path.write_text(SOURCE.replace("// y[i] = x[i] * N", "// threads\n// y[i] = x[i] * N"))
+    source = pyasc.KernelSource(path)
+    results, errors = {}, []
+    go = threading.Barrier(4)
+
+    def work(i):
+        try:
+            k = pyasc.Kernel(source, f"times<int32_t, {i + 2}>")
+            go.wait()
+            results[i] = _run(k, np.int32)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(600)
+    assert not errors, errors
+    for i, (x, y) in results.items():
+        np.testing.assert_array_equal(y, x * (i + 2))
+    assert sorted(results) == [0, 1, 2, 3]
