@@ -23,7 +23,7 @@ extern "C" __global__ __aicore__ void noop(GM_ADDR x, GM_ADDR y, uint32_t n, flo
 def setup():
     k = pyasc.Kernel(SOURCE, "noop", checks=False)
     x = pyasc.tensor(np.arange(16, dtype=np.float32), device="sim")
-    y = pyasc.empty(16, dtype="float32", device="sim")
+    y = pyasc.zeros(16, dtype="float32", device="sim")  # initialised: pyasc.add reads it
     k[1](x, y, 16, 1.0)
     pyasc.synchronize("sim")
     yield k, x, y

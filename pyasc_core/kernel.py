@@ -17,6 +17,7 @@ once per content (:func:`upload`)."""
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -32,6 +33,48 @@ from .streams import Stream
 from .tensor import Tensor, wrap_storage
 
 _SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp")
+_TEMPLATE_ID_RE = re.compile(r"[A-Za-z_]\w*\s*<.+>", re.S)
+
+#: dtype -> the Ascend C type a template instance is named with (Kernel.instance)
+_C_TYPES = {"bool": "bool", "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "uint16": "uint16_t",
+            "int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t", "uint64": "uint64_t",
+            "float16": "half", "bfloat16": "bfloat16_t", "float32": "float", "float64": "double"}
+
+
+def canonical_name(name: str) -> str:
+    """A kernel name in one spelling (as pyasc_sim._stubgen.canonical_name spells it): whitespace
+    collapsed, none around ``<>(),*&:[]`` but one space after each comma: ``leaky_relu<half, 8>``."""
+    s = re.sub(r"\s+", " ", name.strip())
+    s = re.sub(r"\s*([<>(),*&:\[\]])\s*", r"\1", s)
+    return s.replace(",", ", ")
+
+
+def is_template_id(name: str) -> bool:
+    """True for a template instance's name, ``leaky_relu<half>``."""
+    return bool(_TEMPLATE_ID_RE.fullmatch(name))
+
+
+def c_type(arg: Any) -> str:
+    """A template argument as C++ spells it: a dtype (pyasc.float16, np.float32) as its Ascend C
+    type (half, float), an int as its literal, a str as written (C++: 'half', 'float', '8')."""
+    from . import dtypes as _dt
+
+    if isinstance(arg, str):
+        if not arg.strip():
+            raise ArgumentError("a template argument is a C++ type or value such as 'half' or 8, got ''")
+        return arg.strip()
+    if isinstance(arg, bool):
+        return "true" if arg else "false"
+    if isinstance(arg, (int, np.integer)):
+        return str(int(arg))
+    try:
+        name = _dt.dtype_name(_dt.as_dtype(arg))
+    except Exception:
+        name = None
+    if name not in _C_TYPES:
+        raise ArgumentError(f"a template argument is a dtype ({', '.join(sorted(_C_TYPES))}), an int or a C++ "
+                            f"spelling such as 'half', got {type(arg).__name__} {arg!r:.60}")
+    return _C_TYPES[name]
 
 
 class KernelSource:
@@ -39,12 +82,19 @@ class KernelSource:
 
     ``text`` and ``path`` (None for source text), compile ``options`` (``opt``, ``extra_flags``,
     ``checks``), ``binaries`` ({backend: prebuilt binary path}, e.g. what a pack ships for the NPU)
-    and ``structs`` (TilingStruct classes whose layout the compiled kernel is checked against)."""
+    and ``structs`` (TilingStruct classes whose layout the compiled kernel is checked against).
+    ``source=None`` with ``binaries`` is a pack that ships prebuilt binaries only (any Mapping:
+    the built-in kernels find theirs per backend on first use)."""
 
-    def __init__(self, source: str | os.PathLike, *, options: Mapping[str, Any] | None = None,
+    def __init__(self, source: str | os.PathLike | None, *, options: Mapping[str, Any] | None = None,
                  binaries: Mapping[str, str | os.PathLike] | None = None,
                  structs: Sequence[type] = ()) -> None:
-        if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
+        if source is None:  # a pack that ships binaries only: nothing to compile
+            if binaries is None or (type(binaries) is dict and not binaries):
+                raise ArgumentError("KernelSource(None) needs binaries={backend: path} (a pack that ships "
+                                    "prebuilt binaries only); otherwise pass the source file or text")
+            text, self.path = "", None
+        elif isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
                                                 and source.strip().endswith(_SUFFIXES)):
             path = os.path.abspath(os.fspath(source))
             try:
@@ -61,7 +111,9 @@ class KernelSource:
                                 f"{type(source).__name__} {source!r:.60}")
         self.text = text
         self.options = dict(options or {})
-        self.binaries = {k: os.path.abspath(os.fspath(v)) for k, v in (binaries or {}).items()}
+        # a Mapping subclass is kept as given (it may find its paths lazily, per backend)
+        self.binaries = ({k: os.path.abspath(os.fspath(v)) for k, v in binaries.items()}
+                         if type(binaries) is dict else binaries if binaries is not None else {})
         if self.path is not None:  # binaries built ahead of time next to the source (pyasc_sim.pack_build)
             stem = os.path.splitext(self.path)[0]
             for backend, suffix in (("sim", ".sim.so"), ("npu", ".npu.o")):
@@ -72,6 +124,17 @@ class KernelSource:
         self.structs = tuple(structs)
         self._lock = threading.Lock()
         self._artifacts: dict[str, Any] = {}
+        self.instances: frozenset[str] = frozenset()
+
+    def request(self, name: str) -> None:
+        """Ask for template instance ``name`` (``leaky_relu<half>``) in this source's binaries: the
+        compile instantiates it (a source compiled without it is compiled again, once, on next use)."""
+        with self._lock:
+            if name not in self.instances:
+                self.instances = self.instances | {name}
+                self._artifacts.clear()
+
+    instances: frozenset[str] = frozenset()
 
     def __repr__(self) -> str:
         return f"<pyasc.KernelSource {self.path or '<text>'}>"
@@ -96,16 +159,24 @@ class Kernel:
     """One kernel of an Ascend C source: ``Kernel(source, name)``; launch with ``k[blocks](*args)``.
 
     ``source`` is a path or the source text (or a :class:`KernelSource` shared with other kernels);
-    ``name`` the kernel's name (optional when the source has one kernel). ``opt``/``extra_flags``/
+    ``name`` the kernel's name (optional when the source has one kernel). A template kernel's
+    instance is named as C++ spells it, ``Kernel(source, "leaky_relu<half>")`` (as CuPy's
+    ``name_expressions``): it is instantiated when the source compiles, whether or not the source
+    instantiates it explicitly; ``Kernel(source, "leaky_relu").instance(pyasc.float16)`` names the
+    same instance from a dtype. ``opt``/``extra_flags``/
     ``checks`` go to the simulator's compiler, ``binaries`` maps a backend to a prebuilt binary
     (``{"npu": "build/leaky_relu.o"}``), ``structs`` lists the TilingStruct classes to check
     against the compiled kernel's C++ structs of the same ``cpp_name``."""
 
     def __init__(self, source: str | os.PathLike | KernelSource, name: str | None = None, *,
                  opt: str | None = None, extra_flags: Sequence[str] = (), checks: bool = True,
-                 binaries: Mapping[str, str | os.PathLike] | None = None, structs: Sequence[type] = ()) -> None:
-        if name is not None and (not isinstance(name, str) or not name.isidentifier()):
-            raise ArgumentError(f"a kernel name is a C identifier such as 'add_custom', got {name!r:.60}")
+                 binaries: Mapping[str, str | os.PathLike] | None = None, structs: Sequence[type] = (),
+                 _request: bool = True) -> None:
+        if name is not None and (not isinstance(name, str) or not (name.isidentifier() or is_template_id(name))):
+            raise ArgumentError(f"a kernel name is a C identifier such as 'add_custom' or a template instance "
+                                f"such as 'leaky_relu<half>', got {name!r:.60}")
+        if name is not None and not name.isidentifier():
+            name = canonical_name(name)
         if isinstance(source, KernelSource):
             self.source = source
         else:
@@ -116,6 +187,26 @@ class Kernel:
         self._name = name
         self._lock = threading.Lock()
         self._loaded: dict[Device, Any] = {}
+        self._instances: dict[str, Kernel] = {}
+        if name is not None and _request and is_template_id(name):
+            self.source.request(name)
+
+    def instance(self, *args: Any) -> Kernel:
+        """The template instance ``name<args>`` of this (template) kernel, sharing its source:
+        ``k.instance(pyasc.float16)`` is ``Kernel(source, "leaky_relu<half>")``; dtypes become
+        their Ascend C types, ints their literals, strings stay as written (C++ spelling)."""
+        if not args:
+            raise ArgumentError(f"{self.name}.instance() needs the template arguments, e.g. "
+                                "k.instance(pyasc.float16) or k.instance('half', 8)")
+        if not self.name.isidentifier():
+            raise ArgumentError(f"{self.name!r} is already a template instance; instance() is for the "
+                                "template kernel, pyasc.Kernel(source, 'leaky_relu')")
+        full = canonical_name(f"{self.name}<{', '.join(c_type(a) for a in args)}>")
+        k = self._instances.get(full)
+        if k is None:
+            with self._lock:
+                k = self._instances.setdefault(full, Kernel(self.source, full))
+        return k
 
     @property
     def name(self) -> str:
@@ -153,8 +244,21 @@ class Kernel:
             with self._lock:
                 fn = self._loaded.get(device)
                 if fn is None:
+                    self._check_name(backend, art)
                     fn = self._loaded[device] = backend.load_kernel(art, self.name, device)
         return fn
+
+    def _check_name(self, backend: Any, art: Any) -> None:
+        """Refuse a name the compiled source does not have, listing the kernels it has."""
+        try:
+            names = list(backend.kernel_names(art))
+        except Exception:  # a binary without names (CANN's): the backend's own lookup reports it
+            return
+        if names and self.name not in names:
+            hint = (f"; if {self.name!r} is a template kernel, launch an instance: pyasc.Kernel(source, "
+                    f"'{self.name}<half>') or k.instance(pyasc.float16)" if self.name.isidentifier() else "")
+            raise KernelNotFoundError(f"{self.source.path or 'the kernel source'} has no kernel {self.name!r} for "
+                                      f"{backend.name}; its kernels are {', '.join(sorted(names))}{hint}")
 
     @property
     def signature(self) -> Any:
@@ -206,9 +310,31 @@ class _Launcher:
         fn(self.blocks, *args, stream=self.stream)
 
 
-def kernels(source: str | os.PathLike, *, device: Any = None, **options: Any) -> dict[str, Kernel]:
+class KernelDict(dict):
+    """{name: Kernel} of one source (:func:`kernels`); a template instance not instantiated by the
+    source is made on first lookup, ``ks["leaky_relu<float>"]`` (compiled on its first use)."""
+
+    def __init__(self, source: KernelSource, kernels: Mapping[str, Kernel]) -> None:
+        super().__init__(kernels)
+        self.source = source
+
+    def __missing__(self, name: str) -> Kernel:
+        if isinstance(name, str) and is_template_id(name):
+            full = canonical_name(name)
+            if full in self:
+                return self[full]
+            k = self.setdefault(full, Kernel(self.source, full))
+            return k
+        raise KeyError(f"{name!r} is not a kernel of {self.source.path or 'the source'}; its kernels are "
+                       f"{', '.join(sorted(self)) or 'none'} (a template kernel's instance is named "
+                       "'name<type>', e.g. 'leaky_relu<half>')")
+
+
+def kernels(source: str | os.PathLike, *, device: Any = None, **options: Any) -> KernelDict:
     """Every kernel of an Ascend C source, {name: Kernel}, sharing one compile per backend (the
-    names come from compiling for ``device``'s backend, default the current device)."""
+    names come from compiling for ``device``'s backend, default the current device): its
+    ``extern "C"`` kernels and the template instances it instantiates; other instances of its
+    template kernels are made on lookup, ``kernels(src)["leaky_relu<float>"]``."""
     opts = {k: v for k, v in options.items() if k in ("opt", "extra_flags", "checks")}
     extra = set(options) - set(opts) - {"binaries", "structs"}
     if extra:
@@ -220,7 +346,7 @@ def kernels(source: str | os.PathLike, *, device: Any = None, **options: Any) ->
     opts.setdefault("extra_flags", ())
     src = KernelSource(source, options=opts, binaries=options.get("binaries"), structs=options.get("structs", ()))
     names = Kernel(src).names(device)
-    return {n: Kernel(src, n) for n in names}
+    return KernelDict(src, {n: Kernel(src, n, _request=False) for n in names})
 
 
 # -- tiling uploads -----------------------------------------------------------------------------

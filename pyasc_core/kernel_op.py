@@ -25,13 +25,27 @@ def _variants(op: str, kernel: Any, dtypes: Any) -> tuple[dict[np.dtype, Kernel]
         except Exception as exc:
             raise OpRegistrationError(f"impl({op!r}, kernel={{dtype: Kernel}}): a key is not a dtype ({exc})") from None
         return table, None
-    raise OpRegistrationError(f"impl({op!r}, kernel=...) takes a pyasc.Kernel or {{dtype: pyasc.Kernel}} (one kernel "
-                              f"per input dtype), got {type(kernel).__name__} {kernel!r:.60}")
+    raise OpRegistrationError(f"impl({op!r}, kernel=...) takes a pyasc.Kernel (a template kernel's instance "
+                              f"is picked by the input dtype) or {{dtype: pyasc.Kernel}} (one kernel per input dtype), "
+                              f"got {type(kernel).__name__} {kernel!r:.60}")
+
+
+def _pick(single: Kernel, dtype: np.dtype, device: Any, plain: dict[str, bool]) -> Kernel:
+    """``single`` itself, or, when it names a template kernel (no plain kernel of that name in its
+    source), its instance for the input dtype: ``leaky_relu`` -> ``leaky_relu<half>`` for float16."""
+    name = single.name
+    if not name.isidentifier():
+        return single
+    is_plain = plain.get(device.type)
+    if is_plain is None:
+        is_plain = plain.setdefault(device.type, name in single.names(device))
+    return single if is_plain else single.instance(dtype)
 
 
 def kernel_launcher(op: str, kernel: Any, tiling: Callable[..., Any], dtypes: Any = None) -> Callable[..., Any]:
     """The kernel function ``fn(out_meta, *args)`` that launches ``kernel`` (see library.impl)."""
     table, single = _variants(op, kernel, dtypes)
+    plain: dict[str, bool] = {}  # per backend: single is a plain kernel (not a template family)
     if not callable(tiling):
         raise OpRegistrationError(f"impl({op!r}, kernel=...): tiling must be the host tiling function "
                                   f"tiling(*args) -> blocks or (blocks, tiling, *scalars), got {tiling!r:.60}")
@@ -51,7 +65,7 @@ def kernel_launcher(op: str, kernel: Any, tiling: Callable[..., Any], dtypes: An
                 f"{op} has no {device.type} kernel for {_dt.dtype_name(dtype)}; its kernels take "
                 f"{', '.join(_dt.dtype_name(d) for d in allowed)}. Cast first (e.g. x.astype('float32')) or "
                 "run it on the reference with .to('numpy')")
-        k = single if table is None else table[dtype]
+        k = _pick(single, dtype, device, plain) if table is None else table[dtype]
         single_out = not isinstance(out_meta, (tuple, list))
         metas = [out_meta] if single_out else list(out_meta)
         outs = [empty(*m.shape, dtype=m.dtype, device=device) for m in metas]

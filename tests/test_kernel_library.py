@@ -89,7 +89,8 @@ def test_direct_form_and_dtype_errors(lib, ks):
 
 
 def test_registration_errors(lib, ks):
-    with pytest.raises(pyasc.OpRegistrationError, match=r"takes a pyasc.Kernel or \{dtype: pyasc.Kernel\}"):
+    with pytest.raises(pyasc.OpRegistrationError,
+                       match=r"takes a pyasc.Kernel \(a template kernel.s instance is picked .*\) or \{dtype: pyasc.Kernel\}"):
         lib.impl("scale", "sim", kernel="scale_float", tiling=scale_tiling)
     with pytest.raises(pyasc.OpRegistrationError, match="tiling= and dtypes= go with kernel="):
         lib.impl("scale", "sim", lambda m, x, s: x, tiling=scale_tiling)
@@ -120,3 +121,34 @@ def test_pyasc_ops_shows_the_dtypes_with_kernels(lib, ks, capsys):
     assert rows["pyasc::exp"]["kernel_dtypes"]["sim"] == ["float16", "bfloat16", "float32"]
     assert main(["ops"]) == 0
     assert "sim: f16 f32" in capsys.readouterr().out
+
+
+def test_the_same_registration_serves_npu_with_a_shipped_binary(lib, tmp_path, monkeypatch, capsys):
+    """impl(op, "npu", kernel=...) registers like sim; the kernel comes from the binary the pack
+    ships (binaries={"npu": ...}); 'pyasc ops' lists its dtypes under npu (loading is stubbed:
+    there is no NPU here, see test_npu_kernel_compile.py)."""
+    import json
+
+    from pyasc_core.cli import main
+    from pyasc_core.device import Device
+
+    binary = tmp_path / "scale.o"
+    binary.write_bytes(b"placeholder npu binary")
+    k = pyasc.Kernel(SOURCE, "scale_float", binaries={"npu": binary})
+    lib.impl("scale", "npu", kernel=k, tiling=scale_tiling, dtypes=["float32"])
+    opened = []
+    monkeypatch.setattr("pyasc_acl.kernels.Binary", lambda path, device=None: opened.append(path) or
+                        type("B", (), {"function": lambda self, name: type("F", (), {"signature": None})()})())
+    k.function(Device("npu", 0))
+    assert opened == [str(binary)]
+    assert main(["ops", "--json"]) == 0
+    rows = {r["op"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["kt::scale"]["kernel_dtypes"] == {"npu": ["float32"]}
+
+
+def test_a_pack_that_ships_binaries_only():
+    with pytest.raises(pyasc.ArgumentError, match=r"KernelSource\(None\) needs binaries="):
+        pyasc.KernelSource(None)
+    src = pyasc.KernelSource(None, binaries={"npu": "/nonexistent/k.o"})
+    with pytest.raises(pyasc.KernelNotFoundError, match="no sim binary for the kernel source"):
+        pyasc.Kernel(src, "k").compile("sim")

@@ -408,3 +408,30 @@ def test_upload_path_for_other_tiling_objects():
         pyasc.tiling.upload(5, "sim")
     with pytest.raises(pyasc.ArgumentError, match="empty"):
         pyasc.tiling.upload(b"", "sim")
+
+
+def test_launch_on_a_stream_and_on_the_current_stream(ks):
+    """k[blocks, stream](...) queues on that stream; k[blocks](...) on the current stream (a
+    pyasc.stream(s) block makes s current); both asynchronous, ordered by their stream."""
+    x = pyasc.tensor(np.arange(6, dtype=np.float32), device="sim")
+    s = pyasc.Stream(device="sim")
+    pyasc.synchronize("sim")  # the fill of x (current stream) before s reads it
+    y = pyasc.empty(6, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    ks["axpb"][1, s](x, y, 6, 0.5, 2.0)
+    s.synchronize()
+    np.testing.assert_array_equal(y.numpy(), np.arange(6) * 2.0 + 0.5)
+    z = pyasc.empty(6, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    with pyasc.stream(s):
+        ks["axpb"][1](x, z, 6, 1.0, 3.0)  # the current stream is s
+        s.synchronize()
+    np.testing.assert_array_equal(z.numpy(), np.arange(6) * 3.0 + 1.0)
+
+
+def test_a_host_dlpack_tensor_for_a_gm_parameter_is_refused_naming_it(ks):
+    """A DLPack-capable tensor is taken for a GM pointer when it is on the kernel's device; one in
+    host memory (a NumPy array) is refused, naming the parameter and the fix."""
+    x, y = _axpb_args()
+    with pytest.raises(pyasc.DeviceMismatchError, match=r"argument 1 'y' .* on numpy.*move it with .to\('sim:0'\)"):
+        ks["axpb"][1](x, np.zeros(4, np.float32), 4, 0.0, 1.0)

@@ -98,6 +98,9 @@ class LoadedFunction:
     def __init__(self, name):
         self.name = name
 
+    def typed(self):  # packed by the signature pyasc computed from the source's declarations
+        return self
+
 
 def test_first_use_runs_npu_cmake_s_command_into_the_cache_and_loads_that_file(toolkit, tmp_path, monkeypatch):
     root, bisheng, log = toolkit
@@ -109,6 +112,8 @@ def test_first_use_runs_npu_cmake_s_command_into_the_cache_and_loads_that_file(t
     k = pyasc.Kernel(src, "vk")
     fn = k.function(Device("npu", 0))  # compile on first use, then load once for the device
     assert isinstance(fn, LoadedFunction) and fn.name == "vk"
+    # the typed layout of the source's declaration (bisheng's output has no signature table)
+    assert str(fn.signature) == "vk(GM_ADDR x, GM_ADDR y)" and fn.signature.size == 16
     [argv] = recorded(log)
     out = argv[argv.index("-o") + 1]
     includes = [f"-I{src.parent}", f"-I{root / 'compiler' / 'tikcpp' / 'tikcfw'}"]

@@ -615,3 +615,24 @@ def test_allowlist_name_matching_nothing_warns(dists):
 
         rec = {p.name: p for p in list_plugins()}["normpack"]
     assert rec.status == "skipped" and rec.error == "not in PYASC_PLUGINS"
+
+
+def test_the_example_pack_s_own_tests_pass_on_sim(example_pack_site, tmp_path):
+    """The pack's own tests (the pyasc_ops marker, check_op against NumPy with the pack's list of
+    missing kernels) pass on sim with the pack installed (run outside the checkout, in a child)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pytest.importorskip("pyasc_sim")
+    tests = Path(__file__).resolve().parent.parent / "plugins" / "pyasc-example-pack" / "tests"
+    shutil.copytree(tests, tmp_path / "tests")
+    env = {**os.environ, "PYTHONPATH": str(example_pack_site)}
+    env.pop("PYASC_PLUGINS", None)
+    env.pop("PYASC_DISABLE_PLUGIN_AUTOLOAD", None)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--pyasc-backend", "sim",
+                           "tests"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "6 passed" in proc.stdout

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
+import pyasc
 from pyasc_core import dtypes as dt
 from pyasc_core.errors import KernelNotFoundError
-from pyasc_core.kernel import UPLOADS, Kernel, KernelSource
 from pyasc_core.registry import backend_for_device
 from pyasc_core.tensor import Tensor, wrap_storage
 from pyasc_core.tiling import TilingStruct
@@ -76,21 +76,6 @@ def binary_path(backend: str, family: str) -> str:
                               f"{', '.join(tried)}); {how}")
 
 
-class _FamilySource(KernelSource):
-    """The built-in kernels of ``family``: prebuilt binaries (installed by kernels/CMakeLists.txt)
-    instead of source, found per backend by :func:`binary_path` (its message when missing)."""
-
-    def __init__(self, family: str) -> None:
-        self.family = family
-        self.text, self.path, self.options, self.structs = "", None, {}, ()
-        self._lock = threading.Lock()
-        self._artifacts: dict[str, Any] = {}
-
-    @property
-    def binaries(self) -> dict[str, str]:  # type: ignore[override]
-        return _Binaries(self.family)
-
-
 class _Binaries(dict):
     """{backend: binary path}, looked up (and reported when missing) on first use."""
 
@@ -108,18 +93,18 @@ class _Kernels:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._sources: dict[str, _FamilySource] = {}
-        self._kernels: dict[tuple[str, str], Kernel] = {}
+        self._sources: dict[str, pyasc.KernelSource] = {}
+        self._kernels: dict[tuple[str, str], pyasc.Kernel] = {}
         self._functions: dict[tuple[Any, str, str], Any] = {}
 
-    def get(self, family: str, name: str) -> Kernel:
+    def get(self, family: str, name: str) -> pyasc.Kernel:
         k = self._kernels.get((family, name))
         if k is None:
             with self._lock:
                 src = self._sources.get(family)
-                if src is None:
-                    src = self._sources[family] = _FamilySource(family)
-                k = self._kernels.setdefault((family, name), Kernel(src, name))
+                if src is None:  # prebuilt binaries only, found per backend on first use
+                    src = self._sources[family] = pyasc.KernelSource(None, binaries=_Binaries(family))
+                k = self._kernels.setdefault((family, name), pyasc.Kernel(src, name))
         return k
 
     def function(self, family: str, name: str, device: Any) -> Any:
@@ -189,17 +174,15 @@ def device_of(*args: Any) -> Any:
 
 
 def new_tensor(shape: Sequence[int], dtype: np.dtype, device: Any) -> Tensor:
-    backend = backend_for_device(device)
-    return wrap_storage(backend.empty(tuple(shape), np.dtype(dtype), device), device, backend)
+    return pyasc.empty(tuple(shape), dtype=dtype, device=device)
 
 
 def full_tensor(shape: Sequence[int], value: Any, dtype: np.dtype, device: Any) -> Tensor:
-    backend = backend_for_device(device)
-    return wrap_storage(backend.full(tuple(shape), value, np.dtype(dtype), device), device, backend)
+    return pyasc.full(tuple(shape), value, dtype=dtype, device=device)
 
 
 def alias(t: Tensor, shape: Sequence[int]) -> Tensor:
-    """A tensor sharing contiguous ``t``'s device memory with another shape (same number of elements)."""
+    """(The reshape kernel itself, below the public API: a storage view of another shape.) A tensor sharing contiguous ``t``'s device memory with another shape (same number of elements)."""
     d = t._data
     assert d.contiguous, "alias() of a strided view: make it contiguous first"
     backend = backend_for_device(t._device)
@@ -214,7 +197,7 @@ _PINNED: dict[int, tuple[TilingStruct, Any, Tensor]] = {}
 def pin_tiling(device: Any, tiling: TilingStruct) -> TilingStruct:
     """Upload ``tiling`` now and remember the upload for :func:`launch`; the caller keeps the
     struct alive and unchanged until :func:`unpin_tilings` (a launch-shape cache)."""
-    _PINNED[id(tiling)] = (tiling, device, UPLOADS.get(device, device_bytes(tiling)))
+    _PINNED[id(tiling)] = (tiling, device, pyasc.tiling.upload(device_bytes(tiling), device))
     return tiling
 
 
@@ -230,7 +213,7 @@ def launch(device: Any, family: str, name: str, num_blocks: int, args: Iterable[
     if hit is not None and hit[0] is tiling and hit[1] is device:
         buf = hit[2]
     else:
-        buf = UPLOADS.get(device, device_bytes(tiling))
+        buf = pyasc.tiling.upload(device_bytes(tiling), device)
     KERNELS.function(family, name, device)(num_blocks, *args, 0, buf)
 
 

@@ -446,7 +446,7 @@ class AclBackend(Backend):
     def kernel_names(self, artifact: Any) -> list[str]:
         from .signature import read_signatures
 
-        names = list(read_signatures(artifact))
+        names = list(read_signatures(artifact)) or list(getattr(artifact, "signatures", ()))
         if not names:
             raise KernelNotFoundError(f"the binary {artifact} records no kernel names: name the kernel, "
                                       "pyasc.Kernel(source, 'name')")
@@ -456,7 +456,9 @@ class AclBackend(Backend):
         from .kernels import Binary
 
         fn = Binary(artifact, device=device).function(name)
-        # a binary without a signature table (a CANN binary, an older one) takes 8 bytes per
+        if fn.signature is None:  # bisheng's output: the layout pyasc computed from the source
+            fn.signature = getattr(artifact, "signatures", {}).get(name)
+        # a binary without any signature (a shipped CANN binary, an older one) takes 8 bytes per
         # argument: right for the standard custom-op signature (every parameter a GM address)
         return fn if fn.signature is None else fn.typed()
 

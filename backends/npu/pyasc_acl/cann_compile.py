@@ -78,7 +78,45 @@ def not_found_message(source: Any) -> str:
             "pyasc.Kernel(source, name, binaries={'npu': 'path/to/kernel.o'}); or run on 'sim'")
 
 
+class NpuBinary(str):
+    """The path of an npu kernel binary built from source, with the signatures pyasc computed
+    from the source's declarations (``signatures``: {kernel: Signature}, laid out as the device
+    compiler lays out parameters): bisheng's output records no pyasc signature table, and
+    pyasc.Kernel packs arguments by these, as on the simulator."""
+
+    signatures: dict[str, Any]
+
+
+def declared_signatures(source: Any) -> dict[str, Any]:
+    """{kernel: Signature} of a pyasc.Kernel's source from its declarations (structs by value
+    sized by the source's TilingStruct classes; a kernel with another struct parameter is left
+    out: it launches with 8-byte slots, as any binary without a signature)."""
+    from pyasc_sim.build import declared_kernels
+
+    from .signature import layout_of
+
+    structs = {s.cpp_name: (s.sizeof, s.alignof) for s in getattr(source, "structs", ())}
+    out: dict[str, Any] = {}
+    try:
+        declared = declared_kernels(source.path or source.text, sorted(getattr(source, "instances", ())))
+    except Exception:  # pyasc's headers cannot preprocess it (CANN-only headers): 8-byte slots
+        return out
+    for name, params in declared:
+        try:
+            out[name] = layout_of(name, params, structs)
+        except KeyError:
+            continue
+    return out
+
+
 def compile_source(source: Any) -> str:
+    """:func:`build` with the source's declared signatures attached (:class:`NpuBinary`)."""
+    art = NpuBinary(build(source))
+    art.signatures = declared_signatures(source)
+    return art
+
+
+def build(source: Any) -> str:
     """The npu binary of a pyasc.Kernel's source: bisheng's output, cached per user by the content
     of the source, the command line and the compiler (the cache of pyasc_sim.cache: 0700, verified,
     published atomically, so concurrent first uses are safe). Raises KernelNotFoundError without
@@ -90,6 +128,11 @@ def compile_source(source: Any) -> str:
         raise KernelNotFoundError(not_found_message(source))
     root, bisheng = found
     text = source.text
+    instances = sorted(getattr(source, "instances", ()))
+    if instances:  # template instances named by pyasc.Kernel(src, "name<half>"): instantiated explicitly
+        from pyasc_sim.build import explicit_instantiations
+
+        text = f"{text}\n{explicit_instantiations(source.path or source.text, instances)}"
     checks = source.checks_text
     if checks:  # the TilingStructs' layouts, checked after the source (as on sim)
         text = f"{text}\n#include <cstddef>\n{checks}\n"
@@ -106,7 +149,7 @@ def compile_source(source: Any) -> str:
         return hit
     tmpdir = cache.build_dir(cache_root, prefix=f"build_{key[:8]}_")
     try:
-        if source.path is not None and not checks:
+        if source.path is not None and not checks and not instances:
             src = source.path
         else:
             src = os.path.join(tmpdir, "kernel.cpp")

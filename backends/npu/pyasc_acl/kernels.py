@@ -43,13 +43,20 @@ class Binary:
         self.signatures: dict[str, Signature] = read_signatures(self.path)
 
     def function(self, name: str) -> Function:
-        """The kernel ``name`` of this binary (``aclrtBinaryGetFunction``)."""
+        """The kernel ``name`` of this binary (``aclrtBinaryGetFunction``). A template instance is
+        named as C++ spells it (``leaky_relu<half>``): simulator binaries export that name, a
+        CANN binary its mangled symbol, found in its symbol table (``symbols.resolve``)."""
         if not isinstance(name, str) or not name:
             raise ArgumentError(
                 f"Binary.function needs a kernel name (a non-empty str), got {type(name).__name__} {name!r:.60}"
             )
         self._check_loaded(f"function({name!r})")
-        return Function(self, self._raw.function(name))
+        symbol = name
+        if not name.isidentifier() and name not in self.signatures:
+            from .symbols import resolve
+
+            symbol = resolve(self.path, name)
+        return Function(self, self._raw.function(symbol), self.signatures.get(name))
 
     def _check_loaded(self, what: str) -> None:
         if self.unloaded:

@@ -9,6 +9,14 @@ kernel once for the block in the kernel API's block scope (``kernel_api/README.m
 records the kernel's signature (parameter names, types, sizes, alignments, offsets) in the binary's
 ``.pyasc_sim_sig`` section, which pyasc reads to pack arguments (``pyasc_acl.signature``).
 
+Template kernels (``template <typename T> __global__ __aicore__ void leaky_relu(...)``) get one
+entry per instance: the instances the source instantiates explicitly (``template __global__
+__aicore__ void leaky_relu<half>(...);``) and the ones asked for by name (``instances=``). An
+instance is named as C++ spells it, ``leaky_relu<half>`` (:func:`canonical_name`: one space after
+each comma, none elsewhere around punctuation); its entry symbol is that name verbatim after the
+prefix, ``__pyasc_sim_entry_leaky_relu<half>`` (an assembler-quoted symbol), so the runtime's
+``aclrtBinaryGetFunction(bin, "leaky_relu<half>")`` finds it like any other kernel.
+
 Kernels are found after preprocessing with a stand-in ``kernel_operator.h`` that turns the
 qualifiers into markers, so kernels declared through macros are found too, and each one keeps the
 file and line it was written at (for error messages).
@@ -30,7 +38,7 @@ import tempfile
 from dataclasses import dataclass, field
 
 #: bumped whenever the generated code changes (part of the compile cache key)
-STUB_VERSION = "4"  # 4: typed argument layout + the .pyasc_sim_sig signature table
+STUB_VERSION = "5"  # 4: typed argument layout + the .pyasc_sim_sig signature table; 5: template instances
 
 _FAKE_HEADER = """\
 /* pyasc_sim._stubgen: stand-in kernel_operator.h used only to find kernel signatures */
@@ -43,6 +51,12 @@ _FAKE_HEADER = """\
 _KERNEL_RE = re.compile(
     r'extern\s+"C"\s+((?:(?:__pyasc_global__|__pyasc_aicore__|inline|static)\s+)*)void\s+([A-Za-z_]\w*)\s*\(([^()]*)\)\s*([;{])'
 )
+_QUALS = r"(?:(?:__pyasc_global__|__pyasc_aicore__|inline|static)\s+)*"
+_TARGS = r"(?:[^<>;{}()]|<(?:[^<>;{}()]|<[^<>;{}()]*>)*>)*"
+_TEMPLATE_RE = re.compile(
+    r"\btemplate\s*<(" + _TARGS + r")>\s*(" + _QUALS + r")void\s+([A-Za-z_]\w*)\s*\(([^()]*)\)\s*([;{])")
+_EXPLICIT_RE = re.compile(
+    r"\btemplate\s+(" + _QUALS + r")void\s+([A-Za-z_]\w*)\s*<(" + _TARGS + r")>\s*\(([^()]*)\)\s*;")
 _LINEMARK_RE = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', re.M)
 
 _INT_TYPES = {
@@ -74,10 +88,38 @@ class Param:
 
 @dataclass
 class Kernel:
-    name: str
+    name: str  # the kernel's name; a template instance's as C++ spells it (leaky_relu<half>)
     file: str
     line: int
     params: list[Param] = field(default_factory=list)
+    instance: bool = False  # a template instance (its entry symbol is quoted)
+
+
+@dataclass
+class Template:
+    """A template kernel: its template parameters [(name, default or None)] and parameter texts."""
+
+    name: str
+    file: str
+    line: int
+    tparams: list[tuple[str, str | None]]
+    params: list[str]
+
+
+def canonical_name(name: str) -> str:
+    """A kernel name in one spelling: whitespace collapsed, none around ``<>(),*&:[]`` except one
+    space after each comma (``leaky_relu< half,8 >`` -> ``leaky_relu<half, 8>``)."""
+    s = re.sub(r"\s+", " ", name.strip())
+    s = re.sub(r"\s*([<>(),*&:\[\]])\s*", r"\1", s)
+    return s.replace(",", ", ")
+
+
+def split_template_id(name: str) -> tuple[str, list[str]] | None:
+    """(template name, [argument texts]) of ``name<args>``, or None for a plain name."""
+    m = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*<(.*)>\s*", name, re.S)
+    if m is None:
+        return None
+    return m.group(1), [a for a in _split_params(m.group(2)) if a]
 
 
 def _split_params(text: str) -> list[str]:
@@ -148,28 +190,82 @@ def _location(pre: str, pos: int, default_file: str) -> tuple[str, int]:
     return file, line + pre.count("\n", start, pos)
 
 
-def find_kernels(preprocessed: str, source_file: str) -> list[Kernel]:
-    """Kernels (with their parameters and locations) in preprocessor output made with the stand-in header."""
+def _kernel(name: str, ptexts: list[str], file: str, line: int, instance: bool = False) -> Kernel:
+    params = []
+    for i, ptext in enumerate(ptexts):
+        kind, pname = _classify(ptext)
+        if not kind:
+            raise StubError(
+                f"kernel {name!r}: parameter {i + 1} '{ptext.replace('__pyasc_gm__', '__gm__')}' cannot "
+                "be passed by aclrtLaunchKernel: kernel parameters are GM addresses (GM_ADDR or "
+                "__gm__ T *), scalars or trivially copyable structs by value, each named; pass "
+                "other data in a tiling buffer (GM_ADDR)", file, line)
+        params.append(Param(ptext, pname, kind, param_type(ptext, pname)))
+    return Kernel(name, file, line, params, instance)
+
+
+def find_templates(preprocessed: str, source_file: str) -> dict[str, Template]:
+    """The template kernels (``template <...> __global__ __aicore__ void name(...)``) by name."""
+    found: dict[str, Template] = {}
+    for m in _TEMPLATE_RE.finditer(preprocessed):
+        if "__pyasc_global__" not in m.group(2):
+            continue
+        tparams = []
+        for t in _split_params(m.group(1)):
+            decl, _, default = t.partition("=")
+            words = re.findall(r"[A-Za-z_]\w*", decl)
+            tparams.append((words[-1] if len(words) > 1 else "", default.strip() or None))
+        file, line = _location(preprocessed, m.start(3), source_file)
+        prev = found.get(m.group(3))
+        if prev is None or m.group(5) == "{":
+            found[m.group(3)] = Template(m.group(3), file, line, tparams, _split_params(m.group(4)))
+    return found
+
+
+def instantiate(t: Template, args: list[str]) -> Kernel:
+    """Template ``t``'s instance for ``args`` (defaults fill the rest), its parameter types with
+    the template parameters substituted."""
+    name = canonical_name(f"{t.name}<{', '.join(args)}>")
+    if len(args) > len(t.tparams) or any(d is None for _, d in t.tparams[len(args):]):
+        raise StubError(f"{name}: template kernel {t.name!r} takes {len(t.tparams)} template argument(s) "
+                        f"({', '.join(n or '?' for n, _ in t.tparams)}), got {len(args)}", t.file, t.line)
+    values = list(args) + [d or "" for _, d in t.tparams[len(args):]]
+    subst = {n: v for (n, _), v in zip(t.tparams, values) if n}
+
+    def sub(text: str) -> str:
+        return re.sub(r"\b[A-Za-z_]\w*\b", lambda m: subst.get(m.group(0), m.group(0)), text)
+
+    return _kernel(name, [sub(p) for p in t.params], t.file, t.line, instance=True)
+
+
+def find_kernels(preprocessed: str, source_file: str, instances: list[str] | tuple[str, ...] = ()) -> list[Kernel]:
+    """Kernels (with their parameters and locations) in preprocessor output made with the stand-in
+    header: the ``extern "C"`` kernels, the template instances the source instantiates explicitly,
+    and ``instances`` (template instances asked for by name, ``leaky_relu<half>``)."""
     found: dict[str, Kernel] = {}
     for m in _KERNEL_RE.finditer(preprocessed):
         if "__pyasc_global__" not in m.group(1):
             continue
         name = m.group(2)
         file, line = _location(preprocessed, m.start(2), source_file)
-        params = []
-        for i, ptext in enumerate(_split_params(m.group(3))):
-            kind, pname = _classify(ptext)
-            if not kind:
-                raise StubError(
-                    f"kernel {name!r}: parameter {i + 1} '{ptext.replace('__pyasc_gm__', '__gm__')}' cannot "
-                    "be passed by aclrtLaunchKernel: kernel parameters are GM addresses (GM_ADDR or "
-                    "__gm__ T *), scalars or trivially copyable structs by value, each named; pass "
-                    "other data in a tiling buffer (GM_ADDR)", file, line)
-            params.append(Param(ptext, pname, kind, param_type(ptext, pname)))
-        k = Kernel(name, file, line, params)
+        k = _kernel(name, _split_params(m.group(3)), file, line)
         prev = found.get(name)
-        if prev is None or (m.group(4) == "{" and prev.params != params):
+        if prev is None or (m.group(4) == "{" and prev.params != k.params):
             found[name] = k
+    templates = find_templates(preprocessed, source_file)
+    wanted = [(m.group(2), [a for a in _split_params(m.group(3)) if a]) for m in _EXPLICIT_RE.finditer(preprocessed)
+              if m.group(2) in templates]
+    for name in instances:
+        parts = split_template_id(name)
+        if parts is None or parts[0] not in templates:
+            have = ", ".join(sorted(templates)) or "none"
+            raise StubError(f"no template kernel {parts[0] if parts else name!r} for the instance {name!r} in "
+                            f"{source_file} (its template kernels: {have}); a template kernel is declared as "
+                            "template <typename T> __global__ __aicore__ void name(...)", source_file)
+        wanted.append(parts)
+    for tname, args in wanted:
+        k = instantiate(templates[tname], args)
+        found.setdefault(k.name, k)
     return list(found.values())
 
 
@@ -225,11 +321,23 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True) -> str:
         '#include "kernel_operator.h"',
         "",
     ]
-    for k in kernels:
+    for i, k in enumerate(kernels):
         params = ", ".join(f"{p.kind} {p.name}".strip() for p in k.params)
         out.append(f"// {k.name}({params})  {k.file}:{k.line}")
         text = _cxx_string(signature_text(k))
-        if checks:
+        if k.instance:  # a template instance: its entry symbol spelled as C++ names it, quoted
+            entry = f"__pyasc_sim_instance_{i}"
+            out += [
+                f"PYASC_SIM_SIGNATURE({entry}, {text}, {k.name})",
+                f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void {entry}(PyascSimBlockContext *ctx) "
+                f"__asm__({_cxx_string(chr(34) + '__pyasc_sim_entry_' + k.name + chr(34))});",
+                f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void {entry}(PyascSimBlockContext *ctx) {{",
+                *(["    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;"] if not checks else []),
+                f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, &{k.name});",
+                "}",
+                "",
+            ]
+        elif checks:
             out += [f"PYASC_SIM_KERNEL_SIG({k.name}, {text})", ""]
         else:  # PYASC_SIM_KERNEL_SIG's expansion, with the block's sanitizer flag cleared
             out += [

@@ -171,7 +171,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
             checks: bool = True, output: str | os.PathLike | None = None,
             extra_flags: Sequence[str] = (), compiler: str | None = None, soc: str | None = None,
             core: str = "vec", tiling_header: str | os.PathLike | None = None, op_type: str | None = None,
-            dtypes: dict[str, str] | None = None, tiling_key: int | None = None) -> str:
+            dtypes: dict[str, str] | None = None, tiling_key: int | None = None,
+            instances: Sequence[str] = ()) -> str:
     """Compile an Ascend C source into a simulator kernel binary and return its path.
 
     ``source`` is a path to a ``.cpp`` file or the source text itself. Every ``extern "C"
@@ -182,6 +183,12 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     ``__gm__ T *``), scalars or trivially copyable structs by value, laid out in the argument blob
     as the device compiler lays out parameters (each at its type's alignment, by its size); the
     binary records the signature in its ``.pyasc_sim_sig`` section.
+
+    Template kernels (``template <typename T> __global__ __aicore__ void name(...)``) get a stub
+    per instance: those the source instantiates explicitly (``template __global__ __aicore__ void
+    name<half>(...);``) and those ``instances`` names (``["name<half>"]``); an instance's kernel
+    name is spelled as C++ spells it (``_stubgen.canonical_name``), also for
+    ``aclrtBinaryGetFunction``.
 
     ``kernels`` restricts the stubs to these names (default: all kernels of the source). ``opt`` is
     the optimisation flag. ``checks=False`` makes a binary whose kernels never run the kernel API's
@@ -229,7 +236,10 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     if kernels is not None:
         if isinstance(kernels, str):
             kernels = [kernels]
-        kernels = list(kernels)
+        kernels = [_stubgen.canonical_name(k) for k in kernels]
+    if isinstance(instances, str):
+        instances = [instances]
+    instances = sorted({_stubgen.canonical_name(i) for i in instances})
     if isinstance(extra_flags, str):
         raise KernelBuildError(f"extra_flags must be a sequence of flags such as ['-DN=8'], got the string "
                                f"{extra_flags!r}")
@@ -244,7 +254,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     src_dir = os.path.dirname(path) if path else os.getcwd()
     root = cache.directory()
     h = hashlib.sha256()
-    for part in (_LAYOUT.encode(), text.encode(), cxx.encode(), "\0".join(flags).encode(), repr(kernels).encode(),
+    for part in (_LAYOUT.encode(), text.encode(), cxx.encode(), "\0".join(flags).encode(), repr(kernels).encode(), repr(instances).encode(),
                  _header_version(inc).encode(), _stubgen.STUB_VERSION.encode(), src_dir.encode(),
                  (path or "").encode(), *_local_includes(text, src_dir, set()),
                  *(_file_bytes(f) for f in project_files)):
@@ -253,7 +263,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     key = h.hexdigest()[:32]
     cached = cache.lookup(root, f"ascendc_{key}")
     if cached is None:
-        cached = _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0)
+        cached = _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0,
+                        instances)
     if output is None:
         return cached
     return _copy_out(cached, os.path.abspath(os.fspath(output)))
@@ -283,7 +294,8 @@ def _private_copy(tmpdir: str, text: str, shown: str) -> str:
 
 
 def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[str] | None,
-           flags: list[str], cxx: str, inc: str, root: str, checks: bool, launches: bool = False) -> str:
+           flags: list[str], cxx: str, inc: str, root: str, checks: bool, launches: bool = False,
+           instances: Sequence[str] = ()) -> str:
     tmpdir = cache.build_dir(root, prefix=f"build_{key[:8]}_")
     try:
         # source text: messages point at a kept copy in the cache (for people; never compiled)
@@ -295,13 +307,15 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         except _stubgen.StubError as exc:
             _raise_compile_error(str(exc), shown)
         try:
-            found = _stubgen.find_kernels(pre, shown)
+            found = _stubgen.find_kernels(pre, shown, list(instances))
         except _stubgen.StubError as exc:
             raise KernelBuildError(str(exc), file=exc.file, line=exc.line) from None
         if not found:
             raise KernelBuildError(
                 f'no kernel in {shown}: a kernel is declared as extern "C" __global__ __aicore__ void '
-                "name(GM_ADDR ..., uint32_t ...) after #include \"kernel_operator.h\"", file=shown)
+                "name(GM_ADDR ..., uint32_t ...) after #include \"kernel_operator.h\" (a template kernel needs an "
+                "instance: instantiate it in the source, or name one, pyasc.Kernel(source, 'name<half>'))",
+                file=shown)
         if kernels is not None:
             names = {k.name for k in found}
             missing = [k for k in kernels if k not in names]
@@ -534,9 +548,57 @@ def kernel_names(source: str | os.PathLike, compiler: str | None = None) -> list
         copy = _private_copy(tmpdir, text, path or "<source>")
         pre = _stubgen.preprocess(copy, [inc], _compiler(compiler), quote_dirs=[inc, src_dir],
                                   flags=arch_defines())
-        return [k.name for k in _stubgen.find_kernels(pre, path or "<source>")]
+        return [k.name for k in _stubgen.find_kernels(pre, path or "<source>")]  # with explicit instances
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+def declared_kernels(source: str | os.PathLike, instances: Sequence[str] = (),
+                     compiler: str | None = None) -> list[tuple[str, list[tuple[str, str]]]]:
+    """[(kernel name, [(parameter, declared type)])] of a source's kernels (its template instances
+    and ``instances`` too), found as :func:`compile` finds them: what the NPU path lays arguments
+    out from when its binary records no signature table (``pyasc_acl.signature.layout_of``)."""
+    text, path = _read_source(source)
+    inc = _kernel_api_include()
+    src_dir = os.path.dirname(path) if path else os.getcwd()
+    tmpdir = tempfile.mkdtemp(prefix="pyasc_decl_")
+    try:
+        copy = _private_copy(tmpdir, text, path or "<source>")
+        pre = _stubgen.preprocess(copy, [inc], _compiler(compiler), quote_dirs=[inc, src_dir],
+                                  flags=arch_defines())
+        try:
+            found = _stubgen.find_kernels(pre, path or "<source>", list(instances))
+        except _stubgen.StubError as exc:
+            raise KernelBuildError(str(exc), file=exc.file, line=exc.line) from None
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+    return [(k.name, [(p.name, p.type) for p in k.params]) for k in found]
+
+
+def explicit_instantiations(source: str | os.PathLike, instances: Sequence[str],
+                            compiler: str | None = None) -> str:
+    """Explicit instantiations of the template kernel ``instances`` (``leaky_relu<half>``) the
+    source does not instantiate itself, one ``template __global__ __aicore__ void name<args>(...);``
+    per line: what the NPU compile appends so bisheng emits them (the simulator's stubs instantiate
+    them by taking their address). Raises KernelBuildError for an instance of no template kernel."""
+    text, path = _read_source(source)
+    inc = _kernel_api_include()
+    src_dir = os.path.dirname(path) if path else os.getcwd()
+    tmpdir = tempfile.mkdtemp(prefix="pyasc_inst_")
+    try:
+        copy = _private_copy(tmpdir, text, path or "<source>")
+        pre = _stubgen.preprocess(copy, [inc], _compiler(compiler), quote_dirs=[inc, src_dir],
+                                  flags=arch_defines())
+        try:
+            have = {k.name for k in _stubgen.find_kernels(pre, path or "<source>")}
+            wanted = [k for k in _stubgen.find_kernels(pre, path or "<source>", list(instances))
+                      if k.instance and k.name not in have]
+        except _stubgen.StubError as exc:
+            raise KernelBuildError(str(exc), file=exc.file, line=exc.line) from None
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+    return "".join(f"template __global__ __aicore__ void {k.name}({', '.join(p.type for p in k.params)});\n"
+                   for k in wanted)
 
 
 def _raise_compile_error(output: str, path: str, cmd: list[str] | None = None) -> None:

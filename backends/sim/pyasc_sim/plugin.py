@@ -55,7 +55,7 @@ def _compile_source(source: Any) -> str:
 
         src = f"#line 1 {cxx_string(source.path)}\n{text}"
         flags += ["-iquote", os.path.dirname(source.path)]
-    return compile_sim(src, extra_flags=flags, **opts)
+    return compile_sim(src, extra_flags=flags, instances=sorted(getattr(source, "instances", ())), **opts)
 
 
 class SimBackend(AclBackend):

@@ -20,9 +20,8 @@ class LeakyReluTiling(pyasc.TilingStruct):  # the C++ struct, checked against it
     slope: T.float32
 
 
-_src = pyasc.KernelSource(SOURCE, structs=[LeakyReluTiling])  # compiled on first use, per backend
-LEAKY_RELU = {pyasc.float32: pyasc.Kernel(_src, "leaky_relu_float"),
-              pyasc.float16: pyasc.Kernel(_src, "leaky_relu_half")}
+# a template kernel: the instance (leaky_relu<float>, leaky_relu<half>) is picked by the input dtype
+LEAKY_RELU = pyasc.Kernel(SOURCE, "leaky_relu", structs=[LeakyReluTiling])  # compiled on first use
 
 
 def leaky_relu_tiling(x: pyasc.Tensor, negative_slope: float = 0.01):
@@ -34,4 +33,5 @@ def leaky_relu_tiling(x: pyasc.Tensor, negative_slope: float = 0.01):
 
 def register_kernels(register) -> None:
     register("example::leaky_relu", "sim",
-             pyasc.library.from_kernel("example::leaky_relu", LEAKY_RELU, leaky_relu_tiling))
+             pyasc.library.from_kernel("example::leaky_relu", LEAKY_RELU, leaky_relu_tiling,
+                                       dtypes=[pyasc.float32, pyasc.float16]))

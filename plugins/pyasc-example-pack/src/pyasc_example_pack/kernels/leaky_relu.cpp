@@ -1,6 +1,8 @@
 // example::leaky_relu for the simulator and the NPU: y = x >= 0 ? x : x * slope.
-// Standard custom-op signature; the host tiling (kernels.py) splits n elements over the blocks
-// in multiples of TILE and passes the slope in the tiling struct.
+// A template kernel with the standard custom-op signature, instantiated for float and half below
+// (pyasc names the instances leaky_relu<float> and leaky_relu<half> and picks one per input
+// dtype); the host tiling (kernels.py) splits n elements over the blocks in multiples of TILE and
+// passes the slope in the tiling struct.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -12,7 +14,7 @@ struct LeakyReluTiling {
 };
 
 template <typename T>
-__aicore__ inline void leaky_relu(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
+__global__ __aicore__ void leaky_relu(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
     const LeakyReluTiling t = *reinterpret_cast<__gm__ LeakyReluTiling *>(tiling);
     const uint32_t start = GetBlockIdx() * t.per_core;
     if (start >= t.total) return;
@@ -40,9 +42,6 @@ __aicore__ inline void leaky_relu(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
     }
 }
 
-extern "C" __global__ __aicore__ void leaky_relu_float(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
-    leaky_relu<float>(x, y, tiling);
-}
-extern "C" __global__ __aicore__ void leaky_relu_half(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
-    leaky_relu<half>(x, y, tiling);
-}
+// the instances the pack ships (explicit, so an ahead-of-time build has them too)
+template __global__ __aicore__ void leaky_relu<float>(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling);
+template __global__ __aicore__ void leaky_relu<half>(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling);
