@@ -205,3 +205,20 @@ def test_a_bad_isa_names_the_choices(monkeypatch):
     with pytest.raises(pyasc_sim.KernelBuildError, match="PYASC_SIM_ISA must be 'native'.*got 'fast'"):
         pyasc_sim.compile(SRC)
     assert pyasc.PyascError in pyasc_sim.KernelBuildError.__mro__
+
+
+@pytest.mark.parametrize("ashape, bshape", [((37, 50), (50, 29)), ((130, 200), (200, 140)), ((2, 3, 17, 70), (70, 5)),
+                                            ((40,), (40, 33)), ((3, 16, 16), (3, 16, 16))])
+def test_float32_matmul_runs_on_the_cube_path(ashape, bshape):
+    """float32 matmul takes the cube path (B transposed on the device, 16 x 8 fractals, K steps of
+    64 accumulated in float in L0C): results within float rounding of the exact product."""
+    from pyasc_kernels import linalg
+
+    assert pyasc.float32 in linalg.CUBE
+    rng = np.random.default_rng(len(ashape) + ashape[-1])
+    a = rng.standard_normal(ashape).astype(np.float32)
+    b = rng.standard_normal(bshape).astype(np.float32)
+    got = (sim(a) @ sim(b)).numpy()
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    assert got.dtype == np.float32 and got.shape == exact.shape
+    np.testing.assert_allclose(got, exact, rtol=1e-5, atol=1e-5 * np.sqrt(ashape[-1]))
