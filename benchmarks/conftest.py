@@ -51,6 +51,12 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("launch rates (100k queued launches, then one synchronize)")
         for line in rates:
             terminalreporter.write_line(line)
+    compute = sys.modules.get("test_sim_compute_bench")
+    lines = compute.summary_lines() if compute is not None else []
+    if lines:
+        terminalreporter.section("sim kernel speed vs the 2-thread copy floor and NumPy BLAS (issue 13 targets)")
+        for line in lines:
+            terminalreporter.write_line(line)
     if not _RESULTS:
         return
     tr = terminalreporter

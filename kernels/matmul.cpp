@@ -1,10 +1,13 @@
 // Batched matrix product C[b] = A[b] @ B[b] (A: batch x M x K, B: batch x K x N, row-major; the
 // host materialises broadcast batch dimensions and 1-D operands).
 //
-// matmul_cube_<dtype> (float16, bfloat16): the cube path. Per (batch, M tile, N tile) unit, K is
-// walked in steps: GM (ND) -> L1 (Nz) with DataCopy + Nd2NzParams, L1 -> L0A (Zz) / L0B (Zn, each
-// fractal transposed) with LoadData, Mmad accumulating in float in L0C, and Fixpipe L0C -> GM
-// converting to the output type (F322F16 / F322BF16, round to nearest even).
+// matmul_cube_<dtype> (float16, bfloat16, float32): the cube path. Per (batch, M tile, N tile) unit,
+// K is walked in steps: GM (ND) -> L1 (Nz) with DataCopy + Nd2NzParams, L1 -> L0A (Zz) / L0B (Zn,
+// each fractal transposed) with LoadData, Mmad accumulating in float in L0C, and Fixpipe L0C -> GM
+// converting to the output type (F322F16 / F322BF16, round to nearest even; float32 as is).
+// float32 fractals are 16 x 8 (C0 = 8); the 2D load cannot transpose 32-bit fractals, so the host
+// passes B transposed (batch x N x K): its Nz tile in L1 already holds the Zn fractals L0B wants,
+// in L0B's order.
 //
 // matmul_vec_<dtype> (float32, int32): the vector path (the cube takes 16-bit inputs here):
 // per unit of R rows x an N tile, accumulators stay in UB and each row of B is loaded once for
@@ -41,18 +44,19 @@ __aicore__ inline Nd2NzParams NdToNz(uint32_t rows, uint32_t cols, uint32_t srcC
     return p;
 }
 
-// L1 -> L0A / L0B: `runs` runs of `len` fractals; run i starts at L1 fractal i and steps by `runs`
-// fractals (the L1 Nz layout), and lands contiguously at dst fractal i * len.
+// L1 -> L0A / L0B: `runs` runs of `len` fractals (512 bytes each); run i starts at L1 fractal i
+// and steps by `runs` fractals (the L1 Nz layout), and lands contiguously at dst fractal i * len.
 template <typename T>
 __aicore__ inline void LoadFractalRuns(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t runs,
                                        uint32_t len, bool transpose) {
+    constexpr uint32_t kFractal = 512 / sizeof(T);
     for (uint32_t i = 0; i < runs; ++i) {
         LoadData2DParams p;
         p.startIndex = static_cast<uint16_t>(i);
         p.repeatTimes = static_cast<uint8_t>(len);
         p.srcStride = static_cast<uint16_t>(runs);
         p.ifTranspose = transpose;
-        LoadData(dst[i * len * 256], src, p);
+        LoadData(dst[i * len * kFractal], src, p);
     }
 }
 
@@ -66,6 +70,7 @@ struct MatmulOperands {
 // One (batch, M tile, N tile) unit: m x n elements of C from rows m0.. of A and columns n0.. of B.
 struct MatmulUnit {
     uint32_t m, n;
+    uint32_t bi, n0;  // batch index and first column (the cube's float32 B^T addressing)
     uint64_t aBase;  // A[bi, m0, 0]
     uint64_t bBase;  // B[bi, 0, n0]
     uint64_t cBase;  // C[bi, m0, n0]
@@ -99,6 +104,8 @@ public:
             const uint32_t m0 = (u / nTiles) % mTiles * t.tileM;
             const uint32_t n0 = u % nTiles * t.tileN;
             MatmulUnit g;
+            g.bi = bi;
+            g.n0 = n0;
             g.m = t.m - m0 < t.tileM ? t.m - m0 : t.tileM;
             g.n = t.n - n0 < t.tileN ? t.n - n0 : t.tileN;
             g.aBase = static_cast<uint64_t>(bi) * t.m * t.k + static_cast<uint64_t>(m0) * t.k;
@@ -118,6 +125,8 @@ private:
 
 template <typename T>
 class MatmulCube {
+    static constexpr bool kTransposedB = IsSame<T, float>::value;  // float32: the host passes B^T
+
 public:
     __aicore__ inline void Init(TPipe &pipe, const MatmulTiling &t) {
         const uint32_t aBytes = t.tileM * t.tileK * sizeof(T);
@@ -138,23 +147,34 @@ public:
         for (uint32_t ks = 0; ks < kSteps; ++ks) {
             const uint32_t k0 = ks * t.tileK;
             const uint32_t k = t.k - k0 < t.tileK ? t.k - k0 : t.tileK;
-            const uint32_t mPad = Align16(m), kPad = Align16(k), nPad = Align16(n);
-            // GM -> L1 (Nz): A tile m x k, B tile k x n
+            constexpr uint32_t c0 = 32 / sizeof(T);  // columns of a fractal: 16 (half), 8 (float)
+            const uint32_t mPad = Align16(m), kPad = CeilDiv(k, c0) * c0, nPad = Align16(n);
+            // GM -> L1 (Nz): A tile m x k, B tile k x n (float32: B^T tile n x k)
             LocalTensor<T> a1 = inA1_.AllocTensor<T>();
             LocalTensor<T> b1 = inB1_.AllocTensor<T>();
             DataCopy(a1, io.a[g.aBase + k0], NdToNz(m, k, t.k, mPad));
-            DataCopy(b1, io.b[g.bBase + static_cast<uint64_t>(k0) * t.n], NdToNz(k, n, t.n, kPad));
+            if constexpr (kTransposedB) {
+                const uint64_t bt = static_cast<uint64_t>(g.bi) * t.n * t.k + static_cast<uint64_t>(g.n0) * t.k + k0;
+                DataCopy(b1, io.b[bt], NdToNz(n, k, t.k, nPad));
+            } else {
+                DataCopy(b1, io.b[g.bBase + static_cast<uint64_t>(k0) * t.n], NdToNz(k, n, t.n, kPad));
+            }
             inA1_.EnQue(a1);
             inB1_.EnQue(b1);
             a1 = inA1_.DeQue<T>();
             b1 = inB1_.DeQue<T>();
             // L1 -> L0A: fractal (mi, ki) from L1 fractal ki * mBlocks + mi
             LocalTensor<T> a2 = inA2_.AllocTensor<T>();
-            const uint32_t mBlocks = mPad / 16, kBlocks = kPad / 16, nBlocks = nPad / 16;
+            const uint32_t mBlocks = mPad / 16, kBlocks = kPad / c0, nBlocks = nPad / 16;
             LoadFractalRuns(a2, a1, mBlocks, kBlocks, false);
-            // L1 -> L0B: fractal (ki, ni) from L1 fractal ni * kBlocks + ki, transposed
             LocalTensor<T> b2 = inB2_.AllocTensor<T>();
-            LoadFractalRuns(b2, b1, kBlocks, nBlocks, true);
+            if constexpr (kTransposedB) {
+                // L1 (Nz of B^T): fractal (ni, ki) at ki * nBlocks + ni is already L0B's (ki, ni)
+                LoadFractalRuns(b2, b1, 1, kBlocks * nBlocks, false);
+            } else {
+                // L1 -> L0B: fractal (ki, ni) from L1 fractal ni * kBlocks + ki, transposed
+                LoadFractalRuns(b2, b1, kBlocks, nBlocks, true);
+            }
             inA1_.FreeTensor(a1);
             inB1_.FreeTensor(b1);
             inA2_.EnQue(a2);
@@ -177,7 +197,9 @@ public:
         fp.mSize = static_cast<uint16_t>(m);
         fp.srcStride = static_cast<uint16_t>(Align16(m));
         fp.dstStride = t.n;
-        fp.quantPre = IsSame<T, half>::value ? QuantMode_t::F322F16 : QuantMode_t::F322BF16;
+        fp.quantPre = IsSame<T, half>::value     ? QuantMode_t::F322F16
+                      : IsSame<T, float>::value ? QuantMode_t::NoQuant
+                                                : QuantMode_t::F322BF16;
         Fixpipe(io.c[g.cBase], c1, fp);
         outCO1_.FreeTensor(c1);
     }
@@ -256,5 +278,6 @@ private:
 
 PYASC_MATMUL_KERNEL(cube, float16, half, MatmulCube)
 PYASC_MATMUL_KERNEL(cube, bfloat16, bfloat16_t, MatmulCube)
+PYASC_MATMUL_KERNEL(cube, float32, float, MatmulCube)
 PYASC_MATMUL_KERNEL(vec, float32, float, MatmulVec)
 PYASC_MATMUL_KERNEL(vec, int32, int32_t, MatmulVec)

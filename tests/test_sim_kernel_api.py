@@ -211,13 +211,25 @@ def test_reduce_sum_max_and_whole_reduce(vector_api, n):
     out = pyasc.full((sum_at + rows,), -1, dtype="float32", device="sim")
     pyasc_acl.launch(vector_api.function("reductions"), 1, (sim(x), out, n, rows))
     got = out.numpy()
-    np.testing.assert_allclose(got[0], x.astype(np.float64).sum(), rtol=1e-6, atol=1e-4)  # ReduceSum
+    # ReduceSum: the documented pairwise tree in float (kernel API README), close to the exact sum
+    assert got[0].view(np.uint32) == _pairwise_f32(x).view(np.uint32)
+    np.testing.assert_allclose(got[0], x.astype(np.float64).sum(), rtol=0, atol=1e-6 * np.abs(x).sum())
     assert got[8] == x.max() and got[9:10].view(np.uint32)[0] == x.argmax()           # ReduceMax + index
     table = x[: rows * 64].reshape(rows, 64)
     pairs = got[16: 16 + 2 * rows].reshape(rows, 2)
     np.testing.assert_array_equal(pairs[:, 0], table.max(axis=1))                        # WholeReduceMax
     np.testing.assert_array_equal(pairs[:, 1].copy().view(np.uint32), table.argmax(axis=1))
+    np.testing.assert_array_equal(got[sum_at:], [_pairwise_f32(row) for row in table])  # WholeReduceSum
     np.testing.assert_allclose(got[sum_at:], table.astype(np.float64).sum(axis=1), rtol=1e-6, atol=1e-4)
+
+
+def _pairwise_f32(x: np.ndarray) -> np.float32:
+    """ReduceSum's order: halve level by level, x[i] + x[i + h] in float32, an odd last element carried up."""
+    t = np.asarray(x, dtype=np.float32)
+    while t.size > 1:
+        h = t.size // 2
+        t = np.concatenate([t[:h] + t[h:2 * h], t[2 * h:]])
+    return t[0]
 
 
 # ---- Compare + Select -----------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Matmul family (kernels/matmul.cpp): float16 / bfloat16 on the cube path (float accumulation),
-float32 and int32 on the vector path (the cube path here takes 16-bit inputs).
+"""Matmul family (kernels/matmul.cpp): float16 / bfloat16 / float32 on the cube path (float
+accumulation; float32 gets B transposed, as its 32-bit fractals cannot be transposed by the load),
+int32 on the vector path.
 
 NumPy semantics on the host: 1-D operands act as vectors, batch dimensions broadcast (the
 broadcast operand is materialised by the copy kernel), the kernel sees (batch, M, K) @ (batch, K, N)."""
@@ -15,11 +16,12 @@ from pyasc_core.tensor import Tensor
 from . import _runtime as rt
 from . import tilings as tl
 from .elementwise import to_dtype
-from .shape import expand
+from .shape import expand, permute
 
-CUBE = (dt.float16, dt.bfloat16)
-VECTOR = (dt.float32, dt.int32)
+CUBE = (dt.float16, dt.bfloat16, dt.float32)
+VECTOR = (dt.int32,)
 CUBE_TILE = 128
+CUBE_TILE_K32 = 64  # float32 K step: a 128 x 64 float tile fills half of L0A, as 128 x 128 half does
 VEC_ROWS = 8
 VEC_TILE_N = 1024
 
@@ -49,8 +51,11 @@ def matmul_kernel(meta: Any, a: Tensor, b: Tensor) -> Tensor:
     bv = expand(rt.alias(to_dtype(b, dtype), b2), batch_shape + (k, n))
     out = rt.new_tensor((batch, m, n), dtype, device)
     if dtype in CUBE:
-        tm, tn, tk = min(CUBE_TILE, _a16(m)), min(CUBE_TILE, _a16(n)), min(CUBE_TILE, _a16(k))
+        tk_max = CUBE_TILE_K32 if dtype == dt.float32 else CUBE_TILE
+        tm, tn, tk = min(CUBE_TILE, _a16(m)), min(CUBE_TILE, _a16(n)), min(tk_max, _a16(k))
         cores, name = rt.cube_cores(device), f"matmul_cube_{rt.DTYPE_NAMES[dtype]}"
+        if dtype == dt.float32:
+            bv = permute(bv, (*range(len(batch_shape)), len(batch_shape) + 1, len(batch_shape)))
     else:
         tm, tn, tk = VEC_ROWS, min(VEC_TILE_N, -(-n // 64) * 64), 0
         cores, name = rt.vector_cores(device), f"matmul_vec_{rt.DTYPE_NAMES[dtype]}"

@@ -167,8 +167,8 @@ def _kernel_api_include() -> str:
     return inc
 
 
-def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, opt: str = "-O2",
-            checks: bool = True, output: str | os.PathLike | None = None,
+def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, opt: str = "-O3",
+            checks: bool = True, isa: str | None = None, output: str | os.PathLike | None = None,
             extra_flags: Sequence[str] = (), compiler: str | None = None, soc: str | None = None,
             core: str = "vec", tiling_header: str | os.PathLike | None = None, op_type: str | None = None,
             dtypes: dict[str, str] | None = None, tiling_key: int | None = None,
@@ -191,7 +191,12 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     ``aclrtBinaryGetFunction``.
 
     ``kernels`` restricts the stubs to these names (default: all kernels of the source). ``opt`` is
-    the optimisation flag. ``checks=False`` makes a binary whose kernels never run the kernel API's
+    the optimisation flag (default ``-O3``). ``isa`` picks the target instruction set: ``"native"``
+    (default, or ``PYASC_SIM_ISA``) builds with ``-march=native`` for this machine, and the cache key
+    holds the instruction set it resolves to (a home directory shared between machines never hands
+    a binary to a CPU that lacks its instructions); ``"portable"`` builds for the compiler's
+    baseline. Both build with ``-ffp-contract=off`` (no fused multiply-add the source did not ask
+    for), so the two give bit-identical results. ``checks=False`` makes a binary whose kernels never run the kernel API's
     sanitizer checks (faster; its stubs clear the block's checks flag, and ``PYASC_SIM_NO_CHECKS`` is
     defined); with ``checks=True`` they run unless ``PYASC_SIM_CHECKS=0`` switches them off.
     ``output`` copies the binary there as well; the returned path is then ``output``.
@@ -248,14 +253,15 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     if launches:
         project_flags.append(f"-DPYASC_SIM_ACL_LIBRARY={_stubgen.cxx_string(_acl_library())}")
     # -g1: line tables only, so a kernel crash names its source line (issue 16); no effect on speed
-    flags = ["-std=c++20", opt, "-g1", "-shared", "-fPIC", "-fvisibility=hidden", "-fno-math-errno", *PRELUDE_FLAGS,
+    isa_flags, isa_key = target_isa(cxx, isa)
+    flags = ["-std=c++20", opt, "-g1", *isa_flags, *FP_FLAGS, "-shared", "-fPIC", "-fvisibility=hidden", *PRELUDE_FLAGS,
              *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *arch_defines(soc, core), *project_flags,
              *extra_flags]
     src_dir = os.path.dirname(path) if path else os.getcwd()
     root = cache.directory()
     h = hashlib.sha256()
     for part in (_LAYOUT.encode(), text.encode(), cxx.encode(), "\0".join(flags).encode(), repr(kernels).encode(), repr(instances).encode(),
-                 _header_version(inc).encode(), _stubgen.STUB_VERSION.encode(), src_dir.encode(),
+                 _header_version(inc).encode(), _stubgen.STUB_VERSION.encode(), src_dir.encode(), isa_key.encode(),
                  (path or "").encode(), *_local_includes(text, src_dir, set()),
                  *(_file_bytes(f) for f in project_files)):
         h.update(part)
@@ -460,6 +466,42 @@ def arch_defines(soc: str | None = None, core: str = "vec") -> list[str]:
 #: line (public kernels' tiling headers use uint32_t / size_t before including anything, e.g.
 #: KsanaLLM's add_tiling.h); every compile step pre-includes the C headers that declare them.
 PRELUDE_FLAGS = ("-include", "stdint.h", "-include", "stddef.h")
+#: floating-point flags of every kernel build (kernels/CMakeLists.txt uses the same): no errno from
+#: libm, no FP exception flags to preserve (lets conditional element loops vectorise; values do not
+#: change), and no contraction of a * b + c into an FMA, so vectorised, native and portable builds agree
+FP_FLAGS = ("-fno-math-errno", "-fno-trapping-math", "-ffp-contract=off")
+_ISAS = ("native", "portable")
+_ISA_FLAG_RE = re.compile(r'(?<![\w-])(-march=\S+|-mtune=\S+|-m(?:no-)?[a-z0-9][\w.-]*|"-target-(?:cpu|feature)" "[^"]+")')
+
+
+def target_isa(cxx: str, isa: str | None = None) -> tuple[list[str], str]:
+    """(compile flags, cache-key text) of the target instruction set ``isa`` (``"native"`` or
+    ``"portable"``; default ``PYASC_SIM_ISA``, else native). The key of a native build is the list of
+    ISA flags ``-march=native`` resolves to on this machine."""
+    source = "isa"
+    if isa is None:
+        isa = os.environ.get("PYASC_SIM_ISA") or "native"
+        source = "PYASC_SIM_ISA"
+    if isa not in _ISAS:
+        raise KernelBuildError(f"{source} must be 'native' (this machine's instruction set) or 'portable' (the "
+                               f"compiler's baseline), got {isa!r}")
+    if isa == "portable":
+        return [], "portable"
+    return ["-march=native"], "native:" + _resolved_native(cxx)
+
+
+@functools.lru_cache(maxsize=None)
+def _resolved_native(cxx: str) -> str:
+    """The instruction-set flags ``cxx -march=native`` means on this machine (its driver's -v output)."""
+    proc = subprocess.run([cxx, "-march=native", "-E", "-v", "-x", "c++", os.devnull], capture_output=True,
+                          text=True)
+    if proc.returncode != 0:
+        raise KernelBuildError(f"{cxx} -march=native failed on this machine:\n{proc.stderr.strip()}\nbuild portable "
+                               "kernels with isa='portable' or PYASC_SIM_ISA=portable")
+    lines = [ln for ln in proc.stderr.splitlines() if "cc1" in ln] or proc.stderr.splitlines()
+    found = [f for ln in lines for f in _ISA_FLAG_RE.findall(ln) if "native" not in f]
+    # no flags found (an unknown driver): the whole output names the machine well enough
+    return " ".join(found) if found else hashlib.sha256(proc.stderr.encode()).hexdigest()
 
 
 def _pp_flags(flags: list[str]) -> list[str]:

@@ -93,7 +93,10 @@ def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
                         help="a binary whose kernels never run the sanitizer checks (faster)")
     parser.add_argument("--kernel", action="append", dest="kernels",
                         help="only this kernel (repeatable; default: every kernel of the source)")
-    parser.add_argument("--opt", default="-O2", help="optimisation flag (default -O2)")
+    parser.add_argument("--opt", default="-O3", help="optimisation flag (default -O3)")
+    parser.add_argument("--isa", choices=("native", "portable"),
+                        help="target instruction set: native (-march=native, the default, or PYASC_SIM_ISA) or "
+                        "portable (the compiler's baseline; same results)")
     parser.add_argument("--tiling-header", help="op project: the op's host tiling header (op_host/<op>_tiling.h) or its "
                         "directory")
     parser.add_argument("--op-type", help="op project: the op whose registered tiling struct GET_TILING_DATA reads")
@@ -119,7 +122,7 @@ def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
         dtypes[name] = dtype
     path = compile_source(args.source, kernels=args.kernels, opt=args.opt, checks=not args.no_checks,
                           output=args.output, tiling_header=args.tiling_header, op_type=args.op_type,
-                          dtypes=dtypes or None, tiling_key=args.tiling_key, soc=args.soc, core=args.core,
+                          dtypes=dtypes or None, tiling_key=args.tiling_key, soc=args.soc, core=args.core, isa=args.isa,
                           extra_flags=[f"-D{d}" for d in args.defines])
     try:
         names = kernel_names(args.source)

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <utility>
 #include <vector>
@@ -57,6 +58,28 @@ struct RaceState {
         uint64_t off, bytes;
         bool write;
     };
+    static bool same_sector(const Sector &a, const Sector &b) {
+        if (a.w_ep != b.w_ep || a.w_loc != b.w_loc || a.w_pipe != b.w_pipe) return false;
+        for (int q = 0; q < kRacePipes; ++q) {
+            if (a.r_ep[q] != b.r_ep[q] || a.r_loc[q] != b.r_loc[q]) return false;
+        }
+        return true;
+    }
+    // The runs of memory `kind` (created on first use: one run of never-accessed sectors).
+    std::map<uint64_t, Sector> &runs_of(int kind, const size_t *capacity) {
+        std::map<uint64_t, Sector> &r = runs[kind];
+        if (r.empty()) {
+            nsec[kind] = (capacity[kind] + 31) / 32;
+            r.emplace(0, Sector{});
+        }
+        return r;
+    }
+    // Makes a run start at sector s (< nsec) and returns it.
+    static std::map<uint64_t, Sector>::iterator split(std::map<uint64_t, Sector> &r, uint64_t s) {
+        auto it = std::prev(r.upper_bound(s));
+        if (it->first == s) return it;
+        return r.emplace_hint(std::next(it), s, it->second);
+    }
     // A conflict found by commit(): filled in for state.h's report.
     struct Conflict {
         bool found = false;
@@ -69,7 +92,11 @@ struct RaceState {
 
     bool on = false;
     uint32_t vc[kRacePipes][kRacePipes] = {};  // vc[p][q]: the epoch of pipe q that pipe p has seen
-    std::vector<Sector> shadow[kRaceMems];
+    // Per memory: runs of sectors with the same last accesses, keyed by their first sector (a run
+    // ends where the next begins, the last at nsec). An instruction touches whole operands, so a
+    // check or an update costs per run it overlaps, not per 32-byte sector.
+    std::map<uint64_t, Sector> runs[kRaceMems];
+    uint64_t nsec[kRaceMems] = {};
     std::vector<Note> pending;              // accesses of the instruction not yet charged
     const char *pend_file = nullptr;
     unsigned pend_line = 0;
@@ -110,11 +137,12 @@ struct RaceState {
         for (int pass = 0; pass < 2; ++pass) {
             for (const Note &n : pending) {
                 if (n.write != (pass == 1)) continue;
-                std::vector<Sector> &sh = shadow[n.kind];
-                if (sh.empty()) sh.resize((capacity[n.kind] + 31) / 32);
-                const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, sh.size());
-                for (uint64_t s = first; s < last; ++s) {
-                    const Sector &x = sh[s];
+                std::map<uint64_t, Sector> &r = runs_of(n.kind, capacity);
+                const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
+                if (first >= last) continue;
+                for (auto it = std::prev(r.upper_bound(first)); it != r.end() && it->first < last; ++it) {
+                    const Sector &x = it->second;
+                    const uint64_t s = std::max(it->first, first);  // the run's first sector in the access
                     if (n.write) {
                         // of the unordered reads, the latest (one whose pipe saw another's read after it)
                         int best = -1;
@@ -141,18 +169,33 @@ struct RaceState {
             }
         }
         for (const Note &n : pending) {
-            std::vector<Sector> &sh = shadow[n.kind];
-            const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, sh.size());
-            for (uint64_t s = first; s < last; ++s) {
-                Sector &x = sh[s];
-                if (n.write) {
-                    x = Sector{};
-                    x.w_ep = ep;
-                    x.w_loc = li;
-                    x.w_pipe = static_cast<uint8_t>(p);
+            std::map<uint64_t, Sector> &r = runs_of(n.kind, capacity);
+            const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
+            if (first >= last) continue;
+            auto lo = split(r, first);
+            if (last < nsec[n.kind]) split(r, last);
+            if (n.write) {  // one run: written by this instruction, read since by nobody
+                Sector w{};
+                w.w_ep = ep;
+                w.w_loc = li;
+                w.w_pipe = static_cast<uint8_t>(p);
+                r.erase(std::next(lo), r.lower_bound(last));
+                lo->second = w;
+            } else {
+                for (auto it = lo; it != r.end() && it->first < last; ++it) {
+                    it->second.r_ep[p] = ep;
+                    it->second.r_loc[p] = li;
+                }
+            }
+            // merge equal neighbours in and around [first, last) so runs stay few
+            auto it = lo == r.begin() ? lo : std::prev(lo);
+            while (it != r.end() && it->first <= last) {
+                auto next = std::next(it);
+                if (next == r.end() || next->first > last) break;
+                if (same_sector(it->second, next->second)) {
+                    r.erase(next);
                 } else {
-                    x.r_ep[p] = ep;
-                    x.r_loc[p] = li;
+                    it = next;
                 }
             }
         }

@@ -4,10 +4,15 @@
 //
 // Indices are written as the integer bit pattern of the element type's width (uint16_t for
 // half, uint32_t for float) in the element slot after the value, as documented ("read it
-// back with reinterpret_cast").  Sums accumulate in double and round once: at least as
-// accurate as the hardware's pairwise tree (deviation: results may differ in the last bit).
+// back with reinterpret_cast").  Sums are pairwise (tree) sums in the element type, as the
+// hardware's reduction tree adds: the elements (in index order) are halved level by level,
+// x[i] + x[i + h] with h = floor(len / 2) (an odd last element moves up a level unchanged), every
+// addition rounded to T. Max / Min give the first element (in index order) of the extreme value
+// (a NaN only when it is the first element) and its index.
 #ifndef PYASC_SIM_KAPI_REDUCE_H_
 #define PYASC_SIM_KAPI_REDUCE_H_
+
+#include <vector>
 
 #include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/vector.h"
@@ -31,23 +36,83 @@ inline void put_index(T *slot, uint32_t index) {
 
 enum class RedOp { kSum, kMax, kMin };
 
+// Scratch of the calling thread for the pairwise sum (one per element type).
+template <typename T>
+inline T *sum_scratch(size_t n) {
+    thread_local std::vector<T> buf;
+    if (buf.size() < n) buf.resize(n);
+    return buf.data();
+}
+
+// The pairwise (tree) sum of p[0, n) in T: level by level x[i] = x[i] + x[i + h], h = n / 2, an
+// odd last element carried to the next level (x[h] = x[2h]). Each level is one vectorised loop.
+template <typename T>
+inline T pairwise_sum(const T *p, int64_t n) {
+    if (n <= 0) return T(0);
+    if (n == 1) return p[0];
+    auto add = [](T a, T b) -> T { return static_cast<T>(a + b); };
+    int64_t h = n / 2;
+    T *t = sum_scratch<T>(static_cast<size_t>(h + 1));
+    pyasc_sim::simd::map2_r(t, p, p + h, h, add);
+    if (n & 1) t[h] = p[2 * h];
+    n = h + (n & 1);
+    while (n > 1) {
+        h = n / 2;
+        pyasc_sim::simd::map2_inplace_a(t, t + h, h, add);
+        if (n & 1) t[h] = t[2 * h];
+        n = h + (n & 1);
+    }
+    return t[0];
+}
+
+// Max (or Min) of p[0, n) with the semantics of a scan from index 0 that replaces the best only by
+// a strictly greater (smaller) value: the first element equal to the extreme, a NaN only at p[0].
+// Vectorised over 16 lanes for the types the compiler compares natively.
+template <typename T>
+inline T extreme_first(const T *p, int64_t n, bool is_max, uint32_t *index) {
+    *index = 0;
+    if (n <= 0) return T{};
+    const T first = p[0];
+    if (!(first == first)) return first;  // NaN first: nothing replaces it
+    constexpr int L = 16;
+    T lane[L];
+    for (int j = 0; j < L; ++j) lane[j] = first;
+    int64_t i = 0;
+    if (is_max) {
+        for (; i + L <= n; i += L) {
+            for (int j = 0; j < L; ++j) lane[j] = p[i + j] > lane[j] ? p[i + j] : lane[j];
+        }
+        for (; i < n; ++i) lane[0] = p[i] > lane[0] ? p[i] : lane[0];
+    } else {
+        for (; i + L <= n; i += L) {
+            for (int j = 0; j < L; ++j) lane[j] = p[i + j] < lane[j] ? p[i + j] : lane[j];
+        }
+        for (; i < n; ++i) lane[0] = p[i] < lane[0] ? p[i] : lane[0];
+    }
+    T m = lane[0];
+    for (int j = 1; j < L; ++j) m = (is_max ? lane[j] > m : lane[j] < m) ? lane[j] : m;
+    int64_t at = 0;
+    while (!(p[at] == m)) ++at;  // the first element equal to the extreme (bitwise: the sign of a zero)
+    *index = static_cast<uint32_t>(at);
+    return p[at];
+}
+
+// Max / Min accumulator of the strided forms (sums are pairwise: sum_value is set directly).
 template <typename T>
 struct Acc {
     RedOp op;
-    double sum = 0.0;
+    T sum_value{};
     T best{};
     uint32_t index = 0;
     bool any = false;
     void add(T v, uint32_t i) {
-        if (op == RedOp::kSum) {
-            sum += pyasc_sim::kapi::to_double(v);
-        } else if (!any || (op == RedOp::kMax ? v > best : v < best)) {
+        if (!any || (op == RedOp::kMax ? v > best : v < best)) {
             best = v;
             index = i;
         }
         any = true;
     }
-    T value() const { return op == RedOp::kSum ? static_cast<T>(sum) : best; }
+    T value() const { return op == RedOp::kSum ? sum_value : best; }
 };
 
 template <typename T>
@@ -58,10 +123,18 @@ inline void reduce_count(RedOp op, const char *api, const LocalTensor<T> &dst, c
     dst.check_aligned(api, "dst", loc);
     dst.check(0, calIndex ? 2 : 1, api, loc);
     work.check_aligned(api, "sharedTmpBuffer", loc);
-    Acc<T> acc{op};
-    for (int64_t i = 0; i < n; ++i) acc.add(src.ptr()[i], static_cast<uint32_t>(i));
-    dst.ptr()[0] = acc.value();
-    if (calIndex && op != RedOp::kSum) put_index(dst.ptr() + 1, acc.index);
+    if (op == RedOp::kSum) {
+        dst.ptr()[0] = pairwise_sum(src.ptr(), n);
+    } else if constexpr (std::is_arithmetic<T>::value) {
+        uint32_t index = 0;
+        dst.ptr()[0] = extreme_first(src.ptr(), n, op == RedOp::kMax, &index);
+        if (calIndex) put_index(dst.ptr() + 1, index);
+    } else {
+        Acc<T> acc{op};
+        for (int64_t i = 0; i < n; ++i) acc.add(src.ptr()[i], static_cast<uint32_t>(i));
+        dst.ptr()[0] = acc.value();
+        if (calIndex) put_index(dst.ptr() + 1, acc.index);
+    }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(n, sizeof(T)), 2.0) +
                                                          pyasc_sim::cost::kReduceTailCycles);
 }
@@ -77,8 +150,15 @@ inline void reduce_repeat(RedOp op, const char *api, const LocalTensor<T> &dst, 
     dst.check(0, calIndex ? 2 : 1, api, loc);
     work.check_aligned(api, "sharedTmpBuffer", loc);
     Acc<T> acc{op};
-    for_each_masked(reps, m, [&](uint32_t r, uint32_t i) { acc.add(src.ptr()[os.off(r, i)], r * (256 / sizeof(T)) + i); });
-    dst.ptr()[0] = acc.value();
+    if (op == RedOp::kSum) {  // the masked elements in order, summed pairwise
+        std::vector<T> g;
+        g.reserve(static_cast<size_t>(reps) * m.n);
+        for_each_masked(reps, m, [&](uint32_t r, uint32_t i) { g.push_back(src.ptr()[os.off(r, i)]); });
+        dst.ptr()[0] = pairwise_sum(g.data(), static_cast<int64_t>(g.size()));
+    } else {
+        for_each_masked(reps, m, [&](uint32_t r, uint32_t i) { acc.add(src.ptr()[os.off(r, i)], r * (256 / sizeof(T)) + i); });
+        dst.ptr()[0] = acc.value();
+    }
     if (calIndex && op != RedOp::kSum) put_index(dst.ptr() + 1, acc.index);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(reps, 2.0) +
                                                          pyasc_sim::cost::kReduceTailCycles);
@@ -104,8 +184,17 @@ inline void whole_reduce(RedOp op, const char *api, const LocalTensor<T> &dst, c
     }
     for (uint32_t r = 0; r < reps; ++r) {
         Acc<T> acc{op};
-        for (uint32_t i = 0; i < m.n; ++i) {
-            if (m.test(i)) acc.add(src.ptr()[os.off(r, i)], i);
+        if (op == RedOp::kSum) {  // the repeat's masked elements in order, summed pairwise
+            T g[256];
+            int64_t k = 0;
+            for (uint32_t i = 0; i < m.n; ++i) {
+                if (m.test(i)) g[k++] = src.ptr()[os.off(r, i)];
+            }
+            acc.sum_value = pairwise_sum(g, k);
+        } else {
+            for (uint32_t i = 0; i < m.n; ++i) {
+                if (m.test(i)) acc.add(src.ptr()[os.off(r, i)], i);
+            }
         }
         if (op == RedOp::kSum || order == ReduceOrder::ORDER_ONLY_VALUE) {
             dst.ptr()[static_cast<int64_t>(r) * dstRepStride * unit] = acc.value();

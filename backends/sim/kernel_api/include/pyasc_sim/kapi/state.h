@@ -462,6 +462,12 @@ inline void gm_mark_written(uint64_t begin, uint64_t end) {
     if (b.gm_uninit == nullptr || begin < b.gm_uninit_base || end > b.gm_uninit_base + b.gm_uninit_span) return;
     const uint64_t first = (begin - b.gm_uninit_base) / 32, last = (end - b.gm_uninit_base + 31) / 32;
     for (uint64_t s = first; s < last;) {
+        if (s % 64 == 0 && s + 64 <= last && reinterpret_cast<uintptr_t>(b.gm_uninit) % 8 == 0) {  // one shadow word
+            uint64_t *word = reinterpret_cast<uint64_t *>(b.gm_uninit + s / 8);
+            if (__atomic_load_n(word, __ATOMIC_RELAXED) != 0) __atomic_store_n(word, uint64_t{0}, __ATOMIC_RELAXED);
+            s += 64;
+            continue;
+        }
         uint8_t *byte = b.gm_uninit + s / 8;
         const uint64_t stop = std::min<uint64_t>(last, (s / 8 + 1) * 8);
         uint8_t bits = 0;
@@ -479,6 +485,11 @@ inline uint64_t gm_first_uninit(uint64_t begin, uint64_t end) {
     if (b.gm_uninit == nullptr || begin < b.gm_uninit_base || end > b.gm_uninit_base + b.gm_uninit_span) return 0;
     const uint64_t first = (begin - b.gm_uninit_base) / 32, last = (end - b.gm_uninit_base + 31) / 32;
     for (uint64_t s = first; s < last; ++s) {
+        if (s % 64 == 0 && s + 64 <= last && reinterpret_cast<uintptr_t>(b.gm_uninit) % 8 == 0 &&
+            __atomic_load_n(reinterpret_cast<const uint64_t *>(b.gm_uninit + s / 8), __ATOMIC_RELAXED) == 0) {
+            s += 63;
+            continue;
+        }
         if (s % 8 == 0 && s + 8 <= last && __atomic_load_n(b.gm_uninit + s / 8, __ATOMIC_RELAXED) == 0) {
             s += 7;
             continue;
@@ -496,7 +507,15 @@ inline void local_mark_written(int kind, uint64_t offset, uint64_t bytes) {
     BlockState &b = blk();
     if (kind < 0 || b.written[kind] == nullptr || bytes == 0) return;
     const uint64_t last = std::min<uint64_t>((offset + bytes + 31) / 32, (b.capacity[kind] + 31) / 32);
-    for (uint64_t s = offset / 32; s < last; ++s) b.written[kind][s / 8] = static_cast<uint8_t>(b.written[kind][s / 8] | (1u << (s % 8)));
+    uint8_t *w = b.written[kind];
+    uint64_t s = offset / 32;
+    for (; s < last && s % 8 != 0; ++s) w[s / 8] = static_cast<uint8_t>(w[s / 8] | (1u << (s % 8)));
+    if (last - std::min(s, last) >= 8) {  // whole shadow bytes at once
+        const uint64_t whole = (last - s) / 8;
+        std::memset(w + s / 8, 0xff, whole);
+        s += whole * 8;
+    }
+    for (; s < last; ++s) w[s / 8] = static_cast<uint8_t>(w[s / 8] | (1u << (s % 8)));
 }
 
 inline void local_flush_pending() {

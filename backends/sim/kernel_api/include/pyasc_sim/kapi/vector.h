@@ -16,6 +16,7 @@
 
 #include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/params.h"
+#include "pyasc_sim/kapi/simd.h"
 #include "pyasc_sim/kapi/tensor.h"
 
 namespace AscendC {
@@ -28,6 +29,12 @@ struct Mask {
     uint64_t w[4] = {0, 0, 0, 0};
     uint32_t n = 0;  // highest active element + 1
     bool test(uint32_t i) const { return ((w[i >> 6] >> (i & 63)) & 1u) != 0; }
+    // Every element below n is active (a continuous mask): repeats run as contiguous runs.
+    bool prefix() const {
+        uint32_t ones = 0;
+        for (int k = 0; k < 4; ++k) ones += static_cast<uint32_t>(__builtin_popcountll(w[k]));
+        return ones == n;
+    }
     void finish(uint32_t epr) {
         n = 0;
         for (uint32_t i = 0; i < epr; ++i) {
@@ -124,10 +131,7 @@ inline void binary_count(const char *api, const LocalTensor<T> &dst, const Local
     check_operand(dst, api, "dst", count, loc);
     check_operand(s0, api, "src0", count, loc);
     check_operand(s1, api, "src1", count, loc);
-    T *d = dst.ptr();
-    const T *a = s0.ptr();
-    const T *b = s1.ptr();
-    for (int64_t i = 0; i < count; ++i) d[i] = f(a[i], b[i]);
+    pyasc_sim::simd::map2(dst.ptr(), s0.ptr(), s1.ptr(), count, f);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(count, sizeof(T)), factor));
 }
 
@@ -144,7 +148,19 @@ inline void binary_repeat(const char *api, const LocalTensor<T> &dst, const Loca
     T *d = dst.ptr();
     const T *a = s0.ptr();
     const T *b = s1.ptr();
-    for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) { d[od.off(r, i)] = f(a[o0.off(r, i)], b[o1.off(r, i)]); });
+    if (m.prefix() && od.blk == 1 && o0.blk == 1 && o1.blk == 1) {
+        // continuous mask, contiguous blocks: one contiguous run of m.n elements per repeat (one
+        // run in all when the repeats are back to back)
+        if (m.n == 256 / sizeof(T) && od.rep == 8 && o0.rep == 8 && o1.rep == 8) {
+            pyasc_sim::simd::map2(d, a, b, static_cast<int64_t>(repeats) * m.n, f);
+        } else {
+            for (uint32_t r = 0; r < repeats; ++r) {
+                pyasc_sim::simd::map2(d + od.off(r, 0), a + o0.off(r, 0), b + o1.off(r, 0), m.n, f);
+            }
+        }
+    } else {
+        for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) { d[od.off(r, i)] = f(a[o0.off(r, i)], b[o1.off(r, i)]); });
+    }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats, factor));
 }
 
@@ -154,9 +170,7 @@ inline void unary_count(const char *api, const LocalTensor<D> &dst, const LocalT
     count = check_count(count, api, loc);
     check_operand(dst, api, "dst", count, loc);
     check_operand(src, api, "src", count, loc);
-    D *d = dst.ptr();
-    const S *a = src.ptr();
-    for (int64_t i = 0; i < count; ++i) d[i] = f(a[i]);
+    pyasc_sim::simd::map1(dst.ptr(), src.ptr(), count, f);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
                             pyasc_sim::kapi::vector_cycles(repeats_of(count, std::max(sizeof(D), sizeof(S))), factor));
 }
@@ -170,8 +184,35 @@ inline void unary_repeat(const char *api, const LocalTensor<D> &dst, const Local
     check_operand(src, api, "src", os.extent(repeats, m), loc);
     D *d = dst.ptr();
     const S *a = src.ptr();
-    for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) { d[od.off(r, i)] = f(a[os.off(r, i)]); });
+    if (m.prefix() && od.blk == 1 && os.blk == 1) {
+        if (m.n * sizeof(D) == 256 && m.n * sizeof(S) == 256 && od.rep == 8 && os.rep == 8) {
+            pyasc_sim::simd::map1(d, a, static_cast<int64_t>(repeats) * m.n, f);
+        } else {
+            for (uint32_t r = 0; r < repeats; ++r) pyasc_sim::simd::map1(d + od.off(r, 0), a + os.off(r, 0), m.n, f);
+        }
+    } else {
+        for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) { d[od.off(r, i)] = f(a[os.off(r, i)]); });
+    }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats, factor));
+}
+
+// Count forms with a CPU-dispatched bulk loop (float Exp): the same values as the element
+// lambda, faster in the shipped portable kernels. False: use the lambda.
+template <typename T>
+inline bool bulk_unary(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &src, int64_t count,
+                       double factor, const SrcLoc &loc) {
+    if constexpr (std::is_same<T, float>::value) {
+        if (std::strcmp(api, "Exp") != 0) return false;
+        count = check_count(count, api, loc);
+        check_operand(dst, api, "dst", count, loc);
+        check_operand(src, api, "src", count, loc);
+        pyasc_sim::simd::exp_f32(dst.ptr(), src.ptr(), count);
+        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(count, 4), factor));
+        return true;
+    } else {
+        (void)api, (void)dst, (void)src, (void)count, (void)factor, (void)loc;
+        return false;
+    }
 }
 
 // Math in float (double for double) for the transcendental ops.
@@ -181,6 +222,8 @@ template <typename T>
 inline calc_t<T> cv(T v) {
     return static_cast<calc_t<T>>(pyasc_sim::kapi::to_double(v));
 }
+inline float exp_calc(float x) { return pyasc_sim::simd::exp_f32_one(x); }
+inline double exp_calc(double x) { return std::exp(x); }
 template <typename T>
 inline T sim_div(T a, T b) {
     if constexpr (std::is_integral<T>::value) {
@@ -255,6 +298,7 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
     template <typename T>                                                                                          \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count, PYASC_SIM_LOC) {  \
         PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
+        if (sim_detail::bulk_unary<T>(#NAME, dst, src, count, FACTOR, loc)) return;                                \
         sim_detail::unary_count(#NAME, dst, src, count, FACTOR, loc, [](T a) -> T { return EXPR; });               \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
@@ -307,7 +351,9 @@ PYASC_SIM_BINARY(Div, pyasc_sim::cost::kVectorComplexFactor, sim_detail::sim_div
 PYASC_SIM_BINARY(Max, 1.0, (a > b ? a : b))
 PYASC_SIM_BINARY(Min, 1.0, (a < b ? a : b))
 
-PYASC_SIM_UNARY(Exp, pyasc_sim::cost::kVectorComplexFactor, static_cast<T>(std::exp(sim_detail::cv(a))))
+// Exp: float math through pyasc_sim::simd::exp_f32_one (error bound there; at most 1 ulp from libm's
+// expf), double through libm. The float count form runs the CPU-dispatched vector loop.
+PYASC_SIM_UNARY(Exp, pyasc_sim::cost::kVectorComplexFactor, static_cast<T>(sim_detail::exp_calc(sim_detail::cv(a))))
 PYASC_SIM_UNARY(Ln, pyasc_sim::cost::kVectorComplexFactor, static_cast<T>(std::log(sim_detail::cv(a))))
 PYASC_SIM_UNARY(Abs, 1.0, sim_detail::sim_abs(a))
 PYASC_SIM_UNARY(Relu, 1.0, (a > T(0) ? a : T(0)))
@@ -335,7 +381,7 @@ inline void Duplicate(const LocalTensor<T> &dst, const pyasc_sim::kapi::ident_t<
     sim_detail::check_operand(dst, "Duplicate", "dst", n, loc);
     T *d = dst.ptr();
     const T s = scalarValue;
-    for (int64_t i = 0; i < n; ++i) d[i] = s;
+    std::fill(d, d + n, s);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(n, sizeof(T))));
 }
 namespace sim_detail {
@@ -502,11 +548,46 @@ inline auto cast_fn(RoundMode m, const SrcLoc &loc) {
     }
 }
 
+// Conversions whose result is one hardware instruction (or exact) for the mode: float <-> half
+// (F16C where present), float <-> bfloat16_t; the same values cast_fn gives, element by element.
+// has_cast_fast says whether (T, U, m) has one.
+template <typename T, typename U>
+inline bool has_cast_fast(RoundMode m) {
+    const bool nearest = m == RoundMode::CAST_NONE || m == RoundMode::CAST_RINT || m == RoundMode::CAST_HYBRID;
+    if constexpr ((std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value) && std::is_same<U, float>::value) {
+        return nearest;
+    } else {
+        return std::is_same<T, float>::value && (std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value);
+    }
+}
+template <typename T, typename U>
+inline void cast_fast(T *d, const U *s, int64_t n) {
+    if constexpr (std::is_same<T, half>::value && std::is_same<U, float>::value) {
+        pyasc_sim::simd::f32_to_f16(d, s, n);
+    } else if constexpr (std::is_same<T, float>::value && std::is_same<U, half>::value) {
+        pyasc_sim::simd::f16_to_f32(d, s, n);  // exact: every mode gives the same value
+    } else if constexpr (std::is_same<T, bfloat16_t>::value && std::is_same<U, float>::value) {
+        pyasc_sim::simd::map1(d, s, n, [](float a) { return bfloat16_t::from_bits(bfloat16_t::from_float(a)); });
+    } else if constexpr (std::is_same<T, float>::value && std::is_same<U, bfloat16_t>::value) {
+        pyasc_sim::simd::map1(d, s, n, [](bfloat16_t a) { return static_cast<float>(a); });  // exact
+    } else {
+        (void)d, (void)s, (void)n;
+    }
+}
+
 }  // namespace sim_detail
 
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
                  const uint32_t count, PYASC_SIM_LOC) {
+    if (sim_detail::has_cast_fast<T, U>(round_mode) && !pyasc_sim::simd::overlap(dst.ptr(), count, src.ptr(), count)) {
+        sim_detail::check_operand(dst, "Cast", "dst", count, loc);
+        sim_detail::check_operand(src, "Cast", "src", count, loc);
+        sim_detail::cast_fast(dst.ptr(), src.ptr(), count);
+        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(
+                                                             sim_detail::repeats_of(count, std::max(sizeof(T), sizeof(U))), 1.0));
+        return;
+    }
     sim_detail::unary_count("Cast", dst, src, count, 1.0, loc, sim_detail::cast_fn<T, U>(round_mode, loc));
 }
 template <typename T, typename U, bool isSetMask = true>

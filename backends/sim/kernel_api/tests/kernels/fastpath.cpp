@@ -1,0 +1,96 @@
+// The vector instructions' fast paths (pyasc_sim/kapi/simd.h) next to their general forms, for
+// tests/test_sim_fastpath.py: each kernel writes every result to z so a native and a portable build
+// of this file can be compared bit for bit, and the results checked against documented semantics.
+#include "kernel_operator.h"
+using namespace AscendC;
+
+namespace {
+constexpr uint32_t N = 2048;  // elements per operand (float)
+}
+
+// x, y: N floats. z (floats): Add, Sub, Mul, Div, Max, Exp, Ln, Sqrt, Adds, Muls, in-place Add,
+// a masked repeat Add (mask 40, rep stride 8), a strided repeat Add (block stride 2), Cast
+// f32 -> f16 -> f32, f32 -> bf16 -> f32, each N elements; then ReduceSum, ReduceMax (+ index),
+// ReduceMin (+ index) of x at floats 0, 8 (9), 16 (17) after them (indices as uint32 bits).
+extern "C" __global__ __aicore__ void fastpath_vec(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{
+    constexpr uint32_t kOut = 15;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, bt, bh, bb, bo, br;
+    pipe.InitBuffer(bx, N * 4);
+    pipe.InitBuffer(by, N * 4);
+    pipe.InitBuffer(bt, N * 4);
+    pipe.InitBuffer(bh, N * 2);
+    pipe.InitBuffer(bb, N * 2);
+    pipe.InitBuffer(bo, N * 4);
+    pipe.InitBuffer(br, 128);
+    GlobalTensor<float> gx, gy, gz;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), N);
+    gy.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), N);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), N * kOut + 32);
+    LocalTensor<float> lx = bx.Get<float>(), ly = by.Get<float>(), lt = bt.Get<float>(), lo = bo.Get<float>();
+    LocalTensor<half> lh = bh.Get<half>();
+    LocalTensor<bfloat16_t> lb = bb.Get<bfloat16_t>();
+    LocalTensor<float> lr = br.Get<float>();
+    DataCopy(lx, gx, N);
+    DataCopy(ly, gy, N);
+    PipeBarrier<PIPE_ALL>();
+    uint32_t slot = 0;
+    auto out = [&]() {
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(gz[slot * N], lo, N);
+        PipeBarrier<PIPE_ALL>();
+        ++slot;
+    };
+    Add(lo, lx, ly, N); out();
+    Sub(lo, lx, ly, N); out();
+    Mul(lo, lx, ly, N); out();
+    Div(lo, lx, ly, N); out();
+    Max(lo, lx, ly, N); out();
+    Exp(lo, lx, N); out();
+    Ln(lo, lx, N); out();
+    Sqrt(lo, lx, N); out();
+    Adds(lo, lx, 0.1f, N); out();
+    Muls(lo, lx, -3.3f, N); out();
+    DataCopy(lo, gx, N);
+    PipeBarrier<PIPE_ALL>();
+    Add(lo, lo, ly, N); out();  // in place
+    Duplicate(lo, 7.0f, N);
+    BinaryRepeatParams rp;  // continuous mask of 40 of the 64 elements of each repeat
+    Add(lo, lx, ly, 40, static_cast<uint8_t>(N / 64), rp); out();
+    Duplicate(lo, 7.0f, N);
+    BinaryRepeatParams sp;  // every other data block: 16 repeats, block stride 2, repeat stride 16
+    sp.dstBlkStride = sp.src0BlkStride = sp.src1BlkStride = 2;
+    sp.dstRepStride = sp.src0RepStride = sp.src1RepStride = 16;
+    Add(lo, lx, ly, 64, static_cast<uint8_t>(N / 128), sp); out();
+    Cast(lh, lx, RoundMode::CAST_RINT, N);
+    Cast(lo, lh, RoundMode::CAST_NONE, N); out();
+    Cast(lb, lx, RoundMode::CAST_RINT, N);
+    Cast(lo, lb, RoundMode::CAST_NONE, N); out();
+    Duplicate(lr, 0.0f, 32);
+    ReduceSum(lr, lx, lt, N);
+    ReduceMax(lr[8], lx, lt, N, true);
+    ReduceMin(lr[16], lx, lt, N, true);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gz[slot * N], lr, 32);
+}
+
+// z[0] = ReduceSum of the first n elements of x (n <= N), for the pairwise-order tests.
+extern "C" __global__ __aicore__ void fastpath_sum(GM_ADDR x, GM_ADDR z, uint32_t n)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bt, br;
+    pipe.InitBuffer(bx, N * 4);
+    pipe.InitBuffer(bt, N * 4);
+    pipe.InitBuffer(br, 32);
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), N);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), 8);
+    LocalTensor<float> lx = bx.Get<float>(), lt = bt.Get<float>(), lr = br.Get<float>();
+    DataCopy(lx, gx, N);
+    Duplicate(lr, 0.0f, 8);
+    PipeBarrier<PIPE_ALL>();
+    ReduceSum(lr, lx, lt, static_cast<int32_t>(n));
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gz, lr, 8);
+}

@@ -1,0 +1,224 @@
+"""The kernel API's fast paths (issue 13): vectorised instruction loops, hardware half conversions,
+pairwise sums, the blocked Mmad, and kernels built for the host ISA (-march=native) giving the same
+bits as portable ones."""
+
+from __future__ import annotations
+
+import subprocess
+import textwrap
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import pyasc
+import pyasc_acl
+import pyasc_sim
+from ascendc_kernels import ASCENDC_DIR
+
+N = 2048
+SRC = ASCENDC_DIR / "fastpath.cpp"
+
+
+def sim(a: np.ndarray) -> pyasc.Tensor:
+    return pyasc.tensor(a, device="sim")
+
+
+@pytest.fixture(scope="module")
+def builds():
+    """fastpath.cpp built for this machine's ISA and for the portable baseline (both -O3)."""
+    native = pyasc_sim.compile(SRC, isa="native")
+    portable = pyasc_sim.compile(SRC, isa="portable")
+    assert native != portable  # the ISA is part of the cache key
+    return {name: pyasc_acl.Binary(path, device="sim") for name, path in (("native", native), ("portable", portable))}
+
+
+def inputs() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(13)
+    x = rng.uniform(0.01, 8.0, N).astype(np.float32)
+    y = rng.standard_normal(N).astype(np.float32)
+    x[:8] = [0.0, 1e-40, 65520.0, 65504.0, 3.0e-8, 2.0 ** -24 * 1.5, 1.0009765625 + 2 ** -12, 8.0]  # f16 edges
+    y[y == 0] = 1.0
+    return x, y
+
+
+def run_vec(binary, x, y) -> np.ndarray:
+    z = pyasc.zeros(15 * N + 32, dtype="float32", device="sim")
+    pyasc_acl.launch(binary.function("fastpath_vec"), 1, (sim(x), sim(y), z))
+    return z.numpy()
+
+
+def test_native_and_portable_builds_give_identical_bits(builds):
+    x, y = inputs()
+    native, portable = run_vec(builds["native"], x, y), run_vec(builds["portable"], x, y)
+    np.testing.assert_array_equal(native.view(np.uint32), portable.view(np.uint32))
+
+
+def test_vector_fast_paths_compute_the_documented_values(builds):
+    x, y = inputs()
+    z = run_vec(builds["native"], x, y)
+    seg = [z[i * N:(i + 1) * N] for i in range(15)]
+    exact = [x + y, x - y, x * y, x / y, np.maximum(x, y)]
+    for got, want in zip(seg[:5], exact):
+        np.testing.assert_array_equal(got, want)
+    with np.errstate(over="ignore", divide="ignore"):
+        np.testing.assert_allclose(seg[5], np.exp(x), rtol=1e-6)
+        np.testing.assert_allclose(seg[6], np.log(x), rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(seg[7], np.sqrt(x))
+    np.testing.assert_array_equal(seg[8], x + np.float32(0.1))
+    np.testing.assert_array_equal(seg[9], x * np.float32(-3.3))
+    np.testing.assert_array_equal(seg[10], x + y)  # in place
+    masked = np.full(N, 7.0, np.float32).reshape(-1, 64)
+    masked[:, :40] = (x + y).reshape(-1, 64)[:, :40]
+    np.testing.assert_array_equal(seg[11], masked.ravel())
+    strided = np.full(N, 7.0, np.float32).reshape(-1, 8)  # data blocks of 8 floats: every other one
+    strided[::2] = (x + y).reshape(-1, 8)[::2]
+    np.testing.assert_array_equal(seg[12], strided.ravel())
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(seg[13], x.astype(np.float16).astype(np.float32))  # round to nearest even
+    np.testing.assert_array_equal(seg[14], x.astype(ml_dtypes.bfloat16).astype(np.float32))
+    tail = z[15 * N:]
+    assert tail[0] == pairwise_sum(x)
+    assert tail[8] == x.max() and tail[9:10].view(np.uint32)[0] == int(np.argmax(x))
+    assert tail[16] == x.min() and tail[17:18].view(np.uint32)[0] == int(np.argmin(x))
+
+
+def pairwise_sum(x: np.ndarray) -> np.float32:
+    """The documented ReduceSum order: halve level by level, x[i] + x[i + h] in float32, an odd last
+    element carried up."""
+    t = np.asarray(x, dtype=np.float32)
+    while t.size > 1:
+        h = t.size // 2
+        nxt = t[:h] + t[h:2 * h]
+        t = np.concatenate([nxt, t[2 * h:]]) if t.size & 1 else nxt
+    return t[0] if t.size else np.float32(0)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 64, 65, 1000, 2048])
+def test_reduce_sum_is_a_pairwise_float_tree(builds, n):
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal(N) * 10.0 ** rng.integers(-3, 6, N)).astype(np.float32)
+    z = pyasc.zeros(8, dtype="float32", device="sim")
+    pyasc_acl.launch(builds["native"].function("fastpath_sum"), 1, (sim(x), z, n))
+    got = z.numpy()[0]
+    assert got.view(np.uint32) == pairwise_sum(x[:n]).view(np.uint32)
+
+
+def test_reduce_sum_order_is_the_tree_not_a_serial_double_sum(builds):
+    # [1e8, -1e8, 1, 1]: a serial sum gives 2 (in double, and in float too), the tree pairs x[i] with
+    # x[i + 2]: (1e8 + 1) + (-1e8 + 1) in float, where both 1s round away, gives 0
+    x = np.zeros(N, np.float32)
+    x[:4] = [1e8, -1e8, 1.0, 1.0]
+    z = pyasc.zeros(8, dtype="float32", device="sim")
+    pyasc_acl.launch(builds["native"].function("fastpath_sum"), 1, (sim(x), z, 4))
+    assert z.numpy()[0] == np.float32(0.0)
+    assert pairwise_sum(x[:4]) == np.float32(0.0)
+
+
+def test_blocked_mmad_matches_the_serial_double_sum_bit_for_bit():
+    from ascendc_kernels import load
+
+    fn = load("cube_matmul.cpp").function("matmul_rows")
+    m, n, k = 64, 48, 80
+    rng = np.random.default_rng(5)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    a[rng.random((m, k)) < 0.2] = 0  # zero A elements (the reference skips them)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+
+    def run(a, b):
+        c = pyasc.full((m, n), np.nan, dtype="float32", device="sim")
+        pyasc_acl.launch(fn, 2, (sim(a), sim(b), c, m // 2, n, k))
+        return c.numpy()
+
+    def serial(a, b):
+        acc = np.zeros((m, n))
+        a64, b64 = a.astype(np.float64), b.astype(np.float64)
+        for kk in range(k):
+            prod = a64[:, kk:kk + 1] * b64[kk:kk + 1, :]
+            acc = acc + np.where(a64[:, kk:kk + 1] == 0, 0.0, prod)
+        return acc.astype(np.float32)
+
+    np.testing.assert_array_equal(run(a, b).view(np.uint32), serial(a, b).view(np.uint32))
+    b[3, 5] = np.inf  # the blocked kernel hands B with an Inf to the reference loop (0 * Inf skipped)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(run(a, b).view(np.uint32), serial(a, b).view(np.uint32))
+
+
+HALF_TEST = textwrap.dedent(r"""
+    #include <cstdio>
+    #include <cstring>
+    #include <random>
+    #include "kernel_operator.h"
+    using pyasc_sim::simd::f16_to_f32_f16c; using pyasc_sim::simd::f16_to_f32_soft;
+    using pyasc_sim::simd::f32_to_f16_f16c; using pyasc_sim::simd::f32_to_f16_soft;
+    static bool same(const void *a, const void *b, size_t n) { return std::memcmp(a, b, n) == 0; }
+    int main() {
+        if (!__builtin_cpu_supports("f16c") || !__builtin_cpu_supports("avx")) { std::puts("no-f16c"); return 0; }
+        static half h[65536]; static float f1[65536], f2[65536];
+        for (int i = 0; i < 65536; ++i) { uint16_t b = (uint16_t)i; std::memcpy(&h[i], &b, 2); }
+        f16_to_f32_f16c(f1, h, 65536); f16_to_f32_soft(f2, h, 65536);
+        if (!same(f1, f2, sizeof f1)) { std::puts("f16->f32 differs"); return 1; }
+        // float -> half: every half's value, its float neighbours, the midpoints to the next half and
+        // their neighbours (ties and near-ties), NaN payloads, random floats
+        std::vector<float> src;
+        for (int i = 0; i < 65536; ++i) {
+            float v = f1[i], w = f1[(i + 1) & 0xffff];
+            for (float c : {v, (v + w) / 2}) {
+                uint32_t u; std::memcpy(&u, &c, 4);
+                for (int d = -2; d <= 2; ++d) { uint32_t t = u + d; float g; std::memcpy(&g, &t, 4); src.push_back(g); }
+            }
+        }
+        std::mt19937 rng(1);
+        for (int i = 0; i < 2000000; ++i) { uint32_t t = rng(); float g; std::memcpy(&g, &t, 4); src.push_back(g); }
+        for (uint32_t t : {0x7f800001u, 0x7fc00000u, 0xffbfffffu, 0x7f802000u, 0x7fffe000u}) {
+            float g; std::memcpy(&g, &t, 4); src.push_back(g);
+        }
+        std::vector<half> o1(src.size()), o2(src.size());
+        f32_to_f16_f16c(o1.data(), src.data(), (int64_t)src.size());
+        f32_to_f16_soft(o2.data(), src.data(), (int64_t)src.size());
+        if (!same(o1.data(), o2.data(), o1.size() * 2)) { std::puts("f32->f16 differs"); return 1; }
+        std::printf("ok %zu\n", src.size());
+        return 0;
+    }
+""")
+
+
+def test_f16c_conversions_are_bit_identical_to_the_software_ones(tmp_path):
+    """Every half -> float, and float -> half at every rounding boundary (plus NaNs and 2M random
+    floats): F16C and the software conversion (built portable, so _Float16 goes through libgcc)
+    agree bit for bit."""
+    src = tmp_path / "half.cpp"
+    src.write_text(HALF_TEST)
+    exe = tmp_path / "half"
+    subprocess.run(["g++", "-std=c++17", "-O2", "-ffp-contract=off", "-I", pyasc_sim.get_include(), str(src), "-o",
+                    str(exe)], check=True, capture_output=True, text=True)
+    out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
+    if out.stdout.strip() == "no-f16c":
+        pytest.skip("this CPU has no F16C")
+    assert out.returncode == 0 and out.stdout.startswith("ok"), out.stdout + out.stderr
+
+
+def test_a_bad_isa_names_the_choices(monkeypatch):
+    with pytest.raises(pyasc_sim.KernelBuildError, match="isa must be 'native'.*'portable'.*got 'avx9'"):
+        pyasc_sim.compile(SRC, isa="avx9")
+    monkeypatch.setenv("PYASC_SIM_ISA", "fast")
+    with pytest.raises(pyasc_sim.KernelBuildError, match="PYASC_SIM_ISA must be 'native'.*got 'fast'"):
+        pyasc_sim.compile(SRC)
+    assert pyasc.PyascError in pyasc_sim.KernelBuildError.__mro__
+
+
+@pytest.mark.parametrize("ashape, bshape", [((37, 50), (50, 29)), ((130, 200), (200, 140)), ((2, 3, 17, 70), (70, 5)),
+                                            ((40,), (40, 33)), ((3, 16, 16), (3, 16, 16))])
+def test_float32_matmul_runs_on_the_cube_path(ashape, bshape):
+    """float32 matmul takes the cube path (B transposed on the device, 16 x 8 fractals, K steps of
+    64 accumulated in float in L0C): results within float rounding of the exact product."""
+    from pyasc_kernels import linalg
+
+    assert pyasc.float32 in linalg.CUBE
+    rng = np.random.default_rng(len(ashape) + ashape[-1])
+    a = rng.standard_normal(ashape).astype(np.float32)
+    b = rng.standard_normal(bshape).astype(np.float32)
+    got = (sim(a) @ sim(b)).numpy()
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    assert got.dtype == np.float32 and got.shape == exact.shape
+    np.testing.assert_allclose(got, exact, rtol=1e-5, atol=1e-5 * np.sqrt(ashape[-1]))
