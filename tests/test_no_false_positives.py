@@ -32,7 +32,8 @@ NOT_KERNELS = {COMPAT / "cpu_debug" / "main.cpp": "the CPU-debug sample's host p
 COMPILE_ARGS = {
     COMPAT / "clang_idioms.cpp": {"extra_flags": ["-DPYASC_COMPAT_WITH_KERNEL=1"]},
     OP_PROJECT / "op_kernel" / "scale_add.cpp": {"tiling_header": OP_PROJECT / "op_host" / "scale_add_tiling.h",
-                                                 "tiling_key": 1},
+                                                 "tiling_key": 1,
+                                                 "dtypes": {"x": "float32", "y": "float32", "z": "float32"}},
 }
 
 
