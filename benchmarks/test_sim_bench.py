@@ -2,10 +2,12 @@
 
 * add of two 16M-element float32 tensors: sim with the sanitizer checks on and off (the runtime
   switch PYASC_SIM_CHECKS, read at every launch; "on" includes the tensor-exact bounds, the
-  initcheck shadow lookups and the cross-core race records of every GM read and write), numpy.add,
-  torch.add;
+  initcheck shadow lookups, pipe-race and the cross-core race records of every GM read and write),
+  numpy.add, torch.add;
+* pipe-race's own cost: a queued add kernel (4M float32) compiled as usual and with
+  -DPYASC_SIM_RACECHECK=0, both with the checks on, and with the checks off;
 * softmax over the last axis of a (4096, 1024) float32 tensor;
-* matmul of (512, 512) @ (512, 512): float16 (sim's cube path) and float32 (vector path).
+* matmul of (512, 512) @ (512, 512): float16 and float32 (both on sim's cube path).
 
 The device is synchronised inside each timed call. GB/s (bytes read + written) and GFLOP/s are
 stored in each benchmark's extra_info and printed at the end:
@@ -82,6 +84,71 @@ def test_add_sim(benchmark, add_inputs, checks, monkeypatch):
     out = benchmark.pedantic(run, rounds=10, iterations=1, warmup_rounds=2)
     np.testing.assert_array_equal(out.numpy(), expected)
     _report(benchmark, "add 16M float32", f"sim checks {checks}", ADD_BYTES, "GB/s")
+
+
+# -- pipe-race on vs off: the same kernel compiled with and without the check ------------------------
+N_RACE = 1 << 22
+RACE_BLOCKS = 8
+RACE_KERNEL = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+constexpr uint32_t TILE = 4096;
+extern "C" __global__ __aicore__ void race_bench_add(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t n)
+{
+    const uint32_t per = n / GetBlockNum(), base = per * GetBlockIdx();
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> qx, qy;
+    TQue<TPosition::VECOUT, 2> qz;
+    pipe.InitBuffer(qx, 2, TILE * sizeof(float));
+    pipe.InitBuffer(qy, 2, TILE * sizeof(float));
+    pipe.InitBuffer(qz, 2, TILE * sizeof(float));
+    GlobalTensor<float> gx, gy, gz;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x) + base, per);
+    gy.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y) + base, per);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z) + base, per);
+    for (uint32_t i = 0; i < per; i += TILE) {
+        LocalTensor<float> a = qx.AllocTensor<float>(), b = qy.AllocTensor<float>();
+        DataCopy(a, gx[i], TILE);
+        DataCopy(b, gy[i], TILE);
+        qx.EnQue(a);
+        qy.EnQue(b);
+        LocalTensor<float> u = qx.DeQue<float>(), v = qy.DeQue<float>(), w = qz.AllocTensor<float>();
+        Add(w, u, v, TILE);
+        qz.EnQue(w);
+        qx.FreeTensor(u);
+        qy.FreeTensor(v);
+        LocalTensor<float> o = qz.DeQue<float>();
+        DataCopy(gz[i], o, TILE);
+        qz.FreeTensor(o);
+    }
+}
+"""
+
+
+@needs_sim
+@pytest.mark.parametrize("mode", ["checks on, pipe-race on", "checks on, pipe-race off", "checks off"])
+def test_pipe_race_cost(benchmark, mode, monkeypatch):
+    import pyasc_acl
+    import pyasc_sim
+
+    flags = ["-DPYASC_SIM_RACECHECK=0"] if "pipe-race off" in mode else []
+    monkeypatch.setenv("PYASC_SIM_CHECKS", "0" if mode == "checks off" else "1")
+    fn = pyasc_acl.Binary(pyasc_sim.compile(RACE_KERNEL, extra_flags=flags), device="sim").function("race_bench_add")
+    rng = np.random.default_rng(3)
+    xs, ys = rng.standard_normal(N_RACE, dtype=np.float32), rng.standard_normal(N_RACE, dtype=np.float32)
+    x, y = pyasc.tensor(xs, device="sim"), pyasc.tensor(ys, device="sim")
+    z = pyasc.empty((N_RACE,), dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+
+    def run():
+        pyasc_acl.launch(fn, RACE_BLOCKS, (x, y, z, N_RACE))
+        pyasc.synchronize("sim")
+
+    group = "queued add 4M float32"
+    benchmark.group = group
+    benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
+    np.testing.assert_array_equal(z.numpy(), xs + ys)
+    _report(benchmark, group, mode, 3 * 4 * N_RACE, "GB/s")
 
 
 # numpy.add / torch.add as they are usually called (a new output each time, like a + b on sim,

@@ -20,9 +20,6 @@
 #ifndef PYASC_KERNEL_COMMON_H_
 #define PYASC_KERNEL_COMMON_H_
 
-#ifndef PYASC_SIM_RACECHECK
-#define PYASC_SIM_RACECHECK 1  // the simulator's pipe-race check (kapi/race.h): these kernels order their pipes
-#endif
 #include "kernel_operator.h"
 
 using namespace AscendC;

@@ -74,6 +74,9 @@ def test_opt_out_macro_compiles_the_unlisted_call(tmp_path):
 def test_every_table_entry_cites_its_source_and_is_checked():
     text = _tables()
     entries = re.findall(r"^#define PYASC_SIM_DT_(\w+) (.*)$", text, re.M)
+    # the fallback rows (an API a family's table does not list yet) are not entries
+    entries = [(n, r) for n, r in entries if n != "UNCHECKED" and r.strip() != "PYASC_SIM_DT_UNCHECKED"]
+    assert len({n for n, _ in entries if n == "Add"}) == 1 and sum(n == "Add" for n, _ in entries) == 2  # two SoC families
     apis = {name: rest for name, rest in entries if name not in ("SOC", "STR", "STR2")}
     assert {"Add", "Exp", "Duplicate", "ReduceSum", "Compare", "Select", "Muls", "Adds"} <= set(apis)
     kapi = os.path.join(pyasc_sim.get_include(), "pyasc_sim", "kapi")
@@ -93,3 +96,35 @@ def test_the_error_points_at_the_kernels_call(tmp_path):
         pyasc_sim.compile(src, opt="-O0")
     assert ei.value.file == str(src) and ei.value.line == 7  # the Add line of KERNEL
     assert str(ei.value).startswith(f"{src}:7: error: static assertion failed: pyasc dtype-table: AscendC::Add")
+
+
+# -- per SoC: the tables follow the SoC the kernel is compiled for -----------------------------------
+
+def test_the_same_kernel_compiles_for_atlas_a2_and_is_refused_for_the_inference_series(tmp_path):
+    # Duplicate lists bfloat16_t for Atlas A2 (910B), not for the Atlas inference series AI Core (310P)
+    src = _src(tmp_path, "bf16_dup", "bfloat16_t", "AscendC::Duplicate(t, (bfloat16_t)1.0f, 64)")
+    assert pyasc_sim.compile(src, opt="-O0", soc="Ascend910B1")
+    with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+        pyasc_sim.compile(src, opt="-O0", soc="Ascend310P3")
+    out = ei.value.output
+    assert "pyasc dtype-table: AscendC::Duplicate is not documented for this element type T on the Atlas " \
+           "inference series AI Core (__CCE_AICORE__ 200, Ascend310P)" in out
+    assert "listed types: half, int16_t, uint16_t, int32_t, uint32_t, float" in out
+    assert ei.value.file == str(src) and ei.value.line == 7
+
+
+def test_inference_series_rows_check_and_unlisted_apis_pass(tmp_path):
+    # a row of the 310P table refuses an unlisted type; a listed one compiles
+    with pytest.raises(pyasc_sim.KernelCompileError, match="AscendC::Add is not documented.*Ascend310P"):
+        pyasc_sim.compile(_src(tmp_path, "p_i8_add", "int8_t", "AscendC::Add(t, t, t, 64)"), opt="-O0",
+                          soc="Ascend310P3")
+    assert pyasc_sim.compile(_src(tmp_path, "p_f16", "half", "AscendC::Add(t, t, t, 64); AscendC::Exp(t, t, 64)"),
+                             opt="-O0", soc="Ascend310P1")
+
+
+def test_inference_series_arch_macros():
+    flags = pyasc_sim.build.arch_defines("Ascend310P3")
+    assert "-D__CCE_AICORE__=200" in flags and "-D__NPU_ARCH__=2002" in flags and "-D__DAV_M200__=1" in flags
+    assert not any("C220" in f for f in flags)
+    with pytest.raises(pyasc_sim.KernelBuildError, match="Ascend310P3"):
+        pyasc_sim.build.arch_defines("Ascend310X")  # the error names the known SoCs

@@ -107,8 +107,80 @@ def test_scalar_read_after_vector_op_needs_v_s(kernels, stream):
     assert "SetFlag<HardEvent::V_S>" in msg
 
 
+def test_scalar_write_then_vector_op_needs_s_v(kernels, stream):
+    z = pyasc.zeros(2 * TILE, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("scalar_then_vector"), 1, (z, 3), stream=stream)
+    stream.synchronize()
+    # every flag pair: the two vector ops on the same bytes (one pipe) need none between them
+    want = np.concatenate([np.full(TILE, 6.0), np.full(TILE, 2.0)]).astype(np.float32)
+    want[0], want[TILE] = 12.0, 7.0
+    np.testing.assert_array_equal(z.numpy(), want)
+    pyasc_acl.launch(kernels.function("scalar_then_vector"), 1, (z, 2), stream=stream)
+    expect_race(stream, "scalar_then_vector", "raw-s-v", "read-after-write", "V", "S", "reads UB bytes [0, 1024)",
+                "(32-byte sector at offset 0)")
+
+
+def test_scalar_write_then_store_needs_s_mte3(kernels, stream):
+    z = pyasc.zeros(2 * TILE, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("scalar_then_vector"), 1, (z, 1), stream=stream)
+    # the store reads both halves; the scalar unit wrote the sector at byte 1024 last
+    expect_race(stream, "scalar_then_vector", "raw-s-mte3", "read-after-write", "MTE3", "S",
+                "reads UB bytes [0, 2048)", "(32-byte sector at offset 1024)")
+
+
+CUBE_FLAGS = 7
+
+
+def run_cube(kernels, stream, flags):
+    rng = np.random.default_rng(flags)
+    a = rng.integers(-4, 5, (16, 16)).astype(np.float16)
+    b = rng.integers(-4, 5, (16, 16)).astype(np.float16)
+    c = pyasc.full((16, 16), np.nan, dtype="float32", device="sim")
+    ta, tb = pyasc.tensor(a, device="sim"), pyasc.tensor(b, device="sim")
+    pyasc.synchronize("sim")  # the uploads before the launch on this stream
+    pyasc_acl.launch(kernels.function("tbuf_cube"), 1, (ta, tb, c, flags), stream=stream)
+    return a, b, c
+
+
+def test_cube_tbufs_with_every_flag_pair_are_clean(kernels, stream):
+    a, b, c = run_cube(kernels, stream, CUBE_FLAGS)
+    stream.synchronize()
+    np.testing.assert_array_equal(c.numpy(), a.astype(np.float32) @ b.astype(np.float32))
+
+
+@pytest.mark.parametrize("dropped, tag, this_pipe, other_pipe, mem", [
+    (1, "raw-mte2-mte1", "MTE1", "MTE2", "L1"),   # LoadData reads what the GM -> L1 copy wrote
+    (2, "raw-mte1-m", "M", "MTE1", "L0A"),        # Mmad reads what LoadData wrote
+    (4, "raw-m-fix", "FIX", "M", "L0C"),          # Fixpipe reads what Mmad wrote
+])
+def test_cube_pipe_pairs_without_their_flag(kernels, stream, dropped, tag, this_pipe, other_pipe, mem):
+    run_cube(kernels, stream, CUBE_FLAGS & ~dropped)
+    expect_race(stream, "tbuf_cube", tag, "read-after-write", this_pipe, other_pipe, f"reads {mem} bytes [")
+
+
 def test_checks_off_reports_no_race(kernels, stream, monkeypatch):
     monkeypatch.setenv("PYASC_SIM_CHECKS", "0")
     _, z = run_add_one(kernels, stream, "tbuf_add_one", 2, 0)
     stream.synchronize()
     np.testing.assert_array_equal(z.numpy(), np.full(2 * TILE, 2.5, np.float32))
+
+
+def test_pipe_race_is_on_by_default_and_opts_out_per_kernel(tmp_path, stream):
+    # a kernel compiled without any switch is checked; -DPYASC_SIM_RACECHECK=0 opts it out of
+    # pipe-race alone (the other checks stay on)
+    import pyasc_sim
+    from ascendc_kernels import ASCENDC_DIR
+
+    x = pyasc.full((TILE,), 1.5, dtype="float32", device="sim")
+    z = pyasc.zeros(TILE, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    for flags, raced in (([], True), (["-DPYASC_SIM_RACECHECK=0"], False)):
+        path = pyasc_sim.compile(ASCENDC_DIR / SRC, opt="-O1", kernels=["tbuf_add_one"], extra_flags=flags)
+        fn = pyasc_acl.Binary(path, device="sim").function("tbuf_add_one")
+        pyasc_acl.launch(fn, 1, (x, z, 1, 0), stream=stream)
+        if raced:
+            with pytest.raises(pyasc_acl.AclKernelError, match="pipe-race"):
+                stream.synchronize()
+        else:
+            stream.synchronize()
+            np.testing.assert_array_equal(z.numpy(), np.full(TILE, 2.5, np.float32))

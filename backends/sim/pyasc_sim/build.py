@@ -434,10 +434,13 @@ def op_project_flags(tiling_header: str | os.PathLike | None, op_type: str | Non
 
 
 #: the SoC profiles' architecture facts (runtime/soc_profile.cpp has the rest): SoC -> (__CCE_AICORE__,
-#: __NPU_ARCH__, the DAV core macro stem); values from the public Ascend C documentation
+#: __NPU_ARCH__, the DAV core macro stem); values from the public Ascend C documentation. The Atlas
+#: inference series (Ascend310P*) is compile-only: its kernels compile against that family's macros
+#: and API x dtype tables (kapi/dtype_tables.h) with soc=, while the runtime simulates the 910B profiles
 SOC_ARCH = {
     "Ascend910B1": (220, 2201, "C220"), "Ascend910B2": (220, 2201, "C220"),
     "Ascend910B3": (220, 2201, "C220"), "Ascend910B4": (220, 2201, "C220"),
+    "Ascend310P1": (200, 2002, "M200"), "Ascend310P3": (200, 2002, "M200"),
 }
 _CORES = ("vec", "cube", "mix")
 
@@ -455,6 +458,9 @@ def arch_defines(soc: str | None = None, core: str = "vec") -> list[str]:
                                f"the kernel is built with), got {core!r}")
     aicore, arch, dav = SOC_ARCH[name]
     out = [f"-D__CCE_AICORE__={aicore}", f"-D__NPU_ARCH__={arch}", "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1"]
+    if dav == "M200":  # one AI Core runs cube and vector code: one macro for every core kind
+        out.append("-D__DAV_M200__=1")
+        return out
     if core in ("vec", "mix"):
         out.append(f"-D__DAV_{dav}_VEC__=1")
     if core in ("cube", "mix"):

@@ -50,6 +50,8 @@ extern "C" __global__ __aicore__ void cast_kernel(GM_ADDR x, GM_ADDR outHalf, GM
     UnaryRepeatParams params(1, 1, 8, 4);
     Cast<float, half>(back, hl, RoundMode::CAST_NONE, 64, 4, params);
     inQ.FreeTensor(xl);
+    SetFlag<HardEvent::V_MTE3>(0);  // the casts are written before the stores read them
+    WaitFlag<HardEvent::V_MTE3>(0);
 
     DataCopy(halfGm, hl, 7 * N);
     DataCopy(intGm, il, 5 * N);

@@ -106,6 +106,8 @@ extern "C" __global__ __aicore__ void compat_gather(GM_ADDR x, GM_ADDR y, GM_ADD
         uint64_t even = 0, odd = 0;
         GatherMask(o[TILE], a, 1, false, 0, GatherMaskParams(1, 2, 8, 0), even);
         GatherMask(o[TILE + 64], a, 2, false, 0, GatherMaskParams(1, 2, 8, 0), odd);
+        SetFlag<HardEvent::V_S>(0);  // the vector pipe is done with o before the scalar unit writes it
+        WaitFlag<HardEvent::V_S>(0);
         o.SetValue(2 * TILE - 1, static_cast<float>(even));
         o.SetValue(2 * TILE - 2, static_cast<float>(odd));
     });
@@ -137,6 +139,8 @@ extern "C" __global__ __aicore__ void compat_operators(GM_ADDR x, GM_ADDR y, GM_
         head = a + b;
         head = head * a;
         head = head - b;
+        SetFlag<HardEvent::V_S>(0);  // the vector pipe read head before the scalar unit overwrites it
+        WaitFlag<HardEvent::V_S>(0);
         o.SetValue(0, static_cast<float>(Std::max(3, 7)));
     });
 }
@@ -192,6 +196,8 @@ extern "C" __global__ __aicore__ void compat_printf(GM_ADDR x, uint32_t n)
     gx.SetGlobalBuffer((__gm__ float *)x, TILE);
     LocalTensor<float> t = buf.Get<float>();
     DataCopy(t, gx, TILE);
+    SetFlag<HardEvent::MTE2_S>(0);  // the load lands before the scalar GetValue reads it
+    WaitFlag<HardEvent::MTE2_S>(0);
     AscendC::printf("block %ld of %ld: n=%u first=%f\n", static_cast<long>(GetBlockIdx()), static_cast<long>(GetBlockNum()), n, t.GetValue(0));
     PRINTF("half %.2f\n", half(1.5));
     DumpTensor(t, 7, 4);

@@ -171,10 +171,14 @@ extern "C" __global__ __aicore__ void hl_sum_mean(GM_ADDR x, GM_ADDR out, uint32
     oGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(out), 2 * rows);
     LocalTensor<float> xl = xb.Get<float>(), ol = ob.Get<float>();
     DataCopy(xl, xGm, rows * inner);
+    SetFlag<HardEvent::MTE2_V>(0);  // the loads land before the vector pipe reads them
+    WaitFlag<HardEvent::MTE2_V>(0);
     SumParams sp{rows, inner, n};
     Sum(ol, xl, sp);
     MeanParams mp{rows, inner, n};
     Mean(ol[rows], xl, mp);
+    SetFlag<HardEvent::V_MTE3>(0);  // the vector results are written before the store reads them
+    WaitFlag<HardEvent::V_MTE3>(0);
     DataCopy(oGm, ol, 2 * rows);
 }
 
@@ -192,12 +196,16 @@ extern "C" __global__ __aicore__ void hl_activations(GM_ADDR x, GM_ADDR y, uint3
     LocalTensor<float> xl = xb.Get<float>(), yl = yb.Get<float>();
     LocalTensor<uint8_t> work = tmp.Get<uint8_t>();
     DataCopy(xl, xGm, count);
+    SetFlag<HardEvent::MTE2_V>(0);  // the loads land before the vector pipe reads them
+    WaitFlag<HardEvent::MTE2_V>(0);
     Sigmoid(yl, xl, work, count);
     Silu(yl[count], xl, count);
     Gelu(yl[2 * count], xl, work, count);
     FasterGelu(yl[3 * count], xl, count);
     Tanh(yl[4 * count], xl, count);
     Swish(yl[5 * count], xl, count, 1.5f);
+    SetFlag<HardEvent::V_MTE3>(0);  // the vector results are written before the store reads them
+    WaitFlag<HardEvent::V_MTE3>(0);
     DataCopy(yGm, yl, 6 * count);
 }
 
@@ -238,9 +246,13 @@ extern "C" __global__ __aicore__ void hl_swiglu_simple_softmax(GM_ADDR x, GM_ADD
     LocalTensor<float> sl = sb.Get<float>(), ml = mb.Get<float>(), tl = scratch.Get<float>();
     DataCopy(xl, xGm, n);
     DataCopy(gl, gGm, n);
+    SetFlag<HardEvent::MTE2_V>(0);  // the loads land before the vector pipe reads them
+    WaitFlag<HardEvent::MTE2_V>(0);
     SwiGLU<float, false>(yl, xl, gl, 0.75f, n);
     SoftMax<float>(tl, sl, ml, xl, tiling);
     SimpleSoftMax<float>(yl[n], sl, ml, xl, tiling);
+    SetFlag<HardEvent::V_MTE3>(0);  // the vector results are written before the store reads them
+    WaitFlag<HardEvent::V_MTE3>(0);
     DataCopy(yGm, yl, 2 * n);
 }
 
@@ -262,6 +274,10 @@ extern "C" __global__ __aicore__ void hl_rmsnorm(GM_ADDR x, GM_ADDR gamma, GM_AD
     LocalTensor<float> xl = xb.Get<float>(), gl = gb.Get<float>(), yl = yb.Get<float>();
     DataCopy(xl, xGm, n);
     DataCopy(gl, gGm, tiling.hLength);
+    SetFlag<HardEvent::MTE2_V>(0);  // the loads land before the vector pipe reads them
+    WaitFlag<HardEvent::MTE2_V>(0);
     RmsNorm<float>(yl, xl, gl, epsilon, tiling);
+    SetFlag<HardEvent::V_MTE3>(0);  // the vector results are written before the store reads them
+    WaitFlag<HardEvent::V_MTE3>(0);
     DataCopy(yGm, yl, n);
 }

@@ -2,7 +2,6 @@
 // TBuf code orders its pipes itself with SetFlag/WaitFlag; each `racy_*` kernel leaves one pair
 // out. The line the race is reported at ends with a `BAD(<tag>)` comment; the earlier
 // instruction of the pair with a `FIRST(<tag>)` comment.
-#define PYASC_SIM_RACECHECK 1  // pipe-race is opt-in per kernel for now
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -109,4 +108,91 @@ extern "C" __global__ __aicore__ void queued_add_one(GM_ADDR x, GM_ADDR z, uint3
         DataCopy(gz[i * kTile], d, kTile);
         qout.FreeTensor(d);
     }
+}
+
+// A scalar SetValue into a tile the vector pipe then reads: `flags` bit 0 keeps the S->V pair,
+// bit 1 the S->MTE3 pair before the store of a tile the scalar unit wrote last (the second half).
+extern "C" __global__ __aicore__ void scalar_then_vector(GM_ADDR z, uint32_t flags)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * kTile * sizeof(float));
+    GlobalTensor<float> gz;
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), 2 * kTile);
+    LocalTensor<float> t = buf.Get<float>();
+    Duplicate(t, 2.0f, 2 * kTile);
+    SetFlag<HardEvent::V_S>(0);
+    WaitFlag<HardEvent::V_S>(0);
+    t.SetValue(0, 5.0f);  // FIRST(raw-s-v)
+    if (flags & 1u) {
+        SetFlag<HardEvent::S_V>(0);
+        WaitFlag<HardEvent::S_V>(0);
+    }
+    Adds(t, t, 1.0f, kTile);  // BAD(raw-s-v)
+    // V -> V (one pipe, program order): no flag needed between two vector ops on the same bytes
+    Muls(t, t, 2.0f, kTile);
+    SetFlag<HardEvent::V_S>(0);
+    WaitFlag<HardEvent::V_S>(0);
+    t.SetValue(kTile, 7.0f);  // FIRST(raw-s-mte3)
+    if (flags & 2u) {
+        SetFlag<HardEvent::S_MTE3>(0);
+        WaitFlag<HardEvent::S_MTE3>(0);
+    }
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(gz, t, 2 * kTile);  // BAD(raw-s-mte3)
+}
+
+// C (16 x 16, float) = A (16 x 16, half) x B (16 x 16, half) through TBufs on the cube path:
+// `flags` bit 0 keeps MTE2->MTE1 (L1 load before LoadData), bit 1 MTE1->M (LoadData before Mmad),
+// bit 2 M->FIX (Mmad before Fixpipe).
+extern "C" __global__ __aicore__ void tbuf_cube(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t flags)
+{
+    constexpr uint16_t F = 16;
+    TPipe pipe;
+    TBuf<TPosition::A1> ba1;
+    TBuf<TPosition::B1> bb1;
+    TBuf<TPosition::A2> ba2;
+    TBuf<TPosition::B2> bb2;
+    TBuf<TPosition::CO1> bc;
+    pipe.InitBuffer(ba1, F * F * sizeof(half));
+    pipe.InitBuffer(bb1, F * F * sizeof(half));
+    pipe.InitBuffer(ba2, F * F * sizeof(half));
+    pipe.InitBuffer(bb2, F * F * sizeof(half));
+    pipe.InitBuffer(bc, F * F * sizeof(float));
+    GlobalTensor<half> ga, gb;
+    GlobalTensor<float> gc;
+    ga.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(a), F * F);
+    gb.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(b), F * F);
+    gc.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(c), F * F);
+    LocalTensor<half> a1 = ba1.Get<half>(), b1 = bb1.Get<half>(), a2 = ba2.Get<half>(), b2 = bb2.Get<half>();
+    LocalTensor<float> c1 = bc.Get<float>();
+    DataCopy(a1, ga, Nd2NzParams(1, F, F, 0, F, F, 1, 0));
+    DataCopy(b1, gb, Nd2NzParams(1, F, F, 0, F, F, 1, 0));  // FIRST(raw-mte2-mte1)
+    if (flags & 1u) {
+        SetFlag<HardEvent::MTE2_MTE1>(0);
+        WaitFlag<HardEvent::MTE2_MTE1>(0);
+    }
+    LoadData2DParams pb;
+    pb.repeatTimes = 1;
+    pb.ifTranspose = true;
+    LoadData(b2, b1, pb);  // BAD(raw-mte2-mte1)
+    LoadData2DParams pa;
+    pa.repeatTimes = 1;
+    LoadData(a2, a1, pa);  // FIRST(raw-mte1-m)
+    if (flags & 2u) {
+        SetFlag<HardEvent::MTE1_M>(0);
+        WaitFlag<HardEvent::MTE1_M>(0);
+    }
+    MmadParams mp;
+    mp.m = F;
+    mp.n = F;
+    mp.k = F;
+    Mmad(c1, a2, b2, mp);  // BAD(raw-mte1-m) FIRST(raw-m-fix)
+    if (flags & 4u) {
+        SetFlag<HardEvent::M_FIX>(0);
+        WaitFlag<HardEvent::M_FIX>(0);
+    }
+    FixpipeParamsV220 fp(F, F, F, F, false);
+    Fixpipe(gc, c1, fp);  // BAD(raw-m-fix)
 }

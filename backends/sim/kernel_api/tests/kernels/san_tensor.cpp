@@ -18,6 +18,7 @@ extern "C" __global__ __aicore__ void unsized_store(GM_ADDR z, uint32_t n)
     gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z));
     LocalTensor<float> t = buf.Get<float>();
     Duplicate(t, 3.0f, kTile);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, t, n);  // BAD(gm-out-of-tensor)
 }
 
@@ -32,7 +33,9 @@ extern "C" __global__ __aicore__ void add_one(GM_ADDR x, GM_ADDR z, uint32_t n)
     gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), n);
     LocalTensor<float> t = buf.Get<float>();
     DataCopy(t, gx, n);  // BAD(gm-read)
+    PipeBarrier<PIPE_ALL>();
     Adds(t, t, 1.0f, n);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, t, n);
 }
 
@@ -46,6 +49,7 @@ extern "C" __global__ __aicore__ void local_uninit(GM_ADDR z, uint32_t n)
     gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), n);
     LocalTensor<float> t = buf.Get<float>();
     Adds(t, t, 1.0f, n);  // BAD(local-uninit-read)
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, t, n);
 }
 
@@ -59,8 +63,12 @@ extern "C" __global__ __aicore__ void write_then_read(GM_ADDR z, uint32_t n)
     gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), n);
     LocalTensor<float> t = buf.Get<float>();
     Duplicate(t, 2.0f, n);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, t, n);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(t, gz, n);
+    PipeBarrier<PIPE_ALL>();
     Muls(t, t, 2.0f, n);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, t, n);
 }

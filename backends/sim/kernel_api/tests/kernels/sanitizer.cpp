@@ -2,6 +2,7 @@
 // simulator's sanitizer checks, in block `bad` only; the other blocks do correct work. The line that
 // breaks the rule ends with a `BAD(<check>)` comment, which the tests look up to check that the
 // error message points at it. `fine` kernels at the end are correct and used after the failures.
+// Every kernel orders its pipes (PipeBarrier<PIPE_ALL>, flags, queues) so pipe-race stays quiet.
 //
 // Layout shared by most kernels: x and z hold kChunk floats per block; block b works on
 // [b * kChunk, (b + 1) * kChunk).
@@ -36,7 +37,9 @@ extern "C" __global__ __aicore__ void read_past_size(GM_ADDR x, GM_ADDR z, uint3
     LocalTensor<float> t = buf.Get<float>();
     const uint32_t count = IsBad(bad) ? 2 * kChunk : kChunk;
     DataCopy(t, gx, count);  // BAD(gm-out-of-bounds read)
+    PipeBarrier<PIPE_ALL>();
     Adds(t, t, 1.0f, kChunk);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, t, kChunk);
 }
 
@@ -51,8 +54,11 @@ extern "C" __global__ __aicore__ void write_past_size(GM_ADDR x, GM_ADDR z, uint
     gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z) + Base(), kChunk);
     LocalTensor<float> t = buf.Get<float>();
     Duplicate(t, -5.0f, 2 * kChunk);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(t, gx, kChunk);
+    PipeBarrier<PIPE_ALL>();
     Adds(t, t, 1.0f, kChunk);
+    PipeBarrier<PIPE_ALL>();
     const uint32_t count = IsBad(bad) ? 2 * kChunk : kChunk;
     DataCopy(gz, t, count);  // BAD(gm-out-of-bounds write)
 }
@@ -74,6 +80,7 @@ extern "C" __global__ __aicore__ void read_elsewhere(GM_ADDR x, GM_ADDR z, GM_AD
     gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z) + Base());
     LocalTensor<float> t = buf.Get<float>();
     DataCopy(t, gx, kChunk);  // BAD(gm-out-of-allocation)
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, t, kChunk);
 }
 
@@ -118,8 +125,10 @@ extern "C" __global__ __aicore__ void ub_misaligned(GM_ADDR x, GM_ADDR z, uint32
     gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z) + Base(), kChunk);
     LocalTensor<float> in = bin.Get<float>(), out = bout.Get<float>();
     DataCopy(in, gx, kChunk);
+    PipeBarrier<PIPE_ALL>();
     const uint32_t shift = IsBad(bad) ? 5 : 0;
     Muls(out, in[shift], 2.0f, kChunk);  // BAD(ub-alignment)
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, out, kChunk);
 }
 
@@ -196,7 +205,9 @@ extern "C" __global__ __aicore__ void alloc_past_depth(GM_ADDR x, GM_ADDR z, uin
     LocalTensor<float> a = qout.AllocTensor<float>();
     LocalTensor<float> b = qout.AllocTensor<float>();
     DataCopy(a, gx, kChunk);
+    PipeBarrier<PIPE_ALL>();
     Muls(b, a, 3.0f, kChunk);
+    PipeBarrier<PIPE_ALL>();
     if (IsBad(bad)) {
         LocalTensor<float> c = qout.AllocTensor<float>();  // BAD(queue-alloc-past-depth)
         qout.FreeTensor(c);
@@ -261,6 +272,7 @@ extern "C" __global__ __aicore__ void set_unwaited(GM_ADDR x, GM_ADDR z, uint32_
     if (!IsBad(bad)) {
         WaitFlag<HardEvent::V_MTE3>(EVENT_ID3);
     }
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, t, kChunk);
 }
 
@@ -277,8 +289,10 @@ extern "C" __global__ __aicore__ void local_overrun(GM_ADDR x, GM_ADDR z, uint32
     LocalTensor<float> a = ba.Get<float>(), b = bb.Get<float>();
     DataCopy(a, gx, kChunk);
     Duplicate(b, 0.5f, kChunk);
+    PipeBarrier<PIPE_ALL>();
     const uint8_t repeats = IsBad(bad) ? 2 : 1;
     Add(a, a, b, 64, repeats, BinaryRepeatParams());  // BAD(local-out-of-bounds)
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, a, kChunk);
 }
 
@@ -292,6 +306,7 @@ extern "C" __global__ __aicore__ void strided_store(GM_ADDR z, uint32_t stride)
     gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z) + stride * static_cast<uint32_t>(GetBlockIdx()), kChunk);
     LocalTensor<float> t = buf.Get<float>();
     Duplicate(t, static_cast<float>(GetBlockIdx()), kChunk);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, t, kChunk);  // BAD(gm-write-overlap)
 }
 
@@ -307,6 +322,7 @@ extern "C" __global__ __aicore__ void stray_store(GM_ADDR z, uint32_t index)
     all.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), kChunk * static_cast<uint32_t>(GetBlockNum()));
     LocalTensor<float> t = buf.Get<float>();
     Duplicate(t, static_cast<float>(GetBlockIdx()), kChunk);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(mine, t, kChunk);  // BAD(gm-write-overlap chunk)
     if (GetBlockIdx() == 1) {
         all.SetValue(index, 42.0f);  // BAD(gm-write-overlap scalar)

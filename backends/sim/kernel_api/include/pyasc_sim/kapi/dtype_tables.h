@@ -6,14 +6,16 @@
 // kernel fails to compile here too: the message names the API, the SoC and the listed types, and
 // the compiler's "required from" note names the type.
 //
-// Tables are keyed by the SoC family the compile step defines (arch.h): __CCE_AICORE__ == 220 is
-// Atlas A2 training/inference (Ascend910B*).  Other families have no table yet: nothing is checked.
-// Opt out for one kernel with -DPYASC_SIM_NO_DTYPE_TABLES.
+// Tables are keyed by the SoC family the compile step defines from the chosen SoC (build.py's
+// SOC_ARCH, arch.h): __CCE_AICORE__ == 220 is Atlas A2 training/inference (Ascend910B*),
+// __CCE_AICORE__ == 200 the Atlas inference series AI Core (Ascend310P*).  An API a family's table
+// has no row for is not checked there (PYASC_SIM_DT_UNCHECKED); a family with no table checks
+// nothing.  Opt out for one kernel with -DPYASC_SIM_NO_DTYPE_TABLES.
 //
 // Each entry is one line `#define PYASC_SIM_DT_<Api> <types>  // <source>`: the types the public
-// Ascend C API reference lists for Atlas A2 (page <Api>, 参数说明, 表 模板参数说明, row T, "Atlas A2
-// 训练系列产品/Atlas A2 推理系列产品，支持的数据类型为"); tests/test_sim_dtype_tables.py checks every
-// entry cites its page.
+// Ascend C API reference lists for the family (page <Api>, 参数说明, 表 模板参数说明, row T, "Atlas A2
+// 训练系列产品/Atlas A2 推理系列产品，支持的数据类型为" or "Atlas 推理系列产品AI Core，支持的数据类型为");
+// tests/test_sim_dtype_tables.py checks every entry cites its page.
 #ifndef PYASC_SIM_KAPI_DTYPE_TABLES_H_
 #define PYASC_SIM_KAPI_DTYPE_TABLES_H_
 
@@ -58,13 +60,106 @@
 #define PYASC_SIM_DT_Compare half, float, int32_t       // source: atlasascendc_api_07_0066.html (Compare; int32_t for EQ/NE)
 #define PYASC_SIM_DT_Compares half, float, int32_t      // source: atlasascendc_api_07_0068.html (Compares)
 #define PYASC_SIM_DT_Select half, float                 // source: atlasascendc_api_07_0069.html (Select)
+#elif __CCE_AICORE__ == 200
+#define PYASC_SIM_DT_SOC "the Atlas inference series AI Core (__CCE_AICORE__ 200, Ascend310P)"
+// the rows checked against the reference so far; the other APIs are not checked on this family yet
+#define PYASC_SIM_DT_Add half, int16_t, int32_t, float  // source: atlasascendc_api_07_0035.html (Add)
+#define PYASC_SIM_DT_Exp half, float                    // source: atlasascendc_api_07_0025.html (Exp)
+#define PYASC_SIM_DT_Relu half, int32_t, float          // source: atlasascendc_api_07_0032.html (Relu)
+#define PYASC_SIM_DT_Duplicate half, int16_t, uint16_t, int32_t, uint32_t, float  // source: atlasascendc_api_07_0088.html (Duplicate; no bfloat16_t)
+#endif
+
+// ---- APIs without a row for the chosen family: not checked -------------------------------------------
+#define PYASC_SIM_DT_UNCHECKED ::pyasc_sim::kapi::dtypes::unchecked
+#ifndef PYASC_SIM_DT_Add
+#define PYASC_SIM_DT_Add PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Sub
+#define PYASC_SIM_DT_Sub PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Mul
+#define PYASC_SIM_DT_Mul PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Div
+#define PYASC_SIM_DT_Div PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Max
+#define PYASC_SIM_DT_Max PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Min
+#define PYASC_SIM_DT_Min PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Exp
+#define PYASC_SIM_DT_Exp PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Ln
+#define PYASC_SIM_DT_Ln PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Abs
+#define PYASC_SIM_DT_Abs PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Sqrt
+#define PYASC_SIM_DT_Sqrt PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Rsqrt
+#define PYASC_SIM_DT_Rsqrt PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Reciprocal
+#define PYASC_SIM_DT_Reciprocal PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Relu
+#define PYASC_SIM_DT_Relu PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Adds
+#define PYASC_SIM_DT_Adds PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Muls
+#define PYASC_SIM_DT_Muls PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Maxs
+#define PYASC_SIM_DT_Maxs PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Mins
+#define PYASC_SIM_DT_Mins PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Duplicate
+#define PYASC_SIM_DT_Duplicate PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_ReduceSum
+#define PYASC_SIM_DT_ReduceSum PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_ReduceMax
+#define PYASC_SIM_DT_ReduceMax PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_ReduceMin
+#define PYASC_SIM_DT_ReduceMin PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_WholeReduceSum
+#define PYASC_SIM_DT_WholeReduceSum PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_WholeReduceMax
+#define PYASC_SIM_DT_WholeReduceMax PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_WholeReduceMin
+#define PYASC_SIM_DT_WholeReduceMin PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Compare
+#define PYASC_SIM_DT_Compare PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Compares
+#define PYASC_SIM_DT_Compares PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Select
+#define PYASC_SIM_DT_Select PYASC_SIM_DT_UNCHECKED
 #endif
 
 namespace pyasc_sim {
 namespace kapi {
 namespace dtypes {
+struct unchecked {};  // the table of the chosen SoC family has no row for the API: any type passes
 template <typename T, typename... Listed>
-constexpr bool listed_v = (std::is_same<typename std::remove_cv<T>::type, Listed>::value || ...);
+constexpr bool listed_v = ((std::is_same<typename std::remove_cv<T>::type, Listed>::value ||
+                            std::is_same<unchecked, Listed>::value) || ...);
 }  // namespace dtypes
 }  // namespace kapi
 }  // namespace pyasc_sim

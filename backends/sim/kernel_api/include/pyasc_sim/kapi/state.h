@@ -336,11 +336,11 @@ inline void defer_warning(const char *check, const SrcLoc &loc, const char *fmt,
 
 // ---- cost model ---------------------------------------------------------------------------------
 // ---- pipe-race (race.h) ---------------------------------------------------------------------------
-// The block's race state, tracking only inside a launch with checks on, in kernels compiled with
-// PYASC_SIM_RACECHECK=1 (#define before kernel_operator.h, or -DPYASC_SIM_RACECHECK=1): off by
-// default until the compatibility and test kernels order their TBuf pipes with flags.
+// The block's race state, tracking only inside a launch with checks on.  On in every kernel by
+// default; a kernel compiled with PYASC_SIM_RACECHECK=0 (-DPYASC_SIM_RACECHECK=0, or #define before
+// kernel_operator.h) opts out of this one check and keeps the others.
 #ifndef PYASC_SIM_RACECHECK
-#define PYASC_SIM_RACECHECK 0
+#define PYASC_SIM_RACECHECK 1
 #endif
 inline RaceState &race() {
     BlockState &b = blk();

@@ -37,6 +37,8 @@ public:
         Sqrt<float>(zl, zl, n);
         AscendC::LocalTensor<float> work = tmp.Get<float>();
         ReduceSum<float>(xl, zl, work, n);  // sum into xl[0]
+        AscendC::SetFlag<AscendC::HardEvent::V_S>(0);  // the sum is written before the scalar unit reads it
+        AscendC::WaitFlag<AscendC::HardEvent::V_S>(0);
         zl.SetValue(n, xl.GetValue(0));
         outQ.EnQue(zl);
         inQ.FreeTensor(xl);

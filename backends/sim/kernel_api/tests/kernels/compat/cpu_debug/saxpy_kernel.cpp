@@ -30,7 +30,8 @@ extern "C" __global__ __aicore__ void saxpy(GM_ADDR x, GM_ADDR y, GM_ADDR tiling
         } else {
             Adds(ly, lx, 0.0f, t.tileLength);
         }
-        PipeBarrier<PIPE_V>();
+        SetFlag<HardEvent::V_MTE3>(0);  // the vector result is written before the store reads it
+        WaitFlag<HardEvent::V_MTE3>(0);
         DataCopy(yg[off], ly, t.tileLength);
         qx.FreeTensor(lx);
         qy.FreeTensor(ly);
