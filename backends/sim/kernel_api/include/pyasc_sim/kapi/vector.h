@@ -370,6 +370,8 @@ inline void Duplicate(const LocalTensor<T> &dst, const pyasc_sim::kapi::ident_t<
 
 // ---- Cast with RoundMode ---------------------------------------------------------------------------
 namespace sim_detail {
+template <typename T>
+struct is_packed4 : std::false_type {};  // true for int4b_t (kapi/int4.h)
 
 // Bit-level neighbours of 16-bit floating formats (half, bfloat16_t).
 template <typename F>
@@ -507,7 +509,11 @@ inline auto cast_fn(RoundMode m, const SrcLoc &loc) {
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
                  const uint32_t count, PYASC_SIM_LOC) {
-    sim_detail::unary_count("Cast", dst, src, count, 1.0, loc, sim_detail::cast_fn<T, U>(round_mode, loc));
+    if constexpr (sim_detail::is_packed4<T>::value || sim_detail::is_packed4<U>::value) {
+        sim_int4_cast(dst, src, round_mode, count, loc);  // packed int4b_t: kapi/int4.h (found by ADL)
+    } else {
+        sim_detail::unary_count("Cast", dst, src, count, 1.0, loc, sim_detail::cast_fn<T, U>(round_mode, loc));
+    }
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
