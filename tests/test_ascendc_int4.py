@@ -84,3 +84,32 @@ def test_int4_cast_to_float_names_the_documented_pairs(tmp_path):
     with pytest.raises(pyasc.PyascError) as info:
         pyasc_sim.compile(src, opt="-O0")
     assert "Cast with int4b_t converts int4b_t -> half and half -> int4b_t" in str(info.value)
+
+
+def test_int4_datacopy_of_a_partial_block_is_reported_in_elements(tmp_path):
+    import pyasc_sim
+
+    src = tmp_path / "int4_short.cpp"
+    src.write_text(textwrap.dedent("""
+        #include "kernel_operator.h"
+        using namespace AscendC;
+        extern "C" __global__ __aicore__ void int4_short(GM_ADDR x)
+        {
+            GlobalTensor<int4b_t> g;
+            g.SetGlobalBuffer((__gm__ int4b_t *)x, 64);
+            TPipe pipe;
+            TQue<TPosition::VECIN, 1> q;
+            pipe.InitBuffer(q, 1, 32);
+            LocalTensor<int4b_t> t = q.AllocTensor<int4b_t>();
+            DataCopy(t, g, 32);  // 16 bytes: half a block
+            q.FreeTensor(t);
+        }
+    """))
+    kernels = pyasc_acl.Binary(pyasc_sim.compile(src, opt="-O0"), device="sim")
+    stream = pyasc.current_stream("sim")
+    x = pyasc.zeros(32, dtype="uint8", device="sim")
+    pyasc_acl.launch(kernels.function("int4_short"), 1, (x,), stream=stream)
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    assert "DataCopy of 32 int4b_t elements = 16.0 bytes" in info.value.message
+    assert "'datacopy-length'" in info.value.message

@@ -101,17 +101,31 @@ public:
 };
 
 // ---- DataCopy count form: count elements = count / 2 bytes ---------------------------------------
+namespace sim_detail {
+// The count form moves whole 32-byte blocks (64 int4b_t elements); a shorter length is reported
+// in int4b_t terms before the byte copy (which would report it in bytes).
+inline uint32_t int4_copy_bytes(uint32_t count, const pyasc_sim::kapi::SrcLoc &loc) {
+    if (pyasc_sim::kapi::blk().checks && (count % 64) != 0) {
+        pyasc_sim::kapi::fail("datacopy-length", loc,
+                              "DataCopy of %u int4b_t elements = %u.%u bytes, which is not a multiple of 32 bytes (64 "
+                              "int4b_t elements); the hardware copies whole 32-byte blocks only. Copy a multiple of "
+                              "64 elements, or use DataCopyPad on ReinterpretCast<int8_t>() for an unaligned length",
+                              count, count / 2, (count % 2) * 5);
+    }
+    return count / 2;
+}
+}  // namespace sim_detail
 inline void DataCopy(const LocalTensor<int4b_t> &dst, const GlobalTensor<int4b_t> &src, const uint32_t count,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    DataCopy(dst.bytes(), src.bytes(), count / 2, loc);
+    DataCopy(dst.bytes(), src.bytes(), sim_detail::int4_copy_bytes(count, loc), loc);
 }
 inline void DataCopy(const GlobalTensor<int4b_t> &dst, const LocalTensor<int4b_t> &src, const uint32_t count,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    DataCopy(dst.bytes(), src.bytes(), count / 2, loc);
+    DataCopy(dst.bytes(), src.bytes(), sim_detail::int4_copy_bytes(count, loc), loc);
 }
 inline void DataCopy(const LocalTensor<int4b_t> &dst, const LocalTensor<int4b_t> &src, const uint32_t count,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    DataCopy(dst.bytes(), src.bytes(), count / 2, loc);
+    DataCopy(dst.bytes(), src.bytes(), sim_detail::int4_copy_bytes(count, loc), loc);
 }
 
 // ---- Cast int4b_t <-> half (count form); reached from AscendC::Cast through is_packed4 ---------------
