@@ -366,3 +366,18 @@ def test_cpu_debug_cmake_helper_builds_the_program(tmp_path):
     proc = subprocess.run([str(tmp_path / "b" / "saxpy_dbg"), "2"], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYASC_SIM_SERIAL": "1"})
     assert proc.returncode == 0 and proc.stdout.strip() == "saxpy OK", proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("extra", [[], ["--serial"]])
+def test_cpu_debug_mix_mode_runs_the_aic_and_both_aiv(tmp_path, extra):
+    # before: MIX_MODE ran every block as one AIV, so the AIC's flag never came (a deadlock report)
+    proc = cpu_debug(tmp_path, str(CPU_DEBUG / "main_mix.cpp"), str(CPU_DEBUG / "mix_kernel.cpp"), *extra, "--", "3")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip() == "mix OK"
+
+
+def test_cpu_debug_mix_mode_wait_nothing_releases_is_reported_not_hung(tmp_path):
+    proc = cpu_debug(tmp_path, str(CPU_DEBUG / "main_mix.cpp"), str(CPU_DEBUG / "mix_kernel.cpp"), "-D",
+                     "MIX_FORGET_FLAG", "--", "2")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "cross-core-deadlock" in proc.stderr and "mix_kernel.cpp:" in proc.stderr, proc.stderr

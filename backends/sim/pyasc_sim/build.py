@@ -316,7 +316,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
             found = _stubgen.find_kernels(pre, shown, list(instances))
         except _stubgen.StubError as exc:
             raise KernelBuildError(str(exc), file=exc.file, line=exc.line) from None
-        if not found:
+        if not found and not launches:  # a launch file of template kernels has only instance entries
             raise KernelBuildError(
                 f'no kernel in {shown}: a kernel is declared as extern "C" __global__ __aicore__ void '
                 "name(GM_ADDR ..., uint32_t ...) after #include \"kernel_operator.h\" (a template kernel needs an "
@@ -376,7 +376,7 @@ def tiling_headers(tiling_header: str | os.PathLike) -> list[str]:
                 with open(full, encoding="utf-8", errors="replace") as f:
                     if "BEGIN_TILING_DATA_DEF" in f.read():
                         found.append(full)
-        if not found:
+        if not found and not launches:  # a launch file of template kernels has only instance entries
             raise KernelBuildError(f"tiling_header directory {path} has no header declaring a tiling struct "
                                    "(BEGIN_TILING_DATA_DEF); pass the op's op_host/<op>_tiling.h itself")
         return found
@@ -554,7 +554,9 @@ def _prelude(tmpdir: str, copy: str, found: list, launches: bool = False) -> str
 
 # -- <<<>>> launches in host code -----------------------------------------------------------------
 
-_LAUNCH_RE = re.compile(r"\b([A-Za-z_]\w*)\s*<<<((?:(?!<<<|>>>)[^;{}])*)>>>\s*\(")
+_LAUNCH_RE = re.compile(r"(?<![\w:])((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*"   # kernel, ns::kernel
+                        r"(<(?:[^<>;{}]|<(?:[^<>;{}]|<[^<>;{}]*>)*>)*>)?\s*"   # template arguments
+                        r"<<<((?:(?!<<<|>>>)[^;{}])*)>>>\s*\(")
 # comments and string / character literals (blanked before looking for launches)
 _CODE_ONLY_RE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 
@@ -563,13 +565,24 @@ def rewrite_launches(text: str) -> tuple[str, int]:
     """``text`` with every ``kernel<<<blocks, l2ctrl, stream>>>(args)`` turned into a launch through
     the simulated runtime (``pyasc_sim::host::launcher(&kernel, "kernel", blocks, l2ctrl,
     stream)(args)``, kapi/host_launch.h), and the number of launches rewritten. Lines keep their
-    numbers. Only plain kernel names are rewritten (not template instances)."""
+    numbers. A template instance ``kernel<T, 8><<<...>>>(args)`` (``T`` may be the enclosing host
+    template's parameter) becomes ``::pyasc_sim::host::instance_launcher<&kernel<T, 8>>("kernel<T,
+    8>", blocks, l2ctrl, stream)(args)``: it launches through the binary's trampoline entry
+    (kapi/host_launch.h), as template kernels have no extern "C" entry of their own."""
     shadow = _CODE_ONLY_RE.sub(lambda m: m.group(0) if m.group(0)[0] not in "/\"'" else
                                re.sub(r"[^\n]", " ", m.group(0)), text)
     out, last, n = [], 0, 0
     for m in _LAUNCH_RE.finditer(shadow):
         out.append(text[last:m.start()])
-        out.append(f'::pyasc_sim::host::launcher(&({m.group(1)}), "{m.group(1)}", {text[m.start(2):m.end(2)]})(')
+        name = re.sub(r"\s+", "", text[m.start(1):m.end(1)])
+        launch_args = text[m.start(3):m.end(3)]
+        if m.group(2):
+            targs = text[m.start(2):m.end(2)]
+            spelled = _stubgen.cxx_string(re.sub(r"\s+", " ", name + targs))
+            out.append(f"::pyasc_sim::host::instance_launcher<&{name}{targs} >({spelled}, {launch_args})(")
+        else:
+            entry = name.split("::")[-1]  # extern "C" entries carry the plain name
+            out.append(f'::pyasc_sim::host::launcher(&({name}), "{entry}", {launch_args})(')
         last, n = m.end(), n + 1
     out.append(text[last:])
     return "".join(out), n

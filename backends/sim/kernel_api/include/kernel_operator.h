@@ -28,6 +28,8 @@
 #include "pyasc_sim/kapi/vector_more.h"  // And/Or/Not, shifts, Axpy, BlockReduce*, Copy, Brcb, Gather(Mask), ...
 #include "pyasc_sim/kapi/intrinsics.h"  // set_flag / wait_flag, LocalTensor operators
 #include "pyasc_sim/kapi/activation.h"  // Sigmoid, Silu, Swish, Gelu, FasterGelu, Tanh
+#include "pyasc_sim/kapi/int4.h"       // int4b_t: packed 4-bit integers (DataCopy, Cast <-> half)
+#include "pyasc_sim/kapi/sort.h"       // Sort32, Sort, MrgSort, Concat, Extract, TopK, GetSortLen
 #include "pyasc_sim/kapi/math_round.h"  // Floor, Ceil, Trunc (math library rounding)
 #include "pyasc_sim/kapi/hl_reduce.h"   // Sum, Mean
 #include "pyasc_sim/kapi/softmax.h"     // SoftMax (+ SoftMaxTiling, LayerNormTiling)

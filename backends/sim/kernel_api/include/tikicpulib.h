@@ -6,7 +6,9 @@
 //   AscendC::SetKernelMode(KernelMode::AIV_MODE | AIC_MODE | MIX_MODE)   the core kind blocks run on
 //   ICPU_SET_TILING_KEY(key)                          the key TILING_KEY_IS compares with
 //   ICPU_RUN_KF(kernel, blockDim, args...)            runs `blockDim` blocks of the kernel
-// Blocks run in parallel, one thread each, with the kernel API's sanitizer checks (PYASC_SIM_CHECKS
+// MIX_MODE runs each block as one AIC and, once the kernel declares KERNEL_TYPE_MIX_AIC_1_2 (1_1),
+// its two (one) AIV, as the simulator's normal launch does; cross-core waits (SyncAll,
+// CrossCoreWaitFlag) meet across the launch.  Blocks run in parallel, one thread each, with the kernel API's sanitizer checks (PYASC_SIM_CHECKS
 // switches them); PYASC_SIM_SERIAL=1 runs them one at a time in the calling thread (for gdb).  A
 // failed check prints "kernel K block B: ..." to stderr and ends the program with status 1 after
 // the launch (PYASC_SIM_CPU_DEBUG_CONTINUE=1 keeps it running).  Build and run: `pyasc cpu-debug
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "pyasc_sim/kapi/cpu_debug_cores.h"  // cross-core callbacks, MIX_MODE blocks
 
 namespace AscendC {
 
@@ -85,8 +88,11 @@ inline void run_block(void (*fn)(P...), const char *name, uint32_t idx, uint32_t
     ctx.flags = ::pyasc_sim::kapi::env_checks() ? PYASC_SIM_FLAG_CHECKS : 0u;
     ctx.kernel_name = name;
     ctx.gm_query = &gm_query;
+    attach_cores(ctx);
     ::pyasc_sim::kapi::core_type_slot() = core;
-    {
+    if (registry().mode == AscendC::KernelMode::MIX_MODE) {
+        run_entry_block(ctx, fn, name, args...);  // AIC first; the mixed-kernel declaration starts the AIV
+    } else {
         ::pyasc_sim::kapi::BlockScope scope(&ctx, name);
         try {
             fn((P)(args)...);  // C-style, like the device launch: uint8_t * -> __gm__ T *
@@ -97,6 +103,7 @@ inline void run_block(void (*fn)(P...), const char *name, uint32_t idx, uint32_t
             std::snprintf(ctx.message, sizeof(ctx.message), "C++ exception escaped the kernel: %s", e.what());
         }
     }
+    core_ended(nullptr);
     if (ctx.status != 0) {
         std::fprintf(stderr, "kernel %s block %u: %s\n", name, idx, ctx.message);
         std::lock_guard<std::mutex> lock(registry().mu);
@@ -110,8 +117,12 @@ inline void run(void (*fn)(P...), const char *name, uint32_t dim, A... args) {
     const int32_t core = registry().mode == AscendC::KernelMode::AIC_MODE ? AscendC::AIC : AscendC::AIV;
     registry().failed = false;
     if (env_on("PYASC_SIM_SERIAL")) {
-        for (uint32_t b = 0; b < dim; ++b) run_block(fn, name, b, dim, core, args...);
+        for (uint32_t b = 0; b < dim; ++b) {
+            cores().reset(1);
+            run_block(fn, name, b, dim, core, args...);
+        }
     } else {
+        cores().reset(dim);
         std::vector<std::thread> threads;
         threads.reserve(dim);
         for (uint32_t b = 0; b < dim; ++b) {

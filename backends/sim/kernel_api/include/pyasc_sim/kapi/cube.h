@@ -15,6 +15,7 @@
 #include "pyasc_sim/kapi/params.h"
 #include "pyasc_sim/kapi/tensor.h"
 #include "pyasc_sim/kapi/vector.h"  // round_to, PYASC_SIM_LOC
+#include "pyasc_sim/kapi/xcore.h"   // gm_store: Fixpipe under SetAtomicAdd
 
 namespace AscendC {
 
@@ -288,16 +289,26 @@ inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const
         if (p.reluEn && x < 0) x = 0;
         return sim_detail::round_to<T>(x, RoundMode::CAST_RINT);
     };
+    // Under SetAtomicAdd / Max / Min the L0C -> GM move combines with GM, as the reference documents
+    // for Fixpipe (one atomic read-modify-write per element, kapi/xcore.h).
+    const bool atomic = pyasc_sim::kapi::blk().atomic_op != 0;
+    auto put = [atomic](T *at, T v) {
+        if (atomic) {
+            sim_detail::gm_store(at, &v, sizeof(T));
+        } else {
+            *at = v;
+        }
+    };
     if constexpr (config.format == CO2Layout::ROW_MAJOR) {
         for (uint64_t r = 0; r < p.mSize; ++r) {
             dst.check(r * p.dstStride, p.nSize, true, "Fixpipe writes", loc);
-            for (uint64_t c = 0; c < p.nSize; ++c) d[r * p.dstStride + c] = conv(s[(c / 16) * p.srcStride * 16 + r * 16 + c % 16]);
+            for (uint64_t c = 0; c < p.nSize; ++c) put(&d[r * p.dstStride + c], conv(s[(c / 16) * p.srcStride * 16 + r * 16 + c % 16]));
         }
     } else {
         for (uint64_t ni = 0; ni < nb; ++ni) {
             dst.check(ni * p.dstStride * 16, static_cast<uint64_t>(p.mSize) * 16, true, "Fixpipe writes", loc);
             for (uint64_t r = 0; r < p.mSize; ++r) {
-                for (uint64_t c = 0; c < 16; ++c) d[ni * p.dstStride * 16 + r * 16 + c] = conv(s[ni * p.srcStride * 16 + r * 16 + c]);
+                for (uint64_t c = 0; c < 16; ++c) put(&d[ni * p.dstStride * 16 + r * 16 + c], conv(s[ni * p.srcStride * 16 + r * 16 + c]));
             }
         }
     }

@@ -152,8 +152,138 @@ inline Launcher<A...> launcher(void (*fn)(A...), const char *name, uint32_t bloc
     return Launcher<A...>(fn, name, blocks, nullptr);
 }
 
+// ---- template kernels: kernel<T><<<...>>>(args) ------------------------------------------------
+// A template instance has no extern "C" entry of its own.  The binary exports one trampoline entry
+// (__pyasc_sim_entry___pyasc_sim_instance); an instance launch passes, before the kernel's 8-byte
+// argument slots, the offset of the instance's entry function inside the binary (the same in the
+// host and the device process, which load the same file).  The trampoline accepts only offsets that
+// an instance registered when the binary was loaded.
+using InstanceEntry = void (*)(PyascSimBlockContext *);
+
+inline std::mutex &instance_mutex() {
+    static std::mutex mu;
+    return mu;
+}
+inline std::map<uintptr_t, InstanceEntry> &instances() {
+    static std::map<uintptr_t, InstanceEntry> m;
+    return m;
+}
+inline uintptr_t binary_base(const void *addr) {
+    Dl_info info{};
+    return dladdr(addr, &info) != 0 ? reinterpret_cast<uintptr_t>(info.dli_fbase) : 0;
+}
+inline bool register_instance(InstanceEntry e) {
+    const uintptr_t base = binary_base(reinterpret_cast<const void *>(e));
+    std::lock_guard<std::mutex> lock(instance_mutex());
+    instances()[reinterpret_cast<uintptr_t>(e) - base] = e;
+    return true;
+}
+
+template <auto Fn>
+struct Instance {
+    // "kernel<half>" from the compiler's spelling of Fn (for messages and the kernel name).
+    static const char *name() {
+        static const std::string n = [] {
+            std::string s = __PRETTY_FUNCTION__;
+            const size_t a = s.find("Fn = ");
+            if (a == std::string::npos) return std::string("template kernel");
+            s = s.substr(a + 5);
+            const size_t b = s.find_first_of(";]");
+            s = s.substr(0, b);
+            if (!s.empty() && s[0] == '&') s = s.substr(1);
+            return s;
+        }();
+        return n.c_str();
+    }
+    static void entry(PyascSimBlockContext *ctx) { ::pyasc_sim::kapi::run_entry(ctx, name(), Fn); }
+    static inline const bool registered = register_instance(&entry);
+};
+
+template <typename... A>
+class InstanceLauncher {
+public:
+    InstanceLauncher(void (*fn)(A...), InstanceEntry entry, const char *name, uint32_t blocks, void *stream)
+        : fn_(fn), entry_(entry), name_(name), blocks_(blocks), stream_(stream) {}
+
+    template <typename... B>
+    void operator()(B &&...args) const {
+        static_assert(sizeof...(A) == sizeof...(B), "<<<>>> launch: wrong number of kernel arguments");
+        unsigned char blob[8 * sizeof...(A) + 16] = {};
+        const uint64_t id = reinterpret_cast<uintptr_t>(entry_) - binary_base(reinterpret_cast<const void *>(entry_));
+        std::memcpy(blob, &id, 8);
+        pack(blob + 8, std::index_sequence_for<A...>{}, std::forward<B>(args)...);
+        void *f = function_handle(reinterpret_cast<const void *>(fn_), "__pyasc_sim_instance");
+        if (f == nullptr) return;
+        auto launch = reinterpret_cast<PfnLaunch>(acl_symbol("aclrtLaunchKernelWithHostArgs"));
+        if (launch == nullptr) {
+            report(name_, "aclrtLaunchKernelWithHostArgs (missing)", 100000);
+            return;
+        }
+        const int rc = launch(f, blocks_, stream_, nullptr, blob, 8 * sizeof...(A) + 8, nullptr, 0);
+        if (rc != 0) report(name_, "aclrtLaunchKernelWithHostArgs", rc);
+    }
+
+private:
+    template <size_t... I, typename... B>
+    static void pack(unsigned char *blob, std::index_sequence<I...>, B &&...args) {
+        (pack_slot<std::decay_t<A>>(blob, I, std::forward<B>(args)), ...);
+    }
+    void (*fn_)(A...);
+    InstanceEntry entry_;
+    const char *name_;
+    uint32_t blocks_;
+    void *stream_;
+};
+
+template <auto Fn, typename... A>
+inline InstanceLauncher<A...> make_instance_launcher(void (*fn)(A...), const char *text, uint32_t blocks,
+                                                     void *stream) {
+    (void)Instance<Fn>::registered;  // the instance's entry exists in every process loading the binary
+    return InstanceLauncher<A...>(fn, &Instance<Fn>::entry, text, blocks, stream);
+}
+template <auto Fn, typename L2, typename S>
+inline auto instance_launcher(const char *text, uint32_t blocks, L2 &&, S &&stream) {
+    return make_instance_launcher<Fn>(Fn, text, blocks, (void *)(stream));
+}
+template <auto Fn, typename L2>
+inline auto instance_launcher(const char *text, uint32_t blocks, L2 &&) {
+    return make_instance_launcher<Fn>(Fn, text, blocks, nullptr);
+}
+template <auto Fn>
+inline auto instance_launcher(const char *text, uint32_t blocks) {
+    return make_instance_launcher<Fn>(Fn, text, blocks, nullptr);
+}
+
 }  // namespace host
 }  // namespace pyasc_sim
+
+// The trampoline entry of template-kernel instances (see InstanceLauncher).
+extern "C" __attribute__((visibility("default"), weak)) void __pyasc_sim_entry___pyasc_sim_instance(
+    PyascSimBlockContext *ctx) {
+    uint64_t id = 0;
+    if (ctx->args != nullptr && ctx->args_size >= 8) std::memcpy(&id, ctx->args, 8);
+    ::pyasc_sim::host::InstanceEntry e = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(::pyasc_sim::host::instance_mutex());
+        auto it = ::pyasc_sim::host::instances().find(static_cast<uintptr_t>(id));
+        if (it != ::pyasc_sim::host::instances().end()) e = it->second;
+    }
+    if (e == nullptr) {
+        ctx->status = PYASC_SIM_STATUS_AICORE_EXCEPTION;
+        std::snprintf(ctx->message, sizeof(ctx->message),
+                      "template kernel launch: no kernel instance at entry offset 0x%llx in this binary (the "
+                      "launch must come from this binary's kernel<T><<<...>>> host code)",
+                      static_cast<unsigned long long>(id));
+        return;
+    }
+    const void *args = ctx->args;
+    const size_t size = ctx->args_size;
+    ctx->args = static_cast<const unsigned char *>(args) + 8;
+    ctx->args_size = size - 8;
+    e(ctx);
+    ctx->args = args;
+    ctx->args_size = size;
+}
 
 // The ACL error code of the last failed <<<>>> launch in this process (0: none), then cleared.
 extern "C" __attribute__((visibility("default"), weak)) int pyasc_sim_last_launch_error() {

@@ -10,7 +10,9 @@
 // pyasc_sim.tiling.matmul_tiling fills it.  One block computes its singleCoreM x singleCoreN x
 // singleCoreK part (or the SetTail / SetSingleShape shape) directly from GM, accumulating in double
 // and rounding once to C's type (the cube unit accumulates in float / int32 per baseK step);
-// A/B/C/bias must be ND tensors in GM.  Reads and writes are checked like DataCopy's.
+// A / B in GM or local memory (SetTensorA/B(LocalTensor): TPosition::A1 / B1 / VECOUT), ND or NZ
+// (CubeFormat::NZ: 16-row fractals of 32 bytes, as DataCopy's Nd2Nz lays them out); C ND or NZ (16 x 16
+// fractals); bias ND in GM.  Reads and writes are checked like DataCopy's.
 #ifndef PYASC_SIM_KAPI_MATMUL_H_
 #define PYASC_SIM_KAPI_MATMUL_H_
 
@@ -109,10 +111,23 @@ public:
     }
     void SetTensorA(const GlobalTensor<SrcT> &gm, bool isTransposeA = false) {
         a_ = gm;
+        aLocal_ = false;
         transA_ = isTransposeA || A_TYPE::isTrans;
     }
     void SetTensorB(const GlobalTensor<SrcBT> &gm, bool isTransposeB = false) {
         b_ = gm;
+        bLocal_ = false;
+        transB_ = isTransposeB || B_TYPE::isTrans;
+    }
+    // A / B already in local memory (MatmulType position TPosition::A1 / B1 (L1) or VECOUT).
+    void SetTensorA(const LocalTensor<SrcT> &local, bool isTransposeA = false) {
+        aL_ = local;
+        aLocal_ = true;
+        transA_ = isTransposeA || A_TYPE::isTrans;
+    }
+    void SetTensorB(const LocalTensor<SrcBT> &local, bool isTransposeB = false) {
+        bL_ = local;
+        bLocal_ = true;
         transB_ = isTransposeB || B_TYPE::isTrans;
     }
     void SetBias(const GlobalTensor<BiasT> &biasGlobal) {
@@ -197,9 +212,33 @@ private:
                                   "workspace, obj, &tiling) or call obj.Init(&tiling, &pipe)", api);
         }
     }
+    static int64_t align16(int64_t v) { return (v + 15) / 16 * 16; }
+    // Element (r, c) of an NZ matrix with `rows` rows (rounded up to 16) and c0 columns per fractal:
+    // column block c / c0 starts at (c / c0) * rows16 * c0 (the layout DataCopy's Nd2Nz writes).
+    static int64_t nz_index(int64_t r, int64_t c, int64_t rows, int64_t c0) {
+        return (c / c0) * align16(rows) * c0 + r * c0 + c % c0;
+    }
+    // Checks the whole of an operand held in local memory (L1 / UB) against its buffer (bounds only:
+    // an NZ operand's padding rows need not have been written).
+    template <typename E>
+    static void check_local(const LocalTensor<E> &t, int64_t elems, const char *what, const pyasc_sim::kapi::SrcLoc &loc) {
+        t.check_bounds(0, elems * static_cast<int64_t>(sizeof(E)), what, loc);
+    }
     // C[m0:m0+mm, n0:n0+nn] of this core's tile; into gm (row stride ldc or orgN) or local.
     void compute(int m0, int n0, int mm, int nn, const GlobalTensor<DstT> &gm, const LocalTensor<DstT> *local, int ldc,
                  bool atomic, const pyasc_sim::kapi::SrcLoc &loc) {
+        constexpr bool nzA = A_TYPE::format == CubeFormat::NZ, nzB = B_TYPE::format == CubeFormat::NZ;
+        constexpr bool nzC = C_TYPE::format == CubeFormat::NZ;
+        constexpr int64_t c0A = 32 / sizeof(SrcT), c0B = 32 / sizeof(SrcBT);
+        if ((nzA && transA_) || (nzB && transB_)) {
+            pyasc_sim::kapi::fail("unsupported", loc,
+                                  "Matmul: a transposed NZ operand (CubeFormat::NZ with isTrans) is not supported by the "
+                                  "simulator; give A / B as NZ without transposition, or as ND");
+        }
+        if (nzA || nzB || nzC || aLocal_ || bLocal_) {
+            compute_general(m0, n0, mm, nn, gm, local, ldc, atomic, loc, nzA, nzB, nzC, c0A, c0B);
+            return;
+        }
         const int K = k_;
         const int lda = transA_ ? orgM_ : orgKa_;  // A is M x Ka (or Ka x M transposed)
         const int ldb = transB_ ? orgKb_ : orgN_;  // B is Kb x N (or N x Kb transposed)
@@ -242,12 +281,63 @@ private:
                                 16.0 + static_cast<double>(mm) * nn * K / 4096.0);
     }
 
+    // The NZ / local-operand path: A (orgM x orgKa) and B (orgKb x orgN) read from GM or local memory
+    // in ND or NZ; C written ND (row stride ldc / orgN) or NZ (16 x 16 fractals over orgM rows).
+    void compute_general(int m0, int n0, int mm, int nn, const GlobalTensor<DstT> &gm, const LocalTensor<DstT> *local,
+                         int ldc, bool atomic, const pyasc_sim::kapi::SrcLoc &loc, bool nzA, bool nzB, bool nzC,
+                         int64_t c0A, int64_t c0B) {
+        const int K = k_;
+        const int64_t lda = transA_ ? orgM_ : orgKa_, ldb = transB_ ? orgKb_ : orgN_;
+        const int64_t ldC = ldc > 0 ? ldc : orgN_;
+        const int64_t aElems = nzA ? align16(orgM_) * ((orgKa_ + c0A - 1) / c0A * c0A) : static_cast<int64_t>(orgM_) * orgKa_;
+        const int64_t bElems = nzB ? align16(orgKb_) * ((orgN_ + c0B - 1) / c0B * c0B) : static_cast<int64_t>(orgKb_) * orgN_;
+        if (aLocal_) check_local(aL_, aElems, "Matmul reads A", loc);
+        else a_.check(0, static_cast<uint64_t>(aElems), false, "Matmul reads A", loc);
+        if (bLocal_) check_local(bL_, bElems, "Matmul reads B", loc);
+        else b_.check(0, static_cast<uint64_t>(bElems), false, "Matmul reads B", loc);
+        if (hasBias_) bias_.check(n0, nn, false, "Matmul reads bias", loc);
+        const SrcT *a = aLocal_ ? aL_.ptr() : a_.GetPhyAddr();
+        const SrcBT *b = bLocal_ ? bL_.ptr() : b_.GetPhyAddr();
+        auto aAt = [&](int64_t i, int64_t k) -> double {
+            const int64_t idx = nzA ? nz_index(i, k, orgM_, c0A) : (transA_ ? k * lda + i : i * lda + k);
+            return pyasc_sim::kapi::to_double(a[idx]);
+        };
+        auto bAt = [&](int64_t k, int64_t j) -> double {
+            const int64_t idx = nzB ? nz_index(k, j, orgKb_, c0B) : (transB_ ? j * ldb + k : k * ldb + j);
+            return pyasc_sim::kapi::to_double(b[idx]);
+        };
+        if (local == nullptr && nzC) {
+            gm.check(0, static_cast<uint64_t>(nz_index(align16(orgM_) - 1, align16(orgN_) - 1, orgM_, 16) + 1), true,
+                     "Matmul writes C", loc);
+        }
+        for (int i = 0; i < mm; ++i) {
+            if (local == nullptr && !nzC) gm.check(static_cast<uint64_t>(i) * ldC, nn, true, "Matmul writes C", loc);
+            for (int j = 0; j < nn; ++j) {
+                double acc = hasBias_ ? pyasc_sim::kapi::to_double(bias_.GetPhyAddr()[n0 + j]) : 0.0;
+                for (int k = 0; k < K; ++k) acc += aAt(m0 + i, k) * bAt(k, n0 + j);
+                DstT *c = nullptr;
+                if (local != nullptr) {
+                    c = local->ptr() + static_cast<int64_t>(i) * ldC + j;
+                } else if (nzC) {
+                    c = gm.GetPhyAddr() + nz_index(m0 + i, n0 + j, orgM_, 16);
+                } else {
+                    c = gm.GetPhyAddr() + static_cast<int64_t>(i) * ldC + j;
+                }
+                *c = static_cast<DstT>(atomic ? acc + pyasc_sim::kapi::to_double(*c) : acc);
+            }
+        }
+        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM, 16.0 + static_cast<double>(mm) * nn * K / 4096.0);
+    }
+
     TCubeTiling t_{};
     bool inited_ = false, hasBias_ = false, transA_ = false, transB_ = false, iterating_ = false;
     int m_ = 0, n_ = 0, k_ = 0, orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
     int step_ = 0, curM_ = 0, curN_ = 0;
     GlobalTensor<SrcT> a_;
     GlobalTensor<SrcBT> b_;
+    LocalTensor<SrcT> aL_;
+    LocalTensor<SrcBT> bL_;
+    bool aLocal_ = false, bLocal_ = false;
     GlobalTensor<BiasT> bias_;
 };
 

@@ -416,6 +416,8 @@ inline void Duplicate(const LocalTensor<T> &dst, const pyasc_sim::kapi::ident_t<
 
 // ---- Cast with RoundMode ---------------------------------------------------------------------------
 namespace sim_detail {
+template <typename T>
+struct is_packed4 : std::false_type {};  // true for int4b_t (kapi/int4.h)
 
 // Bit-level neighbours of 16-bit floating formats (half, bfloat16_t).
 template <typename F>
@@ -580,15 +582,19 @@ inline void cast_fast(T *d, const U *s, int64_t n) {
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
                  const uint32_t count, PYASC_SIM_LOC) {
-    if (sim_detail::has_cast_fast<T, U>(round_mode) && !pyasc_sim::simd::overlap(dst.ptr(), count, src.ptr(), count)) {
-        sim_detail::check_operand(dst, "Cast", "dst", count, loc);
-        sim_detail::check_operand(src, "Cast", "src", count, loc);
-        sim_detail::cast_fast(dst.ptr(), src.ptr(), count);
-        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(
-                                                             sim_detail::repeats_of(count, std::max(sizeof(T), sizeof(U))), 1.0));
-        return;
+    if constexpr (sim_detail::is_packed4<T>::value || sim_detail::is_packed4<U>::value) {
+        sim_int4_cast(dst, src, round_mode, count, loc);  // packed int4b_t: kapi/int4.h (found by ADL)
+    } else {
+        if (sim_detail::has_cast_fast<T, U>(round_mode) && !pyasc_sim::simd::overlap(dst.ptr(), count, src.ptr(), count)) {
+            sim_detail::check_operand(dst, "Cast", "dst", count, loc);
+            sim_detail::check_operand(src, "Cast", "src", count, loc);
+            sim_detail::cast_fast(dst.ptr(), src.ptr(), count);
+            pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(
+                                                                 sim_detail::repeats_of(count, std::max(sizeof(T), sizeof(U))), 1.0));
+            return;
+        }
+        sim_detail::unary_count("Cast", dst, src, count, 1.0, loc, sim_detail::cast_fn<T, U>(round_mode, loc));
     }
-    sim_detail::unary_count("Cast", dst, src, count, 1.0, loc, sim_detail::cast_fn<T, U>(round_mode, loc));
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,

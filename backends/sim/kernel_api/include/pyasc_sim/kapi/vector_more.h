@@ -1,7 +1,7 @@
 // Ascend C on the CPU -- more basic vector instructions public kernels use: bitwise And / Or / Not,
 // ShiftLeft / ShiftRight, LeakyRelu, AddRelu, Axpy, BlockReduceSum/Max/Min, PairReduceSum, Copy,
 // Brcb, Gather, GatherMask, Transpose (16x16), CompareScalar, ScalarCast, Std::min / Std::max;
-// documented instructions the simulator lacks (Sort, TopK, ...) fail to compile with a message
+// documented instructions the simulator lacks (MrgSort4, ...) fail to compile with a message
 // that names them.  Written from the public Ascend C API reference.  Same engines and checks as
 // vector.h (alignment, local bounds, mask range, counts).
 #ifndef PYASC_SIM_KAPI_VECTOR_MORE_H_
@@ -551,16 +551,6 @@ constexpr auto max(const T a, const U b) {
 }
 }  // namespace Std
 
-// int4b_t (packed 4-bit integers, two per byte) is not modelled: any use that needs the type
-// (a LocalTensor / GlobalTensor operation, sizeof) stops the compile with a message naming it.
-namespace sim_detail {
-template <int N = 0>
-struct int4b_unsupported {
-    static_assert(N != 0, "AscendC::int4b_t (packed 4-bit integers) is not supported by the pyasc simulator (see the "
-                          "kernel API reference, backends/sim/kernel_api/README.md)");
-};
-}  // namespace sim_detail
-using int4b_t = sim_detail::int4b_unsupported<>;
 
 // ---- documented instructions the simulator lacks: a compile error that names them ----------------
 namespace sim_detail {
@@ -574,13 +564,7 @@ struct always_false : std::false_type {};
                       "AscendC::" #NAME " is not supported by the pyasc simulator (see the kernel API reference, "  \
                       "backends/sim/kernel_api/README.md)");                                                         \
     }
-PYASC_SIM_UNSUPPORTED(Sort)
-PYASC_SIM_UNSUPPORTED(Sort32)
-PYASC_SIM_UNSUPPORTED(MrgSort)
 PYASC_SIM_UNSUPPORTED(MrgSort4)
-PYASC_SIM_UNSUPPORTED(TopK)
-PYASC_SIM_UNSUPPORTED(ProposalConcat)
-PYASC_SIM_UNSUPPORTED(ProposalExtract)
 #undef PYASC_SIM_UNSUPPORTED
 
 }  // namespace AscendC

@@ -1,0 +1,455 @@
+// Ascend C on the CPU -- the sorting family: Sort32, Sort (isFullSort), MrgSort (both prototypes),
+// Concat, Extract, GetSortLen / GetSortOffset, ProposalConcat / ProposalExtract, and the TopK
+// high-level API.  Written from the public Ascend C API reference (no CANN code).
+//
+// Layout (Atlas A2 / 910B, "layout mode 1"): a sorted element is an 8-byte (score, index) struct:
+// float: score in bytes [0, 4), uint32 index in [4, 8); half: score in [0, 2), [2, 4) reserved (the
+// simulator writes 0), index in [4, 8).  Order: descending score; equal scores keep their input
+// order (the lower position first), as the reference's constraint says.  Region proposals
+// (ProposalConcat / ProposalExtract: 8 elements [x1, y1, x2, y2, score, label, r0, r1]) are
+// the Atlas inference layout ("mode 2"); the simulator's Sort/MrgSort always use mode 1.
+#ifndef PYASC_SIM_KAPI_SORT_H_
+#define PYASC_SIM_KAPI_SORT_H_
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "pyasc_sim/kapi/vector.h"
+
+// ---- TopK's tiling struct: global, as in the SDK's kernel_tiling/kernel_tiling.h -------------------
+// The documented fields in the documented order (34 words); the simulator computes TopK from
+// TopKInfo and reads none of them.  The last 11 documented words are kept as one reserved array.
+struct TopkTiling {
+    int32_t tmpLocalSize = 0;
+    int32_t allDataSize = 0;
+    int32_t innerDataSize = 0;
+    uint32_t sortRepeat = 0;
+    int32_t mrgSortRepeat = 0;
+    int32_t kAlignFourBytes = 0;
+    int32_t kAlignTwoBytes = 0;
+    int32_t maskOffset = 0;
+    int32_t maskVreducev2FourBytes = 0;
+    int32_t maskVreducev2TwoBytes = 0;
+    int32_t mrgSortSrc1offset = 0;
+    int32_t mrgSortSrc2offset = 0;
+    int32_t mrgSortSrc3offset = 0;
+    int32_t mrgSortTwoQueueSrc1Offset = 0;
+    int32_t mrgFourQueueTailPara1 = 0;
+    int32_t mrgFourQueueTailPara2 = 0;
+    int32_t srcIndexOffset = 0;
+    uint32_t copyUbToUbBlockCount = 0;
+    int32_t topkMrgSrc1MaskSizeOffset = 0;
+    int32_t topkNSmallSrcIndexOffset = 0;
+    uint32_t vreduceValMask0 = 0;
+    uint32_t vreduceValMask1 = 0;
+    uint32_t vreduceIdxMask0 = 0;
+    uint32_t pyascSimReservedTail[11] = {};
+};
+
+namespace AscendC {
+using ::TopkTiling;
+
+#ifndef PYASC_SIM_LOC
+#define PYASC_SIM_LOC pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()
+#endif
+
+// ---- parameter structures ----------------------------------------------------------------------------
+template <typename T>
+struct MrgSortSrcList {
+    MrgSortSrcList() = default;
+    MrgSortSrcList(const LocalTensor<T> &src1In, const LocalTensor<T> &src2In, const LocalTensor<T> &src3In = {},
+                   const LocalTensor<T> &src4In = {})
+        : src1(src1In), src2(src2In), src3(src3In), src4(src4In) {}
+    LocalTensor<T> src1;
+    LocalTensor<T> src2;
+    LocalTensor<T> src3;  // may stay empty when fewer lists are merged
+    LocalTensor<T> src4;
+};
+
+struct MrgSort4Info {
+    MrgSort4Info() = default;
+    MrgSort4Info(const uint16_t elementLengthsIn[4], bool ifExhaustedSuspensionIn, uint16_t validBitIn,
+                 uint16_t repeatTimesIn)
+        : ifExhaustedSuspension(ifExhaustedSuspensionIn), validBit(validBitIn), repeatTimes(repeatTimesIn) {
+        for (int i = 0; i < 4; ++i) elementLengths[i] = elementLengthsIn[i];
+    }
+    uint16_t elementLengths[4] = {0, 0, 0, 0};
+    bool ifExhaustedSuspension = false;
+    uint16_t validBit = 0;
+    uint16_t repeatTimes = 1;
+};
+
+enum class TopKMode { TOPK_NORMAL, TOPK_NSMALL };
+
+struct TopKInfo {
+    int32_t outter = 1;  // rows
+    int32_t inner = 1;   // row length in memory (a multiple of 32)
+    int32_t n = 1;       // valid elements per row (n <= inner)
+};
+
+// Bytes of sorted data for elemCount elements, and the byte offset of element elemOffset in it
+// (the reference gives both in bytes: 8 per (score, index) struct).
+template <typename T>
+inline uint32_t GetSortLen(const uint32_t elemCount) {
+    return elemCount * 8u;
+}
+template <typename T>
+inline uint32_t GetSortOffset(const uint32_t elemOffset) {
+    return elemOffset * 8u;
+}
+
+namespace sim_detail {
+
+struct SortRec {
+    double score;
+    uint32_t index;
+};
+
+template <typename T>
+inline void check_sort_type(const char *api, const pyasc_sim::kapi::SrcLoc &loc) {
+    (void)api;
+    (void)loc;
+    static_assert(std::is_same<T, half>::value || std::is_same<T, float>::value,
+                  "AscendC sort APIs (Sort, Sort32, MrgSort, Concat, Extract, TopK) take half or float scores");
+}
+
+// Reads / writes the 8-byte (score, index) struct i of a sorted tensor.
+template <typename T>
+inline SortRec sort_get(const LocalTensor<T> &t, uint64_t i) {
+    const uint8_t *p = reinterpret_cast<const uint8_t *>(t.ptr()) + i * 8;
+    T s;
+    uint32_t idx;
+    std::memcpy(&s, p, sizeof(T));
+    std::memcpy(&idx, p + 4, 4);
+    return SortRec{pyasc_sim::kapi::to_double(s), idx};
+}
+template <typename T>
+inline void sort_put(const LocalTensor<T> &t, uint64_t i, const SortRec &r) {
+    uint8_t *p = reinterpret_cast<uint8_t *>(t.ptr()) + i * 8;
+    const T s = static_cast<T>(r.score);
+    std::memset(p, 0, 8);
+    std::memcpy(p, &s, sizeof(T));
+    std::memcpy(p + 4, &r.index, 4);
+}
+// Descending by score; ties keep input order (stable sort).
+inline void sort_desc(std::vector<SortRec> &v) {
+    std::stable_sort(v.begin(), v.end(), [](const SortRec &a, const SortRec &b) { return a.score > b.score; });
+}
+inline void check_repeat(int32_t repeat, const char *api, const pyasc_sim::kapi::SrcLoc &loc) {
+    if (pyasc_sim::kapi::blk().checks && (repeat < 0 || repeat > 255)) {
+        pyasc_sim::kapi::fail("vector-count", loc, "%s: repeatTime %d is outside the documented range [0, 255]", api,
+                              static_cast<int>(repeat));
+    }
+}
+
+// Sorts `groups` groups of `per` scores (src) with their indices (index) into dst structs.
+template <typename T>
+inline void sort_groups(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                        const LocalTensor<uint32_t> &index, uint32_t groups, uint32_t per,
+                        const pyasc_sim::kapi::SrcLoc &loc) {
+    const uint64_t n = static_cast<uint64_t>(groups) * per;
+    src.check_aligned(api, "src", loc);
+    index.check_aligned(api, "index", loc);
+    dst.check_aligned(api, "dst", loc);
+    src.check_read(0, static_cast<int64_t>(n), api, loc);
+    index.check_read(0, static_cast<int64_t>(n), api, loc);
+    dst.check_vec_dst(0, static_cast<int64_t>(n * 8 / sizeof(T)), api, loc);
+    std::vector<SortRec> v(n);
+    for (uint64_t i = 0; i < n; ++i) v[i] = SortRec{pyasc_sim::kapi::to_double(src.ptr()[i]), index.ptr()[i]};
+    for (uint32_t g = 0; g < groups; ++g) {
+        std::stable_sort(v.begin() + static_cast<int64_t>(g) * per, v.begin() + static_cast<int64_t>(g + 1) * per,
+                         [](const SortRec &a, const SortRec &b) { return a.score > b.score; });
+    }
+    for (uint64_t i = 0; i < n; ++i) sort_put(dst, i, v[i]);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
+                            pyasc_sim::kapi::vector_cycles(static_cast<double>(n) * 8 / 256 + 1, 2.0));
+}
+}  // namespace sim_detail
+
+// ---- Sort32: each repeat sorts 32 scores with their uint32 indices into 32 (score, index) structs ----
+template <typename T>
+inline void Sort32(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<uint32_t> &src1,
+                   const int32_t repeatTime, PYASC_SIM_LOC) {
+    sim_detail::check_sort_type<T>("Sort32", loc);
+    sim_detail::check_repeat(repeatTime, "Sort32", loc);
+    sim_detail::sort_groups("Sort32", dst, src0, src1, static_cast<uint32_t>(std::max(repeatTime, 0)), 32, loc);
+}
+
+// ---- Sort<T, isFullSort>: repeatTime x 32 scores; full sort orders all of them, else each 32 ------
+template <typename T, bool isFullSort>
+inline void Sort(const LocalTensor<T> &dst, const LocalTensor<T> &concat, const LocalTensor<uint32_t> &index,
+                 LocalTensor<T> &tmp, const int32_t repeatTime, PYASC_SIM_LOC) {
+    sim_detail::check_sort_type<T>("Sort", loc);
+    sim_detail::check_repeat(repeatTime, "Sort", loc);
+    (void)tmp;
+    const uint32_t r = static_cast<uint32_t>(std::max(repeatTime, 0));
+    if (isFullSort) {
+        sim_detail::sort_groups("Sort", dst, concat, index, 1, r * 32, loc);
+    } else {
+        sim_detail::sort_groups("Sort", dst, concat, index, r, 32, loc);
+    }
+}
+
+// ---- Concat: prepares scores for Sort (mode 1: a copy of repeatTime x 16 elements) ----------------
+template <typename T>
+inline void Concat(LocalTensor<T> &concat, const LocalTensor<T> &src, const LocalTensor<T> &tmp,
+                   const int32_t repeatTime, PYASC_SIM_LOC) {
+    sim_detail::check_sort_type<T>("Concat", loc);
+    sim_detail::check_repeat(repeatTime, "Concat", loc);
+    (void)tmp;
+    const int64_t n = static_cast<int64_t>(std::max(repeatTime, 0)) * 16;
+    sim_detail::check_operand(src, "Concat", "src", n, loc);
+    sim_detail::check_operand(concat, "Concat", "dst", n, loc);
+    if (concat.ptr() != src.ptr()) std::memmove(concat.ptr(), src.ptr(), static_cast<size_t>(n) * sizeof(T));
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(n, sizeof(T))));
+}
+
+// ---- Extract: (score, index) structs -> scores and indices, repeatTime x 32 structs ---------------
+template <typename T>
+inline void Extract(const LocalTensor<T> &dstValue, const LocalTensor<uint32_t> &dstIndex, const LocalTensor<T> &sorted,
+                    const int32_t repeatTime, PYASC_SIM_LOC) {
+    sim_detail::check_sort_type<T>("Extract", loc);
+    sim_detail::check_repeat(repeatTime, "Extract", loc);
+    const int64_t n = static_cast<int64_t>(std::max(repeatTime, 0)) * 32;
+    sorted.check_aligned("Extract", "sorted", loc);
+    sorted.check_read(0, n * 8 / static_cast<int64_t>(sizeof(T)), "Extract", loc);
+    sim_detail::check_operand(dstValue, "Extract", "dstValue", n, loc);
+    sim_detail::check_operand(dstIndex, "Extract", "dstIndex", n, loc);
+    std::vector<sim_detail::SortRec> v(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) v[i] = sim_detail::sort_get(sorted, static_cast<uint64_t>(i));
+    for (int64_t i = 0; i < n; ++i) {
+        dstValue.ptr()[i] = static_cast<T>(v[i].score);
+        dstIndex.ptr()[i] = v[i].index;
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(static_cast<double>(n) * 8 / 256 + 1));
+}
+
+namespace sim_detail {
+// Merges up to four sorted lists (validBit: 0b11, 0b111, 0b1111) into dst; with exhausted
+// suspension the merge stops when one list runs out.  Returns the structs written.
+template <typename T>
+inline uint32_t merge_lists(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> *lists,
+                            const uint16_t *lengths, uint16_t validBit, bool suspend, uint32_t *taken,
+                            const pyasc_sim::kapi::SrcLoc &loc) {
+    int nl = 0;
+    if (validBit == 0b11) nl = 2;
+    else if (validBit == 0b111) nl = 3;
+    else if (validBit == 0b1111) nl = 4;
+    else if (pyasc_sim::kapi::blk().checks) {
+        pyasc_sim::kapi::fail("unsupported", loc,
+                              "%s: validBit 0x%x is not one of the documented values 0b11 (2 lists), 0b111 (3), "
+                              "0b1111 (4)", api, static_cast<unsigned>(validBit));
+    } else {
+        nl = 2;
+    }
+    uint64_t total = 0;
+    for (int l = 0; l < nl; ++l) {
+        lists[l].check_aligned(api, "sortList", loc, 8);
+        lists[l].check_read(0, static_cast<int64_t>(lengths[l]) * 8 / static_cast<int64_t>(sizeof(T)), api, loc);
+        total += lengths[l];
+    }
+    dst.check_aligned(api, "dst", loc);
+    std::vector<SortRec> out;
+    out.reserve(total);
+    uint32_t pos[4] = {0, 0, 0, 0};
+    for (;;) {
+        int best = -1;
+        SortRec br{0, 0};
+        bool exhausted = false;
+        for (int l = 0; l < nl; ++l) {
+            if (pos[l] >= lengths[l]) {
+                exhausted = true;
+                continue;
+            }
+            const SortRec r = sort_get(lists[l], pos[l]);
+            if (best < 0 || r.score > br.score) {  // ties: the lower-numbered list first
+                best = l;
+                br = r;
+            }
+        }
+        if (best < 0 || (suspend && exhausted)) break;
+        out.push_back(br);
+        ++pos[best];
+    }
+    dst.check_vec_dst(0, static_cast<int64_t>(out.size()) * 8 / static_cast<int64_t>(sizeof(T)), api, loc);
+    for (size_t i = 0; i < out.size(); ++i) sort_put(dst, i, out[i]);
+    if (taken != nullptr) {
+        for (int l = 0; l < 4; ++l) taken[l] = l < nl ? pos[l] : 0;
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
+                            pyasc_sim::kapi::vector_cycles(static_cast<double>(out.size()) * 8 / 256 + 1, 2.0));
+    return static_cast<uint32_t>(out.size());
+}
+
+template <typename T>
+inline void mrg_sort_repeats(const char *api, const LocalTensor<T> &dst, const MrgSortSrcList<T> &l,
+                             const uint16_t *lengths, uint16_t validBit, bool suspend, uint32_t *sortedNum,
+                             int32_t repeatTime, const pyasc_sim::kapi::SrcLoc &loc) {
+    check_repeat(repeatTime, api, loc);
+    const LocalTensor<T> lists[4] = {l.src1, l.src2, l.src3, l.src4};
+    if (repeatTime <= 1) {
+        merge_lists(api, dst, lists, lengths, validBit, suspend, sortedNum, loc);
+        return;
+    }
+    // Repeats: four equal, consecutive lists (validBit 0b1111, no suspension), each repeat moving
+    // every operand on by the four lists' total length.
+    if (pyasc_sim::kapi::blk().checks && (validBit != 0b1111 || suspend || lengths[0] != lengths[1] ||
+                                          lengths[0] != lengths[2] || lengths[0] != lengths[3])) {
+        pyasc_sim::kapi::fail("unsupported", loc,
+                              "%s: repeatTime %d > 1 needs four lists of equal length stored back to back, validBit "
+                              "0b1111 and no exhausted suspension (the reference's conditions)", api,
+                              static_cast<int>(repeatTime));
+    }
+    const uint32_t step = 4u * lengths[0] * 8u / sizeof(T);  // elements of T per repeat
+    for (int32_t r = 0; r < repeatTime; ++r) {
+        LocalTensor<T> shifted[4];
+        for (int i = 0; i < 4; ++i) shifted[i] = lists[i][r * step];
+        merge_lists(api, dst[r * step], shifted, lengths, validBit, suspend, sortedNum, loc);
+    }
+}
+}  // namespace sim_detail
+
+// ---- MrgSort: merges 2-4 sorted lists of (score, index) structs ---------------------------------------
+template <typename T, bool isExhaustedSuspension = false>
+inline void MrgSort(const LocalTensor<T> &dst, const MrgSortSrcList<T> &sortList, const uint16_t elementCountList[4],
+                    uint32_t sortedNum[4], uint16_t validBit, const int32_t repeatTime, PYASC_SIM_LOC) {
+    sim_detail::check_sort_type<T>("MrgSort", loc);
+    sim_detail::mrg_sort_repeats("MrgSort", dst, sortList, elementCountList, validBit, isExhaustedSuspension,
+                                 sortedNum, repeatTime, loc);
+}
+template <typename T>
+inline void MrgSort(const LocalTensor<T> &dst, const MrgSortSrcList<T> &sortList, const MrgSort4Info &params,
+                    PYASC_SIM_LOC) {
+    sim_detail::check_sort_type<T>("MrgSort", loc);
+    sim_detail::mrg_sort_repeats("MrgSort", dst, sortList, params.elementLengths, params.validBit,
+                                 params.ifExhaustedSuspension, static_cast<uint32_t *>(nullptr), params.repeatTimes,
+                                 loc);
+}
+
+// ---- Region proposals (mode 2): ProposalConcat / ProposalExtract move 16 elements per repeat into
+// / out of field modeNumber (0 x1, 1 y1, 2 x2, 3 y2, 4 score, 5 label) of 8-element proposals ---------
+template <typename T>
+inline void ProposalConcat(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime,
+                           const int32_t modeNumber, PYASC_SIM_LOC) {
+    sim_detail::check_sort_type<T>("ProposalConcat", loc);
+    sim_detail::check_repeat(repeatTime, "ProposalConcat", loc);
+    if (pyasc_sim::kapi::blk().checks && (modeNumber < 0 || modeNumber > 5)) {
+        pyasc_sim::kapi::fail("unsupported", loc, "ProposalConcat: modeNumber %d is outside [0, 5]",
+                              static_cast<int>(modeNumber));
+    }
+    const int64_t n = static_cast<int64_t>(std::max(repeatTime, 0)) * 16;
+    sim_detail::check_operand(src, "ProposalConcat", "src", n, loc);
+    sim_detail::check_operand(dst, "ProposalConcat", "dst", n * 8, loc);
+    for (int64_t i = 0; i < n; ++i) dst.ptr()[i * 8 + modeNumber] = src.ptr()[i];
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(static_cast<double>(repeatTime)));
+}
+template <typename T>
+inline void ProposalExtract(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime,
+                            const int32_t modeNumber, PYASC_SIM_LOC) {
+    sim_detail::check_sort_type<T>("ProposalExtract", loc);
+    sim_detail::check_repeat(repeatTime, "ProposalExtract", loc);
+    if (pyasc_sim::kapi::blk().checks && (modeNumber < 0 || modeNumber > 5)) {
+        pyasc_sim::kapi::fail("unsupported", loc, "ProposalExtract: modeNumber %d is outside [0, 5]",
+                              static_cast<int>(modeNumber));
+    }
+    const int64_t n = static_cast<int64_t>(std::max(repeatTime, 0)) * 16;
+    sim_detail::check_operand(src, "ProposalExtract", "src", n * 8, loc);
+    sim_detail::check_operand(dst, "ProposalExtract", "dst", n, loc);
+    for (int64_t i = 0; i < n; ++i) dst.ptr()[i] = src.ptr()[i * 8 + modeNumber];
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(static_cast<double>(repeatTime)));
+}
+
+// ---- TopK (high-level): the k largest (isLargest) or smallest values of each of topKInfo.outter rows
+// of topKInfo.inner elements (the first n valid) with their indices.  Row r of dstValue starts at
+// r * kPad (k rounded up to 32 bytes of T), of dstIndex at r * kPadIdx (k rounded up to 8 int32).
+// Indices: the position in the row, or srcIndex's value there (isInitIndex: normal mode one
+// [inner] vector for every row, small mode [outter * inner]); a row whose finish flag is true
+// (isHasfinish) gets index n everywhere.  Equal values: the lower position first.
+template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
+          TopKMode topkMode = TopKMode::TOPK_NORMAL>
+inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t> &dstIndexLocal,
+                 const LocalTensor<T> &srcLocal, const LocalTensor<int32_t> &srcIndexLocal,
+                 const LocalTensor<bool> &finishLocal, const LocalTensor<uint8_t> &tmpLocal, const int32_t k,
+                 const TopkTiling &tiling, const TopKInfo &topKInfo, const bool isLargest = true, PYASC_SIM_LOC) {
+    sim_detail::check_sort_type<T>("TopK", loc);
+    (void)tmpLocal;
+    (void)tiling;
+    const int32_t rows = topKInfo.outter, inner = topKInfo.inner, n = topKInfo.n;
+    const bool checks = pyasc_sim::kapi::blk().checks;
+    if (checks && (rows < 1 || inner < 1 || inner % 32 != 0 || n < 1 || n > inner || k < 1 || k > n ||
+                   (topkMode == TopKMode::TOPK_NSMALL && inner != 32))) {
+        pyasc_sim::kapi::fail("unsupported", loc,
+                              "TopK: outter %d, inner %d, n %d, k %d: the reference needs outter >= 1, inner a "
+                              "multiple of 32 (32 in TOPK_NSMALL mode), 1 <= n <= inner and 1 <= k <= n",
+                              static_cast<int>(rows), static_cast<int>(inner), static_cast<int>(n),
+                              static_cast<int>(k));
+    }
+    if (rows < 1 || inner < 1 || n < 1 || k < 1) return;
+    const int32_t kk = std::min(k, n);
+    const int32_t kPad = (k * static_cast<int32_t>(sizeof(T)) + 31) / 32 * 32 / static_cast<int32_t>(sizeof(T));
+    const int32_t kPadIdx = (k + 7) / 8 * 8;
+    sim_detail::check_operand(srcLocal, "TopK", "src", static_cast<int64_t>(rows) * inner, loc);
+    if (isInitIndex) {
+        const int64_t ni = topkMode == TopKMode::TOPK_NSMALL ? static_cast<int64_t>(rows) * inner : inner;
+        sim_detail::check_operand(srcIndexLocal, "TopK", "srcIndex", ni, loc);
+    }
+    if (isHasfinish) sim_detail::check_operand(finishLocal, "TopK", "srcFinish", rows, loc);
+    sim_detail::check_operand(dstValueLocal, "TopK", "dstValue", static_cast<int64_t>(rows) * kPad, loc);
+    sim_detail::check_operand(dstIndexLocal, "TopK", "dstIndex", static_cast<int64_t>(rows) * kPadIdx, loc);
+    std::vector<sim_detail::SortRec> v(static_cast<size_t>(n));
+    for (int32_t r = 0; r < rows; ++r) {
+        for (int32_t i = 0; i < n; ++i) {
+            const double s = pyasc_sim::kapi::to_double(srcLocal.ptr()[static_cast<int64_t>(r) * inner + i]);
+            v[i] = sim_detail::SortRec{isLargest ? s : -s, static_cast<uint32_t>(i)};
+        }
+        sim_detail::sort_desc(v);
+        const bool finished = isHasfinish && finishLocal.ptr()[r];
+        for (int32_t j = 0; j < kk; ++j) {
+            const uint32_t pos = v[j].index;
+            dstValueLocal.ptr()[static_cast<int64_t>(r) * kPad + j] = srcLocal.ptr()[static_cast<int64_t>(r) * inner + pos];
+            int32_t idx = static_cast<int32_t>(pos);
+            if (isInitIndex) {
+                idx = topkMode == TopKMode::TOPK_NSMALL ? srcIndexLocal.ptr()[static_cast<int64_t>(r) * inner + pos]
+                                                        : srcIndexLocal.ptr()[pos];
+            }
+            dstIndexLocal.ptr()[static_cast<int64_t>(r) * kPadIdx + j] = finished ? n : idx;
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
+                            pyasc_sim::kapi::vector_cycles(static_cast<double>(rows) * inner * 8 / 256 + 1, 4.0));
+}
+// The prototype without tmpLocal (the API allocates its temporary space itself).
+template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
+          TopKMode topkMode = TopKMode::TOPK_NORMAL>
+inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t> &dstIndexLocal,
+                 const LocalTensor<T> &srcLocal, const LocalTensor<int32_t> &srcIndexLocal,
+                 const LocalTensor<bool> &finishLocal, const int32_t k, const TopkTiling &tiling,
+                 const TopKInfo &topKInfo, const bool isLargest = true, PYASC_SIM_LOC) {
+    TopK<T, isInitIndex, isHasfinish, isReuseSrc, topkMode>(dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal,
+                                                           finishLocal, LocalTensor<uint8_t>(), k, tiling, topKInfo,
+                                                           isLargest, loc);
+}
+
+// ---- index generators used with Sort: CreateVecIndex (count form) and ArithProgression -------------
+// dst[i] = firstValue + i (CreateVecIndex), firstValue + i * diffValue (ArithProgression).
+template <typename T>
+inline void CreateVecIndex(LocalTensor<T> dst, const T &firstValue, uint32_t calCount, PYASC_SIM_LOC) {
+    sim_detail::check_operand(dst, "CreateVecIndex", "dst", calCount, loc);
+    const double f = pyasc_sim::kapi::to_double(firstValue);
+    for (uint32_t i = 0; i < calCount; ++i) dst.ptr()[i] = static_cast<T>(f + i);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(calCount, sizeof(T))));
+}
+template <typename T>
+inline void ArithProgression(const LocalTensor<T> &dstLocal, const T firstValue, const T diffValue,
+                             const int32_t count, PYASC_SIM_LOC) {
+    const int64_t n = sim_detail::check_count(count, "ArithProgression", loc);
+    sim_detail::check_operand(dstLocal, "ArithProgression", "dst", n, loc);
+    const double f = pyasc_sim::kapi::to_double(firstValue), d = pyasc_sim::kapi::to_double(diffValue);
+    for (int64_t i = 0; i < n; ++i) dstLocal.ptr()[i] = static_cast<T>(f + static_cast<double>(i) * d);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(n, sizeof(T))));
+}
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_SORT_H_
