@@ -47,7 +47,9 @@ def test_extern_c_block_kernels_are_found():
            'namespace n { __pyasc_global__ __pyasc_aicore__ void hidden(int a); }\n'
            '__pyasc_global__ __pyasc_aicore__ void k2(int a);\n}\n'
            '__pyasc_global__ __pyasc_aicore__ void outside(int a) {}\n')
-    names = sorted(k.name for k in pyasc_sim._stubgen.find_kernels(pre, "t.cpp"))
+    exposed = pyasc_sim._stubgen.expose_extern_c_blocks(pre)
+    assert exposed.count("\n") == pre.count("\n")  # locations (line numbers) stay right
+    names = sorted(k.name for k in pyasc_sim._stubgen.find_kernels(exposed, "t.cpp"))
     assert names == ["k1", "k2"]
 
 

@@ -43,11 +43,6 @@ _FAKE_HEADER = """\
 _KERNEL_RE = re.compile(
     r'extern\s+"C"\s+((?:(?:__pyasc_global__|__pyasc_aicore__|inline|static)\s+)*)void\s+([A-Za-z_]\w*)\s*\(([^()]*)\)\s*([;{])'
 )
-# kernels declared inside an `extern "C" { ... }` block (at the block's own level)
-_EXTERN_C_BLOCK_RE = re.compile(r'extern\s+"C"\s*\{')
-_BLOCK_KERNEL_RE = re.compile(
-    r'(?<![\w"])((?:(?:__pyasc_global__|__pyasc_aicore__|inline|static)\s+)+)void\s+([A-Za-z_]\w*)\s*\(([^()]*)\)\s*([;{])'
-)
 _LINEMARK_RE = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', re.M)
 
 _INT_TYPES = {
@@ -156,7 +151,7 @@ def _location(pre: str, pos: int, default_file: str) -> tuple[str, int]:
 def find_kernels(preprocessed: str, source_file: str) -> list[Kernel]:
     """Kernels (with their parameters and locations) in preprocessor output made with the stand-in header."""
     found: dict[str, Kernel] = {}
-    for m in [*_KERNEL_RE.finditer(preprocessed), *_extern_c_block_kernels(preprocessed)]:
+    for m in _KERNEL_RE.finditer(preprocessed):
         if "__pyasc_global__" not in m.group(1):
             continue
         name = m.group(2)
@@ -176,27 +171,6 @@ def find_kernels(preprocessed: str, source_file: str) -> list[Kernel]:
         if prev is None or (m.group(4) == "{" and prev.params != params):
             found[name] = k
     return list(found.values())
-
-
-def _extern_c_block_kernels(preprocessed: str) -> list[re.Match]:
-    """Kernel declarations directly inside ``extern "C" { ... }`` blocks (not in nested scopes):
-    public sources wrap their kernels in ``#ifdef __cplusplus extern "C" { #endif``."""
-    out = []
-    for b in _EXTERN_C_BLOCK_RE.finditer(preprocessed):
-        depth, i, n = 1, b.end(), len(preprocessed)
-        while i < n and depth > 0:  # the block's closing brace
-            c = preprocessed[i]
-            depth += 1 if c == "{" else -1 if c == "}" else 0
-            i += 1
-        end = i
-        for m in _BLOCK_KERNEL_RE.finditer(preprocessed, b.end(), end):
-            if "__pyasc_global__" not in m.group(1):
-                continue
-            # at the block's level: no unclosed brace between the block start and the match
-            text = preprocessed[b.end():m.start()]
-            if text.count("{") == text.count("}"):
-                out.append(m)
-    return out
 
 
 def preprocess(source: str, include_dirs: list[str], cxx: str = "g++",
@@ -223,7 +197,7 @@ def preprocess(source: str, include_dirs: list[str], cxx: str = "g++",
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             raise StubError(f"preprocessing failed ({' '.join(cmd)}):\n{proc.stderr.strip()}")
-        return proc.stdout
+        return expose_extern_c_blocks(proc.stdout)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -303,3 +277,32 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# -- kernels declared inside `extern "C" { ... }` ---------------------------------------------------
+
+_EXTERN_C_BLOCK_RE = re.compile(r'extern\s+"C"\s*\{')
+_BLOCK_KERNEL_RE = re.compile(
+    r'(?<![\w"])((?:(?:__pyasc_global__|__pyasc_aicore__|inline|static)\s+)+)void\s+([A-Za-z_]\w*)\s*\(([^()]*)\)\s*([;{])'
+)
+
+
+def expose_extern_c_blocks(preprocessed: str) -> str:
+    """``preprocessed`` with ``extern "C" `` written before each kernel declared directly inside an
+    ``extern "C" { ... }`` block (not in a nested scope), so that :func:`find_kernels` sees it as
+    an ``extern "C" __global__ __aicore__`` kernel: public sources wrap their kernels in
+    ``#ifdef __cplusplus extern "C" { #endif``. No newline is added (locations stay right)."""
+    inserts = []
+    for b in _EXTERN_C_BLOCK_RE.finditer(preprocessed):
+        depth, i, n = 1, b.end(), len(preprocessed)
+        while i < n and depth > 0:  # the block's closing brace
+            c = preprocessed[i]
+            depth += 1 if c == "{" else -1 if c == "}" else 0
+            i += 1
+        for m in _BLOCK_KERNEL_RE.finditer(preprocessed, b.end(), i):
+            text = preprocessed[b.end():m.start()]
+            if "__pyasc_global__" in m.group(1) and text.count("{") == text.count("}"):
+                inserts.append(m.start(1))
+    for pos in sorted(set(inserts), reverse=True):
+        preprocessed = preprocessed[:pos] + 'extern "C" ' + preprocessed[pos:]
+    return preprocessed
