@@ -47,7 +47,8 @@ def expect_error(stream, kernel: str, check: str, where: str, *details: str) -> 
 
 def neighbours():
     """Two float tensors of N elements, the second right after the first in one segment."""
-    pool = [pyasc.full((N,), 9.0, dtype="float32", device="sim") for _ in range(8)]
+    # enough tensors that two land side by side even when earlier tests left the cache fragmented
+    pool = [pyasc.full((N,), 9.0, dtype="float32", device="sim") for _ in range(64)]
     pyasc.synchronize("sim")  # the fills are on the current stream; the tests launch on their own
     by_ptr = {t._data.ptr: t for t in pool}
     for t in pool:

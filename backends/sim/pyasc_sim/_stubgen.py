@@ -293,7 +293,7 @@ def preprocess(source: str, include_dirs: list[str], cxx: str = "g++",
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             raise StubError(f"preprocessing failed ({' '.join(cmd)}):\n{proc.stderr.strip()}")
-        return proc.stdout
+        return expose_extern_c_blocks(proc.stdout)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -385,3 +385,32 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# -- kernels declared inside `extern "C" { ... }` ---------------------------------------------------
+
+_EXTERN_C_BLOCK_RE = re.compile(r'extern\s+"C"\s*\{')
+_BLOCK_KERNEL_RE = re.compile(
+    r'(?<![\w"])((?:(?:__pyasc_global__|__pyasc_aicore__|inline|static)\s+)+)void\s+([A-Za-z_]\w*)\s*\(([^()]*)\)\s*([;{])'
+)
+
+
+def expose_extern_c_blocks(preprocessed: str) -> str:
+    """``preprocessed`` with ``extern "C" `` written before each kernel declared directly inside an
+    ``extern "C" { ... }`` block (not in a nested scope), so that :func:`find_kernels` sees it as
+    an ``extern "C" __global__ __aicore__`` kernel: public sources wrap their kernels in
+    ``#ifdef __cplusplus extern "C" { #endif``. No newline is added (locations stay right)."""
+    inserts = []
+    for b in _EXTERN_C_BLOCK_RE.finditer(preprocessed):
+        depth, i, n = 1, b.end(), len(preprocessed)
+        while i < n and depth > 0:  # the block's closing brace
+            c = preprocessed[i]
+            depth += 1 if c == "{" else -1 if c == "}" else 0
+            i += 1
+        for m in _BLOCK_KERNEL_RE.finditer(preprocessed, b.end(), i):
+            text = preprocessed[b.end():m.start()]
+            if "__pyasc_global__" in m.group(1) and text.count("{") == text.count("}"):
+                inserts.append(m.start(1))
+    for pos in sorted(set(inserts), reverse=True):
+        preprocessed = preprocessed[:pos] + 'extern "C" ' + preprocessed[pos:]
+    return preprocessed

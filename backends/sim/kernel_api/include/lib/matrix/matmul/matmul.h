@@ -1,0 +1,15 @@
+// lib/matrix/matmul/matmul.h -- the SDK path of the Ascend C high-level API (Matmul, MatmulImpl, MatmulType) on the simulator.
+// Forwards to pyasc_sim's implementation when it has one; otherwise stops with an error that
+// names the API the simulator lacks (see kernel_api/README.md, "SDK header paths").
+#ifndef PYASC_SIM_SDK_LIB_MATRIX_MATMUL_MATMUL_H_
+#define PYASC_SIM_SDK_LIB_MATRIX_MATMUL_MATMUL_H_
+
+#include "kernel_operator.h"
+#if __has_include("pyasc_sim/kapi/matmul.h")
+#include "pyasc_sim/kapi/matmul.h"
+#include "pyasc_sim/kapi/matmul_impl.h"
+#else
+#error "pyasc_sim: lib/matrix/matmul/matmul.h: the simulator lacks this Ascend C high-level API (Matmul, MatmulImpl, MatmulType); see backends/sim/kernel_api/README.md for what is supported"
+#endif
+
+#endif  // PYASC_SIM_SDK_LIB_MATRIX_MATMUL_MATMUL_H_
