@@ -383,10 +383,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 # -- kernels declared inside `extern "C" { ... }` ---------------------------------------------------
 
 _EXTERN_C_BLOCK_RE = re.compile(r'extern\s+"C"\s*\{')
@@ -414,3 +410,7 @@ def expose_extern_c_blocks(preprocessed: str) -> str:
     for pos in sorted(set(inserts), reverse=True):
         preprocessed = preprocessed[:pos] + 'extern "C" ' + preprocessed[pos:]
     return preprocessed
+
+
+if __name__ == "__main__":
+    sys.exit(main())
