@@ -26,7 +26,8 @@ COMPAT = TEST_KERNELS / "compat"
 OP_PROJECT = COMPAT / "op_project"
 
 #: sources that are not a kernel translation unit of their own (a host program)
-NOT_KERNELS = {COMPAT / "cpu_debug" / "main.cpp": "the CPU-debug sample's host program (ICPU_RUN_KF)"}
+NOT_KERNELS = {COMPAT / "cpu_debug" / "main.cpp": "the CPU-debug sample's host program (ICPU_RUN_KF)",
+               COMPAT / "cpu_debug" / "main_mix.cpp": "the CPU-debug MIX_MODE sample's host program"}
 
 #: how the tests compile a source that needs more than the defaults
 COMPILE_ARGS = {
