@@ -39,24 +39,18 @@ def record(benchmark, request):
 def pytest_terminal_summary(terminalreporter):
     import sys
 
-    sim_bench = sys.modules.get("test_sim_bench")
-    lines = sim_bench.throughput_lines() if sim_bench is not None else []
-    if lines:
-        terminalreporter.section("sim benchmark throughput (bytes read + written, or FLOP, per second)")
-        for line in lines:
-            terminalreporter.write_line(line)
-    launch_bench = sys.modules.get("test_launch_latency")
-    rates = launch_bench.rate_lines() if launch_bench is not None else []
-    if rates:
-        terminalreporter.section("launch rates (100k queued launches, then one synchronize)")
-        for line in rates:
-            terminalreporter.write_line(line)
-    compute = sys.modules.get("test_sim_compute_bench")
-    lines = compute.summary_lines() if compute is not None else []
-    if lines:
-        terminalreporter.section("sim kernel speed vs the 2-thread copy floor and NumPy BLAS (issue 13 targets)")
-        for line in lines:
-            terminalreporter.write_line(line)
+    for module, summary, title in (
+        ("test_sim_bench", "throughput_lines", "sim benchmark throughput (bytes read + written, or FLOP, per second)"),
+        ("test_launch_latency", "rate_lines", "launch rates (100k queued launches, then one synchronize)"),
+        ("test_sim_compute_bench", "summary_lines",
+         "sim kernel speed vs the 2-thread copy floor and NumPy BLAS (issue 13 targets)"),
+    ):
+        bench = sys.modules.get(module)
+        lines = getattr(bench, summary)() if bench is not None else []
+        if lines:
+            terminalreporter.section(title)
+            for line in lines:
+                terminalreporter.write_line(line)
     if not _RESULTS:
         return
     tr = terminalreporter

@@ -619,21 +619,27 @@ def declared_kernels(source: str | os.PathLike, instances: Sequence[str] = (),
     """[(kernel name, [(parameter, declared type)])] of a source's kernels (its template instances
     and ``instances`` too), found as :func:`compile` finds them: what the NPU path lays arguments
     out from when its binary records no signature table (``pyasc_acl.signature.layout_of``)."""
+    pre, name = _preprocessed(source, compiler)
+    try:
+        found = _stubgen.find_kernels(pre, name, list(instances))
+    except _stubgen.StubError as exc:
+        raise KernelBuildError(str(exc), file=exc.file, line=exc.line) from None
+    return [(k.name, [(p.name, p.type) for p in k.params]) for k in found]
+
+
+def _preprocessed(source: str | os.PathLike, compiler: str | None) -> tuple[str, str]:
+    """(the source preprocessed as :func:`compile` sees it, its display name), from a private copy."""
     text, path = _read_source(source)
     inc = _kernel_api_include()
     src_dir = os.path.dirname(path) if path else os.getcwd()
-    tmpdir = tempfile.mkdtemp(prefix="pyasc_decl_")
+    tmpdir = tempfile.mkdtemp(prefix="pyasc_pre_")
     try:
         copy = _private_copy(tmpdir, text, path or "<source>")
         pre = _stubgen.preprocess(copy, [inc], _compiler(compiler), quote_dirs=[inc, src_dir],
                                   flags=arch_defines())
-        try:
-            found = _stubgen.find_kernels(pre, path or "<source>", list(instances))
-        except _stubgen.StubError as exc:
-            raise KernelBuildError(str(exc), file=exc.file, line=exc.line) from None
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
-    return [(k.name, [(p.name, p.type) for p in k.params]) for k in found]
+    return pre, path or "<source>"
 
 
 def explicit_instantiations(source: str | os.PathLike, instances: Sequence[str],
@@ -642,22 +648,13 @@ def explicit_instantiations(source: str | os.PathLike, instances: Sequence[str],
     source does not instantiate itself, one ``template __global__ __aicore__ void name<args>(...);``
     per line: what the NPU compile appends so bisheng emits them (the simulator's stubs instantiate
     them by taking their address). Raises KernelBuildError for an instance of no template kernel."""
-    text, path = _read_source(source)
-    inc = _kernel_api_include()
-    src_dir = os.path.dirname(path) if path else os.getcwd()
-    tmpdir = tempfile.mkdtemp(prefix="pyasc_inst_")
+    pre, name = _preprocessed(source, compiler)
     try:
-        copy = _private_copy(tmpdir, text, path or "<source>")
-        pre = _stubgen.preprocess(copy, [inc], _compiler(compiler), quote_dirs=[inc, src_dir],
-                                  flags=arch_defines())
-        try:
-            have = {k.name for k in _stubgen.find_kernels(pre, path or "<source>")}
-            wanted = [k for k in _stubgen.find_kernels(pre, path or "<source>", list(instances))
-                      if k.instance and k.name not in have]
-        except _stubgen.StubError as exc:
-            raise KernelBuildError(str(exc), file=exc.file, line=exc.line) from None
-    finally:
-        shutil.rmtree(tmpdir, ignore_errors=True)
+        have = {k.name for k in _stubgen.find_kernels(pre, name)}
+        wanted = [k for k in _stubgen.find_kernels(pre, name, list(instances))
+                  if k.instance and k.name not in have]
+    except _stubgen.StubError as exc:
+        raise KernelBuildError(str(exc), file=exc.file, line=exc.line) from None
     return "".join(f"template __global__ __aicore__ void {k.name}({', '.join(p.type for p in k.params)});\n"
                    for k in wanted)
 
