@@ -53,7 +53,8 @@ void test_n_blocks_use_at_most_n_threads() {
         });
         CHECK(arrived.load() == n);
         CHECK(threads.size() == n);
-        CHECK(threads.count(std::this_thread::get_id()) == 1);  // the caller helps
+        // (whether the caller itself ran an index is scheduling: a worker still spinning from the
+        // previous launch may take it first, so it is not checked)
     }
 }
 
