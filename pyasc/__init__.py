@@ -72,6 +72,7 @@ from pyasc_core.tiling import TilingStruct
 from pyasc import tiling
 from pyasc_core.library import op
 from pyasc_core.opdef import OpDef
+from pyasc_core.placement import FallbackWarning, get_fallback, set_fallback
 from pyasc_core.plugins import PyascPluginWarning
 from pyasc_core.selection import get_backend, set_backend, using_backend
 from pyasc_core.streams import Event, Stream, current_stream, default_stream, stream, synchronize
@@ -99,5 +100,6 @@ __all__ = [
     "OutOfMemoryError", "PyascPluginWarning", "BackendConfigError", "EnvironmentSettingError",
     "InvalidDeviceError", "PluginHookError", "ValueRangeError", "ReservedNamespaceError",
     "Kernel", "KernelSource", "kernels", "TilingStruct", "tiling", "SanitizerWarning",
+    "FallbackWarning", "get_fallback", "set_fallback",
     *_BUILTIN_OPS,
 ]

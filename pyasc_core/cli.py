@@ -136,7 +136,7 @@ def _op_rows(namespace: str | None) -> list[dict[str, Any]]:
                 kernels[bname] = REGISTRY.backends[bname].default_kernel_label
         rows.append({
             "op": name, "schema": str(op.schema), "dtypes": [dtype_name(d) for d in ALL_DTYPES if d in op.all_dtypes],
-            "backends": kernels, "kernel_dtypes": _kernel_dtypes(name, op),
+            "backends": kernels, "kernel_dtypes": _kernel_dtypes(name, op), "runs_on": _placements(name),
             "composite": op.is_composite, "source": op.source,
         })
     return rows
@@ -157,19 +157,45 @@ def _kernel_dtypes(name: str, op: Any) -> dict[str, list[str] | None]:
     return out
 
 
+_PLACE_SHORT = {"AI Core": "aicore", "AI CPU": "aicpu", "host fallback": "host", "none": "none"}
+
+
+def _placements(name: str) -> dict[str, dict[str, str]]:
+    """{backend: {dtype: where it runs}} for each backend whose kernel of ``name`` says (its
+    ``placement``: "AI Core", "AI CPU", "host fallback" or "none" per input dtype)."""
+    out: dict[str, dict[str, str]] = {}
+    for (opname, bname), k in sorted(REGISTRY.kernels.items()):
+        if opname != name:
+            continue
+        where = getattr(k.fn, "placement", None)
+        if where is not None:
+            out[bname] = dict(where() if callable(where) else where)
+    return out
+
+
+def _fmt_placement(places: dict[str, str]) -> str:
+    """'aicore f16 bf16 f32 | aicpu i64 f64' for one backend's {dtype: where}."""
+    groups: dict[str, list[str]] = {}
+    for d, where in places.items():
+        groups.setdefault(_PLACE_SHORT.get(where, where), []).append(_SHORT[d])
+    return " | ".join(f"{k} {' '.join(v)}" for k, v in groups.items())
+
+
 def cmd_ops(args: argparse.Namespace) -> int:
     rows = _op_rows(args.namespace)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
     t = Table(title=f"{len(rows)} ops")
-    for col in ("op", "schema", "dtypes", "backends", "kernels", "source"):
+    for col in ("op", "schema", "dtypes", "backends", "kernels", "runs on", "source"):
         t.add_column(col, overflow="fold")
     for r in rows:
         backends = ", ".join(f"{b}" + ("" if how == "kernel" else f" ({how})") for b, how in r["backends"].items())
         kernels = "; ".join(f"{b}: " + ("?" if ds is None else " ".join(_SHORT[d] for d in ds) or "-")
                             for b, ds in r["kernel_dtypes"].items())
-        t.add_row(r["op"], r["schema"], " ".join(_SHORT[d] for d in r["dtypes"]), backends, kernels, r["source"])
+        runs_on = "; ".join(f"{b}: {_fmt_placement(p)}" for b, p in r["runs_on"].items()) or "-"
+        t.add_row(r["op"], r["schema"], " ".join(_SHORT[d] for d in r["dtypes"]), backends, kernels, runs_on,
+                  r["source"])
     _console().print(t)
     return 0
 
@@ -285,7 +311,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 def _check_output(con: Console, args: argparse.Namespace, backend: str, reference: str, ops: list[str],
                   reports: list[Any], registration: dict[str, str], expected: Any) -> int:
     t = Table(title=f"pyasc check: {backend} vs {reference} (seed {args.seed})")
-    for col in ("op", "dtype", "samples", "result", "max abs err", "max rel err", "max ULP", "why it passed"):
+    for col in ("op", "dtype", "runs on", "samples", "result", "max abs err", "max rel err", "max ULP",
+                "why it passed"):
         t.add_column(col, justify="right" if col.startswith(("samples", "max")) else "left",
                      no_wrap=col == "op")
     n_samples = n_fail = n_nokernel = n_allowed = n_listed = n_warn = 0
@@ -309,9 +336,12 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
                 parts.append(f"[yellow]no kernel {row['missing_allowed']} ({how})[/yellow]")
             if row["listed_but_present"]:
                 parts.append("[red]listed missing, has a kernel[/red]")
+            if row.get("host_fallback"):  # right, but run on the host: not a kernel pass
+                parts.append(f"[yellow]host fallback {row['host_fallback']} (no kernel ran)[/yellow]")
             if row.get("warnings"):  # sanitizer warnings (pyasc.SanitizerWarning): tolerated, shown
                 parts.append(f"[yellow]{row['warnings']} sanitizer warnings[/yellow]")
-            t.add_row(rep.op, row["dtype"], str(row["samples"]), ", ".join(parts) or "-",
+            t.add_row(rep.op, row["dtype"], " + ".join(row.get("runs_on", ())) or "-", str(row["samples"]),
+                      ", ".join(parts) or "-",
                       _fmt_err(row["max_abs"], ".3g"), _fmt_err(row["max_rel"], ".3g"),
                       _fmt_err(row["max_ulp"], "d"), row["why"] if not row["failed"] else "")
     con.print(t)

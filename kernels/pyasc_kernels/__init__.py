@@ -104,14 +104,82 @@ def npu_binaries_installed() -> bool:
 
 
 def register_kernels(register: Callable[..., None], backend: str) -> None:
-    """Register every built-in kernel for ``backend`` through a pyasc_register_kernels ``register``;
-    each glue function's ``dtypes`` (what ``pyasc ops`` shows) is the op's entry of SUPPORTED."""
+    """Register every built-in kernel for ``backend`` through a pyasc_register_kernels ``register``:
+    the AI Core glue, routed to the AI CPU kernel (or, without an AI CPU library, the host
+    fallback) for the dtypes the AI Core has no kernel for (see :func:`routed`). Each kernel's
+    ``dtypes`` (what ``pyasc ops`` shows) are the dtypes that run on the device, its ``placement``
+    where each dtype runs."""
     for op, fn in all_kernels().items():
-        fn.dtypes = functools.partial(_supported_of, op)
-        register(op, backend, fn)
+        kernel = routed(op, fn, backend)
+        kernel.dtypes = functools.partial(_device_dtypes_of, op, backend)
+        kernel.placement = functools.partial(placement_of, op, backend)
+        register(op, backend, kernel)
 
 
-def _supported_of(op: str) -> tuple[Any, ...]:
+def routed(op: str, aicore: Callable[..., Any], backend: str) -> Callable[..., Any]:
+    """``op``'s kernel on ``backend``: the AI Core glue when it has a kernel for the call's dtypes
+    (it wins), else the AI CPU kernel, else (no AI CPU library installed) the host fallback, which
+    PYASC_FALLBACK / pyasc.set_fallback allow, warn about once, or forbid."""
+    from pyasc_core import placement as pl
+    from pyasc_core.errors import KernelNotFoundError
+
+    from . import aicpu
+
+    on_aicpu = aicpu.KERNELS.get(op)
+    fallback = aicpu.host_fallback(op)
+    ran = pl.COUNTS
+
+    def kernel(meta: Any, *args: Any) -> Any:
+        try:
+            out = aicore(meta, *args)
+        except KernelNotFoundError as exc:
+            if not getattr(exc, "pyasc_dtype_gap", False) or on_aicpu is None:
+                raise
+            why = str(exc).split(";")[0]
+        else:
+            ran[pl.AICORE] += 1
+            return out
+        if aicpu.available(backend):
+            ran[pl.AICPU] += 1
+            return on_aicpu(meta, *args)
+        pl.allow_host(op, backend, why)
+        ran[pl.HOST] += 1
+        return fallback(meta, *args)
+
+    kernel.__name__ = getattr(aicore, "__name__", "kernel")
+    kernel.__doc__ = getattr(aicore, "__doc__", None)
+    kernel.__wrapped__ = aicore  # type: ignore[attr-defined]
+    for attr in ("pyasc_strided_inputs",):
+        if hasattr(aicore, attr):
+            setattr(kernel, attr, getattr(aicore, attr))
+    return kernel
+
+
+def placement_of(op: str, backend: str) -> dict[str, str]:
+    """{dtype name: where ``op`` runs on ``backend`` for that input dtype}: "AI Core" (a kernel of
+    kernels/*.cpp), "AI CPU" (kernels/aicpu), "host fallback" (no AI CPU library installed) or
+    "none", for every dtype of the op's record."""
+    from pyasc_core import placement as pl
+    from pyasc_core.builtin_ops import all_ops
+
+    from . import aicpu
+
+    record = next((o for o in all_ops() if o.name == op), None)
+    if record is None:
+        return {}
+    core = set(globals()["__getattr__"]("SUPPORTED").get(op, ()))
+    other = pl.AICPU if aicpu.available(backend) else pl.HOST
+    if op not in aicpu.KERNELS:
+        other = pl.NONE
     from pyasc_core import dtypes as dt
 
-    return tuple(dt.as_dtype(d) for d in globals()["__getattr__"]("SUPPORTED").get(op, ()))
+    return {dt.dtype_name(d): (pl.AICORE if dt.dtype_name(d) in core else other)
+            for d in dt.ALL_DTYPES if d in record.all_dtypes}
+
+
+def _device_dtypes_of(op: str, backend: str) -> tuple[Any, ...]:
+    from pyasc_core import dtypes as dt
+    from pyasc_core import placement as pl
+
+    return tuple(dt.as_dtype(d) for d, where in placement_of(op, backend).items() if where in (pl.AICORE, pl.AICPU))
+

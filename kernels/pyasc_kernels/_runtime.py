@@ -31,6 +31,7 @@ MIN_PER_CORE = 16384
 DTYPE_NAMES = {
     dt.bool_: "bool", dt.uint8: "uint8", dt.int8: "int8", dt.int16: "int16", dt.int32: "int32",
     dt.int64: "int64", dt.float16: "float16", dt.bfloat16: "bfloat16", dt.float32: "float32",
+    dt.float64: "float64",
 }
 
 
@@ -218,11 +219,15 @@ def launch(device: Any, family: str, name: str, num_blocks: int, args: Iterable[
 
 
 def no_kernel(op: str, device: Any, what: str, supported: Iterable[np.dtype] | str) -> KernelNotFoundError:
+    """The error of an AI Core glue without a kernel for the call's dtypes (``pyasc_dtype_gap``:
+    the registered kernel then takes the AI CPU path or the host fallback instead)."""
     names = supported if isinstance(supported, str) else ", ".join(dt.dtype_name(d) for d in supported)
-    return KernelNotFoundError(
-        f"{op} has no {device.type} kernel for {what}; its kernels take {names}. Cast first "
+    exc = KernelNotFoundError(
+        f"{op} has no {device.type} AI Core kernel for {what}; its kernels take {names}. Cast first "
         f"(e.g. x.astype('float32')) or run it on the reference with .to('numpy')"
     )
+    exc.pyasc_dtype_gap = True  # type: ignore[attr-defined]
+    return exc
 
 
 def size_of(shape: Sequence[int]) -> int:

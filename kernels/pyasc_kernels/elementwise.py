@@ -69,6 +69,13 @@ def to_dtype(x: Tensor, dtype: np.dtype) -> Tensor:
     if src == dtype:
         return x
     if src not in CAST_DTYPES or dtype not in CAST_DTYPES:
+        from . import aicpu  # no AI Core cast for this pair: the AI CPU's, when installed
+
+        if aicpu.available(x._device.type):
+            from pyasc_core import placement
+
+            placement.COUNTS[placement.AICPU] += 1
+            return aicpu.to_dtype(x, dtype)
         raise rt.no_kernel("pyasc::cast", x._device, f"{dt.dtype_name(src)} -> {dt.dtype_name(dtype)}",
                            CAST_DTYPES)
     out = rt.new_tensor(x._data.shape, dtype, x._device)

@@ -19,6 +19,7 @@ import attrs
 import numpy as np
 
 from .. import dtypes as _dt
+from .. import placement
 from ..binding import bind
 from ..errors import DtypeError, KernelNotFoundError, PyascError, ReferenceMismatchError
 from .compare import Comparison, compare, to_host
@@ -36,6 +37,7 @@ class OpcheckError(ReferenceMismatchError):
 @attrs.frozen
 class SampleResult:
     """The outcome of one sample: pass, fail (values differ), error (raised), no-kernel (fails),
+    host-fallback (right, but run by the host fallback: not a kernel pass, does not fail),
     missing-allowed (no kernel, tolerated by allow_missing or the expected-missing list), or
     listed-but-present (a dtype-level row: listed as missing, but its kernel ran)."""
 
@@ -48,6 +50,9 @@ class SampleResult:
     why: str = ""
     #: sanitizer warnings (pyasc.SanitizerWarning) the backend raised while running this sample
     warnings: tuple[str, ...] = ()
+    #: where the backend ran it: "AI Core", "AI CPU", "host fallback" (several joined by " + "),
+    #: "" when unknown (a backend that does not say, or the sample did not run)
+    runs_on: str = ""
 
     @property
     def failed(self) -> bool:
@@ -58,7 +63,7 @@ class SampleResult:
             "dtype": self.dtype, "desc": self.desc, "status": self.status, "message": self.message,
             "why": self.why,
             "comparison": self.comparison.as_dict() if self.comparison is not None else None,
-            "warnings": list(self.warnings),
+            "warnings": list(self.warnings), "runs_on": self.runs_on,
         }
 
 
@@ -90,13 +95,19 @@ class CheckReport:
                 "op": self.op, "dtype": r.dtype, "samples": 0, "passed": 0, "failed": 0,
                 "no_kernel": 0, "missing_allowed": 0, "listed_but_present": False,
                 "max_abs": None, "max_rel": None, "max_ulp": None, "warnings": 0,
+                "host_fallback": 0, "runs_on": [],
             })
             if r.status == "listed-but-present":
                 row["listed_but_present"] = True
                 continue
             row["samples"] += 1
             row["warnings"] += len(r.warnings)
-            if r.status == "pass":
+            for place in r.runs_on.split(" + ") if r.runs_on else ():
+                if place not in row["runs_on"]:
+                    row["runs_on"].append(place)
+            if r.status == "host-fallback":  # right, but no kernel ran: never a kernel pass
+                row["host_fallback"] += 1
+            elif r.status == "pass":
                 row["passed"] += 1
                 if r.why and r.why not in whys.setdefault(r.dtype, []):
                     whys[r.dtype].append(r.why)
@@ -120,6 +131,8 @@ class CheckReport:
                 row["status"] = "no kernel"
             elif row["missing_allowed"]:
                 row["status"] = "missing (allowed)"
+            elif row["host_fallback"]:
+                row["status"] = "host fallback"
             else:
                 row["status"] = "pass"
             row["why"] = _merge_whys(whys.get(dtype, []))
@@ -236,6 +249,19 @@ def run_sample(op: Any, sample: Sample, backend: str, reference: str,
 
 def _run_sample(op: Any, sample: Sample, backend: str, reference: str,
                 rtol: float | None, atol: float | None) -> SampleResult:
+    """_run_sample_on, labelled with where the backend ran it (a host fallback is no kernel pass)."""
+    before = placement.snapshot()
+    r = _run_sample_on(op, sample, backend, reference, rtol, atol)
+    after = placement.COUNTS
+    places = [p for p in (placement.AICORE, placement.AICPU, placement.HOST) if after[p] > before[p]]
+    if not places:
+        return r
+    status = "host-fallback" if r.status == "pass" and placement.HOST in places else r.status
+    return attrs.evolve(r, status=status, runs_on=" + ".join(places))
+
+
+def _run_sample_on(op: Any, sample: Sample, backend: str, reference: str,
+                   rtol: float | None, atol: float | None) -> SampleResult:
     try:
         expected = _outputs(_call(op, sample, reference))
     except Exception as exc:

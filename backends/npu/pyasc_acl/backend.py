@@ -1,7 +1,8 @@
 """The device backend over an ACL runtime, shared by ``sim`` (the simulator's library) and ``npu``
 (the real libascendcl): tensors in device memory through the caching allocator (strided views of
 its blocks, as PyTorch's storage), copies on the current stream, streams and events. No op kernels live here: an op without a kernel registered
-for the backend raises KernelNotFoundError (no silent fallback)."""
+for the backend raises KernelNotFoundError (the built-in ops' kernels route dtypes the AI Core
+lacks to the AI CPU, or to the host fallback PYASC_FALLBACK governs: see pyasc_kernels)."""
 
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ class AclBackend(Backend):
     """A backend whose device is driven through an ACL library found by ``locate()``."""
 
     is_host = False
-    dtypes = _dt.ANY - {_dt.float64}
+    #: every dtype is stored (memory is memory); ops without an AI Core kernel run on the AI CPU
+    dtypes = _dt.ANY
     #: a device-side strided gather (DeviceArray -> contiguous DeviceArray), set by the plugin that
     #: registers the built-in kernels for this backend (pyasc_kernels); None: gather on the host
     gather: Callable[[DeviceArray], DeviceArray] | None = None

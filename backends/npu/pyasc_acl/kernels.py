@@ -26,7 +26,7 @@ class Binary:
     """A kernel binary loaded on a device (``aclrtBinaryLoadFromFile``); on the simulator a host
     shared object exporting ``__pyasc_sim_entry_<name>``. Unloaded when dropped or by ``unload()``."""
 
-    def __init__(self, path: str | os.PathLike, device: Any = None) -> None:
+    def __init__(self, path: str | os.PathLike, device: Any = None, *, cpu_kernel_mode: int | None = None) -> None:
         if not isinstance(path, (str, os.PathLike)):
             raise ArgumentError(
                 f"Binary needs the path of a kernel binary (str or os.PathLike), got {type(path).__name__} "
@@ -37,10 +37,16 @@ class Binary:
         if isinstance(self.path, bytes):
             self.path = os.fsdecode(self.path)
         self.path = os.path.abspath(self.path)  # aclrtBinaryLoadFromFile takes an absolute path
-        self._raw = self.backend.raw_device(self.device).load_binary(self.path)
+        if cpu_kernel_mode is not None and cpu_kernel_mode not in (0, 1, 2):
+            raise ArgumentError(f"cpu_kernel_mode must be 0, 1 or 2 (ACL's AI CPU registration modes), got "
+                                f"{cpu_kernel_mode!r}; pyasc's AI CPU libraries load with 1")
+        #: an AI CPU library (ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE): its functions run on the AI CPU
+        self.aicpu = cpu_kernel_mode is not None
+        self._raw = self.backend.raw_device(self.device).load_binary(
+            self.path, -1 if cpu_kernel_mode is None else cpu_kernel_mode)
         self.unloaded = False
         #: {kernel: Signature} from the binary's signature table ({} without one: 8-byte slots)
-        self.signatures: dict[str, Signature] = read_signatures(self.path)
+        self.signatures: dict[str, Signature] = {} if self.aicpu else read_signatures(self.path)
 
     def function(self, name: str) -> Function:
         """The kernel ``name`` of this binary (``aclrtBinaryGetFunction``). A template instance is

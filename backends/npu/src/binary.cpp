@@ -7,9 +7,21 @@
 
 namespace pyasc_npu {
 
-Binary::Binary(std::shared_ptr<DeviceContext> ctx, std::string path) : ctx_(std::move(ctx)), path_(std::move(path)) {
+Binary::Binary(std::shared_ptr<DeviceContext> ctx, std::string path, int32_t cpu_kernel_mode)
+    : ctx_(std::move(ctx)), path_(std::move(path)), cpu_kernel_mode_(cpu_kernel_mode) {
     ctx_->activate();
-    ctx_->check(ctx_->api().aclrtBinaryLoadFromFile(path_.c_str(), nullptr, &handle_), "aclrtBinaryLoadFromFile");
+    if (cpu_kernel_mode_ < 0) {
+        ctx_->check(ctx_->api().aclrtBinaryLoadFromFile(path_.c_str(), nullptr, &handle_), "aclrtBinaryLoadFromFile");
+        return;
+    }
+    aclrtBinaryLoadOption opt;
+    std::memset(&opt, 0, sizeof(opt));
+    opt.type = ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE;
+    opt.value.cpuKernelMode = cpu_kernel_mode_;
+    aclrtBinaryLoadOptions opts;
+    opts.options = &opt;
+    opts.numOpt = 1;
+    ctx_->check(ctx_->api().aclrtBinaryLoadFromFile(path_.c_str(), &opts, &handle_), "aclrtBinaryLoadFromFile");
 }
 
 Binary::~Binary() {

@@ -15,7 +15,9 @@ namespace pyasc_npu {
 
 class Binary {
 public:
-    Binary(std::shared_ptr<DeviceContext> ctx, std::string path);
+    // cpu_kernel_mode >= 0: an AI CPU library, loaded with ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE
+    // set to it (1: a library file, found as the .so of its .json op info file or given itself).
+    Binary(std::shared_ptr<DeviceContext> ctx, std::string path, int32_t cpu_kernel_mode = -1);
     ~Binary();
     Binary(const Binary &) = delete;
     Binary &operator=(const Binary &) = delete;
@@ -23,12 +25,14 @@ public:
     void unload();  // explicit early unload; functions of this binary become unusable
     aclrtBinHandle handle() const;
     const std::string &path() const { return path_; }
+    bool aicpu() const { return cpu_kernel_mode_ >= 0; }
     const std::shared_ptr<DeviceContext> &context() const { return ctx_; }
 
 private:
     std::shared_ptr<DeviceContext> ctx_;
     std::string path_;
     aclrtBinHandle handle_ = nullptr;
+    int32_t cpu_kernel_mode_ = -1;
 };
 
 // A kernel of a loaded binary; keeps the binary loaded.

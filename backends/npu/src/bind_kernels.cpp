@@ -14,6 +14,7 @@ namespace pyasc_npu {
 void bind_kernels(py::module_ &m, PyDeviceClass &device) {
     py::class_<Binary, std::shared_ptr<Binary>>(m, "Binary", "A loaded kernel binary (aclrtBinaryLoadFromFile).")
         .def_property_readonly("path", &Binary::path)
+        .def_property_readonly("aicpu", &Binary::aicpu, "an AI CPU library (ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE)")
         .def("function", [](const std::shared_ptr<Binary> &b, const std::string &name) {
             return std::make_shared<Function>(b, name);
         }, py::arg("name"), "aclrtBinaryGetFunction")
@@ -24,10 +25,12 @@ void bind_kernels(py::module_ &m, PyDeviceClass &device) {
         .def_property_readonly("binary", &Function::binary);
 
     device
-        .def("load_binary", [](PyDevice &d, const std::string &path) {
+        .def("load_binary", [](PyDevice &d, const std::string &path, int32_t cpu_kernel_mode) {
             py::gil_scoped_release nogil;
-            return std::make_shared<Binary>(d.ctx, path);
-        }, py::arg("path"), "aclrtBinaryLoadFromFile")
+            return std::make_shared<Binary>(d.ctx, path, cpu_kernel_mode);
+        }, py::arg("path"), py::arg("cpu_kernel_mode") = -1,
+             "aclrtBinaryLoadFromFile; cpu_kernel_mode >= 0 loads an AI CPU library with "
+             "ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE set to it")
         .def("launch", [](PyDevice &d, Function &fn, uint32_t num_blocks, py::bytes args, Stream &stream,
                           const std::vector<std::shared_ptr<DeviceBlock>> &uses, bool host_args) {
             for (const auto &b : uses) b->record_stream(stream.handle());

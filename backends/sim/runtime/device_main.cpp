@@ -259,6 +259,10 @@ int gm_query(void *user, const void *p, uint64_t *base, uint64_t *size, char *wh
 
 // ---- kernels: dlopen handles cached by file identity ----------------------------------
 
+// An AI CPU kernel: a plain function over device memory; args is the launch's argument blob
+// (pyasc's AI CPU kernels: 8 bytes per argument).  Returns 0, or an error code of its own.
+typedef uint32_t (*AiCpuEntry)(void *args);
+
 struct KernelCache {
     std::mutex mu;
     std::map<std::pair<std::string, std::pair<uint64_t, uint64_t>>, void *> binaries;
@@ -286,7 +290,60 @@ struct KernelCache {
         }
         return entry;
     }
+
+    // An AI CPU binary's entry function (a plain exported symbol), or null with *error set.
+    AiCpuEntry find_cpu(const char *path, const char *name, uint64_t dev, uint64_t ino, std::string *error) {
+        std::lock_guard<std::mutex> lock(mu);
+        const auto key = std::make_pair(std::string(path), std::make_pair(dev, ino));
+        void *&handle = binaries[key];
+        if (handle == nullptr) {
+            handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+            if (handle == nullptr) {
+                const char *why = dlerror();
+                *error = std::string("the device process cannot load the AI CPU binary '") + path + "': " + (why ? why : "?");
+                binaries.erase(key);
+                return nullptr;
+            }
+        }
+        AiCpuEntry &entry = cpu_entries[std::make_pair(handle, std::string(name))];
+        if (entry == nullptr) {
+            entry = reinterpret_cast<AiCpuEntry>(dlsym(handle, name));
+            if (entry == nullptr) *error = std::string("the device process finds no AI CPU function ") + name;
+        }
+        return entry;
+    }
+    std::map<std::pair<void *, std::string>, AiCpuEntry> cpu_entries;
 };
+
+// Runs an AI CPU entry of the slot's batch: the function once, on this thread (the simulated AI
+// CPU), over a private copy of the argument blob.  A fault is reported by the crash handler as for
+// a kernel block (block 0); a nonzero return is ACL_ERROR_RT_AICPU_EXCEPTION.  The reply's
+// wave_cycles is the nanoseconds it ran (the host costs it with the SoC's AI CPU figures).
+bool serve_cpu_entry(Slot *c, int slot, devproc::Entry &e, KernelCache &cache) {
+    const char *path = reinterpret_cast<const char *>(c->arena + e.path_off);
+    const char *name = reinterpret_cast<const char *>(c->arena + e.name_off);
+    std::string error;
+    AiCpuEntry fn = cache.find_cpu(path, name, e.bin_dev, e.bin_ino, &error);
+    if (fn == nullptr) {
+        e.status = ACL_ERROR_RT_AICPU_EXCEPTION;
+        std::snprintf(c->message, sizeof(c->message), "%s", error.c_str());
+        return false;
+    }
+    std::vector<uint64_t> args((e.args_size + 7) / 8 + 1, 0);
+    std::memcpy(args.data(), c->arena + e.args_off, e.args_size);
+    block_begin(slot, 0);
+    c->running.store(1);
+    const auto t0 = std::chrono::steady_clock::now();
+    const uint32_t rc = fn(args.data());
+    const auto t1 = std::chrono::steady_clock::now();
+    c->running.store(0);
+    block_end();
+    e.wave_cycles = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    if (rc == 0) return true;
+    e.status = ACL_ERROR_RT_AICPU_EXCEPTION;
+    std::snprintf(c->message, sizeof(c->message), "the AI CPU function %s returned error %u", name, rc);
+    return false;
+}
 
 // The cost model's cycles of one launch: blocks beyond the core count run in waves; a wave lasts
 // as long as its slowest block (a mixed cube/vector kernel's block takes a whole AI Core, so its
@@ -309,6 +366,7 @@ bool serve_entry(Slot *c, int slot, uint32_t i, ThreadPool &pool, KernelCache &c
     e.failing_block = 0;
     e.cores_per_block = 1;
     e.wave_cycles = 0.0;
+    if ((e.flags & devproc::kFlagAiCpu) != 0) return serve_cpu_entry(c, slot, e, cache);
     const char *path = reinterpret_cast<const char *>(c->arena + e.path_off);
     const char *name = reinterpret_cast<const char *>(c->arena + e.name_off);
     std::string error;

@@ -430,7 +430,8 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
         const KernelLaunch &r = *reqs[first + j];
         devproc::Entry &e = c.entries[j];
         e.num_blocks = r.num_blocks;
-        e.flags = (r.checks ? PYASC_SIM_FLAG_CHECKS : 0u) | (r.strict ? PYASC_SIM_FLAG_STRICT : 0u);
+        e.flags = (r.checks ? PYASC_SIM_FLAG_CHECKS : 0u) | (r.strict ? PYASC_SIM_FLAG_STRICT : 0u) |
+                  (r.aicpu ? devproc::kFlagAiCpu : 0u);
         e.bin_dev = r.bin_dev;
         e.bin_ino = r.bin_ino;
         e.path_off = put_string(c.arena, &off, r.binary_path, devproc::kMaxPath);

@@ -37,6 +37,7 @@ struct KernelLaunch {
     const std::vector<uint8_t> *args = nullptr;
     bool checks = true;
     bool strict = false;  // PYASC_SIM_STRICT: warnings are errors
+    bool aicpu = false;   // kernel_name is the entry function of an AI CPU binary (runs once)
     const SocProfile *profile = nullptr;
     // What the kernel may touch, by address: (base, size) of live allocations and of tensor
     // blocks (size | devproc::kTensorBlockBit) inside allocations the caching allocator uses.
@@ -48,7 +49,8 @@ struct KernelLaunch {
 struct KernelResult {
     aclError status = ACL_SUCCESS;
     std::string message;          // complete ("kernel K block B: ...")
-    double wave_cycles = 0.0;     // sum over waves of the slowest block's cycles (the cost model)
+    double wave_cycles = 0.0;     // sum over waves of the slowest block's cycles (the cost model);
+                                  // an AI CPU launch: the nanoseconds its function ran
     bool has_cycles = false;      // wave_cycles is set (success, or a block's own error)
     std::vector<std::string> warnings;  // "kernel K block B: sanitizer warning ..."
     uint32_t cores_per_block = 1;       // 3: a mixed cube/vector kernel

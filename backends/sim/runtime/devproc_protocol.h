@@ -33,6 +33,10 @@ constexpr uint32_t kMaxSnapshot = 1u << 16;    // live allocations passed with a
 constexpr size_t kMessageSize = 4096;
 constexpr size_t kWhySize = 512;
 
+// Entry::flags bit (besides PYASC_SIM_FLAG_*): the entry is an AI CPU function, run once on the
+// simulated AI CPU; its reply's wave_cycles holds the nanoseconds it ran.
+constexpr uint32_t kFlagAiCpu = 0x100u;
+
 enum Command : uint32_t { kCmdLaunch = 1, kCmdQuit = 2 };
 enum QueryState : uint32_t { kQueryIdle = 0, kQueryAsked = 1, kQueryAnswered = 2 };
 

@@ -5,6 +5,7 @@
 // A simulator kernel binary is a host shared object following pyasc_sim/kernel_abi.h.
 #include <dlfcn.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -32,6 +33,7 @@ namespace pyasc_sim {
 
 Binary::~Binary() {
     if (handle != nullptr) dlclose(handle);
+    if (!temp_path.empty()) unlink(temp_path.c_str());
 }
 
 }  // namespace pyasc_sim
@@ -227,7 +229,8 @@ void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs)
         req.binary_path = job.fn->binary->path;
         req.bin_dev = job.fn->binary->file_dev;
         req.bin_ino = job.fn->binary->file_ino;
-        req.kernel_name = job.fn->name;
+        req.kernel_name = job.fn->aicpu ? job.fn->symbol : job.fn->name;
+        req.aicpu = job.fn->aicpu;
         req.num_blocks = job.num_blocks;
         req.args = &args[i];
         req.checks = checks_enabled();
@@ -248,7 +251,11 @@ void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs)
     for (size_t i = 0; i < count; ++i) {
         if (k < index.size() && index[k] == i) {
             const KernelResult &result = results[k++];
-            if (result.has_cycles) st.clock_ns += cost::kLaunchOverheadNs + result.wave_cycles / profile.clock_ghz;
+            if (result.has_cycles && jobs[i]->fn->aicpu) {  // AI CPU: its task cost and its run time
+                st.clock_ns += profile.aicpu_launch_ns + result.wave_cycles * profile.aicpu_slowdown;
+            } else if (result.has_cycles) {
+                st.clock_ns += cost::kLaunchOverheadNs + result.wave_cycles / profile.clock_ghz;
+            }
             push_warnings(result.warnings);
             if (result.status != ACL_SUCCESS) st.record_error(result.status, result.message);
         } else {
@@ -270,6 +277,11 @@ aclError enqueue_launch(const char *api, aclrtFuncHandle funcHandle, uint32_t nu
                     format("%s: numBlocks %u is out of range [1, %u] (kernel %s)", api, numBlocks, kMaxBlocks,
                            fn->name.c_str()));
     }
+    if (fn->aicpu && numBlocks != 1) {
+        return fail(ACL_ERROR_RT_PARAM_INVALID,
+                    format("%s: the AI CPU function %s runs as one task: numBlocks must be 1, got %u", api,
+                           fn->name.c_str(), numBlocks));
+    }
     std::shared_ptr<Stream> st;
     if (aclError e = resolve_stream(api, stream, dev, &st)) return e;
     auto job = std::make_shared<LaunchJob>();
@@ -280,6 +292,106 @@ aclError enqueue_launch(const char *api, aclrtFuncHandle funcHandle, uint32_t nu
     // The tensor blocks as of now: one freed after this call stays valid for this launch.
     job->blocks = runtime().memory.blocks.snapshot(dev->id);
     st->enqueue_launch(std::move(job));
+    return ACL_SUCCESS;
+}
+
+
+// ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE of `options` into *mode (-1: not an AI CPU binary).
+aclError read_cpu_mode(const char *api, const aclrtBinaryLoadOptions *options, int32_t *mode) {
+    *mode = -1;
+    if (options == nullptr || options->numOpt == 0) return ACL_SUCCESS;
+    if (options->options == nullptr) {
+        return fail(ACL_ERROR_INVALID_PARAM, format("%s: options->numOpt is %zu but options->options is NULL", api,
+                                                    options->numOpt));
+    }
+    for (size_t i = 0; i < options->numOpt; ++i) {
+        const aclrtBinaryLoadOption &o = options->options[i];
+        if (o.type != ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE) continue;
+        if (o.value.cpuKernelMode < 0 || o.value.cpuKernelMode > 2) {
+            return fail(ACL_ERROR_INVALID_PARAM,
+                        format("%s: cpuKernelMode %d is not 0, 1 or 2", api, o.value.cpuKernelMode));
+        }
+        *mode = o.value.cpuKernelMode;
+    }
+    return ACL_SUCCESS;
+}
+
+// dlopens `path` as a binary of the current device (an AI CPU library when `aicpu`).
+aclError load_binary(const char *api, const std::shared_ptr<Device> &dev, const std::string &path, bool aicpu,
+                     aclrtBinHandle *binHandle) {
+    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+        const char *why = dlerror();
+        return fail(ACL_ERROR_INVALID_FILE, format("%s: cannot load simulator %s binary '%s': %s", api,
+                                                   aicpu ? "AI CPU" : "kernel", path.c_str(),
+                                                   why ? why : "unknown error"));
+    }
+    auto bin = std::make_shared<Binary>();
+    bin->path = path;
+    bin->handle = handle;
+    bin->aicpu = aicpu;
+    struct stat sb;
+    if (stat(path.c_str(), &sb) == 0) {  // with the path, the device process's dlopen cache key
+        bin->file_dev = static_cast<uint64_t>(sb.st_dev);
+        bin->file_ino = static_cast<uint64_t>(sb.st_ino);
+    }
+    bin->device = dev->id;
+    if (const void *ver = aicpu ? nullptr : dlsym(handle, PYASC_SIM_ABI_VERSION_SYMBOL)) {
+        const uint32_t v = *static_cast<const uint32_t *>(ver);
+        if (v == 0 || v > PYASC_SIM_KERNEL_ABI_VERSION) {
+            return fail(ACL_ERROR_INVALID_FILE,
+                        format("%s: '%s' was built for simulator kernel ABI version %u, this runtime implements "
+                               "versions 1..%u; rebuild the kernel binary or update the runtime",
+                               api, path.c_str(), v, PYASC_SIM_KERNEL_ABI_VERSION));
+        }
+    }
+    Runtime &rt = runtime();
+    {
+        std::unique_lock<std::shared_mutex> lock(rt.mu);
+        rt.binaries[bin.get()] = bin;
+    }
+    *binHandle = bin.get();
+    return ACL_SUCCESS;
+}
+
+// The AI CPU function `symbol` of the AI CPU binary `binHandle`, named `name` in messages.
+aclError get_cpu_function(const char *api, aclrtBinHandle binHandle, const char *symbol, const char *name,
+                          aclrtFuncHandle *funcHandle) {
+    Runtime &rt = runtime();
+    std::shared_ptr<Binary> bin;
+    {
+        std::shared_lock<std::shared_mutex> lock(rt.mu);
+        auto it = rt.binaries.find(binHandle);
+        if (it == rt.binaries.end()) {
+            return fail(ACL_ERROR_RT_INVALID_HANDLE,
+                        format("%s: binHandle %s is not a loaded binary (never loaded, or unloaded)", api,
+                               ptr_str(binHandle).c_str()));
+        }
+        bin = it->second;
+    }
+    if (!bin->aicpu) {
+        return fail(ACL_ERROR_RT_PARAM_INVALID,
+                    format("%s: '%s' is not an AI CPU binary (load it with ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE)",
+                           api, bin->path.c_str()));
+    }
+    if (dlsym(bin->handle, symbol) == nullptr) {
+        return fail(ACL_ERROR_INVALID_PARAM, format("%s: the AI CPU function '%s' is not in '%s' (no exported symbol)",
+                                                    api, symbol, bin->path.c_str()));
+    }
+    auto fn = std::make_shared<Function>();
+    fn->binary = bin;
+    fn->name = name;
+    fn->symbol = symbol;
+    fn->aicpu = true;
+    {
+        std::unique_lock<std::shared_mutex> lock(rt.mu);
+        if (rt.binaries.count(binHandle) == 0) {
+            return fail(ACL_ERROR_RT_INVALID_HANDLE, format("%s: binHandle %s was unloaded concurrently", api,
+                                                            ptr_str(binHandle).c_str()));
+        }
+        rt.functions[fn.get()] = fn;
+    }
+    *funcHandle = fn.get();
     return ACL_SUCCESS;
 }
 
@@ -314,42 +426,85 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
     if (aclError e = current_device(api, &dev)) return e;
     if (binPath == nullptr || binPath[0] == '\0') return fail(ACL_ERROR_INVALID_PARAM, format("%s: binPath is empty", api));
     if (binHandle == nullptr) return fail(ACL_ERROR_INVALID_PARAM, format("%s: binHandle is NULL", api));
-    if (options != nullptr && options->numOpt != 0 && options->options == nullptr) {
-        return fail(ACL_ERROR_INVALID_PARAM, format("%s: options->numOpt is %zu but options->options is NULL", api,
-                                                    options->numOpt));
+    int32_t cpu_mode = -1;
+    if (aclError e = read_cpu_mode(api, options, &cpu_mode)) return e;
+    std::string path = binPath;
+    if (cpu_mode == 0) {
+        return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    format("%s: cpuKernelMode 0 registers CANN's built-in AI CPU operators, which the simulator "
+                           "does not have; load your own AI CPU library with cpuKernelMode 1", api));
     }
-    // Options (lazy load, magic, AI CPU mode) do not change how a host object is loaded.
-    void *handle = dlopen(binPath, RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) {
-        const char *why = dlerror();
-        return fail(ACL_ERROR_INVALID_FILE,
-                    format("%s: cannot load simulator kernel binary '%s': %s", api, binPath, why ? why : "unknown error"));
+    if (cpu_mode == 2) {
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    format("%s: cpuKernelMode 2 is for aclrtBinaryLoadFromData + aclrtRegisterCpuFunc; load a file "
+                           "with cpuKernelMode 1", api));
     }
-    auto bin = std::make_shared<Binary>();
-    bin->path = binPath;
-    bin->handle = handle;
-    struct stat sb;
-    if (stat(binPath, &sb) == 0) {  // with the path, the device process's dlopen cache key
-        bin->file_dev = static_cast<uint64_t>(sb.st_dev);
-        bin->file_ino = static_cast<uint64_t>(sb.st_ino);
+    if (cpu_mode == 1 && path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
+        path = path.substr(0, path.size() - 5) + ".so";  // the AI CPU library named as its op info file
     }
-    bin->device = dev->id;
-    if (const void *ver = dlsym(handle, PYASC_SIM_ABI_VERSION_SYMBOL)) {
-        const uint32_t v = *static_cast<const uint32_t *>(ver);
-        if (v == 0 || v > PYASC_SIM_KERNEL_ABI_VERSION) {
-            return fail(ACL_ERROR_INVALID_FILE,
-                        format("%s: '%s' was built for simulator kernel ABI version %u, this runtime implements "
-                               "versions 1..%u; rebuild the kernel binary or update the runtime",
-                               api, binPath, v, PYASC_SIM_KERNEL_ABI_VERSION));
-        }
+    // The other options (lazy load, magic) do not change how a host object is loaded.
+    return load_binary(api, dev, path, cpu_mode == 1, binHandle);
+}
+
+aclError aclrtBinaryLoadFromData(const void *data, size_t length, const aclrtBinaryLoadOptions *options,
+                                 aclrtBinHandle *binHandle) {
+    const char *api = "aclrtBinaryLoadFromData";
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device(api, &dev)) return e;
+    if (data == nullptr || length == 0) {
+        return fail(ACL_ERROR_INVALID_PARAM, format("%s: data is NULL or length is 0 (length %zu)", api, length));
+    }
+    if (binHandle == nullptr) return fail(ACL_ERROR_INVALID_PARAM, format("%s: binHandle is NULL", api));
+    int32_t cpu_mode = -1;
+    if (aclError e = read_cpu_mode(api, options, &cpu_mode)) return e;
+    if (cpu_mode != 2) {
+        return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    format("%s: the simulator loads AI CPU libraries from data (option "
+                           "ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 2); load AI Core kernels with "
+                           "aclrtBinaryLoadFromFile", api));
+    }
+    // dlopen needs a file: the data goes into a private temporary one, removed at unload.
+    const char *tmpdir = std::getenv("TMPDIR");
+    std::string tmpl = std::string(tmpdir != nullptr && tmpdir[0] != '\0' ? tmpdir : "/tmp") + "/pyasc-aicpu-XXXXXX";
+    std::vector<char> name(tmpl.begin(), tmpl.end());
+    name.push_back('\0');
+    const int fd = mkstemp(name.data());
+    if (fd < 0) return fail(ACL_ERROR_RT_FILE_WRITE, format("%s: cannot create a temporary file in %s", api, tmpl.c_str()));
+    const uint8_t *p = static_cast<const uint8_t *>(data);
+    size_t left = length;
+    while (left > 0) {
+        const ssize_t w = write(fd, p, left);
+        if (w <= 0) break;
+        p += w;
+        left -= static_cast<size_t>(w);
+    }
+    close(fd);
+    if (left != 0) {
+        unlink(name.data());
+        return fail(ACL_ERROR_RT_FILE_WRITE, format("%s: cannot write %zu bytes to %s", api, length, name.data()));
+    }
+    aclError e = load_binary(api, dev, name.data(), true, binHandle);
+    if (e != ACL_SUCCESS) {
+        unlink(name.data());
+        return e;
     }
     Runtime &rt = runtime();
-    {
-        std::unique_lock<std::shared_mutex> lock(rt.mu);
-        rt.binaries[bin.get()] = bin;
-    }
-    *binHandle = bin.get();
+    std::shared_lock<std::shared_mutex> lock(rt.mu);
+    auto it = rt.binaries.find(*binHandle);
+    if (it != rt.binaries.end()) it->second->temp_path = name.data();
     return ACL_SUCCESS;
+}
+
+aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char *funcName, const char *kernelName,
+                              aclrtFuncHandle *funcHandle) {
+    const char *api = "aclrtRegisterCpuFunc";
+    if (aclError e = require_init(api)) return e;
+    if (handle == nullptr) return fail(ACL_ERROR_INVALID_PARAM, format("%s: handle is NULL", api));
+    if (funcName == nullptr || funcName[0] == '\0' || kernelName == nullptr || kernelName[0] == '\0') {
+        return fail(ACL_ERROR_INVALID_PARAM, format("%s: funcName and kernelName must not be empty", api));
+    }
+    if (funcHandle == nullptr) return fail(ACL_ERROR_INVALID_PARAM, format("%s: funcHandle is NULL", api));
+    return get_cpu_function(api, handle, funcName, kernelName, funcHandle);
 }
 
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName, aclrtFuncHandle *funcHandle) {
@@ -371,6 +526,9 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kern
                                ptr_str(binHandle).c_str()));
         }
         bin = it->second;
+    }
+    if (bin->aicpu) {
+        return get_cpu_function(api, binHandle, kernelName, kernelName, funcHandle);
     }
     const std::string symbol = std::string(PYASC_SIM_ENTRY_PREFIX) + kernelName;
     void *sym = dlsym(bin->handle, symbol.c_str());

@@ -140,6 +140,10 @@ struct Binary {
     void *handle = nullptr;
     int32_t device = 0;
     uint64_t file_dev = 0, file_ino = 0;  // identity of the file loaded
+    // An AI CPU binary (ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE): plain C++ functions
+    // `extern "C" uint32_t fn(void *args)` over device memory, run by the simulated AI CPU.
+    bool aicpu = false;
+    std::string temp_path;  // aclrtBinaryLoadFromData: the file holding the data (removed at unload)
     ~Binary();
 };
 
@@ -147,6 +151,8 @@ struct Function {
     std::shared_ptr<Binary> binary;
     std::string name;
     PyascSimKernelEntry entry = nullptr;
+    bool aicpu = false;   // an AI CPU function of an AI CPU binary
+    std::string symbol;   // AI CPU: the exported entry function (aclrtRegisterCpuFunc's funcName)
 };
 
 struct Runtime {

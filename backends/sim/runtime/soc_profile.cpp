@@ -9,13 +9,13 @@ constexpr size_t KiB = 1024;
 constexpr size_t MiB = 1024 * KiB;
 
 // Core counts and buffer sizes of the 910B family as stated in pyasc's design;
-// L2 size, bandwidth, clock and AI CPU count are estimates.
+// L2 size, bandwidth, clock and the AI CPU figures are estimates.
 const SocProfile kProfiles[] = {
-    // name          cube vec aicpu  UB        L1        L0A      L0B      L0C       L2         HBM GB/s clock
-    {"Ascend910B1", 24, 48, 6, 192 * KiB, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 192 * MiB, 1600.0, 1.8},
-    {"Ascend910B2", 24, 48, 6, 192 * KiB, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 192 * MiB, 1600.0, 1.8},
-    {"Ascend910B3", 20, 40, 6, 192 * KiB, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 192 * MiB, 1600.0, 1.8},
-    {"Ascend910B4", 20, 40, 6, 192 * KiB, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 96 * MiB, 800.0, 1.8},
+    // name          cube vec aicpu  UB        L1        L0A      L0B      L0C       L2         HBM GB/s clock  AICPU launch ns, slowdown
+    {"Ascend910B1", 24, 48, 6, 192 * KiB, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 192 * MiB, 1600.0, 1.8, 20000.0, 3.0},
+    {"Ascend910B2", 24, 48, 6, 192 * KiB, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 192 * MiB, 1600.0, 1.8, 20000.0, 3.0},
+    {"Ascend910B3", 20, 40, 6, 192 * KiB, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 192 * MiB, 1600.0, 1.8, 20000.0, 3.0},
+    {"Ascend910B4", 20, 40, 6, 192 * KiB, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 96 * MiB, 800.0, 1.8, 20000.0, 3.0},
 };
 
 }  // namespace

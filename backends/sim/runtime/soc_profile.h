@@ -21,6 +21,10 @@ struct SocProfile {
     size_t l2_bytes;           // ACL_DEV_ATTR_L2_CACHE_SIZE (estimate)
     double hbm_bandwidth_gbps; // GB/s (estimate)
     double clock_ghz;          // AI Core clock (estimate)
+    // AI CPU figures (estimates): the fixed cost of an AI CPU task (scheduling it on the device's
+    // control CPUs), and how much longer an AI CPU core takes than the host core that runs it.
+    double aicpu_launch_ns;
+    double aicpu_slowdown;
 };
 
 // The default profile (Ascend910B1).

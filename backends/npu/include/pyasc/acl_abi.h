@@ -309,6 +309,13 @@ PYASC_ACL_API aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle,
                                                      aclrtPlaceHolderInfo *placeHolderArray,
                                                      size_t placeHolderNum);
 PYASC_ACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
+/* AI CPU kernels: a binary loaded from host memory (with ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE 2)
+ * and the registration of one of its AI CPU functions (funcName: its entry function, kernelName:
+ * the op type).  Optional for the binding. */
+PYASC_ACL_API aclError aclrtBinaryLoadFromData(const void *data, size_t length,
+                                               const aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle);
+PYASC_ACL_API aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char *funcName,
+                                            const char *kernelName, aclrtFuncHandle *funcHandle);
 /* Operator execution timeout in seconds for launches that start afterwards (0: no timeout, in
  * the simulator).  A kernel running longer fails with ACL_ERROR_RT_AICORE_TIMEOUT.  Optional for
  * the binding. */
@@ -390,6 +397,12 @@ PYASC_ACL_API int pyascSimTakeWarning(char *buf, size_t size);
        aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,                                   \
        aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum))                               \
     X(aclError, aclrtBinaryUnLoad, (aclrtBinHandle binHandle))                                      \
+    X(aclError, aclrtBinaryLoadFromData,                                                             \
+      (const void *data, size_t length, const aclrtBinaryLoadOptions *options,                       \
+       aclrtBinHandle *binHandle))                                                                   \
+    X(aclError, aclrtRegisterCpuFunc,                                                                \
+      (const aclrtBinHandle handle, const char *funcName, const char *kernelName,                    \
+       aclrtFuncHandle *funcHandle))                                                                 \
     X(aclError, aclrtSynchronizeStreamWithTimeout, (aclrtStream stream, int32_t timeout))            \
     X(aclError, aclrtSynchronizeEventWithTimeout, (aclrtEvent event, int32_t timeout))               \
     X(aclError, aclrtSynchronizeDeviceWithTimeout, (int32_t timeout))                                \
@@ -406,6 +419,8 @@ PYASC_ACL_API int pyascSimTakeWarning(char *buf, size_t size);
     X(aclrtSynchronizeEventWithTimeout)     \
     X(aclrtSynchronizeDeviceWithTimeout)    \
     X(aclrtSetOpExecuteTimeOut)             \
+    X(aclrtBinaryLoadFromData)              \
+    X(aclrtRegisterCpuFunc)                 \
     X(pyascSimTakeWarning)                  \
     X(pyascRtTrackBlock)
 
