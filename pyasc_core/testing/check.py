@@ -4,8 +4,9 @@
 torch.library.opcheck does (meta agrees with real outputs, dtype rules hold, no hidden mutation).
 
 A report cannot pass by accident: a sample with no kernel on the backend fails ("no kernel")
-unless ``allow_missing`` or the checked-in expected-missing list (``missing.py``) names its
+unless ``allow_missing`` or an expected-missing list (``missing.py``, an op pack's) names its
 (op, dtype, backend), and a listed entry whose kernel now exists fails too (delete it). A sample
+the backend ran by its host fallback is "host-fallback": right, but never a kernel pass. A sample
 that raises (a sanitizer error, a kernel crash, a wrong shape) is a failing row with the message;
 the device's pending error is drained so the next samples run. Every pass says why it passed.
 """
@@ -326,8 +327,8 @@ def check_op(op: Any, backend: str | None = None, reference: str = "numpy", *,
     A sample with no kernel on ``backend`` fails the report ("no-kernel") unless ``allow_missing``
     or ``expected_missing`` lists its (op, dtype, backend) ("missing-allowed"); a listed dtype
     whose samples all found a kernel fails ("listed-but-present": delete the entry).
-    ``expected_missing``: None for pyasc's checked-in list (``pyasc_core/testing/
-    expected_missing_kernels.toml``), a path to another list, or (op, dtype, backend) triples.
+    ``expected_missing``: None for no list (no kernel may be missing), a path to a list (an op
+    pack's), or (op, dtype, backend) triples.
     """
     from ..registry import REGISTRY
     from ..selection import get_backend

@@ -1,9 +1,10 @@
-"""The checked-in list of kernels known to be missing: (op, dtype, backend) entries that
-``pyasc check`` tolerates, enforced exactly so the list only shrinks.
+"""Lists of kernels known to be missing: (op, dtype, backend) entries that ``pyasc check``
+tolerates, enforced exactly so a list only shrinks (an op pack's own, ``--expected-missing PATH``).
 
 A missing kernel that is not listed fails its row, and so does a listed entry whose kernel now
-exists (delete the entry). The list lives in one place, ``expected_missing_kernels.toml`` next to
-this module (installed with pyasc): one table per backend, one key per op, the dtypes as a list.
+exists (delete the entry). TOML: one table per backend, one key per op, the dtypes as a list.
+pyasc's built-in ops have no such list any more: every op runs every dtype its schema allows on
+the device backends (AI Core kernels, else AI CPU kernels), so nothing is expected to be missing.
 """
 
 from __future__ import annotations
@@ -17,9 +18,6 @@ import attrs
 
 from .. import dtypes as _dt
 from ..errors import PyascError
-
-#: the checked-in list (the every-dtype work deletes it once nothing is missing)
-EXPECTED_MISSING_FILE = pathlib.Path(__file__).with_name("expected_missing_kernels.toml")
 
 
 class ExpectedMissingListError(PyascError, ValueError):
@@ -104,19 +102,21 @@ def parse_expected_missing(text: str, where: str = "<text>") -> ExpectedMissing:
 
 
 def load_expected_missing(path: str | pathlib.Path | None = None) -> ExpectedMissing:
-    """The list at ``path`` (default: the checked-in ``EXPECTED_MISSING_FILE``)."""
-    p = pathlib.Path(path) if path is not None else EXPECTED_MISSING_FILE
+    """The list at ``path``; None: no list (nothing of pyasc's own is expected to be missing)."""
+    if path is None:
+        return ExpectedMissing()
+    p = pathlib.Path(path)
     try:
         text = p.read_text()
     except OSError as exc:
         raise ExpectedMissingListError(
             f"cannot read the expected-missing kernel list {p}: {exc.strerror or exc}; give an "
-            "existing file or leave the option out to use pyasc's checked-in list") from None
+            "existing file or leave the option out (then no kernel may be missing)") from None
     return parse_expected_missing(text, str(p))
 
 
 def as_expected_missing(value: Any) -> ExpectedMissing:
-    """An ExpectedMissing from None (the checked-in list), a path, an ExpectedMissing, or an
+    """An ExpectedMissing from None (no list), a path, an ExpectedMissing, or an
     iterable of (op, dtype, backend) triples."""
     if value is None:
         return load_expected_missing()

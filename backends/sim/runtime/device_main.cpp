@@ -315,6 +315,35 @@ struct KernelCache {
     std::map<std::pair<void *, std::string>, AiCpuEntry> cpu_entries;
 };
 
+// The initcheck shadow after an AI CPU function: the AI CPU is no kernel-API code, so what it
+// wrote is not known; every tensor block (or allocation) one of its arguments points into counts
+// as written (its sectors' bits are cleared), so AI Core kernels may read its outputs.
+void mark_cpu_writes(Slot *c, const devproc::Entry &e, const std::vector<uint64_t> &args) {
+    if ((e.flags & PYASC_SIM_FLAG_CHECKS) == 0 || c->gm_uninit == 0) return;
+    uint8_t *shadow = reinterpret_cast<uint8_t *>(c->gm_uninit);
+    const devproc::AllocRange *allocs = c->allocs + e.allocs_off;
+    const uint32_t n = e.n_allocs;
+    for (size_t i = 0; i < e.args_size / 8; ++i) {
+        const uint64_t addr = args[i];
+        uint32_t lo = 0, hi = n;
+        while (lo < hi) {
+            const uint32_t mid = lo + (hi - lo) / 2;
+            if (allocs[mid].base <= addr) lo = mid + 1; else hi = mid;
+        }
+        if (lo == 0) continue;
+        const devproc::AllocRange &r = allocs[lo - 1];
+        const uint64_t size = r.size & ~devproc::kTensorBlockBit;
+        if (addr - r.base >= size) continue;
+        if (r.base < c->gm_uninit_base || r.base + size > c->gm_uninit_base + c->gm_uninit_span) continue;
+        const uint64_t first = (r.base - c->gm_uninit_base) / 32, last = (r.base + size - c->gm_uninit_base + 31) / 32;
+        for (uint64_t s = first; s < last; ++s) {
+            uint8_t *byte = shadow + s / 8;
+            const uint8_t bit = static_cast<uint8_t>(1u << (s % 8));
+            if ((__atomic_load_n(byte, __ATOMIC_RELAXED) & bit) != 0) __atomic_fetch_and(byte, static_cast<uint8_t>(~bit), __ATOMIC_RELAXED);
+        }
+    }
+}
+
 // Runs an AI CPU entry of the slot's batch: the function once, on this thread (the simulated AI
 // CPU), over a private copy of the argument blob.  A fault is reported by the crash handler as for
 // a kernel block (block 0); a nonzero return is ACL_ERROR_RT_AICPU_EXCEPTION.  The reply's
@@ -339,6 +368,7 @@ bool serve_cpu_entry(Slot *c, int slot, devproc::Entry &e, KernelCache &cache) {
     c->running.store(0);
     block_end();
     e.wave_cycles = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    mark_cpu_writes(c, e, args);
     if (rc == 0) return true;
     e.status = ACL_ERROR_RT_AICPU_EXCEPTION;
     std::snprintf(c->message, sizeof(c->message), "the AI CPU function %s returned error %u", name, rc);
