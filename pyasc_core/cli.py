@@ -174,11 +174,11 @@ def _placements(name: str) -> dict[str, dict[str, str]]:
 
 
 def _fmt_placement(places: dict[str, str]) -> str:
-    """'aicore f16 bf16 f32 | aicpu i64 f64' for one backend's {dtype: where}."""
+    """'aicore f16 bf16 f32, aicpu i64 f64' for one backend's {dtype: where}."""
     groups: dict[str, list[str]] = {}
     for d, where in places.items():
         groups.setdefault(_PLACE_SHORT.get(where, where), []).append(_SHORT[d])
-    return " | ".join(f"{k} {' '.join(v)}" for k, v in groups.items())
+    return ", ".join(f"{k} {' '.join(v)}" for k, v in groups.items())
 
 
 def cmd_ops(args: argparse.Namespace) -> int:

@@ -157,14 +157,16 @@ def test_ops_table():
     out = run(["ops"], script=True).stdout
     assert f"{len(pyasc._BUILTIN_OPS)} ops" in out
     for name in pyasc._BUILTIN_OPS:
-        op, _schema, _dtypes, backends, _kernels, source = row(out, f"pyasc::{name}").split(" | ")
+        op, _schema, _dtypes, backends, _kernels, _runs_on, source = row(out, f"pyasc::{name}").split(" | ", 6)
         assert {"meta (meta function)", "numpy (reference)"} <= set(backends.split(", ")), backends
         assert source == "pyasc-runtime"
     assert "| (Tensor x) -> Tensor | f16 bf16 f32 f64 |" in row(out, "pyasc::exp")
     assert "| u8 i8 i16 i32 i64 f16 bf16 f32 f64 |" in row(out, "pyasc::add")
     assert "| bool u8 i8 i16 i32 i64 f16 bf16 f32 f64 |" in row(out, "pyasc::eq")
     assert "(Tensor x, int[]? axis=None, bool keepdims=False) -> Tensor" in row(out, "pyasc::sum")
-    assert "| sim: f16 bf16 f32 |" in row(out, "pyasc::exp")  # the dtypes the sim kernel takes
+    assert "| sim: f16 bf16 f32 f64 |" in row(out, "pyasc::exp")  # the dtypes the sim kernels take
+    # where each runs (issue 11): the AI Core's, the AI CPU for the rest
+    assert "sim: aicore f16 bf16 f32, aicpu f64" in row(out, "pyasc::exp")
 
 
 def test_ops_json_with_a_plugin(dists):
@@ -179,8 +181,10 @@ def test_ops_json_with_a_plugin(dists):
     assert {b: good["backends"][b] for b in ("meta", "numpy")} == {"meta": "meta function", "numpy": "reference"}
     del good["backends"]
     assert good == {"op": "good::triple", "schema": "(Tensor x) -> Tensor", "dtypes": ["int8", "float32"],
-                    "kernel_dtypes": {}, "composite": False, "source": "pyasc-good-pack"}
-    assert rows["pyasc::exp"]["kernel_dtypes"]["sim"] == ["float16", "bfloat16", "float32"]
+                    "kernel_dtypes": {}, "runs_on": {}, "composite": False, "source": "pyasc-good-pack"}
+    assert rows["pyasc::exp"]["kernel_dtypes"]["sim"] == ["float16", "bfloat16", "float32", "float64"]
+    assert rows["pyasc::exp"]["runs_on"]["sim"] == {"float16": "AI Core", "bfloat16": "AI Core",
+                                                   "float32": "AI Core", "float64": "AI CPU"}
 
 
 def test_plugins_json_all_with_good_and_failed_plugins(dists):
@@ -216,7 +220,7 @@ def test_plugins_and_ops_show_the_installed_example_pack(example_pack_site):
     assert row(out, "example") == "example | pyasc-example-pack | 0.1.0 | entrypoint | loaded"
     out = run(["ops", "--namespace", "example"], pythonpath=example_pack_site).stdout
     assert "5 ops" in out
-    op, _schema, dtypes, backends, _kernels, source = row(out, "example::mish").split(" | ")
+    op, _schema, dtypes, backends, _kernels, _runs_on, source = row(out, "example::mish").split(" | ", 6)
     assert dtypes == "f16 bf16 f32 f64" and source == "pyasc-example-pack"
     assert {"meta (composite)", "numpy (composite)"} <= set(backends.split(", "))
     assert "(Tensor x, *, float negative_slope=0.01) -> Tensor" in row(out, "example::leaky_relu")

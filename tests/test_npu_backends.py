@@ -33,7 +33,8 @@ def test_backend_is_available_and_reported(config):
         assert info["library"] == pyasc_sim.library_path()  # npu runs on the simulator's library
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "int8", "int32", "int64", "uint8", "bool"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool",
+                                   "float64"])
 def test_round_trip_every_dtype(config, dtype):
     data = (np.arange(24) % 5).reshape(2, 3, 4).astype(pyasc.dtype(dtype))
     t = pyasc.tensor(data, device=config)
@@ -42,12 +43,10 @@ def test_round_trip_every_dtype(config, dtype):
     np.testing.assert_array_equal(np.asarray(t), data)
 
 
-def test_float64_only_where_supported(config):
-    if config == "numpy":
-        assert pyasc.tensor([1.0], dtype="float64", device=config).dtype == np.float64
-    else:
-        with pytest.raises(pyasc.DtypeError, match="float64 is not supported on"):
-            pyasc.tensor([1.0], dtype="float64", device=config)
+def test_float64_is_stored_everywhere(config):
+    # issue 11: memory is memory; every dtype is stored on every backend
+    t = pyasc.tensor([1.0, 2.5], dtype="float64", device=config)
+    assert t.dtype == np.float64 and t.numpy().tolist() == [1.0, 2.5]
 
 
 def test_creation_functions(config):
