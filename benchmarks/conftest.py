@@ -44,6 +44,7 @@ def pytest_terminal_summary(terminalreporter):
         ("test_launch_latency", "rate_lines", "launch rates (100k queued launches, then one synchronize)"),
         ("test_sim_compute_bench", "summary_lines",
          "sim kernel speed vs the 2-thread copy floor and NumPy BLAS (issue 13 targets)"),
+        ("test_aicpu_bench", "summary_lines", "the AI CPU path next to the AI Core kernel (issue 11)"),
     ):
         bench = sys.modules.get(module)
         lines = getattr(bench, summary)() if bench is not None else []
