@@ -336,10 +336,16 @@ void mark_cpu_writes(Slot *c, const devproc::Entry &e, const std::vector<uint64_
         if (addr - r.base >= size) continue;
         if (r.base < c->gm_uninit_base || r.base + size > c->gm_uninit_base + c->gm_uninit_span) continue;
         const uint64_t first = (r.base - c->gm_uninit_base) / 32, last = (r.base + size - c->gm_uninit_base + 31) / 32;
-        for (uint64_t s = first; s < last; ++s) {
+        for (uint64_t s = first; s < last;) {
             uint8_t *byte = shadow + s / 8;
+            if (s % 8 == 0 && s + 8 <= last) {  // a whole shadow byte
+                if (__atomic_load_n(byte, __ATOMIC_RELAXED) != 0) __atomic_store_n(byte, uint8_t{0}, __ATOMIC_RELAXED);
+                s += 8;
+                continue;
+            }
             const uint8_t bit = static_cast<uint8_t>(1u << (s % 8));
             if ((__atomic_load_n(byte, __ATOMIC_RELAXED) & bit) != 0) __atomic_fetch_and(byte, static_cast<uint8_t>(~bit), __ATOMIC_RELAXED);
+            ++s;
         }
     }
 }
