@@ -232,3 +232,21 @@ def test_ai_cpu_errors_and_faults_are_reported_like_ai_core_ones(aicpu_lib):
         launch(binary.function("scale2"), 4, (0, 0, 0))
     with pytest.raises(pyasc.PyascError, match="no exported symbol"):
         binary.function("missing")
+
+
+def test_an_ai_cpu_library_loads_from_data_and_registers_its_functions(aicpu_lib):
+    from pyasc_acl.kernels import Binary, launch
+
+    binary = Binary.from_data(aicpu_lib.read_bytes(), "sim", label="mine")
+    fn = binary.register_cpu_func("scale2", "Scale2")
+    assert fn.name == "Scale2"
+    x = pyasc.arange(8, dtype="int64", device="sim")
+    out = pyasc.empty((8,), dtype="int64", device="sim")
+    launch(fn, 1, (x, out, 8))
+    assert out.numpy().tolist() == [2 * i for i in range(8)]
+    with pytest.raises(pyasc.PyascError, match="no exported symbol"):
+        binary.register_cpu_func("absent", "Absent")
+    from pyasc_kernels._runtime import binary_path
+
+    with pytest.raises(pyasc.ArgumentError, match="not an AI CPU library"):
+        Binary(binary_path("sim", "binary"), "sim").register_cpu_func("binary_add_float32", "Add")

@@ -48,6 +48,31 @@ class Binary:
         #: {kernel: Signature} from the binary's signature table ({} without one: 8-byte slots)
         self.signatures: dict[str, Signature] = {} if self.aicpu else read_signatures(self.path)
 
+    @classmethod
+    def from_data(cls, data: bytes, device: Any = None, *, label: str = "<data>") -> Binary:
+        """An AI CPU library from host memory (``aclrtBinaryLoadFromData`` with
+        ``ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE`` 2); its functions come from
+        :meth:`register_cpu_func`."""
+        if not isinstance(data, (bytes, bytearray, memoryview)) or not len(data):
+            raise ArgumentError(f"Binary.from_data needs the library's bytes (non-empty), got {type(data).__name__}")
+        self = cls.__new__(cls)
+        self.backend, self.device = acl_backend_of(device)
+        self.path = label
+        self.aicpu = True
+        self._raw = self.backend.raw_device(self.device).load_binary_data(bytes(data), 2, label)
+        self.unloaded = False
+        self.signatures = {}
+        return self
+
+    def register_cpu_func(self, func_name: str, kernel_name: str) -> Function:
+        """The AI CPU function ``func_name`` of this library, registered as op type ``kernel_name``
+        (``aclrtRegisterCpuFunc``)."""
+        if not self.aicpu:
+            raise ArgumentError(f"register_cpu_func: {self.path} is not an AI CPU library; load it with "
+                                "Binary(path, cpu_kernel_mode=1) or Binary.from_data(data)")
+        self._check_loaded(f"register_cpu_func({func_name!r})")
+        return Function(self, self._raw.register_cpu_func(func_name, kernel_name), None)
+
     def function(self, name: str) -> Function:
         """The kernel ``name`` of this binary (``aclrtBinaryGetFunction``). A template instance is
         named as C++ spells it (``leaky_relu<half>``): simulator binaries export that name, a

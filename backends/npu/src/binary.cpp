@@ -24,6 +24,25 @@ Binary::Binary(std::shared_ptr<DeviceContext> ctx, std::string path, int32_t cpu
     ctx_->check(ctx_->api().aclrtBinaryLoadFromFile(path_.c_str(), &opts, &handle_), "aclrtBinaryLoadFromFile");
 }
 
+Binary::Binary(std::shared_ptr<DeviceContext> ctx, const std::string &data, int32_t cpu_kernel_mode, std::string label,
+               FromData)
+    : ctx_(std::move(ctx)), path_(std::move(label)), cpu_kernel_mode_(cpu_kernel_mode) {
+    if (ctx_->api().aclrtBinaryLoadFromData == nullptr) {
+        throw std::runtime_error("this ACL library has no aclrtBinaryLoadFromData (older than the AI CPU loading "
+                                 "API); load the AI CPU library from a file instead");
+    }
+    ctx_->activate();
+    aclrtBinaryLoadOption opt;
+    std::memset(&opt, 0, sizeof(opt));
+    opt.type = ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE;
+    opt.value.cpuKernelMode = cpu_kernel_mode_;
+    aclrtBinaryLoadOptions opts;
+    opts.options = &opt;
+    opts.numOpt = 1;
+    ctx_->check(ctx_->api().aclrtBinaryLoadFromData(data.data(), data.size(), &opts, &handle_),
+                "aclrtBinaryLoadFromData");
+}
+
 Binary::~Binary() {
     if (handle_ != nullptr && ctx_->try_activate()) ctx_->api().aclrtBinaryUnLoad(handle_);
 }
@@ -45,6 +64,17 @@ Function::Function(std::shared_ptr<Binary> binary, std::string name) : binary_(s
     auto &ctx = binary_->context();
     ctx->activate();
     ctx->check(ctx->api().aclrtBinaryGetFunction(binary_->handle(), name_.c_str(), &handle_), "aclrtBinaryGetFunction");
+}
+
+Function::Function(std::shared_ptr<Binary> binary, const std::string &func_name, std::string kernel_name)
+    : binary_(std::move(binary)), name_(std::move(kernel_name)) {
+    auto &ctx = binary_->context();
+    if (ctx->api().aclrtRegisterCpuFunc == nullptr) {
+        throw std::runtime_error("this ACL library has no aclrtRegisterCpuFunc (older than the AI CPU loading API)");
+    }
+    ctx->activate();
+    ctx->check(ctx->api().aclrtRegisterCpuFunc(binary_->handle(), func_name.c_str(), name_.c_str(), &handle_),
+               "aclrtRegisterCpuFunc");
 }
 
 void launch(Function &fn, uint32_t num_blocks, const void *args, size_t args_size, Stream &stream,

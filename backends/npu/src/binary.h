@@ -18,6 +18,12 @@ public:
     // cpu_kernel_mode >= 0: an AI CPU library, loaded with ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE
     // set to it (1: a library file, found as the .so of its .json op info file or given itself).
     Binary(std::shared_ptr<DeviceContext> ctx, std::string path, int32_t cpu_kernel_mode = -1);
+    // An AI CPU library from host memory: aclrtBinaryLoadFromData with
+    // ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = cpu_kernel_mode (2); its functions come from
+    // aclrtRegisterCpuFunc.  `label` names it in messages.
+    struct FromData {};
+    Binary(std::shared_ptr<DeviceContext> ctx, const std::string &data, int32_t cpu_kernel_mode, std::string label,
+           FromData);
     ~Binary();
     Binary(const Binary &) = delete;
     Binary &operator=(const Binary &) = delete;
@@ -39,6 +45,9 @@ private:
 class Function {
 public:
     Function(std::shared_ptr<Binary> binary, std::string name);
+    // An AI CPU function registered with aclrtRegisterCpuFunc (func_name: the library's entry
+    // function, kernel_name: the op type, this function's name).
+    Function(std::shared_ptr<Binary> binary, const std::string &func_name, std::string kernel_name);
     aclrtFuncHandle handle() const { return handle_; }
     const std::string &name() const { return name_; }
     const std::shared_ptr<Binary> &binary() const { return binary_; }

@@ -18,6 +18,10 @@ void bind_kernels(py::module_ &m, PyDeviceClass &device) {
         .def("function", [](const std::shared_ptr<Binary> &b, const std::string &name) {
             return std::make_shared<Function>(b, name);
         }, py::arg("name"), "aclrtBinaryGetFunction")
+        .def("register_cpu_func", [](const std::shared_ptr<Binary> &b, const std::string &func_name,
+                                     const std::string &kernel_name) {
+            return std::make_shared<Function>(b, func_name, kernel_name);
+        }, py::arg("func_name"), py::arg("kernel_name"), "aclrtRegisterCpuFunc (an AI CPU library's function)")
         .def("unload", &Binary::unload, "aclrtBinaryUnLoad now (otherwise when dropped)");
 
     py::class_<Function, std::shared_ptr<Function>>(m, "Function", "One kernel of a loaded binary.")
@@ -31,6 +35,12 @@ void bind_kernels(py::module_ &m, PyDeviceClass &device) {
         }, py::arg("path"), py::arg("cpu_kernel_mode") = -1,
              "aclrtBinaryLoadFromFile; cpu_kernel_mode >= 0 loads an AI CPU library with "
              "ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE set to it")
+        .def("load_binary_data", [](PyDevice &d, py::bytes data, int32_t cpu_kernel_mode, const std::string &label) {
+            std::string blob = data;
+            py::gil_scoped_release nogil;
+            return std::make_shared<Binary>(d.ctx, blob, cpu_kernel_mode, label, Binary::FromData{});
+        }, py::arg("data"), py::arg("cpu_kernel_mode") = 2, py::arg("label") = "<data>",
+             "aclrtBinaryLoadFromData with ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE (an AI CPU library)")
         .def("launch", [](PyDevice &d, Function &fn, uint32_t num_blocks, py::bytes args, Stream &stream,
                           const std::vector<std::shared_ptr<DeviceBlock>> &uses, bool host_args) {
             for (const auto &b : uses) b->record_stream(stream.handle());
