@@ -164,9 +164,10 @@ def test_ops_table():
     assert "| u8 i8 i16 i32 i64 f16 bf16 f32 f64 |" in row(out, "pyasc::add")
     assert "| bool u8 i8 i16 i32 i64 f16 bf16 f32 f64 |" in row(out, "pyasc::eq")
     assert "(Tensor x, int[]? axis=None, bool keepdims=False) -> Tensor" in row(out, "pyasc::sum")
-    assert "| sim: f16 bf16 f32 f64 |" in row(out, "pyasc::exp")  # the dtypes the sim kernels take
+    assert "sim: f16 bf16 f32 f64 |" in row(out, "pyasc::exp")  # the dtypes the sim kernels take
     # where each runs (issue 11): the AI Core's, the AI CPU for the rest
     assert "sim: aicore f16 bf16 f32, aicpu f64" in row(out, "pyasc::exp")
+    assert "npu: host f16 bf16 f32 f64" in row(out, "pyasc::exp")  # no CANN here: the host fallback
 
 
 def test_ops_json_with_a_plugin(dists):

@@ -118,7 +118,7 @@ def test_pyasc_ops_shows_the_dtypes_with_kernels(lib, ks, capsys):
     assert main(["ops", "--json"]) == 0
     rows = {r["op"]: r for r in __import__("json").loads(capsys.readouterr().out)}
     assert rows["kt::scale"]["kernel_dtypes"] == {"sim": ["float16", "float32"]}
-    assert rows["pyasc::exp"]["kernel_dtypes"]["sim"] == ["float16", "bfloat16", "float32"]
+    assert rows["pyasc::exp"]["kernel_dtypes"]["sim"] == ["float16", "bfloat16", "float32", "float64"]
     assert main(["ops"]) == 0
     assert "sim: f16 f32" in capsys.readouterr().out
 

@@ -42,7 +42,8 @@ SIM_BEFORE = {
     **{f"pyasc::{n}": {"float16", "bfloat16", "float32"}
        for n in ("exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "gelu", "silu", "sum", "mean", "max",
                  "min", "softmax", "log_softmax", "layer_norm", "rms_norm")},
-    **{f"pyasc::{n}": {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32"}
+    **{f"pyasc::{n}": {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+                       "float64"}  # float64: stored on sim since issue 11, copied by copy_b64
        for n in ("transpose", "reshape")},
 }
 RECORDS = builtin_ops.all_ops()

@@ -103,17 +103,38 @@ def npu_binaries_installed() -> bool:
     return len(missing_binaries("npu")) < len(KERNEL_FAMILIES)
 
 
-def register_kernels(register: Callable[..., None], backend: str) -> None:
+def register_kernels(register: Callable[..., None], backend: str, aicore: bool = True) -> None:
     """Register every built-in kernel for ``backend`` through a pyasc_register_kernels ``register``:
     the AI Core glue, routed to the AI CPU kernel (or, without an AI CPU library, the host
     fallback) for the dtypes the AI Core has no kernel for (see :func:`routed`). Each kernel's
     ``dtypes`` (what ``pyasc ops`` shows) are the dtypes that run on the device, its ``placement``
-    where each dtype runs."""
+    where each dtype runs. ``aicore=False``: the backend has no AI Core binaries (an NPU install
+    without CANN): every call takes the AI CPU path or the host fallback."""
     for op, fn in all_kernels().items():
-        kernel = routed(op, fn, backend)
+        kernel = routed(op, fn if aicore else _no_aicore(op, backend), backend)
         kernel.dtypes = functools.partial(_device_dtypes_of, op, backend)
         kernel.placement = functools.partial(placement_of, op, backend)
         register(op, backend, kernel)
+    if not aicore:
+        _NO_AICORE.add(backend)
+
+
+#: backends registered without AI Core binaries
+_NO_AICORE: set[str] = set()
+
+
+def _no_aicore(op: str, backend: str) -> Callable[..., Any]:
+    """The AI Core glue of a backend without AI Core binaries: always a dtype gap."""
+    from pyasc_core.errors import KernelNotFoundError
+
+    def kernel(meta: Any, *args: Any) -> Any:
+        exc = KernelNotFoundError(f"{op} has no {backend} AI Core kernels installed (no CANN toolkit at "
+                                  "install); reinstall pyasc where CANN is (ASCEND_HOME_PATH)")
+        exc.pyasc_dtype_gap = True  # type: ignore[attr-defined]
+        raise exc
+
+    kernel.__name__ = f"{backend}_no_aicore"
+    return kernel
 
 
 def routed(op: str, aicore: Callable[..., Any], backend: str) -> Callable[..., Any]:
@@ -167,7 +188,7 @@ def placement_of(op: str, backend: str) -> dict[str, str]:
     record = next((o for o in all_ops() if o.name == op), None)
     if record is None:
         return {}
-    core = set(globals()["__getattr__"]("SUPPORTED").get(op, ()))
+    core = set() if backend in _NO_AICORE else set(globals()["__getattr__"]("SUPPORTED").get(op, ()))
     other = pl.AICPU if aicpu.available(backend) else pl.HOST
     if op not in aicpu.KERNELS:
         other = pl.NONE
