@@ -40,7 +40,7 @@ def _dtypes_of(op: Any) -> tuple[str, ...]:
     elif short == "cast":
         takes = elementwise.CAST_DTYPES
     elif op.name in elementwise.KERNELS:  # unary
-        takes = elementwise.FLOATS + ((dt.int32,) if short in elementwise.UNARY_INT else ())
+        takes = elementwise.FLOATS + (elementwise.UNARY_INT_DTYPES if short in elementwise.UNARY_INT else ())
     elif op.name in reduce.KERNELS or op.name in nn.KERNELS:
         takes = elementwise.FLOATS
     elif op.name in linalg.KERNELS:

@@ -23,21 +23,29 @@ from .shape import expand
 TILE = 4096  # elements per tile of every elementwise kernel (UB use is below 140 KiB for all dtypes)
 
 FLOATS = (dt.float16, dt.bfloat16, dt.float32)
+#: the integer dtypes the vector unit's Add/Sub/Mul/Max/Min (and Adds/Muls/Maxs/Mins) take on Atlas A2
+VECTOR_INTS = (dt.int16, dt.int32)
 BINARY_DTYPES = {
-    "add": FLOATS + (dt.int32,), "sub": FLOATS + (dt.int32,), "mul": FLOATS + (dt.int32,),
-    "div": FLOATS, "maximum": FLOATS + (dt.int32,), "minimum": FLOATS + (dt.int32,),
+    "add": FLOATS + VECTOR_INTS, "sub": FLOATS + VECTOR_INTS, "mul": FLOATS + VECTOR_INTS,
+    "div": FLOATS, "maximum": FLOATS + VECTOR_INTS, "minimum": FLOATS + VECTOR_INTS,
 }
 BINARY_MODE = {"tensor": 0, "scalar_y": 1, "scalar_x": 2}
 POW_DTYPES = FLOATS + (dt.int32,)
 #: pow (kernels/pow.cpp) keeps 16 float temporaries of a tile in UB: a smaller tile (176 KiB of 192)
 POW_TILE = 2048
 #: dtypes cast.cpp converts between (bool is one byte 0/1)
-CAST_DTYPES = (dt.bool_, dt.uint8, dt.int8, dt.int32, dt.float16, dt.bfloat16, dt.float32)
+CAST_DTYPES = (dt.bool_, dt.uint8, dt.int8, dt.int16, dt.int32, dt.int64, dt.float16, dt.bfloat16, dt.float32)
+#: casts from or to int64 move 8-byte elements: a smaller tile keeps the double-buffered queues in UB
+CAST_TILE_64 = 2048
 #: comparisons run in the promoted dtype; these are widened exactly to one the kernel takes
-COMPARE_WIDEN = {dt.bool_: dt.int32, dt.uint8: dt.int32, dt.int8: dt.int32}
+#: (Compare takes half, float and int32 on Atlas A2: no 8/16-bit integers)
+COMPARE_WIDEN = {dt.bool_: dt.int32, dt.uint8: dt.int32, dt.int8: dt.int32, dt.int16: dt.int32}
 COMPARE_DTYPES = FLOATS + (dt.int32,)
 UNARY_INT = {"neg", "abs", "relu"}
-WHERE_DTYPES = FLOATS + (dt.int32,)
+#: the integer dtypes of unary.cpp's neg / abs / relu (built from Muls, Max, Maxs)
+UNARY_INT_DTYPES = VECTOR_INTS
+#: where selects 16- or 32-bit lanes
+WHERE_DTYPES = FLOATS + VECTOR_INTS
 _SWAP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
 
 
@@ -74,10 +82,14 @@ def to_dtype(x: Tensor, dtype: np.dtype) -> Tensor:
     out = rt.new_tensor(x._data.shape, dtype, x._device)
     n = rt.size_of(x._data.shape)
     if n:
-        blocks, tiling = _elementwise_tiling(x._device, n, tl.CastTiling)
+        blocks, tiling = _elementwise_tiling(x._device, n, tl.CastTiling, _cast_tile(src, dtype))
         name = f"cast_{rt.DTYPE_NAMES[src]}_{rt.DTYPE_NAMES[dtype]}"
         rt.launch(x._device, "cast", name, blocks, (x, out), tiling)
     return out
+
+
+def _cast_tile(src: np.dtype, dst: np.dtype) -> int:
+    return CAST_TILE_64 if dt.int64 in (src, dst) else TILE
 
 
 def _operand(x: Tensor, dtype: np.dtype, shape: tuple[int, ...]) -> Tensor:
@@ -85,15 +97,19 @@ def _operand(x: Tensor, dtype: np.dtype, shape: tuple[int, ...]) -> Tensor:
 
 
 def scalar_bits(op: str, value: Any, dtype: np.dtype) -> int:
-    """A Python scalar as the kernel's 32-bit scalar field for ``dtype``."""
+    """A Python scalar as the kernel's 32-bit scalar field for ``dtype`` (an integer one: the value
+    must fit ``dtype``, as NumPy refuses an out-of-range Python int with an integer array)."""
     if dtype in FLOATS:
         return rt.float_bits(float(value))
     v = int(value)
-    if not -(2**31) <= v < 2**31:
+    info = np.iinfo(dtype)
+    if not info.min <= v <= info.max:
+        name = dt.dtype_name(dtype)
         raise ArgumentError(
-            f"{op}: the Python scalar {value} does not fit the int32 tensor it meets; a Python scalar "
-            "must fit the integer dtype of the tensor. Cast the tensor to a wider dtype first, e.g. "
-            "x.astype('int64') (on the reference backend), or use a float scalar"
+            f"{op}: the Python scalar {value} does not fit the {name} tensor it meets ({name} holds "
+            f"{info.min}..{info.max}); a Python scalar must fit the integer dtype of the tensor. Cast the "
+            "tensor to a wider dtype first, e.g. x.astype('int32') for int16 or x.astype('float32'), "
+            "or use a float scalar"
         )
     return v & 0xFFFFFFFF
 
@@ -173,7 +189,7 @@ def compare_kernel(name: str):
         dtype = COMPARE_WIDEN.get(dtype, dtype)
         if dtype not in COMPARE_DTYPES:
             raise rt.no_kernel(op, device, f"operands of dtype {dt.dtype_name(dtype)}",
-                               "bool, uint8, int8, int32, float16, bfloat16, float32")
+                               (*COMPARE_WIDEN, *COMPARE_DTYPES))
         out = rt.new_tensor(meta.shape, dt.bool_, device)
         n = rt.size_of(meta.shape)
         if n == 0:
@@ -195,7 +211,7 @@ def compare_kernel(name: str):
 
 def unary_kernel(name: str):
     op = f"pyasc::{name}"
-    supported = FLOATS + ((dt.int32,) if name in UNARY_INT else ())
+    supported = FLOATS + (UNARY_INT_DTYPES if name in UNARY_INT else ())
 
     def kernel(meta: Any, x: Tensor) -> Tensor:
         device = x._device
@@ -219,7 +235,7 @@ def cast_kernel(meta: Any, x: Tensor, dtype: Any) -> Tensor:
         out = rt.new_tensor(meta.shape, dst, x._device)
         n = rt.size_of(meta.shape)
         if n and src in CAST_DTYPES:
-            blocks, tiling = _elementwise_tiling(x._device, n, tl.CastTiling)
+            blocks, tiling = _elementwise_tiling(x._device, n, tl.CastTiling, _cast_tile(src, dst))
             name = f"cast_{rt.DTYPE_NAMES[src]}_{rt.DTYPE_NAMES[dst]}"
             rt.launch(x._device, "cast", name, blocks, (x, out), tiling)
             return out
@@ -244,7 +260,7 @@ def where_kernel(meta: Any, cond: Tensor, x: Any, y: Any) -> Tensor:
     def operand(v: Any) -> Tensor:
         if isinstance(v, Tensor):
             return _operand(v, dtype, meta.shape)
-        if dtype == dt.int32:
+        if dtype in VECTOR_INTS:
             scalar_bits("pyasc::where", v, dtype)  # range check
         return rt.full_tensor(meta.shape, v, dtype, device)
 
