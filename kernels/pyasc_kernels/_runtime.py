@@ -217,12 +217,20 @@ def launch(device: Any, family: str, name: str, num_blocks: int, args: Iterable[
     KERNELS.function(family, name, device)(num_blocks, *args, 0, buf)
 
 
-def no_kernel(op: str, device: Any, what: str, supported: Iterable[np.dtype] | str) -> KernelNotFoundError:
+def no_kernel(op: str, device: Any, what: str, supported: Iterable[np.dtype] | str,
+              src: np.dtype | None = None) -> KernelNotFoundError:
+    """KernelNotFoundError for ``op`` on ``device`` with ``what`` it cannot run; the fix it gives
+    casts ``src`` (the dtype that has no kernel) to a dtype the backend's registered kernel of the op
+    takes and its cast kernel reaches (pyasc_core.dtype_advice), not a fixed one."""
+    from pyasc_core.dtype_advice import cast_hint
+
     names = supported if isinstance(supported, str) else ", ".join(dt.dtype_name(d) for d in supported)
-    return KernelNotFoundError(
-        f"{op} has no {device.type} kernel for {what}; its kernels take {names}. Cast first "
-        f"(e.g. x.astype('float32')) or run it on the reference with .to('numpy')"
-    )
+    if src is None:
+        fix = "run it on the reference with .to('numpy')"
+    else:
+        fix = cast_hint(op, device.type, src)
+    return KernelNotFoundError(f"{op} has no {device.type} kernel for {what}; its kernels take {names}. "
+                               f"{fix[0].upper()}{fix[1:]}")
 
 
 def size_of(shape: Sequence[int]) -> int:

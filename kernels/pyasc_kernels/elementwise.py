@@ -151,7 +151,7 @@ def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, 
         device = rt.device_of(x, y)
         dtype = meta.dtype
         if dtype not in supported:
-            raise rt.no_kernel(op, device, f"result dtype {dt.dtype_name(dtype)}", supported)
+            raise rt.no_kernel(op, device, f"result dtype {dt.dtype_name(dtype)}", supported, dtype)
         if name == "pow":
             _check_pow_scalar(x, y, dtype)
         out = rt.new_tensor(meta.shape, dtype, device)
@@ -189,7 +189,7 @@ def compare_kernel(name: str):
         dtype = COMPARE_WIDEN.get(dtype, dtype)
         if dtype not in COMPARE_DTYPES:
             raise rt.no_kernel(op, device, f"operands of dtype {dt.dtype_name(dtype)}",
-                               (*COMPARE_WIDEN, *COMPARE_DTYPES))
+                               (*COMPARE_WIDEN, *COMPARE_DTYPES), dtype)
         out = rt.new_tensor(meta.shape, dt.bool_, device)
         n = rt.size_of(meta.shape)
         if n == 0:
@@ -217,7 +217,7 @@ def unary_kernel(name: str):
         device = x._device
         dtype = x._data.dtype
         if dtype not in supported:
-            raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", supported)
+            raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", supported, dtype)
         out = rt.new_tensor(meta.shape, dtype, device)
         n = rt.size_of(meta.shape)
         if n:
@@ -247,11 +247,20 @@ def cast_kernel(meta: Any, x: Tensor, dtype: Any) -> Tensor:
     return to_dtype(x, dst)
 
 
+def cast_targets(src: np.dtype) -> tuple[np.dtype, ...]:
+    """The dtypes cast.cpp converts ``src`` to (every pair of CAST_DTYPES): what an error's
+    suggested ``x.astype(...)`` may name (pyasc_core.dtype_advice)."""
+    return CAST_DTYPES if src in CAST_DTYPES else ()
+
+
+cast_kernel.cast_targets = cast_targets  # type: ignore[attr-defined]
+
+
 def where_kernel(meta: Any, cond: Tensor, x: Any, y: Any) -> Tensor:
     device = rt.device_of(cond, x, y)
     dtype = meta.dtype
     if dtype not in WHERE_DTYPES:
-        raise rt.no_kernel("pyasc::where", device, f"result dtype {dt.dtype_name(dtype)}", WHERE_DTYPES)
+        raise rt.no_kernel("pyasc::where", device, f"result dtype {dt.dtype_name(dtype)}", WHERE_DTYPES, dtype)
     out = rt.new_tensor(meta.shape, dtype, device)
     n = rt.size_of(meta.shape)
     if n == 0:

@@ -34,7 +34,7 @@ def matmul_kernel(meta: Any, a: Tensor, b: Tensor) -> Tensor:
     device = a._device
     dtype = meta.dtype
     if dtype not in CUBE + VECTOR:
-        raise rt.no_kernel("pyasc::matmul", device, f"result dtype {dt.dtype_name(dtype)}", CUBE + VECTOR)
+        raise rt.no_kernel("pyasc::matmul", device, f"result dtype {dt.dtype_name(dtype)}", CUBE + VECTOR, dtype)
     out_shape = meta.shape
     if rt.size_of(out_shape) == 0:
         return rt.new_tensor(out_shape, dtype, device)
