@@ -41,6 +41,8 @@ CAST_TILE_64 = 2048
 #: (Compare takes half, float and int32 on Atlas A2: no 8/16-bit integers)
 COMPARE_WIDEN = {dt.bool_: dt.int32, dt.uint8: dt.int32, dt.int8: dt.int32, dt.int16: dt.int32}
 COMPARE_DTYPES = FLOATS + (dt.int32,)
+#: int32 lt/le/gt/ge keep four more tiles in UB (compare.cpp compares a - b in float from 16-bit halves)
+COMPARE_ORDER_TILE = 2048
 UNARY_INT = {"neg", "abs", "relu"}
 #: the integer dtypes of unary.cpp's neg / abs / relu (built from Muls, Max, Maxs)
 UNARY_INT_DTYPES = VECTOR_INTS
@@ -201,7 +203,8 @@ def compare_kernel(name: str):
             args, mode, bits = (_operand(x, dtype, meta.shape), _operand(y, dtype, meta.shape)), 0, 0
         else:
             args, mode, bits = (_operand(x, dtype, meta.shape), 0), 1, scalar_bits(op, y, dtype)
-        blocks, tiling = _elementwise_tiling(device, n, tl.CompareTiling, mode=mode, scalarBits=bits)
+        tile = COMPARE_ORDER_TILE if dtype == dt.int32 and kname not in ("eq", "ne") else TILE
+        blocks, tiling = _elementwise_tiling(device, n, tl.CompareTiling, tile, mode=mode, scalarBits=bits)
         rt.launch(device, "compare", f"compare_{kname}_{rt.DTYPE_NAMES[dtype]}", blocks, (*args, out), tiling)
         return out
 
