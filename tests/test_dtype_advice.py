@@ -20,12 +20,14 @@ _HINT = re.compile(r"astype\('(\w+)'\)")
 # (name, call on the tensors, input arrays): each fails on sim for the inputs' dtype
 CASES = [
     ("add int64 + scalar", lambda x: x + 1, [np.array([1, 2, -3], dtype=np.int64)]),
-    ("add uint8 + uint8", lambda x, y: x + y, [np.array([1, 200], np.uint8), np.array([3, 100], np.uint8)]),
+    ("sub int64 - int64", lambda x, y: x - y, [np.array([1, 200], np.int64), np.array([3, -100], np.int64)]),
     ("maximum int64", lambda x, y: pyasc.maximum(x, y), [np.arange(5, dtype=np.int64), np.full(5, 2, np.int64)]),
-    ("neg int8", lambda x: -x, [np.array([1, -2, 3], np.int8)]),
+    ("neg int64", lambda x: -x, [np.array([1, -2, 3], np.int64)]),
+    ("pow int64", lambda x: x ** 2, [np.array([1, -2, 3], np.int64)]),
     ("exp int64", lambda x: pyasc.exp(x), [np.array([0, 1, 2], np.int64)]),
     ("sum int32", lambda x: pyasc.sum(x), [np.arange(7, dtype=np.int32)]),
-    ("matmul int8", lambda x, y: pyasc.matmul(x, y), [np.ones((2, 3), np.int8), np.ones((3, 2), np.int8)]),
+    ("matmul int64", lambda x, y: pyasc.matmul(x, y), [np.ones((2, 3), np.int64), np.ones((3, 2), np.int64)]),
+    ("max int8", lambda x: pyasc.max(x), [np.array([3, -7, 5], np.int8)]),
     ("softmax int32", lambda x: pyasc.softmax(x, -1), [np.arange(6, dtype=np.int32).reshape(2, 3)]),
 ]
 

@@ -44,7 +44,7 @@ def _dtypes_of(op: Any) -> tuple[str, ...]:
     elif op.name in reduce.KERNELS or op.name in nn.KERNELS:
         takes = elementwise.FLOATS
     elif op.name in linalg.KERNELS:
-        rule, takes = "result", linalg.CUBE + linalg.VECTOR
+        rule, takes = "result", linalg.CUBE + linalg.VECTOR + tuple(linalg.VECTOR_WIDEN)
     elif op.name in shape.KERNELS:
         takes = tuple(_rt.DTYPE_NAMES)
     else:

@@ -25,12 +25,20 @@ TILE = 4096  # elements per tile of every elementwise kernel (UB use is below 14
 FLOATS = (dt.float16, dt.bfloat16, dt.float32)
 #: the integer dtypes the vector unit's Add/Sub/Mul/Max/Min (and Adds/Muls/Maxs/Mins) take on Atlas A2
 VECTOR_INTS = (dt.int16, dt.int32)
+#: 8-bit integers have no vector arithmetic: they compute in int16 and are cast back, which wraps
+#: modulo 256 exactly (cast.cpp), so the result is NumPy's (the low 8 bits of a sum, difference or
+#: product do not depend on the wider bits; max / min / neg / abs / relu are exact in int16)
+WIDEN_8 = {dt.uint8: dt.int16, dt.int8: dt.int16}
 BINARY_DTYPES = {
-    "add": FLOATS + VECTOR_INTS, "sub": FLOATS + VECTOR_INTS, "mul": FLOATS + VECTOR_INTS,
-    "div": FLOATS, "maximum": FLOATS + VECTOR_INTS, "minimum": FLOATS + VECTOR_INTS,
+    "add": FLOATS + VECTOR_INTS + tuple(WIDEN_8), "sub": FLOATS + VECTOR_INTS + tuple(WIDEN_8),
+    "mul": FLOATS + VECTOR_INTS + tuple(WIDEN_8), "div": FLOATS,
+    "maximum": FLOATS + VECTOR_INTS + tuple(WIDEN_8), "minimum": FLOATS + VECTOR_INTS + tuple(WIDEN_8),
 }
 BINARY_MODE = {"tensor": 0, "scalar_y": 1, "scalar_x": 2}
-POW_DTYPES = FLOATS + (dt.int32,)
+#: pow's integer kernel is int32 (binary exponentiation, wrapping): narrower integers compute in it
+#: and are cast back (the low bits of a product mod 2^32 are those of the product mod 2^8 / 2^16)
+POW_WIDEN = {dt.uint8: dt.int32, dt.int8: dt.int32, dt.int16: dt.int32}
+POW_DTYPES = FLOATS + (dt.int32,) + tuple(POW_WIDEN)
 #: pow (kernels/pow.cpp) keeps 16 float temporaries of a tile in UB: a smaller tile (176 KiB of 192)
 POW_TILE = 2048
 #: dtypes cast.cpp converts between (bool is one byte 0/1)
@@ -45,9 +53,11 @@ COMPARE_DTYPES = FLOATS + (dt.int32,)
 COMPARE_ORDER_TILE = 2048
 UNARY_INT = {"neg", "abs", "relu"}
 #: the integer dtypes of unary.cpp's neg / abs / relu (built from Muls, Max, Maxs)
-UNARY_INT_DTYPES = VECTOR_INTS
+UNARY_INT_DTYPES = VECTOR_INTS + tuple(WIDEN_8)
 #: where selects 16- or 32-bit lanes
-WHERE_DTYPES = FLOATS + VECTOR_INTS
+WHERE_DTYPES = FLOATS + VECTOR_INTS + (dt.bool_,) + tuple(WIDEN_8)
+#: where of 8-bit values selects 16-bit lanes (exact both ways)
+WHERE_WIDEN = {dt.bool_: dt.int16, **WIDEN_8}
 _SWAP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
 
 
@@ -107,11 +117,11 @@ def scalar_bits(op: str, value: Any, dtype: np.dtype) -> int:
     info = np.iinfo(dtype)
     if not info.min <= v <= info.max:
         name = dt.dtype_name(dtype)
+        wider = "int32" if info.bits < 32 else "float32"  # both run on the AI Core
         raise ArgumentError(
             f"{op}: the Python scalar {value} does not fit the {name} tensor it meets ({name} holds "
             f"{info.min}..{info.max}); a Python scalar must fit the integer dtype of the tensor. Cast the "
-            "tensor to a wider dtype first, e.g. x.astype('int32') for int16 or x.astype('float32'), "
-            "or use a float scalar"
+            f"tensor to a wider dtype first, e.g. x.astype({wider!r}), or use a float scalar"
         )
     return v & 0xFFFFFFFF
 
@@ -144,9 +154,10 @@ def _uniform_exponent(x: Any, y: Any, out_shape: tuple[int, ...]) -> bool:
 
 
 def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, ...] | None = None,
-                  tile: int = TILE):
+                  tile: int = TILE, widen: dict[np.dtype, np.dtype] | None = None):
     op = f"pyasc::{name}"
     supported = BINARY_DTYPES[name] if supported is None else supported
+    widen = WIDEN_8 if widen is None else widen
     prefix = "binary_" if family == "binary" else ""
 
     def kernel(meta: Any, x: Any, y: Any) -> Tensor:
@@ -156,6 +167,11 @@ def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, 
             raise rt.no_kernel(op, device, f"result dtype {dt.dtype_name(dtype)}", supported, dtype)
         if name == "pow":
             _check_pow_scalar(x, y, dtype)
+        if dtype in widen:  # compute in the wider dtype, wrap back (a Python scalar must fit dtype)
+            for v in (x, y):
+                if not isinstance(v, Tensor):
+                    scalar_bits(op, v, dtype)
+            return to_dtype(kernel(meta.__class__(meta.shape, widen[dtype]), x, y), dtype)
         out = rt.new_tensor(meta.shape, dtype, device)
         n = rt.size_of(meta.shape)
         if n == 0:
@@ -221,6 +237,9 @@ def unary_kernel(name: str):
         dtype = x._data.dtype
         if dtype not in supported:
             raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", supported, dtype)
+        if dtype in WIDEN_8:  # int16 kernel, wrapped back (neg of uint8 wraps like NumPy)
+            wide = WIDEN_8[dtype]
+            return to_dtype(kernel(meta.__class__(meta.shape, wide), to_dtype(x, wide)), dtype)
         out = rt.new_tensor(meta.shape, dtype, device)
         n = rt.size_of(meta.shape)
         if n:
@@ -264,6 +283,14 @@ def where_kernel(meta: Any, cond: Tensor, x: Any, y: Any) -> Tensor:
     dtype = meta.dtype
     if dtype not in WHERE_DTYPES:
         raise rt.no_kernel("pyasc::where", device, f"result dtype {dt.dtype_name(dtype)}", WHERE_DTYPES, dtype)
+    if dtype in WHERE_WIDEN:  # 16-bit lanes: widen tensor operands, select, cast back (exact)
+        wide = WHERE_WIDEN[dtype]
+        if dtype != dt.bool_:
+            for v in (x, y):
+                if not isinstance(v, Tensor):
+                    scalar_bits("pyasc::where", v, dtype)  # range check against the 8-bit dtype
+        x, y = (to_dtype(v, wide) if isinstance(v, Tensor) else int(v) for v in (x, y))
+        return to_dtype(where_kernel(meta.__class__(meta.shape, wide), cond, x, y), dtype)
     out = rt.new_tensor(meta.shape, dtype, device)
     n = rt.size_of(meta.shape)
     if n == 0:
@@ -285,7 +312,7 @@ def where_kernel(meta: Any, cond: Tensor, x: Any, y: Any) -> Tensor:
 KERNELS: dict[str, Any] = {}
 for _name in BINARY_DTYPES:
     KERNELS[f"pyasc::{_name}"] = binary_kernel(_name)
-KERNELS["pyasc::pow"] = binary_kernel("pow", family="pow", supported=POW_DTYPES, tile=POW_TILE)
+KERNELS["pyasc::pow"] = binary_kernel("pow", family="pow", supported=POW_DTYPES, tile=POW_TILE, widen=POW_WIDEN)
 for _name in _SWAP:
     KERNELS[f"pyasc::{_name}"] = compare_kernel(_name)
 for _name in ("neg", "abs", "exp", "log", "sqrt", "rsqrt", "relu", "sigmoid", "tanh", "gelu", "silu"):
