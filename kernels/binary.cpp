@@ -1,8 +1,9 @@
 // Elementwise binary ops: add, sub, mul, div, maximum, minimum.
 //
-// Kernels binary_<op>_<dtype> for dtype float16, bfloat16, float32 and int32 (div: floating
-// only). Tensor-tensor operands have the same length (the host materialises broadcasts with the
-// copy kernels); a Python scalar operand travels in the tiling struct:
+// Kernels binary_<op>_<dtype> for dtype float16, bfloat16, float32, int32 and int16 (div: floating
+// only; int16 as the Atlas A2 tables of Add/Sub/Mul/Max/Min and Adds/Muls/Maxs/Mins list it).
+// Tensor-tensor operands have the same length (the host materialises broadcasts with the copy
+// kernels); a Python scalar operand travels in the tiling struct:
 //   mode 1 (y is the scalar): add/mul/maximum/minimum use Adds/Muls/Maxs/Mins, sub/div use a
 //                             Duplicate'd scalar tensor;
 //   mode 2 (x is the scalar): the same with the scalar on the left.
@@ -22,7 +23,7 @@ struct BinaryTiling {
     uint32_t perCore;      // elements per core (whole 256-byte repeats, except the last core's share)
     uint32_t tileLength;   // elements per tile (whole 256-byte repeats)
     uint32_t mode;         // BinaryMode
-    uint32_t scalarBits;   // the scalar: float bits for floating kernels, int32 for int32 kernels
+    uint32_t scalarBits;   // the scalar: float bits for floating kernels, int32 for integer kernels
     uint32_t reserved[3];
 };
 
@@ -127,7 +128,12 @@ private:
 
 PYASC_FLOAT_DTYPES(PYASC_BINARY_KERNEL, div, OP_DIV)
 PYASC_NUMERIC_DTYPES(PYASC_BINARY_KERNEL, add, OP_ADD)
+PYASC_INT16_DTYPE(PYASC_BINARY_KERNEL, add, OP_ADD)
 PYASC_NUMERIC_DTYPES(PYASC_BINARY_KERNEL, sub, OP_SUB)
+PYASC_INT16_DTYPE(PYASC_BINARY_KERNEL, sub, OP_SUB)
 PYASC_NUMERIC_DTYPES(PYASC_BINARY_KERNEL, mul, OP_MUL)
+PYASC_INT16_DTYPE(PYASC_BINARY_KERNEL, mul, OP_MUL)
 PYASC_NUMERIC_DTYPES(PYASC_BINARY_KERNEL, maximum, OP_MAX)
+PYASC_INT16_DTYPE(PYASC_BINARY_KERNEL, maximum, OP_MAX)
 PYASC_NUMERIC_DTYPES(PYASC_BINARY_KERNEL, minimum, OP_MIN)
+PYASC_INT16_DTYPE(PYASC_BINARY_KERNEL, minimum, OP_MIN)

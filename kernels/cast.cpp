@@ -1,17 +1,23 @@
 // Dtype conversion, with pyasc::cast's semantics: float -> float rounds to nearest even (NumPy),
 // float -> int truncates toward zero and saturates as the vector unit converts (NaN -> 0, +inf and
 // values above the range -> max, -inf and values below it -> min; the golden model does the same),
-// anything -> bool is x != 0.
+// integer -> narrower integer wraps modulo 2^bits (NumPy), anything -> bool is x != 0.
 //
-// Kernels cast_<src>_<dst> for src, dst in {bool, uint8, int8, int32, float16, bfloat16, float32}.
-// Every conversion goes through float with Cast and an explicit RoundMode, in the steps the vector
-// unit converts (8-bit integers <-> half, half <-> float, bfloat16 <-> float, int32 <-> float):
-//   to float:   f16/bf16/i32 -Cast-> f32;  u8/i8 -Cast-> f16 -Cast-> f32 (exact)
-//   from float: -> f16/bf16 CAST_RINT;  -> i32 CAST_TRUNC;
+// Kernels cast_<src>_<dst> for src, dst in {bool, uint8, int8, int16, int32, int64, float16,
+// bfloat16, float32}. Only conversions the Cast reference lists for Atlas A2 are used (8-bit
+// integers <-> half, half <-> float, bfloat16 <-> float, int16 -> float, float -> int16, int32 <->
+// float, int32 -> half, int32 -> int64, int64 -> float, float -> int64), each with an explicit
+// RoundMode:
+//   to float:   f16/bf16/i16/i32 -Cast-> f32;  i64 -Cast(RINT)-> f32;  u8/i8 -Cast-> f16 -Cast-> f32
+//   from float: -> f16/bf16 CAST_RINT;  -> i16/i32/i64 CAST_TRUNC (saturating);
 //               -> u8/i8: CAST_TRUNC to i32, then i32 -> f16 -> u8/i8 (exact for in-range values;
-//               out-of-range ones stay out of range through f16, so the last Cast saturates);
-//               from an integer source the value first wraps modulo 256 as in NumPy
-//   -> bool:    Compare(x != 0) and Select 1/0
+//               out-of-range ones stay out of range through f16, so the last Cast saturates)
+//   integer -> integer (no float rounding involved; exact for every value):
+//               the source as int32 (i64: its low 32-bit words, picked by GatherMask; 8/16-bit
+//               sources through float, exact), then -> i64 Cast (sign-extends); -> i16 the low
+//               16-bit halves (GatherMask); -> u8/i8 the low 16 bits, then modulo 256 in float
+//               arithmetic (exact below 2^24) and i32 -> f16 -> u8/i8
+//   -> bool:    Compare(x != 0) on the float value (a non-zero int64 stays non-zero) and Select 1/0
 #include "kernel_entry.h"
 #include "tile_loop.h"
 
@@ -25,10 +31,14 @@ struct CastTiling {
     uint32_t reserved;
 };
 
+template <typename T>
+constexpr bool kFloatType = IsSame<T, float>::value || IsSame<T, half>::value || IsSame<T, bfloat16_t>::value;
+
 template <typename S, typename D, bool TO_BOOL>
 class KernelCast {
-    static constexpr bool kFloatSource =
-        IsSame<S, float>::value || IsSame<S, half>::value || IsSame<S, bfloat16_t>::value;
+    static constexpr bool kFloatSource = kFloatType<S>;
+    // integer sources wider than 16 bits: narrowing them keeps their low bits (GatherMask)
+    static constexpr bool kWideSource = IsSame<S, int32_t>::value || IsSame<S, int64_t>::value;
 
 public:
     using Tiling = CastTiling;
@@ -68,9 +78,13 @@ public:
             Cast(y, h, RoundMode::CAST_ROUND, count);
         } else if constexpr (IsSame<S, D>::value) {
             DataCopy(y, x, AlignBlock<S>(count));
-        } else {
+        } else if constexpr (kFloatSource || kFloatType<D>) {
             ToFloat(f, x, count);
             FromFloat(y, f, count);
+        } else {  // integer -> integer
+            LocalTensor<int32_t> i = i32Buf_.Get<int32_t>();
+            ToInt32(i, x, count);
+            FromInt32(y, i, count);
         }
     }
 
@@ -83,29 +97,75 @@ private:
             LocalTensor<half> h = f16Buf_.Get<half>();
             Cast(h, x, RoundMode::CAST_NONE, n);
             Cast(f, h, RoundMode::CAST_NONE, n);
+        } else if constexpr (IsSame<S, int64_t>::value) {
+            Cast(f, x, RoundMode::CAST_RINT, n);  // nearest even, as NumPy's int64 -> float32
         } else {
             Cast(f, x, RoundMode::CAST_NONE, n);
         }
     }
 
-    // float -> dst (not bool)
+    // float -> dst (not bool); the source is a float type or dst is one
     __aicore__ inline void FromFloat(const LocalTensor<D> &y, const LocalTensor<float> &f, uint32_t n) {
         if constexpr (IsSame<D, float>::value) {
             DataCopy(y, f, AlignBlock<float>(n));
         } else if constexpr (IsSame<D, half>::value || IsSame<D, bfloat16_t>::value) {
             Cast(y, f, RoundMode::CAST_RINT, n);
-        } else if constexpr (IsSame<D, int32_t>::value) {
+        } else if constexpr (IsSame<D, int16_t>::value || IsSame<D, int32_t>::value || IsSame<D, int64_t>::value) {
             Cast(y, f, RoundMode::CAST_TRUNC, n);
         } else {  // uint8_t / int8_t: truncate to int32 first, then exact narrowing through half
             LocalTensor<int32_t> i = i32Buf_.Get<int32_t>();
             Cast(i, f, RoundMode::CAST_TRUNC, n);
-            if constexpr (!kFloatSource) {
-                WrapTo8Bit(i, f, n);
-            }
-            LocalTensor<half> h = f16Buf_.Get<half>();
-            Cast(h, i, RoundMode::CAST_NONE, n);
-            Cast(y, h, RoundMode::CAST_TRUNC, n);
+            NarrowTo8Bit(y, i, n);
         }
+    }
+
+    // integer src -> its value as int32 (int64: modulo 2^32, the low word of each element)
+    __aicore__ inline void ToInt32(const LocalTensor<int32_t> &i, const LocalTensor<S> &x, uint32_t n) {
+        if constexpr (IsSame<S, int32_t>::value) {
+            DataCopy(i, x, AlignBlock<int32_t>(n));
+        } else if constexpr (IsSame<S, int64_t>::value) {
+            LowHalves(i, x.template ReinterpretCast<int32_t>(), n);
+        } else {  // bool / uint8 / int8 / int16: exact through float
+            LocalTensor<float> f = f32Buf_.Get<float>();
+            ToFloat(f, x, n);
+            Cast(i, f, RoundMode::CAST_TRUNC, n);
+        }
+    }
+
+    // int32 value -> integer dst (not bool), wrapping like NumPy
+    __aicore__ inline void FromInt32(const LocalTensor<D> &y, const LocalTensor<int32_t> &i, uint32_t n) {
+        if constexpr (IsSame<D, int32_t>::value) {
+            DataCopy(y, i, AlignBlock<int32_t>(n));
+        } else if constexpr (IsSame<D, int64_t>::value) {
+            Cast(y, i, RoundMode::CAST_NONE, n);  // sign-extends
+        } else if constexpr (IsSame<D, int16_t>::value) {
+            LowHalves(y, i.template ReinterpretCast<int16_t>(), n);
+        } else {  // uint8_t / int8_t
+            if constexpr (kWideSource) {  // keep the low 16 bits, back to int32 (exact): |i| <= 32768
+                LocalTensor<int16_t> s = f16Buf_.Get<int16_t>();
+                LocalTensor<float> f = f32Buf_.Get<float>();
+                LowHalves(s, i.template ReinterpretCast<int16_t>(), n);
+                Cast(f, s, RoundMode::CAST_NONE, n);
+                Cast(i, f, RoundMode::CAST_TRUNC, n);
+            }
+            WrapTo8Bit(i, f32Buf_.Get<float>(), n);
+            NarrowTo8Bit(y, i, n);
+        }
+    }
+
+    // dst[k] = the low half of element k (little endian: src[2k]) of n two-part elements: int64 ->
+    // its low int32, int32 -> its low int16. GatherMask in counter mode reads exactly 2n elements.
+    template <typename H>
+    __aicore__ inline void LowHalves(const LocalTensor<H> &dst, const LocalTensor<H> &src, uint32_t n) {
+        uint64_t kept = 0;
+        GatherMask(dst, src, static_cast<uint8_t>(1), true, 2 * n, GatherMaskParams{1, 1, 8, 0}, kept);
+    }
+
+    // int32 values in the 8-bit range (in range or saturating through half) -> uint8 / int8
+    __aicore__ inline void NarrowTo8Bit(const LocalTensor<D> &y, const LocalTensor<int32_t> &i, uint32_t n) {
+        LocalTensor<half> h = f16Buf_.Get<half>();
+        Cast(h, i, RoundMode::CAST_NONE, n);
+        Cast(y, h, RoundMode::CAST_TRUNC, n);
     }
 
     // Integer -> 8-bit integer wraps modulo 256 like NumPy: i = (i + off) - 256 * floor((i + off) / 256)
@@ -137,6 +197,8 @@ private:
     PYASC_CAST_KERNEL(SNAME, S, bool, uint8_t, true)             \
     PYASC_CAST_KERNEL(SNAME, S, uint8, uint8_t, false)           \
     PYASC_CAST_KERNEL(SNAME, S, int8, int8_t, false)             \
+    PYASC_CAST_KERNEL(SNAME, S, int16, int16_t, false)           \
+    PYASC_CAST_KERNEL(SNAME, S, int64, int64_t, false)           \
     PYASC_CAST_FROM_NUMERIC(SNAME, S)
 
 #define PYASC_CAST_TO(DNAME, D, SNAME, S) PYASC_CAST_KERNEL(SNAME, S, DNAME, D, false)
@@ -145,7 +207,9 @@ private:
 PYASC_CAST_FROM(bool, uint8_t)
 PYASC_CAST_FROM(uint8, uint8_t)
 PYASC_CAST_FROM(int8, int8_t)
+PYASC_CAST_FROM(int16, int16_t)
 PYASC_CAST_FROM(int32, int32_t)
+PYASC_CAST_FROM(int64, int64_t)
 PYASC_CAST_FROM(float16, half)
 PYASC_CAST_FROM(bfloat16, bfloat16_t)
 PYASC_CAST_FROM(float32, float)

@@ -4,6 +4,10 @@
 // Compare (CMPMODE) writes a bit mask; Select turns it into 1.0 / 0.0 (half) and Cast makes the
 // bytes. A Python scalar on the right (mode 1) is compared as a tensor; the host swaps a scalar on the
 // left into this form (s < y  <=>  y > s); the scalar is Duplicate'd into a tensor once.
+// Compare takes int32_t for EQ/NE only on Atlas A2: int32 lt/le/gt/ge compare the sign of a - b,
+// computed exactly in float from 16-bit halves: with h = x >> 16 and l = x - (h << 16) (0..65535),
+// s = (ha - hb) * 65536 + (la - lb) has the sign of a - b and is 0 only when a == b (each
+// difference is exact in float; when ha != hb the rounded sum keeps the sign of its larger term).
 #include "kernel_entry.h"
 #include "tile_loop.h"
 
@@ -22,6 +26,7 @@ struct CompareTiling {
 template <typename T, CMPMODE MODE>
 class KernelCompare {
     using C = typename ComputeType<T>::type;
+    static constexpr bool kIntOrder = IsSame<T, int32_t>::value && MODE != CMPMODE::EQ && MODE != CMPMODE::NE;
 
 public:
     using Tiling = CompareTiling;
@@ -40,6 +45,10 @@ public:
         }
         if constexpr (kWidened<T>) {
             pipe.InitBuffer(calc_, 2 * tile * sizeof(float));
+        }
+        if constexpr (kIntOrder) {  // three float tiles (the third is zeros at the end), one int32 tile
+            pipe.InitBuffer(calc_, 3 * tile * sizeof(float));
+            pipe.InitBuffer(intBuf_, tile * sizeof(int32_t));
         }
         pipe.InitBuffer(maskBuf_, tile / 8);
         pipe.InitBuffer(selBuf_, 3 * tile * sizeof(half));
@@ -66,6 +75,8 @@ public:
                 ToCompute(yf, y, n);
             }
             CompareInto(mask, xf, yf, count);
+        } else if constexpr (kIntOrder) {
+            OrderInto(mask, x, t_.mode == 0 ? y : scalarTensor_, count);
         } else {
             CompareInto(mask, x, y, count);
         }
@@ -83,8 +94,46 @@ private:
         Compare(mask, a, t_.mode == 0 ? b : scalarTensor_, MODE, n);
     }
 
+    // int32 a MODE b for an ordering MODE (see the header): Compare(s MODE 0) in float
+    __aicore__ inline void OrderInto(const LocalTensor<uint8_t> &mask, const LocalTensor<int32_t> &a,
+                                     const LocalTensor<int32_t> &b, uint32_t count) {
+        const uint32_t tile = t_.tileLength;
+        const uint32_t n = AlignRepeat<float>(count);
+        LocalTensor<float> d = calc_.Get<float>();  // ha - hb, then s
+        LocalTensor<float> e = d[tile];             // la - lb
+        LocalTensor<float> f = d[2 * tile];         // temporaries, then zeros
+        LocalTensor<int32_t> h = intBuf_.Get<int32_t>();
+        Halves(d, e, a, n);
+        Halves(f, h, b, n);  // h: lb as int32 (the float temporaries are full)
+        Sub(d, d, f, n);
+        Cast(f, h, RoundMode::CAST_NONE, n);
+        Sub(e, e, f, n);
+        Muls(d, d, 65536.0f, n);
+        Add(d, d, e, n);
+        Duplicate(f, 0.0f, n);
+        Compare(mask, d, f, MODE, n);
+    }
+
+    // hi = float(x >> 16), lo = x - ((x >> 16) << 16) as float, or (Halves into an int32 tensor) lo as int32
+    __aicore__ inline void Halves(const LocalTensor<float> &hi, const LocalTensor<float> &lo, const LocalTensor<int32_t> &x,
+                                  uint32_t n) {
+        LocalTensor<int32_t> h = intBuf_.Get<int32_t>();
+        ShiftRight(h, x, 16, n);
+        Cast(hi, h, RoundMode::CAST_NONE, n);
+        ShiftLeft(h, h, 16, n);
+        Sub(h, x, h, n);
+        Cast(lo, h, RoundMode::CAST_NONE, n);
+    }
+    __aicore__ inline void Halves(const LocalTensor<float> &hi, const LocalTensor<int32_t> &lo, const LocalTensor<int32_t> &x,
+                                  uint32_t n) {
+        ShiftRight(lo, x, 16, n);
+        Cast(hi, lo, RoundMode::CAST_NONE, n);
+        ShiftLeft(lo, lo, 16, n);
+        Sub(lo, x, lo, n);
+    }
+
     TileLoop<uint8_t, T, T> loop_;  // z <- x, y
-    TBuf<QuePosition::VECCALC> calc_, maskBuf_, selBuf_, scalarBuf_;
+    TBuf<QuePosition::VECCALC> calc_, maskBuf_, selBuf_, scalarBuf_, intBuf_;
     LocalTensor<half> ones_, zeros_, sel_;
     LocalTensor<C> scalarTensor_;
     CompareTiling t_;

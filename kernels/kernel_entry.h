@@ -64,7 +64,8 @@ __aicore__ inline void Run(GM_ADDR tiling, GM_ADDR a0, GM_ADDR a1, GM_ADDR a2, G
         pyasc_kernels::Run<__VA_ARGS__>(tiling, a0, a1, a2, a3);                                            \
     }
 
-// X(dtype name, C++ type, extra...) once per dtype: the floating types, and those plus int32.
+// X(dtype name, C++ type, extra...) once per dtype: the floating types, and those plus int32;
+// PYASC_INT16_DTYPE the int16 instantiation of the ops whose vector instructions take int16_t.
 #define PYASC_FLOAT_DTYPES(X, ...) \
     X(float16, half, __VA_ARGS__)  \
     X(bfloat16, bfloat16_t, __VA_ARGS__) \
@@ -73,5 +74,7 @@ __aicore__ inline void Run(GM_ADDR tiling, GM_ADDR a0, GM_ADDR a1, GM_ADDR a2, G
 #define PYASC_NUMERIC_DTYPES(X, ...) \
     PYASC_FLOAT_DTYPES(X, __VA_ARGS__) \
     X(int32, int32_t, __VA_ARGS__)
+
+#define PYASC_INT16_DTYPE(X, ...) X(int16, int16_t, __VA_ARGS__)
 
 #endif  // PYASC_KERNEL_ENTRY_H_

@@ -1,7 +1,8 @@
 // Elementwise unary ops: neg, abs, exp, log, sqrt, rsqrt, relu, sigmoid, tanh, gelu, silu.
 //
-// Kernels unary_<op>_<dtype> for float16, bfloat16, float32 (computed in float), and int32 for
-// neg, abs and relu. The activations are built from vector primitives:
+// Kernels unary_<op>_<dtype> for float16, bfloat16, float32 (computed in float), and int32 and
+// int16 for neg, abs and relu (Muls, Max, Maxs: Abs and Relu take no int16_t on Atlas A2). The
+// activations are built from vector primitives:
 //   sigmoid(x) = 1 / (1 + exp(-x))
 //   tanh(x)    = 1 - 2 / (exp(2x) + 1)                       (no overflow for large |x|)
 //   gelu(x)    = x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3)))   (the tanh approximation)
@@ -26,6 +27,7 @@ struct UnaryTiling {
 template <typename T, uint32_t OP>
 class KernelUnary {
     using C = typename ComputeType<T>::type;
+    static constexpr bool kInteger = IsSame<C, int32_t>::value || IsSame<C, int16_t>::value;
 
 public:
     using Tiling = UnaryTiling;
@@ -73,7 +75,7 @@ private:
         if constexpr (OP == OP_NEG) {
             Muls(y, x, static_cast<C>(-1), n);
         } else if constexpr (OP == OP_ABS) {
-            if constexpr (IsSame<C, int32_t>::value) {  // |x| = max(x, -x)
+            if constexpr (kInteger) {  // |x| = max(x, -x)
                 Muls(t, x, static_cast<C>(-1), n);
                 Max(y, x, t, n);
             } else {
@@ -88,7 +90,7 @@ private:
         } else if constexpr (OP == OP_RSQRT) {
             Rsqrt(y, x, n);
         } else if constexpr (OP == OP_RELU) {
-            if constexpr (IsSame<C, int32_t>::value) {
+            if constexpr (kInteger) {
                 Maxs(y, x, static_cast<C>(0), n);
             } else {
                 Relu(y, x, n);
@@ -134,8 +136,11 @@ private:
     PYASC_ENTRY_2(unary_##NAME##_##DTYPE, pyasc_kernels::KernelUnary<T, pyasc_kernels::OP>)
 
 PYASC_NUMERIC_DTYPES(PYASC_UNARY_KERNEL, neg, OP_NEG)
+PYASC_INT16_DTYPE(PYASC_UNARY_KERNEL, neg, OP_NEG)
 PYASC_NUMERIC_DTYPES(PYASC_UNARY_KERNEL, abs, OP_ABS)
+PYASC_INT16_DTYPE(PYASC_UNARY_KERNEL, abs, OP_ABS)
 PYASC_NUMERIC_DTYPES(PYASC_UNARY_KERNEL, relu, OP_RELU)
+PYASC_INT16_DTYPE(PYASC_UNARY_KERNEL, relu, OP_RELU)
 PYASC_FLOAT_DTYPES(PYASC_UNARY_KERNEL, exp, OP_EXP)
 PYASC_FLOAT_DTYPES(PYASC_UNARY_KERNEL, log, OP_LOG)
 PYASC_FLOAT_DTYPES(PYASC_UNARY_KERNEL, sqrt, OP_SQRT)

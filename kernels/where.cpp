@@ -1,9 +1,10 @@
 // where(cond, x, y): x where cond else y, elementwise over equal-length operands (the host
 // materialises broadcasts and scalars).
 //
-// Kernels where_<dtype> for float16, bfloat16, float32 and int32. cond (bool bytes) is widened to
-// half and compared with 0 into a bit mask; Select picks x or y. Select moves 16- or 32-bit
-// lanes, so bfloat16 selects as half and int32 as float (ReinterpretCast: the bits move unchanged).
+// Kernels where_<dtype> for float16, bfloat16, float32, int32 and int16. cond (bool bytes) is
+// widened to half and compared with 0 into a bit mask; Select picks x or y. Select moves 16- or
+// 32-bit lanes, so bfloat16 and int16 select as half and int32 as float (ReinterpretCast: the bits
+// move unchanged).
 #include "kernel_entry.h"
 #include "tile_loop.h"
 
@@ -62,3 +63,4 @@ PYASC_WHERE_KERNEL(float16, half, half)
 PYASC_WHERE_KERNEL(bfloat16, bfloat16_t, half)
 PYASC_WHERE_KERNEL(float32, float, float)
 PYASC_WHERE_KERNEL(int32, int32_t, float)
+PYASC_WHERE_KERNEL(int16, int16_t, half)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .binding import bind
+from .dtype_advice import cast_hint
 from .dtypes import dtype_name
 from .errors import (
     ArgumentError,
@@ -228,10 +229,10 @@ class OpHandle:
             allowed = op.allowed_dtypes(p.name)
             if v._data.dtype not in allowed:
                 names = ", ".join(sorted(dtype_name(d) for d in allowed))
+                hint = cast_hint(op.name, v._device.type, v._data.dtype, allowed, var=p.name)
                 raise DtypeError(
                     f"{op.name} argument {p.name!r} has dtype {dtype_name(v._data.dtype)}, which "
-                    f"it does not accept; allowed: {names}. Cast it first, e.g. "
-                    f"{p.name}.astype({sorted(dtype_name(d) for d in allowed)[-1]!r})"
+                    f"it does not accept; allowed: {names}. {hint[0].upper()}{hint[1:]}"
                 )
         if device is None:
             raise ArgumentError(

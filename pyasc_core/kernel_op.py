@@ -10,6 +10,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from .creation import empty
+from .dtype_advice import cast_hint
 from .errors import ArgumentError, KernelNotFoundError, OpRegistrationError
 from .kernel import Kernel
 from .tensor import Tensor
@@ -61,10 +62,10 @@ def kernel_launcher(op: str, kernel: Any, tiling: Callable[..., Any], dtypes: An
         tensors = [a for a in inputs if isinstance(a, Tensor)]
         dtype = tensors[0].dtype
         if allowed is not None and dtype not in allowed:
+            hint = cast_hint(str(op), device.type, dtype, allowed)
             raise KernelNotFoundError(
                 f"{op} has no {device.type} kernel for {_dt.dtype_name(dtype)}; its kernels take "
-                f"{', '.join(_dt.dtype_name(d) for d in allowed)}. Cast first (e.g. x.astype('float32')) or "
-                "run it on the reference with .to('numpy')")
+                f"{', '.join(_dt.dtype_name(d) for d in allowed)}. {hint[0].upper()}{hint[1:]}")
         k = _pick(single, dtype, device, plain) if table is None else table[dtype]
         single_out = not isinstance(out_meta, (tuple, list))
         metas = [out_meta] if single_out else list(out_meta)

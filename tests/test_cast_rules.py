@@ -12,7 +12,7 @@ from pyasc_core.builtin_ops.elementwise import saturating_to_int
 
 BACKENDS = ["numpy", "sim"]
 FLOATS = ["float16", "bfloat16", "float32"]
-SIM_INTS = ["uint8", "int8", "int32"]  # the sim's cast kernels; numpy has every integer dtype
+SIM_INTS = ["uint8", "int8", "int16", "int32", "int64"]  # the sim's cast kernels (kernels/cast.cpp)
 ALL_INTS = ["uint8", "int8", "int16", "int32", "int64"]
 
 VALUES = [np.nan, -np.nan, np.inf, -np.inf, 1e30, -1e30, 3e9, -3e9, 70000.0, -70000.0, 300.0, -300.0,

@@ -33,12 +33,18 @@ EXPORTED_BEFORE = {
 NO_TORCH = {"pyasc::cast", "pyasc::where", "pyasc::rms_norm", "pyasc::reshape"}
 #: the sim's dtype table as it was kept by hand before it was derived
 SIM_BEFORE = {
-    **{f"pyasc::{n}": {"float16", "bfloat16", "float32", "int32"}
-       for n in ("add", "sub", "mul", "maximum", "minimum", "pow", "neg", "abs", "relu", "where", "matmul")},
-    "pyasc::div": {"uint8", "int8", "int32", "float16", "bfloat16", "float32"},
-    **{f"pyasc::{n}": {"bool", "uint8", "int8", "int32", "float16", "bfloat16", "float32"}
-       for n in ("eq", "ne", "cast")},
-    **{f"pyasc::{n}": {"uint8", "int8", "int32", "float16", "bfloat16", "float32"} for n in ("lt", "le", "gt", "ge")},
+    # int16: the vector unit's Add/Sub/Mul/Max/Min, Muls/Maxs and Select take it; 8-bit integers
+    # compute in int16 (pow, matmul: int32) and wrap back through the cast kernel (issue 11)
+    **{f"pyasc::{n}": {"float16", "bfloat16", "float32", "uint8", "int8", "int16", "int32"}
+       for n in ("add", "sub", "mul", "maximum", "minimum", "abs", "relu", "pow", "matmul")},
+    "pyasc::neg": {"float16", "bfloat16", "float32", "int8", "int16", "int32"},
+    "pyasc::where": {"bool", "uint8", "int8", "int16", "int32", "float16", "bfloat16", "float32"},
+    "pyasc::div": {"uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32"},
+    **{f"pyasc::{n}": {"bool", "uint8", "int8", "int16", "int32", "float16", "bfloat16", "float32"}
+       for n in ("eq", "ne")},
+    "pyasc::cast": {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32"},
+    **{f"pyasc::{n}": {"uint8", "int8", "int16", "int32", "float16", "bfloat16", "float32"}
+       for n in ("lt", "le", "gt", "ge")},
     **{f"pyasc::{n}": {"float16", "bfloat16", "float32"}
        for n in ("exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "gelu", "silu", "sum", "mean", "max",
                  "min", "softmax", "log_softmax", "layer_norm", "rms_norm")},

@@ -40,11 +40,11 @@ def _dtypes_of(op: Any) -> tuple[str, ...]:
     elif short == "cast":
         takes = elementwise.CAST_DTYPES
     elif op.name in elementwise.KERNELS:  # unary
-        takes = elementwise.FLOATS + ((dt.int32,) if short in elementwise.UNARY_INT else ())
+        takes = elementwise.FLOATS + (elementwise.UNARY_INT_DTYPES if short in elementwise.UNARY_INT else ())
     elif op.name in reduce.KERNELS or op.name in nn.KERNELS:
         takes = elementwise.FLOATS
     elif op.name in linalg.KERNELS:
-        rule, takes = "result", linalg.CUBE + linalg.VECTOR
+        rule, takes = "result", linalg.CUBE + linalg.VECTOR + tuple(linalg.VECTOR_WIDEN)
     elif op.name in shape.KERNELS:
         takes = tuple(_rt.DTYPE_NAMES)
     else:

@@ -218,14 +218,18 @@ def launch(device: Any, family: str, name: str, num_blocks: int, args: Iterable[
     KERNELS.function(family, name, device)(num_blocks, *args, 0, buf)
 
 
-def no_kernel(op: str, device: Any, what: str, supported: Iterable[np.dtype] | str) -> KernelNotFoundError:
+def no_kernel(op: str, device: Any, what: str, supported: Iterable[np.dtype] | str,
+              src: np.dtype | None = None) -> KernelNotFoundError:
     """The error of an AI Core glue without a kernel for the call's dtypes (``pyasc_dtype_gap``:
-    the registered kernel then takes the AI CPU path or the host fallback instead)."""
+    the registered kernel then takes the AI CPU path or the host fallback instead). The fix it gives
+    casts ``src`` to a dtype the backend's kernels of the op take and its cast kernels reach
+    (pyasc_core.dtype_advice), not a fixed one."""
+    from pyasc_core.dtype_advice import cast_hint
+
     names = supported if isinstance(supported, str) else ", ".join(dt.dtype_name(d) for d in supported)
-    exc = KernelNotFoundError(
-        f"{op} has no {device.type} AI Core kernel for {what}; its kernels take {names}. Cast first "
-        f"(e.g. x.astype('float32')) or run it on the reference with .to('numpy')"
-    )
+    fix = "run it on the reference with .to('numpy')" if src is None else cast_hint(op, device.type, src)
+    exc = KernelNotFoundError(f"{op} has no {device.type} AI Core kernel for {what}; its kernels take {names}. "
+                              f"{fix[0].upper()}{fix[1:]}")
     exc.pyasc_dtype_gap = True  # type: ignore[attr-defined]
     return exc
 

@@ -23,21 +23,41 @@ from .shape import expand
 TILE = 4096  # elements per tile of every elementwise kernel (UB use is below 140 KiB for all dtypes)
 
 FLOATS = (dt.float16, dt.bfloat16, dt.float32)
+#: the integer dtypes the vector unit's Add/Sub/Mul/Max/Min (and Adds/Muls/Maxs/Mins) take on Atlas A2
+VECTOR_INTS = (dt.int16, dt.int32)
+#: 8-bit integers have no vector arithmetic: they compute in int16 and are cast back, which wraps
+#: modulo 256 exactly (cast.cpp), so the result is NumPy's (the low 8 bits of a sum, difference or
+#: product do not depend on the wider bits; max / min / neg / abs / relu are exact in int16)
+WIDEN_8 = {dt.uint8: dt.int16, dt.int8: dt.int16}
 BINARY_DTYPES = {
-    "add": FLOATS + (dt.int32,), "sub": FLOATS + (dt.int32,), "mul": FLOATS + (dt.int32,),
-    "div": FLOATS, "maximum": FLOATS + (dt.int32,), "minimum": FLOATS + (dt.int32,),
+    "add": FLOATS + VECTOR_INTS + tuple(WIDEN_8), "sub": FLOATS + VECTOR_INTS + tuple(WIDEN_8),
+    "mul": FLOATS + VECTOR_INTS + tuple(WIDEN_8), "div": FLOATS,
+    "maximum": FLOATS + VECTOR_INTS + tuple(WIDEN_8), "minimum": FLOATS + VECTOR_INTS + tuple(WIDEN_8),
 }
 BINARY_MODE = {"tensor": 0, "scalar_y": 1, "scalar_x": 2}
-POW_DTYPES = FLOATS + (dt.int32,)
+#: pow's integer kernel is int32 (binary exponentiation, wrapping): narrower integers compute in it
+#: and are cast back (the low bits of a product mod 2^32 are those of the product mod 2^8 / 2^16)
+POW_WIDEN = {dt.uint8: dt.int32, dt.int8: dt.int32, dt.int16: dt.int32}
+POW_DTYPES = FLOATS + (dt.int32,) + tuple(POW_WIDEN)
 #: pow (kernels/pow.cpp) keeps 16 float temporaries of a tile in UB: a smaller tile (176 KiB of 192)
 POW_TILE = 2048
 #: dtypes cast.cpp converts between (bool is one byte 0/1)
-CAST_DTYPES = (dt.bool_, dt.uint8, dt.int8, dt.int32, dt.float16, dt.bfloat16, dt.float32)
+CAST_DTYPES = (dt.bool_, dt.uint8, dt.int8, dt.int16, dt.int32, dt.int64, dt.float16, dt.bfloat16, dt.float32)
+#: casts from or to int64 move 8-byte elements: a smaller tile keeps the double-buffered queues in UB
+CAST_TILE_64 = 2048
 #: comparisons run in the promoted dtype; these are widened exactly to one the kernel takes
-COMPARE_WIDEN = {dt.bool_: dt.int32, dt.uint8: dt.int32, dt.int8: dt.int32}
+#: (Compare takes half, float and int32 on Atlas A2: no 8/16-bit integers)
+COMPARE_WIDEN = {dt.bool_: dt.int32, dt.uint8: dt.int32, dt.int8: dt.int32, dt.int16: dt.int32}
 COMPARE_DTYPES = FLOATS + (dt.int32,)
+#: int32 lt/le/gt/ge keep four more tiles in UB (compare.cpp compares a - b in float from 16-bit halves)
+COMPARE_ORDER_TILE = 2048
 UNARY_INT = {"neg", "abs", "relu"}
-WHERE_DTYPES = FLOATS + (dt.int32,)
+#: the integer dtypes of unary.cpp's neg / abs / relu (built from Muls, Max, Maxs)
+UNARY_INT_DTYPES = VECTOR_INTS + tuple(WIDEN_8)
+#: where selects 16- or 32-bit lanes
+WHERE_DTYPES = FLOATS + VECTOR_INTS + (dt.bool_,) + tuple(WIDEN_8)
+#: where of 8-bit values selects 16-bit lanes (exact both ways)
+WHERE_WIDEN = {dt.bool_: dt.int16, **WIDEN_8}
 _SWAP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
 
 
@@ -81,10 +101,14 @@ def to_dtype(x: Tensor, dtype: np.dtype) -> Tensor:
     out = rt.new_tensor(x._data.shape, dtype, x._device)
     n = rt.size_of(x._data.shape)
     if n:
-        blocks, tiling = _elementwise_tiling(x._device, n, tl.CastTiling)
+        blocks, tiling = _elementwise_tiling(x._device, n, tl.CastTiling, _cast_tile(src, dtype))
         name = f"cast_{rt.DTYPE_NAMES[src]}_{rt.DTYPE_NAMES[dtype]}"
         rt.launch(x._device, "cast", name, blocks, (x, out), tiling)
     return out
+
+
+def _cast_tile(src: np.dtype, dst: np.dtype) -> int:
+    return CAST_TILE_64 if dt.int64 in (src, dst) else TILE
 
 
 def _operand(x: Tensor, dtype: np.dtype, shape: tuple[int, ...]) -> Tensor:
@@ -92,15 +116,19 @@ def _operand(x: Tensor, dtype: np.dtype, shape: tuple[int, ...]) -> Tensor:
 
 
 def scalar_bits(op: str, value: Any, dtype: np.dtype) -> int:
-    """A Python scalar as the kernel's 32-bit scalar field for ``dtype``."""
+    """A Python scalar as the kernel's 32-bit scalar field for ``dtype`` (an integer one: the value
+    must fit ``dtype``, as NumPy refuses an out-of-range Python int with an integer array)."""
     if dtype in FLOATS:
         return rt.float_bits(float(value))
     v = int(value)
-    if not -(2**31) <= v < 2**31:
+    info = np.iinfo(dtype)
+    if not info.min <= v <= info.max:
+        name = dt.dtype_name(dtype)
+        wider = "int32" if info.bits < 32 else "float32"  # both run on the AI Core
         raise ArgumentError(
-            f"{op}: the Python scalar {value} does not fit the int32 tensor it meets; a Python scalar "
-            "must fit the integer dtype of the tensor. Cast the tensor to a wider dtype first, e.g. "
-            "x.astype('int64') (on the reference backend), or use a float scalar"
+            f"{op}: the Python scalar {value} does not fit the {name} tensor it meets ({name} holds "
+            f"{info.min}..{info.max}); a Python scalar must fit the integer dtype of the tensor. Cast the "
+            f"tensor to a wider dtype first, e.g. x.astype({wider!r}), or use a float scalar"
         )
     return v & 0xFFFFFFFF
 
@@ -133,18 +161,24 @@ def _uniform_exponent(x: Any, y: Any, out_shape: tuple[int, ...]) -> bool:
 
 
 def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, ...] | None = None,
-                  tile: int = TILE):
+                  tile: int = TILE, widen: dict[np.dtype, np.dtype] | None = None):
     op = f"pyasc::{name}"
     supported = BINARY_DTYPES[name] if supported is None else supported
+    widen = WIDEN_8 if widen is None else widen
     prefix = "binary_" if family == "binary" else ""
 
     def kernel(meta: Any, x: Any, y: Any) -> Tensor:
         device = rt.device_of(x, y)
         dtype = meta.dtype
         if dtype not in supported:
-            raise rt.no_kernel(op, device, f"result dtype {dt.dtype_name(dtype)}", supported)
+            raise rt.no_kernel(op, device, f"result dtype {dt.dtype_name(dtype)}", supported, dtype)
         if name == "pow":
             _check_pow_scalar(x, y, dtype)
+        if dtype in widen:  # compute in the wider dtype, wrap back (a Python scalar must fit dtype)
+            for v in (x, y):
+                if not isinstance(v, Tensor):
+                    scalar_bits(op, v, dtype)
+            return to_dtype(kernel(meta.__class__(meta.shape, widen[dtype]), x, y), dtype)
         out = rt.new_tensor(meta.shape, dtype, device)
         n = rt.size_of(meta.shape)
         if n == 0:
@@ -180,7 +214,7 @@ def compare_kernel(name: str):
         dtype = COMPARE_WIDEN.get(dtype, dtype)
         if dtype not in COMPARE_DTYPES:
             raise rt.no_kernel(op, device, f"operands of dtype {dt.dtype_name(dtype)}",
-                               "bool, uint8, int8, int32, float16, bfloat16, float32")
+                               (*COMPARE_WIDEN, *COMPARE_DTYPES), dtype)
         out = rt.new_tensor(meta.shape, dt.bool_, device)
         n = rt.size_of(meta.shape)
         if n == 0:
@@ -192,7 +226,8 @@ def compare_kernel(name: str):
             args, mode, bits = (_operand(x, dtype, meta.shape), _operand(y, dtype, meta.shape)), 0, 0
         else:
             args, mode, bits = (_operand(x, dtype, meta.shape), 0), 1, scalar_bits(op, y, dtype)
-        blocks, tiling = _elementwise_tiling(device, n, tl.CompareTiling, mode=mode, scalarBits=bits)
+        tile = COMPARE_ORDER_TILE if dtype == dt.int32 and kname not in ("eq", "ne") else TILE
+        blocks, tiling = _elementwise_tiling(device, n, tl.CompareTiling, tile, mode=mode, scalarBits=bits)
         rt.launch(device, "compare", f"compare_{kname}_{rt.DTYPE_NAMES[dtype]}", blocks, (*args, out), tiling)
         return out
 
@@ -202,13 +237,16 @@ def compare_kernel(name: str):
 
 def unary_kernel(name: str):
     op = f"pyasc::{name}"
-    supported = FLOATS + ((dt.int32,) if name in UNARY_INT else ())
+    supported = FLOATS + (UNARY_INT_DTYPES if name in UNARY_INT else ())
 
     def kernel(meta: Any, x: Tensor) -> Tensor:
         device = x._device
         dtype = x._data.dtype
         if dtype not in supported:
-            raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", supported)
+            raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", supported, dtype)
+        if dtype in WIDEN_8:  # int16 kernel, wrapped back (neg of uint8 wraps like NumPy)
+            wide = WIDEN_8[dtype]
+            return to_dtype(kernel(meta.__class__(meta.shape, wide), to_dtype(x, wide)), dtype)
         out = rt.new_tensor(meta.shape, dtype, device)
         n = rt.size_of(meta.shape)
         if n:
@@ -226,7 +264,7 @@ def cast_kernel(meta: Any, x: Tensor, dtype: Any) -> Tensor:
         out = rt.new_tensor(meta.shape, dst, x._device)
         n = rt.size_of(meta.shape)
         if n and src in CAST_DTYPES:
-            blocks, tiling = _elementwise_tiling(x._device, n, tl.CastTiling)
+            blocks, tiling = _elementwise_tiling(x._device, n, tl.CastTiling, _cast_tile(src, dst))
             name = f"cast_{rt.DTYPE_NAMES[src]}_{rt.DTYPE_NAMES[dst]}"
             rt.launch(x._device, "cast", name, blocks, (x, out), tiling)
             return out
@@ -238,11 +276,28 @@ def cast_kernel(meta: Any, x: Tensor, dtype: Any) -> Tensor:
     return to_dtype(x, dst)
 
 
+def cast_targets(src: np.dtype) -> tuple[np.dtype, ...]:
+    """The dtypes cast.cpp converts ``src`` to (every pair of CAST_DTYPES): what an error's
+    suggested ``x.astype(...)`` may name (pyasc_core.dtype_advice)."""
+    return CAST_DTYPES if src in CAST_DTYPES else ()
+
+
+cast_kernel.cast_targets = cast_targets  # type: ignore[attr-defined]
+
+
 def where_kernel(meta: Any, cond: Tensor, x: Any, y: Any) -> Tensor:
     device = rt.device_of(cond, x, y)
     dtype = meta.dtype
     if dtype not in WHERE_DTYPES:
-        raise rt.no_kernel("pyasc::where", device, f"result dtype {dt.dtype_name(dtype)}", WHERE_DTYPES)
+        raise rt.no_kernel("pyasc::where", device, f"result dtype {dt.dtype_name(dtype)}", WHERE_DTYPES, dtype)
+    if dtype in WHERE_WIDEN:  # 16-bit lanes: widen tensor operands, select, cast back (exact)
+        wide = WHERE_WIDEN[dtype]
+        if dtype != dt.bool_:
+            for v in (x, y):
+                if not isinstance(v, Tensor):
+                    scalar_bits("pyasc::where", v, dtype)  # range check against the 8-bit dtype
+        x, y = (to_dtype(v, wide) if isinstance(v, Tensor) else int(v) for v in (x, y))
+        return to_dtype(where_kernel(meta.__class__(meta.shape, wide), cond, x, y), dtype)
     out = rt.new_tensor(meta.shape, dtype, device)
     n = rt.size_of(meta.shape)
     if n == 0:
@@ -251,7 +306,7 @@ def where_kernel(meta: Any, cond: Tensor, x: Any, y: Any) -> Tensor:
     def operand(v: Any) -> Tensor:
         if isinstance(v, Tensor):
             return _operand(v, dtype, meta.shape)
-        if dtype == dt.int32:
+        if dtype in VECTOR_INTS:
             scalar_bits("pyasc::where", v, dtype)  # range check
         return rt.full_tensor(meta.shape, v, dtype, device)
 
@@ -264,7 +319,7 @@ def where_kernel(meta: Any, cond: Tensor, x: Any, y: Any) -> Tensor:
 KERNELS: dict[str, Any] = {}
 for _name in BINARY_DTYPES:
     KERNELS[f"pyasc::{_name}"] = binary_kernel(_name)
-KERNELS["pyasc::pow"] = binary_kernel("pow", family="pow", supported=POW_DTYPES, tile=POW_TILE)
+KERNELS["pyasc::pow"] = binary_kernel("pow", family="pow", supported=POW_DTYPES, tile=POW_TILE, widen=POW_WIDEN)
 for _name in _SWAP:
     KERNELS[f"pyasc::{_name}"] = compare_kernel(_name)
 for _name in ("neg", "abs", "exp", "log", "sqrt", "rsqrt", "relu", "sigmoid", "tanh", "gelu", "silu"):

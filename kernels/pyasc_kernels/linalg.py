@@ -1,6 +1,7 @@
 """Matmul family (kernels/matmul.cpp): float16 / bfloat16 / float32 on the cube path (float
 accumulation; float32 gets B transposed, as its 32-bit fractals cannot be transposed by the load),
-int32 on the vector path.
+int32 on the vector path (8/16-bit integers compute in it and are cast back: the low bits of an
+integer sum of products do not depend on the wider bits, so the result wraps like NumPy's).
 
 NumPy semantics on the host: 1-D operands act as vectors, batch dimensions broadcast (the
 broadcast operand is materialised by the copy kernel), the kernel sees (batch, M, K) @ (batch, K, N)."""
@@ -20,6 +21,8 @@ from .shape import expand, permute
 
 CUBE = (dt.float16, dt.bfloat16, dt.float32)
 VECTOR = (dt.int32,)
+#: integer dtypes that run on the int32 vector path and are cast back (wrapping, exact)
+VECTOR_WIDEN = {dt.uint8: dt.int32, dt.int8: dt.int32, dt.int16: dt.int32}
 CUBE_TILE = 128
 CUBE_TILE_K32 = 64  # float32 K step: a 128 x 64 float tile fills half of L0A, as 128 x 128 half does
 VEC_ROWS = 8
@@ -33,8 +36,11 @@ def _a16(v: int) -> int:
 def matmul_kernel(meta: Any, a: Tensor, b: Tensor) -> Tensor:
     device = a._device
     dtype = meta.dtype
+    if dtype in VECTOR_WIDEN:
+        return to_dtype(matmul_kernel(meta.__class__(meta.shape, VECTOR_WIDEN[dtype]), a, b), dtype)
     if dtype not in CUBE + VECTOR:
-        raise rt.no_kernel("pyasc::matmul", device, f"result dtype {dt.dtype_name(dtype)}", CUBE + VECTOR)
+        raise rt.no_kernel("pyasc::matmul", device, f"result dtype {dt.dtype_name(dtype)}",
+                           CUBE + VECTOR + tuple(VECTOR_WIDEN), dtype)
     out_shape = meta.shape
     if rt.size_of(out_shape) == 0:
         return rt.new_tensor(out_shape, dtype, device)

@@ -34,7 +34,7 @@ def softmax_kernel(name: str):
         device = x._device
         dtype = x._data.dtype
         if dtype not in FLOATS:
-            raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", FLOATS)
+            raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", FLOATS, dtype)
         shape = x._data.shape
         if rt.size_of(shape) == 0:
             return rt.new_tensor(shape, dtype, device)
@@ -62,7 +62,7 @@ def _norm(op: str, meta: Any, x: Tensor, weight: Tensor | None, bias: Tensor | N
     device = x._device
     dtype = meta.dtype
     if dtype not in FLOATS:
-        raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", FLOATS)
+        raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", FLOATS, dtype)
     shape = meta.shape
     out = rt.new_tensor(shape, dtype, device)
     if rt.size_of(shape) == 0:

@@ -43,7 +43,7 @@ def reduce_kernel(name: str):
         device = x._device
         dtype = x._data.dtype
         if dtype not in FLOATS:
-            raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", FLOATS)
+            raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", FLOATS, dtype)
         shape = x._data.shape
         axes = normalize_axes(axis, len(shape)) if shape else ()
         if not axes:  # nothing to reduce (0-d input): a copy

@@ -164,8 +164,53 @@ constexpr bool listed_v = ((std::is_same<typename std::remove_cv<T>::type, Liste
 }  // namespace kapi
 }  // namespace pyasc_sim
 
+// ---- Cast: a table of (source, destination) pairs ---------------------------------------------------
+// The Cast page (精度转换指令, 表 精度转换规则, Atlas A2 训练系列产品/Atlas A2 推理系列产品) lists
+// conversions per pair; X(src, dst) once per pair (int4b_t <-> half go through kapi/int4.h and are
+// not in the table).  The same pairs as tests/test_sim_cast_pairs.py's PAIRS.
+// source: ascendcopapi page Cast (精度转换指令), atlasascendc_api_07_0073.html
+#if __CCE_AICORE__ == 220
+#define PYASC_SIM_CAST_PAIRS(X)                                                                                   \
+    X(float, float) X(float, half) X(float, bfloat16_t) X(float, int64_t) X(float, int32_t) X(float, int16_t)   \
+    X(half, float) X(half, int32_t) X(half, int16_t) X(half, int8_t) X(half, uint8_t) X(half, half)             \
+    X(bfloat16_t, float) X(bfloat16_t, int32_t) X(bfloat16_t, bfloat16_t)                                        \
+    X(int32_t, float) X(int32_t, int64_t) X(int32_t, int16_t) X(int32_t, half)                                   \
+    X(int16_t, half) X(int16_t, float) X(int8_t, half) X(uint8_t, half) X(int64_t, int32_t) X(int64_t, float)
+#endif
+
+namespace pyasc_sim {
+namespace kapi {
+namespace dtypes {
+template <typename S, typename D>
+struct cast_listed : std::false_type {};  // specialised below for the documented (src, dst) pairs
+#ifdef PYASC_SIM_CAST_PAIRS
+#define PYASC_SIM_CAST_PAIR_SPEC(S, D) \
+    template <>                        \
+    struct cast_listed<S, D> : std::true_type {};
+PYASC_SIM_CAST_PAIRS(PYASC_SIM_CAST_PAIR_SPEC)
+#undef PYASC_SIM_CAST_PAIR_SPEC
+#endif
+}  // namespace dtypes
+}  // namespace kapi
+}  // namespace pyasc_sim
+
+#define PYASC_SIM_CAST_PAIR_STR(S, D) " " #S "->" #D
+
 #define PYASC_SIM_DT_STR2(...) #__VA_ARGS__
 #define PYASC_SIM_DT_STR(...) PYASC_SIM_DT_STR2(__VA_ARGS__)
+
+// Cast<T, U> (dst T, src U): the pair must be one the Cast table of the SoC family lists.
+#if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_CAST_PAIRS)
+#define PYASC_SIM_CAST_CHECK(T, U) static_assert(true, "")
+#else
+#define PYASC_SIM_CAST_CHECK(T, U)                                                                               \
+    static_assert(::pyasc_sim::kapi::dtypes::cast_listed<typename std::remove_cv<U>::type,                      \
+                                                         typename std::remove_cv<T>::type>::value,              \
+                  "pyasc dtype-table: AscendC::Cast is not documented from this source type U to this "         \
+                  "destination type T on " PYASC_SIM_DT_SOC "; listed pairs (src->dst):"                        \
+                  PYASC_SIM_CAST_PAIRS(PYASC_SIM_CAST_PAIR_STR)                                                  \
+                  " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
+#endif
 
 #if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_DT_SOC)
 #define PYASC_SIM_DTYPE_CHECK(API, T) static_assert(true, "")

@@ -585,6 +585,7 @@ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Rou
     if constexpr (sim_detail::is_packed4<T>::value || sim_detail::is_packed4<U>::value) {
         sim_int4_cast(dst, src, round_mode, count, loc);  // packed int4b_t: kapi/int4.h (found by ADL)
     } else {
+        PYASC_SIM_CAST_CHECK(T, U);
         if (sim_detail::has_cast_fast<T, U>(round_mode) && !pyasc_sim::simd::overlap(dst.ptr(), count, src.ptr(), count)) {
             sim_detail::check_operand(dst, "Cast", "dst", count, loc);
             sim_detail::check_operand(src, "Cast", "src", count, loc);
@@ -600,6 +601,7 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
                  const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
                  PYASC_SIM_LOC) {
+    PYASC_SIM_CAST_CHECK(T, U);
     const RoundMode m = round_mode;
     sim_detail::unary_repeat(
         "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
@@ -609,6 +611,7 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
                  const uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
                  PYASC_SIM_LOC) {
+    PYASC_SIM_CAST_CHECK(T, U);
     const RoundMode m = round_mode;
     sim_detail::unary_repeat(
         "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
