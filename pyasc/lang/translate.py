@@ -206,6 +206,9 @@ class FunctionTranslator:
             obj = self.globals[n]
         elif hasattr(builtins, n):
             obj = getattr(builtins, n)
+            if obj not in (range, int, float):
+                raise self.error(f"calling {n} (a Python builtin) is not supported in a @pyasc.jit kernel; kernels "
+                                 "use range, int(), float(), asc.* names and @pyasc.jit helpers", node.lineno)
         else:
             raise self.error(f"name {n!r} is not defined", node.lineno)
         if isinstance(obj, (bool, int, float)):
