@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 
 from pyasc_core.errors import ArgumentError
-from pyasc_core.kernel import Kernel
-from pyasc_core.streams import Stream
+from pyasc_core.kernel import Kernel, _Launcher
 from pyasc_core.tensor import Tensor
 from pyasc_core.tiling import Array, CType, TilingStruct
 
@@ -28,6 +27,9 @@ from . import ktypes as kt
 from .documented import check_documented
 from .errors import CompileError
 from .translate import FunctionTranslator, Module, V, literal
+
+#: k[blocks, stream] checked as C++ kernels check it (a Kernel object never compiled)
+_CHECK = Kernel("/* pyasc.jit launch checks */\n", "check")
 
 #: every specialisation translated in this process: (source hash, specialisation) -> Kernel
 _CACHE: dict[Any, Kernel] = {}
@@ -72,8 +74,9 @@ class JitFunction:
         self.__wrapped__ = fn
         self.documented_only = documented_only
         self._tree: ast.FunctionDef | None = None
-        self._kernels: dict[Any, list[tuple[tuple[Any, ...], tuple[tuple[int, str], ...], Kernel]]] = {}
+        self._kernels: dict[Any, list[tuple[tuple[tuple[str, Any], ...], Kernel]]] = {}
         self._lock = threading.Lock()
+        self._launchers: dict[Any, _JitLauncher] = {}
 
     def __repr__(self) -> str:
         return f"<pyasc.jit {self.__name__} of {self.filename}>"
@@ -157,27 +160,41 @@ class JitFunction:
                             "tensors, numbers, asc.constexpr values and pyasc.TilingStruct instances")
 
     def _key(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        """The specialisation of a launch: dtypes of tensors, C++ types of scalars, constexpr values."""
+        """The specialisation of a launch: dtypes of tensors, C++ types of scalars, constexpr values
+        (the common types first: this runs at every launch)."""
         ce = self._ce
         if ce is None:
             ce = self._ce = frozenset(self._constexprs())
+        if ce:
+            return tuple(self._key_item(i, a, ce) for i, a in enumerate(args))
         out = []
-        for i, a in enumerate(args):
-            if i in ce:
-                out.append(("constexpr", a))
-            elif isinstance(a, Tensor):
+        for a in args:
+            t = type(a)
+            if t is Tensor:
                 out.append(a.dtype)
-            elif isinstance(a, bool):
-                out.append(bool)
-            elif isinstance(a, int):
-                out.append(int if -2**31 <= a < 2**31 else "int64")
-            elif isinstance(a, float):
+            elif t is int:
+                out.append(int if -2147483648 <= a <= 2147483647 else "int64")
+            elif t is float:
                 out.append(float)
-            elif isinstance(a, dt.DType):
-                out.append(a)
             else:
-                out.append((type(a), getattr(a, "dtype", None)))
+                out.append(self._key_item(-1, a, ce))
         return tuple(out)
+
+    @staticmethod
+    def _key_item(i: int, a: Any, ce: frozenset[int]) -> Any:
+        if i in ce:
+            return ("constexpr", type(a), a)
+        if isinstance(a, Tensor):
+            return a.dtype
+        if isinstance(a, bool):
+            return bool
+        if isinstance(a, int):
+            return int if -2**31 <= a < 2**31 else "int64"
+        if isinstance(a, float):
+            return float
+        if isinstance(a, dt.DType):
+            return a
+        return (type(a), getattr(a, "dtype", None))
 
     _ce: frozenset[int] | None = None
 
@@ -226,10 +243,14 @@ class JitFunction:
         """The ``pyasc.Kernel`` of this function for these launch arguments (translated once)."""
         key = self._key(args)
         entries = self._kernels.get(key)
-        if entries:
-            for _, snapshot, kernel in entries:
-                if all(self.fn.__globals__.get(n) == v for (_, n), v in snapshot):
+        if entries is not None:
+            g = self.fn.__globals__
+            for snapshot, kernel in entries:
+                if not snapshot or all(g.get(n) == v for n, v in snapshot):
                     return kernel
+        return self._compile(args, key)
+
+    def _compile(self, args: tuple[Any, ...], key: tuple[Any, ...]) -> Kernel:
         with self._lock:
             text, module, structs = self.translate(tuple(args))
             documented_only = self.documented_only
@@ -237,13 +258,13 @@ class JitFunction:
                 documented_only = os.environ.get("PYASC_JIT_DOCUMENTED_ONLY", "") not in ("", "0")
             if documented_only:
                 check_documented(text, self.__name__)
-            snapshot = tuple(module.globals_used.items())
+            snapshot = tuple((n, v) for (_, n), v in module.globals_used.items())
             ck = (self.source_hash, self.__name__, text)
             with _LOCK:
                 kernel = _CACHE.get(ck)
                 if kernel is None:
                     kernel = _CACHE[ck] = Kernel(text, self.__name__, structs=tuple(structs))
-            self._kernels.setdefault(key, []).append((key, snapshot, kernel))
+            self._kernels.setdefault(key, []).append((snapshot, kernel))
         return kernel
 
     def runtime_args(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -251,12 +272,16 @@ class JitFunction:
         return tuple(a for i, a in enumerate(args) if i not in ce) if ce else args
 
     def __getitem__(self, key: Any) -> _JitLauncher:
-        blocks, stream = key if isinstance(key, tuple) and len(key) == 2 else (key, None)
-        if isinstance(key, tuple) and len(key) != 2:
-            raise ArgumentError(f"launch a kernel as k[blocks](...) or k[blocks, stream](...), got k[{key!r:.60}]")
-        if stream is not None and not isinstance(stream, Stream):
-            raise ArgumentError(f"k[blocks, stream]: stream must be a pyasc.Stream or None, got {stream!r:.60}")
-        return _JitLauncher(self, blocks, stream)
+        try:
+            hit = self._launchers.get(key)
+        except TypeError:  # unhashable: let Kernel's checks say what is wrong
+            hit = None
+        if hit is None:
+            launcher = _CHECK[key]  # Kernel's own checks of blocks and stream (the same messages)
+            hit = _JitLauncher(self, launcher.blocks, launcher.stream)
+            if len(self._launchers) < 64:
+                self._launchers[key] = hit
+        return hit
 
     def __call__(self, *args: Any) -> Any:
         raise CompileError(f"{self.__name__} is a @pyasc.jit kernel: launch it as {self.__name__}[blocks](...) "
@@ -310,14 +335,22 @@ def _dtype_of(arg: Any) -> dt.DType:
 
 
 class _JitLauncher:
-    __slots__ = ("fn", "blocks", "stream")
+    """``fn[blocks, stream]``: finds the launch's specialisation, then launches it as C++ kernels
+    launch (``pyasc.Kernel``'s launcher, kept for the last kernel launched)."""
+
+    __slots__ = ("fn", "blocks", "stream", "_last")
 
     def __init__(self, fn: JitFunction, blocks: Any, stream: Any) -> None:
         self.fn, self.blocks, self.stream = fn, blocks, stream
+        self._last: tuple[Any, Any] = (None, None)  # (kernel, its launcher): one attribute, replaced whole
 
     def __call__(self, *args: Any) -> None:
-        kernel = self.fn.specialize(*args)
-        kernel[self.blocks, self.stream](*self.fn.runtime_args(args))
+        fn = self.fn
+        kernel = fn.specialize(*args)
+        last = self._last
+        if last[0] is not kernel:
+            last = self._last = (kernel, _Launcher(kernel, self.blocks, self.stream))
+        last[1](*(fn.runtime_args(args) if fn._ce else args))
 
 
 def jit(fn: Any = None, *, documented_only: bool | None = None) -> Any:
