@@ -194,6 +194,8 @@ class JitFunction:
             return float
         if isinstance(a, dt.DType):
             return a
+        if hasattr(a, "__dlpack__"):  # another framework's tensor: launched through pyasc.from_dlpack
+            return ("dlpack", _dtype_of(a))
         return (type(a), getattr(a, "dtype", None))
 
     _ce: frozenset[int] | None = None
@@ -328,6 +330,9 @@ class JitFunction:
 
 def _dtype_of(arg: Any) -> dt.DType:
     try:
+        if not isinstance(arg, Tensor) and hasattr(arg, "__dlpack__"):
+            from pyasc_core.interop import from_dlpack
+            arg = from_dlpack(arg)
         return dt.from_numpy(arg.dtype)
     except (KeyError, TypeError, AttributeError):
         raise ArgumentError(f"a kernel tensor argument has an element type kernels take ({', '.join(d.name for d in dt.ALL)}), "
