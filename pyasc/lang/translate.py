@@ -20,6 +20,9 @@ _NOCONST = object()
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "/", ast.Mod: "%",
            ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+#: C++ precedence of the binary operators (higher binds tighter)
+_PREC = {"*": 13, "/": 13, "%": 13, "+": 12, "-": 12, "<<": 11, ">>": 11, "<": 10, "<=": 10, ">": 10, ">=": 10,
+         "==": 9, "!=": 9, "&": 8, "^": 7, "|": 6, "&&": 5, "||": 4, "?:": 3}
 _CMPOPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _PYOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
@@ -48,6 +51,7 @@ class V:
     code: str
     type: Any
     const: Any = _NOCONST
+    prec: int = 16  # C++ precedence of the code's outermost operator (16: an atom, a call, a cast)
 
     @property
     def is_const(self) -> bool:
@@ -494,7 +498,7 @@ class FunctionTranslator:
         return V(f"{base.code}[{off.code}]", base.type)
 
     def typed_ptr(self, v: V) -> V:
-        return V(f"(__gm__ {v.type.dtype.cpp} *){v.code}", kt.GMAddr(v.type.dtype, True))
+        return V(f"(__gm__ {v.type.dtype.cpp} *){v.code}", kt.GMAddr(v.type.dtype, True), prec=14)
 
     def binop(self, a: V, b: V, op: ast.operator, node: ast.AST) -> V:
         opt = type(op)
@@ -503,7 +507,8 @@ class FunctionTranslator:
         if isinstance(a.type, kt.GMAddr) and opt in (ast.Add, ast.Sub) and isinstance(b.type, kt.Scalar) \
                 and not b.type.is_float:
             p = a if a.type.typed else self.typed_ptr(a)
-            return V(f"{p.code} {_BINOPS[opt]} {self.paren(b)}", p.type)
+            op_ = _BINOPS[opt]
+            return V(f"{self.paren(p, 12)} {op_} {self.paren(b, 12, True)}", p.type, prec=12)
         if not (isinstance(a.type, kt.Scalar) and isinstance(b.type, kt.Scalar)):
             raise self.error(f"{a.code} {_BINOPS[opt]} {b.code}: arithmetic takes numbers (and address + offset), "
                              f"got {a.type} and {b.type}; tensors are computed with asc.add, asc.muls, ...",
@@ -521,16 +526,16 @@ class FunctionTranslator:
                 value = float(value)
             return literal(value) if not isinstance(value, float) or t.is_float or opt is ast.Div else literal(value)
         if opt is ast.Div and not t.is_float:
-            return V(f"static_cast<float>({a.code}) / {self.paren(b)}", kt.FLOAT)
-        return V(f"{self.paren(a)} {_BINOPS[opt]} {self.paren(b)}", t)
+            return V(f"static_cast<float>({a.code}) / {self.paren(b, 13, True)}", kt.FLOAT, prec=13)
+        op_ = _BINOPS[opt]
+        return V(f"{self.paren(a, _PREC[op_])} {op_} {self.paren(b, _PREC[op_], True)}", t, prec=_PREC[op_])
 
     @staticmethod
-    def paren(v: V) -> str:
-        c = v.code
-        if v.is_const or c.isidentifier() or (c.endswith(")") and c[0].isalpha() and "(" in c
-                                               and c.count("(") == 1) or c.replace(".", "").isidentifier():
-            return c
-        return f"({c})"
+    def paren(v: V, prec: int = 16, right: bool = False) -> str:
+        """``v``'s code as an operand of an operator of precedence ``prec`` (parenthesised when it
+        binds looser, or as tightly on the right: a - (b - c)); negative literals count as unary."""
+        p = 14 if v.is_const and v.code.startswith("-") else v.prec
+        return v.code if p > prec or (p == prec and not right) else f"({v.code})"
 
     def e_BinOp(self, node: ast.BinOp) -> V:
         return self.binop(self.expr(node.left), self.expr(node.right), node.op, node)
@@ -540,19 +545,19 @@ class FunctionTranslator:
         if not isinstance(v.type, kt.Scalar):
             raise self.error(f"a unary operator on {v.code} ({v.type})", node.lineno)
         if isinstance(node.op, ast.Not):
-            return V(f"!{self.paren(v)}", kt.BOOL, (not v.const) if v.is_const else _NOCONST)
+            return V(f"!{self.paren(v, 14)}", kt.BOOL, (not v.const) if v.is_const else _NOCONST, prec=14)
         if isinstance(node.op, ast.USub):
-            return literal(-v.const) if v.is_const else V(f"-{self.paren(v)}", v.type)
+            return literal(-v.const) if v.is_const else V(f"-{self.paren(v, 14)}", v.type, prec=14)
         if isinstance(node.op, ast.UAdd):
             return v
         if v.type.is_float:
             raise self.error(f"~ takes an integer, got {v.type}", node.lineno)
-        return literal(~v.const) if v.is_const else V(f"~{self.paren(v)}", v.type)
+        return literal(~v.const) if v.is_const else V(f"~{self.paren(v, 14)}", v.type, prec=14)
 
     def e_BoolOp(self, node: ast.BoolOp) -> V:
         vals = [self.expr(v) for v in node.values]
-        op = " && " if isinstance(node.op, ast.And) else " || "
-        return V(op.join(self.paren(v) for v in vals), kt.BOOL)
+        op = "&&" if isinstance(node.op, ast.And) else "||"
+        return V(f" {op} ".join(self.paren(v, _PREC[op]) for v in vals), kt.BOOL, prec=_PREC[op])
 
     def e_Compare(self, node: ast.Compare) -> V:
         parts, left = [], self.expr(node.left)
@@ -563,9 +568,12 @@ class FunctionTranslator:
             for v in (left, right):
                 if not isinstance(v.type, kt.Scalar):
                     raise self.error(f"comparisons take numbers, got {v.code} ({v.type})", node.lineno)
-            parts.append(f"{self.paren(left)} {_CMPOPS[type(op)]} {self.paren(right)}")
+            c = _CMPOPS[type(op)]
+            parts.append(f"{self.paren(left, _PREC[c])} {c} {self.paren(right, _PREC[c], True)}")
             left = right
-        return V(" && ".join(parts) if len(parts) == 1 else " && ".join(f"({p})" for p in parts), kt.BOOL)
+        if len(parts) == 1:
+            return V(parts[0], kt.BOOL, prec=_PREC[_CMPOPS[type(node.ops[0])]])
+        return V(" && ".join(parts), kt.BOOL, prec=5)
 
     def e_IfExp(self, node: ast.IfExp) -> V:
         c, a, b = self.expr(node.test), self.expr(node.body), self.expr(node.orelse)
@@ -576,7 +584,7 @@ class FunctionTranslator:
         else:
             raise self.error(f"both branches of a conditional expression have one type, got {a.type} and {b.type}",
                              node.lineno)
-        return V(f"{self.paren(c)} ? {self.paren(a)} : {self.paren(b)}", t)
+        return V(f"{self.paren(c, 3)} ? {self.paren(a, 3)} : {self.paren(b, 3, True)}", t, prec=3)
 
     # -- calls -------------------------------------------------------------------------------
     def e_Call(self, node: ast.Call) -> V:
