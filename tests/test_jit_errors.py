@@ -224,6 +224,7 @@ def test_the_supported_subset_translates():
     assert "int32_t _t1 = n;" in src and "a = _t2;" in src          # tuple unpacking, both sides first
     assert "while (i < n && !(i > 100)) {" in src
     assert "total -= j > 3 ? j / 2 : j;" in src
+    assert "} else if (v == k) {" in src
     assert "__aicore__ inline int32_t helper_scale(int32_t v, int32_t k)" in src  # a helper, return type inferred
     assert "total += helper_scale(i, 64) % 7;" in src                  # the constexpr tile is baked in
     assert "for (int32_t j = n - 1; j > -1; j += -2) {" in src

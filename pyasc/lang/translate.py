@@ -336,11 +336,17 @@ class FunctionTranslator:
             raise self.error(f"{cur.code} /= ... makes a float of the integer {cur.code}; use //=", s.lineno)
         self.emit(f"{cur.code} {_BINOPS[op]}= {rhs.code};")
 
-    def s_If(self, s: ast.If) -> None:
+    def s_If(self, s: ast.If, chained: bool = False) -> None:
         cond = self.expr(s.test)
-        self.emit(f"if ({cond.code}) {{")
+        self.emit(f"{'} else if' if chained else 'if'} ({cond.code}) {{")
         self.body(s.body, self.path + (id(s.body),))
         orelse = s.orelse
+        if len(orelse) == 1 and isinstance(orelse[0], ast.If):  # elif: } else if (...) {
+            saved, self.path = self.path, self.path + (id(orelse),)
+            self.line_directive(orelse[0])
+            self.s_If(orelse[0], chained=True)
+            self.path = saved
+            return
         if orelse:
             self.emit("} else {")
             self.body(orelse, self.path + (id(orelse),))
