@@ -59,3 +59,39 @@ def test_scalar_kernel_matches_python(dtype):
     x, z = pyasc.tensor(xs), pyasc.empty(len(xs), dtype=dtype)
     scalar_kernel[1](x, z, len(xs), 3, 30)
     np.testing.assert_array_equal(z.numpy(), python_reference(xs.tolist(), 3, 30).astype(dtype))
+
+
+@pyasc.jit
+def scale_tiles(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, tile: asc.constexpr, factor: asc.constexpr):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, n)
+    z_gm.set_global_buffer(z, n)
+    pipe = asc.TPipe()
+    q = asc.TQueBind(asc.TPosition.VECIN, asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(q, 1, tile * x.dtype.sizeof())
+    for i in range(n // tile):
+        t = q.alloc_tensor(x.dtype)
+        asc.data_copy(t, x_gm[i * tile:], tile)
+        q.enque(t)
+        t = q.deque(x.dtype)
+        asc.muls(t, t, factor, tile)
+        asc.pipe_barrier(asc.PIPE_V)
+        asc.set_flag(asc.HardEvent.V_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+        asc.data_copy(z_gm[i * tile:], t, tile)
+        q.free_tensor(t)
+
+
+def test_constexpr_parameters_are_baked_in_and_not_passed():
+    xs = np.arange(1024, dtype=np.float32)
+    x, z = pyasc.tensor(xs), pyasc.empty(1024, dtype="float32")
+    scale_tiles[1](x, z, 1024, 128, 0.5)
+    np.testing.assert_array_equal(z.numpy(), xs * 0.5)
+    scale_tiles[1](x, z, 1024, 256, 3.0)  # other constexpr values: another specialisation
+    np.testing.assert_array_equal(z.numpy(), xs * 3.0)
+    src = scale_tiles.source(x, z, 1024, 256, 3.0)
+    assert "void scale_tiles(GM_ADDR x, GM_ADDR z, int32_t n)" in src
+    assert "AscendC::Muls(t, t, 3.0f, 256);" in src
+    assert "AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1> q;" in src
+    assert scale_tiles.specialize(x, z, 1024, 128, 0.5) is not scale_tiles.specialize(x, z, 1024, 256, 3.0)

@@ -701,8 +701,14 @@ class FunctionTranslator:
             return V(f"{cpp}({', '.join(self.arg(a) for a in args[api.tmpl:])})", t)
         if len(args) > api.tmpl:
             raise self.error(f"asc.{api.py}: give either positional arguments or field=value keywords", node.lineno)
-        fields = "; ".join(f"p.{k.arg} = {self.arg(self.expr(k.value))}" for k in node.keywords)
-        return V(f"[&]() {{ {cpp} p; {fields}; return p; }}()", t)
+        # field=value keywords: a temporary filled field by field just before the statement
+        values = [(k.arg, self.arg(self.expr(k.value))) for k in node.keywords]
+        self.temp += 1
+        tmp = f"_p{self.temp}"
+        self.emit(f"{cpp} {tmp};")
+        for name, value in values:
+            self.emit(f"{tmp}.{name} = {value};")
+        return V(tmp, t)
 
     def helper_call(self, fn: Any, node: ast.Call) -> V:
         if node.keywords:
