@@ -95,3 +95,23 @@ def test_constexpr_parameters_are_baked_in_and_not_passed():
     assert "AscendC::Muls(t, t, 3.0f, 256);" in src
     assert "AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1> q;" in src
     assert scale_tiles.specialize(x, z, 1024, 128, 0.5) is not scale_tiles.specialize(x, z, 1024, 256, 3.0)
+
+
+def test_simulated_time_is_the_same_as_the_cpp_kernel_of_the_generated_source():
+    xs = np.arange(2048, dtype=np.float32)
+    x, z = pyasc.tensor(xs), pyasc.empty(2048, dtype="float32")
+    pyasc.synchronize("sim")
+    cpp = pyasc.Kernel(scale_tiles.source(x, z, 2048, 256, 2.0), "scale_tiles")
+
+    def timed(launch):
+        start, end = pyasc.Event(enable_timing=True, device="sim"), pyasc.Event(enable_timing=True, device="sim")
+        start.record()
+        launch()
+        end.record()
+        end.synchronize()
+        return start.elapsed_time(end)
+
+    t_jit = timed(lambda: scale_tiles[1](x, z, 2048, 256, 2.0))
+    t_cpp = timed(lambda: cpp[1](x, z, 2048))
+    assert t_jit > 0 and t_jit == pytest.approx(t_cpp, rel=1e-6)
+    np.testing.assert_array_equal(z.numpy(), xs * 2.0)
