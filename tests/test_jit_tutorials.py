@@ -107,3 +107,16 @@ def test_a_python_kernel_is_an_op_kernel():
         np.testing.assert_allclose(out.numpy(), np.where(xa >= 0, xa, xa * np.float32(0.25)), rtol=1e-6)
     finally:
         lib.remove()
+
+
+def test_vadd_refuses_bfloat16_at_the_python_line():
+    """The API table documents Add for half/int16/int32/float on Atlas A2, not bfloat16: the
+    compile error points at the asc.add line of the tutorial."""
+    ns = tutorial("01_vadd.py")
+    x = pyasc.ones(2048, dtype="bfloat16")
+    with pytest.raises(pyasc.PyascError) as err:
+        ns["vadd"][1](x, x, pyasc.empty(2048, dtype="bfloat16"), 2048, 256)
+        pyasc.synchronize("sim")
+    with open(os.path.join(EXAMPLES, "01_vadd.py")) as f:
+        line = next(i for i, ln in enumerate(f, 1) if "asc.add(" in ln)
+    assert f"01_vadd.py:{line}" in str(err.value) and "AscendC::Add is not documented" in str(err.value)
