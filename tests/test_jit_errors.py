@@ -241,3 +241,18 @@ def test_launch_argument_errors():
         k_supported.source(1, 8, 64)
     with pytest.raises(asc.CompileError, match=r"launch it as k_list\[blocks\]"):
         k_list(1, 2)
+
+
+@pyasc.jit
+def k_folding(x: asc.GlobalAddress, n: int):
+    a = -7 // 2
+    b = -7 % 2
+    c = 7 / 2
+    d = (n + 1) * (n - 1) - (n - (1 - n))
+
+
+def test_constants_fold_as_the_kernel_computes_them():
+    src = k_folding.source(asc.float32, 8)
+    assert "int32_t a = -3;" in src and "int32_t b = -1;" in src     # C++: toward zero
+    assert "float c = 3.5f;" in src
+    assert "int32_t d = (n + 1) * (n - 1) - (n - (1 - n));" in src   # parentheses only where needed

@@ -1,5 +1,8 @@
 """Python kernel AST -> Ascend C: one C++ statement per Python statement, each after a ``#line``
-directive naming the Python file and line, types inferred as the statements are read."""
+directive naming the Python file and line, types inferred as the statements are read.
+
+Integer ``//`` and ``%`` are C++'s (they truncate toward zero), as on the NPU; ``/`` is a float
+division; a name keeps one kind of value (an integer variable may widen, not become a float)."""
 
 from __future__ import annotations
 
@@ -20,13 +23,21 @@ _NOCONST = object()
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "/", ast.Mod: "%",
            ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+def _cdiv(a: Any, b: Any) -> Any:
+    """C++'s integer division (toward zero): ``//`` and ``%`` are folded as the kernel computes them."""
+    if isinstance(a, float) or isinstance(b, float):
+        raise ZeroDivisionError if b == 0 else TypeError("// on floats")
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
 #: C++ precedence of the binary operators (higher binds tighter)
 _PREC = {"*": 13, "/": 13, "%": 13, "+": 12, "-": 12, "<<": 11, ">>": 11, "<": 10, "<=": 10, ">": 10, ">=": 10,
          "==": 9, "!=": 9, "&": 8, "^": 7, "|": 6, "&&": 5, "||": 4, "?:": 3}
 _CMPOPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _PYOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-    ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+    ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: _cdiv(a, b), ast.Mod: lambda a, b: a - b * _cdiv(a, b),
     ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b, ast.BitAnd: lambda a, b: a & b,
     ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b}
 
@@ -103,15 +114,8 @@ class Module:
     def __init__(self) -> None:
         self.helpers: dict[Any, str] = {}  # key -> C++ name
         self.helper_text: list[str] = []
-        self.structs: dict[str, type] = {}
         self.globals_used: dict[tuple[int, str], Any] = {}
         self.in_progress: set[Any] = set()
-        self.sources: list[str] = []
-
-    def struct_def(self, cls: type) -> str:
-        if cls.cpp_name not in self.structs:
-            self.structs[cls.cpp_name] = cls
-        return cls.cpp_name
 
 
 class FunctionTranslator:
@@ -330,8 +334,8 @@ class FunctionTranslator:
         if op not in _BINOPS:
             raise self.unsupported(s, f"the operator {type(s.op).__name__}=")
         res = self.binop(cur, rhs, s.op, s)
-        if isinstance(s.target, ast.Name):
-            self.check_assign(self.vars[s.target.id], res, s) if s.target.id in self.vars else None
+        if isinstance(s.target, ast.Name) and s.target.id in self.vars:
+            self.check_assign(self.vars[s.target.id], res, s)
         if op is ast.Div and not cur.type.is_float:
             raise self.error(f"{cur.code} /= ... makes a float of the integer {cur.code}; use //=", s.lineno)
         self.emit(f"{cur.code} {_BINOPS[op]}= {rhs.code};")
@@ -530,7 +534,7 @@ class FunctionTranslator:
                 raise self.error(f"{a.code} / {b.code} divides by zero", getattr(node, "lineno", None)) from None
             if opt is ast.Div:
                 value = float(value)
-            return literal(value) if not isinstance(value, float) or t.is_float or opt is ast.Div else literal(value)
+            return literal(value)
         if opt is ast.Div and not t.is_float:
             return V(f"static_cast<float>({a.code}) / {self.paren(b, 13, True)}", kt.FLOAT, prec=13)
         op_ = _BINOPS[opt]
