@@ -120,3 +120,23 @@ def test_vadd_refuses_bfloat16_at_the_python_line():
     with open(os.path.join(EXAMPLES, "01_vadd.py")) as f:
         line = next(i for i, ln in enumerate(f, 1) if "asc.add(" in ln)
     assert f"01_vadd.py:{line}" in str(err.value) and "AscendC::Add is not documented" in str(err.value)
+
+
+def _cann():
+    try:
+        from pyasc_acl import cann_compile
+    except ImportError:
+        return None
+    return cann_compile if cann_compile.find_bisheng() else None
+
+
+@pytest.mark.skipif(_cann() is None, reason="needs CANN's bisheng (an Ascend toolkit) to compile for the NPU")
+@pytest.mark.parametrize("name, kernel", [("02_add_flags.py", "add_flags"), ("03_leaky_relu_tiling.py", "leaky_relu"),
+                                          ("04_softmax_rows.py", "softmax_rows"), ("05_matmul_cube.py", "matmul"),
+                                          ("06_matmul_leaky_relu.py", "matmul_leaky_relu")])
+def test_cann_compiles_the_generated_source_unchanged(name, kernel, tmp_path):
+    from pyasc_core.cli import main
+
+    assert main(["compile", os.path.join(EXAMPLES, name), "--kernel", kernel, "-o", str(tmp_path)]) == 0
+    cpp = tmp_path / f"{name[:-3]}_{kernel}.cpp"
+    assert os.path.getsize(_cann().build(pyasc.KernelSource(str(cpp)))) > 0
