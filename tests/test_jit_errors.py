@@ -256,3 +256,30 @@ def test_constants_fold_as_the_kernel_computes_them():
     assert "int32_t a = -3;" in src and "int32_t b = -1;" in src     # C++: toward zero
     assert "float c = 3.5f;" in src
     assert "int32_t d = (n + 1) * (n - 1) - (n - (1 - n));" in src   # parentheses only where needed
+
+
+@pyasc.jit
+def twin(v):
+    return v + 1
+
+
+_twin_first = twin
+
+
+@pyasc.jit
+def twin(v):  # noqa: F811  (another helper of the same name)
+    return v * 2
+
+
+@pyasc.jit
+def k_twins(x: asc.GlobalAddress, n: int):
+    m = _twin_first(n) + twin(n)
+    f = twin(0.5)
+
+
+def test_helpers_get_one_cpp_function_per_specialisation():
+    src = k_twins.source(asc.float32, 8)
+    assert "__aicore__ inline int32_t twin(int32_t v)" in src
+    assert "__aicore__ inline int32_t twin_1(int32_t v)" in src      # the other helper named twin
+    assert "__aicore__ inline float twin_2(float v)" in src          # twin for a float argument
+    assert "int32_t m = twin(n) + twin_1(n);" in src and "float f = twin_2(0.5f);" in src

@@ -26,7 +26,7 @@ from . import dtypes as dt
 from . import ktypes as kt
 from .documented import check_documented
 from .errors import CompileError
-from .translate import FunctionTranslator, Module, V, literal
+from .translate import FunctionTranslator, Module, V, c_string, literal
 
 #: k[blocks, stream] checked as C++ kernels check it (a Kernel object never compiled)
 _CHECK = Kernel("/* pyasc.jit launch checks */\n", "check")
@@ -231,7 +231,7 @@ class JitFunction:
                 "and CANN compile.", '#include "kernel_operator.h"', ""]
         head += [*seen.values(), ""] if seen else []
         head += module.helper_text
-        text = "\n".join(head + [f'#line {tree.lineno} "{self.filename}"',
+        text = "\n".join(head + [f'#line {tree.lineno} "{c_string(self.filename)}"',
                                  f'extern "C" __global__ __aicore__ void {self.__name__}({", ".join(plist)})', "{",
                                  *tr.render(), "}", ""])
         return text, module, structs
@@ -319,9 +319,12 @@ class JitFunction:
         ret = tr.returns[0] if tr.returns else kt.Scalar("void")
         for r in tr.returns[1:]:
             ret = kt.join(ret, r) if isinstance(ret, kt.Scalar) and isinstance(r, kt.Scalar) else ret
-        n = sum(1 for k in module.helpers if k[0] == id(self))
-        name = self.__name__ if n == 0 else f"{self.__name__}_{n}"
-        module.helper_text += [f'#line {tree.lineno} "{self.filename}"',
+        taken = {n for n, _ in module.helpers.values()}
+        name, n = self.__name__, 0
+        while name in taken:  # another specialisation, or another helper of the same name
+            n += 1
+            name = f"{self.__name__}_{n}"
+        module.helper_text += [f'#line {tree.lineno} "{c_string(self.filename)}"',
                                f"__aicore__ inline {ret} {name}({', '.join(plist)})", "{", *tr.render(), "}", ""]
         module.in_progress.discard(key)
         module.helpers[key] = (name, ret)

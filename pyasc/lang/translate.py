@@ -91,6 +91,11 @@ class Decl:
         return f"{self.indent}{t} {self.var.name}{'' if self.init is None else ' = ' + self.init};"
 
 
+def c_string(text: str) -> str:
+    """``text`` inside a C string literal (a #line file name)."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
 def literal(value: Any) -> V:
     if isinstance(value, bool):
         return V("true" if value else "false", kt.BOOL, value)
@@ -151,7 +156,7 @@ class FunctionTranslator:
 
     def line_directive(self, node: ast.AST) -> None:
         self.line = node.lineno
-        self.out.append(f'#line {node.lineno} "{self.filename}"')
+        self.out.append(f'#line {node.lineno} "{c_string(self.filename)}"')
 
     def body(self, stmts: list[ast.stmt], path: tuple[int, ...]) -> None:
         saved, self.path = self.path, path
