@@ -283,3 +283,17 @@ def test_helpers_get_one_cpp_function_per_specialisation():
     assert "__aicore__ inline int32_t twin_1(int32_t v)" in src      # the other helper named twin
     assert "__aicore__ inline float twin_2(float v)" in src          # twin for a float argument
     assert "int32_t m = twin(n) + twin_1(n);" in src and "float f = twin_2(0.5f);" in src
+
+
+@pyasc.jit
+def k_templates(x: asc.GlobalAddress, n: int):
+    h = asc.scalar_cast(asc.float32, asc.float16, asc.RoundMode.CAST_RINT, 0.5)
+    m = asc.get_sort_len(asc.float32, n)
+    asc.cross_core_set_flag(0, asc.PIPE_MTE3, 1)
+
+
+def test_template_arguments_and_their_result_types():
+    src = k_templates.source(asc.float32, 8)
+    assert "half h = AscendC::ScalarCast<float, half, AscendC::RoundMode::CAST_RINT>(0.5f);" in src
+    assert "uint32_t m = AscendC::GetSortLen<float>(n);" in src
+    assert "AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(1);" in src

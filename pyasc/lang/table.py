@@ -17,7 +17,7 @@ class Api:
     spelling, without ``AscendC::`` unless ``ns`` is empty), ``kind`` (class | enum | struct |
     function | method), ``tmpl`` (leading args that are template arguments), ``ret`` (result: a
     C++ scalar type, ``local`` = LocalTensor of the template dtype, ``elem`` = the tensor's
-    element type, None = void), ``documented`` (in the public Ascend C reference)."""
+    element type, ``tN`` = the element type given as template argument N, None = void), ``documented`` (in the public Ascend C reference)."""
 
     py: str
     cpp: str
@@ -111,15 +111,21 @@ TABLE: tuple[Api, ...] = tuple([
     # -- sorting
     *_fns("sort32:Sort32 sort:Sort mrg_sort:MrgSort concat:Concat extract:Extract "
           "create_vec_index:CreateVecIndex arith_progression:ArithProgression top_k:TopK"),
+    *_fns("fused_mul_add_relu:FusedMulAddRelu proposal_concat:ProposalConcat proposal_extract:ProposalExtract "
+          "trunc:Trunc"),
+    *_fns("get_sort_len:GetSortLen get_sort_offset:GetSortOffset", tmpl=1, ret="uint32_t"),
+    Api("scalar_cast", "ScalarCast", "function", tmpl=3, ret="t1"),  # scalar_cast(src_t, dst_t, mode, v)
     # -- cube
     *_fns("mmad:Mmad"),
     # -- synchronisation (the event / pipe is a template argument)
     *_fns("set_flag:SetFlag wait_flag:WaitFlag pipe_barrier:PipeBarrier", tmpl=1),
-    *_fns("sync_all:SyncAll set_atomic_none:SetAtomicNone"),
+    *_fns("sync_all:SyncAll set_atomic_none:SetAtomicNone ib_set:IBSet ib_wait:IBWait"),
+    *_fns("set_atomic_type:SetAtomicType", tmpl=1),
+    *_fns("cross_core_set_flag:CrossCoreSetFlag cross_core_wait_flag:CrossCoreWaitFlag", tmpl=2),
     *_fns("set_atomic_add:SetAtomicAdd set_atomic_max:SetAtomicMax set_atomic_min:SetAtomicMin", tmpl=1),
     # -- system
     *_fns("get_block_idx:GetBlockIdx get_block_num:GetBlockNum get_sub_block_idx:GetSubBlockIdx "
-          "get_sub_block_num:GetSubBlockNum get_task_ration:GetTaskRation", ret="int64_t"),
+          "get_sub_block_num:GetSubBlockNum get_task_ration:GetTaskRation get_task_ratio:GetTaskRatio", ret="int64_t"),
     *_fns("dump_tensor:DumpTensor"),
     # -- high-level APIs
     *_fns("sigmoid:Sigmoid silu:Silu swish:Swish gelu:Gelu faster_gelu:FasterGelu tanh:Tanh sum:Sum mean:Mean "

@@ -676,6 +676,11 @@ class FunctionTranslator:
             return V(code, kt.LocalTensorT(args[0].const))
         if api.ret == "elem":
             return V(code, kt.Scalar(self_t.dtype.cpp))
+        if api.ret[0] == "t" and api.ret[1:].isdigit():
+            d = args[int(api.ret[1:])].const
+            if not isinstance(d, dt.DType):
+                raise self.error(f"{api.py}'s template argument {api.ret[1:]} is an element type, got {d!r}", node.lineno)
+            return V(code, kt.Scalar(d.cpp))
         return V(code, kt.Scalar(api.ret))
 
     def method(self, base: V, name: str, node: ast.Call) -> V:
