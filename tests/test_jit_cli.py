@@ -36,3 +36,14 @@ def test_pyasc_compile_errors(tmp_path, capsys):
     assert "has no @pyasc.jit kernel 'nope'; its kernels are add_flags" in capsys.readouterr().err
     assert main(["compile", src, "--dtype", "complex", "-o", str(tmp_path)]) == 2
     assert "--dtype 'complex'" in capsys.readouterr().err
+
+
+def test_pyasc_compile_defines_but_does_not_launch(tmp_path, capsys):
+    src = tmp_path / "k.py"
+    src.write_text("import pyasc\nimport pyasc.lang as asc\n\n\n@pyasc.jit\n"
+                   "def k(x: asc.GlobalAddress, n: int):\n    g = asc.GlobalTensor()\n    g.set_global_buffer(x, n)\n\n\n"
+                   "k[1](pyasc.empty(8), 8)\nopen('/nonexistent/launch-was-run')\n")
+    assert main(["compile", str(src), "-o", "-"]) == 0
+    out = capsys.readouterr().out
+    assert 'extern "C" __global__ __aicore__ void k(GM_ADDR x, int32_t n)' in out
+    assert f'#line 8 "{src}"' in out

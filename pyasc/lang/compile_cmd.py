@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+import ast
 import os
-import runpy
 from typing import Any
 
 from pyasc_core.errors import ArgumentError
@@ -39,10 +39,16 @@ def _default_args(fn: JitFunction, dtype: dt.DType, consts: dict[str, str]) -> l
 
 
 def kernels_of(path: str) -> dict[str, JitFunction]:
-    """The @pyasc.jit kernels of a Python file (functions with an asc.GlobalAddress parameter)."""
+    """The @pyasc.jit kernels of a Python file (functions with an asc.GlobalAddress parameter); the
+    file runs as a module named ``__pyasc_compile__`` without its top-level call statements."""
     if not os.path.isfile(path):
         raise ArgumentError(f"pyasc compile: no file {path!r}; pass a Python file with @pyasc.jit kernels")
-    ns = runpy.run_path(path, run_name="__pyasc_compile__")
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    # the file's definitions, not its work: top-level call statements (vadd[8](...)) are skipped
+    tree.body = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call))]
+    ns: dict[str, Any] = {"__name__": "__pyasc_compile__", "__file__": os.path.abspath(path)}
+    exec(compile(tree, os.path.abspath(path), "exec"), ns)  # noqa: S102  (the user's own kernel file)
     return {k: v for k, v in ns.items() if isinstance(v, JitFunction) and dt.GlobalAddress in v.annotations().values()}
 
 
