@@ -140,3 +140,17 @@ def test_cann_compiles_the_generated_source_unchanged(name, kernel, tmp_path):
     assert main(["compile", os.path.join(EXAMPLES, name), "--kernel", kernel, "-o", str(tmp_path)]) == 0
     cpp = tmp_path / f"{name[:-3]}_{kernel}.cpp"
     assert os.path.getsize(_cann().build(pyasc.KernelSource(str(cpp)))) > 0
+
+
+def test_a_helper_modules_constants_are_part_of_the_specialisation():
+    from jit_kernels import helpers
+
+    x = pyasc.empty(8, dtype="float32")
+    first = helpers.scaled.specialize(x, 8)
+    assert helpers.scaled.specialize(x, 8) is first  # the helper's module constant, unchanged: cached
+    helpers.constants.SCALE = 5
+    try:
+        again = helpers.scaled.specialize(x, 8)
+        assert again is not first and "* 5" in again.source.text
+    finally:
+        helpers.constants.SCALE = 3

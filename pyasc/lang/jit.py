@@ -74,7 +74,7 @@ class JitFunction:
         self.__wrapped__ = fn
         self.documented_only = documented_only
         self._tree: ast.FunctionDef | None = None
-        self._kernels: dict[Any, list[tuple[tuple[tuple[str, Any], ...], Kernel]]] = {}
+        self._kernels: dict[Any, list[tuple[tuple[tuple[dict[str, Any], str, Any], ...], Kernel]]] = {}
         self._lock = threading.Lock()
         self._launchers: dict[Any, _JitLauncher] = {}
 
@@ -246,9 +246,8 @@ class JitFunction:
         key = self._key(args)
         entries = self._kernels.get(key)
         if entries is not None:
-            g = self.fn.__globals__
-            for snapshot, kernel in entries:
-                if not snapshot or all(g.get(n) == v for n, v in snapshot):
+            for snapshot, kernel in entries:  # the module constants the translation read, unchanged
+                if not snapshot or all(g.get(n) == v for g, n, v in snapshot):
                     return kernel
         return self._compile(args, key)
 
@@ -260,7 +259,7 @@ class JitFunction:
                 documented_only = os.environ.get("PYASC_JIT_DOCUMENTED_ONLY", "") not in ("", "0")
             if documented_only:
                 check_documented(text, self.__name__)
-            snapshot = tuple((n, v) for (_, n), v in module.globals_used.items())
+            snapshot = tuple((g, n, v) for (_, n), (g, v) in module.globals_used.items())
             ck = (self.source_hash, self.__name__, text)
             with _LOCK:
                 kernel = _CACHE.get(ck)

@@ -119,7 +119,7 @@ class Module:
     def __init__(self) -> None:
         self.helpers: dict[Any, str] = {}  # key -> C++ name
         self.helper_text: list[str] = []
-        self.globals_used: dict[tuple[int, str], Any] = {}
+        self.globals_used: dict[tuple[int, str], tuple[dict[str, Any], Any]] = {}  # -> (module dict, value)
         self.in_progress: set[Any] = set()
 
 
@@ -225,7 +225,7 @@ class FunctionTranslator:
         else:
             raise self.error(f"name {n!r} is not defined", node.lineno)
         if isinstance(obj, (bool, int, float)):
-            self.module.globals_used[(id(self.globals), n)] = obj
+            self.module.globals_used[(id(self.globals), n)] = (self.globals, obj)
         return self.compile_time(obj, n, node)
 
     def compile_time(self, obj: Any, what: str, node: ast.AST) -> V:
