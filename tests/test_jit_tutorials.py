@@ -71,7 +71,7 @@ def test_module_constants_are_part_of_the_specialisation():
 
 @pytest.mark.parametrize("name, tol", [("02_add_flags.py", 1e-6), ("03_leaky_relu_tiling.py", 1e-6),
                                        ("04_softmax_rows.py", 1e-5), ("05_matmul_cube.py", 1e-3),
-                                       ("06_matmul_leaky_relu.py", 1e-3)])
+                                       ("06_matmul_leaky_relu.py", 1e-3), ("07_matmul_highlevel.py", 1e-3)])
 def test_tutorial_matches_numpy(name, tol):
     got, want = tutorial(name)["run"]()
     np.testing.assert_allclose(got, want, rtol=tol, atol=tol / 10)
@@ -133,7 +133,8 @@ def _cann():
 @pytest.mark.skipif(_cann() is None, reason="needs CANN's bisheng (an Ascend toolkit) to compile for the NPU")
 @pytest.mark.parametrize("name, kernel", [("02_add_flags.py", "add_flags"), ("03_leaky_relu_tiling.py", "leaky_relu"),
                                           ("04_softmax_rows.py", "softmax_rows"), ("05_matmul_cube.py", "matmul"),
-                                          ("06_matmul_leaky_relu.py", "matmul_leaky_relu")])
+                                          ("06_matmul_leaky_relu.py", "matmul_leaky_relu"),
+                                          ("07_matmul_highlevel.py", "matmul_hl")])
 def test_cann_compiles_the_generated_source_unchanged(name, kernel, tmp_path):
     from pyasc_core.cli import main
 

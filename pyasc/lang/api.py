@@ -35,7 +35,7 @@ class EnumMember:
 
     @property
     def cpp(self) -> str:
-        return self.name if not self.enum.ns else f"{self.enum.spelled}::{self.name}"
+        return f"{self.enum.spelled}::{self.name}" if self.enum.scoped else self.name
 
     def __repr__(self) -> str:
         return f"asc.{self.enum.py}.{self.name}"
@@ -45,6 +45,24 @@ class EnumMember:
 
     def __hash__(self) -> int:
         return hash((self.enum.cpp, self.name))
+
+
+class TypeArg:
+    """A C++ type given as a template argument (``asc.MatmulType(...)`` in a kernel)."""
+
+    __slots__ = ("cpp",)
+
+    def __init__(self, cpp: str) -> None:
+        self.cpp = cpp
+
+    def __repr__(self) -> str:
+        return self.cpp
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TypeArg) and other.cpp == self.cpp
+
+    def __hash__(self) -> int:
+        return hash(self.cpp)
 
 
 class ApiEnum(ApiObject):

@@ -11,6 +11,7 @@ from pyasc_core.errors import ArgumentError
 from pyasc_core.tiling import TilingStruct
 
 from . import dtypes as dt
+from .api import ApiObject
 from .jit import JitFunction
 
 
@@ -30,6 +31,8 @@ def _default_args(fn: JitFunction, dtype: dt.DType, consts: dict[str, str]) -> l
             out.append(a())
         elif isinstance(a, type) and issubclass(a, TilingStruct):
             out.append(a)
+        elif isinstance(a, ApiObject) and a.api.kind == "struct":  # a kernel API struct by value (TCubeTiling)
+            out.append(b"")
         elif a is dt.constexpr:
             raise ArgumentError(f"{fn.__name__}: give the constexpr parameter's value, --const {p}=VALUE")
         else:

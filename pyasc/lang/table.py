@@ -28,6 +28,9 @@ class Api:
     ns: str = "AscendC::"
     documented: bool = True
     members: tuple[str, ...] = field(default=())
+    scoped: bool = True       # enum class (members spelled Enum::M) or a plain enum (M)
+    by_address: tuple[int, ...] = ()  # macro arguments passed as &arg (REGIST_MATMUL_OBJ)
+    include: str | None = None  # the SDK header that declares it, when kernel_operator.h does not
 
     @property
     def spelled(self) -> str:
@@ -66,6 +69,8 @@ TABLE: tuple[Api, ...] = tuple([
     Api("TQue", "TQue", "class"),
     Api("TQueBind", "TQueBind", "class"),
     Api("TBuf", "TBuf", "class"),
+    Api("Matmul", "Matmul", "class", include="lib/matmul_intf.h"),            # asc.Matmul(a_type, b_type, c_type[, bias_type])
+    Api("MatmulType", "MatmulType", "typearg", include="lib/matmul_intf.h"),  # asc.MatmulType(position, CubeFormat, dtype): a template argument
     # -- enums
     Api("TPosition", "TPosition", "enum", members=_TPOSITION),
     Api("QuePosition", "QuePosition", "enum", members=_TPOSITION),
@@ -81,9 +86,11 @@ TABLE: tuple[Api, ...] = tuple([
                                                    "BLOCK_MODE_SMALL_CHANNEL", "BLOCK_MODE_DEPTHWISE")),
     Api("MaskMode", "MaskMode", "enum", members=("NORMAL", "COUNTER")),
     Api("CO2Layout", "CO2Layout", "enum", members=("NZ", "ROW_MAJOR", "COLUMN_MAJOR")),
-    Api("pipe_t", "pipe_t", "enum", ns="", members=("PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2",
+    Api("CubeFormat", "CubeFormat", "enum", ns="", include="lib/matmul_intf.h", members=("ND", "NZ", "ZN", "ZZ", "NN", "ND_ALIGN", "SCALAR",
+                                                           "VECTOR")),
+    Api("pipe_t", "pipe_t", "enum", ns="", scoped=False, members=("PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2",
                                                     "PIPE_MTE3", "PIPE_ALL", "PIPE_FIX")),
-    Api("QuantMode_t", "QuantMode_t", "enum", ns="", members=("NoQuant", "F322F16", "F322BF16", "DEQF16",
+    Api("QuantMode_t", "QuantMode_t", "enum", ns="", scoped=False, members=("NoQuant", "F322F16", "F322BF16", "DEQF16",
                                                               "VDEQF16", "REQ8", "VREQ8")),
     # -- params structs (positional args: the documented constructor; keywords: fields)
     *[Api(n, n, "struct") for n in (
@@ -92,6 +99,7 @@ TABLE: tuple[Api, ...] = tuple([
         "GatherMaskParams", "CopyRepeatParams", "BrcbRepeatParams", "SumParams", "MeanParams",
         "SoftMaxShapeInfo", "SoftMaxTiling", "LayerNormTiling", "RmsNormTiling")],
     Api("DataCopyPadExtParams", "DataCopyPadExtParams", "struct", tmpl=1),
+    Api("TCubeTiling", "TCubeTiling", "struct", ns="", include="lib/matmul_intf.h"),  # Matmul's tiling (pyasc_sim.hl_tiling.matmul_tiling)
     # -- data movement
     *_fns("data_copy:DataCopy data_copy_pad:DataCopyPad copy:Copy load_data:LoadData fixpipe:Fixpipe "
           "init_global_memory:InitGlobalMemory"),
@@ -127,6 +135,8 @@ TABLE: tuple[Api, ...] = tuple([
     *_fns("get_block_idx:GetBlockIdx get_block_num:GetBlockNum get_sub_block_idx:GetSubBlockIdx "
           "get_sub_block_num:GetSubBlockNum get_task_ration:GetTaskRation get_task_ratio:GetTaskRatio", ret="int64_t"),
     *_fns("dump_tensor:DumpTensor"),
+    Api("get_sys_workspace_ptr", "GetSysWorkSpacePtr", "function", ret="GM_ADDR"),
+    Api("regist_matmul_obj", "REGIST_MATMUL_OBJ", "function", ns="", by_address=(0, 3), include="lib/matmul_intf.h"),
     # -- high-level APIs
     *_fns("sigmoid:Sigmoid silu:Silu swish:Swish gelu:Gelu faster_gelu:FasterGelu tanh:Tanh sum:Sum mean:Mean "
           "softmax:SoftMax simple_softmax:SimpleSoftMax layer_norm:LayerNorm rms_norm:RmsNorm broadcast:Broadcast "
@@ -151,10 +161,21 @@ TABLE: tuple[Api, ...] = tuple([
                          "has_idle_buffer:HasIdleBuffer", ret="bool"),
         *_methods(owner, "get_tensor_count_in_que:GetTensorCountInQue", ret="int32_t"))],
     *_methods("TBuf", "get:Get get_with_offset:GetWithOffset", tmpl=1, ret="local"),
+    *_methods("Matmul", "init:Init set_tensor_a:SetTensorA set_tensor_b:SetTensorB set_bias:SetBias "
+                        "set_org_shape:SetOrgShape set_single_shape:SetSingleShape set_tail:SetTail "
+                        "iterate_all:IterateAll get_tensor_c:GetTensorC end:End"),
+    *_methods("Matmul", "iterate:Iterate", ret="bool"),
 ])
 
+#: fields of the kernel API's structs that kernels read (all int32_t)
+STRUCT_FIELDS = {"TCubeTiling": (
+    "usedCoreNum", "M", "N", "Ka", "Kb", "singleCoreM", "singleCoreN", "singleCoreK", "baseM", "baseN", "baseK",
+    "depthA1", "depthB1", "stepM", "stepN", "isBias", "transLength", "iterateOrder", "shareMode", "shareL1Size",
+    "shareL0CSize", "shareUbSize", "batchM", "batchN", "singleBatchM", "singleBatchN", "stepKa", "stepKb",
+    "depthAL1CacheUB", "depthBL1CacheUB", "dbL0A", "dbL0B", "dbL0C")}
+
 FUNCTIONS = {a.py: a for a in TABLE if a.kind == "function"}
-CLASSES = {a.py: a for a in TABLE if a.kind == "class"}
+CLASSES = {a.py: a for a in TABLE if a.kind in ("class", "typearg")}
 ENUMS = {a.py: a for a in TABLE if a.kind == "enum"}
 STRUCTS = {a.py: a for a in TABLE if a.kind == "struct"}
 METHODS = {(a.owner, a.py): a for a in TABLE if a.kind == "method"}

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from . import dtypes as dt
 from . import ktypes as kt
-from .api import ApiEnum, ApiObject, EnumMember
+from .api import ApiEnum, ApiObject, EnumMember, TypeArg
 from .errors import CompileError
 from .scopes import declaration_blocks
 from .table import METHODS, Api
@@ -121,6 +121,7 @@ class Module:
         self.helper_text: list[str] = []
         self.globals_used: dict[tuple[int, str], tuple[dict[str, Any], Any]] = {}  # -> (module dict, value)
         self.in_progress: set[Any] = set()
+        self.includes: set[str] = set()  # SDK headers beyond kernel_operator.h (lib/matmul_intf.h)
 
 
 class FunctionTranslator:
@@ -233,8 +234,11 @@ class FunctionTranslator:
             return literal(obj)
         from .jit import JitFunction
         from pyasc_core.tiling import TilingStruct
-        if isinstance(obj, (_pytypes.ModuleType, ApiObject, EnumMember, dt.DType, JitFunction)) or obj in (
+        if isinstance(obj, (_pytypes.ModuleType, ApiObject, EnumMember, dt.DType, JitFunction, TypeArg)) or obj in (
                 range, int, float) or (isinstance(obj, type) and issubclass(obj, TilingStruct)):
+            api = obj.api if isinstance(obj, ApiObject) else obj.enum if isinstance(obj, EnumMember) else None
+            if api is not None and api.include:
+                self.module.includes.add(api.include)
             return V(what, None, obj)
         raise self.error(f"{what} is a {type(obj).__name__}, which a kernel cannot use (kernels use numbers, "
                          "asc.* names, element types and @pyasc.jit helpers)", node.lineno)
@@ -444,6 +448,13 @@ class FunctionTranslator:
         elif api.cpp == "TBuf":
             want((EnumMember,), "asc.TBuf(asc.TPosition.VECCALC)")
             t = kt.Obj("TBuf", f"AscendC::TBuf<{c[0].cpp}>")
+        elif api.cpp == "Matmul":
+            if not 3 <= len(c) <= 4 or not all(isinstance(x, TypeArg) for x in c):
+                raise self.error("write asc.Matmul(a_type, b_type, c_type[, bias_type]) with asc.MatmulType(position, "
+                                 "asc.CubeFormat.ND, asc.float16) arguments", s.lineno)
+            t = kt.Obj("Matmul", f"AscendC::Matmul<{', '.join(x.cpp for x in c)}>")
+        elif api.cpp == "MatmulType":
+            raise self.error("asc.MatmulType(...) is a template argument of asc.Matmul(...), not an object", s.lineno)
         elif api.cpp == "GlobalTensor":
             if c:
                 want((dt.DType,), "asc.GlobalTensor() or asc.GlobalTensor(asc.float32)")
@@ -634,6 +645,8 @@ class FunctionTranslator:
                 return self.api_call(api, api.spelled, node, None)
             if api.kind == "struct":
                 return self.struct(api, node)
+            if api.kind == "typearg":
+                return self.type_arg(api, node)
             raise self.error(f"asc.{api.py}(...) creates an object: assign it to a name (q = asc.{api.py}(...))",
                              node.lineno)
         raise self.unsupported(node, f"calling {f.code} (kernels call asc.* functions and @pyasc.jit helpers)")
@@ -669,7 +682,8 @@ class FunctionTranslator:
             raise self.error(f"{api.py} needs {api.tmpl} leading compile-time argument(s) for {api.cpp}<...>",
                              node.lineno)
         targs = self.template_args(api, args, node) if api.tmpl else ""
-        code = f"{spelled}{targs}({', '.join(self.arg(a) for a in args[api.tmpl:])})"
+        rest = [("&" if i in api.by_address else "") + self.arg(a) for i, a in enumerate(args[api.tmpl:])]
+        code = f"{spelled}{targs}({', '.join(rest)})"
         if api.ret is None:
             return V(code, kt.Scalar("void"))
         if api.ret == "local":
@@ -705,6 +719,18 @@ class FunctionTranslator:
                 raise self.error(f"{base.code} holds {t.dtype.cpp} and {p.code} points at {p.type.dtype.cpp}",
                                  node.lineno)
         return self.api_call(api, f"{base.code}.{api.cpp}", node, t)
+
+    def type_arg(self, api: Api, node: ast.Call) -> V:
+        """``asc.MatmulType(position, format, dtype[, is_trans])``: a C++ type, a template argument."""
+        args = [self.expr(a) for a in node.args]
+        if node.keywords or not 3 <= len(args) <= 4 or not all(a.is_const for a in args) or not (
+                isinstance(args[0].const, EnumMember) and isinstance(args[1].const, EnumMember)
+                and isinstance(args[2].const, dt.DType)):
+            raise self.error("write asc.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16[, is_trans])",
+                             node.lineno)
+        parts = [args[0].const.cpp, args[1].const.cpp, args[2].const.cpp] + [a.code for a in args[3:]]
+        cpp = f"{api.spelled}<{', '.join(parts)}>"
+        return V(cpp, None, TypeArg(cpp))
 
     def struct(self, api: Api, node: ast.Call) -> V:
         args = [self.expr(a) for a in node.args]
