@@ -77,6 +77,7 @@ from pyasc_core.plugins import PyascPluginWarning
 from pyasc_core.selection import get_backend, set_backend, using_backend
 from pyasc_core.streams import Event, Stream, current_stream, default_stream, stream, synchronize
 from pyasc_core.tensor import Tensor
+from pyasc.lang.jit import jit
 
 bool = bool_  # noqa: A001  (pyasc.bool, as torch.bool)
 
@@ -99,7 +100,7 @@ __all__ = [
     "PluginError", "PluginConflictError", "ReferenceMismatchError", "StreamRaceError", "IndexingError",
     "OutOfMemoryError", "PyascPluginWarning", "BackendConfigError", "EnvironmentSettingError",
     "InvalidDeviceError", "PluginHookError", "ValueRangeError", "ReservedNamespaceError",
-    "Kernel", "KernelSource", "kernels", "TilingStruct", "tiling", "SanitizerWarning",
+    "Kernel", "KernelSource", "kernels", "jit", "TilingStruct", "tiling", "SanitizerWarning",
     "FallbackWarning", "get_fallback", "set_fallback",
     *_BUILTIN_OPS,
 ]

@@ -18,8 +18,8 @@ from .tensor import Tensor
 
 def _variants(op: str, kernel: Any, dtypes: Any) -> tuple[dict[np.dtype, Kernel] | None, Kernel | None]:
     """({dtype: Kernel}, None) for one kernel per dtype, or (None, kernel) for one kernel."""
-    if isinstance(kernel, Kernel):
-        return None, kernel
+    if isinstance(kernel, Kernel) or callable(getattr(kernel, "specialize", None)):
+        return None, kernel  # a Kernel, or a @pyasc.jit kernel (specialised per launch)
     if isinstance(kernel, Mapping) and kernel and all(isinstance(k, Kernel) for k in kernel.values()):
         try:
             table = {_dt.as_dtype(d): k for d, k in kernel.items()}
@@ -66,7 +66,8 @@ def kernel_launcher(op: str, kernel: Any, tiling: Callable[..., Any], dtypes: An
             raise KernelNotFoundError(
                 f"{op} has no {device.type} kernel for {_dt.dtype_name(dtype)}; its kernels take "
                 f"{', '.join(_dt.dtype_name(d) for d in allowed)}. {hint[0].upper()}{hint[1:]}")
-        k = _pick(single, dtype, device, plain) if table is None else table[dtype]
+        k = (table[dtype] if table is not None else single if not isinstance(single, Kernel)
+             else _pick(single, dtype, device, plain))
         single_out = not isinstance(out_meta, (tuple, list))
         metas = [out_meta] if single_out else list(out_meta)
         outs = [empty(*m.shape, dtype=m.dtype, device=device) for m in metas]
@@ -81,6 +82,8 @@ def kernel_launcher(op: str, kernel: Any, tiling: Callable[..., Any], dtypes: An
             blocks, rest = plan, []
         struct = rest.pop(0) if rest else None
         kargs = [*tensors, *outs, *rest]
+        if not isinstance(k, Kernel):  # a @pyasc.jit kernel: the Kernel of this launch's specialisation
+            k = k.specialize(*kargs, *(() if struct is None else (struct,)))
         fn = k.function(device)
         sig = getattr(fn, "signature", None)
         if struct is not None:

@@ -87,7 +87,9 @@ def pyasc_register_backends(register: Callable[[Backend], None]) -> None:
 
 
 def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
-    parser.add_argument("source", help="Ascend C source file (.cpp)")
+    parser.add_argument("source", help="Ascend C source file (.cpp), or a Python file whose @pyasc.jit kernels' "
+                        "generated Ascend C is written (-o: the directory; --dtype float16: the tensors' element "
+                        "type; -D NAME=VALUE: a constexpr parameter)")
     parser.add_argument("-o", "--output", help="also write the kernel binary here (default: only the cache)")
     parser.add_argument("--no-checks", action="store_true",
                         help="a binary whose kernels never run the sanitizer checks (faster)")
@@ -108,7 +110,24 @@ def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
 
 
+def _compile_python(args) -> int:  # type: ignore[no-untyped-def]
+    """``pyasc compile kernel.py``: write the Ascend C of its @pyasc.jit kernels (pyasc.lang.compile_cmd)."""
+    from pyasc.lang.compile_cmd import compile_file
+
+    dtype = next((d for d in args.dtype if "=" not in d), "float32")
+    consts = dict(d.split("=", 1) for d in args.defines if "=" in d)
+    for kernel in args.kernels or [None]:
+        written = compile_file(args.source, kernel=kernel, dtype=dtype, consts=consts, out=args.output)
+        stem = os.path.splitext(os.path.basename(args.source))[0]
+        target = args.output or os.path.dirname(os.path.abspath(args.source))
+        for name, text in written.items():
+            print(text if args.output == "-" else os.path.join(target, f"{stem}_{name}.cpp"))
+    return 0
+
+
 def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
+    if args.source.endswith(".py"):
+        return _compile_python(args)
     from . import _stubgen
     from .build import compile as compile_source
     from .build import kernel_names

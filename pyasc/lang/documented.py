@@ -1,0 +1,48 @@
+"""Documented-names-only mode: the generated source may use only Ascend C names the public
+reference documents (a token scan of every ``AscendC::`` name), so CANN compiles it unchanged."""
+
+from __future__ import annotations
+
+import re
+
+from .errors import UndocumentedNameError
+from .table import TABLE
+
+_TOKEN = re.compile(r"AscendC::(\w+)")
+
+
+def documented_names() -> frozenset[str]:
+    """The Ascend C names of the table's documented entries (and their enum members)."""
+    out: set[str] = set()
+    for a in TABLE:
+        if a.documented:
+            out.add(a.cpp)
+            out.update(a.members)
+    return frozenset(out)
+
+
+def undocumented_tokens(text: str) -> list[str]:
+    """The ``AscendC::`` names of ``text`` the reference does not document, in order of first use."""
+    ok = documented_names()
+    seen: list[str] = []
+    for m in _TOKEN.finditer(text):
+        if m.group(1) not in ok and m.group(1) not in seen:
+            seen.append(m.group(1))
+    return seen
+
+
+def check_documented(text: str, kernel: str) -> None:
+    """Raise UndocumentedNameError naming the Python line of the first undocumented name."""
+    bad = undocumented_tokens(text)
+    if not bad:
+        return
+    line, file = None, None
+    for ln in text.splitlines():
+        if ln.lstrip().startswith("#line"):
+            parts = ln.split()
+            line, file = int(parts[1]), parts[2].strip('"')
+        elif f"AscendC::{bad[0]}" in ln:
+            break
+    raise UndocumentedNameError(f"{kernel} uses {', '.join('AscendC::' + b for b in bad)}, which the public Ascend C "
+                                "reference does not document (documented-names-only mode: PYASC_JIT_DOCUMENTED_ONLY "
+                                "or @pyasc.jit(documented_only=True))", file, line)
