@@ -125,16 +125,39 @@ def _register_one(name: str) -> Any:
             return done
         torch = require_torch("pyasc.torch.register")
         op = REGISTRY.op(name)
+        if op.mutates:
+            raise OpRegistrationError(f"{name} writes its inputs {', '.join(op.mutates)}; pyasc.torch.register makes "
+                                      "functional torch ops only: call it through pyasc instead")
         schema = torch_schema(op)
         custom = torch.library.custom_op(name, _make_impl(name), mutates_args=(), device_types="cpu",
                                          schema=schema)
         custom.register_fake(_make_fake(name))
-        formula = _autograd.get(name) or FORMULAS.get(name)
+        formula = _autograd.get(name) or op.autograd or FORMULAS.get(name)
         if formula is not None:
-            backward, setup = formula
-            custom.register_autograd(backward, setup_context=setup)
+            back, setup = _adapt(op, *formula)
+            custom.register_autograd(back, setup_context=setup)
         _registered[name] = custom
         return custom
+
+
+def _adapt(op: Any, backward: Any, setup: Any) -> tuple[Any, Any]:
+    """pyasc's autograd contract -> torch's: setup_context sees every input in schema order
+    (torch passes keyword-only ones apart) and backward returns one gradient per input (torch
+    wants them for the positional ones only)."""
+    kw = [p.name for p in op.schema.params if p.kw_only]
+    if not kw:
+        return backward, setup
+    n_pos = len(op.schema.params) - len(kw)
+
+    def setup_context(ctx: Any, inputs: tuple, keyword_only_inputs: dict, output: Any) -> None:
+        if setup is not None:
+            setup(ctx, (*inputs, *(keyword_only_inputs[k] for k in kw)), output)
+
+    def backward_positional(ctx: Any, *grads: Any) -> Any:
+        out = backward(ctx, *grads)
+        return tuple(out)[:n_pos] if isinstance(out, (tuple, list)) else out
+
+    return backward_positional, setup_context
 
 
 def register(name: str) -> Any:
@@ -161,7 +184,8 @@ def register_autograd(name: str, backward: Any, *, setup_context: Any = None) ->
         _autograd[name] = (backward, setup_context)
         custom = _registered.get(name)
         if custom is not None:
-            custom.register_autograd(backward, setup_context=setup_context)
+            back, setup = _adapt(REGISTRY.op(name), backward, setup_context)
+            custom.register_autograd(back, setup_context=setup)
 
 
 # -- pyasc ops called with torch tensors ------------------------------------------------------------
@@ -170,17 +194,24 @@ def _wrap_scalars(op: Any, args: tuple, kwargs: dict) -> tuple[tuple, dict] | No
     when that is the dtype pyasc's weak-scalar rule gives; None when it is not (or no tensor)."""
     torch = require_torch("pyasc.torch")
     params = op.schema.params
-    tensors = [v for v in (*args, *kwargs.values()) if isinstance(v, torch.Tensor)]
-    dtype = tensors[0].dtype
-    if any(t.dtype != dtype for t in tensors):
-        return None
-    scalar_ok = (bool,) if dtype == torch.bool else (int, bool) if not dtype.is_floating_point else (int, float, bool)
+    by_name = {p.name: p for p in params}
+    named = [*zip(params, args), *((by_name[k], v) for k, v in kwargs.items() if k in by_name)]
+    peers = [v for p, v in named if p.type == "Tensor|Scalar" and isinstance(v, torch.Tensor)]
+    dtype = peers[0].dtype if peers else None
+    if dtype is not None and any(t.dtype != dtype for t in peers):
+        dtype = None  # mixed dtypes: a scalar's result dtype is pyasc's promotion, not one of theirs
+    if dtype is None:
+        scalar_ok: tuple = ()
+    elif dtype == torch.bool:
+        scalar_ok = (bool,)
+    else:
+        scalar_ok = (int, float, bool) if dtype.is_floating_point else (int, bool)
 
     def wrap(p: Any, v: Any) -> Any:
         if p.type == "Tensor|Scalar" and not isinstance(v, torch.Tensor):
             if not isinstance(v, scalar_ok):
                 raise LookupError  # a scalar whose kind changes the result dtype
-            return torch.tensor(v, dtype=dtype, device=tensors[0].device)
+            return torch.tensor(v, dtype=dtype, device=peers[0].device)
         base = p.type.rstrip("?")
         if base == "dtype" and v is not None and not isinstance(v, torch.dtype):
             return torch_dtype(v)
@@ -188,7 +219,6 @@ def _wrap_scalars(op: Any, args: tuple, kwargs: dict) -> tuple[tuple, dict] | No
             return [int(v)]  # pyasc's int[] takes one int too; torch's wants a list
         return v
 
-    by_name = {p.name: p for p in params}
     try:
         new_args = tuple(wrap(p, v) for p, v in zip(params, args))
         new_kwargs = {k: wrap(by_name[k], v) if k in by_name else v for k, v in kwargs.items()}

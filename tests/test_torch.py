@@ -248,3 +248,90 @@ def test_user_declared_backward_with_pyasc_ops():
     x = torch.randn(5, dtype=torch.float64, requires_grad=True)
     assert torch.autograd.gradcheck(op, (x,))
     torch.library.opcheck(op, (x,))
+
+
+def test_example_pack_op_declares_its_backward(example_pack):
+    op = pt.register("example::leaky_relu")
+    x = (torch.randn(4, 6, dtype=torch.float64) + torch.tensor([0.5, -0.5] * 3, dtype=torch.float64))
+    assert torch.autograd.gradcheck(lambda t: op(t, negative_slope=0.2), (x.requires_grad_(),))
+
+
+def test_opdef_autograd_must_be_callables():
+    with pytest.raises(pyasc.OpRegistrationError, match="setup_context"):
+        pyasc.OpDef("t15bad::f", "(Tensor x) -> Tensor", meta=lambda x: x, reference=lambda x: x, autograd=(1, 2))
+
+
+# -- 5. acceptance: a small model trains through pyasc ops, and torch.compile traces it ------------
+
+
+class _Net(torch.nn.Module):
+    def __init__(self, leaky_relu, softmax):
+        super().__init__()
+        self.linear = torch.nn.Linear(8, 5, dtype=torch.float64)
+        self.leaky_relu, self.softmax = leaky_relu, softmax
+
+    def forward(self, x):
+        return self.softmax(self.leaky_relu(self.linear(x), negative_slope=0.1), axis=-1)
+
+
+def _torch_softmax(x, axis):
+    return torch.softmax(x, dim=axis)
+
+
+def test_model_trains_with_grads_matching_pure_torch_and_compiles(example_pack):
+    import copy
+
+    leaky, softmax = pt.register("example::leaky_relu"), pt.register("pyasc::softmax")
+    torch.manual_seed(0)
+    ref = _Net(torch.nn.functional.leaky_relu, _torch_softmax)
+    mine = copy.deepcopy(ref)
+    mine.leaky_relu, mine.softmax = leaky, softmax
+    opt_ref = torch.optim.SGD(ref.parameters(), lr=0.5)
+    opt_mine = torch.optim.SGD(mine.parameters(), lr=0.5)
+    x = torch.randn(16, 8, dtype=torch.float64)
+    target = torch.randint(0, 5, (16,))
+    losses = []
+    for _ in range(4):
+        for model, opt in ((ref, opt_ref), (mine, opt_mine)):
+            opt.zero_grad()
+            loss = torch.nn.functional.nll_loss(torch.log(model(x)), target)
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        for p_ref, p_mine in zip(ref.parameters(), mine.parameters()):
+            torch.testing.assert_close(p_mine.grad, p_ref.grad)
+            torch.testing.assert_close(p_mine, p_ref)
+    assert losses[-1] < losses[0]  # it learns
+
+    explained = torch._dynamo.explain(mine)(x)
+    assert explained.graph_break_count == 0 and explained.graph_count == 1
+    compiled = torch.compile(mine, fullgraph=True, backend="aot_eager")  # forward and backward traced
+    out = compiled(x)
+    torch.testing.assert_close(out, ref(x))
+    loss = torch.nn.functional.nll_loss(torch.log(out), target)
+    loss.backward()
+
+
+# -- torch absent -----------------------------------------------------------------------------------
+
+
+def test_without_torch_every_torch_feature_says_how_to_install_it():
+    code = textwrap.dedent("""\
+        import sys
+        sys.modules["torch"] = None  # import torch raises ImportError, as when it is not installed
+        import numpy as np
+        import pyasc, pyasc.torch as pt
+        assert pyasc.add(pyasc.tensor([1.0], device="numpy"), 1.0).tolist() == [2.0]  # pyasc alone works
+        for call in (lambda: pt.register("pyasc::add"), lambda: pyasc.from_torch(np.ones(2)),
+                     lambda: pyasc.tensor([1.0], device="numpy").to_torch()):
+            try:
+                call()
+            except pyasc.TorchUnavailableError as exc:
+                assert "pip install 'pyasc-runtime[torch]'" in str(exc), exc
+            else:
+                raise AssertionError("no TorchUnavailableError")
+        print("ok")
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
