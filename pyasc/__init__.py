@@ -78,7 +78,7 @@ from pyasc_core.library import op
 from pyasc_core.opdef import OpDef
 from pyasc_core.plugins import PyascPluginWarning
 from pyasc_core.selection import get_backend, set_backend, using_backend
-from pyasc_core.streams import Event, Stream, current_stream, default_stream, stream, synchronize
+from pyasc_core.streams import Event, ExternalStream, Stream, current_stream, default_stream, stream, synchronize
 from pyasc_core.tensor import Tensor
 
 bool = bool_  # noqa: A001  (pyasc.bool, as torch.bool)
@@ -90,7 +90,7 @@ for _name in _BUILTIN_OPS:
 del _name
 
 __all__ = [
-    "Backend", "Device", "Event", "EventImpl", "OpDef", "OpHandle", "Stream", "StreamImpl",
+    "Backend", "Device", "Event", "ExternalStream", "EventImpl", "OpDef", "OpHandle", "Stream", "StreamImpl",
     "Tensor", "TensorMeta", "arange", "asarray", "current_stream", "default_stream",
     "empty", "empty_like", "from_dlpack", "from_torch", "TorchUnavailableError", "from_numpy", "full", "full_like", "get_backend",
     "get_op", "hookimpl", "library", "memory", "ones", "ones_like", "op", "ops", "set_backend",

@@ -8,6 +8,8 @@ backward; CPU torch tensors run on the 'numpy' backend (zero-copy) or 'sim' (``s
 from pyasc_core.torch_ops import register, register_autograd, torch_schema
 from pyasc_core.torch_tensors import (
     CPU_BACKENDS,
+    current_stream,
+    device_of,
     from_torch,
     get_cpu_backend,
     set_cpu_backend,
@@ -15,5 +17,5 @@ from pyasc_core.torch_tensors import (
     using_cpu_backend,
 )
 
-__all__ = ["CPU_BACKENDS", "from_torch", "get_cpu_backend", "register", "register_autograd", "set_cpu_backend",
+__all__ = ["CPU_BACKENDS", "current_stream", "device_of", "from_torch", "get_cpu_backend", "register", "register_autograd", "set_cpu_backend",
            "to_torch", "torch_schema", "using_cpu_backend"]

@@ -15,8 +15,17 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import dtypes as _dt
-from .errors import ArgumentError, DtypeError, PyascError, TorchUnavailableError
+from .errors import (
+    ArgumentError,
+    BackendUnavailableError,
+    DtypeError,
+    InvalidDeviceError,
+    PyascError,
+    TorchUnavailableError,
+)
 from .interop import from_dlpack
+from .selection import resolve_device
+from .streams import ExternalStream
 from .tensor import Tensor
 
 INSTALL_HINT = "install it with: pip install 'pyasc-runtime[torch]'"
@@ -34,17 +43,22 @@ def require_torch(what: str) -> Any:
     return torch
 
 
+def _tensor_class() -> type | None:
+    """torch.Tensor when torch is loaded (a stand-in module without it counts as not loaded)."""
+    cls = getattr(sys.modules.get("torch"), "Tensor", None)
+    return cls if isinstance(cls, type) else None
+
+
 def is_torch_tensor(obj: Any) -> bool:
-    torch = sys.modules.get("torch")
-    return torch is not None and isinstance(obj, torch.Tensor)
+    cls = _tensor_class()
+    return cls is not None and isinstance(obj, cls)
 
 
 def has_torch_tensor(args: tuple, kwargs: dict) -> bool:
     """True when a torch tensor is among the arguments (False at once when torch is not loaded)."""
-    torch = sys.modules.get("torch")
-    if torch is None:
+    cls = _tensor_class()
+    if cls is None:
         return False
-    cls = torch.Tensor
     return any(isinstance(a, cls) for a in args) or any(isinstance(v, cls) for v in kwargs.values())
 
 
@@ -161,3 +175,43 @@ def _unaliased(out: Tensor, inputs: list[Tensor]) -> Tensor:
     if any(i.backend.is_host and np.may_share_memory(data, i._data) for i in inputs):
         return out.clone()
     return out
+
+
+# -- devices and streams shared with torch_npu -----------------------------------------------------
+def _torch_npu(what: str) -> Any:
+    torch = require_torch(what)
+    npu = getattr(torch, "npu", None)
+    if npu is None or not hasattr(npu, "current_stream"):
+        raise BackendUnavailableError(f"{what} needs torch_npu (Ascend's PyTorch adapter): install it and "
+                                      "`import torch_npu` first")
+    return npu
+
+
+def device_of(obj: Any) -> Any:
+    """The pyasc device of a torch tensor or torch device: 'npu:N' for torch_npu's npu:N (both
+    number devices as ACL does, after ASCEND_RT_VISIBLE_DEVICES), the backend for CPU tensors
+    (:func:`get_cpu_backend`) for 'cpu'."""
+    torch = require_torch("pyasc.torch.device_of")
+    dev = obj.device if isinstance(obj, torch.Tensor) else torch.device(obj)
+    if dev.type == "cpu":
+        return resolve_device(get_cpu_backend())
+    if dev.type == "npu":
+        index = dev.index if dev.index is not None else _torch_npu("pyasc.torch.device_of").current_device()
+        return resolve_device(f"npu:{index}")
+    raise InvalidDeviceError(f"pyasc.torch.device_of: torch device {dev} has no pyasc device; pyasc runs CPU "
+                             "tensors (numpy/sim) and torch_npu's 'npu' tensors")
+
+
+def current_stream(device: Any = None) -> ExternalStream:
+    """torch_npu's current stream on ``device`` (a torch device or index; default its current
+    device) as a pyasc stream: ``with pyasc.stream(pyasc.torch.current_stream()):`` queues pyasc
+    work after the torch work already on it."""
+    npu = _torch_npu("pyasc.torch.current_stream")
+    torch = require_torch("pyasc.torch.current_stream")
+    if device is None:
+        index = npu.current_device()
+    elif isinstance(device, int) and not isinstance(device, bool):
+        index = device
+    else:
+        index = torch.device(device).index if torch.device(device).index is not None else npu.current_device()
+    return ExternalStream(int(npu.current_stream(index).npu_stream), f"npu:{index}")

@@ -335,3 +335,63 @@ def test_without_torch_every_torch_feature_says_how_to_install_it():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+# -- 4. streams and devices -------------------------------------------------------------------------
+
+
+def test_external_stream_wraps_a_native_handle_and_never_owns_it():
+    pytest.importorskip("pyasc_sim")
+    owner = pyasc.Stream("sim")
+    h = owner.handle
+    assert isinstance(h, int) and h != 0
+    assert pyasc.default_stream("sim").handle == 0
+    ext = pyasc.Stream.from_handle(h, device="sim")
+    assert isinstance(ext, pyasc.ExternalStream) and ext.handle == h and ext.device == owner.device
+    x = pyasc.ones(1024, device="sim")
+    pyasc.synchronize("sim")
+    with pyasc.stream(ext):
+        y = x * 3.0  # queued on the owner's stream
+    owner.synchronize()
+    assert y.numpy().sum() == 3072.0
+    del ext  # dropping the wrapper leaves the owner's stream alive and usable
+    with pyasc.stream(owner):
+        z = x + 1.0
+    owner.synchronize()
+    assert z.numpy()[0] == 2.0
+
+
+def test_stream_handle_errors():
+    with pytest.raises(pyasc.ArgumentError, match="non-negative int"):
+        pyasc.ExternalStream(-1, device="sim")
+    with pytest.raises(pyasc.ArgumentError, match="non-negative int"):
+        pyasc.ExternalStream("0x10", device="sim")
+    with pytest.raises(pyasc.BackendError, match="no native"):
+        pyasc.ExternalStream(16, device="numpy")
+    with pytest.raises(pyasc.BackendError, match="no native handle"):
+        pyasc.Stream("numpy").handle  # noqa: B018
+
+
+def test_device_of_maps_torch_devices():
+    assert str(pt.device_of(torch.ones(1))) == "numpy"
+    with pt.using_cpu_backend("sim"):
+        assert pt.device_of("cpu").type == "sim"
+    with pytest.raises(pyasc.InvalidDeviceError, match="meta"):
+        pt.device_of("meta")
+
+
+def test_torch_npu_helpers_need_torch_npu():
+    if hasattr(torch, "npu"):
+        pytest.skip("torch_npu is installed: see the hardware test")
+    with pytest.raises(pyasc.BackendUnavailableError, match="torch_npu"):
+        pt.current_stream()
+
+
+@pytest.mark.hardware
+def test_torch_npu_stream_and_device_indices_match():
+    if not hasattr(torch, "npu"):
+        pytest.skip("needs torch_npu and an Ascend NPU (torch.npu is absent)")
+    s = pt.current_stream()
+    assert s.handle == torch.npu.current_stream().npu_stream
+    assert s.device.index == torch.npu.current_device()
+    assert str(pt.device_of(torch.ones(1, device="npu:0"))) == "npu:0"
