@@ -13,6 +13,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import numpy as np
+
 from . import dispatch
 from . import dtypes as _dt
 from .creation import empty
@@ -34,7 +36,7 @@ def _default(value: Any) -> str:
         return "[" + ", ".join(map(repr, value)) + "]"
     if isinstance(value, str):
         return '"' + value + '"'
-    if isinstance(value, _dt.np.dtype):
+    if isinstance(value, np.dtype):
         return repr(str(value))
     return repr(value)
 
@@ -215,7 +217,7 @@ def _wrap_scalars(op: Any, args: tuple, kwargs: dict) -> tuple[tuple, dict] | No
         base = p.type.rstrip("?")
         if base == "dtype" and v is not None and not isinstance(v, torch.dtype):
             return torch_dtype(v)
-        if base == "int[]" and isinstance(v, (int, _dt.np.integer)) and not isinstance(v, bool):
+        if base == "int[]" and isinstance(v, (int, np.integer)) and not isinstance(v, bool):
             return [int(v)]  # pyasc's int[] takes one int too; torch's wants a list
         return v
 
