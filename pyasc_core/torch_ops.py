@@ -36,8 +36,6 @@ def _default(value: Any) -> str:
         return "[" + ", ".join(map(repr, value)) + "]"
     if isinstance(value, str):
         return '"' + value + '"'
-    if isinstance(value, np.dtype):
-        return repr(str(value))
     return repr(value)
 
 

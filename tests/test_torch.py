@@ -139,6 +139,16 @@ def test_register_errors():
         pt.register_autograd("pyasc::exp", 3)
 
 
+def test_an_op_without_a_torch_schema_still_takes_torch_tensors():
+    with pyasc.library.Library("t15sch") as lib:  # removed again at the end
+        lib.define("as_type", "(Tensor x, dtype dtype='float16') -> Tensor",
+                   meta=lambda x, dtype: pyasc.TensorMeta(x.shape, dtype), reference=lambda x, dtype: x.astype(dtype))
+        with pytest.raises(pyasc.OpRegistrationError, match="default None"):
+            pt.register("t15sch::as_type")
+        out = pyasc.ops.t15sch.as_type(torch.ones(3))  # converted and run directly (no autograd)
+        assert isinstance(out, torch.Tensor) and out.dtype == torch.float16
+
+
 def test_fake_implementation_comes_from_the_meta_function():
     from torch._subclasses.fake_tensor import FakeTensorMode
 
@@ -233,8 +243,8 @@ def test_pyasc_ops_on_torch_tensors_are_differentiable():
 
 def test_user_declared_backward_with_pyasc_ops():
     ns = "t15grad"
-    pyasc.library.define(f"{ns}::cube", "(Tensor x) -> Tensor",
-                         meta=lambda x: x, reference=lambda x: x * x * x)
+    lib = pyasc.library.Library(ns)
+    lib.define("cube", "(Tensor x) -> Tensor", meta=lambda x: x, reference=lambda x: x * x * x)
 
     def setup(ctx, inputs, output):
         ctx.save_for_backward(inputs[0])
@@ -246,8 +256,11 @@ def test_user_declared_backward_with_pyasc_ops():
     pt.register_autograd(f"{ns}::cube", backward, setup_context=setup)
     op = pt.register(f"{ns}::cube")
     x = torch.randn(5, dtype=torch.float64, requires_grad=True)
-    assert torch.autograd.gradcheck(op, (x,))
-    torch.library.opcheck(op, (x,))
+    try:
+        assert torch.autograd.gradcheck(op, (x,))
+        torch.library.opcheck(op, (x,))
+    finally:
+        lib.remove()
 
 
 def test_example_pack_op_declares_its_backward(example_pack):
