@@ -120,11 +120,15 @@ def _op_names(name: str) -> list[str]:
 
 def _register_one(name: str) -> Any:
     with _lock:
+        op = REGISTRY.op(name)
         done = _registered.get(name)
         if done is not None:
+            if done._pyasc_schema != str(op.schema):  # the pyasc op was removed and defined anew
+                raise OpRegistrationError(
+                    f"{name} is a torch op with schema {done._pyasc_schema} and torch ops cannot be redefined in "
+                    f"a process; its pyasc schema is now {op.schema}: give the new op another name")
             return done
         torch = require_torch("pyasc.torch.register")
-        op = REGISTRY.op(name)
         if op.mutates:
             raise OpRegistrationError(f"{name} writes its inputs {', '.join(op.mutates)}; pyasc.torch.register makes "
                                       "functional torch ops only: call it through pyasc instead")
@@ -136,6 +140,7 @@ def _register_one(name: str) -> Any:
         if formula is not None:
             back, setup = _adapt(op, *formula)
             custom.register_autograd(back, setup_context=setup)
+        custom._pyasc_schema = str(op.schema)
         _registered[name] = custom
         return custom
 

@@ -261,6 +261,10 @@ def test_user_declared_backward_with_pyasc_ops():
         torch.library.opcheck(op, (x,))
     finally:
         lib.remove()
+    with pyasc.library.Library(ns) as again:  # the same name with another schema: torch cannot redefine it
+        again.define("cube", "(Tensor x, *, float k=1.0) -> Tensor", meta=lambda x, k: x, reference=lambda x, k: x)
+        with pytest.raises(pyasc.OpRegistrationError, match="cannot be redefined"):
+            pt.register(f"{ns}::cube")
 
 
 def test_example_pack_op_declares_its_backward(example_pack):
