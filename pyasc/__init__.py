@@ -60,6 +60,7 @@ from pyasc_core.errors import (
     ReservedNamespaceError,
     SanitizerWarning,
     ShapeError,
+    TorchUnavailableError,
     UnknownBackendError,
     UnknownOpError,
     ValueRangeError,
@@ -67,6 +68,9 @@ from pyasc_core.errors import (
 from pyasc_core.builtin_ops import public_names as _builtin_op_names
 from pyasc_core.hookspecs import hookimpl
 from pyasc_core.interop import from_dlpack
+from pyasc_core.torch_tensors import from_torch
+# pyasc ops take torch tensors (through their torch ops); torch itself is imported only when used
+import pyasc_core.torch_ops  # noqa: F401
 from pyasc_core.kernel import Kernel, KernelSource, kernels
 from pyasc_core.tiling import TilingStruct
 from pyasc import tiling
@@ -75,7 +79,7 @@ from pyasc_core.opdef import OpDef
 from pyasc_core.placement import FallbackWarning, get_fallback, set_fallback
 from pyasc_core.plugins import PyascPluginWarning
 from pyasc_core.selection import get_backend, set_backend, using_backend
-from pyasc_core.streams import Event, Stream, current_stream, default_stream, stream, synchronize
+from pyasc_core.streams import Event, ExternalStream, Stream, current_stream, default_stream, stream, synchronize
 from pyasc_core.tensor import Tensor
 from pyasc.lang.jit import jit
 
@@ -88,9 +92,9 @@ for _name in _BUILTIN_OPS:
 del _name
 
 __all__ = [
-    "Backend", "Device", "Event", "EventImpl", "OpDef", "OpHandle", "Stream", "StreamImpl",
+    "Backend", "Device", "Event", "ExternalStream", "EventImpl", "OpDef", "OpHandle", "Stream", "StreamImpl",
     "Tensor", "TensorMeta", "arange", "asarray", "current_stream", "default_stream",
-    "empty", "empty_like", "from_dlpack", "from_numpy", "full", "full_like", "get_backend",
+    "empty", "empty_like", "from_dlpack", "from_torch", "TorchUnavailableError", "from_numpy", "full", "full_like", "get_backend",
     "get_op", "hookimpl", "library", "memory", "ones", "ones_like", "op", "ops", "set_backend",
     "stream", "synchronize", "tensor", "using_backend", "zeros", "zeros_like", "dtype",
     "result_type", "bfloat16", "bool", "bool_", "float16", "float32", "float64", "int8",

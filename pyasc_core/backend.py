@@ -38,6 +38,12 @@ class StreamImpl:
     def record(self, event: EventImpl) -> None:
         raise NotImplementedError
 
+    @property
+    def handle(self) -> int:
+        """The native stream handle (an ``aclrtStream`` as an int) for other libraries; backends
+        without native streams leave it unimplemented."""
+        raise NotImplementedError
+
 
 class EventImpl:
     """A backend's event: a marker in a stream, optionally with a timestamp."""
@@ -190,6 +196,11 @@ class Backend:
     def create_event(self, device: Device, enable_timing: bool) -> EventImpl:
         """*Required.* A new event on ``device``."""
         raise NotImplementedError(f"backend {self.name!r} does not implement create_event")
+
+    def external_stream(self, device: Device, handle: int) -> StreamImpl:
+        """A StreamImpl over a native stream someone else owns (``pyasc.ExternalStream``); used,
+        never destroyed. Backends without native streams leave it unimplemented."""
+        raise NotImplementedError(f"backend {self.name!r} has no native stream handles")
 
     def default_stream(self, device: Device) -> StreamImpl:
         """The device's default stream (created once)."""

@@ -26,6 +26,9 @@ from .tensor_meta import TensorMeta
 
 _CACHE_LIMIT = 2048
 _SCALARS = (bool, int, float)
+#: calls with foreign tensors (torch) go here: ``foreign_call(handle, args, kwargs)`` returns the
+#: result or NotImplemented (no foreign tensor). Set by pyasc_core.torch_ops, which sits above.
+foreign_call: Any = None
 
 
 def _key1(args: tuple) -> Any:
@@ -184,6 +187,10 @@ class OpHandle:
         return kernel(meta, *fill(args, kwargs))
 
     def _call_checked(self, args: tuple, kwargs: dict) -> Any:
+        if foreign_call is not None:  # torch tensors in, torch tensors out (pyasc_core.torch_ops)
+            out = foreign_call(self, args, kwargs)
+            if out is not NotImplemented:
+                return out
         if self._version != REGISTRY.version:
             self._refresh()
         op = self._op

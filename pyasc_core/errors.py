@@ -81,6 +81,10 @@ class UnknownOpError(PyascError, LookupError):
     """An op name that nothing registered."""
 
 
+class TorchUnavailableError(PyascError, ImportError):
+    """A PyTorch feature of pyasc was used but torch is not installed (pip install 'pyasc-runtime[torch]')."""
+
+
 class PluginError(PyascError, RuntimeError):
     """Base class of plugin loading problems."""
 

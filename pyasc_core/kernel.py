@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -29,8 +30,9 @@ from .device import Device
 from .errors import ArgumentError, KernelNotFoundError
 from .registry import backend_for_device
 from .selection import resolve_device
-from .streams import Stream
+from .streams import Stream, current_stream
 from .tensor import Tensor, wrap_storage
+from .torch_tensors import from_torch, has_torch_tensor, is_torch_tensor, to_torch
 
 _SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp")
 _TEMPLATE_ID_RE = re.compile(r"[A-Za-z_]\w*\s*<.+>", re.S)
@@ -296,6 +298,8 @@ class _Launcher:
         self.kernel, self.blocks, self.stream = kernel, blocks, stream
 
     def __call__(self, *args: Any) -> None:
+        if "torch" in sys.modules and has_torch_tensor(args, {}):
+            return _launch_with_torch(self, args)
         device = None
         if self.stream is not None:
             device = self.stream.device
@@ -308,6 +312,23 @@ class _Launcher:
                 device = resolve_device(None)
         fn = self.kernel._loaded.get(device) or self.kernel.function(device)
         fn(self.blocks, *args, stream=self.stream)
+
+
+def _launch_with_torch(launcher: _Launcher, args: tuple) -> None:
+    """A launch with torch tensor arguments: each is copied to the launch device, the kernel runs,
+    the stream is synchronized and the tensors are copied back (the kernel may write any of them).
+    On a host device nothing is copied (the kernel sees the torch tensors' memory)."""
+    import torch
+
+    device = launcher.stream.device if launcher.stream is not None else next(
+        (a._device for a in args if isinstance(a, Tensor)), None) or resolve_device(None)
+    pairs = [(a, from_torch(a, device)) if is_torch_tensor(a) else (None, a) for a in args]
+    launcher(*(p for _, p in pairs))
+    (launcher.stream or current_stream(device)).synchronize()
+    with torch.no_grad():
+        for t, p in pairs:
+            if t is not None and not p.backend.is_host:
+                t.copy_(to_torch(p))
 
 
 class KernelDict(dict):

@@ -82,6 +82,9 @@ class OpDef:
     #: then values from its type), so a kernel that ignores an attribute somewhere is caught;
     #: declare values inside the op's domain where the type's own values would leave it
     attr_values: Mapping[str, Any] = attrs.field(factory=dict)
+    #: the op's backward for its torch op (pyasc.torch.register): ``(backward, setup_context)`` in
+    #: ``torch.library.register_autograd``'s form, written with pyasc ops; None: not differentiable
+    autograd: tuple[Callable[..., Any], Callable[..., Any] | None] | None = None
     _allowed: dict[str, frozenset[np.dtype]] = attrs.field(init=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
@@ -100,6 +103,14 @@ class OpDef:
                 f"op {self.name}: torch must name a torch function (e.g. 'add' or "
                 f"'nn.functional.silu'), be a function, or be None; got {type(self.torch).__name__} "
                 f"{self.torch!r:.60}"
+            )
+        if self.autograd is not None and not (
+            isinstance(self.autograd, tuple) and len(self.autograd) == 2 and callable(self.autograd[0])
+            and (self.autograd[1] is None or callable(self.autograd[1]))
+        ):
+            raise OpRegistrationError(
+                f"op {self.name}: autograd must be (backward, setup_context) with callables (setup_context may "
+                f"be None), got {self.autograd!r:.80}"
             )
         if not isinstance(self.doc, str):
             raise OpRegistrationError(f"op {self.name}: doc must be a string, got {type(self.doc).__name__}")

@@ -15,7 +15,7 @@ from typing import Any
 
 from .backend import StreamImpl
 from .device import Device
-from .errors import ArgumentError, PyascError
+from .errors import ArgumentError, BackendError, PyascError
 from .registry import backend_for_device
 from .selection import resolve_device
 
@@ -38,6 +38,21 @@ class Stream:
     def impl(self) -> StreamImpl:
         """The backend's stream object (for backends and kernels)."""
         return self._impl
+
+    @property
+    def handle(self) -> int:
+        """The native stream handle (an ``aclrtStream`` as an int, 0 for the default stream), to
+        hand this stream to another library (torch_npu, a C++ extension)."""
+        try:
+            return int(self._impl.handle)
+        except NotImplementedError:
+            raise BackendError(f"streams of {self.device} have no native handle (only ACL backends such as "
+                               "'sim' and 'npu' have them)") from None
+
+    @classmethod
+    def from_handle(cls, handle: int, device: Any = None) -> Stream:
+        """The stream another library owns, by its native handle (as ``pyasc.ExternalStream``)."""
+        return ExternalStream(handle, device)
 
     def synchronize(self) -> None:
         """Block until all work queued on this stream has finished."""
@@ -90,6 +105,27 @@ class Stream:
 
     def __repr__(self) -> str:
         return f"<pyasc.Stream on {self.device} at {id(self._impl):#x}>"
+
+
+class ExternalStream(Stream):
+    """A stream created and owned by someone else (as ``cupy.cuda.ExternalStream``): pyasc queues
+    work on it and never destroys it; ``handle`` is its ``aclrtStream`` as an int, e.g. torch_npu's
+    ``torch.npu.current_stream().npu_stream``. The owner must keep it alive while pyasc uses it."""
+
+    def __init__(self, handle: int, device: Any = None) -> None:
+        if not isinstance(handle, int) or isinstance(handle, bool) or not 0 <= handle < 2**64:
+            raise ArgumentError(f"ExternalStream(handle={handle!r:.60}): a handle is a native stream pointer as a "
+                                "non-negative int (e.g. torch.npu.current_stream().npu_stream)")
+        dev = resolve_device(device)
+        try:
+            impl = backend_for_device(dev).external_stream(dev, handle)
+        except NotImplementedError:
+            raise BackendError(f"ExternalStream: {dev} has no native streams to wrap; use an ACL device such as "
+                               "'sim:0' or 'npu:0'") from None
+        super().__init__(dev, _impl=impl)
+
+    def __repr__(self) -> str:
+        return f"<pyasc.ExternalStream {self.handle:#x} on {self.device}>"
 
 
 class Event:

@@ -150,8 +150,9 @@ class AclBackend(Backend):
 
     def _copy(self, device: Device, dst: Any, src: Any, nbytes: int, stream: Any, synchronize: bool = False,
               dst_offset: int = 0, src_offset: int = 0) -> None:
-        """A copy on ``stream``, checked by the stream sanitizer when it is on."""
-        if _san.active(self.name):
+        """A copy on ``stream``, checked by the stream sanitizer when it is on (external streams
+        are not tracked: their owner orders them where pyasc cannot see)."""
+        if _san.active(self.name) and not getattr(stream, "is_external", False):
             acc = []
             if type(src).__name__ == "DeviceBlock":
                 acc.append((src.ptr, src_offset, src_offset + nbytes, False, "its source"))
@@ -415,6 +416,12 @@ class AclBackend(Backend):
     # -- streams and events ------------------------------------------------------------------
     def create_stream(self, device: Device) -> StreamImpl:
         return AclStream(self.raw_device(device).create_stream(), self.name)
+
+    def external_stream(self, device: Device, handle: int) -> StreamImpl:
+        """A stream another library created on this device (torch_npu's, ...), by its aclrtStream.
+        The stream sanitizer does not track it: its owner may order or synchronize it where pyasc
+        cannot see (a torch_npu synchronize would otherwise look like a race)."""
+        return AclStream(self.raw_device(device).external_stream(handle), "")
 
     def default_stream(self, device: Device) -> StreamImpl:
         if fork.stale:

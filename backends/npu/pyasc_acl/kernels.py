@@ -254,7 +254,7 @@ def launch(function: Function, num_blocks: int, args: Sequence[Any] = (), stream
     else:
         blob, blocks = pack_typed(sig, args, binary.device, raw=not _typed)
     raw_stream = _raw_stream(stream, binary.backend, binary.device)
-    if _san.active(binary.backend.name):
+    if _san.active(binary.backend.name) and not getattr(raw_stream, "is_external", False):
         _sanitize_launch(function.name, sig, args, raw_stream)
     binary.backend.raw_device(binary.device).launch(function.raw, num_blocks, blob, raw_stream, blocks, host_args)
 

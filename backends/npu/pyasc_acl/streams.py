@@ -18,7 +18,14 @@ class AclStream(StreamImpl):
         #: whether the stream sanitizer tracks this stream (pyasc_core.stream_sanitizer)
         self.san = bool(backend) and _san.active(backend)
 
+    @property
+    def handle(self) -> int:
+        """The aclrtStream as an int (0: the device's default stream)."""
+        return int(self.raw.handle)
+
     def __del__(self) -> None:
+        if getattr(self.raw, "is_external", False):
+            return  # someone else's stream: its owner drains and destroys it
         # drain queued work here, where the binding releases the GIL, so that the C++ destructor
         # (which runs with the GIL held) finds nothing left to wait for; its errors were (or would
         # have been) reported by the synchronize that the user calls, as for an unsynced stream

@@ -9,6 +9,7 @@ void bind_streams(py::module_ &m, PyDeviceClass &device) {
     py::class_<Stream, std::shared_ptr<Stream>>(m, "Stream", "An ACL stream (the default stream is not owned).")
         .def_property_readonly("handle", [](const Stream &s) { return reinterpret_cast<uintptr_t>(s.handle()); })
         .def_property_readonly("is_default", &Stream::is_default)
+        .def_property_readonly("is_external", &Stream::is_external)
         .def("synchronize", &Stream::synchronize, py::call_guard<py::gil_scoped_release>(),
              "aclrtSynchronizeStream (Ctrl-C raises KeyboardInterrupt and leaves the work queued)")
         .def("query", &Stream::query, py::call_guard<py::gil_scoped_release>(), "True when all queued work finished")
@@ -26,6 +27,9 @@ void bind_streams(py::module_ &m, PyDeviceClass &device) {
 
     device.def_property_readonly("default_stream", [](const PyDevice &d) { return d.default_stream; })
         .def("create_stream", [](PyDevice &d) { return std::make_shared<Stream>(d.ctx); }, "aclrtCreateStream")
+        .def("external_stream",
+             [](PyDevice &d, uintptr_t handle) { return Stream::external(d.ctx, reinterpret_cast<aclrtStream>(handle)); },
+             py::arg("handle"), "A stream created elsewhere (its aclrtStream as an int): used, never destroyed")
         .def("create_event", [](PyDevice &d) { return std::make_shared<Event>(d.ctx); }, "aclrtCreateEvent");
 }
 

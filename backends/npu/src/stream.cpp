@@ -59,9 +59,16 @@ std::shared_ptr<Stream> Stream::default_stream(std::shared_ptr<DeviceContext> ct
     return std::shared_ptr<Stream>(new Stream(std::move(ctx), DefaultTag{}));
 }
 
+std::shared_ptr<Stream> Stream::external(std::shared_ptr<DeviceContext> ctx, aclrtStream handle) {
+    std::shared_ptr<Stream> s(new Stream(std::move(ctx), DefaultTag{}));
+    s->handle_ = handle;
+    s->owned_ = false;
+    return s;
+}
+
 Stream::~Stream() {
     probe_.reset();
-    if (handle_ == nullptr || !ctx_->try_activate()) return;
+    if (handle_ == nullptr || !owned_ || !ctx_->try_activate()) return;
     ctx_->api().aclrtSynchronizeStream(handle_);  // errors are reported by earlier synchronizes
     ctx_->api().aclrtDestroyStream(handle_);
 }

@@ -35,12 +35,15 @@ public:
     explicit Stream(std::shared_ptr<DeviceContext> ctx);
     // The device's default stream.
     static std::shared_ptr<Stream> default_stream(std::shared_ptr<DeviceContext> ctx);
+    // A stream someone else created and destroys (torch_npu's, another library's): used, never destroyed.
+    static std::shared_ptr<Stream> external(std::shared_ptr<DeviceContext> ctx, aclrtStream handle);
     ~Stream();  // waits for queued work, then aclrtDestroyStream
     Stream(const Stream &) = delete;
     Stream &operator=(const Stream &) = delete;
 
     aclrtStream handle() const { return handle_; }
     bool is_default() const { return handle_ == nullptr; }
+    bool is_external() const { return !owned_; }
     const std::shared_ptr<DeviceContext> &context() const { return ctx_; }
 
     void synchronize();              // blocks (Ctrl-C interrupts it): call without the GIL
@@ -53,6 +56,7 @@ private:
     Stream(std::shared_ptr<DeviceContext> ctx, DefaultTag) : ctx_(std::move(ctx)) {}
     std::shared_ptr<DeviceContext> ctx_;
     aclrtStream handle_ = nullptr;
+    bool owned_ = true;             // false: an external stream, which its owner destroys
     std::unique_ptr<Event> probe_;  // recorded by query() when the library lacks aclrtStreamQuery
 };
 

@@ -29,6 +29,18 @@ def _leaky_relu_ref(x, negative_slope):
     return np.where(x >= 0, x, x * negative_slope)
 
 
+def _leaky_relu_setup(ctx, inputs, output):
+    """What the backward needs (torch.library.register_autograd's setup_context)."""
+    ctx.save_for_backward(inputs[0])
+    ctx.negative_slope = inputs[1]
+
+
+def _leaky_relu_backward(ctx, grad):
+    """grad where x > 0, else grad * negative_slope: written with pyasc ops (on torch tensors)."""
+    (x,) = ctx.saved_tensors
+    return pyasc.where(pyasc.gt(x, 0.0), grad, pyasc.mul(grad, ctx.negative_slope)), None
+
+
 def _scaled_add_meta(x, y, alpha):
     return elementwise(x, y)
 
@@ -75,6 +87,7 @@ OPS = [
     pyasc.OpDef("example::leaky_relu", "(Tensor x, *, float negative_slope=0.01) -> Tensor",
                 dtypes=FLOATS, meta=_same, reference=_leaky_relu_ref,
                 sample_inputs=_leaky_relu_samples, torch="nn.functional.leaky_relu",
+                autograd=(_leaky_relu_backward, _leaky_relu_setup),
                 doc="x if x >= 0 else negative_slope * x"),
     pyasc.OpDef("example::scaled_add", "(Tensor x, Tensor y, *, float alpha=1.0) -> Tensor",
                 dtypes=FLOATS, meta=_scaled_add_meta, reference=_scaled_add_ref,

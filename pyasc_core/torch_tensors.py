@@ -1,0 +1,217 @@
+"""Tensors between pyasc and PyTorch: ``from_torch`` / ``Tensor.to_torch``, which backend runs
+pyasc work on CPU torch tensors, and torch tensors as op and kernel arguments.
+
+torch is optional: nothing here imports it until a torch feature is used, and then its absence is
+a :class:`~pyasc_core.errors.TorchUnavailableError`. A torch tensor can only exist once torch is
+imported, so ``sys.modules`` tells cheaply whether an argument may be one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from . import dtypes as _dt
+from .errors import (
+    ArgumentError,
+    BackendUnavailableError,
+    DtypeError,
+    InvalidDeviceError,
+    PyascError,
+    TorchUnavailableError,
+)
+from .interop import from_dlpack
+from .selection import resolve_device
+from .streams import ExternalStream
+from .tensor import Tensor
+
+INSTALL_HINT = "install it with: pip install 'pyasc-runtime[torch]'"
+#: the pyasc backends that may run pyasc work on CPU torch tensors
+CPU_BACKENDS = ("numpy", "sim")
+_cpu_backend: contextvars.ContextVar[str] = contextvars.ContextVar("pyasc_torch_cpu_backend", default="numpy")
+
+
+def require_torch(what: str) -> Any:
+    """The torch module, or a TorchUnavailableError saying that ``what`` needs it."""
+    try:
+        import torch
+    except ImportError:
+        raise TorchUnavailableError(f"{what} needs PyTorch, which is not installed; {INSTALL_HINT}") from None
+    return torch
+
+
+def _tensor_class() -> type | None:
+    """torch.Tensor when torch is loaded (a stand-in module without it counts as not loaded)."""
+    cls = getattr(sys.modules.get("torch"), "Tensor", None)
+    return cls if isinstance(cls, type) else None
+
+
+def is_torch_tensor(obj: Any) -> bool:
+    cls = _tensor_class()
+    return cls is not None and isinstance(obj, cls)
+
+
+def has_torch_tensor(args: tuple, kwargs: dict) -> bool:
+    """True when a torch tensor is among the arguments (False at once when torch is not loaded)."""
+    cls = _tensor_class()
+    if cls is None:
+        return False
+    return any(isinstance(a, cls) for a in args) or any(isinstance(v, cls) for v in kwargs.values())
+
+
+# -- which pyasc backend runs work on CPU torch tensors -------------------------------------------
+def _check_cpu_backend(name: Any) -> str:
+    if name not in CPU_BACKENDS:
+        raise ArgumentError(f"the backend for CPU torch tensors must be one of {', '.join(map(repr, CPU_BACKENDS))}, "
+                            f"got {name!r}: 'numpy' runs the op's NumPy reference on the tensor's memory, "
+                            "'sim' copies to the simulated NPU and runs the op's Ascend C kernel")
+    return name
+
+
+def get_cpu_backend() -> str:
+    """'numpy' (the default: the reference implementation, zero-copy) or 'sim'."""
+    return _cpu_backend.get()
+
+
+def set_cpu_backend(name: str) -> None:
+    """Run pyasc ops on CPU torch tensors with backend ``name`` ('numpy' or 'sim') from now on."""
+    _cpu_backend.set(_check_cpu_backend(name))
+
+
+@contextlib.contextmanager
+def using_cpu_backend(name: str) -> Iterator[str]:
+    """``with pyasc.torch.using_cpu_backend('sim'):`` scoped to this thread/async context."""
+    token = _cpu_backend.set(_check_cpu_backend(name))
+    try:
+        yield name
+    finally:
+        _cpu_backend.reset(token)
+
+
+# -- conversion -----------------------------------------------------------------------------------
+def torch_dtype(dtype: Any) -> Any:
+    """The torch dtype of a pyasc dtype (same names: float32, bfloat16, bool, ...)."""
+    torch = require_torch("pyasc.torch dtype conversion")
+    return getattr(torch, _dt.dtype_name(_dt.as_dtype(dtype)))
+
+
+def from_torch(t: Any, device: Any = None) -> Tensor:
+    """A pyasc tensor over a CPU torch tensor's memory (zero-copy through DLPack, device 'numpy');
+    with ``device``, moved there (a copy unless it is a host backend). The autograd history is
+    dropped (``t.detach()``); writes through the result show in ``t``."""
+    torch = require_torch("pyasc.from_torch")
+    if not isinstance(t, torch.Tensor):
+        raise ArgumentError(f"pyasc.from_torch takes a torch.Tensor, got {type(t).__name__} {t!r:.60}; "
+                            "for other DLPack producers use pyasc.from_dlpack")
+    if t.device.type != "cpu":
+        raise PyascError(
+            f"pyasc.from_torch shares host memory only; this torch tensor is on {t.device}. Copy it to "
+            "the host first with t.cpu() (torch_npu tensors are not shared with pyasc yet)"
+        )
+    t = t.detach()
+    if t.is_conj() or t.is_neg():
+        t = t.resolve_conj().resolve_neg()
+    try:
+        torch_name = str(t.dtype).removeprefix("torch.")
+        _dt.as_dtype(torch_name)
+    except (DtypeError, TypeError):
+        raise DtypeError(f"pyasc.from_torch: pyasc has no dtype for torch's {t.dtype}; cast it first, e.g. "
+                         "t.to(torch.float32)") from None
+    out = from_dlpack(t)
+    return out if device is None else out.to(device)
+
+
+def to_torch(self: Tensor) -> Any:
+    """This tensor as a CPU torch tensor: zero-copy on host backends (``numpy``); a tensor on
+    ``sim``/``npu`` is copied to the host first (synchronously: the explicit, documented copy);
+    a ``meta`` tensor gives a torch meta tensor."""
+    torch = require_torch("pyasc.Tensor.to_torch")
+    if self.device.type == "meta":
+        return torch.empty(self.shape, dtype=torch_dtype(self.dtype), device="meta")
+    host = self if self.backend.is_host else self.to("numpy")
+    return torch.from_dlpack(host)
+
+
+Tensor.to_torch = to_torch  # type: ignore[attr-defined]  (tensor.py sits below this module)
+
+
+def to_pyasc(value: Any, device: Any) -> Any:
+    """A torch tensor argument as a pyasc tensor on ``device`` (others unchanged)."""
+    if is_torch_tensor(value):
+        return from_torch(value, device)
+    return value
+
+
+def outputs_to_torch(out: Any) -> Any:
+    """An op's result (a Tensor or a tuple of them) as torch tensors."""
+    if isinstance(out, tuple):
+        return tuple(to_torch(o) for o in out)
+    return to_torch(out)
+
+
+def call_converted(call: Any, args: tuple, kwargs: dict, device: Any = None) -> Any:
+    """``call`` with every torch tensor argument as a pyasc tensor on ``device`` (default: the
+    backend for CPU torch tensors), its result back as torch tensors. A result that shares memory
+    with an input (a view on the host) is copied, so torch never sees an output alias an input."""
+    device = device if device is not None else get_cpu_backend()
+    pargs = tuple(to_pyasc(a, device) for a in args)
+    pkwargs = {k: to_pyasc(v, device) for k, v in kwargs.items()}
+    out = call(*pargs, **pkwargs)
+    outs = out if isinstance(out, tuple) else (out,)
+    inputs = [a for a in (*pargs, *pkwargs.values()) if isinstance(a, Tensor)]
+    fixed = tuple(_unaliased(o, inputs) for o in outs)
+    return outputs_to_torch(fixed if isinstance(out, tuple) else fixed[0])
+
+
+def _unaliased(out: Tensor, inputs: list[Tensor]) -> Tensor:
+    if not out.backend.is_host:
+        return out
+    import numpy as np
+
+    data = out._data
+    if any(i.backend.is_host and np.may_share_memory(data, i._data) for i in inputs):
+        return out.clone()
+    return out
+
+
+# -- devices and streams shared with torch_npu -----------------------------------------------------
+def _torch_npu(what: str) -> Any:
+    torch = require_torch(what)
+    npu = getattr(torch, "npu", None)
+    if npu is None or not hasattr(npu, "current_stream"):
+        raise BackendUnavailableError(f"{what} needs torch_npu (Ascend's PyTorch adapter): install it and "
+                                      "`import torch_npu` first")
+    return npu
+
+
+def device_of(obj: Any) -> Any:
+    """The pyasc device of a torch tensor or torch device: 'npu:N' for torch_npu's npu:N (both
+    number devices as ACL does, after ASCEND_RT_VISIBLE_DEVICES), the backend for CPU tensors
+    (:func:`get_cpu_backend`) for 'cpu'."""
+    torch = require_torch("pyasc.torch.device_of")
+    dev = obj.device if isinstance(obj, torch.Tensor) else torch.device(obj)
+    if dev.type == "cpu":
+        return resolve_device(get_cpu_backend())
+    if dev.type == "npu":
+        index = dev.index if dev.index is not None else _torch_npu("pyasc.torch.device_of").current_device()
+        return resolve_device(f"npu:{index}")
+    raise InvalidDeviceError(f"pyasc.torch.device_of: torch device {dev} has no pyasc device; pyasc runs CPU "
+                             "tensors (numpy/sim) and torch_npu's 'npu' tensors")
+
+
+def current_stream(device: Any = None) -> ExternalStream:
+    """torch_npu's current stream on ``device`` (a torch device or index; default its current
+    device) as a pyasc stream: ``with pyasc.stream(pyasc.torch.current_stream()):`` queues pyasc
+    work after the torch work already on it."""
+    npu = _torch_npu("pyasc.torch.current_stream")
+    torch = require_torch("pyasc.torch.current_stream")
+    if device is None:
+        index = npu.current_device()
+    elif isinstance(device, int) and not isinstance(device, bool):
+        index = device
+    else:
+        index = torch.device(device).index if torch.device(device).index is not None else npu.current_device()
+    return ExternalStream(int(npu.current_stream(index).npu_stream), f"npu:{index}")
