@@ -171,7 +171,11 @@ def _filled(shape: tuple[int, ...], value: Any, dtype: Any, device: Any) -> Tens
 
 def empty(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """An uninitialised tensor (float32 unless ``dtype`` says otherwise)."""
-    return _filled(_shape_args(shape), None, dtype or _dt.DEFAULT_FLOAT, device)
+    shape = _shape_args(shape)
+    dt, dev, backend = _resolve(dtype or _dt.DEFAULT_FLOAT, device)  # _filled without a value, inlined
+    if dev.type != "meta":
+        check_nbytes(shape, dt)
+    return wrap_storage(backend.empty(shape, dt, dev), dev, backend)
 
 
 def zeros(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:

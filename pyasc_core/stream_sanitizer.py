@@ -28,6 +28,8 @@ _labels: dict[int, str] = {}
 _events: dict[int, dict[int, int]] = {}   # event key -> the clock recorded
 _host: dict[int, int] = {}                # what the host has waited for
 _blocks: dict[int, list[tuple[int, int, int, int, bool, str]]] = {}  # block -> (stream, clock, lo, hi, write, op)
+_host_gen = [0]                           # bumped when _host grows: a stream clock joins it again
+_joined: dict[int, int] = {}              # stream key -> the _host_gen its clock last joined
 #: blocks the op being run only reads (its inputs; set by the backend around an op's kernel)
 _op_reads: contextvars.ContextVar[frozenset[int] | None] = contextvars.ContextVar("pyasc_stream_reads",
                                                                                  default=None)
@@ -45,7 +47,8 @@ def active(backend: str) -> bool:
 def reset() -> None:
     """Forget the cached switch and all history (tests; after changing the environment)."""
     with _lock:
-        _active.clear(); _clocks.clear(); _events.clear(); _host.clear(); _blocks.clear()
+        _active.clear(); _clocks.clear(); _events.clear(); _host.clear(); _blocks.clear(); _joined.clear()
+        _host_gen[0] += 1
 
 
 def name_stream(stream: Any, label: str) -> None:
@@ -62,10 +65,11 @@ def _clock(key: int) -> dict[int, int]:
         vc = _clocks[key] = {key: 1}
         if key not in _labels:
             _labels[key] = f"stream #{len(_labels) + 1}"
-    if _host:
+    if _host and _joined.get(key) != _host_gen[0]:  # what the host waited for, once per change
         for k, c in _host.items():
             if vc.get(k, 0) < c:
                 vc[k] = c
+        _joined[key] = _host_gen[0]
     return vc
 
 
@@ -115,8 +119,9 @@ def access(stream: Any, accesses: list[tuple[int, int, int, bool, str]], op: str
                             f"ev = {_label(s)}.record_event(); {_label(skey)}.wait_event(ev) (or "
                             "wait_stream / synchronize) before enqueueing it; switch this check off with "
                             f"{ENV}=0")
-            if entries is None:
-                entries = _blocks[block] = []
+            if not entries:
+                _blocks[block] = [(skey, now, lo, hi, write, op)]
+                continue
             if write:  # earlier accesses it covers are ordered before it (else we raised)
                 entries[:] = [e for e in entries if not (lo <= e[2] and e[3] <= hi)]
             else:
@@ -169,3 +174,5 @@ def _join(into: dict[int, int], other: dict[int, int]) -> None:
     for k, c in other.items():
         if into.get(k, 0) < c:
             into[k] = c
+            if into is _host:
+                _host_gen[0] += 1

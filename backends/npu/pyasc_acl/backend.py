@@ -14,6 +14,8 @@ import numpy as np
 
 from pyasc_core import dtypes as _dt
 from pyasc_core import stream_sanitizer as _san
+from pyasc_core.stream_sanitizer import _active as _san_active
+from pyasc_core.stream_sanitizer import _blocks
 from pyasc_core import views
 from pyasc_core.backend import MEMORY_STAT_KEYS, Backend, EventImpl, StreamImpl
 from pyasc_core.device import Device
@@ -137,14 +139,17 @@ class AclBackend(Backend):
 
     # -- storage -----------------------------------------------------------------------------
     def _alloc(self, shape: tuple[int, ...], dtype: np.dtype, device: Device, stream: Any) -> DeviceArray:
-        dtype = np.dtype(dtype)
+        if not isinstance(dtype, np.dtype):
+            dtype = np.dtype(dtype)
         n = dtype.itemsize
         for s in shape:
             n *= s
-        block = self.raw_device(device).allocate(n, stream)
-        if _san.active(self.name):
-            _san.on_alloc(block.ptr)
-        return DeviceArray(block, tuple(shape), dtype, device)
+        d = self._devices.get(device.index) if not fork.stale else None
+        block = (d if d is not None else self.raw_device(device)).allocate(n, stream)
+        on = _san_active.get(self.name)
+        if on or (on is None and _san.active(self.name)):
+            _blocks.pop(block.ptr, None)  # _san.on_alloc inlined
+        return DeviceArray.fresh(block, shape if type(shape) is tuple else tuple(shape), dtype, device)
 
     def _copy(self, device: Device, dst: Any, src: Any, nbytes: int, stream: Any, synchronize: bool = False,
               dst_offset: int = 0, src_offset: int = 0) -> None:

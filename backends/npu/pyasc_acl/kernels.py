@@ -13,11 +13,14 @@ import numpy as np
 
 from pyasc_core import stream_sanitizer as _san
 from pyasc_core.errors import ArgumentError, DeviceMismatchError
-from pyasc_core.streams import Stream, current_stream
+from pyasc_core.stream_sanitizer import _active as _san_active
+from pyasc_core.stream_sanitizer import _op_reads
+from pyasc_core.streams import Stream, _current, _local, current_stream
 from pyasc_core.tensor import Tensor
 
 from .backend import AclBackend, acl_backend_of
 from .errors import BinaryUnloadedError
+from . import fork as _fork
 from .signature import Signature, read_signatures
 from .storage import DeviceArray
 
@@ -209,23 +212,93 @@ def launch(function: Function, num_blocks: int, args: Sequence[Any] = (), stream
            host_args: bool = True, _typed: bool = False) -> None:
     """Enqueue ``function`` with ``num_blocks`` blocks on ``stream`` (default: the current stream of
     its device). Returns at once; errors inside the kernel surface at the next synchronize."""
-    if not isinstance(num_blocks, int) or isinstance(num_blocks, bool) or not 1 <= num_blocks < 2**32:
-        raise ArgumentError(f"num_blocks must be an int in 1..2**32-1 (aclrtLaunchKernel's uint32 blockDim), "
-                            f"got {num_blocks!r}")
-    if not isinstance(function, Function):
+    if type(num_blocks) is not int or not 0 < num_blocks < 4294967296:
+        if not isinstance(num_blocks, int) or isinstance(num_blocks, bool) or not 1 <= num_blocks < 2**32:
+            raise ArgumentError(f"num_blocks must be an int in 1..2**32-1 (aclrtLaunchKernel's uint32 blockDim), "
+                                f"got {num_blocks!r}")
+    if type(function) is not Function and not isinstance(function, Function):
         raise ArgumentError(f"launch needs a pyasc_acl Function (Binary.function(name)), got "
                             f"{type(function).__name__} {function!r:.60}")
     binary = function.binary
-    binary._check_loaded(f"launching {function.name}")
+    if binary.unloaded:
+        binary._check_loaded(f"launching {function.name}")
     sig = function.signature
-    if sig is None:
-        blob, blocks = pack_args(args, binary.device)
+    device = binary.device
+    backend = binary.backend
+    packed = None
+    if _typed and sig is not None:  # the hot path: pyasc.Kernel launches of common arguments
+        plan = sig.__dict__.get("_fast_plan", False)
+        if plan is False:
+            plan = _fast_plan(sig)
+        if plan is not None and len(args) == len(plan[1]):
+            packed = _pack_fast(plan, args, device)
+    if packed is not None:
+        blob, blocks, where = packed
     else:
-        blob, blocks = pack_typed(sig, args, binary.device, raw=not _typed)
-    raw_stream = _raw_stream(stream, binary.backend, binary.device)
-    if _san.active(binary.backend.name):
-        _sanitize_launch(function.name, sig, args, raw_stream)
-    binary.backend.raw_device(binary.device).launch(function.raw, num_blocks, blob, raw_stream, blocks, host_args)
+        where = None
+        if sig is None:
+            blob, blocks = pack_args(args, device)
+        else:
+            blob, blocks = pack_typed(sig, args, device, raw=not _typed)
+    if stream is None:  # current_stream(device) inlined (the launch hot path)
+        stack = _current.get().get(device)
+        if stack:
+            raw_stream = stack[-1].impl.raw
+        else:
+            cache = getattr(_local, "defaults", None)
+            s = cache.get(device) if cache is not None else None
+            raw_stream = (s if s is not None else current_stream(device)).impl.raw
+    else:
+        raw_stream = _raw_stream(stream, backend, device)
+    on = _san_active.get(backend.name)
+    if on is None:
+        on = _san.active(backend.name)
+    if on:
+        if where is not None:
+            _sanitize_fast(function, sig, blocks, where, raw_stream)
+        else:
+            _sanitize_launch(function.name, sig, args, raw_stream)
+    backend.raw_device(device).launch(function.raw, num_blocks, blob, raw_stream, blocks, host_args)
+
+
+def _sanitize_fast(function: Function, sig: Signature, blocks: list[Any], where: list[int],
+                   raw_stream: Any) -> None:
+    """:func:`_sanitize_launch` for the fast path, from the blocks packing found (``where``: the
+    parameter index of each): the same records, with labels built once per (parameter, size)."""
+    reads = _op_reads.get()
+    labels = sig.__dict__.get("_san_labels")
+    if labels is None:
+        labels = tuple((p.name == "tiling", f"argument {i}" + (f" {p.name!r}" if p.name else ""))
+                       for i, p in enumerate(sig.params))
+        object.__setattr__(sig, "_san_labels", labels)
+    acc: list[tuple[int, int, int, bool, str]] = []
+    keys: list[int] = []
+    for b, i in zip(blocks, where):
+        key = b.ptr
+        tiling, what = labels[i]
+        write = not (tiling or (reads is not None and key in reads))
+        nbytes = b.nbytes
+        if key in keys:
+            j = keys.index(key)
+            if write and not acc[j][3]:
+                acc[j] = (key, 0, nbytes, True, acc[j][4])
+            continue
+        keys.append(key)
+        lk = (what, nbytes)
+        text = _WHAT.get(lk)
+        if text is None:
+            if len(_WHAT) > 4096:
+                _WHAT.clear()
+            text = _WHAT[lk] = f"its GM {what} ({nbytes} bytes)"
+        acc.append((key, 0, nbytes, write, text))
+    name = function.__dict__.get("_launch_label")
+    if name is None:
+        name = function._launch_label = f"the launch of kernel {function.name!r}"
+    _san.access(raw_stream, acc, name)
+
+
+#: per (parameter label, bytes): the text of a sanitizer record
+_WHAT: dict[tuple[str, int], str] = {}
 
 
 #: labels of launch arguments and launches in the stream sanitizer's records (built once each)
@@ -420,7 +493,8 @@ def _pack_fast(plan: tuple[struct.Struct, tuple[int, ...]], args: Sequence[Any],
     st, kinds = plan
     vals: list[Any] = []
     blocks: list[Any] = []
-    for a, k in zip(args, kinds):
+    where: list[int] = []
+    for i, (a, k) in enumerate(zip(args, kinds)):
         t = type(a)
         if k == _PTR:
             if t is Tensor and a._device is device:
@@ -434,15 +508,16 @@ def _pack_fast(plan: tuple[struct.Struct, tuple[int, ...]], args: Sequence[Any],
                 return None
             if not d.contiguous:
                 return None
-            b = d.block
+            b = d._block if not _fork.stale else d.block
             blocks.append(b)
-            vals.append(b.ptr + d.byte_offset)
+            where.append(i)
+            vals.append(b.ptr + d.offset * d.dtype.itemsize)
         elif (t is int) if k == _INT else (t is float):
             vals.append(a)
         else:
             return None
     try:
-        return st.pack(*vals), blocks
+        return st.pack(*vals), blocks, where
     except (struct.error, OverflowError):  # out of range: the general path says which and why
         return None
 
@@ -461,7 +536,7 @@ def pack_typed(sig: Signature, args: Sequence[Any], device: Any, raw: bool = Fal
         if plan is not None:
             packed = _pack_fast(plan, args, device)
             if packed is not None:
-                return packed
+                return packed[0], packed[1]
     if sig.pointers_only and len(args) < len(_PTRS):  # the built-in kernels' form: the hot path, as cheap as 8-byte slots
         ptrs, blocks = [], []
         for a in args:
