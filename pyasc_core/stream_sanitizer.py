@@ -107,6 +107,11 @@ def access(stream: Any, accesses: list[tuple[int, int, int, bool, str]], op: str
         now = vc[skey]
         for block, lo, hi, write, what in accesses:
             entries = _blocks.get(block)
+            if entries and len(entries) == 1:  # the common case: one earlier access, maybe this stream's
+                e = entries[0]
+                if e[0] == skey and lo <= e[2] and e[3] <= hi and (write or not e[4]):
+                    entries[0] = (skey, now, lo, hi, write, op)  # covers it (what the filter below does)
+                    continue
             if entries:
                 for s, c, elo, ehi, ewrite, eop in entries:
                     if s != skey and (write or ewrite) and elo < hi and lo < ehi and vc.get(s, 0) < c:

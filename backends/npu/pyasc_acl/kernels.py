@@ -106,13 +106,20 @@ class TypedFunction:
     """A Function whose arguments are converted by their declared types (what
     ``Backend.load_kernel`` returns for pyasc.Kernel): ``fn(num_blocks, *args, stream=None)``."""
 
-    __slots__ = ("function", "signature")
+    __slots__ = ("function", "signature", "_ctx")
 
     def __init__(self, function: Function) -> None:
         self.function = function
         self.signature = function.signature
+        self._ctx: tuple[Any, ...] | None = None
 
     def __call__(self, num_blocks: int, *args: Any, stream: Any = None) -> None:
+        if stream is None and type(num_blocks) is int and 0 < num_blocks < 4294967296:
+            ctx = self._ctx
+            if ctx is None:
+                ctx = self._ctx = _launch_context(self.function)
+            if ctx and _launch_fast(ctx, num_blocks, args):
+                return
         launch(self.function, num_blocks, args, stream=stream, _typed=True)
 
     def __repr__(self) -> str:
@@ -259,6 +266,100 @@ def launch(function: Function, num_blocks: int, args: Sequence[Any] = (), stream
         else:
             _sanitize_launch(function.name, sig, args, raw_stream)
     backend.raw_device(device).launch(function.raw, num_blocks, blob, raw_stream, blocks, host_args)
+
+
+def _launch_context(function: Function) -> tuple[Any, ...] | bool:
+    """What :func:`_launch_fast` needs of ``function``, looked up once (False: its signature needs
+    the general path)."""
+    sig = function.signature
+    plan = _fast_plan(sig) if sig is not None else None
+    if plan is None:
+        return False
+    labels = tuple((p.name == "tiling", f"argument {i}" + (f" {p.name!r}" if p.name else ""))
+                   for i, p in enumerate(sig.params))
+    binary = function.binary
+    return (binary, plan[0], plan[1], labels, f"the launch of kernel {function.name!r}", function.raw,
+            binary.backend, binary.device)
+
+
+def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> bool:
+    """A typed launch on the current stream in one pass when every argument has the common form
+    (a contiguous tensor of the kernel's device, a raw address, an int, a float) and the sanitizer's
+    switch is known: packing, the stream lookup, the sanitizer's records (as
+    :func:`_sanitize_launch` makes them) and the enqueue. False: nothing was done, take
+    :func:`launch` (which also names a bad argument)."""
+    binary, st, kinds, labels, label, raw_fn, backend, device = ctx
+    if binary.unloaded or _fork.stale or len(args) != len(kinds):
+        return False
+    raw_device = backend._devices.get(device.index)
+    on = _san_active.get(backend.name)
+    if raw_device is None or on is None:
+        return False
+    vals: list[Any] = []
+    blocks: list[Any] = []
+    found: list[tuple[int, Any, int]] = []
+    i = 0
+    for a in args:
+        k = kinds[i]
+        t = type(a)
+        if k == _PTR:
+            if t is Tensor and a._device is device:
+                d = a._data
+            elif t is DeviceArray:
+                d = a
+            elif t is int and 0 <= a < 18446744073709551616:
+                vals.append(a)
+                i += 1
+                continue
+            else:
+                return False
+            if not d.contiguous:
+                return False
+            b = d._block
+            p = b.ptr
+            blocks.append(b)
+            vals.append(p + d.offset * d.dtype.itemsize)
+            if on:
+                found.append((p, b, i))
+        elif (t is int) if k == _INT else (t is float):
+            vals.append(a)
+        else:
+            return False
+        i += 1
+    try:
+        blob = st.pack(*vals)
+    except (struct.error, OverflowError):
+        return False
+    stack = _current.get().get(device)  # current_stream(device), inlined
+    if stack:
+        raw_stream = stack[-1].impl.raw
+    else:
+        cache = getattr(_local, "defaults", None)
+        s = cache.get(device) if cache is not None else None
+        raw_stream = (s if s is not None else current_stream(device)).impl.raw
+    if on:
+        reads = _op_reads.get()
+        acc: list[tuple[int, int, int, bool, str]] = []
+        keys: list[int] = []
+        for key, b, i in found:
+            tiling, what = labels[i]
+            write = not (tiling or (reads is not None and key in reads))
+            nbytes = b.nbytes
+            if key in keys:
+                j = keys.index(key)
+                if write and not acc[j][3]:
+                    acc[j] = (key, 0, nbytes, True, acc[j][4])
+                continue
+            keys.append(key)
+            text = _WHAT.get((what, nbytes))
+            if text is None:
+                if len(_WHAT) > 4096:
+                    _WHAT.clear()
+                text = _WHAT[(what, nbytes)] = f"its GM {what} ({nbytes} bytes)"
+            acc.append((key, 0, nbytes, write, text))
+        _san.access(raw_stream, acc, label)
+    raw_device.launch(raw_fn, num_blocks, blob, raw_stream, blocks, True)
+    return True
 
 
 def _sanitize_fast(function: Function, sig: Signature, blocks: list[Any], where: list[int],
