@@ -127,6 +127,12 @@ def access(stream: Any, accesses: list[tuple[int, int, int, bool, str]], op: str
             if not entries:
                 _blocks[block] = [(skey, now, lo, hi, write, op)]
                 continue
+            e = entries[-1]
+            if not write and e[0] == skey and not e[4] and lo <= e[2] and e[3] <= hi:
+                # a read covering this stream's last read: replace it (older same-stream reads the
+                # filter below would drop are ordered before it, so keeping them reports nothing new)
+                entries[-1] = (skey, now, lo, hi, write, op)
+                continue
             if write:  # earlier accesses it covers are ordered before it (else we raised)
                 entries[:] = [e for e in entries if not (lo <= e[2] and e[3] <= hi)]
             else:

@@ -226,7 +226,8 @@ _PLANS_LIMIT = 1024
 
 
 def plan_cache() -> dict[Any, Any]:
-    """A new launch-plan cache: (what decides the launch) -> (loaded kernel, blocks, tiling upload),
+    """A new launch-plan cache: (what decides the launch) -> (loaded kernel, blocks, tiling upload,
+    backend that allocates the output),
     so a repeated call skips dispatch decisions, tiling and lookups; cleared by ``KERNELS.clear``."""
     cache: dict[Any, Any] = {}
     _PLAN_CACHES.append(cache)
@@ -241,7 +242,7 @@ def remember_plan(cache: dict[Any, Any], key: Any, device: Any, family: str, nam
         return  # not pinned: the upload is not kept
     if len(cache) >= _PLANS_LIMIT:
         cache.clear()
-    cache[key] = (KERNELS.function(family, name, device), num_blocks, hit[2])
+    cache[key] = (KERNELS.function(family, name, device), num_blocks, hit[2], backend_for_device(device))
 
 
 def no_kernel(op: str, device: Any, what: str, supported: Iterable[np.dtype] | str) -> KernelNotFoundError:

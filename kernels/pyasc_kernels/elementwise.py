@@ -13,7 +13,7 @@ import numpy as np
 
 from pyasc_core import dtypes as dt
 from pyasc_core.errors import ArgumentError
-from pyasc_core.tensor import Tensor
+from pyasc_core.tensor import Tensor, wrap_storage
 from pyasc_core.tiling import TilingStruct
 
 from . import _runtime as rt
@@ -131,7 +131,7 @@ def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, 
     supported = BINARY_DTYPES[name] if supported is None else supported
     prefix = "binary_" if family == "binary" else ""
 
-    plans: dict[Any, tuple[Any, int, Tensor]] = rt.plan_cache()
+    plans: dict[Any, tuple[Any, int, Tensor, Any]] = rt.plan_cache()
 
     def kernel(meta: Any, x: Any, y: Any) -> Tensor:
         if type(x) is Tensor and type(y) is Tensor:  # a launch plan for this (dtype, shape, device)
@@ -139,8 +139,8 @@ def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, 
             device = x._device
             plan = plans.get((meta.dtype, meta.shape, xd.dtype, xd.shape, yd.dtype, yd.shape, device))
             if plan is not None:
-                fn, blocks, buf = plan
-                out = rt.new_tensor(meta.shape, meta.dtype, device)
+                fn, blocks, buf, backend = plan
+                out = wrap_storage(backend.empty(meta.shape, meta.dtype, device), device, backend)
                 fn(blocks, x, y, out, 0, buf)
                 return out
         device = rt.device_of(x, y)
@@ -212,15 +212,15 @@ def unary_kernel(name: str):
     op = f"pyasc::{name}"
     supported = FLOATS + ((dt.int32,) if name in UNARY_INT else ())
 
-    plans: dict[Any, tuple[Any, int, Tensor]] = rt.plan_cache()
+    plans: dict[Any, tuple[Any, int, Tensor, Any]] = rt.plan_cache()
 
     def kernel(meta: Any, x: Tensor) -> Tensor:
         device = x._device
         dtype = x._data.dtype
         plan = plans.get((dtype, meta.shape, device))
         if plan is not None:  # the launch plan for this (dtype, shape, device)
-            fn, blocks, buf = plan
-            out = rt.new_tensor(meta.shape, dtype, device)
+            fn, blocks, buf, backend = plan
+            out = wrap_storage(backend.empty(meta.shape, dtype, device), device, backend)
             fn(blocks, x, out, 0, buf)
             return out
         if dtype not in supported:
