@@ -177,8 +177,14 @@ def on_stream_sync(stream: Any) -> None:
 
 def on_device_sync() -> None:
     with _lock:
+        grew = False
         for key, vc in _clocks.items():
-            _join(_host, {key: vc[key] - 1})
+            c = vc[key] - 1
+            if _host.get(key, 0) < c:
+                _host[key] = c
+                grew = True
+        if grew:
+            _host_gen[0] += 1
 
 
 def _join(into: dict[int, int], other: dict[int, int]) -> None:

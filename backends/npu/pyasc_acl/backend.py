@@ -146,10 +146,11 @@ class AclBackend(Backend):
             n *= s
         d = self._devices.get(device.index) if not fork.stale else None
         block = (d if d is not None else self.raw_device(device)).allocate(n, stream)
+        ptr = block.ptr
         on = _san_active.get(self.name)
         if on or (on is None and _san.active(self.name)):
-            _blocks.pop(block.ptr, None)  # _san.on_alloc inlined
-        return DeviceArray.fresh(block, shape if type(shape) is tuple else tuple(shape), dtype, device)
+            _blocks.pop(ptr, None)  # _san.on_alloc inlined
+        return DeviceArray.fresh(block, ptr, n, shape if type(shape) is tuple else tuple(shape), dtype, device)
 
     def _copy(self, device: Device, dst: Any, src: Any, nbytes: int, stream: Any, synchronize: bool = False,
               dst_offset: int = 0, src_offset: int = 0) -> None:
@@ -316,7 +317,7 @@ class AclBackend(Backend):
                     if not d.contiguous or (d.offset * d.dtype.itemsize) % KERNEL_ALIGN:
                         return slow(meta, *args)
                     if on and 0 not in d.shape:
-                        reads.append(d._block.ptr)
+                        reads.append(d._ptr)
             if not on:
                 return fn(meta, *args)
             token = _op_reads.set(frozenset(reads))
@@ -495,8 +496,10 @@ class AclBackend(Backend):
         return fn if fn.signature is None else fn.typed()
 
     def synchronize(self, device: Device) -> None:
-        self.raw_device(device).synchronize()
-        if _san.active(self.name):
+        d = self._devices.get(device.index) if not fork.stale else None
+        (d if d is not None else self.raw_device(device)).synchronize()
+        on = _san_active.get(self.name)
+        if on or (on is None and _san.active(self.name)):
             _san.on_device_sync()
 
 

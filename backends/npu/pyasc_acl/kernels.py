@@ -315,12 +315,11 @@ def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> 
                 return False
             if not d.contiguous:
                 return False
-            b = d._block
-            p = b.ptr
-            blocks.append(b)
+            p = d._ptr
+            blocks.append(d._block)
             vals.append(p + d.offset * d.dtype.itemsize)
             if on:
-                found.append((p, b, i))
+                found.append((p, d._nbytes, i))
         elif (t is int) if k == _INT else (t is float):
             vals.append(a)
         else:
@@ -341,10 +340,9 @@ def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> 
         reads = _op_reads.get()
         acc: list[tuple[int, int, int, bool, str]] = []
         keys: list[int] = []
-        for key, b, i in found:
+        for key, nbytes, i in found:
             tiling, what = labels[i]
             write = not (tiling or (reads is not None and key in reads))
-            nbytes = b.nbytes
             if key in keys:
                 j = keys.index(key)
                 if write and not acc[j][3]:

@@ -26,11 +26,14 @@ class DeviceArray:
     forked after the parent opened the device, ``block`` raises ForkedDeviceError: the memory is
     the parent's."""
 
-    __slots__ = ("_block", "shape", "dtype", "device", "offset", "strides", "contiguous")
+    #: ``_ptr`` / ``_nbytes``: the block's address and size, read once (the launch hot path)
+    __slots__ = ("_block", "shape", "dtype", "device", "offset", "strides", "contiguous", "_ptr", "_nbytes")
 
     def __init__(self, block: Any, shape: tuple[int, ...], dtype: np.dtype, device: Any,
                  offset: int = 0, strides: tuple[int, ...] | None = None) -> None:
         self._block = block
+        self._ptr = block.ptr
+        self._nbytes = block.nbytes
         self.shape = shape
         self.dtype = dtype
         self.device = device
@@ -43,11 +46,14 @@ class DeviceArray:
             self.contiguous = is_contiguous(shape, self.strides)
 
     @classmethod
-    def fresh(cls, block: Any, shape: tuple[int, ...], dtype: np.dtype, device: Any) -> DeviceArray:
-        """A new contiguous array over all of ``block`` (the allocation hot path: strides cached
-        per shape, no checks)."""
+    def fresh(cls, block: Any, ptr: int, nbytes: int, shape: tuple[int, ...], dtype: np.dtype,
+              device: Any) -> DeviceArray:
+        """A new contiguous array over all of ``block`` (at ``ptr``, ``nbytes`` long; the allocation
+        hot path: strides cached per shape, no checks)."""
         a = _new(cls)
         a._block = block
+        a._ptr = ptr
+        a._nbytes = nbytes
         a.shape = shape
         a.dtype = dtype
         a.device = device
