@@ -21,7 +21,7 @@ from pyasc_core.backend import MEMORY_STAT_KEYS, Backend, EventImpl, StreamImpl
 from pyasc_core.device import Device
 from pyasc_core.errors import IndexingError, KernelNotFoundError, PyascError, ShapeError
 from pyasc_core.registry import backend_for_device
-from pyasc_core.streams import current_stream
+from pyasc_core.streams import _current, _local, current_stream
 
 from . import fork, loader
 from .storage import DeviceArray
@@ -217,7 +217,12 @@ class AclBackend(Backend):
                                              dst_offset=lo * storage.dtype.itemsize)
 
     def empty(self, shape: tuple[int, ...], dtype: np.dtype, device: Device) -> DeviceArray:
-        return self._alloc(shape, dtype, device, _current_raw_stream(device))
+        stack = _current.get().get(device)  # current_stream(device), inlined (the allocation hot path)
+        if stack:
+            return self._alloc(shape, dtype, device, stack[-1].impl.raw)
+        cache = getattr(_local, "defaults", None)
+        s = cache.get(device) if cache is not None else None
+        return self._alloc(shape, dtype, device, (s if s is not None else current_stream(device)).impl.raw)
 
     def full(self, shape: tuple[int, ...], value: Any, dtype: np.dtype, device: Device) -> DeviceArray:
         pattern = np.full((), value, dtype).tobytes()  # raises OverflowError for values out of range
