@@ -99,11 +99,14 @@ def read_only_blocks() -> frozenset[int] | None:
 
 
 def access(stream: Any, accesses: list[tuple[int, int, int, bool, str]], op: str) -> None:
-    """Check, then record, ``accesses`` = [(block key, lo, hi, write, what)] of ``op`` on ``stream``.
+    """Check, then record, ``accesses`` = [(block key, lo, hi, write, what)] of ``op`` on ``stream``
+    (``what``: a text, or a launch's (flag, label) made into one only for a report).
     Raises StreamRaceError naming both streams, the range and both operations on a conflict."""
     skey = id(stream)
     with _lock:
-        vc = _clock(skey)
+        vc = _clocks.get(skey)
+        if vc is None or (_host and _joined.get(skey) != _host_gen[0]):
+            vc = _clock(skey)
         now = vc[skey]
         for block, lo, hi, write, what in accesses:
             entries = _blocks.get(block)
@@ -116,6 +119,8 @@ def access(stream: Any, accesses: list[tuple[int, int, int, bool, str]], op: str
                 for s, c, elo, ehi, ewrite, eop in entries:
                     if s != skey and (write or ewrite) and elo < hi and lo < ehi and vc.get(s, 0) < c:
                         kinds = ("writes" if write else "reads", "wrote" if ewrite else "read")
+                        if type(what) is tuple:  # (flag, label) of a launch argument: its text now
+                            what = f"{what[1]} ({hi - lo} bytes)"
                         raise StreamRaceError(
                             f"cross-stream race: {op} on {_label(skey)} {kinds[0]} {what} (device bytes "
                             f"{block + max(lo, elo):#x}..{block + min(hi, ehi):#x}), which {eop} on "

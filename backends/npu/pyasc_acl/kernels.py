@@ -275,7 +275,7 @@ def _launch_context(function: Function) -> tuple[Any, ...] | bool:
     plan = _fast_plan(sig) if sig is not None else None
     if plan is None:
         return False
-    labels = tuple((p.name == "tiling", f"argument {i}" + (f" {p.name!r}" if p.name else ""))
+    labels = tuple((p.name == "tiling", f"its GM argument {i}" + (f" {p.name!r}" if p.name else ""))
                    for i, p in enumerate(sig.params))
     binary = function.binary
     return (binary, plan[0], plan[1], labels, f"the launch of kernel {function.name!r}", function.raw,
@@ -297,7 +297,10 @@ def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> 
         return False
     vals: list[Any] = []
     blocks: list[Any] = []
-    found: list[tuple[int, Any, int]] = []
+    if on:
+        reads = _op_reads.get()
+        acc: list[tuple[int, int, int, bool, Any]] = []
+        keys: list[int] = []
     i = 0
     for a in args:
         k = kinds[i]
@@ -318,8 +321,16 @@ def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> 
             p = d._ptr
             blocks.append(d._block)
             vals.append(p + d.offset * d.dtype.itemsize)
-            if on:
-                found.append((p, d._nbytes, i))
+            if on:  # the sanitizer's record, as _sanitize_launch makes it (what: formatted on a report)
+                what = labels[i]
+                write = not (what[0] or (reads is not None and p in reads))
+                if p in keys:
+                    j = keys.index(p)
+                    if write and not acc[j][3]:
+                        acc[j] = (p, 0, acc[j][2], True, acc[j][4])
+                else:
+                    keys.append(p)
+                    acc.append((p, 0, d._nbytes, write, what))
         elif (t is int) if k == _INT else (t is float):
             vals.append(a)
         else:
@@ -331,30 +342,12 @@ def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> 
         return False
     stack = _current.get().get(device)  # current_stream(device), inlined
     if stack:
-        raw_stream = stack[-1].impl.raw
+        raw_stream = stack[-1]._impl.raw
     else:
         cache = getattr(_local, "defaults", None)
         s = cache.get(device) if cache is not None else None
-        raw_stream = (s if s is not None else current_stream(device)).impl.raw
+        raw_stream = (s if s is not None else current_stream(device))._impl.raw
     if on:
-        reads = _op_reads.get()
-        acc: list[tuple[int, int, int, bool, str]] = []
-        keys: list[int] = []
-        for key, nbytes, i in found:
-            tiling, what = labels[i]
-            write = not (tiling or (reads is not None and key in reads))
-            if key in keys:
-                j = keys.index(key)
-                if write and not acc[j][3]:
-                    acc[j] = (key, 0, nbytes, True, acc[j][4])
-                continue
-            keys.append(key)
-            text = _WHAT.get((what, nbytes))
-            if text is None:
-                if len(_WHAT) > 4096:
-                    _WHAT.clear()
-                text = _WHAT[(what, nbytes)] = f"its GM {what} ({nbytes} bytes)"
-            acc.append((key, 0, nbytes, write, text))
         _san.access(raw_stream, acc, label)
     raw_device.launch(raw_fn, num_blocks, blob, raw_stream, blocks, True)
     return True
