@@ -14,7 +14,7 @@ from .errors import ArgumentError, DtypeError, PyascError, ShapeError
 from .registry import REGISTRY, backend_for_device
 from .selection import resolve_device
 from .tensor import Tensor, wrap_storage
-from .values import check_array, check_nbytes, check_scalar
+from .values import MAX_NBYTES, check_array, check_nbytes, check_scalar
 
 
 def _check_backend_dtype(dt: np.dtype, device: Device) -> Any:
@@ -171,7 +171,21 @@ def _filled(shape: tuple[int, ...], value: Any, dtype: Any, device: Any) -> Tens
 
 def empty(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """An uninitialised tensor (float32 unless ``dtype`` says otherwise)."""
-    return _filled(_shape_args(shape), None, dtype or _dt.DEFAULT_FLOAT, device)
+    dims = shape[0] if len(shape) == 1 and type(shape[0]) is tuple else shape
+    n = 1
+    for d in dims:  # the common form (Python ints >= 0), checked and sized in one pass
+        if type(d) is not int or d < 0:
+            break
+        n *= d
+    else:
+        dt, dev, backend = _resolve(dtype or _dt.DEFAULT_FLOAT, device)
+        if n * dt.itemsize <= MAX_NBYTES:
+            return wrap_storage(backend.empty(dims, dt, dev), dev, backend)
+    shape = _shape_args(shape)
+    dt, dev, backend = _resolve(dtype or _dt.DEFAULT_FLOAT, device)  # _filled without a value, inlined
+    if dev.type != "meta":
+        check_nbytes(shape, dt)
+    return wrap_storage(backend.empty(shape, dt, dev), dev, backend)
 
 
 def zeros(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:

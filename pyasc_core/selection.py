@@ -103,10 +103,30 @@ def using_backend(name: str) -> Iterator[str]:
 def reset_for_tests() -> None:
     global _global
     _global = None
+    _RESOLVED.clear()
+
+
+#: device spec (str or Device) -> (Device, registry version, availability table) of a spec that
+#: resolved to an available backend: the repeated ``synchronize("sim")`` skips parsing and checks
+_RESOLVED: dict[Any, tuple[Device, int, Any]] = {}
 
 
 def resolve_device(device: Any = None) -> Device:
     """A Device from None (current backend), a Device, or a string like 'sim', 'sim:1', 'reference'."""
+    t = type(device)
+    if t is str or t is Device:
+        hit = _RESOLVED.get(device)
+        if hit is not None and hit[1] == REGISTRY.version and hit[2] is REGISTRY._availability:
+            return hit[0]
+        dev = _resolve_device(device)
+        if len(_RESOLVED) > 256:
+            _RESOLVED.clear()
+        _RESOLVED[device] = (dev, REGISTRY.version, REGISTRY._availability)
+        return dev
+    return _resolve_device(device)
+
+
+def _resolve_device(device: Any) -> Device:
     if device is None:
         backend = REGISTRY.available_backend(get_backend())
         return backend.device(None)

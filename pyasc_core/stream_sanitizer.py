@@ -28,6 +28,8 @@ _labels: dict[int, str] = {}
 _events: dict[int, dict[int, int]] = {}   # event key -> the clock recorded
 _host: dict[int, int] = {}                # what the host has waited for
 _blocks: dict[int, list[tuple[int, int, int, int, bool, str]]] = {}  # block -> (stream, clock, lo, hi, write, op)
+_host_gen = [0]                           # bumped when _host grows: a stream clock joins it again
+_joined: dict[int, int] = {}              # stream key -> the _host_gen its clock last joined
 #: blocks the op being run only reads (its inputs; set by the backend around an op's kernel)
 _op_reads: contextvars.ContextVar[frozenset[int] | None] = contextvars.ContextVar("pyasc_stream_reads",
                                                                                  default=None)
@@ -45,7 +47,8 @@ def active(backend: str) -> bool:
 def reset() -> None:
     """Forget the cached switch and all history (tests; after changing the environment)."""
     with _lock:
-        _active.clear(); _clocks.clear(); _events.clear(); _host.clear(); _blocks.clear()
+        _active.clear(); _clocks.clear(); _events.clear(); _host.clear(); _blocks.clear(); _joined.clear()
+        _host_gen[0] += 1
 
 
 def name_stream(stream: Any, label: str) -> None:
@@ -62,10 +65,11 @@ def _clock(key: int) -> dict[int, int]:
         vc = _clocks[key] = {key: 1}
         if key not in _labels:
             _labels[key] = f"stream #{len(_labels) + 1}"
-    if _host:
+    if _host and _joined.get(key) != _host_gen[0]:  # what the host waited for, once per change
         for k, c in _host.items():
             if vc.get(k, 0) < c:
                 vc[k] = c
+        _joined[key] = _host_gen[0]
     return vc
 
 
@@ -95,18 +99,28 @@ def read_only_blocks() -> frozenset[int] | None:
 
 
 def access(stream: Any, accesses: list[tuple[int, int, int, bool, str]], op: str) -> None:
-    """Check, then record, ``accesses`` = [(block key, lo, hi, write, what)] of ``op`` on ``stream``.
+    """Check, then record, ``accesses`` = [(block key, lo, hi, write, what)] of ``op`` on ``stream``
+    (``what``: a text, or a launch's (flag, label) made into one only for a report).
     Raises StreamRaceError naming both streams, the range and both operations on a conflict."""
     skey = id(stream)
     with _lock:
-        vc = _clock(skey)
+        vc = _clocks.get(skey)
+        if vc is None or (_host and _joined.get(skey) != _host_gen[0]):
+            vc = _clock(skey)
         now = vc[skey]
         for block, lo, hi, write, what in accesses:
             entries = _blocks.get(block)
+            if entries and len(entries) == 1:  # the common case: one earlier access, maybe this stream's
+                e = entries[0]
+                if e[0] == skey and lo <= e[2] and e[3] <= hi and (write or not e[4]):
+                    entries[0] = (skey, now, lo, hi, write, op)  # covers it (what the filter below does)
+                    continue
             if entries:
                 for s, c, elo, ehi, ewrite, eop in entries:
                     if s != skey and (write or ewrite) and elo < hi and lo < ehi and vc.get(s, 0) < c:
                         kinds = ("writes" if write else "reads", "wrote" if ewrite else "read")
+                        if type(what) is tuple:  # (flag, label) of a launch argument: its text now
+                            what = f"{what[1]} ({hi - lo} bytes)"
                         raise StreamRaceError(
                             f"cross-stream race: {op} on {_label(skey)} {kinds[0]} {what} (device bytes "
                             f"{block + max(lo, elo):#x}..{block + min(hi, ehi):#x}), which {eop} on "
@@ -115,8 +129,15 @@ def access(stream: Any, accesses: list[tuple[int, int, int, bool, str]], op: str
                             f"ev = {_label(s)}.record_event(); {_label(skey)}.wait_event(ev) (or "
                             "wait_stream / synchronize) before enqueueing it; switch this check off with "
                             f"{ENV}=0")
-            if entries is None:
-                entries = _blocks[block] = []
+            if not entries:
+                _blocks[block] = [(skey, now, lo, hi, write, op)]
+                continue
+            e = entries[-1]
+            if not write and e[0] == skey and not e[4] and lo <= e[2] and e[3] <= hi:
+                # a read covering this stream's last read: replace it (older same-stream reads the
+                # filter below would drop are ordered before it, so keeping them reports nothing new)
+                entries[-1] = (skey, now, lo, hi, write, op)
+                continue
             if write:  # earlier accesses it covers are ordered before it (else we raised)
                 entries[:] = [e for e in entries if not (lo <= e[2] and e[3] <= hi)]
             else:
@@ -161,11 +182,19 @@ def on_stream_sync(stream: Any) -> None:
 
 def on_device_sync() -> None:
     with _lock:
+        grew = False
         for key, vc in _clocks.items():
-            _join(_host, {key: vc[key] - 1})
+            c = vc[key] - 1
+            if _host.get(key, 0) < c:
+                _host[key] = c
+                grew = True
+        if grew:
+            _host_gen[0] += 1
 
 
 def _join(into: dict[int, int], other: dict[int, int]) -> None:
     for k, c in other.items():
         if into.get(k, 0) < c:
             into[k] = c
+            if into is _host:
+                _host_gen[0] += 1

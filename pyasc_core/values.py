@@ -122,7 +122,7 @@ MAX_NBYTES = 2**63 - 1
 def check_nbytes(shape: tuple[int, ...], dt: np.dtype) -> int:
     """The byte size of a ``shape`` tensor of dtype ``dt``; ShapeError when no device could ever
     address it (a real but too large size is the backend's OutOfMemoryError)."""
-    n = np.dtype(dt).itemsize
+    n = dt.itemsize if isinstance(dt, np.dtype) else np.dtype(dt).itemsize
     for d in shape:
         n *= d
     if n > MAX_NBYTES:

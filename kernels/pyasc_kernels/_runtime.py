@@ -14,6 +14,7 @@ import numpy as np
 
 import pyasc
 from pyasc_core import dtypes as dt
+from pyasc_core.creation import empty as _empty
 from pyasc_core.errors import KernelNotFoundError
 from pyasc_core.registry import backend_for_device
 from pyasc_core.tensor import Tensor, wrap_storage
@@ -118,6 +119,8 @@ class _Kernels:
 
     def clear(self) -> None:
         with self._lock:
+            for cache in _PLAN_CACHES:
+                cache.clear()
             self._kernels.clear()
             self._sources.clear()
             self._functions.clear()
@@ -175,7 +178,7 @@ def device_of(*args: Any) -> Any:
 
 
 def new_tensor(shape: Sequence[int], dtype: np.dtype, device: Any) -> Tensor:
-    return pyasc.empty(tuple(shape), dtype=dtype, device=device)
+    return _empty(shape if type(shape) is tuple else tuple(shape), dtype=dtype, device=device)
 
 
 def full_tensor(shape: Sequence[int], value: Any, dtype: np.dtype, device: Any) -> Tensor:
@@ -216,6 +219,31 @@ def launch(device: Any, family: str, name: str, num_blocks: int, args: Iterable[
     else:
         buf = pyasc.tiling.upload(device_bytes(tiling), device)
     KERNELS.function(family, name, device)(num_blocks, *args, 0, buf)
+
+
+#: the launch-plan caches of the glue (cleared with the kernels they hold)
+_PLAN_CACHES: list[dict[Any, Any]] = []
+_PLANS_LIMIT = 1024
+
+
+def plan_cache() -> dict[Any, Any]:
+    """A new launch-plan cache: (what decides the launch) -> (loaded kernel, blocks, tiling upload,
+    backend that allocates the output),
+    so a repeated call skips dispatch decisions, tiling and lookups; cleared by ``KERNELS.clear``."""
+    cache: dict[Any, Any] = {}
+    _PLAN_CACHES.append(cache)
+    return cache
+
+
+def remember_plan(cache: dict[Any, Any], key: Any, device: Any, family: str, name: str, num_blocks: int,
+                  tiling: TilingStruct) -> None:
+    """Store the plan of a launch just made with a pinned ``tiling`` (see :func:`plan_cache`)."""
+    hit = _PINNED.get(id(tiling))
+    if hit is None or hit[0] is not tiling or hit[1] is not device:
+        return  # not pinned: the upload is not kept
+    if len(cache) >= _PLANS_LIMIT:
+        cache.clear()
+    cache[key] = (KERNELS.function(family, name, device), num_blocks, hit[2], backend_for_device(device))
 
 
 def no_kernel(op: str, device: Any, what: str, supported: Iterable[np.dtype] | str,

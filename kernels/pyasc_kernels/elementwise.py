@@ -13,7 +13,7 @@ import numpy as np
 
 from pyasc_core import dtypes as dt
 from pyasc_core.errors import ArgumentError
-from pyasc_core.tensor import Tensor
+from pyasc_core.tensor import Tensor, wrap_storage
 from pyasc_core.tiling import TilingStruct
 
 from . import _runtime as rt
@@ -167,7 +167,18 @@ def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, 
     widen = WIDEN_8 if widen is None else widen
     prefix = "binary_" if family == "binary" else ""
 
+    plans: dict[Any, tuple[Any, int, Tensor, Any]] = rt.plan_cache()
+
     def kernel(meta: Any, x: Any, y: Any) -> Tensor:
+        if type(x) is Tensor and type(y) is Tensor:  # a launch plan for this (dtype, shape, device)
+            xd, yd = x._data, y._data
+            device = x._device
+            plan = plans.get((meta.dtype, meta.shape, xd.dtype, xd.shape, yd.dtype, yd.shape, device))
+            if plan is not None:
+                fn, blocks, buf, backend = plan
+                out = wrap_storage(backend.empty(meta.shape, meta.dtype, device), device, backend)
+                fn(blocks, x, y, out, 0, buf)
+                return out
         device = rt.device_of(x, y)
         dtype = meta.dtype
         if dtype not in supported:
@@ -194,7 +205,11 @@ def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, 
                                                  uniformY=int(_uniform_exponent(x, y, tuple(meta.shape))))
         else:
             blocks, tiling = _elementwise_tiling(device, n, tl.BinaryTiling, tile, mode=mode, scalarBits=bits)
-        rt.launch(device, family, f"{prefix}{name}_{rt.DTYPE_NAMES[dtype]}", blocks, (*args, out), tiling)
+        kname = f"{prefix}{name}_{rt.DTYPE_NAMES[dtype]}"
+        rt.launch(device, family, kname, blocks, (*args, out), tiling)
+        if name != "pow" and mode == 0 and args[0] is x and args[1] is y:  # no cast, no broadcast
+            rt.remember_plan(plans, (dtype, meta.shape, x._data.dtype, x._data.shape, y._data.dtype,
+                                     y._data.shape, device), device, family, kname, blocks, tiling)
         return out
 
     kernel.__name__ = f"sim_{name}"
@@ -239,9 +254,17 @@ def unary_kernel(name: str):
     op = f"pyasc::{name}"
     supported = FLOATS + (UNARY_INT_DTYPES if name in UNARY_INT else ())
 
+    plans: dict[Any, tuple[Any, int, Tensor, Any]] = rt.plan_cache()
+
     def kernel(meta: Any, x: Tensor) -> Tensor:
         device = x._device
         dtype = x._data.dtype
+        plan = plans.get((dtype, meta.shape, device))
+        if plan is not None:  # the launch plan for this (dtype, shape, device)
+            fn, blocks, buf, backend = plan
+            out = wrap_storage(backend.empty(meta.shape, dtype, device), device, backend)
+            fn(blocks, x, out, 0, buf)
+            return out
         if dtype not in supported:
             raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", supported, dtype)
         if dtype in WIDEN_8:  # int16 kernel, wrapped back (neg of uint8 wraps like NumPy)
@@ -251,7 +274,9 @@ def unary_kernel(name: str):
         n = rt.size_of(meta.shape)
         if n:
             blocks, tiling = _elementwise_tiling(device, n, tl.UnaryTiling)
-            rt.launch(device, "unary", f"unary_{name}_{rt.DTYPE_NAMES[dtype]}", blocks, (x, out), tiling)
+            kname = f"unary_{name}_{rt.DTYPE_NAMES[dtype]}"
+            rt.launch(device, "unary", kname, blocks, (x, out), tiling)
+            rt.remember_plan(plans, (dtype, meta.shape, device), device, "unary", kname, blocks, tiling)
         return out
 
     kernel.__name__ = f"sim_{name}"

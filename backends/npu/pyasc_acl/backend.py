@@ -15,12 +15,14 @@ import numpy as np
 
 from pyasc_core import dtypes as _dt
 from pyasc_core import stream_sanitizer as _san
+from pyasc_core.stream_sanitizer import _active as _san_active
+from pyasc_core.stream_sanitizer import _blocks, _op_reads
 from pyasc_core import views
 from pyasc_core.backend import MEMORY_STAT_KEYS, Backend, EventImpl, StreamImpl
 from pyasc_core.device import Device
 from pyasc_core.errors import IndexingError, KernelNotFoundError, PyascError, ShapeError
 from pyasc_core.registry import backend_for_device
-from pyasc_core.streams import current_stream
+from pyasc_core.streams import _current, _local, current_stream
 
 from . import fork, loader
 from .storage import DeviceArray
@@ -139,14 +141,18 @@ class AclBackend(Backend):
 
     # -- storage -----------------------------------------------------------------------------
     def _alloc(self, shape: tuple[int, ...], dtype: np.dtype, device: Device, stream: Any) -> DeviceArray:
-        dtype = np.dtype(dtype)
+        if not isinstance(dtype, np.dtype):
+            dtype = np.dtype(dtype)
         n = dtype.itemsize
         for s in shape:
             n *= s
-        block = self.raw_device(device).allocate(n, stream)
-        if _san.active(self.name):
-            _san.on_alloc(block.ptr)
-        return DeviceArray(block, tuple(shape), dtype, device)
+        d = self._devices.get(device.index) if not fork.stale else None
+        block = (d if d is not None else self.raw_device(device)).allocate(n, stream)
+        ptr = block.ptr
+        on = _san_active.get(self.name)
+        if on or (on is None and _san.active(self.name)):
+            _blocks.pop(ptr, None)  # _san.on_alloc inlined
+        return DeviceArray.fresh(block, ptr, n, shape if type(shape) is tuple else tuple(shape), dtype, device)
 
     def _copy(self, device: Device, dst: Any, src: Any, nbytes: int, stream: Any, synchronize: bool = False,
               dst_offset: int = 0, src_offset: int = 0) -> None:
@@ -214,7 +220,12 @@ class AclBackend(Backend):
                                              dst_offset=lo * storage.dtype.itemsize)
 
     def empty(self, shape: tuple[int, ...], dtype: np.dtype, device: Device) -> DeviceArray:
-        return self._alloc(shape, dtype, device, _current_raw_stream(device))
+        stack = _current.get().get(device)  # current_stream(device), inlined (the allocation hot path)
+        if stack:
+            return self._alloc(shape, dtype, device, stack[-1].impl.raw)
+        cache = getattr(_local, "defaults", None)
+        s = cache.get(device) if cache is not None else None
+        return self._alloc(shape, dtype, device, (s if s is not None else current_stream(device)).impl.raw)
 
     def full(self, shape: tuple[int, ...], value: Any, dtype: np.dtype, device: Device) -> DeviceArray:
         pattern = np.full((), value, dtype).tobytes()  # raises OverflowError for values out of range
@@ -299,7 +310,34 @@ class AclBackend(Backend):
         kernel.__wrapped__ = fn  # type: ignore[attr-defined]
         kernel.__name__ = getattr(fn, "__name__", "kernel")
         kernel.__doc__ = getattr(fn, "__doc__", None)
-        return self._sanitized(kernel, Tensor)
+        slow = self._sanitized(kernel, Tensor)
+        name = self.name
+
+        def op_kernel(meta: Any, *args: Any) -> Any:
+            """``slow`` in one pass over the arguments when every tensor is ready (the hot path)."""
+            on = _san_active.get(name)
+            if on is None or fork.stale:
+                return slow(meta, *args)
+            reads = []
+            for a in args:
+                if type(a) is Tensor:
+                    d = a._data
+                    if not d.contiguous or (d.offset * d.dtype.itemsize) % KERNEL_ALIGN:
+                        return slow(meta, *args)
+                    if on and 0 not in d.shape:
+                        reads.append(d._ptr)
+            if not on:
+                return fn(meta, *args)
+            token = _op_reads.set(frozenset(reads))
+            try:
+                return fn(meta, *args)
+            finally:
+                _op_reads.reset(token)
+
+        op_kernel.__wrapped__ = fn  # type: ignore[attr-defined]
+        op_kernel.__name__ = kernel.__name__
+        op_kernel.__doc__ = kernel.__doc__
+        return op_kernel
 
     def _sanitized(self, fn: Callable[..., Any], tensor_type: type) -> Callable[..., Any]:
         """``fn`` telling the stream sanitizer (when on) which blocks the op only reads: its tensor
@@ -472,8 +510,10 @@ class AclBackend(Backend):
         return fn if fn.signature is None else fn.typed()
 
     def synchronize(self, device: Device) -> None:
-        self.raw_device(device).synchronize()
-        if _san.active(self.name):
+        d = self._devices.get(device.index) if not fork.stale else None
+        (d if d is not None else self.raw_device(device)).synchronize()
+        on = _san_active.get(self.name)
+        if on or (on is None and _san.active(self.name)):
             _san.on_device_sync()
 
 

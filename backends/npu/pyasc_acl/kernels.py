@@ -13,11 +13,14 @@ import numpy as np
 
 from pyasc_core import stream_sanitizer as _san
 from pyasc_core.errors import ArgumentError, DeviceMismatchError
-from pyasc_core.streams import Stream, current_stream
+from pyasc_core.stream_sanitizer import _active as _san_active
+from pyasc_core.stream_sanitizer import _op_reads
+from pyasc_core.streams import Stream, _current, _local, current_stream
 from pyasc_core.tensor import Tensor
 
 from .backend import AclBackend, acl_backend_of
 from .errors import BinaryUnloadedError
+from . import fork as _fork
 from .signature import Signature, read_signatures
 from .storage import DeviceArray
 
@@ -134,13 +137,20 @@ class TypedFunction:
     """A Function whose arguments are converted by their declared types (what
     ``Backend.load_kernel`` returns for pyasc.Kernel): ``fn(num_blocks, *args, stream=None)``."""
 
-    __slots__ = ("function", "signature")
+    __slots__ = ("function", "signature", "_ctx")
 
     def __init__(self, function: Function) -> None:
         self.function = function
         self.signature = function.signature
+        self._ctx: tuple[Any, ...] | None = None
 
     def __call__(self, num_blocks: int, *args: Any, stream: Any = None) -> None:
+        if stream is None and type(num_blocks) is int and 0 < num_blocks < 4294967296:
+            ctx = self._ctx
+            if ctx is None:
+                ctx = self._ctx = _launch_context(self.function)
+            if ctx and _launch_fast(ctx, num_blocks, args):
+                return
         launch(self.function, num_blocks, args, stream=stream, _typed=True)
 
     def __repr__(self) -> str:
@@ -240,23 +250,178 @@ def launch(function: Function, num_blocks: int, args: Sequence[Any] = (), stream
            host_args: bool = True, _typed: bool = False) -> None:
     """Enqueue ``function`` with ``num_blocks`` blocks on ``stream`` (default: the current stream of
     its device). Returns at once; errors inside the kernel surface at the next synchronize."""
-    if not isinstance(num_blocks, int) or isinstance(num_blocks, bool) or not 1 <= num_blocks < 2**32:
-        raise ArgumentError(f"num_blocks must be an int in 1..2**32-1 (aclrtLaunchKernel's uint32 blockDim), "
-                            f"got {num_blocks!r}")
-    if not isinstance(function, Function):
+    if type(num_blocks) is not int or not 0 < num_blocks < 4294967296:
+        if not isinstance(num_blocks, int) or isinstance(num_blocks, bool) or not 1 <= num_blocks < 2**32:
+            raise ArgumentError(f"num_blocks must be an int in 1..2**32-1 (aclrtLaunchKernel's uint32 blockDim), "
+                                f"got {num_blocks!r}")
+    if type(function) is not Function and not isinstance(function, Function):
         raise ArgumentError(f"launch needs a pyasc_acl Function (Binary.function(name)), got "
                             f"{type(function).__name__} {function!r:.60}")
     binary = function.binary
-    binary._check_loaded(f"launching {function.name}")
+    if binary.unloaded:
+        binary._check_loaded(f"launching {function.name}")
     sig = function.signature
-    if sig is None:
-        blob, blocks = pack_args(args, binary.device)
+    device = binary.device
+    backend = binary.backend
+    packed = None
+    if _typed and sig is not None:  # the hot path: pyasc.Kernel launches of common arguments
+        plan = sig.__dict__.get("_fast_plan", False)
+        if plan is False:
+            plan = _fast_plan(sig)
+        if plan is not None and len(args) == len(plan[1]):
+            packed = _pack_fast(plan, args, device)
+    if packed is not None:
+        blob, blocks, where = packed
     else:
-        blob, blocks = pack_typed(sig, args, binary.device, raw=not _typed)
-    raw_stream = _raw_stream(stream, binary.backend, binary.device)
-    if _san.active(binary.backend.name) and not getattr(raw_stream, "is_external", False):
-        _sanitize_launch(function.name, sig, args, raw_stream)
-    binary.backend.raw_device(binary.device).launch(function.raw, num_blocks, blob, raw_stream, blocks, host_args)
+        where = None
+        if sig is None:
+            blob, blocks = pack_args(args, device)
+        else:
+            blob, blocks = pack_typed(sig, args, device, raw=not _typed)
+    if stream is None:  # current_stream(device) inlined (the launch hot path)
+        stack = _current.get().get(device)
+        if stack:
+            raw_stream = stack[-1].impl.raw
+        else:
+            cache = getattr(_local, "defaults", None)
+            s = cache.get(device) if cache is not None else None
+            raw_stream = (s if s is not None else current_stream(device)).impl.raw
+    else:
+        raw_stream = _raw_stream(stream, backend, device)
+    on = _san_active.get(backend.name)
+    if on is None:
+        on = _san.active(backend.name)
+    if on and not getattr(raw_stream, "is_external", False):
+        if where is not None:
+            _sanitize_fast(function, sig, blocks, where, raw_stream)
+        else:
+            _sanitize_launch(function.name, sig, args, raw_stream)
+    backend.raw_device(device).launch(function.raw, num_blocks, blob, raw_stream, blocks, host_args)
+
+
+def _launch_context(function: Function) -> tuple[Any, ...] | bool:
+    """What :func:`_launch_fast` needs of ``function``, looked up once (False: its signature needs
+    the general path)."""
+    sig = function.signature
+    plan = _fast_plan(sig) if sig is not None else None
+    if plan is None:
+        return False
+    labels = tuple((p.name == "tiling", f"its GM argument {i}" + (f" {p.name!r}" if p.name else ""))
+                   for i, p in enumerate(sig.params))
+    binary = function.binary
+    return (binary, plan[0], plan[1], labels, f"the launch of kernel {function.name!r}", function.raw,
+            binary.backend, binary.device)
+
+
+def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> bool:
+    """A typed launch on the current stream in one pass when every argument has the common form
+    (a contiguous tensor of the kernel's device, a raw address, an int, a float) and the sanitizer's
+    switch is known: packing, the stream lookup, the sanitizer's records (as
+    :func:`_sanitize_launch` makes them) and the enqueue. False: nothing was done, take
+    :func:`launch` (which also names a bad argument)."""
+    binary, st, kinds, labels, label, raw_fn, backend, device = ctx
+    if binary.unloaded or _fork.stale or len(args) != len(kinds):
+        return False
+    raw_device = backend._devices.get(device.index)
+    on = _san_active.get(backend.name)
+    if raw_device is None or on is None:
+        return False
+    vals: list[Any] = []
+    blocks: list[Any] = []
+    if on:
+        reads = _op_reads.get()
+        acc: list[tuple[int, int, int, bool, Any]] = []
+        keys: list[int] = []
+    i = 0
+    for a in args:
+        k = kinds[i]
+        t = type(a)
+        if k == _PTR:
+            if t is Tensor and a._device is device:
+                d = a._data
+            elif t is DeviceArray:
+                d = a
+            elif t is int and 0 <= a < 18446744073709551616:
+                vals.append(a)
+                i += 1
+                continue
+            else:
+                return False
+            if not d.contiguous:
+                return False
+            p = d._ptr
+            blocks.append(d._block)
+            vals.append(p + d.offset * d.dtype.itemsize)
+            if on:  # the sanitizer's record, as _sanitize_launch makes it (what: formatted on a report)
+                what = labels[i]
+                write = not (what[0] or (reads is not None and p in reads))
+                if p in keys:
+                    j = keys.index(p)
+                    if write and not acc[j][3]:
+                        acc[j] = (p, 0, acc[j][2], True, acc[j][4])
+                else:
+                    keys.append(p)
+                    acc.append((p, 0, d._nbytes, write, what))
+        elif (t is int) if k == _INT else (t is float):
+            vals.append(a)
+        else:
+            return False
+        i += 1
+    try:
+        blob = st.pack(*vals)
+    except (struct.error, OverflowError):
+        return False
+    stack = _current.get().get(device)  # current_stream(device), inlined
+    if stack:
+        raw_stream = stack[-1]._impl.raw
+    else:
+        cache = getattr(_local, "defaults", None)
+        s = cache.get(device) if cache is not None else None
+        raw_stream = (s if s is not None else current_stream(device))._impl.raw
+    if on and not getattr(raw_stream, "is_external", False):
+        _san.access(raw_stream, acc, label)
+    raw_device.launch(raw_fn, num_blocks, blob, raw_stream, blocks, True)
+    return True
+
+
+def _sanitize_fast(function: Function, sig: Signature, blocks: list[Any], where: list[int],
+                   raw_stream: Any) -> None:
+    """:func:`_sanitize_launch` for the fast path, from the blocks packing found (``where``: the
+    parameter index of each): the same records, with labels built once per (parameter, size)."""
+    reads = _op_reads.get()
+    labels = sig.__dict__.get("_san_labels")
+    if labels is None:
+        labels = tuple((p.name == "tiling", f"argument {i}" + (f" {p.name!r}" if p.name else ""))
+                       for i, p in enumerate(sig.params))
+        object.__setattr__(sig, "_san_labels", labels)
+    acc: list[tuple[int, int, int, bool, str]] = []
+    keys: list[int] = []
+    for b, i in zip(blocks, where):
+        key = b.ptr
+        tiling, what = labels[i]
+        write = not (tiling or (reads is not None and key in reads))
+        nbytes = b.nbytes
+        if key in keys:
+            j = keys.index(key)
+            if write and not acc[j][3]:
+                acc[j] = (key, 0, nbytes, True, acc[j][4])
+            continue
+        keys.append(key)
+        lk = (what, nbytes)
+        text = _WHAT.get(lk)
+        if text is None:
+            if len(_WHAT) > 4096:
+                _WHAT.clear()
+            text = _WHAT[lk] = f"its GM {what} ({nbytes} bytes)"
+        acc.append((key, 0, nbytes, write, text))
+    name = function.__dict__.get("_launch_label")
+    if name is None:
+        name = function._launch_label = f"the launch of kernel {function.name!r}"
+    _san.access(raw_stream, acc, name)
+
+
+#: per (parameter label, bytes): the text of a sanitizer record
+_WHAT: dict[tuple[str, int], str] = {}
 
 
 #: labels of launch arguments and launches in the stream sanitizer's records (built once each)
@@ -451,7 +616,8 @@ def _pack_fast(plan: tuple[struct.Struct, tuple[int, ...]], args: Sequence[Any],
     st, kinds = plan
     vals: list[Any] = []
     blocks: list[Any] = []
-    for a, k in zip(args, kinds):
+    where: list[int] = []
+    for i, (a, k) in enumerate(zip(args, kinds)):
         t = type(a)
         if k == _PTR:
             if t is Tensor and a._device is device:
@@ -465,15 +631,16 @@ def _pack_fast(plan: tuple[struct.Struct, tuple[int, ...]], args: Sequence[Any],
                 return None
             if not d.contiguous:
                 return None
-            b = d.block
+            b = d._block if not _fork.stale else d.block
             blocks.append(b)
-            vals.append(b.ptr + d.byte_offset)
+            where.append(i)
+            vals.append(b.ptr + d.offset * d.dtype.itemsize)
         elif (t is int) if k == _INT else (t is float):
             vals.append(a)
         else:
             return None
     try:
-        return st.pack(*vals), blocks
+        return st.pack(*vals), blocks, where
     except (struct.error, OverflowError):  # out of range: the general path says which and why
         return None
 
@@ -492,7 +659,7 @@ def pack_typed(sig: Signature, args: Sequence[Any], device: Any, raw: bool = Fal
         if plan is not None:
             packed = _pack_fast(plan, args, device)
             if packed is not None:
-                return packed
+                return packed[0], packed[1]
     if sig.pointers_only and len(args) < len(_PTRS):  # the built-in kernels' form: the hot path, as cheap as 8-byte slots
         ptrs, blocks = [], []
         for a in args:

@@ -14,6 +14,11 @@ from pyasc_core.views import contiguous_strides, is_contiguous
 from . import fork as _fork
 
 
+_new = object.__new__
+#: shape -> its contiguous strides (DeviceArray.fresh)
+_STRIDES: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
 class DeviceArray:
     """Device memory of one tensor. ``block`` (an ``_acl.DeviceBlock``) returns to the caching
     allocator when the last reference goes; ``ptr`` is the device address of element 0 of the
@@ -21,11 +26,14 @@ class DeviceArray:
     forked after the parent opened the device, ``block`` raises ForkedDeviceError: the memory is
     the parent's."""
 
-    __slots__ = ("_block", "shape", "dtype", "device", "offset", "strides", "contiguous")
+    #: ``_ptr`` / ``_nbytes``: the block's address and size, read once (the launch hot path)
+    __slots__ = ("_block", "shape", "dtype", "device", "offset", "strides", "contiguous", "_ptr", "_nbytes")
 
     def __init__(self, block: Any, shape: tuple[int, ...], dtype: np.dtype, device: Any,
                  offset: int = 0, strides: tuple[int, ...] | None = None) -> None:
         self._block = block
+        self._ptr = block.ptr
+        self._nbytes = block.nbytes
         self.shape = shape
         self.dtype = dtype
         self.device = device
@@ -36,6 +44,28 @@ class DeviceArray:
         else:
             self.strides = tuple(strides)
             self.contiguous = is_contiguous(shape, self.strides)
+
+    @classmethod
+    def fresh(cls, block: Any, ptr: int, nbytes: int, shape: tuple[int, ...], dtype: np.dtype,
+              device: Any) -> DeviceArray:
+        """A new contiguous array over all of ``block`` (at ``ptr``, ``nbytes`` long; the allocation
+        hot path: strides cached per shape, no checks)."""
+        a = _new(cls)
+        a._block = block
+        a._ptr = ptr
+        a._nbytes = nbytes
+        a.shape = shape
+        a.dtype = dtype
+        a.device = device
+        a.offset = 0
+        strides = _STRIDES.get(shape)
+        if strides is None:
+            if len(_STRIDES) > 1024:
+                _STRIDES.clear()
+            strides = _STRIDES[shape] = contiguous_strides(shape)
+        a.strides = strides
+        a.contiguous = True
+        return a
 
     @property
     def block(self) -> Any:
