@@ -11,7 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <iterator>
+#include <cstddef>
 #include <map>
 #include <utility>
 #include <vector>
@@ -65,20 +65,41 @@ struct RaceState {
         }
         return true;
     }
+    // One run: sectors [first, the next run's first) with the same last accesses.
+    struct Run {
+        uint64_t first;
+        Sector s;
+    };
+    using Runs = std::vector<Run>;
     // The runs of memory `kind` (created on first use: one run of never-accessed sectors).
-    std::map<uint64_t, Sector> &runs_of(int kind, const size_t *capacity) {
-        std::map<uint64_t, Sector> &r = runs[kind];
+    Runs &runs_of(int kind, const size_t *capacity) {
+        Runs &r = runs[kind];
         if (r.empty()) {
             nsec[kind] = (capacity[kind] + 31) / 32;
-            r.emplace(0, Sector{});
+            r.reserve(64);
+            r.push_back(Run{0, Sector{}});
         }
         return r;
     }
-    // Makes a run start at sector s (< nsec) and returns it.
-    static std::map<uint64_t, Sector>::iterator split(std::map<uint64_t, Sector> &r, uint64_t s) {
-        auto it = std::prev(r.upper_bound(s));
-        if (it->first == s) return it;
-        return r.emplace_hint(std::next(it), s, it->second);
+    // The index of the run holding sector s (runs sorted by first, the first at 0).
+    static size_t find(const Runs &r, uint64_t s) {
+        size_t lo = 0, hi = r.size();
+        while (lo < hi) {
+            const size_t mid = (lo + hi) / 2;
+            if (r[mid].first <= s) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo - 1;
+    }
+    // Makes a run start at sector s (< nsec) and returns its index.
+    static size_t split(Runs &r, uint64_t s) {
+        const size_t i = find(r, s);
+        if (r[i].first == s) return i;
+        r.insert(r.begin() + static_cast<std::ptrdiff_t>(i + 1), Run{s, r[i].s});
+        return i + 1;
     }
     // A conflict found by commit(): filled in for state.h's report.
     struct Conflict {
@@ -92,16 +113,23 @@ struct RaceState {
 
     bool on = false;
     uint32_t vc[kRacePipes][kRacePipes] = {};  // vc[p][q]: the epoch of pipe q that pipe p has seen
-    // Per memory: runs of sectors with the same last accesses, keyed by their first sector (a run
+    // Per memory: runs of sectors with the same last accesses, sorted by their first sector (a run
     // ends where the next begins, the last at nsec). An instruction touches whole operands, so a
-    // check or an update costs per run it overlaps, not per 32-byte sector.
-    std::map<uint64_t, Sector> runs[kRaceMems];
+    // check or an update costs per run it overlaps, not per 32-byte sector; a flat sorted vector
+    // (binary search, few runs in practice) rather than a tree: no allocation per split or merge.
+    Runs runs[kRaceMems];
     uint64_t nsec[kRaceMems] = {};
     std::vector<Note> pending;              // accesses of the instruction not yet charged
     const char *pend_file = nullptr;
     unsigned pend_line = 0;
     std::vector<std::pair<const char *, unsigned>> locs{{nullptr, 0}};
     std::map<std::pair<const char *, unsigned>, uint16_t> loc_index;
+    // A direct-mapped cache in front of loc_index: an instruction's line repeats every tile.
+    struct LocSlot {
+        const char *file = nullptr;
+        unsigned line = 0;
+        uint16_t index = 0;
+    } loc_cache[64];
     RaceClock flag_vc[64][8];  // HardEvent x event id: what SetFlag published
 
     // An instruction at file:line accesses local memory; the pipe is known once it charges.
@@ -114,12 +142,18 @@ struct RaceState {
     }
 
     uint16_t intern(const char *file, unsigned line) {
+        LocSlot &slot = loc_cache[((reinterpret_cast<uintptr_t>(file) >> 3) ^ (line * 2654435761u)) & 63];
+        if (slot.index != 0 && slot.file == file && slot.line == line) return slot.index;
         auto it = loc_index.find({file, line});
-        if (it != loc_index.end()) return it->second;
+        if (it != loc_index.end()) {
+            slot = {file, line, it->second};
+            return it->second;
+        }
         if (locs.size() >= 65535) return 0;
         const uint16_t i = static_cast<uint16_t>(locs.size());
         locs.emplace_back(file, line);
         loc_index.emplace(std::make_pair(file, line), i);
+        slot = {file, line, i};
         return i;
     }
 
@@ -137,12 +171,12 @@ struct RaceState {
         for (int pass = 0; pass < 2; ++pass) {
             for (const Note &n : pending) {
                 if (n.write != (pass == 1)) continue;
-                std::map<uint64_t, Sector> &r = runs_of(n.kind, capacity);
+                Runs &r = runs_of(n.kind, capacity);
                 const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
                 if (first >= last) continue;
-                for (auto it = std::prev(r.upper_bound(first)); it != r.end() && it->first < last; ++it) {
-                    const Sector &x = it->second;
-                    const uint64_t s = std::max(it->first, first);  // the run's first sector in the access
+                for (size_t i = find(r, first); i < r.size() && r[i].first < last; ++i) {
+                    const Sector &x = r[i].s;
+                    const uint64_t s = std::max(r[i].first, first);  // the run's first sector in the access
                     if (n.write) {
                         // of the unordered reads, the latest (one whose pipe saw another's read after it)
                         int best = -1;
@@ -169,35 +203,34 @@ struct RaceState {
             }
         }
         for (const Note &n : pending) {
-            std::map<uint64_t, Sector> &r = runs_of(n.kind, capacity);
+            Runs &r = runs_of(n.kind, capacity);
             const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
             if (first >= last) continue;
-            auto lo = split(r, first);
-            if (last < nsec[n.kind]) split(r, last);
+            const size_t lo = split(r, first);
+            const size_t hi = last < nsec[n.kind] ? split(r, last) : r.size();  // the first run after the access
+            size_t end;  // one past the runs that start at or before `last` after the update
             if (n.write) {  // one run: written by this instruction, read since by nobody
                 Sector w{};
                 w.w_ep = ep;
                 w.w_loc = li;
                 w.w_pipe = static_cast<uint8_t>(p);
-                r.erase(std::next(lo), r.lower_bound(last));
-                lo->second = w;
+                r[lo].s = w;
+                r.erase(r.begin() + static_cast<std::ptrdiff_t>(lo + 1), r.begin() + static_cast<std::ptrdiff_t>(hi));
+                end = lo + 1 < r.size() ? lo + 2 : lo + 1;
             } else {
-                for (auto it = lo; it != r.end() && it->first < last; ++it) {
-                    it->second.r_ep[p] = ep;
-                    it->second.r_loc[p] = li;
+                for (size_t i = lo; i < hi; ++i) {
+                    r[i].s.r_ep[p] = ep;
+                    r[i].s.r_loc[p] = li;
                 }
+                end = hi < r.size() ? hi + 1 : hi;
             }
-            // merge equal neighbours in and around [first, last) so runs stay few
-            auto it = lo == r.begin() ? lo : std::prev(lo);
-            while (it != r.end() && it->first <= last) {
-                auto next = std::next(it);
-                if (next == r.end() || next->first > last) break;
-                if (same_sector(it->second, next->second)) {
-                    r.erase(next);
-                } else {
-                    it = next;
-                }
+            // merge equal neighbours in and around [first, last] so runs stay few
+            size_t keep = lo == 0 ? 0 : lo - 1;
+            for (size_t i = keep + 1; i < end; ++i) {
+                if (same_sector(r[keep].s, r[i].s)) continue;
+                if (++keep != i) r[keep] = r[i];
             }
+            r.erase(r.begin() + static_cast<std::ptrdiff_t>(keep + 1), r.begin() + static_cast<std::ptrdiff_t>(end));
         }
         pending.clear();
         return c;
