@@ -12,6 +12,7 @@
 
 #include "pyasc_sim/cost_model.h"
 #include "error.h"
+#include "profile_log.h"
 #include "runtime.h"
 
 namespace pyasc_sim {
@@ -296,7 +297,9 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     s->enqueue([ev, target](Stream &st) {
         std::unique_lock<std::mutex> lock(ev->mu);
         ev->cv.wait(lock, [&] { return ev->completed >= target; });
+        const double start_ns = st.clock_ns;
         st.clock_ns = std::max(st.clock_ns, ev->timestamp_ns) + cost::kEventTaskNs;
+        if (st.clock_ns > start_ns) profile_task(st, "stream wait event", start_ns, 0);
         const aclError error = ev->error;
         const std::string message = ev->error_message;
         lock.unlock();
@@ -355,6 +358,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
         st.finish_current_task();  // an event seen complete implies its stream is idle up to here
         std::lock_guard<std::mutex> lock(ev->mu);
         ev->timestamp_ns = st.clock_ns;
+        profile_task(st, "event record", st.clock_ns, 0);
         if (seq > ev->completed) {
             ev->completed = seq;
             ev->error = error;
