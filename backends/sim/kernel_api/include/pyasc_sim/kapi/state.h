@@ -375,12 +375,13 @@ inline void charge_sync(double cycles, const SrcLoc &loc = SrcLoc(nullptr, 0)) {
 }
 // Where the instruction about to be charged was called (its operand checks): its spans' source.
 inline void timeline_loc(const SrcLoc &loc) {
+    if (!kTimelineSpans) return;
     Timeline &t = blk().tl;
     t.loc_file = loc.file;
     t.loc_line = loc.line;
 }
 inline double dma_cycles(size_t bytes, size_t bursts) {
-    blk().tl.bytes += bytes;  // the DMA charged next moves them (profiler's bytes moved)
+    if (kTimelineSpans) blk().tl.bytes += bytes;  // the DMA charged next moves them (profiler's bytes moved)
     return cost::kDmaIssueCycles + cost::kDmaBurstCycles * static_cast<double>(bursts) +
            static_cast<double>(bytes) / cost::kGmBytesPerCycle;
 }

@@ -20,9 +20,17 @@
 #include "../../../../include/pyasc_sim/kernel_abi.h"
 #endif
 
+// PYASC_SIM_TIMELINE_SPANS=0 compiles the profiler's bookkeeping out (span recording, source
+// lines, bytes moved): the schedule and so the simulated time stay the same.  For the benchmark
+// that measures what that bookkeeping costs when profiling is off (benchmarks/test_profiler_bench.py).
+#ifndef PYASC_SIM_TIMELINE_SPANS
+#define PYASC_SIM_TIMELINE_SPANS 1
+#endif
+
 namespace pyasc_sim {
 namespace kapi {
 
+constexpr bool kTimelineSpans = PYASC_SIM_TIMELINE_SPANS != 0;
 constexpr int kTimelinePipes = 7;   // the order of enum Pipe (state.h)
 constexpr int kTimelineEvents = 64; // HardEvent values
 constexpr int kTimelineIds = 8;     // event ids
@@ -77,6 +85,7 @@ struct Timeline {
     void run(int p, double cycles) {
         const double s = clock[p], e = s + cycles;
         clock[p] = e;
+        if (!kTimelineSpans) return;
         if (keep) record(p, s, e, PYASC_SIM_SPAN_INSTR, loc_file, loc_line, bytes);
         bytes = 0;
         loc_file = nullptr;
@@ -85,7 +94,7 @@ struct Timeline {
     void wait_until(int p, double t, double cost, const char *file, unsigned line) {
         const double s = clock[p], e = std::max(s, t) + cost;
         clock[p] = e;
-        if (keep && e > s) record(p, s, e, PYASC_SIM_SPAN_WAIT, file, line, 0);
+        if (kTimelineSpans && keep && e > s) record(p, s, e, PYASC_SIM_SPAN_WAIT, file, line, 0);
     }
     double makespan() const {
         double m = 0.0;
@@ -96,7 +105,7 @@ struct Timeline {
     void barrier_all(double cost, const char *file, unsigned line) {
         const double m = makespan();
         for (int p = 0; p < kTimelinePipes; ++p) clock[p] = m + cost;
-        if (keep && cost > 0) record(0, m, m + cost, PYASC_SIM_SPAN_WAIT, file, line, 0);
+        if (kTimelineSpans && keep && cost > 0) record(0, m, m + cost, PYASC_SIM_SPAN_WAIT, file, line, 0);
     }
     // SetFlag: the source pipe's work so far is published for the event id.
     void set_flag(int event, int id, int src) {
