@@ -97,6 +97,39 @@ def test_profiler_cost(benchmark, inputs, mode, checks, monkeypatch):
     _MEDIANS[(checks, mode)] = benchmark.stats.stats.median
 
 
+_PAIRED: dict[str, tuple[float, float]] = {}
+
+
+@needs_sim
+@pytest.mark.parametrize("checks", ["off", "on"])
+def test_profiling_off_overhead_interleaved(benchmark, inputs, checks, monkeypatch):
+    """The <= 2% figure: the compiled-out and the as-built kernel launched alternately (a busy machine's
+    drift hits both alike); the ratio of their fastest and of their median launches."""
+    import time
+
+    import pyasc_acl
+    import pyasc_sim
+
+    expected, x, y, z = inputs
+    monkeypatch.setenv("PYASC_SIM_CHECKS", "1" if checks == "on" else "0")
+    fns = [pyasc_acl.Binary(pyasc_sim.compile(KERNEL, extra_flags=f), device="sim").function("prof_bench_add")
+           for f in (["-DPYASC_SIM_TIMELINE_SPANS=0"], [])]
+    times: list[list[float]] = [[], []]
+
+    def pair():
+        for k in (0, 1) if len(times[0]) % 2 == 0 else (1, 0):
+            t0 = time.perf_counter()
+            pyasc_acl.launch(fns[k], BLOCKS, (x, y, z, N))
+            pyasc.synchronize("sim")
+            times[k].append(time.perf_counter() - t0)
+
+    benchmark.group = f"profiler: interleaved pairs, checks {checks}"
+    benchmark.pedantic(pair, rounds=15, iterations=1, warmup_rounds=1)
+    np.testing.assert_array_equal(z.numpy(), expected)
+    out, off = (np.asarray(t[1:]) for t in times)  # the warmup pair is not counted
+    _PAIRED[checks] = (float(off.min() / out.min()), float(np.median(off) / np.median(out)))
+
+
 def summary_lines() -> list[str]:
     """Each mode's median and its ratio to the compiled-out build (printed by conftest)."""
     out = []
@@ -108,4 +141,7 @@ def summary_lines() -> list[str]:
                 continue
             ratio = f" ({100 * (m / base - 1):+.1f}% vs compiled out)" if base and mode != "bookkeeping compiled out" else ""
             out.append(f"checks {checks:<3} {mode:<26} {m * 1e3:8.2f} ms{ratio}")
+    for checks, (fastest, median) in _PAIRED.items():
+        out.append(f"checks {checks:<3} profiling off / compiled out, interleaved: fastest {100 * (fastest - 1):+.1f}%, "
+                   f"median {100 * (median - 1):+.1f}%")
     return out

@@ -213,9 +213,12 @@ class Profile:
 
         for t in self.tasks:
             tid = stream_tid(t["device"], t["stream"])
-            events.append({"ph": "X", "name": t["name"], "cat": "host", "pid": process(t["device"]), "tid": tid,
-                           "ts": t["start_ns"] / 1e3, "dur": (t["end_ns"] - t["start_ns"]) / 1e3,
-                           "args": {"bytes": t["bytes"]}})
+            ev = {"name": t["name"], "cat": "host", "pid": process(t["device"]), "tid": tid, "ts": t["start_ns"] / 1e3}
+            if t["end_ns"] > t["start_ns"]:
+                ev.update(ph="X", dur=(t["end_ns"] - t["start_ns"]) / 1e3, args={"bytes": t["bytes"]})
+            else:  # an event record, a host synchronize: a point on the stream's clock
+                ev.update(ph="i", s="t")
+            events.append(ev)
         for ln in self.launches:
             pid = process(ln.device)
             events.append({"ph": "X", "name": ln.kernel, "cat": "launch", "pid": pid,

@@ -184,6 +184,7 @@ aclError synchronize_stream(const char *api, aclrtStream stream, int32_t timeout
                     format("%s: stream %s did not finish its tasks within %d ms", api, ptr_str(stream).c_str(),
                            static_cast<int>(timeout)));
     }
+    profile_task(*s, "host synchronize (stream)", s->clock_ns, 0);  // idle: its clock is settled
     std::string message;
     // The sticky error is reported once, then cleared: the stream is usable again.
     const aclError e = s->take_error(&message);
