@@ -9,6 +9,7 @@ vector add overlaps its MTE2 (copy in) and V (vector) spans on a core, a single-
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -224,3 +225,60 @@ def test_cli_profile_writes_trace_and_summary(tmp_path):
     assert r.returncode == 0, r.stderr
     jsonschema.validate(json.loads(trace.read_text()), TRACE_SCHEMA)
     assert "pyasc profile" in summary.read_text()
+
+
+FLAGS = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void flag_add(GM_ADDR x, GM_ADDR z)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * 4096 * sizeof(float));
+    LocalTensor<float> a = buf.Get<float>();
+    LocalTensor<float> b = a[4096];
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), 4096);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), 4096);
+    DataCopy(a, gx, 4096);
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    Add(b, a, a, 4096);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(gz, b, 4096);
+}
+"""
+
+
+def test_flags_order_the_pipes_on_the_timeline():
+    fn = pyasc_acl.Binary(pyasc_sim.compile(FLAGS), device="sim").function("flag_add")
+    x = pyasc.tensor(np.arange(4096, dtype=np.float32), device="sim")
+    z = pyasc.zeros(4096, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    with pyasc.profiler.profile() as p:
+        pyasc_acl.launch(fn, 1, (x, z))
+    np.testing.assert_array_equal(z.numpy(), 2 * np.arange(4096, dtype=np.float32))
+    ln = p.launches[0]
+    s = ln.spans[ln.spans["kind"] == 0]
+    mte2, v, mte3 = (s[s["pipe"] == pyasc.profiler.PIPES.index(k)] for k in ("MTE2", "V", "MTE3"))
+    assert len(mte2) == len(v) == len(mte3) == 1
+    # the WaitFlag side starts when the SetFlag side finished, plus the flag's sync cost
+    assert v["start"][0] >= mte2["end"][0] and mte3["start"][0] >= v["end"][0]
+    assert ln.block_cycles[0] == pytest.approx(ln.startup_cycles + mte3["end"][0], abs=1.0)
+    waits = ln.spans[ln.spans["kind"] == 1]
+    assert {pyasc.profiler.PIPES[w] for w in waits["pipe"]} == {"V", "MTE3"}
+
+
+def test_env_profile_writes_the_trace_at_exit(tmp_path):
+    script = tmp_path / "run.py"
+    script.write_text("import numpy as np, pyasc\n"
+                      "a = pyasc.tensor(np.ones(4096, np.float32), device='sim')\n"
+                      "(a + a).numpy()\n")
+    trace = tmp_path / "env.json"
+    env = dict(os.environ, PYASC_SIM_PROFILE=str(trace))
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(trace.read_text())
+    jsonschema.validate(data, TRACE_SCHEMA)
+    assert any(e.get("cat") == "launch" for e in data["traceEvents"])
