@@ -8,6 +8,7 @@ from pyasc_core import memory
 from pyasc_core.backend import Backend, EventImpl, StreamImpl, TensorMeta
 from pyasc_core import library
 from pyasc import testing
+from pyasc import profiler
 from pyasc_core.creation import (
     arange,
     asarray,
@@ -108,3 +109,8 @@ __all__ = [
     "FallbackWarning", "get_fallback", "set_fallback",
     *_BUILTIN_OPS,
 ]
+
+# PYASC_SIM_PROFILE=trace.json: the whole program runs under the profiler (pyasc.profiler).
+from pyasc_core.profiler import profile_from_env as _profile_from_env  # noqa: E402
+
+_profile_from_env()

@@ -447,12 +447,44 @@ def _fmt_time(seconds: float) -> str:
     return f"{seconds * 1e3:.2f} ms"
 
 
+def cmd_profile(args: argparse.Namespace) -> int:
+    """Runs a script under the profiler; writes the Chrome trace and prints (and writes) the summary."""
+    import runpy
+    from pathlib import Path
+
+    from .errors import ArgumentError
+    from .profiler import profile
+
+    script = Path(args.script)
+    if not script.is_file():
+        raise ArgumentError(f"pyasc profile: no script {str(script)!r} (give the path of a Python file to run)")
+    trace = Path(args.trace or script.with_suffix(".trace.json").name)
+    saved = sys.argv
+    sys.argv = [str(script), *args.args]
+    sys.path.insert(0, str(script.parent.resolve()))
+    try:
+        with profile(span_cap=args.span_cap) as p:
+            runpy.run_path(str(script), run_name="__main__")
+    finally:
+        sys.argv = saved
+        sys.path.pop(0)
+    p.export_chrome_trace(trace)
+    table = p.key_averages()
+    con = _console()
+    con.print(table.table())
+    summary = Path(args.summary or trace.with_suffix("").name + ".summary.txt")
+    summary.write_text(str(table))
+    con.print(f"trace: {trace} (open in https://ui.perfetto.dev or chrome://tracing); summary: {summary}")
+    return 0
+
+
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str]] = {
     "info": (cmd_info, "version, backends, devices, plugins and build details"),
     "ops": (cmd_ops, "registered ops with their dtypes and the backends that run them"),
     "plugins": (cmd_plugins, "installed plugins, including ones that failed to load"),
     "check": (cmd_check, "check every op on a backend against the reference (differential test)"),
     "bench": (cmd_bench, "time ops on each backend next to NumPy (and torch when installed)"),
+    "profile": (cmd_profile, "run a script under the simulator's profiler: Chrome trace + per-kernel summary"),
 }
 
 
@@ -521,6 +553,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", type=int, default=1 << 20, help="elements per tensor (default 1048576)")
     p.add_argument("--min-time", type=float, default=0.05, help="seconds per timing loop (default 0.05)")
     p.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
+    p = sub.add_parser("profile", help=COMMANDS["profile"][1])
+    p.add_argument("script", help="the Python script to run")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="its arguments")
+    p.add_argument("--trace", metavar="PATH", help="Chrome trace file (default <script>.trace.json)")
+    p.add_argument("--summary", metavar="PATH", help="summary table file (default <trace>.summary.txt)")
+    p.add_argument("--span-cap", type=int, default=1_000_000, help="spans kept at most (default 1000000)")
     for name, (help_text, add_arguments, run) in plugin_commands().items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         add_arguments(p)

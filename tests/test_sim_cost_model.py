@@ -73,7 +73,10 @@ def test_four_times_the_data_takes_about_four_times_longer(cost, vadd, stream):
     small = timed_launch(vadd, 8, (x, x, z, n, 2048), stream)
     large = timed_launch(vadd, 8, (x, x, z, 4 * n, 2048), stream)
     assert large > small
-    assert 3.6 < (large - fixed) / (small - fixed) < 4.1
+    # 3.5 rather than 4: a block's time is the makespan of its pipelined timeline, whose fill and
+    # drain (the first tile's copy-in, the last tile's compute and copy-out, overlapped by nothing)
+    # are a per-block constant the idle kernel does not have (3 tiles per block here vs 12)
+    assert 3.4 < (large - fixed) / (small - fixed) < 4.1
     np.testing.assert_array_equal(z.numpy(), 2.0)
 
 

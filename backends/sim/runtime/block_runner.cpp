@@ -13,6 +13,7 @@
 #include <limits>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "error.h"
@@ -45,7 +46,40 @@ struct LaunchState {
     std::string deadlock_why;
     std::vector<std::thread> helpers;  // extra threads started so that waiting blocks never starve
     const std::function<void(uint32_t)> *worker = nullptr;
+    // ---- profiler (ABI v6) ----
+    std::mutex span_mu;
+    std::vector<SpanRecord> spans;
+    std::vector<std::string> files;
+    std::unordered_map<const char *, uint32_t> file_index;
+    uint64_t span_cap = 0, dropped = 0;
 };
+
+void report_spans_cb(void *user, uint32_t block_idx, uint32_t core, const PyascSimSpan *spans, size_t count,
+                     uint64_t dropped) {
+    LaunchState *ls = static_cast<LaunchState *>(user);
+    if (ls == nullptr) return;
+    std::lock_guard<std::mutex> lock(ls->span_mu);
+    ls->dropped += dropped;
+    for (size_t i = 0; i < count; ++i) {
+        if (ls->spans.size() >= ls->span_cap) {
+            ls->dropped += count - i;
+            break;
+        }
+        const PyascSimSpan &x = spans[i];
+        uint32_t file = 0;
+        const char *f = x.file != nullptr ? x.file : "";
+        auto it = ls->file_index.find(f);
+        if (it != ls->file_index.end()) {
+            file = it->second;
+        } else {
+            file = static_cast<uint32_t>(ls->files.size());
+            ls->files.emplace_back(f);
+            ls->file_index.emplace(f, file);
+        }
+        ls->spans.push_back(SpanRecord{x.start, x.end, x.bytes, block_idx, x.count, x.line, file,
+                                       static_cast<uint16_t>(core), x.pipe, x.kind, 0});
+    }
+}
 
 void report_warning_cb(void *user, uint32_t block_idx, const char *message) {
     LaunchState *ls = static_cast<LaunchState *>(user);
@@ -237,6 +271,7 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
     launch_state.spec = &spec;
     launch_state.num_blocks = num_blocks;
     launch_state.participants = num_blocks;
+    launch_state.span_cap = spec.span_cap;
     std::atomic<uint32_t> cores_per_block{1};
     if (checks) launch_state.writes.resize(num_blocks);
     std::mutex failure_mu;
@@ -256,7 +291,9 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
         ctx.args_size = spec.args_size;
         ctx.soc_name = spec.soc_name;
         ctx.flags = (checks ? PYASC_SIM_FLAG_CHECKS | PYASC_SIM_FLAG_XRACE : 0u) |
-                    (spec.strict ? PYASC_SIM_FLAG_STRICT : 0u);
+                    (spec.strict ? PYASC_SIM_FLAG_STRICT : 0u) | (spec.profile ? PYASC_SIM_FLAG_PROFILE : 0u);
+        ctx.span_cap = spec.span_cap;
+        ctx.report_spans = spec.profile ? report_spans_cb : nullptr;
         ctx.vector_cores = spec.vector_cores;
         ctx.cube_cores = spec.cube_cores;
         ctx.kernel_name = spec.kernel_name;
@@ -361,6 +398,9 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
     out->message = fail_message;
     out->warnings = std::move(launch_state.warnings);
     out->cores_per_block = cores_per_block.load();
+    out->spans = std::move(launch_state.spans);
+    out->files = std::move(launch_state.files);
+    out->dropped_spans = launch_state.dropped;
 }
 
 }  // namespace pyasc_sim

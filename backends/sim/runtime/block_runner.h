@@ -33,7 +33,18 @@ struct LaunchSpec {
     void (*block_begin)(int tag, uint32_t block) = nullptr;
     void (*block_end)() = nullptr;
     int tag = 0;  // passed to block_begin (the device process: the launch's slot)
+    bool profile = false;    // PYASC_SIM_FLAG_PROFILE: blocks hand back their timeline spans
+    uint64_t span_cap = 0;   // spans the launch keeps at most
 };
+
+// One timeline span of a launch, as the profiler's span file stores it (48 bytes, little endian).
+struct SpanRecord {
+    double start, end;  // simulated cycles since the block started
+    uint64_t bytes;
+    uint32_t block, count, line, file;  // file: index into LaunchOutcome::files
+    uint16_t core, pipe, kind, reserved;
+};
+static_assert(sizeof(SpanRecord) == 48, "the span file's record layout");
 
 struct LaunchOutcome {
     int32_t status = 0;     // 0, or the status of the lowest failing block
@@ -41,6 +52,9 @@ struct LaunchOutcome {
     std::string message;    // its message (without the "kernel K block B: " prefix)
     std::vector<std::string> warnings;  // "block B: sanitizer warning ..." (at most kMaxLaunchWarnings)
     uint32_t cores_per_block = 1;       // 3 for a mixed cube/vector kernel (1 AIC + 2 AIV per block)
+    std::vector<SpanRecord> spans;      // the profiler's spans (LaunchSpec::profile)
+    std::vector<std::string> files;     // their source files
+    uint64_t dropped_spans = 0;         // spans past the cap
 };
 
 constexpr size_t kMaxLaunchWarnings = 16;

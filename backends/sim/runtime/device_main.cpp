@@ -28,7 +28,9 @@
 #include <utility>
 #include <vector>
 
+#include "pyasc_sim/cost_model.h"
 #include "block_runner.h"
+#include "profile_log.h"
 #include "devproc_protocol.h"
 #include "pyasc/acl_abi.h"
 #include "pyasc_sim/kernel_abi.h"
@@ -394,6 +396,30 @@ double wave_cycles(const uint64_t *cycles, uint32_t num_blocks, uint32_t cores) 
     return total;
 }
 
+// The profiler's files of one launch: <prefix>.spans (SpanRecord after SpanRecord) and
+// <prefix>.json (the kernel, each block's cycles, the source files the records index, spans dropped).
+void write_profile(const char *prefix, const char *name, const uint64_t *cycles, uint32_t num_blocks,
+                   const LaunchOutcome &out) {
+    const std::string base(prefix);
+    if (FILE *f = std::fopen((base + ".spans").c_str(), "wb")) {
+        if (!out.spans.empty()) std::fwrite(out.spans.data(), sizeof(SpanRecord), out.spans.size(), f);
+        std::fclose(f);
+    }
+    std::string j = "{\"kernel\": " + json_string(name) + ", \"cores_per_block\": " +
+                    std::to_string(out.cores_per_block) + ", \"dropped\": " + std::to_string(out.dropped_spans) +
+                    ", \"startup_cycles\": " + std::to_string(cost::kBlockStartupCycles) + ", \"block_cycles\": [";
+    for (uint32_t b = 0; b < num_blocks; ++b) j += (b ? ", " : "") + std::to_string(cycles[b]);
+    j += "], \"files\": [";
+    for (size_t i = 0; i < out.files.size(); ++i) j += (i ? ", " : "") + json_string(out.files[i]);
+    j += "]}\n";
+    const std::string tmp = base + ".json.tmp";
+    if (FILE *f = std::fopen(tmp.c_str(), "w")) {
+        std::fputs(j.c_str(), f);
+        std::fclose(f);
+        std::rename(tmp.c_str(), (base + ".json").c_str());
+    }
+}
+
 // Runs entry i of the slot's batch; returns false when the batch must stop after it (it failed
 // or reported warnings: the reply's message and warnings belong to it).
 bool serve_entry(Slot *c, int slot, uint32_t i, ThreadPool &pool, KernelCache &cache, std::vector<uint64_t> &cycles) {
@@ -437,6 +463,8 @@ bool serve_entry(Slot *c, int slot, uint32_t i, ThreadPool &pool, KernelCache &c
     spec.block_begin = block_begin;
     spec.block_end = block_end;
     spec.tag = slot;
+    spec.profile = (e.flags & PYASC_SIM_FLAG_PROFILE) != 0;
+    spec.span_cap = e.span_cap;
     if (cycles.size() < e.num_blocks) cycles.resize(e.num_blocks);
     LaunchOutcome out;
     c->running.store(1);
@@ -446,6 +474,9 @@ bool serve_entry(Slot *c, int slot, uint32_t i, ThreadPool &pool, KernelCache &c
     e.failing_block = out.block;
     e.cores_per_block = out.cores_per_block;
     e.wave_cycles = wave_cycles(cycles.data(), e.num_blocks, out.cores_per_block > 1 ? c->cube_cores : c->vector_cores);
+    if (spec.profile) {
+        write_profile(reinterpret_cast<const char *>(c->arena + e.profile_off), name, cycles.data(), e.num_blocks, out);
+    }
     if (out.status == 0 && out.warnings.empty()) return true;
     std::snprintf(c->message, sizeof(c->message), "%s", out.message.c_str());
     size_t used = 0;

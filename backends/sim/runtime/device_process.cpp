@@ -319,7 +319,8 @@ size_t align8(size_t n) { return (n + 7) & ~size_t{7}; }
 // the protocol bounds them) and its argument blob, each 8-byte aligned.
 size_t arena_bytes(const KernelLaunch &r) {
     return align8(std::min(r.binary_path.size(), devproc::kMaxPath - 1) + 1) +
-           align8(std::min(r.kernel_name.size(), devproc::kMaxName - 1) + 1) + align8(r.args->size());
+           align8(std::min(r.kernel_name.size(), devproc::kMaxName - 1) + 1) + align8(r.args->size()) +
+           (r.profile_prefix.empty() ? 0 : align8(std::min(r.profile_prefix.size(), devproc::kMaxPath - 1) + 1));
 }
 
 // Copies s (at most max - 1 bytes) and a NUL into arena + *off; returns where it starts.
@@ -431,7 +432,9 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
         devproc::Entry &e = c.entries[j];
         e.num_blocks = r.num_blocks;
         e.flags = (r.checks ? PYASC_SIM_FLAG_CHECKS : 0u) | (r.strict ? PYASC_SIM_FLAG_STRICT : 0u) |
-                  (r.aicpu ? devproc::kFlagAiCpu : 0u);
+                  (r.aicpu ? devproc::kFlagAiCpu : 0u) | (r.profile_prefix.empty() ? 0u : PYASC_SIM_FLAG_PROFILE);
+        e.span_cap = r.span_cap;
+        e.profile_off = r.profile_prefix.empty() ? 0u : put_string(c.arena, &off, r.profile_prefix, devproc::kMaxPath);
         e.bin_dev = r.bin_dev;
         e.bin_ino = r.bin_ino;
         e.path_off = put_string(c.arena, &off, r.binary_path, devproc::kMaxPath);

@@ -38,6 +38,8 @@ struct KernelLaunch {
     bool checks = true;
     bool strict = false;  // PYASC_SIM_STRICT: warnings are errors
     bool aicpu = false;   // kernel_name is the entry function of an AI CPU binary (runs once)
+    std::string profile_prefix;  // non-empty: the profiler's span files of this launch (profile_log.h)
+    uint64_t span_cap = 0;
     const SocProfile *profile = nullptr;
     // What the kernel may touch, by address: (base, size) of live allocations and of tensor
     // blocks (size | devproc::kTensorBlockBit) inside allocations the caching allocator uses.

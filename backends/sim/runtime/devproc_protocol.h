@@ -24,7 +24,7 @@ namespace pyasc_sim {
 namespace devproc {
 
 constexpr uint32_t kMagic = 0x50534456u;  // "PSDV"
-constexpr uint32_t kVersion = 3;
+constexpr uint32_t kVersion = 4;
 constexpr size_t kMaxPath = 4096;
 constexpr size_t kMaxName = 256;
 constexpr size_t kMaxArgs = 1u << 20;          // argument blob bytes per launch
@@ -56,6 +56,9 @@ struct Entry {
     uint32_t path_off, name_off;      // NUL-terminated binary path and kernel name in `arena`
     uint64_t args_off, args_size;     // the argument blob in `arena`
     uint32_t allocs_off, n_allocs;    // the live allocations it may touch, in `allocs`
+    uint32_t profile_off;             // PYASC_SIM_FLAG_PROFILE: the span files' path prefix in `arena`
+    uint32_t reserved_req;
+    uint64_t span_cap;                // spans the launch keeps at most
     // ---- reply ----
     int32_t status;                   // 0 or the failing block's status
     uint32_t failing_block;
@@ -65,7 +68,7 @@ struct Entry {
 };
 
 constexpr uint32_t kMaxBatch = 64;  // launches per request
-constexpr size_t kArenaSize = kMaxArgs + kMaxPath + kMaxName + 64;  // one launch of any size fits
+constexpr size_t kArenaSize = kMaxArgs + 2 * kMaxPath + kMaxName + 64;  // one launch of any size fits
 
 // One request in flight: each stream worker that launches takes a free slot, so kernels of
 // different streams run concurrently, as on hardware (one may wait for another's flag).  A request

@@ -22,6 +22,7 @@
 #include "device_process.h"
 #include "devproc_protocol.h"
 #include "error.h"
+#include "profile_log.h"
 #include "runtime.h"
 
 static_assert(PYASC_SIM_STATUS_AICORE_EXCEPTION == ACL_ERROR_RT_AICORE_EXCEPTION, "kernel ABI status mismatch");
@@ -209,6 +210,7 @@ void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs)
     runtime().memory.snapshot(dev.id, &live, devproc::kMaxSnapshot);
     std::vector<const KernelLaunch *> posted;
     std::vector<size_t> index;  // posted[k] is jobs[index[k]]
+    const std::string prof_dir = profile_dir();  // the profiler is on: spans and a host record
     posted.reserve(count);
     index.reserve(count);
     for (size_t i = 0; i < count; ++i) {
@@ -235,6 +237,10 @@ void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs)
         req.args = &args[i];
         req.checks = checks_enabled();
         req.strict = strict_enabled();
+        if (!prof_dir.empty()) {
+            req.profile_prefix = profile_launch_prefix(prof_dir);
+            req.span_cap = profile_span_cap();
+        }
         req.profile = &profile;
         req.allocs = live;
         if (req.checks) merge_blocks(job.blocks.get(), &req.allocs);
@@ -251,10 +257,23 @@ void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs)
     for (size_t i = 0; i < count; ++i) {
         if (k < index.size() && index[k] == i) {
             const KernelResult &result = results[k++];
+            const double start_ns = st.clock_ns;
             if (result.has_cycles && jobs[i]->fn->aicpu) {  // AI CPU: its task cost and its run time
                 st.clock_ns += profile.aicpu_launch_ns + result.wave_cycles * profile.aicpu_slowdown;
             } else if (result.has_cycles) {
                 st.clock_ns += cost::kLaunchOverheadNs + result.wave_cycles / profile.clock_ghz;
+            }
+            if (!prof_dir.empty()) {
+                const KernelLaunch &req = reqs[i];
+                profile_log(prof_dir, format("{\"type\": \"launch\", \"device\": %d, \"stream\": %llu, \"kernel\": %s, "
+                                             "\"blocks\": %u, \"start_ns\": %.17g, \"end_ns\": %.17g, "
+                                             "\"overhead_ns\": %.17g, \"clock_ghz\": %.17g, \"vector_cores\": %u, "
+                                             "\"cube_cores\": %u, \"hbm_gbps\": %.17g, \"status\": %d, \"prefix\": %s}",
+                                             dev.id, profile_stream_id(st),
+                                             json_string(req.kernel_name).c_str(), req.num_blocks, start_ns,
+                                             st.clock_ns, cost::kLaunchOverheadNs, profile.clock_ghz,
+                                             profile.vector_cores, profile.cube_cores, profile.hbm_bandwidth_gbps,
+                                             static_cast<int>(result.status), json_string(req.profile_prefix).c_str()));
             }
             push_warnings(result.warnings);
             if (result.status != ACL_SUCCESS) st.record_error(result.status, result.message);

@@ -15,6 +15,7 @@
 #include "pyasc_sim/cost_model.h"
 #include "device_heap.h"
 #include "error.h"
+#include "profile_log.h"
 #include "runtime.h"
 
 namespace pyasc_sim {
@@ -267,6 +268,11 @@ aclError classify(const char *api, const char *role, const void *p, size_t count
 }
 
 bool is_hostish(Side s) { return s != Side::kDevice; }
+
+// A copy's direction as the profiler names it.
+const char *copy_kind(bool dst_device, bool src_device) {
+    return dst_device ? (src_device ? "memcpy D2D" : "memcpy H2D") : (src_device ? "memcpy D2H" : "memcpy H2H");
+}
 
 aclError side_mismatch(const char *api, aclrtMemcpyKind kind, const char *role, const void *p, Side actual,
                        const char *expected) {
@@ -551,7 +557,9 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
             }
             if (count != 0) std::memmove(d.p, s.p, count);
             mark_written(d, count);
+            const double start_ns = stm.clock_ns;
             stm.clock_ns += ns;
+            profile_task(stm, copy_kind(d.side == Side::kDevice, s.side == Side::kDevice), start_ns, count);
         },
         pageable);
     return ACL_SUCCESS;
@@ -580,7 +588,9 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
         if (!still_alive(stm, "aclrtMemsetAsync", "devPtr", span)) return;
         if (count != 0) std::memset(span.p, static_cast<unsigned char>(value), count);
         mark_written(span, count);
+        const double start_ns = stm.clock_ns;
         stm.clock_ns += ns;
+        profile_task(stm, "memset", start_ns, count);
     });
     return ACL_SUCCESS;
 }

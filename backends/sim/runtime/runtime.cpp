@@ -15,6 +15,7 @@
 
 #include "device_heap.h"
 #include "error.h"
+#include "profile_log.h"
 #include "fork.h"
 
 namespace pyasc_sim {
@@ -535,6 +536,7 @@ static aclError synchronize_device(const char *api, int32_t timeout) {
                                static_cast<int>(timeout)));
         }
     }
+    for (auto &s : streams) profile_task(*s, "host synchronize (device)", s->clock_ns, 0);  // all idle
     aclError first = ACL_SUCCESS;
     std::string first_message;
     for (auto &s : streams) {

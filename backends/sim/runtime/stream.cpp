@@ -12,6 +12,7 @@
 
 #include "pyasc_sim/cost_model.h"
 #include "error.h"
+#include "profile_log.h"
 #include "runtime.h"
 
 namespace pyasc_sim {
@@ -183,6 +184,7 @@ aclError synchronize_stream(const char *api, aclrtStream stream, int32_t timeout
                     format("%s: stream %s did not finish its tasks within %d ms", api, ptr_str(stream).c_str(),
                            static_cast<int>(timeout)));
     }
+    profile_task(*s, "host synchronize (stream)", s->clock_ns, 0);  // idle: its clock is settled
     std::string message;
     // The sticky error is reported once, then cleared: the stream is usable again.
     const aclError e = s->take_error(&message);
@@ -296,7 +298,9 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     s->enqueue([ev, target](Stream &st) {
         std::unique_lock<std::mutex> lock(ev->mu);
         ev->cv.wait(lock, [&] { return ev->completed >= target; });
+        const double start_ns = st.clock_ns;
         st.clock_ns = std::max(st.clock_ns, ev->timestamp_ns) + cost::kEventTaskNs;
+        if (st.clock_ns > start_ns) profile_task(st, "stream wait event", start_ns, 0);
         const aclError error = ev->error;
         const std::string message = ev->error_message;
         lock.unlock();
@@ -355,6 +359,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
         st.finish_current_task();  // an event seen complete implies its stream is idle up to here
         std::lock_guard<std::mutex> lock(ev->mu);
         ev->timestamp_ns = st.clock_ns;
+        profile_task(st, "event record", st.clock_ns, 0);
         if (seq > ev->completed) {
             ev->completed = seq;
             ev->error = error;

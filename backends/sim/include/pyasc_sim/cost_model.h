@@ -13,11 +13,11 @@
  *   * the Ascend C kernel API (kernel_api/include/pyasc_sim/kapi/ headers): each block
  *     accumulates cycles per hardware pipe (MTE2 = GM->local DMA, MTE3 = local->GM
  *     DMA, MTE1 = L1->L0 loads, V = vector unit, M = cube unit, FIX = fixpipe,
- *     S = scalar unit).  The pipes run in parallel, so a block's cost is
- *         kBlockStartupCycles + max over pipes of the pipe's busy cycles
- *                             + the synchronisation cycles (queues, flags, barriers),
+ *     S = scalar unit).  The pipes run in parallel, each on its own clock, ordered only by
+ *     the synchronisation (flags, queues, barriers: kapi/timeline.h), so a block's cost is
+ *         kBlockStartupCycles + the makespan of that per-pipe schedule,
  *     which rewards double buffering (MTE2 / V / MTE3 overlap) without simulating
- *     instruction timing.  The block reports it in PyascSimBlockContext::cycles.
+ *     instruction latencies inside a pipe.  The block reports it in PyascSimBlockContext::cycles.
  *
  * Plain C++ constants, no dependencies: included by runtime and kernel code alike.
  */

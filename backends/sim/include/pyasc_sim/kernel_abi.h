@@ -37,6 +37,8 @@
  *      range is a tensor block the caching allocator registered (pyascRtTrackBlock), so the
  *      kernel API names it a tensor; a why starting with PYASC_SIM_WHY_USE_AFTER_FREE means the
  *      address lies in a tensor block freed before the launch was enqueued.
+ *   6  appended: span_cap and report_spans, the block's scheduled timeline (per-pipe spans in
+ *      simulated cycles) when PYASC_SIM_FLAG_PROFILE is set (the profiler).
  */
 #ifndef PYASC_SIM_KERNEL_ABI_H_
 #define PYASC_SIM_KERNEL_ABI_H_
@@ -48,7 +50,7 @@
 extern "C" {
 #endif
 
-#define PYASC_SIM_KERNEL_ABI_VERSION 5u
+#define PYASC_SIM_KERNEL_ABI_VERSION 6u
 
 /* Symbol names. */
 #define PYASC_SIM_ENTRY_PREFIX "__pyasc_sim_entry_"
@@ -76,6 +78,8 @@ extern "C" {
  * report its GM reads, atomic writes and cross-core sync events with report_gm_write_sites, for
  * the cross-core race check (gm-cross-core-race).  Without it only plain writes, tag 0. */
 #define PYASC_SIM_FLAG_XRACE 0x4u
+/* Keep the block's timeline spans and hand them to report_spans (v6; the profiler). */
+#define PYASC_SIM_FLAG_PROFILE 0x8u
 
 /* PyascSimGmWrite::reserved when PYASC_SIM_FLAG_XRACE is set: kind bits, the core of the block
  * (0: the block's only / AIC core, 1..3: its AIV cores) and the core's segment (a count of the
@@ -106,6 +110,24 @@ typedef struct PyascSimGmWrite {
     uint32_t line;
     uint32_t reserved;
 } PyascSimGmWrite;
+
+/* One span of a block's scheduled timeline (v6): an instruction, or a run of the same
+ * instruction back to back, on one pipe (0 S, 1 V, 2 M, 3 MTE1, 4 MTE2, 5 MTE3, 6 FIX), from
+ * `start` to `end` in simulated cycles since the block started; kind PYASC_SIM_SPAN_WAIT is time
+ * the pipe was blocked on a flag, a queue or a barrier.  `file` is a string of the kernel binary. */
+#define PYASC_SIM_SPAN_INSTR 0u
+#define PYASC_SIM_SPAN_WAIT 1u
+typedef struct PyascSimSpan {
+    double start;
+    double end;
+    uint64_t bytes;     /* bytes moved by DMA instructions (MTE2 / MTE3), else 0 */
+    const char *file;
+    uint32_t line;
+    uint32_t count;     /* instructions merged into this span */
+    uint16_t pipe;
+    uint16_t kind;
+    uint32_t reserved;
+} PyascSimSpan;
 
 typedef struct PyascSimBlockContext {
     uint32_t abi_version;   /* PYASC_SIM_KERNEL_ABI_VERSION, set by the runtime */
@@ -182,6 +204,14 @@ typedef struct PyascSimBlockContext {
     uint8_t *gm_uninit;
     uint64_t gm_uninit_base;
     uint64_t gm_uninit_span;
+
+    /* ---- version 6 (valid when abi_version >= 6) ---- */
+    /* With PYASC_SIM_FLAG_PROFILE: spans a core keeps at most, and where it hands them when it
+     * ends (core 0: the block's only / AIC core, 1..: its AIV cores; `dropped`: spans past the
+     * cap).  Thread-safe; the runtime copies them.  NULL when not profiling. */
+    uint64_t span_cap;
+    void (*report_spans)(void *user, uint32_t block_idx, uint32_t core, const PyascSimSpan *spans, size_t count,
+                         uint64_t dropped);
 } PyascSimBlockContext;
 
 typedef void (*PyascSimKernelEntry)(PyascSimBlockContext *ctx);

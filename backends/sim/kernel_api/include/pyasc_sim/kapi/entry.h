@@ -77,6 +77,10 @@ public:
         st_.strict = true;  // compile option: -DPYASC_SIM_STRICT=1
 #endif
         if (ctx->abi_version >= 4 && (ctx->flags & PYASC_SIM_FLAG_STRICT) != 0) st_.strict = true;
+        if (ctx->abi_version >= 6 && (ctx->flags & PYASC_SIM_FLAG_PROFILE) != 0 && ctx->report_spans != nullptr) {
+            st_.tl.keep = true;  // the profiler: keep the timeline's spans (at most span_cap)
+            st_.tl.cap = static_cast<size_t>(ctx->span_cap);
+        }
         prev_ = current_block_ptr();
         current_block_ptr() = &st_;
     }
@@ -190,6 +194,12 @@ inline void report_writes(PyascSimBlockContext *ctx, std::vector<PyascSimGmWrite
     }
 }
 
+// Hands the core's timeline spans to the profiler (ABI v6, PYASC_SIM_FLAG_PROFILE).
+inline void report_spans(PyascSimBlockContext *ctx, const BlockState &st, uint32_t core) {
+    if (!st.tl.keep || ctx->abi_version < 6 || ctx->report_spans == nullptr) return;
+    ctx->report_spans(ctx->runtime_user, ctx->block_idx, core, st.tl.spans.data(), st.tl.spans.size(), st.tl.dropped);
+}
+
 // Hands the block's warnings to the runtime (ABI v4), or prints them (older runtimes).
 inline void report_warnings(PyascSimBlockContext *ctx, const BlockState &st) {
     for (const std::string &w : st.warnings) {
@@ -234,6 +244,7 @@ struct SubCores {
                 std::snprintf(c->message, sizeof(c->message), "C++ exception escaped the kernel: %s", e.what());
             }
             c->cycles = static_cast<uint64_t>(block_cycles(st));
+            report_spans(c, st, 1 + sub);
             if (c->status == 0 && st.checks) self->writes[sub] = std::move(st.writes);
             for (const std::string &w : st.warnings) {
                 if (c->abi_version >= 4 && c->report_warning != nullptr) {
@@ -309,6 +320,7 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
     }
     flush_block_output();  // the block's printf / DumpTensor output, in one piece
     ctx->cycles = static_cast<uint64_t>(block_cycles(st));
+    report_spans(ctx, st, 0);
     const bool spawned = !subs.threads.empty();
     // The AIC is done: count it as ended while its AIV finish (a wait of theirs on it can then be
     // seen as a deadlock); after the join the runtime counts the block's end once more, so one

@@ -11,13 +11,46 @@ class TPipe;
 
 namespace sim_detail {
 
+// The pipe that fills a buffer of position `pos` (EnQue's SetFlag side) and the one that
+// consumes it from position `dst` (DeQue's WaitFlag side), as the queue protocol syncs them.
+inline int queue_producer(TPosition pos) {
+    switch (pos) {
+        case TPosition::VECIN:
+        case TPosition::A1:
+        case TPosition::B1:
+        case TPosition::C1: return pyasc_sim::kapi::kPipeMTE2;
+        case TPosition::A2:
+        case TPosition::B2:
+        case TPosition::C2: return pyasc_sim::kapi::kPipeMTE1;
+        case TPosition::CO1: return pyasc_sim::kapi::kPipeM;
+        case TPosition::CO2: return pyasc_sim::kapi::kPipeFIX;
+        default: return pyasc_sim::kapi::kPipeV;  // VECOUT, VECCALC, ...
+    }
+}
+inline int queue_consumer(TPosition dst) {
+    switch (dst) {
+        case TPosition::VECOUT:
+        case TPosition::CO2: return pyasc_sim::kapi::kPipeMTE3;
+        case TPosition::A1:
+        case TPosition::B1:
+        case TPosition::C1:
+        case TPosition::TSCM: return pyasc_sim::kapi::kPipeMTE1;
+        case TPosition::A2:
+        case TPosition::B2:
+        case TPosition::C2: return pyasc_sim::kapi::kPipeM;
+        case TPosition::CO1: return pyasc_sim::kapi::kPipeFIX;
+        default: return pyasc_sim::kapi::kPipeV;  // VECIN, VECCALC, ...
+    }
+}
+
 // Shared implementation of every queue: `num` buffers of `len` bytes, a FIFO of at
 // most `depth` enqueued buffers, and the state of each buffer.
 class QueueImpl {
 public:
     enum State : uint8_t { kFree = 0, kAllocated, kEnqueued };
 
-    QueueImpl(TPosition pos, int32_t depth) : pos_(pos), depth_(depth) {}
+    QueueImpl(TPosition pos, int32_t depth, TPosition dst)
+        : pos_(pos), depth_(depth), producer_(queue_producer(pos)), consumer_(queue_consumer(dst)) {}
     ~QueueImpl() { check_leaks(); }
     QueueImpl(const QueueImpl &) = delete;
     QueueImpl &operator=(const QueueImpl &) = delete;
@@ -28,6 +61,8 @@ public:
         len_ = len;
         state_.assign(num, kFree);
         race_.assign(num, {});
+        ready_.assign(num, 0.0);
+        freed_.assign(num, 0.0);
         alloc_loc_.assign(num, loc);
         fifo_.assign(num, 0);
         head_ = count_ = 0;
@@ -44,6 +79,8 @@ public:
                 state_[i] = kAllocated;
                 alloc_loc_[i] = loc;
                 if (i < race_.size()) pyasc_sim::kapi::race().acquire(race_[i]);  // after the last FreeTensor
+                // the producer refills it once the consumer freed it
+                pyasc_sim::kapi::blk().tl.wait_until(producer_, freed_[i], 0.0, loc.file, loc.line);
                 next_ = (i + 1) % num_;
                 return tensor<T>(i);
             }
@@ -73,6 +110,7 @@ public:
         ++count_;
         state_[i] = kEnqueued;
         pyasc_sim::kapi::race().publish(race_[i]);  // the producer's pipes, seen by DeQue
+        ready_[i] = pyasc_sim::kapi::blk().tl.clock[producer_];  // the producer's work so far ends then
         return true;
     }
 
@@ -90,7 +128,8 @@ public:
         --count_;
         state_[i] = kAllocated;
         pyasc_sim::kapi::race().acquire(race_[i]);
-        pyasc_sim::kapi::charge_sync(pyasc_sim::cost::kQueueSyncCycles);
+        pyasc_sim::kapi::blk().tl.wait_until(consumer_, ready_[i], pyasc_sim::cost::kQueueSyncCycles, loc.file,
+                                             loc.line);
         return tensor<T>(i);
     }
 
@@ -106,6 +145,7 @@ public:
         }
         state_[i] = kFree;
         pyasc_sim::kapi::race().publish(race_[i]);  // the old owner's accesses, seen by the next AllocTensor
+        freed_[i] = pyasc_sim::kapi::blk().tl.clock[consumer_];
     }
 
     uint32_t enqueued() const { return count_; }
@@ -165,6 +205,9 @@ private:
     uint32_t len_ = 0;
     std::vector<uint8_t> state_;
     std::vector<pyasc_sim::kapi::RaceClock> race_;  // pipe-race: per buffer, the clock its last owner published
+    int producer_, consumer_;    // timeline: the pipes the queue protocol syncs
+    std::vector<double> ready_;  // per buffer: the cycle its EnQue'd data is ready (DeQue waits for it)
+    std::vector<double> freed_;  // per buffer: the cycle its consumer freed it (AllocTensor waits for it)
     std::vector<pyasc_sim::kapi::SrcLoc> alloc_loc_;
     std::vector<uint32_t> fifo_;
     uint32_t head_ = 0;
@@ -179,7 +222,7 @@ private:
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind {
 public:
-    TQueBind() : impl_(src, depth) {}
+    TQueBind() : impl_(src, depth, dst) {}
 
     template <typename T>
     LocalTensor<T> AllocTensor(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {

@@ -27,6 +27,7 @@
 
 #include "pyasc_sim/kapi/base.h"
 #include "pyasc_sim/kapi/race.h"
+#include "pyasc_sim/kapi/timeline.h"
 
 namespace pyasc_sim {
 namespace kapi {
@@ -151,8 +152,7 @@ struct BlockState {
     bool failed = false;
     size_t capacity[kMemKinds] = {};
     uint8_t *mem[kMemKinds] = {};
-    double pipe[kPipes] = {};
-    double sync = 0.0;
+    Timeline tl;  // per-pipe clocks and, when profiling, the spans (timeline.h): the block's cost
     int32_t flags[kHardEvents][kEventIds] = {};
     SrcLoc flag_loc[kHardEvents][kEventIds];
     bool event_alloc[kHardEvents][kEventIds] = {};
@@ -363,24 +363,33 @@ inline void race_commit(BlockState &b, Pipe p) {
          c.other_line, std::strcmp(c.kind_name, "write-after-read") == 0 ? "reads" : "wrote",
          race_pipe_name(c.other_pipe), race_pipe_name(c.pipe), race_pipe_name(c.other_pipe), race_pipe_name(c.pipe));
 }
+// An instruction of `cycles` on pipe p: runs from the pipe's clock (timeline.h).
 inline void charge(Pipe p, double cycles) {
     BlockState &b = blk();
-    b.pipe[p] += cycles;
+    b.tl.run(p, cycles);
     if (!b.race.pending.empty()) race_commit(b, p);
 }
-inline void charge_sync(double cycles) { blk().sync += cycles; }
+// Synchronisation with no pipe of its own (cross-core waits): every pipe lines up, then pays it.
+inline void charge_sync(double cycles, const SrcLoc &loc = SrcLoc(nullptr, 0)) {
+    blk().tl.barrier_all(cycles, loc.file, loc.line);
+}
+// Where the instruction about to be charged was called (its operand checks): its spans' source.
+inline void timeline_loc(const SrcLoc &loc) {
+    if (!kTimelineSpans) return;
+    Timeline &t = blk().tl;
+    t.loc_file = loc.file;
+    t.loc_line = loc.line;
+}
 inline double dma_cycles(size_t bytes, size_t bursts) {
+    if (kTimelineSpans) blk().tl.bytes += bytes;  // the DMA charged next moves them (profiler's bytes moved)
     return cost::kDmaIssueCycles + cost::kDmaBurstCycles * static_cast<double>(bursts) +
            static_cast<double>(bytes) / cost::kGmBytesPerCycle;
 }
 inline double vector_cycles(double repeats, double factor = 1.0) {
     return cost::kVectorIssueCycles + repeats * cost::kVectorRepeatCycles * factor;
 }
-inline double block_cycles(const BlockState &b) {
-    double busiest = 0.0;
-    for (double c : b.pipe) busiest = std::max(busiest, c);
-    return cost::kBlockStartupCycles + busiest + b.sync;
-}
+// The block's simulated time: startup plus the makespan of its scheduled timeline.
+inline double block_cycles(const BlockState &b) { return cost::kBlockStartupCycles + b.tl.makespan(); }
 
 // ---- global memory checks -----------------------------------------------------------------------
 inline bool same_site(const PyascSimGmWrite &a, const PyascSimGmWrite &b) {

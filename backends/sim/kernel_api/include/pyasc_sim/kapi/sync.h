@@ -2,7 +2,7 @@
 //
 // Blocks execute their instructions in program order on the CPU, so no instruction
 // actually waits; the API checks the pairing the hardware relies on (a WaitFlag with no
-// SetFlag before it hangs a real core) and charges the cost model.
+// SetFlag before it hangs a real core) and schedules the wait on the timeline (timeline.h).
 #ifndef PYASC_SIM_KAPI_SYNC_H_
 #define PYASC_SIM_KAPI_SYNC_H_
 
@@ -26,16 +26,38 @@ inline void check_event_id(const char *api, HardEvent evt, int32_t id, const pya
                               event_name(evt), id, pyasc_sim::kapi::kEventIds - 1);
     }
 }
+// The timeline's pipe of a pipe_t (-1: PIPE_ALL or one the cost model does not charge).
+inline int timeline_pipe(pipe_t p) {
+    switch (p) {
+        case PIPE_S: return pyasc_sim::kapi::kPipeS;
+        case PIPE_V: return pyasc_sim::kapi::kPipeV;
+        case PIPE_M: return pyasc_sim::kapi::kPipeM;
+        case PIPE_MTE1: return pyasc_sim::kapi::kPipeMTE1;
+        case PIPE_MTE2: return pyasc_sim::kapi::kPipeMTE2;
+        case PIPE_MTE3: return pyasc_sim::kapi::kPipeMTE3;
+        case PIPE_FIX: return pyasc_sim::kapi::kPipeFIX;
+        default: return -1;
+    }
+}
+// PipeBarrier<PIPE_ALL>: every pipe waits for every pipe; PipeBarrier<p>: p finishes its work.
+inline void barrier(pipe_t pipe, const pyasc_sim::kapi::SrcLoc &loc) {
+    const int p = timeline_pipe(pipe);
+    if (p < 0 && pipe != PIPE_ALL) return;  // MTE4, MTE5, V2: pipes the cost model does not charge
+    if (p < 0) {
+        pyasc_sim::kapi::race().barrier_all();  // every pipe waits for every pipe
+        pyasc_sim::kapi::blk().tl.barrier_all(pyasc_sim::cost::kBarrierCycles, loc.file, loc.line);
+    } else {
+        pyasc_sim::kapi::blk().tl.wait_until(p, 0.0, pyasc_sim::cost::kBarrierCycles, loc.file, loc.line);
+    }
+}
 }  // namespace sim_detail
 
 template <pipe_t pipe>
-inline void PipeBarrier() {
-    if (pipe == PIPE_ALL) pyasc_sim::kapi::race().barrier_all();  // every pipe waits for every pipe
-    pyasc_sim::kapi::charge_sync(pyasc_sim::cost::kBarrierCycles);
+inline void PipeBarrier(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    sim_detail::barrier(pipe, loc);
 }
-inline void pipe_barrier(pipe_t pipe) {
-    if (pipe == PIPE_ALL) pyasc_sim::kapi::race().barrier_all();
-    pyasc_sim::kapi::charge_sync(pyasc_sim::cost::kBarrierCycles);
+inline void pipe_barrier(pipe_t pipe, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    sim_detail::barrier(pipe, loc);
 }
 
 template <HardEvent event>
@@ -46,6 +68,9 @@ inline void SetFlag(int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::ka
     if (c == 0) b.flag_loc[static_cast<int>(event)][eventID] = loc;
     ++c;
     pyasc_sim::kapi::race().set_flag(static_cast<int>(event), eventID);  // publishes the source pipe's clock
+    int src = -1, dst = -1;
+    pyasc_sim::kapi::race_event_pipes(static_cast<int>(event), src, dst);
+    b.tl.set_flag(static_cast<int>(event), eventID, src);  // ... and the cycle its work so far ends
 }
 
 template <HardEvent event>
@@ -64,7 +89,9 @@ inline void WaitFlag(int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::k
     }
     --c;
     pyasc_sim::kapi::race().wait_flag(static_cast<int>(event), eventID, c == 0);  // the destination pipe sees it
-    pyasc_sim::kapi::charge_sync(pyasc_sim::cost::kFlagSyncCycles);
+    int src = -1, dst = -1;
+    pyasc_sim::kapi::race_event_pipes(static_cast<int>(event), src, dst);
+    b.tl.wait_flag(static_cast<int>(event), eventID, dst, pyasc_sim::cost::kFlagSyncCycles, loc.file, loc.line);
 }
 
 // Called when the kernel returns: a SetFlag that no WaitFlag consumed breaks the pairing the

@@ -230,6 +230,7 @@ public:
     enum Access { kWrite, kRead, kVecDst, kVecSrc };
     void check_access(int64_t byte_offset, int64_t bytes, Access mode, const char *what,
                       const pyasc_sim::kapi::SrcLoc &loc) const {
+        pyasc_sim::kapi::timeline_loc(loc);  // the instruction's source line, for its timeline span
         check_bounds(byte_offset, bytes, what, loc);
         if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
         const int k = kind();
