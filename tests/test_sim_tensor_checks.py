@@ -182,3 +182,26 @@ def test_a_block_freed_or_reused_behind_a_queued_launch_stays_valid_for_it(reuse
     dev.copy(out, z, N * 4, s, True)
     np.testing.assert_array_equal(out, np.full(N, 6.0, np.float32))
     dev.synchronize()
+
+
+@pytest.mark.parametrize("mode,tag,what", [(0, "uninit-tail-count", "Adds 256 bytes at UB offset"),
+                                           (1, "uninit-tail-copy", "DataCopy reads 256 bytes at UB offset"),
+                                           (2, "uninit-tail-repeat", "Adds 32 bytes at UB offset")])
+def test_a_read_whose_later_sector_no_instruction_wrote(kernels, stream, mode, tag, what):
+    # the read's first sectors were written, its fifth (UB bytes [128, 160) of the buffer) never was
+    z = pyasc.full((64,), 7.0, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("local_uninit_tail"), 1, (z, mode), stream=stream)
+    msg = expect_error(stream, "local_uninit_tail", "local-uninit-read", marked_line(SRC, tag), what)
+    base = int(msg.split(" bytes at UB offset ")[1].split(",")[0])
+    first = int(msg.split("no instruction of this kernel wrote UB offset ")[1].split(" ")[0])
+    buf = base if mode != 2 else base - 128  # the repeat form reports the block it reads
+    assert first == buf + 128, msg
+
+
+def test_strided_reads_skip_the_gaps_they_do_not_read(kernels, stream):
+    z = pyasc.full((64,), 7.0, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("local_uninit_tail"), 1, (z, 3), stream=stream)
+    stream.synchronize()
+    np.testing.assert_array_equal(z.numpy(), np.r_[np.full(32, 4.0, np.float32), np.zeros(32, np.float32)])

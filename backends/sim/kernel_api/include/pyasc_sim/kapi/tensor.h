@@ -227,7 +227,7 @@ public:
         check_access(index * static_cast<int64_t>(sizeof(T)), count * static_cast<int64_t>(sizeof(T)), kVecDst, what,
                      loc);
     }
-    enum Access { kWrite, kRead, kVecDst, kVecSrc };
+    enum Access { kWrite, kRead, kVecDst, kVecSrc, kReadSpan, kVecSrcSpan };
     void check_access(int64_t byte_offset, int64_t bytes, Access mode, const char *what,
                       const pyasc_sim::kapi::SrcLoc &loc) const {
         check_bounds(byte_offset, bytes, what, loc);
@@ -236,7 +236,7 @@ public:
         const uint64_t off = mem_offset() + static_cast<uint64_t>(byte_offset);
         pyasc_sim::kapi::race().note(k, off, static_cast<uint64_t>(bytes), mode == kWrite || mode == kVecDst, loc.file,
                                      loc.line);
-        if (mode != kVecSrc) {
+        if (mode != kVecSrc && mode != kVecSrcSpan) {
             pyasc_sim::kapi::local_flush_pending();
         } else {
             pyasc_sim::kapi::local_flush_pending_before_source(loc);
@@ -249,6 +249,15 @@ public:
             pyasc_sim::kapi::local_defer_written(k, off, static_cast<uint64_t>(bytes), loc);
             return;
         }
+        if (mode == kReadSpan || mode == kVecSrcSpan) return;  // the caller checks the parts it reads
+        init_read(byte_offset, bytes, what, loc);
+    }
+    // Initcheck of a read of bytes [byte_offset, byte_offset + bytes): every 32-byte sector it
+    // touches must have been written by an earlier instruction of this kernel.
+    void init_read(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
+        const int k = kind();
+        const uint64_t off = mem_offset() + static_cast<uint64_t>(byte_offset);
         const int64_t u = pyasc_sim::kapi::local_first_unwritten(k, off, static_cast<uint64_t>(bytes));
         if (u >= 0) {
             pyasc_sim::kapi::fail(
@@ -259,6 +268,29 @@ public:
                 what, static_cast<long long>(bytes), pyasc_sim::kapi::mem_name(k), static_cast<unsigned long long>(off),
                 pyasc_sim::kapi::mem_name(k), static_cast<long long>(u), pyasc_sim::kapi::mem_name(k));
         }
+    }
+    // A strided local read: `count` bursts of `burst` bytes every `pitch` bytes.  Bounds and
+    // pipe-race cover the span; initcheck covers only the bursts (the gaps are not read).
+    void check_read_bursts(uint64_t count, uint64_t burst, uint64_t pitch, const char *what,
+                           const pyasc_sim::kapi::SrcLoc &loc, uint64_t start = 0) const {
+        if (count == 0 || burst == 0) return;
+        const int64_t span = static_cast<int64_t>((count - 1) * pitch + burst);
+        const int64_t at = static_cast<int64_t>(start);
+        if (pitch == burst || count == 1) {
+            check_access(at, span, kRead, what, loc);
+            return;
+        }
+        check_access(at, span, kReadSpan, what, loc);
+        if (!pyasc_sim::kapi::blk().checks) return;
+        for (uint64_t i = 0; i < count; ++i) {
+            init_read(at + static_cast<int64_t>(i * pitch), static_cast<int64_t>(burst), what, loc);
+        }
+    }
+    // A vector source read through repeat strides: bounds and pipe-race over the extent, the caller
+    // then runs init_read over the blocks the instruction reads.
+    void check_read_span(int64_t index, int64_t count, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        check_access(index * static_cast<int64_t>(sizeof(T)), count * static_cast<int64_t>(sizeof(T)), kVecSrcSpan,
+                     what, loc);
     }
     void check_bounds(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
         if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
