@@ -64,7 +64,7 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     src.check_aligned("LoadData", "src", loc, 32);
     dst.check(0, static_cast<int64_t>(sim_detail::load2d_dst_extent(p, frac)), "LoadData writes", loc);
     // the fractals it reads: startIndex, then every srcStride-th (initcheck skips the others)
-    src.check_read_bursts(p.repeatTimes, 512, p.srcStride * 512ull, "LoadData reads", loc, p.startIndex * 512ull);
+    src.check_read_bursts(p.repeatTimes, 512, p.srcStride * 512ull, "LoadData reads", loc, p.startIndex * 512ull, 512);
     sim_detail::load2d(dst.ptr(), src.ptr(), p);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE1,
                             pyasc_sim::cost::kDmaIssueCycles + p.repeatTimes * 512.0 / pyasc_sim::cost::kLocalBytesPerCycle);

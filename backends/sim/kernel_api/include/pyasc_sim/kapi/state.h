@@ -563,6 +563,20 @@ inline int64_t local_first_unwritten(int kind, uint64_t offset, uint64_t bytes) 
     return -1;
 }
 
+// Whether some 32-byte sector of [offset, offset + bytes) was written by this kernel (true when
+// there is nothing to check).
+inline bool local_any_written(int kind, uint64_t offset, uint64_t bytes) {
+    BlockState &b = blk();
+    if (kind < 0 || b.written[kind] == nullptr || bytes == 0 || b.ctx == nullptr) return true;
+    const uint8_t *w = b.written[kind];
+    const uint64_t last = std::min<uint64_t>((offset + bytes + 31) / 32, (b.capacity[kind] + 31) / 32);
+    if (offset / 32 >= last) return true;
+    for (uint64_t s = offset / 32; s < last; ++s) {
+        if ((w[s / 8] >> (s % 8)) & 1u) return true;
+    }
+    return false;
+}
+
 // Checks that [p, p + n) lies inside what the runtime let the kernel touch (ABI v2 runtimes
 // only): the tensor block (or else the allocation) that `origin` — the address the GlobalTensor
 // was set to — points into, so an access past a tensor never lands in its neighbour.  Nothing

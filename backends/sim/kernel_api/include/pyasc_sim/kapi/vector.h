@@ -124,11 +124,25 @@ inline void check_operand(const LocalTensor<T> &t, const char *api, const char *
     for (uint32_t i = 0; i < m.n; ++i) {
         if (m.test(i) && i / o.epb < kMaxBlocks) used[i / o.epb] = true;
     }
+    // as for count forms (LocalTensor::vec_init_read): the first block read, and some block of each
+    // repeat, must have been written (a full mask over a partly filled repeat reads ignored lanes)
+    const int k = t.kind();
+    const int64_t esz = static_cast<int64_t>(sizeof(T));
+    bool first = true;
     for (uint32_t r = 0; r < repeats; ++r) {
-        for (uint32_t j = 0; j < kMaxBlocks; ++j) {
-            if (used[j]) t.init_read(o.off(r, j * static_cast<uint32_t>(o.epb)) * static_cast<int64_t>(sizeof(T)), 32,
-                                     api, loc);
+        int64_t some = -1;
+        bool any = false;
+        for (uint32_t j = 0; j < kMaxBlocks && !any; ++j) {
+            if (!used[j]) continue;
+            const int64_t at = o.off(r, j * static_cast<uint32_t>(o.epb)) * esz;
+            if (first) {
+                t.init_read(at, 32, api, loc, elems * esz, 0);
+                first = false;
+            }
+            if (some < 0) some = at;
+            any = pyasc_sim::kapi::local_any_written(k, t.mem_offset() + static_cast<uint64_t>(at), 32);
         }
+        if (!any && some >= 0) t.init_read(some, 32, api, loc, elems * esz, 0);
     }
 }
 
