@@ -51,9 +51,27 @@ public:
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarGmCycles);
         return addr_[offset];
     }
+    // A scalar store through the core's data cache.  SetAtomicAdd / Max / Min apply to DMA moves to
+    // GM (DataCopy, Fixpipe), not to this: under them the value still overwrites GM, as on hardware
+    // (warning 'setvalue-not-atomic': a kernel doing this usually expects accumulation), and the store
+    // counts as a plain write for gm-cross-core-race.
     void SetValue(const uint64_t offset, const pyasc_sim::kapi::ident_t<T> &value,
                   pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) const {
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        const int atomic = b.atomic_op;
+        if (atomic != 0 && b.checks) {
+            static const char *const kOps[] = {"", "Add", "Max", "Min"};
+            pyasc_sim::kapi::warn("setvalue-not-atomic", loc,
+                                  "GlobalTensor::SetValue(%llu, ...) under SetAtomic%s: SetValue is a scalar store "
+                                  "through the core's data cache, not an atomic move, so it overwrites the GM value "
+                                  "(no %s). Accumulate with DataCopy from a local tensor, or call SetAtomicNone() "
+                                  "before SetValue",
+                                  static_cast<unsigned long long>(offset), kOps[atomic & 3],
+                                  atomic == 1 ? "addition" : "max/min");
+        }
+        b.atomic_op = 0;  // a plain write for the cross-core checks
         check(offset, 1, true, "SetValue writes", loc);
+        b.atomic_op = atomic;
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarGmCycles);
         addr_[offset] = value;
     }
