@@ -183,3 +183,51 @@ def test_the_cast_table_matches_the_cast_pair_tests():
     body = re.search(r"#define PYASC_SIM_CAST_PAIRS\(X\)(.*?)\n#endif", _tables(), re.S).group(1)
     table = set(re.findall(r"X\((\w+), (\w+)\)", body))
     assert table == {(names[s], names[d]) for s, d in PAIRS}
+
+
+# -- the 310P table covers the implemented vector APIs the reference gives an AI Core row for ---------
+
+@pytest.mark.parametrize("api,t,call", [
+    ("Sub", "bfloat16_t", "AscendC::Sub(t, t, t, 64)"),
+    ("Mul", "int8_t", "AscendC::Mul(t, t, t, 64)"),
+    ("Div", "int32_t", "AscendC::Div(t, t, t, 64)"),
+    ("Max", "uint16_t", "AscendC::Max(t, t, t, 64)"),
+    ("Min", "bfloat16_t", "AscendC::Min(t, t, t, 64)"),
+    ("Ln", "int16_t", "AscendC::Ln(t, t, 64)"),
+    ("Abs", "int16_t", "AscendC::Abs(t, t, 64)"),
+    ("Sqrt", "int32_t", "AscendC::Sqrt(t, t, 64)"),
+    ("Rsqrt", "int32_t", "AscendC::Rsqrt(t, t, 64)"),
+    ("Reciprocal", "int16_t", "AscendC::Reciprocal(t, t, 64)"),
+    ("Adds", "bfloat16_t", "AscendC::Adds(t, t, (bfloat16_t)1.0f, 64)"),
+    ("Muls", "int8_t", "AscendC::Muls(t, t, (int8_t)2, 64)"),
+    ("Maxs", "uint32_t", "AscendC::Maxs(t, t, (uint32_t)2, 64)"),
+    ("Mins", "uint32_t", "AscendC::Mins(t, t, (uint32_t)2, 64)"),
+])
+def test_inference_series_refuses_unlisted_types_of_every_filled_row(tmp_path, api, t, call):
+    with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+        pyasc_sim.compile(_src(tmp_path, f"p_{api}", t, call), opt="-O0", soc="Ascend310P3")
+    out = ei.value.output
+    assert f"AscendC::{api} is not documented for this element type T on the Atlas inference series" in out
+
+
+def test_inference_series_listed_types_of_the_filled_rows_compile(tmp_path):
+    half = ["AscendC::Sub(t, t, t, 64)", "AscendC::Mul(t, t, t, 64)", "AscendC::Div(t, t, t, 64)",
+            "AscendC::Max(t, t, t, 64)", "AscendC::Min(t, t, t, 64)", "AscendC::Ln(t, t, 64)",
+            "AscendC::Abs(t, t, 64)", "AscendC::Sqrt(t, t, 64)", "AscendC::Rsqrt(t, t, 64)",
+            "AscendC::Reciprocal(t, t, 64)", "AscendC::Adds(t, t, (half)1.0f, 64)",
+            "AscendC::Muls(t, t, (half)2.0f, 64)", "AscendC::Maxs(t, t, (half)0.0f, 64)",
+            "AscendC::Mins(t, t, (half)0.0f, 64)"]
+    assert pyasc_sim.compile(_src(tmp_path, "p_half_ok", "half", "; ".join(half)), opt="-O0", soc="Ascend310P3")
+    i16 = ["AscendC::Sub(t, t, t, 64)", "AscendC::Max(t, t, t, 64)", "AscendC::Adds(t, t, (int16_t)1, 64)",
+           "AscendC::Muls(t, t, (int16_t)2, 64)", "AscendC::Mins(t, t, (int16_t)2, 64)"]
+    assert pyasc_sim.compile(_src(tmp_path, "p_i16_ok", "int16_t", "; ".join(i16)), opt="-O0", soc="Ascend310P3")
+
+
+def test_the_inference_series_table_has_a_row_for_every_elementwise_api_it_checks_on_atlas_a2():
+    text = _tables()
+    a2, _, rest = text.partition("#elif __CCE_AICORE__ == 200")
+    p310, _, _ = rest.partition("#endif")
+    rows = lambda block: set(re.findall(r"^#define PYASC_SIM_DT_(\w+) ", block, re.M)) - {"SOC"}
+    # reductions, Compare/Compares and Select: the reference pages give no AI Core row (documented)
+    assert rows(a2) - rows(p310) == {"ReduceSum", "ReduceMax", "ReduceMin", "WholeReduceSum", "WholeReduceMax",
+                                     "WholeReduceMin", "Compare", "Compares", "Select"}

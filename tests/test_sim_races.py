@@ -184,3 +184,17 @@ def test_pipe_race_is_on_by_default_and_opts_out_per_kernel(tmp_path, stream):
         else:
             stream.synchronize()
             np.testing.assert_array_equal(z.numpy(), np.full(TILE, 2.5, np.float32))
+
+
+def test_operator_form_race_names_the_kernels_line(kernels, stream):
+    # `out = in * in` is implemented in the kernel API header; the report must name the kernel line
+    x = pyasc.full((TILE,), 1.5, dtype="float32", device="sim")
+    z = pyasc.zeros(TILE, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("tbuf_operator_mul"), 1, (x, z, 1), stream=stream)
+    stream.synchronize()
+    np.testing.assert_array_equal(z.numpy(), np.full(TILE, 2.25, np.float32))
+    pyasc_acl.launch(kernels.function("tbuf_operator_mul"), 1, (x, z, 0), stream=stream)
+    msg = expect_race(stream, "tbuf_operator_mul", "raw-mte2-v-operator", "read-after-write", "V", "MTE2",
+                      "reads UB bytes [0, 1024)")
+    assert "intrinsics.h" not in msg, msg

@@ -196,3 +196,28 @@ extern "C" __global__ __aicore__ void tbuf_cube(GM_ADDR a, GM_ADDR b, GM_ADDR c,
     FixpipeParamsV220 fp(F, F, F, F, false);
     Fixpipe(gc, c1, fp);  // BAD(raw-m-fix)
 }
+
+// z = x * x through the LocalTensor operator form (`dst = src0 * src1`) on TBufs; `flags` bit 0
+// keeps the MTE2->V pair. Without it the operator's multiply races the load, and the report names
+// this kernel's operator line (not the kernel API header that implements the operator).
+extern "C" __global__ __aicore__ void tbuf_operator_mul(GM_ADDR x, GM_ADDR z, uint32_t flags)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bufIn, bufOut;
+    pipe.InitBuffer(bufIn, kTile * sizeof(float));
+    pipe.InitBuffer(bufOut, kTile * sizeof(float));
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), kTile);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), kTile);
+    LocalTensor<float> in = bufIn.Get<float>();
+    LocalTensor<float> out = bufOut.Get<float>();
+    DataCopy(in, gx, kTile);  // FIRST(raw-mte2-v-operator)
+    if (flags & 1u) {
+        SetFlag<HardEvent::MTE2_V>(0);
+        WaitFlag<HardEvent::MTE2_V>(0);
+    }
+    out = in * in;  // BAD(raw-mte2-v-operator)
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(gz, out, kTile);
+}

@@ -72,3 +72,47 @@ extern "C" __global__ __aicore__ void write_then_read(GM_ADDR z, uint32_t n)
     PipeBarrier<PIPE_ALL>();
     DataCopy(gz, t, n);
 }
+
+// Initcheck beyond a read's first sector. `in` holds 128 floats (two 256-byte repeats); `mode`
+// fills part of it and reads it: 0 a count-form vector op over both repeats, only the first
+// written (reported at UB offset 256 of the buffer); 1 a DataCopy of 64 floats to GM, only 32
+// written (a DMA reads every byte: reported at offset 128); 2 a mask/repeat-form vector op over
+// two repeats, only the first written (offset 256); 3 a repeat form with srcBlkStride 2 reading
+// only the even blocks, all written (clean: stride gaps are not read); 4 a count-form op over one
+// repeat, half written (clean: the ignored lanes of a partly filled repeat, as hardware allows).
+extern "C" __global__ __aicore__ void local_uninit_tail(GM_ADDR z, uint32_t mode)
+{
+    constexpr uint32_t n = 128;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bufIn, bufOut;
+    pipe.InitBuffer(bufIn, n * sizeof(float));
+    pipe.InitBuffer(bufOut, n * sizeof(float));
+    GlobalTensor<float> gz;
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), n / 2);
+    LocalTensor<float> in = bufIn.Get<float>();
+    LocalTensor<float> out = bufOut.Get<float>();
+    Duplicate(out, 0.0f, n);
+    if (mode == 3) {
+        for (uint32_t b = 0; b < 8; b += 2) Duplicate(in[b * 8], 3.0f, 8);  // blocks 0, 2, 4, 6
+    } else if (mode == 1 || mode == 4) {
+        Duplicate(in, 3.0f, 32);  // bytes [0, 128)
+    } else {
+        Duplicate(in, 3.0f, 64);  // the first repeat, bytes [0, 256)
+    }
+    PipeBarrier<PIPE_V>();
+    if (mode == 0) {
+        Adds(out, in, 1.0f, n);  // BAD(uninit-tail-count)
+    } else if (mode == 2) {
+        Adds(out, in, 1.0f, static_cast<uint64_t>(64), 2, {1, 1, 8, 8});  // BAD(uninit-tail-repeat)
+    } else if (mode == 3) {
+        Adds(out, in, 1.0f, static_cast<uint64_t>(32), 1, {1, 2, 8, 8});  // 4 blocks, every other one
+    } else if (mode == 4) {
+        Adds(out, in, 1.0f, 64);
+    }
+    PipeBarrier<PIPE_ALL>();
+    if (mode == 1) {
+        DataCopy(gz, in, n / 2);  // BAD(uninit-tail-copy)
+    } else {
+        DataCopy(gz, out, n / 2);
+    }
+}

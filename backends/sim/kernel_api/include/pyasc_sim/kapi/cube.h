@@ -63,7 +63,8 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     dst.check_aligned("LoadData", "dst", loc, 512);
     src.check_aligned("LoadData", "src", loc, 32);
     dst.check(0, static_cast<int64_t>(sim_detail::load2d_dst_extent(p, frac)), "LoadData writes", loc);
-    src.check(0, static_cast<int64_t>(sim_detail::load2d_src_extent(p, frac)), "LoadData reads", loc);
+    // the fractals it reads: startIndex, then every srcStride-th (initcheck skips the others)
+    src.check_read_bursts(p.repeatTimes, 512, p.srcStride * 512ull, "LoadData reads", loc, p.startIndex * 512ull, 512);
     sim_detail::load2d(dst.ptr(), src.ptr(), p);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE1,
                             pyasc_sim::cost::kDmaIssueCycles + p.repeatTimes * 512.0 / pyasc_sim::cost::kLocalBytesPerCycle);
@@ -279,8 +280,8 @@ inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const
     }
     const uint64_t nb = (p.nSize + 15u) / 16u;
     if (p.mSize > 0 && p.nSize > 0) {
-        src.check(0, static_cast<int64_t>((nb - 1) * p.srcStride * 16 + (p.mSize - 1ull) * 16 + 16), "Fixpipe reads",
-                  loc);
+        // nb column fractals of mSize rows x 16 elements, srcStride rows apart
+        src.check_read_bursts(nb, p.mSize * 16ull * sizeof(U), p.srcStride * 16ull * sizeof(U), "Fixpipe reads", loc);
     }
     const U *s = src.ptr();
     T *d = dst.GetPhyAddr();

@@ -62,10 +62,30 @@
 #define PYASC_SIM_DT_Select half, float                 // source: atlasascendc_api_07_0069.html (Select)
 #elif __CCE_AICORE__ == 200
 #define PYASC_SIM_DT_SOC "the Atlas inference series AI Core (__CCE_AICORE__ 200, Ascend310P)"
-// the rows checked against the reference so far; the other APIs are not checked on this family yet
+// Rows read from the reference's "Atlas 推理系列产品 AI Core，支持的数据类型为" line of each page.  The
+// reduction, Compare/Compares and Select pages seen do not give an AI Core row in their template
+// table, so those APIs stay unchecked on this family (see the fallback block below).
+// ---- binary ----------------------------------------------------------------------------------------
 #define PYASC_SIM_DT_Add half, int16_t, int32_t, float  // source: atlasascendc_api_07_0035.html (Add)
+#define PYASC_SIM_DT_Sub half, int16_t, int32_t, float  // source: atlasascendc_api_07_0036.html (Sub)
+#define PYASC_SIM_DT_Mul half, int16_t, int32_t, float  // source: atlasascendc_api_07_0037.html (Mul)
+#define PYASC_SIM_DT_Div half, float                    // source: atlasascendc_api_07_0038.html (Div)
+#define PYASC_SIM_DT_Max half, int16_t, int32_t, float  // source: atlasascendc_api_07_0039.html (Max)
+#define PYASC_SIM_DT_Min half, int16_t, int32_t, float  // source: atlasascendc_api_07_0040.html (Min)
+// ---- unary -----------------------------------------------------------------------------------------
 #define PYASC_SIM_DT_Exp half, float                    // source: atlasascendc_api_07_0025.html (Exp)
+#define PYASC_SIM_DT_Ln half, float                     // source: atlasascendc_api_07_0026.html (Ln)
+#define PYASC_SIM_DT_Abs half, float                    // source: atlasascendc_api_07_0027.html (Abs; int16_t only on Atlas 200I/500 A2)
+#define PYASC_SIM_DT_Reciprocal half, float             // source: atlasascendc_api_07_0028.html (Reciprocal)
+#define PYASC_SIM_DT_Sqrt half, float                   // source: atlasascendc_api_07_0029.html (Sqrt)
+#define PYASC_SIM_DT_Rsqrt half, float                  // source: atlasascendc_api_07_0030.html (Rsqrt)
 #define PYASC_SIM_DT_Relu half, int32_t, float          // source: atlasascendc_api_07_0032.html (Relu)
+// ---- with a scalar ---------------------------------------------------------------------------------
+#define PYASC_SIM_DT_Maxs half, int16_t, int32_t, float  // source: atlasascendc_api_07_0075.html (Maxs, CANN 7.0 edition: AI Core half/int16_t/float/int32_t)
+#define PYASC_SIM_DT_Adds half, int16_t, int32_t, float  // source: ascendcopapi page Adds (same instruction as TIK vec_adds, atlastikapi_07_0074: AI Core float16/int16/float32/int32)
+#define PYASC_SIM_DT_Muls half, int16_t, int32_t, float  // source: ascendcopapi page Muls (same instruction as TIK vec_muls, atlastikapi_07_0075: AI Core float16/int16/float32/int32)
+#define PYASC_SIM_DT_Mins half, int16_t, int32_t, float  // source: ascendcopapi page Mins (as Maxs; TIK vec_min/vmins list float16/int16/float32/int32 for the AI Core)
+// ---- fill ------------------------------------------------------------------------------------------
 #define PYASC_SIM_DT_Duplicate half, int16_t, uint16_t, int32_t, uint32_t, float  // source: atlasascendc_api_07_0088.html (Duplicate; no bfloat16_t)
 #endif
 

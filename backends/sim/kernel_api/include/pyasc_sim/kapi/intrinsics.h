@@ -88,10 +88,29 @@ struct TensorExpr {
 };
 }  // namespace sim_detail
 
+namespace sim_detail {
+// The right operand of a LocalTensor operator.  An operator function cannot take a defaulted
+// source-location argument, so the caller's line rides on this implicit conversion instead: the
+// converting constructor's defaulted SrcLoc is evaluated at the operator expression in the kernel,
+// so checks (pipe-race, bounds, initcheck) name the kernel's line, not this header.
+template <typename T>
+struct OperandAt {
+    const LocalTensor<T> &t;
+    pyasc_sim::kapi::SrcLoc loc;
+    OperandAt(const LocalTensor<T> &x, pyasc_sim::kapi::SrcLoc l = pyasc_sim::kapi::SrcLoc())  // NOLINT: implicit
+        : t(x), loc(l) {}
+};
+template <typename T>
+struct NoDeduce {
+    using type = T;
+};
+}  // namespace sim_detail
+
 #define PYASC_SIM_TENSOR_OP(SYM, OP)                                                                                 \
     template <typename T>                                                                                            \
-    inline sim_detail::TensorExpr<T> operator SYM(const LocalTensor<T> &a, const LocalTensor<T> &b) {                \
-        return sim_detail::TensorExpr<T>{a, b, sim_detail::TensorOp::OP, pyasc_sim::kapi::SrcLoc()};                 \
+    inline sim_detail::TensorExpr<T> operator SYM(                                                                   \
+        const LocalTensor<T> &a, const typename sim_detail::NoDeduce<sim_detail::OperandAt<T>>::type &b) {          \
+        return sim_detail::TensorExpr<T>{a, b.t, sim_detail::TensorOp::OP, b.loc};                                    \
     }
 PYASC_SIM_TENSOR_OP(+, Add)
 PYASC_SIM_TENSOR_OP(-, Sub)

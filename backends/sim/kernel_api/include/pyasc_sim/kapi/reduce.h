@@ -146,7 +146,7 @@ inline void reduce_repeat(RedOp op, const char *api, const LocalTensor<T> &dst, 
                           bool calIndex, const SrcLoc &loc) {
     const Opnd os{1, srcRepStride, 32 / sizeof(T)};
     const uint32_t reps = static_cast<uint32_t>(std::max(repeats, 0));
-    check_operand(src, api, "src", os.extent(reps, m), loc);
+    check_operand(src, api, "src", os, reps, m, loc);
     dst.check(0, calIndex ? 2 : 1, api, loc);
     work.check_aligned(api, "sharedTmpBuffer", loc);
     Acc<T> acc{op};
@@ -170,7 +170,7 @@ inline void whole_reduce(RedOp op, const char *api, const LocalTensor<T> &dst, c
                          int32_t srcRepStride, ReduceOrder order, const SrcLoc &loc) {
     const Opnd os{srcBlkStride, srcRepStride, 32 / sizeof(T)};
     const uint32_t reps = static_cast<uint32_t>(std::max(repeats, 0));
-    check_operand(src, api, "src", os.extent(reps, m), loc);
+    check_operand(src, api, "src", os, reps, m, loc);
     // dstRepStride unit: one result (value, or value + index pair, or one uint32 index).
     const bool pair = op != RedOp::kSum &&
                       (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE);

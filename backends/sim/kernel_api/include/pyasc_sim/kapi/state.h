@@ -552,16 +552,38 @@ inline void local_flush_pending_before_source(const SrcLoc &loc) {
     if (b.pend_kind >= 0 && (b.pend_line != loc.line || b.pend_file != loc.file)) local_flush_pending();
 }
 
-// `offset` when the first sector of a read at [offset, offset + bytes) was never written by
-// this kernel, else -1.  Only the operand's start counts: instructions legally read whole
-// repeats past the data they use (a count rounded up to 256 bytes, the lanes then ignored),
-// which hardware tolerates; an operand whose very first bytes nobody wrote is a real bug.
+// The first byte offset of a read at [offset, offset + bytes) whose 32-byte sector no instruction
+// of this kernel wrote, else -1.  Every sector the read touches counts (callers pass only what an
+// instruction reads: exact counts, per-burst / per-block parts of strided reads); whole shadow
+// bytes (8 sectors, 256 bytes) are tested at once.
 inline int64_t local_first_unwritten(int kind, uint64_t offset, uint64_t bytes) {
     BlockState &b = blk();
     if (kind < 0 || b.written[kind] == nullptr || bytes == 0 || b.ctx == nullptr) return -1;
-    const uint64_t s = offset / 32;
-    if (s >= (b.capacity[kind] + 31) / 32) return -1;
-    return ((b.written[kind][s / 8] >> (s % 8)) & 1u) == 0 ? static_cast<int64_t>(offset) : -1;
+    const uint8_t *w = b.written[kind];
+    const uint64_t last = std::min<uint64_t>((offset + bytes + 31) / 32, (b.capacity[kind] + 31) / 32);
+    for (uint64_t s = offset / 32; s < last;) {
+        if (s % 8 == 0 && s + 8 <= last && w[s / 8] == 0xff) {
+            s += 8;
+            continue;
+        }
+        if (((w[s / 8] >> (s % 8)) & 1u) == 0) return static_cast<int64_t>(std::max<uint64_t>(offset, s * 32));
+        ++s;
+    }
+    return -1;
+}
+
+// Whether some 32-byte sector of [offset, offset + bytes) was written by this kernel (true when
+// there is nothing to check).
+inline bool local_any_written(int kind, uint64_t offset, uint64_t bytes) {
+    BlockState &b = blk();
+    if (kind < 0 || b.written[kind] == nullptr || bytes == 0 || b.ctx == nullptr) return true;
+    const uint8_t *w = b.written[kind];
+    const uint64_t last = std::min<uint64_t>((offset + bytes + 31) / 32, (b.capacity[kind] + 31) / 32);
+    if (offset / 32 >= last) return true;
+    for (uint64_t s = offset / 32; s < last; ++s) {
+        if ((w[s / 8] >> (s % 8)) & 1u) return true;
+    }
+    return false;
 }
 
 // Checks that [p, p + n) lies inside what the runtime let the kernel touch (ABI v2 runtimes

@@ -51,9 +51,27 @@ public:
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarGmCycles);
         return addr_[offset];
     }
+    // A scalar store through the core's data cache.  SetAtomicAdd / Max / Min apply to DMA moves to
+    // GM (DataCopy, Fixpipe), not to this: under them the value still overwrites GM, as on hardware
+    // (warning 'setvalue-not-atomic': a kernel doing this usually expects accumulation), and the store
+    // counts as a plain write for gm-cross-core-race.
     void SetValue(const uint64_t offset, const pyasc_sim::kapi::ident_t<T> &value,
                   pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) const {
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        const int atomic = b.atomic_op;
+        if (atomic != 0 && b.checks) {
+            static const char *const kOps[] = {"", "Add", "Max", "Min"};
+            pyasc_sim::kapi::warn("setvalue-not-atomic", loc,
+                                  "GlobalTensor::SetValue(%llu, ...) under SetAtomic%s: SetValue is a scalar store "
+                                  "through the core's data cache, not an atomic move, so it overwrites the GM value "
+                                  "(no %s). Accumulate with DataCopy from a local tensor, or call SetAtomicNone() "
+                                  "before SetValue",
+                                  static_cast<unsigned long long>(offset), kOps[atomic & 3],
+                                  atomic == 1 ? "addition" : "max/min");
+        }
+        b.atomic_op = 0;  // a plain write for the cross-core checks
         check(offset, 1, true, "SetValue writes", loc);
+        b.atomic_op = atomic;
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarGmCycles);
         addr_[offset] = value;
     }
@@ -227,7 +245,7 @@ public:
         check_access(index * static_cast<int64_t>(sizeof(T)), count * static_cast<int64_t>(sizeof(T)), kVecDst, what,
                      loc);
     }
-    enum Access { kWrite, kRead, kVecDst, kVecSrc };
+    enum Access { kWrite, kRead, kVecDst, kVecSrc, kReadSpan, kVecSrcSpan };
     void check_access(int64_t byte_offset, int64_t bytes, Access mode, const char *what,
                       const pyasc_sim::kapi::SrcLoc &loc) const {
         pyasc_sim::kapi::timeline_loc(loc);  // the instruction's source line, for its timeline span
@@ -237,7 +255,7 @@ public:
         const uint64_t off = mem_offset() + static_cast<uint64_t>(byte_offset);
         pyasc_sim::kapi::race().note(k, off, static_cast<uint64_t>(bytes), mode == kWrite || mode == kVecDst, loc.file,
                                      loc.line);
-        if (mode != kVecSrc) {
+        if (mode != kVecSrc && mode != kVecSrcSpan) {
             pyasc_sim::kapi::local_flush_pending();
         } else {
             pyasc_sim::kapi::local_flush_pending_before_source(loc);
@@ -250,6 +268,37 @@ public:
             pyasc_sim::kapi::local_defer_written(k, off, static_cast<uint64_t>(bytes), loc);
             return;
         }
+        if (mode == kReadSpan || mode == kVecSrcSpan) return;  // the caller checks the parts it reads
+        if (mode == kVecSrc) {
+            vec_init_read(byte_offset, bytes, what, loc);
+        } else {
+            init_read(byte_offset, bytes, what, loc);
+        }
+    }
+    // Initcheck of a vector source: its first sector, and some sector of each 256-byte repeat it
+    // reads.  Vector instructions legally read whole repeats past the data they use (count forms
+    // that must cover whole repeats, e.g. Compare; a full mask over a partly filled repeat) and
+    // ignore those lanes, which hardware tolerates; a repeat nobody wrote at all is a real bug.
+    void vec_init_read(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
+        init_read(byte_offset, std::min<int64_t>(bytes, 32 - (byte_offset % 32)), what, loc, bytes, byte_offset);
+        for (int64_t r = 0; r < bytes; r += 256) {
+            const int64_t len = std::min<int64_t>(256, bytes - r);
+            if (!pyasc_sim::kapi::local_any_written(kind(), mem_offset() + static_cast<uint64_t>(byte_offset + r),
+                                                    static_cast<uint64_t>(len))) {
+                init_read(byte_offset + r, len, what, loc, bytes, byte_offset);
+            }
+        }
+    }
+    // Initcheck of a read of bytes [byte_offset, byte_offset + bytes): every 32-byte sector it
+    // touches must have been written by an earlier instruction of this kernel.
+    void init_read(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc,
+                   int64_t reported = -1, int64_t reported_at = -1) const {
+        if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
+        if (reported < 0) reported = bytes;
+        if (reported_at < 0) reported_at = byte_offset;
+        const int k = kind();
+        const uint64_t off = mem_offset() + static_cast<uint64_t>(byte_offset);
         const int64_t u = pyasc_sim::kapi::local_first_unwritten(k, off, static_cast<uint64_t>(bytes));
         if (u >= 0) {
             pyasc_sim::kapi::fail(
@@ -257,9 +306,51 @@ public:
                 "%s %lld bytes at %s offset %llu, but no instruction of this kernel wrote %s offset %lld (its 32-byte "
                 "sector) before: the read sees whatever an earlier kernel left in %s. Fill the buffer first (DataCopy, "
                 "Duplicate, a vector op writing it)",
-                what, static_cast<long long>(bytes), pyasc_sim::kapi::mem_name(k), static_cast<unsigned long long>(off),
-                pyasc_sim::kapi::mem_name(k), static_cast<long long>(u), pyasc_sim::kapi::mem_name(k));
+                what, static_cast<long long>(reported), pyasc_sim::kapi::mem_name(k),
+                static_cast<unsigned long long>(mem_offset() + static_cast<uint64_t>(reported_at)),
+                pyasc_sim::kapi::mem_name(k), static_cast<long long>(u),
+                pyasc_sim::kapi::mem_name(k));
         }
+    }
+    // A strided local read: `count` bursts of `burst` bytes every `pitch` bytes.  Bounds and
+    // pipe-race cover the span; initcheck covers only the bursts (the gaps are not read).
+    // With `window` > 0 (cube fractal loads: 512), each window of a burst needs only some sector
+    // written: partly filled fractals (matrix edges padded up to 16 rows / columns) are read whole.
+    void check_read_bursts(uint64_t count, uint64_t burst, uint64_t pitch, const char *what,
+                           const pyasc_sim::kapi::SrcLoc &loc, uint64_t start = 0, uint64_t window = 0) const {
+        if (count == 0 || burst == 0) return;
+        const int64_t span = static_cast<int64_t>((count - 1) * pitch + burst);
+        const int64_t at = static_cast<int64_t>(start);
+        if ((pitch == burst || count == 1) && window == 0) {
+            check_access(at, span, kRead, what, loc);
+            return;
+        }
+        check_access(at, span, kReadSpan, what, loc);
+        if (!pyasc_sim::kapi::blk().checks) return;
+        for (uint64_t i = 0; i < count; ++i) {
+            const int64_t b0 = at + static_cast<int64_t>(i * pitch);
+            if (window == 0) {
+                init_read(b0, static_cast<int64_t>(burst), what, loc);
+                continue;
+            }
+            for (uint64_t w = 0; w < burst; w += window) {
+                const uint64_t len = std::min<uint64_t>(window, burst - w);
+                if (!pyasc_sim::kapi::local_any_written(kind(), mem_offset() + static_cast<uint64_t>(b0) + w, len)) {
+                    init_read(b0 + static_cast<int64_t>(w), static_cast<int64_t>(len), what, loc, span, at);
+                }
+            }
+        }
+    }
+    // A vector-pipe read of bytes [byte_offset, byte_offset + bytes) (e.g. a local -> local DataCopy).
+    void check_vec_read_bytes(int64_t byte_offset, int64_t bytes, const char *what,
+                              const pyasc_sim::kapi::SrcLoc &loc) const {
+        check_access(byte_offset, bytes, kVecSrc, what, loc);
+    }
+    // A vector source read through repeat strides: bounds and pipe-race over the extent, the caller
+    // then runs init_read over the blocks the instruction reads.
+    void check_read_span(int64_t index, int64_t count, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        check_access(index * static_cast<int64_t>(sizeof(T)), count * static_cast<int64_t>(sizeof(T)), kVecSrcSpan,
+                     what, loc);
     }
     void check_bounds(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
         if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;

@@ -105,6 +105,47 @@ inline void check_operand(const LocalTensor<T> &t, const char *api, const char *
     }
 }
 
+// A repeat-form operand.  A destination is marked written over its extent; a source is checked
+// for bounds and pipe-race over its extent, and for initcheck per 32-byte block the instruction
+// reads: the blocks holding a lane of the mask in each repeat (not the stride gaps between them).
+template <typename T>
+inline void check_operand(const LocalTensor<T> &t, const char *api, const char *name, const Opnd &o,
+                          uint32_t repeats, const Mask &m, const SrcLoc &loc) {
+    const int64_t elems = o.extent(repeats, m);
+    if (std::strncmp(name, "src", 3) != 0) {
+        check_operand(t, api, name, elems, loc);
+        return;
+    }
+    t.check_aligned(api, name, loc);
+    t.check_read_span(0, elems, api, loc);
+    if (!pyasc_sim::kapi::blk().checks || elems == 0 || o.epb <= 0) return;
+    constexpr uint32_t kMaxBlocks = 8;  // 256 bytes per repeat
+    bool used[kMaxBlocks] = {};
+    for (uint32_t i = 0; i < m.n; ++i) {
+        if (m.test(i) && i / o.epb < kMaxBlocks) used[i / o.epb] = true;
+    }
+    // as for count forms (LocalTensor::vec_init_read): the first block read, and some block of each
+    // repeat, must have been written (a full mask over a partly filled repeat reads ignored lanes)
+    const int k = t.kind();
+    const int64_t esz = static_cast<int64_t>(sizeof(T));
+    bool first = true;
+    for (uint32_t r = 0; r < repeats; ++r) {
+        int64_t some = -1;
+        bool any = false;
+        for (uint32_t j = 0; j < kMaxBlocks && !any; ++j) {
+            if (!used[j]) continue;
+            const int64_t at = o.off(r, j * static_cast<uint32_t>(o.epb)) * esz;
+            if (first) {
+                t.init_read(at, 32, api, loc, elems * esz, 0);
+                first = false;
+            }
+            if (some < 0) some = at;
+            any = pyasc_sim::kapi::local_any_written(k, t.mem_offset() + static_cast<uint64_t>(at), 32);
+        }
+        if (!any && some >= 0) t.init_read(some, 32, api, loc, elems * esz, 0);
+    }
+}
+
 template <typename F>
 inline void for_each_masked(uint32_t repeats, const Mask &m, F f) {
     for (uint32_t r = 0; r < repeats; ++r) {
@@ -142,9 +183,9 @@ inline void binary_repeat(const char *api, const LocalTensor<T> &dst, const Loca
     constexpr int64_t e = 32 / sizeof(T);
     const Opnd od{p.dstBlkStride, p.dstRepStride, e}, o0{p.src0BlkStride, p.src0RepStride, e},
         o1{p.src1BlkStride, p.src1RepStride, e};
-    check_operand(dst, api, "dst", od.extent(repeats, m), loc);
-    check_operand(s0, api, "src0", o0.extent(repeats, m), loc);
-    check_operand(s1, api, "src1", o1.extent(repeats, m), loc);
+    check_operand(dst, api, "dst", od, repeats, m, loc);
+    check_operand(s0, api, "src0", o0, repeats, m, loc);
+    check_operand(s1, api, "src1", o1, repeats, m, loc);
     T *d = dst.ptr();
     const T *a = s0.ptr();
     const T *b = s1.ptr();
@@ -180,8 +221,8 @@ inline void unary_repeat(const char *api, const LocalTensor<D> &dst, const Local
                          uint8_t repeats, const UnaryRepeatParams &p, double factor, const SrcLoc &loc, F f) {
     const Opnd od{p.dstBlkStride, p.dstRepStride, static_cast<int64_t>(32 / sizeof(D))},
         os{p.srcBlkStride, p.srcRepStride, static_cast<int64_t>(32 / sizeof(S))};
-    check_operand(dst, api, "dst", od.extent(repeats, m), loc);
-    check_operand(src, api, "src", os.extent(repeats, m), loc);
+    check_operand(dst, api, "dst", od, repeats, m, loc);
+    check_operand(src, api, "src", os, repeats, m, loc);
     D *d = dst.ptr();
     const S *a = src.ptr();
     if (m.prefix() && od.blk == 1 && os.blk == 1) {
@@ -676,8 +717,8 @@ inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, epr, "Compare", loc);
     const sim_detail::Opnd o0{p.src0BlkStride, p.src0RepStride, 32 / sizeof(T)},
         o1{p.src1BlkStride, p.src1RepStride, 32 / sizeof(T)};
-    sim_detail::check_operand(src0, "Compare", "src0", o0.extent(repeatTimes, m), loc);
-    sim_detail::check_operand(src1, "Compare", "src1", o1.extent(repeatTimes, m), loc);
+    sim_detail::check_operand(src0, "Compare", "src0", o0, repeatTimes, m, loc);
+    sim_detail::check_operand(src1, "Compare", "src1", o1, repeatTimes, m, loc);
     dst.check_aligned("Compare", "dst", loc);
     dst.check_bytes(0, static_cast<int64_t>(repeatTimes) * epr / 8, "Compare writes", loc);
     uint8_t *bits = reinterpret_cast<uint8_t *>(dst.ptr());
@@ -730,7 +771,7 @@ inline void select_repeat(const LocalTensor<T> &dst, const LocalTensor<U> &selMa
     constexpr uint32_t epr = 256 / sizeof(T);
     const Opnd od{p.dstBlkStride, p.dstRepStride, 32 / sizeof(T)}, o0{p.src0BlkStride, p.src0RepStride, 32 / sizeof(T)};
     check_operand(dst, "Select", "dst", od.extent(repeats, m), loc);
-    check_operand(src0, "Select", "src0", o0.extent(repeats, m), loc);
+    check_operand(src0, "Select", "src0", o0, repeats, m, loc);
     (void)src1_extent;
     selMask.check_aligned("Select", "selMask", loc);
     selMask.check_bytes(0, mode == SELMODE::VSEL_CMPMASK_SPR ? epr / 8 : static_cast<int64_t>(repeats) * epr / 8,
@@ -766,7 +807,7 @@ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, con
     PYASC_SIM_DTYPE_CHECK(Select, T);
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Select", loc);
     const sim_detail::Opnd o1{p.src1BlkStride, p.src1RepStride, 32 / sizeof(T)};
-    sim_detail::check_operand(src1, "Select", "src1", o1.extent(repeatTimes, m), loc);
+    sim_detail::check_operand(src1, "Select", "src1", o1, repeatTimes, m, loc);
     const T *s1 = src1.ptr();
     sim_detail::select_repeat(dst, selMask, src0, [s1](int64_t i) { return s1[i]; }, 0, o1, selMode, m, repeatTimes, p,
                               loc);

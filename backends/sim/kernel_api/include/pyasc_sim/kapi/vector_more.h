@@ -146,8 +146,8 @@ inline void ternary_repeat(const char *api, const LocalTensor<T> &dst, const Loc
     const Opnd od{p.dstBlkStride, p.dstRepStride, e}, o0{p.src0BlkStride, p.src0RepStride, e},
         o1{p.src1BlkStride, p.src1RepStride, e};
     check_operand(dst, api, "dst", od.extent(repeats, m), loc);
-    check_operand(s0, api, "src0", o0.extent(repeats, m), loc);
-    check_operand(s1, api, "src1", o1.extent(repeats, m), loc);
+    check_operand(s0, api, "src0", o0, repeats, m, loc);
+    check_operand(s1, api, "src1", o1, repeats, m, loc);
     for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) {
         T &d = dst.ptr()[od.off(r, i)];
         d = f(s0.ptr()[o0.off(r, i)], s1.ptr()[o1.off(r, i)], d);
@@ -280,7 +280,7 @@ inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U s
     const sim_detail::Opnd od{p.dstBlkStride, p.dstRepStride, static_cast<int64_t>(32 / sizeof(T))},
         os{p.srcBlkStride, p.srcRepStride, static_cast<int64_t>(32 / sizeof(U))};
     sim_detail::check_operand(dst, "Axpy", "dst", od.extent(repeatTimes, m), loc);
-    sim_detail::check_operand(src, "Axpy", "src", os.extent(repeatTimes, m), loc);
+    sim_detail::check_operand(src, "Axpy", "src", os, repeatTimes, m, loc);
     sim_detail::for_each_masked(repeatTimes, m, [&](uint32_t r, uint32_t i) {
         T &d = dst.ptr()[od.off(r, i)];
         d = static_cast<T>(static_cast<sim_detail::calc_t<T>>(pyasc_sim::kapi::to_double(src.ptr()[os.off(r, i)]) * s +
@@ -306,7 +306,7 @@ inline void group_reduce(const char *api, const LocalTensor<T> &dst, const Local
     const uint32_t reps = repeat < 0 ? 0u : static_cast<uint32_t>(repeat);
     const uint32_t per = epr / group;  // results per repeat
     const Opnd os{srcBlkStride, srcRepStride, static_cast<int64_t>(32 / sizeof(T))};
-    check_operand(src, api, "src", os.extent(reps, m), loc);
+    check_operand(src, api, "src", os, reps, m, loc);
     dst.check_aligned(api, "dst", loc, sizeof(T));
     if (reps > 0) dst.check(0, static_cast<int64_t>(reps - 1) * dstRepStride * per + per, api, loc);
     for (uint32_t r = 0; r < reps; ++r) {
@@ -364,7 +364,7 @@ inline void sim_copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, M mas
     const sim_detail::Opnd od{p.dstStride, p.dstRepeatSize, static_cast<int64_t>(32 / sizeof(T))},
         os{p.srcStride, p.srcRepeatSize, static_cast<int64_t>(32 / sizeof(T))};
     sim_detail::check_operand(dst, "Copy", "dst", od.extent(repeatTimes, m), loc);
-    sim_detail::check_operand(src, "Copy", "src", os.extent(repeatTimes, m), loc);
+    sim_detail::check_operand(src, "Copy", "src", os, repeatTimes, m, loc);
     sim_detail::for_each_masked(repeatTimes, m,
                                 [&](uint32_t r, uint32_t i) { dst.ptr()[od.off(r, i)] = src.ptr()[os.off(r, i)]; });
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeatTimes));
@@ -521,7 +521,7 @@ inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
     constexpr uint32_t epr = 256 / sizeof(T);
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, epr, "CompareScalar", loc);
     const sim_detail::Opnd o0{p.srcBlkStride, p.srcRepStride, 32 / sizeof(T)};
-    sim_detail::check_operand(src0, "CompareScalar", "src0", o0.extent(repeatTimes, m), loc);
+    sim_detail::check_operand(src0, "CompareScalar", "src0", o0, repeatTimes, m, loc);
     dst.check_aligned("CompareScalar", "dst", loc);
     dst.check_bytes(0, static_cast<int64_t>(repeatTimes) * epr / 8, "CompareScalar writes", loc);
     uint8_t *bits = reinterpret_cast<uint8_t *>(dst.ptr());
