@@ -315,10 +315,11 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
                 "why it passed"):
         t.add_column(col, justify="right" if col.startswith(("samples", "max")) else "left",
                      no_wrap=col == "op")
-    n_samples = n_fail = n_nokernel = n_allowed = n_listed = n_warn = 0
+    n_samples = n_fail = n_nokernel = n_allowed = n_listed = n_warn = n_host = 0
     for rep in reports:
         for row in rep.by_dtype():
             n_samples += row["samples"]
+            n_host += row.get("host_fallback", 0)
             n_warn += row.get("warnings", 0)
             n_fail += row["failed"]
             n_nokernel += row["no_kernel"]
@@ -374,12 +375,14 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
                 f"{len(bad_reg)} registration problems" if bad_reg else "",
                 f"only {len(reports)} of {len(ops)} ops checked (interrupted)" if len(reports) != len(ops) else ""]
     problems = [p for p in problems if p]
-    verdict = "all passed" if ok else ", ".join(problems)
+    verdict = ("all passed" if not n_host else f"all right, {n_samples - n_host} by kernels") if ok else ", ".join(problems)
     con.print(f"{len(ops)} ops, {n_samples} samples on {backend}: {verdict}"
               + (f" ({n_allowed} samples have no kernel on {backend}, "
                  + ("allowed by --allow-missing)" if args.allow_missing else f"as {expected.source} lists)")
                  if n_allowed else "")
-              + (f"; {n_warn} sanitizer warnings (PYASC_SIM_STRICT=1 makes them errors)" if n_warn else ""))
+              + (f"; {n_warn} sanitizer warnings (PYASC_SIM_STRICT=1 makes them errors)" if n_warn else "")
+              + (f"; {n_host} samples ran on the host fallback (no kernel ran: not counted as kernel passes)"
+                 if n_host else ""))
     return 0 if ok else 1
 
 

@@ -250,3 +250,20 @@ def test_an_ai_cpu_library_loads_from_data_and_registers_its_functions(aicpu_lib
 
     with pytest.raises(pyasc.ArgumentError, match="not an AI CPU library"):
         Binary(binary_path("sim", "binary"), "sim").register_cpu_func("binary_add_float32", "Add")
+
+
+def test_exp_of_ints_works_after_the_cast_to_float64():
+    # the issue: `pyasc exp` on ints suggests astype('float64'), which sim used to refuse
+    x = pyasc.tensor([1, 2])
+    with pytest.raises(pyasc.DtypeError):
+        pyasc.exp(x)
+    np.testing.assert_allclose(pyasc.exp(x.astype("float64")).numpy(), np.exp([1.0, 2.0]), rtol=1e-15)
+
+
+def test_pyasc_check_counts_host_fallback_samples_apart(no_aicpu, capsys):
+    from pyasc_core import cli
+
+    pyasc.set_fallback("silent")
+    assert cli.main(["check", "--backend", "sim", "--op", "neg", "--dtype", "int64", "--no-opcheck"]) == 0
+    out = capsys.readouterr().out
+    assert "host fallback" in out and "0 by kernels" in out and "not counted as kernel passes" in out
