@@ -46,8 +46,10 @@ SIM_BEFORE = {
     **{f"pyasc::{n}": {"uint8", "int8", "int16", "int32", "float16", "bfloat16", "float32"}
        for n in ("lt", "le", "gt", "ge")},
     **{f"pyasc::{n}": {"float16", "bfloat16", "float32"}
-       for n in ("exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "gelu", "silu", "sum", "mean", "max",
-                 "min", "softmax", "log_softmax", "layer_norm", "rms_norm")},
+       for n in ("exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "gelu", "silu", "sum", "mean",
+                 "softmax", "log_softmax", "layer_norm", "rms_norm")},
+    # max / min of bool and 8/16-bit integers reduce in float32 (exact) and cast back
+    **{f"pyasc::{n}": {"bool", "uint8", "int8", "int16", "float16", "bfloat16", "float32"} for n in ("max", "min")},
     **{f"pyasc::{n}": {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32"}
        for n in ("transpose", "reshape")},
 }

@@ -131,3 +131,20 @@ def test_issue_examples_run_after_the_suggested_cast() -> None:
     np.testing.assert_array_equal((x.astype("int32") + 1).numpy(), [2, 3])
     np.testing.assert_array_equal((x.astype("float32") + 1).numpy(), [2.0, 3.0])
     np.testing.assert_array_equal((x.astype("int32") + 1).astype("int64").numpy(), np.array([2, 3], np.int64))
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int16"])
+def test_narrow_int_max_min_reduce_exactly(op: str, dtype: str) -> None:
+    rng = np.random.default_rng(4)
+    if dtype == "bool":
+        a = rng.random((5, 300, 7)) < 0.3
+    else:
+        info = np.iinfo(dtype)
+        a = rng.integers(info.min, info.max, (5, 300, 7), endpoint=True).astype(dtype)
+    fn = getattr(pyasc, op)
+    for axis, keep in [(None, False), (1, False), ((0, 2), True), (-1, False)]:
+        got = fn(_sim(a), axis, keep).numpy()
+        want = fn(pyasc.tensor(a, device="numpy"), axis, keep).numpy()
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
