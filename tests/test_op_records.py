@@ -38,9 +38,10 @@ SIM_BEFORE = {
     **{f"pyasc::{n}": {"float16", "bfloat16", "float32", "uint8", "int8", "int16", "int32"}
        for n in ("add", "sub", "mul", "maximum", "minimum", "abs", "relu", "pow", "matmul")},
     "pyasc::neg": {"float16", "bfloat16", "float32", "int8", "int16", "int32"},
-    "pyasc::where": {"bool", "uint8", "int8", "int16", "int32", "float16", "bfloat16", "float32"},
+    "pyasc::where": {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32"},
     "pyasc::div": {"uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32"},
-    **{f"pyasc::{n}": {"bool", "uint8", "int8", "int16", "int32", "float16", "bfloat16", "float32"}
+    # int64 == / != compare the two 32-bit halves of each element
+    **{f"pyasc::{n}": {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32"}
        for n in ("eq", "ne")},
     "pyasc::cast": {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32"},
     **{f"pyasc::{n}": {"uint8", "int8", "int16", "int32", "float16", "bfloat16", "float32"}

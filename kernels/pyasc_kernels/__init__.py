@@ -36,7 +36,7 @@ def _dtypes_of(op: Any) -> tuple[str, ...]:
     if short in result_dtypes:
         rule, takes = "result", result_dtypes[short]
     elif short in elementwise._SWAP:  # the comparisons
-        rule, takes = "compare", elementwise.COMPARE_DTYPES
+        rule, takes = "compare", elementwise.COMPARE_DTYPES + ((dt.int64,) if short in ("eq", "ne") else ())
     elif short == "cast":
         takes = elementwise.CAST_DTYPES
     elif op.name in elementwise.KERNELS:  # unary
