@@ -38,16 +38,19 @@ SIM_BEFORE = {
     **{f"pyasc::{n}": {"float16", "bfloat16", "float32", "uint8", "int8", "int16", "int32"}
        for n in ("add", "sub", "mul", "maximum", "minimum", "abs", "relu", "pow", "matmul")},
     "pyasc::neg": {"float16", "bfloat16", "float32", "int8", "int16", "int32"},
-    "pyasc::where": {"bool", "uint8", "int8", "int16", "int32", "float16", "bfloat16", "float32"},
+    "pyasc::where": {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32"},
     "pyasc::div": {"uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32"},
-    **{f"pyasc::{n}": {"bool", "uint8", "int8", "int16", "int32", "float16", "bfloat16", "float32"}
+    # int64 == / != compare the two 32-bit halves of each element
+    **{f"pyasc::{n}": {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32"}
        for n in ("eq", "ne")},
     "pyasc::cast": {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32"},
     **{f"pyasc::{n}": {"uint8", "int8", "int16", "int32", "float16", "bfloat16", "float32"}
        for n in ("lt", "le", "gt", "ge")},
     **{f"pyasc::{n}": {"float16", "bfloat16", "float32"}
-       for n in ("exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "gelu", "silu", "sum", "mean", "max",
-                 "min", "softmax", "log_softmax", "layer_norm", "rms_norm")},
+       for n in ("exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "gelu", "silu", "sum", "mean",
+                 "softmax", "log_softmax", "layer_norm", "rms_norm")},
+    # max / min of bool and 8/16-bit integers reduce in float32 (exact) and cast back
+    **{f"pyasc::{n}": {"bool", "uint8", "int8", "int16", "float16", "bfloat16", "float32"} for n in ("max", "min")},
     **{f"pyasc::{n}": {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
                        "float64"}  # float64: stored on sim since issue 11, copied by copy_b64
        for n in ("transpose", "reshape")},

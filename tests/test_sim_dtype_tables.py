@@ -231,3 +231,50 @@ def test_the_inference_series_table_has_a_row_for_every_elementwise_api_it_check
     # reductions, Compare/Compares and Select: the reference pages give no AI Core row (documented)
     assert rows(a2) - rows(p310) == {"ReduceSum", "ReduceMax", "ReduceMin", "WholeReduceSum", "WholeReduceMax",
                                      "WholeReduceMin", "Compare", "Compares", "Select"}
+
+
+CMP_KERNEL = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void cmp_i32(GM_ADDR x, GM_ADDR z, uint32_t mode) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> a, m;
+    pipe.InitBuffer(a, 64 * sizeof(int32_t));
+    pipe.InitBuffer(m, 32);
+    AscendC::GlobalTensor<int32_t> gx;
+    AscendC::GlobalTensor<uint8_t> gz;
+    gx.SetGlobalBuffer((__gm__ int32_t *)x, 64);
+    gz.SetGlobalBuffer((__gm__ uint8_t *)z, 32);
+    AscendC::LocalTensor<int32_t> t = a.Get<int32_t>();
+    AscendC::LocalTensor<uint8_t> bits = m.Get<uint8_t>();
+    AscendC::DataCopy(t, gx, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Compare(bits, t, t, static_cast<AscendC::CMPMODE>(mode), 64);  // the Compare line
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(gz, bits, 32);
+}
+"""
+
+
+def test_int32_compare_takes_eq_and_ne_only(tmp_path):
+    # Compare lists int32_t for EQ / NE only on Atlas A2: an ordering mode is reported at run time
+    import numpy as np
+
+    import pyasc
+    import pyasc_acl
+
+    src = tmp_path / "cmp_i32.cpp"
+    src.write_text(CMP_KERNEL)
+    fn = pyasc_acl.Binary(pyasc_sim.compile(src, opt="-O0"), device="sim").function("cmp_i32")
+    stream = pyasc.current_stream("sim")
+    x = pyasc.tensor(np.arange(64, dtype=np.int32), device="sim")
+    z = pyasc.zeros(32, dtype="uint8", device="sim")
+    modes = {"LT": 0, "GT": 1, "EQ": 2, "LE": 3, "GE": 4, "NE": 5}
+    for ok in ("EQ", "NE"):
+        pyasc_acl.launch(fn, 1, (x, z, modes[ok]), stream=stream)
+        stream.synchronize()
+        assert z.numpy()[:8].tolist() == ([255] * 8 if ok == "EQ" else [0] * 8)
+    pyasc_acl.launch(fn, 1, (x, z, modes["LT"]), stream=stream)
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    msg = info.value.message
+    assert "sanitizer check 'unsupported'" in msg and "Compare with int32_t takes CMPMODE::EQ or CMPMODE::NE" in msg
+    assert "cmp_i32.cpp:" in msg  # points at the kernel's Compare line

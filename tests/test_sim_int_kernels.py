@@ -131,3 +131,42 @@ def test_issue_examples_run_after_the_suggested_cast() -> None:
     np.testing.assert_array_equal((x.astype("int32") + 1).numpy(), [2, 3])
     np.testing.assert_array_equal((x.astype("float32") + 1).numpy(), [2.0, 3.0])
     np.testing.assert_array_equal((x.astype("int32") + 1).astype("int64").numpy(), np.array([2, 3], np.int64))
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int16"])
+def test_narrow_int_max_min_reduce_exactly(op: str, dtype: str) -> None:
+    rng = np.random.default_rng(4)
+    if dtype == "bool":
+        a = rng.random((5, 300, 7)) < 0.3
+    else:
+        info = np.iinfo(dtype)
+        a = rng.integers(info.min, info.max, (5, 300, 7), endpoint=True).astype(dtype)
+    fn = getattr(pyasc, op)
+    for axis, keep in [(None, False), (1, False), ((0, 2), True), (-1, False)]:
+        got = fn(_sim(a), axis, keep).numpy()
+        want = fn(pyasc.tensor(a, device="numpy"), axis, keep).numpy()
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("op", ["eq", "ne"])
+def test_int64_equality_compares_both_halves(op: str) -> None:
+    a, b = _pairs("int64")
+    b[2::5] = a[2::5] ^ 1  # differ in the low word only
+    b[3::5] = a[3::5] ^ (1 << 40)  # in the high word only
+    want = np.equal(a, b) if op == "eq" else np.not_equal(a, b)
+    fn = getattr(pyasc, op)
+    np.testing.assert_array_equal(fn(_sim(a), _sim(b)).numpy(), want)
+    s = int(a[7])
+    np.testing.assert_array_equal(fn(_sim(a), s).numpy(), (a == s) if op == "eq" else (a != s))
+    np.testing.assert_array_equal(fn(s, _sim(a)).numpy(), (a == s) if op == "eq" else (a != s))
+
+
+def test_int64_where_selects_both_halves() -> None:
+    a, b = _pairs("int64")
+    c = np.random.default_rng(6).random(a.shape) < 0.5
+    np.testing.assert_array_equal(pyasc.where(_sim(c), _sim(a), _sim(b)).numpy(), np.where(c, a, b))
+    np.testing.assert_array_equal(pyasc.where(_sim(c), -(2**62), _sim(b)).numpy(), np.where(c, np.int64(-(2**62)), b))
+    m, row = a[:600].reshape(20, 30), b[:30]  # broadcast
+    np.testing.assert_array_equal(pyasc.where(_sim(c[:30]), _sim(m), _sim(row)).numpy(), np.where(c[:30], m, row))

@@ -36,12 +36,14 @@ def _dtypes_of(op: Any) -> tuple[str, ...]:
     if short in result_dtypes:
         rule, takes = "result", result_dtypes[short]
     elif short in elementwise._SWAP:  # the comparisons
-        rule, takes = "compare", elementwise.COMPARE_DTYPES
+        rule, takes = "compare", elementwise.COMPARE_DTYPES + ((dt.int64,) if short in ("eq", "ne") else ())
     elif short == "cast":
         takes = elementwise.CAST_DTYPES
     elif op.name in elementwise.KERNELS:  # unary
         takes = elementwise.FLOATS + (elementwise.UNARY_INT_DTYPES if short in elementwise.UNARY_INT else ())
-    elif op.name in reduce.KERNELS or op.name in nn.KERNELS:
+    elif op.name in reduce.KERNELS:
+        takes = reduce.dtypes_of(short)
+    elif op.name in nn.KERNELS:
         takes = elementwise.FLOATS
     elif op.name in linalg.KERNELS:
         rule, takes = "result", linalg.CUBE + linalg.VECTOR + tuple(linalg.VECTOR_WIDEN)

@@ -55,7 +55,7 @@ UNARY_INT = {"neg", "abs", "relu"}
 #: the integer dtypes of unary.cpp's neg / abs / relu (built from Muls, Max, Maxs)
 UNARY_INT_DTYPES = VECTOR_INTS + tuple(WIDEN_8)
 #: where selects 16- or 32-bit lanes
-WHERE_DTYPES = FLOATS + VECTOR_INTS + (dt.bool_,) + tuple(WIDEN_8)
+WHERE_DTYPES = FLOATS + VECTOR_INTS + (dt.bool_, dt.int64) + tuple(WIDEN_8)
 #: where of 8-bit values selects 16-bit lanes (exact both ways)
 WHERE_WIDEN = {dt.bool_: dt.int16, **WIDEN_8}
 _SWAP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
@@ -227,6 +227,8 @@ def compare_kernel(name: str):
         device = rt.device_of(x, y)
         dtype = _promoted(x, y)
         dtype = COMPARE_WIDEN.get(dtype, dtype)
+        if dtype == dt.int64 and name in ("eq", "ne"):
+            return _compare_int64(meta, name, x, y)
         if dtype not in COMPARE_DTYPES:
             raise rt.no_kernel(op, device, f"operands of dtype {dt.dtype_name(dtype)}",
                                (*COMPARE_WIDEN, *COMPARE_DTYPES), dtype)
@@ -248,6 +250,35 @@ def compare_kernel(name: str):
 
     kernel.__name__ = f"sim_{name}"
     return kernel
+
+
+def _int64_operand(v: Any, shape: tuple[int, ...], device: Any) -> Tensor:
+    """v (a tensor, or a Python int that must fit int64) as a contiguous int64 tensor of ``shape``."""
+    if isinstance(v, Tensor):
+        return _operand(v, dt.int64, shape)
+    return rt.full_tensor(shape, v, dt.int64, device)
+
+
+def _pairs_of(t: Tensor, n: int) -> Tensor:
+    """(n, 2): each element of contiguous ``t`` twice (the condition of both 32-bit halves of an int64)."""
+    return expand(rt.alias(t, (n, 1)), (n, 2))
+
+
+def _compare_int64(meta: Any, name: str, x: Any, y: Any) -> Tensor:
+    """int64 == / != on the AI Core: compare_{eq,ne}_int32 on the two 32-bit halves of each element
+    (Compare takes int32 for EQ/NE), then both halves equal (min) / either differs (max)."""
+    from .reduce import KERNELS as REDUCE
+
+    device = rt.device_of(x, y)
+    shape, n = tuple(meta.shape), rt.size_of(meta.shape)
+    if n == 0:
+        return rt.new_tensor(shape, dt.bool_, device)
+    a, b = _int64_operand(x, shape, device), _int64_operand(y, shape, device)
+    halves = rt.new_tensor((n, 2), dt.bool_, device)
+    blocks, tiling = _elementwise_tiling(device, 2 * n, tl.CompareTiling, mode=0, scalarBits=0)
+    rt.launch(device, "compare", f"compare_{name}_int32", blocks, (a, b, halves), tiling)
+    both = REDUCE["pyasc::min" if name == "eq" else "pyasc::max"]
+    return rt.alias(both(meta.__class__((n,), dt.bool_), halves, (1,), False), shape)
 
 
 def unary_kernel(name: str):
@@ -315,6 +346,15 @@ def where_kernel(meta: Any, cond: Tensor, x: Any, y: Any) -> Tensor:
     dtype = meta.dtype
     if dtype not in WHERE_DTYPES:
         raise rt.no_kernel("pyasc::where", device, f"result dtype {dt.dtype_name(dtype)}", WHERE_DTYPES, dtype)
+    if dtype == dt.int64:  # 32-bit lanes: both halves of each element, the condition doubled
+        shape, n = tuple(meta.shape), rt.size_of(meta.shape)
+        out = rt.new_tensor(shape, dtype, device)
+        if n:
+            args = (_pairs_of(expand(cond, shape), n), _int64_operand(x, shape, device),
+                    _int64_operand(y, shape, device), out)
+            blocks, tiling = _elementwise_tiling(device, 2 * n, tl.WhereTiling)
+            rt.launch(device, "where", "where_int32", blocks, args, tiling)
+        return out
     if dtype in WHERE_WIDEN:  # 16-bit lanes: widen tensor operands, select, cast back (exact)
         wide = WHERE_WIDEN[dtype]
         if dtype != dt.bool_:

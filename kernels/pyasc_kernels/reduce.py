@@ -2,7 +2,8 @@
 
 The kernel reduces the last axis of a (rows, cols) view; other axes are first permuted to the end
 by the copy kernel (the kept axes keep their order), so any set of axes becomes one trailing
-block of length cols."""
+block of length cols. max / min of bool and 8/16-bit integers reduce in float32 (every value is
+exact there and the result is one of them) and cast back; ReduceMax / ReduceMin take no integers."""
 
 from __future__ import annotations
 
@@ -14,10 +15,17 @@ from pyasc_core.tensor import Tensor
 
 from . import _runtime as rt
 from . import tilings as tl
-from .elementwise import FLOATS, cast_kernel
+from .elementwise import FLOATS, cast_kernel, to_dtype
 from .shape import permute
 
 CHUNK = 4096
+#: dtypes max / min reduce exactly in float32 (values within 2^24)
+EXACT_IN_FLOAT = (dt.bool_, dt.uint8, dt.int8, dt.int16)
+
+
+def dtypes_of(name: str) -> tuple[Any, ...]:
+    """The input dtypes reduce_kernel(name) runs."""
+    return FLOATS + (EXACT_IN_FLOAT if name in ("max", "min") else ())
 BATCH = 256
 
 
@@ -38,12 +46,16 @@ def reduce_rows(x: Tensor, rows: int, cols: int, op: str, dtype: Any) -> Tensor:
 
 def reduce_kernel(name: str):
     op = f"pyasc::{name}"
+    takes = dtypes_of(name)
 
     def kernel(meta: Any, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
         device = x._device
         dtype = x._data.dtype
-        if dtype not in FLOATS:
-            raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", FLOATS, dtype)
+        if dtype not in takes:
+            raise rt.no_kernel(op, device, f"dtype {dt.dtype_name(dtype)}", takes, dtype)
+        if dtype not in FLOATS:  # max / min of a narrow integer: exact in float32
+            wide = meta.__class__(meta.shape, dt.float32)
+            return to_dtype(kernel(wide, to_dtype(x, dt.float32), axis, keepdims), dtype)
         shape = x._data.shape
         axes = normalize_axes(axis, len(shape)) if shape else ()
         if not axes:  # nothing to reduce (0-d input): a copy

@@ -682,6 +682,23 @@ inline void set_bit(uint8_t *bits, uint64_t i, bool v) {
 }
 inline bool get_bit(const uint8_t *bits, uint64_t i) { return ((bits[i >> 3] >> (i & 7)) & 1u) != 0; }
 
+// Compare takes int32_t for EQ and NE only on Atlas A2 (the Compare page's table; dtype_tables.h
+// lists int32_t for the type check, the mode is a run-time argument): an ordering mode on int32_t is
+// reported like an unlisted type.
+template <typename T>
+inline void check_compare_mode(CMPMODE m, const char *api, const SrcLoc &loc) {
+#if __CCE_AICORE__ == 220 && !defined(PYASC_SIM_NO_DTYPE_TABLES)
+    if (std::is_same<T, int32_t>::value && m != CMPMODE::EQ && m != CMPMODE::NE && pyasc_sim::kapi::blk().checks) {
+        pyasc_sim::kapi::fail("unsupported", loc,
+                              "%s with int32_t takes CMPMODE::EQ or CMPMODE::NE only on " PYASC_SIM_DT_SOC
+                              " (mode %d): compare int32 order another way, e.g. the sign of a - b in float",
+                              api, static_cast<int>(m));
+    }
+#else
+    (void)m, (void)api, (void)loc;
+#endif
+}
+
 // The count form processes whole 256-byte repeats (documented).
 template <typename T>
 inline void check_compare_count(uint32_t count, const char *api, const SrcLoc &loc) {
@@ -698,6 +715,7 @@ template <typename T, typename U>
 inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode,
                     uint32_t count, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(Compare, T);
+    sim_detail::check_compare_mode<T>(cmpMode, "Compare", loc);
     sim_detail::check_compare_count<T>(count, "Compare", loc);
     sim_detail::check_operand(src0, "Compare", "src0", count, loc);
     sim_detail::check_operand(src1, "Compare", "src1", count, loc);
@@ -713,6 +731,7 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode,
                     const uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams &p, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(Compare, T);
+    sim_detail::check_compare_mode<T>(cmpMode, "Compare", loc);
     constexpr uint32_t epr = 256 / sizeof(T);
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, epr, "Compare", loc);
     const sim_detail::Opnd o0{p.src0BlkStride, p.src0RepStride, 32 / sizeof(T)},
