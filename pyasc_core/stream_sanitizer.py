@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from .env import env_flag
@@ -31,7 +31,7 @@ _blocks: dict[int, list[tuple[int, int, int, int, bool, str]]] = {}  # block -> 
 _host_gen = [0]                           # bumped when _host grows: a stream clock joins it again
 _joined: dict[int, int] = {}              # stream key -> the _host_gen its clock last joined
 #: blocks the op being run only reads (its inputs; set by the backend around an op's kernel)
-_op_reads: contextvars.ContextVar[frozenset[int] | None] = contextvars.ContextVar("pyasc_stream_reads",
+_op_reads: contextvars.ContextVar[Collection[int] | None] = contextvars.ContextVar("pyasc_stream_reads",
                                                                                  default=None)
 
 
@@ -94,7 +94,7 @@ def exit_op_reads(token: Any) -> None:
     _op_reads.reset(token)
 
 
-def read_only_blocks() -> frozenset[int] | None:
+def read_only_blocks() -> Collection[int] | None:
     return _op_reads.get()
 
 
