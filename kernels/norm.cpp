@@ -83,6 +83,28 @@ private:
         return io_.xGm[static_cast<uint64_t>(r) * t_.cols + c * t_.chunk];
     }
 
+    // Chunk c of row r as float in xv_: widened into xf_ for 16-bit types; for float the VECIN
+    // buffer itself (held until the next load or the end of the row: no staging copy).
+    __aicore__ inline void LoadX(uint32_t r, uint32_t c, uint32_t count) {
+        if constexpr (kWidened<T>) {
+            io_.Load(xf_, XAt(r, c), count);
+            xv_ = xf_;
+        } else {
+            DropX();
+            xin_ = io_.Take(XAt(r, c), count);
+            xv_ = xin_;
+            held_ = true;
+        }
+    }
+    __aicore__ inline void DropX() {
+        if constexpr (!kWidened<T>) {
+            if (held_) {
+                io_.Drop(xin_);
+                held_ = false;
+            }
+        }
+    }
+
     __aicore__ inline void Row(uint32_t r) {
         const bool resident = chunks_ == 1;
         const float n = static_cast<float>(t_.cols);
@@ -90,8 +112,8 @@ private:
         if constexpr (LAYER) {  // pass: the mean
             float s = 0.0f;
             for (uint32_t c = 0; c < chunks_; ++c) {
-                io_.Load(xf_, XAt(r, c), Count(c));
-                ReduceSum(one_, xf_, work_, Count(c));
+                LoadX(r, c, Count(c));
+                ReduceSum(one_, xv_, work_, Count(c));
                 s += ReadAfterVector(one_);
             }
             mean = s / n;
@@ -101,9 +123,9 @@ private:
         for (uint32_t c = 0; c < chunks_; ++c) {
             const uint32_t count = Count(c);
             if (!LAYER || !resident) {
-                io_.Load(xf_, XAt(r, c), count);
+                LoadX(r, c, count);
             }
-            Adds(tf_, xf_, -mean, count);
+            Adds(tf_, xv_, -mean, count);
             Mul(tf_, tf_, tf_, count);
             ReduceSum(one_, tf_, work_, count);
             ss += ReadAfterVector(one_);
@@ -118,20 +140,30 @@ private:
         for (uint32_t c = 0; c < chunks_; ++c) {
             const uint32_t count = Count(c);
             if (!resident) {
-                io_.Load(xf_, XAt(r, c), count);
+                LoadX(r, c, count);
                 LoadAffine(c * t_.chunk, count);
             }
-            Adds(tf_, xf_, -mean, count);
+            // computed straight into the output buffer for float (no staging copy), else in tf_
+            LocalTensor<T> y = io_.Alloc();
+            LocalTensor<float> of = tf_;
+            if constexpr (!kWidened<T>) {
+                of = y.template ReinterpretCast<float>();
+            }
+            Adds(of, xv_, -mean, count);
             Duplicate(work_, denom, count);
-            Div(tf_, tf_, work_, count);
+            Div(of, of, work_, count);
             if (t_.hasWeight) {
-                Mul(tf_, tf_, wf_, count);
+                Mul(of, of, wf_, count);
             }
             if (LAYER && t_.hasBias) {
-                Add(tf_, tf_, bf_, count);
+                Add(of, of, bf_, count);
             }
-            io_.Store(io_.yGm[static_cast<uint64_t>(r) * t_.cols + c * t_.chunk], tf_, count);
+            if constexpr (kWidened<T>) {
+                FromCompute(y, tf_, count);
+            }
+            io_.Send(io_.yGm[static_cast<uint64_t>(r) * t_.cols + c * t_.chunk], y, count);
         }
+        DropX();
     }
 
     TPipe pipe_;
@@ -139,6 +171,9 @@ private:
     TBuf<QuePosition::VECCALC> calc_;
     GlobalTensor<T> wGm_, bGm_;
     LocalTensor<float> xf_, tf_, work_, wf_, bf_, one_;
+    LocalTensor<float> xv_;  // the current x chunk as float (xf_, or the held VECIN buffer)
+    LocalTensor<T> xin_;
+    bool held_ = false;
     NormTiling t_;
     float eps_ = 0.0f;
     uint32_t chunks_ = 1;

@@ -72,8 +72,17 @@ private:
         for (uint32_t c = 0; c < chunks; ++c) {
             const uint32_t offset = c * t_.chunk;
             const uint32_t count = c + 1 == chunks ? t_.cols - offset : t_.chunk;
-            io_.Load(xf, io_.xGm[static_cast<uint64_t>(r) * t_.cols + offset], count);
-            if constexpr (OP == RED_SUM || OP == RED_MEAN) {
+            // float sums read the VECIN buffer in place (no staging copy into xf)
+            constexpr bool kInPlace = !kWidened<T> && (OP == RED_SUM || OP == RED_MEAN);
+            LocalTensor<T> held;
+            if constexpr (kInPlace) {
+                held = io_.Take(io_.xGm[static_cast<uint64_t>(r) * t_.cols + offset], count);
+            } else {
+                io_.Load(xf, io_.xGm[static_cast<uint64_t>(r) * t_.cols + offset], count);
+            }
+            if constexpr (kInPlace) {
+                ReduceSum(one, held, work, count);
+            } else if constexpr (OP == RED_SUM || OP == RED_MEAN) {
                 ReduceSum(one, xf, work, count);
             } else if constexpr (OP == RED_MAX) {
                 ReduceMax(one, xf, work, count);
@@ -88,6 +97,9 @@ private:
                 ReduceSum(one[8], work, xf, count);
             }
             const float v = ReadAfterVector(one);
+            if constexpr (kInPlace) {
+                io_.Drop(held);
+            }
             if constexpr (OP == RED_SUM || OP == RED_MEAN) {
                 acc += v;
             } else {

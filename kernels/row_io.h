@@ -50,6 +50,16 @@ public:
         in_.FreeTensor(x);
     }
 
+    // src[0, count) in a VECIN buffer, handed to the caller to compute from in place (no staging
+    // copy into a float tensor: for float rows); give it back with Drop before the next Take.
+    __aicore__ inline LocalTensor<T> Take(const GlobalTensor<T> &src, uint32_t count) {
+        LocalTensor<T> x = in_.AllocTensor<T>();
+        CopyIn(x, src, count);
+        in_.EnQue(x);
+        return in_.DeQue<T>();
+    }
+    __aicore__ inline void Drop(LocalTensor<T> &x) { in_.FreeTensor(x); }
+
     // An output buffer to compute into, then Send.
     __aicore__ inline LocalTensor<T> Alloc() { return out_.template AllocTensor<T>(); }
 

@@ -45,8 +45,26 @@ public:
     }
 
 private:
+    // The chunk at offset of row r as float in xv_: widened into xf_ for 16-bit types; for float the
+    // VECIN buffer itself (held until the next load or the end of the row: no staging copy).
     __aicore__ inline void Load(uint32_t r, uint32_t offset, uint32_t count) {
-        io_.Load(xf_, io_.xGm[static_cast<uint64_t>(r) * t_.cols + offset], count);
+        if constexpr (kWidened<T>) {
+            io_.Load(xf_, io_.xGm[static_cast<uint64_t>(r) * t_.cols + offset], count);
+            xv_ = xf_;
+        } else {
+            Drop();
+            xin_ = io_.Take(io_.xGm[static_cast<uint64_t>(r) * t_.cols + offset], count);
+            xv_ = xin_;
+            held_ = true;
+        }
+    }
+    __aicore__ inline void Drop() {
+        if constexpr (!kWidened<T>) {
+            if (held_) {
+                io_.Drop(xin_);
+                held_ = false;
+            }
+        }
     }
 
     __aicore__ inline void Row(uint32_t r) {
@@ -58,7 +76,7 @@ private:
             const uint32_t offset = c * t_.chunk;
             const uint32_t count = c + 1 == chunks ? t_.cols - offset : t_.chunk;
             Load(r, offset, count);
-            ReduceMax(one_, xf_, work_, count);
+            ReduceMax(one_, xv_, work_, count);
             const float v = ReadAfterVector(one_);
             m = v > m ? v : m;
         }
@@ -70,7 +88,7 @@ private:
             if (!resident) {
                 Load(r, offset, count);
             }
-            Adds(work_, xf_, -m, count);
+            Adds(work_, xv_, -m, count);
             Exp(ef_, work_, count);
             ReduceSum(one_, ef_, work_, count);
             s += ReadAfterVector(one_);
@@ -91,11 +109,11 @@ private:
             LocalTensor<T> y = io_.Alloc();
             LocalTensor<float> yf = kWidened<T> ? work_ : y.template ReinterpretCast<float>();
             if constexpr (LOG) {
-                Adds(yf, xf_, -m, count);
+                Adds(yf, xv_, -m, count);
                 Adds(yf, yf, -shift, count);
             } else {
                 if (!resident) {  // a resident row still has exp(x - m) from pass 2
-                    Adds(work_, xf_, -m, count);
+                    Adds(work_, xv_, -m, count);
                     Exp(ef_, work_, count);
                 }
                 Duplicate(sv_, s, count);
@@ -106,12 +124,16 @@ private:
             }
             io_.Send(io_.yGm[static_cast<uint64_t>(r) * t_.cols + offset], y, count);
         }
+        Drop();
     }
 
     TPipe pipe_;
     RowStage<T> io_;
     TBuf<QuePosition::VECCALC> calc_;
     LocalTensor<float> xf_, ef_, work_, sv_, one_;
+    LocalTensor<float> xv_;  // the current x chunk as float (xf_, or the held VECIN buffer)
+    LocalTensor<T> xin_;
+    bool held_ = false;
     SoftmaxTiling t_;
 };
 
