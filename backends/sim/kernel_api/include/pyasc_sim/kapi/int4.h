@@ -154,6 +154,38 @@ inline void sim_int4_cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, 
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(count, 2)));
 }
 
+// ---- Cast int4b_t <-> half, mask forms: 128 elements per repeat (the half side's 256 bytes); the
+// int4b_t operand holds 64 elements per 32-byte block, so its strides count 32-byte blocks of 64 ----
+template <typename T, typename U>
+inline void sim_int4_cast_repeat(const LocalTensor<T> &dst, const LocalTensor<U> &src, RoundMode mode,
+                                 const sim_detail::Mask &m, uint8_t repeats, const UnaryRepeatParams &p,
+                                 const pyasc_sim::kapi::SrcLoc &loc) {
+    constexpr bool from4 = std::is_same<U, int4b_t>::value, to4 = std::is_same<T, int4b_t>::value;
+    static_assert((from4 && std::is_same<T, half>::value) || (to4 && std::is_same<U, half>::value),
+                  "pyasc simulator: Cast with int4b_t converts int4b_t -> half and half -> int4b_t (the documented "
+                  "pairs)");
+    const sim_detail::Opnd od{p.dstBlkStride, p.dstRepStride, to4 ? 64 : 16},
+        os{p.srcBlkStride, p.srcRepStride, from4 ? 64 : 16};
+    if constexpr (from4) {
+        src.check_aligned("Cast", "src", loc);
+        src.bytes().check_read(0, (os.extent(repeats, m) + 1) / 2, "Cast", loc);
+        sim_detail::check_operand(dst, "Cast", "dst", od, repeats, m, loc);
+        sim_detail::for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) {
+            dst.ptr()[od.off(r, i)] = static_cast<half>(sim_detail::int4_get(src.bytes().ptr(), os.off(r, i)));
+        });
+    } else {
+        sim_detail::check_operand(src, "Cast", "src", os, repeats, m, loc);
+        dst.check_aligned("Cast", "dst", loc);
+        dst.bytes().check_vec_dst(0, (od.extent(repeats, m) + 1) / 2, "Cast", loc);
+        sim_detail::for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) {
+            int32_t v = sim_detail::round_to<int32_t>(pyasc_sim::kapi::to_double(src.ptr()[os.off(r, i)]), mode);
+            v = v < -8 ? -8 : (v > 7 ? 7 : v);
+            sim_detail::int4_put(dst.bytes().ptr(), od.off(r, i), v);
+        });
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats));
+}
+
 }  // namespace AscendC
 
 #endif  // PYASC_SIM_KAPI_INT4_H_

@@ -644,9 +644,15 @@ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Rou
                  PYASC_SIM_LOC) {
     PYASC_SIM_CAST_CHECK(T, U);
     const RoundMode m = round_mode;
-    sim_detail::unary_repeat(
-        "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
-        repeatTimes, repeatParams, 1.0, loc, sim_detail::cast_fn<T, U>(m, loc));
+    if constexpr (sim_detail::is_packed4<T>::value || sim_detail::is_packed4<U>::value) {
+        // packed int4b_t: kapi/int4.h (found by ADL)
+        sim_int4_cast_repeat(dst, src, m, sim_detail::mask_of<isSetMask>(mask, 128, "Cast", loc), repeatTimes,
+                             repeatParams, loc);
+    } else {
+        sim_detail::unary_repeat(
+            "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
+            repeatTimes, repeatParams, 1.0, loc, sim_detail::cast_fn<T, U>(m, loc));
+    }
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
@@ -654,9 +660,15 @@ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Rou
                  PYASC_SIM_LOC) {
     PYASC_SIM_CAST_CHECK(T, U);
     const RoundMode m = round_mode;
-    sim_detail::unary_repeat(
-        "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
-        repeatTimes, repeatParams, 1.0, loc, sim_detail::cast_fn<T, U>(m, loc));
+    if constexpr (sim_detail::is_packed4<T>::value || sim_detail::is_packed4<U>::value) {
+        // packed int4b_t: kapi/int4.h (found by ADL)
+        sim_int4_cast_repeat(dst, src, m, sim_detail::mask_of<isSetMask>(mask, 128, "Cast", loc), repeatTimes,
+                             repeatParams, loc);
+    } else {
+        sim_detail::unary_repeat(
+            "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
+            repeatTimes, repeatParams, 1.0, loc, sim_detail::cast_fn<T, U>(m, loc));
+    }
 }
 
 // ---- Compare: one result bit per element (bit i of byte i / 8, LSB first) -------------------------
