@@ -296,18 +296,21 @@ class _Launcher:
         self.kernel, self.blocks, self.stream = kernel, blocks, stream
 
     def __call__(self, *args: Any) -> None:
+        stream = self.stream
+        if stream is not None:
+            device = stream.device
+            fn = self.kernel._loaded.get(device) or self.kernel.function(device)
+            fn(self.blocks, *args, stream=stream)
+            return
         device = None
-        if self.stream is not None:
-            device = self.stream.device
-        else:
-            for a in args:
-                if isinstance(a, Tensor):
-                    device = a._device
-                    break
-            if device is None:
-                device = resolve_device(None)
+        for a in args:
+            if type(a) is Tensor or isinstance(a, Tensor):
+                device = a._device
+                break
+        if device is None:
+            device = resolve_device(None)
         fn = self.kernel._loaded.get(device) or self.kernel.function(device)
-        fn(self.blocks, *args, stream=self.stream)
+        fn(self.blocks, *args)  # the current stream (no keyword: the launch hot path)
 
 
 class KernelDict(dict):
