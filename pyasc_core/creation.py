@@ -178,7 +178,15 @@ def empty(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
             break
         n *= d
     else:
-        dt, dev, backend = _resolve(dtype or _dt.DEFAULT_FLOAT, device)
+        spec = dtype or _dt.DEFAULT_FLOAT
+        try:
+            hit = _RESOLVED.get((device, spec)) if type(device) is str or type(device) is Device else None
+        except TypeError:  # an unhashable dtype spec: _resolve says what is wrong
+            hit = None
+        if hit is not None and hit[3] == REGISTRY.version:  # _resolve's cache, inlined
+            dt, dev, backend = hit[0], hit[1], hit[2]
+        else:
+            dt, dev, backend = _resolve(spec, device)
         if n * dt.itemsize <= MAX_NBYTES:
             return wrap_storage(backend.empty(dims, dt, dev), dev, backend)
     shape = _shape_args(shape)

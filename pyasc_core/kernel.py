@@ -300,18 +300,21 @@ class _Launcher:
     def __call__(self, *args: Any) -> None:
         if "torch" in sys.modules and has_torch_tensor(args, {}):
             return _launch_with_torch(self, args)
+        stream = self.stream
+        if stream is not None:
+            device = stream.device
+            fn = self.kernel._loaded.get(device) or self.kernel.function(device)
+            fn(self.blocks, *args, stream=stream)
+            return
         device = None
-        if self.stream is not None:
-            device = self.stream.device
-        else:
-            for a in args:
-                if isinstance(a, Tensor):
-                    device = a._device
-                    break
-            if device is None:
-                device = resolve_device(None)
+        for a in args:
+            if type(a) is Tensor or isinstance(a, Tensor):
+                device = a._device
+                break
+        if device is None:
+            device = resolve_device(None)
         fn = self.kernel._loaded.get(device) or self.kernel.function(device)
-        fn(self.blocks, *args, stream=self.stream)
+        fn(self.blocks, *args)  # the current stream (no keyword: the launch hot path)
 
 
 def _launch_with_torch(launcher: _Launcher, args: tuple) -> None:

@@ -25,7 +25,9 @@ from pyasc_core.registry import backend_for_device
 from pyasc_core.streams import _current, _local, current_stream
 
 from . import fork, loader
-from .storage import DeviceArray
+from .storage import _STRIDES, DeviceArray
+
+_new = object.__new__
 from .streams import AclEvent, AclStream
 
 _U8 = np.dtype(np.uint8)
@@ -152,7 +154,22 @@ class AclBackend(Backend):
         on = _san_active.get(self.name)
         if on or (on is None and _san.active(self.name)):
             _blocks.pop(ptr, None)  # _san.on_alloc inlined
-        return DeviceArray.fresh(block, ptr, n, shape if type(shape) is tuple else tuple(shape), dtype, device)
+        if type(shape) is not tuple:
+            shape = tuple(shape)
+        strides = _STRIDES.get(shape)
+        if strides is None:
+            return DeviceArray.fresh(block, ptr, n, shape, dtype, device)
+        a = _new(DeviceArray)  # DeviceArray.fresh, inlined (the allocation hot path)
+        a._block = block
+        a._ptr = ptr
+        a._nbytes = n
+        a.shape = shape
+        a.dtype = dtype
+        a.device = device
+        a.offset = 0
+        a.strides = strides
+        a.contiguous = True
+        return a
 
     def _copy(self, device: Device, dst: Any, src: Any, nbytes: int, stream: Any, synchronize: bool = False,
               dst_offset: int = 0, src_offset: int = 0) -> None:
