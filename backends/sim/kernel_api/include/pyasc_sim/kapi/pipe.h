@@ -3,6 +3,7 @@
 #ifndef PYASC_SIM_KAPI_PIPE_H_
 #define PYASC_SIM_KAPI_PIPE_H_
 
+#include "pyasc_sim/kapi/order.h"
 #include "pyasc_sim/kapi/tensor.h"
 
 namespace AscendC {
@@ -60,9 +61,8 @@ public:
         num_ = num;
         len_ = len;
         state_.assign(num, kFree);
-        race_.assign(num, {});
-        ready_.assign(num, 0.0);
-        freed_.assign(num, 0.0);
+        ready_.assign(num, {});
+        freed_.assign(num, {});
         alloc_loc_.assign(num, loc);
         fifo_.assign(num, 0);
         head_ = count_ = 0;
@@ -78,9 +78,8 @@ public:
             if (state_[i] == kFree) {
                 state_[i] = kAllocated;
                 alloc_loc_[i] = loc;
-                if (i < race_.size()) pyasc_sim::kapi::race().acquire(race_[i]);  // after the last FreeTensor
-                // the producer refills it once the consumer freed it
-                pyasc_sim::kapi::blk().tl.wait_until(producer_, freed_[i], 0.0, loc.file, loc.line);
+                // the producer refills it once the consumer freed it (after the last FreeTensor)
+                pyasc_sim::kapi::order_acquire(freed_[i], producer_, 0.0, loc);
                 next_ = (i + 1) % num_;
                 return tensor<T>(i);
             }
@@ -109,8 +108,7 @@ public:
         fifo_[(head_ + count_) % num_] = i;
         ++count_;
         state_[i] = kEnqueued;
-        pyasc_sim::kapi::race().publish(race_[i]);  // the producer's pipes, seen by DeQue
-        ready_[i] = pyasc_sim::kapi::blk().tl.clock[producer_];  // the producer's work so far ends then
+        pyasc_sim::kapi::order_publish(ready_[i], producer_);  // the producer's work so far, seen by DeQue
         return true;
     }
 
@@ -127,9 +125,7 @@ public:
         head_ = (head_ + 1) % num_;
         --count_;
         state_[i] = kAllocated;
-        pyasc_sim::kapi::race().acquire(race_[i]);
-        pyasc_sim::kapi::blk().tl.wait_until(consumer_, ready_[i], pyasc_sim::cost::kQueueSyncCycles, loc.file,
-                                             loc.line);
+        pyasc_sim::kapi::order_acquire(ready_[i], consumer_, pyasc_sim::cost::kQueueSyncCycles, loc);
         return tensor<T>(i);
     }
 
@@ -144,8 +140,7 @@ public:
                                   i, pyasc_sim::kapi::pos_name(pos_), state_name(state_[i]));
         }
         state_[i] = kFree;
-        pyasc_sim::kapi::race().publish(race_[i]);  // the old owner's accesses, seen by the next AllocTensor
-        freed_[i] = pyasc_sim::kapi::blk().tl.clock[consumer_];
+        pyasc_sim::kapi::order_publish(freed_[i], consumer_);  // the old owner's accesses, seen by AllocTensor
     }
 
     uint32_t enqueued() const { return count_; }
@@ -204,10 +199,11 @@ private:
     uint32_t num_ = 0;
     uint32_t len_ = 0;
     std::vector<uint8_t> state_;
-    std::vector<pyasc_sim::kapi::RaceClock> race_;  // pipe-race: per buffer, the clock its last owner published
     int producer_, consumer_;    // timeline: the pipes the queue protocol syncs
-    std::vector<double> ready_;  // per buffer: the cycle its EnQue'd data is ready (DeQue waits for it)
-    std::vector<double> freed_;  // per buffer: the cycle its consumer freed it (AllocTensor waits for it)
+    // per buffer, what the happens-before stream (order.h) published: at EnQue (DeQue waits for it)
+    // and at FreeTensor (the next AllocTensor waits for it)
+    std::vector<pyasc_sim::kapi::OrderSlot> ready_;
+    std::vector<pyasc_sim::kapi::OrderSlot> freed_;
     std::vector<pyasc_sim::kapi::SrcLoc> alloc_loc_;
     std::vector<uint32_t> fifo_;
     uint32_t head_ = 0;

@@ -6,6 +6,7 @@
 #ifndef PYASC_SIM_KAPI_SYNC_H_
 #define PYASC_SIM_KAPI_SYNC_H_
 
+#include "pyasc_sim/kapi/order.h"
 #include "pyasc_sim/kapi/state.h"
 
 namespace AscendC {
@@ -44,10 +45,9 @@ inline void barrier(pipe_t pipe, const pyasc_sim::kapi::SrcLoc &loc) {
     const int p = timeline_pipe(pipe);
     if (p < 0 && pipe != PIPE_ALL) return;  // MTE4, MTE5, V2: pipes the cost model does not charge
     if (p < 0) {
-        pyasc_sim::kapi::race().barrier_all();  // every pipe waits for every pipe
-        pyasc_sim::kapi::blk().tl.barrier_all(pyasc_sim::cost::kBarrierCycles, loc.file, loc.line);
+        pyasc_sim::kapi::order_barrier_all(loc);  // every pipe waits for every pipe
     } else {
-        pyasc_sim::kapi::blk().tl.wait_until(p, 0.0, pyasc_sim::cost::kBarrierCycles, loc.file, loc.line);
+        pyasc_sim::kapi::order_barrier_pipe(p, loc);
     }
 }
 }  // namespace sim_detail
@@ -67,10 +67,7 @@ inline void SetFlag(int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::ka
     int32_t &c = b.flags[static_cast<int>(event)][eventID];
     if (c == 0) b.flag_loc[static_cast<int>(event)][eventID] = loc;
     ++c;
-    pyasc_sim::kapi::race().set_flag(static_cast<int>(event), eventID);  // publishes the source pipe's clock
-    int src = -1, dst = -1;
-    pyasc_sim::kapi::race_event_pipes(static_cast<int>(event), src, dst);
-    b.tl.set_flag(static_cast<int>(event), eventID, src);  // ... and the cycle its work so far ends
+    pyasc_sim::kapi::order_set_flag(static_cast<int>(event), eventID);  // the source pipe's work so far
 }
 
 template <HardEvent event>
@@ -88,10 +85,7 @@ inline void WaitFlag(int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::k
         return;
     }
     --c;
-    pyasc_sim::kapi::race().wait_flag(static_cast<int>(event), eventID, c == 0);  // the destination pipe sees it
-    int src = -1, dst = -1;
-    pyasc_sim::kapi::race_event_pipes(static_cast<int>(event), src, dst);
-    b.tl.wait_flag(static_cast<int>(event), eventID, dst, pyasc_sim::cost::kFlagSyncCycles, loc.file, loc.line);
+    pyasc_sim::kapi::order_wait_flag(static_cast<int>(event), eventID, c == 0, loc);  // the destination pipe sees it
 }
 
 // Called when the kernel returns: a SetFlag that no WaitFlag consumed breaks the pairing the

@@ -5,8 +5,8 @@
 // moves clocks forward: a WaitFlag (or a queue DeQue / AllocTensor) starts its pipe no earlier than
 // the cycle the SetFlag side (EnQue / FreeTensor) had finished its work; PipeBarrier<PIPE_ALL>
 // lines every pipe up.  The block's simulated time is the makespan (the latest clock), always;
-// profiling only decides whether the spans are kept.  State only: state.h, sync.h and pipe.h
-// drive it at the same call sites that feed the pipe-race detector's happens-before stream.
+// profiling only decides whether the spans are kept.  State only: charge() (state.h) and the
+// happens-before stream (order.h) drive it, the same calls that feed the pipe-race detector.
 #ifndef PYASC_SIM_KAPI_TIMELINE_H_
 #define PYASC_SIM_KAPI_TIMELINE_H_
 
