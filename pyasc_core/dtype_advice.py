@@ -76,7 +76,8 @@ def cast_hint(op: str, backend: str, src: Any, allowed: Iterable[Any] | None = N
     """The "cast first" part of an error message: ``x.astype('<dtype>')`` with the dtype
     :func:`suggest_dtype` picks, or the advice to run elsewhere when no cast helps."""
     d = suggest_dtype(op, backend, src, allowed)
+    elsewhere = "" if backend == "numpy" else "run it on the reference with .to('numpy')"
     if d is None:
-        return (f"no cast of {_dt.dtype_name(np.dtype(src))} makes it run on {backend}: run it on the "
-                "reference with .to('numpy')")
-    return f"cast first, e.g. {var}.astype({_dt.dtype_name(d)!r}), or run it on the reference with .to('numpy')"
+        none = f"no cast of {_dt.dtype_name(np.dtype(src))} makes it run on {backend}"
+        return f"{none}: {elsewhere}" if elsewhere else none
+    return f"cast first, e.g. {var}.astype({_dt.dtype_name(d)!r})" + (f", or {elsewhere}" if elsewhere else "")

@@ -27,7 +27,8 @@ CASES = [
     ("exp int64", lambda x: pyasc.exp(x), [np.array([0, 1, 2], np.int64)]),
     ("sum int32", lambda x: pyasc.sum(x), [np.arange(7, dtype=np.int32)]),
     ("matmul int64", lambda x, y: pyasc.matmul(x, y), [np.ones((2, 3), np.int64), np.ones((3, 2), np.int64)]),
-    ("max int8", lambda x: pyasc.max(x), [np.array([3, -7, 5], np.int8)]),
+    ("max int32", lambda x: pyasc.max(x), [np.array([3, -7, 5], np.int32)]),
+    ("lt int64", lambda x: x < 2, [np.array([3, -7, 5], np.int64)]),
     ("softmax int32", lambda x: pyasc.softmax(x, -1), [np.arange(6, dtype=np.int32).reshape(2, 3)]),
 ]
 

@@ -99,16 +99,16 @@ def extra_samples(op: str, dtype: str) -> Iterator[Sample]:
 def _pow_samples(rng: np.random.Generator, dtype: str) -> Iterator[Sample]:
     """pow along the tiled axis, with integer-valued exponents (negative bases keep a sign), a grid
     of every pair of edge values, large |y ln x| (float32 keeps ~1 ulp where exp(y ln x) would not),
-    and for int32 exponents up to 40 (products wrap like NumPy's)."""
+    and for integers exponents up to 40 (products wrap like NumPy's)."""
     d = dt.as_dtype(dtype)
-    if d == dt.int32:
+    if d in dt.INTEGER:  # int32, and the 8/16-bit integers that run the int32 kernel
         for n in SIZES:
-            x = rng.integers(-5, 6, n).astype(np.int32)
-            yield Sample((x, rng.integers(0, 12, n).astype(np.int32)), {}, f"({n},) ** ({n},) exponents 0..11", dtype)
-        yield Sample((rng.integers(-9, 10, 257).astype(np.int32), rng.integers(0, 41, 257).astype(np.int32)), {},
-                     "(257,) ** exponents up to 40: wraps modulo 2**32", dtype)
-        yield Sample((3, rng.integers(0, 20, 33).astype(np.int32)), {}, "x is a Python scalar", dtype)
-        yield Sample((rng.integers(-4, 5, (4, 1)).astype(np.int32), rng.integers(0, 6, (1, 5)).astype(np.int32)),
+            x = rng.integers(-5, 6, n).astype(d)
+            yield Sample((x, rng.integers(0, 12, n).astype(d)), {}, f"({n},) ** ({n},) exponents 0..11", dtype)
+        yield Sample((rng.integers(-9, 10, 257).astype(d), rng.integers(0, 41, 257).astype(d)), {},
+                     "(257,) ** exponents up to 40: wraps like NumPy", dtype)
+        yield Sample((3, rng.integers(0, 20, 33).astype(d)), {}, "x is a Python scalar", dtype)
+        yield Sample((rng.integers(-4, 5, (4, 1)).astype(d), rng.integers(0, 6, (1, 5)).astype(d)),
                      {}, "broadcast (4, 1) ** (1, 5)", dtype)
         return
     for n in SIZES:
