@@ -70,7 +70,9 @@ public:
         LocalTensor<float> f = f32Buf_.Get<float>();
         if constexpr (TO_BOOL) {
             const uint32_t n = AlignRepeat<float>(count);
-            ToFloat(f, x, n);
+            // an int64 source is read for `count` only: a whole float repeat of it (512 bytes) reaches
+            // past what the tile's DataCopy wrote (the compare's extra lanes are discarded anyway)
+            ToFloat(f, x, sizeof(S) > sizeof(float) ? count : n);
             LocalTensor<uint8_t> mask = maskBuf_.Get<uint8_t>();
             Compare(mask, f, f[tile_], CMPMODE::NE, n);
             LocalTensor<half> h = f16Buf_.Get<half>();

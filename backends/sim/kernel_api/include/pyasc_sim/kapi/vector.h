@@ -642,13 +642,13 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
                  const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
                  PYASC_SIM_LOC) {
-    PYASC_SIM_CAST_CHECK(T, U);
     const RoundMode m = round_mode;
     if constexpr (sim_detail::is_packed4<T>::value || sim_detail::is_packed4<U>::value) {
-        // packed int4b_t: kapi/int4.h (found by ADL)
+        // packed int4b_t: kapi/int4.h (found by ADL); half <-> int4b_t only, checked there
         sim_int4_cast_repeat(dst, src, m, sim_detail::mask_of<isSetMask>(mask, 128, "Cast", loc), repeatTimes,
                              repeatParams, loc);
     } else {
+        PYASC_SIM_CAST_CHECK(T, U);
         sim_detail::unary_repeat(
             "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
             repeatTimes, repeatParams, 1.0, loc, sim_detail::cast_fn<T, U>(m, loc));
@@ -658,13 +658,13 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
                  const uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
                  PYASC_SIM_LOC) {
-    PYASC_SIM_CAST_CHECK(T, U);
     const RoundMode m = round_mode;
     if constexpr (sim_detail::is_packed4<T>::value || sim_detail::is_packed4<U>::value) {
-        // packed int4b_t: kapi/int4.h (found by ADL)
+        // packed int4b_t: kapi/int4.h (found by ADL); half <-> int4b_t only, checked there
         sim_int4_cast_repeat(dst, src, m, sim_detail::mask_of<isSetMask>(mask, 128, "Cast", loc), repeatTimes,
                              repeatParams, loc);
     } else {
+        PYASC_SIM_CAST_CHECK(T, U);
         sim_detail::unary_repeat(
             "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
             repeatTimes, repeatParams, 1.0, loc, sim_detail::cast_fn<T, U>(m, loc));
