@@ -69,11 +69,9 @@ def test_narrow_int_arithmetic_wraps_like_numpy(op: str, dtype: str) -> None:
             np.testing.assert_array_equal(fn(s, _sim(a)).numpy(), fn(s, ref).numpy())
 
 
-@pytest.mark.parametrize("op", ["neg", "abs", "relu"])
-@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16"])
+@pytest.mark.parametrize("op,dtype", [(op, d) for op in ("neg", "abs", "relu") for d in ("uint8", "int8", "int16")
+                                      if not (op == "neg" and d == "uint8")])  # neg's schema takes no unsigned dtype
 def test_narrow_int_unary_over_the_whole_range(op: str, dtype: str) -> None:
-    if op == "neg" and dtype == "uint8":
-        pytest.skip("neg's schema takes no unsigned dtype")
     a, _ = _pairs(dtype)
     fn = getattr(pyasc, op)
     np.testing.assert_array_equal(fn(_sim(a)).numpy(), fn(pyasc.tensor(a, device="numpy")).numpy())

@@ -271,19 +271,26 @@ struct KernelCache {
     std::map<std::pair<void *, std::string>, PyascSimKernelEntry> entries;
 
     // The entry point, or null with *error set.
-    PyascSimKernelEntry find(const char *path, const char *name, uint64_t dev, uint64_t ino, std::string *error) {
-        std::lock_guard<std::mutex> lock(mu);
+    // The loaded binary at path (dev, ino: the file the host checked), or null with *error set.  Under mu.
+    void *open(const char *path, uint64_t dev, uint64_t ino, const char *what, std::string *error) {
         const auto key = std::make_pair(std::string(path), std::make_pair(dev, ino));
         void *&handle = binaries[key];
         if (handle == nullptr) {
             handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
             if (handle == nullptr) {
                 const char *why = dlerror();
-                *error = std::string("the device process cannot load '") + path + "': " + (why ? why : "?");
+                *error = std::string("the device process cannot load ") + what + "'" + path + "': " + (why ? why : "?");
                 binaries.erase(key);
                 return nullptr;
             }
         }
+        return handle;
+    }
+
+    PyascSimKernelEntry find(const char *path, const char *name, uint64_t dev, uint64_t ino, std::string *error) {
+        std::lock_guard<std::mutex> lock(mu);
+        void *handle = open(path, dev, ino, "", error);
+        if (handle == nullptr) return nullptr;
         PyascSimKernelEntry &entry = entries[std::make_pair(handle, std::string(name))];
         if (entry == nullptr) {
             const std::string symbol = std::string(PYASC_SIM_ENTRY_PREFIX) + name;
@@ -296,17 +303,8 @@ struct KernelCache {
     // An AI CPU binary's entry function (a plain exported symbol), or null with *error set.
     AiCpuEntry find_cpu(const char *path, const char *name, uint64_t dev, uint64_t ino, std::string *error) {
         std::lock_guard<std::mutex> lock(mu);
-        const auto key = std::make_pair(std::string(path), std::make_pair(dev, ino));
-        void *&handle = binaries[key];
-        if (handle == nullptr) {
-            handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-            if (handle == nullptr) {
-                const char *why = dlerror();
-                *error = std::string("the device process cannot load the AI CPU binary '") + path + "': " + (why ? why : "?");
-                binaries.erase(key);
-                return nullptr;
-            }
-        }
+        void *handle = open(path, dev, ino, "the AI CPU binary ", error);
+        if (handle == nullptr) return nullptr;
         AiCpuEntry &entry = cpu_entries[std::make_pair(handle, std::string(name))];
         if (entry == nullptr) {
             entry = reinterpret_cast<AiCpuEntry>(dlsym(handle, name));

@@ -373,21 +373,25 @@ aclError load_binary(const char *api, const std::shared_ptr<Device> &dev, const 
     return ACL_SUCCESS;
 }
 
+// The loaded binary behind binHandle, or an error naming `api` (never loaded, or unloaded).
+aclError find_binary(const char *api, aclrtBinHandle binHandle, std::shared_ptr<Binary> *bin) {
+    Runtime &rt = runtime();
+    std::shared_lock<std::shared_mutex> lock(rt.mu);
+    auto it = rt.binaries.find(binHandle);
+    if (it == rt.binaries.end()) {
+        return fail(ACL_ERROR_RT_INVALID_HANDLE, format("%s: binHandle %s is not a loaded binary (never loaded, or unloaded)",
+                                                        api, ptr_str(binHandle).c_str()));
+    }
+    *bin = it->second;
+    return ACL_SUCCESS;
+}
+
 // The AI CPU function `symbol` of the AI CPU binary `binHandle`, named `name` in messages.
 aclError get_cpu_function(const char *api, aclrtBinHandle binHandle, const char *symbol, const char *name,
                           aclrtFuncHandle *funcHandle) {
     Runtime &rt = runtime();
     std::shared_ptr<Binary> bin;
-    {
-        std::shared_lock<std::shared_mutex> lock(rt.mu);
-        auto it = rt.binaries.find(binHandle);
-        if (it == rt.binaries.end()) {
-            return fail(ACL_ERROR_RT_INVALID_HANDLE,
-                        format("%s: binHandle %s is not a loaded binary (never loaded, or unloaded)", api,
-                               ptr_str(binHandle).c_str()));
-        }
-        bin = it->second;
-    }
+    if (aclError e = find_binary(api, binHandle, &bin); e != ACL_SUCCESS) return e;
     if (!bin->aicpu) {
         return fail(ACL_ERROR_RT_PARAM_INVALID,
                     format("%s: '%s' is not an AI CPU binary (load it with ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE)",
@@ -536,16 +540,7 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kern
     if (funcHandle == nullptr) return fail(ACL_ERROR_INVALID_PARAM, format("%s: funcHandle is NULL", api));
     Runtime &rt = runtime();
     std::shared_ptr<Binary> bin;
-    {
-        std::shared_lock<std::shared_mutex> lock(rt.mu);
-        auto it = rt.binaries.find(binHandle);
-        if (it == rt.binaries.end()) {
-            return fail(ACL_ERROR_RT_INVALID_HANDLE,
-                        format("%s: binHandle %s is not a loaded binary (never loaded, or unloaded)", api,
-                               ptr_str(binHandle).c_str()));
-        }
-        bin = it->second;
-    }
+    if (aclError e = find_binary(api, binHandle, &bin); e != ACL_SUCCESS) return e;
     if (bin->aicpu) {
         return get_cpu_function(api, binHandle, kernelName, kernelName, funcHandle);
     }
