@@ -282,3 +282,21 @@ def test_env_profile_writes_the_trace_at_exit(tmp_path):
     data = json.loads(trace.read_text())
     jsonschema.validate(data, TRACE_SCHEMA)
     assert any(e.get("cat") == "launch" for e in data["traceEvents"])
+
+
+def test_the_vadd_tutorial_overlaps_copy_in_and_vector_only_when_double_buffered():
+    # the README's example: examples/profile_vadd.py profiles examples/01_vadd.py (a @pyasc.jit kernel)
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "profile_vadd.py"
+    spec = importlib.util.spec_from_file_location("pyasc_example_profile_vadd", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    profiles = example.profile_each(example.load_tutorial())
+    single, double = profiles[1], profiles[2]
+    assert single.overlap_cycles("MTE2", "V") == 0.0
+    assert double.overlap_cycles("MTE2", "V") > 0.0
+    t1, t2 = single.key_averages()[0], double.key_averages()[0]
+    assert t2.sim_ms < t1.sim_ms
+    assert "double-buffer" in t1.diagnosis and "double-buffer" not in t2.diagnosis
