@@ -18,6 +18,7 @@
 #include "pyasc_sim/kapi/tensor.h"     // GlobalTensor, LocalTensor, GetBlockIdx / GetBlockNum
 #include "pyasc_sim/kapi/pipe.h"       // TPipe, TQue, TQueBind, TBuf
 #include "pyasc_sim/kapi/sync.h"       // PipeBarrier, SetFlag / WaitFlag
+#include "pyasc_sim/kapi/cache.h"      // DataCacheCleanAndInvalid (CacheLine, DcciDst)
 #include "pyasc_sim/kapi/xcore.h"      // SyncAll, IBSet / IBWait, CrossCoreSetFlag, SetAtomicAdd ...
 #include "pyasc_sim/kapi/data_copy.h"  // DataCopy, DataCopyPad
 #include "pyasc_sim/kapi/vector.h"     // Add ... Select, Cast, Duplicate

@@ -360,6 +360,57 @@ inline void ProposalExtract(const LocalTensor<T> &dst, const LocalTensor<T> &src
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(static_cast<double>(repeatTime)));
 }
 
+// ---- TopK on the Atlas inference series (__CCE_AICORE__ == 200, Ascend310P): the reference
+// (TopK page, atlasascendc_api_07_0836.html, 约束说明) documents one difference for this family: with
+// half input the indices may not exceed 2048 -- topKInfo.inner <= 2048 when isInitIndex is false, every
+// srcIndexLocal value <= 2048 when it is true.  The reason is the family's sort path (TopK page of
+// CANN 8.0.RC2, atlasascendc_api_07_0547.html): ProposalConcat puts data and index into region
+// proposals of type T, sorted with RpSort16 / MrgSort4 and split with ProposalExtract, so a half
+// proposal carries the index as a half (exact up to 2048).  The simulator checks the documented bound
+// and, with checks off, passes the index through T as the proposal does.  The outputs' layout (k_pad,
+// kpad_index rows) is the same on every family; tmpLocal's contents are internal to the API.
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
+constexpr bool kTopKIndexInProposal = true;
+#else
+constexpr bool kTopKIndexInProposal = false;
+#endif
+namespace sim_detail {
+constexpr int32_t kTopKHalfIndexMax = 2048;
+constexpr const char *kTopKSocName = "the Atlas inference series (__CCE_AICORE__ 200)";
+template <bool isInitIndex, TopKMode topkMode>
+inline void check_topk_half_index(const LocalTensor<int32_t> &srcIndex, int32_t rows, int32_t inner, int32_t n,
+                                  const pyasc_sim::kapi::SrcLoc &loc) {
+    if (!isInitIndex) {
+        if (inner > kTopKHalfIndexMax) {
+            pyasc_sim::kapi::fail("unsupported", loc,
+                                  "TopK<half> on %s: topKInfo.inner %d > %d: on the Atlas inference series the index "
+                                  "travels in a half region proposal, so the reference limits inner to %d for half "
+                                  "input (split the row, or sort float)",
+                                  kTopKSocName, static_cast<int>(inner), kTopKHalfIndexMax, kTopKHalfIndexMax);
+        }
+        return;
+    }
+    const int64_t count = topkMode == TopKMode::TOPK_NSMALL ? static_cast<int64_t>(rows) * inner : inner;
+    for (int64_t i = 0; i < count; ++i) {
+        if (i % inner >= n) continue;  // padding past n is never picked
+        const int32_t idx = srcIndex.ptr()[i];
+        if (idx > kTopKHalfIndexMax) {
+            pyasc_sim::kapi::fail("unsupported", loc,
+                                  "TopK<half, isInitIndex=true> on %s: srcIndexLocal[%lld] = %d > %d: on the Atlas "
+                                  "inference series the index travels in a half region proposal, so the reference "
+                                  "limits index values to %d for half input (rebase the indices, or sort float)",
+                                  kTopKSocName, static_cast<long long>(i), static_cast<int>(idx),
+                                  kTopKHalfIndexMax, kTopKHalfIndexMax);
+        }
+    }
+}
+// An index stored in a region proposal of type T and read back.
+template <typename T>
+inline int32_t through_proposal(int32_t idx) {
+    return static_cast<int32_t>(pyasc_sim::kapi::to_double(static_cast<T>(static_cast<double>(idx))));
+}
+}  // namespace sim_detail
+
 // ---- TopK (high-level): the k largest (isLargest) or smallest values of each of topKInfo.outter rows
 // of topKInfo.inner elements (the first n valid) with their indices.  Row r of dstValue starts at
 // r * kPad (k rounded up to 32 bytes of T), of dstIndex at r * kPadIdx (k rounded up to 8 int32).
@@ -378,10 +429,12 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
     const int32_t rows = topKInfo.outter, inner = topKInfo.inner, n = topKInfo.n;
     const bool checks = pyasc_sim::kapi::blk().checks;
     if (checks && (rows < 1 || inner < 1 || inner % 32 != 0 || n < 1 || n > inner || k < 1 || k > n ||
-                   (topkMode == TopKMode::TOPK_NSMALL && inner != 32))) {
+                   (topkMode == TopKMode::TOPK_NSMALL && inner != 32) ||
+                   (topkMode == TopKMode::TOPK_NORMAL && inner > 4096))) {
         pyasc_sim::kapi::fail("unsupported", loc,
                               "TopK: outter %d, inner %d, n %d, k %d: the reference needs outter >= 1, inner a "
-                              "multiple of 32 (32 in TOPK_NSMALL mode), 1 <= n <= inner and 1 <= k <= n",
+                              "multiple of 32 (32 in TOPK_NSMALL mode, at most 4096 in TOPK_NORMAL mode), "
+                              "1 <= n <= inner and 1 <= k <= n",
                               static_cast<int>(rows), static_cast<int>(inner), static_cast<int>(n),
                               static_cast<int>(k));
     }
@@ -397,6 +450,9 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
     if (isHasfinish) sim_detail::check_operand(finishLocal, "TopK", "srcFinish", rows, loc);
     sim_detail::check_operand(dstValueLocal, "TopK", "dstValue", static_cast<int64_t>(rows) * kPad, loc);
     sim_detail::check_operand(dstIndexLocal, "TopK", "dstIndex", static_cast<int64_t>(rows) * kPadIdx, loc);
+    if (kTopKIndexInProposal && std::is_same<T, half>::value && checks) {
+        sim_detail::check_topk_half_index<isInitIndex, topkMode>(srcIndexLocal, rows, inner, n, loc);
+    }
     std::vector<sim_detail::SortRec> v(static_cast<size_t>(n));
     for (int32_t r = 0; r < rows; ++r) {
         for (int32_t i = 0; i < n; ++i) {
@@ -413,6 +469,7 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
                 idx = topkMode == TopKMode::TOPK_NSMALL ? srcIndexLocal.ptr()[static_cast<int64_t>(r) * inner + pos]
                                                         : srcIndexLocal.ptr()[pos];
             }
+            if (kTopKIndexInProposal) idx = sim_detail::through_proposal<T>(idx);
             dstIndexLocal.ptr()[static_cast<int64_t>(r) * kPadIdx + j] = finished ? n : idx;
         }
     }

@@ -1,0 +1,60 @@
+// Ascend C on the CPU -- DataCacheCleanAndInvalid: the data-cache flush public kernels call after
+// scalar GM stores (GlobalTensor::SetValue, raw __gm__ pointer writes) and before scalar GM loads
+// of data another core or a DMA wrote.  Prototypes and enums from the public kernel API reference
+// (page DataCacheCleanAndInvalid, atlasascendc_api_07_0167.html): the three-parameter forms on a
+// GlobalTensor or LocalTensor, and the two-parameter GlobalTensor form of the Atlas inference series
+// (accepted on every SoC, as newer reference releases list all three together).
+//
+// The simulator's scalar accesses go straight to memory (no data cache), so the flush changes no
+// data; it checks its operand, is charged to the scalar pipe and is an ordering point for the
+// scalar pipe on the timeline (the core waits for the write-back before going on).
+#ifndef PYASC_SIM_KAPI_CACHE_H_
+#define PYASC_SIM_KAPI_CACHE_H_
+
+#include "pyasc_sim/kapi/order.h"
+#include "pyasc_sim/kapi/state.h"
+#include "pyasc_sim/kapi/tensor.h"
+
+namespace AscendC {
+
+// Which cache lines: the one holding the operand's address, or the whole data cache.
+enum class CacheLine : uint64_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+// Which lines ENTIRE_DATA_CACHE cleans: all, those caching UB, GM (OUT) or atomic-store addresses.
+enum class DcciDst : uint64_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+
+namespace sim_detail {
+inline const char *cache_line_name(CacheLine c) {
+    return c == CacheLine::SINGLE_CACHE_LINE ? "SINGLE_CACHE_LINE" : "ENTIRE_DATA_CACHE";
+}
+// The flush: a null operand address is a kernel bug on SINGLE_CACHE_LINE (the line is the one
+// holding that address); the whole-cache form ignores the address.
+inline void dcci(const void *addr, CacheLine entire, const char *operand, const pyasc_sim::kapi::SrcLoc &loc) {
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    if (b.checks && entire == CacheLine::SINGLE_CACHE_LINE && addr == nullptr) {
+        pyasc_sim::kapi::fail("gm-out-of-bounds", loc,
+                              "DataCacheCleanAndInvalid<..., CacheLine::%s>(%s): the tensor has no buffer (call "
+                              "SetGlobalBuffer / AllocTensor first, or flush the whole cache with "
+                              "CacheLine::ENTIRE_DATA_CACHE)",
+                              cache_line_name(entire), operand);
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarGmCycles);
+    pyasc_sim::kapi::order_barrier_pipe(pyasc_sim::kapi::kPipeS, loc);
+}
+}  // namespace sim_detail
+
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &dst, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    sim_detail::dcci(dst.GetPhyAddr(), entireType, "a GlobalTensor", loc);
+}
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+inline void DataCacheCleanAndInvalid(const LocalTensor<T> &dst, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    sim_detail::dcci(dst.GetPhyAddr(), entireType, "a LocalTensor", loc);
+}
+template <typename T, CacheLine entireType>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &dst, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    sim_detail::dcci(dst.GetPhyAddr(), entireType, "a GlobalTensor", loc);
+}
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_CACHE_H_
