@@ -56,9 +56,12 @@ template <pipe_t pipe>
 inline void PipeBarrier(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     sim_detail::barrier(pipe, loc);
 }
-inline void pipe_barrier(pipe_t pipe, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    sim_detail::barrier(pipe, loc);
-}
+namespace sim_detail {  // the NPU compiler's lowercase intrinsic (global, see compat.h); not documented Ascend C
+inline void pipe_barrier(pipe_t pipe, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) { barrier(pipe, loc); }
+}  // namespace sim_detail
+#if !PYASC_SIM_DOCUMENTED_ONLY
+using sim_detail::pipe_barrier;
+#endif
 
 template <HardEvent event>
 inline void SetFlag(int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {

@@ -19,18 +19,18 @@ namespace AscendC {
 
 // ---- parameter structures of these instructions ----------------------------------------------------
 struct CopyRepeatParams {
-    uint16_t dstStride = DEFAULT_BLK_STRIDE;  // data-block stride inside a repeat, in 32-byte blocks
-    uint16_t srcStride = DEFAULT_BLK_STRIDE;
-    uint16_t dstRepeatSize = DEFAULT_REPEAT_STRIDE;  // repeat stride, in 32-byte blocks
-    uint16_t srcRepeatSize = DEFAULT_REPEAT_STRIDE;
+    uint16_t dstStride = sim_detail::DEFAULT_BLK_STRIDE;  // data-block stride inside a repeat, in 32-byte blocks
+    uint16_t srcStride = sim_detail::DEFAULT_BLK_STRIDE;
+    uint16_t dstRepeatSize = sim_detail::DEFAULT_REPEAT_STRIDE;  // repeat stride, in 32-byte blocks
+    uint16_t srcRepeatSize = sim_detail::DEFAULT_REPEAT_STRIDE;
     CopyRepeatParams() = default;
     CopyRepeatParams(uint16_t dstStrideIn, uint16_t srcStrideIn, uint16_t dstRepeatSizeIn, uint16_t srcRepeatSizeIn)
         : dstStride(dstStrideIn), srcStride(srcStrideIn), dstRepeatSize(dstRepeatSizeIn),
           srcRepeatSize(srcRepeatSizeIn) {}
 };
 struct BrcbRepeatParams {
-    uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
-    uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+    uint16_t dstBlkStride = sim_detail::DEFAULT_BLK_STRIDE;
+    uint16_t dstRepStride = sim_detail::DEFAULT_REPEAT_STRIDE;
     BrcbRepeatParams() = default;
     BrcbRepeatParams(uint16_t dstBlkStrideIn, uint16_t dstRepStrideIn)
         : dstBlkStride(dstBlkStrideIn), dstRepStride(dstRepStrideIn) {}
@@ -38,7 +38,7 @@ struct BrcbRepeatParams {
 struct GatherMaskParams {
     uint8_t src0BlockStride = 1;
     uint16_t repeatTimes = 1;
-    uint16_t src0RepeatStride = DEFAULT_REPEAT_STRIDE;
+    uint16_t src0RepeatStride = sim_detail::DEFAULT_REPEAT_STRIDE;
     uint8_t src1RepeatStride = 1;
     GatherMaskParams() = default;
     GatherMaskParams(uint8_t src0BlockStrideIn, uint16_t repeatTimesIn, uint16_t src0RepeatStrideIn,
