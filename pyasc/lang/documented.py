@@ -1,5 +1,7 @@
 """Documented-names-only mode: the generated source may use only Ascend C names the public
-reference documents (a token scan of every ``AscendC::`` name), so CANN compiles it unchanged."""
+reference documents, so CANN compiles it unchanged. Checked twice: a token scan of every
+``AscendC::`` name (the error names the Python line), then the simulator compiles the source with
+``-DPYASC_SIM_DOCUMENTED_ONLY=1``, which hides every undocumented name from its kernel API headers."""
 
 from __future__ import annotations
 
@@ -7,6 +9,9 @@ import re
 
 from .errors import UndocumentedNameError
 from .table import TABLE
+
+#: the simulator compiler's flags of documented-names-only mode (backends/sim/kernel_api/README.md)
+DOCUMENTED_ONLY_FLAGS = ("-DPYASC_SIM_DOCUMENTED_ONLY=1",)
 
 _TOKEN = re.compile(r"AscendC::(\w+)")
 

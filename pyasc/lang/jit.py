@@ -25,7 +25,7 @@ from pyasc_core.tiling import Array, CType, TilingStruct
 from . import dtypes as dt
 from . import ktypes as kt
 from .api import ApiObject
-from .documented import check_documented
+from .documented import DOCUMENTED_ONLY_FLAGS, check_documented
 from .errors import CompileError
 from .table import STRUCT_FIELDS
 from .translate import FunctionTranslator, Module, V, c_string, literal
@@ -269,13 +269,16 @@ class JitFunction:
             if documented_only is None:
                 documented_only = os.environ.get("PYASC_JIT_DOCUMENTED_ONLY", "") not in ("", "0")
             if documented_only:
-                check_documented(text, self.__name__)
+                check_documented(text, self.__name__)  # the first undocumented name, at its Python line
             snapshot = tuple((g, n, v) for (_, n), (g, v) in module.globals_used.items())
-            ck = (self.source_hash, self.__name__, text)
+            ck = (self.source_hash, self.__name__, text, bool(documented_only))
             with _LOCK:
                 kernel = _CACHE.get(ck)
                 if kernel is None:
-                    kernel = _CACHE[ck] = Kernel(text, self.__name__, structs=tuple(structs))
+                    flags = DOCUMENTED_ONLY_FLAGS if documented_only else ()
+                    kernel = _CACHE[ck] = Kernel(text, self.__name__, structs=tuple(structs), extra_flags=flags)
+            if documented_only:  # compiled now against the headers with every undocumented name hidden
+                kernel.compile("sim")
             self._kernels.setdefault(key, []).append((snapshot, kernel))
         return kernel
 
