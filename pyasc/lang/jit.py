@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from pyasc_core.errors import ArgumentError
+from pyasc_core.errors import ArgumentError, PyascError
 from pyasc_core.kernel import Kernel, _Launcher
 from pyasc_core.tensor import Tensor
 from pyasc_core.tiling import Array, CType, TilingStruct
@@ -25,7 +25,7 @@ from pyasc_core.tiling import Array, CType, TilingStruct
 from . import dtypes as dt
 from . import ktypes as kt
 from .api import ApiObject
-from .documented import DOCUMENTED_ONLY_FLAGS, check_documented
+from .documented import DOCUMENTED_ONLY_FLAGS, check_documented, hidden_name_error
 from .errors import CompileError
 from .table import STRUCT_FIELDS
 from .translate import FunctionTranslator, Module, V, c_string, literal
@@ -278,7 +278,13 @@ class JitFunction:
                     flags = DOCUMENTED_ONLY_FLAGS if documented_only else ()
                     kernel = _CACHE[ck] = Kernel(text, self.__name__, structs=tuple(structs), extra_flags=flags)
             if documented_only:  # compiled now against the headers with every undocumented name hidden
-                kernel.compile("sim")
+                try:
+                    kernel.compile("sim")
+                except PyascError as exc:
+                    err = hidden_name_error(exc, self.__name__)
+                    if err is None:
+                        raise
+                    raise err from exc
             self._kernels.setdefault(key, []).append((snapshot, kernel))
         return kernel
 
