@@ -382,8 +382,9 @@ class _JitLauncher:
 
 def jit(fn: Any = None, *, documented_only: bool | None = None) -> Any:
     """Decorate a Python kernel (``@pyasc.jit``) or helper; ``documented_only=True`` refuses generated
-    source using Ascend C names the public reference does not document (default: the
-    ``PYASC_JIT_DOCUMENTED_ONLY`` environment variable)."""
+    source using Ascend C names the public reference does not document -- a token scan, then a
+    simulator compile with ``-DPYASC_SIM_DOCUMENTED_ONLY=1`` (headers hiding every undocumented name)
+    at specialisation (default: the ``PYASC_JIT_DOCUMENTED_ONLY`` environment variable)."""
     if fn is None:
         return lambda f: JitFunction(f, documented_only=documented_only)
     return JitFunction(fn, documented_only=documented_only)
