@@ -93,6 +93,7 @@ inline void WaitFlag(int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::k
 
 // Called when the kernel returns: a SetFlag that no WaitFlag consumed breaks the pairing the
 // documentation requires (the next kernel on the core would see a stale flag).
+namespace sim_detail {
 inline void sim_check_flags_at_exit() {
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (!b.checks) return;
@@ -107,6 +108,7 @@ inline void sim_check_flags_at_exit() {
         }
     }
 }
+}  // namespace sim_detail
 
 }  // namespace AscendC
 

@@ -357,6 +357,7 @@ PYASC_SIM_GROUP_REDUCE(PairReduceSum, 2, Sum)
 #undef PYASC_SIM_GROUP_REDUCE
 
 // ---- Copy: local -> local (VECIN/VECCALC/VECOUT), mask / repeat form --------------------------------
+namespace sim_detail {
 template <typename T, bool isSetMask = true, typename M>
 inline void sim_copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, M mask, const uint8_t repeatTimes,
                      const CopyRepeatParams &p, const pyasc_sim::kapi::SrcLoc &loc) {
@@ -369,15 +370,16 @@ inline void sim_copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, M mas
                                 [&](uint32_t r, uint32_t i) { dst.ptr()[od.off(r, i)] = src.ptr()[os.off(r, i)]; });
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeatTimes));
 }
+}  // namespace sim_detail
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask, const uint8_t repeatTimes,
                  const CopyRepeatParams &repeatParams, PYASC_SIM_LOC) {
-    sim_copy<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, loc);
+    sim_detail::sim_copy<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, loc);
 }
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const uint8_t repeatTimes,
                  const CopyRepeatParams &repeatParams, PYASC_SIM_LOC) {
-    sim_copy<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, loc);
+    sim_detail::sim_copy<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, loc);
 }
 
 // ---- Brcb: each of 8 source elements per repeat fills one 32-byte block of dst --------------------
