@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from pyasc_core.errors import ArgumentError
+from pyasc_core.errors import ArgumentError, PyascError
 from pyasc_core.kernel import Kernel, _Launcher
 from pyasc_core.tensor import Tensor
 from pyasc_core.tiling import Array, CType, TilingStruct
@@ -25,7 +25,7 @@ from pyasc_core.tiling import Array, CType, TilingStruct
 from . import dtypes as dt
 from . import ktypes as kt
 from .api import ApiObject
-from .documented import check_documented
+from .documented import DOCUMENTED_ONLY_FLAGS, check_documented, hidden_name_error
 from .errors import CompileError
 from .table import STRUCT_FIELDS
 from .translate import FunctionTranslator, Module, V, c_string, literal
@@ -269,13 +269,22 @@ class JitFunction:
             if documented_only is None:
                 documented_only = os.environ.get("PYASC_JIT_DOCUMENTED_ONLY", "") not in ("", "0")
             if documented_only:
-                check_documented(text, self.__name__)
+                check_documented(text, self.__name__)  # the first undocumented name, at its Python line
             snapshot = tuple((g, n, v) for (_, n), (g, v) in module.globals_used.items())
-            ck = (self.source_hash, self.__name__, text)
+            ck = (self.source_hash, self.__name__, text, bool(documented_only))
             with _LOCK:
                 kernel = _CACHE.get(ck)
                 if kernel is None:
-                    kernel = _CACHE[ck] = Kernel(text, self.__name__, structs=tuple(structs))
+                    flags = DOCUMENTED_ONLY_FLAGS if documented_only else ()
+                    kernel = _CACHE[ck] = Kernel(text, self.__name__, structs=tuple(structs), extra_flags=flags)
+            if documented_only:  # compiled now against the headers with every undocumented name hidden
+                try:
+                    kernel.compile("sim")
+                except PyascError as exc:
+                    err = hidden_name_error(exc, self.__name__)
+                    if err is None:
+                        raise
+                    raise err from exc
             self._kernels.setdefault(key, []).append((snapshot, kernel))
         return kernel
 
@@ -373,8 +382,9 @@ class _JitLauncher:
 
 def jit(fn: Any = None, *, documented_only: bool | None = None) -> Any:
     """Decorate a Python kernel (``@pyasc.jit``) or helper; ``documented_only=True`` refuses generated
-    source using Ascend C names the public reference does not document (default: the
-    ``PYASC_JIT_DOCUMENTED_ONLY`` environment variable)."""
+    source using Ascend C names the public reference does not document -- a token scan, then a
+    simulator compile with ``-DPYASC_SIM_DOCUMENTED_ONLY=1`` (headers hiding every undocumented name)
+    at specialisation (default: the ``PYASC_JIT_DOCUMENTED_ONLY`` environment variable)."""
     if fn is None:
         return lambda f: JitFunction(f, documented_only=documented_only)
     return JitFunction(fn, documented_only=documented_only)

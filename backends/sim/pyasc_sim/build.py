@@ -668,6 +668,9 @@ def _raise_compile_error(output: str, path: str, cmd: list[str] | None = None) -
         call = re.search(r"^%s:(\d+):(?:\d+:)?\s+required from" % re.escape(path), output, re.M)
         if call is not None:
             file, line = path, int(call.group(1))
+    if cmd and "-DPYASC_SIM_DOCUMENTED_ONLY=1" in cmd and "is not a member of" in msg and "AscendC" in msg:
+        msg += (" (documented-names-only mode, -DPYASC_SIM_DOCUMENTED_ONLY=1, hides what the public Ascend C "
+                "reference does not document)")
     where = f"{file}:{line}" if line else file
     lines = output.splitlines()
     shown = "\n".join(lines[:60]) + (f"\n... ({len(lines) - 60} more lines)" if len(lines) > 60 else "")

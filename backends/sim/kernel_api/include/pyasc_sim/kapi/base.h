@@ -13,6 +13,13 @@
 #include <limits>
 #include <type_traits>
 
+// PYASC_SIM_DOCUMENTED_ONLY=1 (-D) hides the AscendC names the public API reference does not document
+// (undocumented constants, spellings and lowercase intrinsics): a kernel that compiles with it uses
+// only documented Ascend C (backends/sim/kernel_api/README.md).
+#ifndef PYASC_SIM_DOCUMENTED_ONLY
+#define PYASC_SIM_DOCUMENTED_ONLY 0
+#endif
+
 // ---- function / address-space qualifiers: no meaning on the CPU -------------------------
 #ifndef __global__
 #define __global__
@@ -172,16 +179,26 @@ inline constexpr FixpipeConfig CFG_NZ{CO2Layout::NZ};
 inline constexpr FixpipeConfig CFG_ROW_MAJOR{CO2Layout::ROW_MAJOR};
 
 // ---- constants --------------------------------------------------------------------------------
-constexpr int32_t ONE_BLK_SIZE = 32;           // bytes in a data block
-constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;  // bytes one vector repeat processes
-constexpr int32_t DEFAULT_BLK_NUM = 8;         // data blocks per repeat
+// The params structs' defaults live in sim_detail; the public reference documents none of these
+// constants, so PYASC_SIM_DOCUMENTED_ONLY hides them from AscendC (see the README).
+namespace sim_detail {
+constexpr int32_t DEFAULT_BLK_NUM = 8;  // data blocks per repeat
 constexpr int32_t DEFAULT_BLK_STRIDE = 1;
 constexpr uint8_t DEFAULT_REPEAT_STRIDE = 8;
-constexpr int32_t MAX_REPEAT_TIMES = 255;
 constexpr uint16_t DEFAULT_DATA_COPY_NBURST = 1;
-constexpr int32_t BLOCK_CUBE = 16;   // rows / columns of a cube fractal
+}  // namespace sim_detail
+#if !PYASC_SIM_DOCUMENTED_ONLY
+using sim_detail::DEFAULT_BLK_NUM;
+using sim_detail::DEFAULT_BLK_STRIDE;
+using sim_detail::DEFAULT_DATA_COPY_NBURST;
+using sim_detail::DEFAULT_REPEAT_STRIDE;
+constexpr int32_t ONE_BLK_SIZE = 32;           // bytes in a data block
+constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;  // bytes one vector repeat processes
+constexpr int32_t MAX_REPEAT_TIMES = 255;
+constexpr int32_t BLOCK_CUBE = 16;  // rows / columns of a cube fractal
 constexpr int32_t CUBE_MAX_SIZE = 256;
 constexpr uint64_t MASK_PLACEHOLDER = 0;
+#endif
 
 }  // namespace AscendC
 

@@ -11,6 +11,6 @@
 #include "pyasc_sim/kapi/sync.h"
 
 using AscendC::GetTPipePtr;
-using AscendC::pipe_barrier;
+using AscendC::sim_detail::pipe_barrier;
 
 #endif  // PYASC_SIM_KAPI_COMPAT_H_

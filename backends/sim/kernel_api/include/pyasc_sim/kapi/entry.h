@@ -171,7 +171,7 @@ inline void call_kernel(void (*fn)(A...), const PyascSimBlockContext *ctx, std::
 }
 
 inline void end_of_kernel_checks(BlockState &st) {
-    AscendC::sim_check_flags_at_exit();
+    AscendC::sim_detail::sim_check_flags_at_exit();
     if (st.deferred && st.ctx != nullptr) {
         st.failed = true;
         st.ctx->status = PYASC_SIM_STATUS_AICORE_EXCEPTION;

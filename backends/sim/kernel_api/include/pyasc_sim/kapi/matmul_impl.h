@@ -8,6 +8,7 @@
 
 #include "pyasc_sim/kapi/matmul.h"
 
+#if !PYASC_SIM_DOCUMENTED_ONLY  // MatmulImpl: an implementation-class name the reference does not document
 namespace AscendC {
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
@@ -26,5 +27,6 @@ private:
 namespace matmul {
 using AscendC::MatmulImpl;
 }  // namespace matmul
+#endif
 
 #endif  // PYASC_SIM_KAPI_MATMUL_IMPL_H_

@@ -16,7 +16,7 @@ struct DataCopyParams {
     DataCopyParams() {}
     DataCopyParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn, const uint16_t dstStrideIn)
         : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
-    uint16_t blockCount = DEFAULT_DATA_COPY_NBURST;  // number of bursts
+    uint16_t blockCount = sim_detail::DEFAULT_DATA_COPY_NBURST;  // number of bursts
     uint16_t blockLen = 0;                           // burst length, 32-byte blocks (bytes in DataCopyPad)
     uint16_t srcStride = 0;                          // gap between bursts in the source
     uint16_t dstStride = 0;                          // gap between bursts in the destination
@@ -27,7 +27,7 @@ struct DataCopyExtParams {
     DataCopyExtParams(const uint16_t count, const uint32_t len, const uint32_t srcStrideIn,
                       const uint32_t dstStrideIn, const uint32_t rsvIn = 0)
         : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
-    uint16_t blockCount = DEFAULT_DATA_COPY_NBURST;
+    uint16_t blockCount = sim_detail::DEFAULT_DATA_COPY_NBURST;
     uint32_t blockLen = 0;   // bytes
     uint32_t srcStride = 0;  // GM: bytes; local: 32-byte blocks
     uint32_t dstStride = 0;  // GM: bytes; local: 32-byte blocks
@@ -87,13 +87,13 @@ struct BinaryRepeatParams {
                        const uint8_t dstRepStrideIn, const uint8_t src0RepStrideIn, const uint8_t src1RepStrideIn)
         : dstBlkStride(dstBlkStrideIn), src0BlkStride(src0BlkStrideIn), src1BlkStride(src1BlkStrideIn),
           dstRepStride(dstRepStrideIn), src0RepStride(src0RepStrideIn), src1RepStride(src1RepStrideIn) {}
-    uint32_t blockNumber = DEFAULT_BLK_NUM;
-    uint8_t dstBlkStride = DEFAULT_BLK_STRIDE;
-    uint8_t src0BlkStride = DEFAULT_BLK_STRIDE;
-    uint8_t src1BlkStride = DEFAULT_BLK_STRIDE;
-    uint8_t dstRepStride = DEFAULT_REPEAT_STRIDE;
-    uint8_t src0RepStride = DEFAULT_REPEAT_STRIDE;
-    uint8_t src1RepStride = DEFAULT_REPEAT_STRIDE;
+    uint32_t blockNumber = sim_detail::DEFAULT_BLK_NUM;
+    uint8_t dstBlkStride = sim_detail::DEFAULT_BLK_STRIDE;
+    uint8_t src0BlkStride = sim_detail::DEFAULT_BLK_STRIDE;
+    uint8_t src1BlkStride = sim_detail::DEFAULT_BLK_STRIDE;
+    uint8_t dstRepStride = sim_detail::DEFAULT_REPEAT_STRIDE;
+    uint8_t src0RepStride = sim_detail::DEFAULT_REPEAT_STRIDE;
+    uint8_t src1RepStride = sim_detail::DEFAULT_REPEAT_STRIDE;
     bool repeatStrideMode = false;
     bool strideSizeMode = false;
 };
@@ -108,11 +108,11 @@ struct UnaryRepeatParams {
                       const uint8_t srcRepStrideIn, const bool halfBlockIn)
         : dstBlkStride(dstBlkStrideIn), srcBlkStride(srcBlkStrideIn), dstRepStride(dstRepStrideIn),
           srcRepStride(srcRepStrideIn), halfBlock(halfBlockIn) {}
-    uint32_t blockNumber = DEFAULT_BLK_NUM;
-    uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
-    uint16_t srcBlkStride = DEFAULT_BLK_STRIDE;
-    uint8_t dstRepStride = DEFAULT_REPEAT_STRIDE;
-    uint8_t srcRepStride = DEFAULT_REPEAT_STRIDE;
+    uint32_t blockNumber = sim_detail::DEFAULT_BLK_NUM;
+    uint16_t dstBlkStride = sim_detail::DEFAULT_BLK_STRIDE;
+    uint16_t srcBlkStride = sim_detail::DEFAULT_BLK_STRIDE;
+    uint8_t dstRepStride = sim_detail::DEFAULT_REPEAT_STRIDE;
+    uint8_t srcRepStride = sim_detail::DEFAULT_REPEAT_STRIDE;
     bool repeatStrideMode = false;
     bool strideSizeMode = false;
     bool halfBlock = false;
@@ -132,7 +132,9 @@ struct LoadData2DParams {
     uint8_t sid = 0;
     uint8_t addrMode = 0;
 };
-using LoadData2dParams = LoadData2DParams;  // spelling used by older samples
+#if !PYASC_SIM_DOCUMENTED_ONLY
+using LoadData2dParams = LoadData2DParams;  // spelling used by older samples (undocumented)
+#endif
 
 struct MmadParams {
     MmadParams() {}

@@ -29,21 +29,36 @@
 namespace AscendC {
 
 // ---- mask-mode intrinsics ------------------------------------------------------------------------
+// (the NPU compiler's builtins, global; AscendC:: spellings and AscendCUtils are undocumented)
+namespace sim_detail {
 inline void set_mask_count() { SetMaskCount(); }
 inline void set_mask_norm() { SetMaskNorm(); }
 inline void set_vector_mask(const uint64_t maskHigh, const uint64_t maskLow) { SetVectorMask<uint16_t>(maskHigh, maskLow); }
+}  // namespace sim_detail
+
+#if !PYASC_SIM_DOCUMENTED_ONLY
+using sim_detail::set_mask_count;
+using sim_detail::set_mask_norm;
+using sim_detail::set_vector_mask;
 
 struct AscendCUtils {
     static inline void ResetMask() { AscendC::ResetMask(); }
     template <typename T, MaskMode mode = MaskMode::NORMAL>
     static inline void SetMask(const uint64_t maskHigh, const uint64_t maskLow) { SetVectorMask<T, mode>(maskHigh, maskLow); }
 };
+#endif
 
 // ---- scalar min / max (both operands of one type, as the builtins) --------------------------------
+namespace sim_detail {
 template <typename T, std::enable_if_t<std::is_arithmetic<T>::value, int> = 0>
 inline T min(const T a, const T b) { return b < a ? b : a; }
 template <typename T, std::enable_if_t<std::is_arithmetic<T>::value, int> = 0>
 inline T max(const T a, const T b) { return a < b ? b : a; }
+}  // namespace sim_detail
+#if !PYASC_SIM_DOCUMENTED_ONLY
+using sim_detail::max;
+using sim_detail::min;
+#endif
 
 // ---- Reduce*<T, isSetMask>: the documented template form -----------------------------------------
 #define PYASC_SIM_REDUCE_SETMASK(NAME, EXTRA_PARAM, EXTRA_ARG)                                                      \
@@ -108,6 +123,7 @@ inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcL
                       const uint32_t srcShape[dim], PYASC_SIM_LOC) {
     Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, LocalTensor<uint8_t>(), loc);
 }
+#if !PYASC_SIM_DOCUMENTED_ONLY  // BroadCast: an undocumented spelling of Broadcast
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 inline void BroadCast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const uint32_t dstShape[dim],
                       const uint32_t srcShape[dim], const LocalTensor<uint8_t> &sharedTmpBuffer, PYASC_SIM_LOC) {
@@ -119,6 +135,8 @@ inline void BroadCast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcL
     Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, LocalTensor<uint8_t>(), loc);
 }
 
+#endif
+
 // ---- scalar Ceil(a, b): the ceiling division of the Matmul utilities, (a + b - 1) / b -------------
 template <typename T, typename U,
           std::enable_if_t<std::is_integral<T>::value && std::is_integral<U>::value, int> = 0>
@@ -127,6 +145,7 @@ inline auto Ceil(const T a, const U b) -> std::common_type_t<T, U> {
     return b == 0 ? C(0) : static_cast<C>((static_cast<C>(a) + static_cast<C>(b) - 1) / static_cast<C>(b));
 }
 
+#if !PYASC_SIM_DOCUMENTED_ONLY  // undocumented constants
 // DEFAULT_C0_SIZE: bytes of one C0 block (one 32-byte data block), as DataCopyParams counts them.
 constexpr int32_t DEFAULT_C0_SIZE = 32;
 
@@ -137,6 +156,7 @@ constexpr int32_t TOTAL_L1_SIZE = 512 * 1024;
 constexpr int32_t TOTAL_L0A_SIZE = 64 * 1024;
 constexpr int32_t TOTAL_L0B_SIZE = 64 * 1024;
 constexpr int32_t TOTAL_L0C_SIZE = 128 * 1024;
+#endif
 
 }  // namespace AscendC
 
@@ -145,10 +165,10 @@ constexpr int32_t TOTAL_L0C_SIZE = 128 * 1024;
 #define g_coreType (::pyasc_sim::kapi::core_type_slot())
 #endif
 
-using AscendC::max;
-using AscendC::min;
-using AscendC::set_mask_count;
-using AscendC::set_mask_norm;
-using AscendC::set_vector_mask;
+using AscendC::sim_detail::max;
+using AscendC::sim_detail::min;
+using AscendC::sim_detail::set_mask_count;
+using AscendC::sim_detail::set_mask_norm;
+using AscendC::sim_detail::set_vector_mask;
 
 #endif  // PYASC_SIM_KAPI_STUDY2_H_

@@ -56,9 +56,12 @@ template <pipe_t pipe>
 inline void PipeBarrier(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     sim_detail::barrier(pipe, loc);
 }
-inline void pipe_barrier(pipe_t pipe, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    sim_detail::barrier(pipe, loc);
-}
+namespace sim_detail {  // the NPU compiler's lowercase intrinsic (global, see compat.h); not documented Ascend C
+inline void pipe_barrier(pipe_t pipe, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) { barrier(pipe, loc); }
+}  // namespace sim_detail
+#if !PYASC_SIM_DOCUMENTED_ONLY
+using sim_detail::pipe_barrier;
+#endif
 
 template <HardEvent event>
 inline void SetFlag(int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
@@ -90,6 +93,7 @@ inline void WaitFlag(int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::k
 
 // Called when the kernel returns: a SetFlag that no WaitFlag consumed breaks the pairing the
 // documentation requires (the next kernel on the core would see a stale flag).
+namespace sim_detail {
 inline void sim_check_flags_at_exit() {
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (!b.checks) return;
@@ -104,6 +108,7 @@ inline void sim_check_flags_at_exit() {
         }
     }
 }
+}  // namespace sim_detail
 
 }  // namespace AscendC
 

@@ -92,7 +92,9 @@ inline __gm__ uint8_t *GetUserWorkspace(GM_ADDR workspace) {
     return workspace == nullptr ? nullptr : workspace + pyasc_sim::kapi::kSysWorkspaceBytes;
 }
 inline void SetSysWorkspace(GM_ADDR workspace) { pyasc_sim::kapi::sys_workspace_slot() = workspace; }
+#if !PYASC_SIM_DOCUMENTED_ONLY
 inline void SetSysWorkspaceForce(GM_ADDR workspace) { SetSysWorkspace(workspace); }
+#endif
 inline __gm__ uint8_t *GetSysWorkSpacePtr() { return pyasc_sim::kapi::sys_workspace_slot(); }
 
 // Fills `size` elements of gm with `value` (documented use: zeroing a workspace before atomics).

@@ -19,18 +19,18 @@ namespace AscendC {
 
 // ---- parameter structures of these instructions ----------------------------------------------------
 struct CopyRepeatParams {
-    uint16_t dstStride = DEFAULT_BLK_STRIDE;  // data-block stride inside a repeat, in 32-byte blocks
-    uint16_t srcStride = DEFAULT_BLK_STRIDE;
-    uint16_t dstRepeatSize = DEFAULT_REPEAT_STRIDE;  // repeat stride, in 32-byte blocks
-    uint16_t srcRepeatSize = DEFAULT_REPEAT_STRIDE;
+    uint16_t dstStride = sim_detail::DEFAULT_BLK_STRIDE;  // data-block stride inside a repeat, in 32-byte blocks
+    uint16_t srcStride = sim_detail::DEFAULT_BLK_STRIDE;
+    uint16_t dstRepeatSize = sim_detail::DEFAULT_REPEAT_STRIDE;  // repeat stride, in 32-byte blocks
+    uint16_t srcRepeatSize = sim_detail::DEFAULT_REPEAT_STRIDE;
     CopyRepeatParams() = default;
     CopyRepeatParams(uint16_t dstStrideIn, uint16_t srcStrideIn, uint16_t dstRepeatSizeIn, uint16_t srcRepeatSizeIn)
         : dstStride(dstStrideIn), srcStride(srcStrideIn), dstRepeatSize(dstRepeatSizeIn),
           srcRepeatSize(srcRepeatSizeIn) {}
 };
 struct BrcbRepeatParams {
-    uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
-    uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+    uint16_t dstBlkStride = sim_detail::DEFAULT_BLK_STRIDE;
+    uint16_t dstRepStride = sim_detail::DEFAULT_REPEAT_STRIDE;
     BrcbRepeatParams() = default;
     BrcbRepeatParams(uint16_t dstBlkStrideIn, uint16_t dstRepStrideIn)
         : dstBlkStride(dstBlkStrideIn), dstRepStride(dstRepStrideIn) {}
@@ -38,7 +38,7 @@ struct BrcbRepeatParams {
 struct GatherMaskParams {
     uint8_t src0BlockStride = 1;
     uint16_t repeatTimes = 1;
-    uint16_t src0RepeatStride = DEFAULT_REPEAT_STRIDE;
+    uint16_t src0RepeatStride = sim_detail::DEFAULT_REPEAT_STRIDE;
     uint8_t src1RepeatStride = 1;
     GatherMaskParams() = default;
     GatherMaskParams(uint8_t src0BlockStrideIn, uint16_t repeatTimesIn, uint16_t src0RepeatStrideIn,
@@ -357,6 +357,7 @@ PYASC_SIM_GROUP_REDUCE(PairReduceSum, 2, Sum)
 #undef PYASC_SIM_GROUP_REDUCE
 
 // ---- Copy: local -> local (VECIN/VECCALC/VECOUT), mask / repeat form --------------------------------
+namespace sim_detail {
 template <typename T, bool isSetMask = true, typename M>
 inline void sim_copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, M mask, const uint8_t repeatTimes,
                      const CopyRepeatParams &p, const pyasc_sim::kapi::SrcLoc &loc) {
@@ -369,15 +370,16 @@ inline void sim_copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, M mas
                                 [&](uint32_t r, uint32_t i) { dst.ptr()[od.off(r, i)] = src.ptr()[os.off(r, i)]; });
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeatTimes));
 }
+}  // namespace sim_detail
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask, const uint8_t repeatTimes,
                  const CopyRepeatParams &repeatParams, PYASC_SIM_LOC) {
-    sim_copy<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, loc);
+    sim_detail::sim_copy<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, loc);
 }
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const uint8_t repeatTimes,
                  const CopyRepeatParams &repeatParams, PYASC_SIM_LOC) {
-    sim_copy<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, loc);
+    sim_detail::sim_copy<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, loc);
 }
 
 // ---- Brcb: each of 8 source elements per repeat fills one 32-byte block of dst --------------------
