@@ -9,12 +9,15 @@ from typing import Any
 import numpy as np
 
 from . import dtypes as _dt
+from .backend import Backend
 from .device import Device
 from .errors import ArgumentError, DtypeError, PyascError, ShapeError
 from .registry import REGISTRY, backend_for_device
 from .selection import resolve_device
 from .tensor import Tensor, wrap_storage
 from .values import MAX_NBYTES, check_array, check_nbytes, check_scalar
+
+_new = object.__new__
 
 
 def _check_backend_dtype(dt: np.dtype, device: Device) -> Any:
@@ -123,7 +126,7 @@ def _shape_args(shape: tuple[Any, ...]) -> tuple[int, ...]:
 
 #: (device spec, dtype spec) -> (dtype, Device, backend, registry version): a repeated
 #: ``empty(shape, device="sim")`` skips parsing, resolving and checking what it already checked
-_RESOLVED: dict[Any, tuple[np.dtype, Device, Any, int]] = {}
+_RESOLVED: dict[Any, tuple[np.dtype, Device, Any, int, bool]] = {}
 
 
 def _resolve(dtype: Any, device: Any) -> tuple[np.dtype, Device, Any]:
@@ -143,7 +146,8 @@ def _resolve(dtype: Any, device: Any) -> tuple[np.dtype, Device, Any]:
     if key is not None:
         if len(_RESOLVED) > 256:
             _RESOLVED.clear()
-        _RESOLVED[key] = (dt, dev, backend, REGISTRY.version)
+        # the last field: the backend's adopt is the base one (checks nothing, owns no host bytes)
+        _RESOLVED[key] = (dt, dev, backend, REGISTRY.version, type(backend).adopt is Backend.adopt)
     return dt, dev, backend
 
 
@@ -185,6 +189,12 @@ def empty(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
             hit = None
         if hit is not None and hit[3] == REGISTRY.version:  # _resolve's cache, inlined
             dt, dev, backend = hit[0], hit[1], hit[2]
+            if hit[4] and n * dt.itemsize <= MAX_NBYTES:  # wrap_storage, inlined: adopt owns nothing
+                t = _new(Tensor)
+                t._data = backend.empty(dims, dt, dev)
+                t._device = dev
+                t._owned = 0
+                return t
         else:
             dt, dev, backend = _resolve(spec, device)
         if n * dt.itemsize <= MAX_NBYTES:

@@ -108,9 +108,13 @@ def access(stream: Any, accesses: list[tuple[int, int, int, bool, str]], op: str
         if vc is None or (_host and _joined.get(skey) != _host_gen[0]):
             vc = _clock(skey)
         now = vc[skey]
+        get = _blocks.get
         for block, lo, hi, write, what in accesses:
-            entries = _blocks.get(block)
-            if entries and len(entries) == 1:  # the common case: one earlier access, maybe this stream's
+            entries = get(block)
+            if entries is None:  # a fresh block (or one never seen)
+                _blocks[block] = [(skey, now, lo, hi, write, op)]
+                continue
+            if len(entries) == 1:  # the common case: one earlier access, maybe this stream's
                 e = entries[0]
                 if e[0] == skey and lo <= e[2] and e[3] <= hi and (write or not e[4]):
                     entries[0] = (skey, now, lo, hi, write, op)  # covers it (what the filter below does)

@@ -351,17 +351,18 @@ def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> 
                 return False
             p = d._ptr
             blocks.append(d._block)
-            vals.append(p + d.offset * d.dtype.itemsize)
+            o = d.offset
+            vals.append(p + o * d.dtype.itemsize if o else p)
             if on:  # the sanitizer's record, as _sanitize_launch makes it (what: formatted on a report)
                 what = labels[i]
                 write = not (what[0] or (reads is not None and p in reads))
-                if p in keys:
+                if p not in keys:
+                    keys.append(p)
+                    acc.append((p, 0, d._nbytes, write, what))
+                else:
                     j = keys.index(p)
                     if write and not acc[j][3]:
                         acc[j] = (p, 0, acc[j][2], True, acc[j][4])
-                else:
-                    keys.append(p)
-                    acc.append((p, 0, d._nbytes, write, what))
         elif (t is int) if k == _INT else (t is float):
             vals.append(a)
         else:

@@ -144,9 +144,9 @@ void bind_memory(py::module_ &m, PyDeviceClass &device) {
 
     device
         .def("allocate", [](PyDevice &d, size_t nbytes, Stream &stream) {
-            Block *b = nullptr;
-            {
-                py::gil_scoped_release nogil;
+            Block *b = d.alloc->malloc_cached(nbytes, stream.handle());  // never waits: GIL kept
+            if (b == nullptr) {
+                py::gil_scoped_release nogil;  // a new segment, or waiting for queued work
                 b = d.alloc->malloc(nbytes, stream.handle());
             }
             return std::make_shared<DeviceBlock>(d.alloc, b, nbytes);

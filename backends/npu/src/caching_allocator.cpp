@@ -149,13 +149,29 @@ Block *CachingAllocator::malloc(size_t nbytes, aclrtStream stream) {
         }
         release_completed();
     }
+    finish_malloc(b, size, nbytes);
+    return b;
+}
+
+Block *CachingAllocator::malloc_cached(size_t nbytes, aclrtStream stream) {
+    const size_t size = round_size(padded_size(nbytes));
+    const bool small = round_size(nbytes) <= kSmallSize;
+    std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
+    if (!lock.owns_lock()) return nullptr;
+    ctx_->activate();
+    process_events();
+    Block *b = find_free(pool_of(small), stream, size);
+    if (b != nullptr) finish_malloc(b, size, nbytes);
+    return b;
+}
+
+void CachingAllocator::finish_malloc(Block *b, size_t size, size_t nbytes) {
     split(b, size);
     b->allocated = true;
     track_alloc(b, nbytes);
     stats_.allocated_bytes.increase(static_cast<int64_t>(b->size));
     stats_.active_bytes.increase(static_cast<int64_t>(b->size));
     stats_.allocation.increase(1);
-    return b;
 }
 
 void CachingAllocator::split(Block *b, size_t size) {

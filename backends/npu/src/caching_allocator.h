@@ -63,6 +63,9 @@ public:
     // Throws AllocatorOOM when nothing fits even after freeing the cache.  Before giving up it
     // waits for work still using cached or held-back blocks: call without the GIL.
     Block *malloc(size_t nbytes, aclrtStream stream);
+    // A cached block that fits, or nullptr (none cached, or the allocator is busy): never calls
+    // aclrtMalloc and never waits, so callers may hold the GIL (the allocation hot path).
+    Block *malloc_cached(size_t nbytes, aclrtStream stream);
     void free(Block *block);
     void record_stream(Block *block, aclrtStream stream);
     // Releases the cached segments no queued work can still touch; never waits (the rest stays
@@ -93,6 +96,7 @@ private:
     bool try_segment(size_t size, void **ptr, aclError *cause, std::string *message);
     Block *new_segment(void *ptr, size_t size, aclrtStream stream, bool small);
     void split(Block *block, size_t size);
+    void finish_malloc(Block *b, size_t size, size_t nbytes);  // split, mark and count (mu_ held)
     void free_block(Block *block);  // back into its pool, merged with free neighbours
     void reuse(Block *block);       // freed and no stream still using it: free_block
     void process_events();
