@@ -60,6 +60,14 @@
 #define PYASC_SIM_DT_Compare half, float, int32_t       // source: atlasascendc_api_07_0066.html (Compare; int32_t for EQ/NE)
 #define PYASC_SIM_DT_Compares half, float, int32_t      // source: atlasascendc_api_07_0068.html (Compares)
 #define PYASC_SIM_DT_Select half, float                 // source: atlasascendc_api_07_0069.html (Select)
+// ---- bitwise, shifts (template table row T) -------------------------------------------------------
+#define PYASC_SIM_DT_And int16_t, uint16_t              // source: ascendcopapi page And (逻辑计算; TIK vec_and atlastikapi_07_0070 lists uint16/int16 for A2 too)
+#define PYASC_SIM_DT_Or int16_t, uint16_t               // source: atlasascendc_api_07_0042.html (Or)
+#define PYASC_SIM_DT_Not int16_t, uint16_t              // source: atlasascendc_api_07_0031.html (Not)
+#define PYASC_SIM_DT_ShiftLeft uint16_t, int16_t, uint32_t, int32_t   // source: atlasascendc_api_07_0058.html (ShiftLeft)
+#define PYASC_SIM_DT_ShiftRight uint16_t, int16_t, uint32_t, int32_t  // source: atlasascendc_api_07_0059.html (ShiftRight)
+// ---- activation with a scalar ----------------------------------------------------------------------
+#define PYASC_SIM_DT_LeakyRelu half, float              // source: atlasascendc_api_07_0060.html (LeakyRelu)
 #elif __CCE_AICORE__ == 200
 #define PYASC_SIM_DT_SOC "the Atlas inference series AI Core (__CCE_AICORE__ 200, Ascend310P)"
 // Rows read from the reference's "Atlas 推理系列产品 AI Core，支持的数据类型为" line of each page.  The
@@ -87,6 +95,16 @@
 #define PYASC_SIM_DT_Mins half, int16_t, int32_t, float  // source: ascendcopapi page Mins (as Maxs; TIK vec_min/vmins list float16/int16/float32/int32 for the AI Core)
 // ---- fill ------------------------------------------------------------------------------------------
 #define PYASC_SIM_DT_Duplicate half, int16_t, uint16_t, int32_t, uint32_t, float  // source: atlasascendc_api_07_0088.html (Duplicate; no bfloat16_t)
+// ---- bitwise, shifts -------------------------------------------------------------------------------
+#define PYASC_SIM_DT_And int16_t, uint16_t              // source: ascendcopapi page And (逻辑计算; TIK vec_and atlastikapi_07_0070: AI Core uint16/int16)
+#define PYASC_SIM_DT_Or int16_t, uint16_t               // source: atlasascendc_api_07_0042.html (Or)
+#define PYASC_SIM_DT_Not int16_t, uint16_t              // source: atlasascendc_api_07_0031.html (Not)
+// ShiftLeft / ShiftRight: the product table marks the Atlas inference series AI Core "x" (not
+// supported at all), so no element type is accepted there.
+#define PYASC_SIM_DT_ShiftLeft ::pyasc_sim::kapi::dtypes::not_on_this_soc   // source: atlasascendc_api_07_0058.html (ShiftLeft: AI Core x)
+#define PYASC_SIM_DT_ShiftRight ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0059.html (ShiftRight: AI Core x)
+// LeakyRelu (atlasascendc_api_07_0060) marks the AI Core supported but its template table gives no
+// AI Core row: unchecked here.
 #endif
 
 // ---- APIs without a row for the chosen family: not checked -------------------------------------------
@@ -172,11 +190,36 @@
 #ifndef PYASC_SIM_DT_Select
 #define PYASC_SIM_DT_Select PYASC_SIM_DT_UNCHECKED
 #endif
+#ifndef PYASC_SIM_DT_And
+#define PYASC_SIM_DT_And PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Or
+#define PYASC_SIM_DT_Or PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Not
+#define PYASC_SIM_DT_Not PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_ShiftLeft
+#define PYASC_SIM_DT_ShiftLeft PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_ShiftRight
+#define PYASC_SIM_DT_ShiftRight PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_LeakyRelu
+#define PYASC_SIM_DT_LeakyRelu PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_AddRelu
+#define PYASC_SIM_DT_AddRelu PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_SubRelu
+#define PYASC_SIM_DT_SubRelu PYASC_SIM_DT_UNCHECKED
+#endif
 
 namespace pyasc_sim {
 namespace kapi {
 namespace dtypes {
 struct unchecked {};  // the table of the chosen SoC family has no row for the API: any type passes
+struct not_on_this_soc {};  // the reference marks the API unsupported on the SoC family: no type passes
 template <typename T, typename... Listed>
 constexpr bool listed_v = ((std::is_same<typename std::remove_cv<T>::type, Listed>::value ||
                             std::is_same<unchecked, Listed>::value) || ...);
@@ -242,6 +285,15 @@ PYASC_SIM_CAST_PAIRS(PYASC_SIM_CAST_PAIR_SPEC)
                   "pyasc dtype-table: AscendC::" #API " is not documented for this element type T on "          \
                   PYASC_SIM_DT_SOC "; listed types: " PYASC_SIM_DT_STR(PYASC_SIM_DT_##API)                      \
                   " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
+#endif
+
+// PYASC_SIM_DTYPE_OK(API, T): whether the table accepts T (true when tables are off), for the few
+// places that dispatch at run time between APIs (LocalTensor operators) and must not instantiate
+// an undocumented call.
+#if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_DT_SOC)
+#define PYASC_SIM_DTYPE_OK(API, T) true
+#else
+#define PYASC_SIM_DTYPE_OK(API, T) (::pyasc_sim::kapi::dtypes::listed_v<T, PYASC_SIM_DT_##API>)
 #endif
 
 #endif  // PYASC_SIM_KAPI_DTYPE_TABLES_H_

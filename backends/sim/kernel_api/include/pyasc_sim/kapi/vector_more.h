@@ -74,12 +74,14 @@ inline T add_relu(T a, T b) {
     template <typename T>                                                                                          \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const int32_t &count, PYASC_SIM_LOC) {                                                        \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::binary_count(#NAME, dst, src0, src1, count, 1.0, loc, [](T a, T b) -> T { return EXPR; });    \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,     \
                      PYASC_SIM_LOC) {                                                                              \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::binary_repeat(#NAME, dst, src0, src1,                                                          \
                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
                                   repeatParams, 1.0, loc, [](T a, T b) -> T { return EXPR; });                     \
@@ -88,6 +90,7 @@ inline T add_relu(T a, T b) {
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,       \
                      PYASC_SIM_LOC) {                                                                              \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::binary_repeat(#NAME, dst, src0, src1,                                                          \
                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
                                   repeatParams, 1.0, loc, [](T a, T b) -> T { return EXPR; });                     \
@@ -97,6 +100,7 @@ inline T add_relu(T a, T b) {
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
                      const pyasc_sim::kapi::ident_t<T> &scalarValue, const int32_t &count, PYASC_SIM_LOC) {        \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_count(#NAME, dst, src, count, 1.0, loc, [s](T a) -> T { return EXPR; });                 \
     }                                                                                                              \
@@ -104,6 +108,7 @@ inline T add_relu(T a, T b) {
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
                      const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask[],                        \
                      const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
@@ -112,6 +117,7 @@ inline T add_relu(T a, T b) {
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
                      const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask,                          \
                      const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
@@ -199,6 +205,7 @@ template <typename T, bool isSetMask = true>
 inline void ShiftRight(const LocalTensor<T> &dst, const LocalTensor<T> &src, const pyasc_sim::kapi::ident_t<T> &scalarValue,
                        const int32_t &count, PYASC_SIM_LOC) {
     static_assert(std::is_integral<T>::value, "ShiftRight takes integer element types");
+    PYASC_SIM_DTYPE_CHECK(ShiftRight, T);
     const T s = scalarValue;
     sim_detail::unary_count("ShiftRight", dst, src, count, 1.0, loc, [s](T a) -> T { return static_cast<T>(a >> s); });
 }
@@ -215,6 +222,7 @@ inline void ShiftRight(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
                        const uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
                        bool roundEn = false, PYASC_SIM_LOC) {
     static_assert(std::is_integral<T>::value, "ShiftRight takes integer element types");
+    PYASC_SIM_DTYPE_CHECK(ShiftRight, T);
     const T s = scalarValue;
     sim_detail::unary_repeat("ShiftRight", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "ShiftRight", loc),
                              repeatTimes, repeatParams, 1.0, loc,
@@ -225,6 +233,7 @@ inline void ShiftRight(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
                        const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
                        bool roundEn = false, PYASC_SIM_LOC) {
     static_assert(std::is_integral<T>::value, "ShiftRight takes integer element types");
+    PYASC_SIM_DTYPE_CHECK(ShiftRight, T);
     const T s = scalarValue;
     sim_detail::unary_repeat("ShiftRight", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "ShiftRight", loc),
                              repeatTimes, repeatParams, 1.0, loc,
@@ -235,12 +244,14 @@ inline void ShiftRight(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
 template <typename T>
 inline void Not(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count, PYASC_SIM_LOC) {
     static_assert(std::is_integral<T>::value, "Not takes integer element types");
+    PYASC_SIM_DTYPE_CHECK(Not, T);
     sim_detail::unary_count("Not", dst, src, count, 1.0, loc, [](T a) -> T { return static_cast<T>(~a); });
 }
 template <typename T, bool isSetMask = true>
 inline void Not(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask, const uint8_t repeatTimes,
                 const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {
     static_assert(std::is_integral<T>::value, "Not takes integer element types");
+    PYASC_SIM_DTYPE_CHECK(Not, T);
     sim_detail::unary_repeat("Not", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Not", loc),
                              repeatTimes, repeatParams, 1.0, loc, [](T a) -> T { return static_cast<T>(~a); });
 }
@@ -248,6 +259,7 @@ template <typename T, bool isSetMask = true>
 inline void Not(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const uint8_t repeatTimes,
                 const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {
     static_assert(std::is_integral<T>::value, "Not takes integer element types");
+    PYASC_SIM_DTYPE_CHECK(Not, T);
     sim_detail::unary_repeat("Not", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Not", loc),
                              repeatTimes, repeatParams, 1.0, loc, [](T a) -> T { return static_cast<T>(~a); });
 }
