@@ -68,6 +68,13 @@
 #define PYASC_SIM_DT_ShiftRight uint16_t, int16_t, uint32_t, int32_t  // source: atlasascendc_api_07_0059.html (ShiftRight)
 // ---- activation with a scalar ----------------------------------------------------------------------
 #define PYASC_SIM_DT_LeakyRelu half, float              // source: atlasascendc_api_07_0060.html (LeakyRelu)
+// ---- per-block / per-pair reductions ----------------------------------------------------------------
+#define PYASC_SIM_DT_BlockReduceSum half, float         // source: atlasascendc_api_07_0084.html (BlockReduceSum)
+#define PYASC_SIM_DT_BlockReduceMax half, float         // source: ascendcopapi page BlockReduceMax (归约计算)
+#define PYASC_SIM_DT_BlockReduceMin half, float         // source: ascendcopapi page BlockReduceMin (归约计算)
+#define PYASC_SIM_DT_PairReduceSum half, float          // source: ascendcopapi page PairReduceSum (归约计算)
+#define PYASC_SIM_DT_CompareScalar half, float, int32_t  // source: atlasascendc_api_07_0068.html (CompareScalar, the page of the Compares row)
+#define PYASC_SIM_DT_Brcb int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float  // source: atlasascendc_api_07_0089.html (Brcb)
 #elif __CCE_AICORE__ == 200
 #define PYASC_SIM_DT_SOC "the Atlas inference series AI Core (__CCE_AICORE__ 200, Ascend310P)"
 // Rows read from the reference's "Atlas 推理系列产品 AI Core，支持的数据类型为" line of each page.  The
@@ -103,8 +110,10 @@
 // supported at all), so no element type is accepted there.
 #define PYASC_SIM_DT_ShiftLeft ::pyasc_sim::kapi::dtypes::not_on_this_soc   // source: atlasascendc_api_07_0058.html (ShiftLeft: AI Core x)
 #define PYASC_SIM_DT_ShiftRight ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0059.html (ShiftRight: AI Core x)
-// LeakyRelu (atlasascendc_api_07_0060) marks the AI Core supported but its template table gives no
-// AI Core row: unchecked here.
+#define PYASC_SIM_DT_Brcb int16_t, uint16_t, int32_t, uint32_t, half, float  // source: atlasascendc_api_07_0089.html (Brcb; no bfloat16_t)
+// LeakyRelu (atlasascendc_api_07_0060), BlockReduceSum (atlasascendc_api_07_0084), BlockReduceMax,
+// BlockReduceMin and PairReduceSum mark the AI Core supported but their template tables give no AI
+// Core row (A2/A3 only), nor does CompareScalar (atlasascendc_api_07_0068, as Compares): unchecked here.
 #endif
 
 // ---- APIs without a row for the chosen family: not checked -------------------------------------------
@@ -208,6 +217,24 @@
 #ifndef PYASC_SIM_DT_LeakyRelu
 #define PYASC_SIM_DT_LeakyRelu PYASC_SIM_DT_UNCHECKED
 #endif
+#ifndef PYASC_SIM_DT_CompareScalar
+#define PYASC_SIM_DT_CompareScalar PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Brcb
+#define PYASC_SIM_DT_Brcb PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_BlockReduceSum
+#define PYASC_SIM_DT_BlockReduceSum PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_BlockReduceMax
+#define PYASC_SIM_DT_BlockReduceMax PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_BlockReduceMin
+#define PYASC_SIM_DT_BlockReduceMin PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_PairReduceSum
+#define PYASC_SIM_DT_PairReduceSum PYASC_SIM_DT_UNCHECKED
+#endif
 #ifndef PYASC_SIM_DT_AddRelu
 #define PYASC_SIM_DT_AddRelu PYASC_SIM_DT_UNCHECKED
 #endif
@@ -272,6 +299,43 @@ PYASC_SIM_CAST_PAIRS(PYASC_SIM_CAST_PAIR_SPEC)
                   "pyasc dtype-table: AscendC::Cast is not documented from this source type U to this "         \
                   "destination type T on " PYASC_SIM_DT_SOC "; listed pairs (src->dst):"                        \
                   PYASC_SIM_CAST_PAIRS(PYASC_SIM_CAST_PAIR_STR)                                                  \
+                  " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
+#endif
+
+// ---- Axpy: a table of (source, destination) pairs ---------------------------------------------------
+// The Axpy page (表3 数据类型约束) lists src/scalar -> dst combinations per product; the Atlas
+// inference series AI Core is not in that table, so Axpy is unchecked there.
+// source: atlasascendc_api_07_0063.html (Axpy)
+#if __CCE_AICORE__ == 220
+#define PYASC_SIM_AXPY_PAIRS(X) X(half, half) X(float, float) X(half, float)
+#endif
+
+namespace pyasc_sim {
+namespace kapi {
+namespace dtypes {
+template <typename S, typename D>
+struct axpy_listed : std::false_type {};  // specialised below for the documented (src, dst) pairs
+#ifdef PYASC_SIM_AXPY_PAIRS
+#define PYASC_SIM_AXPY_PAIR_SPEC(S, D) \
+    template <>                        \
+    struct axpy_listed<S, D> : std::true_type {};
+PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
+#undef PYASC_SIM_AXPY_PAIR_SPEC
+#endif
+}  // namespace dtypes
+}  // namespace kapi
+}  // namespace pyasc_sim
+
+// Axpy<T, U> (dst T, src U): the pair must be one the Axpy table of the SoC family lists.
+#if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_AXPY_PAIRS)
+#define PYASC_SIM_AXPY_CHECK(T, U) static_assert(true, "")
+#else
+#define PYASC_SIM_AXPY_CHECK(T, U)                                                                               \
+    static_assert(::pyasc_sim::kapi::dtypes::axpy_listed<typename std::remove_cv<U>::type,                      \
+                                                         typename std::remove_cv<T>::type>::value,              \
+                  "pyasc dtype-table: AscendC::Axpy is not documented from this source type U to this "         \
+                  "destination type T on " PYASC_SIM_DT_SOC "; listed pairs (src->dst):"                        \
+                  PYASC_SIM_AXPY_PAIRS(PYASC_SIM_CAST_PAIR_STR)                                                  \
                   " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
 #endif
 
