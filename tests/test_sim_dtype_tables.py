@@ -228,9 +228,11 @@ def test_the_inference_series_table_has_a_row_for_every_elementwise_api_it_check
     a2, _, rest = text.partition("#elif __CCE_AICORE__ == 200")
     p310, _, _ = rest.partition("#endif")
     rows = lambda block: set(re.findall(r"^#define PYASC_SIM_DT_(\w+) ", block, re.M)) - {"SOC"}
-    # reductions, Compare/Compares and Select: the reference pages give no AI Core row (documented)
+    # reductions, Compare/Compares, Select and LeakyRelu: the reference pages give no AI Core row (documented)
     assert rows(a2) - rows(p310) == {"ReduceSum", "ReduceMax", "ReduceMin", "WholeReduceSum", "WholeReduceMax",
-                                     "WholeReduceMin", "Compare", "Compares", "Select"}
+                                     "WholeReduceMin", "Compare", "Compares", "Select", "LeakyRelu",
+                                     "BlockReduceSum", "BlockReduceMax", "BlockReduceMin", "PairReduceSum",
+                                     "CompareScalar"}
 
 
 CMP_KERNEL = """#include "kernel_operator.h"
@@ -278,3 +280,136 @@ def test_int32_compare_takes_eq_and_ne_only(tmp_path):
     msg = info.value.message
     assert "sanitizer check 'unsupported'" in msg and "Compare with int32_t takes CMPMODE::EQ or CMPMODE::NE" in msg
     assert "cmp_i32.cpp:" in msg  # points at the kernel's Compare line
+
+
+# -- bitwise, shifts and LeakyRelu (issue 10 point 8, second batch) ----------------------------------
+
+@pytest.mark.parametrize("api,t,call", [
+    ("And", "int32_t", "AscendC::And(t, t, t, 64)"),
+    ("Or", "uint32_t", "AscendC::Or(t, t, t, 64)"),
+    ("Not", "int8_t", "AscendC::Not(t, t, 64)"),
+    ("ShiftLeft", "uint8_t", "AscendC::ShiftLeft(t, t, (uint8_t)1, 64)"),
+    ("ShiftRight", "int8_t", "AscendC::ShiftRight(t, t, (int8_t)1, 64)"),
+    ("LeakyRelu", "int16_t", "AscendC::LeakyRelu(t, t, (int16_t)1, 64)"),
+    ("BlockReduceSum", "int32_t", "AscendC::BlockReduceSum(t, t, 1, 64, 1, 1, 8)"),
+    ("BlockReduceMax", "int16_t", "AscendC::BlockReduceMax(t, t, 1, 64, 1, 1, 8)"),
+    ("BlockReduceMin", "bfloat16_t", "AscendC::BlockReduceMin(t, t, 1, 64, 1, 1, 8)"),
+    ("PairReduceSum", "int32_t", "AscendC::PairReduceSum(t, t, 1, 64, 1, 1, 8)"),
+    ("CompareScalar", "int16_t", "AscendC::UnaryRepeatParams p; "
+                                 "AscendC::CompareScalar(t, t, (int16_t)1, AscendC::CMPMODE::EQ, 64, 1, p)"),
+    ("Brcb", "int8_t", "AscendC::BrcbRepeatParams p(1, 8); AscendC::Brcb(t, t[1024], 1, p)"),
+])
+def test_unlisted_bitwise_shift_and_leakyrelu_types_fail_on_atlas_a2(tmp_path, api, t, call):
+    with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+        pyasc_sim.compile(_src(tmp_path, f"a2_{api}", t, call), opt="-O0", soc="Ascend910B1")
+    out = ei.value.output
+    assert f"AscendC::{api} is not documented for this element type T on Atlas A2" in out
+    assert ei.value.line == 7  # the kernel's call, not the header
+
+
+def test_listed_bitwise_shift_and_leakyrelu_types_compile(tmp_path):
+    i16 = ["AscendC::And(t, t, t, 64)", "AscendC::Or(t, t, t, 64)", "AscendC::Not(t, t, 64)",
+           "AscendC::ShiftLeft(t, t, (uint16_t)1, 64)", "AscendC::ShiftRight(t, t, (uint16_t)1, 64)"]
+    assert pyasc_sim.compile(_src(tmp_path, "u16_ok", "uint16_t", "; ".join(i16)), opt="-O0", soc="Ascend910B1")
+    shifts = ["AscendC::ShiftLeft(t, t, 3, 64)", "AscendC::ShiftRight(t, t, 3, 64)"]
+    assert pyasc_sim.compile(_src(tmp_path, "i32_ok", "int32_t", "; ".join(shifts)), opt="-O0", soc="Ascend910B1")
+    assert pyasc_sim.compile(_src(tmp_path, "f16_ok", "half", "AscendC::LeakyRelu(t, t, (half)0.5f, 64)"), opt="-O0",
+                             soc="Ascend910B1")
+    red = ["AscendC::BlockReduceSum(t, t, 1, 64, 1, 1, 8)", "AscendC::BlockReduceMax(t, t, 1, 64, 1, 1, 8)",
+           "AscendC::BlockReduceMin(t, t, 1, 64, 1, 1, 8)", "AscendC::PairReduceSum(t, t, 1, 64, 1, 1, 8)"]
+    assert pyasc_sim.compile(_src(tmp_path, "f32_red_ok", "float", "; ".join(red)), opt="-O0", soc="Ascend910B1")
+    brcb = "AscendC::BrcbRepeatParams p(1, 8); AscendC::Brcb(t, t[512], 1, p)"
+    assert pyasc_sim.compile(_src(tmp_path, "bf16_brcb", "bfloat16_t", brcb), opt="-O0", soc="Ascend910B1")
+    with pytest.raises(pyasc_sim.KernelCompileError, match="AscendC::Brcb is not documented"):
+        pyasc_sim.compile(_src(tmp_path, "p_bf16_brcb", "bfloat16_t", brcb), opt="-O0", soc="Ascend310P3")
+    # no AI Core row on those pages: unchecked on the inference series
+    assert pyasc_sim.compile(_src(tmp_path, "p_i32_red", "int32_t", red[0]), opt="-O0", soc="Ascend310P3")
+    # And / Or / Not keep their int16_t/uint16_t rows on the Atlas inference series
+    assert pyasc_sim.compile(_src(tmp_path, "p_i16_ok", "int16_t", "; ".join(i16[:3])), opt="-O0", soc="Ascend310P3")
+
+
+def test_shifts_are_refused_for_every_type_on_the_inference_series(tmp_path):
+    # the ShiftLeft / ShiftRight pages mark the Atlas inference series AI Core unsupported
+    for api in ("ShiftLeft", "ShiftRight"):
+        src = _src(tmp_path, f"p_{api}", "int16_t", f"AscendC::{api}(t, t, (int16_t)1, 64)")
+        assert pyasc_sim.compile(src, opt="-O0", soc="Ascend910B1")
+        with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+            pyasc_sim.compile(src, opt="-O0", soc="Ascend310P3")
+        assert f"AscendC::{api} is not documented for this element type T on the Atlas inference series" in \
+            ei.value.output and "not_on_this_soc" in ei.value.output
+    with pytest.raises(pyasc_sim.KernelCompileError, match="AscendC::And is not documented"):
+        pyasc_sim.compile(_src(tmp_path, "p_and_i32", "int32_t", "AscendC::And(t, t, t, 64)"), opt="-O0",
+                          soc="Ascend310P3")
+
+
+TENSOR_OP_KERNEL = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void top(GM_ADDR x) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4096);
+    AscendC::LocalTensor<%(T)s> t = buf.Get<%(T)s>();
+    AscendC::Duplicate(t, (%(T)s)1, static_cast<int32_t>(t.GetSize()));  // operators run over the whole tensor
+    t = t + t;
+    t = t %(OP)s t;
+}
+"""
+
+
+@pytest.mark.parametrize("t,op,ok", [("int16_t", "&", True), ("int32_t", "+", True), ("int32_t", "&", False),
+                                     ("int32_t", "|", False)])
+def test_tensor_bitwise_operators_follow_the_and_or_rows(tmp_path, t, op, ok):
+    # `a & b` / `a | b` are And / Or: an int32 tensor op compiles (the op is chosen at run time) and
+    # is refused when the line runs; + on int32 (which instantiates the same dispatcher) is unaffected
+    import pyasc
+    import pyasc_acl
+
+    if op == "+":
+        body = TENSOR_OP_KERNEL.replace("    t = t %(OP)s t;\n", "")
+    else:
+        body = TENSOR_OP_KERNEL
+    src = tmp_path / f"top_{t}_{ord(op)}.cpp"
+    src.write_text(body % {"T": t, "OP": op})
+    fn = pyasc_acl.Binary(pyasc_sim.compile(src, opt="-O0"), device="sim").function("top")
+    stream = pyasc.current_stream("sim")
+    x = pyasc.zeros(8, dtype="int32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(fn, 1, (x,), stream=stream)
+    if ok:
+        stream.synchronize()
+        return
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    msg = info.value.message
+    assert "sanitizer check 'dtype-table'" in msg and ("AscendC::And" in msg or "AscendC::Or" in msg)
+    assert f"top_{t}_{ord(op)}.cpp:9" in msg
+
+
+AXPY_KERNEL = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void ax(GM_ADDR x) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> a, b;
+    pipe.InitBuffer(a, 4096);
+    pipe.InitBuffer(b, 4096);
+    AscendC::LocalTensor<%(D)s> d = a.Get<%(D)s>();
+    AscendC::LocalTensor<%(S)s> s = b.Get<%(S)s>();
+    AscendC::Axpy(d, s, (%(S)s)2, 64);
+}
+"""
+
+
+@pytest.mark.parametrize("src,dst,ok", [("half", "half", True), ("float", "float", True), ("half", "float", True),
+                                        ("float", "half", False), ("int32_t", "int32_t", False),
+                                        ("int16_t", "float", False)])
+def test_axpy_takes_the_documented_source_destination_pairs(tmp_path, src, dst, ok):
+    p = tmp_path / f"axpy_{src}_{dst}.cpp"
+    p.write_text(AXPY_KERNEL % {"S": src, "D": dst})
+    if ok:
+        assert pyasc_sim.compile(p, opt="-O0", soc="Ascend910B1")
+        return
+    with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+        pyasc_sim.compile(p, opt="-O0", soc="Ascend910B1")
+    out = ei.value.output
+    assert "AscendC::Axpy is not documented from this source type U to this destination type T" in out
+    assert "half->float" in out and ei.value.line == 9  # the Axpy line
+    # the inference series AI Core is not in the Axpy table: unchecked there
+    assert pyasc_sim.compile(p, opt="-O0", soc="Ascend310P3")

@@ -60,6 +60,21 @@
 #define PYASC_SIM_DT_Compare half, float, int32_t       // source: atlasascendc_api_07_0066.html (Compare; int32_t for EQ/NE)
 #define PYASC_SIM_DT_Compares half, float, int32_t      // source: atlasascendc_api_07_0068.html (Compares)
 #define PYASC_SIM_DT_Select half, float                 // source: atlasascendc_api_07_0069.html (Select)
+// ---- bitwise, shifts (template table row T) -------------------------------------------------------
+#define PYASC_SIM_DT_And int16_t, uint16_t              // source: ascendcopapi page And (逻辑计算; TIK vec_and atlastikapi_07_0070 lists uint16/int16 for A2 too)
+#define PYASC_SIM_DT_Or int16_t, uint16_t               // source: atlasascendc_api_07_0042.html (Or)
+#define PYASC_SIM_DT_Not int16_t, uint16_t              // source: atlasascendc_api_07_0031.html (Not)
+#define PYASC_SIM_DT_ShiftLeft uint16_t, int16_t, uint32_t, int32_t   // source: atlasascendc_api_07_0058.html (ShiftLeft)
+#define PYASC_SIM_DT_ShiftRight uint16_t, int16_t, uint32_t, int32_t  // source: atlasascendc_api_07_0059.html (ShiftRight)
+// ---- activation with a scalar ----------------------------------------------------------------------
+#define PYASC_SIM_DT_LeakyRelu half, float              // source: atlasascendc_api_07_0060.html (LeakyRelu)
+// ---- per-block / per-pair reductions ----------------------------------------------------------------
+#define PYASC_SIM_DT_BlockReduceSum half, float         // source: atlasascendc_api_07_0084.html (BlockReduceSum)
+#define PYASC_SIM_DT_BlockReduceMax half, float         // source: ascendcopapi page BlockReduceMax (归约计算)
+#define PYASC_SIM_DT_BlockReduceMin half, float         // source: ascendcopapi page BlockReduceMin (归约计算)
+#define PYASC_SIM_DT_PairReduceSum half, float          // source: ascendcopapi page PairReduceSum (归约计算)
+#define PYASC_SIM_DT_CompareScalar half, float, int32_t  // source: atlasascendc_api_07_0068.html (CompareScalar, the page of the Compares row)
+#define PYASC_SIM_DT_Brcb int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float  // source: atlasascendc_api_07_0089.html (Brcb)
 #elif __CCE_AICORE__ == 200
 #define PYASC_SIM_DT_SOC "the Atlas inference series AI Core (__CCE_AICORE__ 200, Ascend310P)"
 // Rows read from the reference's "Atlas 推理系列产品 AI Core，支持的数据类型为" line of each page.  The
@@ -87,6 +102,18 @@
 #define PYASC_SIM_DT_Mins half, int16_t, int32_t, float  // source: ascendcopapi page Mins (as Maxs; TIK vec_min/vmins list float16/int16/float32/int32 for the AI Core)
 // ---- fill ------------------------------------------------------------------------------------------
 #define PYASC_SIM_DT_Duplicate half, int16_t, uint16_t, int32_t, uint32_t, float  // source: atlasascendc_api_07_0088.html (Duplicate; no bfloat16_t)
+// ---- bitwise, shifts -------------------------------------------------------------------------------
+#define PYASC_SIM_DT_And int16_t, uint16_t              // source: ascendcopapi page And (逻辑计算; TIK vec_and atlastikapi_07_0070: AI Core uint16/int16)
+#define PYASC_SIM_DT_Or int16_t, uint16_t               // source: atlasascendc_api_07_0042.html (Or)
+#define PYASC_SIM_DT_Not int16_t, uint16_t              // source: atlasascendc_api_07_0031.html (Not)
+// ShiftLeft / ShiftRight: the product table marks the Atlas inference series AI Core "x" (not
+// supported at all), so no element type is accepted there.
+#define PYASC_SIM_DT_ShiftLeft ::pyasc_sim::kapi::dtypes::not_on_this_soc   // source: atlasascendc_api_07_0058.html (ShiftLeft: AI Core x)
+#define PYASC_SIM_DT_ShiftRight ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0059.html (ShiftRight: AI Core x)
+#define PYASC_SIM_DT_Brcb int16_t, uint16_t, int32_t, uint32_t, half, float  // source: atlasascendc_api_07_0089.html (Brcb; no bfloat16_t)
+// LeakyRelu (atlasascendc_api_07_0060), BlockReduceSum (atlasascendc_api_07_0084), BlockReduceMax,
+// BlockReduceMin and PairReduceSum mark the AI Core supported but their template tables give no AI
+// Core row (A2/A3 only), nor does CompareScalar (atlasascendc_api_07_0068, as Compares): unchecked here.
 #endif
 
 // ---- APIs without a row for the chosen family: not checked -------------------------------------------
@@ -172,11 +199,54 @@
 #ifndef PYASC_SIM_DT_Select
 #define PYASC_SIM_DT_Select PYASC_SIM_DT_UNCHECKED
 #endif
+#ifndef PYASC_SIM_DT_And
+#define PYASC_SIM_DT_And PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Or
+#define PYASC_SIM_DT_Or PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Not
+#define PYASC_SIM_DT_Not PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_ShiftLeft
+#define PYASC_SIM_DT_ShiftLeft PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_ShiftRight
+#define PYASC_SIM_DT_ShiftRight PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_LeakyRelu
+#define PYASC_SIM_DT_LeakyRelu PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_CompareScalar
+#define PYASC_SIM_DT_CompareScalar PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Brcb
+#define PYASC_SIM_DT_Brcb PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_BlockReduceSum
+#define PYASC_SIM_DT_BlockReduceSum PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_BlockReduceMax
+#define PYASC_SIM_DT_BlockReduceMax PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_BlockReduceMin
+#define PYASC_SIM_DT_BlockReduceMin PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_PairReduceSum
+#define PYASC_SIM_DT_PairReduceSum PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_AddRelu
+#define PYASC_SIM_DT_AddRelu PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_SubRelu
+#define PYASC_SIM_DT_SubRelu PYASC_SIM_DT_UNCHECKED
+#endif
 
 namespace pyasc_sim {
 namespace kapi {
 namespace dtypes {
 struct unchecked {};  // the table of the chosen SoC family has no row for the API: any type passes
+struct not_on_this_soc {};  // the reference marks the API unsupported on the SoC family: no type passes
 template <typename T, typename... Listed>
 constexpr bool listed_v = ((std::is_same<typename std::remove_cv<T>::type, Listed>::value ||
                             std::is_same<unchecked, Listed>::value) || ...);
@@ -232,6 +302,43 @@ PYASC_SIM_CAST_PAIRS(PYASC_SIM_CAST_PAIR_SPEC)
                   " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
 #endif
 
+// ---- Axpy: a table of (source, destination) pairs ---------------------------------------------------
+// The Axpy page (表3 数据类型约束) lists src/scalar -> dst combinations per product; the Atlas
+// inference series AI Core is not in that table, so Axpy is unchecked there.
+// source: atlasascendc_api_07_0063.html (Axpy)
+#if __CCE_AICORE__ == 220
+#define PYASC_SIM_AXPY_PAIRS(X) X(half, half) X(float, float) X(half, float)
+#endif
+
+namespace pyasc_sim {
+namespace kapi {
+namespace dtypes {
+template <typename S, typename D>
+struct axpy_listed : std::false_type {};  // specialised below for the documented (src, dst) pairs
+#ifdef PYASC_SIM_AXPY_PAIRS
+#define PYASC_SIM_AXPY_PAIR_SPEC(S, D) \
+    template <>                        \
+    struct axpy_listed<S, D> : std::true_type {};
+PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
+#undef PYASC_SIM_AXPY_PAIR_SPEC
+#endif
+}  // namespace dtypes
+}  // namespace kapi
+}  // namespace pyasc_sim
+
+// Axpy<T, U> (dst T, src U): the pair must be one the Axpy table of the SoC family lists.
+#if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_AXPY_PAIRS)
+#define PYASC_SIM_AXPY_CHECK(T, U) static_assert(true, "")
+#else
+#define PYASC_SIM_AXPY_CHECK(T, U)                                                                               \
+    static_assert(::pyasc_sim::kapi::dtypes::axpy_listed<typename std::remove_cv<U>::type,                      \
+                                                         typename std::remove_cv<T>::type>::value,              \
+                  "pyasc dtype-table: AscendC::Axpy is not documented from this source type U to this "         \
+                  "destination type T on " PYASC_SIM_DT_SOC "; listed pairs (src->dst):"                        \
+                  PYASC_SIM_AXPY_PAIRS(PYASC_SIM_CAST_PAIR_STR)                                                  \
+                  " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
+#endif
+
 #if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_DT_SOC)
 #define PYASC_SIM_DTYPE_CHECK(API, T) static_assert(true, "")
 #else
@@ -242,6 +349,15 @@ PYASC_SIM_CAST_PAIRS(PYASC_SIM_CAST_PAIR_SPEC)
                   "pyasc dtype-table: AscendC::" #API " is not documented for this element type T on "          \
                   PYASC_SIM_DT_SOC "; listed types: " PYASC_SIM_DT_STR(PYASC_SIM_DT_##API)                      \
                   " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
+#endif
+
+// PYASC_SIM_DTYPE_OK(API, T): whether the table accepts T (true when tables are off), for the few
+// places that dispatch at run time between APIs (LocalTensor operators) and must not instantiate
+// an undocumented call.
+#if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_DT_SOC)
+#define PYASC_SIM_DTYPE_OK(API, T) true
+#else
+#define PYASC_SIM_DTYPE_OK(API, T) (::pyasc_sim::kapi::dtypes::listed_v<T, PYASC_SIM_DT_##API>)
 #endif
 
 #endif  // PYASC_SIM_KAPI_DTYPE_TABLES_H_

@@ -60,21 +60,62 @@ struct TensorExpr {
     LocalTensor<T> a, b;
     TensorOp op;
     pyasc_sim::kapi::SrcLoc loc;
+    // Reports an operator whose instruction's table does not list the element type, at its line.
+    [[noreturn]] void undocumented(const char *api, const char *sym) const {
+        pyasc_sim::kapi::fail("dtype-table", loc, "LocalTensor operator%s is AscendC::%s, which is not documented "
+                              "for this %zu-byte element type on this SoC (see pyasc_sim/kapi/dtype_tables.h)",
+                              sym, api, sizeof(T));
+    }
     // Called by `dst = expr`: the documented equivalent instruction over dst.GetSize() elements.
     template <typename D>
     void sim_assign(const LocalTensor<D> &dst) const {
         const int32_t n = static_cast<int32_t>(dst.GetSize());
         if constexpr (std::is_same<D, T>::value) {
+            // Each case is the documented instruction; the op is known only at run time, so a case is
+            // instantiated only for a type that API's table lists (dtype_tables.h) and any other type
+            // is refused when the line runs (e.g. `&` on int32_t: And lists int16_t/uint16_t only).
             switch (op) {
-                case TensorOp::Add: Add(dst, a, b, n, loc); return;
-                case TensorOp::Sub: Sub(dst, a, b, n, loc); return;
-                case TensorOp::Mul: Mul(dst, a, b, n, loc); return;
-                case TensorOp::Div: Div(dst, a, b, n, loc); return;
+                case TensorOp::Add:
+                    if constexpr (PYASC_SIM_DTYPE_OK(Add, T)) {
+                        Add(dst, a, b, n, loc);
+                    } else {
+                        undocumented("Add", "+");
+                    }
+                    return;
+                case TensorOp::Sub:
+                    if constexpr (PYASC_SIM_DTYPE_OK(Sub, T)) {
+                        Sub(dst, a, b, n, loc);
+                    } else {
+                        undocumented("Sub", "-");
+                    }
+                    return;
+                case TensorOp::Mul:
+                    if constexpr (PYASC_SIM_DTYPE_OK(Mul, T)) {
+                        Mul(dst, a, b, n, loc);
+                    } else {
+                        undocumented("Mul", "*");
+                    }
+                    return;
+                case TensorOp::Div:
+                    if constexpr (PYASC_SIM_DTYPE_OK(Div, T)) {
+                        Div(dst, a, b, n, loc);
+                    } else {
+                        undocumented("Div", "/");
+                    }
+                    return;
                 case TensorOp::Or:
-                    if constexpr (std::is_integral<T>::value) Or(dst, a, b, n, loc);
+                    if constexpr (std::is_integral<T>::value && PYASC_SIM_DTYPE_OK(Or, T)) {
+                        Or(dst, a, b, n, loc);
+                    } else {
+                        undocumented("Or", "|");
+                    }
                     return;
                 case TensorOp::And:
-                    if constexpr (std::is_integral<T>::value) And(dst, a, b, n, loc);
+                    if constexpr (std::is_integral<T>::value && PYASC_SIM_DTYPE_OK(And, T)) {
+                        And(dst, a, b, n, loc);
+                    } else {
+                        undocumented("And", "&");
+                    }
                     return;
                 default: break;
             }
@@ -83,7 +124,11 @@ struct TensorExpr {
                         : op == TensorOp::Le ? CMPMODE::LE : op == TensorOp::Ge ? CMPMODE::GE
                         : op == TensorOp::Eq ? CMPMODE::EQ : CMPMODE::NE;
         // compare: dst holds one bit per element of the sources
-        Compare(dst, a, b, m, a.GetSize(), loc);
+        if constexpr (PYASC_SIM_DTYPE_OK(Compare, T)) {
+            Compare(dst, a, b, m, a.GetSize(), loc);
+        } else {
+            undocumented("Compare", " <, >, <=, >=, == or !=");
+        }
     }
 };
 }  // namespace sim_detail

@@ -74,12 +74,14 @@ inline T add_relu(T a, T b) {
     template <typename T>                                                                                          \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const int32_t &count, PYASC_SIM_LOC) {                                                        \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::binary_count(#NAME, dst, src0, src1, count, 1.0, loc, [](T a, T b) -> T { return EXPR; });    \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,     \
                      PYASC_SIM_LOC) {                                                                              \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::binary_repeat(#NAME, dst, src0, src1,                                                          \
                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
                                   repeatParams, 1.0, loc, [](T a, T b) -> T { return EXPR; });                     \
@@ -88,6 +90,7 @@ inline T add_relu(T a, T b) {
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,       \
                      PYASC_SIM_LOC) {                                                                              \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::binary_repeat(#NAME, dst, src0, src1,                                                          \
                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
                                   repeatParams, 1.0, loc, [](T a, T b) -> T { return EXPR; });                     \
@@ -97,6 +100,7 @@ inline T add_relu(T a, T b) {
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
                      const pyasc_sim::kapi::ident_t<T> &scalarValue, const int32_t &count, PYASC_SIM_LOC) {        \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_count(#NAME, dst, src, count, 1.0, loc, [s](T a) -> T { return EXPR; });                 \
     }                                                                                                              \
@@ -104,6 +108,7 @@ inline T add_relu(T a, T b) {
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
                      const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask[],                        \
                      const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
@@ -112,6 +117,7 @@ inline T add_relu(T a, T b) {
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
                      const pyasc_sim::kapi::ident_t<T> &scalarValue, const uint64_t mask,                          \
                      const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
@@ -199,6 +205,7 @@ template <typename T, bool isSetMask = true>
 inline void ShiftRight(const LocalTensor<T> &dst, const LocalTensor<T> &src, const pyasc_sim::kapi::ident_t<T> &scalarValue,
                        const int32_t &count, PYASC_SIM_LOC) {
     static_assert(std::is_integral<T>::value, "ShiftRight takes integer element types");
+    PYASC_SIM_DTYPE_CHECK(ShiftRight, T);
     const T s = scalarValue;
     sim_detail::unary_count("ShiftRight", dst, src, count, 1.0, loc, [s](T a) -> T { return static_cast<T>(a >> s); });
 }
@@ -215,6 +222,7 @@ inline void ShiftRight(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
                        const uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
                        bool roundEn = false, PYASC_SIM_LOC) {
     static_assert(std::is_integral<T>::value, "ShiftRight takes integer element types");
+    PYASC_SIM_DTYPE_CHECK(ShiftRight, T);
     const T s = scalarValue;
     sim_detail::unary_repeat("ShiftRight", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "ShiftRight", loc),
                              repeatTimes, repeatParams, 1.0, loc,
@@ -225,6 +233,7 @@ inline void ShiftRight(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
                        const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
                        bool roundEn = false, PYASC_SIM_LOC) {
     static_assert(std::is_integral<T>::value, "ShiftRight takes integer element types");
+    PYASC_SIM_DTYPE_CHECK(ShiftRight, T);
     const T s = scalarValue;
     sim_detail::unary_repeat("ShiftRight", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "ShiftRight", loc),
                              repeatTimes, repeatParams, 1.0, loc,
@@ -235,12 +244,14 @@ inline void ShiftRight(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
 template <typename T>
 inline void Not(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count, PYASC_SIM_LOC) {
     static_assert(std::is_integral<T>::value, "Not takes integer element types");
+    PYASC_SIM_DTYPE_CHECK(Not, T);
     sim_detail::unary_count("Not", dst, src, count, 1.0, loc, [](T a) -> T { return static_cast<T>(~a); });
 }
 template <typename T, bool isSetMask = true>
 inline void Not(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask, const uint8_t repeatTimes,
                 const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {
     static_assert(std::is_integral<T>::value, "Not takes integer element types");
+    PYASC_SIM_DTYPE_CHECK(Not, T);
     sim_detail::unary_repeat("Not", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Not", loc),
                              repeatTimes, repeatParams, 1.0, loc, [](T a) -> T { return static_cast<T>(~a); });
 }
@@ -248,6 +259,7 @@ template <typename T, bool isSetMask = true>
 inline void Not(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const uint8_t repeatTimes,
                 const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {
     static_assert(std::is_integral<T>::value, "Not takes integer element types");
+    PYASC_SIM_DTYPE_CHECK(Not, T);
     sim_detail::unary_repeat("Not", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), "Not", loc),
                              repeatTimes, repeatParams, 1.0, loc, [](T a) -> T { return static_cast<T>(~a); });
 }
@@ -270,11 +282,13 @@ inline void axpy_count(const LocalTensor<T> &dst, const LocalTensor<U> &src, dou
 template <typename T, typename U>
 inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalarValue, const int32_t &count,
                  PYASC_SIM_LOC) {
+    PYASC_SIM_AXPY_CHECK(T, U);
     sim_detail::axpy_count(dst, src, pyasc_sim::kapi::to_double(scalarValue), count, loc);
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalarValue, const uint64_t mask,
                  const uint8_t repeatTimes, const UnaryRepeatParams &p, PYASC_SIM_LOC) {
+    PYASC_SIM_AXPY_CHECK(T, U);
     const double s = pyasc_sim::kapi::to_double(scalarValue);
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Axpy", loc);
     const sim_detail::Opnd od{p.dstBlkStride, p.dstRepStride, static_cast<int64_t>(32 / sizeof(T))},
@@ -340,6 +354,7 @@ inline void group_reduce(const char *api, const LocalTensor<T> &dst, const Local
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime,                 \
                      const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,                     \
                      const int32_t srcRepStride, PYASC_SIM_LOC) {                                                    \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                              \
         sim_detail::group_reduce(#NAME, dst, src, repeatTime, static_cast<uint64_t>(mask), dstRepStride,             \
                                  srcBlkStride, srcRepStride, GROUP, sim_detail::GroupOp::OP, loc);                   \
     }                                                                                                                \
@@ -347,6 +362,7 @@ inline void group_reduce(const char *api, const LocalTensor<T> &dst, const Local
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime,                 \
                      const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,                  \
                      const int32_t srcRepStride, PYASC_SIM_LOC) {                                                    \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                              \
         sim_detail::group_reduce(#NAME, dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, GROUP, \
                                  sim_detail::GroupOp::OP, loc);                                                      \
     }
@@ -386,6 +402,7 @@ inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
 template <typename T>
 inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint8_t repeatTime,
                  const BrcbRepeatParams &p, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Brcb, T);
     constexpr int64_t e = 32 / sizeof(T);
     src.check_aligned("Brcb", "src", loc);
     src.check(0, static_cast<int64_t>(repeatTime) * 8, "Brcb reads", loc);
@@ -514,12 +531,14 @@ inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src, PYAS
 template <typename T, typename U>
 inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const pyasc_sim::kapi::ident_t<T> src1Scalar,
                           CMPMODE cmpMode, uint32_t count, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(CompareScalar, T);
     Compares(dst, src0, src1Scalar, cmpMode, count, loc);
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const pyasc_sim::kapi::ident_t<T> src1Scalar,
                           CMPMODE cmpMode, const uint64_t mask, uint8_t repeatTimes, const UnaryRepeatParams &p,
                           PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(CompareScalar, T);
     constexpr uint32_t epr = 256 / sizeof(T);
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, epr, "CompareScalar", loc);
     const sim_detail::Opnd o0{p.srcBlkStride, p.srcRepStride, 32 / sizeof(T)};
