@@ -171,6 +171,35 @@ public:
     LocalTensor() = default;
     LocalTensor(T *ptr, uint32_t size, TPosition pos, uint8_t *buf_begin, uint8_t *buf_end)
         : ptr_(ptr), size_(size), pos_(pos), buf_begin_(buf_begin), buf_end_(buf_end) {}
+    // Static tensor programming (reference page "LocalTensor构造函数", atlasascendc_api_07_00101):
+    // tileSize elements at byte address addr of the physical memory behind `pos`; addr must be
+    // 32-byte aligned and addr + tileSize * sizeof(T) must stay inside that memory.
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize,
+                pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc())
+        : size_(tileSize), pos_(pos) {
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        const int k = pyasc_sim::kapi::mem_of(pos);
+        if (k < 0) {
+            pyasc_sim::kapi::fail("local-out-of-bounds", loc,
+                                  "LocalTensor(pos, addr, tileSize): position %d is not a local memory",
+                                  static_cast<int>(pos));
+        }
+        const uint64_t bytes = static_cast<uint64_t>(tileSize) * sizeof(T);
+        if (addr % 32 != 0) {
+            pyasc_sim::kapi::fail("ub-alignment", loc,
+                                  "LocalTensor(pos, addr %u, tileSize %u): addr must be 32-byte aligned", addr,
+                                  tileSize);
+        }
+        if (addr + bytes > b.capacity[k]) {
+            pyasc_sim::kapi::fail("local-out-of-bounds", loc,
+                                  "LocalTensor(pos, addr %u, tileSize %u): %llu bytes end past the %zu-byte memory",
+                                  addr, tileSize, static_cast<unsigned long long>(addr + bytes), b.capacity[k]);
+        }
+        uint8_t *base = b.memory(k);
+        ptr_ = reinterpret_cast<T *>(base + addr);
+        buf_begin_ = base + addr;
+        buf_end_ = base + addr + bytes;
+    }
 
     LocalTensor operator[](const uint32_t offset) const {
         LocalTensor r = *this;
