@@ -42,6 +42,17 @@ def _symbol(binary: str, name: str) -> str:
     raise KernelBuildError(f"{binary} has several overloads of {name!r} ({', '.join(mangled)}); pass the symbol")
 
 
+def _open_sim_device() -> None:
+    """Open the simulated device (aclInit + context) as a host program does before its first
+    launch, so a launcher called before any tensor exists (``hello<<<n, nullptr, stream>>>()``
+    with no arguments) finds the runtime initialized."""
+    from pyasc_core.registry import backend_for_device
+    from pyasc_core.selection import resolve_device
+
+    dev = resolve_device("sim")
+    backend_for_device(dev).raw_device(dev)  # type: ignore[attr-defined]
+
+
 def host_function(binary: str | os.PathLike, name: str, argtypes: Sequence[str]):
     """A callable for the host function ``name`` (``ns::name`` for one in a namespace) of ``binary``
     with parameter types ``argtypes``
@@ -63,6 +74,7 @@ def host_function(binary: str | os.PathLike, name: str, argtypes: Sequence[str])
         if len(args) != len(types):
             raise TypeError(f"{name} takes {len(types)} arguments, got {len(args)}")
         conv = [getattr(getattr(a, "_data", None), "ptr", a) for a in args]
+        _open_sim_device()
         fn(*conv)
         err = getattr(lib, "pyasc_sim_last_launch_error", None)
         code = err() if err is not None else 0
