@@ -95,3 +95,10 @@ def test_argumentless_host_launcher_runs_before_any_tensor(tmp_path):
     for b in range(3):
         assert f"greet from block {b} of 3\n" in out.stdout, out.stdout
     assert "HOST-DONE" in out.stdout
+
+
+def test_argumentless_kernel_and_launch_compile_without_warnings():
+    """A kernel with no parameters and its <<<>>> launch with no arguments (public hello-world
+    sources) compile warning-free: the launch stub and the launcher packing touch no unused
+    argument table."""
+    assert pyasc_sim.compile(SRC, opt="-O1", extra_flags=["-Wall", "-Wextra", "-Werror"])

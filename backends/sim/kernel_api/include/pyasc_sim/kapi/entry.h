@@ -167,6 +167,8 @@ template <typename... A, size_t... I>
 inline void call_kernel(void (*fn)(A...), const PyascSimBlockContext *ctx, std::index_sequence<I...>) {
     constexpr auto table = param_table(static_cast<void (*)(typename std::decay<A>::type...)>(nullptr));
     const bool slots = slot_compatible<typename std::decay<A>::type...>() && ctx->args_size == 8 * sizeof...(A);
+    (void)table;  // a kernel without parameters (hello_world()) reads neither
+    (void)slots;
     fn(unpack_arg<typename std::decay<A>::type>(ctx, slots ? 8 * I : table[3 + 4 * I])...);
 }
 

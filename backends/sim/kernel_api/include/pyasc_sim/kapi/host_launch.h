@@ -131,6 +131,7 @@ public:
 private:
     template <size_t... I, typename... B>
     static void pack(unsigned char *blob, std::index_sequence<I...>, B &&...args) {
+        (void)blob;  // a launch without kernel arguments packs nothing
         (pack_slot<std::decay_t<A>>(blob, I, std::forward<B>(args)), ...);
     }
     void (*fn_)(A...);
@@ -226,6 +227,7 @@ public:
 private:
     template <size_t... I, typename... B>
     static void pack(unsigned char *blob, std::index_sequence<I...>, B &&...args) {
+        (void)blob;  // a launch without kernel arguments packs nothing
         (pack_slot<std::decay_t<A>>(blob, I, std::forward<B>(args)), ...);
     }
     void (*fn_)(A...);
