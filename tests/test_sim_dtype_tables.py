@@ -448,6 +448,13 @@ NEW_ROWS = [
       "310p": ("int32_t", "bfloat16_t", "half, uint16_t, int16_t, float, uint32_t, int32_t")}),
     ("Transpose", "AscendC::Transpose(t, t[256])",
      {"a2": ("half", "bfloat16_t", "uint16_t, int16_t, half"), "310p": ("uint16_t", "bfloat16_t", "uint16_t, int16_t, half")}),
+    ("Sort32", "AscendC::LocalTensor<uint32_t> o = t[1024].ReinterpretCast<uint32_t>(); AscendC::Sort32(t, t[512], o, 1)",
+     {"a2": ("half", "int32_t", "half, float")}),
+    ("Concat", "AscendC::Concat(t, t[512], t[1024], 1)",
+     {"a2": ("float", "int16_t", "half, float"), "310p": ("half", "int32_t", "half, float")}),
+    ("CreateVecIndex", "AscendC::CreateVecIndex(t, decltype(t)::PrimType(0), 64)",
+     {"a2": ("int32_t", "uint32_t", "int16_t, half, int32_t, float"),
+      "310p": ("int16_t", "bfloat16_t", "int16_t, half, int32_t, float")}),
 ]
 NEW_CASES = [(api, call, soc, *row) for api, call, rows in NEW_ROWS for soc, row in rows.items()]
 
@@ -468,14 +475,19 @@ def test_fused_and_data_movement_rows_refuse_unlisted_types(tmp_path, api, call,
     assert ei.value.file == str(src) and ei.value.line == 7  # the kernel's call, not the header
 
 
-def test_copy_is_refused_for_every_type_on_the_inference_series(tmp_path):
-    # the Copy page marks the Atlas inference series AI Core unsupported
-    for t in ("float", "half", "int16_t"):
-        src = _src(tmp_path, f"p_copy_{t}", t, COPY)
+SORT32 = "AscendC::LocalTensor<uint32_t> o = t[1024].ReinterpretCast<uint32_t>(); AscendC::Sort32(t, t[512], o, 1)"
+
+
+@pytest.mark.parametrize("api,call,types", [("Copy", COPY, ("float", "half", "int16_t")),
+                                            ("Sort32", SORT32, ("float", "half"))])
+def test_apis_the_inference_series_lacks_are_refused_for_every_type_there(tmp_path, api, call, types):
+    # the Copy and Sort32 pages mark the Atlas inference series AI Core unsupported
+    for t in types:
+        src = _src(tmp_path, f"p_{api}_{t}", t, call)
         assert pyasc_sim.compile(src, opt="-O0", soc="Ascend910B1")
         with pytest.raises(pyasc_sim.KernelCompileError) as ei:
             pyasc_sim.compile(src, opt="-O0", soc="Ascend310P3")
-        assert f"AscendC::Copy is not documented for this element type T on {P310}" in ei.value.output
+        assert f"AscendC::{api} is not documented for this element type T on {P310}" in ei.value.output
         assert "not_on_this_soc" in ei.value.output
 
 
@@ -519,7 +531,7 @@ def test_every_checked_api_has_an_atlas_a2_row():
     a2 = _rows(text.partition("#elif __CCE_AICORE__ == 200")[0])
     assert fallbacks - a2 == set()
     assert {"AddRelu", "SubRelu", "MulAddDst", "FusedMulAdd", "FusedMulAddRelu", "Copy", "Gather", "GatherMask",
-            "Transpose"} <= a2
+            "Transpose", "Sort32", "Concat", "CreateVecIndex"} <= a2
 
 
 def test_the_inference_series_gaps_are_listed_in_one_place():

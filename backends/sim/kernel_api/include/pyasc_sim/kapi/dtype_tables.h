@@ -86,6 +86,10 @@
 #define PYASC_SIM_DT_Gather int16_t, uint16_t, int32_t, uint32_t, float, half, bfloat16_t  // source: atlasascendc_api_07_0092.html (Gather)
 #define PYASC_SIM_DT_GatherMask half, bfloat16_t, uint16_t, int16_t, float, uint32_t, int32_t  // source: atlasascendc_api_07_0071.html (GatherMask, row T)
 #define PYASC_SIM_DT_Transpose uint16_t, int16_t, half  // source: atlasascendc_api_07_0199.html (Transpose, 普通转置 16x16)
+// ---- sorting and index generation ------------------------------------------------------------------
+#define PYASC_SIM_DT_Sort32 half, float                 // source: atlasascendc_api_07_0231.html (Sort32)
+#define PYASC_SIM_DT_Concat half, float                 // source: atlasascendc_api_07_0839.html (Concat, sort preprocessing)
+#define PYASC_SIM_DT_CreateVecIndex int16_t, half, int32_t, float  // source: atlasascendc_api_07_0090.html (CreateVecIndex)
 #elif __CCE_AICORE__ == 200
 #define PYASC_SIM_DT_SOC "the Atlas inference series AI Core (__CCE_AICORE__ 200, Ascend310P)"
 // Rows read from the reference's "Atlas 推理系列产品 AI Core，支持的数据类型为" line of each page.  APIs
@@ -134,6 +138,11 @@
 #define PYASC_SIM_DT_Gather int16_t, uint16_t, int32_t, uint32_t, float, half  // source: atlasascendc_api_07_0092.html (Gather; no bfloat16_t)
 #define PYASC_SIM_DT_GatherMask half, uint16_t, int16_t, float, uint32_t, int32_t  // source: atlasascendc_api_07_0071.html (GatherMask; no bfloat16_t)
 #define PYASC_SIM_DT_Transpose uint16_t, int16_t, half  // source: atlasascendc_api_07_0199.html (Transpose, 普通转置 16x16)
+// ---- sorting and index generation ------------------------------------------------------------------
+// Sort32: the product table marks the Atlas inference series AI Core "x" (no AI Core row either).
+#define PYASC_SIM_DT_Sort32 ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0231.html (Sort32: AI Core x)
+#define PYASC_SIM_DT_Concat half, float                 // source: atlasascendc_api_07_0839.html (Concat, sort preprocessing)
+#define PYASC_SIM_DT_CreateVecIndex int16_t, half, int32_t, float  // source: atlasascendc_api_07_0090.html (CreateVecIndex)
 // LeakyRelu, the reductions, Compare/Compares/CompareScalar, Select, Cast and Axpy: no AI Core row on
 // their pages; see PYASC_SIM_NO_ROW_FOR_INFERENCE_SERIES below (one list of the documented gaps).
 #endif
@@ -283,6 +292,15 @@
 #endif
 #ifndef PYASC_SIM_DT_Transpose
 #define PYASC_SIM_DT_Transpose PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Sort32
+#define PYASC_SIM_DT_Sort32 PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Concat
+#define PYASC_SIM_DT_Concat PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_CreateVecIndex
+#define PYASC_SIM_DT_CreateVecIndex PYASC_SIM_DT_UNCHECKED
 #endif
 
 namespace pyasc_sim {
