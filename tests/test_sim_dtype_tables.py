@@ -228,7 +228,8 @@ def test_the_inference_series_table_has_a_row_for_every_elementwise_api_it_check
     a2, _, rest = text.partition("#elif __CCE_AICORE__ == 200")
     p310, _, _ = rest.partition("#endif")
     rows = lambda block: set(re.findall(r"^#define PYASC_SIM_DT_(\w+) ", block, re.M)) - {"SOC"}
-    # reductions, Compare/Compares, Select and LeakyRelu: the reference pages give no AI Core row (documented)
+    # reductions, Compare/Compares, Select and LeakyRelu: the reference pages give no AI Core row
+    # (documented in PYASC_SIM_NO_ROW_FOR_INFERENCE_SERIES)
     assert rows(a2) - rows(p310) == {"ReduceSum", "ReduceMax", "ReduceMin", "WholeReduceSum", "WholeReduceMax",
                                      "WholeReduceMin", "Compare", "Compares", "Select", "LeakyRelu",
                                      "BlockReduceSum", "BlockReduceMax", "BlockReduceMin", "PairReduceSum",
@@ -413,3 +414,135 @@ def test_axpy_takes_the_documented_source_destination_pairs(tmp_path, src, dst, 
     assert "half->float" in out and ei.value.line == 9  # the Axpy line
     # the inference series AI Core is not in the Axpy table: unchecked there
     assert pyasc_sim.compile(p, opt="-O0", soc="Ascend310P3")
+
+
+# -- fused arithmetic and Unified-Buffer data movement (issue 10 point 8, third batch) ----------------
+
+A2 = "Atlas A2 training/inference (__CCE_AICORE__ 220, Ascend910B)"
+P310 = "the Atlas inference series AI Core (__CCE_AICORE__ 200, Ascend310P)"
+SOCS = {"a2": ("Ascend910B1", A2), "310p": ("Ascend310P3", P310)}
+
+GATHER = "AscendC::LocalTensor<uint32_t> o = t.ReinterpretCast<uint32_t>(); AscendC::Gather(t, t, o, 0, 8)"
+GATHER_MASK = "uint64_t n = 0; AscendC::GatherMask(t, t[512], (uint8_t)1, false, 0, AscendC::GatherMaskParams(), n)"
+COPY = "AscendC::CopyRepeatParams p; AscendC::Copy(t, t[512], 64, 1, p)"
+
+# (api, call, {soc: (a listed type, an unlisted type, the listed-types text of the message)})
+NEW_ROWS = [
+    ("AddRelu", "AscendC::AddRelu(t, t, t, 64)",
+     {"a2": ("int16_t", "int32_t", "int16_t, half, float"), "310p": ("half", "int32_t", "int16_t, half, float")}),
+    ("SubRelu", "AscendC::SubRelu(t, t, t, 64)",
+     {"a2": ("float", "bfloat16_t", "int16_t, half, float"), "310p": ("int16_t", "uint16_t", "int16_t, half, float")}),
+    ("MulAddDst", "AscendC::MulAddDst(t, t, t, 64)",
+     {"a2": ("float", "int32_t", "half, float"), "310p": ("half", "int16_t", "half, float")}),
+    ("FusedMulAdd", "AscendC::FusedMulAdd(t, t, t, 64)",
+     {"a2": ("half", "int16_t", "half, float"), "310p": ("float", "int32_t", "half, float")}),
+    ("FusedMulAddRelu", "AscendC::FusedMulAddRelu(t, t, t, 64)",
+     {"a2": ("float", "bfloat16_t", "half, float"), "310p": ("half", "int16_t", "half, float")}),
+    ("Copy", COPY,
+     {"a2": ("bfloat16_t", "uint8_t", "uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t, float")}),
+    ("Gather", GATHER,
+     {"a2": ("bfloat16_t", "int8_t", "int16_t, uint16_t, int32_t, uint32_t, float, half, bfloat16_t"),
+      "310p": ("uint32_t", "bfloat16_t", "int16_t, uint16_t, int32_t, uint32_t, float, half")}),
+    ("GatherMask", GATHER_MASK,
+     {"a2": ("bfloat16_t", "int8_t", "half, bfloat16_t, uint16_t, int16_t, float, uint32_t, int32_t"),
+      "310p": ("int32_t", "bfloat16_t", "half, uint16_t, int16_t, float, uint32_t, int32_t")}),
+    ("Transpose", "AscendC::Transpose(t, t[256])",
+     {"a2": ("half", "bfloat16_t", "uint16_t, int16_t, half"), "310p": ("uint16_t", "bfloat16_t", "uint16_t, int16_t, half")}),
+    ("Sort32", "AscendC::LocalTensor<uint32_t> o = t[1024].ReinterpretCast<uint32_t>(); AscendC::Sort32(t, t[512], o, 1)",
+     {"a2": ("half", "int32_t", "half, float")}),
+    ("Concat", "AscendC::Concat(t, t[512], t[1024], 1)",
+     {"a2": ("float", "int16_t", "half, float"), "310p": ("half", "int32_t", "half, float")}),
+    ("CreateVecIndex", "AscendC::CreateVecIndex(t, decltype(t)::PrimType(0), 64)",
+     {"a2": ("int32_t", "uint32_t", "int16_t, half, int32_t, float"),
+      "310p": ("int16_t", "bfloat16_t", "int16_t, half, int32_t, float")}),
+]
+NEW_CASES = [(api, call, soc, *row) for api, call, rows in NEW_ROWS for soc, row in rows.items()]
+
+
+@pytest.mark.parametrize("api,call,soc,ok,bad,listed", NEW_CASES, ids=[f"{c[0]}-{c[2]}" for c in NEW_CASES])
+def test_fused_and_data_movement_rows_refuse_unlisted_types(tmp_path, api, call, soc, ok, bad, listed):
+    name, soc_text = SOCS[soc]
+    assert pyasc_sim.compile(_src(tmp_path, f"{api}_{soc}_ok", ok, call), opt="-O0", soc=name)
+    src = _src(tmp_path, f"{api}_{soc}_bad", bad, call)
+    with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+        pyasc_sim.compile(src, opt="-O0", soc=name)
+    out = ei.value.output
+    assert f"AscendC::{api} is not documented for this element type T on {soc_text}" in out
+    assert f"listed types: {listed} (see pyasc_sim/kapi/dtype_tables.h" in out
+    spelled = {"int8_t": "signed char", "uint8_t": "unsigned char", "int16_t": "short int",
+               "uint16_t": "short unsigned int", "int32_t": "int", "uint32_t": "unsigned int"}.get(bad, bad)
+    assert re.search(r"T = [\w:]*(%s|%s)\b" % (re.escape(bad), re.escape(spelled)), out)  # the note names T
+    assert ei.value.file == str(src) and ei.value.line == 7  # the kernel's call, not the header
+
+
+SORT32 = "AscendC::LocalTensor<uint32_t> o = t[1024].ReinterpretCast<uint32_t>(); AscendC::Sort32(t, t[512], o, 1)"
+
+
+@pytest.mark.parametrize("api,call,types", [("Copy", COPY, ("float", "half", "int16_t")),
+                                            ("Sort32", SORT32, ("float", "half"))])
+def test_apis_the_inference_series_lacks_are_refused_for_every_type_there(tmp_path, api, call, types):
+    # the Copy and Sort32 pages mark the Atlas inference series AI Core unsupported
+    for t in types:
+        src = _src(tmp_path, f"p_{api}_{t}", t, call)
+        assert pyasc_sim.compile(src, opt="-O0", soc="Ascend910B1")
+        with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+            pyasc_sim.compile(src, opt="-O0", soc="Ascend310P3")
+        assert f"AscendC::{api} is not documented for this element type T on {P310}" in ei.value.output
+        assert "not_on_this_soc" in ei.value.output
+
+
+def test_transpose_refuses_bfloat16_although_it_is_two_bytes(tmp_path):
+    # the simulator's 16x16 engine only needs 2-byte elements; the documented table is narrower
+    src = _src(tmp_path, "tr_bf16", "bfloat16_t", "AscendC::Transpose(t, t[256])")
+    with pytest.raises(pyasc_sim.KernelCompileError, match="AscendC::Transpose is not documented"):
+        pyasc_sim.compile(src, opt="-O0")
+    assert pyasc_sim.compile(src, opt="-O0", extra_flags=["-DPYASC_SIM_NO_DTYPE_TABLES"])
+
+
+GM_PATTERN = ("AscendC::LocalTensor<%s> m = t[1024].ReinterpretCast<%s>(); uint64_t n = 0; "
+              "AscendC::GatherMask(t, t[512], m, false, 0, AscendC::GatherMaskParams(), n)")
+
+
+@pytest.mark.parametrize("t,u,ok", [("half", "uint16_t", True), ("int16_t", "uint16_t", True),
+                                    ("float", "uint32_t", True), ("int32_t", "uint32_t", True),
+                                    ("float", "uint16_t", False), ("half", "uint32_t", False),
+                                    ("half", "uint8_t", False)])
+def test_gather_mask_pattern_type_follows_the_element_size(tmp_path, t, u, ok):
+    src = _src(tmp_path, f"gm_{t}_{u}", t, GM_PATTERN % (u, u))
+    for soc in ("Ascend910B1", "Ascend310P3"):
+        if ok:
+            assert pyasc_sim.compile(src, opt="-O0", soc=soc)
+            continue
+        with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+            pyasc_sim.compile(src, opt="-O0", soc=soc)
+        assert "AscendC::GatherMask takes a src1Pattern tensor of uint16_t for 16-bit elements" in ei.value.output
+        assert ei.value.line == 7
+
+
+def _rows(block: str) -> set:
+    return set(re.findall(r"^#define PYASC_SIM_DT_(\w+) ", block, re.M)) - {"SOC"}
+
+
+def test_every_checked_api_has_an_atlas_a2_row():
+    # an API whose template runs PYASC_SIM_DTYPE_CHECK falls back to "unchecked" when a family has no
+    # row; on Atlas A2 (the default SoC) none may be left without one
+    text = _tables()
+    fallbacks = set(re.findall(r"^#ifndef PYASC_SIM_DT_(\w+)\n#define PYASC_SIM_DT_\1 PYASC_SIM_DT_UNCHECKED", text, re.M))
+    a2 = _rows(text.partition("#elif __CCE_AICORE__ == 200")[0])
+    assert fallbacks - a2 == set()
+    assert {"AddRelu", "SubRelu", "MulAddDst", "FusedMulAdd", "FusedMulAddRelu", "Copy", "Gather", "GatherMask",
+            "Transpose", "Sort32", "Concat", "CreateVecIndex"} <= a2
+
+
+def test_the_inference_series_gaps_are_listed_in_one_place():
+    text = _tables()
+    a2, _, rest = text.partition("#elif __CCE_AICORE__ == 200")
+    p310 = rest.partition("#endif")[0]
+    listed = re.search(r"#define PYASC_SIM_NO_ROW_FOR_INFERENCE_SERIES\s*\\\n((?:\s*\".*\"\s*\\?\n)+)", text).group(1)
+    gaps = set(" ".join(re.findall(r"\"(.*?)\"", listed)).split())
+    # the element-type tables: every Atlas A2 row has an inference-series row or is a listed gap
+    assert _rows(a2) - _rows(p310) == gaps - {"Cast", "Axpy"}
+    # the pair tables: Cast and Axpy have Atlas A2 pairs only
+    assert "Cast" in gaps and "Axpy" in gaps
+    assert re.search(r"#if __CCE_AICORE__ == 220\n#define PYASC_SIM_CAST_PAIRS", text)
+    assert re.search(r"#if __CCE_AICORE__ == 220\n#define PYASC_SIM_AXPY_PAIRS", text)

@@ -75,11 +75,25 @@
 #define PYASC_SIM_DT_PairReduceSum half, float          // source: ascendcopapi page PairReduceSum (归约计算)
 #define PYASC_SIM_DT_CompareScalar half, float, int32_t  // source: atlasascendc_api_07_0068.html (CompareScalar, the page of the Compares row)
 #define PYASC_SIM_DT_Brcb int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float  // source: atlasascendc_api_07_0089.html (Brcb)
+// ---- fused arithmetic (template table row T) ------------------------------------------------------
+#define PYASC_SIM_DT_AddRelu int16_t, half, float       // source: atlasascendc_api_07_0043.html (AddRelu)
+#define PYASC_SIM_DT_SubRelu int16_t, half, float       // source: atlasascendc_api_07_0046.html (SubRelu)
+#define PYASC_SIM_DT_MulAddDst half, float              // source: atlasascendc_api_07_0048.html (MulAddDst, row T; the simulator takes U == T only)
+#define PYASC_SIM_DT_FusedMulAdd half, float            // source: atlasascendc_api_07_0050.html (FusedMulAdd)
+#define PYASC_SIM_DT_FusedMulAddRelu half, float        // source: atlasascendc_api_07_0051.html (FusedMulAddRelu)
+// ---- data movement inside the Unified Buffer ------------------------------------------------------
+#define PYASC_SIM_DT_Copy uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t, float  // source: atlasascendc_api_07_0106.html (Copy)
+#define PYASC_SIM_DT_Gather int16_t, uint16_t, int32_t, uint32_t, float, half, bfloat16_t  // source: atlasascendc_api_07_0092.html (Gather)
+#define PYASC_SIM_DT_GatherMask half, bfloat16_t, uint16_t, int16_t, float, uint32_t, int32_t  // source: atlasascendc_api_07_0071.html (GatherMask, row T)
+#define PYASC_SIM_DT_Transpose uint16_t, int16_t, half  // source: atlasascendc_api_07_0199.html (Transpose, 普通转置 16x16)
+// ---- sorting and index generation ------------------------------------------------------------------
+#define PYASC_SIM_DT_Sort32 half, float                 // source: atlasascendc_api_07_0231.html (Sort32)
+#define PYASC_SIM_DT_Concat half, float                 // source: atlasascendc_api_07_0839.html (Concat, sort preprocessing)
+#define PYASC_SIM_DT_CreateVecIndex int16_t, half, int32_t, float  // source: atlasascendc_api_07_0090.html (CreateVecIndex)
 #elif __CCE_AICORE__ == 200
 #define PYASC_SIM_DT_SOC "the Atlas inference series AI Core (__CCE_AICORE__ 200, Ascend310P)"
-// Rows read from the reference's "Atlas 推理系列产品 AI Core，支持的数据类型为" line of each page.  The
-// reduction, Compare/Compares and Select pages seen do not give an AI Core row in their template
-// table, so those APIs stay unchecked on this family (see the fallback block below).
+// Rows read from the reference's "Atlas 推理系列产品 AI Core，支持的数据类型为" line of each page.  APIs
+// whose page gives no AI Core row stay unchecked on this family: PYASC_SIM_NO_ROW_FOR_INFERENCE_SERIES.
 // ---- binary ----------------------------------------------------------------------------------------
 #define PYASC_SIM_DT_Add half, int16_t, int32_t, float  // source: atlasascendc_api_07_0035.html (Add)
 #define PYASC_SIM_DT_Sub half, int16_t, int32_t, float  // source: atlasascendc_api_07_0036.html (Sub)
@@ -111,9 +125,26 @@
 #define PYASC_SIM_DT_ShiftLeft ::pyasc_sim::kapi::dtypes::not_on_this_soc   // source: atlasascendc_api_07_0058.html (ShiftLeft: AI Core x)
 #define PYASC_SIM_DT_ShiftRight ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0059.html (ShiftRight: AI Core x)
 #define PYASC_SIM_DT_Brcb int16_t, uint16_t, int32_t, uint32_t, half, float  // source: atlasascendc_api_07_0089.html (Brcb; no bfloat16_t)
-// LeakyRelu (atlasascendc_api_07_0060), BlockReduceSum (atlasascendc_api_07_0084), BlockReduceMax,
-// BlockReduceMin and PairReduceSum mark the AI Core supported but their template tables give no AI
-// Core row (A2/A3 only), nor does CompareScalar (atlasascendc_api_07_0068, as Compares): unchecked here.
+// ---- fused arithmetic ------------------------------------------------------------------------------
+#define PYASC_SIM_DT_AddRelu int16_t, half, float       // source: atlasascendc_api_07_0043.html (AddRelu)
+#define PYASC_SIM_DT_SubRelu int16_t, half, float       // source: atlasascendc_api_07_0046.html (SubRelu)
+#define PYASC_SIM_DT_MulAddDst half, float              // source: atlasascendc_api_07_0048.html (MulAddDst, row T)
+#define PYASC_SIM_DT_FusedMulAdd half, float            // source: atlasascendc_api_07_0050.html (FusedMulAdd)
+#define PYASC_SIM_DT_FusedMulAddRelu half, float        // source: atlasascendc_api_07_0051.html (FusedMulAddRelu)
+// ---- data movement inside the Unified Buffer ------------------------------------------------------
+// Copy: the product table marks the Atlas inference series AI Core "x" (and its template table has
+// no AI Core row), so no element type is accepted there.
+#define PYASC_SIM_DT_Copy ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0106.html (Copy: AI Core x)
+#define PYASC_SIM_DT_Gather int16_t, uint16_t, int32_t, uint32_t, float, half  // source: atlasascendc_api_07_0092.html (Gather; no bfloat16_t)
+#define PYASC_SIM_DT_GatherMask half, uint16_t, int16_t, float, uint32_t, int32_t  // source: atlasascendc_api_07_0071.html (GatherMask; no bfloat16_t)
+#define PYASC_SIM_DT_Transpose uint16_t, int16_t, half  // source: atlasascendc_api_07_0199.html (Transpose, 普通转置 16x16)
+// ---- sorting and index generation ------------------------------------------------------------------
+// Sort32: the product table marks the Atlas inference series AI Core "x" (no AI Core row either).
+#define PYASC_SIM_DT_Sort32 ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0231.html (Sort32: AI Core x)
+#define PYASC_SIM_DT_Concat half, float                 // source: atlasascendc_api_07_0839.html (Concat, sort preprocessing)
+#define PYASC_SIM_DT_CreateVecIndex int16_t, half, int32_t, float  // source: atlasascendc_api_07_0090.html (CreateVecIndex)
+// LeakyRelu, the reductions, Compare/Compares/CompareScalar, Select, Cast and Axpy: no AI Core row on
+// their pages; see PYASC_SIM_NO_ROW_FOR_INFERENCE_SERIES below (one list of the documented gaps).
 #endif
 
 // ---- APIs without a row for the chosen family: not checked -------------------------------------------
@@ -241,6 +272,36 @@
 #ifndef PYASC_SIM_DT_SubRelu
 #define PYASC_SIM_DT_SubRelu PYASC_SIM_DT_UNCHECKED
 #endif
+#ifndef PYASC_SIM_DT_MulAddDst
+#define PYASC_SIM_DT_MulAddDst PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_FusedMulAdd
+#define PYASC_SIM_DT_FusedMulAdd PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_FusedMulAddRelu
+#define PYASC_SIM_DT_FusedMulAddRelu PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Copy
+#define PYASC_SIM_DT_Copy PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Gather
+#define PYASC_SIM_DT_Gather PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_GatherMask
+#define PYASC_SIM_DT_GatherMask PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Transpose
+#define PYASC_SIM_DT_Transpose PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Sort32
+#define PYASC_SIM_DT_Sort32 PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Concat
+#define PYASC_SIM_DT_Concat PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_CreateVecIndex
+#define PYASC_SIM_DT_CreateVecIndex PYASC_SIM_DT_UNCHECKED
+#endif
 
 namespace pyasc_sim {
 namespace kapi {
@@ -338,6 +399,37 @@ PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
                   PYASC_SIM_AXPY_PAIRS(PYASC_SIM_CAST_PAIR_STR)                                                  \
                   " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
 #endif
+
+// ---- GatherMask: the pattern tensor's type follows the element size ------------------------------
+// The GatherMask page (表 模板参数说明, row U, every family listed here): a user-defined src1Pattern
+// is uint16_t for 16-bit dst/src0 elements and uint32_t for 32-bit ones.
+// source: atlasascendc_api_07_0071.html (GatherMask)
+#if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_DT_SOC)
+#define PYASC_SIM_GATHERMASK_PATTERN_CHECK(T, U) static_assert(true, "")
+#else
+#define PYASC_SIM_GATHERMASK_PATTERN_CHECK(T, U)                                                                 \
+    static_assert((sizeof(T) == 2 && std::is_same<typename std::remove_cv<U>::type, uint16_t>::value) ||       \
+                      (sizeof(T) == 4 && std::is_same<typename std::remove_cv<U>::type, uint32_t>::value),    \
+                  "pyasc dtype-table: AscendC::GatherMask takes a src1Pattern tensor of uint16_t for 16-bit "   \
+                  "elements (half, bfloat16_t, int16_t, uint16_t) and of uint32_t for 32-bit elements (float, " \
+                  "int32_t, uint32_t) on " PYASC_SIM_DT_SOC                                                      \
+                  " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
+#endif
+
+// ---- documented gaps: APIs the reference gives no Atlas inference series AI Core types for -------
+// Each page marks the API supported on the AI Core, but its template parameter table (Axpy: its 表3
+// of src/dst combinations) lists element types for the A2/A3 families and others only; for Cast the
+// AI Core part of the 精度转换规则 table could not be read from the stored reference (not guessed).
+// Rather than guess, these stay unchecked on __CCE_AICORE__ 200 (PYASC_SIM_DT_UNCHECKED); the list
+// is here so the gap is visible in one place, and tests/test_sim_dtype_tables.py keeps it equal to
+// the set of APIs with an Atlas A2 row and no inference-series row.
+//   ReduceSum ReduceMax ReduceMin WholeReduceSum WholeReduceMax WholeReduceMin  (归约计算 pages)
+//   Compare Compares CompareScalar Select  (atlasascendc_api_07_0066 / 0068 / 0069)
+//   LeakyRelu (0060)  BlockReduceSum (0084) BlockReduceMax BlockReduceMin PairReduceSum
+//   Cast (0073, pairs table)  Axpy (0063, 表3 lists no AI Core combination)
+#define PYASC_SIM_NO_ROW_FOR_INFERENCE_SERIES                                                                    \
+    "ReduceSum ReduceMax ReduceMin WholeReduceSum WholeReduceMax WholeReduceMin Compare Compares CompareScalar " \
+    "Select LeakyRelu BlockReduceSum BlockReduceMax BlockReduceMin PairReduceSum Cast Axpy"
 
 #if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_DT_SOC)
 #define PYASC_SIM_DTYPE_CHECK(API, T) static_assert(true, "")

@@ -171,6 +171,7 @@ inline void sort_groups(const char *api, const LocalTensor<T> &dst, const LocalT
 template <typename T>
 inline void Sort32(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<uint32_t> &src1,
                    const int32_t repeatTime, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Sort32, T);
     sim_detail::check_sort_type<T>("Sort32", loc);
     sim_detail::check_repeat(repeatTime, "Sort32", loc);
     sim_detail::sort_groups("Sort32", dst, src0, src1, static_cast<uint32_t>(std::max(repeatTime, 0)), 32, loc);
@@ -195,6 +196,7 @@ inline void Sort(const LocalTensor<T> &dst, const LocalTensor<T> &concat, const 
 template <typename T>
 inline void Concat(LocalTensor<T> &concat, const LocalTensor<T> &src, const LocalTensor<T> &tmp,
                    const int32_t repeatTime, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Concat, T);
     sim_detail::check_sort_type<T>("Concat", loc);
     sim_detail::check_repeat(repeatTime, "Concat", loc);
     (void)tmp;
@@ -492,6 +494,7 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
 // dst[i] = firstValue + i (CreateVecIndex), firstValue + i * diffValue (ArithProgression).
 template <typename T>
 inline void CreateVecIndex(LocalTensor<T> dst, const T &firstValue, uint32_t calCount, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(CreateVecIndex, T);
     sim_detail::check_operand(dst, "CreateVecIndex", "dst", calCount, loc);
     const double f = pyasc_sim::kapi::to_double(firstValue);
     for (uint32_t i = 0; i < calCount; ++i) dst.ptr()[i] = static_cast<T>(f + i);

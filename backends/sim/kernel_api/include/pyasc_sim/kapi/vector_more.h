@@ -172,6 +172,7 @@ inline T fma_round(T a, T b, T c) {  // a * b + c, rounded once to T
                      const int32_t &count, PYASC_SIM_LOC) {                                                        \
         static_assert(std::is_same<T, U>::value, #NAME ": mixed-precision forms are not supported by the pyasc "   \
                                                  "simulator");                                                     \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::ternary_count(#NAME, dst, src0, src1, count, loc, [](T a, T b, T d) -> T { return EXPR; });   \
     }                                                                                                              \
     template <typename T, typename U = T, bool isSetMask = true>                                                   \
@@ -180,6 +181,7 @@ inline T fma_round(T a, T b, T c) {  // a * b + c, rounded once to T
                      PYASC_SIM_LOC) {                                                                              \
         static_assert(std::is_same<T, U>::value, #NAME ": mixed-precision forms are not supported by the pyasc "   \
                                                  "simulator");                                                     \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::ternary_repeat(#NAME, dst, src0, src1,                                                         \
                                    sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes, \
                                    repeatParams, loc, [](T a, T b, T d) -> T { return EXPR; });                    \
@@ -190,6 +192,7 @@ inline T fma_round(T a, T b, T c) {  // a * b + c, rounded once to T
                      PYASC_SIM_LOC) {                                                                              \
         static_assert(std::is_same<T, U>::value, #NAME ": mixed-precision forms are not supported by the pyasc "   \
                                                  "simulator");                                                     \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::ternary_repeat(#NAME, dst, src0, src1,                                                         \
                                    sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes, \
                                    repeatParams, loc, [](T a, T b, T d) -> T { return EXPR; });                    \
@@ -390,11 +393,13 @@ inline void sim_copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, M mas
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask, const uint8_t repeatTimes,
                  const CopyRepeatParams &repeatParams, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Copy, T);
     sim_detail::sim_copy<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, loc);
 }
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const uint8_t repeatTimes,
                  const CopyRepeatParams &repeatParams, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Copy, T);
     sim_detail::sim_copy<T, isSetMask>(dst, src, mask, repeatTimes, repeatParams, loc);
 }
 
@@ -425,6 +430,7 @@ inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
 template <typename T>
 inline void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint32_t> &srcOffset,
                    const uint32_t srcBaseAddr, const uint32_t count, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Gather, T);
     sim_detail::check_operand(dst, "Gather", "dst", count, loc);
     sim_detail::check_operand(srcOffset, "Gather", "srcOffset", count, loc);
     src.check_aligned("Gather", "src", loc);
@@ -488,6 +494,7 @@ template <typename T, typename U = uint32_t>
 inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const uint8_t src1Pattern,
                        const bool reduceMode, const uint32_t mask, const GatherMaskParams &gatherMaskParams,
                        uint64_t &rsvdCnt, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(GatherMask, T);
     if ((src1Pattern < 1 || src1Pattern > 7) && pyasc_sim::kapi::blk().checks) {
         pyasc_sim::kapi::fail("vector-mask", loc, "GatherMask: built-in src1Pattern %u is outside 1..7", src1Pattern);
     }
@@ -498,6 +505,8 @@ template <typename T, typename U>
 inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<U> &src1Pattern,
                        const bool reduceMode, const uint32_t mask, const GatherMaskParams &p, uint64_t &rsvdCnt,
                        PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(GatherMask, T);
+    PYASC_SIM_GATHERMASK_PATTERN_CHECK(T, U);
     src1Pattern.check_aligned("GatherMask", "src1Pattern", loc);
     const uint32_t per = reduceMode ? mask : 256 / sizeof(T);
     const uint64_t bytes_per_rep = reduceMode ? (per + 7) / 8 : static_cast<uint64_t>(p.src1RepeatStride) * 32;
@@ -515,6 +524,7 @@ inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, co
 // ---- Transpose: one 16x16 matrix of 2-byte elements --------------------------------------------
 template <typename T>
 inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Transpose, T);
     static_assert(sizeof(T) == 2, "Transpose(dst, src) transposes a 16x16 matrix of 2-byte elements (half, int16_t, "
                                   "uint16_t); the TransposeParamsExt overload is not supported by the pyasc simulator");
     sim_detail::check_operand(dst, "Transpose", "dst", 256, loc);
