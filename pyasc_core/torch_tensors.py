@@ -212,9 +212,12 @@ def _npu_to_torch(self: Tensor) -> Any:
     data = self._data
     block = data.block
     ptr = block.ptr + data.byte_offset
-    view = shared_torch_view(getattr(block, "owner", None), ptr, self.shape, self.dtype, data.strides)
-    if view is not None:
-        return view
+    owner = getattr(block, "owner", None)
+    if is_torch_tensor(owner) and torch_device_kind(owner.device) == "npu" and \
+            npu_index(owner.device) == (self.device.index or 0):
+        view = shared_torch_view(owner, ptr, self.shape, self.dtype, data.strides)
+        if view is not None:
+            return view
     npu = _torch_npu("pyasc.Tensor.to_torch of an 'npu' tensor")
     torch = require_torch("pyasc.Tensor.to_torch")
     index = self.device.index or 0
