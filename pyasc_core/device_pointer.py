@@ -112,11 +112,13 @@ def from_device_pointer(ptr: Any, shape: Any, dtype: Any, *, strides: Any = None
                                  f"{itemsize} bytes; pass an address that is a multiple of {itemsize}")
     dev = _device(device, backend)
     impl = backend_for_device(dev)
-    wrap = getattr(impl, "wrap_pointer", None)
-    if impl.is_host or wrap is None:
+    try:
+        if impl.is_host:
+            raise NotImplementedError
+        storage = impl.wrap_pointer(ptr, nbytes, shape, dt, strides, dev, owner)
+    except NotImplementedError:
         raise DevicePointerError(f"from_device_pointer: backend {impl.name!r} has no device memory to wrap; "
-                                 "use 'sim' or 'npu' (host arrays: pyasc.from_numpy / pyasc.from_dlpack)")
-    storage = wrap(ptr, nbytes, shape, dt, strides, dev, owner)
+                                 "use 'sim' or 'npu' (host arrays: pyasc.from_numpy / pyasc.from_dlpack)") from None
     return wrap_storage(storage, dev, impl)
 
 
