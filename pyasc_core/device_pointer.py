@@ -70,7 +70,8 @@ def from_device_pointer(ptr: Any, shape: Any, dtype: Any, *, strides: Any = None
     backend). ``ptr`` may also be an :class:`UnownedMemory`. pyasc never frees the memory: the
     allocator, streams and both sanitizers treat it like any block, and ``owner`` is kept until
     the tensor (and its views) are gone and their queued work is done. On ``sim`` the runtime
-    checks that the range lies inside one live device allocation of that device."""
+    checks that the range lies inside one live device allocation of that device (on ``npu`` ACL
+    offers no such check: a wrong address faults in the kernel); pyasc's own memory is refused."""
     if isinstance(ptr, UnownedMemory):
         mem = ptr
         if nbytes is not None and nbytes != mem.size:

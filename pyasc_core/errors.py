@@ -66,7 +66,7 @@ class InvalidDeviceError(PyascError, ValueError):
 
 class DevicePointerError(PyascError, ValueError):
     """A device address given to ``pyasc.from_device_pointer`` that cannot be wrapped: null,
-    misaligned, too small for the shape, or not inside device memory of that device."""
+    misaligned, too small for the shape, not inside device memory of that device, or pyasc's own."""
 
 
 class ValueRangeError(ArgumentError, ValueError, OverflowError):

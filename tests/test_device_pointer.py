@@ -194,9 +194,9 @@ def test_on_npu_over_the_simulator_library(monkeypatch):
     ({"device": -1}, pyasc.DevicePointerError, ["device index -1"]),
     ({"device": "numpy"}, pyasc.DevicePointerError, ["'numpy' has no device memory", "'sim' or 'npu'"]),
     ({"offset": 2}, pyasc.DevicePointerError, ["not aligned", "4 bytes"]),
-    ({"offset": 1 << 40}, pyasc.DevicePointerError, ["is not device memory of sim:0", "inside one live allocation"]),
-    ({"host": True}, pyasc.DevicePointerError, ["is not device memory of sim:0", "does not lie inside"]),
-    ({"nbytes": 1 << 20}, pyasc.DevicePointerError, ["+1048576)", "is not device memory of sim:0"]),
+    ({"offset": 1 << 40}, pyasc.DevicePointerError, ["is not device memory pyasc can wrap on sim:0", "inside one live allocation"]),
+    ({"host": True}, pyasc.DevicePointerError, ["is not device memory pyasc can wrap on sim:0", "does not lie inside"]),
+    ({"nbytes": 1 << 20}, pyasc.DevicePointerError, ["+1048576)", "is not device memory pyasc can wrap on sim:0"]),
 ])
 def test_bad_inputs_name_the_values_and_the_fix(kwargs, error, words):
     owner = Owner(256)
@@ -218,5 +218,28 @@ def test_a_freed_allocation_cannot_be_wrapped():
     owner = Owner(256)
     ptr = owner.mem.ptr
     owner.mem.free()  # freeing is the owner's job; wrapping memory it freed is refused on sim
-    with pytest.raises(pyasc.DevicePointerError, match="was freed|not device memory"):
+    with pytest.raises(pyasc.DevicePointerError, match="was freed|not device memory pyasc can wrap"):
         pyasc.from_device_pointer(ptr, (64,), "float32", device="sim")
+
+
+def test_pyasc_own_memory_is_not_wrapped():
+    t = pyasc.zeros((64,), dtype="float32", device="sim")
+    with pytest.raises(pyasc.DevicePointerError, match="inside pyasc's own device memory.*use the tensor or a view"):
+        pyasc.from_device_pointer(t._data.ptr, (64,), "float32", device="sim")
+
+
+def test_one_base_wrapped_twice_keeps_exact_bounds_until_the_last_wrapper_goes():
+    owner = Owner(8192)
+    upload(owner.mem, np.zeros(2048, np.float32))
+    small = pyasc.from_device_pointer(owner.mem.ptr, (16,), "float32", device="sim", owner=owner)
+    big = pyasc.from_device_pointer(owner.mem.ptr, (64,), "float32", device="sim", owner=owner)  # extends it
+    kernels = load("san_tensor.cpp")
+    s = pyasc.current_stream("sim")
+    del small
+    gc.collect()
+    pyasc_acl.launch(kernels.function("unsized_store"), 1, (big, 72), stream=s)  # 288 bytes: big's extent
+    s.synchronize()
+    pyasc_acl.launch(kernels.function("unsized_store"), 1, (big, 256), stream=s)  # still bounded by big
+    with pytest.raises(pyasc_acl.AclKernelError, match="gm-out-of-tensor"):
+        s.synchronize()
+    np.testing.assert_array_equal(download(owner.mem, 8192, np.float32)[72:], np.zeros(2048 - 72, np.float32))

@@ -184,9 +184,10 @@ class AclBackend(Backend):
             block = self.raw_device(device).wrap_pointer(ptr, nbytes, stream, owner)
         except ValueError as exc:
             raise DevicePointerError(
-                f"from_device_pointer: [{ptr:#x}, +{nbytes}) is not device memory of {device}: {exc}. Pass an "
-                f"address and size inside one live allocation of {device} (aclrtMalloc's, a pyasc or torch_npu "
-                "tensor's data pointer), on the device that allocated it") from None
+                f"from_device_pointer: [{ptr:#x}, +{nbytes}) is not device memory pyasc can wrap on {device}: "
+                f"{exc}. Pass an address and size inside one live allocation of {device} that another library "
+                "owns (aclrtMalloc's, a torch_npu tensor's data_ptr()), on the device that allocated it; for "
+                "pyasc's own memory use the tensor or a view of it") from None
         if _san.active(self.name):
             _san.on_alloc(ptr)  # fresh to the stream sanitizer, as any new block
         return DeviceArray(block, shape, dtype, device, 0, strides)

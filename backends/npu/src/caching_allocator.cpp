@@ -111,6 +111,7 @@ Block *CachingAllocator::new_segment(void *ptr, size_t size, aclrtStream stream,
     b->small = small;
     stats_.reserved_bytes.increase(static_cast<int64_t>(size));
     stats_.segment.increase(1);
+    segments_[b->ptr] = size;
     return b;
 }
 
@@ -220,7 +221,16 @@ Block *CachingAllocator::adopt(void *ptr, size_t nbytes, aclrtStream stream, std
         ctx_->activate();
         process_events();
         dead.swap(graveyard_);
-        if (nbytes != 0 && !track_external(b.get(), nbytes, &why)) b.reset();
+        auto seg = segments_.upper_bound(b->ptr);
+        if (seg != segments_.begin() && b->ptr < (--seg)->first + seg->second) {
+            char buf[160];
+            std::snprintf(buf, sizeof(buf), "it lies inside pyasc's own device memory (the allocator segment "
+                          "[%p, +%zu) of %s)", static_cast<void *>(seg->first), seg->second, label_.c_str());
+            why = buf;
+            b.reset();
+        } else if (nbytes != 0 && !track_external(b.get(), nbytes, &why)) {
+            b.reset();
+        }
     }
     if (!b) throw ExternalMemoryError(why);
     b->owner = std::move(owner);
@@ -369,6 +379,7 @@ void CachingAllocator::release_completed() {
 }
 
 void CachingAllocator::release_segment(Block *b) {
+    segments_.erase(b->ptr);
     if (b->fence != nullptr) stream_uses_.events().release(b->fence);
     if (ctx_->api().aclrtFree(b->ptr) != ACL_SUCCESS) ctx_->lib().recent_error_message();
     stats_.reserved_bytes.decrease(static_cast<int64_t>(b->size));

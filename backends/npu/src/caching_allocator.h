@@ -125,6 +125,7 @@ private:
     StreamUseTracker<Block> stream_uses_;
     MemoryStats stats_;
     size_t limit_ = kNoLimit;
+    std::map<char *, size_t> segments_;  // this allocator's own segments (adopt refuses them)
     // Live external blocks per base address: (count, tracked extent); one runtime entry per base.
     std::map<char *, std::pair<int, size_t>> external_;
     // Owners of retired external blocks, dropped outside mu_ by free()/adopt() (their deleters may
