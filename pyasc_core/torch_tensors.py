@@ -224,7 +224,13 @@ def _npu_to_torch(self: Tensor) -> Any:
     out = torch.empty(self.shape, dtype=torch_dtype(self.dtype), device=f"npu:{index}")
     from .streams import stream as _stream
 
-    with _stream(ExternalStream(int(npu.current_stream(index).npu_stream), f"npu:{index}")):
+    from .streams import current_stream as _pyasc_stream
+
+    torch_stream = ExternalStream(int(npu.current_stream(index).npu_stream), f"npu:{index}")
+    mine = _pyasc_stream(self.device)
+    if mine.handle != torch_stream.handle:
+        torch_stream.wait_stream(mine)  # the copy runs after the pyasc work that made this tensor
+    with _stream(torch_stream):
         from_torch(out)[...] = self
     return out
 
@@ -269,6 +275,40 @@ def _unaliased(out: Tensor, inputs: list[Tensor]) -> Tensor:
     if any(i.backend.is_host and np.may_share_memory(data, i._data) for i in inputs):
         return out.clone()
     return out
+
+
+def npu_device_of_args(args: tuple, kwargs: dict) -> Any:
+    """The pyasc device ('npu:N') of the torch_npu tensors among the arguments, None when there are
+    none (CPU tensors only); tensors on two NPUs are an error, as in torch."""
+    cls = _tensor_class()
+    found = None
+    for v in (*args, *kwargs.values()):
+        if cls is not None and isinstance(v, cls) and torch_device_kind(v.device) == "npu":
+            dev = f"npu:{npu_index(v.device)}"
+            if found is not None and dev != found:
+                from .errors import DeviceMismatchError
+
+                raise DeviceMismatchError(f"torch tensors on {found} and {dev} in one pyasc call; move them to one "
+                                          "device first (t.to('npu:0'))")
+            found = dev
+    return found
+
+
+def torch_device_types() -> tuple[str, ...]:
+    """The torch device types pyasc's torch ops get kernels for: 'cpu', and 'npu' once torch_npu is
+    imported (it names PyTorch's PrivateUse1 backend 'npu')."""
+    torch = require_torch("pyasc.torch")
+    return ("cpu", "npu") if torch._C._get_privateuse1_backend_name() == "npu" else ("cpu",)
+
+
+@contextlib.contextmanager
+def on_torch_stream(device: Any) -> Iterator[None]:
+    """Inside, pyasc work on ``device`` ('npu:N') is queued on torch_npu's current stream there, in
+    order with the torch work that made its inputs and will read its outputs."""
+    from .streams import stream as _stream
+
+    with _stream(current_stream(resolve_device(device).index or 0)):
+        yield
 
 
 # -- devices and streams shared with torch_npu -----------------------------------------------------

@@ -90,6 +90,19 @@ def test_to_torch_of_an_npu_tensor_without_torch_npu_is_a_clear_error(monkeypatc
     assert s.device.type == "cpu" and s.tolist() == [1.0, 1.0, 1.0]
 
 
+def test_ops_and_kernels_route_by_the_torch_tensors_device():
+    x = torch.ones(3)
+    assert tt.npu_device_of_args((x, 2.0), {"y": x}) is None  # CPU tensors: the CPU backend
+    assert tt.npu_device_of_args((), {}) is None
+    # torch ops get an 'npu' kernel only once torch_npu has named PrivateUse1 'npu'
+    expected = ("cpu", "npu") if torch._C._get_privateuse1_backend_name() == "npu" else ("cpu",)
+    assert tt.torch_device_types() == expected
+    # CPU torch tensors still run zero-copy on numpy / copied through sim
+    assert pyasc.add(x, x).tolist() == [2.0, 2.0, 2.0]
+    with pyasc.torch.using_cpu_backend("sim"):
+        assert pyasc.add(x, x).tolist() == [2.0, 2.0, 2.0]
+
+
 @pytest.mark.hardware
 def test_torch_npu_tensors_are_shared_both_ways():
     if not hasattr(torch, "npu"):
@@ -107,3 +120,16 @@ def test_torch_npu_tensors_are_shared_both_ways():
     with pyasc.stream(pyasc.torch.current_stream()):
         y = pyasc.add(p, p)
     assert y.to_torch().cpu().tolist() == (2 * x).cpu().tolist()
+    # ops on torch_npu tensors run on npu:0 in place, on torch_npu's current stream, and return them
+    z = pyasc.add(x, x)
+    assert z.device == x.device and z.cpu().tolist() == (2 * x).cpu().tolist()
+    leaky = pyasc.torch.register("pyasc::leaky_relu")
+    assert leaky(x - 5).device == x.device
+    # a kernel launched with a torch_npu tensor writes its memory in place, on torch's stream
+    from ascendc_kernels import ASCENDC_DIR
+
+    k = pyasc.Kernel(ASCENDC_DIR / "san_tensor.cpp", "unsized_store")
+    y = torch.zeros(64, dtype=torch.float32, device="npu:0")
+    k[1](y, 64)
+    torch.npu.synchronize()
+    assert y.cpu().tolist() == [3.0] * 64
