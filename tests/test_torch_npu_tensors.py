@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import pyasc
+import pyasc.torch  # noqa: F401  (pyasc.torch.using_cpu_backend, current_stream)
 from pyasc_core import torch_tensors as tt
 
 from acl_fixtures import use_npu_on_simulator
