@@ -340,8 +340,8 @@ def _launch_with_torch(launcher: _Launcher, args: tuple) -> None:
         return
     (launcher.stream or current_stream(device)).synchronize()
     with torch.no_grad():
-        for t, p in copied:
-            t.copy_(to_torch(p))
+        for t, p in copied:  # a CPU torch tensor gets its data back through the host
+            t.copy_(torch.from_dlpack(p.to("numpy")) if t.device.type == "cpu" else to_torch(p))
 
 
 def _shares(t: Any, p: Tensor) -> bool:

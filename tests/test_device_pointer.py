@@ -86,10 +86,9 @@ def test_views_strides_and_an_unowned_memory_record():
 
 
 def let_go() -> None:
-    """An allocator call: owners no stream still needs are let go (the allocator polls its events)."""
+    """empty_cache(): owners no stream still needs are let go (allocations and frees do it too)."""
     gc.collect()
-    pyasc.empty(1, device="sim")
-    gc.collect()
+    pyasc.memory.empty_cache("sim")
 
 
 def test_pyasc_never_frees_it_and_keeps_the_owner_until_its_tensors_are_gone():

@@ -398,10 +398,12 @@ std::vector<aclrtEvent> CachingAllocator::outstanding_events() {
 }
 
 void CachingAllocator::empty_cache() {
+    std::vector<std::shared_ptr<void>> dead;  // owners of external blocks done with: after the lock
     std::lock_guard<std::mutex> lock(mu_);
     ctx_->activate();
     process_events();
     release_completed();
+    dead.swap(graveyard_);
 }
 
 void CachingAllocator::set_limit(size_t limit) {
