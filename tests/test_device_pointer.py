@@ -242,3 +242,19 @@ def test_one_base_wrapped_twice_keeps_exact_bounds_until_the_last_wrapper_goes()
     with pytest.raises(pyasc_acl.AclKernelError, match="gm-out-of-tensor"):
         s.synchronize()
     np.testing.assert_array_equal(download(owner.mem, 8192, np.float32)[72:], np.zeros(2048 - 72, np.float32))
+
+
+def test_overlapping_wraps_of_one_allocation_work_together():
+    """from_torch(x) and from_torch(x[256:]) alive at once: nested blocks, no false sanitizer report."""
+    owner = Owner(8192)
+    outer = pyasc.from_device_pointer(owner.mem.ptr, (1024,), "float32", device="sim", owner=owner)
+    inner = pyasc.from_device_pointer(owner.mem.ptr + 1024, (256,), "float32", device="sim", owner=owner)
+    outer[...] = pyasc.ones((1024,), dtype="float32", device="sim")
+    assert (outer + outer).numpy().sum() == 2048.0 and (inner * 2).numpy().sum() == 512.0
+    np.testing.assert_allclose(pyasc.softmax(outer.reshape(4, 256)).numpy().sum(axis=1), np.ones(4), rtol=1e-6)
+    outer[...] = pyasc.full((1024,), 2.0, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    assert inner.numpy().tolist() == [2.0] * 256  # one memory
+    del inner
+    gc.collect()
+    assert (outer * 1).numpy().sum() == 2048.0  # the outer wrapper's bounds outlive the inner's
