@@ -45,6 +45,7 @@ from pyasc_core.errors import (
     BackendError,
     BackendUnavailableError,
     DeviceMismatchError,
+    DevicePointerError,
     DtypeError,
     EnvironmentSettingError,
     IndexingError,
@@ -69,6 +70,7 @@ from pyasc_core.errors import (
 from pyasc_core.builtin_ops import public_names as _builtin_op_names
 from pyasc_core.hookspecs import hookimpl
 from pyasc_core.interop import from_dlpack
+from pyasc_core.device_pointer import UnownedMemory, from_device_pointer
 from pyasc_core.torch_tensors import from_torch
 # pyasc ops take torch tensors (through their torch ops); torch itself is imported only when used
 import pyasc_core.torch_ops  # noqa: F401
@@ -95,7 +97,7 @@ del _name
 __all__ = [
     "Backend", "Device", "Event", "ExternalStream", "EventImpl", "OpDef", "OpHandle", "Stream", "StreamImpl",
     "Tensor", "TensorMeta", "arange", "asarray", "current_stream", "default_stream",
-    "empty", "empty_like", "from_dlpack", "from_torch", "TorchUnavailableError", "from_numpy", "full", "full_like", "get_backend",
+    "empty", "empty_like", "from_dlpack", "from_device_pointer", "UnownedMemory", "DevicePointerError", "from_torch", "TorchUnavailableError", "from_numpy", "full", "full_like", "get_backend",
     "get_op", "hookimpl", "library", "memory", "ones", "ones_like", "op", "ops", "set_backend",
     "stream", "synchronize", "tensor", "using_backend", "zeros", "zeros_like", "dtype",
     "result_type", "bfloat16", "bool", "bool_", "float16", "float32", "float64", "int8",

@@ -202,6 +202,13 @@ class Backend:
         never destroyed. Backends without native streams leave it unimplemented."""
         raise NotImplementedError(f"backend {self.name!r} has no native stream handles")
 
+    def wrap_pointer(self, ptr: int, nbytes: int, shape: tuple[int, ...], dtype: np.dtype,
+                     strides: tuple[int, ...], device: Device, owner: Any) -> Any:
+        """Storage over ``nbytes`` of device memory at ``ptr`` that someone else owns
+        (``pyasc.from_device_pointer``; strides in elements, ``owner`` kept alive, never freed).
+        Backends without device memory leave it unimplemented (the core then refuses)."""
+        raise NotImplementedError(f"backend {self.name!r} has no device pointers")
+
     def default_stream(self, device: Device) -> StreamImpl:
         """The device's default stream (created once)."""
         cache = self.__dict__.setdefault("_default_streams", {})

@@ -64,6 +64,11 @@ class InvalidDeviceError(PyascError, ValueError):
     """A device name or index that does not exist (e.g. 'sim:7' with one simulated device)."""
 
 
+class DevicePointerError(PyascError, ValueError):
+    """A device address given to ``pyasc.from_device_pointer`` that cannot be wrapped: null,
+    misaligned, too small for the shape, not inside device memory of that device, or pyasc's own."""
+
+
 class ValueRangeError(ArgumentError, ValueError, OverflowError):
     """A value does not fit the dtype it goes into: NaN or infinity into an integer tensor, or a
     number outside the integer dtype's range (convert on purpose with ``astype``)."""

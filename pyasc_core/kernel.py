@@ -32,7 +32,7 @@ from .registry import backend_for_device
 from .selection import resolve_device
 from .streams import Stream, current_stream
 from .tensor import Tensor, wrap_storage
-from .torch_tensors import from_torch, has_torch_tensor, is_torch_tensor, to_torch
+from .torch_tensors import from_torch, has_torch_tensor, is_torch_tensor, npu_device_of_args, on_torch_stream, to_torch
 
 _SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp")
 _TEMPLATE_ID_RE = re.compile(r"[A-Za-z_]\w*\s*<.+>", re.S)
@@ -321,17 +321,33 @@ def _launch_with_torch(launcher: _Launcher, args: tuple) -> None:
     """A launch with torch tensor arguments: each is copied to the launch device, the kernel runs,
     the stream is synchronized and the tensors are copied back (the kernel may write any of them).
     On a host device nothing is copied (the kernel sees the torch tensors' memory)."""
+    import contextlib
+
     import torch
 
+    npu = npu_device_of_args(args, {})
     device = launcher.stream.device if launcher.stream is not None else next(
-        (a._device for a in args if isinstance(a, Tensor)), None) or resolve_device(None)
+        (a._device for a in args if isinstance(a, Tensor)), None) or (resolve_device(npu) if npu else None) \
+        or resolve_device(None)
     pairs = [(a, from_torch(a, device)) if is_torch_tensor(a) else (None, a) for a in args]
-    launcher(*(p for _, p in pairs))
+    # torch_npu tensors on the launch device are shared in place: no copies, and (without a stream
+    # of the caller's) the launch queues on torch_npu's current stream, in order with torch's work
+    copied = [(t, p) for t, p in pairs if t is not None and not p.backend.is_host and not _shares(t, p)]
+    in_place = launcher.stream is None and npu is not None and device == resolve_device(npu)
+    with on_torch_stream(npu) if in_place else contextlib.nullcontext():
+        launcher(*(p for _, p in pairs))
+    if not copied:
+        return
     (launcher.stream or current_stream(device)).synchronize()
     with torch.no_grad():
-        for t, p in pairs:
-            if t is not None and not p.backend.is_host:
-                t.copy_(to_torch(p))
+        for t, p in copied:  # a CPU torch tensor gets its data back through the host
+            t.copy_(torch.from_dlpack(p.to("numpy")) if t.device.type == "cpu" else to_torch(p))
+
+
+def _shares(t: Any, p: Tensor) -> bool:
+    """Whether pyasc tensor ``p`` is torch tensor ``t``'s own memory (from_torch of a torch_npu tensor)."""
+    owner = getattr(getattr(p._data, "block", None), "owner", None)
+    return is_torch_tensor(owner) and owner.data_ptr() == t.data_ptr()
 
 
 class KernelDict(dict):

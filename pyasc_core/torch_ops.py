@@ -22,7 +22,17 @@ from .dispatch import handle
 from .errors import ArgumentError, OpRegistrationError, PyascError, UnknownOpError
 from .registry import REGISTRY
 from .torch_grads import FORMULAS
-from .torch_tensors import call_converted, get_cpu_backend, has_torch_tensor, require_torch, torch_dtype
+from .torch_tensors import (
+    call_converted,
+    get_cpu_backend,
+    has_torch_tensor,
+    npu_device_of_args,
+    on_torch_stream,
+    require_torch,
+    torch_device_kind,
+    torch_device_types,
+    torch_dtype,
+)
 
 _TYPES = {"Tensor": "Tensor", "Tensor?": "Tensor?", "Tensor|Scalar": "Tensor", "int": "int",
           "float": "float", "bool": "bool", "str": "str", "dtype": "ScalarType", "int[]": "int[]"}
@@ -74,12 +84,12 @@ def _make_impl(name: str) -> Any:
     def impl(*args: Any, **kwargs: Any) -> Any:
         torch = require_torch("pyasc.torch")
         for v in (*args, *kwargs.values()):
-            if isinstance(v, torch.Tensor) and v.device.type != "cpu":
-                raise PyascError(f"{name} runs on CPU torch tensors here; got one on {v.device} (torch_npu "
-                                 "tensors are not supported yet): move it with .cpu()")
+            if isinstance(v, torch.Tensor) and torch_device_kind(v.device) == "other":
+                raise PyascError(f"{name} runs on CPU and torch_npu ('npu') torch tensors; got one on {v.device}: "
+                                 "move it with .cpu()")
         args = tuple(_pyasc_value(a) for a in args)
         kwargs = {k: _pyasc_value(v) for k, v in kwargs.items()}
-        out = call_converted(handle(name), args, kwargs, get_cpu_backend())
+        out = call_torch(handle(name), args, kwargs)
         return tuple(o.contiguous() for o in out) if isinstance(out, tuple) else out.contiguous()
 
     return impl
@@ -133,8 +143,8 @@ def _register_one(name: str) -> Any:
             raise OpRegistrationError(f"{name} writes its inputs {', '.join(op.mutates)}; pyasc.torch.register makes "
                                       "functional torch ops only: call it through pyasc instead")
         schema = torch_schema(op)
-        custom = torch.library.custom_op(name, _make_impl(name), mutates_args=(), device_types="cpu",
-                                         schema=schema)
+        custom = torch.library.custom_op(name, _make_impl(name), mutates_args=(),
+                                         device_types=torch_device_types(), schema=schema)
         custom.register_fake(_make_fake(name))
         formula = _autograd.get(name) or op.autograd or FORMULAS.get(name)
         if formula is not None:
@@ -244,8 +254,18 @@ def call_with_torch(h: Any, args: tuple, kwargs: dict) -> Any:
         custom = None
     wrapped = _wrap_scalars(op, args, kwargs) if custom is not None else None
     if wrapped is None:
-        return call_converted(h, args, kwargs, get_cpu_backend())
+        return call_torch(h, args, kwargs)
     return custom(*wrapped[0], **wrapped[1])
+
+
+def call_torch(h: Any, args: tuple, kwargs: dict) -> Any:
+    """``h`` on torch tensors: on 'npu:N' in place (on torch_npu's current stream) when torch_npu
+    tensors are among them, else on the backend for CPU tensors."""
+    npu = npu_device_of_args(args, kwargs)
+    if npu is None:
+        return call_converted(h, args, kwargs, get_cpu_backend())
+    with on_torch_stream(npu):
+        return call_converted(h, args, kwargs, npu)
 
 
 dispatch.foreign_call = call_with_torch

@@ -23,6 +23,7 @@ from .errors import (
     PyascError,
     TorchUnavailableError,
 )
+from .device_pointer import from_device_pointer
 from .interop import from_dlpack
 from .selection import resolve_device
 from .streams import ExternalStream
@@ -99,17 +100,20 @@ def torch_dtype(dtype: Any) -> Any:
 
 
 def from_torch(t: Any, device: Any = None) -> Tensor:
-    """A pyasc tensor over a CPU torch tensor's memory (zero-copy through DLPack, device 'numpy');
-    with ``device``, moved there (a copy unless it is a host backend). The autograd history is
-    dropped (``t.detach()``); writes through the result show in ``t``."""
+    """A pyasc tensor sharing a torch tensor's memory: a CPU tensor zero-copy through DLPack (device
+    'numpy'); a torch_npu tensor (device 'npu:N') through its data pointer, device index, strides
+    and storage size (``pyasc.from_device_pointer`` on 'npu:N', the same index as ACL numbers it),
+    keeping the tensor alive. With ``device``, moved there (a copy unless it is already there).
+    The autograd history is dropped (``t.detach()``); writes through the result show in ``t``."""
     torch = require_torch("pyasc.from_torch")
     if not isinstance(t, torch.Tensor):
         raise ArgumentError(f"pyasc.from_torch takes a torch.Tensor, got {type(t).__name__} {t!r:.60}; "
                             "for other DLPack producers use pyasc.from_dlpack")
-    if t.device.type != "cpu":
+    kind = torch_device_kind(t.device)
+    if kind == "other":
         raise PyascError(
-            f"pyasc.from_torch shares host memory only; this torch tensor is on {t.device}. Copy it to "
-            "the host first with t.cpu() (torch_npu tensors are not shared with pyasc yet)"
+            f"pyasc.from_torch shares CPU and torch_npu ('npu') tensors; this torch tensor is on {t.device}. "
+            "Copy it to the host first with t.cpu()"
         )
     t = t.detach()
     if t.is_conj() or t.is_neg():
@@ -120,19 +124,115 @@ def from_torch(t: Any, device: Any = None) -> Tensor:
     except (DtypeError, TypeError):
         raise DtypeError(f"pyasc.from_torch: pyasc has no dtype for torch's {t.dtype}; cast it first, e.g. "
                          "t.to(torch.float32)") from None
-    out = from_dlpack(t)
+    if kind == "npu":
+        args = pointer_args(t)
+        out = from_device_pointer(args.pop("ptr"), owner=t, device=f"npu:{npu_index(t.device)}", **args)
+    else:
+        out = from_dlpack(t)
     return out if device is None else out.to(device)
 
 
+def torch_device_kind(device: Any) -> str:
+    """'cpu', 'npu' (torch_npu's device type, PyTorch's PrivateUse1 backend that torch_npu renames
+    'npu') or 'other': which path ``from_torch`` takes."""
+    if device.type == "cpu":
+        return "cpu"
+    if device.type == "npu":
+        return "npu"
+    torch = sys.modules.get("torch")
+    name = getattr(getattr(torch, "_C", None), "_get_privateuse1_backend_name", None)
+    if name is not None and device.type == name() == "npu":
+        return "npu"
+    return "other"
+
+
+def npu_index(device: Any) -> int:
+    """torch_npu's device index as pyasc's (both are ACL's numbering); None: torch_npu's current."""
+    if device.index is not None:
+        return int(device.index)
+    return int(_torch_npu("pyasc.from_torch").current_device())
+
+
+def pointer_args(t: Any) -> dict[str, Any]:
+    """What ``pyasc.from_device_pointer`` needs to wrap torch tensor ``t`` in place: its first
+    element's address, shape, dtype, strides (in elements) and the bytes of its storage from there."""
+    itemsize = t.element_size()
+    return {
+        "ptr": int(t.data_ptr()),
+        "shape": tuple(t.shape),
+        "dtype": str(t.dtype).removeprefix("torch."),
+        "strides": tuple(t.stride()),
+        "nbytes": int(t.untyped_storage().nbytes()) - int(t.storage_offset()) * itemsize,
+    }
+
+
+def shared_torch_view(owner: Any, ptr: int, shape: tuple[int, ...], dtype: Any,
+                      strides: tuple[int, ...]) -> Any:
+    """A torch tensor over ``owner``'s storage viewing [ptr: shape, strides] as ``dtype``, or None
+    when that memory is not inside ``owner``'s storage (``to_torch`` of a tensor ``from_torch``
+    made: the same memory, no copy)."""
+    torch = sys.modules.get("torch")
+    if torch is None or not isinstance(owner, torch.Tensor):
+        return None
+    storage = owner.untyped_storage()
+    tdtype = torch_dtype(dtype)
+    itemsize = np_itemsize(dtype)
+    start = ptr - int(storage.data_ptr())
+    if start < 0 or start % itemsize:
+        return None
+    from .device_pointer import extent_bytes
+
+    if start + extent_bytes(tuple(shape), tuple(strides), itemsize) > int(storage.nbytes()):
+        return None
+    out = torch.empty(0, dtype=tdtype, device=owner.device)
+    return out.set_(storage, start // itemsize, tuple(shape), tuple(strides))
+
+
+def np_itemsize(dtype: Any) -> int:
+    return _dt.as_dtype(dtype).itemsize
+
+
 def to_torch(self: Tensor) -> Any:
-    """This tensor as a CPU torch tensor: zero-copy on host backends (``numpy``); a tensor on
-    ``sim``/``npu`` is copied to the host first (synchronously: the explicit, documented copy);
-    a ``meta`` tensor gives a torch meta tensor."""
+    """This tensor as a torch tensor. Host backends (``numpy``): a CPU tensor, zero-copy. ``sim``:
+    a CPU tensor copied from the simulated device (synchronously: the explicit, documented copy).
+    ``npu:N``: a torch_npu tensor on torch's npu:N -- the same memory when this tensor wraps a torch
+    tensor's (``from_torch``), else a device-to-device copy into a new torch_npu tensor, queued on
+    torch_npu's current stream (torch_npu has no public API to adopt a device pointer). A ``meta``
+    tensor gives a torch meta tensor."""
     torch = require_torch("pyasc.Tensor.to_torch")
     if self.device.type == "meta":
         return torch.empty(self.shape, dtype=torch_dtype(self.dtype), device="meta")
+    if self.device.type == "npu":
+        return _npu_to_torch(self)
     host = self if self.backend.is_host else self.to("numpy")
     return torch.from_dlpack(host)
+
+
+def _npu_to_torch(self: Tensor) -> Any:
+    data = self._data
+    block = data.block
+    ptr = block.ptr + data.byte_offset
+    owner = getattr(block, "owner", None)
+    if is_torch_tensor(owner) and torch_device_kind(owner.device) == "npu" and \
+            npu_index(owner.device) == (self.device.index or 0):
+        view = shared_torch_view(owner, ptr, self.shape, self.dtype, data.strides)
+        if view is not None:
+            return view
+    npu = _torch_npu("pyasc.Tensor.to_torch of an 'npu' tensor")
+    torch = require_torch("pyasc.Tensor.to_torch")
+    index = self.device.index or 0
+    out = torch.empty(self.shape, dtype=torch_dtype(self.dtype), device=f"npu:{index}")
+    from .streams import stream as _stream
+
+    from .streams import current_stream as _pyasc_stream
+
+    torch_stream = ExternalStream(int(npu.current_stream(index).npu_stream), f"npu:{index}")
+    mine = _pyasc_stream(self.device)
+    if mine.handle != torch_stream.handle:
+        torch_stream.wait_stream(mine)  # the copy runs after the pyasc work that made this tensor
+    with _stream(torch_stream):
+        from_torch(out)[...] = self
+    return out
 
 
 Tensor.to_torch = to_torch  # type: ignore[attr-defined]  (tensor.py sits below this module)
@@ -175,6 +275,40 @@ def _unaliased(out: Tensor, inputs: list[Tensor]) -> Tensor:
     if any(i.backend.is_host and np.may_share_memory(data, i._data) for i in inputs):
         return out.clone()
     return out
+
+
+def npu_device_of_args(args: tuple, kwargs: dict) -> Any:
+    """The pyasc device ('npu:N') of the torch_npu tensors among the arguments, None when there are
+    none (CPU tensors only); tensors on two NPUs are an error, as in torch."""
+    cls = _tensor_class()
+    found = None
+    for v in (*args, *kwargs.values()):
+        if cls is not None and isinstance(v, cls) and torch_device_kind(v.device) == "npu":
+            dev = f"npu:{npu_index(v.device)}"
+            if found is not None and dev != found:
+                from .errors import DeviceMismatchError
+
+                raise DeviceMismatchError(f"torch tensors on {found} and {dev} in one pyasc call; move them to one "
+                                          "device first (t.to('npu:0'))")
+            found = dev
+    return found
+
+
+def torch_device_types() -> tuple[str, ...]:
+    """The torch device types pyasc's torch ops get kernels for: 'cpu', and 'npu' once torch_npu is
+    imported (it names PyTorch's PrivateUse1 backend 'npu')."""
+    torch = require_torch("pyasc.torch")
+    return ("cpu", "npu") if torch._C._get_privateuse1_backend_name() == "npu" else ("cpu",)
+
+
+@contextlib.contextmanager
+def on_torch_stream(device: Any) -> Iterator[None]:
+    """Inside, pyasc work on ``device`` ('npu:N') is queued on torch_npu's current stream there, in
+    order with the torch work that made its inputs and will read its outputs."""
+    from .streams import stream as _stream
+
+    with _stream(current_stream(resolve_device(device).index or 0)):
+        yield
 
 
 # -- devices and streams shared with torch_npu -----------------------------------------------------

@@ -171,6 +171,27 @@ class AclBackend(Backend):
         a.contiguous = True
         return a
 
+    def wrap_pointer(self, ptr: int, nbytes: int, shape: tuple[int, ...], dtype: np.dtype,
+                     strides: tuple[int, ...], device: Device, owner: Any) -> DeviceArray:
+        """Storage over device memory pyasc does not own (``pyasc.from_device_pointer``): a block the
+        caching allocator never frees, told to the simulated runtime like its own blocks (which
+        refuses a range outside one live allocation of ``device``); ``owner`` is kept until the
+        block's views are gone and the streams that used it are done."""
+        from pyasc_core.errors import DevicePointerError
+
+        stream = _current_raw_stream(device)
+        try:
+            block = self.raw_device(device).wrap_pointer(ptr, nbytes, stream, owner)
+        except ValueError as exc:
+            raise DevicePointerError(
+                f"from_device_pointer: [{ptr:#x}, +{nbytes}) is not device memory pyasc can wrap on {device}: "
+                f"{exc}. Pass an address and size inside one live allocation of {device} that another library "
+                "owns (aclrtMalloc's, a torch_npu tensor's data_ptr()), on the device that allocated it; for "
+                "pyasc's own memory use the tensor or a view of it") from None
+        if _san.active(self.name):
+            _san.on_alloc(ptr)  # fresh to the stream sanitizer, as any new block
+        return DeviceArray(block, shape, dtype, device, 0, strides)
+
     def _copy(self, device: Device, dst: Any, src: Any, nbytes: int, stream: Any, synchronize: bool = False,
               dst_offset: int = 0, src_offset: int = 0) -> None:
         """A copy on ``stream``, checked by the stream sanitizer when it is on (external streams
@@ -293,6 +314,8 @@ class AclBackend(Backend):
         """Writes through to the block: the span the view covers is read, assigned on the host with
         NumPy's rules, and written back (synchronously, on the current stream)."""
         if isinstance(value, DeviceArray):
+            if self._copy_whole(storage, key, value):
+                return
             value = self.to_numpy(value)  # a snapshot: overlapping source and target behave as in NumPy
         if not storage.nbytes:
             host = np.empty(storage.shape, storage.dtype)
@@ -315,6 +338,22 @@ class AclBackend(Backend):
         if buf is not None:
             self._upload_extent(storage, buf, start)
 
+    def _copy_whole(self, storage: DeviceArray, key: Any, value: DeviceArray) -> bool:
+        """``storage[...] = value`` as one device-to-device copy on the current stream when both are
+        contiguous, alike, on one device and not partly overlapping; False: not handled."""
+        whole = key is Ellipsis or key == () or (isinstance(key, slice) and key == slice(None))
+        if not (whole and storage.contiguous and value.contiguous and storage.shape == value.shape
+                and storage.dtype == value.dtype and storage.device is value.device
+                and storage.nbytes):
+            return False
+        dst, src = storage.ptr, value.ptr
+        if dst != src and dst < src + value.nbytes and src < dst + storage.nbytes:
+            return False  # partly overlapping: the snapshot path keeps NumPy's semantics
+        self._copy(storage.device, storage.block, value.block, storage.nbytes,
+                   _current_raw_stream(storage.device), False, dst_offset=storage.byte_offset,
+                   src_offset=value.byte_offset)
+        return True
+
     def contiguous(self, storage: DeviceArray) -> DeviceArray:
         """``storage`` itself when contiguous, else a contiguous copy: gathered on the device by the
         copy kernel when the built-in kernels are installed for this backend, else through the host."""
@@ -335,7 +374,7 @@ class AclBackend(Backend):
             return self._sanitized(fn, Tensor)
 
         def ready(d: DeviceArray) -> bool:
-            return d.contiguous and not (d.offset * d.dtype.itemsize) % KERNEL_ALIGN
+            return d.contiguous and not (d._ptr + d.offset * d.dtype.itemsize) % KERNEL_ALIGN
 
         def prepare(a: Any) -> Any:
             if type(a) is Tensor and not ready(a._data):
@@ -363,7 +402,7 @@ class AclBackend(Backend):
             for a in args:
                 if type(a) is Tensor:
                     d = a._data
-                    if not d.contiguous or (d.offset * d.dtype.itemsize) % KERNEL_ALIGN:
+                    if not d.contiguous or (d._ptr + d.offset * d.dtype.itemsize) % KERNEL_ALIGN:
                         return slow(meta, *args)
                     if on and 0 not in d.shape:
                         reads.append(d._ptr)

@@ -20,6 +20,14 @@ BufferView::BufferView(py::handle obj, bool writable) {
 
 namespace {
 
+bool py_finalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+    return Py_IsFinalizing() != 0;
+#else
+    return _Py_IsFinalizing() != 0;
+#endif
+}
+
 py::dict stats_dict(const MemoryStats &s) {
     py::dict d;
     for (const auto &kv : s.as_map()) d[py::str(kv.first)] = kv.second;
@@ -126,7 +134,14 @@ void bind_memory(py::module_ &m, PyDeviceClass &device) {
         .def_property_readonly("stream", [](const DeviceBlock &b) { return reinterpret_cast<uintptr_t>(b.block().stream); })
         .def("record_stream", [](DeviceBlock &b, Stream &s) { b.record_stream(s.handle()); }, py::arg("stream"),
              "mark the block as used by `stream`: once freed it is reused only after that stream's work so far")
-        .def("free", &DeviceBlock::release, "return the block to the allocator now");
+        .def_property_readonly("external", [](const DeviceBlock &b) { return b.block().external; },
+                               "True for memory pyasc does not own (wrap_pointer)")
+        .def_property_readonly("owner", [](const DeviceBlock &b) -> py::object {
+            const Block &blk = b.block();
+            if (!blk.external || !blk.owner) return py::none();
+            return *static_cast<py::object *>(blk.owner.get());
+        }, "what owns the memory of an external block (None otherwise)")
+        .def("free", &DeviceBlock::release, "return the block to the allocator now (external: let it go)");
 
     py::class_<PinnedBlock, std::shared_ptr<PinnedBlock>>(m, "PinnedBlock", py::buffer_protocol(),
                                                           "Pinned host memory from the pool (a writable buffer).")
@@ -151,6 +166,25 @@ void bind_memory(py::module_ &m, PyDeviceClass &device) {
             }
             return std::make_shared<DeviceBlock>(d.alloc, b, nbytes);
         }, py::arg("nbytes"), py::arg("stream"), "a block of the caching allocator, cached per stream")
+        .def("wrap_pointer", [](PyDevice &d, uintptr_t ptr, size_t nbytes, Stream &stream, py::object owner) {
+            // The owner is dropped with the GIL taken (the allocator lets go of it outside its lock,
+            // maybe on a thread without the GIL); at interpreter exit it is leaked, not touched.
+            std::shared_ptr<void> keep(new py::object(std::move(owner)), [](void *p) {
+                auto *o = static_cast<py::object *>(p);
+                if (!Py_IsInitialized() || py_finalizing()) return;
+                py::gil_scoped_acquire gil;
+                delete o;
+            });
+            Block *b = nullptr;
+            try {
+                b = d.alloc->adopt(reinterpret_cast<void *>(ptr), nbytes, stream.handle(), std::move(keep));
+            } catch (const ExternalMemoryError &e) {
+                throw py::value_error(e.what());
+            }
+            return std::make_shared<DeviceBlock>(d.alloc, b, nbytes);
+        }, py::arg("ptr"), py::arg("nbytes"), py::arg("stream"), py::arg("owner"),
+             "a block over device memory someone else owns (never freed by the allocator; `owner` is "
+             "kept until the streams that used the block are done with it)")
         .def("allocate_host", [](PyDevice &d, size_t nbytes) {
             HostBlock *b = nullptr;
             {

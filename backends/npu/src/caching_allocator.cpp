@@ -111,6 +111,7 @@ Block *CachingAllocator::new_segment(void *ptr, size_t size, aclrtStream stream,
     b->small = small;
     stats_.reserved_bytes.increase(static_cast<int64_t>(size));
     stats_.segment.increase(1);
+    segments_[b->ptr] = size;
     return b;
 }
 
@@ -192,17 +193,97 @@ void CachingAllocator::split(Block *b, size_t size) {
 }
 
 void CachingAllocator::free(Block *b) {
+    std::vector<std::shared_ptr<void>> dead;  // released after the lock (owners may take the GIL)
     std::lock_guard<std::mutex> lock(mu_);
     b->allocated = false;
-    track_free(b);
-    stats_.allocated_bytes.decrease(static_cast<int64_t>(b->size));
-    stats_.allocation.decrease(1);
+    if (b->external) {
+        untrack_external(b);
+    } else {
+        track_free(b);
+        stats_.allocated_bytes.decrease(static_cast<int64_t>(b->size));
+        stats_.allocation.decrease(1);
+    }
     if (stream_uses_.free(b)) reuse(b);
+    dead.swap(graveyard_);
+}
+
+Block *CachingAllocator::adopt(void *ptr, size_t nbytes, aclrtStream stream, std::shared_ptr<void> owner) {
+    std::unique_ptr<Block> b(new Block());
+    b->ptr = static_cast<char *>(ptr);
+    b->size = nbytes;
+    b->stream = stream;
+    b->external = true;
+    b->allocated = true;
+    std::vector<std::shared_ptr<void>> dead;
+    std::string why;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        ctx_->activate();
+        process_events();
+        dead.swap(graveyard_);
+        auto seg = segments_.upper_bound(b->ptr);
+        if (seg != segments_.begin() && b->ptr < (--seg)->first + seg->second) {
+            char buf[160];
+            std::snprintf(buf, sizeof(buf), "it lies inside pyasc's own device memory (the allocator segment "
+                          "[%p, +%zu) of %s)", static_cast<void *>(seg->first), seg->second, label_.c_str());
+            why = buf;
+            b.reset();
+        } else if (nbytes != 0 && !track_external(b.get(), nbytes, &why)) {
+            b.reset();
+        }
+    }
+    if (!b) throw ExternalMemoryError(why);
+    b->owner = std::move(owner);
+    return b.release();
+}
+
+bool CachingAllocator::track_external(Block *b, size_t nbytes, std::string *why) {
+    PFN_pyascRtTrackBlock track = ctx_->api().pyascRtTrackBlock;
+    if (track == nullptr) return true;  // a real libascendcl: nothing to tell, nothing to check
+    auto it = external_.find(b->ptr);
+    const size_t have = it == external_.end() ? 0 : it->second.second;
+    // The extent aclrtMalloc documents for n bytes (as for every block), or exactly n bytes when
+    // the owner's allocation ends sooner; a base wrapped twice keeps its longest extent.
+    size_t extent = 0;
+    for (size_t e : {padded_size(nbytes), nbytes}) {
+        if (e <= have) {
+            extent = have;
+            break;
+        }
+        if (track(b->ptr, e, PYASC_RT_BLOCK_ALLOC) == ACL_SUCCESS) {
+            extent = e;
+            break;
+        }
+        *why = ctx_->lib().recent_error_message();
+    }
+    if (extent == 0) return false;
+    if (it == external_.end()) {
+        external_.emplace(b->ptr, std::make_pair(1, extent));
+    } else {
+        ++it->second.first;
+        it->second.second = extent;
+    }
+    return true;
+}
+
+void CachingAllocator::untrack_external(Block *b) {
+    auto it = external_.find(b->ptr);
+    if (it == external_.end() || --it->second.first > 0) return;
+    external_.erase(it);
+    PFN_pyascRtTrackBlock track = ctx_->api().pyascRtTrackBlock;
+    if (track == nullptr || !ctx_->try_activate()) return;
+    if (track(b->ptr, 0, PYASC_RT_BLOCK_FREE) != ACL_SUCCESS) ctx_->lib().recent_error_message();
+}
+
+void CachingAllocator::retire(Block *b) {
+    graveyard_.push_back(std::move(b->owner));
+    delete b;
 }
 
 void CachingAllocator::record_stream(Block *b, aclrtStream stream) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (stream != b->stream) stream_uses_.record(b, stream);
+    // Non-owned memory has no stream of its own: the owner may free it whenever, so every use counts.
+    if (b->external || stream != b->stream) stream_uses_.record(b, stream);
 }
 
 void CachingAllocator::free_block(Block *b) {
@@ -249,6 +330,10 @@ void CachingAllocator::track_free(Block *b) {
 }
 
 void CachingAllocator::reuse(Block *b) {
+    if (b->external) {
+        retire(b);
+        return;
+    }
     stats_.active_bytes.decrease(static_cast<int64_t>(b->size));
     free_block(b);
 }
@@ -294,6 +379,7 @@ void CachingAllocator::release_completed() {
 }
 
 void CachingAllocator::release_segment(Block *b) {
+    segments_.erase(b->ptr);
     if (b->fence != nullptr) stream_uses_.events().release(b->fence);
     if (ctx_->api().aclrtFree(b->ptr) != ACL_SUCCESS) ctx_->lib().recent_error_message();
     stats_.reserved_bytes.decrease(static_cast<int64_t>(b->size));
@@ -312,10 +398,12 @@ std::vector<aclrtEvent> CachingAllocator::outstanding_events() {
 }
 
 void CachingAllocator::empty_cache() {
+    std::vector<std::shared_ptr<void>> dead;  // owners of external blocks done with: after the lock
     std::lock_guard<std::mutex> lock(mu_);
     ctx_->activate();
     process_events();
     release_completed();
+    dead.swap(graveyard_);
 }
 
 void CachingAllocator::set_limit(size_t limit) {

@@ -24,6 +24,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,6 +45,10 @@ struct Block {
     StreamUses uses;             // other streams that used it while allocated; pending events
     aclrtEvent fence = nullptr;  // a wholly free segment: recorded on `stream` by a release pass
     bool dirty = false;          // its bytes may have been handed out before (queued work may use them)
+    // Non-owned memory (CachingAllocator::adopt): never in a pool, never freed by the allocator;
+    // `owner` (whoever frees the memory) is let go once no stream that used the block has work left.
+    bool external = false;
+    std::shared_ptr<void> owner;
 };
 
 class CachingAllocator {
@@ -67,6 +72,11 @@ public:
     // aclrtMalloc and never waits, so callers may hold the GIL (the allocation hot path).
     Block *malloc_cached(size_t nbytes, aclrtStream stream);
     void free(Block *block);
+    // Wraps device memory someone else owns ([ptr, ptr + nbytes), CuPy's UnownedMemory) as a block
+    // the allocator never frees: told to the runtime like any block (pyascRtTrackBlock: the simulator
+    // bounds kernels by it and refuses a range outside one live device allocation: ExternalMemoryError),
+    // recorded by every stream that uses it, and `owner` is kept until that work is done.
+    Block *adopt(void *ptr, size_t nbytes, aclrtStream stream, std::shared_ptr<void> owner);
     void record_stream(Block *block, aclrtStream stream);
     // Releases the cached segments no queued work can still touch; never waits (the rest stays
     // cached, fenced, for a later call).
@@ -99,6 +109,9 @@ private:
     void finish_malloc(Block *b, size_t size, size_t nbytes);  // split, mark and count (mu_ held)
     void free_block(Block *block);  // back into its pool, merged with free neighbours
     void reuse(Block *block);       // freed and no stream still using it: free_block
+    void retire(Block *block);      // an external block no stream still uses: owner to graveyard_
+    bool track_external(Block *block, size_t nbytes, std::string *why);  // pyascRtTrackBlock, refcounted
+    void untrack_external(Block *block);
     void process_events();
     void release_completed();       // every wholly free segment that is safe now: aclrtFree
     void release_segment(Block *block);
@@ -112,6 +125,18 @@ private:
     StreamUseTracker<Block> stream_uses_;
     MemoryStats stats_;
     size_t limit_ = kNoLimit;
+    std::map<char *, size_t> segments_;  // this allocator's own segments (adopt refuses them)
+    // Live external blocks per base address: (count, tracked extent); one runtime entry per base.
+    std::map<char *, std::pair<int, size_t>> external_;
+    // Owners of retired external blocks, dropped outside mu_ by free()/adopt() (their deleters may
+    // take the GIL, which must never be waited for under mu_).
+    std::vector<std::shared_ptr<void>> graveyard_;
+};
+
+// CachingAllocator::adopt refused the range (the runtime's reason in what()).
+class ExternalMemoryError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
 };
 
 // The Python-visible owner of one allocated block: frees it (stream-safely) when dropped.
