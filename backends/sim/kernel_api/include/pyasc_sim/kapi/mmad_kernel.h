@@ -187,15 +187,16 @@ inline bool blocked(Dst *pc, const A *pa, const B *pb, uint64_t M, uint64_t N, u
     constexpr uint64_t fa = 16 * c0;  // elements in one fractal
     const uint64_t mb = (M + 15) / 16, kb = (K + c0 - 1) / c0, nb = (N + 15) / 16;
     const Kernel uk = force ? *force : pick_kernel();
-    thread_local std::vector<double> ad, bp, tmp;
+    thread_local std::vector<double> adv, bpv;
     // A: the fractals as doubles, in place; rows >= M and columns >= K zeroed (they are not data)
-    ad.resize(mb * kb * fa);
-    to_f64(ad.data(), pa, mb * kb * fa);
+    adv.resize(mb * kb * fa);
+    double *__restrict__ ad = adv.data();
+    to_f64(ad, pa, mb * kb * fa);
     const uint64_t mTail = M - (mb - 1) * 16, kTail = K - (kb - 1) * c0;
     for (uint64_t mi = 0; mi < mb; ++mi) {
         const uint64_t rows = mi + 1 == mb ? mTail : 16;
         for (uint64_t ki = 0; ki < kb; ++ki) {
-            double *f = ad.data() + (mi * kb + ki) * fa;
+            double *f = ad + (mi * kb + ki) * fa;
             if (ki + 1 == kb && kTail < c0) {
                 for (uint64_t r = 0; r < rows; ++r) std::memset(f + r * c0 + kTail, 0, (c0 - kTail) * sizeof(double));
             }
@@ -203,28 +204,30 @@ inline bool blocked(Dst *pc, const A *pa, const B *pb, uint64_t M, uint64_t N, u
         }
     }
     // B: panel ni holds rows k < K of columns ni * 16 .. + 16 (columns >= N zero)
-    bp.resize(nb * K * 16);
-    tmp.resize(fa);
+    bpv.resize(nb * K * 16);
+    double *__restrict__ bp = bpv.data();
+    double tmp[fa];
     for (uint64_t ki = 0; ki < kb; ++ki) {
         const uint64_t kc = ki + 1 == kb ? kTail : c0;
         for (uint64_t ni = 0; ni < nb; ++ni) {
-            to_f64(tmp.data(), pb + (ki * nb + ni) * fa, fa);
+            to_f64(tmp, pb + (ki * nb + ni) * fa, fa);
             const uint64_t cols = N - ni * 16 < 16 ? N - ni * 16 : 16;
-            double *dst = bp.data() + (ni * K + ki * c0) * 16;
+            double *dst = bp + (ni * K + ki * c0) * 16;
             for (uint64_t kk = 0; kk < kc; ++kk) {
-                for (uint64_t nn = 0; nn < 16; ++nn) dst[kk * 16 + nn] = nn < cols ? tmp[nn * c0 + kk] : 0.0;
+                for (uint64_t nn = 0; nn < 16; ++nn) dst[kk * 16 + nn] = tmp[nn * c0 + kk];
+                for (uint64_t nn = cols; nn < 16; ++nn) dst[kk * 16 + nn] = 0.0;
             }
         }
     }
-    if (!all_finite(ad.data(), ad.size()) || !all_finite(bp.data(), bp.size())) return false;
+    if (!all_finite(ad, mb * kb * fa) || !all_finite(bp, nb * K * 16)) return false;
     double out[16 * 16];
     const uint64_t rowEnd = (M + uk.mr - 1) / uk.mr * uk.mr;
     for (uint64_t ni = 0; ni < nb; ++ni) {
         const uint64_t cols = N - ni * 16 < 16 ? N - ni * 16 : 16;
-        const double *panel = bp.data() + ni * K * 16;
+        const double *panel = bp + ni * K * 16;
         for (uint64_t r0 = 0; r0 < rowEnd; r0 += uk.mr) {
             const uint64_t mi = r0 / 16, ro = r0 % 16;
-            uk.fn(ad.data() + mi * kb * fa + ro * c0, fa, c0, panel, K, out);
+            uk.fn(ad + mi * kb * fa + ro * c0, fa, c0, panel, K, out);
             const uint64_t rows = M - r0 < uk.mr ? M - r0 : uk.mr;
             Dst *cf = pc + (ni * mb + mi) * 256 + ro * 16;
             for (uint64_t i = 0; i < rows; ++i) {
