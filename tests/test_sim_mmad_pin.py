@@ -26,7 +26,7 @@ TYPES = {
 }
 # (m, n, k): whole fractals, ragged edges in each of m / n / k, one row, one column
 SHAPES = [(16, 16, 16), (128, 128, 64), (40, 56, 70), (1, 130, 33), (100, 7, 130), (33, 17, 1)]
-VARIANTS = {1: "public Mmad", 2: "baseline", 3: "avx2", 4: "avx512"}
+VARIANTS = {1: "public Mmad", 2: "baseline", 3: "avx2", 4: "avx512", 5: "avx512 without the float epilogue"}
 
 
 def _cpu_flags() -> set[str]:
@@ -40,7 +40,7 @@ def _cpu_flags() -> set[str]:
 
 
 FLAGS = _cpu_flags()
-RUNNABLE = {1: True, 2: True, 3: {"avx2", "fma"} <= FLAGS, 4: "avx512f" in FLAGS}
+RUNNABLE = {1: True, 2: True, 3: {"avx2", "fma"} <= FLAGS, 4: "avx512f" in FLAGS, 5: "avx512f" in FLAGS}
 
 
 @pytest.fixture(scope="module", params=["native", "portable"])

@@ -1,8 +1,8 @@
 // Pins the simulator's blocked Mmad (kapi/mmad_kernel.h) against its reference loop
 // (sim_detail::mmad_reference) bit for bit. The host passes raw L0A / L0B contents (mb x kb Zz and
 // kb x nb Zn fractals, padding included) and an initial L0C (mb x nb Nz fractals); the kernel loads
-// them, runs one implementation (`variant`: 0 the reference, 1 the public Mmad, 2 / 3 / 4 the blocked
-// kernel forced to its baseline / AVX2 / AVX-512 micro-kernel) and writes the whole L0C back.
+// them, runs one implementation (`variant`: 0 the reference, 1 the public Mmad, 2 / 3 / 4 / 5 the blocked
+// kernel forced to its baseline / AVX2 / AVX-512 micro-kernel / AVX-512 without its float epilogue) and writes the whole L0C back.
 // Simulator-only: it calls the simulator's internals.
 #include "kernel_operator.h"
 using namespace AscendC;
@@ -62,7 +62,8 @@ __aicore__ inline void MmadPin(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint
         pyasc_sim::mmad::Kernel kern{pyasc_sim::mmad::micro_generic<2>, 2};
 #if defined(__x86_64__)
         if (variant == 3) kern = {pyasc_sim::mmad::micro_avx2, 2};
-        if (variant == 4) kern = {pyasc_sim::mmad::micro_avx512, 8};
+        if (variant == 4) kern = {pyasc_sim::mmad::micro_avx512, 8, pyasc_sim::mmad::micro_avx512_f32};
+        if (variant == 5) kern = {pyasc_sim::mmad::micro_avx512, 8};
 #endif
         if (!pyasc_sim::mmad::blocked(c1.ptr(), a2.ptr(), b2.ptr(), m, n, k, acc, zero, &kern)) {
             sim_detail::mmad_reference(c1, a2, b2, mp, acc, zero);

@@ -105,8 +105,12 @@ inline void micro_generic(const double *a, uint64_t fs, uint64_t c0, const doubl
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f"))) inline void micro_avx512(const double *a, uint64_t fs, uint64_t c0,
-                                                             const double *b, uint64_t K, double *out) {
+// The AVX-512 block; with kFloatOut it also does Mmad's epilogue for a float C: C rows (16 floats,
+// 16 apart) become float(init + sum), init the old C (accumulate: init16 null) or init16[0..16).
+template <bool kFloatOut>
+__attribute__((target("avx512f"))) inline void micro_avx512_t(const double *a, uint64_t fs, uint64_t c0,
+                                                               const double *b, uint64_t K, double *out, float *cf,
+                                                               const double *init16) {
     constexpr int MR = 8;
     __m512d c[MR][2];
 #pragma GCC unroll 8
@@ -124,11 +128,38 @@ __attribute__((target("avx512f"))) inline void micro_avx512(const double *a, uin
             }
         }
     }
+    if constexpr (kFloatOut) {
+        (void)out;
+        // the masked conversions with a zero pass-through (the unmasked ones trip GCC 12's
+        // -Wmaybe-uninitialized on their undefined pass-through); all lanes convert, as unmasked
+        const __m512d z = _mm512_setzero_pd();
+        const __m256 zf = _mm256_setzero_ps();
+        const __m512d i0 = init16 ? _mm512_loadu_pd(init16) : _mm512_setzero_pd();
+        const __m512d i1 = init16 ? _mm512_loadu_pd(init16 + 8) : _mm512_setzero_pd();
 #pragma GCC unroll 8
-    for (int i = 0; i < MR; ++i) {
-        _mm512_storeu_pd(out + i * 16, c[i][0]);
-        _mm512_storeu_pd(out + i * 16 + 8, c[i][1]);
+        for (int i = 0; i < MR; ++i) {
+            float *row = cf + i * 16;
+            const __m512d o0 = init16 ? i0 : _mm512_mask_cvtps_pd(z, 0xff, _mm256_loadu_ps(row));
+            const __m512d o1 = init16 ? i1 : _mm512_mask_cvtps_pd(z, 0xff, _mm256_loadu_ps(row + 8));
+            _mm256_storeu_ps(row, _mm512_mask_cvtpd_ps(zf, 0xff, _mm512_add_pd(o0, c[i][0])));
+            _mm256_storeu_ps(row + 8, _mm512_mask_cvtpd_ps(zf, 0xff, _mm512_add_pd(o1, c[i][1])));
+        }
+    } else {
+        (void)cf;
+        (void)init16;
+#pragma GCC unroll 8
+        for (int i = 0; i < MR; ++i) {
+            _mm512_storeu_pd(out + i * 16, c[i][0]);
+            _mm512_storeu_pd(out + i * 16 + 8, c[i][1]);
+        }
     }
+}
+inline void micro_avx512(const double *a, uint64_t fs, uint64_t c0, const double *b, uint64_t K, double *out) {
+    micro_avx512_t<false>(a, fs, c0, b, K, out, nullptr, nullptr);
+}
+inline void micro_avx512_f32(const double *a, uint64_t fs, uint64_t c0, const double *b, uint64_t K, float *cf,
+                             const double *init16) {
+    micro_avx512_t<true>(a, fs, c0, b, K, nullptr, cf, init16);
 }
 __attribute__((target("avx2,fma"))) inline void micro_avx2(const double *a, uint64_t fs, uint64_t c0,
                                                             const double *b, uint64_t K, double *out) {
@@ -159,16 +190,20 @@ __attribute__((target("avx2,fma"))) inline void micro_avx2(const double *a, uint
 #endif
 
 // The micro-kernel for this CPU and its row count (MR, which divides 16).
+// fn_f32 (optional): the same block with the float epilogue, for whole MR x 16 tiles of a float C.
+using MicroKernelF32 = void (*)(const double *a, uint64_t fs, uint64_t c0, const double *b, uint64_t K, float *cf,
+                                const double *init16);
 struct Kernel {
     MicroKernel fn;
     uint64_t mr;
+    MicroKernelF32 fn_f32 = nullptr;
 };
 inline Kernel pick_kernel() {
 #if defined(__x86_64__)
     static const int level = __builtin_cpu_supports("avx512f")                                       ? 2
                              : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1
                                                                                                   : 0;
-    if (level == 2) return {micro_avx512, 8};
+    if (level == 2) return {micro_avx512, 8, micro_avx512_f32};
     if (level == 1) return {micro_avx2, 2};
 #endif
     return {micro_generic<2>, 2};
@@ -225,15 +260,26 @@ inline bool blocked(Dst *pc, const A *pa, const B *pb, uint64_t M, uint64_t N, u
     for (uint64_t ni = 0; ni < nb; ++ni) {
         const uint64_t cols = N - ni * 16 < 16 ? N - ni * 16 : 16;
         const double *panel = bp + ni * K * 16;
+        double init16[16];
+        if (!accumulate) {
+            for (uint64_t j = 0; j < 16; ++j) init16[j] = j < cols ? bias(ni * 16 + j) : 0.0;
+        }
         for (uint64_t r0 = 0; r0 < rowEnd; r0 += uk.mr) {
             const uint64_t mi = r0 / 16, ro = r0 % 16;
+            if constexpr (std::is_same<Dst, float>::value) {
+                if (uk.fn_f32 && cols == 16 && M - r0 >= uk.mr) {
+                    uk.fn_f32(ad + mi * kb * fa + ro * c0, fa, c0, panel, K, pc + (ni * mb + mi) * 256 + ro * 16,
+                              accumulate ? nullptr : init16);
+                    continue;
+                }
+            }
             uk.fn(ad + mi * kb * fa + ro * c0, fa, c0, panel, K, out);
             const uint64_t rows = M - r0 < uk.mr ? M - r0 : uk.mr;
             Dst *cf = pc + (ni * mb + mi) * 256 + ro * 16;
             for (uint64_t i = 0; i < rows; ++i) {
                 for (uint64_t j = 0; j < cols; ++j) {
                     Dst &o = cf[i * 16 + j];
-                    const double init = accumulate ? kapi::to_double(o) : bias(ni * 16 + j);
+                    const double init = accumulate ? kapi::to_double(o) : init16[j];
                     o = static_cast<Dst>(init + out[i * 16 + j]);
                 }
             }
