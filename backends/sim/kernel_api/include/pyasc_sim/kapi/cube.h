@@ -12,6 +12,7 @@
 #ifndef PYASC_SIM_KAPI_CUBE_H_
 #define PYASC_SIM_KAPI_CUBE_H_
 
+#include "pyasc_sim/kapi/mmad_kernel.h"
 #include "pyasc_sim/kapi/params.h"
 #include "pyasc_sim/kapi/tensor.h"
 #include "pyasc_sim/kapi/vector.h"  // round_to, PYASC_SIM_LOC
@@ -128,105 +129,6 @@ inline void mmad_reference(const LocalTensor<Dst> &c, const LocalTensor<A> &a, c
     }
 }
 
-// C (Mp x Np, row-major) = A (Mp x K) x B (K x Np), all double, Mp % 4 == 0, Np % 16 == 0: each C
-// element sums A[m, k] * B[k, n] for k in order from +0 (a multiply, then an add: no FMA). A 4 x 16
-// register block of VB-byte vectors; gemm_f64 picks AVX-512 / AVX2 / SSE2 by the CPU at run time,
-// so the shipped (portable) kernels get the wide version too. Same values on every path.
-template <int VB>
-__attribute__((always_inline)) inline void gemm_f64_body(const double *A, const double *B, double *C, uint64_t Mp,
-                                                         uint64_t Np, uint64_t K) {
-    typedef double vd __attribute__((vector_size(VB)));
-    constexpr int VL = VB / 8, NV = 16 / VL;
-    for (uint64_t m0 = 0; m0 < Mp; m0 += 4) {
-        const double *a = A + m0 * K;
-        for (uint64_t n0 = 0; n0 < Np; n0 += 16) {
-            vd c[4][NV] = {};
-            for (uint64_t k = 0; k < K; ++k) {
-                const double *brow = B + k * Np + n0;
-                vd b[NV];
-#pragma GCC unroll 8
-                for (int v = 0; v < NV; ++v) __builtin_memcpy(&b[v], brow + v * VL, VB);
-#pragma GCC unroll 4
-                for (int i = 0; i < 4; ++i) {
-                    const double av = a[i * K + k];
-#pragma GCC unroll 8
-                    for (int v = 0; v < NV; ++v) c[i][v] += av * b[v];
-                }
-            }
-            for (int i = 0; i < 4; ++i) {
-                for (int v = 0; v < NV; ++v) __builtin_memcpy(C + (m0 + i) * Np + n0 + v * VL, &c[i][v], VB);
-            }
-        }
-    }
-}
-#if defined(__x86_64__)
-__attribute__((target("avx512f"))) inline void gemm_f64_avx512(const double *A, const double *B, double *C,
-                                                                uint64_t Mp, uint64_t Np, uint64_t K) {
-    gemm_f64_body<64>(A, B, C, Mp, Np, K);
-}
-__attribute__((target("avx2"))) inline void gemm_f64_avx2(const double *A, const double *B, double *C, uint64_t Mp,
-                                                           uint64_t Np, uint64_t K) {
-    gemm_f64_body<32>(A, B, C, Mp, Np, K);
-}
-#endif
-inline void gemm_f64(const double *A, const double *B, double *C, uint64_t Mp, uint64_t Np, uint64_t K) {
-#if defined(__x86_64__)
-    static const int level = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
-    if (level == 2) return gemm_f64_avx512(A, B, C, Mp, Np, K);
-    if (level == 1) return gemm_f64_avx2(A, B, C, Mp, Np, K);
-#endif
-    gemm_f64_body<16>(A, B, C, Mp, Np, K);
-}
-
-// The same sums, blocked: A and B unpacked from their fractals to dense double matrices, then a
-// 4 x 16 register micro-kernel (gemm_f64) adds A[m, k] * B[k, n] for k in order (mul and add rounded
-// separately: -ffp-contract=off), so every output is bit-identical to mmad_reference. A zero A
-// element adds +-0 to a sum that is never -0, i.e. nothing, as the reference's skip does, unless B
-// holds an Inf or NaN: then this returns false and the reference runs.
-template <typename Dst, typename A, typename B, typename BiasF>
-inline bool mmad_blocked(const LocalTensor<Dst> &c, const LocalTensor<A> &a, const LocalTensor<B> &b,
-                         const MmadParams &p, bool accumulate, BiasF bias) {
-    constexpr uint64_t c0 = 32 / sizeof(A);
-    constexpr uint64_t MR = 4, NR = 16;
-    const uint64_t M = p.m, N = p.n, K = p.k;
-    const uint64_t mb = (M + 15) / 16, kb = (K + c0 - 1) / c0, nb = (N + 15) / 16;
-    const uint64_t Mp = (M + MR - 1) / MR * MR, Np = (N + NR - 1) / NR * NR;
-    thread_local std::vector<double> ad, bd;
-    ad.assign(Mp * K, 0.0);
-    bd.assign(K * Np, 0.0);
-    const A *pa = a.ptr();
-    const B *pb = b.ptr();
-    for (uint64_t m = 0; m < M; ++m) {
-        const uint64_t mi = m / 16, mm = m % 16;
-        for (uint64_t k = 0; k < K; ++k) {
-            ad[m * K + k] = pyasc_sim::kapi::to_double(pa[(mi * kb + k / c0) * 16 * c0 + mm * c0 + k % c0]);
-        }
-    }
-    bool finite = true;
-    for (uint64_t k = 0; k < K; ++k) {
-        const uint64_t ki = k / c0, kk = k % c0;
-        double *row = bd.data() + k * Np;
-        for (uint64_t n = 0; n < N; ++n) {
-            row[n] = pyasc_sim::kapi::to_double(pb[(ki * nb + n / 16) * 16 * c0 + (n % 16) * c0 + kk]);
-            finite = finite && std::isfinite(row[n]);
-        }
-    }
-    if (!finite) return false;
-    Dst *pc = c.ptr();
-    thread_local std::vector<double> cd;
-    cd.assign(Mp * Np, 0.0);
-    gemm_f64(ad.data(), bd.data(), cd.data(), Mp, Np, K);
-    for (uint64_t m = 0; m < M; ++m) {
-        const uint64_t mi = m / 16, mm = m % 16;
-        for (uint64_t n = 0; n < N; ++n) {
-            Dst &out = pc[((n / 16) * mb + mi) * 256 + mm * 16 + n % 16];
-            const double init = accumulate ? pyasc_sim::kapi::to_double(out) : bias(n);
-            out = static_cast<Dst>(init + cd[m * Np + n]);
-        }
-    }
-    return true;
-}
-
 template <typename Dst, typename A, typename B, typename BiasF>
 inline void mmad(const LocalTensor<Dst> &c, const LocalTensor<A> &a, const LocalTensor<B> &b, const MmadParams &p,
                  bool accumulate, BiasF bias, const SrcLoc &loc) {
@@ -241,7 +143,13 @@ inline void mmad(const LocalTensor<Dst> &c, const LocalTensor<A> &a, const Local
     a.check(0, static_cast<int64_t>(mb * kb * 16 * c0), "Mmad reads A", loc);
     b.check(0, static_cast<int64_t>(kb * nb * 16 * c0), "Mmad reads B", loc);
     c.check(0, static_cast<int64_t>(mb * nb * 256), "Mmad writes C", loc);
-    if (!mmad_blocked(c, a, b, p, accumulate, bias)) mmad_reference(c, a, b, p, accumulate, bias);
+    // the blocked micro-kernel (mmad_kernel.h) gives the reference's bits; it hands Inf / NaN
+    // inputs and element types with inexact double products to the reference loop
+    bool done = false;
+    if constexpr (pyasc_sim::mmad::exact_products<A, B>()) {
+        done = pyasc_sim::mmad::blocked(c.ptr(), a.ptr(), b.ptr(), p.m, p.n, p.k, accumulate, bias);
+    }
+    if (!done) mmad_reference(c, a, b, p, accumulate, bias);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM,
                             pyasc_sim::cost::kCubeIssueCycles +
                                 static_cast<double>(mb * 16) * static_cast<double>(nb * 16) *
@@ -300,6 +208,36 @@ inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const
             *at = v;
         }
     };
+    constexpr bool kFastOut = std::is_same<U, float>::value &&
+                              (std::is_same<T, float>::value || std::is_same<T, half>::value);
+    if constexpr (config.format == CO2Layout::ROW_MAJOR && kFastOut) {
+        if (!atomic) {
+            // the same conversion a fractal row (16 elements) at a time: float -> double -> float is
+            // the identity a vector loop does; float -> half rounds once either way (F16C)
+            float row[16];
+            for (uint64_t r = 0; r < p.mSize; ++r) {
+                dst.check(r * p.dstStride, p.nSize, true, "Fixpipe writes", loc);
+                for (uint64_t c = 0; c < p.nSize; c += 16) {
+                    const uint64_t len = p.nSize - c < 16 ? p.nSize - c : 16;
+                    const float *from = s + (c / 16) * p.srcStride * 16 + r * 16;
+                    for (uint64_t j = 0; j < len; ++j) {
+                        const float x = static_cast<float>(static_cast<double>(from[j]));
+                        row[j] = p.reluEn && x < 0 ? 0.0f : x;
+                    }
+                    T *to = d + r * p.dstStride + c;
+                    if constexpr (std::is_same<T, half>::value) {
+                        pyasc_sim::simd::f32_to_f16(to, row, static_cast<int64_t>(len));
+                    } else {
+                        std::memcpy(to, row, len * sizeof(float));
+                    }
+                }
+            }
+            pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeFIX,
+                                    pyasc_sim::cost::kDmaIssueCycles + static_cast<double>(p.mSize) * p.nSize *
+                                                                           sizeof(T) / pyasc_sim::cost::kFixpipeBytesPerCycle);
+            return;
+        }
+    }
     if constexpr (config.format == CO2Layout::ROW_MAJOR) {
         for (uint64_t r = 0; r < p.mSize; ++r) {
             dst.check(r * p.dstStride, p.nSize, true, "Fixpipe writes", loc);
