@@ -68,9 +68,10 @@ inline T pairwise_sum(const T *p, int64_t n) {
 // Max (or Min) of p[0, n) with the semantics of a scan from index 0 that replaces the best only by
 // a strictly greater (smaller) value: the first element equal to the extreme, a NaN only at p[0].
 // Vectorised over 16 lanes for the types the compiler compares natively.
+// index == nullptr: the value only.
 template <typename T>
 inline T extreme_first(const T *p, int64_t n, bool is_max, uint32_t *index) {
-    *index = 0;
+    if (index != nullptr) *index = 0;
     if (n <= 0) return T{};
     const T first = p[0];
     if (!(first == first)) return first;  // NaN first: nothing replaces it
@@ -91,9 +92,10 @@ inline T extreme_first(const T *p, int64_t n, bool is_max, uint32_t *index) {
     }
     T m = lane[0];
     for (int j = 1; j < L; ++j) m = (is_max ? lane[j] > m : lane[j] < m) ? lane[j] : m;
+    if (index == nullptr && !(m == T(0))) return m;  // no index wanted: only a zero's sign needs the scan
     int64_t at = 0;
     while (!(p[at] == m)) ++at;  // the first element equal to the extreme (bitwise: the sign of a zero)
-    *index = static_cast<uint32_t>(at);
+    if (index != nullptr) *index = static_cast<uint32_t>(at);
     return p[at];
 }
 
@@ -127,7 +129,7 @@ inline void reduce_count(RedOp op, const char *api, const LocalTensor<T> &dst, c
         dst.ptr()[0] = pairwise_sum(src.ptr(), n);
     } else if constexpr (std::is_arithmetic<T>::value) {
         uint32_t index = 0;
-        dst.ptr()[0] = extreme_first(src.ptr(), n, op == RedOp::kMax, &index);
+        dst.ptr()[0] = extreme_first(src.ptr(), n, op == RedOp::kMax, calIndex ? &index : nullptr);
         if (calIndex) put_index(dst.ptr() + 1, index);
     } else {
         Acc<T> acc{op};
