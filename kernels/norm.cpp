@@ -118,7 +118,8 @@ private:
             }
             mean = s / n;
         }
-        // pass: the sum of squares (of x - mean for layer_norm)
+        // pass: the sum of squares (of x - mean for layer_norm; a resident row keeps x - mean in tf_
+        // for the output pass, its squares go to work_ and the reduction's work space is xf_)
         float ss = 0.0f;
         for (uint32_t c = 0; c < chunks_; ++c) {
             const uint32_t count = Count(c);
@@ -126,8 +127,13 @@ private:
                 LoadX(r, c, count);
             }
             Adds(tf_, xv_, -mean, count);
-            Mul(tf_, tf_, tf_, count);
-            ReduceSum(one_, tf_, work_, count);
+            if (LAYER && resident) {
+                Mul(work_, tf_, tf_, count);
+                ReduceSum(one_, work_, xf_, count);
+            } else {
+                Mul(tf_, tf_, tf_, count);
+                ReduceSum(one_, tf_, work_, count);
+            }
             ss += ReadAfterVector(one_);
         }
         // 1 / sqrt(ss / n + eps), by the vector unit
@@ -149,9 +155,13 @@ private:
             if constexpr (!kWidened<T>) {
                 of = y.template ReinterpretCast<float>();
             }
-            Adds(of, xv_, -mean, count);
             Duplicate(work_, denom, count);
-            Div(of, of, work_, count);
+            if (LAYER && resident) {  // tf_ = x - mean from the sum-of-squares pass
+                Div(of, tf_, work_, count);
+            } else {
+                Adds(of, xv_, -mean, count);
+                Div(of, of, work_, count);
+            }
             if (t_.hasWeight) {
                 Mul(of, of, wf_, count);
             }
