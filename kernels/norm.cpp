@@ -45,7 +45,12 @@ public:
             bGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(b), t_.cols);
         }
         eps_ = BitsToFloat(t_.epsBits);
-        pipe_.InitBuffer(calc_, 5 * t_.chunk * sizeof(float) + 64);
+        chunks_ = (t_.cols + t_.chunk - 1) / t_.chunk;
+        // rows of whole 32-byte blocks that fit a chunk several times are normalised `batch_` at a
+        // time (one DMA each way, the elementwise steps over the whole batch)
+        batch_ = chunks_ == 1 && t_.cols % (BLOCK_BYTES / sizeof(T)) == 0 ? t_.chunk / t_.cols : 1;
+        // + one_: two reduction results (32 bytes apart), then a batch's denominators
+        pipe_.InitBuffer(calc_, (batch_ > 1 ? 6 : 5) * t_.chunk * sizeof(float) + 64 + AlignBlock<float>(batch_) * 4);
         LocalTensor<float> buf = calc_.Get<float>();
         xf_ = buf;
         tf_ = buf[t_.chunk];
@@ -53,26 +58,91 @@ public:
         wf_ = buf[3 * t_.chunk];
         bf_ = buf[4 * t_.chunk];
         one_ = buf[5 * t_.chunk];
-        chunks_ = (t_.cols + t_.chunk - 1) / t_.chunk;
-        if (chunks_ == 1) {  // weight and bias stay in UB for every row
-            LoadAffine(0, t_.cols);
+        if (batch_ > 1) {
+            red_ = buf[5 * t_.chunk];
+            one_ = buf[6 * t_.chunk];
+        }
+        if (chunks_ == 1) {  // weight and bias stay in UB for every row (batch_ copies of them)
+            for (uint32_t k = 0; k < batch_; ++k) {
+                LoadAffine(0, t_.cols, k * t_.cols);
+            }
         }
     }
 
     __aicore__ inline void Process() {
+        if (batch_ > 1) {
+            for (uint32_t r = 0; r < io_.nrows; r += batch_) {
+                Batch(r, io_.nrows - r < batch_ ? io_.nrows - r : batch_);
+            }
+            return;
+        }
         for (uint32_t r = 0; r < io_.nrows; ++r) {
             Row(r);
         }
     }
 
 private:
-    __aicore__ inline void LoadAffine(uint32_t offset, uint32_t count) {
+    __aicore__ inline void LoadAffine(uint32_t offset, uint32_t count, uint32_t at = 0) {
         if (t_.hasWeight) {
-            io_.Load(wf_, wGm_[offset], count);
+            io_.Load(wf_[at], wGm_[offset], count);
         }
         if (LAYER && t_.hasBias) {
-            io_.Load(bf_, bGm_[offset], count);
+            io_.Load(bf_[at], bGm_[offset], count);
         }
+    }
+
+    // Rows [r, r + nr) (resident, nr <= batch_), as Row computes them: the per-row reductions and
+    // x - mean row by row, the division by the denominators (broadcast per row into work_), weight
+    // and bias over the whole batch.
+    __aicore__ inline void Batch(uint32_t r, uint32_t nr) {
+        const uint32_t cols = t_.cols;
+        const uint32_t total = nr * cols;
+        const float n = static_cast<float>(cols);
+        LoadX(r, 0, total);
+        for (uint32_t k = 0; k < nr; ++k) {
+            const LocalTensor<float> xk = xv_[k * cols];
+            const LocalTensor<float> tk = tf_[k * cols];
+            float mean = 0.0f;
+            if constexpr (LAYER) {
+                float s = 0.0f;  // as Row: 0 + the one chunk's sum (a -0 sum becomes +0)
+                ReduceSum(one_, xk, red_, cols);
+                s += ReadAfterVector(one_);
+                mean = s / n;
+            }
+            Adds(tk, xk, -mean, cols);
+            Mul(work_[k * cols], tk, tk, cols);
+            ReduceSum(one_[8], work_[k * cols], red_, cols);
+            float ss = 0.0f;
+            ss += ReadAfterVector(one_, 8);
+            one_.SetValue(16 + k, ss / n + eps_);  // the denominators' squares, one per row
+        }
+        // 1 / sqrt(ss / n + eps) for every row, by the vector unit
+        SetFlag<HardEvent::S_V>(EVENT_ID0);
+        WaitFlag<HardEvent::S_V>(EVENT_ID0);
+        Sqrt(red_, one_[16], nr);
+        for (uint32_t k = 0; k < nr; ++k) {
+            const float denom = ReadAfterVector(red_, k);
+            SetFlag<HardEvent::S_V>(EVENT_ID0);
+            WaitFlag<HardEvent::S_V>(EVENT_ID0);
+            Duplicate(work_[k * cols], denom, cols);
+        }
+        LocalTensor<T> y = io_.Alloc();
+        LocalTensor<float> of = tf_;
+        if constexpr (!kWidened<T>) {
+            of = y.template ReinterpretCast<float>();
+        }
+        Div(of, tf_, work_, total);
+        if (t_.hasWeight) {
+            Mul(of, of, wf_, total);
+        }
+        if (LAYER && t_.hasBias) {
+            Add(of, of, bf_, total);
+        }
+        if constexpr (kWidened<T>) {
+            FromCompute(y, tf_, total);
+        }
+        io_.Send(io_.yGm[static_cast<uint64_t>(r) * cols], y, total);
+        DropX();
     }
 
     __aicore__ inline uint32_t Count(uint32_t c) const {
@@ -118,7 +188,8 @@ private:
             }
             mean = s / n;
         }
-        // pass: the sum of squares (of x - mean for layer_norm)
+        // pass: the sum of squares (of x - mean for layer_norm; a resident row keeps x - mean in tf_
+        // for the output pass, its squares go to work_ and the reduction's work space is xf_)
         float ss = 0.0f;
         for (uint32_t c = 0; c < chunks_; ++c) {
             const uint32_t count = Count(c);
@@ -126,8 +197,13 @@ private:
                 LoadX(r, c, count);
             }
             Adds(tf_, xv_, -mean, count);
-            Mul(tf_, tf_, tf_, count);
-            ReduceSum(one_, tf_, work_, count);
+            if (LAYER && resident) {
+                Mul(work_, tf_, tf_, count);
+                ReduceSum(one_, work_, xf_, count);
+            } else {
+                Mul(tf_, tf_, tf_, count);
+                ReduceSum(one_, tf_, work_, count);
+            }
             ss += ReadAfterVector(one_);
         }
         // 1 / sqrt(ss / n + eps), by the vector unit
@@ -149,9 +225,13 @@ private:
             if constexpr (!kWidened<T>) {
                 of = y.template ReinterpretCast<float>();
             }
-            Adds(of, xv_, -mean, count);
             Duplicate(work_, denom, count);
-            Div(of, of, work_, count);
+            if (LAYER && resident) {  // tf_ = x - mean from the sum-of-squares pass
+                Div(of, tf_, work_, count);
+            } else {
+                Adds(of, xv_, -mean, count);
+                Div(of, of, work_, count);
+            }
             if (t_.hasWeight) {
                 Mul(of, of, wf_, count);
             }
@@ -170,13 +250,14 @@ private:
     RowStage<T> io_;
     TBuf<QuePosition::VECCALC> calc_;
     GlobalTensor<T> wGm_, bGm_;
-    LocalTensor<float> xf_, tf_, work_, wf_, bf_, one_;
+    LocalTensor<float> xf_, tf_, work_, wf_, bf_, one_, red_;
     LocalTensor<float> xv_;  // the current x chunk as float (xf_, or the held VECIN buffer)
     LocalTensor<T> xin_;
     bool held_ = false;
     NormTiling t_;
     float eps_ = 0.0f;
     uint32_t chunks_ = 1;
+    uint32_t batch_ = 1;
 };
 
 }  // namespace pyasc_kernels

@@ -39,6 +39,17 @@ public:
     }
 
     __aicore__ inline void Process() {
+        // softmax rows of whole 32-byte blocks that fit a chunk several times: `batch` rows at a
+        // time (one DMA each way, Exp and Div over the whole batch)
+        const uint32_t batch = !LOG && t_.cols <= t_.chunk && t_.cols % (BLOCK_BYTES / sizeof(T)) == 0
+                                   ? t_.chunk / t_.cols
+                                   : 1;
+        if (batch > 1) {
+            for (uint32_t r = 0; r < io_.nrows; r += batch) {
+                Batch(r, io_.nrows - r < batch ? io_.nrows - r : batch);
+            }
+            return;
+        }
         for (uint32_t r = 0; r < io_.nrows; ++r) {
             Row(r);
         }
@@ -65,6 +76,36 @@ private:
                 held_ = false;
             }
         }
+    }
+
+    // Rows [r, r + nr) of one chunk, as Row computes them: max, x - max and the sum row by row,
+    // Exp and the division (by the sums broadcast per row into sv_) over the whole batch.
+    __aicore__ inline void Batch(uint32_t r, uint32_t nr) {
+        const uint32_t cols = t_.cols;
+        const uint32_t total = nr * cols;
+        Load(r, 0, total);
+        for (uint32_t k = 0; k < nr; ++k) {
+            ReduceMax(one_, xv_[k * cols], sv_, cols);  // sv_: work space until the sums
+            float m = BitsToFloat(0xff800000u);  // as Row: a NaN maximum leaves -inf
+            const float v = ReadAfterVector(one_);
+            m = v > m ? v : m;
+            Adds(work_[k * cols], xv_[k * cols], -m, cols);
+        }
+        Exp(ef_, work_, total);
+        for (uint32_t k = 0; k < nr; ++k) {
+            ReduceSum(one_, ef_[k * cols], work_, cols);
+            float s = 0.0f;
+            s += ReadAfterVector(one_);
+            Duplicate(sv_[k * cols], s, cols);
+        }
+        LocalTensor<T> y = io_.Alloc();
+        LocalTensor<float> yf = kWidened<T> ? work_ : y.template ReinterpretCast<float>();
+        Div(yf, ef_, sv_, total);
+        if constexpr (kWidened<T>) {
+            FromCompute(y, yf, total);
+        }
+        io_.Send(io_.yGm[static_cast<uint64_t>(r) * cols], y, total);
+        Drop();
     }
 
     __aicore__ inline void Row(uint32_t r) {

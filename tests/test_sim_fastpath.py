@@ -94,7 +94,7 @@ def pairwise_sum(x: np.ndarray) -> np.float32:
     return t[0] if t.size else np.float32(0)
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 7, 64, 65, 1000, 2048])
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 32, 48, 64, 65, 496, 1000, 1040, 2032, 2048])
 def test_reduce_sum_is_a_pairwise_float_tree(builds, n):
     rng = np.random.default_rng(n)
     x = (rng.standard_normal(N) * 10.0 ** rng.integers(-3, 6, N)).astype(np.float32)

@@ -27,6 +27,12 @@ def _chunk(cols: int) -> int:
     return min(CHUNK, -(-cols // 64) * 64)
 
 
+def _batch_chunk(cols: int) -> int:
+    """A whole CHUNK for rows of whole 32-byte blocks that fit it twice or more: the kernel then
+    works on CHUNK // cols rows at a time (fewer, longer instructions), else _chunk(cols)."""
+    return CHUNK if cols % 16 == 0 and 2 * cols <= CHUNK else _chunk(cols)
+
+
 def softmax_kernel(name: str):
     op = f"pyasc::{name}"
 
@@ -46,7 +52,8 @@ def softmax_kernel(name: str):
         rows = rt.size_of(shape) // cols
         out = rt.new_tensor(src._data.shape, dtype, device)
         blocks, per_core = _rows_split(device, rows, cols)
-        tiling = tl.SoftmaxTiling(rows=rows, cols=cols, rowsPerCore=per_core, chunk=_chunk(cols))
+        tiling = tl.SoftmaxTiling(rows=rows, cols=cols, rowsPerCore=per_core,
+                                  chunk=_chunk(cols) if name == "log_softmax" else _batch_chunk(cols))
         rt.launch(device, "softmax", f"{name}_{rt.DTYPE_NAMES[dtype]}", blocks, (src, out), tiling)
         if not nd:
             return rt.alias(out, ())
@@ -73,7 +80,7 @@ def _norm(op: str, meta: Any, x: Tensor, weight: Tensor | None, bias: Tensor | N
     w = expand(to_dtype(weight, dtype), (cols,)) if weight is not None else None
     b = expand(to_dtype(bias, dtype), (cols,)) if bias is not None else None
     blocks, per_core = _rows_split(device, rows, cols)
-    tiling = tl.NormTiling(rows=rows, cols=cols, rowsPerCore=per_core, chunk=_chunk(cols), hasWeight=int(w is not None),
+    tiling = tl.NormTiling(rows=rows, cols=cols, rowsPerCore=per_core, chunk=_batch_chunk(cols), hasWeight=int(w is not None),
                            hasBias=int(b is not None), epsBits=rt.float_bits(float(eps)))
     # absent weight / bias: the kernel never reads them (flags 0); x's address fills the slot
     args = (xs, w if w is not None else xs, b if b is not None else xs) if layer else (xs, w if w is not None else xs)

@@ -29,9 +29,39 @@ def dtypes_of(name: str) -> tuple[Any, ...]:
 BATCH = 256
 
 
+#: a row is cut into segments (reduced by the cores side by side, then combined by a second
+#: launch) when there are fewer rows than cores and each segment keeps at least this many elements
+MIN_SEGMENT = 1 << 16
+
+
+def segments_of(rows: int, cols: int, op: str, dtype: Any, cores: int) -> int:
+    """How many equal segments to cut each row into so that every core gets work: a divisor of cols
+    (segments of whole 32-byte blocks, >= MIN_SEGMENT elements), 1 when the rows already spread.
+    16-bit sums and means stay whole (their partial results would round to the 16-bit type)."""
+    if rows >= cores or cols < 2 * MIN_SEGMENT or (dtype != dt.float32 and op in ("sum", "mean")):
+        return 1
+    want = -(-cores // rows)
+    best = 1
+    for parts in range(2, cols // MIN_SEGMENT + 1):
+        seg, rem = divmod(cols, parts)
+        if rem or seg % 8:
+            continue
+        best = parts
+        if parts >= want:
+            break
+    return best
+
+
 def reduce_rows(x: Tensor, rows: int, cols: int, op: str, dtype: Any) -> Tensor:
-    """(rows,) results of reducing each row of the contiguous (rows, cols) tensor x."""
+    """(rows,) results of reducing each row of the contiguous (rows, cols) tensor x. A few long rows
+    are cut into equal segments reduced side by side (the op over segments), then the segments'
+    results are reduced per row (a mean: the mean of the equal segments' means)."""
     device = x._device
+    if rows > 0:
+        parts = segments_of(rows, cols, op, dtype, rt.vector_cores(device))
+        if parts > 1:
+            seg = reduce_rows(rt.alias(x, (rows * parts, cols // parts)), rows * parts, cols // parts, op, dtype)
+            return reduce_rows(seg, rows, parts, op, dtype)
     out = rt.new_tensor((rows,), dtype, device)
     if rows == 0:
         return out

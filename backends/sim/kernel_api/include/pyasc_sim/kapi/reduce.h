@@ -45,38 +45,93 @@ inline T *sum_scratch(size_t n) {
 }
 
 // The pairwise (tree) sum of p[0, n) in T: level by level x[i] = x[i] + x[i + h], h = n / 2, an
-// odd last element carried to the next level (x[h] = x[2h]). Each level is one vectorised loop.
+// odd last element carried to the next level (x[h] = x[2h]). While n is a multiple of 16 the first
+// four levels run fused (element i of level 4 is the tree of the 16 elements p[i + k n / 16]: the
+// same additions in the same order, one pass over p instead of four); then each level is one
+// vectorised loop.
 template <typename T>
-inline T pairwise_sum(const T *p, int64_t n) {
-    if (n <= 0) return T(0);
-    if (n == 1) return p[0];
-    auto add = [](T a, T b) -> T { return static_cast<T>(a + b); };
-    int64_t h = n / 2;
-    T *t = sum_scratch<T>(static_cast<size_t>(h + 1));
-    pyasc_sim::simd::map2_r(t, p, p + h, h, add);
-    if (n & 1) t[h] = p[2 * h];
-    n = h + (n & 1);
-    while (n > 1) {
+__attribute__((always_inline)) inline void pairwise_fused16(T *__restrict__ t, const T *__restrict__ p, int64_t q) {
+    for (int64_t i = 0; i < q; ++i) {
+        T a[8];
+        for (int k = 0; k < 8; ++k) a[k] = static_cast<T>(p[i + k * q] + p[i + (k + 8) * q]);
+        for (int k = 0; k < 4; ++k) a[k] = static_cast<T>(a[k] + a[k + 4]);
+        for (int k = 0; k < 2; ++k) a[k] = static_cast<T>(a[k] + a[k + 2]);
+        t[i] = static_cast<T>(a[0] + a[1]);
+    }
+}
+template <typename T>
+__attribute__((always_inline)) inline void pairwise_level(T *__restrict__ t, const T *__restrict__ a,
+                                                          const T *__restrict__ b, int64_t h) {
+    for (int64_t i = 0; i < h; ++i) t[i] = static_cast<T>(a[i] + b[i]);
+}
+template <typename T>
+__attribute__((always_inline)) inline void pairwise_level_inplace(T *__restrict__ t, const T *__restrict__ b,
+                                                                  int64_t h) {
+    for (int64_t i = 0; i < h; ++i) t[i] = static_cast<T>(t[i] + b[i]);
+}
+// The tree with scratch t (pairwise_scratch(n) elements); n >= 2.
+template <typename T>
+__attribute__((always_inline)) inline T pairwise_tree(const T *p, int64_t n, T *t) {
+    int64_t h;
+    if (n % 16 == 0 && n >= 32) {
+        h = n / 16;
+        pairwise_fused16(t, p, h);
+        n = h;
+    } else {
         h = n / 2;
-        pyasc_sim::simd::map2_inplace_a(t, t + h, h, add);
+        pairwise_level(t, p, p + h, h);
+        if (n & 1) t[h] = p[2 * h];
+        n = h + (n & 1);
+    }
+    while (n > 1) {
+        if (n % 16 == 0 && n >= 32) {  // fused, into the scratch after the level's n elements
+            h = n / 16;
+            pairwise_fused16(t + n, t, h);
+            t += n;
+            n = h;
+            continue;
+        }
+        h = n / 2;
+        pairwise_level_inplace(t, t + h, h);
         if (n & 1) t[h] = t[2 * h];
         n = h + (n & 1);
     }
     return t[0];
 }
+// Scratch elements pairwise_tree needs for n inputs (levels fused into fresh space: < 1 / 15 more).
+inline size_t pairwise_scratch(int64_t n) { return static_cast<size_t>(n / 2 + 1 + n / 24 + 16); }
+#ifdef PYASC_SIM_X86
+__attribute__((target("avx512f"))) inline float pairwise_tree_f32_avx512(const float *p, int64_t n, float *t) {
+    return pairwise_tree(p, n, t);
+}
+__attribute__((target("avx2"))) inline float pairwise_tree_f32_avx2(const float *p, int64_t n, float *t) {
+    return pairwise_tree(p, n, t);
+}
+#endif
+template <typename T>
+inline T pairwise_sum(const T *p, int64_t n) {
+    if (n <= 0) return T(0);
+    if (n == 1) return p[0];
+    T *t = sum_scratch<T>(pairwise_scratch(n));
+#ifdef PYASC_SIM_X86
+    if constexpr (std::is_same<T, float>::value) {
+        const int level = pyasc_sim::simd::x86_level();
+        if (level == 2) return pairwise_tree_f32_avx512(p, n, t);
+        if (level == 1) return pairwise_tree_f32_avx2(p, n, t);
+    }
+#endif
+    return pairwise_tree(p, n, t);
+}
 
 // Max (or Min) of p[0, n) with the semantics of a scan from index 0 that replaces the best only by
 // a strictly greater (smaller) value: the first element equal to the extreme, a NaN only at p[0].
-// Vectorised over 16 lanes for the types the compiler compares natively.
+// Vectorised over 16 lanes for the types the compiler compares natively (float: the host's widest
+// vectors, dispatched at run time).
 template <typename T>
-inline T extreme_first(const T *p, int64_t n, bool is_max, uint32_t *index) {
-    *index = 0;
-    if (n <= 0) return T{};
-    const T first = p[0];
-    if (!(first == first)) return first;  // NaN first: nothing replaces it
+__attribute__((always_inline)) inline T extreme_lanes(const T *__restrict__ p, int64_t n, bool is_max) {
     constexpr int L = 16;
     T lane[L];
-    for (int j = 0; j < L; ++j) lane[j] = first;
+    for (int j = 0; j < L; ++j) lane[j] = p[0];
     int64_t i = 0;
     if (is_max) {
         for (; i + L <= n; i += L) {
@@ -91,9 +146,93 @@ inline T extreme_first(const T *p, int64_t n, bool is_max, uint32_t *index) {
     }
     T m = lane[0];
     for (int j = 1; j < L; ++j) m = (is_max ? lane[j] > m : lane[j] < m) ? lane[j] : m;
+    return m;
+}
+#ifdef PYASC_SIM_X86
+// The same value with the host's vectors: MAXPS / MINPS (a, b) is a > b ? a : b (a < b ? a : b)
+// exactly, and the extreme of a set of numbers does not depend on the lanes (a zero's sign does:
+// extreme_first finds the first zero when the extreme is zero).
+__attribute__((target("avx512f"))) inline float extreme_lanes_f32_avx512(const float *p, int64_t n, bool is_max) {
+    __m512 a0 = _mm512_set1_ps(p[0]), a1 = a0, a2 = a0, a3 = a0;
+    int64_t i = 0;
+    if (is_max) {
+        for (; i + 64 <= n; i += 64) {
+            a0 = _mm512_max_ps(_mm512_loadu_ps(p + i), a0);
+            a1 = _mm512_max_ps(_mm512_loadu_ps(p + i + 16), a1);
+            a2 = _mm512_max_ps(_mm512_loadu_ps(p + i + 32), a2);
+            a3 = _mm512_max_ps(_mm512_loadu_ps(p + i + 48), a3);
+        }
+        for (; i + 16 <= n; i += 16) a0 = _mm512_max_ps(_mm512_loadu_ps(p + i), a0);
+        a0 = _mm512_max_ps(_mm512_max_ps(a0, a1), _mm512_max_ps(a2, a3));
+    } else {
+        for (; i + 64 <= n; i += 64) {
+            a0 = _mm512_min_ps(_mm512_loadu_ps(p + i), a0);
+            a1 = _mm512_min_ps(_mm512_loadu_ps(p + i + 16), a1);
+            a2 = _mm512_min_ps(_mm512_loadu_ps(p + i + 32), a2);
+            a3 = _mm512_min_ps(_mm512_loadu_ps(p + i + 48), a3);
+        }
+        for (; i + 16 <= n; i += 16) a0 = _mm512_min_ps(_mm512_loadu_ps(p + i), a0);
+        a0 = _mm512_min_ps(_mm512_min_ps(a0, a1), _mm512_min_ps(a2, a3));
+    }
+    float lane[16];
+    _mm512_storeu_ps(lane, a0);
+    float m = lane[0];
+    for (; i < n; ++i) m = (is_max ? p[i] > m : p[i] < m) ? p[i] : m;
+    for (int j = 1; j < 16; ++j) m = (is_max ? lane[j] > m : lane[j] < m) ? lane[j] : m;
+    return m;
+}
+__attribute__((target("avx2"))) inline float extreme_lanes_f32_avx2(const float *p, int64_t n, bool is_max) {
+    __m256 a0 = _mm256_set1_ps(p[0]), a1 = a0;
+    int64_t i = 0;
+    if (is_max) {
+        for (; i + 16 <= n; i += 16) {
+            a0 = _mm256_max_ps(_mm256_loadu_ps(p + i), a0);
+            a1 = _mm256_max_ps(_mm256_loadu_ps(p + i + 8), a1);
+        }
+        a0 = _mm256_max_ps(a0, a1);
+    } else {
+        for (; i + 16 <= n; i += 16) {
+            a0 = _mm256_min_ps(_mm256_loadu_ps(p + i), a0);
+            a1 = _mm256_min_ps(_mm256_loadu_ps(p + i + 8), a1);
+        }
+        a0 = _mm256_min_ps(a0, a1);
+    }
+    float lane[8];
+    _mm256_storeu_ps(lane, a0);
+    float m = lane[0];
+    for (; i < n; ++i) m = (is_max ? p[i] > m : p[i] < m) ? p[i] : m;
+    for (int j = 1; j < 8; ++j) m = (is_max ? lane[j] > m : lane[j] < m) ? lane[j] : m;
+    return m;
+}
+#endif
+// index == nullptr: the value only.
+template <typename T>
+inline T extreme_first(const T *p, int64_t n, bool is_max, uint32_t *index) {
+    if (index != nullptr) *index = 0;
+    if (n <= 0) return T{};
+    const T first = p[0];
+    if (!(first == first)) return first;  // NaN first: nothing replaces it
+    T m;
+#ifdef PYASC_SIM_X86
+    const int level = std::is_same<T, float>::value ? pyasc_sim::simd::x86_level() : 0;
+    if constexpr (std::is_same<T, float>::value) {
+        if (level == 2) {
+            m = extreme_lanes_f32_avx512(p, n, is_max);
+        } else if (level == 1) {
+            m = extreme_lanes_f32_avx2(p, n, is_max);
+        } else {
+            m = extreme_lanes(p, n, is_max);
+        }
+    } else {
+        m = extreme_lanes(p, n, is_max);
+    }
+#else
+    m = extreme_lanes(p, n, is_max);
+#endif
+    if (index == nullptr && !(m == T(0))) return m;  // no index wanted: only a zero's sign needs the scan
     int64_t at = 0;
     while (!(p[at] == m)) ++at;  // the first element equal to the extreme (bitwise: the sign of a zero)
-    *index = static_cast<uint32_t>(at);
+    if (index != nullptr) *index = static_cast<uint32_t>(at);
     return p[at];
 }
 
@@ -127,7 +266,7 @@ inline void reduce_count(RedOp op, const char *api, const LocalTensor<T> &dst, c
         dst.ptr()[0] = pairwise_sum(src.ptr(), n);
     } else if constexpr (std::is_arithmetic<T>::value) {
         uint32_t index = 0;
-        dst.ptr()[0] = extreme_first(src.ptr(), n, op == RedOp::kMax, &index);
+        dst.ptr()[0] = extreme_first(src.ptr(), n, op == RedOp::kMax, calIndex ? &index : nullptr);
         if (calIndex) put_index(dst.ptr() + 1, index);
     } else {
         Acc<T> acc{op};
