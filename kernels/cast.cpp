@@ -80,6 +80,10 @@ public:
             Cast(y, h, RoundMode::CAST_ROUND, count);
         } else if constexpr (IsSame<S, D>::value) {
             DataCopy(y, x, AlignBlock<S>(count));
+        } else if constexpr (IsSame<S, float>::value) {
+            FromFloat(y, x, count);  // no staging copy of a float source
+        } else if constexpr (IsSame<D, float>::value) {
+            ToFloat(y, x, count);  // converted straight into the output tile
         } else if constexpr (kFloatSource || kFloatType<D>) {
             ToFloat(f, x, count);
             FromFloat(y, f, count);

@@ -46,13 +46,17 @@ inline void order_barrier_pipe(int p, const SrcLoc &loc) {
 }
 // EnQue / FreeTensor: what the publishing side (its pipe `p` on the timeline) did so far.
 inline void order_publish(OrderSlot &slot, int p) {
-    race().publish(slot.race);
-    slot.cycle = blk().tl.clock[p];
+    BlockState &b = blk();
+    b.race.on = PYASC_SIM_RACECHECK != 0 && b.checks && b.ctx != nullptr;  // as race()
+    b.race.publish(slot.race);
+    slot.cycle = b.tl.clock[p];
 }
 // DeQue / AllocTensor: pipe `p` goes on after the slot's publisher, paying `cost` cycles.
 inline void order_acquire(const OrderSlot &slot, int p, double cost, const SrcLoc &loc) {
-    race().acquire(slot.race);
-    blk().tl.wait_until(p, slot.cycle, cost, loc.file, loc.line);
+    BlockState &b = blk();
+    b.race.on = PYASC_SIM_RACECHECK != 0 && b.checks && b.ctx != nullptr;  // as race()
+    b.race.acquire(slot.race);
+    b.tl.wait_until(p, slot.cycle, cost, loc.file, loc.line);
 }
 
 }  // namespace kapi

@@ -21,6 +21,7 @@ namespace kapi {
 
 constexpr int kRacePipes = 7;  // S, V, M, MTE1, MTE2, MTE3, FIX (the order of enum Pipe)
 constexpr int kRaceMems = 7;   // UB, L1, L0A, L0B, L0C, BT, FB (the order of enum MemKind)
+constexpr int kRaceLanes = 8;  // a clock's entries in memory: the pipes and one unused 0 (8-lane joins)
 
 inline const char *race_pipe_name(int p) {
     static const char *const names[kRacePipes] = {"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"};
@@ -41,7 +42,14 @@ inline void race_event_pipes(int event, int &src, int &dst) {
     dst = event >= 0 && event < n ? table[event][1] : -1;
 }
 
-using RaceClock = std::vector<uint32_t>;  // kRacePipes entries
+// A vector clock (kRacePipes entries) published by a SetFlag or a queue slot; unset: nothing published.
+struct RaceClock {
+    uint32_t c[kRaceLanes] = {};
+    bool set = false;
+    bool empty() const { return !set; }
+    void clear() { set = false; }
+    const uint32_t *data() const { return c; }
+};
 
 struct RaceState {
     // Last accesses of one 32-byte sector: the write (pipe, epoch, source line) and, per pipe, the
@@ -112,7 +120,7 @@ struct RaceState {
     };
 
     bool on = false;
-    uint32_t vc[kRacePipes][kRacePipes] = {};  // vc[p][q]: the epoch of pipe q that pipe p has seen
+    uint32_t vc[kRacePipes][kRaceLanes] = {};  // vc[p][q]: the epoch of pipe q that pipe p has seen (q < 7)
     // Per memory: runs of sectors with the same last accesses, sorted by their first sector (a run
     // ends where the next begins, the last at nsec). An instruction touches whole operands, so a
     // check or an update costs per run it overlaps, not per 32-byte sector; a flat sorted vector
@@ -206,6 +214,27 @@ struct RaceState {
             Runs &r = runs_of(n.kind, capacity);
             const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
             if (first >= last) continue;
+            {  // the access covers exactly one run (a whole buffer again): update it in place
+                const size_t i = find(r, first);
+                const uint64_t end_i = i + 1 < r.size() ? r[i + 1].first : nsec[n.kind];
+                if (r[i].first == first && end_i == last) {
+                    if (n.write) {
+                        Sector w{};
+                        w.w_ep = ep;
+                        w.w_loc = li;
+                        w.w_pipe = static_cast<uint8_t>(p);
+                        r[i].s = w;
+                    } else {
+                        r[i].s.r_ep[p] = ep;
+                        r[i].s.r_loc[p] = li;
+                    }
+                    if (i + 1 < r.size() && same_sector(r[i].s, r[i + 1].s)) {
+                        r.erase(r.begin() + static_cast<std::ptrdiff_t>(i + 1));
+                    }
+                    if (i > 0 && same_sector(r[i - 1].s, r[i].s)) r.erase(r.begin() + static_cast<std::ptrdiff_t>(i));
+                    continue;
+                }
+            }
             const size_t lo = split(r, first);
             const size_t hi = last < nsec[n.kind] ? split(r, last) : r.size();  // the first run after the access
             size_t end;  // one past the runs that start at or before `last` after the update
@@ -237,16 +266,20 @@ struct RaceState {
     }
 
     // Happens-before edges.
-    void join_into(int p, const uint32_t *clock) {
-        for (int q = 0; q < kRacePipes; ++q) vc[p][q] = std::max(vc[p][q], clock[q]);
+    void join_into(int p, const uint32_t *__restrict__ clock) {
+        uint32_t *__restrict__ row = vc[p];
+        for (int q = 0; q < kRaceLanes; ++q) row[q] = std::max(row[q], clock[q]);
     }
     void set_flag(int event, int id) {
         int s = -1, d = -1;
         race_event_pipes(event, s, d);
         if (!on || s < 0 || event >= 64 || id < 0 || id >= 8) return;
         RaceClock &f = flag_vc[event][id];
-        if (f.empty()) f.assign(kRacePipes, 0);
-        for (int q = 0; q < kRacePipes; ++q) f[q] = std::max(f[q], vc[s][q]);
+        if (!f.set) {
+            for (int q = 0; q < kRacePipes; ++q) f.c[q] = 0;
+            f.set = true;
+        }
+        for (int q = 0; q < kRacePipes; ++q) f.c[q] = std::max(f.c[q], vc[s][q]);
     }
     void wait_flag(int event, int id, bool last) {
         int s = -1, d = -1;
@@ -257,25 +290,33 @@ struct RaceState {
         join_into(d, f.data());
         if (last) f.clear();
     }
+    // What every pipe has seen, joined: the diagonal.  Every clock entry for pipe q (in vc, a flag
+    // or a slot) is a copy of some earlier vc[q][q], which only grows, so vc[p][q] <= vc[q][q]:
+    // the join of all rows is the diagonal (7 loads instead of 49 maxima).
+    void join_all(uint32_t *all) const {
+        for (int q = 0; q < kRacePipes; ++q) all[q] = vc[q][q];
+        for (int q = kRacePipes; q < kRaceLanes; ++q) all[q] = 0;
+    }
     // PipeBarrier<PIPE_ALL> and the queue protocol (conservatively): every pipe sees every pipe.
     void barrier_all() {
         if (!on) return;
-        uint32_t all[kRacePipes] = {};
+        uint32_t all[kRaceLanes];
+        join_all(all);
         for (int p = 0; p < kRacePipes; ++p)
-            for (int q = 0; q < kRacePipes; ++q) all[q] = std::max(all[q], vc[p][q]);
-        for (int p = 0; p < kRacePipes; ++p) join_into(p, all);
+            for (int q = 0; q < kRaceLanes; ++q) vc[p][q] = all[q];  // all[q] >= vc[p][q] (join_all)
     }
     // The queue protocol: what one buffer's producer did is published (EnQue, FreeTensor)...
     void publish(RaceClock &slot) {
         if (!on) return;
-        slot.assign(kRacePipes, 0);
-        for (int p = 0; p < kRacePipes; ++p)
-            for (int q = 0; q < kRacePipes; ++q) slot[q] = std::max(slot[q], vc[p][q]);
+        join_all(slot.c);
+        slot.set = true;
     }
     // ... and every pipe of the consumer (DeQue, AllocTensor of the buffer) sees it.
     void acquire(const RaceClock &slot) {
         if (!on || slot.empty()) return;
-        for (int p = 0; p < kRacePipes; ++p) join_into(p, slot.data());
+        uint32_t c[kRaceLanes];
+        for (int q = 0; q < kRaceLanes; ++q) c[q] = slot.c[q];
+        for (int p = 0; p < kRacePipes; ++p) join_into(p, c);
     }
 };
 

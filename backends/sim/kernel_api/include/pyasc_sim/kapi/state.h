@@ -342,11 +342,11 @@ inline void defer_warning(const char *check, const SrcLoc &loc, const char *fmt,
 #ifndef PYASC_SIM_RACECHECK
 #define PYASC_SIM_RACECHECK 1
 #endif
-inline RaceState &race() {
-    BlockState &b = blk();
+inline RaceState &race(BlockState &b) {
     b.race.on = PYASC_SIM_RACECHECK != 0 && b.checks && b.ctx != nullptr;
     return b.race;
 }
+inline RaceState &race() { return race(blk()); }
 // The pending instruction's local accesses run on pipe p: a conflict is an error.
 inline void race_commit(BlockState &b, Pipe p) {
     const RaceState::Conflict c = b.race.commit(static_cast<int>(p), b.capacity);
@@ -512,8 +512,7 @@ inline uint64_t gm_first_uninit(uint64_t begin, uint64_t end) {
 
 // Local memory: each block starts with nothing written; an instruction's writes set the bits of
 // the sectors they touch, a read of a sector no instruction of this kernel wrote is an error.
-inline void local_mark_written(int kind, uint64_t offset, uint64_t bytes) {
-    BlockState &b = blk();
+inline void local_mark_written(BlockState &b, int kind, uint64_t offset, uint64_t bytes) {
     if (kind < 0 || b.written[kind] == nullptr || bytes == 0) return;
     const uint64_t last = std::min<uint64_t>((offset + bytes + 31) / 32, (b.capacity[kind] + 31) / 32);
     uint8_t *w = b.written[kind];
@@ -526,38 +525,42 @@ inline void local_mark_written(int kind, uint64_t offset, uint64_t bytes) {
     }
     for (; s < last; ++s) w[s / 8] = static_cast<uint8_t>(w[s / 8] | (1u << (s % 8)));
 }
+inline void local_mark_written(int kind, uint64_t offset, uint64_t bytes) {
+    local_mark_written(blk(), kind, offset, bytes);
+}
 
-inline void local_flush_pending() {
-    BlockState &b = blk();
+inline void local_flush_pending(BlockState &b) {
     if (b.pend_kind < 0) return;
     const int k = b.pend_kind;
     b.pend_kind = -1;
-    local_mark_written(k, b.pend_off, b.pend_bytes);
+    local_mark_written(b, k, b.pend_off, b.pend_bytes);
 }
+inline void local_flush_pending() { local_flush_pending(blk()); }
 
-inline void local_defer_written(int kind, uint64_t offset, uint64_t bytes, const SrcLoc &loc) {
-    local_flush_pending();
-    BlockState &b = blk();
+inline void local_defer_written(BlockState &b, int kind, uint64_t offset, uint64_t bytes, const SrcLoc &loc) {
+    local_flush_pending(b);
     b.pend_kind = kind;
     b.pend_off = offset;
     b.pend_bytes = bytes;
     b.pend_file = loc.file;
     b.pend_line = loc.line;
 }
+inline void local_defer_written(int kind, uint64_t offset, uint64_t bytes, const SrcLoc &loc) {
+    local_defer_written(blk(), kind, offset, bytes, loc);
+}
 
 // A vector source access: the pending destination belongs to an earlier instruction unless it
 // was checked at the same source line.
-inline void local_flush_pending_before_source(const SrcLoc &loc) {
-    BlockState &b = blk();
-    if (b.pend_kind >= 0 && (b.pend_line != loc.line || b.pend_file != loc.file)) local_flush_pending();
+inline void local_flush_pending_before_source(BlockState &b, const SrcLoc &loc) {
+    if (b.pend_kind >= 0 && (b.pend_line != loc.line || b.pend_file != loc.file)) local_flush_pending(b);
 }
+inline void local_flush_pending_before_source(const SrcLoc &loc) { local_flush_pending_before_source(blk(), loc); }
 
 // The first byte offset of a read at [offset, offset + bytes) whose 32-byte sector no instruction
 // of this kernel wrote, else -1.  Every sector the read touches counts (callers pass only what an
 // instruction reads: exact counts, per-burst / per-block parts of strided reads); whole shadow
 // bytes (8 sectors, 256 bytes) are tested at once.
-inline int64_t local_first_unwritten(int kind, uint64_t offset, uint64_t bytes) {
-    BlockState &b = blk();
+inline int64_t local_first_unwritten(const BlockState &b, int kind, uint64_t offset, uint64_t bytes) {
     if (kind < 0 || b.written[kind] == nullptr || bytes == 0 || b.ctx == nullptr) return -1;
     const uint8_t *w = b.written[kind];
     const uint64_t last = std::min<uint64_t>((offset + bytes + 31) / 32, (b.capacity[kind] + 31) / 32);
@@ -571,11 +574,52 @@ inline int64_t local_first_unwritten(int kind, uint64_t offset, uint64_t bytes) 
     }
     return -1;
 }
+inline int64_t local_first_unwritten(int kind, uint64_t offset, uint64_t bytes) {
+    return local_first_unwritten(blk(), kind, offset, bytes);
+}
+
+// Initcheck of a vector-pipe read of [offset, offset + bytes) (vector instructions, local -> local
+// DataCopy): its first 32-byte sector, and some sector of each 256-byte repeat from the read's
+// start, must have been written (reading whole repeats past the data and ignoring those lanes is
+// a documented idiom: a count form that must cover whole repeats, a full mask over a partly
+// filled repeat).  Returns the first offending byte offset (the read's start, or the start of a
+// repeat with no written sector), else -1.  One pass over the shadow, 8 sectors per load.
+inline int64_t local_vec_first_unwritten(const BlockState &b, int kind, uint64_t offset, uint64_t bytes) {
+    if (kind < 0 || b.written[kind] == nullptr || bytes == 0 || b.ctx == nullptr) return -1;
+    const uint8_t *w = b.written[kind];
+    const uint64_t nsec = (b.capacity[kind] + 31) / 32;
+    const uint64_t nbytes = (nsec + 7) / 8;  // shadow bytes holding sectors (the shadow has at least these)
+    const uint64_t first = offset / 32;
+    if (first < nsec && ((w[first / 8] >> (first % 8)) & 1u) == 0) return static_cast<int64_t>(offset);
+    const uint64_t end = offset + bytes;
+    uint64_t a = offset;
+    if (offset % 32 == 0) {  // each repeat is 8 whole sectors: one shadow byte once the bits are shifted
+        const unsigned sh = static_cast<unsigned>(first % 8);
+        // 8 repeats at a time: the 64 shadow bits from sector a / 32 on, one byte per repeat
+        while (a + 8 * 256 <= end && a / 32 + 64 <= nsec && a / 256 + 16 <= nbytes) {
+            uint64_t x, y;
+            std::memcpy(&x, w + a / 256, 8);
+            std::memcpy(&y, w + a / 256 + 8, 8);
+            const uint64_t v = sh == 0 ? x : (x >> sh) | (y << (64 - sh));
+            if (((v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull) != 0) break;  // a zero byte: found below
+            a += 8 * 256;
+        }
+    }
+    for (; a < end; a += 256) {
+        const uint64_t s0 = a / 32, s1 = std::min<uint64_t>((std::min<uint64_t>(a + 256, end) + 31) / 32, nsec);
+        if (s0 >= s1) break;  // past the memory: bounds checks report it
+        const uint64_t i = s0 / 8;
+        uint32_t bits = w[i];
+        if (i + 1 < nbytes) bits |= static_cast<uint32_t>(w[i + 1]) << 8;
+        bits = (bits >> (s0 % 8)) & ((1u << (s1 - s0)) - 1u);  // s1 - s0 <= 9 sectors
+        if (bits == 0) return static_cast<int64_t>(a);
+    }
+    return -1;
+}
 
 // Whether some 32-byte sector of [offset, offset + bytes) was written by this kernel (true when
 // there is nothing to check).
-inline bool local_any_written(int kind, uint64_t offset, uint64_t bytes) {
-    BlockState &b = blk();
+inline bool local_any_written(const BlockState &b, int kind, uint64_t offset, uint64_t bytes) {
     if (kind < 0 || b.written[kind] == nullptr || bytes == 0 || b.ctx == nullptr) return true;
     const uint8_t *w = b.written[kind];
     const uint64_t last = std::min<uint64_t>((offset + bytes + 31) / 32, (b.capacity[kind] + 31) / 32);
@@ -584,6 +628,9 @@ inline bool local_any_written(int kind, uint64_t offset, uint64_t bytes) {
         if ((w[s / 8] >> (s % 8)) & 1u) return true;
     }
     return false;
+}
+inline bool local_any_written(int kind, uint64_t offset, uint64_t bytes) {
+    return local_any_written(blk(), kind, offset, bytes);
 }
 
 // Checks that [p, p + n) lies inside what the runtime let the kernel touch (ABI v2 runtimes

@@ -248,8 +248,8 @@ public:
     uint8_t *buf_end() const { return buf_end_; }
     pyasc_sim::kapi::MemKind kind() const { return pyasc_sim::kapi::mem_of(pos_); }
     // Byte offset of this tensor inside its physical memory.
-    uint64_t mem_offset() const {
-        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    uint64_t mem_offset() const { return mem_offset(pyasc_sim::kapi::blk()); }
+    uint64_t mem_offset(const pyasc_sim::kapi::BlockState &b) const {
         const int k = kind();
         return (k >= 0 && b.mem[k] != nullptr) ? static_cast<uint64_t>(reinterpret_cast<uint8_t *>(ptr_) - b.mem[k])
                                                : reinterpret_cast<uintptr_t>(ptr_);
@@ -275,61 +275,69 @@ public:
                      loc);
     }
     enum Access { kWrite, kRead, kVecDst, kVecSrc, kReadSpan, kVecSrcSpan };
+    // One block-state lookup per operand check (the state is thread-local: each lookup is a call).
     void check_access(int64_t byte_offset, int64_t bytes, Access mode, const char *what,
                       const pyasc_sim::kapi::SrcLoc &loc) const {
-        pyasc_sim::kapi::timeline_loc(loc);  // the instruction's source line, for its timeline span
-        check_bounds(byte_offset, bytes, what, loc);
-        if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        if (pyasc_sim::kapi::kTimelineSpans) {  // the instruction's source line, for its timeline span
+            b.tl.loc_file = loc.file;
+            b.tl.loc_line = loc.line;
+        }
+        if (!b.checks || bytes <= 0) return;
+        bounds(byte_offset, bytes, what, loc);
         const int k = kind();
-        const uint64_t off = mem_offset() + static_cast<uint64_t>(byte_offset);
-        pyasc_sim::kapi::race().note(k, off, static_cast<uint64_t>(bytes), mode == kWrite || mode == kVecDst, loc.file,
-                                     loc.line);
+        const uint64_t off = mem_offset(b) + static_cast<uint64_t>(byte_offset);
+        pyasc_sim::kapi::race(b).note(k, off, static_cast<uint64_t>(bytes), mode == kWrite || mode == kVecDst,
+                                      loc.file, loc.line);
         if (mode != kVecSrc && mode != kVecSrcSpan) {
-            pyasc_sim::kapi::local_flush_pending();
+            pyasc_sim::kapi::local_flush_pending(b);
         } else {
-            pyasc_sim::kapi::local_flush_pending_before_source(loc);
+            pyasc_sim::kapi::local_flush_pending_before_source(b, loc);
         }
         if (mode == kWrite) {
-            pyasc_sim::kapi::local_mark_written(k, off, static_cast<uint64_t>(bytes));
+            pyasc_sim::kapi::local_mark_written(b, k, off, static_cast<uint64_t>(bytes));
             return;
         }
         if (mode == kVecDst) {
-            pyasc_sim::kapi::local_defer_written(k, off, static_cast<uint64_t>(bytes), loc);
+            pyasc_sim::kapi::local_defer_written(b, k, off, static_cast<uint64_t>(bytes), loc);
             return;
         }
         if (mode == kReadSpan || mode == kVecSrcSpan) return;  // the caller checks the parts it reads
-        if (mode == kVecSrc) {
-            vec_init_read(byte_offset, bytes, what, loc);
-        } else {
-            init_read(byte_offset, bytes, what, loc);
-        }
+        const int64_t u = mode == kVecSrc
+                              ? pyasc_sim::kapi::local_vec_first_unwritten(b, k, off, static_cast<uint64_t>(bytes))
+                              : pyasc_sim::kapi::local_first_unwritten(b, k, off, static_cast<uint64_t>(bytes));
+        if (u >= 0) report_uninit(u, bytes, byte_offset, what, loc);
     }
     // Initcheck of a vector source: its first sector, and some sector of each 256-byte repeat it
-    // reads.  Vector instructions legally read whole repeats past the data they use (count forms
-    // that must cover whole repeats, e.g. Compare; a full mask over a partly filled repeat) and
-    // ignore those lanes, which hardware tolerates; a repeat nobody wrote at all is a real bug.
+    // reads (state.h, local_vec_first_unwritten).  Vector instructions legally read whole repeats
+    // past the data they use (count forms that must cover whole repeats, e.g. Compare; a full mask
+    // over a partly filled repeat) and ignore those lanes, which hardware tolerates; a repeat
+    // nobody wrote at all is a real bug.
     void vec_init_read(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
-        if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
-        init_read(byte_offset, std::min<int64_t>(bytes, 32 - (byte_offset % 32)), what, loc, bytes, byte_offset);
-        for (int64_t r = 0; r < bytes; r += 256) {
-            const int64_t len = std::min<int64_t>(256, bytes - r);
-            if (!pyasc_sim::kapi::local_any_written(kind(), mem_offset() + static_cast<uint64_t>(byte_offset + r),
-                                                    static_cast<uint64_t>(len))) {
-                init_read(byte_offset + r, len, what, loc, bytes, byte_offset);
-            }
-        }
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        if (!b.checks || bytes <= 0) return;
+        const int64_t u = pyasc_sim::kapi::local_vec_first_unwritten(
+            b, kind(), mem_offset(b) + static_cast<uint64_t>(byte_offset), static_cast<uint64_t>(bytes));
+        if (u >= 0) report_uninit(u, bytes, byte_offset, what, loc);
     }
     // Initcheck of a read of bytes [byte_offset, byte_offset + bytes): every 32-byte sector it
     // touches must have been written by an earlier instruction of this kernel.
     void init_read(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc,
                    int64_t reported = -1, int64_t reported_at = -1) const {
-        if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        if (!b.checks || bytes <= 0) return;
         if (reported < 0) reported = bytes;
         if (reported_at < 0) reported_at = byte_offset;
+        const uint64_t off = mem_offset(b) + static_cast<uint64_t>(byte_offset);
+        const int64_t u = pyasc_sim::kapi::local_first_unwritten(b, kind(), off, static_cast<uint64_t>(bytes));
+        if (u >= 0) report_uninit(u, reported, reported_at, what, loc);
+    }
+    // Reports a read of `reported` bytes at `reported_at` (tensor byte offsets) whose memory offset u
+    // no instruction of this kernel wrote.
+    [[noreturn]] void report_uninit(int64_t u, int64_t reported, int64_t reported_at, const char *what,
+                                    const pyasc_sim::kapi::SrcLoc &loc) const {
         const int k = kind();
-        const uint64_t off = mem_offset() + static_cast<uint64_t>(byte_offset);
-        const int64_t u = pyasc_sim::kapi::local_first_unwritten(k, off, static_cast<uint64_t>(bytes));
-        if (u >= 0) {
+        {
             pyasc_sim::kapi::fail(
                 "local-uninit-read", loc,
                 "%s %lld bytes at %s offset %llu, but no instruction of this kernel wrote %s offset %lld (its 32-byte "
@@ -383,6 +391,10 @@ public:
     }
     void check_bounds(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
         if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
+        bounds(byte_offset, bytes, what, loc);
+    }
+    // check_bounds with the checks known on and bytes > 0.
+    void bounds(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
         if (ptr_ == nullptr || buf_begin_ == nullptr) {
             pyasc_sim::kapi::fail("local-out-of-bounds", loc,
                                   "%s a LocalTensor that was never allocated (use TQue::AllocTensor, TQue::DeQue or "
@@ -403,12 +415,13 @@ public:
     // Checks the documented 32-byte alignment of a local operand's start address.
     void check_aligned(const char *api, const char *operand, const pyasc_sim::kapi::SrcLoc &loc,
                        uint32_t alignment = 32) const {
-        if (!pyasc_sim::kapi::blk().checks) return;
+        const pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        if (!b.checks) return;
         if (ptr_ == nullptr) {
             pyasc_sim::kapi::fail("local-out-of-bounds", loc, "%s: %s is a LocalTensor that was never allocated", api,
                                   operand);
         }
-        const uint64_t off = mem_offset();
+        const uint64_t off = mem_offset(b);
         if (off % alignment != 0) {
             pyasc_sim::kapi::fail("ub-alignment", loc,
                                   "%s: %s starts at %s offset %llu (0x%llx), which is not %u-byte aligned (%llu bytes "
