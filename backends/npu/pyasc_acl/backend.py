@@ -132,6 +132,7 @@ class AclBackend(Backend):
             with self._lock:
                 d = self._devices.get(device.index)  # type: ignore[arg-type]
                 if d is None:
+                    _san.use_native(_acl.stream_recorder)  # the sanitizer's record loop in C
                     d = self._devices[device.index] = _acl.Device(self.library(), device.index, str(device))  # type: ignore[index]
         return d
 
