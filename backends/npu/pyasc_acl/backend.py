@@ -252,11 +252,11 @@ class AclBackend(Backend):
         n = dtype.itemsize  # _alloc, inlined (a known device, a tuple shape seen before)
         for x in shape:
             n *= x
-        block = d.allocate(n, stream)
-        ptr = block.ptr
         on = _san_active.get(self.name)
-        if on or (on is None and _san.active(self.name)):
-            _blocks.pop(ptr, None)  # _san.on_alloc inlined
+        if on is None:
+            on = _san.active(self.name)
+        # the block, its address, and the sanitizer's history of that address dropped (on_alloc)
+        block, ptr = d.allocate_fresh(n, stream, _blocks if on else None)
         a = _new(DeviceArray)
         a._block = block
         a._ptr = ptr

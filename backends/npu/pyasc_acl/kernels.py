@@ -14,6 +14,7 @@ import numpy as np
 from pyasc_core import stream_sanitizer as _san
 from pyasc_core.errors import ArgumentError, DeviceMismatchError
 from pyasc_core.stream_sanitizer import _active as _san_active
+from pyasc_core.stream_sanitizer import _lock as _san_lock
 from pyasc_core.stream_sanitizer import _op_reads
 from pyasc_core.streams import Stream, _current, _local, current_stream
 from pyasc_core.tensor import Tensor
@@ -380,7 +381,14 @@ def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> 
         s = cache.get(device) if cache is not None else None
         raw_stream = (s if s is not None else current_stream(device))._impl.raw
     if on and not getattr(raw_stream, "is_external", False):
-        _san.access(raw_stream, acc, label)
+        native = _san._native  # _san.access, its C loop inlined (the Python loop takes what it left)
+        if native is None:
+            _san.access(raw_stream, acc, label)
+        else:
+            with _san_lock:
+                done = native(id(raw_stream), acc, label)
+                if done != len(acc):
+                    _san.access(raw_stream, acc[done:] if done > 0 else acc, label)
     raw_device.launch(raw_fn, num_blocks, blob, raw_stream, blocks, True)
     return True
 

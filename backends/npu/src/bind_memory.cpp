@@ -151,6 +151,21 @@ void bind_memory(py::module_ &m, PyDeviceClass &device) {
             }
             return std::make_shared<DeviceBlock>(d.alloc, b, nbytes);
         }, py::arg("nbytes"), py::arg("stream"), "a block of the caching allocator, cached per stream")
+        .def("allocate_fresh", [](PyDevice &d, size_t nbytes, Stream &stream, py::handle forget) {
+            Block *b = d.alloc->malloc_cached(nbytes, stream.handle());  // never waits: GIL kept
+            if (b == nullptr) {
+                py::gil_scoped_release nogil;  // a new segment, or waiting for queued work
+                b = d.alloc->malloc(nbytes, stream.handle());
+            }
+            auto block = std::make_shared<DeviceBlock>(d.alloc, b, nbytes);
+            py::int_ ptr(block->ptr());
+            if (PyDict_Check(forget.ptr())) {  // the stream sanitizer's history of a reused address
+                int has = PyDict_Contains(forget.ptr(), ptr.ptr());
+                if (has < 0 || (has == 1 && PyDict_DelItem(forget.ptr(), ptr.ptr()) < 0)) throw py::error_already_set();
+            }
+            return py::make_tuple(py::cast(std::move(block)), std::move(ptr));
+        }, "allocate, returning (block, block.ptr); `forget`: a dict (the stream sanitizer's records) "
+           "whose entry for the address is dropped, or None (the allocation hot path in one call)")
         .def("allocate_host", [](PyDevice &d, size_t nbytes) {
             HostBlock *b = nullptr;
             {
