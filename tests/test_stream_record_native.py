@@ -105,3 +105,64 @@ def test_native_record_hands_unusual_values_to_the_python_loop(monkeypatch):
     san.access(s, [(0x10, 0, 8, True, "a"), (0x20, 0, 8.0, True, "b")], "op")  # prime the clock
     assert native(id(s), [(0x10, 0, 8, True, "a"), (0x20, 0, 8.5, True, "b")], "op") == 1
     san.reset()
+
+
+def _launch_program(seed: int) -> list[tuple[int, str]]:
+    """Random ops, events and synchronisations on three streams through the launch fast path;
+    returns (step, error type) of every step the sanitizer refused."""
+    import numpy as np
+
+    import pyasc
+
+    rng = random.Random(seed)
+    streams = [pyasc.current_stream("sim"), pyasc.Stream("sim"), pyasc.Stream("sim")]
+    xs = [pyasc.tensor(np.full(64, i, np.float32), device="sim") for i in range(4)]
+    pyasc.synchronize("sim")
+    events = []
+    refused = []
+    for step in range(120):
+        r = rng.random()
+        s = rng.choice(streams)
+        try:
+            if r < 0.7:
+                i, j, k = rng.randrange(4), rng.randrange(4), rng.randrange(4)
+                with pyasc.stream(s):
+                    xs[k] = pyasc.add(xs[i], xs[j])
+            elif r < 0.82:
+                events.append(s.record_event())
+            elif r < 0.94 and events:
+                s.wait_event(rng.choice(events))
+            else:
+                s.synchronize()
+        except pyasc.StreamRaceError as exc:
+            refused.append((step, type(exc).__name__))
+    pyasc.synchronize("sim")
+    return refused
+
+
+def test_native_launch_record_refuses_what_the_python_loop_refuses(monkeypatch):
+    """The same programs of launches on three streams: the C launch record and the Python loop
+    refuse the same steps (every planted race is caught by both)."""
+    from pyasc_acl import kernels
+    from pyasc_core.registry import REGISTRY
+
+    if not REGISTRY.availability("sim")[0]:
+        pytest.skip("needs the simulator")
+
+    for seed in range(6):
+        san.reset()
+        native = _launch_program(seed)
+        calls = []
+
+        def python_only(skey, args, spec, reads):  # the C record declines: the Python loop does all
+            calls.append(1)
+            return -1
+
+        san.reset()
+        with monkeypatch.context() as m:
+            m.setattr(kernels, "_LAUNCH_RECORD", [python_only])
+            python = _launch_program(seed)
+        assert calls, "the launch fast path did not consult the launch record"
+        assert native == python
+        assert native, f"seed {seed}: no race planted; change the mix"
+    san.reset()

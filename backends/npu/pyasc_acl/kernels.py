@@ -310,8 +310,51 @@ def _launch_context(function: Function) -> tuple[Any, ...] | bool:
     labels = tuple((p.name == "tiling", f"its GM argument {i}" + (f" {p.name!r}" if p.name else ""))
                    for i, p in enumerate(sig.params))
     binary = function.binary
-    return (binary, plan[0], plan[1], labels, f"the launch of kernel {function.name!r}", function.raw,
-            binary.backend, binary.device)
+    label = f"the launch of kernel {function.name!r}"
+    return (binary, plan[0], plan[1], labels, label, function.raw, binary.backend, binary.device,
+            (plan[1], labels, label, Tensor, DeviceArray))
+
+
+#: the sanitizer's launch record in C (``_acl.stream_launch_recorder`` over its state), made once
+_LAUNCH_RECORD: list[Any] = []
+
+
+def _launch_record() -> Any:
+    if not _LAUNCH_RECORD:
+        from . import _acl
+
+        _LAUNCH_RECORD.append(_acl.stream_launch_recorder(_san._clocks, _san._blocks, _san._host, _san._joined,
+                                                          _san._host_gen, _san._MAX_ENTRIES))
+    return _LAUNCH_RECORD[0]
+
+
+def _launch_accesses(args: Sequence[Any], kinds: tuple[int, ...], labels: tuple[tuple[bool, str], ...],
+                     reads: Any) -> list[tuple[int, int, int, bool, Any]]:
+    """The sanitizer's records of a :func:`_launch_fast` launch (one per distinct block argument,
+    written unless a tiling parameter or in the op's ``reads``); what the C record makes itself."""
+    acc: list[tuple[int, int, int, bool, Any]] = []
+    keys: list[int] = []
+    for i, a in enumerate(args):
+        if kinds[i] != _PTR:
+            continue
+        t = type(a)
+        if t is Tensor:
+            d = a._data
+        elif t is DeviceArray:
+            d = a
+        else:
+            continue  # a raw address: not tracked
+        p = d._ptr
+        what = labels[i]
+        write = not (what[0] or (reads is not None and p in reads))
+        if p not in keys:
+            keys.append(p)
+            acc.append((p, 0, d._nbytes, write, what))
+        else:
+            j = keys.index(p)
+            if write and not acc[j][3]:
+                acc[j] = (p, 0, acc[j][2], True, acc[j][4])
+    return acc
 
 
 def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> bool:
@@ -320,7 +363,7 @@ def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> 
     switch is known: packing, the stream lookup, the sanitizer's records (as
     :func:`_sanitize_launch` makes them) and the enqueue. False: nothing was done, take
     :func:`launch` (which also names a bad argument)."""
-    binary, st, kinds, labels, label, raw_fn, backend, device = ctx
+    binary, st, kinds, labels, label, raw_fn, backend, device, spec = ctx
     if binary.unloaded or _fork.stale or len(args) != len(kinds):
         return False
     raw_device = backend._devices.get(device.index)
@@ -329,10 +372,6 @@ def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> 
         return False
     vals: list[Any] = []
     blocks: list[Any] = []
-    if on:
-        reads = _op_reads.get()
-        acc: list[tuple[int, int, int, bool, Any]] = []
-        keys: list[int] = []
     i = 0
     for a in args:
         k = kinds[i]
@@ -354,16 +393,6 @@ def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> 
             blocks.append(d._block)
             o = d.offset
             vals.append(p + o * d.dtype.itemsize if o else p)
-            if on:  # the sanitizer's record, as _sanitize_launch makes it (what: formatted on a report)
-                what = labels[i]
-                write = not (what[0] or (reads is not None and p in reads))
-                if p not in keys:
-                    keys.append(p)
-                    acc.append((p, 0, d._nbytes, write, what))
-                else:
-                    j = keys.index(p)
-                    if write and not acc[j][3]:
-                        acc[j] = (p, 0, acc[j][2], True, acc[j][4])
         elif (t is int) if k == _INT else (t is float):
             vals.append(a)
         else:
@@ -381,14 +410,15 @@ def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> 
         s = cache.get(device) if cache is not None else None
         raw_stream = (s if s is not None else current_stream(device))._impl.raw
     if on and not getattr(raw_stream, "is_external", False):
-        native = _san._native  # _san.access, its C loop inlined (the Python loop takes what it left)
-        if native is None:
-            _san.access(raw_stream, acc, label)
-        else:
-            with _san_lock:
-                done = native(id(raw_stream), acc, label)
-                if done != len(acc):
-                    _san.access(raw_stream, acc[done:] if done > 0 else acc, label)
+        # the sanitizer's records (as _sanitize_launch makes them), checked and made in C; the
+        # Python loop takes any it left (a possible race: it reports; what is formatted then)
+        record = _LAUNCH_RECORD[0] if _LAUNCH_RECORD else _launch_record()
+        reads = _op_reads.get()
+        with _san_lock:
+            left = record(id(raw_stream), args, spec, reads)
+            if left is not None:
+                acc = _launch_accesses(args, kinds, labels, reads)
+                _san.access(raw_stream, acc[left:] if left > 0 else acc, label)
     raw_device.launch(raw_fn, num_blocks, blob, raw_stream, blocks, True)
     return True
 
