@@ -205,7 +205,7 @@ PyObject *record(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
 PyObject *g_data, *g_ptr, *g_nbytes;  // interned attribute names
 
 // args: (stream key, launch args, spec, reads); spec: (kinds, labels, op, Tensor type, DeviceArray
-// type) of the kernel (pyasc_acl.kernels._launch_context). The accesses _launch_fast would make of
+// type) of the kernel (pyasc_acl.kernels._launch_context). The accesses the Python fast path would make of
 // the launch (one per distinct block argument, in argument order; written unless it is a tiling
 // parameter or in `reads`), checked and recorded without building them. Returns None when all were
 // recorded (the clock advanced), else as `record` does (-1, or the index among those accesses).
@@ -345,7 +345,7 @@ void bind_stream_record(py::module_ &m) {
     }, py::arg("clocks"), py::arg("blocks"), py::arg("host"), py::arg("joined"), py::arg("host_gen"),
        py::arg("max_entries"),
        "stream_recorder for a launch: fn(stream key, args, (kinds, labels, op, Tensor, DeviceArray), reads) "
-       "makes the accesses of pyasc_acl.kernels._launch_fast itself; None when all were recorded, else as "
+       "makes the accesses of the launch fast path (pyasc_acl.kernels.TypedFunction.__call__) itself; None when all were recorded, else as "
        "stream_recorder's fn");
 }
 
