@@ -150,11 +150,11 @@ class AclBackend(Backend):
         for s in shape:
             n *= s
         d = self._devices.get(device.index) if not fork.stale else None
-        block = (d if d is not None else self.raw_device(device)).allocate(n, stream)
-        ptr = block.ptr
         on = _san_active.get(self.name)
-        if on or (on is None and _san.active(self.name)):
-            _blocks.pop(ptr, None)  # _san.on_alloc inlined
+        if on is None:
+            on = _san.active(self.name)
+        # the block, its address, and the sanitizer's history of that address dropped (on_alloc)
+        block, ptr = (d if d is not None else self.raw_device(device)).allocate_fresh(n, stream, _blocks if on else None)
         if type(shape) is not tuple:
             shape = tuple(shape)
         strides = _STRIDES.get(shape)
@@ -240,11 +240,11 @@ class AclBackend(Backend):
     def empty(self, shape: tuple[int, ...], dtype: np.dtype, device: Device) -> DeviceArray:
         stack = _current.get().get(device)  # current_stream(device), inlined (the allocation hot path)
         if stack:
-            stream = stack[-1].impl.raw
+            stream = stack[-1]._impl.raw
         else:
             cache = getattr(_local, "defaults", None)
             s = cache.get(device) if cache is not None else None
-            stream = (s if s is not None else current_stream(device)).impl.raw
+            stream = (s if s is not None else current_stream(device))._impl.raw
         d = self._devices.get(device.index)
         strides = _STRIDES.get(shape)
         if d is None or strides is None or fork.stale or not isinstance(dtype, np.dtype):
