@@ -68,14 +68,23 @@ PyObject *begin(PyObject *self, PyObject *skey_obj, PyObject *op, Op *o) {
         Py_RETURN_NONE;
     }
     if (PyDict_GET_SIZE(host)) {  // what the host waited for joins the clock first (Python's _clock)
+        PyObject *gen = PyList_GET_ITEM(host_gen, 0);
         PyObject *j = PyDict_GetItemWithError(joined, skey_obj);
-        if (j == nullptr) {
-            if (PyErr_Occurred()) return nullptr;
-            Py_RETURN_NONE;
-        }
-        int same = PyObject_RichCompareBool(j, PyList_GET_ITEM(host_gen, 0), Py_EQ);
+        if (j == nullptr && PyErr_Occurred()) return nullptr;
+        int same = j == nullptr ? 0 : PyObject_RichCompareBool(j, gen, Py_EQ);
         if (same < 0) return nullptr;
-        if (!same) Py_RETURN_NONE;
+        if (!same) {  // once per change of what the host waited for (after a synchronize)
+            Py_ssize_t pos = 0;
+            PyObject *k = nullptr, *c = nullptr;
+            while (PyDict_Next(host, &pos, &k, &c)) {
+                long long want = 0, have = 0;
+                PyObject *cur = PyDict_GetItemWithError(o->vc, k);
+                if (cur == nullptr && PyErr_Occurred()) return nullptr;
+                if (!as_ll(c, &want) || (cur != nullptr && !as_ll(cur, &have))) Py_RETURN_NONE;
+                if (have < want && PyDict_SetItem(o->vc, k, c) < 0) return nullptr;
+            }
+            if (PyDict_SetItem(joined, skey_obj, gen) < 0) return nullptr;
+        }
     }
     o->now_obj = PyDict_GetItemWithError(o->vc, skey_obj);
     if (o->now_obj == nullptr || !as_ll(o->now_obj, &o->now)) {
