@@ -44,6 +44,10 @@ def _current_raw_stream(device: Device) -> Any:
     return current_stream(device).impl.raw
 
 
+#: ``_acl.new_array`` (AclBackend.empty's hot path), bound when the first device is opened
+_new_array: Any = None
+
+
 class AclBackend(Backend):
     """A backend whose device is driven through an ACL library found by ``locate()``."""
 
@@ -132,6 +136,8 @@ class AclBackend(Backend):
             with self._lock:
                 d = self._devices.get(device.index)  # type: ignore[arg-type]
                 if d is None:
+                    global _new_array
+                    _new_array = _acl.new_array  # empty's hot path (set before any device is listed)
                     _san.use_native(_acl.stream_recorder)  # the sanitizer's record loop in C
                     d = self._devices[device.index] = _acl.Device(self.library(), device.index, str(device))  # type: ignore[index]
         return d
@@ -255,7 +261,11 @@ class AclBackend(Backend):
         on = _san_active.get(self.name)
         if on is None:
             on = _san.active(self.name)
-        # the block, its address, and the sanitizer's history of that address dropped (on_alloc)
+        # a DeviceArray over a cached block in one C call, the sanitizer's history of its address
+        # dropped (on_alloc); None: no cached block, the general allocation below
+        a = _new_array(d, n, stream, _blocks if on else None, DeviceArray, shape, dtype, device, strides)
+        if a is not None:
+            return a
         block, ptr = d.allocate_fresh(n, stream, _blocks if on else None)
         a = _new(DeviceArray)
         a._block = block

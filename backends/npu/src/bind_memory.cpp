@@ -106,6 +106,80 @@ void copy(PyDevice &d, py::handle dst, py::handle src, size_t nbytes, Stream &st
     }
 }
 
+// Attribute names of pyasc_acl.storage.DeviceArray's slots, interned once.
+PyObject *g_names[9];
+const char *const kArrayFields[9] = {"_block", "_ptr", "_nbytes", "shape", "dtype", "device", "offset", "strides",
+                                     "contiguous"};
+
+// new_array(device, nbytes, stream, forget, DeviceArray, shape, dtype, device label, strides): the
+// allocation hot path of AclBackend.empty in one call without pybind11's dispatch: a block from the
+// cache (None when it has none: the caller takes Device.allocate_fresh, which may wait, make a
+// segment or raise OutOfMemoryError), the sanitizer's history of its address dropped from `forget`
+// (a dict, or None), and a contiguous DeviceArray over all of it.
+PyObject *new_array(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "new_array takes 9 arguments");
+        return nullptr;
+    }
+    size_t nbytes = PyLong_AsSize_t(args[1]);
+    if (nbytes == static_cast<size_t>(-1) && PyErr_Occurred()) return nullptr;
+    py::object block;
+    PyObject *ptr = nullptr;
+    try {
+        PyDevice &d = py::cast<PyDevice &>(py::handle(args[0]));
+        Stream &stream = py::cast<Stream &>(py::handle(args[2]));
+        Block *b = d.alloc->malloc_cached(nbytes, stream.handle());  // never waits: GIL kept
+        if (b == nullptr) Py_RETURN_NONE;
+        auto owned = std::make_shared<DeviceBlock>(d.alloc, b, nbytes);
+        ptr = PyLong_FromSize_t(owned->ptr());
+        block = py::cast(std::move(owned));
+    } catch (py::error_already_set &e) {
+        e.restore();
+        Py_XDECREF(ptr);
+        return nullptr;
+    } catch (...) {  // a wrong argument type or an allocator error: the general path says what
+        Py_XDECREF(ptr);
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (ptr == nullptr) return nullptr;
+    PyObject *forget = args[3];
+    if (PyDict_Check(forget)) {  // the stream sanitizer's history of a reused address
+        int has = PyDict_Contains(forget, ptr);
+        if (has < 0 || (has == 1 && PyDict_DelItem(forget, ptr) < 0)) {
+            Py_DECREF(ptr);
+            return nullptr;
+        }
+    }
+    if (!PyType_Check(args[4])) {
+        Py_DECREF(ptr);
+        PyErr_SetString(PyExc_TypeError, "new_array: argument 5 must be the DeviceArray type");
+        return nullptr;
+    }
+    PyObject *empty = PyTuple_New(0);
+    PyObject *a = empty ? PyBaseObject_Type.tp_new(reinterpret_cast<PyTypeObject *>(args[4]), empty, nullptr) : nullptr;
+    Py_XDECREF(empty);
+    PyObject *nb = a ? PyLong_FromSize_t(nbytes) : nullptr;
+    PyObject *values[9] = {block.ptr(), ptr, nb, args[5], args[6], args[7], nullptr, args[8], Py_True};
+    static PyObject *const zero = PyLong_FromLong(0);
+    values[6] = zero;
+    int rc = nb ? 0 : -1;
+    for (int i = 0; rc == 0 && i < 9; ++i) rc = PyObject_SetAttr(a, g_names[i], values[i]);
+    Py_DECREF(ptr);
+    Py_XDECREF(nb);
+    if (rc < 0) {
+        Py_XDECREF(a);
+        return nullptr;
+    }
+    return a;
+}
+
+PyMethodDef new_array_def = {"new_array", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&new_array)),
+                             METH_FASTCALL,
+                             "new_array(device, nbytes, stream, forget, DeviceArray, shape, dtype, device, strides): "
+                             "a DeviceArray over a cached block, or None when the cache has none (AclBackend.empty's "
+                             "hot path)"};
+
 template <class Raw>
 void bind_raw(py::module_ &m, const char *name, const char *doc) {
     py::class_<Raw, std::shared_ptr<Raw>>(m, name, doc)
@@ -117,6 +191,13 @@ void bind_raw(py::module_ &m, const char *name, const char *doc) {
 }  // namespace
 
 void bind_memory(py::module_ &m, PyDeviceClass &device) {
+    for (int i = 0; i < 9; ++i) {
+        g_names[i] = PyUnicode_InternFromString(kArrayFields[i]);
+        if (g_names[i] == nullptr) throw py::error_already_set();
+    }
+    PyObject *fn = PyCFunction_NewEx(&new_array_def, nullptr, m.attr("__name__").ptr());
+    if (fn == nullptr) throw py::error_already_set();
+    m.add_object("new_array", py::reinterpret_steal<py::object>(fn));
     py::class_<DeviceBlock, std::shared_ptr<DeviceBlock>>(m, "DeviceBlock",
                                                           "A block of the caching allocator, freed when dropped.")
         .def_property_readonly("ptr", &DeviceBlock::ptr)
