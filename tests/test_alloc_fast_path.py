@@ -40,6 +40,9 @@ def test_new_array_reuses_a_cached_block_and_forgets_its_history(sim):
     assert (arr.shape, arr.dtype, arr.device, arr.offset, arr.strides, arr.contiguous) == ((1000,), f32, device, 0,
                                                                                           (1,), True)
     assert ptr not in history and 12345 in history
+    del arr
+    again = _acl.new_array(raw, None, stream, None, DeviceArray, (10, 100), f32, device, (100, 1))
+    assert again._nbytes == 4000 and again._ptr == ptr  # bytes from the shape and the dtype
 
 
 def test_new_array_without_a_cached_block_leaves_it_to_the_general_path(sim):
@@ -54,6 +57,9 @@ def test_new_array_declines_arguments_it_does_not_take(sim):
     _acl, DeviceArray, raw, stream, device = sim
     assert _acl.new_array("not a device", 16, stream, None, DeviceArray, (4,), np.dtype(np.float32), device,
                           (1,)) is None
+    for shape in ((4, -1), (2**40, 2**40), (4.0,)):  # the general path names a bad shape
+        assert _acl.new_array(raw, None, stream, None, DeviceArray, shape, np.dtype(np.float32), device,
+                              (1,)) is None
     with pytest.raises(TypeError):
         _acl.new_array(raw, 16, stream)
 

@@ -255,17 +255,17 @@ class AclBackend(Backend):
         strides = _STRIDES.get(shape)
         if d is None or strides is None or fork.stale or not isinstance(dtype, np.dtype):
             return self._alloc(shape, dtype, device, stream)
-        n = dtype.itemsize  # _alloc, inlined (a known device, a tuple shape seen before)
-        for x in shape:
-            n *= x
         on = _san_active.get(self.name)
         if on is None:
             on = _san.active(self.name)
-        # a DeviceArray over a cached block in one C call, the sanitizer's history of its address
-        # dropped (on_alloc); None: no cached block, the general allocation below
-        a = _new_array(d, n, stream, _blocks if on else None, DeviceArray, shape, dtype, device, strides)
+        # a DeviceArray over a cached block in one C call (its bytes from shape and dtype), the
+        # sanitizer's history of its address dropped (on_alloc); None: the general allocation below
+        a = _new_array(d, None, stream, _blocks if on else None, DeviceArray, shape, dtype, device, strides)
         if a is not None:
             return a
+        n = dtype.itemsize  # _alloc, inlined (a known device, a tuple shape seen before)
+        for x in shape:
+            n *= x
         block, ptr = d.allocate_fresh(n, stream, _blocks if on else None)
         a = _new(DeviceArray)
         a._block = block

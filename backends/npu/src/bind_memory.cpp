@@ -107,11 +107,11 @@ void copy(PyDevice &d, py::handle dst, py::handle src, size_t nbytes, Stream &st
 }
 
 // Attribute names of pyasc_acl.storage.DeviceArray's slots, interned once.
-PyObject *g_names[9];
+PyObject *g_names[9], *g_itemsize;
 const char *const kArrayFields[9] = {"_block", "_ptr", "_nbytes", "shape", "dtype", "device", "offset", "strides",
                                      "contiguous"};
 
-// new_array(device, nbytes, stream, forget, DeviceArray, shape, dtype, device label, strides): the
+// new_array(device, nbytes (None: from shape and dtype), stream, forget, DeviceArray, shape, dtype, device label, strides): the
 // allocation hot path of AclBackend.empty in one call without pybind11's dispatch: a block from the
 // cache (None when it has none: the caller takes Device.allocate_fresh, which may wait, make a
 // segment or raise OutOfMemoryError), the sanitizer's history of its address dropped from `forget`
@@ -121,8 +121,28 @@ PyObject *new_array(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
         PyErr_SetString(PyExc_TypeError, "new_array takes 9 arguments");
         return nullptr;
     }
-    size_t nbytes = PyLong_AsSize_t(args[1]);
-    if (nbytes == static_cast<size_t>(-1) && PyErr_Occurred()) return nullptr;
+    size_t nbytes = 0;
+    if (args[1] == Py_None) {  // the shape's elements times the dtype's itemsize, computed here
+        PyObject *item = PyObject_GetAttr(args[6], g_itemsize);
+        long long v = item && PyLong_CheckExact(item) ? PyLong_AsLongLong(item) : -1;
+        Py_XDECREF(item);
+        if (v < 0 || !PyTuple_CheckExact(args[5])) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        nbytes = static_cast<size_t>(v);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[5]); ++i) {
+            PyObject *dim = PyTuple_GET_ITEM(args[5], i);
+            long long x = PyLong_CheckExact(dim) ? PyLong_AsLongLong(dim) : -1;
+            if (x < 0 || __builtin_mul_overflow(nbytes, static_cast<size_t>(x), &nbytes)) {
+                PyErr_Clear();
+                Py_RETURN_NONE;  // the general path says what is wrong
+            }
+        }
+    } else {
+        nbytes = PyLong_AsSize_t(args[1]);
+        if (nbytes == static_cast<size_t>(-1) && PyErr_Occurred()) return nullptr;
+    }
     py::object block;
     PyObject *ptr = nullptr;
     try {
@@ -195,6 +215,8 @@ void bind_memory(py::module_ &m, PyDeviceClass &device) {
         g_names[i] = PyUnicode_InternFromString(kArrayFields[i]);
         if (g_names[i] == nullptr) throw py::error_already_set();
     }
+    g_itemsize = PyUnicode_InternFromString("itemsize");
+    if (g_itemsize == nullptr) throw py::error_already_set();
     PyObject *fn = PyCFunction_NewEx(&new_array_def, nullptr, m.attr("__name__").ptr());
     if (fn == nullptr) throw py::error_already_set();
     m.add_object("new_array", py::reinterpret_steal<py::object>(fn));
