@@ -21,7 +21,7 @@ from .hookspecs import hookimpl
 from .host_backend import HostBackend, nbytes_of as _nbytes, physical_memory
 from .host_memory import HOST_MEMORY
 from .registry import REGISTRY
-from .tensor import Tensor, wrap_storage
+from .tensor import Tensor, _Owned, wrap_storage
 from .tensor_meta import TensorMeta
 
 _F16 = _dt.float16
@@ -181,7 +181,8 @@ class ReferenceBackend(HostBackend):
                 t._data = res
                 t._device = device
                 if res.base is None:
-                    n = t._owned = res.nbytes
+                    n = res.nbytes
+                    t._owned = _Owned(n) if n else 0
                     alloc(n)
                 else:
                     t._owned = 0

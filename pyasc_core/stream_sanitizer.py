@@ -35,6 +35,20 @@ _op_reads: contextvars.ContextVar[Collection[int] | None] = contextvars.ContextV
                                                                                  default=None)
 
 
+#: the access loop in C over this module's state (installed by a backend: :func:`use_native`)
+_native: Any = None
+
+
+def use_native(factory: Any) -> None:
+    """Run :func:`access`'s check-and-record loop through ``factory(clocks, blocks, host, joined,
+    host_gen, max_entries)`` (pyasc_acl's ``_acl.stream_recorder``): the same records, made without
+    the interpreter on the launch hot path. It stops at any access it cannot decide (a possible
+    race, an unusual value) and this module's loop goes on from there, so reports are unchanged."""
+    global _native
+    if _native is None:
+        _native = factory(_clocks, _blocks, _host, _joined, _host_gen, _MAX_ENTRIES)
+
+
 def active(backend: str) -> bool:
     """Whether the sanitizer runs for ``backend`` (validated env switch, cached; see :func:`reset`)."""
     on = _active.get(backend)
@@ -104,6 +118,12 @@ def access(stream: Any, accesses: list[tuple[int, int, int, bool, str]], op: str
     Raises StreamRaceError naming both streams, the range and both operations on a conflict."""
     skey = id(stream)
     with _lock:
+        if _native is not None:
+            start = _native(skey, accesses, op)
+            if start == len(accesses):  # all checked and recorded, the clock advanced
+                return
+            if start > 0:
+                accesses = accesses[start:]
         vc = _clocks.get(skey)
         if vc is None or (_host and _joined.get(skey) != _host_gen[0]):
             vc = _clock(skey)

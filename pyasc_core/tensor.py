@@ -29,17 +29,23 @@ from .values import check_array, check_assigned, needs_value_check
 _new = object.__new__
 
 
+class _Owned(int):
+    """The host bytes a tensor owns (its ``_owned``), counted in HOST_MEMORY until the tensor (its
+    only holder) dies. The release rides on this int, not on a Tensor ``__del__``: tensors that own
+    nothing (device tensors, views: a plain 0) pay no finalizer."""
+
+    __slots__ = ()
+
+    def __del__(self) -> None:
+        HOST_MEMORY.release(int(self))
+
+
 class Tensor:
     """An n-dimensional array that lives on one device (``numpy``, ``sim:0``, ``npu:0``, ...)."""
 
     __slots__ = ("_data", "_device", "_owned", "__weakref__")
     # NumPy defers its binary operators to ours (ndarray + Tensor -> Tensor.__radd__)
     __array_priority__ = 1000
-
-    def __del__(self) -> None:
-        owned = self._owned
-        if owned:
-            HOST_MEMORY.release(owned)
 
     # -- metadata -----------------------------------------------------------------------------
     @property
@@ -223,9 +229,11 @@ def wrap_storage(storage: Any, device: Device, backend: Any = None) -> Tensor:
     t = _new(Tensor)
     t._data = storage
     t._device = device
-    t._owned = n
     if n:
+        t._owned = _Owned(n)
         HOST_MEMORY.alloc(n)
+    else:
+        t._owned = 0
     return t
 
 

@@ -44,6 +44,10 @@ def _current_raw_stream(device: Device) -> Any:
     return current_stream(device).impl.raw
 
 
+#: ``_acl.new_array`` (AclBackend.empty's hot path), bound when the first device is opened
+_new_array: Any = None
+
+
 class AclBackend(Backend):
     """A backend whose device is driven through an ACL library found by ``locate()``."""
 
@@ -132,6 +136,9 @@ class AclBackend(Backend):
             with self._lock:
                 d = self._devices.get(device.index)  # type: ignore[arg-type]
                 if d is None:
+                    global _new_array
+                    _new_array = _acl.new_array  # empty's hot path (set before any device is listed)
+                    _san.use_native(_acl.stream_recorder)  # the sanitizer's record loop in C
                     d = self._devices[device.index] = _acl.Device(self.library(), device.index, str(device))  # type: ignore[index]
         return d
 
@@ -149,11 +156,11 @@ class AclBackend(Backend):
         for s in shape:
             n *= s
         d = self._devices.get(device.index) if not fork.stale else None
-        block = (d if d is not None else self.raw_device(device)).allocate(n, stream)
-        ptr = block.ptr
         on = _san_active.get(self.name)
-        if on or (on is None and _san.active(self.name)):
-            _blocks.pop(ptr, None)  # _san.on_alloc inlined
+        if on is None:
+            on = _san.active(self.name)
+        # the block, its address, and the sanitizer's history of that address dropped (on_alloc)
+        block, ptr = (d if d is not None else self.raw_device(device)).allocate_fresh(n, stream, _blocks if on else None)
         if type(shape) is not tuple:
             shape = tuple(shape)
         strides = _STRIDES.get(shape)
@@ -260,23 +267,27 @@ class AclBackend(Backend):
     def empty(self, shape: tuple[int, ...], dtype: np.dtype, device: Device) -> DeviceArray:
         stack = _current.get().get(device)  # current_stream(device), inlined (the allocation hot path)
         if stack:
-            stream = stack[-1].impl.raw
+            stream = stack[-1]._impl.raw
         else:
             cache = getattr(_local, "defaults", None)
             s = cache.get(device) if cache is not None else None
-            stream = (s if s is not None else current_stream(device)).impl.raw
+            stream = (s if s is not None else current_stream(device))._impl.raw
         d = self._devices.get(device.index)
         strides = _STRIDES.get(shape)
         if d is None or strides is None or fork.stale or not isinstance(dtype, np.dtype):
             return self._alloc(shape, dtype, device, stream)
+        on = _san_active.get(self.name)
+        if on is None:
+            on = _san.active(self.name)
+        # a DeviceArray over a cached block in one C call (its bytes from shape and dtype), the
+        # sanitizer's history of its address dropped (on_alloc); None: the general allocation below
+        a = _new_array(d, None, stream, _blocks if on else None, DeviceArray, shape, dtype, device, strides)
+        if a is not None:
+            return a
         n = dtype.itemsize  # _alloc, inlined (a known device, a tuple shape seen before)
         for x in shape:
             n *= x
-        block = d.allocate(n, stream)
-        ptr = block.ptr
-        on = _san_active.get(self.name)
-        if on or (on is None and _san.active(self.name)):
-            _blocks.pop(ptr, None)  # _san.on_alloc inlined
+        block, ptr = d.allocate_fresh(n, stream, _blocks if on else None)
         a = _new(DeviceArray)
         a._block = block
         a._ptr = ptr

@@ -14,6 +14,7 @@ import numpy as np
 from pyasc_core import stream_sanitizer as _san
 from pyasc_core.errors import ArgumentError, DeviceMismatchError
 from pyasc_core.stream_sanitizer import _active as _san_active
+from pyasc_core.stream_sanitizer import _lock as _san_lock
 from pyasc_core.stream_sanitizer import _op_reads
 from pyasc_core.streams import Stream, _current, _local, current_stream
 from pyasc_core.tensor import Tensor
@@ -145,13 +146,75 @@ class TypedFunction:
         self._ctx: tuple[Any, ...] | None = None
 
     def __call__(self, num_blocks: int, *args: Any, stream: Any = None) -> None:
-        if stream is None and type(num_blocks) is int and 0 < num_blocks < 4294967296:
-            ctx = self._ctx
-            if ctx is None:
-                ctx = self._ctx = _launch_context(self.function)
-            if ctx and _launch_fast(ctx, num_blocks, args):
-                return
-        launch(self.function, num_blocks, args, stream=stream, _typed=True)
+        """The launch hot path: a typed launch on the current stream in one pass when every argument
+        has the common form (a contiguous tensor of the kernel's device, a raw address, an int, a
+        float) and the sanitizer's switch is known: packing, the stream lookup, the sanitizer's
+        records (as :func:`_sanitize_launch` makes them) and the enqueue. Anything else takes
+        :func:`launch` (which also names a bad argument)."""
+        ctx = self._ctx
+        if stream is not None or type(num_blocks) is not int or not 0 < num_blocks < 4294967296 or ctx is False:
+            return launch(self.function, num_blocks, args, stream=stream, _typed=True)
+        if ctx is None:
+            ctx = self._ctx = _launch_context(self.function)
+            if not ctx:
+                return launch(self.function, num_blocks, args, _typed=True)
+        binary, st, kinds, labels, label, raw_fn, backend, device, spec = ctx
+        if binary.unloaded or _fork.stale or len(args) != len(kinds):
+            return launch(self.function, num_blocks, args, _typed=True)
+        raw_device = backend._devices.get(device.index)
+        on = _san_active.get(backend.name)
+        if raw_device is None or on is None:
+            return launch(self.function, num_blocks, args, _typed=True)
+        vals: list[Any] = []
+        blocks: list[Any] = []
+        i = 0
+        for a in args:
+            k = kinds[i]
+            t = type(a)
+            if k == _PTR:
+                if t is Tensor and a._device is device:
+                    d = a._data
+                elif t is DeviceArray:
+                    d = a
+                elif t is int and 0 <= a < 18446744073709551616:
+                    vals.append(a)
+                    i += 1
+                    continue
+                else:
+                    return launch(self.function, num_blocks, args, _typed=True)
+                if not d.contiguous:
+                    return launch(self.function, num_blocks, args, _typed=True)
+                p = d._ptr
+                blocks.append(d._block)
+                o = d.offset
+                vals.append(p + o * d.dtype.itemsize if o else p)
+            elif (t is int) if k == _INT else (t is float):
+                vals.append(a)
+            else:
+                return launch(self.function, num_blocks, args, _typed=True)
+            i += 1
+        try:
+            blob = st.pack(*vals)
+        except (struct.error, OverflowError):
+            return launch(self.function, num_blocks, args, _typed=True)
+        stack = _current.get().get(device)  # current_stream(device), inlined
+        if stack:
+            raw_stream = stack[-1]._impl.raw
+        else:
+            cache = getattr(_local, "defaults", None)
+            s = cache.get(device) if cache is not None else None
+            raw_stream = (s if s is not None else current_stream(device))._impl.raw
+        if on and not getattr(raw_stream, "is_external", False):
+            # the sanitizer's records (as _sanitize_launch makes them), checked and made in C; the
+            # Python loop takes any it left (a possible race: it reports; what is formatted then)
+            record = _LAUNCH_RECORD[0] if _LAUNCH_RECORD else _launch_record()
+            reads = _op_reads.get()
+            with _san_lock:
+                left = record(id(raw_stream), args, spec, reads)
+                if left is not None:
+                    acc = _launch_accesses(args, kinds, labels, reads)
+                    _san.access(raw_stream, acc[left:] if left > 0 else acc, label)
+        raw_device.launch(raw_fn, num_blocks, blob, raw_stream, blocks, True)
 
     def __repr__(self) -> str:
         return f"<pyasc_acl.TypedFunction {self.signature}>"
@@ -300,7 +363,7 @@ def launch(function: Function, num_blocks: int, args: Sequence[Any] = (), stream
 
 
 def _launch_context(function: Function) -> tuple[Any, ...] | bool:
-    """What :func:`_launch_fast` needs of ``function``, looked up once (False: its signature needs
+    """What the launch fast path (TypedFunction.__call__) needs of ``function``, looked up once (False: its signature needs
     the general path)."""
     sig = function.signature
     plan = _fast_plan(sig) if sig is not None else None
@@ -309,80 +372,53 @@ def _launch_context(function: Function) -> tuple[Any, ...] | bool:
     labels = tuple((p.name == "tiling", f"its GM argument {i}" + (f" {p.name!r}" if p.name else ""))
                    for i, p in enumerate(sig.params))
     binary = function.binary
-    return (binary, plan[0], plan[1], labels, f"the launch of kernel {function.name!r}", function.raw,
-            binary.backend, binary.device)
+    label = f"the launch of kernel {function.name!r}"
+    return (binary, plan[0], plan[1], labels, label, function.raw, binary.backend, binary.device,
+            (plan[1], labels, label, Tensor, DeviceArray))
 
 
-def _launch_fast(ctx: tuple[Any, ...], num_blocks: int, args: Sequence[Any]) -> bool:
-    """A typed launch on the current stream in one pass when every argument has the common form
-    (a contiguous tensor of the kernel's device, a raw address, an int, a float) and the sanitizer's
-    switch is known: packing, the stream lookup, the sanitizer's records (as
-    :func:`_sanitize_launch` makes them) and the enqueue. False: nothing was done, take
-    :func:`launch` (which also names a bad argument)."""
-    binary, st, kinds, labels, label, raw_fn, backend, device = ctx
-    if binary.unloaded or _fork.stale or len(args) != len(kinds):
-        return False
-    raw_device = backend._devices.get(device.index)
-    on = _san_active.get(backend.name)
-    if raw_device is None or on is None:
-        return False
-    vals: list[Any] = []
-    blocks: list[Any] = []
-    if on:
-        reads = _op_reads.get()
-        acc: list[tuple[int, int, int, bool, Any]] = []
-        keys: list[int] = []
-    i = 0
-    for a in args:
-        k = kinds[i]
+#: the sanitizer's launch record in C (``_acl.stream_launch_recorder`` over its state), made once
+_LAUNCH_RECORD: list[Any] = []
+
+
+def _launch_record() -> Any:
+    if not _LAUNCH_RECORD:
+        from . import _acl
+
+        _LAUNCH_RECORD.append(_acl.stream_launch_recorder(_san._clocks, _san._blocks, _san._host, _san._joined,
+                                                          _san._host_gen, _san._MAX_ENTRIES))
+    return _LAUNCH_RECORD[0]
+
+
+def _launch_accesses(args: Sequence[Any], kinds: tuple[int, ...], labels: tuple[tuple[bool, str], ...],
+                     reads: Any) -> list[tuple[int, int, int, bool, Any]]:
+    """The sanitizer's records of a fast-path launch (TypedFunction.__call__) (one per distinct block argument,
+    written unless a tiling parameter or in the op's ``reads``); what the C record makes itself."""
+    acc: list[tuple[int, int, int, bool, Any]] = []
+    keys: list[int] = []
+    for i, a in enumerate(args):
+        if kinds[i] != _PTR:
+            continue
         t = type(a)
-        if k == _PTR:
-            if t is Tensor and a._device is device:
-                d = a._data
-            elif t is DeviceArray:
-                d = a
-            elif t is int and 0 <= a < 18446744073709551616:
-                vals.append(a)
-                i += 1
-                continue
-            else:
-                return False
-            if not d.contiguous:
-                return False
-            p = d._ptr
-            blocks.append(d._block)
-            o = d.offset
-            vals.append(p + o * d.dtype.itemsize if o else p)
-            if on:  # the sanitizer's record, as _sanitize_launch makes it (what: formatted on a report)
-                what = labels[i]
-                write = not (what[0] or (reads is not None and p in reads))
-                if p not in keys:
-                    keys.append(p)
-                    acc.append((p, 0, d._nbytes, write, what))
-                else:
-                    j = keys.index(p)
-                    if write and not acc[j][3]:
-                        acc[j] = (p, 0, acc[j][2], True, acc[j][4])
-        elif (t is int) if k == _INT else (t is float):
-            vals.append(a)
+        if t is Tensor:
+            d = a._data
+        elif t is DeviceArray:
+            d = a
         else:
-            return False
-        i += 1
-    try:
-        blob = st.pack(*vals)
-    except (struct.error, OverflowError):
-        return False
-    stack = _current.get().get(device)  # current_stream(device), inlined
-    if stack:
-        raw_stream = stack[-1]._impl.raw
-    else:
-        cache = getattr(_local, "defaults", None)
-        s = cache.get(device) if cache is not None else None
-        raw_stream = (s if s is not None else current_stream(device))._impl.raw
-    if on and not getattr(raw_stream, "is_external", False):
-        _san.access(raw_stream, acc, label)
-    raw_device.launch(raw_fn, num_blocks, blob, raw_stream, blocks, True)
-    return True
+            continue  # a raw address: not tracked
+        p = d._ptr
+        what = labels[i]
+        write = not (what[0] or (reads is not None and p in reads))
+        if p not in keys:
+            keys.append(p)
+            acc.append((p, 0, d._nbytes, write, what))
+        else:
+            j = keys.index(p)
+            if write and not acc[j][3]:
+                acc[j] = (p, 0, acc[j][2], True, acc[j][4])
+    return acc
+
+
 
 
 def _sanitize_fast(function: Function, sig: Signature, blocks: list[Any], where: list[int],

@@ -114,6 +114,100 @@ void copy(PyDevice &d, py::handle dst, py::handle src, size_t nbytes, Stream &st
     }
 }
 
+// Attribute names of pyasc_acl.storage.DeviceArray's slots, interned once.
+PyObject *g_names[9], *g_itemsize;
+const char *const kArrayFields[9] = {"_block", "_ptr", "_nbytes", "shape", "dtype", "device", "offset", "strides",
+                                     "contiguous"};
+
+// new_array(device, nbytes (None: from shape and dtype), stream, forget, DeviceArray, shape, dtype, device label, strides): the
+// allocation hot path of AclBackend.empty in one call without pybind11's dispatch: a block from the
+// cache (None when it has none: the caller takes Device.allocate_fresh, which may wait, make a
+// segment or raise OutOfMemoryError), the sanitizer's history of its address dropped from `forget`
+// (a dict, or None), and a contiguous DeviceArray over all of it.
+PyObject *new_array(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "new_array takes 9 arguments");
+        return nullptr;
+    }
+    size_t nbytes = 0;
+    if (args[1] == Py_None) {  // the shape's elements times the dtype's itemsize, computed here
+        PyObject *item = PyObject_GetAttr(args[6], g_itemsize);
+        long long v = item && PyLong_CheckExact(item) ? PyLong_AsLongLong(item) : -1;
+        Py_XDECREF(item);
+        if (v < 0 || !PyTuple_CheckExact(args[5])) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        nbytes = static_cast<size_t>(v);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[5]); ++i) {
+            PyObject *dim = PyTuple_GET_ITEM(args[5], i);
+            long long x = PyLong_CheckExact(dim) ? PyLong_AsLongLong(dim) : -1;
+            if (x < 0 || __builtin_mul_overflow(nbytes, static_cast<size_t>(x), &nbytes)) {
+                PyErr_Clear();
+                Py_RETURN_NONE;  // the general path says what is wrong
+            }
+        }
+    } else {
+        nbytes = PyLong_AsSize_t(args[1]);
+        if (nbytes == static_cast<size_t>(-1) && PyErr_Occurred()) return nullptr;
+    }
+    py::object block;
+    PyObject *ptr = nullptr;
+    try {
+        PyDevice &d = py::cast<PyDevice &>(py::handle(args[0]));
+        Stream &stream = py::cast<Stream &>(py::handle(args[2]));
+        Block *b = d.alloc->malloc_cached(nbytes, stream.handle());  // never waits: GIL kept
+        if (b == nullptr) Py_RETURN_NONE;
+        auto owned = std::make_shared<DeviceBlock>(d.alloc, b, nbytes);
+        ptr = PyLong_FromSize_t(owned->ptr());
+        block = py::cast(std::move(owned));
+    } catch (py::error_already_set &e) {
+        e.restore();
+        Py_XDECREF(ptr);
+        return nullptr;
+    } catch (...) {  // a wrong argument type or an allocator error: the general path says what
+        Py_XDECREF(ptr);
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (ptr == nullptr) return nullptr;
+    PyObject *forget = args[3];
+    if (PyDict_Check(forget)) {  // the stream sanitizer's history of a reused address
+        int has = PyDict_Contains(forget, ptr);
+        if (has < 0 || (has == 1 && PyDict_DelItem(forget, ptr) < 0)) {
+            Py_DECREF(ptr);
+            return nullptr;
+        }
+    }
+    if (!PyType_Check(args[4])) {
+        Py_DECREF(ptr);
+        PyErr_SetString(PyExc_TypeError, "new_array: argument 5 must be the DeviceArray type");
+        return nullptr;
+    }
+    PyObject *empty = PyTuple_New(0);
+    PyObject *a = empty ? PyBaseObject_Type.tp_new(reinterpret_cast<PyTypeObject *>(args[4]), empty, nullptr) : nullptr;
+    Py_XDECREF(empty);
+    PyObject *nb = a ? PyLong_FromSize_t(nbytes) : nullptr;
+    PyObject *values[9] = {block.ptr(), ptr, nb, args[5], args[6], args[7], nullptr, args[8], Py_True};
+    static PyObject *const zero = PyLong_FromLong(0);
+    values[6] = zero;
+    int rc = nb ? 0 : -1;
+    for (int i = 0; rc == 0 && i < 9; ++i) rc = PyObject_SetAttr(a, g_names[i], values[i]);
+    Py_DECREF(ptr);
+    Py_XDECREF(nb);
+    if (rc < 0) {
+        Py_XDECREF(a);
+        return nullptr;
+    }
+    return a;
+}
+
+PyMethodDef new_array_def = {"new_array", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&new_array)),
+                             METH_FASTCALL,
+                             "new_array(device, nbytes, stream, forget, DeviceArray, shape, dtype, device, strides): "
+                             "a DeviceArray over a cached block, or None when the cache has none (AclBackend.empty's "
+                             "hot path)"};
+
 template <class Raw>
 void bind_raw(py::module_ &m, const char *name, const char *doc) {
     py::class_<Raw, std::shared_ptr<Raw>>(m, name, doc)
@@ -125,6 +219,15 @@ void bind_raw(py::module_ &m, const char *name, const char *doc) {
 }  // namespace
 
 void bind_memory(py::module_ &m, PyDeviceClass &device) {
+    for (int i = 0; i < 9; ++i) {
+        g_names[i] = PyUnicode_InternFromString(kArrayFields[i]);
+        if (g_names[i] == nullptr) throw py::error_already_set();
+    }
+    g_itemsize = PyUnicode_InternFromString("itemsize");
+    if (g_itemsize == nullptr) throw py::error_already_set();
+    PyObject *fn = PyCFunction_NewEx(&new_array_def, nullptr, m.attr("__name__").ptr());
+    if (fn == nullptr) throw py::error_already_set();
+    m.add_object("new_array", py::reinterpret_steal<py::object>(fn));
     py::class_<DeviceBlock, std::shared_ptr<DeviceBlock>>(m, "DeviceBlock",
                                                           "A block of the caching allocator, freed when dropped.")
         .def_property_readonly("ptr", &DeviceBlock::ptr)
@@ -185,6 +288,21 @@ void bind_memory(py::module_ &m, PyDeviceClass &device) {
         }, py::arg("ptr"), py::arg("nbytes"), py::arg("stream"), py::arg("owner"),
              "a block over device memory someone else owns (never freed by the allocator; `owner` is "
              "kept until the streams that used the block are done with it)")
+        .def("allocate_fresh", [](PyDevice &d, size_t nbytes, Stream &stream, py::handle forget) {
+            Block *b = d.alloc->malloc_cached(nbytes, stream.handle());  // never waits: GIL kept
+            if (b == nullptr) {
+                py::gil_scoped_release nogil;  // a new segment, or waiting for queued work
+                b = d.alloc->malloc(nbytes, stream.handle());
+            }
+            auto block = std::make_shared<DeviceBlock>(d.alloc, b, nbytes);
+            py::int_ ptr(block->ptr());
+            if (PyDict_Check(forget.ptr())) {  // the stream sanitizer's history of a reused address
+                int has = PyDict_Contains(forget.ptr(), ptr.ptr());
+                if (has < 0 || (has == 1 && PyDict_DelItem(forget.ptr(), ptr.ptr()) < 0)) throw py::error_already_set();
+            }
+            return py::make_tuple(py::cast(std::move(block)), std::move(ptr));
+        }, "allocate, returning (block, block.ptr); `forget`: a dict (the stream sanitizer's records) "
+           "whose entry for the address is dropped, or None (the allocation hot path in one call)")
         .def("allocate_host", [](PyDevice &d, size_t nbytes) {
             HostBlock *b = nullptr;
             {

@@ -7,6 +7,10 @@
 namespace py = pybind11;
 using namespace pyasc_npu;
 
+namespace pyasc_npu {
+void bind_stream_record(py::module_ &m);  // stream_record.cpp
+}  // namespace pyasc_npu
+
 namespace {
 
 // Builds the Python exception with pyasc_acl.errors.<factory>(*args) and sets it as the error.
@@ -42,4 +46,5 @@ PYBIND11_MODULE(_acl, m) {
     bind_streams(m, device);
     bind_memory(m, device);
     bind_kernels(m, device);
+    bind_stream_record(m);
 }
