@@ -455,6 +455,11 @@ NEW_ROWS = [
     ("CreateVecIndex", "AscendC::CreateVecIndex(t, decltype(t)::PrimType(0), 64)",
      {"a2": ("int32_t", "uint32_t", "int16_t, half, int32_t, float"),
       "310p": ("int16_t", "bfloat16_t", "int16_t, half, int32_t, float")}),
+    ("Extract", "AscendC::LocalTensor<uint32_t> o = t[1024].ReinterpretCast<uint32_t>(); AscendC::Extract(t, o, t[512], 1)",
+     {"a2": ("float", "int32_t", "half, float"), "310p": ("half", "int16_t", "half, float")}),
+    ("ArithProgression", "AscendC::ArithProgression(t, decltype(t)::PrimType(0), decltype(t)::PrimType(1), 64)",
+     {"a2": ("int16_t", "uint32_t", "half, float, int16_t, int32_t"),
+      "310p": ("float", "bfloat16_t", "half, float, int16_t, int32_t")}),
 ]
 NEW_CASES = [(api, call, soc, *row) for api, call, rows in NEW_ROWS for soc, row in rows.items()]
 
@@ -531,7 +536,7 @@ def test_every_checked_api_has_an_atlas_a2_row():
     a2 = _rows(text.partition("#elif __CCE_AICORE__ == 200")[0])
     assert fallbacks - a2 == set()
     assert {"AddRelu", "SubRelu", "MulAddDst", "FusedMulAdd", "FusedMulAddRelu", "Copy", "Gather", "GatherMask",
-            "Transpose", "Sort32", "Concat", "CreateVecIndex"} <= a2
+            "Transpose", "Sort32", "Concat", "CreateVecIndex", "Extract", "ArithProgression"} <= a2
 
 
 def test_the_inference_series_gaps_are_listed_in_one_place():

@@ -90,6 +90,8 @@
 #define PYASC_SIM_DT_Sort32 half, float                 // source: atlasascendc_api_07_0231.html (Sort32)
 #define PYASC_SIM_DT_Concat half, float                 // source: atlasascendc_api_07_0839.html (Concat, sort preprocessing)
 #define PYASC_SIM_DT_CreateVecIndex int16_t, half, int32_t, float  // source: atlasascendc_api_07_0090.html (CreateVecIndex)
+#define PYASC_SIM_DT_Extract half, float                // source: atlasascendc_api_07_0841.html (Extract)
+#define PYASC_SIM_DT_ArithProgression half, float, int16_t, int32_t  // source: atlasascendc_api_07_0856.html (ArithProgression, Arange in later editions)
 #elif __CCE_AICORE__ == 200
 #define PYASC_SIM_DT_SOC "the Atlas inference series AI Core (__CCE_AICORE__ 200, Ascend310P)"
 // Rows read from the reference's "Atlas 推理系列产品 AI Core，支持的数据类型为" line of each page.  APIs
@@ -143,6 +145,8 @@
 #define PYASC_SIM_DT_Sort32 ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0231.html (Sort32: AI Core x)
 #define PYASC_SIM_DT_Concat half, float                 // source: atlasascendc_api_07_0839.html (Concat, sort preprocessing)
 #define PYASC_SIM_DT_CreateVecIndex int16_t, half, int32_t, float  // source: atlasascendc_api_07_0090.html (CreateVecIndex)
+#define PYASC_SIM_DT_Extract half, float                // source: atlasascendc_api_07_0841.html (Extract)
+#define PYASC_SIM_DT_ArithProgression half, float, int16_t, int32_t  // source: atlasascendc_api_07_0856.html (ArithProgression, Arange in later editions)
 // LeakyRelu, the reductions, Compare/Compares/CompareScalar, Select, Cast and Axpy: no AI Core row on
 // their pages; see PYASC_SIM_NO_ROW_FOR_INFERENCE_SERIES below (one list of the documented gaps).
 #endif
@@ -301,6 +305,12 @@
 #endif
 #ifndef PYASC_SIM_DT_CreateVecIndex
 #define PYASC_SIM_DT_CreateVecIndex PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Extract
+#define PYASC_SIM_DT_Extract PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_ArithProgression
+#define PYASC_SIM_DT_ArithProgression PYASC_SIM_DT_UNCHECKED
 #endif
 
 namespace pyasc_sim {

@@ -211,6 +211,7 @@ inline void Concat(LocalTensor<T> &concat, const LocalTensor<T> &src, const Loca
 template <typename T>
 inline void Extract(const LocalTensor<T> &dstValue, const LocalTensor<uint32_t> &dstIndex, const LocalTensor<T> &sorted,
                     const int32_t repeatTime, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Extract, T);
     sim_detail::check_sort_type<T>("Extract", loc);
     sim_detail::check_repeat(repeatTime, "Extract", loc);
     const int64_t n = static_cast<int64_t>(std::max(repeatTime, 0)) * 32;
@@ -503,6 +504,7 @@ inline void CreateVecIndex(LocalTensor<T> dst, const T &firstValue, uint32_t cal
 template <typename T>
 inline void ArithProgression(const LocalTensor<T> &dstLocal, const T firstValue, const T diffValue,
                              const int32_t count, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(ArithProgression, T);
     const int64_t n = sim_detail::check_count(count, "ArithProgression", loc);
     sim_detail::check_operand(dstLocal, "ArithProgression", "dst", n, loc);
     const double f = pyasc_sim::kapi::to_double(firstValue), d = pyasc_sim::kapi::to_double(diffValue);
