@@ -402,7 +402,7 @@ class AclBackend(Backend):
             for a in args:
                 if type(a) is Tensor:
                     d = a._data
-                    if not d.contiguous or (d.offset * d.dtype.itemsize) % KERNEL_ALIGN:
+                    if not d.contiguous or (d.offset and (d.offset * d.dtype.itemsize) % KERNEL_ALIGN):
                         return slow(meta, *args)
                     if on and 0 not in d.shape:
                         reads.append(d._ptr)
