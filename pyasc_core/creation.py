@@ -126,7 +126,7 @@ def _shape_args(shape: tuple[Any, ...]) -> tuple[int, ...]:
 
 #: (device spec, dtype spec) -> (dtype, Device, backend, registry version): a repeated
 #: ``empty(shape, device="sim")`` skips parsing, resolving and checking what it already checked
-_RESOLVED: dict[Any, tuple[np.dtype, Device, Any, int, bool]] = {}
+_RESOLVED: dict[Any, tuple[np.dtype, Device, Any, int, bool, Any]] = {}
 
 
 def _resolve(dtype: Any, device: Any) -> tuple[np.dtype, Device, Any]:
@@ -146,8 +146,11 @@ def _resolve(dtype: Any, device: Any) -> tuple[np.dtype, Device, Any]:
     if key is not None:
         if len(_RESOLVED) > 256:
             _RESOLVED.clear()
-        # the last field: the backend's adopt is the base one (checks nothing, owns no host bytes)
-        _RESOLVED[key] = (dt, dev, backend, REGISTRY.version, type(backend).adopt is Backend.adopt)
+        # the backend's adopt is the base one (checks nothing, owns no host bytes); then its
+        # optional ``empty_tensor`` (an empty Tensor in one call, as wrap_storage makes it) or None
+        plain = type(backend).adopt is Backend.adopt
+        _RESOLVED[key] = (dt, dev, backend, REGISTRY.version, plain,
+                          getattr(backend, "empty_tensor", None) if plain else None)
     return dt, dev, backend
 
 
@@ -190,6 +193,8 @@ def empty(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
         if hit is not None and hit[3] == REGISTRY.version:  # _resolve's cache, inlined
             dt, dev, backend = hit[0], hit[1], hit[2]
             if hit[4] and n * dt.itemsize <= MAX_NBYTES:  # wrap_storage, inlined: adopt owns nothing
+                if hit[5] is not None:
+                    return hit[5](dims, dt, dev)
                 t = _new(Tensor)
                 t._data = backend.empty(dims, dt, dev)
                 t._device = dev

@@ -76,3 +76,17 @@ def test_sanitizer_history_is_dropped_on_reuse_through_empty():
     del x
     y = pyasc.empty((256,), device="sim")
     assert y._data._ptr != ptr or ptr not in san._blocks
+
+
+def test_empty_tensor_is_what_wrap_storage_makes(sim):
+    _acl, DeviceArray, raw, stream, device = sim
+    from pyasc_core.registry import backend_for_device
+    from pyasc_core.tensor import Tensor
+
+    backend = backend_for_device(device)
+    f16 = np.dtype(np.float16)
+    t = backend.empty_tensor((3, 5), f16, device)
+    assert type(t) is Tensor and t._owned == 0 and t.device is device
+    assert (t.shape, t.dtype, t._data.strides, t._data.nbytes) == ((3, 5), f16, (5, 1), 30)
+    e = pyasc.empty((3, 5), dtype="float16", device="sim")  # creation.empty takes it
+    assert type(e) is Tensor and (e.shape, e.dtype) == ((3, 5), f16)

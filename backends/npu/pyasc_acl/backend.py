@@ -46,6 +46,7 @@ def _current_raw_stream(device: Device) -> Any:
 
 #: ``_acl.new_array`` (AclBackend.empty's hot path), bound when the first device is opened
 _new_array: Any = None
+_Tensor: Any = None  # pyasc_core.tensor.Tensor, bound with it
 
 
 class AclBackend(Backend):
@@ -136,7 +137,10 @@ class AclBackend(Backend):
             with self._lock:
                 d = self._devices.get(device.index)  # type: ignore[arg-type]
                 if d is None:
-                    global _new_array
+                    global _new_array, _Tensor
+                    from pyasc_core.tensor import Tensor
+
+                    _Tensor = Tensor
                     _new_array = _acl.new_array  # empty's hot path (set before any device is listed)
                     _san.use_native(_acl.stream_recorder)  # the sanitizer's record loop in C
                     d = self._devices[device.index] = _acl.Device(self.library(), device.index, str(device))  # type: ignore[index]
@@ -299,6 +303,30 @@ class AclBackend(Backend):
         a.strides = strides
         a.contiguous = True
         return a
+
+    def empty_tensor(self, shape: tuple[int, ...], dtype: np.dtype, device: Device) -> Any:
+        """``wrap_storage(self.empty(shape, dtype, device))`` in one C call when a cached block
+        fits (creation.empty's hot path; this backend's ``adopt`` owns no host bytes)."""
+        stack = _current.get().get(device)  # current_stream(device), inlined
+        if stack:
+            stream = stack[-1]._impl.raw
+        else:
+            cache = getattr(_local, "defaults", None)
+            s = cache.get(device) if cache is not None else None
+            stream = (s if s is not None else current_stream(device))._impl.raw
+        d = self._devices.get(device.index)
+        strides = _STRIDES.get(shape)
+        if d is not None and strides is not None and not fork.stale and isinstance(dtype, np.dtype):
+            on = _san_active.get(self.name)
+            if on is None:
+                on = _san.active(self.name)
+            t = _new_array(d, None, stream, _blocks if on else None, DeviceArray, shape, dtype, device, strides,
+                           _Tensor)
+            if t is not None:
+                return t
+        from pyasc_core.tensor import wrap_storage
+
+        return wrap_storage(self.empty(shape, dtype, device), device, self)
 
     def full(self, shape: tuple[int, ...], value: Any, dtype: np.dtype, device: Device) -> DeviceArray:
         pattern = np.full((), value, dtype).tobytes()  # raises OverflowError for values out of range

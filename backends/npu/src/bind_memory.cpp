@@ -115,7 +115,7 @@ void copy(PyDevice &d, py::handle dst, py::handle src, size_t nbytes, Stream &st
 }
 
 // Attribute names of pyasc_acl.storage.DeviceArray's slots, interned once.
-PyObject *g_names[9], *g_itemsize;
+PyObject *g_names[9], *g_itemsize, *g_tensor[3];
 const char *const kArrayFields[9] = {"_block", "_ptr", "_nbytes", "shape", "dtype", "device", "offset", "strides",
                                      "contiguous"};
 
@@ -123,10 +123,11 @@ const char *const kArrayFields[9] = {"_block", "_ptr", "_nbytes", "shape", "dtyp
 // allocation hot path of AclBackend.empty in one call without pybind11's dispatch: a block from the
 // cache (None when it has none: the caller takes Device.allocate_fresh, which may wait, make a
 // segment or raise OutOfMemoryError), the sanitizer's history of its address dropped from `forget`
-// (a dict, or None), and a contiguous DeviceArray over all of it.
+// (a dict, or None), and a contiguous DeviceArray over all of it (with a 10th argument, the Tensor
+// type: wrapped in a Tensor over `device` owning no host bytes, as wrap_storage makes it).
 PyObject *new_array(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "new_array takes 9 arguments");
+    if (nargs != 9 && nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "new_array takes 9 or 10 arguments");
         return nullptr;
     }
     size_t nbytes = 0;
@@ -199,6 +200,25 @@ PyObject *new_array(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
         Py_XDECREF(a);
         return nullptr;
     }
+    if (nargs == 10) {  // wrapped in a pyasc Tensor that owns no host bytes (creation.empty's hot path)
+        if (!PyType_Check(args[9])) {
+            Py_DECREF(a);
+            PyErr_SetString(PyExc_TypeError, "new_array: argument 10 must be the Tensor type");
+            return nullptr;
+        }
+        PyObject *none = PyTuple_New(0);
+        PyObject *t = none ? PyBaseObject_Type.tp_new(reinterpret_cast<PyTypeObject *>(args[9]), none, nullptr) : nullptr;
+        Py_XDECREF(none);
+        int trc = t ? PyObject_SetAttr(t, g_tensor[0], a) : -1;
+        if (trc == 0) trc = PyObject_SetAttr(t, g_tensor[1], args[7]);
+        if (trc == 0) trc = PyObject_SetAttr(t, g_tensor[2], zero);
+        Py_DECREF(a);
+        if (trc < 0) {
+            Py_XDECREF(t);
+            return nullptr;
+        }
+        return t;
+    }
     return a;
 }
 
@@ -224,7 +244,10 @@ void bind_memory(py::module_ &m, PyDeviceClass &device) {
         if (g_names[i] == nullptr) throw py::error_already_set();
     }
     g_itemsize = PyUnicode_InternFromString("itemsize");
-    if (g_itemsize == nullptr) throw py::error_already_set();
+    g_tensor[0] = PyUnicode_InternFromString("_data");
+    g_tensor[1] = PyUnicode_InternFromString("_device");
+    g_tensor[2] = PyUnicode_InternFromString("_owned");
+    if (!g_itemsize || !g_tensor[0] || !g_tensor[1] || !g_tensor[2]) throw py::error_already_set();
     PyObject *fn = PyCFunction_NewEx(&new_array_def, nullptr, m.attr("__name__").ptr());
     if (fn == nullptr) throw py::error_already_set();
     m.add_object("new_array", py::reinterpret_steal<py::object>(fn));
