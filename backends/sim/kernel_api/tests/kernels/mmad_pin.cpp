@@ -1,8 +1,9 @@
 // Pins the simulator's blocked Mmad (kapi/mmad_kernel.h) against its reference loop
 // (sim_detail::mmad_reference) bit for bit. The host passes raw L0A / L0B contents (mb x kb Zz and
 // kb x nb Zn fractals, padding included) and an initial L0C (mb x nb Nz fractals); the kernel loads
-// them, runs one implementation (`variant`: 0 the reference, 1 the public Mmad, 2 / 3 / 4 / 5 the blocked
-// kernel forced to its baseline / AVX2 / AVX-512 micro-kernel / AVX-512 without its float epilogue) and writes the whole L0C back.
+// them, runs one implementation (`variant`: 0 the reference, 1 the public Mmad, 2 / 3 / 4 / 5 the
+// blocked kernel forced to its baseline / AVX2 / AVX-512 micro-kernel / AVX-512 without its float
+// epilogue) and writes the whole L0C back.
 // Simulator-only: it calls the simulator's internals.
 #include "kernel_operator.h"
 using namespace AscendC;
