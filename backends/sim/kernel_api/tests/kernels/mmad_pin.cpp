@@ -78,23 +78,23 @@ __aicore__ inline void MmadPin(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint
 
 }  // namespace
 
-extern "C" __global__ __aicore__ void mmad_pin_half(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k,
-                                                 uint32_t init, uint32_t variant)
+extern "C" __global__ __aicore__ void mmad_pin_half(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n,
+    uint32_t k, uint32_t init, uint32_t variant)
 {
     MmadPin<half, float>(a, b, c, m, n, k, init, variant);
 }
-extern "C" __global__ __aicore__ void mmad_pin_bfloat16(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k,
-                                                 uint32_t init, uint32_t variant)
+extern "C" __global__ __aicore__ void mmad_pin_bfloat16(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n,
+    uint32_t k, uint32_t init, uint32_t variant)
 {
     MmadPin<bfloat16_t, float>(a, b, c, m, n, k, init, variant);
 }
-extern "C" __global__ __aicore__ void mmad_pin_float(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k,
-                                                 uint32_t init, uint32_t variant)
+extern "C" __global__ __aicore__ void mmad_pin_float(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n,
+    uint32_t k, uint32_t init, uint32_t variant)
 {
     MmadPin<float, float>(a, b, c, m, n, k, init, variant);
 }
-extern "C" __global__ __aicore__ void mmad_pin_int8(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k,
-                                                 uint32_t init, uint32_t variant)
+extern "C" __global__ __aicore__ void mmad_pin_int8(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n,
+    uint32_t k, uint32_t init, uint32_t variant)
 {
     MmadPin<int8_t, int32_t>(a, b, c, m, n, k, init, variant);
 }
