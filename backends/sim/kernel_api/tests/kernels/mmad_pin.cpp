@@ -1,8 +1,9 @@
 // Pins the simulator's blocked Mmad (kapi/mmad_kernel.h) against its reference loop
 // (sim_detail::mmad_reference) bit for bit. The host passes raw L0A / L0B contents (mb x kb Zz and
 // kb x nb Zn fractals, padding included) and an initial L0C (mb x nb Nz fractals); the kernel loads
-// them, runs one implementation (`variant`: 0 the reference, 1 the public Mmad, 2 / 3 / 4 / 5 the blocked
-// kernel forced to its baseline / AVX2 / AVX-512 micro-kernel / AVX-512 without its float epilogue) and writes the whole L0C back.
+// them, runs one implementation (`variant`: 0 the reference, 1 the public Mmad, 2 / 3 / 4 / 5 the
+// blocked kernel forced to its baseline / AVX2 / AVX-512 micro-kernel / AVX-512 without its float
+// epilogue) and writes the whole L0C back.
 // Simulator-only: it calls the simulator's internals.
 #include "kernel_operator.h"
 using namespace AscendC;
@@ -77,23 +78,23 @@ __aicore__ inline void MmadPin(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint
 
 }  // namespace
 
-extern "C" __global__ __aicore__ void mmad_pin_half(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k,
-                                                 uint32_t init, uint32_t variant)
+extern "C" __global__ __aicore__ void mmad_pin_half(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n,
+    uint32_t k, uint32_t init, uint32_t variant)
 {
     MmadPin<half, float>(a, b, c, m, n, k, init, variant);
 }
-extern "C" __global__ __aicore__ void mmad_pin_bfloat16(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k,
-                                                 uint32_t init, uint32_t variant)
+extern "C" __global__ __aicore__ void mmad_pin_bfloat16(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n,
+    uint32_t k, uint32_t init, uint32_t variant)
 {
     MmadPin<bfloat16_t, float>(a, b, c, m, n, k, init, variant);
 }
-extern "C" __global__ __aicore__ void mmad_pin_float(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k,
-                                                 uint32_t init, uint32_t variant)
+extern "C" __global__ __aicore__ void mmad_pin_float(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n,
+    uint32_t k, uint32_t init, uint32_t variant)
 {
     MmadPin<float, float>(a, b, c, m, n, k, init, variant);
 }
-extern "C" __global__ __aicore__ void mmad_pin_int8(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k,
-                                                 uint32_t init, uint32_t variant)
+extern "C" __global__ __aicore__ void mmad_pin_int8(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n,
+    uint32_t k, uint32_t init, uint32_t variant)
 {
     MmadPin<int8_t, int32_t>(a, b, c, m, n, k, init, variant);
 }

@@ -22,12 +22,52 @@ namespace AscendC {
 
 namespace sim_detail {
 
+#if defined(__x86_64__)
+// d = s^T for a 16 x 16 fractal of 16-bit elements (bit copies), as four 8 x 8 SSE2 transposes;
+// d and s do not overlap.
+inline void transpose16_b16(void *d, const void *s) {
+    const auto *src = static_cast<const uint16_t *>(s);
+    auto *dst = static_cast<uint16_t *>(d);
+    for (int bi = 0; bi < 2; ++bi) {
+        for (int bj = 0; bj < 2; ++bj) {
+            __m128i r[8];
+            for (int i = 0; i < 8; ++i) {
+                r[i] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + (bi * 8 + i) * 16 + bj * 8));
+            }
+            const __m128i t0 = _mm_unpacklo_epi16(r[0], r[1]), t1 = _mm_unpackhi_epi16(r[0], r[1]);
+            const __m128i t2 = _mm_unpacklo_epi16(r[2], r[3]), t3 = _mm_unpackhi_epi16(r[2], r[3]);
+            const __m128i t4 = _mm_unpacklo_epi16(r[4], r[5]), t5 = _mm_unpackhi_epi16(r[4], r[5]);
+            const __m128i t6 = _mm_unpacklo_epi16(r[6], r[7]), t7 = _mm_unpackhi_epi16(r[6], r[7]);
+            const __m128i u0 = _mm_unpacklo_epi32(t0, t2), u1 = _mm_unpackhi_epi32(t0, t2);
+            const __m128i u2 = _mm_unpacklo_epi32(t1, t3), u3 = _mm_unpackhi_epi32(t1, t3);
+            const __m128i u4 = _mm_unpacklo_epi32(t4, t6), u5 = _mm_unpackhi_epi32(t4, t6);
+            const __m128i u6 = _mm_unpacklo_epi32(t5, t7), u7 = _mm_unpackhi_epi32(t5, t7);
+            const __m128i cols[8] = {_mm_unpacklo_epi64(u0, u4), _mm_unpackhi_epi64(u0, u4),
+                                     _mm_unpacklo_epi64(u1, u5), _mm_unpackhi_epi64(u1, u5),
+                                     _mm_unpacklo_epi64(u2, u6), _mm_unpackhi_epi64(u2, u6),
+                                     _mm_unpacklo_epi64(u3, u7), _mm_unpackhi_epi64(u3, u7)};
+            for (int j = 0; j < 8; ++j) {
+                _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + (bj * 8 + j) * 16 + bi * 8), cols[j]);
+            }
+        }
+    }
+}
+#endif
+
 template <typename T>
 inline void load2d(T *dst, const T *src, const LoadData2DParams &p) {
     constexpr uint64_t frac = 512 / sizeof(T);  // elements per 512-byte fractal
     for (uint64_t i = 0; i < p.repeatTimes; ++i) {
         const T *s = src + (p.startIndex + i * p.srcStride) * frac;
         T *d = dst + i * (1ull + p.dstGap) * frac;
+#if defined(__x86_64__)
+        if constexpr (sizeof(T) == 2) {
+            if (p.ifTranspose && !pyasc_sim::simd::overlap(d, frac, s, frac)) {
+                transpose16_b16(d, s);
+                continue;
+            }
+        }
+#endif
         if (p.ifTranspose) {
             for (uint64_t r = 0; r < 16; ++r) {
                 for (uint64_t c = 0; c < 16; ++c) d[c * 16 + r] = s[r * 16 + c];
