@@ -4,8 +4,8 @@
 // Kernels layer_norm_<dtype>(x, weight, bias, y, workspace, tiling) and
 // rms_norm_<dtype>(x, weight, y, workspace, tiling) for float16, bfloat16, float32 (computed in
 // float). As the reference:
-//   layer_norm: mean = sum(x) / n; var = sum((x - mean)^2) / n; y = (x - mean) / sqrt(var + eps)
-//   rms_norm:   y = x / sqrt(sum(x^2) / n + eps)
+//   layer_norm: mean = sum(x) / n; var = sum((x - mean)^2) / n; y = (x - mean) * (1 / sqrt(var + eps))
+//   rms_norm:   y = x * (1 / sqrt(sum(x^2) / n + eps))
 // then * weight (+ bias). A row that fits one chunk stays in UB; longer rows are streamed from
 // global memory once per pass.
 #include "kernel_entry.h"
@@ -120,18 +120,17 @@ private:
         SetFlag<HardEvent::S_V>(EVENT_ID0);
         WaitFlag<HardEvent::S_V>(EVENT_ID0);
         Sqrt(red_, one_[16], nr);
-        for (uint32_t k = 0; k < nr; ++k) {
-            const float denom = ReadAfterVector(red_, k);
-            SetFlag<HardEvent::S_V>(EVENT_ID0);
-            WaitFlag<HardEvent::S_V>(EVENT_ID0);
-            Duplicate(work_[k * cols], denom, cols);
-        }
         LocalTensor<T> y = io_.Alloc();
         LocalTensor<float> of = tf_;
         if constexpr (!kWidened<T>) {
             of = y.template ReinterpretCast<float>();
         }
-        Div(of, tf_, work_, total);
+        for (uint32_t k = 0; k < nr; ++k) {  // (x - mean) * (1 / denominator), row by row
+            const float rden = 1.0f / ReadAfterVector(red_, k);
+            SetFlag<HardEvent::S_V>(EVENT_ID0);
+            WaitFlag<HardEvent::S_V>(EVENT_ID0);
+            Muls(of[k * cols], tf_[k * cols], rden, cols);
+        }
         if (t_.hasWeight) {
             Mul(of, of, wf_, total);
         }
@@ -209,7 +208,7 @@ private:
         // 1 / sqrt(ss / n + eps), by the vector unit
         Duplicate(work_, ss / n + eps_, 16);
         Sqrt(work_, work_, 16);
-        const float denom = ReadAfterVector(work_);
+        const float rden = 1.0f / ReadAfterVector(work_);  // the output multiplies by its reciprocal
         SetFlag<HardEvent::S_V>(EVENT_ID0);
         WaitFlag<HardEvent::S_V>(EVENT_ID0);
         // pass: the output
@@ -225,12 +224,11 @@ private:
             if constexpr (!kWidened<T>) {
                 of = y.template ReinterpretCast<float>();
             }
-            Duplicate(work_, denom, count);
             if (LAYER && resident) {  // tf_ = x - mean from the sum-of-squares pass
-                Div(of, tf_, work_, count);
+                Muls(of, tf_, rden, count);
             } else {
                 Adds(of, xv_, -mean, count);
-                Div(of, of, work_, count);
+                Muls(of, of, rden, count);
             }
             if (t_.hasWeight) {
                 Mul(of, of, wf_, count);

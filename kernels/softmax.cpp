@@ -3,7 +3,7 @@
 //
 // Kernels softmax_<dtype> and log_softmax_<dtype> for float16, bfloat16, float32 (computed in
 // float). Per row, as the reference: m = max(x); e = exp(x - m); s = sum(e);
-// softmax = e / s, log_softmax = (x - m) - log(s). A row that fits one chunk stays in UB for the
+// softmax = e * (1 / s) (as PyTorch's CPU kernel), log_softmax = (x - m) - log(s). A row that fits one chunk stays in UB for the
 // three passes; longer rows are streamed from global memory once per pass.
 #include "kernel_entry.h"
 #include "row_io.h"
@@ -92,15 +92,14 @@ private:
             Adds(work_[k * cols], xv_[k * cols], -m, cols);
         }
         Exp(ef_, work_, total);
-        for (uint32_t k = 0; k < nr; ++k) {
-            ReduceSum(one_, ef_[k * cols], work_, cols);
-            float s = 0.0f;
-            s += ReadAfterVector(one_);
-            Duplicate(sv_[k * cols], s, cols);
-        }
         LocalTensor<T> y = io_.Alloc();
         LocalTensor<float> yf = kWidened<T> ? work_ : y.template ReinterpretCast<float>();
-        Div(yf, ef_, sv_, total);
+        for (uint32_t k = 0; k < nr; ++k) {  // e * (1 / sum), row by row
+            ReduceSum(one_, ef_[k * cols], sv_, cols);
+            float s = 0.0f;
+            s += ReadAfterVector(one_);
+            Muls(yf[k * cols], ef_[k * cols], 1.0f / s, cols);
+        }
         if constexpr (kWidened<T>) {
             FromCompute(y, yf, total);
         }
@@ -134,6 +133,7 @@ private:
             ReduceSum(one_, ef_, work_, count);
             s += ReadAfterVector(one_);
         }
+        const float rs = 1.0f / s;  // softmax multiplies by the reciprocal of the sum
         float shift = 0.0f;  // log_softmax: log(s), by the vector unit
         if constexpr (LOG) {
             Duplicate(sv_, s, 16);
@@ -157,8 +157,7 @@ private:
                     Adds(work_, xv_, -m, count);
                     Exp(ef_, work_, count);
                 }
-                Duplicate(sv_, s, count);
-                Div(yf, ef_, sv_, count);
+                Muls(yf, ef_, rs, count);
             }
             if constexpr (kWidened<T>) {
                 FromCompute(y, yf, count);

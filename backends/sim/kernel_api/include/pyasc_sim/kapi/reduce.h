@@ -153,26 +153,32 @@ __attribute__((always_inline)) inline T extreme_lanes(const T *__restrict__ p, i
 // exactly, and the extreme of a set of numbers does not depend on the lanes (a zero's sign does:
 // extreme_first finds the first zero when the extreme is zero).
 __attribute__((target("avx512f"))) inline float extreme_lanes_f32_avx512(const float *p, int64_t n, bool is_max) {
+    // the masked forms with every lane set (the unmasked intrinsics trip GCC 12's maybe-uninitialized)
+    constexpr __mmask16 kAll = 0xFFFF;
     __m512 a0 = _mm512_set1_ps(p[0]), a1 = a0, a2 = a0, a3 = a0;
     int64_t i = 0;
     if (is_max) {
         for (; i + 64 <= n; i += 64) {
-            a0 = _mm512_max_ps(_mm512_loadu_ps(p + i), a0);
-            a1 = _mm512_max_ps(_mm512_loadu_ps(p + i + 16), a1);
-            a2 = _mm512_max_ps(_mm512_loadu_ps(p + i + 32), a2);
-            a3 = _mm512_max_ps(_mm512_loadu_ps(p + i + 48), a3);
+            a0 = _mm512_mask_max_ps(a0, kAll, _mm512_loadu_ps(p + i), a0);
+            a1 = _mm512_mask_max_ps(a1, kAll, _mm512_loadu_ps(p + i + 16), a1);
+            a2 = _mm512_mask_max_ps(a2, kAll, _mm512_loadu_ps(p + i + 32), a2);
+            a3 = _mm512_mask_max_ps(a3, kAll, _mm512_loadu_ps(p + i + 48), a3);
         }
-        for (; i + 16 <= n; i += 16) a0 = _mm512_max_ps(_mm512_loadu_ps(p + i), a0);
-        a0 = _mm512_max_ps(_mm512_max_ps(a0, a1), _mm512_max_ps(a2, a3));
+        for (; i + 16 <= n; i += 16) a0 = _mm512_mask_max_ps(a0, kAll, _mm512_loadu_ps(p + i), a0);
+        a0 = _mm512_mask_max_ps(a0, kAll, a0, a1);
+        a2 = _mm512_mask_max_ps(a2, kAll, a2, a3);
+        a0 = _mm512_mask_max_ps(a0, kAll, a0, a2);
     } else {
         for (; i + 64 <= n; i += 64) {
-            a0 = _mm512_min_ps(_mm512_loadu_ps(p + i), a0);
-            a1 = _mm512_min_ps(_mm512_loadu_ps(p + i + 16), a1);
-            a2 = _mm512_min_ps(_mm512_loadu_ps(p + i + 32), a2);
-            a3 = _mm512_min_ps(_mm512_loadu_ps(p + i + 48), a3);
+            a0 = _mm512_mask_min_ps(a0, kAll, _mm512_loadu_ps(p + i), a0);
+            a1 = _mm512_mask_min_ps(a1, kAll, _mm512_loadu_ps(p + i + 16), a1);
+            a2 = _mm512_mask_min_ps(a2, kAll, _mm512_loadu_ps(p + i + 32), a2);
+            a3 = _mm512_mask_min_ps(a3, kAll, _mm512_loadu_ps(p + i + 48), a3);
         }
-        for (; i + 16 <= n; i += 16) a0 = _mm512_min_ps(_mm512_loadu_ps(p + i), a0);
-        a0 = _mm512_min_ps(_mm512_min_ps(a0, a1), _mm512_min_ps(a2, a3));
+        for (; i + 16 <= n; i += 16) a0 = _mm512_mask_min_ps(a0, kAll, _mm512_loadu_ps(p + i), a0);
+        a0 = _mm512_mask_min_ps(a0, kAll, a0, a1);
+        a2 = _mm512_mask_min_ps(a2, kAll, a2, a3);
+        a0 = _mm512_mask_min_ps(a0, kAll, a0, a2);
     }
     float lane[16];
     _mm512_storeu_ps(lane, a0);
