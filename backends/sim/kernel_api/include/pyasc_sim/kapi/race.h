@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstddef>
+#include <cstring>
 #include <map>
 #include <utility>
 #include <vector>
@@ -73,6 +74,15 @@ struct RaceState {
         }
         return true;
     }
+    // x = written at epoch ep by pipe p (source line li), read since by nobody.  Field by field in
+    // place: a temporary Sector copied in stalls on store forwarding (a per-instruction cost).
+    static void set_written(Sector &x, uint32_t ep, uint16_t li, int p) {
+        x.w_ep = ep;
+        x.w_loc = li;
+        x.w_pipe = static_cast<uint8_t>(p);
+        for (int q = 0; q < kRacePipes; ++q) x.r_ep[q] = 0;
+        for (int q = 0; q < kRacePipes; ++q) x.r_loc[q] = 0;
+    }
     // One run: sectors [first, the next run's first) with the same last accesses.
     struct Run {
         uint64_t first;
@@ -121,6 +131,7 @@ struct RaceState {
 
     bool on = false;
     uint32_t vc[kRacePipes][kRaceLanes] = {};  // vc[p][q]: the epoch of pipe q that pipe p has seen (q < 7)
+    uint32_t diag[kRaceLanes] = {};            // vc[q][q] (lane 7: 0), kept by commit(): see join_all
     // Per memory: runs of sectors with the same last accesses, sorted by their first sector (a run
     // ends where the next begins, the last at nsec). An instruction touches whole operands, so a
     // check or an update costs per run it overlaps, not per 32-byte sector; a flat sorted vector
@@ -173,6 +184,7 @@ struct RaceState {
             return c;
         }
         const uint32_t ep = ++vc[p][p];
+        diag[p] = ep;
         const uint16_t li = intern(pend_file, pend_line);
         // Reads first, and for a write its reads before its write: the report names the access
         // the missing edge belongs to (the latest unordered one).
@@ -219,11 +231,7 @@ struct RaceState {
                 const uint64_t end_i = i + 1 < r.size() ? r[i + 1].first : nsec[n.kind];
                 if (r[i].first == first && end_i == last) {
                     if (n.write) {
-                        Sector w{};
-                        w.w_ep = ep;
-                        w.w_loc = li;
-                        w.w_pipe = static_cast<uint8_t>(p);
-                        r[i].s = w;
+                        set_written(r[i].s, ep, li, p);
                     } else {
                         r[i].s.r_ep[p] = ep;
                         r[i].s.r_loc[p] = li;
@@ -239,11 +247,7 @@ struct RaceState {
             const size_t hi = last < nsec[n.kind] ? split(r, last) : r.size();  // the first run after the access
             size_t end;  // one past the runs that start at or before `last` after the update
             if (n.write) {  // one run: written by this instruction, read since by nobody
-                Sector w{};
-                w.w_ep = ep;
-                w.w_loc = li;
-                w.w_pipe = static_cast<uint8_t>(p);
-                r[lo].s = w;
+                set_written(r[lo].s, ep, li, p);
                 r.erase(r.begin() + static_cast<std::ptrdiff_t>(lo + 1), r.begin() + static_cast<std::ptrdiff_t>(hi));
                 end = lo + 1 < r.size() ? lo + 2 : lo + 1;
             } else {
@@ -293,10 +297,8 @@ struct RaceState {
     // What every pipe has seen, joined: the diagonal.  Every clock entry for pipe q (in vc, a flag
     // or a slot) is a copy of some earlier vc[q][q], which only grows, so vc[p][q] <= vc[q][q]:
     // the join of all rows is the diagonal (7 loads instead of 49 maxima).
-    void join_all(uint32_t *all) const {
-        for (int q = 0; q < kRacePipes; ++q) all[q] = vc[q][q];
-        for (int q = kRacePipes; q < kRaceLanes; ++q) all[q] = 0;
-    }
+    // (Only commit() raises a vc[q][q]: it keeps diag, one contiguous copy.)
+    void join_all(uint32_t *all) const { std::memcpy(all, diag, sizeof(diag)); }
     // PipeBarrier<PIPE_ALL> and the queue protocol (conservatively): every pipe sees every pipe.
     void barrier_all() {
         if (!on) return;
