@@ -100,17 +100,16 @@ struct RaceState {
         return r;
     }
     // The index of the run holding sector s (runs sorted by first, the first at 0).
+    // Branch-free (a data-dependent binary search mispredicts on every step): the answer stays in
+    // [lo, lo + n) while n halves.
     static size_t find(const Runs &r, uint64_t s) {
-        size_t lo = 0, hi = r.size();
-        while (lo < hi) {
-            const size_t mid = (lo + hi) / 2;
-            if (r[mid].first <= s) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
+        size_t lo = 0, n = r.size();
+        while (n > 1) {
+            const size_t half = n / 2;
+            lo = r[lo + half].first <= s ? lo + half : lo;
+            n -= half;
         }
-        return lo - 1;
+        return lo;
     }
     // Makes a run start at sector s (< nsec) and returns its index.
     static size_t split(Runs &r, uint64_t s) {
