@@ -111,6 +111,14 @@ struct RaceState {
         }
         return lo;
     }
+    // find() in memory `kind`, first trying the run an earlier lookup near s found (an
+    // instruction's operands and the next tile's are the same buffers again: hints mostly hit).
+    size_t locate(int kind, uint64_t s) {
+        const Runs &r = runs[kind];
+        size_t &h = hint[kind][(s >> 5) & (kHints - 1)];
+        if (h < r.size() && r[h].first <= s && (h + 1 == r.size() || r[h + 1].first > s)) return h;
+        return h = find(r, s);
+    }
     // Makes a run start at sector s (< nsec) and returns its index.
     static size_t split(Runs &r, uint64_t s) {
         const size_t i = find(r, s);
@@ -137,6 +145,8 @@ struct RaceState {
     // (binary search, few runs in practice) rather than a tree: no allocation per split or merge.
     Runs runs[kRaceMems];
     uint64_t nsec[kRaceMems] = {};
+    static constexpr size_t kHints = 8;
+    size_t hint[kRaceMems][kHints] = {};  // locate(): runs found, per memory and 1 KiB slot of the start
     std::vector<Note> pending;              // accesses of the instruction not yet charged
     const char *pend_file = nullptr;
     unsigned pend_line = 0;
@@ -193,7 +203,7 @@ struct RaceState {
                 Runs &r = runs_of(n.kind, capacity);
                 const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
                 if (first >= last) continue;
-                for (size_t i = find(r, first); i < r.size() && r[i].first < last; ++i) {
+                for (size_t i = locate(n.kind, first); i < r.size() && r[i].first < last; ++i) {
                     const Sector &x = r[i].s;
                     const uint64_t s = std::max(r[i].first, first);  // the run's first sector in the access
                     if (n.write) {
@@ -226,7 +236,7 @@ struct RaceState {
             const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
             if (first >= last) continue;
             {  // the access covers exactly one run (a whole buffer again): update it in place
-                const size_t i = find(r, first);
+                const size_t i = locate(n.kind, first);
                 const uint64_t end_i = i + 1 < r.size() ? r[i + 1].first : nsec[n.kind];
                 if (r[i].first == first && end_i == last) {
                     if (n.write) {
