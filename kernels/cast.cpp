@@ -18,6 +18,7 @@
 //               16-bit halves (GatherMask); -> u8/i8 the low 16 bits, then modulo 256 in float
 //               arithmetic (exact below 2^24) and i32 -> f16 -> u8/i8
 //   -> bool:    Compare(x != 0) on the float value (a non-zero int64 stays non-zero) and Select 1/0
+// A float32 source (or destination) is the conversion's own input (output) tile: no staging copy.
 #include "kernel_entry.h"
 #include "tile_loop.h"
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstddef>
+#include <cstring>
 #include <map>
 #include <utility>
 #include <vector>
@@ -73,6 +74,15 @@ struct RaceState {
         }
         return true;
     }
+    // x = written at epoch ep by pipe p (source line li), read since by nobody.  Field by field in
+    // place: a temporary Sector copied in stalls on store forwarding (a per-instruction cost).
+    static void set_written(Sector &x, uint32_t ep, uint16_t li, int p) {
+        x.w_ep = ep;
+        x.w_loc = li;
+        x.w_pipe = static_cast<uint8_t>(p);
+        for (int q = 0; q < kRacePipes; ++q) x.r_ep[q] = 0;
+        for (int q = 0; q < kRacePipes; ++q) x.r_loc[q] = 0;
+    }
     // One run: sectors [first, the next run's first) with the same last accesses.
     struct Run {
         uint64_t first;
@@ -90,17 +100,24 @@ struct RaceState {
         return r;
     }
     // The index of the run holding sector s (runs sorted by first, the first at 0).
+    // Branch-free (a data-dependent binary search mispredicts on every step): the answer stays in
+    // [lo, lo + n) while n halves.
     static size_t find(const Runs &r, uint64_t s) {
-        size_t lo = 0, hi = r.size();
-        while (lo < hi) {
-            const size_t mid = (lo + hi) / 2;
-            if (r[mid].first <= s) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
+        size_t lo = 0, n = r.size();
+        while (n > 1) {
+            const size_t half = n / 2;
+            lo = r[lo + half].first <= s ? lo + half : lo;
+            n -= half;
         }
-        return lo - 1;
+        return lo;
+    }
+    // find() in memory `kind`, first trying the run an earlier lookup near s found (an
+    // instruction's operands and the next tile's are the same buffers again: hints mostly hit).
+    size_t locate(int kind, uint64_t s) {
+        const Runs &r = runs[kind];
+        size_t &h = hint[kind][(s >> 5) & (kHints - 1)];
+        if (h < r.size() && r[h].first <= s && (h + 1 == r.size() || r[h + 1].first > s)) return h;
+        return h = find(r, s);
     }
     // Makes a run start at sector s (< nsec) and returns its index.
     static size_t split(Runs &r, uint64_t s) {
@@ -121,12 +138,15 @@ struct RaceState {
 
     bool on = false;
     uint32_t vc[kRacePipes][kRaceLanes] = {};  // vc[p][q]: the epoch of pipe q that pipe p has seen (q < 7)
+    uint32_t diag[kRaceLanes] = {};            // vc[q][q] (lane 7: 0), kept by commit(): see join_all
     // Per memory: runs of sectors with the same last accesses, sorted by their first sector (a run
     // ends where the next begins, the last at nsec). An instruction touches whole operands, so a
     // check or an update costs per run it overlaps, not per 32-byte sector; a flat sorted vector
     // (binary search, few runs in practice) rather than a tree: no allocation per split or merge.
     Runs runs[kRaceMems];
     uint64_t nsec[kRaceMems] = {};
+    static constexpr size_t kHints = 8;
+    size_t hint[kRaceMems][kHints] = {};  // locate(): runs found, per memory and 1 KiB slot of the start
     std::vector<Note> pending;              // accesses of the instruction not yet charged
     const char *pend_file = nullptr;
     unsigned pend_line = 0;
@@ -173,6 +193,7 @@ struct RaceState {
             return c;
         }
         const uint32_t ep = ++vc[p][p];
+        diag[p] = ep;
         const uint16_t li = intern(pend_file, pend_line);
         // Reads first, and for a write its reads before its write: the report names the access
         // the missing edge belongs to (the latest unordered one).
@@ -182,7 +203,7 @@ struct RaceState {
                 Runs &r = runs_of(n.kind, capacity);
                 const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
                 if (first >= last) continue;
-                for (size_t i = find(r, first); i < r.size() && r[i].first < last; ++i) {
+                for (size_t i = locate(n.kind, first); i < r.size() && r[i].first < last; ++i) {
                     const Sector &x = r[i].s;
                     const uint64_t s = std::max(r[i].first, first);  // the run's first sector in the access
                     if (n.write) {
@@ -215,15 +236,11 @@ struct RaceState {
             const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
             if (first >= last) continue;
             {  // the access covers exactly one run (a whole buffer again): update it in place
-                const size_t i = find(r, first);
+                const size_t i = locate(n.kind, first);
                 const uint64_t end_i = i + 1 < r.size() ? r[i + 1].first : nsec[n.kind];
                 if (r[i].first == first && end_i == last) {
                     if (n.write) {
-                        Sector w{};
-                        w.w_ep = ep;
-                        w.w_loc = li;
-                        w.w_pipe = static_cast<uint8_t>(p);
-                        r[i].s = w;
+                        set_written(r[i].s, ep, li, p);
                     } else {
                         r[i].s.r_ep[p] = ep;
                         r[i].s.r_loc[p] = li;
@@ -239,11 +256,7 @@ struct RaceState {
             const size_t hi = last < nsec[n.kind] ? split(r, last) : r.size();  // the first run after the access
             size_t end;  // one past the runs that start at or before `last` after the update
             if (n.write) {  // one run: written by this instruction, read since by nobody
-                Sector w{};
-                w.w_ep = ep;
-                w.w_loc = li;
-                w.w_pipe = static_cast<uint8_t>(p);
-                r[lo].s = w;
+                set_written(r[lo].s, ep, li, p);
                 r.erase(r.begin() + static_cast<std::ptrdiff_t>(lo + 1), r.begin() + static_cast<std::ptrdiff_t>(hi));
                 end = lo + 1 < r.size() ? lo + 2 : lo + 1;
             } else {
@@ -293,10 +306,8 @@ struct RaceState {
     // What every pipe has seen, joined: the diagonal.  Every clock entry for pipe q (in vc, a flag
     // or a slot) is a copy of some earlier vc[q][q], which only grows, so vc[p][q] <= vc[q][q]:
     // the join of all rows is the diagonal (7 loads instead of 49 maxima).
-    void join_all(uint32_t *all) const {
-        for (int q = 0; q < kRacePipes; ++q) all[q] = vc[q][q];
-        for (int q = kRacePipes; q < kRaceLanes; ++q) all[q] = 0;
-    }
+    // (Only commit() raises a vc[q][q]: it keeps diag, one contiguous copy.)
+    void join_all(uint32_t *all) const { std::memcpy(all, diag, sizeof(diag)); }
     // PipeBarrier<PIPE_ALL> and the queue protocol (conservatively): every pipe sees every pipe.
     void barrier_all() {
         if (!on) return;

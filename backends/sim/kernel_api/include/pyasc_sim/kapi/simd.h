@@ -262,10 +262,12 @@ __attribute__((target("avx512f"))) inline void exp_f32_avx512(float *__restrict_
     const __m512 c5 = _mm512_set1_ps(1.0f / 120.0f), c4 = _mm512_set1_ps(1.0f / 24.0f);
     const __m512 c3 = _mm512_set1_ps(1.0f / 6.0f), c2 = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
     const __m512i kbias = _mm512_set1_epi32(0x4B400000), e127 = _mm512_set1_epi32(127);
+    const __mmask16 all = 0xFFFF;  // full-mask maskz forms: GCC 12's unmasked ones read an "undefined" register
+                                   // that -Wmaybe-uninitialized reports
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
         const __m512 x = _mm512_loadu_ps(s + i);
-        const __m512 xc = _mm512_min_ps(hi, _mm512_max_ps(lo, x));
+        const __m512 xc = _mm512_maskz_min_ps(all, hi, _mm512_maskz_max_ps(all, lo, x));
         const __m512 t = _mm512_add_ps(_mm512_mul_ps(xc, inv_ln2), shift);
         const __m512 kf = _mm512_sub_ps(t, shift);
         const __m512 r = _mm512_sub_ps(_mm512_sub_ps(xc, _mm512_mul_ps(kf, ln2_hi)), _mm512_mul_ps(kf, ln2_lo));
@@ -276,9 +278,9 @@ __attribute__((target("avx512f"))) inline void exp_f32_avx512(float *__restrict_
         q = _mm512_add_ps(_mm512_mul_ps(q, r), c2);
         const __m512 p = _mm512_add_ps(one, _mm512_add_ps(r, _mm512_mul_ps(_mm512_mul_ps(r, r), q)));
         const __m512i k = _mm512_sub_epi32(_mm512_castps_si512(t), kbias);
-        const __m512i k1 = _mm512_srai_epi32(k, 1), k2 = _mm512_sub_epi32(k, k1);
-        const __m512 s1 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(k1, e127), 23));
-        const __m512 s2 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(k2, e127), 23));
+        const __m512i k1 = _mm512_maskz_srai_epi32(all, k, 1), k2 = _mm512_sub_epi32(k, k1);
+        const __m512 s1 = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(all, _mm512_add_epi32(k1, e127), 23));
+        const __m512 s2 = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(all, _mm512_add_epi32(k2, e127), 23));
         _mm512_storeu_ps(d + i, _mm512_mul_ps(_mm512_mul_ps(p, s1), s2));
     }
     for (; i < n; ++i) d[i] = exp_f32_one(s[i]);
