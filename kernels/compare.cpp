@@ -5,9 +5,12 @@
 // bytes. A Python scalar on the right (mode 1) is compared as a tensor; the host swaps a scalar on the
 // left into this form (s < y  <=>  y > s); the scalar is Duplicate'd into a tensor once.
 // Compare takes int32_t for EQ/NE only on Atlas A2: int32 lt/le/gt/ge compare the sign of a - b,
-// computed exactly in float from 16-bit halves: with h = x >> 16 and l = x - (h << 16) (0..65535),
-// s = (ha - hb) * 65536 + (la - lb) has the sign of a - b and is 0 only when a == b (each
-// difference is exact in float; when ha != hb the rounded sum keeps the sign of its larger term).
+// computed exactly in float without shifts (ShiftLeft/ShiftRight are not on the inference series'
+// AI Core): f = float(x) is monotonic in x and r = x - int32(f) (rint, saturating at 2^31 - 1) is an
+// exact small int32 (|r| <= 64, or -63..0 next to 2^31), so s = (fa - fb) * 256 + (float(ra) - float(rb))
+// has the sign of a - b and is 0 only when a == b: fa - fb keeps the sign of the float difference (0 only
+// when fa == fb, and then s = ra - rb exactly), and when it is not 0 it is at least 1, so its 256-fold
+// outweighs |ra - rb| <= 128 and the rounded sum keeps its sign.
 #include "kernel_entry.h"
 #include "tile_loop.h"
 
@@ -99,37 +102,33 @@ private:
                                      const LocalTensor<int32_t> &b, uint32_t count) {
         const uint32_t tile = t_.tileLength;
         const uint32_t n = AlignRepeat<float>(count);
-        LocalTensor<float> d = calc_.Get<float>();  // ha - hb, then s
-        LocalTensor<float> e = d[tile];             // la - lb
-        LocalTensor<float> f = d[2 * tile];         // temporaries, then zeros
+        LocalTensor<float> d = calc_.Get<float>();  // fa, then fa - fb, then s
+        LocalTensor<float> e = d[tile];             // ra, then ra - rb
+        LocalTensor<float> f = d[2 * tile];         // fb, then rb, then zeros
         LocalTensor<int32_t> h = intBuf_.Get<int32_t>();
-        Halves(d, e, a, n);
-        Halves(f, h, b, n);  // h: lb as int32 (the float temporaries are full)
+        Split(d, e, h, a, n);
+        Split(f, h, b, n);  // h: rb as int32 (the float temporaries are full)
         Sub(d, d, f, n);
         Cast(f, h, RoundMode::CAST_NONE, n);
         Sub(e, e, f, n);
-        Muls(d, d, 65536.0f, n);
+        Muls(d, d, 256.0f, n);
         Add(d, d, e, n);
         Duplicate(f, 0.0f, n);
         Compare(mask, d, f, MODE, n);
     }
 
-    // hi = float(x >> 16), lo = x - ((x >> 16) << 16) as float, or (Halves into an int32 tensor) lo as int32
-    __aicore__ inline void Halves(const LocalTensor<float> &hi, const LocalTensor<float> &lo, const LocalTensor<int32_t> &x,
-                                  uint32_t n) {
-        LocalTensor<int32_t> h = intBuf_.Get<int32_t>();
-        ShiftRight(h, x, 16, n);
-        Cast(hi, h, RoundMode::CAST_NONE, n);
-        ShiftLeft(h, h, 16, n);
-        Sub(h, x, h, n);
-        Cast(lo, h, RoundMode::CAST_NONE, n);
+    // fx = float(x), r = x - int32(rint(fx)) as float (through the int32 tile h), or (Split into an int32
+    // tensor) r as int32
+    __aicore__ inline void Split(const LocalTensor<float> &fx, const LocalTensor<float> &r, const LocalTensor<int32_t> &h,
+                                 const LocalTensor<int32_t> &x, uint32_t n) {
+        Split(fx, h, x, n);
+        Cast(r, h, RoundMode::CAST_NONE, n);
     }
-    __aicore__ inline void Halves(const LocalTensor<float> &hi, const LocalTensor<int32_t> &lo, const LocalTensor<int32_t> &x,
-                                  uint32_t n) {
-        ShiftRight(lo, x, 16, n);
-        Cast(hi, lo, RoundMode::CAST_NONE, n);
-        ShiftLeft(lo, lo, 16, n);
-        Sub(lo, x, lo, n);
+    __aicore__ inline void Split(const LocalTensor<float> &fx, const LocalTensor<int32_t> &r, const LocalTensor<int32_t> &x,
+                                 uint32_t n) {
+        Cast(fx, x, RoundMode::CAST_NONE, n);
+        Cast(r, fx, RoundMode::CAST_RINT, n);
+        Sub(r, x, r, n);
     }
 
     TileLoop<uint8_t, T, T> loop_;  // z <- x, y

@@ -1,7 +1,8 @@
 """The sim's integer AI Core kernels over whole integer ranges (issue 11, point 2), against NumPy:
 int16 arithmetic wraps like NumPy (8-bit integers compute in int16, pow and matmul in int32, and
 wrap back through the cast kernel), int32 ordering comparisons are exact near the int32 limits
-(compare.cpp compares a - b from 16-bit halves: Compare takes int32 for EQ/NE only), and integer
+(compare.cpp compares a - b from float(x) and the exact residual x - int32(float(x)): Compare takes
+int32 for EQ/NE only, and the inference series has no ShiftLeft/ShiftRight to split halves), and integer
 casts wrap or sign-extend exactly (kernels/cast.cpp). The schema-driven differential tests
 (test_sim_ops.py) use small values; these use the extremes."""
 
@@ -52,6 +53,33 @@ def test_int_comparisons_are_exact_over_the_whole_range(op: str, dtype: str) -> 
     for s in (int(a[0]), 0, int(np.iinfo(dtype).max)):  # a Python scalar on either side
         np.testing.assert_array_equal(fn(_sim(a), s).numpy(), want(a, s))
         np.testing.assert_array_equal(fn(s, _sim(b)).numpy(), want(s, b))
+
+
+@pytest.mark.parametrize("op", ["lt", "le", "gt", "ge"])
+def test_int32_ordering_is_exact_where_float_rounds(op: str) -> None:
+    # neighbours that round to the same float (2^24 + 1, 2^31 - 64 ... 2^31 - 1, which rounds to 2^31 and
+    # saturates back) and pairs whose floats differ by one ulp: the residual term decides
+    edges = np.array([-2**31, -2**31 + 1, -2**31 + 64, -2**31 + 65, -2**24 - 1, -2**24, -1, 0, 1, 2**24 - 1,
+                      2**24, 2**24 + 1, 2**24 + 2, 2**24 + 3, 2**30 + 1, 2**30 + 63, 2**30 + 64, 2**30 + 65,
+                      2**31 - 129, 2**31 - 65, 2**31 - 64, 2**31 - 63, 2**31 - 2, 2**31 - 1], np.int64)
+    a = np.repeat(edges, len(edges)).astype(np.int32)
+    b = np.tile(edges, len(edges)).astype(np.int32)
+    want = getattr(np, {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}[op])
+    np.testing.assert_array_equal(getattr(pyasc, op)(_sim(a), _sim(b)).numpy(), want(a, b))
+
+
+def test_every_builtin_kernel_compiles_for_the_inference_series() -> None:
+    # the API x dtype tables of Ascend310P3 accept every built-in kernel (compare.cpp's int32 ordering
+    # path used to need ShiftLeft/ShiftRight, which that AI Core does not have)
+    import pathlib
+
+    import pyasc_sim
+
+    root = pathlib.Path(__file__).resolve().parents[1] / "kernels"
+    sources = sorted(root.glob("*.cpp"))
+    assert root / "compare.cpp" in sources
+    for src in sources:
+        assert pathlib.Path(pyasc_sim.compile(src, opt="-O0", soc="Ascend310P3")).is_file(), src
 
 
 @pytest.mark.parametrize("op", ["add", "sub", "mul", "maximum", "minimum"])
