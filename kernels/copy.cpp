@@ -145,28 +145,36 @@ private:
         pipe_.InitBuffer(outQue_, BUFFER_NUM, t_.tileRows * chunk * sizeof(T));
         pipe_.InitBuffer(offBuf_, (lastCount_ == chunk ? 1 : 2) * entries * sizeof(uint32_t));
         full_ = offBuf_.Get<uint32_t>();
-        FillOffsets(full_, chunk);
+        edge_ = lastCount_ != chunk ? full_[entries] : full_;
+        FillFirstRow(full_, chunk);
         if (lastCount_ != chunk) {
-            edge_ = full_[entries];
-            FillOffsets(edge_, lastCount_);
-        } else {
-            edge_ = full_;
+            FillFirstRow(edge_, lastCount_);
         }
         SetFlag<HardEvent::S_V>(EVENT_ID0);
         WaitFlag<HardEvent::S_V>(EVENT_ID0);
+        FillRows(full_);
+        if (lastCount_ != chunk) {
+            FillRows(edge_);
+        }
     }
 
-    // table[(i * chunk + j) * WORDS + h] = byte offset of word h of input-tile element (j, i);
-    // columns j >= valid (past a ragged edge) read (0, i), which every tile loads.
-    __aicore__ inline void FillOffsets(const LocalTensor<uint32_t> &table, uint32_t valid) {
-        for (uint32_t i = 0; i < t_.tileRows; ++i) {
-            for (uint32_t j = 0; j < t_.chunk; ++j) {
-                const uint32_t src = (j < valid ? j : 0) * pitch_ + i;
-                for (uint32_t h = 0; h < WORDS; ++h) {
-                    table.SetValue((i * t_.chunk + j) * WORDS + h,
-                                   static_cast<uint32_t>(src * sizeof(T) + h * sizeof(W)));
-                }
+    // table[(i * chunk + j) * WORDS + h] = byte offset of word h of input-tile element (j, i):
+    // row i is row 0 plus i elements. Columns j >= valid (past a ragged edge) read (0, i), which
+    // every tile loads. Row 0 by the scalar unit, the others by one Adds each.
+    __aicore__ inline void FillFirstRow(const LocalTensor<uint32_t> &table, uint32_t valid) {
+        for (uint32_t j = 0; j < t_.chunk; ++j) {
+            const uint32_t src = (j < valid ? j : 0) * pitch_;
+            for (uint32_t h = 0; h < WORDS; ++h) {
+                table.SetValue(j * WORDS + h, static_cast<uint32_t>(src * sizeof(T) + h * sizeof(W)));
             }
+        }
+    }
+
+    __aicore__ inline void FillRows(const LocalTensor<uint32_t> &table) {
+        const uint32_t row = t_.chunk * WORDS;
+        LocalTensor<int32_t> t = table.template ReinterpretCast<int32_t>();
+        for (uint32_t i = 1; i < t_.tileRows; ++i) {
+            Adds(t[i * row], t, static_cast<int32_t>(i * sizeof(T)), static_cast<int32_t>(row));
         }
     }
 
