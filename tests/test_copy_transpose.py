@@ -15,6 +15,14 @@ SHAPES_2D = [(1, 1), (1, 7), (7, 1), (2, 3), (5, 9), (8, 8), (16, 16), (17, 33),
              (65, 130), (100, 3), (3, 100), (128, 257), (512, 512)]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _release_cached_blocks():
+    """Hand the many blocks these tests cache back (later tests measure the allocator's reserve)."""
+    yield
+    pyasc.synchronize("sim")
+    pyasc.memory.empty_cache("sim")
+
+
 def _bits(dtype: str, shape: tuple[int, ...], seed: int = 0) -> np.ndarray:
     """Random bit patterns (NaN payloads included for floats): a copy must keep every bit."""
     rng = np.random.default_rng(seed)
