@@ -7,7 +7,9 @@
 * pipe-race's own cost: a queued add kernel (4M float32) compiled as usual and with
   -DPYASC_SIM_RACECHECK=0, both with the checks on, and with the checks off;
 * softmax over the last axis of a (4096, 1024) float32 tensor;
-* matmul of (512, 512) @ (512, 512): float16 and float32 (both on sim's cube path).
+* matmul of (512, 512) @ (512, 512): float16 and float32 (both on sim's cube path);
+* a transpose materialised (``x.T.contiguous()``, copy.cpp's tiled path) of a (4096, 1024) float32
+  tensor, checks on and off, next to NumPy's ``a.T.copy()``.
 
 The device is synchronised inside each timed call. GB/s (bytes read + written) and GFLOP/s are
 stored in each benchmark's extra_info and printed at the end:
@@ -264,3 +266,38 @@ def test_matmul_torch(benchmark, mm_inputs):
     benchmark.group = group
     benchmark.pedantic(torch.matmul, (a, b), rounds=5, iterations=1, warmup_rounds=1)
     _report(benchmark, group, "torch float32 2 threads", MM_FLOPS, "GFLOP/s")
+
+
+# -- transpose: x.T materialised -------------------------------------------------------------------
+TRANSPOSE = (4096, 1024)
+TRANSPOSE_BYTES = 2 * 4 * TRANSPOSE[0] * TRANSPOSE[1]  # one read, one write
+
+
+@pytest.fixture(scope="module")
+def transpose_input():
+    return np.random.default_rng(3).standard_normal(TRANSPOSE, dtype=np.float32)
+
+
+@needs_sim
+@pytest.mark.parametrize("checks", ["on", "off"])
+def test_transpose_sim(benchmark, transpose_input, checks, monkeypatch):
+    monkeypatch.setenv("PYASC_SIM_CHECKS", "1" if checks == "on" else "0")
+    x = pyasc.tensor(transpose_input, device="sim")
+
+    def run():
+        out = x.T.contiguous()
+        pyasc.synchronize("sim")
+        return out
+
+    group = "transpose (4096, 1024)"
+    benchmark.group = group
+    out = benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
+    np.testing.assert_array_equal(out.numpy(), transpose_input.T)
+    _report(benchmark, group, f"sim float32 checks {checks}", TRANSPOSE_BYTES, "GB/s")
+
+
+def test_transpose_numpy(benchmark, transpose_input):
+    group = "transpose (4096, 1024)"
+    benchmark.group = group
+    benchmark.pedantic(lambda: transpose_input.T.copy(), rounds=5, iterations=1, warmup_rounds=1)
+    _report(benchmark, group, "numpy float32", TRANSPOSE_BYTES, "GB/s")

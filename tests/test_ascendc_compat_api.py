@@ -246,6 +246,22 @@ def test_gather_offset_past_the_source_is_a_local_bounds_error(kernels):
     np.testing.assert_array_equal(z.numpy(), 0)  # the block stopped before writing
 
 
+def test_gather_reading_an_unwritten_sector_is_an_initcheck_error(kernels):
+    """Gather's reads are checked by the sectors they touch: a table reading each written sector
+    many times passes, one offset into a sector nothing wrote fails."""
+    stream = pyasc.current_stream("sim")
+    x = sim(np.zeros(TILE, np.float32))
+    offsets = (np.arange(TILE, dtype=np.uint32) * 64) % (TILE * 4)  # the written first TILE floats
+    z = pyasc.zeros(TILE, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("compat_gather_uninit"), 1, (x, sim(offsets.view(np.float32)), z), stream=stream)
+    stream.synchronize()
+    np.testing.assert_array_equal(z.numpy(), 2.0)
+    offsets[TILE - 1] = TILE * 4 + 40  # a float in the never-written second half
+    pyasc_acl.launch(kernels.function("compat_gather_uninit"), 1, (x, sim(offsets.view(np.float32)), z), stream=stream)
+    expect_check(stream, "compat_gather_uninit", "local-uninit-read", marked_line(SRC, "gather-uninit"),
+                 "Gather reads")
+
+
 def test_block_reduce_mask_past_one_repeat_is_reported(kernels):
     stream = pyasc.current_stream("sim")
     x = sim(np.zeros(TILE, np.float32))

@@ -21,6 +21,9 @@ from . import tilings as tl
 MAX_DIMS = 8
 _KERNEL_BY_SIZE = {1: "copy_b8", 2: "copy_b16", 4: "copy_b32", 8: "copy_b64"}
 CHUNK_BYTES = 16384
+# transposes (copy.cpp's tiled path): tiles of at most TILE_ROWS x (TILE_BYTES / item / TILE_ROWS)
+TILE_BYTES = 16384
+TILE_ROWS = 64
 
 
 def contiguous_strides(shape: Sequence[int]) -> list[int]:
@@ -40,6 +43,18 @@ def _simplify(shape: Sequence[int], strides: Sequence[int]) -> tuple[list[int], 
         else:
             out.append((s, st))
     return [s for s, _ in out], [st for _, st in out]
+
+
+def _transpose_axis(shape: Sequence[int], strides: Sequence[int], item: int) -> int:
+    """1 + the output axis that copy.cpp tiles as rows for a transpose (an axis other than the last
+    whose input stride is 1, the last one of them), or 0 for the row path: a last-axis stride of 0
+    or 1, 1-byte elements (Gather has no 8-bit form on Atlas A2) or no such axis."""
+    if item == 1 or len(shape) < 2 or strides[-1] in (0, 1):
+        return 0
+    for d in range(len(shape) - 2, -1, -1):
+        if strides[d] == 1:
+            return d + 1
+    return 0
 
 
 def strided_copy(x: Tensor, out_shape: Sequence[int], in_strides: Sequence[int], in_offset: int = 0) -> Tensor:
@@ -66,15 +81,28 @@ def strided_copy(x: Tensor, out_shape: Sequence[int], in_strides: Sequence[int],
     cols = shape[-1]
     rows = total // cols
     per_block = 32 // item  # elements per 32-byte block
-    chunk = min(CHUNK_BYTES // item, -(-cols // per_block) * per_block)
-    chunks_per_row = -(-cols // chunk)
-    units = rows * chunks_per_row
-    blocks, per_core = rt.split(units, align=1, min_per_core=max(1, (rt.MIN_PER_CORE // chunk)),
+    t_axis = _transpose_axis(shape, strides, item)
+    if t_axis:
+        n = shape[t_axis - 1]
+        tile_rows = min(TILE_ROWS, n)
+        chunk = min(TILE_BYTES // item // TILE_ROWS, -(-cols // per_block) * per_block)
+        tiles_per_axis = -(-n // tile_rows)
+        chunks_per_row = -(-cols // chunk)
+        units = rows // n * tiles_per_axis * chunks_per_row
+        unit_elems = tile_rows * chunk
+    else:
+        tile_rows = tiles_per_axis = 0
+        chunk = min(CHUNK_BYTES // item, -(-cols // per_block) * per_block)
+        chunks_per_row = -(-cols // chunk)
+        units = rows * chunks_per_row
+        unit_elems = chunk
+    blocks, per_core = rt.split(units, align=1, min_per_core=max(1, (rt.MIN_PER_CORE // unit_elems)),
                                  cores=rt.vector_cores(device))
     pad = [0] * (MAX_DIMS - len(shape))
     tiling = tl.CopyTiling(ndim=len(shape), rows=rows, cols=cols, chunk=chunk, chunksPerRow=chunks_per_row,
                            unitsPerCore=per_core, totalUnits=units, inOffset=in_offset - lo,
-                           outShape=(*shape, *pad), inStride=(*strides, *pad))
+                           outShape=(*shape, *pad), inStride=(*strides, *pad), tAxis=t_axis,
+                           tileRows=tile_rows, tilesPerAxis=tiles_per_axis)
     rt.launch(device, "copy", _KERNEL_BY_SIZE[item], blocks, (src, out), tiling)
     return out
 

@@ -71,6 +71,9 @@ class CopyTiling(TilingStruct):
     inOffset: T.uint32_t
     outShape: T.array(T.uint32_t, COPY_MAX_DIMS)
     inStride: T.array(T.int32_t, COPY_MAX_DIMS)
+    tAxis: T.uint32_t
+    tileRows: T.uint32_t
+    tilesPerAxis: T.uint32_t
 
 
 class MatmulTiling(TilingStruct):

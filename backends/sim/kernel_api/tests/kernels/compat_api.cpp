@@ -232,3 +232,34 @@ extern "C" __global__ __aicore__ void compat_block_reduce_bad(GM_ADDR x, GM_ADDR
         BlockReduceSum(o, a, 1, 65, 1, 1, 8);  // BAD(block-reduce-mask)
     });
 }
+
+// Wrong on purpose: a transposing Gather (byte offsets 64 apart, several per sector) whose last
+// offset reaches a sector nothing wrote; the offsets come from y.
+extern "C" __global__ __aicore__ void compat_gather_uninit(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> qy;
+    TQue<TPosition::VECOUT, 1> qz;
+    TBuf<TPosition::VECCALC> srcBuf;
+    pipe.InitBuffer(qy, 1, TILE * sizeof(uint32_t));
+    pipe.InitBuffer(qz, 1, TILE * sizeof(float));
+    pipe.InitBuffer(srcBuf, 2 * TILE * sizeof(float));  // only the first TILE floats are written
+    GlobalTensor<uint32_t> gy;
+    GlobalTensor<float> gz;
+    gy.SetGlobalBuffer((__gm__ uint32_t *)y, TILE);
+    gz.SetGlobalBuffer((__gm__ float *)z, TILE);
+    LocalTensor<float> src = srcBuf.Get<float>();
+    Duplicate(src, 2.0f, static_cast<int32_t>(TILE));
+    LocalTensor<uint32_t> off = qy.AllocTensor<uint32_t>();
+    DataCopy(off, gy, TILE);
+    qy.EnQue(off);
+    off = qy.DeQue<uint32_t>();
+    LocalTensor<float> out = qz.AllocTensor<float>();
+    Gather(out, src, off, 0, TILE);  // BAD(gather-uninit)
+    qy.FreeTensor(off);
+    qz.EnQue(out);
+    out = qz.DeQue<float>();
+    DataCopy(gz, out, TILE);
+    qz.FreeTensor(out);
+    (void)x;
+}

@@ -8,6 +8,7 @@
 #define PYASC_SIM_KAPI_VECTOR_MORE_H_
 
 #include <algorithm>
+#include <vector>
 
 #include "pyasc_sim/kapi/vector.h"
 
@@ -434,15 +435,45 @@ inline void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src, const L
     sim_detail::check_operand(dst, "Gather", "dst", count, loc);
     sim_detail::check_operand(srcOffset, "Gather", "srcOffset", count, loc);
     src.check_aligned("Gather", "src", loc);
+    if (pyasc_sim::kapi::blk().checks && count > 0) {
+        // Checked by 32-byte sectors, as bounds, initcheck and pipe-race work: alignment per
+        // element; bounds by the element ending last (offsets are unsigned); the reads as runs of
+        // the sectors the elements touch (a transposing table touches each sector many times).
+        std::vector<uint8_t> seen;
+        uint64_t lastOff = 0, lastEnd = 0;
+        for (uint32_t i = 0; i < count; ++i) {
+            const uint64_t off = static_cast<uint64_t>(srcBaseAddr) + srcOffset.ptr()[i];
+            if (off % sizeof(T) != 0) {
+                pyasc_sim::kapi::fail("ub-alignment", loc,
+                                      "Gather: srcOffset[%u] = %u (+ srcBaseAddr %u) is not a multiple of the %zu-byte "
+                                      "element size; offsets are in bytes",
+                                      i, srcOffset.ptr()[i], srcBaseAddr, sizeof(T));
+            }
+            if (off + sizeof(T) > lastEnd) {
+                lastOff = off;
+                lastEnd = off + sizeof(T);
+            }
+            const uint64_t sector = off / 32;
+            if (sector < (uint64_t{1} << 20)) {
+                if (sector >= seen.size()) seen.resize(sector + 1, 0);
+                seen[sector] = 1;
+            }
+        }
+        src.check_bytes(static_cast<int64_t>(lastOff), sizeof(T), "Gather reads", loc);
+        for (uint64_t a = 0; a < seen.size();) {
+            if (!seen[a]) {
+                ++a;
+                continue;
+            }
+            uint64_t b = a;
+            while (b < seen.size() && seen[b]) ++b;
+            const uint64_t lo = a * 32, hi = std::min<uint64_t>(b * 32, lastEnd);
+            src.check_bytes(static_cast<int64_t>(lo), static_cast<int64_t>(hi - lo), "Gather reads", loc);
+            a = b;
+        }
+    }
     for (uint32_t i = 0; i < count; ++i) {
         const uint64_t off = static_cast<uint64_t>(srcBaseAddr) + srcOffset.ptr()[i];
-        if (pyasc_sim::kapi::blk().checks && off % sizeof(T) != 0) {
-            pyasc_sim::kapi::fail("ub-alignment", loc,
-                                  "Gather: srcOffset[%u] = %u (+ srcBaseAddr %u) is not a multiple of the %zu-byte "
-                                  "element size; offsets are in bytes",
-                                  i, srcOffset.ptr()[i], srcBaseAddr, sizeof(T));
-        }
-        src.check_bytes(static_cast<int64_t>(off), sizeof(T), "Gather reads", loc);
         std::memcpy(dst.ptr() + i, reinterpret_cast<const uint8_t *>(src.ptr()) + off, sizeof(T));
     }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(count, sizeof(T)), 2.0));
