@@ -26,8 +26,6 @@ from pyasc_core.streams import _current, _local, current_stream
 
 from . import fork, loader
 from .storage import _STRIDES, DeviceArray
-
-_new = object.__new__
 from .streams import AclEvent, AclStream
 
 _U8 = np.dtype(np.uint8)
@@ -165,22 +163,7 @@ class AclBackend(Backend):
             on = _san.active(self.name)
         # the block, its address, and the sanitizer's history of that address dropped (on_alloc)
         block, ptr = (d if d is not None else self.raw_device(device)).allocate_fresh(n, stream, _blocks if on else None)
-        if type(shape) is not tuple:
-            shape = tuple(shape)
-        strides = _STRIDES.get(shape)
-        if strides is None:
-            return DeviceArray.fresh(block, ptr, n, shape, dtype, device)
-        a = _new(DeviceArray)  # DeviceArray.fresh, inlined (the allocation hot path)
-        a._block = block
-        a._ptr = ptr
-        a._nbytes = n
-        a.shape = shape
-        a.dtype = dtype
-        a.device = device
-        a.offset = 0
-        a.strides = strides
-        a.contiguous = True
-        return a
+        return DeviceArray.fresh(block, ptr, n, shape if type(shape) is tuple else tuple(shape), dtype, device)
 
     def wrap_pointer(self, ptr: int, nbytes: int, shape: tuple[int, ...], dtype: np.dtype,
                      strides: tuple[int, ...], device: Device, owner: Any) -> DeviceArray:
@@ -284,25 +267,9 @@ class AclBackend(Backend):
         if on is None:
             on = _san.active(self.name)
         # a DeviceArray over a cached block in one C call (its bytes from shape and dtype), the
-        # sanitizer's history of its address dropped (on_alloc); None: the general allocation below
+        # sanitizer's history of its address dropped (on_alloc); None: the general allocation
         a = _new_array(d, None, stream, _blocks if on else None, DeviceArray, shape, dtype, device, strides)
-        if a is not None:
-            return a
-        n = dtype.itemsize  # _alloc, inlined (a known device, a tuple shape seen before)
-        for x in shape:
-            n *= x
-        block, ptr = d.allocate_fresh(n, stream, _blocks if on else None)
-        a = _new(DeviceArray)
-        a._block = block
-        a._ptr = ptr
-        a._nbytes = n
-        a.shape = shape
-        a.dtype = dtype
-        a.device = device
-        a.offset = 0
-        a.strides = strides
-        a.contiguous = True
-        return a
+        return a if a is not None else self._alloc(shape, dtype, device, stream)
 
     def empty_tensor(self, shape: tuple[int, ...], dtype: np.dtype, device: Device) -> Any:
         """``wrap_storage(self.empty(shape, dtype, device))`` in one C call when a cached block
