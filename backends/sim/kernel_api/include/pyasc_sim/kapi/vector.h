@@ -638,37 +638,32 @@ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Rou
         sim_detail::unary_count("Cast", dst, src, count, 1.0, loc, sim_detail::cast_fn<T, U>(round_mode, loc));
     }
 }
+namespace sim_detail {
+// Cast's repeat forms, bit-mask array or element-count mask alike (mask_of takes either)
+template <bool isSetMask, typename T, typename U, typename Mask>
+inline void cast_repeat(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode m, const Mask &mask,
+                        const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, const SrcLoc &loc) {
+    if constexpr (is_packed4<T>::value || is_packed4<U>::value) {
+        // packed int4b_t: kapi/int4.h (found by ADL); half <-> int4b_t only, checked there
+        sim_int4_cast_repeat(dst, src, m, mask_of<isSetMask>(mask, 128, "Cast", loc), repeatTimes, repeatParams, loc);
+    } else {
+        PYASC_SIM_CAST_CHECK(T, U);
+        unary_repeat("Cast", dst, src, mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
+                     repeatTimes, repeatParams, 1.0, loc, cast_fn<T, U>(m, loc));
+    }
+}
+}  // namespace sim_detail
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
                  const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
                  PYASC_SIM_LOC) {
-    const RoundMode m = round_mode;
-    if constexpr (sim_detail::is_packed4<T>::value || sim_detail::is_packed4<U>::value) {
-        // packed int4b_t: kapi/int4.h (found by ADL); half <-> int4b_t only, checked there
-        sim_int4_cast_repeat(dst, src, m, sim_detail::mask_of<isSetMask>(mask, 128, "Cast", loc), repeatTimes,
-                             repeatParams, loc);
-    } else {
-        PYASC_SIM_CAST_CHECK(T, U);
-        sim_detail::unary_repeat(
-            "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
-            repeatTimes, repeatParams, 1.0, loc, sim_detail::cast_fn<T, U>(m, loc));
-    }
+    sim_detail::cast_repeat<isSetMask>(dst, src, round_mode, mask, repeatTimes, repeatParams, loc);
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &round_mode,
                  const uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams,
                  PYASC_SIM_LOC) {
-    const RoundMode m = round_mode;
-    if constexpr (sim_detail::is_packed4<T>::value || sim_detail::is_packed4<U>::value) {
-        // packed int4b_t: kapi/int4.h (found by ADL); half <-> int4b_t only, checked there
-        sim_int4_cast_repeat(dst, src, m, sim_detail::mask_of<isSetMask>(mask, 128, "Cast", loc), repeatTimes,
-                             repeatParams, loc);
-    } else {
-        PYASC_SIM_CAST_CHECK(T, U);
-        sim_detail::unary_repeat(
-            "Cast", dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
-            repeatTimes, repeatParams, 1.0, loc, sim_detail::cast_fn<T, U>(m, loc));
-    }
+    sim_detail::cast_repeat<isSetMask>(dst, src, round_mode, mask, repeatTimes, repeatParams, loc);
 }
 
 // ---- Compare: one result bit per element (bit i of byte i / 8, LSB first) -------------------------
