@@ -151,64 +151,60 @@ __attribute__((always_inline)) inline T extreme_lanes(const T *__restrict__ p, i
 #ifdef PYASC_SIM_X86
 // The same value with the host's vectors: MAXPS / MINPS (a, b) is a > b ? a : b (a < b ? a : b)
 // exactly, and the extreme of a set of numbers does not depend on the lanes (a zero's sign does:
-// extreme_first finds the first zero when the extreme is zero).
-__attribute__((target("avx512f"))) inline float extreme_lanes_f32_avx512(const float *p, int64_t n, bool is_max) {
-    // the masked forms with every lane set (the unmasked intrinsics trip GCC 12's maybe-uninitialized)
+// extreme_first finds the first zero when the extreme is zero).  The AVX-512 form is the masked one with
+// every lane set (the unmasked intrinsics trip GCC 12's maybe-uninitialized).
+template <bool IsMax>
+__attribute__((target("avx512f"))) inline __m512 extreme_ps(__m512 a, __m512 b) {
     constexpr __mmask16 kAll = 0xFFFF;
-    __m512 a0 = _mm512_set1_ps(p[0]), a1 = a0, a2 = a0, a3 = a0;
-    int64_t i = 0;
-    if (is_max) {
-        for (; i + 64 <= n; i += 64) {
-            a0 = _mm512_mask_max_ps(a0, kAll, _mm512_loadu_ps(p + i), a0);
-            a1 = _mm512_mask_max_ps(a1, kAll, _mm512_loadu_ps(p + i + 16), a1);
-            a2 = _mm512_mask_max_ps(a2, kAll, _mm512_loadu_ps(p + i + 32), a2);
-            a3 = _mm512_mask_max_ps(a3, kAll, _mm512_loadu_ps(p + i + 48), a3);
-        }
-        for (; i + 16 <= n; i += 16) a0 = _mm512_mask_max_ps(a0, kAll, _mm512_loadu_ps(p + i), a0);
-        a0 = _mm512_mask_max_ps(a0, kAll, a0, a1);
-        a2 = _mm512_mask_max_ps(a2, kAll, a2, a3);
-        a0 = _mm512_mask_max_ps(a0, kAll, a0, a2);
+    if constexpr (IsMax) {
+        return _mm512_mask_max_ps(b, kAll, a, b);
     } else {
-        for (; i + 64 <= n; i += 64) {
-            a0 = _mm512_mask_min_ps(a0, kAll, _mm512_loadu_ps(p + i), a0);
-            a1 = _mm512_mask_min_ps(a1, kAll, _mm512_loadu_ps(p + i + 16), a1);
-            a2 = _mm512_mask_min_ps(a2, kAll, _mm512_loadu_ps(p + i + 32), a2);
-            a3 = _mm512_mask_min_ps(a3, kAll, _mm512_loadu_ps(p + i + 48), a3);
-        }
-        for (; i + 16 <= n; i += 16) a0 = _mm512_mask_min_ps(a0, kAll, _mm512_loadu_ps(p + i), a0);
-        a0 = _mm512_mask_min_ps(a0, kAll, a0, a1);
-        a2 = _mm512_mask_min_ps(a2, kAll, a2, a3);
-        a0 = _mm512_mask_min_ps(a0, kAll, a0, a2);
+        return _mm512_mask_min_ps(b, kAll, a, b);
     }
-    float lane[16];
-    _mm512_storeu_ps(lane, a0);
+}
+template <bool IsMax>
+__attribute__((target("avx2"))) inline __m256 extreme_ps(__m256 a, __m256 b) {
+    if constexpr (IsMax) {
+        return _mm256_max_ps(a, b);
+    } else {
+        return _mm256_min_ps(a, b);
+    }
+}
+template <bool IsMax>
+inline float extreme_tail(const float *p, int64_t i, int64_t n, const float *lane, int lanes) {
     float m = lane[0];
-    for (; i < n; ++i) m = (is_max ? p[i] > m : p[i] < m) ? p[i] : m;
-    for (int j = 1; j < 16; ++j) m = (is_max ? lane[j] > m : lane[j] < m) ? lane[j] : m;
+    for (; i < n; ++i) m = (IsMax ? p[i] > m : p[i] < m) ? p[i] : m;
+    for (int j = 1; j < lanes; ++j) m = (IsMax ? lane[j] > m : lane[j] < m) ? lane[j] : m;
     return m;
 }
-__attribute__((target("avx2"))) inline float extreme_lanes_f32_avx2(const float *p, int64_t n, bool is_max) {
+template <bool IsMax>
+__attribute__((target("avx512f"))) inline float extreme_lanes_f32_avx512(const float *p, int64_t n) {
+    __m512 a0 = _mm512_set1_ps(p[0]), a1 = a0, a2 = a0, a3 = a0;
+    int64_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        a0 = extreme_ps<IsMax>(_mm512_loadu_ps(p + i), a0);
+        a1 = extreme_ps<IsMax>(_mm512_loadu_ps(p + i + 16), a1);
+        a2 = extreme_ps<IsMax>(_mm512_loadu_ps(p + i + 32), a2);
+        a3 = extreme_ps<IsMax>(_mm512_loadu_ps(p + i + 48), a3);
+    }
+    for (; i + 16 <= n; i += 16) a0 = extreme_ps<IsMax>(_mm512_loadu_ps(p + i), a0);
+    a0 = extreme_ps<IsMax>(extreme_ps<IsMax>(a0, a1), extreme_ps<IsMax>(a2, a3));
+    float lane[16];
+    _mm512_storeu_ps(lane, a0);
+    return extreme_tail<IsMax>(p, i, n, lane, 16);
+}
+template <bool IsMax>
+__attribute__((target("avx2"))) inline float extreme_lanes_f32_avx2(const float *p, int64_t n) {
     __m256 a0 = _mm256_set1_ps(p[0]), a1 = a0;
     int64_t i = 0;
-    if (is_max) {
-        for (; i + 16 <= n; i += 16) {
-            a0 = _mm256_max_ps(_mm256_loadu_ps(p + i), a0);
-            a1 = _mm256_max_ps(_mm256_loadu_ps(p + i + 8), a1);
-        }
-        a0 = _mm256_max_ps(a0, a1);
-    } else {
-        for (; i + 16 <= n; i += 16) {
-            a0 = _mm256_min_ps(_mm256_loadu_ps(p + i), a0);
-            a1 = _mm256_min_ps(_mm256_loadu_ps(p + i + 8), a1);
-        }
-        a0 = _mm256_min_ps(a0, a1);
+    for (; i + 16 <= n; i += 16) {
+        a0 = extreme_ps<IsMax>(_mm256_loadu_ps(p + i), a0);
+        a1 = extreme_ps<IsMax>(_mm256_loadu_ps(p + i + 8), a1);
     }
+    a0 = extreme_ps<IsMax>(a0, a1);
     float lane[8];
     _mm256_storeu_ps(lane, a0);
-    float m = lane[0];
-    for (; i < n; ++i) m = (is_max ? p[i] > m : p[i] < m) ? p[i] : m;
-    for (int j = 1; j < 8; ++j) m = (is_max ? lane[j] > m : lane[j] < m) ? lane[j] : m;
-    return m;
+    return extreme_tail<IsMax>(p, i, n, lane, 8);
 }
 #endif
 // index == nullptr: the value only.
@@ -223,9 +219,9 @@ inline T extreme_first(const T *p, int64_t n, bool is_max, uint32_t *index) {
     const int level = std::is_same<T, float>::value ? pyasc_sim::simd::x86_level() : 0;
     if constexpr (std::is_same<T, float>::value) {
         if (level == 2) {
-            m = extreme_lanes_f32_avx512(p, n, is_max);
+            m = is_max ? extreme_lanes_f32_avx512<true>(p, n) : extreme_lanes_f32_avx512<false>(p, n);
         } else if (level == 1) {
-            m = extreme_lanes_f32_avx2(p, n, is_max);
+            m = is_max ? extreme_lanes_f32_avx2<true>(p, n) : extreme_lanes_f32_avx2<false>(p, n);
         } else {
             m = extreme_lanes(p, n, is_max);
         }
