@@ -218,5 +218,7 @@ PYASC_CAST_FROM(int16, int16_t)
 PYASC_CAST_FROM(int32, int32_t)
 PYASC_CAST_FROM(int64, int64_t)
 PYASC_CAST_FROM(float16, half)
+#if PYASC_HAS_BF16  // no bfloat16 on the Atlas inference series (kernel_entry.h)
 PYASC_CAST_FROM(bfloat16, bfloat16_t)
+#endif
 PYASC_CAST_FROM(float32, float)

@@ -66,9 +66,20 @@ __aicore__ inline void Run(GM_ADDR tiling, GM_ADDR a0, GM_ADDR a1, GM_ADDR a2, G
 
 // X(dtype name, C++ type, extra...) once per dtype: the floating types, and those plus int32;
 // PYASC_INT16_DTYPE the int16 instantiation of the ops whose vector instructions take int16_t.
+// PYASC_BF16_DTYPE: the bfloat16 instantiation, left out on the Atlas inference series AI Core
+// (__CCE_AICORE__ 200, Ascend310P): that family has no bfloat16_t in the reference's tables (DataCopy,
+// Duplicate, Brcb, Gather, ... list none), so a bfloat16 kernel cannot exist there.
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
+#define PYASC_HAS_BF16 0
+#define PYASC_BF16_DTYPE(X, ...)
+#else
+#define PYASC_HAS_BF16 1
+#define PYASC_BF16_DTYPE(X, ...) X(bfloat16, bfloat16_t, __VA_ARGS__)
+#endif
+
 #define PYASC_FLOAT_DTYPES(X, ...) \
     X(float16, half, __VA_ARGS__)  \
-    X(bfloat16, bfloat16_t, __VA_ARGS__) \
+    PYASC_BF16_DTYPE(X, __VA_ARGS__) \
     X(float32, float, __VA_ARGS__)
 
 #define PYASC_NUMERIC_DTYPES(X, ...) \

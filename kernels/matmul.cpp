@@ -277,7 +277,9 @@ private:
     PYASC_ENTRY_3(matmul_##PATH##_##DTYPE, pyasc_kernels::KernelMatmul<T, pyasc_kernels::PATH_CLASS<T>>)
 
 PYASC_MATMUL_KERNEL(cube, float16, half, MatmulCube)
+#if PYASC_HAS_BF16  // no bfloat16 on the Atlas inference series (kernel_entry.h)
 PYASC_MATMUL_KERNEL(cube, bfloat16, bfloat16_t, MatmulCube)
+#endif
 PYASC_MATMUL_KERNEL(cube, float32, float, MatmulCube)
 PYASC_MATMUL_KERNEL(vec, float32, float, MatmulVec)
 PYASC_MATMUL_KERNEL(vec, int32, int32_t, MatmulVec)

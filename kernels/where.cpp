@@ -60,7 +60,9 @@ private:
 #define PYASC_WHERE_KERNEL(DTYPE, T, L) PYASC_ENTRY_4(where_##DTYPE, pyasc_kernels::KernelWhere<T, L>)
 
 PYASC_WHERE_KERNEL(float16, half, half)
+#if PYASC_HAS_BF16  // no bfloat16 on the Atlas inference series (kernel_entry.h)
 PYASC_WHERE_KERNEL(bfloat16, bfloat16_t, half)
+#endif
 PYASC_WHERE_KERNEL(float32, float, float)
 PYASC_WHERE_KERNEL(int32, int32_t, float)
 PYASC_WHERE_KERNEL(int16, int16_t, half)

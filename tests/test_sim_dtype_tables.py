@@ -534,7 +534,9 @@ def test_every_checked_api_has_an_atlas_a2_row():
     text = _tables()
     fallbacks = set(re.findall(r"^#ifndef PYASC_SIM_DT_(\w+)\n#define PYASC_SIM_DT_\1 PYASC_SIM_DT_UNCHECKED", text, re.M))
     a2 = _rows(text.partition("#elif __CCE_AICORE__ == 200")[0])
-    assert fallbacks - a2 == set()
+    # ... except the documented gaps (PYASC_SIM_NO_ROW_FOR_ATLAS_A2: no A2 row could be read in full)
+    a2_gaps = set(re.search(r'#define PYASC_SIM_NO_ROW_FOR_ATLAS_A2 "(.*)"', text).group(1).split())
+    assert fallbacks - a2 == a2_gaps
     assert {"AddRelu", "SubRelu", "MulAddDst", "FusedMulAdd", "FusedMulAddRelu", "Copy", "Gather", "GatherMask",
             "Transpose", "Sort32", "Concat", "CreateVecIndex", "Extract", "ArithProgression"} <= a2
 

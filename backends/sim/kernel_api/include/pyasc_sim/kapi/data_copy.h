@@ -8,6 +8,7 @@
 #ifndef PYASC_SIM_KAPI_DATA_COPY_H_
 #define PYASC_SIM_KAPI_DATA_COPY_H_
 
+#include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/params.h"
 #include "pyasc_sim/kapi/tensor.h"
 #include "pyasc_sim/kapi/xcore.h"  // gm_store: atomic-aware GM writes
@@ -79,6 +80,26 @@ inline void check_read_bursts(const GlobalTensor<T> &g, uint64_t count, uint64_t
     for (uint64_t i = 0; i < count; ++i) pyasc_sim::kapi::record_read(a + i * pitch, a + i * pitch + burst, loc);
 }
 
+// DataCopyPad's row of the dtype tables: a static_assert where the family lists element types, and a
+// run-time error 'dtype-table' on a family whose product table marks DataCopyPad unsupported (the
+// Atlas inference series AI Core), so that a kernel reaching it only for unaligned lengths still
+// compiles there and fails the moment it would need the missing instruction.
+template <typename T>
+inline void check_datacopypad_soc(const pyasc_sim::kapi::SrcLoc &loc) {
+#if defined(PYASC_SIM_DATACOPYPAD_AT_RUN_TIME)
+    if (!PYASC_SIM_DTYPE_OK(DataCopyPad, T)) {
+        pyasc_sim::kapi::fail("dtype-table", loc,
+                              "AscendC::DataCopyPad is not available on %s (its product table marks this family "
+                              "unsupported): move whole 32-byte blocks with DataCopy, or build for an Atlas A2 SoC "
+                              "(see pyasc_sim/kapi/dtype_tables.h)",
+                              PYASC_SIM_DT_SOC);
+    }
+#else
+    (void)loc;
+    PYASC_SIM_DTYPE_CHECK(DataCopyPad, T);
+#endif
+}
+
 template <typename T>
 inline void fill(uint8_t *p, uint64_t bytes, T value) {
     for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) std::memcpy(p + i, &value, sizeof(T));
@@ -90,6 +111,7 @@ inline void fill(uint8_t *p, uint64_t bytes, T value) {
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const uint32_t count,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    PYASC_SIM_DTYPE_CHECK(DataCopy, T);  // GM -> local rows of the DataCopy table
     const uint64_t bytes = sim_detail::copy_len(count, sizeof(T), "DataCopy (GM -> local)", loc);
     dst.check_aligned("DataCopy", "dst", loc);
     dst.check_bytes(0, static_cast<int64_t>(bytes), "DataCopy writes", loc);
@@ -127,6 +149,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    PYASC_SIM_DTYPE_CHECK(DataCopy, T);
     const uint64_t burst = p.blockLen * 32ull, sp = burst + p.srcStride * 32ull, dp = burst + p.dstStride * 32ull;
     dst.check_aligned("DataCopy", "dst", loc);
     dst.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, burst, dp)), "DataCopy writes", loc);
@@ -207,6 +230,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Nd2NzParams &p,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    PYASC_SIM_DTYPE_CHECK(DataCopy, T);  // GM -> A1/B1 rows
     constexpr uint64_t c0 = 32 / sizeof(T);
     dst.check_aligned("DataCopy (Nd2Nz)", "dst", loc);
     const uint64_t cblocks = (p.dValue + c0 - 1) / c0;
@@ -242,6 +266,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 template <typename T>
 inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyExtParams &p,
                         const DataCopyPadExtParams<T> &pad, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    sim_detail::check_datacopypad_soc<T>(loc);
     const uint64_t lp = pad.leftPadding * sizeof(T), rp = pad.rightPadding * sizeof(T);
     const uint64_t slot = sim_detail::align32(lp + p.blockLen + rp);
     const uint64_t sp = p.blockLen + static_cast<uint64_t>(p.srcStride), dp = slot + p.dstStride * 32ull;
@@ -265,6 +290,7 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
 template <typename T>
 inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyExtParams &p,
                         pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    sim_detail::check_datacopypad_soc<T>(loc);
     const uint64_t slot = sim_detail::align32(p.blockLen);
     const uint64_t sp = slot + p.srcStride * 32ull, dp = p.blockLen + static_cast<uint64_t>(p.dstStride);
     src.check_aligned("DataCopyPad", "src", loc);

@@ -92,6 +92,21 @@
 #define PYASC_SIM_DT_CreateVecIndex int16_t, half, int32_t, float  // source: atlasascendc_api_07_0090.html (CreateVecIndex)
 #define PYASC_SIM_DT_Extract half, float                // source: atlasascendc_api_07_0841.html (Extract)
 #define PYASC_SIM_DT_ArithProgression half, float, int16_t, int32_t  // source: atlasascendc_api_07_0856.html (ArithProgression, Arange in later editions)
+// ---- data movement GM <-> local, atomics, scalar cast, sorting (rows added with issue 10 point 8, 4th batch) --
+#define PYASC_SIM_DT_DataCopyPad half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t, int8_t, uint8_t, int64_t, uint64_t, double  // source: atlasascendc_api_07_0265.html (DataCopyPad(ISASI), CANN 8.0.0 edition, row T)
+#define PYASC_SIM_DT_SetAtomicAdd int8_t, int16_t, half, bfloat16_t, int32_t, float  // source: atlasascendc_api_07_0210.html (SetAtomicAdd)
+#define PYASC_SIM_DT_SetAtomicMax int8_t, int16_t, half, bfloat16_t, int32_t, float  // source: atlasascendc_api_07_0284.html (SetAtomicMax(ISASI))
+#define PYASC_SIM_DT_SetAtomicMin int8_t, int16_t, half, bfloat16_t, int32_t, float  // source: atlasascendc_api_07_0285.html (SetAtomicMin(ISASI))
+#define PYASC_SIM_DT_SetAtomicType int8_t, int16_t, half, bfloat16_t, int32_t, float  // source: atlasascendc_api_07_0211.html (SetAtomicType)
+#define PYASC_SIM_DT_Sort half, float                   // source: atlasascendc_api_07_0842.html (Sort)
+#define PYASC_SIM_DT_MrgSort half, float                // source: atlasascendc_api_07_0847.html (MrgSort, elementCountList form)
+#define PYASC_SIM_DT_MrgSortInfo half, float            // source: atlasascendc_api_07_0232.html (MrgSort, the MrgSort4Info form)
+// ProposalConcat / ProposalExtract: the product table marks Atlas A2 "x" (region proposals are the
+// Atlas inference series / training series layout), so no element type is accepted there.
+#define PYASC_SIM_DT_ProposalConcat ::pyasc_sim::kapi::dtypes::not_on_this_soc   // source: atlasascendc_api_07_0227.html (ProposalConcat: A2 x)
+#define PYASC_SIM_DT_ProposalExtract ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0228.html (ProposalExtract: A2 x)
+#define PYASC_SIM_SCALARCAST_ON 1  // ScalarCast: float -> half (CAST_ODD), float -> int32_t (CAST_ROUND/CEIL/FLOOR/RINT); source: atlasascendc_api_07_0018.html
+// (end of the 4th batch)
 #elif __CCE_AICORE__ == 200
 #define PYASC_SIM_DT_SOC "the Atlas inference series AI Core (__CCE_AICORE__ 200, Ascend310P)"
 // Rows read from the reference's "Atlas 推理系列产品 AI Core，支持的数据类型为" line of each page.  APIs
@@ -147,6 +162,26 @@
 #define PYASC_SIM_DT_CreateVecIndex int16_t, half, int32_t, float  // source: atlasascendc_api_07_0090.html (CreateVecIndex)
 #define PYASC_SIM_DT_Extract half, float                // source: atlasascendc_api_07_0841.html (Extract)
 #define PYASC_SIM_DT_ArithProgression half, float, int16_t, int32_t  // source: atlasascendc_api_07_0856.html (ArithProgression, Arange in later editions)
+// ---- data movement GM <-> local, atomics, scalar cast, sorting (rows added with issue 10 point 8, 4th batch) --
+// DataCopy, GM -> local forms (GM -> VECIN and GM -> A1/B1 rows of 表1, the same list for both).
+#define PYASC_SIM_DT_DataCopy int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, half, float, double  // source: atlasascendc_api_07_0100.html (普通数据搬运, CANN 8.2.RC1 edition, 表1 AI Core rows)
+// DataCopyPad: the product table marks the Atlas inference series AI Core "x".  Checked when the call
+// runs (the built-in kernels reach it only for lengths that are not whole 32-byte blocks).
+#define PYASC_SIM_DT_DataCopyPad ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0265.html (DataCopyPad(ISASI): AI Core x)
+#define PYASC_SIM_DATACOPYPAD_AT_RUN_TIME 1
+#define PYASC_SIM_DT_SetAtomicAdd int16_t, half, float  // source: atlasascendc_api_07_0210.html (SetAtomicAdd; data path VECOUT -> GM only)
+// SetAtomicMax / SetAtomicMin: the product table marks the Atlas inference series AI Core "x".
+#define PYASC_SIM_DT_SetAtomicMax ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0284.html (SetAtomicMax(ISASI): AI Core x)
+#define PYASC_SIM_DT_SetAtomicMin ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0285.html (SetAtomicMin(ISASI): AI Core x)
+#define PYASC_SIM_DT_SetAtomicType int16_t, half, float  // source: atlasascendc_api_07_0211.html (SetAtomicType)
+#define PYASC_SIM_DT_Sort half, float                   // source: atlasascendc_api_07_0842.html (Sort; region-proposal layout on this family)
+#define PYASC_SIM_DT_MrgSort half, float                // source: atlasascendc_api_07_0847.html (MrgSort, elementCountList form)
+// MrgSort with MrgSort4Info (the ISASI basic instruction): the product table marks the AI Core "x".
+#define PYASC_SIM_DT_MrgSortInfo ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0232.html (MrgSort, MrgSort4Info form: AI Core x)
+#define PYASC_SIM_DT_ProposalConcat half, float         // source: atlasascendc_api_07_0227.html (ProposalConcat)
+#define PYASC_SIM_DT_ProposalExtract half, float        // source: atlasascendc_api_07_0228.html (ProposalExtract)
+#define PYASC_SIM_SCALARCAST_ON 1  // ScalarCast: the same pairs as on Atlas A2; source: atlasascendc_api_07_0018.html
+// (end of the 4th batch)
 // LeakyRelu, the reductions, Compare/Compares/CompareScalar, Select, Cast and Axpy: no AI Core row on
 // their pages; see PYASC_SIM_NO_ROW_FOR_INFERENCE_SERIES below (one list of the documented gaps).
 #endif
@@ -312,6 +347,40 @@
 #ifndef PYASC_SIM_DT_ArithProgression
 #define PYASC_SIM_DT_ArithProgression PYASC_SIM_DT_UNCHECKED
 #endif
+// (4th batch)
+#ifndef PYASC_SIM_DT_DataCopy
+#define PYASC_SIM_DT_DataCopy PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_DataCopyPad
+#define PYASC_SIM_DT_DataCopyPad PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_SetAtomicAdd
+#define PYASC_SIM_DT_SetAtomicAdd PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_SetAtomicMax
+#define PYASC_SIM_DT_SetAtomicMax PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_SetAtomicMin
+#define PYASC_SIM_DT_SetAtomicMin PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_SetAtomicType
+#define PYASC_SIM_DT_SetAtomicType PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Sort
+#define PYASC_SIM_DT_Sort PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_MrgSort
+#define PYASC_SIM_DT_MrgSort PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_MrgSortInfo
+#define PYASC_SIM_DT_MrgSortInfo PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_ProposalConcat
+#define PYASC_SIM_DT_ProposalConcat PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_ProposalExtract
+#define PYASC_SIM_DT_ProposalExtract PYASC_SIM_DT_UNCHECKED
+#endif
 
 namespace pyasc_sim {
 namespace kapi {
@@ -441,6 +510,29 @@ PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
     "ReduceSum ReduceMax ReduceMin WholeReduceSum WholeReduceMax WholeReduceMin Compare Compares CompareScalar " \
     "Select LeakyRelu BlockReduceSum BlockReduceMax BlockReduceMin PairReduceSum Cast Axpy"
 
+// ---- documented gaps on Atlas A2 (4th batch) ---------------------------------------------------------
+// DataCopy: the per-path type table (普通数据搬运 / 基础数据搬运, 表1-3) could be read in full for the
+// Atlas inference series AI Core only; the stored Atlas A2 rows stop mid-list, and the last edition
+// read in full (CANN 8.0.RC2, atlasascendc_api_07_0110) predates the bfloat16_t / 64-bit entries the
+// other A2 tables have, so DataCopy stays unchecked on Atlas A2 rather than refuse documented kernels.
+// TopK (high-level, atlasascendc_api_07_0836): its 支持的数据类型 table was not in the stored excerpts;
+// sort.h keeps its family-wide half/float static_assert.
+#define PYASC_SIM_NO_ROW_FOR_ATLAS_A2 "DataCopy"
+
+// ---- ScalarCast: (source, destination, roundMode) ---------------------------------------------------
+// The ScalarCast page (表1 模板参数说明): srcT float; dstT half or int32_t; f322f16 takes CAST_ODD,
+// f322s32 CAST_ROUND / CAST_CEIL / CAST_FLOOR / CAST_RINT.  Both families here list the API.
+// source: atlasascendc_api_07_0018.html (ScalarCast)
+#if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_SCALARCAST_ON)
+#define PYASC_SIM_SCALARCAST_CHECK(OK) static_assert(true, "")
+#else
+#define PYASC_SIM_SCALARCAST_CHECK(OK)                                                                           \
+    static_assert(OK, "pyasc dtype-table: AscendC::ScalarCast is not documented for this (srcT, dstT, roundMode) " \
+                      "on " PYASC_SIM_DT_SOC "; listed: float->half with CAST_ODD, float->int32_t with CAST_ROUND, " \
+                      "CAST_CEIL, CAST_FLOOR or CAST_RINT (see pyasc_sim/kapi/dtype_tables.h; "                 \
+                      "-DPYASC_SIM_NO_DTYPE_TABLES opts out)")
+#endif
+
 #if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_DT_SOC)
 #define PYASC_SIM_DTYPE_CHECK(API, T) static_assert(true, "")
 #else
@@ -450,6 +542,18 @@ PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
     static_assert(::pyasc_sim::kapi::dtypes::listed_v<T, PYASC_SIM_DT_##API>,                                   \
                   "pyasc dtype-table: AscendC::" #API " is not documented for this element type T on "          \
                   PYASC_SIM_DT_SOC "; listed types: " PYASC_SIM_DT_STR(PYASC_SIM_DT_##API)                      \
+                  " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
+#endif
+
+// PYASC_SIM_DTYPE_CHECK_NAMED(ROW, T, "AscendC::Api (form)"): the same check for a row that is one form of an
+// API (e.g. MrgSortInfo = MrgSort with MrgSort4Info), with the API's own name in the message.
+#if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_DT_SOC)
+#define PYASC_SIM_DTYPE_CHECK_NAMED(ROW, T, NAME) static_assert(true, "")
+#else
+#define PYASC_SIM_DTYPE_CHECK_NAMED(ROW, T, NAME)                                                                \
+    static_assert(::pyasc_sim::kapi::dtypes::listed_v<T, PYASC_SIM_DT_##ROW>,                                   \
+                  "pyasc dtype-table: " NAME " is not documented for this element type T on " PYASC_SIM_DT_SOC  \
+                  "; listed types: " PYASC_SIM_DT_STR(PYASC_SIM_DT_##ROW)                                         \
                   " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
 #endif
 

@@ -181,6 +181,7 @@ inline void Sort32(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const 
 template <typename T, bool isFullSort>
 inline void Sort(const LocalTensor<T> &dst, const LocalTensor<T> &concat, const LocalTensor<uint32_t> &index,
                  LocalTensor<T> &tmp, const int32_t repeatTime, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Sort, T);
     sim_detail::check_sort_type<T>("Sort", loc);
     sim_detail::check_repeat(repeatTime, "Sort", loc);
     (void)tmp;
@@ -317,6 +318,7 @@ inline void mrg_sort_repeats(const char *api, const LocalTensor<T> &dst, const M
 template <typename T, bool isExhaustedSuspension = false>
 inline void MrgSort(const LocalTensor<T> &dst, const MrgSortSrcList<T> &sortList, const uint16_t elementCountList[4],
                     uint32_t sortedNum[4], uint16_t validBit, const int32_t repeatTime, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(MrgSort, T);
     sim_detail::check_sort_type<T>("MrgSort", loc);
     sim_detail::mrg_sort_repeats("MrgSort", dst, sortList, elementCountList, validBit, isExhaustedSuspension,
                                  sortedNum, repeatTime, loc);
@@ -324,6 +326,7 @@ inline void MrgSort(const LocalTensor<T> &dst, const MrgSortSrcList<T> &sortList
 template <typename T>
 inline void MrgSort(const LocalTensor<T> &dst, const MrgSortSrcList<T> &sortList, const MrgSort4Info &params,
                     PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK_NAMED(MrgSortInfo, T, "AscendC::MrgSort (the MrgSort4Info form)");
     sim_detail::check_sort_type<T>("MrgSort", loc);
     sim_detail::mrg_sort_repeats("MrgSort", dst, sortList, params.elementLengths, params.validBit,
                                  params.ifExhaustedSuspension, static_cast<uint32_t *>(nullptr), params.repeatTimes,
@@ -335,6 +338,7 @@ inline void MrgSort(const LocalTensor<T> &dst, const MrgSortSrcList<T> &sortList
 template <typename T>
 inline void ProposalConcat(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime,
                            const int32_t modeNumber, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(ProposalConcat, T);
     sim_detail::check_sort_type<T>("ProposalConcat", loc);
     sim_detail::check_repeat(repeatTime, "ProposalConcat", loc);
     if (pyasc_sim::kapi::blk().checks && (modeNumber < 0 || modeNumber > 5)) {
@@ -350,6 +354,7 @@ inline void ProposalConcat(const LocalTensor<T> &dst, const LocalTensor<T> &src,
 template <typename T>
 inline void ProposalExtract(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime,
                             const int32_t modeNumber, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(ProposalExtract, T);
     sim_detail::check_sort_type<T>("ProposalExtract", loc);
     sim_detail::check_repeat(repeatTime, "ProposalExtract", loc);
     if (pyasc_sim::kapi::blk().checks && (modeNumber < 0 || modeNumber > 5)) {

@@ -598,8 +598,24 @@ inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
 }
 
 // ---- scalar helpers -----------------------------------------------------------------------------
+namespace sim_detail {
+// ScalarCast's documented (srcT, dstT, roundMode) combinations (dtype_tables.h, PYASC_SIM_SCALARCAST_CHECK).
+template <typename S, typename D, RoundMode M>
+constexpr bool scalar_cast_listed() {
+    using S0 = typename std::remove_cv<S>::type;
+    using D0 = typename std::remove_cv<D>::type;
+    if (!std::is_same<S0, float>::value) return false;
+    if (std::is_same<D0, half>::value) return M == RoundMode::CAST_ODD;
+    if (std::is_same<D0, int32_t>::value) {
+        return M == RoundMode::CAST_ROUND || M == RoundMode::CAST_CEIL || M == RoundMode::CAST_FLOOR ||
+               M == RoundMode::CAST_RINT;
+    }
+    return false;
+}
+}  // namespace sim_detail
 template <typename srcT, typename dstT, RoundMode roundMode>
 inline dstT ScalarCast(srcT valueIn) {
+    PYASC_SIM_SCALARCAST_CHECK((sim_detail::scalar_cast_listed<srcT, dstT, roundMode>()));
     return sim_detail::round_to<dstT>(pyasc_sim::kapi::to_double(valueIn), roundMode);
 }
 namespace Std {

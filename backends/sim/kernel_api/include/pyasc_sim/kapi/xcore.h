@@ -13,6 +13,7 @@
 
 #include <type_traits>
 
+#include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/mix.h"
 #include "pyasc_sim/kapi/tensor.h"
 
@@ -244,10 +245,6 @@ inline void set_atomic(int op, const char *api, const pyasc_sim::kapi::SrcLoc &l
                               "bfloat16_t, int32_t, int16_t, int8_t)",
                               api);
     }
-    if (op != kAtomicAdd && elem == kElemI8) {
-        pyasc_sim::kapi::fail("unsupported", loc, "%s<int8_t>: atomic max/min support float, half, bfloat16_t, "
-                              "int32_t and int16_t", api);
-    }
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     b.atomic_op = op;
     b.atomic_type = elem;
@@ -260,14 +257,17 @@ inline void set_atomic(int op, const char *api, const pyasc_sim::kapi::SrcLoc &l
 // global memory holds, element by element in type T, atomically with respect to other blocks.
 template <typename T>
 inline void SetAtomicAdd(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    PYASC_SIM_DTYPE_CHECK(SetAtomicAdd, T);
     sim_detail::set_atomic<T>(sim_detail::kAtomicAdd, "SetAtomicAdd", loc);
 }
 template <typename T>
 inline void SetAtomicMax(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    PYASC_SIM_DTYPE_CHECK(SetAtomicMax, T);
     sim_detail::set_atomic<T>(sim_detail::kAtomicMax, "SetAtomicMax", loc);
 }
 template <typename T>
 inline void SetAtomicMin(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    PYASC_SIM_DTYPE_CHECK(SetAtomicMin, T);
     sim_detail::set_atomic<T>(sim_detail::kAtomicMin, "SetAtomicMin", loc);
 }
 inline void SetAtomicNone() {
@@ -278,6 +278,7 @@ inline void SetAtomicNone() {
 // SetAtomicType<T>(): keeps the operation, changes the element type.
 template <typename T>
 inline void SetAtomicType(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    PYASC_SIM_DTYPE_CHECK(SetAtomicType, T);
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (b.atomic_op != sim_detail::kAtomicNone) sim_detail::set_atomic<T>(b.atomic_op, "SetAtomicType", loc);
 }
