@@ -30,21 +30,23 @@ inline double gelu(double x) { return x * sigmoid(1.5957691216057308 * (x + 0.04
 inline double faster_gelu(double x) { return x * sigmoid(1.702 * x); }
 }  // namespace sim_detail
 
-#define PYASC_SIM_ACTIVATION(NAME, FN)                                                                              \
+#define PYASC_SIM_ACTIVATION(NAME, FN, CHECK)                                                                       \
     template <typename T, bool isReuseSource = false>                                                               \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer, \
                      const uint32_t calCount, PYASC_SIM_LOC) {                                                      \
+        CHECK;                                                                                                      \
         (void)sharedTmpBuffer;                                                                                      \
         sim_detail::hl_unary(#NAME, dst, src, calCount, loc, [](double x) { return FN; });                          \
     }                                                                                                               \
     template <typename T, bool isReuseSource = false>                                                               \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount, PYASC_SIM_LOC) { \
+        CHECK;                                                                                                      \
         sim_detail::hl_unary(#NAME, dst, src, calCount, loc, [](double x) { return FN; });                          \
     }
-PYASC_SIM_ACTIVATION(Sigmoid, sim_detail::sigmoid(x))
-PYASC_SIM_ACTIVATION(Silu, x * sim_detail::sigmoid(x))
-PYASC_SIM_ACTIVATION(Tanh, std::tanh(x))
-PYASC_SIM_ACTIVATION(FasterGelu, sim_detail::faster_gelu(x))
+PYASC_SIM_ACTIVATION(Sigmoid, sim_detail::sigmoid(x), PYASC_SIM_DTYPE_CHECK(Sigmoid, T))
+PYASC_SIM_ACTIVATION(Silu, x * sim_detail::sigmoid(x), static_assert(true, ""))
+PYASC_SIM_ACTIVATION(Tanh, std::tanh(x), static_assert(true, ""))
+PYASC_SIM_ACTIVATION(FasterGelu, sim_detail::faster_gelu(x), static_assert(true, ""))
 #undef PYASC_SIM_ACTIVATION
 
 // Gelu<T, highPrecision, highPerformance>: the template flags choose hardware algorithms; same math here.

@@ -65,6 +65,7 @@ template <typename T, bool isReuseSource = false, bool isBasicBlock = false, boo
 inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &sumTensor, const LocalTensor<T> &maxTensor,
                     const LocalTensor<T> &src, const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {},
                     PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(SoftMax, T);
     SoftMaxShapeInfo s = softmaxShapeInfo;
     if (s.srcM == 0) s = {tiling.srcM, tiling.srcK, tiling.srcM, tiling.srcK};
     sim_detail::softmax_rows(dst, &sumTensor, &maxTensor, src, s, loc);
@@ -80,6 +81,7 @@ inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &sumTensor, 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const SoftMaxTiling &tiling,
                     const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(SoftMax, T);
     SoftMaxShapeInfo s = softmaxShapeInfo;
     if (s.srcM == 0) s = {tiling.srcM, tiling.srcK, tiling.srcM, tiling.srcK};
     sim_detail::softmax_rows<T, T>(dst, nullptr, nullptr, src, s, loc);
