@@ -44,7 +44,7 @@ inline double faster_gelu(double x) { return x * sigmoid(1.702 * x); }
         sim_detail::hl_unary(#NAME, dst, src, calCount, loc, [](double x) { return FN; });                          \
     }
 PYASC_SIM_ACTIVATION(Sigmoid, sim_detail::sigmoid(x), PYASC_SIM_DTYPE_CHECK(Sigmoid, T))
-PYASC_SIM_ACTIVATION(Silu, x * sim_detail::sigmoid(x), static_assert(true, ""))
+PYASC_SIM_ACTIVATION(Silu, x * sim_detail::sigmoid(x), PYASC_SIM_DTYPE_CHECK(Silu, T))
 PYASC_SIM_ACTIVATION(Tanh, std::tanh(x), static_assert(true, ""))
 PYASC_SIM_ACTIVATION(FasterGelu, sim_detail::faster_gelu(x), static_assert(true, ""))
 #undef PYASC_SIM_ACTIVATION
@@ -53,11 +53,13 @@ PYASC_SIM_ACTIVATION(FasterGelu, sim_detail::faster_gelu(x), static_assert(true,
 template <typename T, bool highPrecision = false, bool highPerformance = false>
 inline void Gelu(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
                  const uint32_t dataSize, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Gelu, T);
     (void)sharedTmpBuffer;
     sim_detail::hl_unary("Gelu", dst, src, dataSize, loc, [](double x) { return sim_detail::gelu(x); });
 }
 template <typename T, bool highPrecision = false, bool highPerformance = false>
 inline void Gelu(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t dataSize, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Gelu, T);
     sim_detail::hl_unary("Gelu", dst, src, dataSize, loc, [](double x) { return sim_detail::gelu(x); });
 }
 // Swish: x * sigmoid(beta * x)

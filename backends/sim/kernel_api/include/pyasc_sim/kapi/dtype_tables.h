@@ -462,14 +462,15 @@ PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
 #define PYASC_SIM_DTYPE_OK(API, T) (::pyasc_sim::kapi::dtypes::listed_v<T, PYASC_SIM_DT_##API>)
 #endif
 
-// ==== cube APIs and high-level APIs (Mmad, LoadData, Fixpipe, Matmul, SoftMax, Sum, Mean, Sigmoid) ====
+// ==== cube APIs and high-level APIs (Mmad, LoadData, Fixpipe, Matmul, SoftMax, SimpleSoftMax, LayerNorm,
+// Sum, Mean, Sigmoid, Gelu, Silu) ====
 // One block for the cube path and the simulator's high-level APIs, keyed like the rows above.
 // Single-type rows (PYASC_SIM_DT_<Api>) go through PYASC_SIM_DTYPE_CHECK; the cube APIs take several
 // element types at once, so their tables are lists of documented combinations (X(...) per row, as the
 // Cast pairs).  Pages: ascendcopapi as above, or the same reference's markdown in the public
 // asc-devkit docs (docs/api/context/<Api>.md).  Where the stored reference gives no Atlas inference
 // series (Ascend310P) row, the API stays unchecked there (PYASC_SIM_DT_UNCHECKED, reason on the line above):
-// LoadData is the one such gap.
+// LoadData and SimpleSoftMax are such gaps.
 namespace AscendC {
 struct int4b_t;  // kapi/int4.h
 }  // namespace AscendC
@@ -480,6 +481,10 @@ struct int4b_t;  // kapi/int4.h
 #define PYASC_SIM_DT_Sum half, float                     // source: ascendcopapi page Sum (表 模板参数说明 row T)
 #define PYASC_SIM_DT_Mean half, float                    // source: ascendcopapi page Mean (表 模板参数说明 row T)
 #define PYASC_SIM_DT_Sigmoid half, float                 // source: ascendcopapi page Sigmoid (表 模板参数说明 row T)
+#define PYASC_SIM_DT_SimpleSoftMax half, float           // source: ascendcopapi page SimpleSoftMax (表 模板参数说明 row T)
+#define PYASC_SIM_DT_LayerNorm half, float               // source: ascendcopapi page LayerNorm (输出方差的接口, 表 模板参数说明 row T)
+#define PYASC_SIM_DT_Gelu half, float                    // source: atlasascendc_api_07_0771.html (Gelu, row T)
+#define PYASC_SIM_DT_Silu half, float                    // source: atlasascendc_api_07_0780.html (Silu, row T)
 // Mmad (fm U, filter S -> dst T): 表 dst、fm、filter支持的精度类型组合 (Atlas A2); with a bias V: the
 // dst、fm、filter、bias table.  source: atlasascendc_api_07_0249.html (Mmad)
 #define PYASC_SIM_MMAD_TRIPLES(X)                                                                              \
@@ -504,13 +509,17 @@ struct int4b_t;  // kapi/int4.h
     X(half, half, float, int8_t) X(bfloat16_t, bfloat16_t, float, int8_t) X(int8_t, int8_t, int32_t, int8_t)   \
     X(half, half, float, half) X(half, half, half, half) X(bfloat16_t, bfloat16_t, float, bfloat16_t)
 #elif __CCE_AICORE__ == 200
-// LoadData: the stored Load2D page lists no Atlas inference series AI Core types (not guessed):
-// unchecked on this family.
+// LoadData, SimpleSoftMax: the stored Load2D / SimpleSoftMax pages list no Atlas inference series AI
+// Core types (not guessed): unchecked on this family.
 #define PYASC_SIM_DT_LoadData PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_SimpleSoftMax PYASC_SIM_DT_UNCHECKED
 #define PYASC_SIM_DT_SoftMax half, float                 // source: ascendcopapi page SoftMax (row T: half、float for every product, the AI Core included)
 #define PYASC_SIM_DT_Sum half, float                     // source: ascendcopapi page Sum (row T, Atlas 推理系列产品AI Core)
 #define PYASC_SIM_DT_Mean half, float                    // source: ascendcopapi page Mean (row T, Atlas 推理系列产品AI Core)
 #define PYASC_SIM_DT_Sigmoid half, float                 // source: ascendcopapi page Sigmoid (row T, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_LayerNorm half, float               // source: ascendcopapi page LayerNorm (row T, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_Gelu half, float                    // source: atlasascendc_api_07_0771.html (Gelu, row T, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_Silu half, float                    // source: atlasascendc_api_07_0780.html (Silu, row T, Atlas 推理系列产品AI Core)
 // Mmad: 表 dst、fm、filter支持的精度类型组合 (Atlas 推理系列产品AI Core); the prototype with a bias is
 // marked "x" for the AI Core (no combination).  source: atlasascendc_api_07_0249.html (Mmad)
 #define PYASC_SIM_MMAD_TRIPLES(X)                                                                              \

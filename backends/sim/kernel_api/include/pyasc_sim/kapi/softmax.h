@@ -95,6 +95,7 @@ inline void SimpleSoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &inSum
                           const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
     SoftMaxShapeInfo s = softmaxShapeInfo;
     if (s.srcM == 0) s = {tiling.srcM, tiling.srcK, tiling.srcM, tiling.srcK};
+    PYASC_SIM_DTYPE_CHECK(SimpleSoftMax, T);
     const uint32_t m = s.srcM, k = s.srcK, valid = s.oriSrcK == 0 ? s.srcK : s.oriSrcK;
     constexpr uint32_t per = 32 / sizeof(T);
     sim_detail::check_operand(src, "SimpleSoftMax", "src", static_cast<int64_t>(m) * k, loc);
