@@ -1,8 +1,8 @@
 """Issue 10 point 8 for the cube APIs and the high-level APIs: Mmad, LoadData, Fixpipe, Matmul, SoftMax,
-SimpleSoftMax, LayerNorm, Sum, Mean, Sigmoid, Gelu and Silu refuse element types (or type combinations)
-their documented tables do not list for the chosen SoC (kapi/dtype_tables.h, the cube / high-level block),
-at compile time where the types are template parameters and at run time where a run-time field decides
-(LoadData's ifTranspose, Fixpipe's quantPre); listed combinations compile."""
+SimpleSoftMax, LayerNorm, Sum, Mean, Sigmoid, Gelu, Silu and Swish refuse element types (or type
+combinations) their documented tables do not list for the chosen SoC (kapi/dtype_tables.h, the cube /
+high-level block), at compile time where the types are template parameters and at run time where a
+run-time field decides (LoadData's ifTranspose, Fixpipe's quantPre); listed combinations compile."""
 from __future__ import annotations
 
 import os
@@ -308,6 +308,7 @@ HL_CALLS = {
                  "decltype(t)::PrimType(0), lt)",
     "Gelu": "AscendC::Gelu(t, t[256], 64)",
     "Silu": "AscendC::Silu(t, t[256], 64)",
+    "Swish": "AscendC::Swish(t, t[256], 64, decltype(t)::PrimType(1))",
 }
 UNCHECKED_ON_310P = {"SimpleSoftMax"}  # the stored page gives no Atlas inference series row
 
@@ -345,7 +346,7 @@ def test_the_cube_block_cites_its_pages_and_covers_both_families():
     rows_a2 = dict(re.findall(r"^#define PYASC_SIM_DT_(\w+) (.*)$", a2, re.M))
     rows_310 = dict(re.findall(r"^#define PYASC_SIM_DT_(\w+) (.*)$", p310, re.M))
     assert set(rows_a2) == set(rows_310) == {"LoadData", "SoftMax", "SimpleSoftMax", "LayerNorm", "Sum", "Mean",
-                                             "Sigmoid", "Gelu", "Silu"}
+                                             "Sigmoid", "Gelu", "Silu", "Swish"}
     gaps = {"LoadData", "SimpleSoftMax"}
     for name, rest in list(rows_a2.items()) + [(n, r) for n, r in rows_310.items() if n not in gaps]:
         assert re.search(r"// source: (ascendcopapi page %s\b|atlasascendc_api_07_\d+\.html \(%s\b)" % (name, name),

@@ -66,6 +66,7 @@ inline void Gelu(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
 template <typename T, bool isReuseSource = false>
 inline void Swish(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t dataSize,
                   const pyasc_sim::kapi::ident_t<T> &scalarValue, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Swish, T);
     const double beta = pyasc_sim::kapi::to_double(static_cast<T>(scalarValue));
     sim_detail::hl_unary("Swish", dst, src, dataSize, loc, [beta](double x) { return x * sim_detail::sigmoid(beta * x); });
 }

@@ -463,7 +463,7 @@ PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
 #endif
 
 // ==== cube APIs and high-level APIs (Mmad, LoadData, Fixpipe, Matmul, SoftMax, SimpleSoftMax, LayerNorm,
-// Sum, Mean, Sigmoid, Gelu, Silu) ====
+// Sum, Mean, Sigmoid, Gelu, Silu, Swish) ====
 // One block for the cube path and the simulator's high-level APIs, keyed like the rows above.
 // Single-type rows (PYASC_SIM_DT_<Api>) go through PYASC_SIM_DTYPE_CHECK; the cube APIs take several
 // element types at once, so their tables are lists of documented combinations (X(...) per row, as the
@@ -485,6 +485,7 @@ struct int4b_t;  // kapi/int4.h
 #define PYASC_SIM_DT_LayerNorm half, float               // source: ascendcopapi page LayerNorm (输出方差的接口, 表 模板参数说明 row T)
 #define PYASC_SIM_DT_Gelu half, float                    // source: atlasascendc_api_07_0771.html (Gelu, row T)
 #define PYASC_SIM_DT_Silu half, float                    // source: atlasascendc_api_07_0780.html (Silu, row T)
+#define PYASC_SIM_DT_Swish half, float                   // source: atlasascendc_api_07_0783.html (Swish, row T)
 // Mmad (fm U, filter S -> dst T): 表 dst、fm、filter支持的精度类型组合 (Atlas A2); with a bias V: the
 // dst、fm、filter、bias table.  source: atlasascendc_api_07_0249.html (Mmad)
 #define PYASC_SIM_MMAD_TRIPLES(X)                                                                              \
@@ -520,6 +521,7 @@ struct int4b_t;  // kapi/int4.h
 #define PYASC_SIM_DT_LayerNorm half, float               // source: ascendcopapi page LayerNorm (row T, Atlas 推理系列产品AI Core)
 #define PYASC_SIM_DT_Gelu half, float                    // source: atlasascendc_api_07_0771.html (Gelu, row T, Atlas 推理系列产品AI Core)
 #define PYASC_SIM_DT_Silu half, float                    // source: atlasascendc_api_07_0780.html (Silu, row T, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_Swish half, float                   // source: atlasascendc_api_07_0783.html (Swish, row T, Atlas 推理系列产品AI Core)
 // Mmad: 表 dst、fm、filter支持的精度类型组合 (Atlas 推理系列产品AI Core); the prototype with a bias is
 // marked "x" for the AI Core (no combination).  source: atlasascendc_api_07_0249.html (Mmad)
 #define PYASC_SIM_MMAD_TRIPLES(X)                                                                              \
