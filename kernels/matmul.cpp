@@ -49,6 +49,14 @@ __aicore__ inline Nd2NzParams NdToNz(uint32_t rows, uint32_t cols, uint32_t srcC
 template <typename T>
 __aicore__ inline void LoadFractalRuns(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t runs,
                                        uint32_t len, bool transpose) {
+    if constexpr (IsSame<T, bfloat16_t>::value) {
+        // the transposing 2D load is documented for uint16_t / int16_t / half only (Load2D, ifTranspose):
+        // bfloat16 fractals move as the same 16-bit words through a half view (bits copied, not converted)
+        if (transpose) {
+            LoadFractalRuns(dst.template ReinterpretCast<half>(), src.template ReinterpretCast<half>(), runs, len, true);
+            return;
+        }
+    }
     constexpr uint32_t kFractal = 512 / sizeof(T);
     for (uint32_t i = 0; i < runs; ++i) {
         LoadData2DParams p;
@@ -276,10 +284,15 @@ private:
 #define PYASC_MATMUL_KERNEL(PATH, DTYPE, T, PATH_CLASS) \
     PYASC_ENTRY_3(matmul_##PATH##_##DTYPE, pyasc_kernels::KernelMatmul<T, pyasc_kernels::PATH_CLASS<T>>)
 
+// The cube path leaves L0C through Fixpipe (FixpipeParamsV220), which the reference documents for the
+// Atlas A2 family only (the Atlas inference series AI Core has no Fixpipe, nor bfloat16 / float Mmad):
+// its entries exist where __CCE_AICORE__ == 220 (the simulated SoCs); other SoCs get the vector path.
+#if __CCE_AICORE__ == 220
 PYASC_MATMUL_KERNEL(cube, float16, half, MatmulCube)
 #if PYASC_HAS_BF16  // no bfloat16 on the Atlas inference series (kernel_entry.h)
 PYASC_MATMUL_KERNEL(cube, bfloat16, bfloat16_t, MatmulCube)
 #endif
 PYASC_MATMUL_KERNEL(cube, float32, float, MatmulCube)
+#endif
 PYASC_MATMUL_KERNEL(vec, float32, float, MatmulVec)
 PYASC_MATMUL_KERNEL(vec, int32, int32_t, MatmulVec)

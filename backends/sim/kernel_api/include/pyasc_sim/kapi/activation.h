@@ -30,38 +30,43 @@ inline double gelu(double x) { return x * sigmoid(1.5957691216057308 * (x + 0.04
 inline double faster_gelu(double x) { return x * sigmoid(1.702 * x); }
 }  // namespace sim_detail
 
-#define PYASC_SIM_ACTIVATION(NAME, FN)                                                                              \
+#define PYASC_SIM_ACTIVATION(NAME, FN, CHECK)                                                                       \
     template <typename T, bool isReuseSource = false>                                                               \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer, \
                      const uint32_t calCount, PYASC_SIM_LOC) {                                                      \
+        CHECK;                                                                                                      \
         (void)sharedTmpBuffer;                                                                                      \
         sim_detail::hl_unary(#NAME, dst, src, calCount, loc, [](double x) { return FN; });                          \
     }                                                                                                               \
     template <typename T, bool isReuseSource = false>                                                               \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount, PYASC_SIM_LOC) { \
+        CHECK;                                                                                                      \
         sim_detail::hl_unary(#NAME, dst, src, calCount, loc, [](double x) { return FN; });                          \
     }
-PYASC_SIM_ACTIVATION(Sigmoid, sim_detail::sigmoid(x))
-PYASC_SIM_ACTIVATION(Silu, x * sim_detail::sigmoid(x))
-PYASC_SIM_ACTIVATION(Tanh, std::tanh(x))
-PYASC_SIM_ACTIVATION(FasterGelu, sim_detail::faster_gelu(x))
+PYASC_SIM_ACTIVATION(Sigmoid, sim_detail::sigmoid(x), PYASC_SIM_DTYPE_CHECK(Sigmoid, T))
+PYASC_SIM_ACTIVATION(Silu, x * sim_detail::sigmoid(x), PYASC_SIM_DTYPE_CHECK(Silu, T))
+PYASC_SIM_ACTIVATION(Tanh, std::tanh(x), static_assert(true, ""))
+PYASC_SIM_ACTIVATION(FasterGelu, sim_detail::faster_gelu(x), static_assert(true, ""))
 #undef PYASC_SIM_ACTIVATION
 
 // Gelu<T, highPrecision, highPerformance>: the template flags choose hardware algorithms; same math here.
 template <typename T, bool highPrecision = false, bool highPerformance = false>
 inline void Gelu(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
                  const uint32_t dataSize, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Gelu, T);
     (void)sharedTmpBuffer;
     sim_detail::hl_unary("Gelu", dst, src, dataSize, loc, [](double x) { return sim_detail::gelu(x); });
 }
 template <typename T, bool highPrecision = false, bool highPerformance = false>
 inline void Gelu(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t dataSize, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Gelu, T);
     sim_detail::hl_unary("Gelu", dst, src, dataSize, loc, [](double x) { return sim_detail::gelu(x); });
 }
 // Swish: x * sigmoid(beta * x)
 template <typename T, bool isReuseSource = false>
 inline void Swish(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t dataSize,
                   const pyasc_sim::kapi::ident_t<T> &scalarValue, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Swish, T);
     const double beta = pyasc_sim::kapi::to_double(static_cast<T>(scalarValue));
     sim_detail::hl_unary("Swish", dst, src, dataSize, loc, [beta](double x) { return x * sim_detail::sigmoid(beta * x); });
 }

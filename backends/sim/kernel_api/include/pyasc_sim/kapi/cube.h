@@ -92,6 +92,43 @@ inline void check_transpose(const LoadData2DParams &p, const SrcLoc &loc) {
                               "LoadData with ifTranspose = true on %zu-byte elements: the 2D transposing load is "
                               "documented for 16-bit types only", sizeof(T));
     }
+#if !defined(PYASC_SIM_NO_DTYPE_TABLES) && defined(PYASC_SIM_LOAD2D_TRANSPOSE)
+    // ifTranspose is a run-time field: a 16-bit type the table does not list (bfloat16_t) is refused here
+    if (p.ifTranspose && !pyasc_sim::kapi::dtypes::listed_v<T, PYASC_SIM_LOAD2D_TRANSPOSE>) {
+        pyasc_sim::kapi::fail("dtype-table", loc,
+                              "AscendC::LoadData with ifTranspose = true is not documented for this element type on "
+                              PYASC_SIM_DT_SOC "; listed types: " PYASC_SIM_DT_STR(PYASC_SIM_LOAD2D_TRANSPOSE)
+                              " (a bfloat16_t operand can be loaded through ReinterpretCast<half>(): the same bits "
+                              "move; see pyasc_sim/kapi/dtype_tables.h)");
+    }
+#endif
+}
+
+// Fixpipe's quantPre must convert the L0C type U to the GM type T (FixpipeParamsV220, quantPre):
+// NoQuant keeps the type; F322F16 / F322BF16 float -> half / bfloat16_t; (V)DEQF16 int32_t -> half;
+// (V)QF322B8_PRE float -> int8_t / uint8_t; (V)REQ8 int32_t -> int8_t / uint8_t.
+template <typename T, typename U>
+inline bool fixpipe_quant_matches(QuantMode_t q) {
+    constexpr bool f32 = std::is_same<U, float>::value, s32 = std::is_same<U, int32_t>::value;
+    constexpr bool b8 = std::is_same<T, int8_t>::value || std::is_same<T, uint8_t>::value;
+    switch (q) {
+        case QuantMode_t::NoQuant: return std::is_same<T, U>::value;
+        case QuantMode_t::F322F16: return f32 && std::is_same<T, half>::value;
+        case QuantMode_t::F322BF16: return f32 && std::is_same<T, bfloat16_t>::value;
+        case QuantMode_t::DEQF16:
+        case QuantMode_t::VDEQF16: return s32 && std::is_same<T, half>::value;
+        case QuantMode_t::QF322B8_PRE:
+        case QuantMode_t::VQF322B8_PRE: return f32 && b8;
+        case QuantMode_t::REQ8:
+        case QuantMode_t::VREQ8: return s32 && b8;
+    }
+    return false;
+}
+inline const char *quant_name(QuantMode_t q) {
+    static const char *const names[] = {"NoQuant", "F322F16", "F322BF16", "DEQF16", "VDEQF16",
+                                        "QF322B8_PRE", "VQF322B8_PRE", "REQ8", "VREQ8"};
+    const unsigned i = static_cast<unsigned>(q);
+    return i < sizeof(names) / sizeof(names[0]) ? names[i] : "(unknown)";
 }
 
 }  // namespace sim_detail
@@ -99,6 +136,7 @@ inline void check_transpose(const LoadData2DParams &p, const SrcLoc &loc) {
 // L1 -> L0A / L0B (and other local -> local fractal loads).
 template <typename T>
 inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2DParams &p, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(LoadData, T);
     constexpr uint64_t frac = 512 / sizeof(T);
     sim_detail::check_transpose<T>(p, loc);
     dst.check_aligned("LoadData", "dst", loc, 512);
@@ -114,6 +152,7 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
 // GM -> L1 / L0A / L0B.
 template <typename T>
 inline void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const LoadData2DParams &p, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(LoadData, T);
     constexpr uint64_t frac = 512 / sizeof(T);
     sim_detail::check_transpose<T>(p, loc);
     dst.check_aligned("LoadData", "dst", loc, 32);
@@ -202,6 +241,7 @@ inline void mmad(const LocalTensor<Dst> &c, const LocalTensor<A> &a, const Local
 template <typename T, typename U, typename S>
 inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
                  const MmadParams &mmadParams, PYASC_SIM_LOC) {
+    PYASC_SIM_MMAD_CHECK(T, U, S);
     const bool acc = mmadParams.isBias || !mmadParams.cmatrixInitVal;
     sim_detail::mmad(dst, fm, filter, mmadParams, acc, [](uint64_t) { return 0.0; }, loc);
 }
@@ -209,6 +249,7 @@ inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
 template <typename T, typename U, typename S, typename V>
 inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
                  const LocalTensor<V> &bias, const MmadParams &mmadParams, PYASC_SIM_LOC) {
+    PYASC_SIM_MMAD_BIAS_CHECK(T, U, S, V);
     bias.check(0, mmadParams.n, "Mmad reads bias", loc);
     const V *pb = bias.ptr();
     sim_detail::mmad(dst, fm, filter, mmadParams, false,
@@ -222,7 +263,19 @@ inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
 // reluEn applies ReLU.
 template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const FixpipeParamsV220 &p, PYASC_SIM_LOC) {
+    PYASC_SIM_FIXPIPE_CHECK(T, U);
     sim_detail::check_position(src, pyasc_sim::kapi::kL0C, "Fixpipe", "src", loc);
+#if !defined(PYASC_SIM_NO_DTYPE_TABLES) && defined(PYASC_SIM_DT_SOC)
+    if (!sim_detail::fixpipe_quant_matches<T, U>(p.quantPre)) {
+        pyasc_sim::kapi::fail("dtype-table", loc,
+                              "AscendC::Fixpipe with quantPre = QuantMode_t::%s does not convert this %zu-byte L0C "
+                              "type to this %zu-byte GM type on " PYASC_SIM_DT_SOC ": NoQuant keeps the type "
+                              "(float -> float, int32_t -> int32_t), F322F16 / F322BF16 take float to half / "
+                              "bfloat16_t, DEQF16 / VDEQF16 int32_t to half, QF322B8_PRE / VQF322B8_PRE float to "
+                              "int8_t / uint8_t, REQ8 / VREQ8 int32_t to int8_t / uint8_t (Fixpipe page, quantPre)",
+                              sim_detail::quant_name(p.quantPre), sizeof(U), sizeof(T));
+    }
+#endif
     if (p.ndNum > 1 && pyasc_sim::kapi::blk().checks) {
         pyasc_sim::kapi::fail("unsupported", loc, "Fixpipe with ndNum = %u > 1 is not supported by the simulator", p.ndNum);
     }

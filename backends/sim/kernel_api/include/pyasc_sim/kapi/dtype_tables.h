@@ -566,4 +566,160 @@ PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
 #define PYASC_SIM_DTYPE_OK(API, T) (::pyasc_sim::kapi::dtypes::listed_v<T, PYASC_SIM_DT_##API>)
 #endif
 
+// ==== cube APIs and high-level APIs (Mmad, LoadData, Fixpipe, Matmul, SoftMax, SimpleSoftMax, LayerNorm,
+// Sum, Mean, Sigmoid, Gelu, Silu, Swish) ====
+// One block for the cube path and the simulator's high-level APIs, keyed like the rows above.
+// Single-type rows (PYASC_SIM_DT_<Api>) go through PYASC_SIM_DTYPE_CHECK; the cube APIs take several
+// element types at once, so their tables are lists of documented combinations (X(...) per row, as the
+// Cast pairs).  Pages: ascendcopapi as above, or the same reference's markdown in the public
+// asc-devkit docs (docs/api/context/<Api>.md).  Where the stored reference gives no Atlas inference
+// series (Ascend310P) row, the API stays unchecked there (PYASC_SIM_DT_UNCHECKED, reason on the line above):
+// LoadData and SimpleSoftMax are such gaps.
+namespace AscendC {
+struct int4b_t;  // kapi/int4.h
+}  // namespace AscendC
+
+#if __CCE_AICORE__ == 220
+#define PYASC_SIM_DT_LoadData uint8_t, int8_t, uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t, float  // source: ascendcopapi page LoadData (Load2D, 表 模板参数说明 row T)
+#define PYASC_SIM_DT_SoftMax half, float                 // source: ascendcopapi page SoftMax (表 模板参数说明 row T)
+#define PYASC_SIM_DT_Sum half, float                     // source: ascendcopapi page Sum (表 模板参数说明 row T)
+#define PYASC_SIM_DT_Mean half, float                    // source: ascendcopapi page Mean (表 模板参数说明 row T)
+#define PYASC_SIM_DT_Sigmoid half, float                 // source: ascendcopapi page Sigmoid (表 模板参数说明 row T)
+#define PYASC_SIM_DT_SimpleSoftMax half, float           // source: ascendcopapi page SimpleSoftMax (表 模板参数说明 row T)
+#define PYASC_SIM_DT_LayerNorm half, float               // source: ascendcopapi page LayerNorm (输出方差的接口, 表 模板参数说明 row T)
+#define PYASC_SIM_DT_Gelu half, float                    // source: atlasascendc_api_07_0771.html (Gelu, row T)
+#define PYASC_SIM_DT_Silu half, float                    // source: atlasascendc_api_07_0780.html (Silu, row T)
+#define PYASC_SIM_DT_Swish half, float                   // source: atlasascendc_api_07_0783.html (Swish, row T)
+// Mmad (fm U, filter S -> dst T): 表 dst、fm、filter支持的精度类型组合 (Atlas A2); with a bias V: the
+// dst、fm、filter、bias table.  source: atlasascendc_api_07_0249.html (Mmad)
+#define PYASC_SIM_MMAD_TRIPLES(X)                                                                              \
+    X(int8_t, int8_t, int32_t) X(half, half, float) X(float, float, float) X(bfloat16_t, bfloat16_t, float)     \
+    X(int4b_t, int4b_t, int32_t)
+#define PYASC_SIM_MMAD_BIAS_QUADS(X)                                                                           \
+    X(int8_t, int8_t, int32_t, int32_t) X(half, half, float, float) X(float, float, float, float)              \
+    X(bfloat16_t, bfloat16_t, float, float)
+// Fixpipe (L0C src U -> GM dst T), 参数说明 dst / src rows.  source: atlasascendc_api_07_0251.html (Fixpipe)
+#define PYASC_SIM_FIXPIPE_DST int8_t, uint8_t, half, bfloat16_t, int32_t, float
+#define PYASC_SIM_FIXPIPE_SRC float, int32_t
+// LoadData with ifTranspose = true (A1 -> A2 / B1 -> B2): Load2D's LoadData2DParams table, row
+// ifTranspose.  source: ascendcopapi page LoadData (Load2D, ifTranspose)
+#define PYASC_SIM_LOAD2D_TRANSPOSE uint16_t, int16_t, half
+// Matmul (A, B, Bias, C types of the MatmulType arguments): 表 Matmul输入输出数据类型的支持列表.
+// source: ascendcopapi page Matmul (Matmul使用说明)
+#define PYASC_SIM_MATMUL_QUADS(X)                                                                              \
+    X(float, float, float, float) X(float, float, half, float) X(half, half, float, float)                     \
+    X(half, half, half, float) X(int8_t, int8_t, int32_t, int32_t) X(int8_t, int8_t, int32_t, half)            \
+    X(int4b_t, int4b_t, int32_t, int32_t) X(int4b_t, int4b_t, int32_t, half)                                   \
+    X(bfloat16_t, bfloat16_t, float, float) X(bfloat16_t, bfloat16_t, half, float)                             \
+    X(half, half, float, int8_t) X(bfloat16_t, bfloat16_t, float, int8_t) X(int8_t, int8_t, int32_t, int8_t)   \
+    X(half, half, float, half) X(half, half, half, half) X(bfloat16_t, bfloat16_t, float, bfloat16_t)
+#elif __CCE_AICORE__ == 200
+// LoadData, SimpleSoftMax: the stored Load2D / SimpleSoftMax pages list no Atlas inference series AI
+// Core types (not guessed): unchecked on this family.
+#define PYASC_SIM_DT_LoadData PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_SimpleSoftMax PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_SoftMax half, float                 // source: ascendcopapi page SoftMax (row T: half、float for every product, the AI Core included)
+#define PYASC_SIM_DT_Sum half, float                     // source: ascendcopapi page Sum (row T, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_Mean half, float                    // source: ascendcopapi page Mean (row T, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_Sigmoid half, float                 // source: ascendcopapi page Sigmoid (row T, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_LayerNorm half, float               // source: ascendcopapi page LayerNorm (row T, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_Gelu half, float                    // source: atlasascendc_api_07_0771.html (Gelu, row T, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_Silu half, float                    // source: atlasascendc_api_07_0780.html (Silu, row T, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_Swish half, float                   // source: atlasascendc_api_07_0783.html (Swish, row T, Atlas 推理系列产品AI Core)
+// Mmad: 表 dst、fm、filter支持的精度类型组合 (Atlas 推理系列产品AI Core); the prototype with a bias is
+// marked "x" for the AI Core (no combination).  source: atlasascendc_api_07_0249.html (Mmad)
+#define PYASC_SIM_MMAD_TRIPLES(X)                                                                              \
+    X(int8_t, int8_t, int32_t) X(uint8_t, int8_t, int32_t) X(uint8_t, uint8_t, int32_t) X(half, half, half)    \
+    X(half, half, float) X(int4b_t, int4b_t, int32_t)
+#define PYASC_SIM_MMAD_BIAS_QUADS(X)
+// Fixpipe: the product table marks the Atlas inference series AI Core "x" (L0C leaves through
+// DataCopy there).  source: atlasascendc_api_07_0251.html (Fixpipe: AI Core x)
+#define PYASC_SIM_FIXPIPE_DST ::pyasc_sim::kapi::dtypes::not_on_this_soc
+#define PYASC_SIM_FIXPIPE_SRC ::pyasc_sim::kapi::dtypes::not_on_this_soc
+// Matmul: the rows of the same table marked for the Atlas inference series AI Core.
+// source: ascendcopapi page Matmul (Matmul使用说明)
+#define PYASC_SIM_MATMUL_QUADS(X)                                                                              \
+    X(half, half, float, float) X(int8_t, int8_t, int32_t, int32_t) X(int8_t, int8_t, int32_t, half)            \
+    X(int8_t, int8_t, int32_t, int8_t) X(half, half, float, half) X(half, int8_t, float, float)
+#endif
+
+namespace pyasc_sim {
+namespace kapi {
+namespace dtypes {
+using ::AscendC::int4b_t;
+template <typename U, typename S, typename T>
+struct mmad_listed : std::false_type {};  // (fm, filter, dst) rows of the Mmad table
+template <typename U, typename S, typename V, typename T>
+struct mmad_bias_listed : std::false_type {};  // (fm, filter, bias, dst) rows
+template <typename A, typename B, typename Bias, typename C>
+struct matmul_listed : std::false_type {};  // (A, B, Bias, C) rows of the Matmul table
+#ifdef PYASC_SIM_MMAD_TRIPLES
+#define PYASC_SIM_TRIPLE_SPEC(U, S, T) \
+    template <>                        \
+    struct mmad_listed<U, S, T> : std::true_type {};
+#define PYASC_SIM_MMAD_QUAD_SPEC(U, S, V, T) \
+    template <>                              \
+    struct mmad_bias_listed<U, S, V, T> : std::true_type {};
+#define PYASC_SIM_MATMUL_QUAD_SPEC(A, B, Bias, C) \
+    template <>                                   \
+    struct matmul_listed<A, B, Bias, C> : std::true_type {};
+PYASC_SIM_MMAD_TRIPLES(PYASC_SIM_TRIPLE_SPEC)
+PYASC_SIM_MMAD_BIAS_QUADS(PYASC_SIM_MMAD_QUAD_SPEC)
+PYASC_SIM_MATMUL_QUADS(PYASC_SIM_MATMUL_QUAD_SPEC)
+#undef PYASC_SIM_TRIPLE_SPEC
+#undef PYASC_SIM_MMAD_QUAD_SPEC
+#undef PYASC_SIM_MATMUL_QUAD_SPEC
+#endif
+template <typename T>
+using bare_t = typename std::remove_cv<T>::type;
+}  // namespace dtypes
+}  // namespace kapi
+}  // namespace pyasc_sim
+
+#define PYASC_SIM_TRIPLE_STR(U, S, T) " " #U " x " #S " -> " #T ";"
+#define PYASC_SIM_QUAD_STR(U, S, V, T) " " #U " x " #S " + " #V " -> " #T ";"
+#define PYASC_SIM_MATMUL_STR(A, B, Bias, C) " A " #A ", B " #B ", Bias " #Bias ", C " #C ";"
+#define PYASC_SIM_CUBE_OPT_OUT " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)"
+
+#if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_MMAD_TRIPLES)
+#define PYASC_SIM_MMAD_CHECK(T, U, S) static_assert(true, "")
+#define PYASC_SIM_MMAD_BIAS_CHECK(T, U, S, V) static_assert(true, "")
+#define PYASC_SIM_FIXPIPE_CHECK(T, U) static_assert(true, "")
+#define PYASC_SIM_MATMUL_CHECK(A, B, Bias, C) static_assert(true, "")
+#else
+// Mmad<T, U, S> (dst T, fm U, filter S): the triple must be a row of the SoC family's table.
+#define PYASC_SIM_MMAD_CHECK(T, U, S)                                                                             \
+    static_assert(::pyasc_sim::kapi::dtypes::mmad_listed<::pyasc_sim::kapi::dtypes::bare_t<U>,                    \
+                                                         ::pyasc_sim::kapi::dtypes::bare_t<S>,                    \
+                                                         ::pyasc_sim::kapi::dtypes::bare_t<T>>::value,            \
+                  "pyasc dtype-table: AscendC::Mmad is not documented for this fm type U, filter type S and dst " \
+                  "type T on " PYASC_SIM_DT_SOC "; listed (fm x filter -> dst):"                                  \
+                  PYASC_SIM_MMAD_TRIPLES(PYASC_SIM_TRIPLE_STR) PYASC_SIM_CUBE_OPT_OUT)
+// Mmad<T, U, S, V> with a bias tensor of V.
+#define PYASC_SIM_MMAD_BIAS_CHECK(T, U, S, V)                                                                     \
+    static_assert(::pyasc_sim::kapi::dtypes::mmad_bias_listed<                                                     \
+                      ::pyasc_sim::kapi::dtypes::bare_t<U>, ::pyasc_sim::kapi::dtypes::bare_t<S>,                  \
+                      ::pyasc_sim::kapi::dtypes::bare_t<V>, ::pyasc_sim::kapi::dtypes::bare_t<T>>::value,          \
+                  "pyasc dtype-table: AscendC::Mmad with a bias is not documented for this fm type U, filter "    \
+                  "type S, bias type V and dst type T on " PYASC_SIM_DT_SOC "; listed (fm x filter + bias -> "    \
+                  "dst):" PYASC_SIM_MMAD_BIAS_QUADS(PYASC_SIM_QUAD_STR) " (none: the prototype with a bias is "   \
+                  "not supported there if this list is empty)" PYASC_SIM_CUBE_OPT_OUT)
+// Fixpipe<T, U> (GM dst T, L0C src U): both must be listed (the quantPre mode is checked at run time).
+#define PYASC_SIM_FIXPIPE_CHECK(T, U)                                                                              \
+    static_assert(::pyasc_sim::kapi::dtypes::listed_v<T, PYASC_SIM_FIXPIPE_DST> &&                                 \
+                      ::pyasc_sim::kapi::dtypes::listed_v<U, PYASC_SIM_FIXPIPE_SRC>,                               \
+                  "pyasc dtype-table: AscendC::Fixpipe is not documented for this dst type T / src type U on "     \
+                  PYASC_SIM_DT_SOC "; listed dst types: " PYASC_SIM_DT_STR(PYASC_SIM_FIXPIPE_DST)                  \
+                  "; listed src (L0C) types: " PYASC_SIM_DT_STR(PYASC_SIM_FIXPIPE_SRC) PYASC_SIM_CUBE_OPT_OUT)
+// Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>: the element types (A, B, Bias, C) must be a row.
+#define PYASC_SIM_MATMUL_CHECK(A, B, Bias, C)                                                                     \
+    static_assert(::pyasc_sim::kapi::dtypes::matmul_listed<                                                        \
+                      ::pyasc_sim::kapi::dtypes::bare_t<A>, ::pyasc_sim::kapi::dtypes::bare_t<B>,                  \
+                      ::pyasc_sim::kapi::dtypes::bare_t<Bias>, ::pyasc_sim::kapi::dtypes::bare_t<C>>::value,       \
+                  "pyasc dtype-table: AscendC::Matmul is not documented for these MatmulType element types (A, "  \
+                  "B, Bias, C) on " PYASC_SIM_DT_SOC "; listed:" PYASC_SIM_MATMUL_QUADS(PYASC_SIM_MATMUL_STR)     \
+                  " (BIAS_TYPE defaults to C_TYPE)" PYASC_SIM_CUBE_OPT_OUT)
+#endif
+// ==== end of the cube / high-level block ==================================================================
+
 #endif  // PYASC_SIM_KAPI_DTYPE_TABLES_H_

@@ -54,10 +54,12 @@ template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool i
 inline void Sum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
                 const SumParams &sumParams, PYASC_SIM_LOC) {
     (void)sharedTmpBuffer;
+    PYASC_SIM_DTYPE_CHECK(Sum, T);
     sim_detail::row_sums("Sum", dst, src, sumParams.outter, sumParams.inner, sumParams.n, false, loc);
 }
 template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
 inline void Sum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const SumParams &sumParams, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Sum, T);
     sim_detail::row_sums("Sum", dst, src, sumParams.outter, sumParams.inner, sumParams.n, false, loc);
 }
 template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
@@ -65,11 +67,13 @@ template <typename T, typename accType = T, bool isReuseSource = false, bool isB
 inline void Mean(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
                  const MeanParams &meanParams, PYASC_SIM_LOC) {
     (void)sharedTmpBuffer;
+    PYASC_SIM_DTYPE_CHECK(Mean, T);
     sim_detail::row_sums("Mean", dst, src, meanParams.outter, meanParams.inner, meanParams.n, true, loc);
 }
 template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
           int32_t reduceDim = -1>
 inline void Mean(const LocalTensor<T> &dst, const LocalTensor<T> &src, const MeanParams &meanParams, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Mean, T);
     sim_detail::row_sums("Mean", dst, src, meanParams.outter, meanParams.inner, meanParams.n, true, loc);
 }
 

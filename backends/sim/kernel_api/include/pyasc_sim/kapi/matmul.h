@@ -21,6 +21,7 @@
 #include "pyasc_sim/kapi/tensor.h"
 #include "pyasc_sim/kapi/pipe.h"
 #include "pyasc_sim/kapi/matmul_tiling.h"
+#include "pyasc_sim/kapi/dtype_tables.h"
 
 enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
@@ -64,6 +65,7 @@ class Matmul {
     using SrcBT = typename B_TYPE::T;
     using DstT = typename C_TYPE::T;
     using BiasT = typename BIAS_TYPE::T;
+    PYASC_SIM_MATMUL_CHECK(SrcT, SrcBT, BiasT, DstT);  // the documented (A, B, Bias, C) rows, dtype_tables.h
 
 public:
     void Init(const TCubeTiling *cubeTiling, TPipe *tpipe = nullptr,

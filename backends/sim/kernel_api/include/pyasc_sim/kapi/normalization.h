@@ -25,6 +25,7 @@ inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &output
                       const LocalTensor<T> &outputVariance, const LocalTensor<T> &inputX, const LocalTensor<T> &gamma,
                       const LocalTensor<T> &beta, const LocalTensor<uint8_t> &sharedTmpBuffer, const T epsilon,
                       LayerNormTiling &tiling, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(LayerNorm, T);
     (void)sharedTmpBuffer;
     const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength;
     const uint32_t valid = tiling.originalHLength == 0 ? h : tiling.originalHLength;

@@ -65,6 +65,7 @@ template <typename T, bool isReuseSource = false, bool isBasicBlock = false, boo
 inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &sumTensor, const LocalTensor<T> &maxTensor,
                     const LocalTensor<T> &src, const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {},
                     PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(SoftMax, T);
     SoftMaxShapeInfo s = softmaxShapeInfo;
     if (s.srcM == 0) s = {tiling.srcM, tiling.srcK, tiling.srcM, tiling.srcK};
     sim_detail::softmax_rows(dst, &sumTensor, &maxTensor, src, s, loc);
@@ -80,6 +81,7 @@ inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &sumTensor, 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const SoftMaxTiling &tiling,
                     const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(SoftMax, T);
     SoftMaxShapeInfo s = softmaxShapeInfo;
     if (s.srcM == 0) s = {tiling.srcM, tiling.srcK, tiling.srcM, tiling.srcK};
     sim_detail::softmax_rows<T, T>(dst, nullptr, nullptr, src, s, loc);
@@ -93,6 +95,7 @@ inline void SimpleSoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &inSum
                           const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
     SoftMaxShapeInfo s = softmaxShapeInfo;
     if (s.srcM == 0) s = {tiling.srcM, tiling.srcK, tiling.srcM, tiling.srcK};
+    PYASC_SIM_DTYPE_CHECK(SimpleSoftMax, T);
     const uint32_t m = s.srcM, k = s.srcK, valid = s.oriSrcK == 0 ? s.srcK : s.oriSrcK;
     constexpr uint32_t per = 32 / sizeof(T);
     sim_detail::check_operand(src, "SimpleSoftMax", "src", static_cast<int64_t>(m) * k, loc);
