@@ -182,3 +182,34 @@ def test_the_reference_table_lists_every_lacked_api_as_unsupported():
     assert set(_lacked()) == no, (set(_lacked()) ^ no)
     assert {"RepeatReduceSum", "GetReduceMaxMinCount", "ScalarGetSFFValue", "Add", "WholeReduceSum"} <= yes
     assert all("hiascend.com" in r or "asc-devkit" in r for r in rows)
+
+
+_REG_KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void reg_forms(GM_ADDR x)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<half> t = b.Get<half>();
+    WholeReduceMax<half>(t, t, 128, 1, 1, 1, 8);
+    half v, i;
+    GetReduceMaxMinCount<half>(v);
+    GetReduceMaxMinCount<half>(v, i);
+}
+"""
+
+
+@pytest.mark.parametrize("soc, refused, accepted", [
+    ("Ascend910B1", "GetReduceMaxMinCount(value) is not documented for Atlas A2",
+     "GetReduceMaxMinCount(value, index) is not documented"),
+    ("Ascend310P3", "GetReduceMaxMinCount(value, index) is not documented for the Atlas inference series",
+     "GetReduceMaxMinCount(value) is not documented"),
+])
+def test_get_reduce_max_min_count_takes_the_form_each_soc_documents(tmp_path, soc, refused, accepted):
+    src = tmp_path / "reg_forms.cpp"
+    src.write_text(_REG_KERNEL)
+    with pytest.raises(pyasc_sim.KernelCompileError) as info:
+        pyasc_sim.compile(src, opt="-O0", soc=soc)
+    assert refused in info.value.output and accepted not in info.value.output

@@ -116,10 +116,23 @@ inline void GetReduceMaxMinCount(T &maxMinValue) {
 }
 
 // ---- MulAddRelu: the CANN 9 name of FusedMulAddRelu (dst = relu(src0 * dst + src1)) ----------------
-template <typename T, typename... A>
-inline auto MulAddRelu(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, A &&...a)
-    -> decltype(FusedMulAddRelu(dst, src0, src1, static_cast<A &&>(a)...)) {
-    return FusedMulAddRelu(dst, src0, src1, static_cast<A &&>(a)...);
+// (The kernel's line is passed on, so checks report the MulAddRelu call.)
+template <typename T, typename U = T>
+inline void MulAddRelu(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                       const int32_t &count, PYASC_SIM_LOC) {
+    FusedMulAddRelu<T, U>(dst, src0, src1, count, loc);
+}
+template <typename T, typename U = T, bool isSetMask = true>
+inline void MulAddRelu(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                       const uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams &repeatParams,
+                       PYASC_SIM_LOC) {
+    FusedMulAddRelu<T, U, isSetMask>(dst, src0, src1, mask, repeatTime, repeatParams, loc);
+}
+template <typename T, typename U = T, bool isSetMask = true>
+inline void MulAddRelu(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                       const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams &repeatParams,
+                       PYASC_SIM_LOC) {
+    FusedMulAddRelu<T, U, isSetMask>(dst, src0, src1, mask, repeatTime, repeatParams, loc);
 }
 
 // ---- Trap: stops the AI Core; on the CPU it is an assertion (ends the block with an error) ----------
