@@ -213,3 +213,13 @@ def test_get_reduce_max_min_count_takes_the_form_each_soc_documents(tmp_path, so
     with pytest.raises(pyasc_sim.KernelCompileError) as info:
         pyasc_sim.compile(src, opt="-O0", soc=soc)
     assert refused in info.value.output and accepted not in info.value.output
+
+
+def test_data_sync_barrier_orders_dma_and_vector_like_a_full_barrier(kernels):
+    from ascendc_kernels import f32_arg
+
+    x = np.random.default_rng(6).uniform(-4, 4, 3 * COLS).astype(np.float32)
+    xs = pyasc.tensor(x, device="sim")
+    y = pyasc.zeros((x.size,), dtype="float32", device="sim")
+    _run(kernels.function("dsb_scale"), 3, (xs, y, f32_arg(0.5)))
+    np.testing.assert_array_equal(y.numpy(), x * np.float32(0.5))

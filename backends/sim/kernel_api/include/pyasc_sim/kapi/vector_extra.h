@@ -1,7 +1,7 @@
 // Ascend C on the CPU -- the rest of the documented basic API, in order of use in public kernels
 // (issue 8 point 6): the scalar bit helpers, ToBfloat16 / ToFloat, RepeatReduceSum, the reduction
 // register read by GetReduceMaxMinCount, MulAddRelu (the later name of FusedMulAddRelu), Trap; and a
-// compile error naming every other documented basic API the simulator lacks (kernel API reference,
+// DataSyncBarrier; and a compile error naming every other documented basic API the simulator lacks (kernel API reference,
 // backends/sim/kernel_api/README.md, "Documented basic API").
 // Written from the public Ascend C API reference; no CANN file was used.
 #ifndef PYASC_SIM_KAPI_VECTOR_EXTRA_H_
@@ -15,6 +15,7 @@
 #include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/reduce.h"
 #include "pyasc_sim/kapi/state.h"
+#include "pyasc_sim/kapi/sync.h"
 #include "pyasc_sim/kapi/tensor.h"
 #include "pyasc_sim/kapi/vector_more.h"
 
@@ -135,6 +136,21 @@ inline void MulAddRelu(const LocalTensor<T> &dst, const LocalTensor<U> &src0, co
     FusedMulAddRelu<T, U, isSetMask>(dst, src0, src1, mask, repeatTime, repeatParams, loc);
 }
 
+// ---- DataSyncBarrier<MemDsbT>: later instructions wait until earlier memory accesses finished ------
+// On the CPU every access has finished when the next instruction starts; for the ordering checks
+// (pipe-race) and the timeline it is a PipeBarrier<PIPE_ALL>, whatever the memory kind (ALL, DDR,
+// UB, SEQ): no access ordered by the hardware is reported. Atlas A2 only (the page marks the Atlas
+// inference series AI Core x). source: atlasascendc_api_07_0272.html (DataSyncBarrier)
+enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
+template <MemDsbT arg0>
+inline void DataSyncBarrier(PYASC_SIM_LOC) {
+#if defined(PYASC_SIM_DT_SOC) && !defined(PYASC_SIM_NO_DTYPE_TABLES) && __CCE_AICORE__ == 200
+    static_assert(arg0 != arg0, "AscendC::DataSyncBarrier is not documented for the Atlas inference series AI Core "
+                                "(the reference marks it x there)");
+#endif
+    sim_detail::barrier(PIPE_ALL, loc);
+}
+
 // ---- Trap: stops the AI Core; on the CPU it is an assertion (ends the block with an error) ----------
 inline void Trap(PYASC_SIM_LOC) {
     pyasc_sim::kapi::fail("trap", loc, "Trap() called: the kernel stops the AI Core here (on the NPU the "
@@ -219,7 +235,6 @@ PYASC_SIM_LACKS_ON_TENSORS(Truncate)
 PYASC_SIM_LACKS_ON_TENSORS(Interleave)
 PYASC_SIM_LACKS_ON_TENSORS(DeInterleave)
 // System registers and barriers:
-PYASC_SIM_LACKS(DataSyncBarrier)
 PYASC_SIM_LACKS(GetDataBlockSizeInBytes)
 PYASC_SIM_LACKS(CheckLocalMemoryIA)
 PYASC_SIM_LACKS(GetSystemCycle)
