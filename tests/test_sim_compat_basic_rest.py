@@ -223,3 +223,25 @@ def test_data_sync_barrier_orders_dma_and_vector_like_a_full_barrier(kernels):
     y = pyasc.zeros((x.size,), dtype="float32", device="sim")
     _run(kernels.function("dsb_scale"), 3, (xs, y, f32_arg(0.5)))
     np.testing.assert_array_equal(y.numpy(), x * np.float32(0.5))
+
+
+def test_gatherb_gathers_32_byte_blocks_by_byte_offsets(kernels):
+    x = np.arange(16 * 8, dtype=np.uint32).view(np.int32)
+    order = np.random.default_rng(7).permutation(16)
+    offs = (order * 32).astype(np.int32)
+    xs, os_ = pyasc.tensor(x, device="sim"), pyasc.tensor(offs, device="sim")
+    y = pyasc.zeros((x.size,), dtype="int32", device="sim")
+    _run(kernels.function("gatherb_blocks"), 1, (xs, os_, y))
+    np.testing.assert_array_equal(y.numpy().reshape(16, 8), x.reshape(16, 8)[order])
+
+
+def test_gatherb_offset_not_a_block_multiple_is_an_alignment_error(kernels):
+    x = np.arange(16 * 8, dtype=np.int32)
+    offs = (np.arange(16) * 32).astype(np.int32)
+    offs[5] = 36
+    xs, os_ = pyasc.tensor(x, device="sim"), pyasc.tensor(offs, device="sim")
+    y = pyasc.zeros((x.size,), dtype="int32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("gatherb_blocks"), 1, (xs, os_, y))
+    with pytest.raises(pyasc_acl.AclKernelError, match=r"ub-alignment.*Gatherb: offset\[5\] = 36"):
+        pyasc.synchronize("sim")

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "pyasc_sim/kapi/base.h"
 #include "pyasc_sim/kapi/dtype_tables.h"
@@ -116,6 +117,63 @@ inline void GetReduceMaxMinCount(T &maxMinValue) {
     std::memcpy(&maxMinValue, sim_detail::reduce_spr().value, sizeof(T));
 }
 
+// ---- Gatherb: gather whole 32-byte blocks of src0 by byte offsets ---------------------------------
+// Repeat r writes 8 blocks: dst block (r * dstRepStride + j * dstBlkStride) (in 32-byte blocks) is the
+// 32 bytes of src0 at byte offset offset[8 r + j] (a multiple of 32). Atlas A2: uint16_t / uint32_t;
+// not on the Atlas inference series AI Core. The other GatherRepeatParams fields are documented as
+// reserved. source: atlasascendc_api_07_0234.html (Gatherb(ISASI))
+struct GatherRepeatParams {
+    GatherRepeatParams() = default;
+    GatherRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t dstRepStrideIn)
+        : dstBlkStride(dstBlkStrideIn), dstRepStride(dstRepStrideIn) {}
+    uint8_t dstBlkStride = 1;
+    uint16_t dstRepStride = 8;
+    uint32_t blockNumber = 8;  // reserved (documented: keep the default)
+    uint8_t src0BlkStride = 1;
+    uint8_t src1BlkStride = 1;
+    uint8_t src0RepStride = 8;
+    uint8_t src1RepStride = 8;
+    bool repeatStrideMode = false;
+    bool strideSizeMode = false;
+};
+
+template <typename T>
+inline void Gatherb(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<uint32_t> &offset,
+                    const uint8_t repeatTime, const GatherRepeatParams &repeatParams, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Gatherb, T);
+    const uint32_t blocks = 8u * repeatTime;
+    dst.check_aligned("Gatherb", "dst", loc);
+    src0.check_aligned("Gatherb", "src0", loc);
+    offset.check_aligned("Gatherb", "offset", loc);
+    offset.check_read(0, static_cast<int64_t>(blocks), "Gatherb", loc);
+    const bool checks = pyasc_sim::kapi::blk().checks;
+    for (uint32_t i = 0; i < blocks && checks; ++i) {
+        const uint32_t off = offset.ptr()[i];
+        if (off % 32 != 0) {
+            pyasc_sim::kapi::fail("ub-alignment", loc,
+                                  "Gatherb: offset[%u] = %u bytes is not a multiple of 32; each offset selects a "
+                                  "32-byte block of src0",
+                                  i, off);
+        }
+        src0.check_bytes(static_cast<int64_t>(off), 32, "Gatherb reads", loc);
+    }
+    std::vector<uint8_t> tmp(static_cast<size_t>(blocks) * 32);
+    for (uint32_t i = 0; i < blocks; ++i) {
+        std::memcpy(tmp.data() + static_cast<size_t>(i) * 32,
+                    reinterpret_cast<const uint8_t *>(src0.ptr()) + offset.ptr()[i], 32);
+    }
+    for (uint32_t r = 0; r < repeatTime; ++r) {
+        for (uint32_t j = 0; j < 8; ++j) {
+            const int64_t at = (static_cast<int64_t>(r) * repeatParams.dstRepStride +
+                                static_cast<int64_t>(j) * repeatParams.dstBlkStride) * 32;
+            if (checks) dst.check_bytes(at, 32, "Gatherb writes", loc);
+            std::memcpy(reinterpret_cast<uint8_t *>(dst.ptr()) + at, tmp.data() + (static_cast<size_t>(r) * 8 + j) * 32,
+                        32);
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeatTime, 2.0));
+}
+
 // ---- MulAddRelu: the CANN 9 name of FusedMulAddRelu (dst = relu(src0 * dst + src1)) ----------------
 // (The kernel's line is passed on, so checks report the MulAddRelu call.)
 template <typename T, typename U = T>
@@ -210,7 +268,6 @@ PYASC_SIM_LACKS(GetReduceRepeatMaxMinSpr)
 PYASC_SIM_LACKS(TransDataTo5HD)
 PYASC_SIM_LACKS(RpSort16)
 PYASC_SIM_LACKS(GetMrgSortResult)
-PYASC_SIM_LACKS(Gatherb)
 PYASC_SIM_LACKS_ON_TENSORS(Scatter)
 PYASC_SIM_LACKS(BilinearInterpolation)
 PYASC_SIM_LACKS(VectorPadding)

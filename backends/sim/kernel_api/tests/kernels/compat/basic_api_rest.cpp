@@ -160,3 +160,33 @@ extern "C" __global__ __aicore__ void dsb_scale(GM_ADDR x, GM_ADDR y, float scal
     AscendC::DataSyncBarrier<AscendC::MemDsbT::UB>();
     DataCopy(yGm, out, kCols);
 }
+
+// y = the 32-byte blocks of x (16 blocks of 8 uint32) in the order offs gives (byte offsets), with
+// Gatherb: 2 repeats of 8 blocks, dst blocks contiguous.
+extern "C" __global__ __aicore__ void gatherb_blocks(GM_ADDR x, GM_ADDR offs, GM_ADDR y)
+{
+    constexpr uint32_t kBlocks = 16, kPer = 8;
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> inQ;
+    TQue<QuePosition::VECOUT, 1> outQ;
+    pipe.InitBuffer(inQ, 1, 2 * kBlocks * kPer * sizeof(uint32_t));
+    pipe.InitBuffer(outQ, 1, kBlocks * kPer * sizeof(uint32_t));
+    GlobalTensor<uint32_t> xGm, offGm, yGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ uint32_t *>(x), kBlocks * kPer);
+    offGm.SetGlobalBuffer(reinterpret_cast<__gm__ uint32_t *>(offs), kBlocks);
+    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ uint32_t *>(y), kBlocks * kPer);
+
+    LocalTensor<uint32_t> in = inQ.AllocTensor<uint32_t>();
+    DataCopy(in, xGm, kBlocks * kPer);
+    DataCopy(in[kBlocks * kPer], offGm, kBlocks);
+    inQ.EnQue(in);
+    in = inQ.DeQue<uint32_t>();
+    LocalTensor<uint32_t> out = outQ.AllocTensor<uint32_t>();
+    GatherRepeatParams params(1, 8);
+    Gatherb(out, in, in[kBlocks * kPer], 2, params);
+    outQ.EnQue(out);
+    inQ.FreeTensor(in);
+    out = outQ.DeQue<uint32_t>();
+    DataCopy(yGm, out, kBlocks * kPer);
+    outQ.FreeTensor(out);
+}
