@@ -56,6 +56,9 @@
 #define PYASC_SIM_DT_WholeReduceSum half, float         // source: ascendcopapi page WholeReduceSum (归约计算)
 #define PYASC_SIM_DT_WholeReduceMax half, float         // source: ascendcopapi page WholeReduceMax (归约计算)
 #define PYASC_SIM_DT_WholeReduceMin half, float         // source: ascendcopapi page WholeReduceMin (归约计算)
+#define PYASC_SIM_DT_RepeatReduceSum half, float        // source: atlasascendc_api_07_0086.html (RepeatReduceSum)
+#define PYASC_SIM_DT_GetReduceMaxMinCount half, float   // source: atlasascendc_api_07_0226.html (GetReduceMaxMinCount, row T)
+#define PYASC_SIM_DT_Gatherb uint16_t, uint32_t         // source: atlasascendc_api_07_0234.html (Gatherb(ISASI), row T)
 // ---- compare, select (T = the compared / selected element type) ------------------------------------
 #define PYASC_SIM_DT_Compare half, float, int32_t       // source: atlasascendc_api_07_0066.html (Compare; int32_t for EQ/NE)
 #define PYASC_SIM_DT_Compares half, float, int32_t      // source: atlasascendc_api_07_0068.html (Compares)
@@ -126,6 +129,10 @@
 #define PYASC_SIM_DT_Sqrt half, float                   // source: atlasascendc_api_07_0029.html (Sqrt)
 #define PYASC_SIM_DT_Rsqrt half, float                  // source: atlasascendc_api_07_0030.html (Rsqrt)
 #define PYASC_SIM_DT_Relu half, int32_t, float          // source: atlasascendc_api_07_0032.html (Relu)
+// ---- reductions with an AI Core row ----------------------------------------------------------------
+#define PYASC_SIM_DT_RepeatReduceSum half, float        // source: atlasascendc_api_07_0086.html (RepeatReduceSum)
+#define PYASC_SIM_DT_GetReduceMaxMinCount half, float   // source: atlasascendc_api_07_0226.html (GetReduceMaxMinCount, row T)
+#define PYASC_SIM_DT_Gatherb ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0234.html (Gatherb: AI Core x)
 // ---- with a scalar ---------------------------------------------------------------------------------
 #define PYASC_SIM_DT_Maxs half, int16_t, int32_t, float  // source: atlasascendc_api_07_0075.html (Maxs, CANN 7.0 edition: AI Core half/int16_t/float/int32_t)
 #define PYASC_SIM_DT_Adds half, int16_t, int32_t, float  // source: ascendcopapi page Adds (same instruction as TIK vec_adds, atlastikapi_07_0074: AI Core float16/int16/float32/int32)
@@ -259,6 +266,15 @@
 #endif
 #ifndef PYASC_SIM_DT_WholeReduceMin
 #define PYASC_SIM_DT_WholeReduceMin PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_RepeatReduceSum
+#define PYASC_SIM_DT_RepeatReduceSum PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_GetReduceMaxMinCount
+#define PYASC_SIM_DT_GetReduceMaxMinCount PYASC_SIM_DT_UNCHECKED
+#endif
+#ifndef PYASC_SIM_DT_Gatherb
+#define PYASC_SIM_DT_Gatherb PYASC_SIM_DT_UNCHECKED
 #endif
 #ifndef PYASC_SIM_DT_Compare
 #define PYASC_SIM_DT_Compare PYASC_SIM_DT_UNCHECKED

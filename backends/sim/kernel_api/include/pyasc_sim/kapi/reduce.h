@@ -36,6 +36,23 @@ inline void put_index(T *slot, uint32_t index) {
 
 enum class RedOp { kSum, kMax, kMin };
 
+// The reduction value/index register: ReduceMax/Min and WholeReduceMax/Min leave their (last)
+// result here and GetReduceMaxMinCount (vector_extra.h) reads it. One per thread = per running core.
+struct ReduceSpr {
+    unsigned char value[8];
+    uint32_t index;
+};
+inline ReduceSpr &reduce_spr() {
+    static thread_local ReduceSpr spr{};
+    return spr;
+}
+template <typename T>
+inline void set_reduce_spr(const T &value, uint32_t index) {
+    ReduceSpr &s = reduce_spr();
+    std::memcpy(s.value, &value, sizeof(T) < 8 ? sizeof(T) : 8);
+    s.index = index;
+}
+
 // Scratch of the calling thread for the pairwise sum (one per element type).
 template <typename T>
 inline T *sum_scratch(size_t n) {
@@ -270,11 +287,13 @@ inline void reduce_count(RedOp op, const char *api, const LocalTensor<T> &dst, c
         uint32_t index = 0;
         dst.ptr()[0] = extreme_first(src.ptr(), n, op == RedOp::kMax, calIndex ? &index : nullptr);
         if (calIndex) put_index(dst.ptr() + 1, index);
+        set_reduce_spr(dst.ptr()[0], index);  // without calIndex the index is 0 (documented as inexact on A2)
     } else {
         Acc<T> acc{op};
         for (int64_t i = 0; i < n; ++i) acc.add(src.ptr()[i], static_cast<uint32_t>(i));
         dst.ptr()[0] = acc.value();
         if (calIndex) put_index(dst.ptr() + 1, acc.index);
+        set_reduce_spr(acc.value(), acc.index);
     }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(n, sizeof(T)), 2.0) +
                                                          pyasc_sim::cost::kReduceTailCycles);
@@ -301,6 +320,7 @@ inline void reduce_repeat(RedOp op, const char *api, const LocalTensor<T> &dst, 
         dst.ptr()[0] = acc.value();
     }
     if (calIndex && op != RedOp::kSum) put_index(dst.ptr() + 1, acc.index);
+    if (op != RedOp::kSum) set_reduce_spr(acc.value(), acc.index);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(reps, 2.0) +
                                                          pyasc_sim::cost::kReduceTailCycles);
 }
@@ -336,6 +356,7 @@ inline void whole_reduce(RedOp op, const char *api, const LocalTensor<T> &dst, c
             for (uint32_t i = 0; i < m.n; ++i) {
                 if (m.test(i)) acc.add(src.ptr()[os.off(r, i)], i);
             }
+            if (r + 1 == reps) set_reduce_spr(acc.value(), acc.index);
         }
         if (op == RedOp::kSum || order == ReduceOrder::ORDER_ONLY_VALUE) {
             dst.ptr()[static_cast<int64_t>(r) * dstRepStride * unit] = acc.value();
