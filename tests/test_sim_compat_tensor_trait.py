@@ -57,12 +57,12 @@ def test_queue_trait_tensors_match_numpy(kernels):
 
 def test_static_trait_tensor_at_the_end_of_the_ub_and_its_layout(kernels):
     y = pyasc.zeros((64,), dtype="float32", device="sim")
-    meta = pyasc.zeros((2,), dtype="uint32", device="sim")
+    meta = pyasc.zeros((2,), dtype="int32", device="sim")
     pyasc_acl.launch(kernels.function("trait_at"), 1, (y, meta, UB_BYTES - 256))  # the last 256 bytes
     pyasc.synchronize("sim")
     np.testing.assert_array_equal(y.numpy(), np.full(64, 3.0, dtype=np.float32))
     # shape 64 from Std::get<0>(GetLayout().GetShape()); stride 1 + 100 for is_tensorTrait<CalcTrait>
-    np.testing.assert_array_equal(meta.numpy(), np.array([64, 101], dtype=np.uint32))
+    np.testing.assert_array_equal(meta.numpy(), np.array([64, 101], dtype=np.int32))
 
 
 @pytest.mark.parametrize(("addr", "check", "detail"), [
@@ -73,7 +73,7 @@ def test_static_trait_tensor_at_the_end_of_the_ub_and_its_layout(kernels):
 ])
 def test_static_trait_tensor_outside_the_rules_is_reported(kernels, addr, check, detail):
     y = pyasc.zeros((64,), dtype="float32", device="sim")
-    meta = pyasc.zeros((2,), dtype="uint32", device="sim")
+    meta = pyasc.zeros((2,), dtype="int32", device="sim")
     pyasc_acl.launch(kernels.function("trait_at"), 1, (y, meta, addr))
     with pytest.raises(pyasc_acl.AclKernelError,
                        match=f"'{check}' failed at .*tensor_trait_idioms.cpp:\\d+: "

@@ -90,15 +90,15 @@ extern "C" __global__ __aicore__ void trait_at(GM_ADDR y, GM_ADDR meta, uint32_t
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
     GlobalTensor<TensorTrait<float>> yGm;
     yGm.SetGlobalBuffer((__gm__ float *)y, 64);
-    GlobalTensor<uint32_t> metaGm;
-    metaGm.SetGlobalBuffer((__gm__ uint32_t *)meta, 2);
+    GlobalTensor<int32_t> metaGm;
+    metaGm.SetGlobalBuffer((__gm__ int32_t *)meta, 2);
     LocalTensor<CalcTrait> t(addr);
     Duplicate(t, 3.0f, 64);
     SetFlag<HardEvent::V_MTE3>(EVENT_ID1);
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID1);
     DataCopy(yGm, t, 64);
     const CalcTrait trait = t.GetTensorTrait();
-    metaGm.SetValue(0, Std::get<0>(trait.GetLayout().GetShape()));
-    metaGm.SetValue(1, Std::get<0>(t.GetStride()) + (is_tensorTrait<CalcTrait>::value ? 100 : 0) +
+    metaGm.SetValue(0, static_cast<int32_t>(Std::get<0>(trait.GetLayout().GetShape())));
+    metaGm.SetValue(1, static_cast<int32_t>(Std::get<0>(t.GetStride())) + (is_tensorTrait<CalcTrait>::value ? 100 : 0) +
                            (is_tensorTrait<float>::value ? 1000 : 0));
 }
