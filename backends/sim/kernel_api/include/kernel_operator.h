@@ -37,6 +37,8 @@
 #include "pyasc_sim/kapi/softmax.h"     // SoftMax (+ SoftMaxTiling, LayerNormTiling)
 #include "pyasc_sim/kapi/normalization.h"  // LayerNorm
 #include "pyasc_sim/kapi/debug.h"      // printf / PRINTF, DumpTensor, ASSERT
+#include "pyasc_sim/kapi/engine.h"     // Async<EngineType::AIC / AIV, funPtr>(args...)
+#include "pyasc_sim/kapi/tensor_trait.h"  // TensorTrait, Layout / Shape / Stride, LocalTensor<TensorTrait<...>>(addr)
 #include "pyasc_sim/kapi/study2.h"     // set_mask_count / set_mask_norm, AscendCUtils::ResetMask
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
 
