@@ -151,7 +151,7 @@ inline void map2(T *d, const T *a, const T *b, int64_t n, F f) {
 // Round to nearest even (the software conversion of _Float16 and F16C's imm8 = 0 agree bit for bit,
 // NaNs included: tests/test_sim_fastpath.py checks every half and the float rounding boundaries).
 // Kernels built for the host ISA (-march=native) use F16C inline; portable builds check the CPU once
-// and call an F16C function compiled for it, else the software loop.
+// and call an F16C (AVX-512 where present) function compiled for it, else the software loop.
 inline void f16_to_f32_soft(float *__restrict__ d, const half *__restrict__ s, int64_t n) {
     for (int64_t i = 0; i < n; ++i) d[i] = static_cast<float>(s[i]);
 }
@@ -185,6 +185,26 @@ __attribute__((target("avx,f16c"))) inline void f32_to_f16_f16c(half *__restrict
         std::memcpy(d + i, &b, 2);
     }
 }
+// The same conversions 16 lanes at a time (vcvtps2ph / vcvtph2ps zmm: the same rounding and NaN
+// handling as the 8-lane F16C forms), the tails through F16C. Full-mask maskz forms: see exp_f32_avx512.
+__attribute__((target("avx512f,f16c"))) inline void f16_to_f32_avx512(float *__restrict__ d,
+                                                                       const half *__restrict__ s, int64_t n) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        _mm512_storeu_ps(d + i, _mm512_maskz_cvtph_ps(0xFFFF, _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i))));
+    }
+    f16_to_f32_f16c(d + i, s + i, n - i);
+}
+__attribute__((target("avx512f,f16c"))) inline void f32_to_f16_avx512(half *__restrict__ d,
+                                                                       const float *__restrict__ s, int64_t n) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(d + i),
+                            _mm512_maskz_cvtps_ph(0xFFFF, _mm512_loadu_ps(s + i),
+                                                  _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    }
+    f32_to_f16_f16c(d + i, s + i, n - i);
+}
 inline bool has_f16c() {
 #ifdef __F16C__
     return true;
@@ -198,7 +218,9 @@ inline bool has_f16c() {
 // d[i] = float(s[i]) (exact).
 inline void f16_to_f32(float *d, const half *s, int64_t n) {
 #ifdef PYASC_SIM_X86
-    if (has_f16c() && !overlap(d, n, s, n)) return f16_to_f32_f16c(d, s, n);
+    if (has_f16c() && !overlap(d, n, s, n)) {
+        return x86_level() == 2 ? f16_to_f32_avx512(d, s, n) : f16_to_f32_f16c(d, s, n);
+    }
 #endif
     if (!overlap(d, n, s, n)) return f16_to_f32_soft(d, s, n);
     for (int64_t i = 0; i < n; ++i) d[i] = static_cast<float>(s[i]);
@@ -206,7 +228,9 @@ inline void f16_to_f32(float *d, const half *s, int64_t n) {
 // d[i] = half(s[i]), rounded to nearest even.
 inline void f32_to_f16(half *d, const float *s, int64_t n) {
 #ifdef PYASC_SIM_X86
-    if (has_f16c() && !overlap(d, n, s, n)) return f32_to_f16_f16c(d, s, n);
+    if (has_f16c() && !overlap(d, n, s, n)) {
+        return x86_level() == 2 ? f32_to_f16_avx512(d, s, n) : f32_to_f16_f16c(d, s, n);
+    }
 #endif
     if (!overlap(d, n, s, n)) return f32_to_f16_soft(d, s, n);
     for (int64_t i = 0; i < n; ++i) d[i] = static_cast<half>(s[i]);
@@ -252,7 +276,10 @@ __attribute__((always_inline)) inline void exp_f32_loop(float *__restrict__ d, c
 #ifdef PYASC_SIM_X86
 // exp_f32_one's operations in the same order, 16 lanes at a time; the clamps are vmaxps / vminps
 // with x second (an x that is NaN passes, as in the scalar comparisons): a third fewer instructions
-// than the compiler's masked compares and blends, the same bits.
+// than the compiler's masked compares and blends, the same bits. The scaling by 2^k is one vscalefps
+// (p * 2^kf rounded once): (p * 2^k1) * 2^k2 is exact in its first step (|k1| <= 75, p in [0.7, 1.5)),
+// so both round the exact p * 2^k once -- the same bits for normal, subnormal, overflowing and NaN
+// results (checked over every float: backends/sim/tests/test_simd_exact.cpp).
 __attribute__((target("avx512f"))) inline void exp_f32_avx512(float *__restrict__ d, const float *__restrict__ s,
                                                                int64_t n) {
     const __m512 lo = _mm512_set1_ps(-104.0f), hi = _mm512_set1_ps(89.0f);
@@ -261,7 +288,6 @@ __attribute__((target("avx512f"))) inline void exp_f32_avx512(float *__restrict_
     const __m512 c7 = _mm512_set1_ps(1.0f / 5040.0f), c6 = _mm512_set1_ps(1.0f / 720.0f);
     const __m512 c5 = _mm512_set1_ps(1.0f / 120.0f), c4 = _mm512_set1_ps(1.0f / 24.0f);
     const __m512 c3 = _mm512_set1_ps(1.0f / 6.0f), c2 = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
-    const __m512i kbias = _mm512_set1_epi32(0x4B400000), e127 = _mm512_set1_epi32(127);
     const __mmask16 all = 0xFFFF;  // full-mask maskz forms: GCC 12's unmasked ones read an "undefined" register
                                    // that -Wmaybe-uninitialized reports
     int64_t i = 0;
@@ -277,11 +303,7 @@ __attribute__((target("avx512f"))) inline void exp_f32_avx512(float *__restrict_
         q = _mm512_add_ps(_mm512_mul_ps(q, r), c3);
         q = _mm512_add_ps(_mm512_mul_ps(q, r), c2);
         const __m512 p = _mm512_add_ps(one, _mm512_add_ps(r, _mm512_mul_ps(_mm512_mul_ps(r, r), q)));
-        const __m512i k = _mm512_sub_epi32(_mm512_castps_si512(t), kbias);
-        const __m512i k1 = _mm512_maskz_srai_epi32(all, k, 1), k2 = _mm512_sub_epi32(k, k1);
-        const __m512 s1 = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(all, _mm512_add_epi32(k1, e127), 23));
-        const __m512 s2 = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(all, _mm512_add_epi32(k2, e127), 23));
-        _mm512_storeu_ps(d + i, _mm512_mul_ps(_mm512_mul_ps(p, s1), s2));
+        _mm512_storeu_ps(d + i, _mm512_maskz_scalef_ps(all, p, kf));  // p * 2^k, one rounding
     }
     for (; i < n; ++i) d[i] = exp_f32_one(s[i]);
 }

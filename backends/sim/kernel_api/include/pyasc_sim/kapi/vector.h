@@ -592,19 +592,46 @@ inline auto cast_fn(RoundMode m, const SrcLoc &loc) {
 }
 
 // Conversions whose result is one hardware instruction (or exact) for the mode: float <-> half
-// (F16C where present), float <-> bfloat16_t; the same values cast_fn gives, element by element.
-// has_cast_fast says whether (T, U, m) has one.
+// (F16C where present), float <-> bfloat16_t, float -> int16/int32/int64 in every mode, int32 ->
+// float to nearest, and the exact int16 -> float, int32 -> int64; the same values cast_fn gives,
+// element by element. has_cast_fast says whether (T, U, m) has one.
+template <typename T>
+constexpr bool kFastInt = std::is_same<T, int16_t>::value || std::is_same<T, int32_t>::value ||
+                          std::is_same<T, int64_t>::value;
 template <typename T, typename U>
 inline bool has_cast_fast(RoundMode m) {
     const bool nearest = m == RoundMode::CAST_NONE || m == RoundMode::CAST_RINT || m == RoundMode::CAST_HYBRID;
     if constexpr ((std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value) && std::is_same<U, float>::value) {
         return nearest;
+    } else if constexpr (kFastInt<T> && std::is_same<U, float>::value) {
+        return true;
+    } else if constexpr (std::is_same<T, float>::value && std::is_same<U, int32_t>::value) {
+        return nearest;
+    } else if constexpr ((std::is_same<T, float>::value && std::is_same<U, int16_t>::value) ||
+                         (std::is_same<T, int64_t>::value && std::is_same<U, int32_t>::value)) {
+        return true;  // exact in every mode
     } else {
         return std::is_same<T, float>::value && (std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value);
     }
 }
+// float -> integer D as round_to<D> does it, in float: rnd(x) is the exact integral value round_to
+// computes in double (floor / ceil / trunc / round / nearbyint of a float are floats), and the
+// saturation bounds are powers of two or exact (float(INT32_MAX) = 2^31: no float lies in
+// [2^31 - 1, 2^31)), so the comparisons decide the same; NaN -> 0.
+template <typename D, typename R>
+inline void float_to_int(D *d, const float *s, int64_t n, R rnd) {
+    pyasc_sim::simd::map1(d, s, n, [rnd](float x) -> D {
+        constexpr float lo = static_cast<float>(std::numeric_limits<D>::min());
+        constexpr float hi = static_cast<float>(std::numeric_limits<D>::max());
+        const float r = rnd(x);
+        if (r != r) return D(0);
+        if (r <= lo) return std::numeric_limits<D>::min();
+        if (r >= hi) return std::numeric_limits<D>::max();
+        return static_cast<D>(r);
+    });
+}
 template <typename T, typename U>
-inline void cast_fast(T *d, const U *s, int64_t n) {
+inline void cast_fast(T *d, const U *s, int64_t n, RoundMode m) {
     if constexpr (std::is_same<T, half>::value && std::is_same<U, float>::value) {
         pyasc_sim::simd::f32_to_f16(d, s, n);
     } else if constexpr (std::is_same<T, float>::value && std::is_same<U, half>::value) {
@@ -613,9 +640,21 @@ inline void cast_fast(T *d, const U *s, int64_t n) {
         pyasc_sim::simd::map1(d, s, n, [](float a) { return bfloat16_t::from_bits(bfloat16_t::from_float(a)); });
     } else if constexpr (std::is_same<T, float>::value && std::is_same<U, bfloat16_t>::value) {
         pyasc_sim::simd::map1(d, s, n, [](bfloat16_t a) { return static_cast<float>(a); });  // exact
+    } else if constexpr (kFastInt<T> && std::is_same<U, float>::value) {
+        switch (m) {
+            case RoundMode::CAST_FLOOR: return float_to_int(d, s, n, [](float x) { return std::floor(x); });
+            case RoundMode::CAST_CEIL: return float_to_int(d, s, n, [](float x) { return std::ceil(x); });
+            case RoundMode::CAST_ROUND: return float_to_int(d, s, n, [](float x) { return std::round(x); });
+            case RoundMode::CAST_TRUNC: return float_to_int(d, s, n, [](float x) { return std::trunc(x); });
+            default: return float_to_int(d, s, n, [](float x) { return std::nearbyint(x); });  // ties to even
+        }
+    } else if constexpr (!std::is_same<T, U>::value && (std::is_same<U, int16_t>::value || std::is_same<U, int32_t>::value)) {
+        // int32 -> float (to nearest: the one rounding of the exact value), int16 -> float, int32 -> int64
+        pyasc_sim::simd::map1(d, s, n, [](U a) { return static_cast<T>(a); });
     } else {
         (void)d, (void)s, (void)n;
     }
+    (void)m;
 }
 
 }  // namespace sim_detail
@@ -630,7 +669,7 @@ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Rou
         if (sim_detail::has_cast_fast<T, U>(round_mode) && !pyasc_sim::simd::overlap(dst.ptr(), count, src.ptr(), count)) {
             sim_detail::check_operand(dst, "Cast", "dst", count, loc);
             sim_detail::check_operand(src, "Cast", "src", count, loc);
-            sim_detail::cast_fast(dst.ptr(), src.ptr(), count);
+            sim_detail::cast_fast(dst.ptr(), src.ptr(), count, round_mode);
             pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(
                                                                  sim_detail::repeats_of(count, std::max(sizeof(T), sizeof(U))), 1.0));
             return;
