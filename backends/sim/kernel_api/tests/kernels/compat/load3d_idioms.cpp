@@ -62,7 +62,7 @@ extern "C" __global__ __aicore__ void load3d_gram(GM_ADDR a, GM_ADDR b, GM_ADDR 
     Fixpipe<float, float, CFG_ROW_MAJOR>(cGm, c1, fp);
 }
 
-extern "C" __global__ __aicore__ void load3d_bad(GM_ADDR a) {
+extern "C" __global__ __aicore__ void load3d_bad() {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
     LocalTensor<half> a1(TPosition::A1, 0, MM * KK);
     LocalTensor<half> a2(TPosition::A2, 0, MM * KK);
