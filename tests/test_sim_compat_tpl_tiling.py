@@ -123,3 +123,14 @@ def test_get_tpl_tiling_key_in_host_code_matches_python(decl, tmp_path):
     out = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
     assert out.stdout.split() == [str(decl.encode([0, 2, 1])), str(decl.encode([1, 8, 1])), str(2 ** 64 - 1)]
     assert "no ASCENDC_TPL_ARGS_SEL selects" in out.stderr
+
+
+def test_cli_builds_the_instance_of_tpl_args(tmp_path, capsys):
+    from pyasc_core.cli import main
+
+    out = tmp_path / "tpl.so"
+    assert main(["compile", str(SRC), "--opt=-O1", "-o", str(out), "--tpl-arg", "D_T_X=1", "--tpl-arg", "TILE_NUM=4",
+                 "--tpl-arg", "RELU=1"]) == 0
+    assert "tpl_scale<1, 4, true>" in capsys.readouterr().out
+    pyasc_acl.Binary(str(out), device="sim").function("tpl_scale<1, 4, true>")
+    assert main(["compile", str(SRC), "-o", str(out), "--tpl-arg", "TILE_NUM"]) == 2
