@@ -35,6 +35,7 @@ COMPILE_ARGS = {
     OP_PROJECT / "op_kernel" / "scale_add.cpp": {"tiling_header": OP_PROJECT / "op_host" / "scale_add_tiling.h",
                                                  "tiling_key": 1,
                                                  "dtypes": {"x": "float32", "y": "float32", "z": "float32"}},
+    COMPAT / "op_project_tpl" / "op_kernel" / "tpl_scale.cpp": {"tpl_args": {"D_T_X": 1, "TILE_NUM": 8, "RELU": 1}},
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from .build import KernelBuildError, KernelCompileError, cache_dir, compile, compile_kernel
+from .build import KernelBuildError, KernelCompileError, cache_dir, compile, compile_kernel, template_arguments
 from .cache import KernelCacheError
 from .host import host_function
 from .tiling import SYS_WORKSPACE_SIZE, TilingStruct, tiling_struct
@@ -17,7 +17,7 @@ __all__ = [
     "LIBRARY_NAME", "KernelBuildError", "KernelCacheError", "KernelCompileError", "cache_dir", "compile",
     "compile_kernel",
     "get_include", "kernel_api_reference", "library_path", "SYS_WORKSPACE_SIZE", "TilingStruct",
-    "tiling_struct", "host_function",
+    "tiling_struct", "host_function", "template_arguments",
 ]
 
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pyasc_core.errors import PyascError
 
-from . import _stubgen, cache
+from . import _stubgen, cache, tpl
 from .cache import KernelCacheError
 
 
@@ -172,7 +172,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
             extra_flags: Sequence[str] = (), compiler: str | None = None, soc: str | None = None,
             core: str = "vec", tiling_header: str | os.PathLike | None = None, op_type: str | None = None,
             dtypes: dict[str, str] | None = None, tiling_key: int | None = None,
-            instances: Sequence[str] = ()) -> str:
+            instances: Sequence[str] = (), tpl_args: dict[str, int] | Sequence[int] | None = None) -> str:
     """Compile an Ascend C source into a simulator kernel binary and return its path.
 
     ``source`` is a path to a ``.cpp`` file or the source text itself. Every ``extern "C"
@@ -216,6 +216,14 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     (``{"x": "float16"}`` defines ``DTYPE_X`` as ``half`` and ``ORIG_DTYPE_X``); ``tiling_key`` is
     the key ``TILING_KEY_IS`` compares with (default 0). See :mod:`pyasc_sim.tiling` for filling
     a macro-declared struct from Python.
+
+    Tiling template programming (``ASCENDC_TPL_ARGS_DECL`` / ``ASCENDC_TPL_SEL`` from
+    ``ascendc/host_api/tiling/template_argument.h``, kernels ``template <uint32_t A, ...>``):
+    ``tpl_args`` (``{"A": 1, ...}`` or the values in declaration order) or ``tiling_key`` (decoded
+    as ``GET_TPL_TILING_KEY`` encodes) selects the combination; each template kernel with one
+    template parameter per declared argument gets that instance (``name<1, 0>``; see
+    :func:`template_arguments` and :mod:`pyasc_sim.tpl`) and ``TILING_KEY_IS`` sees its key.
+    Values the declaration or no ``ASCENDC_TPL_ARGS_SEL`` allows raise ``tpl.TemplateArgumentError``.
 
     Binaries are cached in :func:`cache_dir` under a hash of the source, the contents of the
     headers it includes with quotes from its own directory, the flags, the compiler and the
@@ -262,7 +270,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     h = hashlib.sha256()
     for part in (_LAYOUT.encode(), text.encode(), cxx.encode(), "\0".join(flags).encode(), repr(kernels).encode(), repr(instances).encode(),
                  _header_version(inc).encode(), _stubgen.STUB_VERSION.encode(), src_dir.encode(), isa_key.encode(),
-                 (path or "").encode(), *_local_includes(text, src_dir, set()),
+                 (path or "").encode(), repr(tpl_args).encode(), *_local_includes(text, src_dir, set()),
                  *(_file_bytes(f) for f in project_files)):
         h.update(part)
         h.update(b"\0\1")
@@ -270,7 +278,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     cached = cache.lookup(root, f"ascendc_{key}")
     if cached is None:
         cached = _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0,
-                        instances)
+                        instances, tpl_args, tiling_key)
     if output is None:
         return cached
     return _copy_out(cached, os.path.abspath(os.fspath(output)))
@@ -301,7 +309,8 @@ def _private_copy(tmpdir: str, text: str, shown: str) -> str:
 
 def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[str] | None,
            flags: list[str], cxx: str, inc: str, root: str, checks: bool, launches: bool = False,
-           instances: Sequence[str] = ()) -> str:
+           instances: Sequence[str] = (), tpl_args: dict[str, int] | Sequence[int] | None = None,
+           tiling_key: int | None = None) -> str:
     tmpdir = cache.build_dir(root, prefix=f"build_{key[:8]}_")
     try:
         # source text: messages point at a kept copy in the cache (for people; never compiled)
@@ -312,6 +321,10 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
             pre = _stubgen.preprocess(copy, [inc], cxx, quote_dirs=quote_dirs, flags=_pp_flags(flags))
         except _stubgen.StubError as exc:
             _raise_compile_error(str(exc), shown)
+        if tpl_args is not None or tiling_key is not None:
+            extra, key_flag = _tpl_instances(pre, shown, tpl_args, tiling_key)
+            instances = sorted({*instances, *extra})
+            flags = [*flags, *key_flag]
         try:
             found = _stubgen.find_kernels(pre, shown, list(instances))
         except _stubgen.StubError as exc:
@@ -344,6 +357,46 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         return cache.publish(root, f"ascendc_{key}", tmp_out)
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+def _tpl_instances(pre: str, shown: str, tpl_args, tiling_key: int | None) -> tuple[list[str], list[str]]:
+    """(the template-kernel instances a tiling template combination selects, the tiling-key flag for
+    ``tpl_args``) from the source's ASCENDC_TPL_ARGS_DECL; none without a declaration and tpl_args."""
+    if tpl_args is not None and tiling_key is not None:
+        raise KernelBuildError(f"pass tpl_args= ({tpl_args!r}) or tiling_key= ({tiling_key}), not both: the key is "
+                               "derived from the template arguments", file=shown)
+    decl = tpl.parse(pre)
+    if decl is None:
+        if tpl_args is not None:
+            raise KernelBuildError(f"tpl_args={tpl_args!r} but {shown} declares no template arguments: include the "
+                                   "op's tiling key header (ASCENDC_TPL_ARGS_DECL, ascendc/host_api/tiling/"
+                                   "template_argument.h)", file=shown)
+        return [], []
+    if tpl_args is not None:
+        values = decl.values_of(tpl_args)
+        key_flag = [f"-DPYASC_SIM_TILING_KEY={decl.encode(values)}ull"]
+    else:
+        values = list(decl.decode(tiling_key).values())
+        key_flag = []
+    templates = _stubgen.find_templates(pre, shown)
+    names = [t.name for t in templates.values() if len(t.tparams) == len(decl.args)]
+    if not names:
+        raise KernelBuildError(f"{shown} declares {len(decl.args)} template argument(s) ({', '.join(decl.names)}) "
+                               "but has no template kernel with as many template parameters (template <uint32_t "
+                               f"{', uint32_t '.join(decl.names) or '...'}> __global__ __aicore__ void name(...))",
+                               file=shown)
+    return [_stubgen.canonical_name(decl.instance(n, values)) for n in names], key_flag
+
+
+def template_arguments(source: str | os.PathLike, compiler: str | None = None) -> tpl.Declaration:
+    """The tiling template declaration (ASCENDC_TPL_ARGS_DECL / ASCENDC_TPL_SEL) of a kernel source
+    or of the op's tiling key header: ``.encode({...})`` gives GET_TPL_TILING_KEY's key,
+    ``.decode(key)`` the values, ``.instance(name, values)`` the kernel instance name."""
+    pre, name = _preprocessed(source, compiler)
+    decl = tpl.parse(pre)
+    if decl is None:
+        raise tpl.TemplateArgumentError(f"{name} declares no template arguments (ASCENDC_TPL_ARGS_DECL)")
+    return decl
 
 
 # -- op projects: the host tiling header, dtypes, tiling key ----------------------------------------

@@ -104,7 +104,11 @@ def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("--op-type", help="op project: the op whose registered tiling struct GET_TILING_DATA reads")
     parser.add_argument("--dtype", action="append", default=[], metavar="NAME=DTYPE",
                         help="op project: DTYPE_<NAME> (e.g. x=float16; repeatable)")
-    parser.add_argument("--tiling-key", type=int, help="the key TILING_KEY_IS compares with (default 0)")
+    parser.add_argument("--tiling-key", type=int, help="the key TILING_KEY_IS compares with (default 0); with "
+                        "ASCENDC_TPL_ARGS_DECL, also the template arguments whose kernel instance is built")
+    parser.add_argument("--tpl-arg", action="append", default=[], metavar="NAME=VALUE",
+                        help="tiling template programming: a declared template argument's value (repeatable); "
+                        "builds the instance these select")
     parser.add_argument("--soc", help="SoC whose architecture macros to define (default PYASC_SIM_SOC)")
     parser.add_argument("--core", default="vec", choices=("vec", "cube", "mix"), help="__DAV_*__ core macro")
     parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
@@ -139,12 +143,25 @@ def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
             print(f"pyasc compile: --dtype takes NAME=DTYPE (e.g. x=float16), got {item!r}", file=sys.stderr)
             return 2
         dtypes[name] = dtype
+    tpl_args = {}
+    for item in args.tpl_arg:
+        name, sep, value = item.partition("=")
+        if not sep or not value.strip().lstrip("-").isdigit():
+            print(f"pyasc compile: --tpl-arg takes NAME=VALUE with an integer value (e.g. kMode=1), got {item!r}",
+                  file=sys.stderr)
+            return 2
+        tpl_args[name.strip()] = int(value)
     path = compile_source(args.source, kernels=args.kernels, opt=args.opt, checks=not args.no_checks,
                           output=args.output, tiling_header=args.tiling_header, op_type=args.op_type,
                           dtypes=dtypes or None, tiling_key=args.tiling_key, soc=args.soc, core=args.core, isa=args.isa,
-                          extra_flags=[f"-D{d}" for d in args.defines])
+                          extra_flags=[f"-D{d}" for d in args.defines], tpl_args=tpl_args or None)
     try:
         names = kernel_names(args.source)
+        if tpl_args or args.tiling_key is not None:
+            from .build import _preprocessed, _tpl_instances
+
+            pre, shown = _preprocessed(args.source, None)
+            names += _tpl_instances(pre, shown, tpl_args or None, None if tpl_args else args.tiling_key)[0]
     except _stubgen.StubError:
         names = []
     if args.kernels:
