@@ -198,20 +198,26 @@ private:
             }
             mean = s / n;
         }
-        // pass: the sum of squares (of x - mean for layer_norm; a resident row keeps x - mean in tf_
-        // for the output pass, its squares go to work_ and the reduction's work space is xf_)
+        // pass: the sum of squares (of x - mean for layer_norm, of x for rms_norm; a resident
+        // layer_norm row keeps x - mean in tf_ for the output pass, its squares go to work_ and the
+        // reduction's work space is xf_)
         float ss = 0.0f;
         for (uint32_t c = 0; c < chunks_; ++c) {
             const uint32_t count = Count(c);
             if (!LAYER || !resident) {
                 LoadX(r, c, count);
             }
-            Adds(tf_, xv_, -mean, count);
-            if (LAYER && resident) {
-                Mul(work_, tf_, tf_, count);
-                ReduceSum(one_, work_, xf_, count);
-            } else {
-                Mul(tf_, tf_, tf_, count);
+            if constexpr (LAYER) {
+                Adds(tf_, xv_, -mean, count);
+                if (resident) {
+                    Mul(work_, tf_, tf_, count);
+                    ReduceSum(one_, work_, xf_, count);
+                } else {
+                    Mul(tf_, tf_, tf_, count);
+                    ReduceSum(one_, tf_, work_, count);
+                }
+            } else {  // rms_norm: x itself (x - 0 is x)
+                Mul(tf_, xv_, xv_, count);
                 ReduceSum(one_, tf_, work_, count);
             }
             ss += ReadAfterVector(one_);
@@ -237,9 +243,11 @@ private:
             }
             if (LAYER && resident) {  // tf_ = x - mean from the sum-of-squares pass
                 Muls(of, tf_, rden, count);
-            } else {
+            } else if (LAYER) {
                 Adds(of, xv_, -mean, count);
                 Muls(of, of, rden, count);
+            } else {  // rms_norm: x itself
+                Muls(of, xv_, rden, count);
             }
             if (t_.hasWeight) {
                 Mul(of, of, wf_, count);
