@@ -49,8 +49,10 @@ public:
         // rows of whole 32-byte blocks that fit a chunk several times are normalised `batch_` at a
         // time (one DMA each way, the elementwise steps over the whole batch)
         batch_ = chunks_ == 1 && t_.cols % (BLOCK_BYTES / sizeof(T)) == 0 ? t_.chunk / t_.cols : 1;
-        // + one_: two reduction results (32 bytes apart), then a batch's denominators
-        pipe_.InitBuffer(calc_, (batch_ > 1 ? 6 : 5) * t_.chunk * sizeof(float) + 64 + AlignBlock<float>(batch_) * 4);
+        // + one_: two reduction results 32 bytes apart (a batch: one per row), then a batch's
+        // denominators (den_)
+        const uint32_t slots = batch_ > 2 ? batch_ : 2;
+        pipe_.InitBuffer(calc_, (batch_ > 1 ? 6 : 5) * t_.chunk * sizeof(float) + 32 * slots + AlignBlock<float>(batch_) * 4);
         LocalTensor<float> buf = calc_.Get<float>();
         xf_ = buf;
         tf_ = buf[t_.chunk];
@@ -61,6 +63,7 @@ public:
         if (batch_ > 1) {
             red_ = buf[5 * t_.chunk];
             one_ = buf[6 * t_.chunk];
+            den_ = one_[8 * slots];
         }
         if (chunks_ == 1) {  // weight and bias stay in UB for every row (batch_ copies of them)
             for (uint32_t k = 0; k < batch_; ++k) {
@@ -91,45 +94,53 @@ private:
         }
     }
 
-    // Rows [r, r + nr) (resident, nr <= batch_), as Row computes them: the per-row reductions and
-    // x - mean row by row, the division by the denominators (broadcast per row into work_), weight
-    // and bias over the whole batch.
+    // Rows [r, r + nr) (resident, nr <= batch_), as Row computes them with fewer instructions:
+    // the per-row sums land in slots of one_ 32 bytes apart and are read after one V -> S flag; the
+    // squares, weight and bias run over the whole batch. rms_norm uses x itself where Row has
+    // x - 0 (the same bits: x + -0 is x).
     __aicore__ inline void Batch(uint32_t r, uint32_t nr) {
         const uint32_t cols = t_.cols;
         const uint32_t total = nr * cols;
         const float n = static_cast<float>(cols);
         LoadX(r, 0, total);
-        for (uint32_t k = 0; k < nr; ++k) {
-            const LocalTensor<float> xk = xv_[k * cols];
-            const LocalTensor<float> tk = tf_[k * cols];
-            float mean = 0.0f;
-            if constexpr (LAYER) {
-                float s = 0.0f;  // as Row: 0 + the one chunk's sum (a -0 sum becomes +0)
-                ReduceSum(one_, xk, red_, cols);
-                s += ReadAfterVector(one_);
-                mean = s / n;
+        LocalTensor<float> centred = xv_;  // x - mean
+        if constexpr (LAYER) {
+            for (uint32_t k = 0; k < nr; ++k) {
+                ReduceSum(one_[8 * k], xv_[k * cols], red_, cols);
             }
-            Adds(tk, xk, -mean, cols);
-            Mul(work_[k * cols], tk, tk, cols);
-            ReduceSum(one_[8], work_[k * cols], red_, cols);
+            SetFlag<HardEvent::V_S>(EVENT_ID0);
+            WaitFlag<HardEvent::V_S>(EVENT_ID0);
+            for (uint32_t k = 0; k < nr; ++k) {
+                float s = 0.0f;  // as Row: 0 + the one chunk's sum (a -0 sum becomes +0)
+                s += one_.GetValue(8 * k);
+                Adds(tf_[k * cols], xv_[k * cols], -(s / n), cols);
+            }
+            centred = tf_;
+        }
+        Mul(work_, centred, centred, total);
+        for (uint32_t k = 0; k < nr; ++k) {
+            ReduceSum(one_[8 * k], work_[k * cols], red_, cols);
+        }
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        for (uint32_t k = 0; k < nr; ++k) {  // the denominators' squares, one per row
             float ss = 0.0f;
-            ss += ReadAfterVector(one_, 8);
-            one_.SetValue(16 + k, ss / n + eps_);  // the denominators' squares, one per row
+            ss += one_.GetValue(8 * k);
+            den_.SetValue(k, ss / n + eps_);
         }
         // 1 / sqrt(ss / n + eps) for every row, by the vector unit
         SetFlag<HardEvent::S_V>(EVENT_ID0);
         WaitFlag<HardEvent::S_V>(EVENT_ID0);
-        Sqrt(red_, one_[16], nr);
+        Sqrt(red_, den_, nr);
         LocalTensor<T> y = io_.Alloc();
         LocalTensor<float> of = tf_;
         if constexpr (!kWidened<T>) {
             of = y.template ReinterpretCast<float>();
         }
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
         for (uint32_t k = 0; k < nr; ++k) {  // (x - mean) * (1 / denominator), row by row
-            const float rden = 1.0f / ReadAfterVector(red_, k);
-            SetFlag<HardEvent::S_V>(EVENT_ID0);
-            WaitFlag<HardEvent::S_V>(EVENT_ID0);
-            Muls(of[k * cols], tf_[k * cols], rden, cols);
+            Muls(of[k * cols], centred[k * cols], 1.0f / red_.GetValue(k), cols);
         }
         if (t_.hasWeight) {
             Mul(of, of, wf_, total);
@@ -187,20 +198,26 @@ private:
             }
             mean = s / n;
         }
-        // pass: the sum of squares (of x - mean for layer_norm; a resident row keeps x - mean in tf_
-        // for the output pass, its squares go to work_ and the reduction's work space is xf_)
+        // pass: the sum of squares (of x - mean for layer_norm, of x for rms_norm; a resident
+        // layer_norm row keeps x - mean in tf_ for the output pass, its squares go to work_ and the
+        // reduction's work space is xf_)
         float ss = 0.0f;
         for (uint32_t c = 0; c < chunks_; ++c) {
             const uint32_t count = Count(c);
             if (!LAYER || !resident) {
                 LoadX(r, c, count);
             }
-            Adds(tf_, xv_, -mean, count);
-            if (LAYER && resident) {
-                Mul(work_, tf_, tf_, count);
-                ReduceSum(one_, work_, xf_, count);
-            } else {
-                Mul(tf_, tf_, tf_, count);
+            if constexpr (LAYER) {
+                Adds(tf_, xv_, -mean, count);
+                if (resident) {
+                    Mul(work_, tf_, tf_, count);
+                    ReduceSum(one_, work_, xf_, count);
+                } else {
+                    Mul(tf_, tf_, tf_, count);
+                    ReduceSum(one_, tf_, work_, count);
+                }
+            } else {  // rms_norm: x itself (x - 0 is x)
+                Mul(tf_, xv_, xv_, count);
                 ReduceSum(one_, tf_, work_, count);
             }
             ss += ReadAfterVector(one_);
@@ -226,9 +243,11 @@ private:
             }
             if (LAYER && resident) {  // tf_ = x - mean from the sum-of-squares pass
                 Muls(of, tf_, rden, count);
-            } else {
+            } else if (LAYER) {
                 Adds(of, xv_, -mean, count);
                 Muls(of, of, rden, count);
+            } else {  // rms_norm: x itself
+                Muls(of, xv_, rden, count);
             }
             if (t_.hasWeight) {
                 Mul(of, of, wf_, count);
@@ -248,7 +267,7 @@ private:
     RowStage<T> io_;
     TBuf<QuePosition::VECCALC> calc_;
     GlobalTensor<T> wGm_, bGm_;
-    LocalTensor<float> xf_, tf_, work_, wf_, bf_, one_, red_;
+    LocalTensor<float> xf_, tf_, work_, wf_, bf_, one_, red_, den_;
     LocalTensor<float> xv_;  // the current x chunk as float (xf_, or the held VECIN buffer)
     LocalTensor<T> xin_;
     bool held_ = false;

@@ -29,7 +29,9 @@ public:
         if (!io_.Init(pipe_, x, y, t_, t_.cols, t_.chunk)) {
             return;
         }
-        pipe_.InitBuffer(calc_, 4 * t_.chunk * sizeof(float) + 64);
+        // + one_: a reduction result per row of a batch, 32 bytes apart (2 slots at least)
+        const uint32_t slots = t_.chunk / (t_.cols > 0 ? t_.cols : 1) > 2 ? t_.chunk / t_.cols : 2;
+        pipe_.InitBuffer(calc_, 4 * t_.chunk * sizeof(float) + 32 * slots);
         LocalTensor<float> b = calc_.Get<float>();
         xf_ = b;
         ef_ = b[t_.chunk];
@@ -39,9 +41,9 @@ public:
     }
 
     __aicore__ inline void Process() {
-        // softmax rows of whole 32-byte blocks that fit a chunk several times: `batch` rows at a
-        // time (one DMA each way, Exp and Div over the whole batch)
-        const uint32_t batch = !LOG && t_.cols <= t_.chunk && t_.cols % (BLOCK_BYTES / sizeof(T)) == 0
+        // rows of whole 32-byte blocks that fit a chunk several times: `batch` rows at a time (one
+        // DMA each way, Exp over the whole batch)
+        const uint32_t batch = t_.cols <= t_.chunk && t_.cols % (BLOCK_BYTES / sizeof(T)) == 0
                                    ? t_.chunk / t_.cols
                                    : 1;
         if (batch > 1) {
@@ -78,27 +80,54 @@ private:
         }
     }
 
-    // Rows [r, r + nr) of one chunk, as Row computes them: max, x - max and the sum row by row,
-    // Exp and the division (by the sums broadcast per row into sv_) over the whole batch.
+    // Rows [r, r + nr) of one chunk, as Row computes them with fewer instructions: the maxima and
+    // the sums of the rows land in slots of one_ 32 bytes apart and are read after one V -> S flag;
+    // x - max row by row into work_, Exp over the whole batch, then e * (1 / sum) row by row
+    // (softmax) or (x - max) - log(sum) with the logs of all the sums from one Ln (log_softmax:
+    // work_ holds x - max, the value Row computes again).
     __aicore__ inline void Batch(uint32_t r, uint32_t nr) {
         const uint32_t cols = t_.cols;
         const uint32_t total = nr * cols;
         Load(r, 0, total);
         for (uint32_t k = 0; k < nr; ++k) {
-            ReduceMax(one_, xv_[k * cols], sv_, cols);  // sv_: work space until the sums
+            ReduceMax(one_[8 * k], xv_[k * cols], sv_, cols);  // sv_: work space
+        }
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        for (uint32_t k = 0; k < nr; ++k) {
             float m = BitsToFloat(0xff800000u);  // as Row: a NaN maximum leaves -inf
-            const float v = ReadAfterVector(one_);
+            const float v = one_.GetValue(8 * k);
             m = v > m ? v : m;
             Adds(work_[k * cols], xv_[k * cols], -m, cols);
         }
         Exp(ef_, work_, total);
+        for (uint32_t k = 0; k < nr; ++k) {
+            ReduceSum(one_[8 * k], ef_[k * cols], sv_, cols);
+        }
         LocalTensor<T> y = io_.Alloc();
         LocalTensor<float> yf = kWidened<T> ? work_ : y.template ReinterpretCast<float>();
-        for (uint32_t k = 0; k < nr; ++k) {  // e * (1 / sum), row by row
-            ReduceSum(one_, ef_[k * cols], sv_, cols);
-            float s = 0.0f;
-            s += ReadAfterVector(one_);
-            Muls(yf[k * cols], ef_[k * cols], 1.0f / s, cols);
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        if constexpr (LOG) {
+            for (uint32_t k = 0; k < nr; ++k) {
+                float s = 0.0f;
+                s += one_.GetValue(8 * k);
+                sv_.SetValue(k, s);
+            }
+            SetFlag<HardEvent::S_V>(EVENT_ID0);
+            WaitFlag<HardEvent::S_V>(EVENT_ID0);
+            Ln(sv_, sv_, nr);
+            SetFlag<HardEvent::V_S>(EVENT_ID0);
+            WaitFlag<HardEvent::V_S>(EVENT_ID0);
+            for (uint32_t k = 0; k < nr; ++k) {
+                Adds(yf[k * cols], work_[k * cols], -sv_.GetValue(k), cols);
+            }
+        } else {
+            for (uint32_t k = 0; k < nr; ++k) {  // e * (1 / sum), row by row
+                float s = 0.0f;
+                s += one_.GetValue(8 * k);
+                Muls(yf[k * cols], ef_[k * cols], 1.0f / s, cols);
+            }
         }
         if constexpr (kWidened<T>) {
             FromCompute(y, yf, total);

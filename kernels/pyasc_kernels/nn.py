@@ -52,8 +52,7 @@ def softmax_kernel(name: str):
         rows = rt.size_of(shape) // cols
         out = rt.new_tensor(src._data.shape, dtype, device)
         blocks, per_core = _rows_split(device, rows, cols)
-        tiling = tl.SoftmaxTiling(rows=rows, cols=cols, rowsPerCore=per_core,
-                                  chunk=_chunk(cols) if name == "log_softmax" else _batch_chunk(cols))
+        tiling = tl.SoftmaxTiling(rows=rows, cols=cols, rowsPerCore=per_core, chunk=_batch_chunk(cols))
         rt.launch(device, "softmax", f"{name}_{rt.DTYPE_NAMES[dtype]}", blocks, (src, out), tiling)
         if not nd:
             return rt.alias(out, ())

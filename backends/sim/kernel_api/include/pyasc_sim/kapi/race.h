@@ -111,17 +111,32 @@ struct RaceState {
         }
         return lo;
     }
-    // find() in memory `kind`, first trying the run an earlier lookup near s found (an
-    // instruction's operands and the next tile's are the same buffers again: hints mostly hit).
+    // find() in memory `kind`, first walking a few runs from the one an earlier lookup near s found
+    // (an instruction's operands and the next tile's are the same buffers again; the runs between
+    // shift by one or two as accesses split and merge them: hints mostly hit).
     size_t locate(int kind, uint64_t s) {
         const Runs &r = runs[kind];
-        size_t &h = hint[kind][(s >> 5) & (kHints - 1)];
-        if (h < r.size() && r[h].first <= s && (h + 1 == r.size() || r[h + 1].first > s)) return h;
-        return h = find(r, s);
+        uint16_t &slot = hint[kind][(s >> 5) & (kHints - 1)];
+        const size_t n = r.size();
+        size_t h = slot < n ? slot : n - 1;
+        for (int step = 0; step < 4; ++step) {
+            if (r[h].first > s) {  // h > 0: r[0].first == 0 <= s
+                --h;
+            } else if (h + 1 < n && r[h + 1].first <= s) {
+                ++h;
+            } else {
+                slot = static_cast<uint16_t>(h < 0xffff ? h : 0xffff);
+                return h;
+            }
+        }
+        h = find(r, s);
+        slot = static_cast<uint16_t>(h < 0xffff ? h : 0xffff);  // (an index past 65534: no hint)
+        return h;
     }
-    // Makes a run start at sector s (< nsec) and returns its index.
-    static size_t split(Runs &r, uint64_t s) {
-        const size_t i = find(r, s);
+    // Makes a run of memory `kind` start at sector s (< nsec) and returns its index.
+    size_t split(int kind, uint64_t s) {
+        Runs &r = runs[kind];
+        const size_t i = locate(kind, s);
         if (r[i].first == s) return i;
         r.insert(r.begin() + static_cast<std::ptrdiff_t>(i + 1), Run{s, r[i].s});
         return i + 1;
@@ -145,8 +160,10 @@ struct RaceState {
     // (binary search, few runs in practice) rather than a tree: no allocation per split or merge.
     Runs runs[kRaceMems];
     uint64_t nsec[kRaceMems] = {};
-    static constexpr size_t kHints = 8;
-    size_t hint[kRaceMems][kHints] = {};  // locate(): runs found, per memory and 1 KiB slot of the start
+    // locate(): runs found, per memory and 1 KiB slot of the start (direct-mapped over 256 KiB, more
+    // than the 192 KiB unified buffer: a kernel's buffers and rows, 16 or 4 KiB apart, keep their own)
+    static constexpr size_t kHints = 256;
+    uint16_t hint[kRaceMems][kHints] = {};
     std::vector<Note> pending;              // accesses of the instruction not yet charged
     const char *pend_file = nullptr;
     unsigned pend_line = 0;
@@ -252,8 +269,8 @@ struct RaceState {
                     continue;
                 }
             }
-            const size_t lo = split(r, first);
-            const size_t hi = last < nsec[n.kind] ? split(r, last) : r.size();  // the first run after the access
+            const size_t lo = split(n.kind, first);
+            const size_t hi = last < nsec[n.kind] ? split(n.kind, last) : r.size();  // the first run after the access
             size_t end;  // one past the runs that start at or before `last` after the update
             if (n.write) {  // one run: written by this instruction, read since by nobody
                 set_written(r[lo].s, ep, li, p);
