@@ -245,7 +245,9 @@ def remember_plan(cache: dict[Any, Any], key: Any, device: Any, family: str, nam
         return  # replaced (a test recording launches or changing the split): no plan skips them
     if len(cache) >= _PLANS_LIMIT:
         cache.clear()
-    cache[key] = (KERNELS.function(family, name, device), num_blocks, hit[2], backend_for_device(device))
+    fn = KERNELS.function(family, name, device)
+    launcher = getattr(fn, "launcher", None)  # the C launch hot path where the backend has one
+    cache[key] = (fn if launcher is None else launcher(), num_blocks, hit[2], backend_for_device(device))
 
 
 _OWN = (launch, split)
