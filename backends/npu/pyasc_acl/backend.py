@@ -76,6 +76,22 @@ class AclBackend(Backend):
         self._default_streams: dict[int, AclStream] = {}
         self._lock = threading.Lock()
         fork.track(self)
+        self._install_tensor_maker()
+
+    def _install_tensor_maker(self) -> None:
+        """``empty_tensor`` as one C call (``_acl.tensor_maker``; this class's method takes every
+        call it does not handle), when the binding is built."""
+        try:
+            from pyasc_core.tensor import Tensor
+
+            from . import _acl
+        except ImportError:
+            return
+        from .storage import _STRIDES
+
+        self.empty_tensor = _acl.tensor_maker((  # type: ignore[method-assign]
+            AclBackend.empty_tensor.__get__(self), self, _current, _local, fork.stale, _san_active, self.name,
+            _blocks, DeviceArray, Tensor, _STRIDES, np.dtype))
 
     # -- availability and devices ------------------------------------------------------------
     def availability(self) -> tuple[bool, str]:

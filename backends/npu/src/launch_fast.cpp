@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "binary.h"
+#include "current_stream.h"
 #include "py_device.h"
 
 namespace py = pybind11;
@@ -62,43 +63,6 @@ struct Refs {
         for (PyObject *o : held) Py_DECREF(o);
     }
 };
-
-// The current raw stream (_acl.Stream) of `device` as pyasc_core.streams.current_stream finds it
-// when the stream already exists (a borrowed reference held in `refs`), or nullptr: the Python
-// path looks it up (and makes the default stream object).
-PyObject *current_raw_stream(const Launcher &l, Refs &refs) {
-    PyObject *stacks = nullptr;
-    if (PyContextVar_Get(l.current, nullptr, &stacks) < 0) {
-        PyErr_Clear();
-        return nullptr;
-    }
-    if (stacks == nullptr) return nullptr;
-    refs.keep(stacks);
-    if (!PyDict_CheckExact(stacks)) return nullptr;
-    PyObject *stack = PyDict_GetItemWithError(stacks, l.device), *s = nullptr;
-    if (stack == nullptr && PyErr_Occurred()) {
-        PyErr_Clear();
-        return nullptr;
-    }
-    if (stack != nullptr && PyTuple_CheckExact(stack) && PyTuple_GET_SIZE(stack) > 0) {
-        s = PyTuple_GET_ITEM(stack, PyTuple_GET_SIZE(stack) - 1);
-    } else if (stack != nullptr && PyList_CheckExact(stack) && PyList_GET_SIZE(stack) > 0) {
-        s = PyList_GET_ITEM(stack, PyList_GET_SIZE(stack) - 1);
-    } else if (stack != nullptr && PyObject_Length(stack) != 0) {
-        PyErr_Clear();
-        return nullptr;  // another kind of stack: the Python path
-    } else {
-        PyObject *cache = refs.keep(attr(l.local, g_defaults));
-        if (cache == nullptr || !PyDict_CheckExact(cache)) return nullptr;
-        s = PyDict_GetItemWithError(cache, l.device);
-        if (s == nullptr || s == Py_None) {
-            PyErr_Clear();
-            return nullptr;
-        }
-    }
-    PyObject *impl = refs.keep(attr(s, g_impl));
-    return impl == nullptr ? nullptr : refs.keep(attr(impl, g_raw));
-}
 
 // Writes `v` (an exact int) as the parameter's integer type; false: not representable (the
 // Python path's struct.pack raises and the general path names it).
@@ -210,7 +174,7 @@ PyObject *fast_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     } catch (py::cast_error &) {
         return take_slow(*l, args, nargs);
     }
-    PyObject *raw_stream = current_raw_stream(*l, refs);
+    PyObject *raw_stream = current_raw_stream(l->current, l->local, l->device, refs.held);
     Stream *stream = nullptr;
     PyDevice *dev = nullptr;
     Function *fn = nullptr;
@@ -279,6 +243,44 @@ PyObject *intern(const char *s) {
 }
 
 }  // namespace
+
+PyObject *current_raw_stream(PyObject *current, PyObject *local, PyObject *device, std::vector<PyObject *> &held) {
+    auto keep = [&held](PyObject *o) {
+        if (o != nullptr) held.push_back(o);
+        return o;
+    };
+    PyObject *stacks = nullptr;
+    if (PyContextVar_Get(current, nullptr, &stacks) < 0) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    if (stacks == nullptr) return nullptr;
+    keep(stacks);
+    if (!PyDict_CheckExact(stacks)) return nullptr;
+    PyObject *stack = PyDict_GetItemWithError(stacks, device), *s = nullptr;
+    if (stack == nullptr && PyErr_Occurred()) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    if (stack != nullptr && PyTuple_CheckExact(stack) && PyTuple_GET_SIZE(stack) > 0) {
+        s = PyTuple_GET_ITEM(stack, PyTuple_GET_SIZE(stack) - 1);
+    } else if (stack != nullptr && PyList_CheckExact(stack) && PyList_GET_SIZE(stack) > 0) {
+        s = PyList_GET_ITEM(stack, PyList_GET_SIZE(stack) - 1);
+    } else if (stack != nullptr && PyObject_Length(stack) != 0) {
+        PyErr_Clear();
+        return nullptr;  // another kind of stack: the Python path
+    } else {
+        PyObject *cache = keep(attr(local, g_defaults));
+        if (cache == nullptr || !PyDict_CheckExact(cache)) return nullptr;
+        s = PyDict_GetItemWithError(cache, device);
+        if (s == nullptr || s == Py_None) {
+            PyErr_Clear();
+            return nullptr;
+        }
+    }
+    PyObject *impl = keep(attr(s, g_impl));
+    return impl == nullptr ? nullptr : keep(attr(impl, g_raw));
+}
 
 void bind_launch_fast(py::module_ &m) {
     g_unloaded = intern("unloaded");
