@@ -424,10 +424,12 @@ class AclBackend(Backend):
             for a in args:
                 if type(a) is Tensor:
                     d = a._data
-                    if not d.contiguous or (d._ptr + d.offset * d.dtype.itemsize) % KERNEL_ALIGN:
+                    p = d._ptr
+                    o = d.offset  # 0 for all but views: no itemsize lookup then
+                    if not d.contiguous or (p + o * d.dtype.itemsize if o else p) % KERNEL_ALIGN:
                         return slow(meta, *args)
                     if on and 0 not in d.shape:
-                        reads.append(d._ptr)
+                        reads.append(p)
             if not on:
                 return fn(meta, *args)
             token = _op_reads.set(reads)  # a short list: `in` is as quick as a set's

@@ -242,13 +242,7 @@ PyObject *make_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *fallback = PyTuple_GET_ITEM(self, M_FALLBACK);
     if (nargs != 3) return PyObject_Vectorcall(fallback, args, static_cast<size_t>(nargs), nullptr);
     PyObject *shape = args[0], *dtype = args[1], *device = args[2];
-    std::vector<PyObject *> held;
-    struct Drop {
-        std::vector<PyObject *> &h;
-        ~Drop() {
-            for (PyObject *o : h) Py_DECREF(o);
-        }
-    } drop{held};
+    HeldRefs held;
     PyObject *stale = PyTuple_GET_ITEM(self, M_STALE);
     if (!PyTuple_CheckExact(shape) || !PyDict_CheckExact(stale) || PyDict_GET_SIZE(stale) != 0)
         return PyObject_Vectorcall(fallback, args, 3, nullptr);
@@ -259,10 +253,8 @@ PyObject *make_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     int is_dtype = on ? PyObject_IsInstance(dtype, PyTuple_GET_ITEM(self, M_DTYPE)) : 0;
     if (is_dtype < 0) return nullptr;
     if (!is_dtype || (on != Py_True && on != Py_False)) return PyObject_Vectorcall(fallback, args, 3, nullptr);
-    PyObject *devices = PyObject_GetAttr(PyTuple_GET_ITEM(self, M_BACKEND), g_devices_name);
-    if (devices != nullptr) held.push_back(devices);
-    PyObject *index = devices ? PyObject_GetAttr(device, g_index_name) : nullptr;
-    if (index != nullptr) held.push_back(index);
+    PyObject *devices = held.keep(PyObject_GetAttr(PyTuple_GET_ITEM(self, M_BACKEND), g_devices_name));
+    PyObject *index = devices ? held.keep(PyObject_GetAttr(device, g_index_name)) : nullptr;
     PyObject *d = index && PyDict_CheckExact(devices) ? PyDict_GetItemWithError(devices, index) : nullptr;
     PyObject *stream = d ? current_raw_stream(PyTuple_GET_ITEM(self, M_CURRENT), PyTuple_GET_ITEM(self, M_LOCAL),
                                               device, held)

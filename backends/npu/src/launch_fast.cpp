@@ -35,6 +35,8 @@ struct Launcher {
     // owned references: see make_launcher for what each is
     PyObject *slow, *binary, *raw_fn, *backend, *device, *index, *spec, *recorder, *partial, *current, *local,
         *san_active, *name, *stale, *reads, *busy, *tensor_t, *array_t;
+    Function *fn_ptr = nullptr;  // the kernel's Function (raw_fn keeps it alive)
+    PyTypeObject *block_t = nullptr;  // _acl.DeviceBlock (a pybind11 simple-layout instance)
     ~Launcher() {
         for (PyObject *o : {slow, binary, raw_fn, backend, device, index, spec, recorder, partial, current, local,
                             san_active, name, stale, reads, busy, tensor_t, array_t})
@@ -51,18 +53,6 @@ PyObject *attr(PyObject *o, PyObject *name) {
     if (v == nullptr) PyErr_Clear();
     return v;
 }
-
-// RAII owner of new references taken along the way.
-struct Refs {
-    std::vector<PyObject *> held;
-    PyObject *keep(PyObject *o) {
-        if (o != nullptr) held.push_back(o);
-        return o;
-    }
-    ~Refs() {
-        for (PyObject *o : held) Py_DECREF(o);
-    }
-};
 
 // Writes `v` (an exact int) as the parameter's integer type; false: not representable (the
 // Python path's struct.pack raises and the general path names it).
@@ -92,6 +82,20 @@ bool pack_int(PyObject *v, const Param &p, unsigned char *out) {
     return true;
 }
 
+// The DeviceBlock of `block` (an _acl.DeviceBlock): read straight from its pybind11 instance when
+// it has the type and layout seen before, else through py::cast (throws py::cast_error).
+DeviceBlock *device_block(Launcher &l, PyObject *block) {
+    if (Py_TYPE(block) == l.block_t) {
+        auto *inst = reinterpret_cast<py::detail::instance *>(block);
+        if (inst->simple_layout && inst->simple_value_holder[0] != nullptr)
+            return static_cast<DeviceBlock *>(inst->simple_value_holder[0]);
+    }
+    DeviceBlock *b = &py::cast<DeviceBlock &>(py::handle(block));
+    auto *inst = reinterpret_cast<py::detail::instance *>(block);
+    if (inst->simple_layout && inst->simple_value_holder[0] == b) l.block_t = Py_TYPE(block);
+    return b;
+}
+
 PyObject *take_slow(const Launcher &l, PyObject *const *args, Py_ssize_t nargs) {
     return PyObject_Vectorcall(l.slow, args, static_cast<size_t>(nargs), nullptr);
 }
@@ -106,7 +110,7 @@ PyObject *fast_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     unsigned long long nb = PyLong_AsUnsignedLongLong(args[0]);
     if (nb == static_cast<unsigned long long>(-1) && PyErr_Occurred()) PyErr_Clear();
     if (nb == 0 || nb >= (1ULL << 32)) return take_slow(*l, args, nargs);
-    Refs refs;
+    HeldRefs refs;
     PyObject *unloaded = refs.keep(attr(l->binary, g_unloaded));
     PyObject *devices = refs.keep(attr(l->backend, g_devices));
     if (unloaded != Py_False || PyDict_GET_SIZE(l->stale) != 0 || devices == nullptr || !PyDict_CheckExact(devices))
@@ -117,9 +121,16 @@ PyObject *fast_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         PyErr_Clear();
         return take_slow(*l, args, nargs);
     }
-    std::string blob(l->blob_size, '\0');
-    auto *out = reinterpret_cast<unsigned char *>(&blob[0]);
-    std::vector<DeviceBlock *> blocks;
+    unsigned char small[256];  // the blob (kernel arguments rarely take more)
+    std::vector<unsigned char> large;
+    unsigned char *out = small;
+    if (l->blob_size > sizeof(small)) {
+        large.resize(l->blob_size);
+        out = large.data();
+    }
+    std::memset(out, 0, l->blob_size);
+    DeviceBlock *blocks[64];  // a pointer parameter each at most (the params are at most 64: see launcher)
+    size_t nblocks = 0;
     try {
         for (Py_ssize_t i = 0; i < n; ++i) {
             const Param &p = l->params[static_cast<size_t>(i)];
@@ -156,7 +167,7 @@ PyObject *fast_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
                     return take_slow(*l, args, nargs);
                 }
                 std::memcpy(out + p.offset, &v, 8);
-                blocks.push_back(&py::cast<DeviceBlock &>(py::handle(block)));
+                blocks[nblocks++] = device_block(*l, block);
             } else if (p.kind == kInt) {
                 if (!pack_int(a, p, out + p.offset)) return take_slow(*l, args, nargs);
             } else {
@@ -174,14 +185,15 @@ PyObject *fast_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     } catch (py::cast_error &) {
         return take_slow(*l, args, nargs);
     }
-    PyObject *raw_stream = current_raw_stream(l->current, l->local, l->device, refs.held);
+    PyObject *raw_stream = current_raw_stream(l->current, l->local, l->device, refs);
     Stream *stream = nullptr;
     PyDevice *dev = nullptr;
     Function *fn = nullptr;
     try {
+        // (looked up each time: holding the last stream or device here would keep it alive)
         if (raw_stream != nullptr) stream = &py::cast<Stream &>(py::handle(raw_stream));
         dev = &py::cast<PyDevice &>(py::handle(raw_device));
-        fn = &py::cast<Function &>(py::handle(l->raw_fn));
+        fn = l->fn_ptr != nullptr ? l->fn_ptr : (l->fn_ptr = &py::cast<Function &>(py::handle(l->raw_fn)));
     } catch (py::cast_error &) {
         stream = nullptr;
     }
@@ -219,9 +231,9 @@ PyObject *fast_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         }
     }
     try {
-        for (DeviceBlock *b : blocks) b->record_stream(stream->handle());
+        for (size_t j = 0; j < nblocks; ++j) blocks[j]->record_stream(stream->handle());
         py::gil_scoped_release nogil;
-        launch(*fn, static_cast<uint32_t>(nb), blob.data(), blob.size(), *stream, *dev->alloc, *dev->host, true);
+        launch(*fn, static_cast<uint32_t>(nb), out, l->blob_size, *stream, *dev->alloc, *dev->host, true);
     } catch (...) {
         py::detail::try_translate_exceptions();
         return nullptr;
@@ -244,11 +256,8 @@ PyObject *intern(const char *s) {
 
 }  // namespace
 
-PyObject *current_raw_stream(PyObject *current, PyObject *local, PyObject *device, std::vector<PyObject *> &held) {
-    auto keep = [&held](PyObject *o) {
-        if (o != nullptr) held.push_back(o);
-        return o;
-    };
+PyObject *current_raw_stream(PyObject *current, PyObject *local, PyObject *device, HeldRefs &held) {
+    auto keep = [&held](PyObject *o) { return held.keep(o); };
     PyObject *stacks = nullptr;
     if (PyContextVar_Get(current, nullptr, &stacks) < 0) {
         PyErr_Clear();
@@ -311,6 +320,7 @@ void bind_launch_fast(py::module_ &m) {
                 throw py::value_error("launcher: a parameter does not fit the blob");
             l->params.push_back(p);
         }
+        if (l->params.size() > 64) throw py::value_error("launcher: at most 64 parameters");
         if (!PyDict_CheckExact(l->stale)) throw py::value_error("launcher: stale must be pyasc_acl.fork.stale (a dict)");
         if (!PyList_CheckExact(l->busy) || PyList_GET_SIZE(l->busy) != 1)
             throw py::value_error("launcher: busy must be a one-item list");
