@@ -241,6 +241,60 @@ PyObject *fast_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Py_RETURN_NONE;
 }
 
+PyObject *g_shape;
+
+// args: (op args tuple, Tensor type). AclBackend.adapt_kernel's check of an op's tensor inputs in
+// one call: a list of the block addresses of those with elements (the blocks the op only reads)
+// when every tensor is contiguous and starts at a KERNEL_ALIGN (32-byte) aligned block address at
+// offset 0; None when any is not, or looks unusual: the Python loop then decides (and copies).
+PyObject *ready_reads(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyTuple_CheckExact(args[0])) Py_RETURN_NONE;
+    PyObject *tensor_t = args[1];
+    PyObject *reads = PyList_New(0);
+    if (reads == nullptr) return nullptr;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[0]); ++i) {
+        PyObject *a = PyTuple_GET_ITEM(args[0], i);
+        if (reinterpret_cast<PyObject *>(Py_TYPE(a)) != tensor_t) continue;
+        HeldRefs refs;
+        PyObject *d = refs.keep(attr(a, g_data));
+        PyObject *contiguous = d ? refs.keep(attr(d, g_contiguous)) : nullptr;
+        PyObject *offset = d ? refs.keep(attr(d, g_offset)) : nullptr;
+        PyObject *ptr = d ? refs.keep(attr(d, g_ptr)) : nullptr;
+        PyObject *shape = d ? refs.keep(attr(d, g_shape)) : nullptr;
+        bool ok = contiguous == Py_True && offset != nullptr && PyLong_CheckExact(offset) && PyLong_AsLong(offset) == 0 &&
+                  ptr != nullptr && PyLong_CheckExact(ptr) && shape != nullptr && PyTuple_CheckExact(shape);
+        unsigned long long p = ok ? PyLong_AsUnsignedLongLong(ptr) : 0;
+        if (ok && p == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+            PyErr_Clear();
+            ok = false;
+        }
+        if (!ok || p % 32 != 0) {
+            Py_DECREF(reads);
+            Py_RETURN_NONE;
+        }
+        bool empty = false;
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(shape); ++k) {
+            PyObject *dim = PyTuple_GET_ITEM(shape, k);
+            if (!PyLong_CheckExact(dim)) {
+                Py_DECREF(reads);
+                Py_RETURN_NONE;
+            }
+            empty = empty || PyLong_AsLong(dim) == 0;
+        }
+        if (!empty && PyList_Append(reads, ptr) < 0) {
+            Py_DECREF(reads);
+            return nullptr;
+        }
+    }
+    return reads;
+}
+
+PyMethodDef ready_def = {"ready_reads", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&ready_reads)),
+                         METH_FASTCALL,
+                         "ready_reads(args, Tensor) -> [block address of each tensor input with elements], or None "
+                         "when a tensor input is not contiguous at a 32-byte aligned address with offset 0 (the "
+                         "caller's Python check decides then)"};
+
 PyMethodDef launch_def = {"fast_launch", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_launch)),
                           METH_FASTCALL, "launcher(num_blocks, *args): see _acl.launcher"};
 
@@ -303,6 +357,10 @@ void bind_launch_fast(py::module_ &m) {
     g_defaults = intern("defaults");
     g_impl = intern("_impl");
     g_raw = intern("raw");
+    g_shape = intern("shape");
+    PyObject *ready = PyCFunction_NewEx(&ready_def, nullptr, m.attr("__name__").ptr());
+    if (ready == nullptr) throw py::error_already_set();
+    m.add_object("ready_reads", py::reinterpret_steal<py::object>(ready));
     m.def("launcher", [](py::tuple params, size_t blob_size, py::tuple refs) {
         if (refs.size() != 18) throw py::value_error("launcher: refs must hold 18 objects");
         auto *l = new Launcher();
