@@ -11,6 +11,17 @@ import pytest
 _RESULTS: dict[str, dict[str, float]] = {}
 
 
+@pytest.fixture(autouse=True)
+def _stream_sanitizer_switch_per_test():
+    """Benchmarks set PYASC_SIM_CHECKS per test, but the stream sanitizer reads its switch once and
+    caches it: without a reset here the first "checks off" benchmark left it off for every later
+    one in the process (launch latencies measured after test_sim_compute_bench were ~2 us lower)."""
+    from pyasc_core import stream_sanitizer
+
+    stream_sanitizer.reset()  # read again at the test's first use (after its setenv)
+    yield
+
+
 @pytest.fixture
 def record(benchmark, request):
     """Run ``benchmark(fn)`` and remember its median under (group, implementation)."""

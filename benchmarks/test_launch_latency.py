@@ -60,6 +60,9 @@ def sim_operands(operands):
     a, b = (pyasc.tensor(v, device="sim") for v in operands)
     pyasc.add(a, b)
     pyasc.synchronize("sim")
+    from pyasc_core import stream_sanitizer
+
+    _RATES["(stream sanitizer on sim)"] = "on" if stream_sanitizer.active("sim") else "off (PYASC_STREAM_SANITIZER=0 or PYASC_SIM_CHECKS=0)"
     yield a, b
     pyasc.synchronize("sim")
 

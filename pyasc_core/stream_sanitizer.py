@@ -21,7 +21,30 @@ from .errors import StreamRaceError
 ENV = "PYASC_STREAM_SANITIZER"
 _MAX_ENTRIES = 64  # accesses kept per block (oldest dropped: a missed report, never a false one)
 
-_lock = threading.RLock()
+_rlock = threading.RLock()
+#: how many times the lock below is held (nested holds count): the C launch path
+#: (pyasc_acl's ``_acl.launcher``) records without the lock, holding the GIL throughout, and leaves
+#: the records to the Python side (which takes the lock) while it is non-zero
+_busy = [0]
+
+
+class _StateLock:
+    """The lock of this module's state, counting its holders in ``_busy``: every reader and writer of
+    the state other than the C launch path holds it. The count changes only while the lock is held,
+    and the C path runs without releasing the GIL, so it never sees a holder half-way through."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        _rlock.acquire()
+        _busy[0] += 1
+
+    def __exit__(self, *exc: Any) -> None:
+        _busy[0] -= 1
+        _rlock.release()
+
+
+_lock = _StateLock()
 _active: dict[str, bool] = {}
 _clocks: dict[int, dict[int, int]] = {}   # stream key -> vector clock {stream key: clock}
 _labels: dict[int, str] = {}

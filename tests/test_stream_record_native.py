@@ -159,10 +159,110 @@ def test_native_launch_record_refuses_what_the_python_loop_refuses(monkeypatch):
             return -1
 
         san.reset()
-        with monkeypatch.context() as m:
-            m.setattr(kernels, "_LAUNCH_RECORD", [python_only])
+        real = kernels._launch_record()
+        kernels._LAUNCH_RECORD[0] = python_only  # the list the C launchers read at each launch
+        try:
             python = _launch_program(seed)
+        finally:
+            kernels._LAUNCH_RECORD[0] = real
         assert calls, "the launch fast path did not consult the launch record"
         assert native == python
         assert native, f"seed {seed}: no race planted; change the mix"
+    san.reset()
+
+
+def _needs_sim():
+    from pyasc_core.registry import REGISTRY
+
+    if not REGISTRY.availability("sim")[0]:
+        pytest.skip("needs the simulator")
+
+
+def test_c_launch_leaves_the_records_to_python_while_the_sanitizer_lock_is_held():
+    """The C launch path records without the sanitizer's Python lock (the GIL serialises it): while
+    any thread holds that lock (half-way through a Python record) it must not touch the state, so
+    the records are then made by the Python side under the lock. The recorder sees who called it."""
+    import numpy as np
+
+    import pyasc
+    from pyasc_acl import kernels
+
+    _needs_sim()
+    san.reset()
+    a = pyasc.tensor(np.arange(16, dtype=np.float32), device="sim")
+    b = pyasc.tensor(np.ones(16, dtype=np.float32), device="sim")
+    pyasc.add(a, b)
+    pyasc.synchronize("sim")
+    kernels._launch_record()
+    real = kernels._LAUNCH_RECORD[0]
+    busy_seen = []
+
+    def spy(skey, args, spec, reads):
+        busy_seen.append(san._busy[0])
+        return real(skey, args, spec, reads)
+
+    kernels._LAUNCH_RECORD[0] = spy
+    try:
+        out = pyasc.add(a, b)
+        assert busy_seen == [0], "the C launch path should record itself when no one holds the lock"
+        assert out._data._ptr in san._blocks
+        with san._lock:  # as a Python record in progress on this (or another) thread
+            out2 = pyasc.add(a, b)
+    finally:
+        kernels._LAUNCH_RECORD[0] = real
+    assert len(busy_seen) == 2 and busy_seen[1] > 0, "with the lock held the records must be made under it"
+    assert out2._data._ptr in san._blocks and san._busy[0] == 0
+    pyasc.synchronize("sim")
+    np.testing.assert_array_equal(out2.numpy(), np.arange(16) + 1)
+
+
+def test_c_launch_records_from_many_threads_without_the_python_lock():
+    """Threads launching on their own streams (with events and synchronizes, which take the Python
+    lock, in between) through the C path: no false race report, every result right, and a race
+    planted between two of them afterwards is still caught."""
+    import threading
+
+    import numpy as np
+
+    import pyasc
+
+    _needs_sim()
+    san.reset()
+    errors: list[BaseException] = []
+    results: dict[int, tuple] = {}
+
+    def worker(k: int) -> None:
+        try:
+            s = pyasc.Stream("sim")
+            x = pyasc.tensor(np.full(64, k, dtype=np.float32), device="sim")
+            y = pyasc.tensor(np.ones(64, dtype=np.float32), device="sim")
+            pyasc.synchronize("sim")
+            with pyasc.stream(s):
+                for i in range(300):
+                    x = pyasc.add(x, y)
+                    if i % 50 == 0:
+                        s.wait_event(s.record_event())
+                    if i % 97 == 0:
+                        s.synchronize()
+            s.synchronize()
+            results[k] = (s, x)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert san._busy[0] == 0
+    for k, (_, x) in results.items():
+        np.testing.assert_array_equal(x.numpy(), np.full(64, k + 300, dtype=np.float32))
+    # written on one thread's stream, read on another's with nothing ordering them: reported
+    (s1, x1), (s2, _) = results[0], results[1]
+    with pyasc.stream(s1):
+        w = pyasc.add(x1, x1)
+    with pyasc.stream(s2), pytest.raises(StreamRaceError):
+        pyasc.add(w, w)
+    pyasc.synchronize("sim")
     san.reset()

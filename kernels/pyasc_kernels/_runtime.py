@@ -14,6 +14,7 @@ import numpy as np
 
 import pyasc
 from pyasc_core import dtypes as dt
+from pyasc_core.backend import Backend
 from pyasc_core.creation import empty as _empty
 from pyasc_core.errors import KernelNotFoundError
 from pyasc_core.registry import backend_for_device
@@ -228,7 +229,7 @@ _PLANS_LIMIT = 1024
 
 def plan_cache() -> dict[Any, Any]:
     """A new launch-plan cache: (what decides the launch) -> (loaded kernel, blocks, tiling upload,
-    backend that allocates the output),
+    maker of the output: _output_maker),
     so a repeated call skips dispatch decisions, tiling and lookups; cleared by ``KERNELS.clear``."""
     cache: dict[Any, Any] = {}
     _PLAN_CACHES.append(cache)
@@ -245,7 +246,23 @@ def remember_plan(cache: dict[Any, Any], key: Any, device: Any, family: str, nam
         return  # replaced (a test recording launches or changing the split): no plan skips them
     if len(cache) >= _PLANS_LIMIT:
         cache.clear()
-    cache[key] = (KERNELS.function(family, name, device), num_blocks, hit[2], backend_for_device(device))
+    fn = KERNELS.function(family, name, device)
+    launcher = getattr(fn, "launcher", None)  # the C launch hot path where the backend has one
+    cache[key] = (fn if launcher is None else launcher(), num_blocks, hit[2], _output_maker(device))
+
+
+def _output_maker(device: Any) -> Any:
+    """``new(shape, dtype, device) -> Tensor``: an uninitialised output on ``device`` (the backend's
+    one-call ``empty_tensor`` where it has one and its tensors own no host bytes)."""
+    backend = backend_for_device(device)
+    make = getattr(backend, "empty_tensor", None)
+    if make is not None and type(backend).adopt is Backend.adopt:
+        return make
+
+    def new(shape: tuple[int, ...], dtype: np.dtype, dev: Any) -> Tensor:
+        return wrap_storage(backend.empty(shape, dtype, dev), dev, backend)
+
+    return new
 
 
 _OWN = (launch, split)

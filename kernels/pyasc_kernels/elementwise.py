@@ -178,8 +178,8 @@ def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, 
             device = x._device
             plan = plans.get((meta.dtype, meta.shape, xd.dtype, xd.shape, yd.dtype, yd.shape, device))
             if plan is not None and rt.launch is _LAUNCH and rt.split is _SPLIT:
-                fn, blocks, buf, backend = plan
-                out = wrap_storage(backend.empty(meta.shape, meta.dtype, device), device, backend)
+                fn, blocks, buf, new = plan
+                out = new(meta.shape, meta.dtype, device)
                 fn(blocks, x, y, out, 0, buf)
                 return out
         device = rt.device_of(x, y)
@@ -295,8 +295,8 @@ def unary_kernel(name: str):
         dtype = x._data.dtype
         plan = plans.get((dtype, meta.shape, device))
         if plan is not None and rt.launch is _LAUNCH and rt.split is _SPLIT:  # the launch plan
-            fn, blocks, buf, backend = plan
-            out = wrap_storage(backend.empty(meta.shape, dtype, device), device, backend)
+            fn, blocks, buf, new = plan
+            out = new(meta.shape, dtype, device)
             fn(blocks, x, out, 0, buf)
             return out
         if dtype not in supported:

@@ -45,6 +45,8 @@ def _current_raw_stream(device: Device) -> Any:
 #: ``_acl.new_array`` (AclBackend.empty's hot path), bound when the first device is opened
 _new_array: Any = None
 _Tensor: Any = None  # pyasc_core.tensor.Tensor, bound with it
+#: ``_acl.ready_reads`` (adapt_kernel's readiness check and read list in one call), bound with it
+_ready_reads: Any = None
 
 
 class AclBackend(Backend):
@@ -76,6 +78,22 @@ class AclBackend(Backend):
         self._default_streams: dict[int, AclStream] = {}
         self._lock = threading.Lock()
         fork.track(self)
+        self._install_tensor_maker()
+
+    def _install_tensor_maker(self) -> None:
+        """``empty_tensor`` as one C call (``_acl.tensor_maker``; this class's method takes every
+        call it does not handle), when the binding is built."""
+        try:
+            from pyasc_core.tensor import Tensor
+
+            from . import _acl
+        except ImportError:
+            return
+        from .storage import _STRIDES
+
+        self.empty_tensor = _acl.tensor_maker((  # type: ignore[method-assign]
+            AclBackend.empty_tensor.__get__(self), self, _current, _local, fork.stale, _san_active, self.name,
+            _blocks, DeviceArray, Tensor, _STRIDES, np.dtype))
 
     # -- availability and devices ------------------------------------------------------------
     def availability(self) -> tuple[bool, str]:
@@ -135,11 +153,12 @@ class AclBackend(Backend):
             with self._lock:
                 d = self._devices.get(device.index)  # type: ignore[arg-type]
                 if d is None:
-                    global _new_array, _Tensor
+                    global _new_array, _Tensor, _ready_reads
                     from pyasc_core.tensor import Tensor
 
                     _Tensor = Tensor
                     _new_array = _acl.new_array  # empty's hot path (set before any device is listed)
+                    _ready_reads = getattr(_acl, "ready_reads", None)  # adapt_kernel's check in C
                     _san.use_native(_acl.stream_recorder)  # the sanitizer's record loop in C
                     d = self._devices[device.index] = _acl.Device(self.library(), device.index, str(device))  # type: ignore[index]
         return d
@@ -404,14 +423,25 @@ class AclBackend(Backend):
             on = _san_active.get(name)
             if on is None or fork.stale:
                 return slow(meta, *args)
+            reads = _ready_reads(args, Tensor) if _ready_reads is not None else None
+            if reads is not None:  # all ready, checked in C (the hot path)
+                if not on:
+                    return fn(meta, *args)
+                token = _op_reads.set(reads)
+                try:
+                    return fn(meta, *args)
+                finally:
+                    _op_reads.reset(token)
             reads = []
             for a in args:
                 if type(a) is Tensor:
                     d = a._data
-                    if not d.contiguous or (d._ptr + d.offset * d.dtype.itemsize) % KERNEL_ALIGN:
+                    p = d._ptr
+                    o = d.offset  # 0 for all but views: no itemsize lookup then
+                    if not d.contiguous or (p + o * d.dtype.itemsize if o else p) % KERNEL_ALIGN:
                         return slow(meta, *args)
                     if on and 0 not in d.shape:
-                        reads.append(d._ptr)
+                        reads.append(p)
             if not on:
                 return fn(meta, *args)
             token = _op_reads.set(reads)  # a short list: `in` is as quick as a set's

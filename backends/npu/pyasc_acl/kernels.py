@@ -138,14 +138,35 @@ class TypedFunction:
     """A Function whose arguments are converted by their declared types (what
     ``Backend.load_kernel`` returns for pyasc.Kernel): ``fn(num_blocks, *args, stream=None)``."""
 
-    __slots__ = ("function", "signature", "_ctx")
+    __slots__ = ("function", "signature", "_ctx", "_fast")
 
     def __init__(self, function: Function) -> None:
         self.function = function
         self.signature = function.signature
         self._ctx: tuple[Any, ...] | None = None
+        #: the launch hot path in C (``_acl.launcher``; made at the first launch, False: none)
+        self._fast: Any = None
 
     def __call__(self, num_blocks: int, *args: Any, stream: Any = None) -> None:
+        """A launch on ``stream`` (default: the current stream), through :meth:`launcher`."""
+        if stream is None:
+            fast = self._fast
+            if fast is None:
+                fast = self.launcher()
+            if fast:
+                return fast(num_blocks, *args)
+        return self._call(num_blocks, *args, stream=stream)
+
+    def launcher(self) -> Any:
+        """``fn(num_blocks, *args)`` launching on the current stream: the C launch hot path
+        (``_acl.launcher``: packing, stream lookup, the sanitizer's records and the enqueue in one
+        call; any other form of call goes to :meth:`_call`), or this function itself."""
+        fast = self._fast
+        if fast is None:
+            fast = self._fast = _fast_launcher(self)
+        return fast or self
+
+    def _call(self, num_blocks: int, *args: Any, stream: Any = None) -> None:
         """The launch hot path: a typed launch on the current stream in one pass when every argument
         has the common form (a contiguous tensor of the kernel's device, a raw address, an int, a
         float) and the sanitizer's switch is known: packing, the stream lookup, the sanitizer's
@@ -375,6 +396,37 @@ def _launch_context(function: Function) -> tuple[Any, ...] | bool:
     label = f"the launch of kernel {function.name!r}"
     return (binary, plan[0], plan[1], labels, label, function.raw, binary.backend, binary.device,
             (plan[1], labels, label, Tensor, DeviceArray))
+
+
+def _fast_launcher(fn: TypedFunction) -> Any:
+    """The C launch hot path of ``fn`` (``_acl.launcher``), or False when its signature needs the
+    general path or the binding has none."""
+    ctx = _launch_context(fn.function)
+    if not ctx:
+        return False
+    binary, st, kinds, labels, label, raw_fn, backend, device, spec = ctx
+    try:
+        from . import _acl
+    except ImportError:
+        return False
+    params = tuple((k, p.offset, p.size, p.kind == "int") for k, p in zip(kinds, fn.signature.params))
+
+    def partial(raw_stream: Any, args: tuple, reads: Any, left: Any) -> None:
+        """The sanitizer's records the C recorder left (``left``: -1 or an index; False: the
+        sanitizer's lock was held, so all are made here, under it)."""
+        with _san_lock:
+            if left is False:
+                record = _LAUNCH_RECORD[0] if _LAUNCH_RECORD else _launch_record()
+                left = record(id(raw_stream), args, spec, reads)
+                if left is None:
+                    return
+            acc = _launch_accesses(args, kinds, labels, reads)
+            _san.access(raw_stream, acc[left:] if left > 0 else acc, label)
+
+    _launch_record()
+    return _acl.launcher(params, st.size, (
+        fn._call, binary, raw_fn, backend, device, device.index, spec, _LAUNCH_RECORD, partial, _current, _local,
+        _san_active, backend.name, _fork.stale, _op_reads, _san._busy, Tensor, DeviceArray))
 
 
 #: the sanitizer's launch record in C (``_acl.stream_launch_recorder`` over its state), made once

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "acl_error.h"
+#include "current_stream.h"
 #include "py_device.h"
 #include "raw_memory.h"
 
@@ -228,6 +229,53 @@ PyMethodDef new_array_def = {"new_array", reinterpret_cast<PyCFunction>(reinterp
                              "a DeviceArray over a cached block, or None when the cache has none (AclBackend.empty's "
                              "hot path)"};
 
+// A tensor maker's references (refs of _acl.tensor_maker, in this order).
+enum MakerRef { M_FALLBACK, M_BACKEND, M_CURRENT, M_LOCAL, M_STALE, M_SAN_ACTIVE, M_NAME, M_BLOCKS, M_ARRAY, M_TENSOR,
+                M_STRIDES, M_DTYPE, M_COUNT };
+PyObject *g_devices_name, *g_index_name;
+
+// self: the refs tuple; args: (shape, dtype, device). AclBackend.empty_tensor in one call: the
+// device's current stream found, a cached block taken (new_array), its sanitizer history dropped,
+// the DeviceArray and Tensor built; anything else (no cached block, a new shape, no stream object
+// yet, a forked child, the sanitizer's switch not read yet) goes to the Python method (refs[0]).
+PyObject *make_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    PyObject *fallback = PyTuple_GET_ITEM(self, M_FALLBACK);
+    if (nargs != 3) return PyObject_Vectorcall(fallback, args, static_cast<size_t>(nargs), nullptr);
+    PyObject *shape = args[0], *dtype = args[1], *device = args[2];
+    HeldRefs held;
+    PyObject *stale = PyTuple_GET_ITEM(self, M_STALE);
+    if (!PyTuple_CheckExact(shape) || !PyDict_CheckExact(stale) || PyDict_GET_SIZE(stale) != 0)
+        return PyObject_Vectorcall(fallback, args, 3, nullptr);
+    PyObject *strides = PyDict_GetItemWithError(PyTuple_GET_ITEM(self, M_STRIDES), shape);
+    PyObject *on = strides ? PyDict_GetItemWithError(PyTuple_GET_ITEM(self, M_SAN_ACTIVE),
+                                                     PyTuple_GET_ITEM(self, M_NAME)) : nullptr;
+    if (PyErr_Occurred()) return nullptr;
+    int is_dtype = on ? PyObject_IsInstance(dtype, PyTuple_GET_ITEM(self, M_DTYPE)) : 0;
+    if (is_dtype < 0) return nullptr;
+    if (!is_dtype || (on != Py_True && on != Py_False)) return PyObject_Vectorcall(fallback, args, 3, nullptr);
+    PyObject *devices = held.keep(PyObject_GetAttr(PyTuple_GET_ITEM(self, M_BACKEND), g_devices_name));
+    PyObject *index = devices ? held.keep(PyObject_GetAttr(device, g_index_name)) : nullptr;
+    PyObject *d = index && PyDict_CheckExact(devices) ? PyDict_GetItemWithError(devices, index) : nullptr;
+    PyObject *stream = d ? current_raw_stream(PyTuple_GET_ITEM(self, M_CURRENT), PyTuple_GET_ITEM(self, M_LOCAL),
+                                              device, held)
+                         : nullptr;
+    if (stream == nullptr) {
+        PyErr_Clear();
+        return PyObject_Vectorcall(fallback, args, 3, nullptr);
+    }
+    PyObject *call[10] = {d, Py_None, stream, on == Py_True ? PyTuple_GET_ITEM(self, M_BLOCKS) : Py_None,
+                          PyTuple_GET_ITEM(self, M_ARRAY), shape, dtype, device, strides,
+                          PyTuple_GET_ITEM(self, M_TENSOR)};
+    PyObject *t = new_array(nullptr, call, 10);
+    if (t != Py_None) return t;  // a Tensor, or nullptr with the error set
+    Py_DECREF(t);
+    return PyObject_Vectorcall(fallback, args, 3, nullptr);  // no cached block: the general path
+}
+
+PyMethodDef make_tensor_def = {"make_tensor",
+                               reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&make_tensor)),
+                               METH_FASTCALL, "maker(shape, dtype, device): see _acl.tensor_maker"};
+
 template <class Raw>
 void bind_raw(py::module_ &m, const char *name, const char *doc) {
     py::class_<Raw, std::shared_ptr<Raw>>(m, name, doc)
@@ -251,6 +299,21 @@ void bind_memory(py::module_ &m, PyDeviceClass &device) {
     PyObject *fn = PyCFunction_NewEx(&new_array_def, nullptr, m.attr("__name__").ptr());
     if (fn == nullptr) throw py::error_already_set();
     m.add_object("new_array", py::reinterpret_steal<py::object>(fn));
+    g_devices_name = PyUnicode_InternFromString("_devices");
+    g_index_name = PyUnicode_InternFromString("index");
+    if (!g_devices_name || !g_index_name) throw py::error_already_set();
+    m.def("tensor_maker", [](py::tuple refs) {
+        if (refs.size() != M_COUNT || !PyDict_CheckExact(refs[M_STALE].ptr()) ||
+            !PyDict_CheckExact(refs[M_STRIDES].ptr()) || !PyDict_CheckExact(refs[M_SAN_ACTIVE].ptr()))
+            throw py::value_error("tensor_maker: refs must be the 12 objects its doc names");
+        PyObject *maker = PyCFunction_New(&make_tensor_def, refs.ptr());
+        if (maker == nullptr) throw py::error_already_set();
+        return py::reinterpret_steal<py::object>(maker);
+    }, py::arg("refs"),
+       "AclBackend.empty_tensor in one C call: maker(shape, dtype, device) -> Tensor. refs: (the Python "
+       "empty_tensor, which takes every other call; backend; current-stream ContextVar; thread-local default "
+       "streams; fork.stale; sanitizer switches; backend name; sanitizer blocks; DeviceArray; Tensor; shape -> "
+       "strides dict; numpy.dtype)");
     py::class_<DeviceBlock, std::shared_ptr<DeviceBlock>>(m, "DeviceBlock",
                                                           "A block of the caching allocator, freed when dropped.")
         .def_property_readonly("ptr", &DeviceBlock::ptr)

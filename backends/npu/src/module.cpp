@@ -9,6 +9,7 @@ using namespace pyasc_npu;
 
 namespace pyasc_npu {
 void bind_stream_record(py::module_ &m);  // stream_record.cpp
+void bind_launch_fast(py::module_ &m);    // launch_fast.cpp
 }  // namespace pyasc_npu
 
 namespace {
@@ -47,4 +48,5 @@ PYBIND11_MODULE(_acl, m) {
     bind_memory(m, device);
     bind_kernels(m, device);
     bind_stream_record(m);
+    bind_launch_fast(m);
 }

@@ -1,0 +1,398 @@
+// The launch hot path of pyasc_acl.kernels.TypedFunction in one C call: the arguments packed by the
+// kernel's signature, the current stream looked up, the stream sanitizer's records made (through
+// its C recorder) and the launch enqueued, without the interpreter or pybind11's dispatch. Any call
+// it does not handle exactly as the Python path would (an unusual argument, a strided or offset
+// view, an unknown stream, a value out of range) goes to that path untouched: both always agree.
+#include <pybind11/pybind11.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "binary.h"
+#include "current_stream.h"
+#include "py_device.h"
+
+namespace py = pybind11;
+
+namespace pyasc_npu {
+
+namespace {
+
+enum Kind { kPtr = 0, kInt = 1, kFloat = 2 };
+
+struct Param {
+    int kind;
+    size_t offset, size;
+    bool is_signed;
+};
+
+// The launcher of one kernel (built once per TypedFunction by pyasc_acl.kernels._fast_launcher).
+struct Launcher {
+    std::vector<Param> params;
+    size_t blob_size = 0;
+    // owned references: see make_launcher for what each is
+    PyObject *slow, *binary, *raw_fn, *backend, *device, *index, *spec, *recorder, *partial, *current, *local,
+        *san_active, *name, *stale, *reads, *busy, *tensor_t, *array_t;
+    Function *fn_ptr = nullptr;  // the kernel's Function (raw_fn keeps it alive)
+    PyTypeObject *block_t = nullptr;  // _acl.DeviceBlock (a pybind11 simple-layout instance)
+    ~Launcher() {
+        for (PyObject *o : {slow, binary, raw_fn, backend, device, index, spec, recorder, partial, current, local,
+                            san_active, name, stale, reads, busy, tensor_t, array_t})
+            Py_XDECREF(o);
+    }
+};
+
+PyObject *g_unloaded, *g_devices, *g_device, *g_data, *g_contiguous, *g_ptr, *g_offset, *g_block,
+    *g_defaults, *g_impl, *g_raw;
+
+// A new reference (nullptr, no error left set: absent or failed).
+PyObject *attr(PyObject *o, PyObject *name) {
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (v == nullptr) PyErr_Clear();
+    return v;
+}
+
+// Writes `v` (an exact int) as the parameter's integer type; false: not representable (the
+// Python path's struct.pack raises and the general path names it).
+bool pack_int(PyObject *v, const Param &p, unsigned char *out) {
+    if (!PyLong_CheckExact(v)) return false;
+    if (p.is_signed) {
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow || (x == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return false;
+        }
+        if (p.size < 8) {
+            const long long lim = 1LL << (8 * p.size - 1);
+            if (x < -lim || x >= lim) return false;
+        }
+        std::memcpy(out, &x, p.size);  // little-endian host: the low bytes
+        return true;
+    }
+    unsigned long long x = PyLong_AsUnsignedLongLong(v);
+    if (x == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+    }
+    if (p.size < 8 && x >= (1ULL << (8 * p.size))) return false;
+    std::memcpy(out, &x, p.size);
+    return true;
+}
+
+// The DeviceBlock of `block` (an _acl.DeviceBlock): read straight from its pybind11 instance when
+// it has the type and layout seen before, else through py::cast (throws py::cast_error).
+DeviceBlock *device_block(Launcher &l, PyObject *block) {
+    if (Py_TYPE(block) == l.block_t) {
+        auto *inst = reinterpret_cast<py::detail::instance *>(block);
+        if (inst->simple_layout && inst->simple_value_holder[0] != nullptr)
+            return static_cast<DeviceBlock *>(inst->simple_value_holder[0]);
+    }
+    DeviceBlock *b = &py::cast<DeviceBlock &>(py::handle(block));
+    auto *inst = reinterpret_cast<py::detail::instance *>(block);
+    if (inst->simple_layout && inst->simple_value_holder[0] == b) l.block_t = Py_TYPE(block);
+    return b;
+}
+
+PyObject *take_slow(const Launcher &l, PyObject *const *args, Py_ssize_t nargs) {
+    return PyObject_Vectorcall(l.slow, args, static_cast<size_t>(nargs), nullptr);
+}
+
+// self: a capsule of a Launcher; args: (num_blocks, *kernel args). Returns None.
+PyObject *fast_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    auto *l = static_cast<Launcher *>(PyCapsule_GetPointer(self, "pyasc_launcher"));
+    if (l == nullptr) return nullptr;
+    const Py_ssize_t n = nargs - 1;
+    if (n < 0 || static_cast<size_t>(n) != l->params.size() || !PyLong_CheckExact(args[0]))
+        return take_slow(*l, args, nargs);
+    unsigned long long nb = PyLong_AsUnsignedLongLong(args[0]);
+    if (nb == static_cast<unsigned long long>(-1) && PyErr_Occurred()) PyErr_Clear();
+    if (nb == 0 || nb >= (1ULL << 32)) return take_slow(*l, args, nargs);
+    HeldRefs refs;
+    PyObject *unloaded = refs.keep(attr(l->binary, g_unloaded));
+    PyObject *devices = refs.keep(attr(l->backend, g_devices));
+    if (unloaded != Py_False || PyDict_GET_SIZE(l->stale) != 0 || devices == nullptr || !PyDict_CheckExact(devices))
+        return take_slow(*l, args, nargs);
+    PyObject *raw_device = PyDict_GetItemWithError(devices, l->index);
+    PyObject *on = raw_device ? PyDict_GetItemWithError(l->san_active, l->name) : nullptr;
+    if (on != Py_True && on != Py_False) {
+        PyErr_Clear();
+        return take_slow(*l, args, nargs);
+    }
+    unsigned char small[256];  // the blob (kernel arguments rarely take more)
+    std::vector<unsigned char> large;
+    unsigned char *out = small;
+    if (l->blob_size > sizeof(small)) {
+        large.resize(l->blob_size);
+        out = large.data();
+    }
+    std::memset(out, 0, l->blob_size);
+    DeviceBlock *blocks[64];  // a pointer parameter each at most (the params are at most 64: see launcher)
+    size_t nblocks = 0;
+    try {
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            const Param &p = l->params[static_cast<size_t>(i)];
+            PyObject *a = args[i + 1];
+            if (p.kind == kPtr) {
+                PyObject *d = nullptr;
+                if (reinterpret_cast<PyObject *>(Py_TYPE(a)) == l->tensor_t) {
+                    PyObject *dev = refs.keep(attr(a, g_device));
+                    if (dev != l->device) return take_slow(*l, args, nargs);
+                    d = refs.keep(attr(a, g_data));
+                } else if (reinterpret_cast<PyObject *>(Py_TYPE(a)) == l->array_t) {
+                    d = a;
+                } else if (PyLong_CheckExact(a)) {  // a raw address
+                    unsigned long long v = PyLong_AsUnsignedLongLong(a);
+                    if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+                        PyErr_Clear();
+                        return take_slow(*l, args, nargs);
+                    }
+                    std::memcpy(out + p.offset, &v, 8);
+                    continue;
+                } else {
+                    return take_slow(*l, args, nargs);
+                }
+                if (d == nullptr || reinterpret_cast<PyObject *>(Py_TYPE(d)) != l->array_t)
+                    return take_slow(*l, args, nargs);
+                PyObject *contiguous = refs.keep(attr(d, g_contiguous)), *offset = refs.keep(attr(d, g_offset));
+                PyObject *ptr = refs.keep(attr(d, g_ptr)), *block = refs.keep(attr(d, g_block));
+                if (contiguous != Py_True || offset == nullptr || !PyLong_CheckExact(offset) ||
+                    PyLong_AsLong(offset) != 0 || ptr == nullptr || !PyLong_CheckExact(ptr) || block == nullptr)
+                    return take_slow(*l, args, nargs);  // a view at an offset: the Python path
+                unsigned long long v = PyLong_AsUnsignedLongLong(ptr);
+                if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+                    PyErr_Clear();
+                    return take_slow(*l, args, nargs);
+                }
+                std::memcpy(out + p.offset, &v, 8);
+                blocks[nblocks++] = device_block(*l, block);
+            } else if (p.kind == kInt) {
+                if (!pack_int(a, p, out + p.offset)) return take_slow(*l, args, nargs);
+            } else {
+                if (!PyFloat_CheckExact(a)) return take_slow(*l, args, nargs);
+                const double x = PyFloat_AS_DOUBLE(a);
+                if (p.size == 8) {
+                    std::memcpy(out + p.offset, &x, 8);
+                } else {
+                    const float f = static_cast<float>(x);
+                    if (std::isinf(f) && !std::isinf(x)) return take_slow(*l, args, nargs);  // struct: OverflowError
+                    std::memcpy(out + p.offset, &f, 4);
+                }
+            }
+        }
+    } catch (py::cast_error &) {
+        return take_slow(*l, args, nargs);
+    }
+    PyObject *raw_stream = current_raw_stream(l->current, l->local, l->device, refs);
+    Stream *stream = nullptr;
+    PyDevice *dev = nullptr;
+    Function *fn = nullptr;
+    try {
+        // (looked up each time: holding the last stream or device here would keep it alive)
+        if (raw_stream != nullptr) stream = &py::cast<Stream &>(py::handle(raw_stream));
+        dev = &py::cast<PyDevice &>(py::handle(raw_device));
+        fn = l->fn_ptr != nullptr ? l->fn_ptr : (l->fn_ptr = &py::cast<Function &>(py::handle(l->raw_fn)));
+    } catch (py::cast_error &) {
+        stream = nullptr;
+    }
+    if (stream == nullptr) return take_slow(*l, args, nargs);
+    if (on == Py_True && !stream->is_external()) {
+        // the sanitizer's records, checked and made in C (_acl.stream_launch_recorder); the state is
+        // the sanitizer's own: while Python code holds its lock (busy), the Python side records
+        // under that lock instead. The GIL is held from here to the end of the record.
+        PyObject *largs = refs.keep(PyTuple_New(n));
+        PyObject *skey = refs.keep(PyLong_FromVoidPtr(raw_stream));
+        if (largs == nullptr || skey == nullptr) return nullptr;
+        for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(largs, i, Py_NewRef(args[i + 1]));
+        PyObject *reads = nullptr;
+        if (PyContextVar_Get(l->reads, Py_None, &reads) < 0) return nullptr;
+        refs.keep(reads);
+        PyObject *busy = PyList_GET_ITEM(l->busy, 0);
+        PyObject *left = nullptr;
+        if (PyLong_CheckExact(busy) && PyLong_AsLong(busy) == 0) {
+            PyObject *rargs[4] = {skey, largs, l->spec, reads};
+            if (!PyList_CheckExact(l->recorder) || PyList_GET_SIZE(l->recorder) != 1) {
+                PyErr_SetString(PyExc_RuntimeError, "launcher: the launch recorder list must hold one recorder");
+                return nullptr;
+            }
+            left = PyObject_Vectorcall(PyList_GET_ITEM(l->recorder, 0), rargs, 4, nullptr);
+            if (left == nullptr) return nullptr;
+            refs.keep(left);
+        } else {
+            left = nullptr;  // the Python side records it under the sanitizer's lock
+        }
+        if (left != Py_None) {
+            PyObject *pargs[4] = {raw_stream, largs, reads, left != nullptr ? left : Py_False};
+            PyObject *r = PyObject_Vectorcall(l->partial, pargs, 4, nullptr);
+            if (r == nullptr) return nullptr;  // a race: StreamRaceError
+            Py_DECREF(r);
+        }
+    }
+    try {
+        for (size_t j = 0; j < nblocks; ++j) blocks[j]->record_stream(stream->handle());
+        py::gil_scoped_release nogil;
+        launch(*fn, static_cast<uint32_t>(nb), out, l->blob_size, *stream, *dev->alloc, *dev->host, true);
+    } catch (...) {
+        py::detail::try_translate_exceptions();
+        return nullptr;
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject *g_shape;
+
+// args: (op args tuple, Tensor type). AclBackend.adapt_kernel's check of an op's tensor inputs in
+// one call: a list of the block addresses of those with elements (the blocks the op only reads)
+// when every tensor is contiguous and starts at a KERNEL_ALIGN (32-byte) aligned block address at
+// offset 0; None when any is not, or looks unusual: the Python loop then decides (and copies).
+PyObject *ready_reads(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyTuple_CheckExact(args[0])) Py_RETURN_NONE;
+    PyObject *tensor_t = args[1];
+    PyObject *reads = PyList_New(0);
+    if (reads == nullptr) return nullptr;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[0]); ++i) {
+        PyObject *a = PyTuple_GET_ITEM(args[0], i);
+        if (reinterpret_cast<PyObject *>(Py_TYPE(a)) != tensor_t) continue;
+        HeldRefs refs;
+        PyObject *d = refs.keep(attr(a, g_data));
+        PyObject *contiguous = d ? refs.keep(attr(d, g_contiguous)) : nullptr;
+        PyObject *offset = d ? refs.keep(attr(d, g_offset)) : nullptr;
+        PyObject *ptr = d ? refs.keep(attr(d, g_ptr)) : nullptr;
+        PyObject *shape = d ? refs.keep(attr(d, g_shape)) : nullptr;
+        bool ok = contiguous == Py_True && offset != nullptr && PyLong_CheckExact(offset) && PyLong_AsLong(offset) == 0 &&
+                  ptr != nullptr && PyLong_CheckExact(ptr) && shape != nullptr && PyTuple_CheckExact(shape);
+        unsigned long long p = ok ? PyLong_AsUnsignedLongLong(ptr) : 0;
+        if (ok && p == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+            PyErr_Clear();
+            ok = false;
+        }
+        if (!ok || p % 32 != 0) {
+            Py_DECREF(reads);
+            Py_RETURN_NONE;
+        }
+        bool empty = false;
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(shape); ++k) {
+            PyObject *dim = PyTuple_GET_ITEM(shape, k);
+            if (!PyLong_CheckExact(dim)) {
+                Py_DECREF(reads);
+                Py_RETURN_NONE;
+            }
+            empty = empty || PyLong_AsLong(dim) == 0;
+        }
+        if (!empty && PyList_Append(reads, ptr) < 0) {
+            Py_DECREF(reads);
+            return nullptr;
+        }
+    }
+    return reads;
+}
+
+PyMethodDef ready_def = {"ready_reads", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&ready_reads)),
+                         METH_FASTCALL,
+                         "ready_reads(args, Tensor) -> [block address of each tensor input with elements], or None "
+                         "when a tensor input is not contiguous at a 32-byte aligned address with offset 0 (the "
+                         "caller's Python check decides then)"};
+
+PyMethodDef launch_def = {"fast_launch", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_launch)),
+                          METH_FASTCALL, "launcher(num_blocks, *args): see _acl.launcher"};
+
+void drop_launcher(PyObject *capsule) {
+    delete static_cast<Launcher *>(PyCapsule_GetPointer(capsule, "pyasc_launcher"));
+}
+
+PyObject *intern(const char *s) {
+    PyObject *o = PyUnicode_InternFromString(s);
+    if (o == nullptr) throw py::error_already_set();
+    return o;
+}
+
+}  // namespace
+
+PyObject *current_raw_stream(PyObject *current, PyObject *local, PyObject *device, HeldRefs &held) {
+    auto keep = [&held](PyObject *o) { return held.keep(o); };
+    PyObject *stacks = nullptr;
+    if (PyContextVar_Get(current, nullptr, &stacks) < 0) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    if (stacks == nullptr) return nullptr;
+    keep(stacks);
+    if (!PyDict_CheckExact(stacks)) return nullptr;
+    PyObject *stack = PyDict_GetItemWithError(stacks, device), *s = nullptr;
+    if (stack == nullptr && PyErr_Occurred()) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    if (stack != nullptr && PyTuple_CheckExact(stack) && PyTuple_GET_SIZE(stack) > 0) {
+        s = PyTuple_GET_ITEM(stack, PyTuple_GET_SIZE(stack) - 1);
+    } else if (stack != nullptr && PyList_CheckExact(stack) && PyList_GET_SIZE(stack) > 0) {
+        s = PyList_GET_ITEM(stack, PyList_GET_SIZE(stack) - 1);
+    } else if (stack != nullptr && PyObject_Length(stack) != 0) {
+        PyErr_Clear();
+        return nullptr;  // another kind of stack: the Python path
+    } else {
+        PyObject *cache = keep(attr(local, g_defaults));
+        if (cache == nullptr || !PyDict_CheckExact(cache)) return nullptr;
+        s = PyDict_GetItemWithError(cache, device);
+        if (s == nullptr || s == Py_None) {
+            PyErr_Clear();
+            return nullptr;
+        }
+    }
+    PyObject *impl = keep(attr(s, g_impl));
+    return impl == nullptr ? nullptr : keep(attr(impl, g_raw));
+}
+
+void bind_launch_fast(py::module_ &m) {
+    g_unloaded = intern("unloaded");
+    g_devices = intern("_devices");
+    g_device = intern("_device");
+    g_data = intern("_data");
+    g_contiguous = intern("contiguous");
+    g_ptr = intern("_ptr");
+    g_offset = intern("offset");
+    g_block = intern("_block");
+    g_defaults = intern("defaults");
+    g_impl = intern("_impl");
+    g_raw = intern("raw");
+    g_shape = intern("shape");
+    PyObject *ready = PyCFunction_NewEx(&ready_def, nullptr, m.attr("__name__").ptr());
+    if (ready == nullptr) throw py::error_already_set();
+    m.add_object("ready_reads", py::reinterpret_steal<py::object>(ready));
+    m.def("launcher", [](py::tuple params, size_t blob_size, py::tuple refs) {
+        if (refs.size() != 18) throw py::value_error("launcher: refs must hold 18 objects");
+        auto *l = new Launcher();
+        l->blob_size = blob_size;
+        PyObject **fields[18] = {&l->slow, &l->binary, &l->raw_fn, &l->backend, &l->device, &l->index,
+                                 &l->spec, &l->recorder, &l->partial, &l->current, &l->local, &l->san_active,
+                                 &l->name, &l->stale, &l->reads, &l->busy, &l->tensor_t, &l->array_t};
+        for (size_t i = 0; i < 18; ++i) *fields[i] = Py_NewRef(refs[i].ptr());
+        py::capsule cap(l, "pyasc_launcher", &drop_launcher);
+        for (auto item : params) {
+            auto t = item.cast<py::tuple>();
+            Param p{t[0].cast<int>(), t[1].cast<size_t>(), t[2].cast<size_t>(), t[3].cast<bool>()};
+            if (p.offset + p.size > blob_size || (p.kind == kPtr && p.size != 8) ||
+                (p.kind == kFloat && p.size != 4 && p.size != 8) || p.size == 0 || p.size > 8)
+                throw py::value_error("launcher: a parameter does not fit the blob");
+            l->params.push_back(p);
+        }
+        if (l->params.size() > 64) throw py::value_error("launcher: at most 64 parameters");
+        if (!PyDict_CheckExact(l->stale)) throw py::value_error("launcher: stale must be pyasc_acl.fork.stale (a dict)");
+        if (!PyList_CheckExact(l->busy) || PyList_GET_SIZE(l->busy) != 1)
+            throw py::value_error("launcher: busy must be a one-item list");
+        PyObject *fn = PyCFunction_New(&launch_def, cap.ptr());
+        if (fn == nullptr) throw py::error_already_set();
+        return py::reinterpret_steal<py::object>(fn);
+    }, py::arg("params"), py::arg("blob_size"), py::arg("refs"),
+       "The launch hot path of one kernel in C: launcher(num_blocks, *args) packs the arguments by `params` "
+       "((kind 0 pointer / 1 int / 2 float, offset, size, signed) each), finds the current stream, makes the "
+       "stream sanitizer's records and enqueues the launch; any other call goes to refs[0] (the Python path). "
+       "refs: (slow, binary, raw function, backend, device, device index, record spec, [launch recorder] (read "
+       "at each launch), "
+       "partial record, current-stream ContextVar, thread-local defaults, sanitizer switches, backend name, "
+       "fork.stale (a dict: empty unless forked), op-reads ContextVar, sanitizer busy list, Tensor, DeviceArray)");
+}
+
+}  // namespace pyasc_npu
