@@ -1,6 +1,7 @@
 """The rest of the documented basic vector API (issue 8 point 6, "in order of use"): the APIs added
-after the first list -- RepeatReduceSum, GetReduceMaxMinCount after WholeReduceMax, the scalar bit
-helpers, ToBfloat16 / ToFloat, MulAddRelu, Trap -- run on the simulator against NumPy, and every
+after the first list -- RepeatReduceSum (with GetDataBlockSizeInBytes), GetReduceMaxMinCount after
+WholeReduceMax, the scalar bit helpers, ToBfloat16 / ToFloat, MulAddRelu, DataSyncBarrier, Gatherb,
+Trap -- run on the simulator against NumPy, and every
 documented API the simulator still lacks fails to compile with a message naming it, the list of those
 being the "no" rows of the kernel API reference's table.
 Kernels: backends/sim/kernel_api/tests/kernels/compat/basic_api_rest.cpp (ours, in the public style)."""

@@ -66,6 +66,10 @@ inline int64_t CountLeadingZero(U valueIn) { return ScalarCountLeadingZero(stati
 inline bfloat16_t ToBfloat16(const float &fVal) { return bfloat16_t(fVal); }
 inline float ToFloat(const bfloat16_t &bVal) { return static_cast<float>(bVal); }
 
+// ---- GetDataBlockSizeInBytes: the 32-byte DataBlock of the simulated SoCs -----------------------------
+// source: atlasascendc_api_07_0186.html (GetDataBlockSizeInBytes)
+__aicore__ inline constexpr int16_t GetDataBlockSizeInBytes() { return 32; }
+
 // ---- RepeatReduceSum: WholeReduceSum with a contiguous mask ----------------------------------------
 // dst[r * dstRepStride] = the sum of the first `mask` elements of repeat r (block stride srcBlkStride,
 // repeat stride srcRepStride in 32-byte blocks); dstBlkStride is documented as ignored.
@@ -292,7 +296,6 @@ PYASC_SIM_LACKS_ON_TENSORS(Truncate)
 PYASC_SIM_LACKS_ON_TENSORS(Interleave)
 PYASC_SIM_LACKS_ON_TENSORS(DeInterleave)
 // System registers and barriers:
-PYASC_SIM_LACKS(GetDataBlockSizeInBytes)
 PYASC_SIM_LACKS(CheckLocalMemoryIA)
 PYASC_SIM_LACKS(GetSystemCycle)
 PYASC_SIM_LACKS(InitSocState)

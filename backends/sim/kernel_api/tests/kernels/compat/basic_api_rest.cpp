@@ -1,6 +1,7 @@
 // Compatibility kernels (ours, in the style of public Ascend C) for the rest of the documented basic
 // API (issue 8 point 6, "in order of use"): RepeatReduceSum row sums, an argmax with WholeReduceMax +
-// GetReduceMaxMinCount, the scalar bit helpers, ToBfloat16 / ToFloat, MulAddRelu, Trap.
+// GetReduceMaxMinCount, the scalar bit helpers, ToBfloat16 / ToFloat, MulAddRelu, Trap,
+// DataSyncBarrier, Gatherb, GetDataBlockSizeInBytes.
 // tests/test_sim_compat_basic_rest.py runs them against NumPy.
 #include "kernel_operator.h"
 
@@ -29,8 +30,9 @@ extern "C" __global__ __aicore__ void repeat_reduce_rows(GM_ADDR x, GM_ADDR y, i
     inQ.EnQue(xl);
     xl = inQ.DeQue<float>();
     LocalTensor<float> yl = outQ.AllocTensor<float>();
-    // dstBlkStride is ignored; srcRepStride 8 blocks = one row per repeat; dstRepStride 1 result
-    RepeatReduceSum<float>(yl, xl, kRows, valid, 0, 1, 1, 8);
+    // dstBlkStride is ignored; srcRepStride = one row per repeat (8 blocks); dstRepStride 1 result
+    constexpr int16_t blk = GetDataBlockSizeInBytes();
+    RepeatReduceSum<float>(yl, xl, kRows, valid, 0, 1, 1, kCols * sizeof(float) / blk);
     outQ.EnQue(yl);
     inQ.FreeTensor(xl);
     yl = outQ.DeQue<float>();
