@@ -24,7 +24,7 @@
 #include "pyasc_sim/kapi/vector.h"     // Add ... Select, Cast, Duplicate
 #include "pyasc_sim/kapi/reduce.h"     // ReduceSum / Max / Min, WholeReduce*
 #include "pyasc_sim/kapi/cube.h"       // LoadData, Mmad, Fixpipe
-#include "pyasc_sim/kapi/cube_load3d.h"  // Load3Dv2 (LoadData3DParamsV2), InitConstValue, ToBfloat16, InitSocState
+#include "pyasc_sim/kapi/cube_load3d.h"  // Load3Dv2 (LoadData3DParamsV2), InitConstValue, InitSocState
 #include "pyasc_sim/kapi/tiling.h"     // GET_TILING_DATA, TILING_KEY_IS, GetUserWorkspace, InitGlobalMemory
 #include "pyasc_sim/kapi/compat.h"     // what the NPU compiler accepts: GetTPipePtr() in the global namespace
 #include "pyasc_sim/kapi/vector_more.h"  // And/Or/Not, shifts, Axpy, BlockReduce*, Copy, Brcb, Gather(Mask), ...

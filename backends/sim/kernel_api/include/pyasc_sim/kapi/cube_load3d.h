@@ -1,6 +1,6 @@
 // Ascend C on the CPU -- the rest of the cube data path public kernels use: Load3Dv2
 // (LoadData with LoadData3DParamsV2, A1 -> A2 im2col), InitConstValue (fill L1 / L0A / L0B),
-// ToBfloat16 / ToFloat scalar conversions, InitSocState.
+// InitSocState (ToBfloat16 / ToFloat live in vector_extra.h).
 //
 // Load3Dv2 is provided for the 1 x 1 filter, stride 1, dilation 1, no padding, no transpose case
 // (the feature map is then the matrix itself: the GEMM use of Load3D); other settings fail with
@@ -115,10 +115,6 @@ inline void InitConstValue(const LocalTensor<T> &dst, const InitConstValueParams
                             pyasc_sim::cost::kDmaIssueCycles +
                                 p.repeatTimes * p.blockNum * block / pyasc_sim::cost::kLocalBytesPerCycle);
 }
-
-// Scalar conversions (round to nearest even, as bfloat16_t's constructor).
-inline bfloat16_t ToBfloat16(float v) { return bfloat16_t(v); }
-inline float ToFloat(bfloat16_t v) { return static_cast<float>(v); }
 
 // The SoC state registers a cube kernel may reset first: nothing to do on the simulator.
 inline void InitSocState() {}
