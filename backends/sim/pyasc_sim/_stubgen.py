@@ -38,7 +38,8 @@ import tempfile
 from dataclasses import dataclass, field
 
 #: bumped whenever the generated code changes (part of the compile cache key)
-STUB_VERSION = "5"  # 4: typed argument layout + the .pyasc_sim_sig signature table; 5: template instances
+STUB_VERSION = "6"  # 4: typed argument layout + the .pyasc_sim_sig signature table; 5: template instances;
+#                     6: the stand-in header has arch.h's architecture defaults
 
 _FAKE_HEADER = """\
 /* pyasc_sim._stubgen: stand-in kernel_operator.h used only to find kernel signatures */
@@ -46,6 +47,18 @@ _FAKE_HEADER = """\
 #define __aicore__ __pyasc_aicore__
 #define __gm__ __pyasc_gm__
 #define GM_ADDR __pyasc_gm__ unsigned char *
+/* the architecture defaults of pyasc_sim/kapi/arch.h (a build without -D from a SoC profile, such as
+   the built-in kernels' CMake build, sees the same #if branches here as in the real compile) */
+#ifndef __CCE_AICORE__
+#define __CCE_AICORE__ 220
+#endif
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201
+#endif
+#if !defined(__DAV_C220_VEC__) && !defined(__DAV_C220_CUBE__) && __NPU_ARCH__ == 2201 && \\
+    !defined(PYASC_SIM_NO_DAV_MACRO)
+#define __DAV_C220_VEC__ 1
+#endif
 """
 
 _KERNEL_RE = re.compile(
