@@ -65,15 +65,15 @@ inline void gm_stream_sse2(uint8_t *d, const uint8_t *s, uint64_t n) {
 }
 #endif
 
-// dst <- src, `bytes` bytes; the ranges must not overlap (GM and a core's local memory never do).
-inline void gm_copy(void *dst, const void *src, uint64_t bytes) {
+// gm_copy for an x86 level (simd::x86_level(): 2 AVX-512F, else the SSE2 loop); a test runs both.
+inline void gm_copy_at(int level, void *dst, const void *src, uint64_t bytes) {
 #ifdef PYASC_SIM_X86
     if (bytes >= kGmStreamMinBytes) {
         uint8_t *d = static_cast<uint8_t *>(dst);
         const uint8_t *s = static_cast<const uint8_t *>(src);
         const uint64_t head = (64 - reinterpret_cast<uintptr_t>(d) % 64) % 64;  // to a 64-byte line of dst
         std::memcpy(d, s, head);
-        if (simd::x86_level() == 2) {
+        if (level == 2) {
             gm_stream_avx512(d + head, s + head, bytes - head);
         } else {
             gm_stream_sse2(d + head, s + head, bytes - head);
@@ -82,7 +82,17 @@ inline void gm_copy(void *dst, const void *src, uint64_t bytes) {
         return;
     }
 #endif
+    (void)level;
     if (bytes != 0) std::memcpy(dst, src, bytes);
+}
+
+// dst <- src, `bytes` bytes; the ranges must not overlap (GM and a core's local memory never do).
+inline void gm_copy(void *dst, const void *src, uint64_t bytes) {
+#ifdef PYASC_SIM_X86
+    gm_copy_at(simd::x86_level(), dst, src, bytes);
+#else
+    gm_copy_at(0, dst, src, bytes);
+#endif
 }
 
 // GM -> local memory, `bytes` bytes (non-overlapping ranges).
