@@ -9,6 +9,7 @@
 #define PYASC_SIM_KAPI_DATA_COPY_H_
 
 #include "pyasc_sim/kapi/dtype_tables.h"
+#include "pyasc_sim/kapi/gm_copy.h"
 #include "pyasc_sim/kapi/params.h"
 #include "pyasc_sim/kapi/tensor.h"
 #include "pyasc_sim/kapi/xcore.h"  // gm_store: atomic-aware GM writes
@@ -112,23 +113,37 @@ template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const uint32_t count,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     PYASC_SIM_DTYPE_CHECK(DataCopy, T);  // GM -> local rows of the DataCopy table
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    if (!b.checks && !pyasc_sim::kapi::kTimelineSpans) {  // checks off: one state lookup per copy
+        const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T) / 32 * 32;  // as copy_len
+        pyasc_sim::kapi::gm_load(dst.ptr(), src.GetPhyAddr(), bytes);
+        pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(bytes, 1));
+        return;
+    }
     const uint64_t bytes = sim_detail::copy_len(count, sizeof(T), "DataCopy (GM -> local)", loc);
     dst.check_aligned("DataCopy", "dst", loc);
     dst.check_bytes(0, static_cast<int64_t>(bytes), "DataCopy writes", loc);
     src.check_bytes(0, bytes, false, "DataCopy reads", loc);
-    if (bytes != 0) std::memcpy(dst.ptr(), src.GetPhyAddr(), bytes);
-    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(bytes, 1));
+    pyasc_sim::kapi::gm_load(dst.ptr(), src.GetPhyAddr(), bytes);
+    pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(bytes, 1));
 }
 
 template <typename T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    if (!b.checks && !pyasc_sim::kapi::kTimelineSpans) {  // checks off: one state lookup per copy
+        const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T) / 32 * 32;  // as copy_len
+        sim_detail::gm_store(b, dst.GetPhyAddr(), src.ptr(), bytes);
+        pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeMTE3, pyasc_sim::kapi::dma_cycles(bytes, 1));
+        return;
+    }
     const uint64_t bytes = sim_detail::copy_len(count, sizeof(T), "DataCopy (local -> GM)", loc);
     src.check_aligned("DataCopy", "src", loc);
     src.check_bytes(0, static_cast<int64_t>(bytes), "DataCopy reads", loc);
     dst.check_bytes(0, bytes, true, "DataCopy writes", loc);
-    sim_detail::gm_store(dst.GetPhyAddr(), src.ptr(), bytes);
-    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE3, pyasc_sim::kapi::dma_cycles(bytes, 1));
+    sim_detail::gm_store(b, dst.GetPhyAddr(), src.ptr(), bytes);
+    pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeMTE3, pyasc_sim::kapi::dma_cycles(bytes, 1));
 }
 
 template <typename T>

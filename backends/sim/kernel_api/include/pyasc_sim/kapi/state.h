@@ -364,11 +364,11 @@ inline void race_commit(BlockState &b, Pipe p) {
          race_pipe_name(c.other_pipe), race_pipe_name(c.pipe), race_pipe_name(c.other_pipe), race_pipe_name(c.pipe));
 }
 // An instruction of `cycles` on pipe p: runs from the pipe's clock (timeline.h).
-inline void charge(Pipe p, double cycles) {
-    BlockState &b = blk();
+inline void charge(BlockState &b, Pipe p, double cycles) {
     b.tl.run(p, cycles);
     if (!b.race.pending.empty()) race_commit(b, p);
 }
+inline void charge(Pipe p, double cycles) { charge(blk(), p, cycles); }
 // Synchronisation with no pipe of its own (cross-core waits): every pipe lines up, then pays it.
 inline void charge_sync(double cycles, const SrcLoc &loc = SrcLoc(nullptr, 0)) {
     blk().tl.barrier_all(cycles, loc.file, loc.line);

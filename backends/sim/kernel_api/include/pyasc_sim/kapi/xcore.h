@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "pyasc_sim/kapi/dtype_tables.h"
+#include "pyasc_sim/kapi/gm_copy.h"
 #include "pyasc_sim/kapi/mix.h"
 #include "pyasc_sim/kapi/tensor.h"
 
@@ -206,12 +207,12 @@ inline void atomic_range(int op, uint8_t *dst, const uint8_t *src, uint64_t byte
     for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) atomic_element<T, Bits>(op, dst + i, src + i);
 }
 
-// A write of `bytes` bytes to GM: a plain copy, or (after SetAtomicAdd/Max/Min) element-wise
-// atomic read-modify-write in the type the SetAtomic call named.
-inline void gm_store(void *dst, const void *src, uint64_t bytes) {
-    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+// A write of `bytes` bytes from local memory to GM: a plain copy (gm_copy.h: streaming stores when
+// large), or (after SetAtomicAdd/Max/Min) element-wise atomic read-modify-write in the type the
+// SetAtomic call named.
+inline void gm_store(pyasc_sim::kapi::BlockState &b, void *dst, const void *src, uint64_t bytes) {
     if (b.atomic_op == kAtomicNone || bytes == 0) {
-        if (bytes != 0) std::memmove(dst, src, bytes);
+        pyasc_sim::kapi::gm_copy(dst, src, bytes);
         return;
     }
     uint8_t *d = static_cast<uint8_t *>(dst);
@@ -225,12 +226,13 @@ inline void gm_store(void *dst, const void *src, uint64_t bytes) {
         default: atomic_range<int8_t, uint8_t>(b.atomic_op, d, s, bytes); break;
     }
 }
+inline void gm_store(void *dst, const void *src, uint64_t bytes) { gm_store(pyasc_sim::kapi::blk(), dst, src, bytes); }
 
 // blockCount bursts to GM (the atomic-aware twin of copy_bursts).
 inline void gm_store_bursts(uint8_t *dst, const uint8_t *src, uint64_t count, uint64_t burst, uint64_t src_pitch,
                             uint64_t dst_pitch) {
     if (pyasc_sim::kapi::blk().atomic_op == kAtomicNone && src_pitch == burst && dst_pitch == burst) {
-        if (count * burst != 0) std::memmove(dst, src, count * burst);
+        pyasc_sim::kapi::gm_copy(dst, src, count * burst);
         return;
     }
     for (uint64_t i = 0; i < count; ++i) gm_store(dst + i * dst_pitch, src + i * src_pitch, burst);

@@ -1,0 +1,112 @@
+// Ascend C on the CPU -- the byte copy behind every plain (non-atomic) write to global memory.
+//
+// A DataCopy to GM streams a tile that the kernel does not read again: large copies use
+// non-temporal stores (AVX-512 where the CPU has it, else SSE2), which skip the read-for-ownership
+// of the destination lines, so a GM write costs one pass over memory instead of two. The bytes
+// written are exactly memmove's; an sfence at the end orders them before anything the block does
+// next (an EnQue, a SyncAll flag, the end of the block), as plain stores would be ordered.
+#ifndef PYASC_SIM_KAPI_GM_COPY_H_
+#define PYASC_SIM_KAPI_GM_COPY_H_
+
+#include <cstdint>
+#include <cstring>
+
+#include "pyasc_sim/kapi/simd.h"
+
+namespace pyasc_sim {
+namespace kapi {
+
+// Copies below this size (one tile of a small launch, a row of a narrow tensor) keep the
+// destination in cache: the next reader of a small result finds it there.
+constexpr uint64_t kGmStreamMinBytes = 4096;
+
+#ifdef PYASC_SIM_X86
+__attribute__((target("avx512f"))) inline void gm_stream_avx512(uint8_t *d, const uint8_t *s, uint64_t n) {
+    uint64_t i = 0;
+    for (; i + 256 <= n; i += 256) {
+        const __m512i a = _mm512_loadu_si512(s + i), b = _mm512_loadu_si512(s + i + 64);
+        const __m512i c = _mm512_loadu_si512(s + i + 128), e = _mm512_loadu_si512(s + i + 192);
+        _mm512_stream_si512(reinterpret_cast<__m512i *>(d + i), a);
+        _mm512_stream_si512(reinterpret_cast<__m512i *>(d + i + 64), b);
+        _mm512_stream_si512(reinterpret_cast<__m512i *>(d + i + 128), c);
+        _mm512_stream_si512(reinterpret_cast<__m512i *>(d + i + 192), e);
+    }
+    for (; i + 64 <= n; i += 64) _mm512_stream_si512(reinterpret_cast<__m512i *>(d + i), _mm512_loadu_si512(s + i));
+    if (i < n) std::memcpy(d + i, s + i, n - i);
+}
+
+// GM -> local: plain loads and stores, 256 bytes per step (the local tile is read again at once).
+__attribute__((target("avx512f"))) inline void gm_load_avx512(uint8_t *d, const uint8_t *s, uint64_t n) {
+    uint64_t i = 0;
+    for (; i + 256 <= n; i += 256) {
+        const __m512i a = _mm512_loadu_si512(s + i), b = _mm512_loadu_si512(s + i + 64);
+        const __m512i c = _mm512_loadu_si512(s + i + 128), e = _mm512_loadu_si512(s + i + 192);
+        _mm512_storeu_si512(d + i, a);
+        _mm512_storeu_si512(d + i + 64, b);
+        _mm512_storeu_si512(d + i + 128, c);
+        _mm512_storeu_si512(d + i + 192, e);
+    }
+    if (i < n) std::memcpy(d + i, s + i, n - i);
+}
+
+inline void gm_stream_sse2(uint8_t *d, const uint8_t *s, uint64_t n) {
+    uint64_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i + 16));
+        const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i + 32));
+        const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i + 48));
+        _mm_stream_si128(reinterpret_cast<__m128i *>(d + i), a);
+        _mm_stream_si128(reinterpret_cast<__m128i *>(d + i + 16), b);
+        _mm_stream_si128(reinterpret_cast<__m128i *>(d + i + 32), c);
+        _mm_stream_si128(reinterpret_cast<__m128i *>(d + i + 48), e);
+    }
+    if (i < n) std::memcpy(d + i, s + i, n - i);
+}
+#endif
+
+// gm_copy for an x86 level (simd::x86_level(): 2 AVX-512F, else the SSE2 loop); a test runs both.
+inline void gm_copy_at(int level, void *dst, const void *src, uint64_t bytes) {
+#ifdef PYASC_SIM_X86
+    if (bytes >= kGmStreamMinBytes) {
+        uint8_t *d = static_cast<uint8_t *>(dst);
+        const uint8_t *s = static_cast<const uint8_t *>(src);
+        const uint64_t head = (64 - reinterpret_cast<uintptr_t>(d) % 64) % 64;  // to a 64-byte line of dst
+        std::memcpy(d, s, head);
+        if (level == 2) {
+            gm_stream_avx512(d + head, s + head, bytes - head);
+        } else {
+            gm_stream_sse2(d + head, s + head, bytes - head);
+        }
+        _mm_sfence();
+        return;
+    }
+#endif
+    (void)level;
+    if (bytes != 0) std::memcpy(dst, src, bytes);
+}
+
+// dst <- src, `bytes` bytes; the ranges must not overlap (GM and a core's local memory never do).
+inline void gm_copy(void *dst, const void *src, uint64_t bytes) {
+#ifdef PYASC_SIM_X86
+    gm_copy_at(simd::x86_level(), dst, src, bytes);
+#else
+    gm_copy_at(0, dst, src, bytes);
+#endif
+}
+
+// GM -> local memory, `bytes` bytes (non-overlapping ranges).
+inline void gm_load(void *dst, const void *src, uint64_t bytes) {
+#ifdef PYASC_SIM_X86
+    if (bytes >= kGmStreamMinBytes && simd::x86_level() == 2) {
+        gm_load_avx512(static_cast<uint8_t *>(dst), static_cast<const uint8_t *>(src), bytes);
+        return;
+    }
+#endif
+    if (bytes != 0) std::memcpy(dst, src, bytes);
+}
+
+}  // namespace kapi
+}  // namespace pyasc_sim
+
+#endif  // PYASC_SIM_KAPI_GM_COPY_H_
