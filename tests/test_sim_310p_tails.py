@@ -104,3 +104,14 @@ def test_layer_norm_rows_of_unaligned_width_on_310p(p310_dir, monkeypatch) -> No
     x = np.random.default_rng(5).standard_normal((4, 37)).astype(np.float32)
     fn = lambda: pyasc.layer_norm(_sim(x)).numpy()  # noqa: E731
     _same_bits(_run(p310_dir, fn, monkeypatch), _run(None, fn, monkeypatch))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int64"])
+@pytest.mark.parametrize("shape", [(7, 5), (33, 40), (100, 3), (9, 1000)])
+def test_transposes_on_310p(p310_dir, monkeypatch, dtype: str, shape: tuple[int, int]) -> None:
+    # copy.cpp's tiled transpose moves its runs one at a time through CopyIn / CopyOut there
+    a = np.arange(shape[0] * shape[1]).reshape(shape).astype(dtype)
+    fn = lambda: _sim(a).T.contiguous().numpy()  # noqa: E731
+    p310 = _run(p310_dir, fn, monkeypatch)
+    _same_bits(p310, _run(None, fn, monkeypatch))
+    _same_bits(p310, np.ascontiguousarray(a.T))
