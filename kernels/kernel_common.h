@@ -75,7 +75,8 @@ __aicore__ inline uint32_t AlignRepeat(uint32_t count) {
 //     unit (UB operands of DataCopy must be 32-byte aligned; GM addresses need not be);
 //   count <  one block: scalar GlobalTensor reads / writes with DataCacheCleanAndInvalid (the
 //     inference series' two-parameter form). The reference asks that cores writing GM through the
-//     data cache stay a 64-byte cache line apart: true for a tensor smaller than a block (one core).
+//     data cache stay a 64-byte cache line apart: true where the split gives only a share's end a
+//     tail, not for rows narrower than a block split over cores (kernels/README.md).
 // PipeBarrier<PIPE_ALL> orders the scalar steps against the DMA and vector pipes around them.
 // The same results as the DataCopyPad path bit for bit; the dst / src UB buffers must hold
 // AlignBlock(count) elements (every built-in kernel sizes them so).
