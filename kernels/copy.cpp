@@ -15,7 +15,8 @@
 // brought into UB by one strided DataCopyPad (a row at a time when the stride is negative or too
 // small), transposed in UB by one Gather with a byte-offset table built once per core, and written
 // out by one strided DataCopyPad. 8-byte elements are gathered as two 32-bit words (Gather takes
-// 16- and 32-bit types on Atlas A2).
+// 16- and 32-bit types on Atlas A2). On the inference series (no DataCopyPad) the runs move one at a
+// time through CopyIn / CopyOut (kernel_common.h: whole blocks).
 #include "kernel_entry.h"
 
 namespace pyasc_kernels {
@@ -208,6 +209,14 @@ private:
         const uint32_t runSlot = (runBytes + BLOCK_BYTES - 1) / BLOCK_BYTES * BLOCK_BYTES;
         const uint32_t ubGap = (pitch_ * static_cast<uint32_t>(sizeof(T)) - runSlot) / BLOCK_BYTES;
         const int64_t gmGap = lastStride * static_cast<int64_t>(sizeof(T)) - runBytes;
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
+        // the inference series has no DataCopyPad: a run at a time through CopyIn (whole blocks)
+        (void)ubGap;
+        (void)gmGap;
+        for (uint32_t j = 0; j < cc; ++j) {
+            CopyIn(src[j * pitch_], xGm_[static_cast<uint64_t>(in + static_cast<int64_t>(j) * lastStride)], rc);
+        }
+#else
         DataCopyPadExtParams<T> noPad{false, 0, 0, 0};
         if (gmGap >= 0 && gmGap <= static_cast<int64_t>(UINT32_MAX)) {
             DataCopyExtParams params{static_cast<uint16_t>(cc), runBytes, static_cast<uint32_t>(gmGap), ubGap, 0};
@@ -219,6 +228,7 @@ private:
                             params, noPad);
             }
         }
+#endif
         inQue_.EnQue(src);
         // transpose: rc rows of chunk elements
         LocalTensor<T> tin = inQue_.DeQue<T>();
@@ -235,6 +245,15 @@ private:
         const uint64_t rowElems = static_cast<uint64_t>(outRowStride_) * t_.cols;
         const uint64_t outGap = (rowElems - cc) * sizeof(T);
         const uint64_t outAt = outRow * t_.cols + c0;
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
+        // a row at a time through CopyOut (whole blocks; it rearranges row i's last block in place)
+        (void)outSlot;
+        (void)ubSkip;
+        (void)outGap;
+        for (uint32_t i = 0; i < rc; ++i) {
+            CopyOut(yGm_[outAt + i * rowElems], res[i * t_.chunk], cc);
+        }
+#else
         if (outGap <= UINT32_MAX) {
             DataCopyExtParams params{static_cast<uint16_t>(rc), outBytes, ubSkip, static_cast<uint32_t>(outGap), 0};
             DataCopyPad(yGm_[outAt], res, params);
@@ -244,6 +263,7 @@ private:
                 DataCopyPad(yGm_[outAt + i * rowElems], res[i * t_.chunk], params);
             }
         }
+#endif
         outQue_.FreeTensor(res);
     }
 

@@ -10,7 +10,7 @@
 //     from global memory word by word (LoadTiling);
 //   * work is split over GetBlockNum() cores by GetBlockIdx();
 //   * data moves GM -> UB -> GM through TQue double buffering; lengths that are not a multiple
-//     of 32 bytes move with DataCopyPad;
+//     of 32 bytes move with DataCopyPad (on Ascend310P, which has none: whole blocks, see CopyIn);
 //   * half / bfloat16_t compute in float (Cast in UB), like the reference model.
 //
 // The scaffolding on top of these helpers has one header each: kernel_entry.h (tiling read, the
@@ -67,6 +67,79 @@ __aicore__ inline uint32_t AlignRepeat(uint32_t count) {
     return (count + per - 1) / per * per;
 }
 
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
+// The Atlas inference series AI Core (Ascend310P) has no DataCopyPad (its product table marks it
+// unsupported), so unaligned lengths move as whole 32-byte blocks that never leave [0, count):
+//   count >= one block: the whole blocks, then the one block that ends exactly at count (it overlaps
+//     the previous block with identical values), its elements moved into place in UB by the scalar
+//     unit (UB operands of DataCopy must be 32-byte aligned; GM addresses need not be);
+//   count <  one block: scalar GlobalTensor reads / writes with DataCacheCleanAndInvalid (the
+//     inference series' two-parameter form). The reference asks that cores writing GM through the
+//     data cache stay a 64-byte cache line apart: true where the split gives only a share's end a
+//     tail, not for rows narrower than a block split over cores (kernels/README.md).
+// PipeBarrier<PIPE_ALL> orders the scalar steps against the DMA and vector pipes around them.
+// The same results as the DataCopyPad path bit for bit; the dst / src UB buffers must hold
+// AlignBlock(count) elements (every built-in kernel sizes them so).
+template <typename T>
+__aicore__ inline void CopyIn(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32_t count) {
+    constexpr uint32_t per = BLOCK_BYTES / sizeof(T);
+    const uint32_t head = count / per * per;
+    if (head == count) {
+        DataCopy(dst, src, count);
+        return;
+    }
+    if (count < per) {
+        DataCacheCleanAndInvalid<T, CacheLine::ENTIRE_DATA_CACHE>(src);  // fresh GM, not stale lines
+        PipeBarrier<PIPE_ALL>();
+        for (uint32_t i = 0; i < count; ++i) {
+            dst.SetValue(i, src.GetValue(i));
+        }
+        PipeBarrier<PIPE_ALL>();
+        return;
+    }
+    if (head > 0) {
+        DataCopy(dst, src, head);
+    }
+    // dst[head, head + per) <- src[count - per, count); element head + j sits at head + j + shift
+    DataCopy(dst[head], src[count - per], per);
+    const uint32_t shift = head + per - count;
+    PipeBarrier<PIPE_ALL>();
+    for (uint32_t j = 0; j < count - head; ++j) {
+        dst.SetValue(head + j, dst.GetValue(head + j + shift));
+    }
+    PipeBarrier<PIPE_ALL>();
+}
+
+// UB -> GM of `count` elements (exactly count * sizeof(T) bytes are written). On an unaligned
+// length of at least one block, src's last block is rearranged in place (callers free src after).
+template <typename T>
+__aicore__ inline void CopyOut(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count) {
+    constexpr uint32_t per = BLOCK_BYTES / sizeof(T);
+    const uint32_t head = count / per * per;
+    if (head == count) {
+        DataCopy(dst, src, count);
+        return;
+    }
+    if (count < per) {
+        PipeBarrier<PIPE_ALL>();
+        for (uint32_t i = 0; i < count; ++i) {
+            dst.SetValue(i, src.GetValue(i));
+        }
+        DataCacheCleanAndInvalid<T, CacheLine::ENTIRE_DATA_CACHE>(dst);  // write the lines out now
+        return;
+    }
+    if (head > 0) {
+        DataCopy(dst, src, head);
+    }
+    // src[head, head + per) <- src[count - per, count), back to front (the ranges overlap)
+    PipeBarrier<PIPE_ALL>();
+    for (uint32_t j = per; j-- > 0;) {
+        src.SetValue(head + j, src.GetValue(count - per + j));
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(dst[count - per], src[head], per);
+}
+#else
 // GM -> UB of `count` elements starting at src: DataCopy when the length is whole 32-byte blocks,
 // otherwise DataCopyPad (DataCopy would silently round the length down on hardware).
 template <typename T>
@@ -90,6 +163,7 @@ __aicore__ inline void CopyOut(const GlobalTensor<T> &dst, const LocalTensor<T> 
         DataCopyPad(dst, src, params);
     }
 }
+#endif
 
 template <typename A, typename B>
 struct IsSame {
