@@ -137,3 +137,15 @@ def example_pack(example_pack_site: Path, monkeypatch: pytest.MonkeyPatch) -> Pa
     yield example_pack_site
     monkeypatch.undo()
     plugins.reset_for_tests()
+
+
+@pytest.fixture
+def return_cached_sim_blocks():
+    """Leave the sim device's caching allocator as found: later tests in the same worker place
+    tensors next to each other (tests/test_sim_tensor_checks.py's neighbours())."""
+    yield
+    import gc
+
+    gc.collect()
+    pyasc.synchronize("sim")
+    pyasc.memory.empty_cache("sim")

@@ -19,16 +19,7 @@ SRC = ASCENDC_DIR / "compat" / "study2_idioms.cpp"
 K, ROWS, COLS, OUT = 64, 4, 16, 200
 
 
-@pytest.fixture(autouse=True)
-def _return_cached_blocks():
-    """Leave the sim device's caching allocator as found: later tests in the same worker place
-    tensors next to each other (tests/test_sim_tensor_checks.py's neighbours())."""
-    yield
-    import gc
-
-    gc.collect()
-    pyasc.synchronize("sim")
-    pyasc.memory.empty_cache("sim")
+pytestmark = pytest.mark.usefixtures("return_cached_sim_blocks")
 
 
 def test_study2_idioms_match_numpy():

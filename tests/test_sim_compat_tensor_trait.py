@@ -22,15 +22,7 @@ def kernels():
     return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
 
 
-@pytest.fixture(autouse=True)
-def _return_cached_blocks():
-    """Leave the sim device's caching allocator as found (later tests place tensors side by side)."""
-    yield
-    import gc
-
-    gc.collect()
-    pyasc.synchronize("sim")
-    pyasc.memory.empty_cache("sim")
+pytestmark = pytest.mark.usefixtures("return_cached_sim_blocks")
 
 
 def test_static_trait_tensors_match_numpy(kernels):
