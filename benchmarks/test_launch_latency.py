@@ -62,6 +62,7 @@ def sim_operands(operands):
     pyasc.synchronize("sim")
     from pyasc_core import stream_sanitizer
 
+    stream_sanitizer.reset()  # this module-scoped fixture runs before conftest's per-test reset
     _RATES["(stream sanitizer on sim)"] = "on" if stream_sanitizer.active("sim") else "off (PYASC_STREAM_SANITIZER=0 or PYASC_SIM_CHECKS=0)"
     yield a, b
     pyasc.synchronize("sim")
