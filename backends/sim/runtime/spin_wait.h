@@ -3,7 +3,8 @@
 // after a launch) polls for a short budget before it sleeps on a futex or condition variable.
 // The budget adapts per waiter: it doubles (up to a cap) when a spin caught the event and halves
 // (down to a floor) when the waiter had to park, so an idle process stops spinning after a few
-// misses and never burns a core.  While spinning the thread yields now and then, so a producer
+// misses and never burns a core; one wait in 16 spins the whole cap, so a budget driven down to the
+// floor by idle gaps recovers once events come quickly again (it grows only on a catch).  While spinning the thread yields now and then, so a producer
 // that shares its core (2-core machines, oversubscribed CI) still gets to run.
 #ifndef PYASC_SIM_SPIN_WAIT_H_
 #define PYASC_SIM_SPIN_WAIT_H_
@@ -64,6 +65,10 @@ public:
         const uint32_t over = spin_override_ns();
         if (over == 0) return false;
         uint32_t budget = budget_ns_.load(std::memory_order_relaxed);
+        // Every kProbeEvery-th wait spins the whole cap: a budget halved down to the floor by idle
+        // gaps would otherwise never catch an event that now comes every few microseconds (it only
+        // grows on a catch), and each wait would pay the futex round trip for the rest of the process.
+        if (calls_.fetch_add(1, std::memory_order_relaxed) % kProbeEvery == kProbeEvery - 1) budget = cap_ns_;
         if (budget > over) budget = over;
         const auto start = std::chrono::steady_clock::now();
         const auto limit = std::chrono::nanoseconds(budget);
@@ -88,9 +93,11 @@ public:
     uint32_t budget_ns() const { return budget_ns_.load(std::memory_order_relaxed); }
 
 private:
+    static constexpr uint32_t kProbeEvery = 16;
     uint32_t floor_ns_;
     uint32_t cap_ns_;
     std::atomic<uint32_t> budget_ns_;
+    std::atomic<uint32_t> calls_{0};
 };
 
 }  // namespace pyasc_sim
