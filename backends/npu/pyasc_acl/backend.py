@@ -292,14 +292,9 @@ class AclBackend(Backend):
 
     def empty_tensor(self, shape: tuple[int, ...], dtype: np.dtype, device: Device) -> Any:
         """``wrap_storage(self.empty(shape, dtype, device))`` in one C call when a cached block
-        fits (creation.empty's hot path; this backend's ``adopt`` owns no host bytes)."""
-        stack = _current.get().get(device)  # current_stream(device), inlined
-        if stack:
-            stream = stack[-1]._impl.raw
-        else:
-            cache = getattr(_local, "defaults", None)
-            s = cache.get(device) if cache is not None else None
-            stream = (s if s is not None else current_stream(device))._impl.raw
+        fits (this backend's ``adopt`` owns no host bytes). The fallback of ``_acl.tensor_maker``,
+        which takes creation.empty's hot path (see _install_tensor_maker)."""
+        stream = _current_raw_stream(device)
         d = self._devices.get(device.index)
         strides = _STRIDES.get(shape)
         if d is not None and strides is not None and not fork.stale and isinstance(dtype, np.dtype):
@@ -423,25 +418,19 @@ class AclBackend(Backend):
             on = _san_active.get(name)
             if on is None or fork.stale:
                 return slow(meta, *args)
+            # all ready and the read list, checked in C (the hot path); None: the loop below decides
             reads = _ready_reads(args, Tensor) if _ready_reads is not None else None
-            if reads is not None:  # all ready, checked in C (the hot path)
-                if not on:
-                    return fn(meta, *args)
-                token = _op_reads.set(reads)
-                try:
-                    return fn(meta, *args)
-                finally:
-                    _op_reads.reset(token)
-            reads = []
-            for a in args:
-                if type(a) is Tensor:
-                    d = a._data
-                    p = d._ptr
-                    o = d.offset  # 0 for all but views: no itemsize lookup then
-                    if not d.contiguous or (p + o * d.dtype.itemsize if o else p) % KERNEL_ALIGN:
-                        return slow(meta, *args)
-                    if on and 0 not in d.shape:
-                        reads.append(p)
+            if reads is None:
+                reads = []
+                for a in args:
+                    if type(a) is Tensor:
+                        d = a._data
+                        p = d._ptr
+                        o = d.offset  # 0 for all but views: no itemsize lookup then
+                        if not d.contiguous or (p + o * d.dtype.itemsize if o else p) % KERNEL_ALIGN:
+                            return slow(meta, *args)
+                        if on and 0 not in d.shape:
+                            reads.append(p)
             if not on:
                 return fn(meta, *args)
             token = _op_reads.set(reads)  # a short list: `in` is as quick as a set's
