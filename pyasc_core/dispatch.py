@@ -208,15 +208,33 @@ class OpHandle:
                 f"pyasc.library.impl({op.name!r}, {device.type!r}) or move the inputs with "
                 f".to({target!r})"
             )
+        fill: Any = False
         try:  # remember this call's form: the next one like it skips binding, checks and meta
             key = self._kwkeyfn(args, kwargs) if kwargs else self._keyfn(args)
             if key is not None:
                 if len(self._cache) >= _CACHE_LIMIT:
                     self._cache.clear()
-                self._cache[key] = (meta_out, kernel, _make_fill(op, args, kwargs, values))
+                fill = _make_fill(op, args, kwargs, values)
+                self._cache[key] = (meta_out, kernel, fill)
         except TypeError:
             pass
-        return kernel(meta_out, *values)
+        out = kernel(meta_out, *values)
+        if fill is None:
+            self._fast_path(key, meta_out, kernel, args)
+        return out
+
+    def _fast_path(self, key: Any, meta: Any, kernel: Any, args: tuple) -> None:
+        """Cache the kernel's own hot path for calls of this form, when it offers one: a kernel's
+        ``pyasc_fast(meta, args)`` returns ``fast(meta, *args)``, which behaves exactly as
+        ``kernel(meta, *args)`` for every call of the form (``args``: the call just made, after
+        which plans and caches are warm), or None. The cache entry must still be this call's."""
+        make = getattr(kernel, "pyasc_fast", None)
+        if make is None:
+            return
+        fast = make(meta, args)
+        entry = self._cache.get(key)
+        if fast is not None and entry is not None and entry[1] is kernel and entry[2] is None:
+            self._cache[key] = (meta, fast, None)
 
     @staticmethod
     def _check_inputs(op: Any, values: list[Any]) -> Any:

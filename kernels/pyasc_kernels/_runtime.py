@@ -99,6 +99,8 @@ class _Kernels:
         self._sources: dict[str, pyasc.KernelSource] = {}
         self._kernels: dict[tuple[str, str], pyasc.Kernel] = {}
         self._functions: dict[tuple[Any, str, str], Any] = {}
+        #: bumped by clear(): a plan runner (see plan_runner) made before that no longer applies
+        self.generation = 0
 
     def get(self, family: str, name: str) -> pyasc.Kernel:
         k = self._kernels.get((family, name))
@@ -125,6 +127,7 @@ class _Kernels:
             self._kernels.clear()
             self._sources.clear()
             self._functions.clear()
+            self.generation += 1
 
 
 KERNELS = _Kernels()
@@ -229,7 +232,7 @@ _PLANS_LIMIT = 1024
 
 def plan_cache() -> dict[Any, Any]:
     """A new launch-plan cache: (what decides the launch) -> (loaded kernel, blocks, tiling upload,
-    maker of the output: _output_maker),
+    maker of the output: _output_maker, the kernel's launch taking the op's read list or None),
     so a repeated call skips dispatch decisions, tiling and lookups; cleared by ``KERNELS.clear``."""
     cache: dict[Any, Any] = {}
     _PLAN_CACHES.append(cache)
@@ -248,7 +251,38 @@ def remember_plan(cache: dict[Any, Any], key: Any, device: Any, family: str, nam
         cache.clear()
     fn = KERNELS.function(family, name, device)
     launcher = getattr(fn, "launcher", None)  # the C launch hot path where the backend has one
-    cache[key] = (fn if launcher is None else launcher(), num_blocks, hit[2], _output_maker(device))
+    with_reads = getattr(fn, "launcher_with_reads", None)  # the same, the op's read list passed
+    cache[key] = (fn if launcher is None else launcher(), num_blocks, hit[2], _output_maker(device),
+                  None if with_reads is None else with_reads())
+
+
+def plan_runner(plan: Any, shape: tuple[int, ...], dtype: Any, device: Any, count: Any) -> Any:
+    """``run(reads, *args) -> output``: the launch ``plan`` (of :func:`plan_cache`) for calls
+    ``kernel(meta, *args)`` whose tensors have this plan's dtypes, shapes and ``device``, taking the
+    op's read list (the stream sanitizer's; None: none) instead of the op-reads ContextVar (the
+    one-call hot path a backend's op wrapper builds). ``run`` returns None, having done nothing,
+    when the plan no longer applies (the kernels were cleared, ``launch`` or ``split`` replaced);
+    ``count``: the placement counter ({place: n}, place) a routed kernel counts its runs in, or None.
+    None when the plan has no launch taking the read list. ``args`` are the kernel's inputs: the
+    launch is ``(blocks, *args, out, 0, tiling)``."""
+    launch_r = plan[4]
+    if launch_r is None:
+        return None
+    _, blocks, buf, new, _ = plan
+    kernels = KERNELS
+    gen = kernels.generation
+    counts, place = count if count is not None else ({None: 0}, None)
+    g = globals()
+
+    def run(reads: Any, *args: Any) -> Any:
+        if kernels.generation != gen or g["launch"] is not _OWN[0] or g["split"] is not _OWN[1]:
+            return None
+        out = new(shape, dtype, device)
+        launch_r(reads, blocks, *args, out, 0, buf)
+        counts[place] += 1
+        return out
+
+    return run
 
 
 def _output_maker(device: Any) -> Any:

@@ -178,7 +178,7 @@ def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, 
             device = x._device
             plan = plans.get((meta.dtype, meta.shape, xd.dtype, xd.shape, yd.dtype, yd.shape, device))
             if plan is not None and rt.launch is _LAUNCH and rt.split is _SPLIT:
-                fn, blocks, buf, new = plan
+                fn, blocks, buf, new, _ = plan
                 out = new(meta.shape, meta.dtype, device)
                 fn(blocks, x, y, out, 0, buf)
                 return out
@@ -215,7 +215,18 @@ def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, 
                                      y._data.shape, device), device, family, kname, blocks, tiling)
         return out
 
+    def plan_runner(meta: Any, args: tuple, count: Any = None) -> Any:
+        """The launch plan of calls like ``kernel(meta, *args)`` as ``run(reads, x, y) -> out``
+        (rt.plan_runner), or None when such a call takes no plan."""
+        if len(args) != 2 or type(args[0]) is not Tensor or type(args[1]) is not Tensor:
+            return None
+        xd, yd = args[0]._data, args[1]._data
+        device = args[0]._device
+        plan = plans.get((meta.dtype, meta.shape, xd.dtype, xd.shape, yd.dtype, yd.shape, device))
+        return None if plan is None else rt.plan_runner(plan, meta.shape, meta.dtype, device, count)
+
     kernel.__name__ = f"sim_{name}"
+    kernel.pyasc_plan_runner = plan_runner  # type: ignore[attr-defined]
     return kernel
 
 
@@ -295,7 +306,7 @@ def unary_kernel(name: str):
         dtype = x._data.dtype
         plan = plans.get((dtype, meta.shape, device))
         if plan is not None and rt.launch is _LAUNCH and rt.split is _SPLIT:  # the launch plan
-            fn, blocks, buf, new = plan
+            fn, blocks, buf, new, _ = plan
             out = new(meta.shape, dtype, device)
             fn(blocks, x, out, 0, buf)
             return out
@@ -313,7 +324,18 @@ def unary_kernel(name: str):
             rt.remember_plan(plans, (dtype, meta.shape, device), device, "unary", kname, blocks, tiling)
         return out
 
+    def plan_runner(meta: Any, args: tuple, count: Any = None) -> Any:
+        """The launch plan of calls like ``kernel(meta, x)`` as ``run(reads, x) -> out``
+        (rt.plan_runner), or None when such a call takes no plan."""
+        if len(args) != 1 or type(args[0]) is not Tensor:
+            return None
+        device = args[0]._device
+        dtype = args[0]._data.dtype
+        plan = plans.get((dtype, meta.shape, device))
+        return None if plan is None else rt.plan_runner(plan, meta.shape, dtype, device, count)
+
     kernel.__name__ = f"sim_{name}"
+    kernel.pyasc_plan_runner = plan_runner  # type: ignore[attr-defined]
     return kernel
 
 

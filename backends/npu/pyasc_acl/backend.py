@@ -442,7 +442,38 @@ class AclBackend(Backend):
         op_kernel.__wrapped__ = fn  # type: ignore[attr-defined]
         op_kernel.__name__ = kernel.__name__
         op_kernel.__doc__ = kernel.__doc__
+        plan_runner = getattr(fn, "pyasc_plan_runner", None)
+        if plan_runner is not None:
+            op_kernel.pyasc_fast = lambda meta, args: self._fast_kernel(op_kernel, plan_runner, meta, args)  # type: ignore[attr-defined]
         return op_kernel
+
+    def _fast_kernel(self, op_kernel: Callable[..., Any], plan_runner: Callable[..., Any], meta: Any,
+                     args: tuple) -> Callable[..., Any] | None:
+        """The dispatcher's hot path for calls like ``op_kernel(meta, *args)`` (same dtypes, shapes,
+        device; see OpHandle): op_kernel's readiness check and read list, then the kernel's launch
+        plan (``run(reads, *args)``: output and launch, the read list passed to the launch instead
+        of through the op-reads ContextVar), in one Python frame; any other case takes op_kernel.
+        None: the kernel has no plan for such calls (or the C readiness check is not built)."""
+        run = plan_runner(meta, args)
+        if run is None or _ready_reads is None:
+            return None
+        name = self.name
+        ready_reads = _ready_reads
+        stale = fork.stale
+
+        def fast(meta: Any, *args: Any) -> Any:
+            if _san_active.get(name) is None or stale:
+                return op_kernel(meta, *args)
+            reads = ready_reads(args, _Tensor)  # None: a tensor is not ready (op_kernel copies it)
+            if reads is not None:
+                out = run(reads, *args)
+                if out is not None:
+                    return out
+            return op_kernel(meta, *args)
+
+        fast.__wrapped__ = op_kernel  # type: ignore[attr-defined]
+        fast.__name__ = op_kernel.__name__
+        return fast
 
     def _sanitized(self, fn: Callable[..., Any], tensor_type: type) -> Callable[..., Any]:
         """``fn`` telling the stream sanitizer (when on) which blocks the op only reads: its tensor

@@ -166,6 +166,27 @@ class TypedFunction:
             fast = self._fast = _fast_launcher(self)
         return fast or self
 
+    def launcher_with_reads(self) -> Any:
+        """``fn(reads, num_blocks, *args)``: :meth:`launcher` with the op's read list (the blocks the
+        op only reads, for the stream sanitizer; None: none) passed instead of read from the op-reads
+        ContextVar (``_acl.launch_with_reads``; without it, that ContextVar set around the launch)."""
+        fast = self.launcher()
+        if fast is not self:
+            from . import _acl
+
+            make = getattr(_acl, "launch_with_reads", None)
+            if make is not None:
+                return make(fast)
+
+        def launch_with_reads(reads: Any, num_blocks: int, *args: Any) -> None:
+            token = _op_reads.set(reads)
+            try:
+                fast(num_blocks, *args)
+            finally:
+                _op_reads.reset(token)
+
+        return launch_with_reads
+
     def _call(self, num_blocks: int, *args: Any, stream: Any = None) -> None:
         """The launch hot path: a typed launch on the current stream in one pass when every argument
         has the common form (a contiguous tensor of the kernel's device, a raw address, an int, a

@@ -96,30 +96,57 @@ DeviceBlock *device_block(Launcher &l, PyObject *block) {
     return b;
 }
 
-PyObject *take_slow(const Launcher &l, PyObject *const *args, Py_ssize_t nargs) {
-    return PyObject_Vectorcall(l.slow, args, static_cast<size_t>(nargs), nullptr);
+// The Python path with the same arguments; `given` (the op's read list a launch_with_reads call
+// passed, or nullptr) is set as the op-reads ContextVar around it, as that path reads it there.
+PyObject *take_slow(const Launcher &l, PyObject *const *args, Py_ssize_t nargs, PyObject *given = nullptr) {
+    if (given == nullptr) return PyObject_Vectorcall(l.slow, args, static_cast<size_t>(nargs), nullptr);
+    PyObject *token = PyContextVar_Set(l.reads, given);
+    if (token == nullptr) return nullptr;
+    PyObject *r = PyObject_Vectorcall(l.slow, args, static_cast<size_t>(nargs), nullptr);
+    if (PyContextVar_Reset(l.reads, token) < 0) Py_CLEAR(r);
+    Py_DECREF(token);
+    return r;
 }
+
+PyObject *do_launch(Launcher *l, PyObject *const *args, Py_ssize_t nargs, PyObject *given);
 
 // self: a capsule of a Launcher; args: (num_blocks, *kernel args). Returns None.
 PyObject *fast_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     auto *l = static_cast<Launcher *>(PyCapsule_GetPointer(self, "pyasc_launcher"));
     if (l == nullptr) return nullptr;
+    return do_launch(l, args, nargs, nullptr);
+}
+
+// self: the same capsule; args: (reads, num_blocks, *kernel args): the launch of an op whose read
+// list (the blocks it only reads; None: none) is passed here instead of through the op-reads ContextVar.
+PyObject *fast_launch_reads(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    auto *l = static_cast<Launcher *>(PyCapsule_GetPointer(self, "pyasc_launcher"));
+    if (l == nullptr) return nullptr;
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "launch_with_reads(reads, num_blocks, *args): reads missing");
+        return nullptr;
+    }
+    return do_launch(l, args + 1, nargs - 1, args[0]);
+}
+
+// The launch (see fast_launch); `given`: the op's read list, or nullptr to read the ContextVar.
+PyObject *do_launch(Launcher *l, PyObject *const *args, Py_ssize_t nargs, PyObject *given) {
     const Py_ssize_t n = nargs - 1;
     if (n < 0 || static_cast<size_t>(n) != l->params.size() || !PyLong_CheckExact(args[0]))
-        return take_slow(*l, args, nargs);
+        return take_slow(*l, args, nargs, given);
     unsigned long long nb = PyLong_AsUnsignedLongLong(args[0]);
     if (nb == static_cast<unsigned long long>(-1) && PyErr_Occurred()) PyErr_Clear();
-    if (nb == 0 || nb >= (1ULL << 32)) return take_slow(*l, args, nargs);
+    if (nb == 0 || nb >= (1ULL << 32)) return take_slow(*l, args, nargs, given);
     HeldRefs refs;
     PyObject *unloaded = refs.keep(attr(l->binary, g_unloaded));
     PyObject *devices = refs.keep(attr(l->backend, g_devices));
     if (unloaded != Py_False || PyDict_GET_SIZE(l->stale) != 0 || devices == nullptr || !PyDict_CheckExact(devices))
-        return take_slow(*l, args, nargs);
+        return take_slow(*l, args, nargs, given);
     PyObject *raw_device = PyDict_GetItemWithError(devices, l->index);
     PyObject *on = raw_device ? PyDict_GetItemWithError(l->san_active, l->name) : nullptr;
     if (on != Py_True && on != Py_False) {
         PyErr_Clear();
-        return take_slow(*l, args, nargs);
+        return take_slow(*l, args, nargs, given);
     }
     unsigned char small[256];  // the blob (kernel arguments rarely take more)
     std::vector<unsigned char> large;
@@ -139,7 +166,7 @@ PyObject *fast_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
                 PyObject *d = nullptr;
                 if (reinterpret_cast<PyObject *>(Py_TYPE(a)) == l->tensor_t) {
                     PyObject *dev = refs.keep(attr(a, g_device));
-                    if (dev != l->device) return take_slow(*l, args, nargs);
+                    if (dev != l->device) return take_slow(*l, args, nargs, given);
                     d = refs.keep(attr(a, g_data));
                 } else if (reinterpret_cast<PyObject *>(Py_TYPE(a)) == l->array_t) {
                     d = a;
@@ -147,43 +174,43 @@ PyObject *fast_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
                     unsigned long long v = PyLong_AsUnsignedLongLong(a);
                     if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
                         PyErr_Clear();
-                        return take_slow(*l, args, nargs);
+                        return take_slow(*l, args, nargs, given);
                     }
                     std::memcpy(out + p.offset, &v, 8);
                     continue;
                 } else {
-                    return take_slow(*l, args, nargs);
+                    return take_slow(*l, args, nargs, given);
                 }
                 if (d == nullptr || reinterpret_cast<PyObject *>(Py_TYPE(d)) != l->array_t)
-                    return take_slow(*l, args, nargs);
+                    return take_slow(*l, args, nargs, given);
                 PyObject *contiguous = refs.keep(attr(d, g_contiguous)), *offset = refs.keep(attr(d, g_offset));
                 PyObject *ptr = refs.keep(attr(d, g_ptr)), *block = refs.keep(attr(d, g_block));
                 if (contiguous != Py_True || offset == nullptr || !PyLong_CheckExact(offset) ||
                     PyLong_AsLong(offset) != 0 || ptr == nullptr || !PyLong_CheckExact(ptr) || block == nullptr)
-                    return take_slow(*l, args, nargs);  // a view at an offset: the Python path
+                    return take_slow(*l, args, nargs, given);  // a view at an offset: the Python path
                 unsigned long long v = PyLong_AsUnsignedLongLong(ptr);
                 if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
                     PyErr_Clear();
-                    return take_slow(*l, args, nargs);
+                    return take_slow(*l, args, nargs, given);
                 }
                 std::memcpy(out + p.offset, &v, 8);
                 blocks[nblocks++] = device_block(*l, block);
             } else if (p.kind == kInt) {
-                if (!pack_int(a, p, out + p.offset)) return take_slow(*l, args, nargs);
+                if (!pack_int(a, p, out + p.offset)) return take_slow(*l, args, nargs, given);
             } else {
-                if (!PyFloat_CheckExact(a)) return take_slow(*l, args, nargs);
+                if (!PyFloat_CheckExact(a)) return take_slow(*l, args, nargs, given);
                 const double x = PyFloat_AS_DOUBLE(a);
                 if (p.size == 8) {
                     std::memcpy(out + p.offset, &x, 8);
                 } else {
                     const float f = static_cast<float>(x);
-                    if (std::isinf(f) && !std::isinf(x)) return take_slow(*l, args, nargs);  // struct: OverflowError
+                    if (std::isinf(f) && !std::isinf(x)) return take_slow(*l, args, nargs, given);  // struct: OverflowError
                     std::memcpy(out + p.offset, &f, 4);
                 }
             }
         }
     } catch (py::cast_error &) {
-        return take_slow(*l, args, nargs);
+        return take_slow(*l, args, nargs, given);
     }
     PyObject *raw_stream = current_raw_stream(l->current, l->local, l->device, refs);
     Stream *stream = nullptr;
@@ -197,7 +224,7 @@ PyObject *fast_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     } catch (py::cast_error &) {
         stream = nullptr;
     }
-    if (stream == nullptr) return take_slow(*l, args, nargs);
+    if (stream == nullptr) return take_slow(*l, args, nargs, given);
     if (on == Py_True && !stream->is_external()) {
         // the sanitizer's records, checked and made in C (_acl.stream_launch_recorder); the state is
         // the sanitizer's own: while Python code holds its lock (busy), the Python side records
@@ -206,9 +233,11 @@ PyObject *fast_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         PyObject *skey = refs.keep(PyLong_FromVoidPtr(raw_stream));
         if (largs == nullptr || skey == nullptr) return nullptr;
         for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(largs, i, Py_NewRef(args[i + 1]));
-        PyObject *reads = nullptr;
-        if (PyContextVar_Get(l->reads, Py_None, &reads) < 0) return nullptr;
-        refs.keep(reads);
+        PyObject *reads = given;
+        if (reads == nullptr) {
+            if (PyContextVar_Get(l->reads, Py_None, &reads) < 0) return nullptr;
+            refs.keep(reads);
+        }
         PyObject *busy = PyList_GET_ITEM(l->busy, 0);
         PyObject *left = nullptr;
         if (PyLong_CheckExact(busy) && PyLong_AsLong(busy) == 0) {
@@ -298,6 +327,10 @@ PyMethodDef ready_def = {"ready_reads", reinterpret_cast<PyCFunction>(reinterpre
 PyMethodDef launch_def = {"fast_launch", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_launch)),
                           METH_FASTCALL, "launcher(num_blocks, *args): see _acl.launcher"};
 
+PyMethodDef launch_reads_def = {
+    "fast_launch_with_reads", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_launch_reads)),
+    METH_FASTCALL, "launch_with_reads(reads, num_blocks, *args): see _acl.launch_with_reads"};
+
 void drop_launcher(PyObject *capsule) {
     delete static_cast<Launcher *>(PyCapsule_GetPointer(capsule, "pyasc_launcher"));
 }
@@ -361,6 +394,17 @@ void bind_launch_fast(py::module_ &m) {
     PyObject *ready = PyCFunction_NewEx(&ready_def, nullptr, m.attr("__name__").ptr());
     if (ready == nullptr) throw py::error_already_set();
     m.add_object("ready_reads", py::reinterpret_steal<py::object>(ready));
+    m.def("launch_with_reads", [](py::object launcher) {
+        PyObject *f = launcher.ptr();
+        if (!PyCFunction_Check(f) || PyCFunction_GET_FUNCTION(f) != launch_def.ml_meth)
+            throw py::type_error("launch_with_reads: pass a function _acl.launcher made");
+        PyObject *fn = PyCFunction_New(&launch_reads_def, PyCFunction_GET_SELF(f));
+        if (fn == nullptr) throw py::error_already_set();
+        return py::reinterpret_steal<py::object>(fn);
+    }, py::arg("launcher"),
+       "launch_with_reads(launcher) -> fn(reads, num_blocks, *args): the launch of `launcher` (an _acl.launcher) "
+       "with the op's read list passed (the blocks the op only reads, for the stream sanitizer; None: none) "
+       "instead of read from the op-reads ContextVar (which the Python path it falls back to sees set to it)");
     m.def("launcher", [](py::tuple params, size_t blob_size, py::tuple refs) {
         if (refs.size() != 18) throw py::value_error("launcher: refs must hold 18 objects");
         auto *l = new Launcher();
