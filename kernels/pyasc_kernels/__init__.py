@@ -172,9 +172,9 @@ def routed(op: str, aicore: Callable[..., Any], backend: str) -> Callable[..., A
     kernel.__name__ = getattr(aicore, "__name__", "kernel")
     kernel.__doc__ = getattr(aicore, "__doc__", None)
     kernel.__wrapped__ = aicore  # type: ignore[attr-defined]
-    plan_runner = getattr(aicore, "pyasc_plan_runner", None)
-    if plan_runner is not None:  # a launch plan runs on the AI Core: counted there
-        kernel.pyasc_plan_runner = lambda meta, args: plan_runner(meta, args, (ran, pl.AICORE))  # type: ignore[attr-defined]
+    plan_call = getattr(aicore, "pyasc_plan_call", None)
+    if plan_call is not None:  # a launch plan runs on the AI Core: counted there
+        kernel.pyasc_plan_call = lambda meta, args: plan_call(meta, args, (ran, pl.AICORE))  # type: ignore[attr-defined]
     for attr in ("pyasc_strided_inputs",):
         if hasattr(aicore, attr):
             setattr(kernel, attr, getattr(aicore, attr))

@@ -99,8 +99,8 @@ class _Kernels:
         self._sources: dict[str, pyasc.KernelSource] = {}
         self._kernels: dict[tuple[str, str], pyasc.Kernel] = {}
         self._functions: dict[tuple[Any, str, str], Any] = {}
-        #: bumped by clear(): a plan runner (see plan_runner) made before that no longer applies
-        self.generation = 0
+        #: replaced by clear(): a PlanCall made before that no longer applies (its guard)
+        self.token = object()
 
     def get(self, family: str, name: str) -> pyasc.Kernel:
         k = self._kernels.get((family, name))
@@ -127,7 +127,7 @@ class _Kernels:
             self._kernels.clear()
             self._sources.clear()
             self._functions.clear()
-            self.generation += 1
+            self.token = object()
 
 
 KERNELS = _Kernels()
@@ -256,33 +256,30 @@ def remember_plan(cache: dict[Any, Any], key: Any, device: Any, family: str, nam
                   None if with_reads is None else with_reads())
 
 
-def plan_runner(plan: Any, shape: tuple[int, ...], dtype: Any, device: Any, count: Any) -> Any:
-    """``run(reads, *args) -> output``: the launch ``plan`` (of :func:`plan_cache`) for calls
-    ``kernel(meta, *args)`` whose tensors have this plan's dtypes, shapes and ``device``, taking the
-    op's read list (the stream sanitizer's; None: none) instead of the op-reads ContextVar (the
-    one-call hot path a backend's op wrapper builds). ``run`` returns None, having done nothing,
-    when the plan no longer applies (the kernels were cleared, ``launch`` or ``split`` replaced);
-    ``count``: the placement counter ({place: n}, place) a routed kernel counts its runs in, or None.
-    None when the plan has no launch taking the read list. ``args`` are the kernel's inputs: the
-    launch is ``(blocks, *args, out, 0, tiling)``."""
-    launch_r = plan[4]
-    if launch_r is None:
-        return None
-    _, blocks, buf, new, _ = plan
-    kernels = KERNELS
-    gen = kernels.generation
-    counts, place = count if count is not None else ({None: 0}, None)
-    g = globals()
+class PlanCall:
+    """What a launch plan (of :func:`plan_cache`) does for calls ``kernel(meta, *args)`` whose
+    tensors have the plan's dtypes, shapes and ``device``: ``out = make(shape, dtype, device)``,
+    ``launch(reads, blocks, *args, out, *tail)`` (``reads``: the op's read list for the stream
+    sanitizer, passed instead of the op-reads ContextVar), ``counts[place] += 1`` (unless counts is
+    None), result ``out``; valid while every guard ``(d, key, obj)`` has ``d[key] is obj`` (the
+    kernels not cleared, ``launch`` and ``split`` not replaced). A backend's op wrapper makes its
+    one-call hot path of it (pyasc_acl: ``_acl.op_plan``)."""
 
-    def run(reads: Any, *args: Any) -> Any:
-        if kernels.generation != gen or g["launch"] is not _OWN[0] or g["split"] is not _OWN[1]:
-            return None
-        out = new(shape, dtype, device)
-        launch_r(reads, blocks, *args, out, 0, buf)
-        counts[place] += 1
-        return out
+    __slots__ = ("launch", "blocks", "make", "shape", "dtype", "device", "tail", "guards", "counts", "place")
 
-    return run
+    def __init__(self, plan: Any, shape: tuple[int, ...], dtype: Any, device: Any, count: Any) -> None:
+        _, self.blocks, buf, self.make, self.launch = plan
+        self.shape, self.dtype, self.device = shape, dtype, device
+        self.tail = (0, buf)  # workspace (none), tiling
+        self.guards = ((vars(KERNELS), "token", KERNELS.token), (globals(), "launch", _OWN[0]),
+                       (globals(), "split", _OWN[1]))
+        #: the placement counter a routed kernel counts its runs in ({place: n}, place), or (None, None)
+        self.counts, self.place = count if count is not None else (None, None)
+
+
+def plan_call(plan: Any, shape: tuple[int, ...], dtype: Any, device: Any, count: Any) -> PlanCall | None:
+    """The :class:`PlanCall` of ``plan``, or None when its kernel has no launch taking the read list."""
+    return None if plan[4] is None else PlanCall(plan, shape, dtype, device, count)
 
 
 def _output_maker(device: Any) -> Any:

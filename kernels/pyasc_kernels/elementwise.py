@@ -215,18 +215,18 @@ def binary_kernel(name: str, family: str = "binary", supported: tuple[np.dtype, 
                                      y._data.shape, device), device, family, kname, blocks, tiling)
         return out
 
-    def plan_runner(meta: Any, args: tuple, count: Any = None) -> Any:
-        """The launch plan of calls like ``kernel(meta, *args)`` as ``run(reads, x, y) -> out``
-        (rt.plan_runner), or None when such a call takes no plan."""
+    def plan_call(meta: Any, args: tuple, count: Any = None) -> Any:
+        """The launch plan of calls like ``kernel(meta, *args)`` (an rt.PlanCall), or None when
+        such a call takes no plan; ``count``: the placement counter (rt.PlanCall)."""
         if len(args) != 2 or type(args[0]) is not Tensor or type(args[1]) is not Tensor:
             return None
         xd, yd = args[0]._data, args[1]._data
         device = args[0]._device
         plan = plans.get((meta.dtype, meta.shape, xd.dtype, xd.shape, yd.dtype, yd.shape, device))
-        return None if plan is None else rt.plan_runner(plan, meta.shape, meta.dtype, device, count)
+        return None if plan is None else rt.plan_call(plan, meta.shape, meta.dtype, device, count)
 
     kernel.__name__ = f"sim_{name}"
-    kernel.pyasc_plan_runner = plan_runner  # type: ignore[attr-defined]
+    kernel.pyasc_plan_call = plan_call  # type: ignore[attr-defined]
     return kernel
 
 
@@ -324,18 +324,18 @@ def unary_kernel(name: str):
             rt.remember_plan(plans, (dtype, meta.shape, device), device, "unary", kname, blocks, tiling)
         return out
 
-    def plan_runner(meta: Any, args: tuple, count: Any = None) -> Any:
-        """The launch plan of calls like ``kernel(meta, x)`` as ``run(reads, x) -> out``
-        (rt.plan_runner), or None when such a call takes no plan."""
+    def plan_call(meta: Any, args: tuple, count: Any = None) -> Any:
+        """The launch plan of calls like ``kernel(meta, x)`` (an rt.PlanCall), or None when such a
+        call takes no plan; ``count``: the placement counter (rt.PlanCall)."""
         if len(args) != 1 or type(args[0]) is not Tensor:
             return None
         device = args[0]._device
         dtype = args[0]._data.dtype
         plan = plans.get((dtype, meta.shape, device))
-        return None if plan is None else rt.plan_runner(plan, meta.shape, dtype, device, count)
+        return None if plan is None else rt.plan_call(plan, meta.shape, dtype, device, count)
 
     kernel.__name__ = f"sim_{name}"
-    kernel.pyasc_plan_runner = plan_runner  # type: ignore[attr-defined]
+    kernel.pyasc_plan_call = plan_call  # type: ignore[attr-defined]
     return kernel
 
 

@@ -442,38 +442,29 @@ class AclBackend(Backend):
         op_kernel.__wrapped__ = fn  # type: ignore[attr-defined]
         op_kernel.__name__ = kernel.__name__
         op_kernel.__doc__ = kernel.__doc__
-        plan_runner = getattr(fn, "pyasc_plan_runner", None)
-        if plan_runner is not None:
-            op_kernel.pyasc_fast = lambda meta, args: self._fast_kernel(op_kernel, plan_runner, meta, args)  # type: ignore[attr-defined]
+        plan_call = getattr(fn, "pyasc_plan_call", None)
+        if plan_call is not None:
+            op_kernel.pyasc_fast = lambda meta, args: self._fast_kernel(op_kernel, plan_call, meta, args)  # type: ignore[attr-defined]
         return op_kernel
 
-    def _fast_kernel(self, op_kernel: Callable[..., Any], plan_runner: Callable[..., Any], meta: Any,
+    def _fast_kernel(self, op_kernel: Callable[..., Any], plan_call: Callable[..., Any], meta: Any,
                      args: tuple) -> Callable[..., Any] | None:
         """The dispatcher's hot path for calls like ``op_kernel(meta, *args)`` (same dtypes, shapes,
-        device; see OpHandle): op_kernel's readiness check and read list, then the kernel's launch
-        plan (``run(reads, *args)``: output and launch, the read list passed to the launch instead
-        of through the op-reads ContextVar), in one Python frame; any other case takes op_kernel.
-        None: the kernel has no plan for such calls (or the C readiness check is not built)."""
-        run = plan_runner(meta, args)
-        if run is None or _ready_reads is None:
+        device; see OpHandle) in one C call (``_acl.op_plan``): op_kernel's readiness check and read
+        list, then the kernel's launch plan (``plan_call(meta, args)``, a pyasc_kernels PlanCall:
+        output and launch, the read list passed to the launch instead of through the op-reads
+        ContextVar); any other case takes op_kernel. None: no plan for such calls, or no binding."""
+        plan = plan_call(meta, args)
+        if plan is None or _Tensor is None:
             return None
-        name = self.name
-        ready_reads = _ready_reads
-        stale = fork.stale
+        from . import _acl
 
-        def fast(meta: Any, *args: Any) -> Any:
-            if _san_active.get(name) is None or stale:
-                return op_kernel(meta, *args)
-            reads = ready_reads(args, _Tensor)  # None: a tensor is not ready (op_kernel copies it)
-            if reads is not None:
-                out = run(reads, *args)
-                if out is not None:
-                    return out
-            return op_kernel(meta, *args)
-
-        fast.__wrapped__ = op_kernel  # type: ignore[attr-defined]
-        fast.__name__ = op_kernel.__name__
-        return fast
+        op_plan = getattr(_acl, "op_plan", None)
+        if op_plan is None:
+            return None
+        return op_plan(len(args), (op_kernel, _san_active, self.name, fork.stale, _Tensor, plan.guards, plan.make,
+                                   plan.shape, plan.dtype, plan.device, plan.launch, plan.blocks, plan.tail,
+                                   plan.counts, plan.place))
 
     def _sanitized(self, fn: Callable[..., Any], tensor_type: type) -> Callable[..., Any]:
         """``fn`` telling the stream sanitizer (when on) which blocks the op only reads: its tensor

@@ -276,13 +276,19 @@ PyObject *g_shape;
 // one call: a list of the block addresses of those with elements (the blocks the op only reads)
 // when every tensor is contiguous and starts at a KERNEL_ALIGN (32-byte) aligned block address at
 // offset 0; None when any is not, or looks unusual: the Python loop then decides (and copies).
+PyObject *ready_list(PyObject *const *items, Py_ssize_t count, PyObject *tensor_t);
+
 PyObject *ready_reads(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 || !PyTuple_CheckExact(args[0])) Py_RETURN_NONE;
-    PyObject *tensor_t = args[1];
+    return ready_list(&PyTuple_GET_ITEM(args[0], 0), PyTuple_GET_SIZE(args[0]), args[1]);
+}
+
+// ready_reads over `count` arguments: a new list, a new reference to None, or nullptr (an error).
+PyObject *ready_list(PyObject *const *items, Py_ssize_t count, PyObject *tensor_t) {
     PyObject *reads = PyList_New(0);
     if (reads == nullptr) return nullptr;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[0]); ++i) {
-        PyObject *a = PyTuple_GET_ITEM(args[0], i);
+    for (Py_ssize_t i = 0; i < count; ++i) {
+        PyObject *a = items[i];
         if (reinterpret_cast<PyObject *>(Py_TYPE(a)) != tensor_t) continue;
         HeldRefs refs;
         PyObject *d = refs.keep(attr(a, g_data));
@@ -317,6 +323,94 @@ PyObject *ready_reads(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
     }
     return reads;
 }
+
+// An op's launch plan as the dispatcher's hot path (built by _acl.op_plan; see its doc).
+struct OpPlan {
+    Py_ssize_t n_inputs = 0;
+    PyObject *fallback, *san_active, *name, *stale, *tensor_t, *guards, *make, *shape, *dtype, *device, *launch,
+        *blocks, *tail, *counts, *place;
+    ~OpPlan() {
+        for (PyObject *o : {fallback, san_active, name, stale, tensor_t, guards, make, shape, dtype, device, launch,
+                            blocks, tail, counts, place})
+            Py_XDECREF(o);
+    }
+};
+
+PyObject *op_plan_fallback(const OpPlan &p, PyObject *const *args, Py_ssize_t nargs) {
+    return PyObject_Vectorcall(p.fallback, args, static_cast<size_t>(nargs), nullptr);
+}
+
+// self: a capsule of an OpPlan; args: (meta, *inputs). The output tensor, or the fallback's result.
+PyObject *op_plan_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    auto *p = static_cast<OpPlan *>(PyCapsule_GetPointer(self, "pyasc_op_plan"));
+    if (p == nullptr) return nullptr;
+    if (nargs - 1 != p->n_inputs || PyDict_GET_SIZE(p->stale) != 0) return op_plan_fallback(*p, args, nargs);
+    PyObject *on = PyDict_GetItemWithError(p->san_active, p->name);
+    if (on != Py_True && on != Py_False) {
+        if (PyErr_Occurred()) return nullptr;
+        return op_plan_fallback(*p, args, nargs);
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(p->guards); ++i) {  // (namespace dict, key, expected)
+        PyObject *g = PyTuple_GET_ITEM(p->guards, i);
+        PyObject *v = PyDict_GetItemWithError(PyTuple_GET_ITEM(g, 0), PyTuple_GET_ITEM(g, 1));
+        if (v != PyTuple_GET_ITEM(g, 2)) {
+            if (v == nullptr && PyErr_Occurred()) return nullptr;
+            return op_plan_fallback(*p, args, nargs);
+        }
+    }
+    PyObject *reads = ready_list(args + 1, p->n_inputs, p->tensor_t);
+    if (reads == nullptr) return nullptr;
+    if (reads == Py_None) {
+        Py_DECREF(reads);
+        return op_plan_fallback(*p, args, nargs);
+    }
+    PyObject *margs[3] = {p->shape, p->dtype, p->device};
+    PyObject *out = PyObject_Vectorcall(p->make, margs, 3, nullptr);
+    if (out == nullptr) {
+        Py_DECREF(reads);
+        return nullptr;
+    }
+    // launch(reads, blocks, *inputs, out, *tail)
+    const Py_ssize_t ntail = PyTuple_GET_SIZE(p->tail);
+    PyObject *small[24];
+    std::vector<PyObject *> large;
+    const Py_ssize_t total = 3 + p->n_inputs + ntail;
+    PyObject **largs = small;
+    if (total > 24) {
+        large.resize(static_cast<size_t>(total));
+        largs = large.data();
+    }
+    largs[0] = reads;
+    largs[1] = p->blocks;
+    for (Py_ssize_t i = 0; i < p->n_inputs; ++i) largs[2 + i] = args[1 + i];
+    largs[2 + p->n_inputs] = out;
+    for (Py_ssize_t i = 0; i < ntail; ++i) largs[3 + p->n_inputs + i] = PyTuple_GET_ITEM(p->tail, i);
+    PyObject *r = PyObject_Vectorcall(p->launch, largs, static_cast<size_t>(total), nullptr);
+    Py_DECREF(reads);
+    if (r == nullptr) {
+        Py_DECREF(out);
+        return nullptr;
+    }
+    Py_DECREF(r);
+    if (p->counts != Py_None) {  // counts[place] += 1
+        PyObject *c = PyDict_GetItemWithError(p->counts, p->place);
+        const long long v = c != nullptr ? PyLong_AsLongLong(c) : -1;
+        PyObject *next = (c == nullptr || (v == -1 && PyErr_Occurred())) ? nullptr : PyLong_FromLongLong(v + 1);
+        if (next == nullptr || PyDict_SetItem(p->counts, p->place, next) < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "op plan: the placement counter");
+            Py_XDECREF(next);
+            Py_DECREF(out);
+            return nullptr;
+        }
+        Py_DECREF(next);
+    }
+    return out;
+}
+
+PyMethodDef op_plan_def = {"op_plan", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&op_plan_call)),
+                           METH_FASTCALL, "plan(meta, *inputs): see _acl.op_plan"};
+
+void drop_op_plan(PyObject *capsule) { delete static_cast<OpPlan *>(PyCapsule_GetPointer(capsule, "pyasc_op_plan")); }
 
 PyMethodDef ready_def = {"ready_reads", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&ready_reads)),
                          METH_FASTCALL,
@@ -394,6 +488,35 @@ void bind_launch_fast(py::module_ &m) {
     PyObject *ready = PyCFunction_NewEx(&ready_def, nullptr, m.attr("__name__").ptr());
     if (ready == nullptr) throw py::error_already_set();
     m.add_object("ready_reads", py::reinterpret_steal<py::object>(ready));
+    m.def("op_plan", [](Py_ssize_t n_inputs, py::tuple refs) {
+        if (refs.size() != 15) throw py::value_error("op_plan: refs must hold 15 objects");
+        auto *p = new OpPlan();
+        p->n_inputs = n_inputs;
+        PyObject **fields[15] = {&p->fallback, &p->san_active, &p->name, &p->stale, &p->tensor_t, &p->guards,
+                                 &p->make, &p->shape, &p->dtype, &p->device, &p->launch, &p->blocks, &p->tail,
+                                 &p->counts, &p->place};
+        for (size_t i = 0; i < 15; ++i) *fields[i] = Py_NewRef(refs[i].ptr());
+        py::capsule cap(p, "pyasc_op_plan", &drop_op_plan);
+        if (n_inputs < 0 || n_inputs > 16) throw py::value_error("op_plan: 0..16 inputs");
+        if (!PyDict_CheckExact(p->san_active) || !PyDict_CheckExact(p->stale) || !PyTuple_CheckExact(p->guards) ||
+            !PyTuple_CheckExact(p->tail) || (p->counts != Py_None && !PyDict_CheckExact(p->counts)))
+            throw py::value_error("op_plan: sanitizer switches and stale must be dicts, guards and tail tuples, "
+                                  "counts a dict or None");
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(p->guards); ++i) {
+            PyObject *g = PyTuple_GET_ITEM(p->guards, i);
+            if (!PyTuple_CheckExact(g) || PyTuple_GET_SIZE(g) != 3 || !PyDict_CheckExact(PyTuple_GET_ITEM(g, 0)))
+                throw py::value_error("op_plan: each guard is (dict, key, expected object)");
+        }
+        PyObject *fn = PyCFunction_New(&op_plan_def, cap.ptr());
+        if (fn == nullptr) throw py::error_already_set();
+        return py::reinterpret_steal<py::object>(fn);
+    }, py::arg("n_inputs"), py::arg("refs"),
+       "An op's launch plan as one C call, plan(meta, *inputs) (exactly `n_inputs` inputs): when the sanitizer "
+       "switch of the backend is known, the device is not stale after fork, every guard (d, key, obj) has "
+       "d[key] is obj and every tensor input is ready (ready_reads), the output make(shape, dtype, device) is "
+       "launched as launch(reads, blocks, *inputs, out, *tail), counts[place] is incremented (counts None: not) "
+       "and out returned; otherwise fallback(meta, *inputs). refs: (fallback, sanitizer switches, backend name, "
+       "fork.stale, Tensor, guards, make, shape, dtype, device, launch, blocks, tail, counts, place)");
     m.def("launch_with_reads", [](py::object launcher) {
         PyObject *f = launcher.ptr();
         if (!PyCFunction_Check(f) || PyCFunction_GET_FUNCTION(f) != launch_def.ml_meth)
