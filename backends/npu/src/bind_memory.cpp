@@ -9,6 +9,7 @@
 #include "current_stream.h"
 #include "py_device.h"
 #include "raw_memory.h"
+#include "slots.h"
 
 namespace py = pybind11;
 
@@ -194,7 +195,7 @@ PyObject *new_array(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
     static PyObject *const zero = PyLong_FromLong(0);
     values[6] = zero;
     int rc = nb ? 0 : -1;
-    for (int i = 0; rc == 0 && i < 9; ++i) rc = PyObject_SetAttr(a, g_names[i], values[i]);
+    for (int i = 0; rc == 0 && i < 9; ++i) rc = slot_cache().set(a, g_names[i], values[i]);
     Py_DECREF(ptr);
     Py_XDECREF(nb);
     if (rc < 0) {
@@ -210,9 +211,9 @@ PyObject *new_array(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
         PyObject *none = PyTuple_New(0);
         PyObject *t = none ? PyBaseObject_Type.tp_new(reinterpret_cast<PyTypeObject *>(args[9]), none, nullptr) : nullptr;
         Py_XDECREF(none);
-        int trc = t ? PyObject_SetAttr(t, g_tensor[0], a) : -1;
-        if (trc == 0) trc = PyObject_SetAttr(t, g_tensor[1], args[7]);
-        if (trc == 0) trc = PyObject_SetAttr(t, g_tensor[2], zero);
+        int trc = t ? slot_cache().set(t, g_tensor[0], a) : -1;
+        if (trc == 0) trc = slot_cache().set(t, g_tensor[1], args[7]);
+        if (trc == 0) trc = slot_cache().set(t, g_tensor[2], zero);
         Py_DECREF(a);
         if (trc < 0) {
             Py_XDECREF(t);

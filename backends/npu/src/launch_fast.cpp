@@ -13,6 +13,7 @@
 #include "binary.h"
 #include "current_stream.h"
 #include "py_device.h"
+#include "slots.h"
 
 namespace py = pybind11;
 
@@ -49,7 +50,7 @@ PyObject *g_unloaded, *g_devices, *g_device, *g_data, *g_contiguous, *g_ptr, *g_
 
 // A new reference (nullptr, no error left set: absent or failed).
 PyObject *attr(PyObject *o, PyObject *name) {
-    PyObject *v = PyObject_GetAttr(o, name);
+    PyObject *v = slot_cache().get(o, name);
     if (v == nullptr) PyErr_Clear();
     return v;
 }

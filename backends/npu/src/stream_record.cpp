@@ -5,6 +5,8 @@
 // from there (and raises with the full report), so both implementations always agree.
 #include <pybind11/pybind11.h>
 
+#include "slots.h"
+
 namespace py = pybind11;
 
 namespace pyasc_npu {
@@ -250,7 +252,7 @@ PyObject *record_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         if (!PyLong_CheckExact(k) || PyLong_AsLong(k) != 0) continue;  // not a pointer parameter
         PyObject *a = PyTuple_GET_ITEM(largs, i), *d = nullptr;
         if (reinterpret_cast<PyObject *>(Py_TYPE(a)) == tensor_t) {
-            d = PyObject_GetAttr(a, g_data);
+            d = slot_cache().get(a, g_data);
             if (d == nullptr) {  // not the Python loop's shape: it takes the launch
                 PyErr_Clear();
                 result = PyLong_FromLong(-1);
@@ -261,7 +263,7 @@ PyObject *record_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         } else {
             continue;  // a raw address: not tracked
         }
-        PyObject *p = PyObject_GetAttr(d, g_ptr), *nb = p ? PyObject_GetAttr(d, g_nbytes) : nullptr;
+        PyObject *p = slot_cache().get(d, g_ptr), *nb = p ? slot_cache().get(d, g_nbytes) : nullptr;
         Py_DECREF(d);
         if (nb == nullptr) {
             Py_XDECREF(p);
