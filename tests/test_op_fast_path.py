@@ -142,3 +142,20 @@ def test_cleared_kernels_and_a_replaced_launch_take_the_layered_path(monkeypatch
     monkeypatch.setattr(rt, "launch", spy)
     np.testing.assert_array_equal(pyasc.add(a, b).numpy(), x + 2)
     assert seen == ["binary_add_float32"]
+
+
+def test_the_c_hot_paths_follow_a_changed_tensor_class(monkeypatch):
+    """The C hot paths read Tensor's and DeviceArray's __slots__ directly (backends/npu/src/slots.h);
+    a class changed after they cached the slot offsets is looked up again, and the results stay right."""
+    from pyasc_acl.storage import DeviceArray
+    from pyasc_core.tensor import Tensor
+
+    x, a, b = _pair()
+    _warm(pyasc.add, a, b)
+    monkeypatch.setattr(Tensor, "_pyasc_probe", 1, raising=False)  # new type versions
+    monkeypatch.setattr(DeviceArray, "_pyasc_probe", 2, raising=False)
+    out = pyasc.add(a, b)
+    assert type(out) is Tensor and out._data.contiguous and out._device is a._device
+    np.testing.assert_array_equal(out.numpy(), x + 2)
+    e = pyasc.empty((N,), device="sim")
+    assert e.shape == (N,) and e._data.offset == 0
