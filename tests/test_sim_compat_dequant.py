@@ -118,13 +118,15 @@ def test_compare_register_get_cmp_mask_and_the_select_forms_without_a_mask(kerne
     bits = _dev(np.full(32, 0xEE, dtype=np.uint8))
     y = pyasc.zeros((64,), dtype="float32", device="sim")
     z = pyasc.zeros((64,), dtype="float32", device="sim")
-    _run(kernels.function("cmp_select"), (_dev(a), _dev(b), _dev(sel), bits, y, z))
+    w = pyasc.zeros((64,), dtype="float32", device="sim")
+    _run(kernels.function("cmp_select"), (_dev(a), _dev(b), _dev(sel), bits, y, z, w))
     want_bits = np.zeros(16, dtype=np.uint8)
     want_bits[:8] = np.packbits(a < b, bitorder="little")
     np.testing.assert_array_equal(bits.numpy()[:16], want_bits)
     np.testing.assert_array_equal(y.numpy(), np.where(a < b, a, b))
     sel_bits = np.unpackbits(sel[:8], bitorder="little").astype(bool)
     np.testing.assert_array_equal(z.numpy(), np.where(sel_bits, a, np.float32(1.5)))
+    np.testing.assert_array_equal(w.numpy(), np.where(sel_bits, a, b))
 
 
 def test_get_acc_val_returns_the_last_reduce_sum(kernels):
@@ -140,6 +142,7 @@ def test_get_acc_val_returns_the_last_reduce_sum(kernels):
     (1, "deq-scale", "signMode is false but dst is int8_t"),
     (2, "vector-register", "GetCmpMask reads the CmpMask register"),
     (3, "vector-register", "GetAccVal reads the ReduceSum result register"),
+    (4, "local-out-of-bounds", "which is not the address of 8 bytes in this block's UB"),
 ])
 def test_register_misuse_is_reported_with_its_line(kernels, which, check, words):
     x = _dev(np.zeros(N, dtype=np.int16))

@@ -133,7 +133,9 @@ extern "C" __global__ __aicore__ void deq_s32(GM_ADDR a, GM_ADDR b, GM_ADDR yCas
 
 // Compare into CmpMask (64 floats, LT), GetCmpMask to `bits` (16 bytes used of 32), then Select without
 // a mask in mode 0: y = a < b ? a : b. Mode 1: z = bit of sel ? a : 1.5 (scalar from SetCmpMask).
-extern "C" __global__ __aicore__ void cmp_select(GM_ADDR a, GM_ADDR b, GM_ADDR sel, GM_ADDR bits, GM_ADDR y, GM_ADDR z)
+// Mode 2: w = bit of sel ? a : b, the register holding sel's address (the reference's CPU-debug idiom).
+extern "C" __global__ __aicore__ void cmp_select(GM_ADDR a, GM_ADDR b, GM_ADDR sel, GM_ADDR bits, GM_ADDR y, GM_ADDR z,
+                                                 GM_ADDR w)
 {
     Ub ub;
     LocalTensor<float> al = ub.b0.Get<float>(), bl = ub.b1.Get<float>();
@@ -159,10 +161,22 @@ extern "C" __global__ __aicore__ void cmp_select(GM_ADDR a, GM_ADDR b, GM_ADDR s
     SetCmpMask(scalar);
     PipeBarrier<PIPE_V>();
     Select(zl, sl, al, 1, {1, 1, 1, 8, 8, 8});
+    TBuf<TPosition::VECCALC> e3, e4;
+    ub.pipe.InitBuffer(e3, 32);
+    ub.pipe.InitBuffer(e4, 64 * sizeof(float));
+    LocalTensor<int64_t> addr = e3.Get<int64_t>();
+    LocalTensor<float> wl = e4.Get<float>();
+    addr.SetValue(0, reinterpret_cast<int64_t>(sl.GetPhyAddr()));
+    addr.SetValue(1, 0);
+    PipeBarrier<PIPE_ALL>();
+    SetCmpMask<int64_t>(addr);
+    PipeBarrier<PIPE_V>();
+    Select<float, SELMODE::VSEL_TENSOR_TENSOR_MODE>(wl, al, bl, 1, {1, 1, 1, 8, 8, 8});
     ResetMask();
     store(bits, m, 32);
     store(y, yl, 64);
     store(z, zl, 64);
+    store(w, wl, 64);
 }
 
 // y[0] = GetAccVal after ReduceSum of n floats, y[1] = GetReduceRepeatSumSpr (its CANN 9 name).
@@ -181,7 +195,8 @@ extern "C" __global__ __aicore__ void acc_val(GM_ADDR x, GM_ADDR y, int32_t n)
 }
 
 // Misuse the sanitizer reports: which = 0 CastDeq before SetDeqScale, 1 signMode false with an int8
-// dst, 2 GetCmpMask before any Compare / SetCmpMask, 3 GetAccVal before a ReduceSum count form.
+// dst, 2 GetCmpMask before any Compare / SetCmpMask, 3 GetAccVal before a ReduceSum count form,
+// 4 Select mode 2 without a mask while the register holds no UB address (zeros).
 extern "C" __global__ __aicore__ void register_misuse(GM_ADDR x, int32_t which)
 {
     Ub ub;
@@ -195,7 +210,14 @@ extern "C" __global__ __aicore__ void register_misuse(GM_ADDR x, int32_t which)
         CastDeq<int8_t, int16_t, false, true>(yl, xl, kN);
     } else if (which == 2) {
         GetCmpMask(ub.b2.Get<uint8_t>());
-    } else {
+    } else if (which == 3) {
         (void)GetAccVal<float>();
+    } else {
+        LocalTensor<float> f = ub.b2.Get<float>();
+        Duplicate(f, 0.0f, 64);
+        PipeBarrier<PIPE_V>();
+        SetCmpMask(f);
+        SetVectorMask<float>(64);
+        Select<float, SELMODE::VSEL_TENSOR_TENSOR_MODE>(f, f, f, 1, {1, 1, 1, 8, 8, 8});
     }
 }
