@@ -29,6 +29,8 @@
 #include "pyasc_sim/kapi/compat.h"     // what the NPU compiler accepts: GetTPipePtr() in the global namespace
 #include "pyasc_sim/kapi/vector_more.h"  // And/Or/Not, shifts, Axpy, BlockReduce*, Copy, Brcb, Gather(Mask), ...
 #include "pyasc_sim/kapi/vector_extra.h"  // scalar bit helpers, RepeatReduceSum, GetReduceMaxMinCount, Trap; lacks-errors
+#include "pyasc_sim/kapi/dequant.h"    // SetDeqScale, CastDeq / CastDequant, AddDeqRelu, AddReluCast, SubReluCast, MulCast
+#include "pyasc_sim/kapi/cmp_mask.h"   // CmpMask register: Compare (no dst), Get/SetCmpMask, Select (no mask); GetAccVal
 #include "pyasc_sim/kapi/intrinsics.h"  // set_flag / wait_flag, LocalTensor operators
 #include "pyasc_sim/kapi/activation.h"  // Sigmoid, Silu, Swish, Gelu, FasterGelu, Tanh
 #include "pyasc_sim/kapi/int4.h"       // int4b_t: packed 4-bit integers (DataCopy, Cast <-> half)

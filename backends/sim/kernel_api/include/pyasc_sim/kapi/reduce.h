@@ -283,6 +283,9 @@ inline void reduce_count(RedOp op, const char *api, const LocalTensor<T> &dst, c
     work.check_aligned(api, "sharedTmpBuffer", loc);
     if (op == RedOp::kSum) {
         dst.ptr()[0] = pairwise_sum(src.ptr(), n);
+        pyasc_sim::kapi::VecRegs &vr = pyasc_sim::kapi::blk().vregs;  // GetAccVal reads it
+        std::memcpy(vr.acc, dst.ptr(), sizeof(T) < 8 ? sizeof(T) : 8);
+        vr.acc_set = true;
     } else if constexpr (std::is_arithmetic<T>::value) {
         uint32_t index = 0;
         dst.ptr()[0] = extreme_first(src.ptr(), n, op == RedOp::kMax, calIndex ? &index : nullptr);

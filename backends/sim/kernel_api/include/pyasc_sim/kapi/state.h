@@ -131,6 +131,18 @@ inline Arena &thread_arena() {
 constexpr int kHardEvents = static_cast<int>(AscendC::HardEvent::MAX);
 constexpr int kEventIds = 8;  // event ids 0..7 (Atlas A2)
 
+// Vector special registers of one core (dequant.h, cmp_mask.h, vector_extra.h GetAccVal): DEQSCALE,
+// CmpMask and the count-form ReduceSum result. Per block: a register read before any write is reported.
+struct VecRegs {
+    uint64_t deqscale = 0;   // the 64-bit DEQSCALE register, in its documented bit layout
+    int deq_kind = 0;        // 0 never set, 1 half scale, 2 float scale/offset/signMode, 3 vdeq tensor
+    const uint64_t *vdeq = nullptr;  // mode 3: the 128-byte UB tensor of 16 parameter sets
+    uint64_t cmpmask[2] = {0, 0};    // the 128-bit CmpMask register
+    bool cmp_set = false;
+    unsigned char acc[8] = {};       // ReduceSum (count form) result
+    bool acc_set = false;
+};
+
 struct BlockState {
     PyascSimBlockContext *ctx = nullptr;
     const char *kernel = "kernel";
@@ -176,6 +188,7 @@ struct BlockState {
     uint64_t gm_uninit_base = 0, gm_uninit_span = 0;
     unsigned alloc_next = 0;
     uint64_t mask[2] = {~0ull, ~0ull};  // SetVectorMask state (isSetMask = false)
+    VecRegs vregs;  // DEQSCALE, CmpMask, ReduceSum result
     bool mask_counter = false;
     void *pipe_obj = nullptr;  // the live TPipe
     // First deferred error (a leak noticed by a destructor): reported after the kernel returns.

@@ -253,21 +253,6 @@ struct is_local_tensor<LocalTensor<U>> : std::true_type {};
     }
 
 // Keep this list equal to the "no" rows of the README table (tests/test_sim_compat_basic_rest.py checks it).
-// Quantisation (SetDeqScale register) and the cast-fused arithmetic whose conversion table is not pinned:
-PYASC_SIM_LACKS(SetDeqScale)
-PYASC_SIM_LACKS(CastDeq)
-PYASC_SIM_LACKS(CastDequant)
-PYASC_SIM_LACKS(AddDeqRelu)
-PYASC_SIM_LACKS(AddReluCast)
-PYASC_SIM_LACKS(SubReluCast)
-PYASC_SIM_LACKS(MulCast)
-// Compare into the CmpMask register and its readers:
-PYASC_SIM_LACKS(SetCmpMask)
-PYASC_SIM_LACKS(GetCmpMask)
-// Reduction registers of the count-form ReduceSum:
-PYASC_SIM_LACKS(GetAccVal)
-PYASC_SIM_LACKS(GetReduceRepeatSumSpr)
-PYASC_SIM_LACKS(GetReduceRepeatMaxMinSpr)
 // Layout conversion, region proposals, gather / scatter by block:
 PYASC_SIM_LACKS(TransDataTo5HD)
 PYASC_SIM_LACKS(RpSort16)
