@@ -642,7 +642,6 @@ struct always_false : std::false_type {};
                       "AscendC::" #NAME " is not supported by the pyasc simulator (see the kernel API reference, "  \
                       "backends/sim/kernel_api/README.md)");                                                         \
     }
-PYASC_SIM_UNSUPPORTED(MrgSort4)
 #undef PYASC_SIM_UNSUPPORTED
 
 }  // namespace AscendC
