@@ -630,19 +630,11 @@ constexpr auto max(const T a, const U b) {
 }  // namespace Std
 
 
-// ---- documented instructions the simulator lacks: a compile error that names them ----------------
+// ---- always_false: a static_assert that fires only when a template is instantiated ------------------
 namespace sim_detail {
 template <typename... A>
 struct always_false : std::false_type {};
 }  // namespace sim_detail
-#define PYASC_SIM_UNSUPPORTED(NAME)                                                                                  \
-    template <typename Tp = void, auto... V, typename... A>                                                          \
-    inline void NAME(A &&...) {                                                                                      \
-        static_assert(sim_detail::always_false<Tp, A...>::value,                                                     \
-                      "AscendC::" #NAME " is not supported by the pyasc simulator (see the kernel API reference, "  \
-                      "backends/sim/kernel_api/README.md)");                                                         \
-    }
-#undef PYASC_SIM_UNSUPPORTED
 
 }  // namespace AscendC
 
