@@ -1,9 +1,8 @@
 // Ascend C on the CPU -- more basic vector instructions public kernels use: bitwise And / Or / Not,
 // ShiftLeft / ShiftRight, LeakyRelu, AddRelu, Axpy, BlockReduceSum/Max/Min, PairReduceSum, Copy,
-// Brcb, Gather, GatherMask, Transpose (16x16), CompareScalar, ScalarCast, Std::min / Std::max;
-// documented instructions the simulator lacks (MrgSort4, ...) fail to compile with a message
-// that names them.  Written from the public Ascend C API reference.  Same engines and checks as
-// vector.h (alignment, local bounds, mask range, counts).
+// Brcb, Gather, GatherMask, Transpose (16x16), CompareScalar, ScalarCast, Std::min / Std::max.
+// Written from the public Ascend C API reference.  Same engines and checks as vector.h (alignment,
+// local bounds, mask range, counts); the documented APIs the simulator lacks are in vector_extra.h.
 #ifndef PYASC_SIM_KAPI_VECTOR_MORE_H_
 #define PYASC_SIM_KAPI_VECTOR_MORE_H_
 
