@@ -31,10 +31,16 @@
 #include "pyasc_sim/kapi/vector_extra.h"  // scalar bit helpers, RepeatReduceSum, GetReduceMaxMinCount, Trap; lacks-errors
 #include "pyasc_sim/kapi/dequant.h"    // SetDeqScale, CastDeq / CastDequant, AddDeqRelu, AddReluCast, SubReluCast, MulCast
 #include "pyasc_sim/kapi/cmp_mask.h"   // CmpMask register: Compare (no dst), Get/SetCmpMask, Select (no mask); GetAccVal
+#include "pyasc_sim/kapi/layout_5hd.h"  // TransDataTo5HD (NCHW -> NC1HWC0, address-list forms)
+#include "pyasc_sim/kapi/system_counter.h"  // GetSystemCycle (the cost model's PIPE_S clock)
+#include "pyasc_sim/kapi/bilinear.h"    // BilinearInterpolation
+#include "pyasc_sim/kapi/reduce_cann9.h"  // ReduceDataBlock, ReduceRepeat, ReducePairElem (ReduceType)
 #include "pyasc_sim/kapi/intrinsics.h"  // set_flag / wait_flag, LocalTensor operators
 #include "pyasc_sim/kapi/activation.h"  // Sigmoid, Silu, Swish, Gelu, FasterGelu, Tanh
 #include "pyasc_sim/kapi/int4.h"       // int4b_t: packed 4-bit integers (DataCopy, Cast <-> half)
 #include "pyasc_sim/kapi/sort.h"       // Sort32, Sort, MrgSort, Concat, Extract, TopK, GetSortLen
+#include "pyasc_sim/kapi/proposal_sort.h"  // RpSort16, MrgSort4, GetMrgSortResult (region proposals)
+#include "pyasc_sim/kapi/scatter.h"     // Scatter (inference series AI Core)
 #include "pyasc_sim/kapi/math_round.h"  // Floor, Ceil, Trunc (math library rounding)
 #include "pyasc_sim/kapi/hl_reduce.h"   // Sum, Mean
 #include "pyasc_sim/kapi/softmax.h"     // SoftMax (+ SoftMaxTiling, LayerNormTiling)

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "pyasc_sim/kapi/vector.h"
+#include "pyasc_sim/kapi/mrg_sort_spr.h"
 
 // ---- TopK's tiling struct: global, as in the SDK's kernel_tiling/kernel_tiling.h -------------------
 // The documented fields in the documented order (34 words); the simulator computes TopK from
@@ -281,6 +282,7 @@ inline uint32_t merge_lists(const char *api, const LocalTensor<T> &dst, const Lo
     if (taken != nullptr) {
         for (int l = 0; l < 4; ++l) taken[l] = l < nl ? pos[l] : 0;
     }
+    mrg_sort_spr_set(pos, nl);  // GetMrgSortResult (kapi/mrg_sort_spr.h)
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
                             pyasc_sim::kapi::vector_cycles(static_cast<double>(out.size()) * 8 / 256 + 1, 2.0));
     return static_cast<uint32_t>(out.size());

@@ -254,19 +254,11 @@ struct is_local_tensor<LocalTensor<U>> : std::true_type {};
 
 // Keep this list equal to the "no" rows of the README table (tests/test_sim_compat_basic_rest.py checks it).
 // Layout conversion, region proposals, gather / scatter by block:
-PYASC_SIM_LACKS(TransDataTo5HD)
-PYASC_SIM_LACKS(RpSort16)
-PYASC_SIM_LACKS(GetMrgSortResult)
-PYASC_SIM_LACKS_ON_TENSORS(Scatter)
-PYASC_SIM_LACKS(BilinearInterpolation)
 PYASC_SIM_LACKS(VectorPadding)
 PYASC_SIM_LACKS(SetPadValue)
 PYASC_SIM_LACKS(SetLoopModePara)
 PYASC_SIM_LACKS(ResetLoopModePara)
 // Instructions of the Ascend 950 (Atlas 350) only, not on the simulated SoC families:
-PYASC_SIM_LACKS(ReduceDataBlock)
-PYASC_SIM_LACKS(ReduceRepeat)
-PYASC_SIM_LACKS(ReducePairElem)
 PYASC_SIM_LACKS(AbsSub)
 PYASC_SIM_LACKS(ExpSub)
 PYASC_SIM_LACKS(MulsCast)
@@ -282,8 +274,6 @@ PYASC_SIM_LACKS_ON_TENSORS(Interleave)
 PYASC_SIM_LACKS_ON_TENSORS(DeInterleave)
 // System registers and barriers:
 PYASC_SIM_LACKS(CheckLocalMemoryIA)
-PYASC_SIM_LACKS(GetSystemCycle)
-PYASC_SIM_LACKS(InitSocState)
 #undef PYASC_SIM_LACKS_ON_TENSORS
 #undef PYASC_SIM_LACKS
 #undef PYASC_SIM_LACKS_MSG

@@ -1,9 +1,8 @@
 // Ascend C on the CPU -- more basic vector instructions public kernels use: bitwise And / Or / Not,
 // ShiftLeft / ShiftRight, LeakyRelu, AddRelu, Axpy, BlockReduceSum/Max/Min, PairReduceSum, Copy,
-// Brcb, Gather, GatherMask, Transpose (16x16), CompareScalar, ScalarCast, Std::min / Std::max;
-// documented instructions the simulator lacks (MrgSort4, ...) fail to compile with a message
-// that names them.  Written from the public Ascend C API reference.  Same engines and checks as
-// vector.h (alignment, local bounds, mask range, counts).
+// Brcb, Gather, GatherMask, Transpose (16x16), CompareScalar, ScalarCast, Std::min / Std::max.
+// Written from the public Ascend C API reference.  Same engines and checks as vector.h (alignment,
+// local bounds, mask range, counts); the documented APIs the simulator lacks are in vector_extra.h.
 #ifndef PYASC_SIM_KAPI_VECTOR_MORE_H_
 #define PYASC_SIM_KAPI_VECTOR_MORE_H_
 
@@ -630,20 +629,11 @@ constexpr auto max(const T a, const U b) {
 }  // namespace Std
 
 
-// ---- documented instructions the simulator lacks: a compile error that names them ----------------
+// ---- always_false: a static_assert that fires only when a template is instantiated ------------------
 namespace sim_detail {
 template <typename... A>
 struct always_false : std::false_type {};
 }  // namespace sim_detail
-#define PYASC_SIM_UNSUPPORTED(NAME)                                                                                  \
-    template <typename Tp = void, auto... V, typename... A>                                                          \
-    inline void NAME(A &&...) {                                                                                      \
-        static_assert(sim_detail::always_false<Tp, A...>::value,                                                     \
-                      "AscendC::" #NAME " is not supported by the pyasc simulator (see the kernel API reference, "  \
-                      "backends/sim/kernel_api/README.md)");                                                         \
-    }
-PYASC_SIM_UNSUPPORTED(MrgSort4)
-#undef PYASC_SIM_UNSUPPORTED
 
 }  // namespace AscendC
 
