@@ -4,6 +4,7 @@
 //   block count (older samples and operator projects read them directly); get_block_idx() /
 //   get_block_num(): the same as the NPU compiler's builtins. block_idx / block_num are read-only
 //   values converting to int64_t at each use, so every block (and thread) sees its own.
+// * float32_t: the NPU toolchain's alias of float (global; a repeated `typedef float float32_t` is fine).
 // * likely(x) / unlikely(x): the toolchain's branch hints (__builtin_expect), unless already defined.
 // * AscendC::AlignUp(value, align): value rounded up to a multiple of align (0 when align is 0).
 // * std::cout under __CCE_KT_TEST__ (the CPU-debug build, which the compile step defines).
@@ -99,6 +100,9 @@ private:
 };
 
 }  // namespace AscendC
+
+// ---- float32_t: the NPU toolchain's name for float (public kernels declare tensors of it) ------------
+using float32_t = float;
 
 // ---- block_idx / block_num, get_block_idx() / get_block_num() --------------------------------------
 namespace pyasc_sim {
