@@ -3,7 +3,7 @@
 // block_num and the builtins get_block_idx() / get_block_num(), likely(), AscendC::AlignUp,
 // AllocTensor / FreeTensor on a TBuf, LocalMemAllocator (static tensors), the CCE data-move builtins
 // copy_gm_to_ubuf_align_b32 / copy_ubuf_to_gm_align_b16 behind DataCopyPad, and std::cout in the
-// CPU-debug build (__CCE_KT_TEST__).
+// CPU-debug build (__CCE_KT_TEST__), float32_t.
 #include "acl/acl_base.h"
 #include "ascendc/basic_api/kernel_operator.h"
 
@@ -43,7 +43,7 @@ extern "C" __global__ __aicore__ void allocator_add(GM_ADDR a, GM_ADDR b, GM_ADD
     LocalMemAllocator<Hardware::UB> ub;
     LocalTensor<float> ta = ub.Alloc<float>(n);
     LocalTensor<float> tb = ub.Alloc<TPosition::VECIN, float>(n);
-    LocalTensor<float> tc = ub.Alloc<float, 64>();
+    LocalTensor<float32_t> tc = ub.Alloc<float32_t, 64>();  // float32_t: the toolchain's alias of float
     GlobalTensor<float> ga, gb, go;
     ga.SetGlobalBuffer((__gm__ float *)a, n);
     gb.SetGlobalBuffer((__gm__ float *)b, n);
