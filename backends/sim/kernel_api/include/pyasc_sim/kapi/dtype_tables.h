@@ -573,6 +573,23 @@ PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
                   " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
 #endif
 
+// PYASC_SIM_DTYPE_CHECK_AT_RUN(API, T, loc): the same table checked when the call runs (an
+// error of check `dtype-table` with the same message), for APIs whose CANN check is a run-time
+// assertion (SetAtomic*).
+#if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_DT_SOC)
+#define PYASC_SIM_DTYPE_CHECK_AT_RUN(API, T, loc) ((void)0)
+#else
+#define PYASC_SIM_DTYPE_CHECK_AT_RUN(API, T, loc)                                                                   \
+    do {                                                                                                            \
+        if (!::pyasc_sim::kapi::dtypes::listed_v<T, PYASC_SIM_DT_##API>) {                                          \
+            ::pyasc_sim::kapi::fail("dtype-table", (loc),                                                            \
+                                    "pyasc dtype-table: AscendC::" #API " is not documented for this element type " \
+                                    "T on " PYASC_SIM_DT_SOC "; listed types: " PYASC_SIM_DT_STR(PYASC_SIM_DT_##API) \
+                                    " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)");  \
+        }                                                                                                           \
+    } while (0)
+#endif
+
 // PYASC_SIM_DTYPE_OK(API, T): whether the table accepts T (true when tables are off), for the few
 // places that dispatch at run time between APIs (LocalTensor operators) and must not instantiate
 // an undocumented call.

@@ -287,6 +287,22 @@ public:
         return LocalTensor<T>(reinterpret_cast<T *>(base_ + bufOffset), size, pos, base_, base_ + len_);
     }
 
+    // TBuf inherits TQueBind on the NPU (reference page "TBuf简介"), so public kernels reach
+    // AllocTensor / FreeTensor through it: on a TBuf they hand out its one buffer (as Get) and
+    // release nothing (tensors obtained from a TBuf need no release).
+    template <typename T>
+    LocalTensor<T> AllocTensor(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        return Get<T>(loc);
+    }
+    template <typename T>
+    void FreeTensor(const LocalTensor<T> &tensor, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        require_init("FreeTensor", loc);
+        if (reinterpret_cast<uint8_t *>(tensor.ptr()) != base_ && pyasc_sim::kapi::blk().checks) {
+            pyasc_sim::kapi::fail("queue-misuse", loc, "TBuf::FreeTensor of a tensor that is not this %s buffer's",
+                                  pyasc_sim::kapi::pos_name(pos));
+        }
+    }
+
     void sim_init(uint8_t *base, uint32_t len) {
         base_ = base;
         len_ = len;

@@ -257,19 +257,23 @@ inline void set_atomic(int op, const char *api, const pyasc_sim::kapi::SrcLoc &l
 // ---- atomics -------------------------------------------------------------------------------------
 // Until SetAtomicNone, every DataCopy / DataCopyPad to GM adds (takes the max / min) into what
 // global memory holds, element by element in type T, atomically with respect to other blocks.
+// The element type is checked against the dtype table when the call runs, not at compile time:
+// CANN checks it with a run-time assertion in its CPU-debug build and the NPU compiler accepts any
+// T, so a call in a branch never taken on this SoC (e.g. SetAtomicAdd<uint16_t> in a 310P-only
+// helper) compiles, as on the NPU; executing it is a `dtype-table` error naming the listed types.
 template <typename T>
 inline void SetAtomicAdd(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    PYASC_SIM_DTYPE_CHECK(SetAtomicAdd, T);
+    PYASC_SIM_DTYPE_CHECK_AT_RUN(SetAtomicAdd, T, loc);
     sim_detail::set_atomic<T>(sim_detail::kAtomicAdd, "SetAtomicAdd", loc);
 }
 template <typename T>
 inline void SetAtomicMax(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    PYASC_SIM_DTYPE_CHECK(SetAtomicMax, T);
+    PYASC_SIM_DTYPE_CHECK_AT_RUN(SetAtomicMax, T, loc);
     sim_detail::set_atomic<T>(sim_detail::kAtomicMax, "SetAtomicMax", loc);
 }
 template <typename T>
 inline void SetAtomicMin(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    PYASC_SIM_DTYPE_CHECK(SetAtomicMin, T);
+    PYASC_SIM_DTYPE_CHECK_AT_RUN(SetAtomicMin, T, loc);
     sim_detail::set_atomic<T>(sim_detail::kAtomicMin, "SetAtomicMin", loc);
 }
 inline void SetAtomicNone() {
@@ -280,7 +284,7 @@ inline void SetAtomicNone() {
 // SetAtomicType<T>(): keeps the operation, changes the element type.
 template <typename T>
 inline void SetAtomicType(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    PYASC_SIM_DTYPE_CHECK(SetAtomicType, T);
+    PYASC_SIM_DTYPE_CHECK_AT_RUN(SetAtomicType, T, loc);
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (b.atomic_op != sim_detail::kAtomicNone) sim_detail::set_atomic<T>(b.atomic_op, "SetAtomicType", loc);
 }
