@@ -66,6 +66,9 @@ struct RaceState {
         int kind;
         uint64_t off, bytes;
         bool write;
+        // Built in place by emplace_back: a braced temporary copied in with two 16-byte loads stalls
+        // on store forwarding (its fields were just stored one by one), once per operand check.
+        Note(int k, uint64_t o, uint64_t n, bool w) : kind(k), off(o), bytes(n), write(w) {}
     };
     static bool same_sector(const Sector &a, const Sector &b) {
         if (a.w_ep != b.w_ep || a.w_loc != b.w_loc || a.w_pipe != b.w_pipe) return false;
@@ -183,7 +186,7 @@ struct RaceState {
         if (!pending.empty() && (file != pend_file || line != pend_line)) pending.clear();  // never charged
         pend_file = file;
         pend_line = line;
-        pending.push_back({kind, off, bytes, write});
+        pending.emplace_back(kind, off, bytes, write);
     }
 
     uint16_t intern(const char *file, unsigned line) {
@@ -324,7 +327,14 @@ struct RaceState {
     // or a slot) is a copy of some earlier vc[q][q], which only grows, so vc[p][q] <= vc[q][q]:
     // the join of all rows is the diagonal (7 loads instead of 49 maxima).
     // (Only commit() raises a vc[q][q]: it keeps diag, one contiguous copy.)
-    void join_all(uint32_t *all) const { std::memcpy(all, diag, sizeof(diag)); }
+    // Lane by lane (volatile: not merged into 16-byte loads): commit() has just stored one 4-byte
+    // lane, and a wider load over it cannot be forwarded from the store buffer; it waits for the
+    // store to reach the cache, which after a streamed GM write waits for the sfence to drain
+    // (a FreeTensor right after a DataCopy to GM stalled there).
+    void join_all(uint32_t *all) const {
+        const volatile uint32_t *d = diag;
+        for (int q = 0; q < kRaceLanes; ++q) all[q] = d[q];
+    }
     // PipeBarrier<PIPE_ALL> and the queue protocol (conservatively): every pipe sees every pipe.
     void barrier_all() {
         if (!on) return;
