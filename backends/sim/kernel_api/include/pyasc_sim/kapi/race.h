@@ -54,7 +54,7 @@ struct RaceClock {
 
 struct RaceState {
     // Last accesses of one 32-byte sector: the write (pipe, epoch, source line) and, per pipe, the
-    // latest read since that write.  Epoch 0: none.
+    // latest read since that write (the S pipe's reads are not recorded: commit).  Epoch 0: none.
     struct Sector {
         uint32_t w_ep = 0;
         uint16_t w_loc = 0;
@@ -252,6 +252,10 @@ struct RaceState {
             }
         }
         for (const Note &n : pending) {
+            // A scalar read (GetValue) is checked above but not recorded: the write check ignores the
+            // S pipe's reads (see there), so recording one would only split runs (a kernel reading a
+            // row's result slot by slot split its result buffer into a run per slot).
+            if (!n.write && p == 0) continue;
             Runs &r = runs_of(n.kind, capacity);
             const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
             if (first >= last) continue;
