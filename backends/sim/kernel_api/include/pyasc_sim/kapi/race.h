@@ -54,7 +54,7 @@ struct RaceClock {
 
 struct RaceState {
     // Last accesses of one 32-byte sector: the write (pipe, epoch, source line) and, per pipe, the
-    // latest read since that write.  Epoch 0: none.
+    // latest read since that write (the S pipe's reads are not recorded: commit).  Epoch 0: none.
     struct Sector {
         uint32_t w_ep = 0;
         uint16_t w_loc = 0;
@@ -66,6 +66,9 @@ struct RaceState {
         int kind;
         uint64_t off, bytes;
         bool write;
+        // Built in place by emplace_back: a braced temporary copied in with two 16-byte loads stalls
+        // on store forwarding (its fields were just stored one by one), once per operand check.
+        Note(int k, uint64_t o, uint64_t n, bool w) : kind(k), off(o), bytes(n), write(w) {}
     };
     static bool same_sector(const Sector &a, const Sector &b) {
         if (a.w_ep != b.w_ep || a.w_loc != b.w_loc || a.w_pipe != b.w_pipe) return false;
@@ -183,7 +186,7 @@ struct RaceState {
         if (!pending.empty() && (file != pend_file || line != pend_line)) pending.clear();  // never charged
         pend_file = file;
         pend_line = line;
-        pending.push_back({kind, off, bytes, write});
+        pending.emplace_back(kind, off, bytes, write);
     }
 
     uint16_t intern(const char *file, unsigned line) {
@@ -249,6 +252,10 @@ struct RaceState {
             }
         }
         for (const Note &n : pending) {
+            // A scalar read (GetValue) is checked above but not recorded: the write check ignores the
+            // S pipe's reads (see there), so recording one would only split runs (a kernel reading a
+            // row's result slot by slot split its result buffer into a run per slot).
+            if (!n.write && p == 0) continue;
             Runs &r = runs_of(n.kind, capacity);
             const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
             if (first >= last) continue;
@@ -324,7 +331,14 @@ struct RaceState {
     // or a slot) is a copy of some earlier vc[q][q], which only grows, so vc[p][q] <= vc[q][q]:
     // the join of all rows is the diagonal (7 loads instead of 49 maxima).
     // (Only commit() raises a vc[q][q]: it keeps diag, one contiguous copy.)
-    void join_all(uint32_t *all) const { std::memcpy(all, diag, sizeof(diag)); }
+    // Lane by lane (volatile: not merged into 16-byte loads): commit() has just stored one 4-byte
+    // lane, and a wider load over it cannot be forwarded from the store buffer; it waits for the
+    // store to reach the cache, which after a streamed GM write waits for the sfence to drain
+    // (a FreeTensor right after a DataCopy to GM stalled there).
+    void join_all(uint32_t *all) const {
+        const volatile uint32_t *d = diag;
+        for (int q = 0; q < kRaceLanes; ++q) all[q] = d[q];
+    }
     // PipeBarrier<PIPE_ALL> and the queue protocol (conservatively): every pipe sees every pipe.
     void barrier_all() {
         if (!on) return;

@@ -422,13 +422,15 @@ public:
                                   operand);
         }
         const uint64_t off = mem_offset(b);
-        if (off % alignment != 0) {
+        // a mask for the power-of-two alignments (all of them in practice): no 64-bit division per operand
+        const uint64_t rem = (alignment & (alignment - 1)) == 0 ? off & (alignment - 1) : off % alignment;
+        if (rem != 0) {
             pyasc_sim::kapi::fail("ub-alignment", loc,
                                   "%s: %s starts at %s offset %llu (0x%llx), which is not %u-byte aligned (%llu bytes "
                                   "past a boundary); local operands must start on %u-byte boundaries",
                                   api, operand, pyasc_sim::kapi::mem_name(kind()), static_cast<unsigned long long>(off),
                                   static_cast<unsigned long long>(off), alignment,
-                                  static_cast<unsigned long long>(off % alignment), alignment);
+                                  static_cast<unsigned long long>(rem), alignment);
         }
     }
 
