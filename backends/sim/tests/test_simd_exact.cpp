@@ -1,10 +1,11 @@
 // The AVX-512 loops of pyasc_sim/kapi/simd.h against their scalar definitions, bit for bit: exp
-// (exp_f32_one) over every float bit pattern (argument --all) or a stride through them (default:
+// (exp_f32_one) and ln (log_f32_one, also within 1 ulp of double log) over every float bit pattern (argument --all) or a stride through them (default:
 // every 61st pattern, plus the ranges around the overflow and underflow edges and the NaNs in
 // full); float -> half (the software _Float16 conversion, round to nearest even) over the same
 // patterns; half -> float over every half. Exits 1 on the first difference, 0 when they agree;
 // 77 (skipped) without AVX-512F.
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -68,6 +69,39 @@ bool check_f16_to_f32() {
     return true;
 }
 
+// ln over patterns lo, lo + step, ... below hi: the AVX-512 loop against log_f32_one bit for bit,
+// and log_f32_one within 1 ulp of double log (finite positive x); false on a difference.
+bool check_log(uint64_t lo, uint64_t hi, uint64_t step) {
+    constexpr int64_t kChunk = 1 << 16;
+    std::vector<float> in(kChunk), out(kChunk);
+    for (uint64_t b = lo; b < hi;) {
+        int64_t n = 0;
+        for (; n < kChunk && b < hi; ++n, b += step) {
+            const uint32_t v = static_cast<uint32_t>(b);
+            std::memcpy(&in[n], &v, 4);
+        }
+        pyasc_sim::simd::log_f32_avx512(out.data(), in.data(), n);
+        for (int64_t i = 0; i < n; ++i) {
+            const float want = pyasc_sim::simd::log_f32_one(in[i]);
+            if (bits(out[i]) != bits(want)) {
+                std::printf("ln(0x%08" PRIx32 "): vector 0x%08" PRIx32 ", scalar 0x%08" PRIx32 "\n", bits(in[i]),
+                            bits(out[i]), bits(want));
+                return false;
+            }
+            if (in[i] > 0.0f && std::isfinite(in[i]) && in[i] != 1.0f) {
+                const double exact = std::log(static_cast<double>(in[i]));
+                const double ulp = std::ldexp(1.0, std::ilogb(static_cast<float>(exact)) - 23);
+                if (std::fabs(static_cast<double>(want) - exact) >= ulp) {
+                    std::printf("ln(0x%08" PRIx32 ") = 0x%08" PRIx32 ": %.3f ulp from the exact value\n", bits(in[i]),
+                                bits(want), std::fabs(static_cast<double>(want) - exact) / ulp);
+                    return false;
+                }
+            }
+        }
+    }
+    return true;
+}
+
 // exp over patterns lo, lo + step, ... below hi (64-bit bounds); false on a difference.
 bool check(uint64_t lo, uint64_t hi, uint64_t step) {
     constexpr int64_t kChunk = 1 << 16;
@@ -109,6 +143,17 @@ int main(int argc, char **argv) {
         ok = ok && check(0x7f800000u, 0x80000000u, 1) && check(0xff800000u, 1ull << 32, 1);  // inf, NaNs
     }
     std::printf(ok ? "exp: vector and scalar agree\n" : "exp: MISMATCH\n");
+    // ln: the subnormals, the binade edges around 1 and the specials in full
+    bool ln = check_log(0, 1ull << 32, all ? 1 : 61);
+    if (!all) {
+        ln = ln && check_log(0, 0x00800001u, 7) && check_log(0x3f000000u, 0x3f900000u, 3) &&
+             check_log(0x7f800000u, 0x80000001u, 1) && check_log(0xff800000u, 1ull << 32, 1);
+    }
+    const float specials[][2] = {{0.0f, -INFINITY}, {-0.0f, -INFINITY}, {INFINITY, INFINITY}, {1.0f, 0.0f}};
+    for (const auto &sp : specials) ln = ln && bits(pyasc_sim::simd::log_f32_one(sp[0])) == bits(sp[1]);
+    ln = ln && bits(pyasc_sim::simd::log_f32_one(-1.0f)) == 0xFFC00000u;  // x < 0: the default NaN
+    std::printf(ln ? "ln: vector and scalar agree, within 1 ulp\n" : "ln: MISMATCH\n");
+    ok = ok && ln;
     bool cvt = check_f32_to_f16(0, 1ull << 32, all ? 1 : 499) && check_f16_to_f32();
     if (!all) {  // around half's overflow (65520) and subnormal / underflow edges, both signs
         const uint64_t ranges[][2] = {{0x477fe000u, 0x47800001u}, {0x33000000u, 0x33800001u}, {0x387fc000u, 0x38800001u}};

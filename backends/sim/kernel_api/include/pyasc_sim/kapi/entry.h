@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "pyasc_sim/kapi/debug.h"
+#include "pyasc_sim/kapi/gm_copy.h"
 #include "pyasc_sim/kapi/pipe.h"
 #include "pyasc_sim/kapi/sync.h"
 #include "pyasc_sim/kapi/mix.h"
@@ -245,6 +246,7 @@ struct SubCores {
                 c->status = PYASC_SIM_STATUS_AICORE_EXCEPTION;
                 std::snprintf(c->message, sizeof(c->message), "C++ exception escaped the kernel: %s", e.what());
             }
+            gm_fence();  // the sub-core's streamed GM stores, before its end is seen
             c->cycles = static_cast<uint64_t>(block_cycles(st));
             report_spans(c, st, 1 + sub);
             if (c->status == 0 && st.checks) self->writes[sub] = std::move(st.writes);
@@ -320,6 +322,7 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
         ctx->status = PYASC_SIM_STATUS_AICORE_EXCEPTION;
         std::snprintf(ctx->message, sizeof(ctx->message), "C++ exception escaped the kernel: %s", e.what());
     }
+    gm_fence();  // the block's streamed GM stores, before its end is seen (gm_copy.h)
     flush_block_output();  // the block's printf / DumpTensor output, in one piece
     ctx->cycles = static_cast<uint64_t>(block_cycles(st));
     report_spans(ctx, st, 0);

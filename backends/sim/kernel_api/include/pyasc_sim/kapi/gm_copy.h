@@ -3,8 +3,10 @@
 // A DataCopy to GM streams a tile that the kernel does not read again: large copies use
 // non-temporal stores (AVX-512 where the CPU has it, else SSE2), which skip the read-for-ownership
 // of the destination lines, so a GM write costs one pass over memory instead of two. The bytes
-// written are exactly memmove's; an sfence at the end orders them before anything the block does
-// next (an EnQue, a SyncAll flag, the end of the block), as plain stores would be ordered.
+// written are exactly memmove's. Their sfence is deferred to the next point where another thread
+// may look (gm_fence(): the end of a block or sub-core, SyncAll, IBSet/IBWait, cross-core flags,
+// atomic GM writes), so a tile's stores drain while the next tile loads and computes; the block's
+// own later reads of those bytes see them without a fence (x86 orders a core's own accesses).
 #ifndef PYASC_SIM_KAPI_GM_COPY_H_
 #define PYASC_SIM_KAPI_GM_COPY_H_
 
@@ -19,6 +21,24 @@ namespace kapi {
 // Copies below this size (one tile of a small launch, a row of a narrow tensor) keep the
 // destination in cache: the next reader of a small result finds it there.
 constexpr uint64_t kGmStreamMinBytes = 4096;
+
+// True while this thread has non-temporal GM stores that no sfence has ordered yet.
+inline bool &gm_fence_pending() {
+    thread_local bool pending = false;
+    return pending;
+}
+
+// Orders this thread's streamed GM stores before its later stores and synchronising operations:
+// call it before anything that lets another core (or the host) read what this core wrote.
+inline void gm_fence() {
+#ifdef PYASC_SIM_X86
+    bool &pending = gm_fence_pending();
+    if (pending) {
+        _mm_sfence();
+        pending = false;
+    }
+#endif
+}
 
 #ifdef PYASC_SIM_X86
 __attribute__((target("avx512f"))) inline void gm_stream_avx512(uint8_t *d, const uint8_t *s, uint64_t n) {
@@ -78,7 +98,7 @@ inline void gm_copy_at(int level, void *dst, const void *src, uint64_t bytes) {
         } else {
             gm_stream_sse2(d + head, s + head, bytes - head);
         }
-        _mm_sfence();
+        gm_fence_pending() = true;  // the sfence: gm_fence(), at the next synchronising point
         return;
     }
 #endif

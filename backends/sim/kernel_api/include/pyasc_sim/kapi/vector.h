@@ -237,17 +237,22 @@ inline void unary_repeat(const char *api, const LocalTensor<D> &dst, const Local
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats, factor));
 }
 
-// Count forms with a CPU-dispatched bulk loop (float Exp): the same values as the element
+// Count forms with a CPU-dispatched bulk loop (float Exp and Ln): the same values as the element
 // lambda, faster in the shipped portable kernels. False: use the lambda.
 template <typename T>
 inline bool bulk_unary(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &src, int64_t count,
                        double factor, const SrcLoc &loc) {
     if constexpr (std::is_same<T, float>::value) {
-        if (std::strcmp(api, "Exp") != 0) return false;
+        const bool exp = std::strcmp(api, "Exp") == 0;
+        if (!exp && std::strcmp(api, "Ln") != 0) return false;
         count = check_count(count, api, loc);
         check_operand(dst, api, "dst", count, loc);
         check_operand(src, api, "src", count, loc);
-        pyasc_sim::simd::exp_f32(dst.ptr(), src.ptr(), count);
+        if (exp) {
+            pyasc_sim::simd::exp_f32(dst.ptr(), src.ptr(), count);
+        } else {
+            pyasc_sim::simd::log_f32(dst.ptr(), src.ptr(), count);
+        }
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(count, 4), factor));
         return true;
     } else {
@@ -265,6 +270,8 @@ inline calc_t<T> cv(T v) {
 }
 inline float exp_calc(float x) { return pyasc_sim::simd::exp_f32_one(x); }
 inline double exp_calc(double x) { return std::exp(x); }
+inline float log_calc(float x) { return pyasc_sim::simd::log_f32_one(x); }
+inline double log_calc(double x) { return std::log(x); }
 template <typename T>
 inline T sim_div(T a, T b) {
     if constexpr (std::is_integral<T>::value) {
@@ -395,7 +402,9 @@ PYASC_SIM_BINARY(Min, 1.0, (a < b ? a : b))
 // Exp: float math through pyasc_sim::simd::exp_f32_one (error bound there: < 1.03 ulp of the exact
 // value), double through libm. The float count form runs the CPU-dispatched vector loop.
 PYASC_SIM_UNARY(Exp, pyasc_sim::cost::kVectorComplexFactor, static_cast<T>(sim_detail::exp_calc(sim_detail::cv(a))))
-PYASC_SIM_UNARY(Ln, pyasc_sim::cost::kVectorComplexFactor, static_cast<T>(std::log(sim_detail::cv(a))))
+// Ln: float math through pyasc_sim::simd::log_f32_one (error bound there: < 1 ulp of the exact value),
+// double through libm. The float count form runs the CPU-dispatched vector loop.
+PYASC_SIM_UNARY(Ln, pyasc_sim::cost::kVectorComplexFactor, static_cast<T>(sim_detail::log_calc(sim_detail::cv(a))))
 PYASC_SIM_UNARY(Abs, 1.0, sim_detail::sim_abs(a))
 PYASC_SIM_UNARY(Relu, 1.0, (a > T(0) ? a : T(0)))
 PYASC_SIM_UNARY(Sqrt, pyasc_sim::cost::kVectorComplexFactor, static_cast<T>(std::sqrt(sim_detail::cv(a))))

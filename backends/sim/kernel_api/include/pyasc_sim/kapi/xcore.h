@@ -141,6 +141,7 @@ struct XMute {
 inline void meet(uint32_t *arrivals, uint32_t &calls, uint32_t parties, const char *what,
                  const pyasc_sim::kapi::SrcLoc &loc) {
     const uint32_t k = ++calls;
+    pyasc_sim::kapi::gm_fence();  // this block's streamed GM stores are seen by the others after the meeting
     xrace_event(PYASC_SIM_GM_EVENT_RELEASE, xkey(arrivals, k));
     __atomic_add_fetch(arrivals, 1u, __ATOMIC_ACQ_REL);
     xnotify();
@@ -215,6 +216,7 @@ inline void gm_store(pyasc_sim::kapi::BlockState &b, void *dst, const void *src,
         pyasc_sim::kapi::gm_copy(dst, src, bytes);
         return;
     }
+    pyasc_sim::kapi::gm_fence();  // streamed stores before the atomic ones (a reader may sync on them)
     uint8_t *d = static_cast<uint8_t *>(dst);
     const uint8_t *s = static_cast<const uint8_t *>(src);
     switch (b.atomic_type) {
@@ -409,6 +411,7 @@ template <bool isAIVOnly = true>
 inline void IBSet(const GlobalTensor<int32_t> &gmWorkspace, const LocalTensor<int32_t> &ubWorkspace, int32_t blockIdx,
                   int32_t eventID, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     int32_t *slot = sim_detail::ib_slot("IBSet", gmWorkspace, ubWorkspace, blockIdx, eventID, loc);
+    pyasc_sim::kapi::gm_fence();  // this block's streamed GM stores, before the flag that publishes them
     sim_detail::xrace_event(PYASC_SIM_GM_EVENT_RELEASE, sim_detail::xkey(slot));
     __atomic_add_fetch(slot, 1, __ATOMIC_ACQ_REL);
     sim_detail::xnotify();
@@ -452,6 +455,7 @@ inline void check_flag_id(const char *api, uint16_t flagId, const pyasc_sim::kap
 }
 
 inline void bump_counter(int32_t *counter, uint16_t flagId, uint32_t core, const pyasc_sim::kapi::SrcLoc &loc) {
+    pyasc_sim::kapi::gm_fence();  // this core's streamed GM stores, before the flag that publishes them
     const int32_t v = __atomic_add_fetch(counter, 1, __ATOMIC_ACQ_REL);
     if (v > kCrossCoreFlagMaxCount) {
         pyasc_sim::kapi::fail("cross-core-flag-overflow", loc,
@@ -468,6 +472,7 @@ inline void CrossCoreSetFlag(uint16_t flagId, pyasc_sim::kapi::SrcLoc loc = pyas
     static_assert(modeId <= 2, "CrossCoreSetFlag: modeId is 0, 1 or 2");
     static_assert(pipe != PIPE_S && pipe != PIPE_ALL, "CrossCoreSetFlag: PIPE_S and PIPE_ALL are not supported");
     sim_detail::check_flag_id("CrossCoreSetFlag", flagId, loc);
+    pyasc_sim::kapi::gm_fence();  // this core's streamed GM stores, before the flag that publishes them
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (modeId == 0) sim_detail::check_block_count("CrossCoreSetFlag<0>", loc);
     sim_detail::XShared *s = sim_detail::xshared("CrossCoreSetFlag", loc);
