@@ -221,7 +221,7 @@ inline void Trap(PYASC_SIM_LOC) {
 
 // ---- documented basic APIs the simulator lacks: a compile error that names them ---------------------
 // The stub accepts any call (explicit template arguments: one type then values, or two types then
-// values); APIs whose names a kernel may well use for its own helpers (Neg, Scatter, ...) are stubbed
+// values); APIs whose names a kernel may well use for its own helpers (Neg, Truncate, ...) are stubbed
 // only for calls whose first argument is a LocalTensor, so a kernel's own function keeps working.
 namespace sim_detail {
 template <typename X>
