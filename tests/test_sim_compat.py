@@ -113,14 +113,37 @@ def test_tiling_struct_field_table_from_the_compiler():
     assert t.bias == [0.5, -1.0] and t.block.tileNum == 4
 
 
+def test_tiling_struct_array_field_elements_write_through():
+    t = pyasc_sim.tiling_struct(TILING_H, bias=[1.0, 2.0])
+    t.bias[1] = 7.5  # one element: lands in the struct's bytes (it used to go to a copy and vanish)
+    t.bias[-2] = -3.0
+    assert t.bias == [-3.0, 7.5] and list(t.bias) == [-3.0, 7.5] and t.bias[0:2] == [-3.0, 7.5]
+    assert np.frombuffer(bytes(t)[8:16], np.float32).tolist() == [-3.0, 7.5]
+    t.bias[:] = [4.0, 5.0]
+    assert np.frombuffer(bytes(t)[8:16], np.float32).tolist() == [4.0, 5.0]
+    with pytest.raises(pyasc.PyascError, match=r"bias has 2 elements .*index 2 is out of range; use 0 .. 1"):
+        t.bias[2] = 1.0
+    with pytest.raises(pyasc.PyascError, match="indexed by an int"):
+        t.bias["0"] = 1.0
+    with pytest.raises(pyasc.PyascError, match=r"bias\[0\] \(float\) cannot hold 'x'"):
+        t.bias[0] = "x"
+    with pytest.raises(pyasc.PyascError, match="holds 2 elements, got 1"):
+        t.bias[:] = [1.0]
+    with pytest.raises(pyasc.PyascError, match="cannot hold 'y'"):
+        t.bias[:] = [9.0, "y"]
+    assert np.frombuffer(bytes(t)[8:16], np.float32).tolist() == [4.0, 5.0]  # failed writes changed nothing
+
+
 def test_tiling_struct_errors_name_the_field():
     t = pyasc_sim.tiling_struct(TILING_H)
     with pytest.raises(AttributeError, match="no field 'total'.*totalLength"):
         t.total = 1
     with pytest.raises(ValueError, match="bias holds 2 elements"):
         t.bias = [1.0]
+    t.useBias = 1
     with pytest.raises(ValueError, match="useBias.*cannot hold 300"):
         t.useBias = 300
+    assert t.useBias == 1  # the failed write left the field as it was
     with pytest.raises(pyasc_sim.KernelBuildError, match="op_type 'Nope' is not registered.*ScaleAdd"):
         pyasc_sim.tiling.layout(TILING_H, op_type="Nope")
 

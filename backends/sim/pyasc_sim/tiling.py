@@ -18,6 +18,8 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
+from pyasc_core.errors import ArgumentError, IndexingError, ShapeError, ValueRangeError
+
 from .build import KernelBuildError, _compiler, _kernel_api_include, registered_ops, tiling_headers
 
 __all__ = ["Field", "Layout", "SYS_WORKSPACE_SIZE", "TilingStruct", "layout", "tiling_struct"]
@@ -168,9 +170,9 @@ class _View:
         f = self._get(name)
         if f.kind == "s":
             return _View(self._buf, self._base + f.offset, f.fields, f"{self._name}.{name}")
-        fmt = _fmt(f, self._name)
-        vals = _struct.unpack_from(f"<{f.count}{fmt}", self._buf, self._base + f.offset)
-        return list(vals) if f.count > 1 else vals[0]
+        if f.count > 1:
+            return _ArrayField(self._buf, self._base + f.offset, f, f"{self._name}.{name}")
+        return _struct.unpack_from(f"<{_fmt(f, self._name)}", self._buf, self._base + f.offset)[0]
 
     def __setattr__(self, name: str, value) -> None:
         f = self._get(name)
@@ -179,14 +181,80 @@ class _View:
         fmt = _fmt(f, self._name)
         vals = list(value) if f.count > 1 else [value]
         if len(vals) != f.count:
-            raise ValueError(f"{self._name}.{name} holds {f.count} elements ({f.ctype}[{f.count}]), got {len(vals)}")
+            raise ShapeError(f"{self._name}.{name} holds {f.count} elements ({f.ctype}[{f.count}]), got {len(vals)}")
         try:
-            _struct.pack_into(f"<{f.count}{fmt}", self._buf, self._base + f.offset, *vals)
+            raw = _struct.pack(f"<{f.count}{fmt}", *vals)  # packed apart: a failed pack changes nothing
         except _struct.error as exc:
-            raise ValueError(f"{self._name}.{name} ({f.ctype}) cannot hold {value!r}: {exc}") from None
+            raise ValueRangeError(f"{self._name}.{name} ({f.ctype}) cannot hold {value!r}: {exc}") from None
+        at = self._base + f.offset
+        self._buf[at:at + len(raw)] = raw
 
     def __dir__(self):
         return list(self._fields)
+
+
+class _ArrayField:
+    """A TILING_DATA_FIELD_DEF_ARR field, live on the struct's bytes: ``t.arr[k] = v`` writes element
+    k (a copy would take the write and drop it silently); ``list(t.arr)`` reads the elements."""
+
+    def __init__(self, buf: bytearray, offset: int, f: Field, path: str) -> None:
+        self._buf, self._offset, self._field, self._path = buf, offset, f, path
+        self._fmt = _fmt(f, path.rpartition(".")[0])
+        self._step = f.size // f.count
+
+    def __len__(self) -> int:
+        return self._field.count
+
+    def _index(self, k) -> int:
+        n = self._field.count
+        if not isinstance(k, int) or isinstance(k, bool):
+            raise ArgumentError(f"{self._path} is indexed by an int (0 .. {n - 1}), got {k!r}")
+        if not -n <= k < n:
+            raise IndexingError(f"{self._path} has {n} elements ({self._field.ctype}[{n}]): index {k} is out of "
+                             f"range; use 0 .. {n - 1}")
+        return k % n
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        return _struct.unpack_from(f"<{self._fmt}", self._buf, self._offset + self._index(k) * self._step)[0]
+
+    def __setitem__(self, k, value) -> None:
+        if isinstance(k, slice):
+            idx = range(*k.indices(len(self)))
+            vals = list(value)
+            if len(vals) != len(idx):
+                raise ShapeError(f"{self._path}[{k.start}:{k.stop}:{k.step}] holds {len(idx)} elements, "
+                                 f"got {len(vals)}")
+            old = bytes(self._buf)
+            try:
+                for i, v in zip(idx, vals):
+                    self[i] = v
+            except BaseException:
+                self._buf[:] = old  # all or nothing
+                raise
+            return
+        i = self._index(k)
+        try:
+            raw = _struct.pack(f"<{self._fmt}", value)  # packed apart: a failed pack leaves the bytes as they were
+        except _struct.error as exc:
+            raise ValueRangeError(f"{self._path}[{i}] ({self._field.ctype}) cannot hold {value!r}: {exc}") from None
+        at = self._offset + i * self._step
+        self._buf[at:at + self._step] = raw
+
+    def __iter__(self):
+        return iter(self[:])
+
+    def __eq__(self, other) -> bool:
+        try:
+            return list(self) == list(other)
+        except TypeError:
+            return NotImplemented
+
+    __hash__ = None  # a live view of mutable bytes
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 def _fmt(f: Field, owner: str) -> str:
