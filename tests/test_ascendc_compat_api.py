@@ -191,7 +191,7 @@ def test_false_assert_is_a_kernel_error_naming_the_condition(kernels):
     assert "ASSERT(n <= TILE, \"n = %u exceeds the tile\", n) failed: n = 999 exceeds the tile" in msg, msg
 
 
-@pytest.mark.parametrize("api", ["MrgSort4"])
+@pytest.mark.parametrize("api", ["AbsSub", "MulsCast"])
 def test_unsupported_documented_api_names_itself_at_compile_time(tmp_path, api):
     import pyasc_sim
 
