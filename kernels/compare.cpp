@@ -11,6 +11,8 @@
 // has the sign of a - b and is 0 only when a == b: fa - fb keeps the sign of the float difference (0 only
 // when fa == fb, and then s = ra - rb exactly), and when it is not 0 it is at least 1, so its 256-fold
 // outweighs |ra - rb| <= 128 and the rounded sum keeps its sign.
+// On the Atlas inference series AI Core (__CCE_AICORE__ 200) Compare lists half and float only (no int32_t
+// EQ/NE either), so int32 eq / ne take the same path there: s == 0 exactly when a == b.
 #include "kernel_entry.h"
 #include "tile_loop.h"
 
@@ -29,7 +31,13 @@ struct CompareTiling {
 template <typename T, CMPMODE MODE>
 class KernelCompare {
     using C = typename ComputeType<T>::type;
-    static constexpr bool kIntOrder = IsSame<T, int32_t>::value && MODE != CMPMODE::EQ && MODE != CMPMODE::NE;
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
+    static constexpr bool kIntCompareEqNe = false;  // Compare: half / float only on this family
+#else
+    static constexpr bool kIntCompareEqNe = true;  // Compare: int32_t for EQ / NE (Atlas A2)
+#endif
+    static constexpr bool kIntOrder =
+        IsSame<T, int32_t>::value && (!kIntCompareEqNe || (MODE != CMPMODE::EQ && MODE != CMPMODE::NE));
 
 public:
     using Tiling = CompareTiling;

@@ -355,6 +355,21 @@ private:
         }
     }
 
+    // mask = x MODE s for int32 x and a scalar s of magnitude <= 1 (callers: the sign of x, x == +-1).  Atlas A2
+    // lists Compares for int32_t; the Atlas inference series AI Core lists half / float only, so there x goes
+    // through float (scratch): float(x) keeps x's sign and equals +-1 or 0 exactly when x does.
+    __aicore__ inline void IntCompares(const LocalTensor<uint8_t> &mask, const LocalTensor<int32_t> &x, int32_t s,
+                                       CMPMODE mode, const LocalTensor<int32_t> &scratch, uint32_t n) {
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
+        const LocalTensor<float> f = scratch.ReinterpretCast<float>();
+        Cast(f, x, RoundMode::CAST_NONE, n);
+        Compares(mask, f, static_cast<float>(s), mode, n);
+#else
+        (void)scratch;
+        Compares(mask, x, s, mode, n);
+#endif
+    }
+
     // R = X ** Y for int32 (binary exponentiation; selects move the int32 bits as float lanes).
     __aicore__ inline void PowInt(const LocalTensor<int32_t> &R, const LocalTensor<int32_t> &X,
                                   const LocalTensor<int32_t> &Y, uint32_t n) {
@@ -362,7 +377,7 @@ private:
         const LocalTensor<int32_t> &T1 = tmp_[1];
         const LocalTensor<int32_t> &T2 = tmp_[2];
         // E = y for y >= 0, -(y + 1) for y < 0 (no overflow at INT32_MIN); x^E below
-        Compares(m1_, Y, 0, CMPMODE::LT, n);
+        IntCompares(m1_, Y, 0, CMPMODE::LT, T2, n);
         Adds(T1, Y, 1, n);
         Muls(T1, T1, -1, n);
         Select(E.ReinterpretCast<float>(), m1_, T1.ReinterpretCast<float>(), Y.ReinterpretCast<float>(),
@@ -371,21 +386,25 @@ private:
         for (int32_t bit = 30; bit >= 0; --bit) {
             const int32_t p = static_cast<int32_t>(1u << bit);
             Mul(R, R, R, n);
+            Adds(T2, E, -p, n);
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
+            IntCompares(m0_, T2, 0, CMPMODE::GE, T1, n);  // E >= p  <=>  E - p >= 0 (no overflow: E >= 0)
+#else
             Compares(m0_, E, p, CMPMODE::GE, n);
+#endif
             Mul(T1, R, X, n);
             Select(R.ReinterpretCast<float>(), m0_, T1.ReinterpretCast<float>(), R.ReinterpretCast<float>(),
                    SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
-            Adds(T2, E, -p, n);
             Select(E.ReinterpretCast<float>(), m0_, T2.ReinterpretCast<float>(), E.ReinterpretCast<float>(),
                    SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
         }
         // negative exponents: trunc(x^y) = 1 for x == 1, (-1)^y = -(-1)^E for x == -1, else 0
         Muls(T1, R, -1, n);
-        Compares(m0_, X, -1, CMPMODE::EQ, n);
+        IntCompares(m0_, X, -1, CMPMODE::EQ, T2, n);
         Duplicate(T2, 0, n);
         Select(T1.ReinterpretCast<float>(), m0_, T1.ReinterpretCast<float>(), T2.ReinterpretCast<float>(),
                SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
-        Compares(m0_, X, 1, CMPMODE::EQ, n);
+        IntCompares(m0_, X, 1, CMPMODE::EQ, T2, n);
         Duplicate(T2, 1, n);
         Select(T1.ReinterpretCast<float>(), m0_, T2.ReinterpretCast<float>(), T1.ReinterpretCast<float>(),
                SELMODE::VSEL_TENSOR_TENSOR_MODE, n);

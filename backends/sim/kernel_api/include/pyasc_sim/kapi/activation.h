@@ -45,8 +45,8 @@ inline double faster_gelu(double x) { return x * sigmoid(1.702 * x); }
     }
 PYASC_SIM_ACTIVATION(Sigmoid, sim_detail::sigmoid(x), PYASC_SIM_DTYPE_CHECK(Sigmoid, T))
 PYASC_SIM_ACTIVATION(Silu, x * sim_detail::sigmoid(x), PYASC_SIM_DTYPE_CHECK(Silu, T))
-PYASC_SIM_ACTIVATION(Tanh, std::tanh(x), static_assert(true, ""))
-PYASC_SIM_ACTIVATION(FasterGelu, sim_detail::faster_gelu(x), static_assert(true, ""))
+PYASC_SIM_ACTIVATION(Tanh, std::tanh(x), PYASC_SIM_DTYPE_CHECK(Tanh, T))
+PYASC_SIM_ACTIVATION(FasterGelu, sim_detail::faster_gelu(x), PYASC_SIM_DTYPE_CHECK(FasterGelu, T))
 #undef PYASC_SIM_ACTIVATION
 
 // Gelu<T, highPrecision, highPerformance>: the template flags choose hardware algorithms; same math here.
@@ -87,23 +87,27 @@ template <typename T, bool isReuseSource = false>
 inline void SwiGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
                    const float &scalarValue, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
                    PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(SwiGLU, T);
     (void)sharedTmpBuffer;
     sim_detail::swiglu(dstTensor, srcTensor0, srcTensor1, scalarValue, calCount, loc);
 }
 template <typename T, bool isReuseSource = false>
 inline void SwiGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
                    const float &scalarValue, const LocalTensor<uint8_t> &sharedTmpBuffer, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(SwiGLU, T);
     (void)sharedTmpBuffer;
     sim_detail::swiglu(dstTensor, srcTensor0, srcTensor1, scalarValue, srcTensor0.GetSize(), loc);
 }
 template <typename T, bool isReuseSource = false>
 inline void SwiGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
                    const float &scalarValue, const uint32_t calCount, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(SwiGLU, T);
     sim_detail::swiglu(dstTensor, srcTensor0, srcTensor1, scalarValue, calCount, loc);
 }
 template <typename T, bool isReuseSource = false>
 inline void SwiGLU(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0, const LocalTensor<T> &srcTensor1,
                    const float &scalarValue, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(SwiGLU, T);
     sim_detail::swiglu(dstTensor, srcTensor0, srcTensor1, scalarValue, srcTensor0.GetSize(), loc);
 }
 

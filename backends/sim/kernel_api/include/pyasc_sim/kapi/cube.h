@@ -12,6 +12,8 @@
 #ifndef PYASC_SIM_KAPI_CUBE_H_
 #define PYASC_SIM_KAPI_CUBE_H_
 
+#include <cstring>
+
 #include "pyasc_sim/kapi/mmad_kernel.h"
 #include "pyasc_sim/kapi/params.h"
 #include "pyasc_sim/kapi/tensor.h"
@@ -123,6 +125,16 @@ inline bool fixpipe_quant_matches(QuantMode_t q) {
         case QuantMode_t::VREQ8: return s32 && b8;
     }
     return false;
+}
+// The scalar quantization modes (DEQF16, QF322B8_PRE, REQ8) scale every element by deqScalar, which holds
+// the float's bits in its low 32 bits (SetFixpipePreQuantFlag page, atlasascendc_api_07_0254: "uint64_t
+// deqScalar = static_cast<uint64_t>(*reinterpret_cast<int32_t*>(&tmp))"); the other modes take no scalar.
+inline double fixpipe_scalar_scale(QuantMode_t q, uint64_t deqScalar) {
+    if (q != QuantMode_t::DEQF16 && q != QuantMode_t::QF322B8_PRE && q != QuantMode_t::REQ8) return 1.0;
+    const uint32_t bits = static_cast<uint32_t>(deqScalar & 0xffffffffull);
+    float f;
+    std::memcpy(&f, &bits, sizeof(f));
+    return static_cast<double>(f);
 }
 inline const char *quant_name(QuantMode_t q) {
     static const char *const names[] = {"NoQuant", "F322F16", "F322BF16", "DEQF16", "VDEQF16",
@@ -259,7 +271,8 @@ inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
 // L0C (Nz) -> GM.  CFG_ROW_MAJOR (default) writes an ND matrix: row r, column c of the
 // mSize x nSize result goes to dst[r * dstStride + c]; CFG_NZ keeps the fractal layout with
 // dstStride rows between column fractals.  srcStride counts rows (of 16 elements) between
-// the source's column fractals.  quantPre F322F16 / F322BF16 convert (round to nearest even);
+// the source's column fractals.  quantPre F322F16 / F322BF16 convert (round to nearest even); the
+// scalar modes DEQF16 / QF322B8_PRE / REQ8 first multiply by the float in deqScalar's low 32 bits;
 // reluEn applies ReLU.
 template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const FixpipeParamsV220 &p, PYASC_SIM_LOC) {
@@ -286,8 +299,9 @@ inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const
     }
     const U *s = src.ptr();
     T *d = dst.GetPhyAddr();
-    auto conv = [&p](U v) -> T {
-        double x = pyasc_sim::kapi::to_double(v);
+    const double scale = sim_detail::fixpipe_scalar_scale(p.quantPre, p.deqScalar);
+    auto conv = [&p, scale](U v) -> T {
+        double x = pyasc_sim::kapi::to_double(v) * scale;
         if (p.reluEn && x < 0) x = 0;
         return sim_detail::round_to<T>(x, RoundMode::CAST_RINT);
     };

@@ -131,6 +131,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 template <typename T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    PYASC_SIM_DTYPE_CHECK(DataCopy, T);  // UB -> GM: the same list as GM -> UB
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (!b.checks && !pyasc_sim::kapi::kTimelineSpans) {  // checks off: one state lookup per copy
         const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T) / 32 * 32;  // as copy_len
@@ -149,6 +150,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    PYASC_SIM_DTYPE_CHECK(DataCopy, T);  // UB -> UB
     const uint64_t bytes = sim_detail::copy_len(count, sizeof(T), "DataCopy (local -> local)", loc);
     dst.check_aligned("DataCopy", "dst", loc);
     src.check_aligned("DataCopy", "src", loc);
@@ -177,6 +179,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 template <typename T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    PYASC_SIM_DTYPE_CHECK(DataCopy, T);
     const uint64_t burst = p.blockLen * 32ull, sp = burst + p.srcStride * 32ull, dp = burst + p.dstStride * 32ull;
     src.check_aligned("DataCopy", "src", loc);
     src.check_read_bursts(p.blockCount, burst, sp, "DataCopy reads", loc);
@@ -190,6 +193,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    PYASC_SIM_DTYPE_CHECK(DataCopy, T);
     const uint64_t burst = p.blockLen * 32ull, sp = burst + p.srcStride * 32ull, dp = burst + p.dstStride * 32ull;
     dst.check_aligned("DataCopy", "dst", loc);
     src.check_aligned("DataCopy", "src", loc);
@@ -245,7 +249,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Nd2NzParams &p,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    PYASC_SIM_DTYPE_CHECK(DataCopy, T);  // GM -> A1/B1 rows
+    PYASC_SIM_DTYPE_CHECK_NAMED(DataCopyNd2Nz, T, "AscendC::DataCopy (the Nd2NzParams form)");
     constexpr uint64_t c0 = 32 / sizeof(T);
     dst.check_aligned("DataCopy (Nd2Nz)", "dst", loc);
     const uint64_t cblocks = (p.dValue + c0 - 1) / c0;

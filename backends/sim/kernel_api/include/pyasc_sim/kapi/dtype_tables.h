@@ -108,6 +108,10 @@
 // Atlas inference series / training series layout), so no element type is accepted there.
 #define PYASC_SIM_DT_ProposalConcat ::pyasc_sim::kapi::dtypes::not_on_this_soc   // source: atlasascendc_api_07_0227.html (ProposalConcat: A2 x)
 #define PYASC_SIM_DT_ProposalExtract ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0228.html (ProposalExtract: A2 x)
+// DataCopy (5th batch): GM -> UB, UB -> GM and UB -> UB, count and DataCopyParams forms; each page's 数据类型
+// section gives one list per product for both directions.  The Nd2NzParams form has its own list (no 64-bit).
+#define PYASC_SIM_DT_DataCopy int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float, int64_t, uint64_t, double  // source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/数据搬运/GM与UB数据搬运/GM与UB连续数据搬运(DataCopy).md (数据类型, Atlas A2; the same list in GM与UB高维切分数据搬运(DataCopy).md and UB与UB数据搬运/UBToUB连续数据搬运(DataCopy).md, UBToUB高维切分数据搬运(DataCopy).md)
+#define PYASC_SIM_DT_DataCopyNd2Nz int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float  // source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/数据搬运/GM与UB数据搬运/GMToUB随路转换ND2NZ搬运(DataCopy).md (数据类型, Atlas A2)
 #define PYASC_SIM_SCALARCAST_ON 1  // ScalarCast: float -> half (CAST_ODD), float -> int32_t (CAST_ROUND/CEIL/FLOOR/RINT); source: atlasascendc_api_07_0018.html
 // (end of the 4th batch)
 #elif __CCE_AICORE__ == 200
@@ -170,8 +174,9 @@
 #define PYASC_SIM_DT_Extract half, float                // source: atlasascendc_api_07_0841.html (Extract)
 #define PYASC_SIM_DT_ArithProgression half, float, int16_t, int32_t  // source: atlasascendc_api_07_0856.html (ArithProgression, Arange in later editions)
 // ---- data movement GM <-> local, atomics, scalar cast, sorting (rows added with issue 10 point 8, 4th batch) --
-// DataCopy, GM -> local forms (GM -> VECIN and GM -> A1/B1 rows of 表1, the same list for both).
-#define PYASC_SIM_DT_DataCopy int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, half, float, double  // source: atlasascendc_api_07_0100.html (普通数据搬运, CANN 8.2.RC1 edition, 表1 AI Core rows)
+// DataCopy: GM <-> UB and UB -> UB forms (one list for every direction); the Nd2NzParams form: its own list.
+#define PYASC_SIM_DT_DataCopy int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float, int64_t, uint64_t, double  // source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/数据搬运/GM与UB数据搬运/GM与UB连续数据搬运(DataCopy).md (数据类型, Atlas 推理系列产品AI Core; the same list in the 高维切分 and UBToUB pages and atlasascendc_api_07_0100.html, CANN 8.2.RC1 表1)
+#define PYASC_SIM_DT_DataCopyNd2Nz int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float  // source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/数据搬运/GM与UB数据搬运/GMToUB随路转换ND2NZ搬运(DataCopy).md (数据类型, Atlas 推理系列产品AI Core)
 // DataCopyPad: the product table marks the Atlas inference series AI Core "x".  Checked when the call
 // runs (the built-in kernels reach it only for lengths that are not whole 32-byte blocks).
 #define PYASC_SIM_DT_DataCopyPad ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0265.html (DataCopyPad(ISASI): AI Core x)
@@ -189,8 +194,15 @@
 #define PYASC_SIM_DT_ProposalExtract half, float        // source: atlasascendc_api_07_0228.html (ProposalExtract)
 #define PYASC_SIM_SCALARCAST_ON 1  // ScalarCast: the same pairs as on Atlas A2; source: atlasascendc_api_07_0018.html
 // (end of the 4th batch)
-// LeakyRelu, the reductions, Compare/Compares/CompareScalar, Select, Cast and Axpy: no AI Core row on
-// their pages; see PYASC_SIM_NO_ROW_FOR_INFERENCE_SERIES below (one list of the documented gaps).
+// (5th batch) LeakyRelu, Compare, Compares / CompareScalar, Select: the per-product 数据类型 sections of the
+// asc-devkit markdown of the reference give the Atlas 推理系列产品AI Core half / float (no int32_t EQ/NE compare).
+#define PYASC_SIM_DT_LeakyRelu half, float  // source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/基础算术/LeakyRelu.md (数据类型: T half, float for every product; AI Core √)
+#define PYASC_SIM_DT_Compare half, float  // source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/比较与选择/Compare.md (数据类型, 针对Atlas 推理系列产品AI Core: T half, float)
+#define PYASC_SIM_DT_Compares half, float  // source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/比较与选择/Compares.md (数据类型, 针对Atlas 推理系列产品AI Core: T half, float)
+#define PYASC_SIM_DT_CompareScalar half, float  // source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/比较与选择/Compares.md (CompareScalar, the page of the Compares row)
+#define PYASC_SIM_DT_Select half, float  // source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/比较与选择/Select.md (数据类型, Atlas 推理系列产品AI Core: T half/float)
+// The reductions, Cast and Axpy: no AI Core row on their pages; see PYASC_SIM_NO_ROW_FOR_INFERENCE_SERIES
+// below (one list of the documented gaps).
 #endif
 
 // ---- APIs without a row for the chosen family: not checked -------------------------------------------
@@ -367,6 +379,9 @@
 #ifndef PYASC_SIM_DT_DataCopy
 #define PYASC_SIM_DT_DataCopy PYASC_SIM_DT_UNCHECKED
 #endif
+#ifndef PYASC_SIM_DT_DataCopyNd2Nz
+#define PYASC_SIM_DT_DataCopyNd2Nz PYASC_SIM_DT_UNCHECKED
+#endif
 #ifndef PYASC_SIM_DT_DataCopyPad
 #define PYASC_SIM_DT_DataCopyPad PYASC_SIM_DT_UNCHECKED
 #endif
@@ -519,21 +534,16 @@ PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
 // is here so the gap is visible in one place, and tests/test_sim_dtype_tables.py keeps it equal to
 // the set of APIs with an Atlas A2 row and no inference-series row.
 //   ReduceSum ReduceMax ReduceMin WholeReduceSum WholeReduceMax WholeReduceMin  (归约计算 pages)
-//   Compare Compares CompareScalar Select  (atlasascendc_api_07_0066 / 0068 / 0069)
-//   LeakyRelu (0060)  BlockReduceSum (0084) BlockReduceMax BlockReduceMin PairReduceSum
+//   BlockReduceSum (0084) BlockReduceMax BlockReduceMin PairReduceSum
 //   Cast (0073, pairs table)  Axpy (0063, 表3 lists no AI Core combination)
 #define PYASC_SIM_NO_ROW_FOR_INFERENCE_SERIES                                                                    \
-    "ReduceSum ReduceMax ReduceMin WholeReduceSum WholeReduceMax WholeReduceMin Compare Compares CompareScalar " \
-    "Select LeakyRelu BlockReduceSum BlockReduceMax BlockReduceMin PairReduceSum Cast Axpy"
+    "ReduceSum ReduceMax ReduceMin WholeReduceSum WholeReduceMax WholeReduceMin BlockReduceSum BlockReduceMax "  \
+    "BlockReduceMin PairReduceSum Cast Axpy"
 
-// ---- documented gaps on Atlas A2 (4th batch) ---------------------------------------------------------
-// DataCopy: the per-path type table (普通数据搬运 / 基础数据搬运, 表1-3) could be read in full for the
-// Atlas inference series AI Core only; the stored Atlas A2 rows stop mid-list, and the last edition
-// read in full (CANN 8.0.RC2, atlasascendc_api_07_0110) predates the bfloat16_t / 64-bit entries the
-// other A2 tables have, so DataCopy stays unchecked on Atlas A2 rather than refuse documented kernels.
-// TopK (high-level, atlasascendc_api_07_0836): its 支持的数据类型 table was not in the stored excerpts;
-// sort.h keeps its family-wide half/float static_assert.
-#define PYASC_SIM_NO_ROW_FOR_ATLAS_A2 "DataCopy"
+// ---- documented gaps on Atlas A2 ----------------------------------------------------------------------
+// None left: DataCopy's Atlas A2 row was read in full from the asc-devkit markdown of the reference (5th
+// batch); TopK's row is in the cube / high-level block.
+#define PYASC_SIM_NO_ROW_FOR_ATLAS_A2 ""
 
 // ---- ScalarCast: (source, destination, roundMode) ---------------------------------------------------
 // The ScalarCast page (表1 模板参数说明): srcT float; dstT half or int32_t; f322f16 takes CAST_ODD,
@@ -600,14 +610,14 @@ PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
 #endif
 
 // ==== cube APIs and high-level APIs (Mmad, LoadData, Fixpipe, Matmul, SoftMax, SimpleSoftMax, LayerNorm,
-// Sum, Mean, Sigmoid, Gelu, Silu, Swish) ====
+// Sum, Mean, Sigmoid, Gelu, Silu, Swish, Tanh, FasterGelu, SwiGLU, RmsNorm, Broadcast, TopK) ====
 // One block for the cube path and the simulator's high-level APIs, keyed like the rows above.
 // Single-type rows (PYASC_SIM_DT_<Api>) go through PYASC_SIM_DTYPE_CHECK; the cube APIs take several
 // element types at once, so their tables are lists of documented combinations (X(...) per row, as the
 // Cast pairs).  Pages: ascendcopapi as above, or the same reference's markdown in the public
 // asc-devkit docs (docs/api/context/<Api>.md).  Where the stored reference gives no Atlas inference
 // series (Ascend310P) row, the API stays unchecked there (PYASC_SIM_DT_UNCHECKED, reason on the line above):
-// LoadData and SimpleSoftMax are such gaps.
+// LoadData, SimpleSoftMax, RmsNorm, Broadcast and TopK are such gaps.
 namespace AscendC {
 struct int4b_t;  // kapi/int4.h
 }  // namespace AscendC
@@ -623,6 +633,13 @@ struct int4b_t;  // kapi/int4.h
 #define PYASC_SIM_DT_Gelu half, float                    // source: atlasascendc_api_07_0771.html (Gelu, row T)
 #define PYASC_SIM_DT_Silu half, float                    // source: atlasascendc_api_07_0780.html (Silu, row T)
 #define PYASC_SIM_DT_Swish half, float                   // source: atlasascendc_api_07_0783.html (Swish, row T)
+// (5th batch) Tanh, FasterGelu, SwiGLU, RmsNorm, Broadcast, TopK: 表 模板参数说明 row T.
+#define PYASC_SIM_DT_Tanh half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/数学计算/Tanh接口/Tanh.md (row T, every product)
+#define PYASC_SIM_DT_FasterGelu half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/激活函数/Gelu接口/FasterGelu.md (row T, every product)
+#define PYASC_SIM_DT_SwiGLU half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/激活函数/SwiGLU接口/SwiGLU.md (row T, every product)
+#define PYASC_SIM_DT_RmsNorm half, float  // source: asc-devkit docs/api/context/RmsNorm.md (cannmirror/asc-devkit; row T, Atlas A2)
+#define PYASC_SIM_DT_Broadcast int8_t, uint8_t, half, float  // source: asc-devkit docs/api/context/Broadcast.md (cannmirror/asc-devkit; row T, Atlas A2)
+#define PYASC_SIM_DT_TopK half, float  // source: asc-devkit docs/api/context/TopK.md (cannmirror/asc-devkit; row T, Atlas A2)
 // Mmad (fm U, filter S -> dst T): 表 dst、fm、filter支持的精度类型组合 (Atlas A2); with a bias V: the
 // dst、fm、filter、bias table.  source: atlasascendc_api_07_0249.html (Mmad)
 #define PYASC_SIM_MMAD_TRIPLES(X)                                                                              \
@@ -659,6 +676,18 @@ struct int4b_t;  // kapi/int4.h
 #define PYASC_SIM_DT_Gelu half, float                    // source: atlasascendc_api_07_0771.html (Gelu, row T, Atlas 推理系列产品AI Core)
 #define PYASC_SIM_DT_Silu half, float                    // source: atlasascendc_api_07_0780.html (Silu, row T, Atlas 推理系列产品AI Core)
 #define PYASC_SIM_DT_Swish half, float                   // source: atlasascendc_api_07_0783.html (Swish, row T, Atlas 推理系列产品AI Core)
+// (5th batch) Tanh, FasterGelu, SwiGLU: the product tables mark the AI Core supported and row T lists
+// half, float for every product.  RmsNorm, Broadcast, TopK: the stored pages with a row T (the cannmirror
+// asc-devkit docs/api/context edition) list no Atlas inference series products at all, while the HTML
+// reference marks TopK supported on this AI Core (atlasascendc_api_07_0836, CANN 9.0.0): that edition omits
+// the family, so nothing is inferred from it and the three stay unchecked here (TopK keeps its family-wide
+// half / float check in sort.h).
+#define PYASC_SIM_DT_Tanh half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/数学计算/Tanh接口/Tanh.md (row T; AI Core 支持)
+#define PYASC_SIM_DT_FasterGelu half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/激活函数/Gelu接口/FasterGelu.md (row T; AI Core √)
+#define PYASC_SIM_DT_SwiGLU half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/激活函数/SwiGLU接口/SwiGLU.md (row T; AI Core 支持)
+#define PYASC_SIM_DT_RmsNorm PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Broadcast PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_TopK PYASC_SIM_DT_UNCHECKED
 // Mmad: 表 dst、fm、filter支持的精度类型组合 (Atlas 推理系列产品AI Core); the prototype with a bias is
 // marked "x" for the AI Core (no combination).  source: atlasascendc_api_07_0249.html (Mmad)
 #define PYASC_SIM_MMAD_TRIPLES(X)                                                                              \

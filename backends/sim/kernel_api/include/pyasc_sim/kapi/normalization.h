@@ -79,6 +79,7 @@ template <typename T, bool isBasicBlock = false>
 inline void RmsNorm(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<T> &gammaTensor,
                     const LocalTensor<uint8_t> &sharedTmpBuffer, const T epsilon, const RmsNormTiling &tiling,
                     PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(RmsNorm, T);
     (void)sharedTmpBuffer;
     const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength;
     const uint32_t valid = tiling.originalHLength == 0 ? h : tiling.originalHLength;
@@ -108,6 +109,7 @@ inline void RmsNorm(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTe
 template <typename T, bool isBasicBlock = false>
 inline void RmsNorm(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<T> &gammaTensor,
                     const T epsilon, const RmsNormTiling &tiling, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(RmsNorm, T);
     RmsNorm<T, isBasicBlock>(dstTensor, srcTensor, gammaTensor, LocalTensor<uint8_t>(), epsilon, tiling, loc);
 }
 

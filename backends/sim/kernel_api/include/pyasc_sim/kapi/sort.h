@@ -433,6 +433,7 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
                  const LocalTensor<T> &srcLocal, const LocalTensor<int32_t> &srcIndexLocal,
                  const LocalTensor<bool> &finishLocal, const LocalTensor<uint8_t> &tmpLocal, const int32_t k,
                  const TopkTiling &tiling, const TopKInfo &topKInfo, const bool isLargest = true, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(TopK, T);
     sim_detail::check_sort_type<T>("TopK", loc);
     (void)tmpLocal;
     (void)tiling;
@@ -493,6 +494,7 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
                  const LocalTensor<T> &srcLocal, const LocalTensor<int32_t> &srcIndexLocal,
                  const LocalTensor<bool> &finishLocal, const int32_t k, const TopkTiling &tiling,
                  const TopKInfo &topKInfo, const bool isLargest = true, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(TopK, T);
     TopK<T, isInitIndex, isHasfinish, isReuseSrc, topkMode>(dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal,
                                                            finishLocal, LocalTensor<uint8_t>(), k, tiling, topKInfo,
                                                            isLargest, loc);

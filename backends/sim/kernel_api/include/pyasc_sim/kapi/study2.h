@@ -90,6 +90,7 @@ PYASC_SIM_REDUCE_SETMASK(ReduceMin, PYASC_SIM_COMMA bool calIndex = false, PYASC
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const uint32_t dstShape[dim],
                       const uint32_t srcShape[dim], const LocalTensor<uint8_t> &sharedTmpBuffer, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Broadcast, T);
     static_assert(dim == 1 || dim == 2, "Broadcast: dim must be 1 or 2 (as documented)");
     static_assert(axis >= 0 && axis < dim, "Broadcast: axis must be 0 or dim - 1");
     (void)sharedTmpBuffer;
@@ -121,17 +122,20 @@ inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcL
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const uint32_t dstShape[dim],
                       const uint32_t srcShape[dim], PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Broadcast, T);
     Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, LocalTensor<uint8_t>(), loc);
 }
 #if !PYASC_SIM_DOCUMENTED_ONLY  // BroadCast: an undocumented spelling of Broadcast
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 inline void BroadCast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const uint32_t dstShape[dim],
                       const uint32_t srcShape[dim], const LocalTensor<uint8_t> &sharedTmpBuffer, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Broadcast, T);
     Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, sharedTmpBuffer, loc);
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 inline void BroadCast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const uint32_t dstShape[dim],
                       const uint32_t srcShape[dim], PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(Broadcast, T);
     Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, LocalTensor<uint8_t>(), loc);
 }
 
