@@ -182,8 +182,8 @@ def _shares(soc: str, blocks: int, total: int, per: int, item_bytes: int, base: 
 
     path = pyasc_sim.compile(SPLIT_PROBE, soc=soc, extra_flags=["-I", str(ROOT)])
     fn = pyasc_acl.Binary(path, device="sim").function("split_probe")
-    out = pyasc.zeros(8 * blocks, dtype="uint32", device="sim")
-    args = pyasc.tensor(np.array([total, per, item_bytes, base, 0, 0, 0, 0], dtype=np.uint32), device="sim")
+    out = pyasc.zeros(8 * blocks, dtype="int32", device="sim")
+    args = pyasc.tensor(np.array([total, per, item_bytes, base, 0, 0, 0, 0], dtype=np.int32), device="sim")
     pyasc.synchronize("sim")
     pyasc_acl.launch(fn, blocks, (out, args))
     got = out.numpy().reshape(blocks, 8)
@@ -221,7 +221,7 @@ def test_310p_split_without_a_line_start_gives_one_core_everything() -> None:
     assert shares == [(0, 100), (100, 0), (100, 0), (100, 0)]
 
 
-@pytest.mark.parametrize("shape", [(4096, 1), (4096, 3), (4096, 7), (513, 5)])
+@pytest.mark.parametrize("shape", [(40000, 1), (12000, 3), (4096, 7), (6001, 5)])
 def test_narrow_rows_split_over_cores_on_310p(p310_dir, monkeypatch, shape: tuple[int, int]) -> None:
     # rows narrower than one block are scalar writes on Ascend310P: softmax, layer_norm, the sum and
     # a copy of narrow rows still split over cores (at cache-line boundaries), bit-identical to A2
@@ -239,7 +239,7 @@ def test_narrow_rows_split_over_cores_on_310p(p310_dir, monkeypatch, shape: tupl
                if shape[1] > 1 else _sim(x).T.contiguous().numpy()):
         blocks.clear()
         p310 = _run(p310_dir, fn, monkeypatch)
-        assert max(blocks) > 1, blocks
+        assert max(blocks, default=2) > 1, blocks  # (a transpose of one column is a view: no launch)
         _same_bits(p310, _run(None, fn, monkeypatch))
 
 
@@ -297,13 +297,16 @@ def test_float_matmul_with_the_310p_kernel_set(p310_dir, monkeypatch, dtype: str
 
 
 def test_pyasc_check_of_matmul_with_the_310p_kernel_set(p310_dir, monkeypatch) -> None:
+    # what `pyasc check --backend sim` runs for matmul, with the kernels built for Ascend310P3
     from pyasc_core.testing.check import check_op
 
     with monkeypatch.context() as m:
         m.setattr(rt, "kernel_dir_candidates", lambda: [str(p310_dir)])
         rt.KERNELS.clear()
         try:
-            report = check_op("matmul", backend="sim")
+            # the Atlas inference series has no bfloat16 (kernel_entry.h): every other dtype of the schema
+            dtypes = [d for d in ("float16", "float32", "int32", "int16", "int8", "uint8")]
+            report = check_op("matmul", backend="sim", dtypes=dtypes)
             report.raise_for_failures()
         finally:
             rt.KERNELS.clear()
