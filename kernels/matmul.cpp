@@ -9,7 +9,8 @@
 // passes B transposed (batch x N x K): its Nz tile in L1 already holds the Zn fractals L0B wants,
 // in L0B's order.
 //
-// matmul_vec_<dtype> (float32, int32): the vector path (the cube takes 16-bit inputs here):
+// matmul_vec_<dtype> (float32, int32): the vector path (int32; float32 where the kernel set has no
+// cube entries, the Atlas inference series):
 // per unit of R rows x an N tile, accumulators stay in UB and each row of B is loaded once for
 // the R rows: acc[r] += A[r, k] * B[k, :] (Muls + Add; float with compensated summation).
 #include "kernel_entry.h"
