@@ -61,7 +61,7 @@ public:
 
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const CopyTiling &tiling) {
         t_ = tiling;
-        CoreRange(t_.totalUnits, t_.unitsPerCore, start_, length_);
+        Split(y);
         if (length_ == 0) {
             return;
         }
@@ -125,6 +125,34 @@ public:
     }
 
 private:
+    // Output item u (element path: row u / chunksPerRow, chunk u % chunksPerRow) starts at this GM byte.
+    struct ChunkStarts {
+        uint64_t y;
+        uint32_t cols;
+        uint32_t chunk;
+        uint32_t chunksPerRow;
+        __aicore__ inline uint64_t operator()(uint32_t u) const {
+            return y + (static_cast<uint64_t>(u / chunksPerRow) * cols + u % chunksPerRow * chunk) * sizeof(T);
+        }
+    };
+
+    // This core's units. A write shorter than one block is scalar on Ascend310P (CopyOut): the element
+    // path's units follow one another in y, so the cores' units start on a cache line of y; a
+    // transpose's units write columns of many rows, so when a run is that short one core does them all.
+    __aicore__ inline void Split(GM_ADDR y) {
+        const uint32_t lastRun = t_.cols - (t_.chunksPerRow - 1) * t_.chunk;
+        const bool narrow = lastRun < PER_BLOCK || (t_.chunksPerRow > 1 && t_.chunk < PER_BLOCK);
+        const bool elementPath = sizeof(T) == 1 || t_.tAxis == 0;
+        if (kScalarTails && narrow && !elementPath) {
+            start_ = 0;
+            length_ = GetBlockIdx() == 0 ? t_.totalUnits : 0;
+            return;
+        }
+        const ChunkStarts starts{reinterpret_cast<uint64_t>(y), t_.cols, t_.chunk, t_.chunksPerRow};
+        ScalarSafeRange(t_.totalUnits, t_.unitsPerCore, starts, elementPath && (t_.cols % PER_BLOCK != 0 || narrow),
+                        start_, length_);
+    }
+
     using W = typename GatherWord<T>::type;
     static constexpr uint32_t WORDS = sizeof(T) / sizeof(W);
     static constexpr uint32_t PER_BLOCK = BLOCK_BYTES / sizeof(T);

@@ -75,8 +75,8 @@ __aicore__ inline uint32_t AlignRepeat(uint32_t count) {
 //     unit (UB operands of DataCopy must be 32-byte aligned; GM addresses need not be);
 //   count <  one block: scalar GlobalTensor reads / writes with DataCacheCleanAndInvalid (the
 //     inference series' two-parameter form). The reference asks that cores writing GM through the
-//     data cache stay a 64-byte cache line apart: true where the split gives only a share's end a
-//     tail, not for rows narrower than a block split over cores (kernels/README.md).
+//     data cache stay a 64-byte cache line apart: the kernels split their work with ScalarSafeRange
+//     (below), whose shares start on a line wherever a share's writes can go through the cache.
 // PipeBarrier<PIPE_ALL> orders the scalar steps against the DMA and vector pipes around them.
 // The same results as the DataCopyPad path bit for bit; the dst / src UB buffers must hold
 // AlignBlock(count) elements (every built-in kernel sizes them so).
@@ -234,6 +234,64 @@ __aicore__ inline void CoreRange(uint32_t total, uint32_t per_core, uint32_t &st
         return;
     }
     length = total - start < per_core ? total - start : per_core;
+}
+
+// The GM cache line of the scalar unit's data cache: the reference asks that cores writing GM
+// through it (GlobalTensor::SetValue) never share a line, since a line is written back whole.
+constexpr uint32_t CACHE_LINE_BYTES = 64;
+
+// true where unaligned lengths move through the scalar unit (CopyIn / CopyOut above).
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
+constexpr bool kScalarTails = true;
+#else
+constexpr bool kScalarTails = false;
+#endif
+
+// Item r of a run of equal items writes GM from byte base + r * bytes (LineRangeBy's StartOf).
+struct UniformItems {
+    uint64_t base;
+    uint64_t bytes;
+    __aicore__ inline uint64_t operator()(uint32_t r) const { return base + static_cast<uint64_t>(r) * bytes; }
+};
+
+// The first item in [from, total) whose GM output starts a cache line, else total.
+template <class StartOf>
+__aicore__ inline uint32_t FirstLineStart(const StartOf &startOf, uint32_t from, uint32_t total) {
+    for (uint32_t r = from; r < total; ++r) {
+        if (startOf(r) % CACHE_LINE_BYTES == 0) {
+            return r;
+        }
+    }
+    return total;
+}
+
+// This core's share [start, start + length) of `total` items whose outputs follow one another in GM
+// (item r from byte startOf(r)), split in chunks of about `per_core`: each boundary moves forward to
+// the first item that starts a 64-byte line, so no line holds the output of two cores (the boundaries
+// only move forward, so the shares still tile [0, total); a share may be empty or longer than per_core;
+// with no such item, core 0 does it all). Results do not depend on the split.
+template <class StartOf>
+__aicore__ inline void LineRangeBy(uint32_t total, uint32_t per_core, const StartOf &startOf, uint32_t &start,
+                                   uint32_t &length) {
+    const uint64_t idx = GetBlockIdx();
+    const uint64_t lo = idx * per_core;
+    const uint64_t hi = lo + per_core;
+    start = idx == 0 ? 0 : (lo >= total ? total : FirstLineStart(startOf, static_cast<uint32_t>(lo), total));
+    const uint32_t end = hi >= total ? total : FirstLineStart(startOf, static_cast<uint32_t>(hi), total);
+    length = end - start;
+}
+
+// The split of a kernel whose share may end in a scalar (data cache) write: line-aligned shares
+// (LineRangeBy) where kScalarTails and `narrow` (some write of a share is shorter than one block),
+// else CoreRange.
+template <class StartOf>
+__aicore__ inline void ScalarSafeRange(uint32_t total, uint32_t per_core, const StartOf &startOf, bool narrow,
+                                       uint32_t &start, uint32_t &length) {
+    if (kScalarTails && narrow) {
+        LineRangeBy(total, per_core, startOf, start, length);
+    } else {
+        CoreRange(total, per_core, start, length);
+    }
 }
 
 // Vector results -> scalar code: waits for the vector pipe, then reads element i.

@@ -9,7 +9,8 @@
 // passes B transposed (batch x N x K): its Nz tile in L1 already holds the Zn fractals L0B wants,
 // in L0B's order.
 //
-// matmul_vec_<dtype> (float32, int32): the vector path (the cube takes 16-bit inputs here):
+// matmul_vec_<dtype> (float32, int32): the vector path (int32; float32 where the kernel set has no
+// cube entries, the Atlas inference series):
 // per unit of R rows x an N tile, accumulators stay in UB and each row of B is loaded once for
 // the R rows: acc[r] += A[r, k] * B[k, :] (Muls + Add; float with compensated summation).
 #include "kernel_entry.h"
@@ -84,6 +85,17 @@ struct MatmulUnit {
     uint64_t cBase;  // C[bi, m0, n0]
 };
 
+// GM byte where unit u's C rows start when there is one N tile (row bi * m + m0 of C).
+struct UnitStarts {
+    UniformItems rows;  // C's rows
+    uint32_t m;
+    uint32_t tileM;
+    uint32_t mTiles;
+    __aicore__ inline uint64_t operator()(uint32_t u) const {
+        return rows(u / mTiles * m + u % mTiles * tileM);
+    }
+};
+
 // Splits the units over the cores and walks this core's; the path (MatmulCube, MatmulVec) has
 // Init(TPipe &, const MatmulTiling &) for its buffers and Unit(const MatmulOperands<T> &, const MatmulUnit &).
 template <typename T, class Path>
@@ -93,7 +105,19 @@ public:
 
     __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR c, const MatmulTiling &tiling) {
         const MatmulTiling &t = io_.t = tiling;
-        CoreRange(t.totalUnits, t.unitsPerCore, unit0_, nunits_);
+        // rows of C shorter than one block are scalar writes on Ascend310P (CopyOut): with one N tile
+        // the units' outputs follow one another and the cores' units start on a cache line of C; with
+        // several (the host avoids a narrow last tile) units of one row interleave and one core does all
+        const uint32_t nTiles = CeilDiv(t.n, t.tileN);
+        const bool narrow = t.n - (nTiles - 1) * t.tileN < BLOCK_BYTES / sizeof(T);
+        if (kScalarTails && narrow && nTiles > 1) {
+            unit0_ = 0;
+            nunits_ = GetBlockIdx() == 0 ? t.totalUnits : 0;
+        } else {
+            const UniformItems rows{reinterpret_cast<uint64_t>(c), static_cast<uint64_t>(t.n) * sizeof(T)};
+            const UnitStarts starts{rows, t.m, t.tileM, CeilDiv(t.m, t.tileM)};
+            ScalarSafeRange(t.totalUnits, t.unitsPerCore, starts, narrow, unit0_, nunits_);
+        }
         if (nunits_ == 0) {
             return;
         }

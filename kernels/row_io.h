@@ -25,7 +25,10 @@ public:
     template <typename Tiling>
     __aicore__ inline bool Init(TPipe &pipe, GM_ADDR xAddr, GM_ADDR yAddr, const Tiling &t, uint32_t yCols,
                                 uint32_t outElems) {
-        CoreRange(t.rows, t.rowsPerCore, row0, nrows);
+        // rows whose output is not whole blocks end in a scalar write on Ascend310P (CopyOut): there
+        // the cores' rows start on a cache line of y
+        const UniformItems items{reinterpret_cast<uint64_t>(yAddr), static_cast<uint64_t>(yCols) * sizeof(T)};
+        ScalarSafeRange(t.rows, t.rowsPerCore, items, (yCols * sizeof(T)) % BLOCK_BYTES != 0, row0, nrows);
         if (nrows == 0) {
             return false;
         }

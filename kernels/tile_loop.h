@@ -25,6 +25,8 @@ struct TileShare {
     uint32_t start = 0;
     uint32_t length = 0;
     uint32_t tile = 0;
+    uint32_t total = 0;    // the elements of all cores
+    uint32_t perCore = 0;  // the tiling's share size
 };
 
 // The share of this core for a tiling struct with totalLength, perCore and tileLength fields.
@@ -32,6 +34,8 @@ template <typename Tiling>
 __aicore__ inline TileShare ShareOf(const Tiling &t) {
     TileShare s;
     s.tile = t.tileLength;
+    s.total = t.totalLength;
+    s.perCore = t.perCore;
     CoreRange(t.totalLength, t.perCore, s.start, s.length);
     return s;
 }
@@ -115,6 +119,10 @@ public:
     __aicore__ inline bool Init(const TileShare &share, GM_ADDR out, GM_ADDR in0, GM_ADDR in1 = nullptr,
                                 GM_ADDR in2 = nullptr) {
         share_ = share;
+        // where a share's last tile can be a scalar write (Ascend310P), shares start on a cache line
+        // of the output, so the short tail's line is this core's alone
+        const UniformItems items{reinterpret_cast<uint64_t>(out), sizeof(Out)};
+        ScalarSafeRange(share.total, share.perCore, items, true, share_.start, share_.length);
         if (share_.length == 0) {
             return false;
         }

@@ -262,6 +262,22 @@ std::string cross_core_race_message(const XcoreConflict &xc, uint32_t *block) {
                         "each block its own bytes");
 }
 
+// The scalar unit's data cache line of global memory (the reference's 64 bytes).
+constexpr uint64_t kGmCacheLineBytes = 64;
+
+std::string line_share_message(const LineShare &ls, bool strict) {
+    const std::string ss = site_str(ls.scalar), os = site_str(ls.other);
+    return format("sanitizer %s%s%s: block %u stored through its data cache (GlobalTensor::"
+                  "SetValue) into the 64-byte global memory line %s, which block %u%s%s also wrote in the same "
+                  "launch; the cache writes the whole line back, so on the Atlas inference series one block's bytes "
+                  "can be lost. Give each block whole 64-byte lines of output (start every block's share on a line), "
+                  "or let one block write the line",
+                  strict ? "check 'gm-cache-line-share' failed" : "warning 'gm-cache-line-share'",
+                  ss.empty() ? "" : " at ", ss.c_str(), ls.scalar_block,
+                  addr_range(ls.line, ls.line + kGmCacheLineBytes).c_str(), ls.other_block,
+                  os.empty() ? "" : " at ", os.c_str());
+}
+
 }  // namespace
 
 void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, LaunchOutcome *out) {
@@ -392,6 +408,19 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
         fail_block = xc.block_b;
         fail_status = ACL_ERROR_RT_AICORE_EXCEPTION;
         fail_message = xc.write_write ? write_overlap_message(xc) : cross_core_race_message(xc, &fail_block);
+    }
+    // gm-cache-line-share (a warning; an error with PYASC_SIM_STRICT): a scalar store of one block
+    // into a 64-byte line another block wrote (kernels built for the Atlas inference series)
+    LineShare share;
+    if (checks && fail_status == 0 && find_line_share(launch_state.writes, kGmCacheLineBytes, &share)) {
+        const std::string msg = line_share_message(share, spec.strict);
+        if (spec.strict) {
+            fail_block = share.scalar_block;
+            fail_status = ACL_ERROR_RT_AICORE_EXCEPTION;
+            fail_message = msg;
+        } else if (launch_state.warnings.size() < kMaxLaunchWarnings) {
+            launch_state.warnings.push_back(format("block %u: %s", share.scalar_block, msg.c_str()));
+        }
     }
     out->status = fail_status;
     out->block = fail_status != 0 ? fail_block : 0;

@@ -157,4 +157,43 @@ bool find_xcore_conflict(const std::vector<std::vector<PyascSimGmWrite>> &record
     return tagged && sweep(all, clocks, out);
 }
 
+bool find_line_share(const std::vector<std::vector<PyascSimGmWrite>> &records, uint64_t line_bytes, LineShare *out) {
+    constexpr uint32_t kNotPlain = PYASC_SIM_GM_READ | PYASC_SIM_GM_EVENT | PYASC_SIM_GM_ATOMIC;
+    struct Scalar {
+        uint64_t line;
+        uint32_t block;
+        const PyascSimGmWrite *rec;
+    };
+    std::vector<Scalar> lines;  // the lines of every scalar store, with a block that stored there
+    for (uint32_t b = 0; b < records.size(); ++b) {
+        for (const PyascSimGmWrite &r : records[b]) {
+            if ((r.reserved & kNotPlain) != 0 || (r.reserved & PYASC_SIM_GM_SCALAR) == 0 || r.end <= r.begin) continue;
+            for (uint64_t l = r.begin / line_bytes; l <= (r.end - 1) / line_bytes; ++l) lines.push_back({l, b, &r});
+        }
+    }
+    if (lines.empty()) return false;
+    std::sort(lines.begin(), lines.end(), [](const Scalar &a, const Scalar &b) {
+        return a.line != b.line ? a.line < b.line : a.block < b.block;
+    });
+    // every plain write of another block into one of those lines
+    for (uint32_t b = 0; b < records.size(); ++b) {
+        for (const PyascSimGmWrite &r : records[b]) {
+            if ((r.reserved & kNotPlain) != 0 || r.end <= r.begin) continue;
+            const uint64_t first = r.begin / line_bytes, last = (r.end - 1) / line_bytes;
+            auto it = std::lower_bound(lines.begin(), lines.end(), first,
+                                       [](const Scalar &s, uint64_t l) { return s.line < l; });
+            for (; it != lines.end() && it->line <= last; ++it) {
+                if (it->block == b) continue;
+                out->scalar_block = it->block;
+                out->other_block = b;
+                out->scalar = *it->rec;
+                out->other = r;
+                out->line = it->line * line_bytes;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 }  // namespace pyasc_sim

@@ -20,6 +20,19 @@ struct XcoreConflict {
     uint64_t begin = 0, end = 0;        // the bytes both touch
 };
 
+// gm-cache-line-share (a warning): block `scalar_block` stored through its data cache (a record
+// tagged PYASC_SIM_GM_SCALAR: GlobalTensor::SetValue of a kernel built for the Atlas inference
+// series) into the `line_bytes` line at `line`, which block `other_block` wrote too (a plain,
+// non-atomic write); the cache writes the whole line back, so one block's bytes can be lost.
+struct LineShare {
+    uint32_t scalar_block = 0, other_block = 0;
+    PyascSimGmWrite scalar{}, other{};
+    uint64_t line = 0;  // the line's first byte
+};
+
+// Finds such a pair of blocks in `records` (per block). Returns false when there is none.
+bool find_line_share(const std::vector<std::vector<PyascSimGmWrite>> &records, uint64_t line_bytes, LineShare *out);
+
 // Finds a conflicting pair of accesses of two different blocks in `records` (per block; untagged
 // records are plain writes of segment 0); plain write/write pairs are looked for first.
 // Returns false when there is none.

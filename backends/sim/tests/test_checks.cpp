@@ -119,6 +119,33 @@ void test_write_write_first() {
     CHECK(c.write_write && c.block_a == 1 && c.block_b == 2);
 }
 
+void test_cache_line_share() {
+    using pyasc_sim::LineShare;
+    using pyasc_sim::find_line_share;
+    constexpr uint32_t S = PYASC_SIM_GM_SCALAR;
+    LineShare ls;
+    // block 1 stores 4 bytes at 136 (line [128, 192)), block 0 moved [160, 192) by DMA: shared
+    Records r(2);
+    r[0] = {access(160, 192, 10, W, 0)};
+    r[1] = {access(136, 140, 20, S, 0)};
+    CHECK(find_line_share(r, 64, &ls));
+    CHECK(ls.scalar_block == 1 && ls.other_block == 0 && ls.line == 128);
+    CHECK(ls.scalar.line == 20 && ls.other.line == 10);
+    // a line apart, reads, atomics and one block's own lines are no report; two plain DMA writes neither
+    Records apart(3);
+    apart[0] = {access(0, 64, 10, W, 0), access(64, 68, 11, S, 0), access(100, 104, 12, R, 0)};
+    apart[1] = {access(128, 132, 20, S, 0), access(96, 128, 21, R, 0), access(64, 72, 22, A, 0)};
+    apart[2] = {access(192, 224, 30, W, 0), access(224, 256, 31, W, 0)};
+    CHECK(!find_line_share(apart, 64, &ls));
+    // two blocks storing neighbouring floats
+    Records stores = {{access(0, 4, 10, S, 0)}, {access(4, 8, 10, S, 0)}};
+    CHECK(find_line_share(stores, 64, &ls));
+    CHECK(ls.line == 0 && ls.scalar_block != ls.other_block);
+    // not a write-overlap: the bytes differ
+    XcoreConflict c;
+    CHECK(!find_xcore_conflict(stores, &c));
+}
+
 void test_pick_source_line() {
     using pyasc_sim::pick_source_line;
     CHECK(pick_source_line("/a/k.cpp:42\n") == "/a/k.cpp:42");
@@ -139,6 +166,7 @@ int main() {
     test_transitive_edges();
     test_atomics();
     test_write_write_first();
+    test_cache_line_share();
     test_pick_source_line();
     if (g_failures != 0) {
         std::fprintf(stderr, "%d check(s) failed\n", g_failures);

@@ -206,6 +206,7 @@ struct BlockState {
     // gm-cross-core-race (xcore.h): on when the runtime reads tagged records (PYASC_SIM_FLAG_XRACE);
     // xseg counts the core's sync events, xmute silences read records (sync workspaces).
     bool xrace = false;
+    bool gm_scalar = false;  // the write being recorded is a data-cache store (PYASC_SIM_GM_SCALAR)
     bool xmute = false;
     uint32_t xseg = 0;
 
@@ -458,7 +459,8 @@ inline void record_write(uint64_t begin, uint64_t end, const SrcLoc &loc) {
     // atomic writes (SetAtomicAdd/Max/Min) of several blocks to the same bytes do not race; they
     // do with plain reads and writes of other blocks (recorded as atomic for gm-cross-core-race)
     if (b.atomic_op != 0 && !b.xrace) return;
-    record_site(b, begin, end, loc, gm_tag(b, b.atomic_op != 0 ? PYASC_SIM_GM_ATOMIC : 0u));
+    const uint32_t kind = b.atomic_op != 0 ? PYASC_SIM_GM_ATOMIC : (b.gm_scalar ? PYASC_SIM_GM_SCALAR : 0u);
+    record_site(b, begin, end, loc, gm_tag(b, kind));
 }
 
 inline void record_site(BlockState &b, uint64_t begin, uint64_t end, const SrcLoc &loc, uint32_t tag) {

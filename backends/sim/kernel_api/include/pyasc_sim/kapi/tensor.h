@@ -70,7 +70,11 @@ public:
                                   atomic == 1 ? "addition" : "max/min");
         }
         b.atomic_op = 0;  // a plain write for the cross-core checks
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
+        b.gm_scalar = true;  // Atlas inference series: its 64-byte line is written back whole
+#endif
         check(offset, 1, true, "SetValue writes", loc);
+        b.gm_scalar = false;
         b.atomic_op = atomic;
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarGmCycles);
         addr_[offset] = value;

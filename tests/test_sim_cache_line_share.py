@@ -1,0 +1,116 @@
+"""Sanitizer warning 'gm-cache-line-share': in a kernel built for the Atlas inference series
+(Ascend310P), a scalar store (GlobalTensor::SetValue, through the core's data cache) of one block
+into a 64-byte global memory line that another block of the launch also writes. The cache writes
+the line back whole, so on hardware one block's bytes can be lost; the reference asks cores to stay
+a cache line apart. A warning (hardware runs it), an error with PYASC_SIM_STRICT=1."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import pyasc
+
+pyasc_sim = pytest.importorskip("pyasc_sim")
+pyasc_acl = pytest.importorskip("pyasc_acl")
+
+SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+// every block stores one float at out[block * stride] through the data cache
+extern "C" __global__ __aicore__ void store_own(GM_ADDR out, uint32_t stride) {
+    GlobalTensor<float> o;
+    o.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(out));
+    o.SetValue(GetBlockIdx() * stride, static_cast<float>(GetBlockIdx() + 1));
+    DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(o);
+}
+
+// block 0 moves 8 floats to out[from, from + 8) with DataCopy; block 1 stores out[at] through the data cache
+extern "C" __global__ __aicore__ void dma_then_store(GM_ADDR out, uint32_t from, uint32_t at) {
+    GlobalTensor<float> o;
+    o.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(out));
+    if (GetBlockIdx() == 0) {
+        TPipe pipe;
+        TBuf<QuePosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 32);
+        LocalTensor<float> t = buf.Get<float>();
+        Duplicate(t, 1.0f, 8);
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        DataCopy(o[from], t, 8);
+    } else {
+        o.SetValue(at, 2.0f);
+        DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(o);
+    }
+}
+"""
+
+
+def _binary(soc: str):
+    return pyasc_acl.Binary(pyasc_sim.compile(SRC, soc=soc, opt="-O1"), device="sim")
+
+
+def _launch(soc: str, name: str, blocks: int, arg: int, out_len: int = 64) -> tuple[np.ndarray, list[str]]:
+    out = pyasc.zeros(out_len, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        pyasc_acl.launch(_binary(soc).function(name), blocks, (out, arg))
+        pyasc.synchronize("sim")
+    return out.numpy(), [str(w.message) for w in seen if issubclass(w.category, pyasc.SanitizerWarning)]
+
+
+def test_two_blocks_storing_into_one_line_on_310p_warn(monkeypatch):
+    monkeypatch.delenv("PYASC_SIM_STRICT", raising=False)
+    out, seen = _launch("Ascend310P3", "store_own", 2, 1)  # out[0] and out[1]: 4 bytes apart
+    np.testing.assert_array_equal(out[:2], [1.0, 2.0])  # the simulator keeps both; hardware may not
+    hits = [w for w in seen if "gm-cache-line-share" in w]
+    assert hits, seen
+    text = hits[0]
+    for piece in ("sanitizer warning 'gm-cache-line-share'", "block 1 stored through its data cache",
+                  "64-byte global memory line", "which block 0", "SetValue",
+                  "start every block's share on a line"):
+        assert piece in text, (piece, text)
+
+
+def test_a_scalar_store_into_a_line_another_block_moved_data_to_warns(monkeypatch):
+    monkeypatch.delenv("PYASC_SIM_STRICT", raising=False)
+    fn = _binary("Ascend310P3").function("dma_then_store")
+    for same_line in (True, False):
+        out = pyasc.zeros(64, dtype="float32", device="sim")
+        pyasc.synchronize("sim")
+        # out[8, 16) by DMA (32 bytes of one 64-byte line); a store into the other half of that line,
+        # or far away (the output's first byte is 32-byte aligned)
+        ptr = out._data._ptr
+        line = (ptr + 32) // 64
+        at = next(i for i in (*range(8), *range(16, 24)) if (ptr + 4 * i) // 64 == line) if same_line else 40
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            pyasc_acl.launch(fn, 2, (out, 8, at))
+            pyasc.synchronize("sim")
+        hits = [str(w.message) for w in seen if "gm-cache-line-share" in str(w.message)]
+        lines = {(out._data._ptr + 4 * i) // 64 for i in range(8, 16)}
+        assert bool(hits) == ((out._data._ptr + 4 * at) // 64 in lines), (at, hits)
+        assert out.numpy()[at] == 2.0
+
+
+def test_blocks_a_line_apart_and_the_a2_build_are_clean(monkeypatch):
+    monkeypatch.delenv("PYASC_SIM_STRICT", raising=False)
+    _, seen = _launch("Ascend310P3", "store_own", 4, 16)  # 64 bytes apart: one line each
+    assert not any("gm-cache-line-share" in w for w in seen), seen
+    _, seen = _launch("Ascend910B1", "store_own", 2, 1)  # the A2 build does not tag its stores
+    assert not any("gm-cache-line-share" in w for w in seen), seen
+
+
+def test_strict_makes_it_an_error(monkeypatch):
+    monkeypatch.setenv("PYASC_SIM_STRICT", "1")
+    out = pyasc.zeros(64, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(_binary("Ascend310P3").function("store_own"), 2, (out, 1))
+    with pytest.raises(pyasc_acl.AclKernelError, match="sanitizer check 'gm-cache-line-share' failed"):
+        pyasc.synchronize("sim")
+    monkeypatch.delenv("PYASC_SIM_STRICT")
+    pyasc.synchronize("sim")  # the device is usable after
