@@ -356,18 +356,20 @@ private:
     }
 
     // mask = x MODE s for int32 x and a scalar s of magnitude <= 1 (callers: the sign of x, x == +-1).  Atlas A2
-    // lists Compares for int32_t; the Atlas inference series AI Core lists half / float only, so there x goes
-    // through float (scratch): float(x) keeps x's sign and equals +-1 or 0 exactly when x does.
+    // lists Compares for int32_t with CMPMODE::EQ only, the Atlas inference series AI Core for half / float only,
+    // so every other case goes through float (scratch): float(x) keeps x's sign and equals +-1 or 0 exactly
+    // when x does.
     __aicore__ inline void IntCompares(const LocalTensor<uint8_t> &mask, const LocalTensor<int32_t> &x, int32_t s,
                                        CMPMODE mode, const LocalTensor<int32_t> &scratch, uint32_t n) {
-#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
+#if !defined(__CCE_AICORE__) || __CCE_AICORE__ != 200
+        if (mode == CMPMODE::EQ) {
+            Compares(mask, x, s, mode, n);
+            return;
+        }
+#endif
         const LocalTensor<float> f = scratch.ReinterpretCast<float>();
         Cast(f, x, RoundMode::CAST_NONE, n);
         Compares(mask, f, static_cast<float>(s), mode, n);
-#else
-        (void)scratch;
-        Compares(mask, x, s, mode, n);
-#endif
     }
 
     // R = X ** Y for int32 (binary exponentiation; selects move the int32 bits as float lanes).
@@ -387,11 +389,7 @@ private:
             const int32_t p = static_cast<int32_t>(1u << bit);
             Mul(R, R, R, n);
             Adds(T2, E, -p, n);
-#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
             IntCompares(m0_, T2, 0, CMPMODE::GE, T1, n);  // E >= p  <=>  E - p >= 0 (no overflow: E >= 0)
-#else
-            Compares(m0_, E, p, CMPMODE::GE, n);
-#endif
             Mul(T1, R, X, n);
             Select(R.ReinterpretCast<float>(), m0_, T1.ReinterpretCast<float>(), R.ReinterpretCast<float>(),
                    SELMODE::VSEL_TENSOR_TENSOR_MODE, n);

@@ -61,7 +61,7 @@
 #define PYASC_SIM_DT_Gatherb uint16_t, uint32_t         // source: atlasascendc_api_07_0234.html (Gatherb(ISASI), row T)
 // ---- compare, select (T = the compared / selected element type) ------------------------------------
 #define PYASC_SIM_DT_Compare half, float, int32_t       // source: atlasascendc_api_07_0066.html (Compare; int32_t for EQ/NE)
-#define PYASC_SIM_DT_Compares half, float, int32_t      // source: atlasascendc_api_07_0068.html (Compares)
+#define PYASC_SIM_DT_Compares half, float, int32_t      // source: atlasascendc_api_07_0068.html (Compares; int32_t for EQ only)
 #define PYASC_SIM_DT_Select half, float                 // source: atlasascendc_api_07_0069.html (Select)
 // ---- bitwise, shifts (template table row T) -------------------------------------------------------
 #define PYASC_SIM_DT_And int16_t, uint16_t              // source: ascendcopapi page And (逻辑计算; TIK vec_and atlastikapi_07_0070 lists uint16/int16 for A2 too)
@@ -76,7 +76,7 @@
 #define PYASC_SIM_DT_BlockReduceMax half, float         // source: ascendcopapi page BlockReduceMax (归约计算)
 #define PYASC_SIM_DT_BlockReduceMin half, float         // source: ascendcopapi page BlockReduceMin (归约计算)
 #define PYASC_SIM_DT_PairReduceSum half, float          // source: ascendcopapi page PairReduceSum (归约计算)
-#define PYASC_SIM_DT_CompareScalar half, float, int32_t  // source: atlasascendc_api_07_0068.html (CompareScalar, the page of the Compares row)
+#define PYASC_SIM_DT_CompareScalar half, float, int32_t  // source: atlasascendc_api_07_0068.html (CompareScalar, the page of the Compares row; int32_t for EQ only)
 #define PYASC_SIM_DT_Brcb int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float  // source: atlasascendc_api_07_0089.html (Brcb)
 // ---- fused arithmetic (template table row T) ------------------------------------------------------
 #define PYASC_SIM_DT_AddRelu int16_t, half, float       // source: atlasascendc_api_07_0043.html (AddRelu)

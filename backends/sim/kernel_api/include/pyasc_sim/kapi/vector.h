@@ -737,20 +737,35 @@ inline void set_bit(uint8_t *bits, uint64_t i, bool v) {
 }
 inline bool get_bit(const uint8_t *bits, uint64_t i) { return ((bits[i >> 3] >> (i & 7)) & 1u) != 0; }
 
-// Compare takes int32_t for EQ and NE only on Atlas A2 (the Compare page's table; dtype_tables.h
-// lists int32_t for the type check, the mode is a run-time argument): an ordering mode on int32_t is
-// reported like an unlisted type.
+inline const char *cmpmode_name(CMPMODE m) {
+    switch (m) {
+        case CMPMODE::LT: return "LT";
+        case CMPMODE::GT: return "GT";
+        case CMPMODE::EQ: return "EQ";
+        case CMPMODE::LE: return "LE";
+        case CMPMODE::GE: return "GE";
+        case CMPMODE::NE: return "NE";
+    }
+    return "?";
+}
+
+// On Atlas A2 the Compare page lists int32_t for EQ and NE only, the Compares page (CompareScalar's
+// too) for EQ only (asc-devkit Compare.md / Compares.md, 数据类型: "int32_t（只支持CMPMODE::EQ）");
+// dtype_tables.h lists int32_t for the type check, the mode is a run-time argument: an unlisted mode
+// on int32_t is reported like an unlisted type.
 template <typename T>
-inline void check_compare_mode(CMPMODE m, const char *api, const SrcLoc &loc) {
+inline void check_compare_mode(CMPMODE m, const char *api, const SrcLoc &loc, bool ne_listed = true) {
 #if __CCE_AICORE__ == 220 && !defined(PYASC_SIM_NO_DTYPE_TABLES)
-    if (std::is_same<T, int32_t>::value && m != CMPMODE::EQ && m != CMPMODE::NE && pyasc_sim::kapi::blk().checks) {
+    if (std::is_same<T, int32_t>::value && m != CMPMODE::EQ && (m != CMPMODE::NE || !ne_listed) &&
+        pyasc_sim::kapi::blk().checks) {
         pyasc_sim::kapi::fail("unsupported", loc,
-                              "%s with int32_t takes CMPMODE::EQ or CMPMODE::NE only on " PYASC_SIM_DT_SOC
-                              " (mode %d): compare int32 order another way, e.g. the sign of a - b in float",
-                              api, static_cast<int>(m));
+                              "%s with int32_t takes %s only on " PYASC_SIM_DT_SOC
+                              " (mode CMPMODE::%s): Cast the int32 operand(s) to float and compare there (exact for "
+                              "the sign of a - b, or for |x| < 2^24)",
+                              api, ne_listed ? "CMPMODE::EQ or CMPMODE::NE" : "CMPMODE::EQ", cmpmode_name(m));
     }
 #else
-    (void)m, (void)api, (void)loc;
+    (void)m, (void)api, (void)loc, (void)ne_listed;
 #endif
 }
 
@@ -808,6 +823,7 @@ template <typename T, typename U>
 inline void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const pyasc_sim::kapi::ident_t<T> src1Scalar,
                      CMPMODE cmpMode, uint32_t count, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(Compares, T);
+    sim_detail::check_compare_mode<T>(cmpMode, "Compares", loc, false);
     sim_detail::check_compare_count<T>(count, "Compares", loc);
     sim_detail::check_operand(src0, "Compares", "src0", count, loc);
     dst.check_aligned("Compares", "dst", loc);

@@ -572,6 +572,7 @@ template <typename T, typename U>
 inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const pyasc_sim::kapi::ident_t<T> src1Scalar,
                           CMPMODE cmpMode, uint32_t count, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(CompareScalar, T);
+    sim_detail::check_compare_mode<T>(cmpMode, "CompareScalar", loc, false);
     Compares(dst, src0, src1Scalar, cmpMode, count, loc);
 }
 template <typename T, typename U, bool isSetMask = true>
@@ -579,6 +580,7 @@ inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
                           CMPMODE cmpMode, const uint64_t mask, uint8_t repeatTimes, const UnaryRepeatParams &p,
                           PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(CompareScalar, T);
+    sim_detail::check_compare_mode<T>(cmpMode, "CompareScalar", loc, false);
     constexpr uint32_t epr = 256 / sizeof(T);
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, epr, "CompareScalar", loc);
     const sim_detail::Opnd o0{p.srcBlkStride, p.srcRepStride, 32 / sizeof(T)};
