@@ -10,6 +10,9 @@
 
 #include "pyasc_sim/kapi/base.h"
 
+// pad_t is a global-scope enum on the NPU (kernels write `pad_t::PAD_NONE` without `AscendC::`).
+enum class pad_t : uint8_t { PAD_NONE = 0 };
+
 namespace AscendC {
 
 struct DataCopyParams {
@@ -55,12 +58,21 @@ struct DataCopyPadParams {
     uint64_t paddingValue = 0;
 };
 
+// Members in the documented order (enhanced DataCopy page, e.g. CANN 8.0.RC2 atlasascendc_api_07_0111),
+// so a positional braced list such as {BLOCK_MODE_MATRIX, DeqScale::DEQ_NONE, 0, 0, true, pad_t::PAD_NONE, 0}
+// fills the same fields as on the NPU. deqScale / padMode / deqTensorAddr are carried, not modelled: only
+// their documented defaults (DEQ_NONE, PAD_NONE) are declared, the in-line quantisation is not simulated.
+enum class DeqScale : uint8_t { DEQ_NONE = 0 };
+
 struct DataCopyEnhancedParams {
     BlockMode blockMode = BlockMode::BLOCK_MODE_NORMAL;
+    DeqScale deqScale = DeqScale::DEQ_NONE;
     uint64_t deqValue = 0;
     uint8_t sidStoreMode = 0;
     bool isRelu = false;
+    pad_t padMode = pad_t::PAD_NONE;
     uint64_t padValue = 0;
+    uint64_t deqTensorAddr = 0;
 };
 
 struct Nd2NzParams {
