@@ -149,3 +149,18 @@ def return_cached_sim_blocks():
     gc.collect()
     pyasc.synchronize("sim")
     pyasc.memory.empty_cache("sim")
+
+
+@pytest.fixture
+def fill():
+    """slow_fill(out, nbytes, value, sleep_us) on a stream (the sim test kernels): a kernel that
+    writes its argument, for the stream-sanitizer tests."""
+    import pyasc_acl
+    from acl_fixtures import kernel_binary
+
+    fn = pyasc_acl.Binary(kernel_binary(), device="sim").function("slow_fill")
+
+    def run(t, value, stream, sleep_us=0):
+        fn(1, t, t.nbytes, value, sleep_us, stream=stream)
+
+    return run

@@ -11,11 +11,9 @@ import numpy as np
 import pytest
 
 import pyasc
-import pyasc_acl
 from pyasc_core import placement, stream_sanitizer
 from pyasc_core.registry import REGISTRY
 
-from acl_fixtures import kernel_binary
 
 pytestmark = pytest.mark.skipif(not REGISTRY.availability("sim")[0], reason="the sim backend is not available")
 
@@ -36,16 +34,6 @@ def _warm(handle, *args):
     handle(*args)
     handle(*args)
     pyasc.synchronize("sim")
-
-
-@pytest.fixture
-def fill():
-    fn = pyasc_acl.Binary(kernel_binary(), device="sim").function("slow_fill")
-
-    def run(t, value, stream, sleep_us=0):
-        fn(1, t, t.nbytes, value, sleep_us, stream=stream)
-
-    return run
 
 
 def test_a_repeated_form_takes_the_fast_path_with_the_same_results_and_counts():

@@ -6,7 +6,6 @@ both give NumPy's results, bit-identical to the Atlas A2 build."""
 from __future__ import annotations
 
 import pathlib
-import shutil
 
 import numpy as np
 import pytest
@@ -16,30 +15,15 @@ import pyasc
 pytest.importorskip("pyasc_kernels")
 pyasc_sim = pytest.importorskip("pyasc_sim")
 
-from pyasc_kernels import _runtime as rt  # noqa: E402
-
-ROOT = pathlib.Path(__file__).resolve().parents[1] / "kernels"
+from kernel_sets import build_kernel_dir, run_with_kernels  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def p310_dir(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
-    d = tmp_path_factory.mktemp("k310p_cmp")
-    for fam in ("compare", "pow"):
-        shutil.copy(pyasc_sim.compile(ROOT / f"{fam}.cpp", soc="Ascend310P3"), d / rt.binary_name("sim", fam))
-    return d
+    return build_kernel_dir(tmp_path_factory.mktemp("k310p_cmp"), ("compare", "pow"), "Ascend310P3")
 
 
-def _run(kdir, fn, monkeypatch):
-    with monkeypatch.context() as m:
-        if kdir is not None:
-            m.setattr(rt, "kernel_dir_candidates", lambda: [str(kdir)])
-        rt.KERNELS.clear()
-        try:
-            out = fn()
-            pyasc.synchronize("sim")
-        finally:
-            rt.KERNELS.clear()
-    return out
+_run = run_with_kernels
 
 
 def _sim(a):

@@ -7,7 +7,6 @@ warning either: shares that can end in a scalar store start on a 64-byte line)."
 from __future__ import annotations
 
 import pathlib
-import shutil
 from typing import Any, Callable
 
 import numpy as np
@@ -22,6 +21,7 @@ pyasc_sim = pytest.importorskip("pyasc_sim")
 # kernels built for Ascend310P (gm-cache-line-share): none of the built-in kernels may cause one
 pytestmark = pytest.mark.filterwarnings("error::pyasc.SanitizerWarning")
 
+from kernel_sets import build_kernel_dir, run_with_kernels  # noqa: E402
 from pyasc_kernels import _runtime as rt  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "kernels"
@@ -32,24 +32,10 @@ LENGTHS = (1, 7, 8, 33, 1000, 4099)
 @pytest.fixture(scope="module")
 def p310_dir(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
     """The families above compiled for Ascend310P3, laid out as an installed kernel directory."""
-    d = tmp_path_factory.mktemp("k310p")
-    for fam in FAMILIES:
-        shutil.copy(pyasc_sim.compile(ROOT / f"{fam}.cpp", soc="Ascend310P3"), d / rt.binary_name("sim", fam))
-    return d
+    return build_kernel_dir(tmp_path_factory.mktemp("k310p"), FAMILIES, "Ascend310P3")
 
 
-def _run(kdir: pathlib.Path | None, fn: Callable[[], np.ndarray], monkeypatch: pytest.MonkeyPatch) -> np.ndarray:
-    """fn() with the built-in kernels loaded from kdir (None: the installed Atlas A2 build)."""
-    with monkeypatch.context() as m:
-        if kdir is not None:
-            m.setattr(rt, "kernel_dir_candidates", lambda: [str(kdir)])
-        rt.KERNELS.clear()
-        try:
-            out = fn()
-            pyasc.synchronize("sim")
-        finally:
-            rt.KERNELS.clear()
-    return out
+_run = run_with_kernels
 
 
 def _same_bits(a: np.ndarray, b: np.ndarray) -> None:

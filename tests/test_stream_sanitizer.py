@@ -9,24 +9,11 @@ import numpy as np
 import pytest
 
 import pyasc
-import pyasc_acl
 from pyasc_core import stream_sanitizer
 
-from acl_fixtures import kernel_binary
 
 pytestmark = pytest.mark.skipif(not pyasc.is_available("sim") if hasattr(pyasc, "is_available") else False,
                                 reason="needs the simulator")
-
-
-@pytest.fixture
-def fill():
-    """slow_fill(out, nbytes, value, sleep_us) on a stream: a kernel that writes its argument."""
-    fn = pyasc_acl.Binary(kernel_binary(), device="sim").function("slow_fill")
-
-    def run(t, value, stream, sleep_us=0):
-        fn(1, t, t.nbytes, value, sleep_us, stream=stream)
-
-    return run
 
 
 def _tensor(n=64):
