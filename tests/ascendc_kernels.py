@@ -70,3 +70,14 @@ def timed_launch(function, num_blocks: int, args, stream) -> float:
     pyasc_acl.launch(function, num_blocks, args, stream=stream)
     end.record(stream)
     return start.elapsed_time(end)
+
+
+def launch_synced(function, num_blocks: int, args) -> None:
+    """One launch on the current stream, with the device synchronised before (the inputs' fills)
+    and after (the results)."""
+    import pyasc
+    import pyasc_acl
+
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(function, num_blocks, args)
+    pyasc.synchronize("sim")

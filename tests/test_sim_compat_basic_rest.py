@@ -18,7 +18,7 @@ import pyasc
 import pyasc_acl
 import pyasc_sim
 
-from ascendc_kernels import ASCENDC_DIR
+from ascendc_kernels import ASCENDC_DIR, launch_synced
 
 SRC = ASCENDC_DIR / "compat" / "basic_api_rest.cpp"
 KAPI = Path(pyasc_sim.get_include()) / "pyasc_sim" / "kapi"
@@ -31,10 +31,7 @@ def kernels():
     return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
 
 
-def _run(fn, blocks, args):
-    pyasc.synchronize("sim")
-    pyasc_acl.launch(fn, blocks, args)
-    pyasc.synchronize("sim")
+_run = launch_synced
 
 
 def test_repeat_reduce_sum_sums_the_masked_part_of_each_row(kernels):

@@ -12,7 +12,7 @@ import pyasc
 import pyasc_acl
 import pyasc_sim
 
-from ascendc_kernels import ASCENDC_DIR
+from ascendc_kernels import ASCENDC_DIR, launch_synced
 
 SRC = ASCENDC_DIR / "compat" / "layout_5hd_idioms.cpp"
 
@@ -22,10 +22,7 @@ def kernels():
     return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
 
 
-def _run(fn, blocks, args):
-    pyasc.synchronize("sim")
-    pyasc_acl.launch(fn, blocks, args)
-    pyasc.synchronize("sim")
+_run = launch_synced
 
 
 @pytest.mark.parametrize("n,c,h,w", [(1, 16, 4, 4), (2, 32, 16, 16), (1, 48, 2, 8)])
