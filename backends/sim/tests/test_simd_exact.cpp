@@ -26,18 +26,28 @@ uint16_t bits(half h) {
     return b;
 }
 
-// float -> half over patterns lo, lo + step, ... below hi; false on a difference.
-bool check_f32_to_f16(uint64_t lo, uint64_t hi, uint64_t step) {
+// Calls chunk(in, n) for the float bit patterns lo, lo + step, ... below hi (64-bit bounds), up to
+// 65536 at a time; false as soon as a chunk returns false.
+template <class Chunk>
+bool for_patterns(uint64_t lo, uint64_t hi, uint64_t step, Chunk &&chunk) {
     constexpr int64_t kChunk = 1 << 16;
     std::vector<float> in(kChunk);
-    std::vector<half> out(kChunk);
     for (uint64_t b = lo; b < hi;) {
         int64_t n = 0;
         for (; n < kChunk && b < hi; ++n, b += step) {
             const uint32_t v = static_cast<uint32_t>(b);
             std::memcpy(&in[n], &v, 4);
         }
-        pyasc_sim::simd::f32_to_f16_avx512(out.data(), in.data(), n);
+        if (!chunk(in.data(), n)) return false;
+    }
+    return true;
+}
+
+// float -> half over patterns lo, lo + step, ... below hi; false on a difference.
+bool check_f32_to_f16(uint64_t lo, uint64_t hi, uint64_t step) {
+    std::vector<half> out(1 << 16);
+    return for_patterns(lo, hi, step, [&](const float *in, int64_t n) {
+        pyasc_sim::simd::f32_to_f16_avx512(out.data(), in, n);
         for (int64_t i = 0; i < n; ++i) {
             const half want = static_cast<half>(in[i]);
             if (bits(out[i]) != bits(want)) {
@@ -46,8 +56,8 @@ bool check_f32_to_f16(uint64_t lo, uint64_t hi, uint64_t step) {
                 return false;
             }
         }
-    }
-    return true;
+        return true;
+    });
 }
 
 // half -> float over every half (n = 65536 + 7: the F16C tail too).
@@ -72,15 +82,9 @@ bool check_f16_to_f32() {
 // ln over patterns lo, lo + step, ... below hi: the AVX-512 loop against log_f32_one bit for bit,
 // and log_f32_one within 1 ulp of double log (finite positive x); false on a difference.
 bool check_log(uint64_t lo, uint64_t hi, uint64_t step) {
-    constexpr int64_t kChunk = 1 << 16;
-    std::vector<float> in(kChunk), out(kChunk);
-    for (uint64_t b = lo; b < hi;) {
-        int64_t n = 0;
-        for (; n < kChunk && b < hi; ++n, b += step) {
-            const uint32_t v = static_cast<uint32_t>(b);
-            std::memcpy(&in[n], &v, 4);
-        }
-        pyasc_sim::simd::log_f32_avx512(out.data(), in.data(), n);
+    std::vector<float> out(1 << 16);
+    return for_patterns(lo, hi, step, [&](const float *in, int64_t n) {
+        pyasc_sim::simd::log_f32_avx512(out.data(), in, n);
         for (int64_t i = 0; i < n; ++i) {
             const float want = pyasc_sim::simd::log_f32_one(in[i]);
             if (bits(out[i]) != bits(want)) {
@@ -98,21 +102,15 @@ bool check_log(uint64_t lo, uint64_t hi, uint64_t step) {
                 }
             }
         }
-    }
-    return true;
+        return true;
+    });
 }
 
 // exp over patterns lo, lo + step, ... below hi (64-bit bounds); false on a difference.
 bool check(uint64_t lo, uint64_t hi, uint64_t step) {
-    constexpr int64_t kChunk = 1 << 16;
-    std::vector<float> in(kChunk), out(kChunk);
-    for (uint64_t b = lo; b < hi;) {
-        int64_t n = 0;
-        for (; n < kChunk && b < hi; ++n, b += step) {
-            const uint32_t v = static_cast<uint32_t>(b);
-            std::memcpy(&in[n], &v, 4);
-        }
-        pyasc_sim::simd::exp_f32_avx512(out.data(), in.data(), n);
+    std::vector<float> out(1 << 16);
+    return for_patterns(lo, hi, step, [&](const float *in, int64_t n) {
+        pyasc_sim::simd::exp_f32_avx512(out.data(), in, n);
         for (int64_t i = 0; i < n; ++i) {
             const float want = pyasc_sim::simd::exp_f32_one(in[i]);
             if (bits(out[i]) != bits(want)) {
@@ -121,8 +119,8 @@ bool check(uint64_t lo, uint64_t hi, uint64_t step) {
                 return false;
             }
         }
-    }
-    return true;
+        return true;
+    });
 }
 
 }  // namespace
