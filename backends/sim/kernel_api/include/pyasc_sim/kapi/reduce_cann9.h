@@ -45,6 +45,32 @@ inline void reduce9_types() {
                   "AscendC::ReduceDataBlock / ReduceRepeat / ReducePairElem: dst and src have the same element type "
                   "on the simulated SoCs");
 }
+// The BlockReduce* / WholeReduce* instruction reduceType names, for either mask form (an int32_t
+// count or a uint64_t[2] bit mask): the public overloads differ only in their mask parameter.
+template <ReduceType reduceType, typename T, bool isSetMask, typename U, typename Mask>
+inline void reduce_data_block(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Mask &mask,
+                              int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                              const pyasc_sim::kapi::SrcLoc &loc) {
+    if (reduceType == ReduceType::SUM) {
+        BlockReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
+    } else if (reduceType == ReduceType::MAX) {
+        BlockReduceMax<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
+    } else {
+        BlockReduceMin<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
+    }
+}
+template <ReduceType reduceType, typename T, bool isSetMask, typename U, typename Mask>
+inline void reduce_repeat(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Mask &mask, int32_t repeatTime,
+                          int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, ReduceOrder order,
+                          const pyasc_sim::kapi::SrcLoc &loc) {
+    if (reduceType == ReduceType::SUM) {
+        WholeReduceSum<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, loc);
+    } else if (reduceType == ReduceType::MAX) {
+        WholeReduceMax<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, order, loc);
+    } else {
+        WholeReduceMin<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, order, loc);
+    }
+}
 }  // namespace sim_detail
 
 // ---- ReduceDataBlock: one result per 32-byte DataBlock (8 per repeat) ---------------------------------
@@ -55,13 +81,8 @@ inline void ReduceDataBlock(const LocalTensor<T> &dst, const LocalTensor<U> &src
     sim_detail::reduce9_types<T, U>();
     PYASC_SIM_DTYPE_CHECK(ReduceDataBlock, T);
     if (sim_detail::reduce9_nop(repeatTime, mask)) return;
-    if (reduceType == ReduceType::SUM) {
-        BlockReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
-    } else if (reduceType == ReduceType::MAX) {
-        BlockReduceMax<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
-    } else {
-        BlockReduceMin<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
-    }
+    sim_detail::reduce_data_block<reduceType, T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                                            srcRepStride, loc);
 }
 template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 inline void ReduceDataBlock(const LocalTensor<T> &dst, const LocalTensor<U> &src, const uint64_t mask[],
@@ -70,13 +91,8 @@ inline void ReduceDataBlock(const LocalTensor<T> &dst, const LocalTensor<U> &src
     sim_detail::reduce9_types<T, U>();
     PYASC_SIM_DTYPE_CHECK(ReduceDataBlock, T);
     if (sim_detail::reduce9_nop(repeatTime, 1)) return;
-    if (reduceType == ReduceType::SUM) {
-        BlockReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
-    } else if (reduceType == ReduceType::MAX) {
-        BlockReduceMax<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
-    } else {
-        BlockReduceMin<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
-    }
+    sim_detail::reduce_data_block<reduceType, T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                                            srcRepStride, loc);
 }
 
 // ---- ReduceRepeat: one result (MAX / MIN: value and in-repeat index, by `order`) per repeat ------------
@@ -88,13 +104,8 @@ inline void ReduceRepeat(const LocalTensor<T> &dst, const LocalTensor<U> &src, c
     sim_detail::reduce9_types<T, U>();
     PYASC_SIM_DTYPE_CHECK(ReduceRepeat, T);
     if (sim_detail::reduce9_nop(repeatTime, mask)) return;
-    if (reduceType == ReduceType::SUM) {
-        WholeReduceSum<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, loc);
-    } else if (reduceType == ReduceType::MAX) {
-        WholeReduceMax<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, order, loc);
-    } else {
-        WholeReduceMin<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, order, loc);
-    }
+    sim_detail::reduce_repeat<reduceType, T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                                        srcRepStride, order, loc);
 }
 template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 inline void ReduceRepeat(const LocalTensor<T> &dst, const LocalTensor<U> &src, const uint64_t mask[],
@@ -104,13 +115,8 @@ inline void ReduceRepeat(const LocalTensor<T> &dst, const LocalTensor<U> &src, c
     sim_detail::reduce9_types<T, U>();
     PYASC_SIM_DTYPE_CHECK(ReduceRepeat, T);
     if (sim_detail::reduce9_nop(repeatTime, 1)) return;
-    if (reduceType == ReduceType::SUM) {
-        WholeReduceSum<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, loc);
-    } else if (reduceType == ReduceType::MAX) {
-        WholeReduceMax<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, order, loc);
-    } else {
-        WholeReduceMin<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, order, loc);
-    }
+    sim_detail::reduce_repeat<reduceType, T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                                        srcRepStride, order, loc);
 }
 
 // ---- ReducePairElem: sums of adjacent (even, odd) pairs; SUM only -----------------------------------
