@@ -1,7 +1,8 @@
 """Fixes from the eleventh public-kernel study, helper study11b (backends/sim/kernel_api/COMPAT.md,
 "Round 11 (study11b)"): the SDK functions behind DataCopyPad, ``DataCopyPadGm2UBImpl`` /
 ``DataCopyPadUB2GMImpl``, called on raw ``__ubuf__`` / ``__gm__`` pointers as public kernels do (int64
-indices moved as uint32 words), in both prototypes, with DataCopyPad's checks. The kernels are our own,
+indices moved as uint32 words), in both prototypes, with DataCopyPad's checks; and ``float16_t``, the
+toolchain's name for half. The kernels are our own,
 in the style of the public kernels studied (kernels/compat/study11b_idioms.cpp)."""
 
 from __future__ import annotations
@@ -54,3 +55,14 @@ def test_misaligned_ub_pointer_is_reported(kernels):
     with pytest.raises(pyasc_acl.AclKernelError,
                        match=r"'ub-alignment' failed at .*study11b_idioms\.cpp:\d+: DataCopyPad: dst starts at UB offset 4"):
         pyasc.synchronize("sim")
+
+
+def test_float16_t_is_half(kernels):
+    n = 48
+    x = np.random.default_rng(16).uniform(-8, 8, n).astype(np.float16)
+    xd = pyasc.tensor(x, device="sim")
+    y = pyasc.zeros((n,), dtype="float16", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("float16_t_axpb"), 1, (xd, y, n))
+    pyasc.synchronize("sim")
+    np.testing.assert_array_equal(y.numpy(), (x * np.float16(2)) + np.float16(0.5))

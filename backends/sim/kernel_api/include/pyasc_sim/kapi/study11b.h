@@ -8,11 +8,15 @@
 //   are accepted: (DataCopyExtParams, DataCopyPadExtParams<T>) and the older
 //   (DataCopyParams, DataCopyPadParams); they run as DataCopyPad on a UB view of the pointer, so the
 //   same alignment, bounds and race checks apply.
+// * float16_t: the NPU toolchain's name for half, next to float32_t (kapi/study10.h); public kernels
+//   declare tensors and scalars of it with only kernel_operator.h included (global, as float32_t).
 #ifndef PYASC_SIM_KAPI_STUDY11B_H_
 #define PYASC_SIM_KAPI_STUDY11B_H_
 
 #include "pyasc_sim/kapi/data_copy.h"
 #include "pyasc_sim/kapi/study10.h"
+
+using float16_t = half;
 
 namespace AscendC {
 

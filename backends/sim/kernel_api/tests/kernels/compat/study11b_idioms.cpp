@@ -2,7 +2,7 @@
 // (study11b)"), written for pyasc in the style of the public kernels studied: the SDK functions behind
 // DataCopyPad called directly on raw __ubuf__ / __gm__ pointers, with another element type than the
 // tensors' (int64 indices moved as uint32 words), and their older DataCopyParams / DataCopyPadParams
-// prototypes.
+// prototypes; float16_t, the toolchain's name for half.
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -68,4 +68,30 @@ extern "C" __global__ __aicore__ void misaligned_ub_copy(GM_ADDR in, uint32_t n)
     DataCopyExtParams copy{1, static_cast<uint32_t>(n * sizeof(float)), 0, 0, 0};
     DataCopyPadExtParams<float> noPad{false, 0, 0, 0.0f};
     DataCopyPadGm2UBImpl((__ubuf__ float *)t[1].GetPhyAddr(), (__gm__ float *)in, copy, noPad);
+}
+
+// float16_t (the toolchain's name for half) for tensors and scalars: y = x * 2 + 0.5 over n halves
+// (n a multiple of 16), through a queue pair.
+extern "C" __global__ __aicore__ void float16_t_axpb(GM_ADDR x, GM_ADDR y, uint32_t n)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> qin;
+    TQue<TPosition::VECOUT, 1> qout;
+    pipe.InitBuffer(qin, 1, n * sizeof(float16_t));
+    pipe.InitBuffer(qout, 1, n * sizeof(float16_t));
+    GlobalTensor<float16_t> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float16_t *)x, n);
+    gy.SetGlobalBuffer((__gm__ float16_t *)y, n);
+    LocalTensor<float16_t> a = qin.AllocTensor<float16_t>();
+    DataCopy(a, gx, n);
+    qin.EnQue(a);
+    a = qin.DeQue<float16_t>();
+    LocalTensor<float16_t> b = qout.AllocTensor<float16_t>();
+    Muls(b, a, (float16_t)(2.0), n);
+    Adds(b, b, static_cast<float16_t>(0.5f), n);
+    qout.EnQue(b);
+    qin.FreeTensor(a);
+    b = qout.DeQue<float16_t>();
+    DataCopy(gy, b, n);
+    qout.FreeTensor(b);
 }
