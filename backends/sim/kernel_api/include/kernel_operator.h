@@ -50,6 +50,7 @@
 #include "pyasc_sim/kapi/tensor_trait.h"  // TensorTrait, Layout / Shape / Stride, LocalTensor<TensorTrait<...>>(addr)
 #include "pyasc_sim/kapi/study2.h"     // set_mask_count / set_mask_norm, AscendCUtils::ResetMask
 #include "pyasc_sim/kapi/study10.h"    // block_idx / get_block_idx, likely, AlignUp, LocalMemAllocator, copy_*_align_b*
+#include "pyasc_sim/kapi/study11b.h"   // DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl (SDK functions behind DataCopyPad)
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
 
 #endif  // PYASC_SIM_KERNEL_OPERATOR_H_
