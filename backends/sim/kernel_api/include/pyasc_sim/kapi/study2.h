@@ -45,6 +45,9 @@ struct AscendCUtils {
     static inline void ResetMask() { AscendC::ResetMask(); }
     template <typename T, MaskMode mode = MaskMode::NORMAL>
     static inline void SetMask(const uint64_t maskHigh, const uint64_t maskLow) { SetVectorMask<T, mode>(maskHigh, maskLow); }
+    // The length form public kernels call (vllm-ascend adn_rms_norm): the documented SetVectorMask(len).
+    template <typename T, MaskMode mode = MaskMode::NORMAL>
+    static inline void SetMask(const int32_t len) { SetVectorMask<T, mode>(len); }
 };
 #endif
 
