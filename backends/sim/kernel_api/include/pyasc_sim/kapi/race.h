@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstring>
 #include <map>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -86,6 +87,24 @@ struct RaceState {
         for (int q = 0; q < kRacePipes; ++q) x.r_ep[q] = 0;
         for (int q = 0; q < kRacePipes; ++q) x.r_loc[q] = 0;
     }
+    // Whether a sector holds what set_written(x, ep, li, p) would leave in it.
+    static bool is_written(const Sector &a, uint32_t ep, uint16_t li, int p) {
+        if (a.w_ep != ep || a.w_loc != li || a.w_pipe != p) return false;
+        for (int q = 0; q < kRacePipes; ++q) {
+            if (a.r_ep[q] != 0 || a.r_loc[q] != 0) return false;
+        }
+        return true;
+    }
+    // Whether a equals b once b is read by pipe p at epoch ep (source line li).
+    static bool is_read_of(const Sector &a, const Sector &b, uint32_t ep, uint16_t li, int p) {
+        if (a.w_ep != b.w_ep || a.w_loc != b.w_loc || a.w_pipe != b.w_pipe) return false;
+        for (int q = 0; q < kRacePipes; ++q) {
+            const uint32_t e = q == p ? ep : b.r_ep[q];
+            const uint16_t l = q == p ? li : b.r_loc[q];
+            if (a.r_ep[q] != e || a.r_loc[q] != l) return false;
+        }
+        return true;
+    }
     // One run: sectors [first, the next run's first) with the same last accesses.
     struct Run {
         uint64_t first;
@@ -157,6 +176,12 @@ struct RaceState {
     bool on = false;
     uint32_t vc[kRacePipes][kRaceLanes] = {};  // vc[p][q]: the epoch of pipe q that pipe p has seen (q < 7)
     uint32_t diag[kRaceLanes] = {};            // vc[q][q] (lane 7: 0), kept by commit(): see join_all
+    // Lazy epochs: whether pipe q's current epoch vc[q][q] was copied out (SetFlag of its events,
+    // a barrier, a queue publish) since its last instruction.  Only those copies are ever compared
+    // with recorded epochs, so consecutive instructions of one pipe with no copy between them are
+    // indistinguishable to every check and share an epoch: their accesses then form one run (rows
+    // of a buffer read or written one instruction at a time by a loop stay one run, not one each).
+    bool seen[kRacePipes] = {true, true, true, true, true, true, true};
     // Per memory: runs of sectors with the same last accesses, sorted by their first sector (a run
     // ends where the next begins, the last at nsec). An instruction touches whole operands, so a
     // check or an update costs per run it overlaps, not per 32-byte sector; a flat sorted vector
@@ -167,7 +192,31 @@ struct RaceState {
     // than the 192 KiB unified buffer: a kernel's buffers and rows, 16 or 4 KiB apart, keep their own)
     static constexpr size_t kHints = 256;
     uint16_t hint[kRaceMems][kHints] = {};
-    std::vector<Note> pending;              // accesses of the instruction not yet charged
+    // Accesses of the instruction not yet charged: a few operands in place (no heap traffic per
+    // instruction), the rare instruction with more in a vector behind them.
+    struct Pending {
+        static constexpr size_t kInline = 8;
+        union Slot {
+            Note n;
+            Slot() {}
+        } inl[kInline];
+        size_t count = 0;
+        std::vector<Note> more;
+        bool empty() const { return count == 0; }
+        void clear() {
+            count = 0;
+            more.clear();
+        }
+        void add(int kind, uint64_t off, uint64_t bytes, bool write) {
+            if (count < kInline) {
+                new (&inl[count].n) Note(kind, off, bytes, write);
+            } else {
+                more.emplace_back(kind, off, bytes, write);
+            }
+            ++count;
+        }
+        const Note &operator[](size_t i) const { return i < kInline ? inl[i].n : more[i - kInline]; }
+    } pending;
     const char *pend_file = nullptr;
     unsigned pend_line = 0;
     std::vector<std::pair<const char *, unsigned>> locs{{nullptr, 0}};
@@ -186,7 +235,7 @@ struct RaceState {
         if (!pending.empty() && (file != pend_file || line != pend_line)) pending.clear();  // never charged
         pend_file = file;
         pend_line = line;
-        pending.emplace_back(kind, off, bytes, write);
+        pending.add(kind, off, bytes, write);
     }
 
     uint16_t intern(const char *file, unsigned line) {
@@ -212,13 +261,17 @@ struct RaceState {
             pending.clear();
             return c;
         }
-        const uint32_t ep = ++vc[p][p];
-        diag[p] = ep;
+        if (seen[p]) {
+            diag[p] = ++vc[p][p];
+            seen[p] = false;
+        }
+        const uint32_t ep = vc[p][p];
         const uint16_t li = intern(pend_file, pend_line);
         // Reads first, and for a write its reads before its write: the report names the access
         // the missing edge belongs to (the latest unordered one).
         for (int pass = 0; pass < 2; ++pass) {
-            for (const Note &n : pending) {
+            for (size_t j = 0; j < pending.count; ++j) {
+                const Note &n = pending[j];
                 if (n.write != (pass == 1)) continue;
                 Runs &r = runs_of(n.kind, capacity);
                 const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
@@ -251,7 +304,8 @@ struct RaceState {
                 }
             }
         }
-        for (const Note &n : pending) {
+        for (size_t j = 0; j < pending.count; ++j) {
+            const Note &n = pending[j];
             // A scalar read (GetValue) is checked above but not recorded: the write check ignores the
             // S pipe's reads (see there), so recording one would only split runs (a kernel reading a
             // row's result slot by slot split its result buffer into a run per slot).
@@ -273,6 +327,19 @@ struct RaceState {
                         r.erase(r.begin() + static_cast<std::ptrdiff_t>(i + 1));
                     }
                     if (i > 0 && same_sector(r[i - 1].s, r[i].s)) r.erase(r.begin() + static_cast<std::ptrdiff_t>(i));
+                    continue;
+                }
+                // the access starts (ends) inside one run and leaves its sectors as the run before
+                // (after) it already is: that neighbour grows over them (a loop going row by row
+                // through a buffer at one epoch: no split and no merge per row)
+                if (last < end_i && r[i].first == first && i > 0 &&
+                    (n.write ? is_written(r[i - 1].s, ep, li, p) : is_read_of(r[i - 1].s, r[i].s, ep, li, p))) {
+                    r[i].first = last;
+                    continue;
+                }
+                if (r[i].first < first && end_i == last && i + 1 < r.size() &&
+                    (n.write ? is_written(r[i + 1].s, ep, li, p) : is_read_of(r[i + 1].s, r[i].s, ep, li, p))) {
+                    r[i + 1].first = first;
                     continue;
                 }
             }
@@ -312,6 +379,7 @@ struct RaceState {
         race_event_pipes(event, s, d);
         if (!on || s < 0 || event >= 64 || id < 0 || id >= 8) return;
         RaceClock &f = flag_vc[event][id];
+        seen[s] = true;  // the source pipe's epoch is copied out
         if (!f.set) {
             for (int q = 0; q < kRacePipes; ++q) f.c[q] = 0;
             f.set = true;
@@ -344,6 +412,7 @@ struct RaceState {
         if (!on) return;
         uint32_t all[kRaceLanes];
         join_all(all);
+        for (int q = 0; q < kRacePipes; ++q) seen[q] = true;
         for (int p = 0; p < kRacePipes; ++p)
             for (int q = 0; q < kRaceLanes; ++q) vc[p][q] = all[q];  // all[q] >= vc[p][q] (join_all)
     }
@@ -351,6 +420,7 @@ struct RaceState {
     void publish(RaceClock &slot) {
         if (!on) return;
         join_all(slot.c);
+        for (int q = 0; q < kRacePipes; ++q) seen[q] = true;
         slot.set = true;
     }
     // ... and every pipe of the consumer (DeQue, AllocTensor of the buffer) sees it.
