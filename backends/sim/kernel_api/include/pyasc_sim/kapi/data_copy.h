@@ -88,7 +88,7 @@ inline void check_read_bursts(const GlobalTensor<T> &g, uint64_t count, uint64_t
 template <typename T>
 inline void check_datacopypad_soc(const pyasc_sim::kapi::SrcLoc &loc) {
 #if defined(PYASC_SIM_DATACOPYPAD_AT_RUN_TIME)
-    if (!PYASC_SIM_DTYPE_OK(DataCopyPad, T)) {
+    if (!PYASC_SIM_DTYPE_OK(DataCopyPad, ::pyasc_sim::kapi::dtypes::moved_as_t<T>)) {
         pyasc_sim::kapi::fail("dtype-table", loc,
                               "AscendC::DataCopyPad is not available on %s (its product table marks this family "
                               "unsupported): move whole 32-byte blocks with DataCopy, or build for an Atlas A2 SoC "
@@ -97,7 +97,7 @@ inline void check_datacopypad_soc(const pyasc_sim::kapi::SrcLoc &loc) {
     }
 #else
     (void)loc;
-    PYASC_SIM_DTYPE_CHECK(DataCopyPad, T);
+    PYASC_SIM_DTYPE_CHECK(DataCopyPad, ::pyasc_sim::kapi::dtypes::moved_as_t<T>);
 #endif
 }
 
@@ -112,7 +112,7 @@ inline void fill(uint8_t *p, uint64_t bytes, T value) {
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const uint32_t count,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    PYASC_SIM_DTYPE_CHECK(DataCopy, T);  // GM -> local rows of the DataCopy table
+    PYASC_SIM_DTYPE_CHECK(DataCopy, ::pyasc_sim::kapi::dtypes::moved_as_t<T>);  // GM -> local rows of the DataCopy table
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (!b.checks && !pyasc_sim::kapi::kTimelineSpans) {  // checks off: one state lookup per copy
         const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T) / 32 * 32;  // as copy_len
@@ -131,7 +131,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 template <typename T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    PYASC_SIM_DTYPE_CHECK(DataCopy, T);  // UB -> GM: the same list as GM -> UB
+    PYASC_SIM_DTYPE_CHECK(DataCopy, ::pyasc_sim::kapi::dtypes::moved_as_t<T>);  // UB -> GM: the same list as GM -> UB
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (!b.checks && !pyasc_sim::kapi::kTimelineSpans) {  // checks off: one state lookup per copy
         const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T) / 32 * 32;  // as copy_len
@@ -150,7 +150,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    PYASC_SIM_DTYPE_CHECK(DataCopy, T);  // UB -> UB
+    PYASC_SIM_DTYPE_CHECK(DataCopy, ::pyasc_sim::kapi::dtypes::moved_as_t<T>);  // UB -> UB
     const uint64_t bytes = sim_detail::copy_len(count, sizeof(T), "DataCopy (local -> local)", loc);
     dst.check_aligned("DataCopy", "dst", loc);
     src.check_aligned("DataCopy", "src", loc);
@@ -166,7 +166,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    PYASC_SIM_DTYPE_CHECK(DataCopy, T);
+    PYASC_SIM_DTYPE_CHECK(DataCopy, ::pyasc_sim::kapi::dtypes::moved_as_t<T>);
     const uint64_t burst = p.blockLen * 32ull, sp = burst + p.srcStride * 32ull, dp = burst + p.dstStride * 32ull;
     dst.check_aligned("DataCopy", "dst", loc);
     dst.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, burst, dp)), "DataCopy writes", loc);
@@ -179,7 +179,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 template <typename T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    PYASC_SIM_DTYPE_CHECK(DataCopy, T);
+    PYASC_SIM_DTYPE_CHECK(DataCopy, ::pyasc_sim::kapi::dtypes::moved_as_t<T>);
     const uint64_t burst = p.blockLen * 32ull, sp = burst + p.srcStride * 32ull, dp = burst + p.dstStride * 32ull;
     src.check_aligned("DataCopy", "src", loc);
     src.check_read_bursts(p.blockCount, burst, sp, "DataCopy reads", loc);
@@ -193,7 +193,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    PYASC_SIM_DTYPE_CHECK(DataCopy, T);
+    PYASC_SIM_DTYPE_CHECK(DataCopy, ::pyasc_sim::kapi::dtypes::moved_as_t<T>);
     const uint64_t burst = p.blockLen * 32ull, sp = burst + p.srcStride * 32ull, dp = burst + p.dstStride * 32ull;
     dst.check_aligned("DataCopy", "dst", loc);
     src.check_aligned("DataCopy", "src", loc);

@@ -418,6 +418,20 @@ namespace kapi {
 namespace dtypes {
 struct unchecked {};  // the table of the chosen SoC family has no row for the API: any type passes
 struct not_on_this_soc {};  // the reference marks the API unsupported on the SoC family: no type passes
+// DataCopy / DataCopyPad move bytes: a bool tensor (one byte, 0 or 1) is checked as uint8_t. The Atlas A2
+// and inference-series pages list no bool (the Ascend 950 pages do), but the NPU compiler accepts it and
+// public kernels shipped for Atlas A2 move bool masks this way (sgl-kernel-npu build_tree's
+// DataCopyPad<bool>, an IsInf kernel's bool output), so refusing it would be a false positive.
+template <typename T>
+struct moved_as {
+    using type = T;
+};
+template <>
+struct moved_as<bool> {
+    using type = uint8_t;
+};
+template <typename T>
+using moved_as_t = typename moved_as<typename std::remove_cv<T>::type>::type;
 template <typename T, typename... Listed>
 constexpr bool listed_v = ((std::is_same<typename std::remove_cv<T>::type, Listed>::value ||
                             std::is_same<unchecked, Listed>::value) || ...);
