@@ -151,7 +151,7 @@ def test_the_rows_cite_their_page_and_the_gap_list_shrank():
     text = _tables()
     block = re.search(r"// ---- Cast on the Atlas inference series AI Core.*?\n#endif", text, re.S).group(0)
     assert "source: asc-devkit docs/api/SIMD-API/" in block and "Cast.md" in block
-    rows = re.findall(r"X\((\w+), (\w+), ", block)
+    rows = [r for r in re.findall(r"X\((\w+), (\w+), ", block) if r != ("src", "dst")]
     assert len(rows) == 13 and ("float", "int32_t") in rows and ("float", "int64_t") not in rows
     axpy = re.search(r"#elif __CCE_AICORE__ == 200\n(//.*\n)*#define PYASC_SIM_AXPY_PAIRS", text)
     assert axpy and "Axpy.md" in axpy.group(0)
