@@ -1,5 +1,5 @@
 """Issue 10 point 8, sixth batch of the API x dtype tables (kapi/dtype_tables.h): Cast and Axpy on the Atlas
-inference series AI Core (Ascend310P). Axpy's (src, dst) pairs are checked when the kernel compiles; Cast's
+inference series AI Core (Ascend310P), and the DataCopyEnhancedParams local -> local form. Axpy's (src, dst) pairs are checked when the kernel compiles; Cast's
 (src, dst) pairs and the RoundModes each pair takes are checked when the call runs (CANN's own check there is a
 run-time assertion, and kernels keep other families' conversions in code this one never runs): an unlisted
 pair or mode is an error `dtype-table` at the kernel's Cast line naming the API, the types, the mode, the SoC
@@ -192,3 +192,55 @@ def test_builtin_casts_on_310p_use_listed_rows_and_match_a2(p310_cast_dir, monke
     assert p310.dtype == a2.dtype
     np.testing.assert_array_equal(p310.view(np.uint8), a2.view(np.uint8))
     np.testing.assert_array_equal(p310, a.astype(dst))
+
+
+# -- DataCopy with DataCopyEnhancedParams, local -> local ------------------------------------------------
+
+ENHANCED_KERNEL = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void enh(GM_ADDR x) {
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::CO1, 1> q1;
+    AscendC::TQue<AscendC::TPosition::CO2, 1> q2;
+    pipe.InitBuffer(q1, 1, 4096);
+    pipe.InitBuffer(q2, 1, 4096);
+    AscendC::LocalTensor<%(T)s> c1 = q1.AllocTensor<%(T)s>(); AscendC::LocalTensor<%(T)s> c2 = q2.AllocTensor<%(T)s>();
+    AscendC::DataCopyEnhancedParams ep; ep.blockMode = AscendC::BlockMode::BLOCK_MODE_MATRIX;
+    AscendC::DataCopy(c2, c1, AscendC::DataCopyParams{1, 1, 0, 0}, ep);
+}
+"""
+
+
+def _enhanced(tmp_path, t: str):
+    p = tmp_path / f"enh_{t}.cpp"
+    p.write_text(ENHANCED_KERNEL % {"T": t})
+    return p
+
+
+def test_enhanced_co1_to_co2_copy_takes_its_table_when_it_runs_on_the_inference_series(tmp_path):
+    # int16_t is a DataCopy type (it compiles) but not one of the CO1 -> CO2 path's (表7: half, float, int32_t,
+    # uint32_t): refused when the call runs, at the DataCopy line, before any byte moves
+    fn = pyasc_acl.Binary(pyasc_sim.compile(_enhanced(tmp_path, "int16_t"), opt="-O0", soc="Ascend310P3"),
+                          device="sim").function("enh")
+    x = pyasc.zeros((16,), dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(fn, 1, (x,))
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        pyasc.synchronize("sim")
+    msg = info.value.message
+    assert "sanitizer check 'dtype-table'" in msg and "enh_int16_t.cpp:10" in msg
+    assert (f"pyasc dtype-table: AscendC::DataCopy (DataCopyEnhancedParams, CO1 -> CO2) is not documented for "
+            f"element type int16_t on {P310}; listed types: half, float, int32_t, uint32_t (fix: use a listed type")\
+        in msg
+    # listed types compile for both families; Atlas A2 has no such path to check
+    for t in ("float", "int32_t"):
+        assert pyasc_sim.compile(_enhanced(tmp_path, t), opt="-O0", soc="Ascend310P3")
+    assert pyasc_sim.compile(_enhanced(tmp_path, "int16_t"), opt="-O0", soc="Ascend910B1")
+
+
+def test_enhanced_local_copy_takes_the_datacopy_row_when_it_compiles(tmp_path):
+    with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+        pyasc_sim.compile(_enhanced(tmp_path, "bfloat16_t"), opt="-O0", soc="Ascend310P3")
+    out = ei.value.output
+    assert ("pyasc dtype-table: AscendC::DataCopy (the DataCopyEnhancedParams local -> local form) is not documented "
+            f"for this element type T on {P310}") in out
+    assert ei.value.line == 10
