@@ -1,10 +1,11 @@
 """Issue 10 point 8, sixth batch of the API x dtype tables (kapi/dtype_tables.h): Cast and Axpy on the Atlas
-inference series AI Core (Ascend310P), and the DataCopyEnhancedParams local -> local form. Axpy's (src, dst) pairs are checked when the kernel compiles; Cast's
-(src, dst) pairs and the RoundModes each pair takes are checked when the call runs (CANN's own check there is a
-run-time assertion, and kernels keep other families' conversions in code this one never runs): an unlisted
-pair or mode is an error `dtype-table` at the kernel's Cast line naming the API, the types, the mode, the SoC
-and the fix. The built-in kernels only convert through listed rows there (float -> half with CAST_NONE,
-int16 -> float exactly through half), with the same bits as the Atlas A2 build."""
+inference series AI Core (Ascend310P), and the DataCopyEnhancedParams local -> local form. Axpy's (src, dst)
+pairs are checked when the kernel compiles; Cast's (src, dst) pairs and the RoundModes each pair takes are
+checked when the call runs (CANN's own check there is a run-time assertion, and kernels keep other families'
+conversions in code this one never runs): an unlisted pair or mode is an error `dtype-table` at the kernel's
+Cast line naming the API, the types, the mode, the SoC and the fix. The built-in kernels only convert through
+listed rows there (float -> half with CAST_NONE, int16 -> float exactly through half), with the same bits as the
+Atlas A2 build."""
 from __future__ import annotations
 
 import os
