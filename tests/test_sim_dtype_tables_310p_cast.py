@@ -3,7 +3,8 @@ inference series AI Core (Ascend310P), and the DataCopyEnhancedParams local -> l
 pairs are checked when the kernel compiles; Cast's (src, dst) pairs and the RoundModes each pair takes are
 checked when the call runs (CANN's own check there is a run-time assertion, and kernels keep other families'
 conversions in code this one never runs): an unlisted pair or mode is an error `dtype-table` at the kernel's
-Cast line naming the API, the types, the mode, the SoC and the fix. The built-in kernels only convert through
+Cast line naming the API, the types, the mode, the SoC and the fix. Atlas A2 keeps its compile-time pair table
+and checks its pairs' RoundModes when the call runs. The built-in kernels only convert through
 listed rows there (float -> half with CAST_NONE, int16 -> float exactly through half), with the same bits as the
 Atlas A2 build."""
 from __future__ import annotations
@@ -133,8 +134,24 @@ def test_int32_to_half_takes_any_mode_and_atlas_a2_keeps_its_own_rows(tmp_path):
     assert _run_cast(tmp_path, "int32_t", "half", "TRUNC") is None
     # float -> half with CAST_RINT is listed for Atlas A2 (and refused on the inference series above)
     assert _run_cast(tmp_path, "float", "half", "RINT", soc="Ascend910B1") is None
+    assert _run_cast(tmp_path, "int32_t", "half", "FLOOR", soc="Ascend910B1") is None  # any mode there too
+    # half -> half is not in the Atlas A2 mode table: the simulator's own pair, any rounding mode
+    assert _run_cast(tmp_path, "half", "half", "TRUNC", soc="Ascend910B1") is None
     # int16_t -> float is an Atlas A2 pair
     assert _run_cast(tmp_path, "int16_t", "float", "NONE", soc="Ascend910B1") is None
+
+
+@pytest.mark.parametrize("src,dst,mode,listed", [
+    ("half", "int32_t", "NONE", "CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC"),
+    ("float", "bfloat16_t", "NONE", "CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC"),
+    ("half", "float", "TRUNC", "CAST_NONE"),
+    ("int32_t", "int64_t", "RINT", "CAST_NONE"),
+])
+def test_atlas_a2_checks_the_round_modes_of_its_pairs_when_the_call_runs(tmp_path, src, dst, mode, listed):
+    msg = _run_cast(tmp_path, src, dst, mode, soc="Ascend910B1")
+    assert msg is not None and "sanitizer check 'dtype-table'" in msg
+    assert (f"pyasc dtype-table: AscendC::Cast from {src} to {dst} does not take CAST_{mode} on {A2}; "
+            f"listed round modes for this pair: {listed} (fix: pass a listed RoundMode") in msg
 
 
 def test_the_opt_out_macro_runs_an_unlisted_cast(tmp_path):
