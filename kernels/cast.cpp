@@ -7,9 +7,11 @@
 // bfloat16, float32}. Only conversions the Cast reference lists for Atlas A2 are used (8-bit
 // integers <-> half, half <-> float, bfloat16 <-> float, int16 -> float, float -> int16, int32 <->
 // float, int32 -> half, int32 -> int64, int64 -> float, float -> int64), each with an explicit
-// RoundMode:
+// RoundMode listed for the pair (float -> half: CAST_NONE, nearest even). On the Atlas inference series
+// int16 -> float goes through half exactly (Int16ToFloat); the int64 conversions and float -> int16 are
+// not on that family's Cast table (an error `dtype-table` when they run there):
 //   to float:   f16/bf16/i16/i32 -Cast-> f32;  i64 -Cast(RINT)-> f32;  u8/i8 -Cast-> f16 -Cast-> f32
-//   from float: -> f16/bf16 CAST_RINT;  -> i16/i32/i64 CAST_TRUNC (saturating);
+//   from float: -> f16 CAST_NONE / bf16 CAST_RINT (nearest even);  -> i16/i32/i64 CAST_TRUNC (saturating);
 //               -> u8/i8: CAST_TRUNC to i32, then i32 -> f16 -> u8/i8 (exact for in-range values;
 //               out-of-range ones stay out of range through f16, so the last Cast saturates)
 //   integer -> integer (no float rounding involved; exact for every value):
@@ -106,9 +108,38 @@ private:
             Cast(f, h, RoundMode::CAST_NONE, n);
         } else if constexpr (IsSame<S, int64_t>::value) {
             Cast(f, x, RoundMode::CAST_RINT, n);  // nearest even, as NumPy's int64 -> float32
+        } else if constexpr (IsSame<S, int16_t>::value) {
+            Int16ToFloat(f, x, n);
         } else {
             Cast(f, x, RoundMode::CAST_NONE, n);
         }
+    }
+
+    // int16 -> float, exact. The Atlas inference series AI Core has no int16 -> float Cast (its table lists
+    // int16 -> half, exact only below 2048 in magnitude): there x = lo + hi with lo = x & 0xFF and hi = x - lo
+    // (a multiple of 256), both exact in half, each widened to float and added (exact). Scratch: the three
+    // half tiles (x may be the first) and the int32 tile as floats.
+    __aicore__ inline void Int16ToFloat(const LocalTensor<float> &f, const LocalTensor<int16_t> &x, uint32_t n) {
+#if __CCE_AICORE__ == 200
+        LocalTensor<int16_t> r = f16Buf_.Get<int16_t>();
+        LocalTensor<int16_t> hi = r, lo = r[tile_], c = r[2 * tile_];
+        LocalTensor<float> g = i32Buf_.Get<float>();
+        Duplicate(c, static_cast<int16_t>(0xFF), n);
+        And(lo, x, c, n);
+        Sub(hi, x, lo, n);
+        Cast(c.template ReinterpretCast<half>(), lo, RoundMode::CAST_NONE, n);
+        Cast(f, c.template ReinterpretCast<half>(), RoundMode::CAST_NONE, n);
+        Cast(lo.template ReinterpretCast<half>(), hi, RoundMode::CAST_NONE, n);
+        Cast(g, lo.template ReinterpretCast<half>(), RoundMode::CAST_NONE, n);
+        Add(f, f, g, n);
+        if constexpr (TO_BOOL) {  // the scratch held Select's 1 / 0 tiles (Init): refill them
+            LocalTensor<half> h = f16Buf_.Get<half>();
+            Duplicate(h[tile_], static_cast<half>(1.0f), tile_);
+            Duplicate(h[2 * tile_], static_cast<half>(0.0f), tile_);
+        }
+#else
+        Cast(f, x, RoundMode::CAST_NONE, n);
+#endif
     }
 
     // float -> dst (not bool); the source is a float type or dst is one
@@ -116,7 +147,7 @@ private:
         if constexpr (IsSame<D, float>::value) {
             DataCopy(y, f, AlignBlock<float>(n));
         } else if constexpr (IsSame<D, half>::value || IsSame<D, bfloat16_t>::value) {
-            Cast(y, f, RoundMode::CAST_RINT, n);
+            Cast(y, f, kToNearest<D>, n);
         } else if constexpr (IsSame<D, int16_t>::value || IsSame<D, int32_t>::value || IsSame<D, int64_t>::value) {
             Cast(y, f, RoundMode::CAST_TRUNC, n);
         } else {  // uint8_t / int8_t: truncate to int32 first, then exact narrowing through half
@@ -152,7 +183,7 @@ private:
                 LocalTensor<int16_t> s = f16Buf_.Get<int16_t>();
                 LocalTensor<float> f = f32Buf_.Get<float>();
                 LowHalves(s, i.template ReinterpretCast<int16_t>(), n);
-                Cast(f, s, RoundMode::CAST_NONE, n);
+                Int16ToFloat(f, s, n);
                 Cast(i, f, RoundMode::CAST_TRUNC, n);
             }
             WrapTo8Bit(i, f32Buf_.Get<float>(), n);

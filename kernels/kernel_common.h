@@ -207,10 +207,16 @@ __aicore__ inline void ToCompute(const LocalTensor<float> &dst, const LocalTenso
     Cast(dst, src, RoundMode::CAST_NONE, count);
 }
 
+// The RoundMode that converts float to the 16-bit float type T to nearest even: CAST_NONE for half (the
+// only nearest mode the Atlas inference series lists for float -> half; it rounds to nearest even where
+// precision is lost), CAST_RINT for bfloat16_t (whose table does not list CAST_NONE).
+template <typename T>
+constexpr RoundMode kToNearest = IsSame<T, half>::value ? RoundMode::CAST_NONE : RoundMode::CAST_RINT;
+
 // Narrows float results to the 16-bit float type (round to nearest even, as NumPy's astype).
 template <typename T>
 __aicore__ inline void FromCompute(const LocalTensor<T> &dst, const LocalTensor<float> &src, uint32_t count) {
-    Cast(dst, src, RoundMode::CAST_RINT, count);
+    Cast(dst, src, kToNearest<T>, count);
 }
 
 // dst = src wherever src is NaN. Max/Min/Relu return the other operand for a NaN input; pyasc

@@ -167,7 +167,8 @@ def test_documented_cast_pairs_compile_and_other_families_are_unchecked(tmp_path
              ("int64_t", "float", "RINT"), ("int32_t", "int64_t", "NONE"), ("int16_t", "float", "NONE")]
     for src, dst, mode in pairs:
         assert pyasc_sim.compile(_cast_src(tmp_path, src, dst, mode), opt="-O0"), (src, dst)
-    # the Atlas inference series has no Cast table in dtype_tables.h yet: nothing is refused there
+    # the Atlas inference series checks its Cast rows when the call runs (test_sim_dtype_tables_310p_cast.py):
+    # an unlisted pair still compiles there
     assert pyasc_sim.compile(_cast_src(tmp_path, "uint8_t", "int32_t"), opt="-O0", soc="Ascend310P3")
     # and the opt-out macro compiles an unlisted pair
     assert pyasc_sim.compile(_cast_src(tmp_path, "int16_t", "int32_t"), opt="-O0",
@@ -413,8 +414,9 @@ def test_axpy_takes_the_documented_source_destination_pairs(tmp_path, src, dst, 
     out = ei.value.output
     assert "AscendC::Axpy is not documented from this source type U to this destination type T" in out
     assert "half->float" in out and ei.value.line == 9  # the Axpy line
-    # the inference series AI Core is not in the Axpy table: unchecked there
-    assert pyasc_sim.compile(p, opt="-O0", soc="Ascend310P3")
+    # the inference series AI Core lists the same pairs (test_sim_dtype_tables_310p_cast.py)
+    with pytest.raises(pyasc_sim.KernelCompileError):
+        pyasc_sim.compile(p, opt="-O0", soc="Ascend310P3")
 
 
 # -- fused arithmetic and Unified-Buffer data movement (issue 10 point 8, third batch) ----------------
@@ -549,8 +551,10 @@ def test_the_inference_series_gaps_are_listed_in_one_place():
     listed = re.search(r"#define PYASC_SIM_NO_ROW_FOR_INFERENCE_SERIES\s*\\\n((?:\s*\".*\"\s*\\?\n)+)", text).group(1)
     gaps = set(" ".join(re.findall(r"\"(.*?)\"", listed)).split())
     # the element-type tables: every Atlas A2 row has an inference-series row or is a listed gap
-    assert _rows(a2) - _rows(p310) == gaps - {"Cast", "Axpy"}
-    # the pair tables: Cast and Axpy have Atlas A2 pairs only
-    assert "Cast" in gaps and "Axpy" in gaps
+    assert _rows(a2) - _rows(p310) == gaps
+    # the pair tables: Cast (checked when the call runs there) and Axpy have rows for both families
+    assert "Cast" not in gaps and "Axpy" not in gaps
     assert re.search(r"#if __CCE_AICORE__ == 220\n#define PYASC_SIM_CAST_PAIRS", text)
+    assert re.search(r"#if __CCE_AICORE__ == 200\n#define PYASC_SIM_CAST_ROWS_AT_RUN", text)
     assert re.search(r"#if __CCE_AICORE__ == 220\n#define PYASC_SIM_AXPY_PAIRS", text)
+    assert re.search(r"#elif __CCE_AICORE__ == 200\n(//.*\n)*#define PYASC_SIM_AXPY_PAIRS", text)

@@ -211,6 +211,11 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
                      const DataCopyEnhancedParams &e, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    PYASC_SIM_DTYPE_CHECK_NAMED(DataCopy, T, "AscendC::DataCopy (the DataCopyEnhancedParams local -> local form)");
+    if (src.GetPosition() == TPosition::CO1) {
+        PYASC_SIM_DTYPE_CHECK_AT_RUN_NAMED(DataCopyEnhancedCo1, T, "AscendC::DataCopy (DataCopyEnhancedParams, CO1 -> CO2)",
+                                           loc);
+    }
     const uint64_t unit = e.blockMode == BlockMode::BLOCK_MODE_MATRIX ? 256ull * sizeof(T) : 32ull;
     const uint64_t burst = p.blockLen * unit, sp = burst + p.srcStride * unit, dp = burst + p.dstStride * unit;
     dst.check_aligned("DataCopy", "dst", loc);

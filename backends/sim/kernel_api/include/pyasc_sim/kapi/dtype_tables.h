@@ -112,6 +112,10 @@
 // section gives one list per product for both directions.  The Nd2NzParams form has its own list (no 64-bit).
 #define PYASC_SIM_DT_DataCopy int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float, int64_t, uint64_t, double  // source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/数据搬运/GM与UB数据搬运/GM与UB连续数据搬运(DataCopy).md (数据类型, Atlas A2; the same list in GM与UB高维切分数据搬运(DataCopy).md and UB与UB数据搬运/UBToUB连续数据搬运(DataCopy).md, UBToUB高维切分数据搬运(DataCopy).md)
 #define PYASC_SIM_DT_DataCopyNd2Nz int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float  // source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/数据搬运/GM与UB数据搬运/GMToUB随路转换ND2NZ搬运(DataCopy).md (数据类型, Atlas A2)
+// DataCopy with DataCopyEnhancedParams, local -> local (6th batch): the enhanced parameters take effect on the
+// Atlas inference series' CO1 -> CO2 path only; on Atlas A2 the form is the basic DataCopy (its row above, checked
+// when the kernel compiles) and there is no CO1 -> CO2 path to check: unchecked here.
+#define PYASC_SIM_DT_DataCopyEnhancedCo1 PYASC_SIM_DT_UNCHECKED
 #define PYASC_SIM_SCALARCAST_ON 1  // ScalarCast: float -> half (CAST_ODD), float -> int32_t (CAST_ROUND/CEIL/FLOOR/RINT); source: atlasascendc_api_07_0018.html
 // (end of the 4th batch)
 #elif __CCE_AICORE__ == 200
@@ -177,6 +181,10 @@
 // DataCopy: GM <-> UB and UB -> UB forms (one list for every direction); the Nd2NzParams form: its own list.
 #define PYASC_SIM_DT_DataCopy int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float, int64_t, uint64_t, double  // source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/数据搬运/GM与UB数据搬运/GM与UB连续数据搬运(DataCopy).md (数据类型, Atlas 推理系列产品AI Core; the same list in the 高维切分 and UBToUB pages and atlasascendc_api_07_0100.html, CANN 8.2.RC1 表1)
 #define PYASC_SIM_DT_DataCopyNd2Nz int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float  // source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/数据搬运/GM与UB数据搬运/GMToUB随路转换ND2NZ搬运(DataCopy).md (数据类型, Atlas 推理系列产品AI Core)
+// DataCopy with DataCopyEnhancedParams, local -> local (6th batch): the form takes the DataCopy row when the
+// kernel compiles; its CO1 -> CO2 (L0C -> UB) path, the one the enhanced parameters act on, takes the types of
+// 表7 (source and destination the same type), checked when the call runs (the source's TPosition is CO1).
+#define PYASC_SIM_DT_DataCopyEnhancedCo1 half, float, int32_t, uint32_t  // source: asc-devkit docs/api/SIMD-API/基础API/Memory数据搬运/DataCopy/增强数据搬运.md (表7, Atlas 推理系列产品AI Core, CO1 -> CO2)
 // DataCopyPad: the product table marks the Atlas inference series AI Core "x".  Checked when the call
 // runs (the built-in kernels reach it only for lengths that are not whole 32-byte blocks).
 #define PYASC_SIM_DT_DataCopyPad ::pyasc_sim::kapi::dtypes::not_on_this_soc  // source: atlasascendc_api_07_0265.html (DataCopyPad(ISASI): AI Core x)
@@ -487,11 +495,192 @@ PYASC_SIM_CAST_PAIRS(PYASC_SIM_CAST_PAIR_SPEC)
                   " (see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)")
 #endif
 
+// ---- Cast on the Atlas inference series AI Core: (source, destination, round modes), when the call runs --
+// The per-product 数据类型 section of the Cast reference (表 Atlas 推理系列产品AI Core支持的数据类型组合情况)
+// lists each pair with the RoundModes it takes.  CANN checks both with run-time assertions on this family
+// (the NPU compiler accepts any pair), and the built-in kernels keep conversions for other families in
+// code this one never runs, so the check is made when the call runs: an unlisted pair or mode is an error
+// `dtype-table` at the kernel's call line.  X(src, dst, modes); `modes` is a mask of cast_mode_bit (any
+// mode for int32_t -> half: the page says roundMode has no effect there, the scale comes from SetDeqScale).
+// half -> int4b_t (CAST_NONE) goes through kapi/int4.h and is not repeated here.
+// One row differs from the page: the page's "float -> int64_t" row (modes RINT/FLOOR/CEIL/ROUND/TRUNC) is
+// read as float -> int32_t, because the public CANN implementation for this family
+// (asc-devkit impl/basic_api/dav_m200/kernel_operator_vec_vconv_impl.h) converts float -> int32_t with
+// exactly those modes and reports float -> int64_t unsupported (the page's Atlas training series table has
+// the same slip).
+// source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/类型转换/Cast.md (数据类型, Atlas 推理系列产品AI Core)
+#if __CCE_AICORE__ == 200
+#define PYASC_SIM_CAST_ROWS_AT_RUN(X)                                                                            \
+    X(int8_t, half, PYASC_SIM_CM_NONE) X(uint8_t, half, PYASC_SIM_CM_NONE) X(int16_t, half, PYASC_SIM_CM_NONE)   \
+    X(half, int8_t, PYASC_SIM_CM_FLOOR | PYASC_SIM_CM_CEIL | PYASC_SIM_CM_ROUND | PYASC_SIM_CM_TRUNC |            \
+                        PYASC_SIM_CM_NONE)                                                                        \
+    X(half, uint8_t, PYASC_SIM_CM_FLOOR | PYASC_SIM_CM_CEIL | PYASC_SIM_CM_ROUND | PYASC_SIM_CM_TRUNC |           \
+                         PYASC_SIM_CM_NONE)                                                                       \
+    X(half, int16_t, PYASC_SIM_CM_RINT)                                                                          \
+    X(half, int32_t, PYASC_SIM_CM_RINT | PYASC_SIM_CM_FLOOR | PYASC_SIM_CM_CEIL | PYASC_SIM_CM_ROUND |           \
+                         PYASC_SIM_CM_TRUNC)                                                                      \
+    X(half, float, PYASC_SIM_CM_NONE) X(int32_t, int16_t, PYASC_SIM_CM_NONE) X(int32_t, half, PYASC_SIM_CM_ANY)  \
+    X(int32_t, float, PYASC_SIM_CM_NONE) X(float, half, PYASC_SIM_CM_ODD | PYASC_SIM_CM_NONE)                    \
+    X(float, int32_t, PYASC_SIM_CM_RINT | PYASC_SIM_CM_FLOOR | PYASC_SIM_CM_CEIL | PYASC_SIM_CM_ROUND |          \
+                          PYASC_SIM_CM_TRUNC)
+#endif
+
+// Atlas A2: the pairs are checked when the kernel compiles (PYASC_SIM_CAST_PAIRS above); the RoundModes the same
+// page's 表 Atlas A2 训练系列产品/Atlas A2 推理系列产品支持的数据类型组合情况 lists for each pair are checked when the
+// call runs (CANN's c220 Cast asserts on an unlisted mode at run time).  Pairs the simulator accepts beyond
+// that table (half -> half, bfloat16_t -> bfloat16_t) keep every mode.
+// source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/类型转换/Cast.md (数据类型, Atlas A2)
+#if __CCE_AICORE__ == 220
+#define PYASC_SIM_CM_ROUNDING (PYASC_SIM_CM_RINT | PYASC_SIM_CM_FLOOR | PYASC_SIM_CM_CEIL | PYASC_SIM_CM_ROUND | PYASC_SIM_CM_TRUNC)
+#define PYASC_SIM_CAST_MODE_ROWS(X)                                                                              \
+    X(int8_t, half, PYASC_SIM_CM_NONE) X(uint8_t, half, PYASC_SIM_CM_NONE)                                        \
+    X(int16_t, half, PYASC_SIM_CM_ROUNDING | PYASC_SIM_CM_NONE) X(int16_t, float, PYASC_SIM_CM_NONE)              \
+    X(half, int8_t, PYASC_SIM_CM_ROUNDING | PYASC_SIM_CM_NONE) X(half, uint8_t, PYASC_SIM_CM_ROUNDING | PYASC_SIM_CM_NONE) \
+    X(half, int16_t, PYASC_SIM_CM_ROUNDING) X(half, int32_t, PYASC_SIM_CM_ROUNDING) X(half, float, PYASC_SIM_CM_NONE) \
+    X(bfloat16_t, int32_t, PYASC_SIM_CM_ROUNDING) X(bfloat16_t, float, PYASC_SIM_CM_NONE)                         \
+    X(int32_t, int16_t, PYASC_SIM_CM_NONE) X(int32_t, half, PYASC_SIM_CM_ANY)                                     \
+    X(int32_t, float, PYASC_SIM_CM_ROUNDING | PYASC_SIM_CM_NONE) X(int32_t, int64_t, PYASC_SIM_CM_NONE)           \
+    X(float, int16_t, PYASC_SIM_CM_ROUNDING) X(float, half, PYASC_SIM_CM_ROUNDING | PYASC_SIM_CM_ODD | PYASC_SIM_CM_NONE) \
+    X(float, bfloat16_t, PYASC_SIM_CM_ROUNDING) X(float, int32_t, PYASC_SIM_CM_ROUNDING)                          \
+    X(float, float, PYASC_SIM_CM_ROUNDING) X(float, int64_t, PYASC_SIM_CM_ROUNDING)                               \
+    X(int64_t, int32_t, PYASC_SIM_CM_NONE) X(int64_t, float, PYASC_SIM_CM_ROUNDING)
+#endif
+
+// one bit per RoundMode (base.h's order)
+#define PYASC_SIM_CM_NONE (1u << 0)
+#define PYASC_SIM_CM_RINT (1u << 1)
+#define PYASC_SIM_CM_FLOOR (1u << 2)
+#define PYASC_SIM_CM_CEIL (1u << 3)
+#define PYASC_SIM_CM_ROUND (1u << 4)
+#define PYASC_SIM_CM_TRUNC (1u << 5)
+#define PYASC_SIM_CM_ODD (1u << 6)
+#define PYASC_SIM_CM_ANY 0xFFu
+
+namespace pyasc_sim {
+namespace kapi {
+namespace dtypes {
+template <typename S, typename D>
+struct cast_row {  // specialised below for the rows checked at run time: the RoundModes each pair takes
+    static constexpr bool listed = false;
+    static constexpr unsigned modes = 0;
+};
+#ifdef PYASC_SIM_CAST_ROWS_AT_RUN
+#define PYASC_SIM_CAST_ROW_SPEC(S, D, M)      \
+    template <>                               \
+    struct cast_row<S, D> {                   \
+        static constexpr bool listed = true;  \
+        static constexpr unsigned modes = M;  \
+    };
+PYASC_SIM_CAST_ROWS_AT_RUN(PYASC_SIM_CAST_ROW_SPEC)
+#undef PYASC_SIM_CAST_ROW_SPEC
+#endif
+#ifdef PYASC_SIM_CAST_MODE_ROWS
+#define PYASC_SIM_CAST_ROW_SPEC(S, D, M)      \
+    template <>                               \
+    struct cast_row<S, D> {                   \
+        static constexpr bool listed = true;  \
+        static constexpr unsigned modes = M;  \
+    };
+PYASC_SIM_CAST_MODE_ROWS(PYASC_SIM_CAST_ROW_SPEC)
+#undef PYASC_SIM_CAST_ROW_SPEC
+#endif
+constexpr unsigned cast_mode_bit(::AscendC::RoundMode m) { return 1u << static_cast<unsigned>(m); }
+inline const char *cast_mode_name(unsigned bit_index) {
+    static const char *const names[] = {"CAST_NONE",  "CAST_RINT",  "CAST_FLOOR", "CAST_CEIL",
+                                        "CAST_ROUND", "CAST_TRUNC", "CAST_ODD",   "CAST_HYBRID"};
+    return bit_index < 8 ? names[bit_index] : "an unknown RoundMode";
+}
+// the listed modes of a mask, "CAST_RINT, CAST_TRUNC" (into a caller's buffer)
+inline const char *cast_modes_text(unsigned mask, char *buf, unsigned size) {
+    unsigned at = 0;
+    buf[0] = 0;
+    for (unsigned b = 0; b < 8 && at + 16 < size; ++b) {
+        if (mask & (1u << b)) {
+            const char *n = cast_mode_name(b);
+            if (at) buf[at++] = ',', buf[at++] = ' ';
+            while (*n) buf[at++] = *n++;
+            buf[at] = 0;
+        }
+    }
+    return buf;
+}
+// the element type's Ascend C name, for the run-time messages
+template <typename X>
+constexpr const char *type_name() {
+    using B = typename std::remove_cv<X>::type;
+    return std::is_same<B, half>::value          ? "half"
+           : std::is_same<B, bfloat16_t>::value  ? "bfloat16_t"
+           : std::is_same<B, float>::value       ? "float"
+           : std::is_same<B, double>::value      ? "double"
+           : std::is_same<B, int8_t>::value      ? "int8_t"
+           : std::is_same<B, uint8_t>::value     ? "uint8_t"
+           : std::is_same<B, int16_t>::value     ? "int16_t"
+           : std::is_same<B, uint16_t>::value    ? "uint16_t"
+           : std::is_same<B, int32_t>::value     ? "int32_t"
+           : std::is_same<B, uint32_t>::value    ? "uint32_t"
+           : std::is_same<B, int64_t>::value     ? "int64_t"
+           : std::is_same<B, uint64_t>::value    ? "uint64_t"
+                                                 : "this type";
+}
+}  // namespace dtypes
+}  // namespace kapi
+}  // namespace pyasc_sim
+
+#define PYASC_SIM_CAST_ROW_STR(S, D, M) " " #S "->" #D
+
+// PYASC_SIM_CAST_RUN_CHECK(T, U, mode, loc): Cast<T, U> (dst T, src U) with `mode`, checked against the rows
+// above when the call runs: the pair (families whose pairs are checked at run time) and the RoundMode (a pair
+// with a row; on Atlas A2 a pair without one is one the compile-time table lets through: any mode).
+#if defined(PYASC_SIM_NO_DTYPE_TABLES) || !(defined(PYASC_SIM_CAST_ROWS_AT_RUN) || defined(PYASC_SIM_CAST_MODE_ROWS))
+#define PYASC_SIM_CAST_RUN_CHECK(T, U, mode, loc) ((void)0)
+#else
+#ifdef PYASC_SIM_CAST_ROWS_AT_RUN
+#define PYASC_SIM_CAST_PAIRS_AT_RUN 1
+#define PYASC_SIM_CAST_LISTED_PAIRS_STR PYASC_SIM_CAST_ROWS_AT_RUN(PYASC_SIM_CAST_ROW_STR)
+#else
+#define PYASC_SIM_CAST_PAIRS_AT_RUN 0
+#define PYASC_SIM_CAST_LISTED_PAIRS_STR ""
+#endif
+#define PYASC_SIM_CAST_RUN_CHECK(T, U, mode, loc)                                                                   \
+    do {                                                                                                            \
+        using pyasc_sim_cast_row_ = ::pyasc_sim::kapi::dtypes::cast_row<typename std::remove_cv<U>::type,          \
+                                                                          typename std::remove_cv<T>::type>;        \
+        if (PYASC_SIM_CAST_PAIRS_AT_RUN && !pyasc_sim_cast_row_::listed) {                                         \
+            ::pyasc_sim::kapi::fail("dtype-table", (loc),                                                            \
+                                    "pyasc dtype-table: AscendC::Cast is not documented from %s to %s on "          \
+                                    PYASC_SIM_DT_SOC "; listed pairs (src->dst):"                                   \
+                                    PYASC_SIM_CAST_LISTED_PAIRS_STR                                                 \
+                                    " and half->int4b_t (fix: convert through listed pairs; see "                  \
+                                    "pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES opts out)",         \
+                                    ::pyasc_sim::kapi::dtypes::type_name<U>(),                                      \
+                                    ::pyasc_sim::kapi::dtypes::type_name<T>());                                     \
+        }                                                                                                           \
+        if (pyasc_sim_cast_row_::listed &&                                                                          \
+            !(pyasc_sim_cast_row_::modes & ::pyasc_sim::kapi::dtypes::cast_mode_bit(mode))) {                       \
+            char pyasc_sim_modes_[160];                                                                             \
+            ::pyasc_sim::kapi::fail("dtype-table", (loc),                                                            \
+                                    "pyasc dtype-table: AscendC::Cast from %s to %s does not take %s on "           \
+                                    PYASC_SIM_DT_SOC "; listed round modes for this pair: %s (fix: pass a listed "   \
+                                    "RoundMode; see pyasc_sim/kapi/dtype_tables.h; -DPYASC_SIM_NO_DTYPE_TABLES "    \
+                                    "opts out)",                                                                    \
+                                    ::pyasc_sim::kapi::dtypes::type_name<U>(),                                      \
+                                    ::pyasc_sim::kapi::dtypes::type_name<T>(),                                      \
+                                    ::pyasc_sim::kapi::dtypes::cast_mode_name(static_cast<unsigned>(mode)),         \
+                                    ::pyasc_sim::kapi::dtypes::cast_modes_text(pyasc_sim_cast_row_::modes,          \
+                                                                               pyasc_sim_modes_, 160));             \
+        }                                                                                                           \
+    } while (0)
+#endif
+
 // ---- Axpy: a table of (source, destination) pairs ---------------------------------------------------
-// The Axpy page (表3 数据类型约束) lists src/scalar -> dst combinations per product; the Atlas
-// inference series AI Core is not in that table, so Axpy is unchecked there.
+// The Axpy page (表3 数据类型约束) lists src/scalar -> dst combinations per product.
 // source: atlasascendc_api_07_0063.html (Axpy)
 #if __CCE_AICORE__ == 220
+#define PYASC_SIM_AXPY_PAIRS(X) X(half, half) X(float, float) X(half, float)
+#elif __CCE_AICORE__ == 200
+// The per-product 数据类型 section of the same reference's markdown gives the Atlas inference series AI Core
+// the same three combinations (src = scalarValue type).
+// source: asc-devkit docs/api/SIMD-API/基础API/Memory矢量计算/复合计算/Axpy.md (数据类型, 表 Atlas 推理系列产品AI Core支持的数据类型组合情况)
 #define PYASC_SIM_AXPY_PAIRS(X) X(half, half) X(float, float) X(half, float)
 #endif
 
@@ -541,18 +730,18 @@ PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
 #endif
 
 // ---- documented gaps: APIs the reference gives no Atlas inference series AI Core types for -------
-// Each page marks the API supported on the AI Core, but its template parameter table (Axpy: its 表3
-// of src/dst combinations) lists element types for the A2/A3 families and others only; for Cast the
-// AI Core part of the 精度转换规则 table could not be read from the stored reference (not guessed).
+// Each page marks the API supported on the AI Core, but its template parameter table lists element
+// types for the A2/A3 families and others only.
 // Rather than guess, these stay unchecked on __CCE_AICORE__ 200 (PYASC_SIM_DT_UNCHECKED); the list
 // is here so the gap is visible in one place, and tests/test_sim_dtype_tables.py keeps it equal to
 // the set of APIs with an Atlas A2 row and no inference-series row.
 //   ReduceSum ReduceMax ReduceMin WholeReduceSum WholeReduceMax WholeReduceMin  (归约计算 pages)
 //   BlockReduceSum (0084) BlockReduceMax BlockReduceMin PairReduceSum
-//   Cast (0073, pairs table)  Axpy (0063, 表3 lists no AI Core combination)
+// (Cast and Axpy left this list with issue 10 point 8's 6th batch: the per-product tables of the asc-devkit
+// markdown of the reference give their AI Core rows.)
 #define PYASC_SIM_NO_ROW_FOR_INFERENCE_SERIES                                                                    \
     "ReduceSum ReduceMax ReduceMin WholeReduceSum WholeReduceMax WholeReduceMin BlockReduceSum BlockReduceMax "  \
-    "BlockReduceMin PairReduceSum Cast Axpy"
+    "BlockReduceMin PairReduceSum"
 
 // ---- documented gaps on Atlas A2 ----------------------------------------------------------------------
 // None left: DataCopy's Atlas A2 row was read in full from the asc-devkit markdown of the reference (5th
@@ -614,6 +803,24 @@ PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
     } while (0)
 #endif
 
+// PYASC_SIM_DTYPE_CHECK_AT_RUN_NAMED(ROW, T, NAME, loc): the same, for a row that is one path or form of an API,
+// with the API's own name and the element type spelled in the message.
+#if defined(PYASC_SIM_NO_DTYPE_TABLES) || !defined(PYASC_SIM_DT_SOC)
+#define PYASC_SIM_DTYPE_CHECK_AT_RUN_NAMED(ROW, T, NAME, loc) ((void)0)
+#else
+#define PYASC_SIM_DTYPE_CHECK_AT_RUN_NAMED(ROW, T, NAME, loc)                                                     \
+    do {                                                                                                            \
+        if (!::pyasc_sim::kapi::dtypes::listed_v<T, PYASC_SIM_DT_##ROW>) {                                          \
+            ::pyasc_sim::kapi::fail("dtype-table", (loc),                                                            \
+                                    "pyasc dtype-table: " NAME " is not documented for element type %s on "         \
+                                    PYASC_SIM_DT_SOC "; listed types: " PYASC_SIM_DT_STR(PYASC_SIM_DT_##ROW)        \
+                                    " (fix: use a listed type; see pyasc_sim/kapi/dtype_tables.h; "                 \
+                                    "-DPYASC_SIM_NO_DTYPE_TABLES opts out)",                                        \
+                                    ::pyasc_sim::kapi::dtypes::type_name<T>());                                     \
+        }                                                                                                           \
+    } while (0)
+#endif
+
 // PYASC_SIM_DTYPE_OK(API, T): whether the table accepts T (true when tables are off), for the few
 // places that dispatch at run time between APIs (LocalTensor operators) and must not instantiate
 // an undocumented call.
@@ -631,7 +838,7 @@ PYASC_SIM_AXPY_PAIRS(PYASC_SIM_AXPY_PAIR_SPEC)
 // Cast pairs).  Pages: ascendcopapi as above, or the same reference's markdown in the public
 // asc-devkit docs (docs/api/context/<Api>.md).  Where the stored reference gives no Atlas inference
 // series (Ascend310P) row, the API stays unchecked there (PYASC_SIM_DT_UNCHECKED, reason on the line above):
-// LoadData, SimpleSoftMax, RmsNorm, Broadcast and TopK are such gaps.
+// LoadData and Broadcast are such gaps (SimpleSoftMax, RmsNorm and TopK got their rows in the 6th batch).
 namespace AscendC {
 struct int4b_t;  // kapi/int4.h
 }  // namespace AscendC
@@ -678,10 +885,12 @@ struct int4b_t;  // kapi/int4.h
     X(half, half, float, int8_t) X(bfloat16_t, bfloat16_t, float, int8_t) X(int8_t, int8_t, int32_t, int8_t)   \
     X(half, half, float, half) X(half, half, half, half) X(bfloat16_t, bfloat16_t, float, bfloat16_t)
 #elif __CCE_AICORE__ == 200
-// LoadData, SimpleSoftMax: the stored Load2D / SimpleSoftMax pages list no Atlas inference series AI
-// Core types (not guessed): unchecked on this family.
+// LoadData: the stored Load2D pages list no Atlas inference series AI Core types (not guessed): unchecked
+// on this family.
 #define PYASC_SIM_DT_LoadData PYASC_SIM_DT_UNCHECKED
-#define PYASC_SIM_DT_SimpleSoftMax PYASC_SIM_DT_UNCHECKED
+// (6th batch) SimpleSoftMax: the asc-devkit SIMD-API edition's product list marks the AI Core supported and
+// row T lists half, float for every product.
+#define PYASC_SIM_DT_SimpleSoftMax half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/激活函数/SoftMax接口/SimpleSoftMax.md (row T; AI Core 支持)
 #define PYASC_SIM_DT_SoftMax half, float                 // source: ascendcopapi page SoftMax (row T: half、float for every product, the AI Core included)
 #define PYASC_SIM_DT_Sum half, float                     // source: ascendcopapi page Sum (row T, Atlas 推理系列产品AI Core)
 #define PYASC_SIM_DT_Mean half, float                    // source: ascendcopapi page Mean (row T, Atlas 推理系列产品AI Core)
@@ -694,14 +903,18 @@ struct int4b_t;  // kapi/int4.h
 // half, float for every product.  RmsNorm, Broadcast, TopK: the stored pages with a row T (the cannmirror
 // asc-devkit docs/api/context edition) list no Atlas inference series products at all, while the HTML
 // reference marks TopK supported on this AI Core (atlasascendc_api_07_0836, CANN 9.0.0): that edition omits
-// the family, so nothing is inferred from it and the three stay unchecked here (TopK keeps its family-wide
-// half / float check in sort.h).
+// the family, so nothing was inferred from it (the 6th batch found RmsNorm's and TopK's rows in the SIMD-API
+// edition, below; Broadcast stays unchecked here).
 #define PYASC_SIM_DT_Tanh half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/数学计算/Tanh接口/Tanh.md (row T; AI Core 支持)
 #define PYASC_SIM_DT_FasterGelu half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/激活函数/Gelu接口/FasterGelu.md (row T; AI Core √)
 #define PYASC_SIM_DT_SwiGLU half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/激活函数/SwiGLU接口/SwiGLU.md (row T; AI Core 支持)
-#define PYASC_SIM_DT_RmsNorm PYASC_SIM_DT_UNCHECKED
+// (6th batch) RmsNorm and TopK: the asc-devkit SIMD-API edition of the same pages lists the Atlas inference
+// series: RmsNorm's product list marks the AI Core supported with row T half, float for every product;
+// TopK's 支持的数据类型 gives "Atlas 推理系列产品AI Core，支持的数据类型为：half、float".  Broadcast: no
+// stored page with an AI Core row was found: unchecked here.
+#define PYASC_SIM_DT_RmsNorm half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/归一化操作/RmsNorm.md (row T; AI Core 支持)
 #define PYASC_SIM_DT_Broadcast PYASC_SIM_DT_UNCHECKED
-#define PYASC_SIM_DT_TopK PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_TopK half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/排序操作/TopK.md (支持的数据类型, Atlas 推理系列产品AI Core)
 // Mmad: 表 dst、fm、filter支持的精度类型组合 (Atlas 推理系列产品AI Core); the prototype with a bias is
 // marked "x" for the AI Core (no combination).  source: atlasascendc_api_07_0249.html (Mmad)
 #define PYASC_SIM_MMAD_TRIPLES(X)                                                                              \

@@ -675,6 +675,7 @@ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Rou
         sim_int4_cast(dst, src, round_mode, count, loc);  // packed int4b_t: kapi/int4.h (found by ADL)
     } else {
         PYASC_SIM_CAST_CHECK(T, U);
+        PYASC_SIM_CAST_RUN_CHECK(T, U, round_mode, loc);
         if (sim_detail::has_cast_fast<T, U>(round_mode) && !pyasc_sim::simd::overlap(dst.ptr(), count, src.ptr(), count)) {
             sim_detail::check_operand(dst, "Cast", "dst", count, loc);
             sim_detail::check_operand(src, "Cast", "src", count, loc);
@@ -696,6 +697,7 @@ inline void cast_repeat(const LocalTensor<T> &dst, const LocalTensor<U> &src, co
         sim_int4_cast_repeat(dst, src, m, mask_of<isSetMask>(mask, 128, "Cast", loc), repeatTimes, repeatParams, loc);
     } else {
         PYASC_SIM_CAST_CHECK(T, U);
+        PYASC_SIM_CAST_RUN_CHECK(T, U, m, loc);
         unary_repeat("Cast", dst, src, mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Cast", loc),
                      repeatTimes, repeatParams, 1.0, loc, cast_fn<T, U>(m, loc));
     }
