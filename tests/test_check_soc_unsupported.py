@@ -84,3 +84,11 @@ def test_pyasc_check_table_and_json(use_310p, tmp_path, capsys):
     assert rows["bfloat16"]["status"] == "not supported by the SoC"
     assert any(r["status"] == "soc-unsupported" and "not supported by Ascend310P3" in r["message"]
                for r in payload["ops"][0]["results"])
+
+
+def test_an_unknown_kernel_soc_is_refused(monkeypatch):
+    monkeypatch.setenv("PYASC_SIM_KERNEL_SOC", "Ascend999X")
+    with pytest.raises(pyasc.EnvironmentSettingError, match=r"PYASC_SIM_KERNEL_SOC='Ascend999X' .*Ascend310P3"):
+        rt.kernel_dir_candidates()
+    monkeypatch.setenv("PYASC_SIM_KERNEL_SOC", rt.INSTALLED_SOC)  # the installed set itself: no build
+    assert rt.kernel_dir_candidates() == [p + "/kernels" for p in pyasc_sim.__path__]

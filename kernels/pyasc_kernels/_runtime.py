@@ -91,14 +91,15 @@ _SETS_LOCK = threading.Lock()
 
 
 def kernel_set_dir(soc: str) -> str:
-    """The built-in kernels compiled for ``soc`` (PYASC_SIM_KERNEL_SOC): built once into the cache
-    (~/.cache/pyasc/kernels/<soc>-<hash of the sources>), reused while the sources are unchanged."""
+    """The built-in kernels compiled for ``soc`` (PYASC_SIM_KERNEL_SOC): built once into the kernel
+    cache (pyasc_sim.cache: kernel_sets/<soc>-<hash of the sources>), reused while they are unchanged."""
     import hashlib
 
     with _SETS_LOCK:
         if soc in _SETS:
             return _SETS[soc]
         import pyasc_sim
+        import pyasc_sim.cache
 
         if soc not in pyasc_sim.build.SOC_ARCH:
             from pyasc_core.errors import EnvironmentSettingError
@@ -110,8 +111,7 @@ def kernel_set_dir(soc: str) -> str:
             h.update(path.encode())
             with open(path, "rb") as f:
                 h.update(f.read())
-        cache = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "pyasc", "kernels",
-                             f"{soc}-{h.hexdigest()[:16]}")
+        cache = os.path.join(pyasc_sim.cache.directory(), "kernel_sets", f"{soc}-{h.hexdigest()[:16]}")
         if not os.path.isfile(os.path.join(cache, SOC_FILE)):
             build_kernel_set(cache, soc)
         _SETS[soc] = cache
