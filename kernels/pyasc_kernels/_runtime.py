@@ -38,12 +38,13 @@ DTYPE_NAMES = {
 
 
 def kernel_dir_candidates() -> list[str]:
-    soc = os.environ.get("PYASC_SIM_KERNEL_SOC", "")
-    if soc and soc != INSTALLED_SOC:  # the built-in kernels compiled for another SoC (cached)
-        return [kernel_set_dir(soc)]
     import pyasc_sim
 
-    return [os.path.join(os.fspath(p), "kernels") for p in pyasc_sim.__path__]
+    installed = [os.path.join(os.fspath(p), "kernels") for p in pyasc_sim.__path__]
+    soc = os.environ.get("PYASC_SIM_KERNEL_SOC", "")
+    if soc and soc != INSTALLED_SOC:  # the AI Core kernels compiled for another SoC (cached) first;
+        return [kernel_set_dir(soc), *installed]  # the AI CPU libraries (host code) stay the installed ones
+    return installed
 
 
 #: the SoC the installed sim kernels are built for (kernels/CMakeLists.txt: the default, Atlas A2);
