@@ -113,6 +113,7 @@ class CheckReport:
                 row["host_fallback"] += 1
             elif r.status == "pass":
                 row["passed"] += 1
+                row["_ran"] = row.get("_ran", 0) + bool(r.runs_on)  # passes that launched something
                 if r.why and r.why not in whys.setdefault(r.dtype, []):
                     whys[r.dtype].append(r.why)
             elif r.status == "no-kernel":
@@ -139,13 +140,14 @@ class CheckReport:
                 row["status"] = "no kernel"
             elif row["missing_allowed"]:
                 row["status"] = "missing (allowed)"
-            elif row["soc_unsupported"]:  # its passes are samples that need no kernel (empty)
-                row["status"] = "not supported by the SoC"
+            elif row["soc_unsupported"]:  # passes that ran nothing (empty samples) do not count
+                row["status"] = "pass, partly not supported by the SoC" if row.get("_ran") else "not supported by the SoC"
             elif row["host_fallback"]:
                 row["status"] = "host fallback"
             else:
                 row["status"] = "pass"
             row["why"] = _merge_whys(whys.get(dtype, []))
+            row.pop("_ran", None)
         return list(rows.values())
 
     def summary(self, limit: int = 5) -> str:
