@@ -114,3 +114,16 @@ def test_a_row_of_only_soc_unsupported_samples_is_not_a_pass():
         SampleResult("bfloat16", "shape (5,)", "soc-unsupported", why),
         SampleResult("bfloat16", "shape (6,)", "no-kernel", "no kernel")])
     assert failing.by_dtype()[0]["status"] == "no kernel" and not failing.ok
+
+
+def test_the_expected_missing_list_neither_needs_nor_flags_soc_rows():
+    # issue 10 point 6: only missing kernels are listed; a dtype the SoC lacks is not a missing kernel
+    from pyasc_core.testing.check import CheckReport, SampleResult, _check_listing
+    from pyasc_core.testing.missing import as_expected_missing
+
+    why = "not supported by Ascend310P3: no bfloat16"
+    rep = CheckReport("pyasc::exp", "sim", "numpy", [SampleResult("bfloat16", "shape (5,)", "soc-unsupported", why)])
+    _check_listing(rep, as_expected_missing([("pyasc::exp", "bfloat16", "sim")]), {"bfloat16"})
+    assert rep.ok and [r.status for r in rep.results] == ["soc-unsupported"]
+    _check_listing(rep, as_expected_missing(None), {"bfloat16"})
+    assert rep.ok
