@@ -92,8 +92,8 @@ extern "C" {
 #define PYASC_SIM_GM_CORE_SHIFT 27u
 #define PYASC_SIM_GM_CORE_MASK 0x3u
 /* a plain write that is a scalar store through the data cache (GlobalTensor::SetValue) of a kernel
- * built for the Atlas inference series (Ascend310P) or Atlas A2 (Ascend910B), whose 64-byte lines the
- * reference asks cores not to share (gm-cache-line-share) */
+ * built for the Atlas inference series (Ascend310P), whose 64-byte lines the reference asks cores
+ * not to share (gm-cache-line-share) */
 #define PYASC_SIM_GM_SCALAR 0x04000000u
 #define PYASC_SIM_GM_SEGMENT_MASK 0x03ffffffu
 #define PYASC_SIM_GM_EVENT_RELEASE 1u /* what this core did so far happens before a later acquire */
