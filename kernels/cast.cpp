@@ -202,6 +202,7 @@ private:
     // int32 values in the 8-bit range (in range or saturating through half) -> uint8 / int8
     __aicore__ inline void NarrowTo8Bit(const LocalTensor<D> &y, const LocalTensor<int32_t> &i, uint32_t n) {
         LocalTensor<half> h = f16Buf_.Get<half>();
+        SetDeqScale(static_cast<half>(1.0f));  // int32 -> half multiplies by DEQSCALE's half scale
         Cast(h, i, RoundMode::CAST_NONE, n);
         Cast(y, h, RoundMode::CAST_TRUNC, n);
     }

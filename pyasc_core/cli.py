@@ -315,7 +315,7 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
                 "why it passed"):
         t.add_column(col, justify="right" if col.startswith(("samples", "max")) else "left",
                      no_wrap=col == "op")
-    n_samples = n_fail = n_nokernel = n_allowed = n_listed = n_warn = n_host = 0
+    n_samples = n_fail = n_nokernel = n_allowed = n_listed = n_warn = n_host = n_soc = 0
     for rep in reports:
         for row in rep.by_dtype():
             n_samples += row["samples"]
@@ -325,6 +325,7 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
             n_nokernel += row["no_kernel"]
             n_allowed += row["missing_allowed"]
             n_listed += row["listed_but_present"]
+            n_soc += row.get("soc_unsupported", 0)
             parts = []
             if row["passed"]:
                 parts.append(f"[green]pass {row['passed']}[/green]" if row["passed"] != row["samples"] else "[green]pass[/green]")
@@ -337,6 +338,8 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
                 parts.append(f"[yellow]no kernel {row['missing_allowed']} ({how})[/yellow]")
             if row["listed_but_present"]:
                 parts.append("[red]listed missing, has a kernel[/red]")
+            if row.get("soc_unsupported"):  # no kernel can exist: the reason is in "why"
+                parts.append(f"[yellow]not supported by the SoC {row['soc_unsupported']}[/yellow]")
             if row.get("host_fallback"):  # right, but run on the host: not a kernel pass
                 parts.append(f"[yellow]host fallback {row['host_fallback']} (no kernel ran)[/yellow]")
             if row.get("warnings"):  # sanitizer warnings (pyasc.SanitizerWarning): tolerated, shown
@@ -364,6 +367,7 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
         payload = {"backend": backend, "reference": reference, "seed": args.seed, "ok": ok,
                    "allow_missing": args.allow_missing, "expected_missing": expected.source,
                    "registration": registration, "warnings": n_warn, "stale_expected_missing": stale_ops,
+                   "soc_unsupported": n_soc,
                    "ops_checked": len(reports), "ops_selected": len(ops),
                    "ops": [r.as_dict() for r in reports]}
         pathlib.Path(args.json).write_text(json.dumps(payload, indent=1, default=str))
@@ -381,6 +385,8 @@ def _check_output(con: Console, args: argparse.Namespace, backend: str, referenc
                  + ("allowed by --allow-missing)" if args.allow_missing else f"as {expected.source} lists)")
                  if n_allowed else "")
               + (f"; {n_warn} sanitizer warnings (PYASC_SIM_STRICT=1 makes them errors)" if n_warn else "")
+              + (f"; {n_soc} samples not supported by the SoC of {backend}'s kernels (their dtype does not "
+                 "exist there: see each row's reason; not counted as passes)" if n_soc else "")
               + (f"; {n_host} samples ran on the host fallback (no kernel ran: not counted as kernel passes)"
                  if n_host else ""))
     return 0 if ok else 1

@@ -78,6 +78,17 @@ class KernelNotFoundError(BackendError, NotImplementedError):
     """An op has no kernel on the backend of its inputs, and no composite definition."""
 
 
+class NotOnSocError(KernelNotFoundError):
+    """The dtype does not exist on the SoC the backend's kernels are built for (bfloat16 on the
+    Atlas inference series): no kernel can exist, so ``pyasc check`` reports the row "not supported
+    by the SoC" (neither a failure nor a pass). ``soc`` names the SoC, ``reason`` the reference fact."""
+
+    def __init__(self, message: str, soc: str = "", reason: str = "") -> None:
+        super().__init__(message)
+        self.soc = soc
+        self.reason = reason
+
+
 class OpRegistrationError(PyascError, ValueError):
     """An op, schema or kernel definition is malformed."""
 

@@ -20,6 +20,7 @@ def build_kernel_dir(directory: pathlib.Path, families: Iterable[str], soc: str)
 
     for fam in families:
         shutil.copy(pyasc_sim.compile(KERNELS_ROOT / f"{fam}.cpp", soc=soc), directory / rt.binary_name("sim", fam))
+    (directory / rt.SOC_FILE).write_text(soc + "\n")  # the set's SoC (pyasc check: dtypes it lacks)
     return directory
 
 

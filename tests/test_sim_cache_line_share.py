@@ -2,7 +2,9 @@
 (Ascend310P), a scalar store (GlobalTensor::SetValue, through the core's data cache) of one block
 into a 64-byte global memory line that another block of the launch also writes. The cache writes
 the line back whole, so on hardware one block's bytes can be lost; the reference asks cores to stay
-a cache line apart. A warning (hardware runs it), an error with PYASC_SIM_STRICT=1."""
+a cache line apart. Unless ordered: the store written back (DataCacheCleanAndInvalid) before a SyncAll
+the other block's write follows, or the other block's write before a SyncAll the store follows.
+A warning (hardware runs it), an error with PYASC_SIM_STRICT=1."""
 
 from __future__ import annotations
 
@@ -44,6 +46,33 @@ extern "C" __global__ __aicore__ void dma_then_store(GM_ADDR out, uint32_t from,
     } else {
         o.SetValue(at, 2.0f);
         DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(o);
+    }
+}
+
+// block 0 stores out[at] through the data cache (then, by `flush`: 0 nothing, 1 DataCacheCleanAndInvalid
+// before the SyncAll, 2 after it), every block meets in a soft SyncAll, then block 1 moves 8 floats
+// to out[at + 8, at + 16) by DMA: the same 64-byte line when out[at] starts one
+extern "C" __global__ __aicore__ void store_sync_dma(GM_ADDR out, GM_ADDR ws, uint32_t at, uint32_t flush) {
+    TPipe pipe;
+    TBuf<QuePosition::VECCALC> wbuf, dbuf;
+    pipe.InitBuffer(wbuf, 256);
+    pipe.InitBuffer(dbuf, 32);
+    GlobalTensor<float> o;
+    o.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(out));
+    GlobalTensor<int32_t> w;
+    w.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(ws), 64);
+    if (GetBlockIdx() == 0) {
+        o.SetValue(at, 1.0f);
+        if (flush == 1) DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(o);
+    }
+    SyncAll(w, wbuf.Get<int32_t>());
+    if (GetBlockIdx() == 0 && flush == 2) DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(o);
+    if (GetBlockIdx() == 1) {
+        LocalTensor<float> t = dbuf.Get<float>();
+        Duplicate(t, 2.0f, 8);
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        DataCopy(o[at + 8], t, 8);
     }
 }
 """
@@ -97,12 +126,50 @@ def test_a_scalar_store_into_a_line_another_block_moved_data_to_warns(monkeypatc
         assert out.numpy()[at] == 2.0
 
 
-def test_blocks_a_line_apart_and_the_a2_build_are_clean(monkeypatch):
+def test_blocks_a_line_apart_are_clean(monkeypatch):
     monkeypatch.delenv("PYASC_SIM_STRICT", raising=False)
-    _, seen = _launch("Ascend310P3", "store_own", 4, 16)  # 64 bytes apart: one line each
+    for soc in ("Ascend310P3", "Ascend910B1"):
+        _, seen = _launch(soc, "store_own", 4, 16)  # 64 bytes apart: one line each
+        assert not any("gm-cache-line-share" in w for w in seen), (soc, seen)
+
+
+def test_the_a2_build_is_not_checked_yet(monkeypatch):
+    # Atlas A2 stores go through each core's data cache as well (the reference's scalar-unit guide:
+    # every AIC / AIV core has its own DataCache; SetValue asks cores to stay a line apart on every
+    # product), but the check waits for the test kernels that share lines there to be fixed
+    monkeypatch.delenv("PYASC_SIM_STRICT", raising=False)
+    _, seen = _launch("Ascend910B1", "store_own", 2, 1)
     assert not any("gm-cache-line-share" in w for w in seen), seen
-    _, seen = _launch("Ascend910B1", "store_own", 2, 1)  # the A2 build does not tag its stores
-    assert not any("gm-cache-line-share" in w for w in seen), seen
+
+
+def _store_sync_dma(soc: str, flush: int) -> tuple[np.ndarray, list[str], int]:
+    fn = _binary(soc).function("store_sync_dma")
+    out = pyasc.zeros(64, dtype="float32", device="sim")
+    ws = pyasc.zeros(64, dtype="int32", device="sim")  # >= 2 cores x 32 bytes, zeroed
+    pyasc.synchronize("sim")
+    at = (-out._data._ptr % 64) // 4  # out[at] starts a 64-byte line
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        pyasc_acl.launch(fn, 2, (out, ws, at, flush))
+        pyasc.synchronize("sim")
+    return out.numpy(), [str(w.message) for w in seen if issubclass(w.category, pyasc.SanitizerWarning)], at
+
+
+@pytest.mark.parametrize("soc", ["Ascend310P3"])
+def test_syncall_orders_a_store_only_after_a_write_back(monkeypatch, soc):
+    # SyncAll does not clean the data cache (its reference page says nothing of it; SetValue's says the
+    # dirty line is written back later, whole, unless DataCacheCleanAndInvalid writes it back now): a
+    # store, SyncAll, another block's DMA into the line can lose the DMA's bytes; with the store
+    # written back before the SyncAll it cannot
+    monkeypatch.delenv("PYASC_SIM_STRICT", raising=False)
+    for flush, reported in ((0, True), (1, False), (2, True)):
+        out, seen, at = _store_sync_dma(soc, flush)
+        np.testing.assert_array_equal(out[at:at + 16], [1.0] + [0.0] * 7 + [2.0] * 8)
+        hits = [w for w in seen if "gm-cache-line-share" in w]
+        assert bool(hits) == reported, (flush, seen)
+        if reported:
+            assert "block 0 stored through its data cache" in hits[0] and "which block 1" in hits[0], hits[0]
+            assert "SyncAll alone does not" in hits[0] and "DataCacheCleanAndInvalid before a SyncAll" in hits[0]
 
 
 def test_strict_makes_it_an_error(monkeypatch):

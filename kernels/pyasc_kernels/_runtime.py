@@ -40,7 +40,117 @@ DTYPE_NAMES = {
 def kernel_dir_candidates() -> list[str]:
     import pyasc_sim
 
-    return [os.path.join(os.fspath(p), "kernels") for p in pyasc_sim.__path__]
+    installed = [os.path.join(os.fspath(p), "kernels") for p in pyasc_sim.__path__]
+    soc = os.environ.get("PYASC_SIM_KERNEL_SOC", "")
+    if soc and soc != INSTALLED_SOC:  # the AI Core kernels compiled for another SoC (cached) first;
+        return [kernel_set_dir(soc), *installed]  # the AI CPU libraries (host code) stay the installed ones
+    return installed
+
+
+#: the SoC the installed sim kernels are built for (kernels/CMakeLists.txt: the default, Atlas A2);
+#: a kernel directory built for another SoC names it in a file SOC_FILE (build_kernel_set)
+INSTALLED_SOC = "Ascend910B1"
+SOC_FILE = "SOC"
+
+#: per SoC family: the dtypes it has no kernels for, and the reference fact that says so
+SOC_LACKS = {
+    "Ascend310P": {"bfloat16": "the Atlas inference series has no bfloat16 (the reference's DataCopy, Duplicate "
+                               "and vector API tables list no bfloat16_t for it; kernels/kernel_entry.h leaves "
+                               "the bfloat16 kernels out of its builds)"},
+}
+
+
+def build_kernel_set(directory: str | os.PathLike, soc: str, families: Iterable[str] = ()) -> str:
+    """Compile kernels/<family>.cpp (every family by default) for ``soc`` into ``directory``, named
+    as installed kernels are, with the SOC_FILE naming the SoC; returns the directory."""
+    import pyasc_sim
+
+    src_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # kernels/ of a checkout
+    os.makedirs(directory, exist_ok=True)
+    for fam in tuple(families) or KERNEL_FAMILIES:
+        src = os.path.join(src_dir, f"{fam}.cpp")
+        if not os.path.isfile(src):
+            raise KernelNotFoundError(f"PYASC_SIM_KERNEL_SOC={soc}: the kernel source {src} is not there (building "
+                                      "the built-in kernels for another SoC needs a pyasc checkout installed with "
+                                      "'pip install -e .'); unset PYASC_SIM_KERNEL_SOC to use the installed kernels")
+        out = os.path.join(os.fspath(directory), binary_name("sim", fam))
+        _copy(pyasc_sim.compile(src, soc=soc), out)
+    with open(os.path.join(os.fspath(directory), SOC_FILE), "w") as f:
+        f.write(soc + "\n")
+    return os.fspath(directory)
+
+
+def _copy(src: str, dst: str) -> None:
+    import shutil
+
+    shutil.copyfile(src, dst + ".tmp")
+    os.replace(dst + ".tmp", dst)
+
+
+_SETS: dict[str, str] = {}
+_SETS_LOCK = threading.Lock()
+
+
+def kernel_set_dir(soc: str) -> str:
+    """The built-in kernels compiled for ``soc`` (PYASC_SIM_KERNEL_SOC): built once into the kernel
+    cache (pyasc_sim.cache: kernel_sets/<soc>-<hash of the sources>), reused while they are unchanged."""
+    import hashlib
+
+    with _SETS_LOCK:
+        if soc in _SETS:
+            return _SETS[soc]
+        import pyasc_sim
+        import pyasc_sim.cache
+
+        if soc not in pyasc_sim.build.SOC_ARCH:
+            from pyasc_core.errors import EnvironmentSettingError
+
+            raise EnvironmentSettingError(f"PYASC_SIM_KERNEL_SOC={soc!r} is not a SoC the simulator compiles for; "
+                                          f"use one of {', '.join(sorted(pyasc_sim.build.SOC_ARCH))}")
+        h = hashlib.sha256()
+        for path in _set_inputs():  # the kernel sources and the kernel API headers they include
+            h.update(path.encode())
+            with open(path, "rb") as f:
+                h.update(f.read())
+        cache = os.path.join(pyasc_sim.cache.directory(), "kernel_sets", f"{soc}-{h.hexdigest()[:16]}")
+        if not os.path.isfile(os.path.join(cache, SOC_FILE)):
+            build_kernel_set(cache, soc)
+        _SETS[soc] = cache
+        return cache
+
+
+def _set_inputs() -> list[str]:
+    """The files a kernel set is built from: kernels/*.cpp, kernels/*.h and the kernel API headers."""
+    import glob
+
+    import pyasc_sim
+
+    src_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    files = glob.glob(os.path.join(src_dir, "*.cpp")) + glob.glob(os.path.join(src_dir, "*.h"))
+    files += glob.glob(os.path.join(pyasc_sim.build._kernel_api_include(), "**", "*.h"), recursive=True)
+    return sorted(files)
+
+
+def kernel_soc() -> str:
+    """The SoC the sim kernel set in use is built for (its SOC_FILE, else the installed one)."""
+    for d in kernel_dir_candidates():
+        path = os.path.join(d, SOC_FILE)
+        if os.path.isfile(path):
+            with open(path) as f:
+                return f.read().strip()
+    return INSTALLED_SOC
+
+
+def soc_lacks(kernel_name: str) -> tuple[str, str] | None:
+    """(SoC, reason) when ``kernel_name``'s dtype does not exist on the SoC of the sim kernel set."""
+    soc = kernel_soc()
+    tokens = set(kernel_name.split("_"))
+    for family, lacks in SOC_LACKS.items():
+        if soc.startswith(family):
+            for dtype_name, reason in lacks.items():
+                if dtype_name in tokens:
+                    return soc, reason
+    return None
 
 
 #: the kernel families (kernels/<family>.cpp) the glue launches; each is one binary per backend
@@ -117,7 +227,15 @@ class _Kernels:
         key = (device, family, name)
         fn = self._functions.get(key)
         if fn is None:
-            fn = self._functions[key] = self.get(family, name).function(device)
+            try:
+                fn = self._functions[key] = self.get(family, name).function(device)
+            except KernelNotFoundError as exc:  # a dtype the kernel set's SoC does not have: say so
+                lacks = soc_lacks(name) if getattr(device, "type", "") == "sim" else None
+                if lacks is None:
+                    raise
+                from pyasc_core.errors import NotOnSocError
+
+                raise NotOnSocError(f"{name} is not supported by {lacks[0]}: {lacks[1]}", *lacks) from exc
         return fn
 
     def clear(self) -> None:

@@ -22,12 +22,13 @@ import numpy as np
 from .. import dtypes as _dt
 from .. import placement
 from ..binding import bind
-from ..errors import DtypeError, KernelNotFoundError, PyascError, ReferenceMismatchError
+from ..errors import DtypeError, KernelNotFoundError, NotOnSocError, PyascError, ReferenceMismatchError
 from .compare import Comparison, compare, to_host
 from .missing import ExpectedMissing, as_expected_missing
 from .samples import Sample, sample_inputs
 
-#: statuses that fail a report; "missing-allowed" (no kernel, tolerated) and "pass" do not
+#: statuses that fail a report; "missing-allowed" (no kernel, tolerated), "soc-unsupported" (the
+#: dtype does not exist on the SoC the backend's kernels are built for) and "pass" do not
 FAILING = ("fail", "error", "no-kernel", "listed-but-present")
 
 
@@ -38,6 +39,8 @@ class OpcheckError(ReferenceMismatchError):
 @attrs.frozen
 class SampleResult:
     """The outcome of one sample: pass, fail (values differ), error (raised), no-kernel (fails),
+    soc-unsupported (the dtype does not exist on the SoC of the backend's kernels, e.g. bfloat16 on
+    the Atlas inference series: no kernel can exist; neither a failure nor a pass, the message says why),
     host-fallback (right, but run by the host fallback: not a kernel pass, does not fail),
     missing-allowed (no kernel, tolerated by allow_missing or the expected-missing list), or
     listed-but-present (a dtype-level row: listed as missing, but its kernel ran)."""
@@ -94,7 +97,7 @@ class CheckReport:
         for r in self.results:
             row = rows.setdefault(r.dtype, {
                 "op": self.op, "dtype": r.dtype, "samples": 0, "passed": 0, "failed": 0,
-                "no_kernel": 0, "missing_allowed": 0, "listed_but_present": False,
+                "no_kernel": 0, "missing_allowed": 0, "soc_unsupported": 0, "listed_but_present": False,
                 "max_abs": None, "max_rel": None, "max_ulp": None, "warnings": 0,
                 "host_fallback": 0, "runs_on": [],
             })
@@ -110,12 +113,17 @@ class CheckReport:
                 row["host_fallback"] += 1
             elif r.status == "pass":
                 row["passed"] += 1
+                row["_ran"] = row.get("_ran", 0) + bool(r.runs_on)  # passes that launched something
                 if r.why and r.why not in whys.setdefault(r.dtype, []):
                     whys[r.dtype].append(r.why)
             elif r.status == "no-kernel":
                 row["no_kernel"] += 1
             elif r.status == "missing-allowed":
                 row["missing_allowed"] += 1
+            elif r.status == "soc-unsupported":
+                row["soc_unsupported"] += 1
+                if r.message and r.message not in whys.setdefault(r.dtype, []):
+                    whys[r.dtype].append(r.message)
             else:
                 row["failed"] += 1
             c = r.comparison
@@ -132,11 +140,14 @@ class CheckReport:
                 row["status"] = "no kernel"
             elif row["missing_allowed"]:
                 row["status"] = "missing (allowed)"
+            elif row["soc_unsupported"]:  # passes that ran nothing (empty samples) do not count
+                row["status"] = "pass, partly not supported by the SoC" if row.get("_ran") else "not supported by the SoC"
             elif row["host_fallback"]:
                 row["status"] = "host fallback"
             else:
                 row["status"] = "pass"
             row["why"] = _merge_whys(whys.get(dtype, []))
+            row.pop("_ran", None)
         return list(rows.values())
 
     def summary(self, limit: int = 5) -> str:
@@ -269,6 +280,9 @@ def _run_sample_on(op: Any, sample: Sample, backend: str, reference: str,
         return SampleResult(sample.dtype, sample.desc, "error", f"the reference raised {type(exc).__name__}: {exc}")
     try:
         actual = _outputs(_call(op, sample, backend))
+    except NotOnSocError as exc:
+        return SampleResult(sample.dtype, sample.desc, "soc-unsupported",
+                            f"not supported by {exc.soc}: {exc.reason}" if exc.soc else str(exc))
     except KernelNotFoundError as exc:
         return SampleResult(sample.dtype, sample.desc, "no-kernel", str(exc))
     except Exception as exc:  # a kernel crash is a finding, not a crash of the checker
@@ -374,7 +388,7 @@ def _check_listing(report: CheckReport, expected: ExpectedMissing, wanted: set[s
         statuses = ran.get(dtype)
         if statuses is None:
             why = f"but {report.op} has no {dtype} sample on {report.backend} (the op or backend does not take {dtype})"
-        elif "missing-allowed" in statuses:
+        elif "missing-allowed" in statuses or "soc-unsupported" in statuses:
             continue
         else:
             why = f"but all {len(statuses)} {dtype} samples found a kernel"

@@ -269,9 +269,11 @@ std::string line_share_message(const LineShare &ls, bool strict) {
     const std::string ss = site_str(ls.scalar), os = site_str(ls.other);
     return format("sanitizer %s%s%s: block %u stored through its data cache (GlobalTensor::"
                   "SetValue) into the 64-byte global memory line %s, which block %u%s%s also wrote in the same "
-                  "launch; the cache writes the whole line back, so on the Atlas inference series one block's bytes "
-                  "can be lost. Give each block whole 64-byte lines of output (start every block's share on a line), "
-                  "or let one block write the line",
+                  "launch, with nothing ordering the two (SyncAll alone does not: the dirty line may be written back "
+                  "after the other block's write); the cache writes the whole line back, so one block's bytes can be "
+                  "lost. Give each block whole 64-byte lines of output (start every block's share on a line), let one "
+                  "block write the line, or write the line back with DataCacheCleanAndInvalid before a SyncAll (or "
+                  "cross-core flag) that the other block's write follows",
                   strict ? "check 'gm-cache-line-share' failed" : "warning 'gm-cache-line-share'",
                   ss.empty() ? "" : " at ", ss.c_str(), ls.scalar_block,
                   addr_range(ls.line, ls.line + kGmCacheLineBytes).c_str(), ls.other_block,

@@ -29,6 +29,7 @@ public:
         for (uint32_t b = 0; b < records.size(); ++b) {
             for (const PyascSimGmWrite &r : records[b]) {
                 if ((r.reserved & PYASC_SIM_GM_EVENT) == 0) continue;
+                if (r.line != PYASC_SIM_GM_EVENT_RELEASE && r.line != PYASC_SIM_GM_EVENT_ACQUIRE) continue;
                 const uint32_t core = core_of(b, r.reserved);
                 if (index_.emplace(core, static_cast<uint32_t>(index_.size())).second) snaps_.emplace_back();
                 events.push_back({r.end, r.begin, core, segment_of(r.reserved), r.line});
@@ -164,9 +165,17 @@ bool find_line_share(const std::vector<std::vector<PyascSimGmWrite>> &records, u
         uint32_t block;
         const PyascSimGmWrite *rec;
     };
+    struct Flush {
+        uint32_t segment;
+        uint64_t begin, end;
+    };
     std::vector<Scalar> lines;  // the lines of every scalar store, with a block that stored there
+    std::unordered_map<uint32_t, std::vector<Flush>> flushes;  // per core: its data-cache write-backs
     for (uint32_t b = 0; b < records.size(); ++b) {
         for (const PyascSimGmWrite &r : records[b]) {
+            if ((r.reserved & PYASC_SIM_GM_EVENT) != 0 && r.line == PYASC_SIM_GM_EVENT_FLUSH) {
+                flushes[core_of(b, r.reserved)].push_back({segment_of(r.reserved), r.begin, r.end});
+            }
             if ((r.reserved & kNotPlain) != 0 || (r.reserved & PYASC_SIM_GM_SCALAR) == 0 || r.end <= r.begin) continue;
             for (uint64_t l = r.begin / line_bytes; l <= (r.end - 1) / line_bytes; ++l) lines.push_back({l, b, &r});
         }
@@ -175,6 +184,25 @@ bool find_line_share(const std::vector<std::vector<PyascSimGmWrite>> &records, u
     std::sort(lines.begin(), lines.end(), [](const Scalar &a, const Scalar &b) {
         return a.line != b.line ? a.line < b.line : a.block < b.block;
     });
+    for (auto &f : flushes) {
+        std::sort(f.second.begin(), f.second.end(), [](const Flush &a, const Flush &b) { return a.segment < b.segment; });
+    }
+    const Clocks clocks(records);
+    // Whether the scalar store s (of core sc) and the write w (of core wc) into line l are ordered:
+    // w happens before s (s's core loads the line after w landed), or s's core wrote the line back
+    // (DataCacheCleanAndInvalid) after s and that write-back happens before w.
+    auto ordered = [&](const PyascSimGmWrite &s, uint32_t sc, const PyascSimGmWrite &w, uint32_t wc, uint64_t l) {
+        const uint32_t ss = segment_of(s.reserved), ws = segment_of(w.reserved);
+        if (clocks.before(wc, ws, sc, ss)) return true;
+        const auto it = flushes.find(sc);
+        if (it == flushes.end()) return false;
+        // s's bytes in line l
+        const uint64_t lo = std::max(s.begin, l * line_bytes), hi = std::min(s.end, (l + 1) * line_bytes);
+        for (const Flush &f : it->second) {  // the first write-back of them after s
+            if (f.segment >= ss && f.begin <= lo && hi <= f.end) return clocks.before(sc, f.segment, wc, ws);
+        }
+        return false;
+    };
     // every plain write of another block into one of those lines
     for (uint32_t b = 0; b < records.size(); ++b) {
         for (const PyascSimGmWrite &r : records[b]) {
@@ -184,6 +212,9 @@ bool find_line_share(const std::vector<std::vector<PyascSimGmWrite>> &records, u
                                        [](const Scalar &s, uint64_t l) { return s.line < l; });
             for (; it != lines.end() && it->line <= last; ++it) {
                 if (it->block == b) continue;
+                if (ordered(*it->rec, core_of(it->block, it->rec->reserved), r, core_of(b, r.reserved), it->line)) {
+                    continue;
+                }
                 out->scalar_block = it->block;
                 out->other_block = b;
                 out->scalar = *it->rec;

@@ -146,6 +146,58 @@ void test_cache_line_share() {
     CHECK(!find_xcore_conflict(stores, &c));
 }
 
+PyascSimGmWrite flush(uint64_t begin, uint64_t end, uint32_t segment) {
+    return {begin, end, nullptr, PYASC_SIM_GM_EVENT_FLUSH, PYASC_SIM_GM_EVENT | segment};
+}
+
+void test_cache_line_share_ordering() {
+    using pyasc_sim::LineShare;
+    using pyasc_sim::find_line_share;
+    constexpr uint32_t S = PYASC_SIM_GM_SCALAR;
+    constexpr uint64_t kAll = ~uint64_t{0};
+    LineShare ls;
+    // block 0 stores 4 bytes at 0 (segment 0), SyncAll (release seq 1 / 2, acquire 3 / 4), block 1
+    // moves [32, 64) by DMA (segment 2): SyncAll alone does not write the dirty line back
+    Records r(2);
+    r[0] = {access(0, 4, 10, S, 0), event(REL, 7, 1, 0), event(ACQ, 7, 3, 1)};
+    r[1] = {event(REL, 7, 2, 0), event(ACQ, 7, 4, 1), access(32, 64, 20, W, 2)};
+    CHECK(find_line_share(r, 64, &ls));
+    CHECK(ls.scalar_block == 0 && ls.other_block == 1);
+    // DataCacheCleanAndInvalid of the whole cache before the SyncAll (segments 0 | flush | 1 | sync | 2)
+    Records fl(2);
+    fl[0] = {access(0, 4, 10, S, 0), flush(0, kAll, 0), event(REL, 7, 1, 1), event(ACQ, 7, 3, 2)};
+    fl[1] = {event(REL, 7, 2, 0), event(ACQ, 7, 4, 1), access(32, 64, 20, W, 2)};
+    CHECK(!find_line_share(fl, 64, &ls));
+    // the line of the store, from its first byte: clean too; another line, or from a byte after the store: not
+    fl[0][1] = flush(0, 64, 0);
+    CHECK(!find_line_share(fl, 64, &ls));
+    fl[0][1] = flush(64, 128, 0);
+    CHECK(find_line_share(fl, 64, &ls));
+    fl[0][1] = flush(8, 64, 0);
+    CHECK(find_line_share(fl, 64, &ls));
+    // a flush after the SyncAll orders nothing (block 1 may write before it)
+    Records late(2);
+    late[0] = {access(0, 4, 10, S, 0), event(REL, 7, 1, 0), event(ACQ, 7, 3, 1), flush(0, kAll, 2)};
+    late[1] = fl[1];
+    CHECK(find_line_share(late, 64, &ls));
+    // a flush without a SyncAll orders nothing either
+    Records nosync = {{access(0, 4, 10, S, 0), flush(0, kAll, 0)}, {access(32, 64, 20, W, 0)}};
+    CHECK(find_line_share(nosync, 64, &ls));
+    // the other order: block 1's DMA write, SyncAll, block 0's store loads the line after it: clean
+    Records after(2);
+    after[0] = {event(REL, 7, 1, 0), event(ACQ, 7, 3, 1), access(0, 4, 10, S, 2)};
+    after[1] = {access(32, 64, 20, W, 0), event(REL, 7, 2, 0), event(ACQ, 7, 4, 1)};
+    CHECK(!find_line_share(after, 64, &ls));
+    // two stores a SyncAll apart: the first must be written back, the second is written back at the end
+    Records stores(2);
+    stores[0] = {access(0, 4, 10, S, 0), flush(0, kAll, 0), event(REL, 7, 1, 1), event(ACQ, 7, 3, 2)};
+    stores[1] = {event(REL, 7, 2, 0), event(ACQ, 7, 4, 1), access(4, 8, 20, S, 2)};
+    CHECK(!find_line_share(stores, 64, &ls));
+    stores[0][1] = flush(128, 192, 0);
+    CHECK(find_line_share(stores, 64, &ls));
+    CHECK(ls.scalar_block == 0);
+}
+
 void test_pick_source_line() {
     using pyasc_sim::pick_source_line;
     CHECK(pick_source_line("/a/k.cpp:42\n") == "/a/k.cpp:42");
@@ -167,6 +219,7 @@ int main() {
     test_atomics();
     test_write_write_first();
     test_cache_line_share();
+    test_cache_line_share_ordering();
     test_pick_source_line();
     if (g_failures != 0) {
         std::fprintf(stderr, "%d check(s) failed\n", g_failures);

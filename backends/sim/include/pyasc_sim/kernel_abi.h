@@ -98,6 +98,10 @@ extern "C" {
 #define PYASC_SIM_GM_SEGMENT_MASK 0x03ffffffu
 #define PYASC_SIM_GM_EVENT_RELEASE 1u /* what this core did so far happens before a later acquire */
 #define PYASC_SIM_GM_EVENT_ACQUIRE 2u /* ... of the same key */
+/* A data-cache write-back (DataCacheCleanAndInvalid after a PYASC_SIM_GM_SCALAR store): begin / end
+ * are the GM bytes whose lines it cleans ([0, UINT64_MAX) for the whole cache), not a key and a
+ * sequence number; the core's scalar stores in segments <= this event's reached GM (gm-cache-line-share) */
+#define PYASC_SIM_GM_EVENT_FLUSH 3u
 
 /* A half-open byte range [begin, end) of global (device) memory (v2). */
 typedef struct PyascSimGmRange {

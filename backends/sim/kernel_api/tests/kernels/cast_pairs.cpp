@@ -23,6 +23,9 @@ public:
         inQ_.EnQue(xl);
         xl = inQ_.DeQue<S>();
         LocalTensor<D> zl = outQ_.AllocTensor<D>();
+        if constexpr (std::is_same<D, half>::value && std::is_same<S, int32_t>::value) {
+            SetDeqScale(static_cast<half>(1.0f));  // s322f16 multiplies by DEQSCALE's half scale
+        }
         Cast(zl, xl, mode_, n_);
         outQ_.EnQue(zl);
         inQ_.FreeTensor(xl);

@@ -97,6 +97,9 @@ __aicore__ inline void CastKernel(GM_ADDR x, GM_ADDR z, uint32_t n, uint32_t cod
     qin.EnQue(src);
     src = qin.DeQue<S>();
     LocalTensor<D> dst = qout.AllocTensor<D>();
+    if constexpr (std::is_same<D, half>::value && std::is_same<S, int32_t>::value) {
+        SetDeqScale(static_cast<half>(1.0f));  // s322f16 multiplies by DEQSCALE's half scale
+    }
     Cast(dst, src, ModeOf(code), n);
     qout.EnQue(dst);
     qin.FreeTensor(src);

@@ -7,7 +7,9 @@
 //
 // The simulator's scalar accesses go straight to memory (no data cache), so the flush changes no
 // data; it checks its operand, is charged to the scalar pipe and is an ordering point for the
-// scalar pipe on the timeline (the core waits for the write-back before going on).
+// scalar pipe on the timeline (the core waits for the write-back before going on).  After a
+// data-cache store it is recorded for gm-cache-line-share (PYASC_SIM_GM_EVENT_FLUSH): a store
+// written back before a SyncAll / cross-core flag is ordered before the other cores' writes after it.
 #ifndef PYASC_SIM_KAPI_CACHE_H_
 #define PYASC_SIM_KAPI_CACHE_H_
 
@@ -28,8 +30,21 @@ inline const char *cache_line_name(CacheLine c) {
 }
 // The flush: a null operand address is a kernel bug on SINGLE_CACHE_LINE (the line is the one
 // holding that address); the whole-cache form ignores the address.
-inline void dcci(const void *addr, CacheLine entire, const char *operand, const pyasc_sim::kapi::SrcLoc &loc) {
+// `gm`: the flush cleans GM lines (a GlobalTensor, or the whole cache with DcciDst ALL / OUT).
+inline void dcci(const void *addr, CacheLine entire, const char *operand, const pyasc_sim::kapi::SrcLoc &loc,
+                 bool gm = true) {
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    if (gm && b.gm_dirty && b.checks && b.xrace) {  // the stores so far in the lines it cleans reached GM
+        // SINGLE_CACHE_LINE cleans from the address to the end of its 64-byte line (the reference:
+        // an address not on a line boundary cleans only the part from it to the boundary)
+        constexpr uint64_t kLine = 64;
+        const uint64_t at = reinterpret_cast<uintptr_t>(addr);
+        const bool whole = entire == CacheLine::ENTIRE_DATA_CACHE;
+        b.writes.push_back({whole ? 0 : at, whole ? ~uint64_t{0} : (at / kLine + 1) * kLine, nullptr, PYASC_SIM_GM_EVENT_FLUSH,
+                            pyasc_sim::kapi::gm_tag(b, PYASC_SIM_GM_EVENT)});
+        ++b.xseg;  // what follows is a new segment of this core
+        b.gm_dirty = !whole;
+    }
     if (b.checks && entire == CacheLine::SINGLE_CACHE_LINE && addr == nullptr) {
         pyasc_sim::kapi::fail("gm-out-of-bounds", loc,
                               "DataCacheCleanAndInvalid<..., CacheLine::%s>(%s): the tensor has no buffer (call "
@@ -48,7 +63,10 @@ inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &dst, pyasc_sim::kapi
 }
 template <typename T, CacheLine entireType, DcciDst dcciDst>
 inline void DataCacheCleanAndInvalid(const LocalTensor<T> &dst, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    sim_detail::dcci(dst.GetPhyAddr(), entireType, "a LocalTensor", loc);
+    // a UB line, or the whole cache: its GM lines too with DcciDst ALL / OUT
+    sim_detail::dcci(dst.GetPhyAddr(), entireType, "a LocalTensor", loc,
+                     entireType == CacheLine::ENTIRE_DATA_CACHE &&
+                         (dcciDst == DcciDst::CACHELINE_ALL || dcciDst == DcciDst::CACHELINE_OUT));
 }
 template <typename T, CacheLine entireType>
 inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &dst, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {

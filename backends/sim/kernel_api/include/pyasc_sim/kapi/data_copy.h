@@ -208,6 +208,20 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
 
 // Local -> local with DataCopyEnhancedParams (e.g. CO1 -> CO2): BLOCK_MODE_MATRIX counts
 // blockLen and strides in 16 x 16 fractals of the element type, other modes in 32-byte blocks.
+// The in-line computation (isRelu) exists on the Atlas inference series AI Core's CO1 -> CO2 path
+// only (enhanced DataCopy page, atlasascendc_api_07_0104: on other SoCs and paths the call is a plain
+// copy); isRelu anywhere else is ignored, as on hardware, with the warning 'enhanced-params-ignored'.
+namespace sim_detail {
+template <typename T>
+inline bool enhanced_relu_applies(const LocalTensor<T> &dst, const LocalTensor<T> &src) {
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
+    return src.GetPosition() == TPosition::CO1 && dst.GetPosition() == TPosition::CO2;
+#else
+    (void)dst, (void)src;
+    return false;
+#endif
+}
+}  // namespace sim_detail
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
                      const DataCopyEnhancedParams &e, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
@@ -224,7 +238,16 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     src.check_read_bursts(p.blockCount, burst, sp, "DataCopy reads", loc);
     sim_detail::copy_bursts(reinterpret_cast<uint8_t *>(dst.ptr()), reinterpret_cast<const uint8_t *>(src.ptr()),
                             p.blockCount, burst, sp, dp);
-    if (e.isRelu) {
+    const bool relu = e.isRelu && sim_detail::enhanced_relu_applies(dst, src);
+    if (e.isRelu && !relu && pyasc_sim::kapi::blk().checks) {
+        pyasc_sim::kapi::warn("enhanced-params-ignored", loc,
+                              "DataCopy(dst, src, intriParams, enhancedParams) with isRelu = true from %s to %s: the "
+                              "enhanced computation exists only on the CO1 -> CO2 path of the Atlas inference series "
+                              "AI Core (__CCE_AICORE__ == 200); here the call is a plain copy and no ReLU is applied. "
+                              "Apply Relu to the result, or copy CO1 -> CO2 on that SoC",
+                              pyasc_sim::kapi::pos_name(src.GetPosition()), pyasc_sim::kapi::pos_name(dst.GetPosition()));
+    }
+    if (relu) {
         for (uint64_t i = 0; i < p.blockCount; ++i) {
             T *q = reinterpret_cast<T *>(reinterpret_cast<uint8_t *>(dst.ptr()) + i * dp);
             for (uint64_t j = 0; j < burst / sizeof(T); ++j) {

@@ -207,6 +207,7 @@ struct BlockState {
     // xseg counts the core's sync events, xmute silences read records (sync workspaces).
     bool xrace = false;
     bool gm_scalar = false;  // the write being recorded is a data-cache store (PYASC_SIM_GM_SCALAR)
+    bool gm_dirty = false;   // a data-cache store since the last whole-cache DataCacheCleanAndInvalid
     bool xmute = false;
     uint32_t xseg = 0;
 
@@ -460,6 +461,7 @@ inline void record_write(uint64_t begin, uint64_t end, const SrcLoc &loc) {
     // do with plain reads and writes of other blocks (recorded as atomic for gm-cross-core-race)
     if (b.atomic_op != 0 && !b.xrace) return;
     const uint32_t kind = b.atomic_op != 0 ? PYASC_SIM_GM_ATOMIC : (b.gm_scalar ? PYASC_SIM_GM_SCALAR : 0u);
+    b.gm_dirty = b.gm_dirty || b.gm_scalar;
     record_site(b, begin, end, loc, gm_tag(b, kind));
 }
 

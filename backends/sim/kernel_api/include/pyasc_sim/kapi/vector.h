@@ -584,6 +584,29 @@ inline T round_integral(T a, RoundMode m) {
 template <typename T, typename U>
 constexpr bool same_float_v = std::is_same<T, U>::value && !std::is_integral<T>::value;
 
+// int32_t -> half (s322f16) multiplies by the DEQSCALE register's half scale before converting by
+// the mode: SetDeqScale(half) is documented "for AddDeqRelu / Cast / CastDeq s322f16" on Atlas A2 and
+// the inference series AI Core (SetDeqScale, atlasascendc_api_07_0099); dst = Cast(src * scale) as
+// the reference's s322f16 dequantisation states.  The register read before SetDeqScale(half) is
+// an error ('deq-scale': on hardware it holds whatever was last set).
+template <typename T, typename U>
+constexpr bool is_s322f16 = std::is_same<T, half>::value && std::is_same<U, int32_t>::value;
+inline double s322f16_scale(const SrcLoc &loc) {
+    const pyasc_sim::kapi::VecRegs &r = pyasc_sim::kapi::blk().vregs;
+    if (r.deq_kind != 1 && pyasc_sim::kapi::blk().checks) {
+        pyasc_sim::kapi::fail("deq-scale", loc,
+                              "Cast int32_t -> half (s322f16) multiplies by the DEQSCALE register's half scale, but %s; "
+                              "call SetDeqScale(half scale) first (SetDeqScale(static_cast<half>(1.0f)) for a plain "
+                              "conversion)",
+                              r.deq_kind == 0 ? "no SetDeqScale set it in this kernel"
+                                              : "it was last set by another SetDeqScale overload (CastDeq's)");
+    }
+    const uint16_t b = static_cast<uint16_t>(r.deqscale & 0xffffu);
+    half h;
+    std::memcpy(&h, &b, 2);
+    return pyasc_sim::kapi::to_double(h);
+}
+
 // The scalar conversion of one element; same-type float casts check the mode once per call.
 template <typename T, typename U>
 inline auto cast_fn(RoundMode m, const SrcLoc &loc) {
@@ -595,6 +618,9 @@ inline auto cast_fn(RoundMode m, const SrcLoc &loc) {
                                   static_cast<int>(m));
         }
         return [m](U a) -> T { return round_integral<T>(a, m); };
+    } else if constexpr (is_s322f16<T, U>) {
+        const double sc = s322f16_scale(loc);  // the product of an int32 and a half is exact in double
+        return [m, sc](U a) -> T { return round_to<T>(static_cast<double>(a) * sc, m); };
     } else {
         return [m](U a) -> T { return round_to<T>(pyasc_sim::kapi::to_double(a), m); };
     }
