@@ -182,19 +182,18 @@ inline pyasc_sim::kapi::BlockState *unchecked_block(const SrcLoc &loc) {
 template <typename T, typename F>
 inline void binary_count(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &s0,
                          const LocalTensor<T> &s1, int64_t count, double factor, const SrcLoc &loc, F f) {
-    if (pyasc_sim::kapi::BlockState *b = unchecked_block(loc)) {
+    pyasc_sim::kapi::BlockState *b = unchecked_block(loc);
+    if (b != nullptr) {
         count = count < 0 ? 0 : count;
-        pyasc_sim::simd::map2(dst.ptr(), s0.ptr(), s1.ptr(), count, f);
-        pyasc_sim::kapi::charge(*b, pyasc_sim::kapi::kPipeV,
-                                pyasc_sim::kapi::vector_cycles(repeats_of(count, sizeof(T)), factor));
-        return;
+    } else {
+        count = check_count(count, api, loc);
+        check_operand(dst, api, "dst", count, loc);
+        check_operand(s0, api, "src0", count, loc);
+        check_operand(s1, api, "src1", count, loc);
     }
-    count = check_count(count, api, loc);
-    check_operand(dst, api, "dst", count, loc);
-    check_operand(s0, api, "src0", count, loc);
-    check_operand(s1, api, "src1", count, loc);
     pyasc_sim::simd::map2(dst.ptr(), s0.ptr(), s1.ptr(), count, f);
-    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(count, sizeof(T)), factor));
+    pyasc_sim::kapi::charge(b != nullptr ? *b : pyasc_sim::kapi::blk(), pyasc_sim::kapi::kPipeV,
+                            pyasc_sim::kapi::vector_cycles(repeats_of(count, sizeof(T)), factor));
 }
 
 template <typename T, typename F>
@@ -229,18 +228,16 @@ inline void binary_repeat(const char *api, const LocalTensor<T> &dst, const Loca
 template <typename D, typename S, typename F>
 inline void unary_count(const char *api, const LocalTensor<D> &dst, const LocalTensor<S> &src, int64_t count,
                         double factor, const SrcLoc &loc, F f) {
-    if (pyasc_sim::kapi::BlockState *b = unchecked_block(loc)) {
+    pyasc_sim::kapi::BlockState *b = unchecked_block(loc);
+    if (b != nullptr) {
         count = count < 0 ? 0 : count;
-        pyasc_sim::simd::map1(dst.ptr(), src.ptr(), count, f);
-        pyasc_sim::kapi::charge(*b, pyasc_sim::kapi::kPipeV,
-                                pyasc_sim::kapi::vector_cycles(repeats_of(count, std::max(sizeof(D), sizeof(S))), factor));
-        return;
+    } else {
+        count = check_count(count, api, loc);
+        check_operand(dst, api, "dst", count, loc);
+        check_operand(src, api, "src", count, loc);
     }
-    count = check_count(count, api, loc);
-    check_operand(dst, api, "dst", count, loc);
-    check_operand(src, api, "src", count, loc);
     pyasc_sim::simd::map1(dst.ptr(), src.ptr(), count, f);
-    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
+    pyasc_sim::kapi::charge(b != nullptr ? *b : pyasc_sim::kapi::blk(), pyasc_sim::kapi::kPipeV,
                             pyasc_sim::kapi::vector_cycles(repeats_of(count, std::max(sizeof(D), sizeof(S))), factor));
 }
 
