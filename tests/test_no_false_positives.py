@@ -41,6 +41,7 @@ COMPILE_ARGS = {
     COMPAT / "scatter_310p.cpp": {"soc": "Ascend310P3"},
     # vector kernels of the Atlas 350 / Ascend 950 (its larger UB, its 950-only APIs)
     COMPAT / "ascend950_vec.cpp": {"soc": "Ascend950PR_9599"},
+    COMPAT / "ascend950_api.cpp": {"soc": "Ascend950PR_9599"},
 }
 
 

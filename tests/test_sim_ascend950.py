@@ -82,3 +82,92 @@ def test_device_profile_of_that_name_has_the_950_core_counts(tmp_path):
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == {"vec": 64, "cube": 32}
+
+
+# ---- the basic vector APIs of the Ascend 950 only (kapi/ascend950.h) --------------------------------
+
+API_SRC = ASCENDC_DIR / "compat" / "ascend950_api.cpp"
+ONLY_ON_950 = ["Neg", "AbsSub", "ExpSub", "Subs", "Divs", "Ands", "Ors", "Interleave", "DeInterleave"]
+
+
+def api_binary():
+    return pyasc_acl.Binary(pyasc_sim.compile(API_SRC, opt="-O1", soc=SOC), device="sim")
+
+
+def test_950_only_apis_match_numpy():
+    n = 256
+    rng = np.random.default_rng(3510)
+    x = rng.uniform(-2, 2, n).astype(np.float32)
+    y = rng.uniform(0.5, 2, n).astype(np.float32)
+    xi = rng.integers(-40000, 40000, n).astype(np.int32)
+    out = pyasc.zeros(13 * n, dtype="float32", device="sim")
+    outi = pyasc.zeros(4 * n, dtype="int32", device="sim")
+    args = (pyasc.tensor(x, device="sim"), pyasc.tensor(y, device="sim"), pyasc.tensor(xi, device="sim"), out, outi)
+    launch_synced(api_binary().function("a950_api"), 1, args)
+    o = out.numpy().reshape(13, n)
+    np.testing.assert_array_equal(o[0], -x)
+    np.testing.assert_array_equal(o[1], np.abs(x - y))
+    np.testing.assert_allclose(o[2], np.exp(x - y), rtol=3e-7)
+    np.testing.assert_array_equal(o[3], x - np.float32(1.5))
+    np.testing.assert_array_equal(o[4], np.float32(2) - x)
+    np.testing.assert_array_equal(o[5], x / np.float32(4))
+    np.testing.assert_allclose(o[6], np.float32(3) / y, rtol=2e-7)
+    z = np.empty(2 * n, np.float32)
+    z[0::2], z[1::2] = x, y
+    np.testing.assert_array_equal(o[7], z[:n])  # Interleave: dst0, then dst1
+    np.testing.assert_array_equal(o[8], z[n:])
+    np.testing.assert_array_equal(o[9], np.concatenate([x[0::2], x[1::2]]))  # DeInterleave, one input
+    xy = np.concatenate([x, y])
+    np.testing.assert_array_equal(o[10], xy[0::2])  # DeInterleave, two inputs
+    np.testing.assert_array_equal(o[11], xy[1::2])
+    h = lambda a: a.astype(np.float16).astype(np.float32)  # noqa: E731
+    np.testing.assert_allclose(o[12], np.exp(h(x) - h(y)), rtol=3e-7)  # ExpSub<float, half>
+    oi = outi.numpy().reshape(4, n)
+    np.testing.assert_array_equal(oi[0], -xi)
+    np.testing.assert_array_equal(oi[1], xi & 0x0F0F)
+    np.testing.assert_array_equal(oi[2], 0x100 | xi)
+    np.testing.assert_array_equal(oi[3], 7 - xi)
+
+
+def test_an_odd_interleave_count_is_a_sanitizer_error():
+    from ascendc_kernels import marked_line
+
+    out = pyasc.zeros(8, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    stream = pyasc.current_stream("sim")
+    pyasc_acl.launch(api_binary().function("a950_odd_interleave"), 1, (out,), stream=stream)
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    msg = info.value.message
+    assert marked_line("compat/ascend950_api.cpp", "odd-count") in msg, msg
+    assert "Interleave: count = 255 must be even" in msg, msg
+
+
+def test_950_only_apis_are_refused_elsewhere_naming_the_soc_that_has_them(tmp_path):
+    calls = "\n".join(f"    {n}(t, t, t, 64);" for n in ONLY_ON_950)
+    src = tmp_path / "only950.cpp"
+    src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                   'extern "C" __global__ __aicore__ void only950(GM_ADDR x)\n{\n'
+                   '    TPipe pipe;\n    TBuf<TPosition::VECCALC> b;\n    pipe.InitBuffer(b, 1024);\n'
+                   '    LocalTensor<half> t = b.Get<half>();\n' + calls + "\n}\n")
+    for soc in ("Ascend910B1", "Ascend310P3"):
+        with pytest.raises(pyasc_sim.KernelCompileError) as info:
+            pyasc_sim.compile(src, opt="-O0", soc=soc, extra_flags=["-fmax-errors=0"])
+        out = info.value.output
+        missing = [n for n in ONLY_ON_950 if f"AscendC::{n} is not supported by the pyasc simulator on this SoC: the "
+                   "reference documents it for the Atlas 350 / Ascend 950 only; build the kernel with "
+                   'soc="Ascend950PR_9599"' not in out]
+        assert not missing, (soc, missing)
+
+
+def test_950_dtype_rows_refuse_an_unlisted_type(tmp_path):
+    src = tmp_path / "neg_u16.cpp"
+    src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                   'extern "C" __global__ __aicore__ void neg_u16(GM_ADDR x)\n{\n'
+                   '    TPipe pipe;\n    TBuf<TPosition::VECCALC> b;\n    pipe.InitBuffer(b, 1024);\n'
+                   '    LocalTensor<uint16_t> t = b.Get<uint16_t>();\n    Neg(t, t, 64);\n}\n')
+    with pytest.raises(pyasc_sim.KernelCompileError) as info:
+        pyasc_sim.compile(src, opt="-O0", soc=SOC)
+    out = info.value.output
+    assert "AscendC::Neg is not documented for this element type T on the Atlas 350 / Ascend 950" in out, out
+    assert "int8_t, int16_t, half, int32_t, float, int64_t" in out

@@ -29,6 +29,7 @@
 #include "pyasc_sim/kapi/compat.h"     // what the NPU compiler accepts: GetTPipePtr() in the global namespace
 #include "pyasc_sim/kapi/vector_more.h"  // And/Or/Not, shifts, Axpy, BlockReduce*, Copy, Brcb, Gather(Mask), ...
 #include "pyasc_sim/kapi/vector_extra.h"  // scalar bit helpers, RepeatReduceSum, GetReduceMaxMinCount, Trap; lacks-errors
+#include "pyasc_sim/kapi/ascend950.h"  // Atlas 350 / Ascend 950 only: Neg, AbsSub, ExpSub, Subs, Divs, Ands, Ors, (De)Interleave
 #include "pyasc_sim/kapi/dequant.h"    // SetDeqScale, CastDeq / CastDequant, AddDeqRelu, AddReluCast, SubReluCast, MulCast
 #include "pyasc_sim/kapi/cmp_mask.h"   // CmpMask register: Compare (no dst), Get/SetCmpMask, Select (no mask); GetAccVal
 #include "pyasc_sim/kapi/layout_5hd.h"  // TransDataTo5HD (NCHW -> NC1HWC0, address-list forms)
