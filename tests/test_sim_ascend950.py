@@ -171,3 +171,42 @@ def test_950_dtype_rows_refuse_an_unlisted_type(tmp_path):
     out = info.value.output
     assert "AscendC::Neg is not documented for this element type T on the Atlas 350 / Ascend 950" in out, out
     assert "int8_t, int16_t, half, int32_t, float, int64_t" in out
+
+
+# ---- SIMT basics (kapi/simt.h): a VF call's threads run in order on the block's thread ---------------
+
+SIMT_SRC = ASCENDC_DIR / "compat" / "ascend950_simt.cpp"
+
+
+def simt_binary():
+    return pyasc_acl.Binary(pyasc_sim.compile(SIMT_SRC, opt="-O1", soc=SOC), device="sim")
+
+
+@pytest.mark.parametrize("blocks", [1, 3])
+def test_simt_vf_call_inverts_a_permutation(blocks):
+    n = 5000
+    perm = np.random.default_rng(blocks).permutation(n).astype(np.int64)
+    out = pyasc.zeros(n, dtype="int64", device="sim")
+    launch_synced(simt_binary().function("a950_invert_permute"), blocks,
+                  (pyasc.tensor(perm, device="sim"), out, n))
+    want = np.empty(n, np.int64)
+    want[perm] = np.arange(n)
+    np.testing.assert_array_equal(out.numpy(), want)
+
+
+def test_asc_vf_call_with_2d_threads_and_the_builtin_indices():
+    out = pyasc.zeros(2 * 128, dtype="float32", device="sim")
+    launch_synced(simt_binary().function("a950_grid2d"), 2, (out,))
+    y, x = np.meshgrid(np.arange(8), np.arange(16), indexing="ij")
+    one = (x * 100 + y).ravel().astype(np.float32)
+    np.testing.assert_array_equal(out.numpy(), np.concatenate([one, one + 1000]))
+
+
+def test_a_vf_call_past_2048_threads_is_an_error():
+    out = pyasc.zeros(8, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    stream = pyasc.current_stream("sim")
+    pyasc_acl.launch(simt_binary().function("a950_too_many_threads"), 1, (out,), stream=stream)
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    assert "64 x 64 x 1 = 4096 threads; a SIMT VF call runs 1 to 2048 threads" in info.value.message

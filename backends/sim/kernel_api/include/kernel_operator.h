@@ -51,6 +51,7 @@
 #include "pyasc_sim/kapi/tensor_trait.h"  // TensorTrait, Layout / Shape / Stride, LocalTensor<TensorTrait<...>>(addr)
 #include "pyasc_sim/kapi/study2.h"     // set_mask_count / set_mask_norm, AscendCUtils::ResetMask
 #include "pyasc_sim/kapi/study10.h"    // block_idx / get_block_idx, likely, AlignUp, LocalMemAllocator, copy_*_align_b*
+#include "pyasc_sim/kapi/simt.h"       // Ascend 950 SIMT: Simt::VF_CALL / asc_vf_call, GetThreadIdx, threadIdx
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
 
 #endif  // PYASC_SIM_KERNEL_OPERATOR_H_
