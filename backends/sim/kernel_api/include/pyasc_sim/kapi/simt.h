@@ -52,6 +52,15 @@ constexpr int32_t kWarpSize = 32;       // ACL_DEV_ATTR_WARP_SIZE of the Ascend 
 }  // namespace kapi
 }  // namespace pyasc_sim
 
+// threadIdx / blockDim / blockIdx / gridDim: variables of the block's host thread that VF_CALL sets
+// for each SIMT thread it runs (blocks are one-dimensional; a kernel's own local of the same name, as
+// public kernels declare, shadows them).
+inline thread_local ::pyasc_sim::kapi::simt::Uint3 threadIdx;
+inline thread_local ::pyasc_sim::kapi::simt::Uint3 blockDim;
+inline thread_local ::pyasc_sim::kapi::simt::Uint3 blockIdx;
+inline thread_local ::pyasc_sim::kapi::simt::Uint3 gridDim;
+
+
 namespace AscendC {
 namespace Simt {
 struct Dim3 {
@@ -74,10 +83,15 @@ inline void VF_CALL(Dim3 threads, Args &&...args) {
     const st::ThreadState saved = s;
     s.dim = {threads.x, threads.y, threads.z};
     s.in_vf = true;
+    const pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    ::blockDim = s.dim;
+    ::blockIdx = {b.block_idx, 0u, 0u};
+    ::gridDim = {b.block_dim, 1u, 1u};
     for (uint32_t z = 0; z < threads.z; ++z) {
         for (uint32_t y = 0; y < threads.y; ++y) {
             for (uint32_t x = 0; x < threads.x; ++x) {
                 s.idx = {x, y, z};
+                ::threadIdx = s.idx;
                 funcPtr(args...);
             }
         }
@@ -109,27 +123,6 @@ template <auto funcPtr, typename... Args>
 inline void asc_vf_call(dim3 threadNums, Args &&...args) {
     AscendC::Simt::VF_CALL<funcPtr>(threadNums, static_cast<Args &&>(args)...);
 }
-#define threadIdx (::pyasc_sim::kapi::simt::Uint3Of(0))
-#define blockDim (::pyasc_sim::kapi::simt::Uint3Of(1))
-#define blockIdx (::pyasc_sim::kapi::simt::Uint3Of(2))
-#define gridDim (::pyasc_sim::kapi::simt::Uint3Of(3))
-namespace pyasc_sim {
-namespace kapi {
-namespace simt {
-// threadIdx / blockDim / blockIdx / gridDim as values of the running thread (blocks: one dimension)
-inline Uint3 Uint3Of(int which) {
-    const ThreadState &s = thread_state();
-    switch (which) {
-        case 0: return s.idx;
-        case 1: return s.dim;
-        case 2: return {blk().block_idx, 0u, 0u};
-        default: return {blk().block_dim, 1u, 1u};
-    }
-}
-}  // namespace simt
-}  // namespace kapi
-}  // namespace pyasc_sim
-
 #endif  // __CCE_AICORE__ == 310
 
 #endif  // PYASC_SIM_KAPI_SIMT_H_

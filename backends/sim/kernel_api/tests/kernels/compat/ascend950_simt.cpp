@@ -8,18 +8,22 @@ using namespace AscendC;
 
 constexpr uint32_t THREADS = 256;
 
-__simt_vf__ LAUNCH_BOUND(THREADS) inline void InvertPermuteVf(__gm__ int64_t *perm, __gm__ int64_t *out, int64_t n)
+template <typename T>
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void InvertPermuteVf(__gm__ T *perm, __gm__ T *out, int64_t n)
 {
+    // locals named like the SIMT built-ins, as public kernels write them
+    const int64_t threadIdx = Simt::GetThreadIdx<0>();
+    const int64_t blockIdx = Simt::GetBlockIdx();
     const int64_t stride = static_cast<int64_t>(Simt::GetThreadNum<0>()) * Simt::GetBlockNum();
-    for (int64_t i = Simt::GetThreadIdx<0>() + static_cast<int64_t>(Simt::GetBlockIdx()) * Simt::GetThreadNum<0>();
-         i < n; i += stride) {
-        out[perm[i]] = i;
+    for (int64_t i = threadIdx + blockIdx * Simt::GetThreadNum<0>(); i < n; i += stride) {
+        out[perm[i]] = static_cast<T>(i);
     }
 }
 
 extern "C" __global__ __aicore__ void a950_invert_permute(GM_ADDR perm, GM_ADDR out, int64_t n)
 {
-    Simt::VF_CALL<InvertPermuteVf>(Simt::Dim3{THREADS}, (__gm__ int64_t *)perm, (__gm__ int64_t *)out, n);
+    AscendC::Simt::VF_CALL<InvertPermuteVf<int64_t>>(AscendC::Simt::Dim3{THREADS, 1, 1}, (__gm__ int64_t *)perm,
+                                                     (__gm__ int64_t *)out, n);
 }
 
 // 2-D threads: out[y * 16 + x] = x * 100 + y + the block's offset, with threadIdx / blockDim.
