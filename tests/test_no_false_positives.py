@@ -41,6 +41,10 @@ COMPILE_ARGS = {
     # APIs of the Atlas inference series AI Core only (the reference marks Atlas A2 x)
     COMPAT / "proposal_sort_310p.cpp": {"soc": "Ascend310P3"},
     COMPAT / "scatter_310p.cpp": {"soc": "Ascend310P3"},
+    # vector kernels of the Atlas 350 / Ascend 950 (its larger UB, its 950-only APIs)
+    COMPAT / "ascend950_vec.cpp": {"soc": "Ascend950PR_9599"},
+    COMPAT / "ascend950_api.cpp": {"soc": "Ascend950PR_9599"},
+    COMPAT / "ascend950_simt.cpp": {"soc": "Ascend950PR_9599"},
 }
 
 

@@ -129,7 +129,7 @@ def _lacked() -> list[str]:
 
 def test_every_lacked_documented_api_is_a_compile_error_naming_it(tmp_path):
     names = _lacked()
-    assert len(names) >= 10 and "MulsCast" in names and "AbsSub" in names
+    assert len(names) >= 8 and "MulsCast" in names and "Prelu" in names  # the 950-only ones: test_sim_ascend950.py
     calls = "\n".join(f"    {n}(t, t, t, 64);" for n in names)
     src = tmp_path / "lacks_all.cpp"
     src.write_text(textwrap.dedent("""

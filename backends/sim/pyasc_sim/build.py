@@ -494,7 +494,13 @@ SOC_ARCH = {
     "Ascend910B1": (220, 2201, "C220"), "Ascend910B2": (220, 2201, "C220"),
     "Ascend910B3": (220, 2201, "C220"), "Ascend910B4": (220, 2201, "C220"),
     "Ascend310P1": (200, 2002, "M200"), "Ascend310P3": (200, 2002, "M200"),
+    # Atlas 350 / Ascend 950 (vector kernels only): __NPU_ARCH__ 3510 and the dav-c310 core macros public
+    # 950 kernels test (__DAV_C310__, __DAV_C310_VEC__); its UB (248 KiB usable) differs from the 910B's
+    "Ascend950PR_9599": (310, 3510, "C310"),
 }
+#: Unified Buffer bytes a kernel built for the SoC sees whatever device profile runs it (where it differs
+#: from the runtime default): platform ub_size of the Ascend 950 (253952 = 248 KiB, GetCoreMemSize(UB))
+SOC_UB_BYTES = {"Ascend950PR_9599": 253952}
 _CORES = ("vec", "cube", "mix")
 
 
@@ -511,6 +517,15 @@ def arch_defines(soc: str | None = None, core: str = "vec") -> list[str]:
                                f"the kernel is built with), got {core!r}")
     aicore, arch, dav = SOC_ARCH[name]
     out = [f"-D__CCE_AICORE__={aicore}", f"-D__NPU_ARCH__={arch}", "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1"]
+    if name in SOC_UB_BYTES:
+        out.append(f"-DPYASC_SIM_SOC_UB_BYTES={SOC_UB_BYTES[name]}")
+    if dav == "C310":
+        if core != "vec":
+            raise KernelBuildError(f"core={core!r} for {name}: the simulator runs vector (AIV) kernels only on the "
+                                   "Atlas 350 / Ascend 950 profile (its cube path is not simulated); build with "
+                                   "core='vec', or for an Atlas A2 SoC such as Ascend910B1 for cube / mixed kernels")
+        out += ["-D__DAV_C310__=1", "-D__DAV_C310_VEC__=1"]
+        return out
     if dav == "M200":  # one AI Core runs cube and vector code: one macro for every core kind
         out.append("-D__DAV_M200__=1")
         return out

@@ -16,6 +16,9 @@ const SocProfile kProfiles[] = {
     {"Ascend910B2", 24, 48, 6, 192 * KiB, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 192 * MiB, 1600.0, 1.8, 20000.0, 3.0},
     {"Ascend910B3", 20, 40, 6, 192 * KiB, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 192 * MiB, 1600.0, 1.8, 20000.0, 3.0},
     {"Ascend910B4", 20, 40, 6, 192 * KiB, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 96 * MiB, 800.0, 1.8, 20000.0, 3.0},
+    // Atlas 350 / Ascend 950 (Server tier): 32 AIC, 64 AIV, UB 248 KiB usable (platform ub_size 253952),
+    // L0C 256 KiB, L1 512 KiB, 1.6 TB/s, 1.65 GHz (the 950 whitepaper figures); L0A/L0B, L2 and AI CPU: estimates.
+    {"Ascend950PR_9599", 32, 64, 6, 253952, 512 * KiB, 64 * KiB, 64 * KiB, 256 * KiB, 128 * MiB, 1600.0, 1.65, 20000.0, 3.0},
 };
 
 }  // namespace

@@ -29,6 +29,7 @@
 #include "pyasc_sim/kapi/compat.h"     // what the NPU compiler accepts: GetTPipePtr() in the global namespace
 #include "pyasc_sim/kapi/vector_more.h"  // And/Or/Not, shifts, Axpy, BlockReduce*, Copy, Brcb, Gather(Mask), ...
 #include "pyasc_sim/kapi/vector_extra.h"  // scalar bit helpers, RepeatReduceSum, GetReduceMaxMinCount, Trap; lacks-errors
+#include "pyasc_sim/kapi/ascend950.h"  // Atlas 350 / Ascend 950 only: Neg, AbsSub, ExpSub, Subs, Divs, Ands, Ors, (De)Interleave
 #include "pyasc_sim/kapi/dequant.h"    // SetDeqScale, CastDeq / CastDequant, AddDeqRelu, AddReluCast, SubReluCast, MulCast
 #include "pyasc_sim/kapi/cmp_mask.h"   // CmpMask register: Compare (no dst), Get/SetCmpMask, Select (no mask); GetAccVal
 #include "pyasc_sim/kapi/layout_5hd.h"  // TransDataTo5HD (NCHW -> NC1HWC0, address-list forms)
@@ -51,6 +52,7 @@
 #include "pyasc_sim/kapi/study2.h"     // set_mask_count / set_mask_norm, AscendCUtils::ResetMask
 #include "pyasc_sim/kapi/study10.h"    // block_idx / get_block_idx, likely, AlignUp, LocalMemAllocator, copy_*_align_b*
 #include "pyasc_sim/kapi/study11b.h"   // DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl (SDK functions behind DataCopyPad)
+#include "pyasc_sim/kapi/simt.h"       // Ascend 950 SIMT: Simt::VF_CALL / asc_vf_call, GetThreadIdx, threadIdx
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
 
 #endif  // PYASC_SIM_KERNEL_OPERATOR_H_

@@ -82,7 +82,7 @@ inline void Compare(const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPM
 template <typename T>
 inline void GetCmpMask(const LocalTensor<T> &dst, PYASC_SIM_LOC) {
     static_assert(sim_detail::is_b8_to_b64<T> && sizeof(T) <= 4, "AscendC::GetCmpMask: dst is a b8, b16 or b32 tensor");
-    static_assert(PYASC_SIM_CMPMASK_SOC_OK, "AscendC::GetCmpMask is documented for Atlas A2 and the Atlas inference series AI Core only");
+    static_assert(PYASC_SIM_CMPMASK_SOC_OK || sizeof(T) == 0, "AscendC::GetCmpMask is documented for Atlas A2 and the Atlas inference series AI Core only");
     dst.check_aligned("GetCmpMask", "dst", loc, 16);
     if (pyasc_sim::kapi::blk().checks && static_cast<uint64_t>(dst.GetSize()) * sizeof(T) < 128) {
         pyasc_sim::kapi::fail("local-out-of-bounds", loc,
@@ -98,7 +98,7 @@ inline void GetCmpMask(const LocalTensor<T> &dst, PYASC_SIM_LOC) {
 template <typename T>
 inline void SetCmpMask(const LocalTensor<T> &src, PYASC_SIM_LOC) {
     static_assert(sim_detail::is_b8_to_b64<T>, "AscendC::SetCmpMask: src is a b8, b16, b32 or b64 tensor");
-    static_assert(PYASC_SIM_CMPMASK_SOC_OK, "AscendC::SetCmpMask is documented for Atlas A2 and the Atlas inference series AI Core only");
+    static_assert(PYASC_SIM_CMPMASK_SOC_OK || sizeof(T) == 0, "AscendC::SetCmpMask is documented for Atlas A2 and the Atlas inference series AI Core only");
     src.check_aligned("SetCmpMask", "src", loc, 16);
     src.check_bytes(0, 16, "SetCmpMask reads", loc);
     pyasc_sim::kapi::VecRegs &r = sim_detail::cmp_regs();

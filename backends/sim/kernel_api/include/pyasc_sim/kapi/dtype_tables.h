@@ -213,6 +213,41 @@
 // below (one list of the documented gaps).
 #endif
 
+// ==== Atlas 350 / Ascend 950 (__CCE_AICORE__ 310, soc="Ascend950PR_9599"; one block, helper a950) ========
+// Rows of the APIs only this SoC has (kapi/ascend950.h), read from each page's 表1 模板参数说明 ("Atlas 350
+// 加速卡，支持的数据类型为", CANN 9.0).  Subs, Divs, Ands, Ors: their pages' type rows were not in the stored
+// reference, so they stay unchecked here (not guessed).  The other APIs have no 950 row yet: unchecked.
+#if __CCE_AICORE__ == 310
+#define PYASC_SIM_DT_SOC "the Atlas 350 / Ascend 950 (__CCE_AICORE__ 310, Ascend950PR)"
+#define PYASC_SIM_DT_Neg int8_t, int16_t, half, int32_t, float, int64_t  // source: atlasascendc_api_07_00244.html (Neg(ISASI), row T)
+#define PYASC_SIM_DT_AbsSub half, float  // source: atlasascendc_api_07_00253.html (AbsSub(ISASI), row T)
+#define PYASC_SIM_DT_ExpSub half, float  // source: atlasascendc_api_07_00254.html (ExpSub(ISASI), rows T and U)
+#define PYASC_SIM_DT_Interleave uint8_t, int8_t, uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t, float, uint64_t, int64_t  // source: atlasascendc_api_07_00036.html (Interleave, dst0/dst1 and src0/src1 rows)
+#define PYASC_SIM_DT_DeInterleave uint8_t, int8_t, uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t, float, uint64_t, int64_t  // source: atlasascendc_api_07_00037.html (DeInterleave, dst and src rows)
+#define PYASC_SIM_DT_Subs PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Divs PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Ands PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Ors PYASC_SIM_DT_UNCHECKED
+// the cube / high-level rows below have no 950 row (its cube path is not simulated): unchecked
+#define PYASC_SIM_DT_LoadData PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_SoftMax PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Sum PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Mean PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Sigmoid PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_SimpleSoftMax PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_LayerNorm PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Gelu PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Silu PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Swish PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Tanh PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_FasterGelu PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_SwiGLU PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_RmsNorm PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Broadcast PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_TopK PYASC_SIM_DT_UNCHECKED
+#endif
+// ==== end of the Atlas 350 / Ascend 950 block ==============================================================
+
 // ---- APIs without a row for the chosen family: not checked -------------------------------------------
 #define PYASC_SIM_DT_UNCHECKED ::pyasc_sim::kapi::dtypes::unchecked
 #ifndef PYASC_SIM_DT_Add

@@ -74,6 +74,9 @@ public:
         } else {
             st_.checks = env_checks();
         }
+#ifdef PYASC_SIM_SOC_UB_BYTES
+        st_.capacity[kUB] = PYASC_SIM_SOC_UB_BYTES;  // built for a SoC whose UB differs (build.py SOC_UB_BYTES)
+#endif
 #ifdef PYASC_SIM_STRICT
         st_.strict = true;  // compile option: -DPYASC_SIM_STRICT=1
 #endif

@@ -252,28 +252,42 @@ struct is_local_tensor<LocalTensor<U>> : std::true_type {};
         static_assert(sim_detail::always_false<Tp, A0, A...>::value, PYASC_SIM_LACKS_MSG(NAME));                   \
     }
 
+#define PYASC_SIM_ONLY_ON_950(NAME) PYASC_SIM_LACKS(NAME)
+#define PYASC_SIM_ONLY_ON_950_TENSORS(NAME) PYASC_SIM_LACKS_ON_TENSORS(NAME)
+
 // Keep this list equal to the "no" rows of the README table (tests/test_sim_compat_basic_rest.py checks it).
 // Layout conversion, region proposals, gather / scatter by block:
 PYASC_SIM_LACKS(VectorPadding)
 PYASC_SIM_LACKS(SetPadValue)
 PYASC_SIM_LACKS(SetLoopModePara)
 PYASC_SIM_LACKS(ResetLoopModePara)
-// Instructions of the Ascend 950 (Atlas 350) only, not on the simulated SoC families:
-PYASC_SIM_LACKS(AbsSub)
-PYASC_SIM_LACKS(ExpSub)
+// Instructions of the Ascend 950 (Atlas 350) only the simulator lacks on every SoC:
 PYASC_SIM_LACKS(MulsCast)
-PYASC_SIM_LACKS_ON_TENSORS(Neg)
 PYASC_SIM_LACKS_ON_TENSORS(Prelu)
 PYASC_SIM_LACKS_ON_TENSORS(Mull)
-PYASC_SIM_LACKS_ON_TENSORS(Ands)
-PYASC_SIM_LACKS_ON_TENSORS(Ors)
-PYASC_SIM_LACKS_ON_TENSORS(Subs)
-PYASC_SIM_LACKS_ON_TENSORS(Divs)
 PYASC_SIM_LACKS_ON_TENSORS(Truncate)
-PYASC_SIM_LACKS_ON_TENSORS(Interleave)
-PYASC_SIM_LACKS_ON_TENSORS(DeInterleave)
 // System registers and barriers:
 PYASC_SIM_LACKS(CheckLocalMemoryIA)
+// Instructions of the Ascend 950 (Atlas 350) only, simulated for kernels built for it (kapi/ascend950.h);
+// on the other SoC families a compile error naming the SoC that has them:
+#if __CCE_AICORE__ != 310
+#undef PYASC_SIM_LACKS_MSG
+#define PYASC_SIM_LACKS_MSG(NAME)                                                                                 \
+    "AscendC::" #NAME " is not supported by the pyasc simulator on this SoC: the reference documents it for the " \
+    "Atlas 350 / Ascend 950 only; build the kernel with soc=\"Ascend950PR_9599\" (kernel API reference, "         \
+    "backends/sim/kernel_api/README.md)"
+PYASC_SIM_ONLY_ON_950(AbsSub)
+PYASC_SIM_ONLY_ON_950(ExpSub)
+PYASC_SIM_ONLY_ON_950_TENSORS(Neg)
+PYASC_SIM_ONLY_ON_950_TENSORS(Ands)
+PYASC_SIM_ONLY_ON_950_TENSORS(Ors)
+PYASC_SIM_ONLY_ON_950_TENSORS(Subs)
+PYASC_SIM_ONLY_ON_950_TENSORS(Divs)
+PYASC_SIM_ONLY_ON_950_TENSORS(Interleave)
+PYASC_SIM_ONLY_ON_950_TENSORS(DeInterleave)
+#endif
+#undef PYASC_SIM_ONLY_ON_950_TENSORS
+#undef PYASC_SIM_ONLY_ON_950
 #undef PYASC_SIM_LACKS_ON_TENSORS
 #undef PYASC_SIM_LACKS
 #undef PYASC_SIM_LACKS_MSG

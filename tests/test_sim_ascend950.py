@@ -1,0 +1,212 @@
+"""The Atlas 350 / Ascend 950 SoC profile (soc="Ascend950PR_9599"): vector kernels built for it see
+the architecture macros public 950 code tests (__CCE_AICORE__ 310, __NPU_ARCH__ 3510, __DAV_C310__ /
+__DAV_C310_VEC__) and its 248 KiB Unified Buffer, run on the simulator and match NumPy; the device
+profile of that name reports its core counts; cube / mixed builds for it are refused clearly."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import pyasc
+import pyasc_acl
+import pyasc_sim
+from ascendc_kernels import ASCENDC_DIR, launch_synced
+
+SOC = "Ascend950PR_9599"
+SRC = ASCENDC_DIR / "compat" / "ascend950_vec.cpp"
+
+
+def binary(soc: str | None = SOC):
+    return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1", soc=soc), device="sim")
+
+
+def test_arch_macros_are_the_documented_ones():
+    out = pyasc.zeros((6,), dtype="int32", device="sim")
+    launch_synced(binary().function("a950_arch"), 1, (out,))
+    # __CCE_AICORE__, __NPU_ARCH__, __DAV_C310__, __DAV_C310_VEC__, any __DAV_C220_*__, the 3510 path
+    assert out.numpy().tolist() == [310, 3510, 1, 1, 0, 3510]
+    flags = pyasc_sim.build.arch_defines(SOC)
+    assert "-D__NPU_ARCH__=3510" in flags and "-D__CCE_AICORE__=310" in flags
+    assert not any("C220" in f for f in flags)
+
+
+def test_a_vector_kernel_built_for_950_matches_numpy_with_its_larger_ub():
+    rng = np.random.default_rng(950)
+    blocks, n = 3, 16384 + 40  # two tiles per block, the second a short one
+    x = rng.standard_normal(blocks * n).astype(np.float32)
+    y = rng.standard_normal(blocks * n).astype(np.float32)
+    gx, gy = pyasc.tensor(x, device="sim"), pyasc.tensor(y, device="sim")
+    gz = pyasc.zeros(blocks * n, dtype="float32", device="sim")
+    launch_synced(binary().function("a950_add"), blocks, (gx, gy, gz, n))
+    np.testing.assert_array_equal(gz.numpy(), x + y)
+
+
+def test_the_same_tiles_overflow_an_atlas_a2_ub():
+    # 224 KiB of buffers: fits the 950's 248 KiB, not the 910B's 192 KiB
+    gx = pyasc.zeros(16384, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    fn = binary("Ascend910B1").function("a950_add")
+    stream = pyasc.current_stream("sim")
+    pyasc_acl.launch(fn, 1, (gx, gx, gx, 16384), stream=stream)
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    assert "InitBuffer" in info.value.message or "UB" in info.value.message, info.value.message
+
+
+@pytest.mark.parametrize("core", ["cube", "mix"])
+def test_cube_builds_for_950_are_refused_naming_the_fix(core):
+    with pytest.raises(pyasc_sim.KernelBuildError, match=r"core='%s' for Ascend950PR_9599.*vector \(AIV\) kernels only"
+                       % core):
+        pyasc_sim.compile(SRC, opt="-O1", soc=SOC, core=core)
+
+
+CHILD = r"""
+import json, sys
+import pyasc_acl
+binary = pyasc_acl.Binary(sys.argv[1], device="sim")
+raw = binary.backend.raw_device(binary.device)
+print(json.dumps({"vec": raw.device_info(201), "cube": raw.device_info(102)}))
+"""
+
+
+def test_device_profile_of_that_name_has_the_950_core_counts(tmp_path):
+    env = dict(os.environ, PYASC_SIM_SOC=SOC)
+    path = pyasc_sim.compile(SRC, opt="-O1", soc=SOC)
+    done = subprocess.run([sys.executable, "-c", CHILD, path], env=env, capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"vec": 64, "cube": 32}
+
+
+# ---- the basic vector APIs of the Ascend 950 only (kapi/ascend950.h) --------------------------------
+
+API_SRC = ASCENDC_DIR / "compat" / "ascend950_api.cpp"
+ONLY_ON_950 = ["Neg", "AbsSub", "ExpSub", "Subs", "Divs", "Ands", "Ors", "Interleave", "DeInterleave"]
+
+
+def api_binary():
+    return pyasc_acl.Binary(pyasc_sim.compile(API_SRC, opt="-O1", soc=SOC), device="sim")
+
+
+def test_950_only_apis_match_numpy():
+    n = 256
+    rng = np.random.default_rng(3510)
+    x = rng.uniform(-2, 2, n).astype(np.float32)
+    y = rng.uniform(0.5, 2, n).astype(np.float32)
+    xi = rng.integers(-40000, 40000, n).astype(np.int32)
+    out = pyasc.zeros(13 * n, dtype="float32", device="sim")
+    outi = pyasc.zeros(4 * n, dtype="int32", device="sim")
+    args = (pyasc.tensor(x, device="sim"), pyasc.tensor(y, device="sim"), pyasc.tensor(xi, device="sim"), out, outi)
+    launch_synced(api_binary().function("a950_api"), 1, args)
+    o = out.numpy().reshape(13, n)
+    np.testing.assert_array_equal(o[0], -x)
+    np.testing.assert_array_equal(o[1], np.abs(x - y))
+    np.testing.assert_allclose(o[2], np.exp(x - y), rtol=3e-7)
+    np.testing.assert_array_equal(o[3], x - np.float32(1.5))
+    np.testing.assert_array_equal(o[4], np.float32(2) - x)
+    np.testing.assert_array_equal(o[5], x / np.float32(4))
+    np.testing.assert_allclose(o[6], np.float32(3) / y, rtol=2e-7)
+    z = np.empty(2 * n, np.float32)
+    z[0::2], z[1::2] = x, y
+    np.testing.assert_array_equal(o[7], z[:n])  # Interleave: dst0, then dst1
+    np.testing.assert_array_equal(o[8], z[n:])
+    np.testing.assert_array_equal(o[9], np.concatenate([x[0::2], x[1::2]]))  # DeInterleave, one input
+    xy = np.concatenate([x, y])
+    np.testing.assert_array_equal(o[10], xy[0::2])  # DeInterleave, two inputs
+    np.testing.assert_array_equal(o[11], xy[1::2])
+    h = lambda a: a.astype(np.float16).astype(np.float32)  # noqa: E731
+    np.testing.assert_allclose(o[12], np.exp(h(x) - h(y)), rtol=3e-7)  # ExpSub<float, half>
+    oi = outi.numpy().reshape(4, n)
+    np.testing.assert_array_equal(oi[0], -xi)
+    np.testing.assert_array_equal(oi[1], xi & 0x0F0F)
+    np.testing.assert_array_equal(oi[2], 0x100 | xi)
+    np.testing.assert_array_equal(oi[3], 7 - xi)
+
+
+def test_an_odd_interleave_count_is_a_sanitizer_error():
+    from ascendc_kernels import marked_line
+
+    out = pyasc.zeros(8, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    stream = pyasc.current_stream("sim")
+    pyasc_acl.launch(api_binary().function("a950_odd_interleave"), 1, (out,), stream=stream)
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    msg = info.value.message
+    assert marked_line("compat/ascend950_api.cpp", "odd-count") in msg, msg
+    assert "Interleave: count = 255 must be even" in msg, msg
+
+
+def test_950_only_apis_are_refused_elsewhere_naming_the_soc_that_has_them(tmp_path):
+    calls = "\n".join(f"    {n}(t, t, t, 64);" for n in ONLY_ON_950)
+    src = tmp_path / "only950.cpp"
+    src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                   'extern "C" __global__ __aicore__ void only950(GM_ADDR x)\n{\n'
+                   '    TPipe pipe;\n    TBuf<TPosition::VECCALC> b;\n    pipe.InitBuffer(b, 1024);\n'
+                   '    LocalTensor<half> t = b.Get<half>();\n' + calls + "\n}\n")
+    for soc in ("Ascend910B1", "Ascend310P3"):
+        with pytest.raises(pyasc_sim.KernelCompileError) as info:
+            pyasc_sim.compile(src, opt="-O0", soc=soc, extra_flags=["-fmax-errors=0"])
+        out = info.value.output
+        missing = [n for n in ONLY_ON_950 if f"AscendC::{n} is not supported by the pyasc simulator on this SoC: the "
+                   "reference documents it for the Atlas 350 / Ascend 950 only; build the kernel with "
+                   'soc="Ascend950PR_9599"' not in out]
+        assert not missing, (soc, missing)
+
+
+def test_950_dtype_rows_refuse_an_unlisted_type(tmp_path):
+    src = tmp_path / "neg_u16.cpp"
+    src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                   'extern "C" __global__ __aicore__ void neg_u16(GM_ADDR x)\n{\n'
+                   '    TPipe pipe;\n    TBuf<TPosition::VECCALC> b;\n    pipe.InitBuffer(b, 1024);\n'
+                   '    LocalTensor<uint16_t> t = b.Get<uint16_t>();\n    Neg(t, t, 64);\n}\n')
+    with pytest.raises(pyasc_sim.KernelCompileError) as info:
+        pyasc_sim.compile(src, opt="-O0", soc=SOC)
+    out = info.value.output
+    assert "AscendC::Neg is not documented for this element type T on the Atlas 350 / Ascend 950" in out, out
+    assert "int8_t, int16_t, half, int32_t, float, int64_t" in out
+
+
+# ---- SIMT basics (kapi/simt.h): a VF call's threads run in order on the block's thread ---------------
+
+SIMT_SRC = ASCENDC_DIR / "compat" / "ascend950_simt.cpp"
+
+
+def simt_binary():
+    return pyasc_acl.Binary(pyasc_sim.compile(SIMT_SRC, opt="-O1", soc=SOC), device="sim")
+
+
+@pytest.mark.parametrize("blocks", [1, 3])
+def test_simt_vf_call_inverts_a_permutation(blocks):
+    n = 5000
+    perm = np.random.default_rng(blocks).permutation(n).astype(np.int64)
+    out = pyasc.zeros(n, dtype="int64", device="sim")
+    launch_synced(simt_binary().function("a950_invert_permute"), blocks,
+                  (pyasc.tensor(perm, device="sim"), out, n))
+    want = np.empty(n, np.int64)
+    want[perm] = np.arange(n)
+    np.testing.assert_array_equal(out.numpy(), want)
+
+
+def test_asc_vf_call_with_2d_threads_and_the_builtin_indices():
+    out = pyasc.zeros(2 * 128, dtype="float32", device="sim")
+    launch_synced(simt_binary().function("a950_grid2d"), 2, (out,))
+    y, x = np.meshgrid(np.arange(8), np.arange(16), indexing="ij")
+    one = (x * 100 + y).ravel().astype(np.float32)
+    np.testing.assert_array_equal(out.numpy(), np.concatenate([one, one + 1000]))
+
+
+def test_a_vf_call_past_2048_threads_is_an_error():
+    out = pyasc.zeros(8, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    stream = pyasc.current_stream("sim")
+    pyasc_acl.launch(simt_binary().function("a950_too_many_threads"), 1, (out,), stream=stream)
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    assert "64 x 64 x 1 = 4096 threads; a SIMT VF call runs 1 to 2048 threads" in info.value.message
