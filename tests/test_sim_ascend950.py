@@ -210,3 +210,39 @@ def test_a_vf_call_past_2048_threads_is_an_error():
     with pytest.raises(pyasc_acl.AclKernelError) as info:
         stream.synchronize()
     assert "64 x 64 x 1 = 4096 threads; a SIMT VF call runs 1 to 2048 threads" in info.value.message
+
+
+# ---- SIMT device functions and vector types (kapi/simt_api.h), device code keyed on __CCE__ ----------
+
+SIMT_API_SRC = ASCENDC_DIR / "compat" / "ascend950_simt_api.cpp"
+
+
+def _umul64hi(a, b):
+    return np.array([(int(x) * int(y)) >> 64 for x, y in zip(a, b)], dtype=np.uint64)
+
+
+@pytest.mark.parametrize("blocks", [1, 2])
+def test_umul64hi_quick_division_and_uint4_records_match_numpy(blocks):
+    n, d = 1000, 1000003  # d: a prime table capacity, as hash tables size themselves
+    shift = (d - 1).bit_length()  # ceil(log2(d))
+    magic = ((1 << (64 + shift)) + d - 1) // d - (1 << 64)  # the low 64 bits of ceil(2^(64+shift) / d)
+    keys = np.random.default_rng(blocks).integers(0, 2**64, n, dtype=np.uint64)
+    out = pyasc.zeros(2 * n, dtype="int64", device="sim")  # uint64 / uint32 data in pyasc's signed dtypes
+    rec = pyasc.zeros(4 * n, dtype="int32", device="sim")
+    fn = pyasc_acl.Binary(pyasc_sim.compile(SIMT_API_SRC, opt="-O1", soc=SOC), device="sim").function("a950_simt_hash")
+    launch_synced(fn, blocks, (pyasc.tensor(keys.view(np.int64), device="sim"), out, rec, magic, shift - 1, d, n))
+    with np.errstate(over="ignore"):
+        h = keys ^ (keys >> np.uint64(33))
+        h = h * np.uint64(0xff51afd7ed558ccd)
+        h = h ^ (h >> np.uint64(33))
+    got = out.numpy().view(np.uint64).reshape(n, 2)
+    np.testing.assert_array_equal(got[:, 0], h % np.uint64(d))
+    np.testing.assert_array_equal(got[:, 1], _umul64hi(h, keys))
+    lo, hi = (h & np.uint64(0xFFFFFFFF)), (h >> np.uint64(32))
+    want = np.stack([lo, hi, (lo * hi) >> np.uint64(32), np.arange(n, dtype=np.uint64)], axis=1).astype(np.uint32)
+    np.testing.assert_array_equal(rec.numpy().view(np.uint32).reshape(n, 4), want)
+
+
+def test_cce_is_defined_only_for_the_950_profile():
+    assert "-D__CCE__=1" in pyasc_sim.build.arch_defines(SOC)
+    assert not any(f.startswith("-D__CCE__") for f in pyasc_sim.build.arch_defines("Ascend910B1"))

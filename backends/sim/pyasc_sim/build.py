@@ -525,6 +525,8 @@ def arch_defines(soc: str | None = None, core: str = "vec") -> list[str]:
                                    "Atlas 350 / Ascend 950 profile (its cube path is not simulated); build with "
                                    "core='vec', or for an Atlas A2 SoC such as Ascend910B1 for cube / mixed kernels")
         out += ["-D__DAV_C310__=1", "-D__DAV_C310_VEC__=1"]
+        # the NPU compiler's device-pass marker: public 950 SIMT code (CUDA ports) keys device code on it
+        out.append("-D__CCE__=1")
         return out
     if dav == "M200":  # one AI Core runs cube and vector code: one macro for every core kind
         out.append("-D__DAV_M200__=1")

@@ -1,0 +1,52 @@
+// Ascend C on the CPU -- SIMT device functions and vector types of the Atlas 350 / Ascend 950 (kernels built
+// with soc="Ascend950PR_9599"), as the reference documents them under simt_api/device_functions.h and
+// simt_api/vector_functions.h: __umulhi / __umul64hi (the high half of an unsigned product), the small
+// vector types char2 ... ulonglong4 / float2 / float4 with their make_<type>() constructors, and
+// __forceinline__ (the toolchain's spelling of a forced-inline function, as SIMT code ported from CUDA uses).
+#ifndef PYASC_SIM_KAPI_SIMT_API_H_
+#define PYASC_SIM_KAPI_SIMT_API_H_
+
+#include <cstdint>
+
+#if __CCE_AICORE__ == 310
+
+#ifndef __forceinline__
+#define __forceinline__ inline __attribute__((always_inline))
+#endif
+
+// High 32 bits of the 64-bit product of two uint32 (__umulhi page, simt_api/device_functions.h).
+inline unsigned int __umulhi(unsigned int x, unsigned int y) {
+    return static_cast<unsigned int>((static_cast<unsigned long long>(x) * y) >> 32);
+}
+// High 64 bits of the 128-bit product of two uint64 (__umul64hi page, simt_api/device_functions.h).
+inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
+    return static_cast<unsigned long long>((static_cast<unsigned __int128>(x) * y) >> 64);
+}
+
+// The vector types of simt_api/vector_functions.h: plain structs of 2 or 4 members x, y (z, w), aligned to
+// their size as the device lays them out (a uint4 is 16 bytes, 16-byte aligned), and make_<type>().
+#define PYASC_SIM_SIMT_VEC(name, T)                                                               \
+    struct alignas(2 * sizeof(T)) name##2 {                                                       \
+        T x, y;                                                                                   \
+    };                                                                                            \
+    struct alignas(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)) name##4 {                             \
+        T x, y, z, w;                                                                             \
+    };                                                                                            \
+    inline name##2 make_##name##2(T x, T y) { return name##2{x, y}; }                           \
+    inline name##4 make_##name##4(T x, T y, T z, T w) { return name##4{x, y, z, w}; }
+PYASC_SIM_SIMT_VEC(char, signed char)
+PYASC_SIM_SIMT_VEC(uchar, unsigned char)
+PYASC_SIM_SIMT_VEC(short, short)
+PYASC_SIM_SIMT_VEC(ushort, unsigned short)
+PYASC_SIM_SIMT_VEC(int, int)
+PYASC_SIM_SIMT_VEC(uint, unsigned int)
+PYASC_SIM_SIMT_VEC(long, long)
+PYASC_SIM_SIMT_VEC(ulong, unsigned long)
+PYASC_SIM_SIMT_VEC(longlong, long long)
+PYASC_SIM_SIMT_VEC(ulonglong, unsigned long long)
+PYASC_SIM_SIMT_VEC(float, float)
+#undef PYASC_SIM_SIMT_VEC
+
+#endif  // __CCE_AICORE__ == 310
+
+#endif  // PYASC_SIM_KAPI_SIMT_API_H_
