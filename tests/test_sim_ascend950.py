@@ -246,3 +246,31 @@ def test_umul64hi_quick_division_and_uint4_records_match_numpy(blocks):
 def test_cce_is_defined_only_for_the_950_profile():
     assert "-D__CCE__=1" in pyasc_sim.build.arch_defines(SOC)
     assert not any(f.startswith("-D__CCE__") for f in pyasc_sim.build.arch_defines("Ascend910B1"))
+
+
+@pytest.mark.parametrize("n", [512, 700])  # two full blocks; a short last block whose spare threads end early
+def test_thread_barrier_and_warp_shuffles_scan_like_numpy(n):
+    x = np.random.default_rng(n).integers(-100, 100, n).astype(np.int32)
+    blocks = (n + 255) // 256
+    scan = pyasc.zeros(n, dtype="int32", device="sim")
+    lanes = pyasc.zeros(3 * n, dtype="int32", device="sim")
+    fn = pyasc_acl.Binary(pyasc_sim.compile(SIMT_API_SRC, opt="-O1", soc=SOC), device="sim").function("a950_simt_scan")
+    launch_synced(fn, blocks, (pyasc.tensor(x, device="sim"), scan, lanes, n))
+    want = np.concatenate([np.cumsum(x[b:b + 256]) for b in range(0, n, 256)])
+    np.testing.assert_array_equal(scan.numpy(), want)
+    got = lanes.numpy().reshape(n, 3)
+    xp = np.zeros(blocks * 256, np.int32)
+    xp[:n] = x
+    live = np.zeros(blocks * 256, bool)
+    live[:n] = True
+    g = xp.reshape(-1, 16)  # the xor butterfly sums each group of 16 lanes (whole groups: reading an ended
+    full = n // 16 * 16     # lane is undefined on hardware)
+    np.testing.assert_array_equal(got[:full, 0], np.repeat(g.sum(axis=1), 16)[:full])
+    w = xp.reshape(-1, 32)
+    down = np.concatenate([w[:, 1:], w[:, -1:]], axis=1).ravel()  # lane 31 reads its own value
+    lw = live.reshape(-1, 32)
+    down_live = np.concatenate([lw[:, 1:], lw[:, -1:]], axis=1).ravel()
+    own = xp
+    np.testing.assert_array_equal(got[:, 1], np.where(down_live, down, own)[:n])
+    src5 = np.repeat(w[:, 5], 32)
+    np.testing.assert_array_equal(got[:, 2], np.where(np.repeat(lw[:, 5], 32), src5, own)[:n])

@@ -4,15 +4,21 @@
 // Simt::GetThreadIdx<k>() / GetThreadNum<k>() / GetBlockIdx() / GetBlockNum() / GetWarpSize(), and the
 // threadIdx / blockIdx / blockDim / gridDim built-ins of the reference's examples.
 //
-// How the simulator runs a VF call: its x * y * z threads (at most 2048, the reference's limit) run one
-// after another, x fastest, on the calling block's host thread, each to completion.  That is the
-// documented result for threads that do not wait for each other (each writes what it alone computes,
-// or atomics); an intra-VF barrier is not provided (a kernel that calls one does not compile here).
+// How the simulator runs a VF call: its x * y * z threads (at most 2048, the reference's limit) are fibers
+// run one after another, x fastest, on the calling block's host thread, each until it ends or waits at
+// Simt::ThreadBarrier() or a warp shuffle (WarpShfl*Sync, asc_shfl*), which release as on hardware: a
+// barrier when every thread that has not ended waits there, a shuffle when no lane of the warp can run on.
 // LAUNCH_BOUND / __launch_bounds__ (a register-allocation hint) change nothing on the CPU.
 #ifndef PYASC_SIM_KAPI_SIMT_H_
 #define PYASC_SIM_KAPI_SIMT_H_
 
+#include <sys/mman.h>
+#include <ucontext.h>
+
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include "pyasc_sim/kapi/state.h"
 
@@ -48,6 +54,75 @@ inline ThreadState &thread_state() {
 }
 constexpr uint32_t kMaxThreads = 2048;  // x * y * z of one VF call (asc_vf_call page, threadNums)
 constexpr int32_t kWarpSize = 32;       // ACL_DEV_ATTR_WARP_SIZE of the Ascend 950
+
+// Each SIMT thread of a VF call is a fiber (ucontext) on its own stack; the block's host thread runs them in
+// order, x fastest, each until it ends or waits: at Simt::ThreadBarrier() (released when every thread that
+// has not ended waits there) or at a warp shuffle (released when no lane of its warp can still run: the lanes
+// waiting at the shuffle exchange their values).  A thread that never waits runs to completion in one go.
+enum class FiberState : uint8_t { kReady, kBarrier, kWarp, kDone };
+struct Fiber {
+    ucontext_t ctx;
+    Uint3 idx;
+    FiberState st = FiberState::kReady;
+    uint64_t shfl_in = 0, shfl_out = 0;  // the bits of the exchanged value
+    int32_t shfl_src = -1;               // the warp lane read, -1: the thread's own value
+};
+struct VfRun {
+    ucontext_t sched;
+    std::vector<Fiber> fibers;
+    Fiber *cur = nullptr;
+    void (*body)(void *) = nullptr;
+    void *arg = nullptr;
+    bool aborted = false;
+};
+inline VfRun *&vf_run() {
+    thread_local VfRun *r = nullptr;
+    return r;
+}
+constexpr size_t kFiberStack = 256 * 1024;  // virtual; a thread touches a few pages of it
+inline void fiber_entry() {
+    VfRun *r = vf_run();
+    try {
+        r->body(r->arg);
+    } catch (const ::pyasc_sim::kapi::KernelAbort &) {
+        r->aborted = true;
+    }
+    r->cur->st = FiberState::kDone;  // uc_link returns to the scheduler
+}
+// Called by a waiting thread: back to the scheduler until it is released.
+inline void fiber_wait(FiberState why, const char *api) {
+    VfRun *r = vf_run();
+    if (r == nullptr || r->cur == nullptr) {
+        ::pyasc_sim::kapi::fail("invalid-argument", ::pyasc_sim::kapi::SrcLoc(),
+                                "%s outside a SIMT VF function (call it from a function started by Simt::VF_CALL / "
+                                "asc_vf_call)", api);
+    }
+    r->cur->st = why;
+    swapcontext(&r->cur->ctx, &r->sched);
+}
+// Resolves the shuffles of every warp none of whose lanes can still run; returns whether any was.
+inline bool release_warps(VfRun &r) {
+    bool any = false;
+    const size_t n = r.fibers.size();
+    for (size_t w = 0; w < n; w += kWarpSize) {
+        const size_t end = w + kWarpSize < n ? w + kWarpSize : n;
+        bool waiting = false;
+        for (size_t i = w; i < end; ++i) waiting |= r.fibers[i].st == FiberState::kWarp;
+        if (!waiting) continue;
+        for (size_t i = w; i < end; ++i) {
+            Fiber &f = r.fibers[i];
+            if (f.st != FiberState::kWarp) continue;
+            const Fiber *src = f.shfl_src >= 0 ? &r.fibers[w + static_cast<size_t>(f.shfl_src)] : nullptr;
+            const bool live = src != nullptr && w + static_cast<size_t>(f.shfl_src) < end && src->st == FiberState::kWarp;
+            f.shfl_out = live ? src->shfl_in : f.shfl_in;
+        }
+        for (size_t i = w; i < end; ++i) {
+            if (r.fibers[i].st == FiberState::kWarp) r.fibers[i].st = FiberState::kReady;
+        }
+        any = true;
+    }
+    return any;
+}
 }  // namespace simt
 }  // namespace kapi
 }  // namespace pyasc_sim
@@ -87,16 +162,129 @@ inline void VF_CALL(Dim3 threads, Args &&...args) {
     ::blockDim = s.dim;
     ::blockIdx = {b.block_idx, 0u, 0u};
     ::gridDim = {b.block_dim, 1u, 1u};
+    auto call = [&]() { funcPtr(args...); };
+    using Call = decltype(call);
+    st::VfRun run;
+    run.body = [](void *p) { (*static_cast<Call *>(p))(); };
+    run.arg = &call;
+    run.fibers.resize(total);
+    const size_t bytes = total * st::kFiberStack;
+    void *stacks = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (stacks == MAP_FAILED) {
+        pyasc_sim::kapi::fail("invalid-argument", pyasc_sim::kapi::SrcLoc(),
+                              "VF_CALL / asc_vf_call: cannot map %llu bytes of SIMT thread stacks",
+                              static_cast<unsigned long long>(bytes));
+    }
+    size_t i = 0;
     for (uint32_t z = 0; z < threads.z; ++z) {
         for (uint32_t y = 0; y < threads.y; ++y) {
-            for (uint32_t x = 0; x < threads.x; ++x) {
-                s.idx = {x, y, z};
-                ::threadIdx = s.idx;
-                funcPtr(args...);
+            for (uint32_t x = 0; x < threads.x; ++x, ++i) {
+                st::Fiber &f = run.fibers[i];
+                f.idx = {x, y, z};
+                getcontext(&f.ctx);
+                f.ctx.uc_stack.ss_sp = static_cast<char *>(stacks) + i * st::kFiberStack;
+                f.ctx.uc_stack.ss_size = st::kFiberStack;
+                f.ctx.uc_link = &run.sched;
+                makecontext(&f.ctx, st::fiber_entry, 0);
             }
         }
     }
+    st::VfRun *const outer = st::vf_run();
+    st::vf_run() = &run;
+    bool deadlock = false;
+    for (;;) {
+        for (st::Fiber &f : run.fibers) {
+            if (f.st != st::FiberState::kReady || run.aborted) continue;
+            s.idx = f.idx;
+            ::threadIdx = f.idx;
+            run.cur = &f;
+            swapcontext(&run.sched, &f.ctx);
+        }
+        if (run.aborted) break;
+        if (st::release_warps(run)) continue;
+        size_t done = 0, barrier = 0;
+        for (const st::Fiber &f : run.fibers) {
+            done += f.st == st::FiberState::kDone;
+            barrier += f.st == st::FiberState::kBarrier;
+        }
+        if (done == total) break;
+        if (done + barrier == total) {
+            for (st::Fiber &f : run.fibers) {
+                if (f.st == st::FiberState::kBarrier) f.st = st::FiberState::kReady;
+            }
+            continue;
+        }
+        deadlock = true;
+        break;
+    }
+    st::vf_run() = outer;
+    munmap(stacks, bytes);
     s = saved;
+    if (run.aborted) throw pyasc_sim::kapi::KernelAbort{};
+    if (deadlock) {
+        pyasc_sim::kapi::fail("simt-deadlock", pyasc_sim::kapi::SrcLoc(),
+                              "VF_CALL / asc_vf_call: the SIMT threads wait for each other and none can go on");
+    }
+}
+
+// Waits until every thread of the VF call that has not ended reaches this barrier (ThreadBarrier page).
+inline void ThreadBarrier() { pyasc_sim::kapi::simt::fiber_wait(pyasc_sim::kapi::simt::FiberState::kBarrier, "Simt::ThreadBarrier"); }
+
+namespace detail {
+// One warp shuffle: the calling lane offers var and reads lane src (-1: its own value) of its warp.
+template <typename T>
+inline T shuffle(T var, int32_t src, const char *api) {
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "a warp shuffle exchanges values of up to 8 bytes");
+    namespace st = pyasc_sim::kapi::simt;
+    st::VfRun *r = st::vf_run();
+    if (r != nullptr && r->cur != nullptr) {
+        std::memcpy(&r->cur->shfl_in, &var, sizeof(T));
+        r->cur->shfl_src = src;
+    }
+    st::fiber_wait(st::FiberState::kWarp, api);
+    T out;
+    std::memcpy(&out, &st::vf_run()->cur->shfl_out, sizeof(T));
+    return out;
+}
+inline int32_t lane_id() {
+    const auto &s = pyasc_sim::kapi::simt::thread_state();
+    const uint64_t linear = s.idx.x + static_cast<uint64_t>(s.dim.x) * (s.idx.y + static_cast<uint64_t>(s.dim.y) * s.idx.z);
+    return static_cast<int32_t>(linear % pyasc_sim::kapi::simt::kWarpSize);
+}
+inline void check_width(int32_t width, const char *api) {
+    if (width <= 0 || width > 32 || (width & (width - 1)) != 0) {
+        pyasc_sim::kapi::fail("invalid-argument", pyasc_sim::kapi::SrcLoc(),
+                              "%s: width %d; the width of a shuffle group is a power of 2 in (0, 32]", api, width);
+    }
+}
+}  // namespace detail
+
+// Warp shuffles (WarpShflSync / WarpShflUpSync / WarpShflDownSync / WarpShflXorSync pages): lanes are split
+// into groups of `width`; a lane whose source falls outside its group reads its own var; a source lane not
+// taking part in the shuffle (ended, or waiting elsewhere) is undefined on hardware and gives the own var here.
+template <typename T>
+inline T WarpShflSync(T var, int32_t srcLane, int32_t width = 32) {
+    detail::check_width(width, "Simt::WarpShflSync");
+    const int32_t lane = detail::lane_id(), base = lane - lane % width;
+    return detail::shuffle(var, base + ((srcLane % width) + width) % width, "Simt::WarpShflSync");
+}
+template <typename T>
+inline T WarpShflUpSync(T var, uint32_t delta, int32_t width = 32) {
+    detail::check_width(width, "Simt::WarpShflUpSync");
+    const int32_t lane = detail::lane_id(), base = lane - lane % width, src = lane - static_cast<int32_t>(delta);
+    return detail::shuffle(var, src < base ? -1 : src, "Simt::WarpShflUpSync");
+}
+template <typename T>
+inline T WarpShflDownSync(T var, uint32_t delta, int32_t width = 32) {
+    detail::check_width(width, "Simt::WarpShflDownSync");
+    const int32_t lane = detail::lane_id(), base = lane - lane % width, src = lane + static_cast<int32_t>(delta);
+    return detail::shuffle(var, src >= base + width ? -1 : src, "Simt::WarpShflDownSync");
+}
+template <typename T>
+inline T WarpShflXorSync(T var, int32_t laneMask, int32_t width = 32) {
+    detail::check_width(width, "Simt::WarpShflXorSync");
+    const int32_t lane = detail::lane_id(), base = lane - lane % width, src = lane ^ laneMask;
+    return detail::shuffle(var, (src < base || src >= base + width) ? -1 : src, "Simt::WarpShflXorSync");
 }
 
 template <int32_t dim>
@@ -122,6 +310,18 @@ using dim3 = AscendC::Simt::Dim3;
 template <auto funcPtr, typename... Args>
 inline void asc_vf_call(dim3 threadNums, Args &&...args) {
     AscendC::Simt::VF_CALL<funcPtr>(threadNums, static_cast<Args &&>(args)...);
+}
+template <typename T>
+inline T asc_shfl(T var, int32_t srcLane, int32_t width = 32) { return AscendC::Simt::WarpShflSync(var, srcLane, width); }
+template <typename T>
+inline T asc_shfl_up(T var, uint32_t delta, int32_t width = 32) { return AscendC::Simt::WarpShflUpSync(var, delta, width); }
+template <typename T>
+inline T asc_shfl_down(T var, uint32_t delta, int32_t width = 32) {
+    return AscendC::Simt::WarpShflDownSync(var, delta, width);
+}
+template <typename T>
+inline T asc_shfl_xor(T var, int32_t laneMask, int32_t width = 32) {
+    return AscendC::Simt::WarpShflXorSync(var, laneMask, width);
 }
 #endif  // __CCE_AICORE__ == 310
 

@@ -50,3 +50,63 @@ extern "C" __global__ __aicore__ void a950_simt_hash(GM_ADDR keys, GM_ADDR out, 
     asc_vf_call<HashVf>(dim3{THREADS}, (__gm__ uint64_t *)keys, (__gm__ uint64_t *)out, (__gm__ uint4 *)rec, magic,
                         shift, d, n);
 }
+
+// A block-wide inclusive scan the way SIMT code writes it: a warp scan through WarpShflUpSync, the warp
+// totals through UB shared memory between two ThreadBarrier()s, then a scan of the totals by warp 0; also
+// each lane's WarpShflXorSync butterfly sum and its WarpShflDownSync / asc_shfl neighbours.
+constexpr int32_t SCAN_THREADS = 256;
+constexpr int32_t LANES = 32;
+
+template <typename T>
+__aicore__ inline T WarpScan(T v)
+{
+    const int32_t lane = Simt::GetThreadIdx<0>() % LANES;
+    for (int32_t d = 1; d < LANES; d <<= 1) {
+        T up = Simt::WarpShflUpSync(v, d);
+        if (lane >= d) {
+            v += up;
+        }
+    }
+    return v;
+}
+
+__simt_vf__ __aicore__ LAUNCH_BOUND(SCAN_THREADS) inline void ScanVf(__gm__ int32_t *x, __gm__ int32_t *scan,
+                                                                      __gm__ int32_t *lanes, __ubuf__ int32_t *warpSums,
+                                                                      int32_t n)
+{
+    const int32_t tid = Simt::GetThreadIdx<0>();
+    const int32_t warp = tid / LANES, lane = tid % LANES;
+    const int32_t base = Simt::GetBlockIdx() * SCAN_THREADS;
+    if (base + tid >= n) {
+        return;  // threads past the end leave early; the barriers below still release
+    }
+    const int32_t v = x[base + tid];
+    const int32_t inWarp = WarpScan(v);
+    const int32_t warps = (n - base < SCAN_THREADS ? n - base + LANES - 1 : SCAN_THREADS) / LANES;
+    if (lane == LANES - 1 || base + tid == n - 1) {
+        warpSums[warp] = inWarp;
+    }
+    Simt::ThreadBarrier();
+    if (tid < warps) {
+        warpSums[tid] = WarpScan(warpSums[tid]);
+    }
+    Simt::ThreadBarrier();
+    scan[base + tid] = inWarp + (warp > 0 ? warpSums[warp - 1] : 0);
+    int32_t sum = v;
+    for (int32_t m = 8; m > 0; m >>= 1) {
+        sum += Simt::WarpShflXorSync(sum, m, 16);  // a butterfly over groups of 16 lanes
+    }
+    lanes[3 * (base + tid)] = sum;
+    lanes[3 * (base + tid) + 1] = Simt::WarpShflDownSync(v, 1);
+    lanes[3 * (base + tid) + 2] = asc_shfl(v, 5);
+}
+
+extern "C" __global__ __aicore__ void a950_simt_scan(GM_ADDR x, GM_ADDR scan, GM_ADDR lanes, int32_t n)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> shared;
+    pipe.InitBuffer(shared, SCAN_THREADS / LANES * sizeof(int32_t));
+    __ubuf__ int32_t *warpSums = reinterpret_cast<__ubuf__ int32_t *>(shared.Get<int32_t>().GetPhyAddr());
+    Simt::VF_CALL<ScanVf>(Simt::Dim3{SCAN_THREADS}, (__gm__ int32_t *)x, (__gm__ int32_t *)scan,
+                          (__gm__ int32_t *)lanes, warpSums, n);
+}
