@@ -274,3 +274,18 @@ def test_thread_barrier_and_warp_shuffles_scan_like_numpy(n):
     np.testing.assert_array_equal(got[:, 1], np.where(down_live, down, own)[:n])
     src5 = np.repeat(w[:, 5], 32)
     np.testing.assert_array_equal(got[:, 2], np.where(np.repeat(lw[:, 5], 32), src5, own)[:n])
+
+
+def test_simt_atomics_are_atomic_across_blocks():
+    n, blocks = 1000, 8  # 8 blocks of 128 threads, run concurrently by the simulator's host threads
+    x = np.random.default_rng(7).integers(-5000, 5000, n).astype(np.int32)
+    hist = pyasc.zeros(16, dtype="int32", device="sim")
+    stats = pyasc.tensor(np.array([-2**31, 2**31 - 1, n, 0, 0, 0, 0, 0], np.int32), device="sim")
+    fsum = pyasc.zeros(8, dtype="float32", device="sim")
+    fn = pyasc_acl.Binary(pyasc_sim.compile(SIMT_API_SRC, opt="-O1", soc=SOC), device="sim").function("a950_simt_atomics")
+    launch_synced(fn, blocks, (pyasc.tensor(x, device="sim"), hist, stats, fsum, n))
+    np.testing.assert_array_equal(hist.numpy(), np.bincount(x & 15, minlength=16))
+    got = stats.numpy()
+    assert got[0] == x.max() and got[1] == x.min() and got[2] == 0
+    assert 1 <= got[3] <= n and got[4] == 1  # one thread won the compare-and-swap
+    assert fsum.numpy()[0] == 0.5 * n

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -225,6 +226,55 @@ inline void VF_CALL(Dim3 threads, Args &&...args) {
         pyasc_sim::kapi::fail("simt-deadlock", pyasc_sim::kapi::SrcLoc(),
                               "VF_CALL / asc_vf_call: the SIMT threads wait for each other and none can go on");
     }
+}
+
+// SIMT atomics on GM or UB (AtomicAdd / AtomicSub / AtomicExch / AtomicMax / AtomicMin / AtomicCas pages): each
+// returns the value before the operation; atomic across the threads of all blocks (blocks run concurrently).
+namespace detail {
+template <typename T>
+inline void check_atomic_type() {
+    static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "Simt atomics take integer or float values");
+}
+}  // namespace detail
+template <typename T>
+inline T AtomicAdd(T *address, T val) {
+    detail::check_atomic_type<T>();
+    return std::atomic_ref<T>(*address).fetch_add(val);
+}
+template <typename T>
+inline T AtomicSub(T *address, T val) {
+    detail::check_atomic_type<T>();
+    return std::atomic_ref<T>(*address).fetch_sub(val);
+}
+template <typename T>
+inline T AtomicExch(T *address, T val) {
+    detail::check_atomic_type<T>();
+    return std::atomic_ref<T>(*address).exchange(val);
+}
+template <typename T>
+inline T AtomicMax(T *address, T val) {
+    detail::check_atomic_type<T>();
+    std::atomic_ref<T> ref(*address);
+    T old = ref.load();
+    while (old < val && !ref.compare_exchange_weak(old, val)) {
+    }
+    return old;
+}
+template <typename T>
+inline T AtomicMin(T *address, T val) {
+    detail::check_atomic_type<T>();
+    std::atomic_ref<T> ref(*address);
+    T old = ref.load();
+    while (val < old && !ref.compare_exchange_weak(old, val)) {
+    }
+    return old;
+}
+// Stores val when *address == compare; returns the old value either way.
+template <typename T>
+inline T AtomicCas(T *address, T compare, T val) {
+    detail::check_atomic_type<T>();
+    std::atomic_ref<T>(*address).compare_exchange_strong(compare, val);
+    return compare;
 }
 
 // Waits until every thread of the VF call that has not ended reaches this barrier (ThreadBarrier page).

@@ -110,3 +110,30 @@ extern "C" __global__ __aicore__ void a950_simt_scan(GM_ADDR x, GM_ADDR scan, GM
     Simt::VF_CALL<ScanVf>(Simt::Dim3{SCAN_THREADS}, (__gm__ int32_t *)x, (__gm__ int32_t *)scan,
                           (__gm__ int32_t *)lanes, warpSums, n);
 }
+
+// SIMT atomics across the threads of every block: a 16-bin histogram (AtomicAdd), the maximum and minimum
+// (AtomicMax / AtomicMin), a countdown (AtomicSub), one winner of a compare-and-swap race (AtomicCas) and the
+// last value swapped in (AtomicExch returns each swap's predecessor; their sum is checked on the host).
+__simt_vf__ __aicore__ LAUNCH_BOUND(128) inline void AtomicsVf(__gm__ int32_t *x, __gm__ int32_t *hist,
+                                                               __gm__ int32_t *stats, __gm__ float *fsum, int32_t n)
+{
+    const int32_t i = Simt::GetBlockIdx() * 128 + Simt::GetThreadIdx<0>();
+    if (i >= n) {
+        return;
+    }
+    const int32_t v = x[i];
+    Simt::AtomicAdd(hist + (v & 15), 1);
+    Simt::AtomicMax(stats + 0, v);
+    Simt::AtomicMin(stats + 1, v);
+    Simt::AtomicSub(stats + 2, 1);
+    if (Simt::AtomicCas(stats + 3, 0, i + 1) == 0) {
+        Simt::AtomicAdd(stats + 4, 1);  // winners of the race: exactly one
+    }
+    Simt::AtomicAdd(fsum, 0.5f);
+}
+
+extern "C" __global__ __aicore__ void a950_simt_atomics(GM_ADDR x, GM_ADDR hist, GM_ADDR stats, GM_ADDR fsum, int32_t n)
+{
+    Simt::VF_CALL<AtomicsVf>(Simt::Dim3{128}, (__gm__ int32_t *)x, (__gm__ int32_t *)hist, (__gm__ int32_t *)stats,
+                             (__gm__ float *)fsum, n);
+}
