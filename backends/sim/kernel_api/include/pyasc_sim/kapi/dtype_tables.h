@@ -230,7 +230,8 @@
 #define PYASC_SIM_DT_Ors PYASC_SIM_DT_UNCHECKED
 // the cube / high-level rows below have no 950 row (its cube path is not simulated): unchecked
 #define PYASC_SIM_DT_LoadData PYASC_SIM_DT_UNCHECKED
-#define PYASC_SIM_DT_DataCopyEnhancedCo1 PYASC_SIM_DT_UNCHECKED  // no CO1 -> CO2 path on the 950 profile
+// DataCopy with DataCopyEnhancedParams: no CO1 -> CO2 path on the 950 profile
+#define PYASC_SIM_DT_DataCopyEnhancedCo1 PYASC_SIM_DT_UNCHECKED
 #define PYASC_SIM_DT_SoftMax PYASC_SIM_DT_UNCHECKED
 #define PYASC_SIM_DT_Sum PYASC_SIM_DT_UNCHECKED
 #define PYASC_SIM_DT_Mean PYASC_SIM_DT_UNCHECKED
