@@ -43,17 +43,17 @@ TOPK = ("AscendC::TopkTiling tt{}; AscendC::TopKInfo ki{1, 32, 32}; "
 # (name in the message, call, {soc: (a listed type, an unlisted type, the listed-types text)})
 ROWS = [
     ("DataCopy", GM + "AscendC::DataCopy(t, g, 512 / sizeof(P))",
-     {"a2": ("bfloat16_t", "bool", DC_A2), "310p": ("double", "bfloat16_t", DC_310P)}),
+     {"a2": ("bfloat16_t", "char16_t", DC_A2), "310p": ("double", "bfloat16_t", DC_310P)}),
     ("DataCopy", GM + "AscendC::DataCopy(g, t, 512 / sizeof(P))",  # UB -> GM
-     {"a2": ("int64_t", "bool", DC_A2), "310p": ("half", "bfloat16_t", DC_310P)}),
+     {"a2": ("int64_t", "char16_t", DC_A2), "310p": ("half", "bfloat16_t", DC_310P)}),
     ("DataCopy", "AscendC::DataCopy(t[K], t, 512 / sizeof(P))",  # UB -> UB
-     {"a2": ("bfloat16_t", "bool", DC_A2), "310p": ("uint64_t", "bfloat16_t", DC_310P)}),
+     {"a2": ("bfloat16_t", "char16_t", DC_A2), "310p": ("uint64_t", "bfloat16_t", DC_310P)}),
     ("DataCopy", GM + PARAMS + "AscendC::DataCopy(t, g, p)",
-     {"a2": ("uint8_t", "bool", DC_A2), "310p": ("int8_t", "bfloat16_t", DC_310P)}),
+     {"a2": ("uint8_t", "char16_t", DC_A2), "310p": ("int8_t", "bfloat16_t", DC_310P)}),
     ("DataCopy", GM + PARAMS + "AscendC::DataCopy(g, t, p)",
-     {"a2": ("double", "bool", DC_A2), "310p": ("float", "bfloat16_t", DC_310P)}),
+     {"a2": ("double", "char16_t", DC_A2), "310p": ("float", "bfloat16_t", DC_310P)}),
     ("DataCopy", PARAMS + "AscendC::DataCopy(t[K], t, p)",
-     {"a2": ("uint32_t", "bool", DC_A2), "310p": ("int32_t", "bfloat16_t", DC_310P)}),
+     {"a2": ("uint32_t", "char16_t", DC_A2), "310p": ("int32_t", "bfloat16_t", DC_310P)}),
     ("DataCopy (the Nd2NzParams form)",
      GM + "AscendC::Nd2NzParams p{1, 2, 16, 0, 16, 2, 1, 0}; AscendC::DataCopy(t, g, p)",
      {"a2": ("bfloat16_t", "int64_t", ND2NZ_A2), "310p": ("half", "double", ND2NZ_310P)}),

@@ -44,7 +44,7 @@ ROWS = [
      {"310p": ("half", "bfloat16_t", "int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float, int64_t, "
                                      "uint64_t, double")}),
     ("DataCopyPad", DATACOPY_PAD_OUT,
-     {"a2": ("bfloat16_t", "bool", "half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t, int8_t, uint8_t, "
+     {"a2": ("bfloat16_t", "char16_t", "half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t, int8_t, uint8_t, "
                                    "int64_t, uint64_t, double")}),
     ("Sort", SORT, {"a2": ("float", "int16_t", "half, float"), "310p": ("half", "int32_t", "half, float")}),
     ("MrgSort", MRGSORT, {"a2": ("half", "int32_t", "half, float"), "310p": ("float", "int16_t", "half, float")}),
