@@ -225,17 +225,23 @@ inline void binary_repeat(const char *api, const LocalTensor<T> &dst, const Loca
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats, factor));
 }
 
+// The element count of a unary count form: with the checks off (b from unchecked_block) a negative
+// count is 0; with them on, the count and both operands' extents are checked.
+template <typename D, typename S>
+inline int64_t unary_count_operands(const pyasc_sim::kapi::BlockState *b, const char *api, const LocalTensor<D> &dst,
+                                    const LocalTensor<S> &src, int64_t count, const SrcLoc &loc) {
+    if (b != nullptr) return count < 0 ? 0 : count;
+    count = check_count(count, api, loc);
+    check_operand(dst, api, "dst", count, loc);
+    check_operand(src, api, "src", count, loc);
+    return count;
+}
+
 template <typename D, typename S, typename F>
 inline void unary_count(const char *api, const LocalTensor<D> &dst, const LocalTensor<S> &src, int64_t count,
                         double factor, const SrcLoc &loc, F f) {
     pyasc_sim::kapi::BlockState *b = unchecked_block(loc);
-    if (b != nullptr) {
-        count = count < 0 ? 0 : count;
-    } else {
-        count = check_count(count, api, loc);
-        check_operand(dst, api, "dst", count, loc);
-        check_operand(src, api, "src", count, loc);
-    }
+    count = unary_count_operands(b, api, dst, src, count, loc);
     pyasc_sim::simd::map1(dst.ptr(), src.ptr(), count, f);
     pyasc_sim::kapi::charge(b != nullptr ? *b : pyasc_sim::kapi::blk(), pyasc_sim::kapi::kPipeV,
                             pyasc_sim::kapi::vector_cycles(repeats_of(count, std::max(sizeof(D), sizeof(S))), factor));
@@ -271,13 +277,7 @@ inline bool bulk_unary(const char *api, const LocalTensor<T> &dst, const LocalTe
         const bool exp = std::strcmp(api, "Exp") == 0;
         if (!exp && std::strcmp(api, "Ln") != 0) return false;
         pyasc_sim::kapi::BlockState *b = unchecked_block(loc);
-        if (b != nullptr) {
-            count = count < 0 ? 0 : count;
-        } else {
-            count = check_count(count, api, loc);
-            check_operand(dst, api, "dst", count, loc);
-            check_operand(src, api, "src", count, loc);
-        }
+        count = unary_count_operands(b, api, dst, src, count, loc);
         if (exp) {
             pyasc_sim::simd::exp_f32(dst.ptr(), src.ptr(), count);
         } else {
