@@ -19,22 +19,21 @@ pyasc_sim = pytest.importorskip("pyasc_sim")
 
 import pyasc  # noqa: E402
 import pyasc_acl  # noqa: E402
+from probes import compile_shared, line_of  # noqa: E402
 
 A2 = "Atlas A2 training/inference (__CCE_AICORE__ 220, Ascend910B)"
 P310 = "the Atlas inference series AI Core (__CCE_AICORE__ 200, Ascend310P)"
 
-CAST_KERNEL = """#include "kernel_operator.h"
-extern "C" __global__ __aicore__ void ck(GM_ADDR x) {
+CAST_ENTRY = """extern "C" __global__ __aicore__ void %(NAME)s(GM_ADDR x) {
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> a, b;
     pipe.InitBuffer(a, 4096);
     pipe.InitBuffer(b, 4096);
     AscendC::LocalTensor<%(D)s> d = a.Get<%(D)s>();
     AscendC::LocalTensor<%(S)s> s = b.Get<%(S)s>(); AscendC::Duplicate(s, (%(S)s)3, 64); AscendC::SetDeqScale((half)1.0);
-    AscendC::Cast(d, s, AscendC::RoundMode::CAST_%(MODE)s, 64);
+    AscendC::Cast(d, s, AscendC::RoundMode::CAST_%(MODE)s, 64);  // cast %(NAME)s
 }
 """
-CAST_LINE = 9
 
 AXPY_KERNEL = """#include "kernel_operator.h"
 extern "C" __global__ __aicore__ void ax(GM_ADDR x) {
@@ -48,43 +47,96 @@ extern "C" __global__ __aicore__ void ax(GM_ADDR x) {
 }
 """
 
+LISTED_310P = [("half", "float", "NONE"), ("float", "half", "NONE"), ("float", "half", "ODD"),
+               ("float", "int32_t", "TRUNC"), ("float", "int32_t", "FLOOR"), ("half", "int32_t", "ROUND"),
+               ("half", "int16_t", "RINT"), ("int32_t", "float", "NONE"), ("int16_t", "half", "NONE"),
+               ("int32_t", "int16_t", "NONE")]
+UNLISTED_PAIRS_310P = [("int16_t", "float"), ("float", "int16_t"), ("int32_t", "int64_t"), ("float", "float"),
+                       ("half", "half")]
+UNLISTED_MODES_310P = [
+    ("float", "half", "RINT", "CAST_NONE, CAST_ODD"),
+    ("float", "half", "TRUNC", "CAST_NONE, CAST_ODD"),
+    ("half", "int16_t", "NONE", "CAST_RINT"),
+    ("half", "int8_t", "RINT", "CAST_NONE, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC"),
+    ("float", "int32_t", "NONE", "CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC"),
+    ("half", "float", "FLOOR", "CAST_NONE"),
+]
+UNLISTED_MODES_A2 = [
+    ("half", "int32_t", "NONE", "CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC"),
+    ("float", "bfloat16_t", "NONE", "CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC"),
+    ("half", "float", "TRUNC", "CAST_NONE"),
+    ("int32_t", "int64_t", "RINT", "CAST_NONE"),
+]
+#: every (src, dst, mode) a test runs, per SoC: one probe source per SoC, one entry point each
+CAST_CASES = {
+    "Ascend310P3": [*LISTED_310P, *((s, d, "NONE") for s, d in UNLISTED_PAIRS_310P),
+                    *((s, d, m) for s, d, m, _ in UNLISTED_MODES_310P), ("int32_t", "half", "TRUNC")],
+    "Ascend910B1": [("float", "half", "RINT"), ("int32_t", "half", "FLOOR"), ("half", "half", "TRUNC"),
+                    ("int16_t", "float", "NONE"), *((s, d, m) for s, d, m, _ in UNLISTED_MODES_A2)],
+}
+
 
 def _tables() -> str:
     with open(os.path.join(pyasc_sim.get_include(), "pyasc_sim", "kapi", "dtype_tables.h"), encoding="utf-8") as f:
         return f.read()
 
 
-def _cast_fn(tmp_path, src: str, dst: str, mode: str, soc: str):
-    p = tmp_path / f"ck_{src}_{dst}_{mode}_{soc}.cpp"
-    p.write_text(CAST_KERNEL % {"S": src, "D": dst, "MODE": mode})
-    return p, pyasc_acl.Binary(pyasc_sim.compile(p, opt="-O0", soc=soc), device="sim").function("ck")
+def _entry(src: str, dst: str, mode: str) -> str:
+    return f"ck_{src}_{dst}_{mode}"
 
 
-def _run_cast(tmp_path, src: str, dst: str, mode: str, soc: str = "Ascend310P3") -> str | None:
+def _cast_source(soc: str) -> str:
+    cases = dict.fromkeys(CAST_CASES[soc])  # in order, once each
+    return '#include "kernel_operator.h"\n' + "".join(
+        CAST_ENTRY % {"NAME": _entry(s, d, m), "S": s, "D": d, "MODE": m} for s, d, m in cases)
+
+
+@pytest.fixture(scope="module")
+def cast_probes(tmp_path_factory):
+    """soc -> (source path, source text, binary): every Cast case of this file in one build per SoC."""
+    out = {}
+
+    def get(soc):
+        if soc not in out:
+            text = _cast_source(soc)
+            path, binary = compile_shared(tmp_path_factory, f"cast_probes_{soc}.cpp", text, opt="-O0", soc=soc)
+            out[soc] = (path, text, pyasc_acl.Binary(binary, device="sim"))
+        return out[soc]
+    return get
+
+
+def _run_cast(cast_probes, src: str, dst: str, mode: str, soc: str = "Ascend310P3") -> str | None:
     """None when the Cast ran clean, else the kernel error's message."""
-    path, fn = _cast_fn(tmp_path, src, dst, mode, soc)
+    path, text, binary = cast_probes(soc)
+    name = _entry(src, dst, mode)
+    fn = binary.function(name)
     x = pyasc.zeros((16,), dtype="float32", device="sim")
     pyasc.synchronize("sim")
     pyasc_acl.launch(fn, 1, (x,))
     try:
         pyasc.synchronize("sim")
     except pyasc_acl.AclKernelError as e:
-        assert f"{path.name}:{CAST_LINE}" in e.message, e.message  # the kernel's Cast line
+        assert f"{path.name}:{line_of(text, f'// cast {name}')}" in e.message, e.message  # the kernel's Cast line
         return e.message
     return None
 
 
 # -- Axpy: compile time -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("src,dst,ok", [("half", "half", True), ("float", "float", True), ("half", "float", True),
-                                        ("float", "half", False), ("int32_t", "int32_t", False),
-                                        ("int16_t", "int16_t", False)])
-def test_axpy_pairs_are_checked_on_the_inference_series(tmp_path, src, dst, ok):
+def test_axpy_listed_pairs_compile_on_the_inference_series(tmp_path):
+    body = AXPY_KERNEL.split("\n", 1)[1]
+    text = '#include "kernel_operator.h"\n' + "".join(
+        body.replace("void ax(", f"void ax_{s}_{d}(") % {"S": s, "D": d}
+        for s, d in [("half", "half"), ("float", "float"), ("half", "float")])
+    p = tmp_path / "axpy_listed.cpp"
+    p.write_text(text)
+    assert pyasc_sim.compile(p, opt="-O0", soc="Ascend310P3")
+
+
+@pytest.mark.parametrize("src,dst", [("float", "half"), ("int32_t", "int32_t"), ("int16_t", "int16_t")])
+def test_unlisted_axpy_pairs_are_refused_on_the_inference_series(tmp_path, src, dst):
     p = tmp_path / f"axpy_{src}_{dst}.cpp"
     p.write_text(AXPY_KERNEL % {"S": src, "D": dst})
-    if ok:
-        assert pyasc_sim.compile(p, opt="-O0", soc="Ascend310P3")
-        return
     with pytest.raises(pyasc_sim.KernelCompileError) as ei:
         pyasc_sim.compile(p, opt="-O0", soc="Ascend310P3")
     out = ei.value.output
@@ -95,61 +147,44 @@ def test_axpy_pairs_are_checked_on_the_inference_series(tmp_path, src, dst, ok):
 
 # -- Cast: when the call runs ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("src,dst,mode", [("half", "float", "NONE"), ("float", "half", "NONE"),
-                                          ("float", "half", "ODD"), ("float", "int32_t", "TRUNC"),
-                                          ("float", "int32_t", "FLOOR"), ("half", "int32_t", "ROUND"),
-                                          ("half", "int16_t", "RINT"), ("int32_t", "float", "NONE"),
-                                          ("int16_t", "half", "NONE"), ("int32_t", "int16_t", "NONE")])
-def test_listed_cast_rows_run_on_the_inference_series(tmp_path, src, dst, mode):
-    assert _run_cast(tmp_path, src, dst, mode) is None
+@pytest.mark.parametrize("src,dst,mode", LISTED_310P)
+def test_listed_cast_rows_run_on_the_inference_series(cast_probes, src, dst, mode):
+    assert _run_cast(cast_probes, src, dst, mode) is None
 
 
-@pytest.mark.parametrize("src,dst", [("int16_t", "float"), ("float", "int16_t"), ("int32_t", "int64_t"),
-                                     ("float", "float"), ("half", "half")])
-def test_an_unlisted_cast_pair_is_refused_when_it_runs(tmp_path, src, dst):
-    msg = _run_cast(tmp_path, src, dst, "NONE")
+@pytest.mark.parametrize("src,dst", UNLISTED_PAIRS_310P)
+def test_an_unlisted_cast_pair_is_refused_when_it_runs(cast_probes, src, dst):
+    msg = _run_cast(cast_probes, src, dst, "NONE")
     assert msg is not None and "sanitizer check 'dtype-table'" in msg
     assert f"pyasc dtype-table: AscendC::Cast is not documented from {src} to {dst} on {P310}" in msg
     assert "listed pairs (src->dst): int8_t->half uint8_t->half int16_t->half" in msg and "float->int32_t" in msg
     assert "fix: convert through listed pairs" in msg
 
 
-@pytest.mark.parametrize("src,dst,mode,listed", [
-    ("float", "half", "RINT", "CAST_NONE, CAST_ODD"),
-    ("float", "half", "TRUNC", "CAST_NONE, CAST_ODD"),
-    ("half", "int16_t", "NONE", "CAST_RINT"),
-    ("half", "int8_t", "RINT", "CAST_NONE, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC"),
-    ("float", "int32_t", "NONE", "CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC"),
-    ("half", "float", "FLOOR", "CAST_NONE"),
-])
-def test_an_unlisted_round_mode_is_refused_when_it_runs(tmp_path, src, dst, mode, listed):
-    msg = _run_cast(tmp_path, src, dst, mode)
+@pytest.mark.parametrize("src,dst,mode,listed", UNLISTED_MODES_310P)
+def test_an_unlisted_round_mode_is_refused_when_it_runs(cast_probes, src, dst, mode, listed):
+    msg = _run_cast(cast_probes, src, dst, mode)
     assert msg is not None and "sanitizer check 'dtype-table'" in msg
     assert (f"pyasc dtype-table: AscendC::Cast from {src} to {dst} does not take CAST_{mode} on {P310}; "
             f"listed round modes for this pair: {listed} (fix: pass a listed RoundMode") in msg
 
 
-def test_int32_to_half_takes_any_mode_and_atlas_a2_keeps_its_own_rows(tmp_path):
+def test_int32_to_half_takes_any_mode_and_atlas_a2_keeps_its_own_rows(cast_probes):
     # int32_t -> half: the page says roundMode has no effect (the scale comes from SetDeqScale, which the
     # kernel sets: reading DEQSCALE unset is a `deq-scale` error, tests/test_sim_deq_relu_fidelity.py)
-    assert _run_cast(tmp_path, "int32_t", "half", "TRUNC") is None
+    assert _run_cast(cast_probes, "int32_t", "half", "TRUNC") is None
     # float -> half with CAST_RINT is listed for Atlas A2 (and refused on the inference series above)
-    assert _run_cast(tmp_path, "float", "half", "RINT", soc="Ascend910B1") is None
-    assert _run_cast(tmp_path, "int32_t", "half", "FLOOR", soc="Ascend910B1") is None  # any mode there too
+    assert _run_cast(cast_probes, "float", "half", "RINT", soc="Ascend910B1") is None
+    assert _run_cast(cast_probes, "int32_t", "half", "FLOOR", soc="Ascend910B1") is None  # any mode there too
     # half -> half is not in the Atlas A2 mode table: the simulator's own pair, any rounding mode
-    assert _run_cast(tmp_path, "half", "half", "TRUNC", soc="Ascend910B1") is None
+    assert _run_cast(cast_probes, "half", "half", "TRUNC", soc="Ascend910B1") is None
     # int16_t -> float is an Atlas A2 pair
-    assert _run_cast(tmp_path, "int16_t", "float", "NONE", soc="Ascend910B1") is None
+    assert _run_cast(cast_probes, "int16_t", "float", "NONE", soc="Ascend910B1") is None
 
 
-@pytest.mark.parametrize("src,dst,mode,listed", [
-    ("half", "int32_t", "NONE", "CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC"),
-    ("float", "bfloat16_t", "NONE", "CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC"),
-    ("half", "float", "TRUNC", "CAST_NONE"),
-    ("int32_t", "int64_t", "RINT", "CAST_NONE"),
-])
-def test_atlas_a2_checks_the_round_modes_of_its_pairs_when_the_call_runs(tmp_path, src, dst, mode, listed):
-    msg = _run_cast(tmp_path, src, dst, mode, soc="Ascend910B1")
+@pytest.mark.parametrize("src,dst,mode,listed", UNLISTED_MODES_A2)
+def test_atlas_a2_checks_the_round_modes_of_its_pairs_when_the_call_runs(cast_probes, src, dst, mode, listed):
+    msg = _run_cast(cast_probes, src, dst, mode, soc="Ascend910B1")
     assert msg is not None and "sanitizer check 'dtype-table'" in msg
     assert (f"pyasc dtype-table: AscendC::Cast from {src} to {dst} does not take CAST_{mode} on {A2}; "
             f"listed round modes for this pair: {listed} (fix: pass a listed RoundMode") in msg
@@ -157,7 +192,7 @@ def test_atlas_a2_checks_the_round_modes_of_its_pairs_when_the_call_runs(tmp_pat
 
 def test_the_opt_out_macro_runs_an_unlisted_cast(tmp_path):
     p = tmp_path / "ck_optout.cpp"
-    p.write_text(CAST_KERNEL % {"S": "float", "D": "half", "MODE": "RINT"})
+    p.write_text('#include "kernel_operator.h"\n' + CAST_ENTRY % {"NAME": "ck", "S": "float", "D": "half", "MODE": "RINT"})
     fn = pyasc_acl.Binary(pyasc_sim.compile(p, opt="-O0", soc="Ascend310P3",
                                             extra_flags=["-DPYASC_SIM_NO_DTYPE_TABLES"]), device="sim").function("ck")
     x = pyasc.zeros((16,), dtype="float32", device="sim")
@@ -237,22 +272,26 @@ def _enhanced(tmp_path, t: str):
 
 def test_enhanced_co1_to_co2_copy_takes_its_table_when_it_runs_on_the_inference_series(tmp_path):
     # int16_t is a DataCopy type (it compiles) but not one of the CO1 -> CO2 path's (表7: half, float, int32_t,
-    # uint32_t): refused when the call runs, at the DataCopy line, before any byte moves
-    fn = pyasc_acl.Binary(pyasc_sim.compile(_enhanced(tmp_path, "int16_t"), opt="-O0", soc="Ascend310P3"),
-                          device="sim").function("enh")
+    # uint32_t): refused when the call runs, at the DataCopy line, before any byte moves; the listed types
+    # (float, int32_t) compile in the same source
+    body = ENHANCED_KERNEL.split("\n", 1)[1]
+    text = '#include "kernel_operator.h"\n' + "".join(
+        body.replace("void enh(", f"void enh_{t}(").replace("ep);", f"ep);  // copy {t}") % {"T": t}
+        for t in ("int16_t", "float", "int32_t"))
+    p = tmp_path / "enh_types.cpp"
+    p.write_text(text)
+    fn = pyasc_acl.Binary(pyasc_sim.compile(p, opt="-O0", soc="Ascend310P3"), device="sim").function("enh_int16_t")
     x = pyasc.zeros((16,), dtype="float32", device="sim")
     pyasc.synchronize("sim")
     pyasc_acl.launch(fn, 1, (x,))
     with pytest.raises(pyasc_acl.AclKernelError) as info:
         pyasc.synchronize("sim")
     msg = info.value.message
-    assert "sanitizer check 'dtype-table'" in msg and "enh_int16_t.cpp:10" in msg
+    assert "sanitizer check 'dtype-table'" in msg and f"enh_types.cpp:{line_of(text, '// copy int16_t')}" in msg
     assert (f"pyasc dtype-table: AscendC::DataCopy (DataCopyEnhancedParams, CO1 -> CO2) is not documented for "
             f"element type int16_t on {P310}; listed types: half, float, int32_t, uint32_t (fix: use a listed type")\
         in msg
-    # listed types compile for both families; Atlas A2 has no such path to check
-    for t in ("float", "int32_t"):
-        assert pyasc_sim.compile(_enhanced(tmp_path, t), opt="-O0", soc="Ascend310P3")
+    # Atlas A2 has no such path to check
     assert pyasc_sim.compile(_enhanced(tmp_path, "int16_t"), opt="-O0", soc="Ascend910B1")
 
 
