@@ -140,12 +140,12 @@ def _quant_ref(x, scale, offset):
 def test_quant_per_tensor_half_rounds_half_to_even_and_saturates(kernels):
     n = 256
     x = np.random.default_rng(6).uniform(-40, 40, n).astype(F16)
-    x[:8] = [0.5, 1.5, 2.5, -0.5, -2.5, 100, -100, 3.25]  # ties go to even; out of range saturates
+    x[:8] = [0.25, 0.75, 1.25, -0.25, -1.25, 100, -100, 3.25]  # x * 2 ties go to even; out of range saturates
     y = pyasc.zeros((n,), dtype="int8", device="sim")
     _run(kernels, "quant_per_tensor_half", _dev(x), y, n, f32_arg(2.0), f32_arg(0.0))
     got = y.numpy()
     np.testing.assert_array_equal(got, _quant_ref(x, 2.0, 0.0))
-    np.testing.assert_array_equal(got[:8], [1, 3, 5, -1, -5, 127, -128, 6])
+    np.testing.assert_array_equal(got[:8], [0, 2, 2, 0, -2, 127, -128, 6])
 
 
 def test_quant_per_channel_float(kernels):
@@ -194,11 +194,11 @@ def test_dequant_count_form_recycles_the_scales(kernels):
 
 def test_dequant_count_not_a_multiple_of_the_scales_is_a_kernel_error(kernels):
     x = pyasc.zeros((64,), dtype="int32", device="sim")
-    s = pyasc.zeros((8,), dtype="float32", device="sim")
+    s = pyasc.zeros((24,), dtype="float32", device="sim")
     y = pyasc.zeros((64,), dtype="float32", device="sim")
     pyasc.synchronize("sim")
-    pyasc_acl.launch(kernels.function("dequant_count_float"), 1, (x, s, y, 60, 8))
-    with pytest.raises(pyasc_acl.AclKernelError, match="AscendDequant: calCount 60 .* multiple of deqScale's 8"):
+    pyasc_acl.launch(kernels.function("dequant_count_float"), 1, (x, s, y, 64, 24))
+    with pytest.raises(pyasc_acl.AclKernelError, match="AscendDequant: calCount 64 .* multiple of deqScale's 24"):
         pyasc.synchronize("sim")
 
 
