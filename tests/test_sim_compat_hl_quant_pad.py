@@ -282,3 +282,20 @@ def test_unlisted_element_types_are_refused_at_compile_time(tmp_path):
         assert api in out, api
         assert listed in out, listed
     assert "pyasc dtype-table" in out and "Atlas A2" in out
+
+
+def test_the_inference_series_refuses_bfloat16_antiquant(tmp_path):
+    src = tmp_path / "antiquant_bf16_310p.cpp"
+    src.write_text('#include "kernel_operator.h"\n#include "lib/quantization/ascend_antiquant.h"\n'
+                   'using namespace AscendC;\n'
+                   'extern "C" __global__ __aicore__ void aq(GM_ADDR x) {\n'
+                   '    TPipe pipe; TBuf<TPosition::VECCALC> buf; pipe.InitBuffer(buf, 4096);\n'
+                   '    LocalTensor<int8_t> i8 = buf.Get<int8_t>(256);\n'
+                   '    LocalTensor<bfloat16_t> bf = buf.Get<bfloat16_t>(256);\n'
+                   '    AscendAntiQuant<int8_t, bfloat16_t, false>(bf, i8, bfloat16_t(1.0f), bfloat16_t(2.0f), 4);\n'
+                   '}\n')
+    with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+        pyasc_sim.compile(src, opt="-O0", soc="Ascend310P3")
+    out = ei.value.output
+    assert "AscendC::AscendAntiQuant (OutputDataType) is not documented" in out
+    assert "Atlas inference series" in out and "listed types: half" in out
