@@ -220,3 +220,66 @@ def rmsnorm_tiling(b: int, s: int, h: int, original_h: int | None = None) -> Rms
     return RmsNormTiling(bLength=b, sLength=s, hLength=h, originalHLength=oh, reciprocalOfHLength=1.0 / oh,
                          mainBshLength=b * s * h, mainBsLength=b * s, mainBsLengthAlign=-(-(b * s) // 8) * 8,
                          loopRound=1)
+
+
+# ---- Pad / UnPad (kapi/pad_tiling.h) ----------------------------------------------------------------
+_PAD_ITEMSIZE = {"int16": 2, "uint16": 2, "float16": 2, "int32": 4, "uint32": 4, "float32": 4}
+
+
+def _pad_itemsize(dtype: str) -> int:
+    size = _PAD_ITEMSIZE.get(dtype)
+    if size is None:
+        raise ArgumentError(f"dtype must be one of {', '.join(_PAD_ITEMSIZE)} (Pad / UnPad's documented types), "
+                            f"got {dtype!r}")
+    return size
+
+
+@dataclass
+class PadTiling:
+    """Pad's kernel-side tiling (26 uint32 fields in the documented order); the simulator reads the
+    first three, the rest describe the NPU's internal loop split and stay 0."""
+
+    srcHeight: int = 0
+    srcWidth: int = 0
+    srcOriWidth: int = 0
+    rest: list = field(default_factory=lambda: [0] * 23)
+
+    def to_bytes(self) -> bytes:
+        return struct.pack("<26I", self.srcHeight, self.srcWidth, self.srcOriWidth, *self.rest)
+
+
+@dataclass
+class UnPadTiling:
+    """UnPad's kernel-side tiling (8 uint32 fields); the simulator reads srcHeight and srcWidth."""
+
+    srcHeight: int = 0
+    srcWidth: int = 0
+    rest: list = field(default_factory=lambda: [0] * 6)
+
+    def to_bytes(self) -> bytes:
+        return struct.pack("<8I", self.srcHeight, self.srcWidth, *self.rest)
+
+
+def pad_tiling(height: int, width: int, ori_width: int | None = None, dtype: str = "float16") -> PadTiling:
+    """PadTiling for a [height, width] source whose first ``ori_width`` (default width) columns are
+    valid (PadTilingFunc's srcShape / oriSrcShape): Pad widens the rows to width rounded up to 32 bytes."""
+    _positive(height=height, width=width)
+    per = 32 // _pad_itemsize(dtype)
+    ow = width if ori_width is None else ori_width
+    _positive(ori_width=ow)
+    if ow > width:
+        raise ArgumentError(f"ori_width ({ow}) must not exceed width ({width})")
+    if width % per == 0 and ow == width:
+        raise ArgumentError(f"a {dtype} width of {width} is already 32-byte aligned with every column valid: Pad "
+                            f"has nothing to pad (pass ori_width < width to refill the tail columns)")
+    return PadTiling(srcHeight=height, srcWidth=width, srcOriWidth=ow)
+
+
+def unpad_tiling(height: int, width: int, dtype: str = "float16") -> UnPadTiling:
+    """UnPadTiling for a [height, width] source (width * itemsize a multiple of 32 bytes)."""
+    _positive(height=height, width=width)
+    size = _pad_itemsize(dtype)
+    if width * size % 32:
+        raise ArgumentError(f"width * itemsize = {width * size} bytes must be a multiple of 32 (UnPad removes "
+                            f"columns of an aligned width)")
+    return UnPadTiling(srcHeight=height, srcWidth=width)

@@ -8,6 +8,9 @@
 #if __has_include("pyasc_sim/kapi/tiling_structs.h")
 #include "pyasc_sim/kapi/tiling_structs.h"
 #endif
+#if __has_include("pyasc_sim/kapi/pad_tiling.h")
+#include "pyasc_sim/kapi/pad_tiling.h"
+#endif
 #if __has_include("pyasc_sim/kapi/matmul_tiling.h")
 #include "pyasc_sim/kapi/matmul_tiling.h"
 #endif

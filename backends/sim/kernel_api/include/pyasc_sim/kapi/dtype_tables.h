@@ -1048,4 +1048,51 @@ using bare_t = typename std::remove_cv<T>::type;
 #endif
 // ==== end of the cube / high-level block ==================================================================
 
+// ==== CumSum, Pad, UnPad, AscendQuant, AscendDequant, AscendAntiQuant (kapi/cumsum.h, pad.h, quant.h) ======
+// Rows from each page's 表 模板参数说明 / 接口参数说明 (row T, or the dst / src rows) per family.  Two-type
+// APIs have a row per type: AscendDequant (dstT) + AscendDequantScale (scaleT), AscendAntiQuant
+// (OutputDataType) + AscendAntiQuantSrc (InputDataType).  int4b_t AntiQuant input (listed for Atlas A2) is not
+// simulated and so not listed here.  Families without a row read in full stay unchecked.
+#if __CCE_AICORE__ == 220
+#define PYASC_SIM_DT_CumSum half, float  // source: atlasascendc_api_07_0605.html (CumSum, rows T / dstLocal, Atlas A2)
+#define PYASC_SIM_DT_Pad int16_t, uint16_t, half, int32_t, uint32_t, float  // source: atlasascendc_api_07_0849.html (Pad, dstTensor / srcTensor, Atlas A2)
+#define PYASC_SIM_DT_UnPad int16_t, uint16_t, half, int32_t, uint32_t, float  // source: atlasascendc_api_07_0851.html (UnPad, dstTensor / srcTensor, Atlas A2)
+#define PYASC_SIM_DT_AscendQuant half, float  // source: atlasascendc_api_07_0818.html (AscendQuant, srcTensor, Atlas A2; dst int8_t)
+#define PYASC_SIM_DT_AscendDequant half, float, bfloat16_t  // source: atlasascendc_api_07_0820.html (AscendDequant, dstTensor, Atlas A2)
+#define PYASC_SIM_DT_AscendDequantScale uint64_t, float, bfloat16_t  // source: atlasascendc_api_07_0820.html (AscendDequant, deqScale, Atlas A2)
+#define PYASC_SIM_DT_AscendAntiQuant half, bfloat16_t  // source: atlasascendc_api_07_0822.html (AscendAntiQuant, OutputDataType, Atlas A2)
+#define PYASC_SIM_DT_AscendAntiQuantSrc int8_t  // source: atlasascendc_api_07_0822.html (AscendAntiQuant, InputDataType int8_t; int4b_t not simulated)
+#elif __CCE_AICORE__ == 200
+#define PYASC_SIM_DT_CumSum half, float  // source: atlasascendc_api_07_0605.html (CumSum, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_Pad int16_t, uint16_t, half, int32_t, uint32_t, float  // source: atlasascendc_api_07_0849.html (Pad, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_UnPad int16_t, uint16_t, half, int32_t, uint32_t, float  // source: atlasascendc_api_07_0851.html (UnPad, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_AscendQuant half, float  // source: atlasascendc_api_07_0818.html (AscendQuant, srcTensor, Atlas 推理系列产品AI Core)
+// AscendDequant: the page marks the AI Core supported; no per-family dst / deqScale row was read in full.
+#define PYASC_SIM_DT_AscendDequant PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_AscendDequantScale PYASC_SIM_DT_UNCHECKED
+// AscendAntiQuant: the inference series takes no bfloat16 (AscendAntiQuant operator constraints).
+#define PYASC_SIM_DT_AscendAntiQuant half  // source: atlasascendc_api_07_0822.html (AscendAntiQuant, Atlas 推理系列产品AI Core: half output)
+#define PYASC_SIM_DT_AscendAntiQuantSrc int8_t  // source: atlasascendc_api_07_0822.html (AscendAntiQuant, InputDataType int8_t)
+#elif __CCE_AICORE__ == 310
+// Ascend 950: Pad / UnPad list the same T as the other families; the rest have no 950 row read in full.
+#define PYASC_SIM_DT_CumSum PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Pad int16_t, uint16_t, half, int32_t, uint32_t, float  // source: atlasascendc_api_07_0849.html (Pad, row T, Ascend 950PR/950DT)
+#define PYASC_SIM_DT_UnPad PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_AscendQuant PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_AscendDequant PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_AscendDequantScale PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_AscendAntiQuant PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_AscendAntiQuantSrc PYASC_SIM_DT_UNCHECKED
+#else
+#define PYASC_SIM_DT_CumSum PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_Pad PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_UnPad PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_AscendQuant PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_AscendDequant PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_AscendDequantScale PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_AscendAntiQuant PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_AscendAntiQuantSrc PYASC_SIM_DT_UNCHECKED
+#endif
+// ==== end of the CumSum / Pad / quantization block ===========================================================
+
 #endif  // PYASC_SIM_KAPI_DTYPE_TABLES_H_
