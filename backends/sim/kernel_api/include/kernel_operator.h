@@ -54,6 +54,9 @@
 #include "pyasc_sim/kapi/study11b.h"   // DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl (SDK functions behind DataCopyPad)
 #include "pyasc_sim/kapi/simt.h"       // Ascend 950 SIMT: Simt::VF_CALL / asc_vf_call, GetThreadIdx, threadIdx
 #include "pyasc_sim/kapi/simt_api.h"   // Ascend 950 SIMT: __umulhi / __umul64hi, uint4-style vector types, make_uint4
+#include "pyasc_sim/kapi/softmax_flash.h"  // SoftmaxFlashV2, SoftmaxFlash (SoftmaxConfig)
+#include "pyasc_sim/kapi/norm_grad.h"      // DeepNorm, LayerNormGrad, LayerNormGradBeta (+ their tiling structs)
+#include "pyasc_sim/kapi/confusion_transpose.h"  // ConfusionTranspose (TransposeType, ConfusionTransposeTiling)
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
 
 #endif  // PYASC_SIM_KERNEL_OPERATOR_H_
