@@ -12,6 +12,7 @@ import pytest
 import pyasc
 import pyasc_acl
 import pyasc_sim
+from pyasc_sim import hl_tiling_norm
 
 from ascendc_kernels import ASCENDC_DIR
 
@@ -27,6 +28,10 @@ def kernels():
 
 def _dev(a):
     return pyasc.tensor(np.ascontiguousarray(a), device="sim")
+
+
+def _tiling(t):
+    return _dev(np.frombuffer(t.to_bytes(), dtype=np.uint8))
 
 
 def _flash(kernels, name, x, nblk):
@@ -85,7 +90,8 @@ def test_deep_norm_is_layer_norm_of_alpha_x_plus_gx(kernels):
     var = pyasc.zeros((B, S), dtype="float32", device="sim")
     pyasc.synchronize("sim")
     pyasc_acl.launch(kernels.function("deep_norm_f32"), 1,
-                     (_dev(x), _dev(gx), _dev(gamma), _dev(beta), y, mean, var, np.float32(alpha), np.float32(eps)))
+                     (_dev(x), _dev(gx), _dev(gamma), _dev(beta), y, mean, var, _tiling(hl_tiling_norm.deepnorm_tiling(B, S, H)),
+                      np.float32(alpha), np.float32(eps)))
     pyasc.synchronize("sim")
     want, want_mean, want_var = _layer_norm(alpha * x.astype(np.float64) + gx, gamma, beta, eps)
     np.testing.assert_allclose(y.numpy(), want, rtol=1e-5, atol=1e-5)
@@ -106,7 +112,7 @@ def test_layer_norm_grad_and_grad_beta_match_the_analytic_gradient(kernels):
     pyasc.synchronize("sim")
     pyasc_acl.launch(kernels.function("layernorm_grad_f32"), 1,
                      (_dev(dy), _dev(x), _dev(var), _dev(mean), _dev(gamma), pdx, res, pd_gamma, pd_beta,
-                      np.float32(eps)))
+                      _tiling(hl_tiling_norm.layernorm_grad_tiling(B, S, H)), np.float32(eps)))
     pyasc.synchronize("sim")
     # the analytic gradient of y = (x - mean) * rstd * gamma + beta with the batch statistics
     xd, dyd = x.astype(np.float64), dy.astype(np.float64)
@@ -175,3 +181,19 @@ extern "C" __global__ __aicore__ void dn(GM_ADDR x) {
     out = ei.value.output
     assert "pyasc dtype-table: AscendC::DeepNorm is not documented for this element type T" in out
     assert "listed types: half, float" in out and "Atlas A2" in out
+
+
+def test_host_tiling_helpers_lay_out_the_documented_structs_and_refuse_bad_shapes():
+    t = hl_tiling_norm.deepnorm_tiling(2, 3, 64, 60)
+    assert (t.bLength, t.sLength, t.hLength, t.originalHLength, t.meanVarSize) == (2, 3, 64, 60, 6)
+    assert len(t.to_bytes()) == 26 * 4 and len(hl_tiling_norm.layernorm_grad_tiling(1, 1, 8).to_bytes()) == 30 * 4
+    assert len(hl_tiling_norm.layernorm_grad_beta_tiling(1, 1, 8).to_bytes()) == 20 * 4
+    assert hl_tiling_norm.confusion_transpose_tiling(32, 48).params[:3] == (16, 32, 48)
+    with pytest.raises(pyasc.PyascError, match="exceeds the documented limit of 2040"):
+        hl_tiling_norm.deepnorm_tiling(1, 1, 2048)
+    with pytest.raises(pyasc.PyascError, match="h \\* itemsize = 36 bytes must be a multiple of 32"):
+        hl_tiling_norm.layernorm_grad_tiling(1, 1, 9)
+    with pytest.raises(pyasc.PyascError, match="original_h must be an int in \\[1, h = 8\\], got 9"):
+        hl_tiling_norm.layernorm_grad_beta_tiling(1, 1, 8, 9)
+    with pytest.raises(pyasc.PyascError, match="w must be a positive multiple of 16, got 20"):
+        hl_tiling_norm.confusion_transpose_tiling(16, 20)

@@ -103,6 +103,16 @@ __aicore__ inline void Load(const LocalTensor<float> &dst, GM_ADDR src, uint32_t
     g.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(src), n);
     DataCopy(dst, g, n);
 }
+// The tiling struct from its GM buffer, word by word (what public kernels' CopyTiling does).
+template <typename S>
+__aicore__ inline void CopyTiling(S *dst, GM_ADDR src)
+{
+    const __gm__ uint32_t *s = reinterpret_cast<const __gm__ uint32_t *>(src);
+    uint32_t *d = reinterpret_cast<uint32_t *>(dst);
+    for (size_t i = 0; i < sizeof(S) / sizeof(uint32_t); ++i) {
+        d[i] = s[i];
+    }
+}
 __aicore__ inline void Store(GM_ADDR dst, const LocalTensor<float> &src, uint32_t n)
 {
     GlobalTensor<float> g;
@@ -124,9 +134,10 @@ extern "C" __global__ __aicore__ void flash_v1_f32(GM_ADDR x, GM_ADDR y, GM_ADDR
     FlashRun<float, float, true>(x, y, stats, nblk);
 }
 
-// DeepNorm over [kB, kS, kH]: y = LayerNorm(alpha * x + gx) * gamma + beta; mean / var: kB * kS.
+// DeepNorm over [kB, kS, kH]: y = LayerNorm(alpha * x + gx) * gamma + beta; mean / var: kB * kS;
+// the tiling comes from the host (pyasc_sim.hl_tiling_norm.deepnorm_tiling).
 extern "C" __global__ __aicore__ void deep_norm_f32(GM_ADDR x, GM_ADDR gx, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y,
-                                                   GM_ADDR mean, GM_ADDR var, float alpha, float eps)
+                                                   GM_ADDR mean, GM_ADDR var, GM_ADDR tilingGm, float alpha, float eps)
 {
     TPipe pipe;
     TBuf<TPosition::VECCALC> b0, b1, b2, b3, b4, b5, b6, tmp;
@@ -147,10 +158,7 @@ extern "C" __global__ __aicore__ void deep_norm_f32(GM_ADDR x, GM_ADDR gx, GM_AD
     SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
     WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
     DeepNormTiling tiling;
-    tiling.bLength = kB;
-    tiling.sLength = kS;
-    tiling.hLength = kH;
-    tiling.originalHLength = kH;
+    CopyTiling(&tiling, tilingGm);
     DeepNorm<float, false, false>(yl, ml, vl, xl, gxl, bl, gl, tmp.Get<uint8_t>(), alpha, eps, tiling);
     SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
@@ -159,10 +167,11 @@ extern "C" __global__ __aicore__ void deep_norm_f32(GM_ADDR x, GM_ADDR gx, GM_AD
     Store(var, vl, kB * kS);
 }
 
-// LayerNormGrad + LayerNormGradBeta over [kB, kS, kH]: pdx, resForGamma [B, S, H]; pdGamma, pdBeta [H].
+// LayerNormGrad + LayerNormGradBeta over [kB, kS, kH]: pdx, resForGamma [B, S, H]; pdGamma, pdBeta [H];
+// the LayerNormGrad tiling from the host, the LayerNormGradBeta one filled here.
 extern "C" __global__ __aicore__ void layernorm_grad_f32(GM_ADDR dy, GM_ADDR x, GM_ADDR var, GM_ADDR mean, GM_ADDR gamma,
                                                         GM_ADDR pdx, GM_ADDR res, GM_ADDR pdGamma, GM_ADDR pdBeta,
-                                                        float eps)
+                                                        GM_ADDR tilingGm, float eps)
 {
     TPipe pipe;
     TBuf<TPosition::VECCALC> b0, b1, b2, b3, b4, b5, b6, b7, b8;
@@ -186,10 +195,7 @@ extern "C" __global__ __aicore__ void layernorm_grad_f32(GM_ADDR dy, GM_ADDR x, 
     SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
     WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
     LayerNormGradTiling tiling;
-    tiling.bLength = kB;
-    tiling.sLength = kS;
-    tiling.hLength = kH;
-    tiling.originalHLength = kH;
+    CopyTiling(&tiling, tilingGm);
     LayerNormGrad<float, false>(pdxl, resl, dyl, xl, vl, ml, gl, eps, tiling, {DataFormat::ND});
     LayerNormGradBetaTiling betaTiling;
     betaTiling.bLength = kB;
