@@ -36,12 +36,13 @@ def _tiling(t):
 
 def _flash(kernels, name, x, nblk):
     y = pyasc.zeros(x.shape, dtype=str(x.dtype), device="sim")
-    stats = pyasc.zeros((2 * ROWS,), dtype="float32", device="sim")
+    stats = pyasc.zeros((3 * ROWS,), dtype="float32", device="sim")
     pyasc.synchronize("sim")
     pyasc_acl.launch(kernels.function(name), 1, (_dev(x), y, stats, np.uint32(nblk)))
     pyasc.synchronize("sim")
     tiles = y.numpy().reshape(nblk, ROWS, BLK)  # tile-major, as the kernel keeps them
-    return np.concatenate(list(tiles), axis=1), stats.numpy()[:ROWS], stats.numpy()[ROWS:]
+    st = stats.numpy().reshape(3, ROWS)
+    return np.concatenate(list(tiles), axis=1), st[0], st[1], st[2]
 
 
 def _softmax_ref(x):
@@ -51,23 +52,33 @@ def _softmax_ref(x):
     return e / e.sum(axis=1, keepdims=True), m[:, 0], e.sum(axis=1)
 
 
-@pytest.mark.parametrize("name", ["flash_v2_f32", "flash_v1_f32"])
+@pytest.mark.parametrize("name", ["flash_v2_f32", "flash_v1_f32", "flash_v2_nobrc_f32"])
 @pytest.mark.parametrize("nblk", [1, 3])
 def test_flash_updates_over_column_blocks_equal_one_softmax(kernels, name, nblk):
     rng = np.random.default_rng(nblk)
     x = (rng.standard_normal((ROWS, nblk * BLK)) * 3).astype(np.float32)
     x[:, -1] += 8.0  # the row max sits in the last block: every earlier tile must be rescaled
-    got, mx, sm = _flash(kernels, name, x, nblk)
+    got, mx, sm, _ = _flash(kernels, name, x, nblk)
     want, want_max, want_sum = _softmax_ref(x)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(mx, want_max, rtol=1e-6)
     np.testing.assert_allclose(sm, want_sum, rtol=1e-5)
 
 
+def test_flash_v2_out_reduce_max_is_the_last_blocks_own_row_max(kernels):
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((ROWS, 2 * BLK)).astype(np.float32)
+    x[:, 3] += 10.0  # the running max stays in block 0; block 1's own max is smaller
+    got, mx, _, red = _flash(kernels, "flash_v2_nobrc_f32", x, 2)
+    np.testing.assert_allclose(got, _softmax_ref(x)[0], rtol=1e-5, atol=1e-7)
+    np.testing.assert_array_equal(mx, x.max(axis=1))
+    np.testing.assert_array_equal(red, x[:, BLK:].max(axis=1))
+
+
 def test_flash_v2_half_data_with_float_statistics(kernels):
     rng = np.random.default_rng(7)
     x = (rng.standard_normal((ROWS, 2 * BLK)) * 2).astype(np.float16)
-    got, mx, sm = _flash(kernels, "flash_v2_f16", x, 2)
+    got, mx, sm, _ = _flash(kernels, "flash_v2_f16", x, 2)
     want, want_max, want_sum = _softmax_ref(x)
     np.testing.assert_allclose(got.astype(np.float64), want, rtol=1e-2, atol=1e-3)
     np.testing.assert_allclose(mx, want_max, rtol=1e-6)
@@ -157,7 +168,7 @@ def test_confusion_transpose_nz_scenarios_are_reported_as_unsupported(kernels):
     y = pyasc.zeros((16, 16), dtype="float16", device="sim")
     pyasc.synchronize("sim")
     with pytest.raises(pyasc_acl.AclKernelError, match="'unsupported' failed at .*hl_flash_norm_idioms.cpp:\\d+: "
-                                                       "ConfusionTranspose: TransposeType 1 is not supported"):
+                                                       ".*ConfusionTranspose: TransposeType 1 is not supported"):
         pyasc_acl.launch(kernels.function("confusion_transpose_f16"), 1,
                          (_dev(x), y, np.uint32(16), np.uint32(16), np.uint32(1)))
         pyasc.synchronize("sim")

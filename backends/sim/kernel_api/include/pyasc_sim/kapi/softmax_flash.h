@@ -65,7 +65,8 @@ inline SoftMaxShapeInfo flash_shape(const SoftMaxShapeInfo &s, const SoftMaxTili
 
 // What a flash step writes.  dst (T) = exp(x - max) (V2) or the normalised softmax (V1); sum / max
 // (U) the running statistics; expMax (T) exp(inMax - max) (V2) or exp(inMax - max) * inSum / sum (V1);
-// reduceMax (U, optional) the max of this block alone.  inSum / inMax are read only when update.
+// reduceMax (U, optional) the max of this block alone.  inSum / inMax are read and expMax written
+// only when update (the reference returns no exp_max otherwise).
 enum class FlashKind { kV1, kV2 };
 template <typename T, typename U>
 inline void softmax_flash_rows(FlashKind kind, const char *api, const LocalTensor<T> &dst, const LocalTensor<U> *reduceMax,
@@ -90,7 +91,7 @@ inline void softmax_flash_rows(FlashKind kind, const char *api, const LocalTenso
     hl_out(dst, api, "dstTensor", rows * k, loc);
     hl_out(sum, api, "expSumTensor", rows * per_u, loc);
     hl_out(max, api, "maxTensor", rows * per_u, loc);
-    if (update || kind == FlashKind::kV1) hl_out(expMax, api, "expMaxTensor", rows * per_t, loc);
+    if (update) hl_out(expMax, api, "expMaxTensor", rows * per_t, loc);
     if (reduceMax != nullptr) hl_out(*reduceMax, api, "outReduceMax", rows * per_u, loc);
     using pyasc_sim::kapi::to_double;
     std::vector<double> e(valid);
@@ -106,7 +107,7 @@ inline void softmax_flash_rows(FlashKind kind, const char *api, const LocalTenso
         for (uint32_t i = 0; i < valid; ++i) part += (e[i] = std::exp(to_double(x[i]) - mx));
         const double scale = update ? std::exp(in_max - mx) : 0.0;
         const double total = update ? scale * in_sum + part : part;
-        const double em = kind == FlashKind::kV1 ? (update ? scale * in_sum / total : 0.0) : scale;
+        const double em = kind == FlashKind::kV1 ? scale * in_sum / total : scale;
         T *y = dst.ptr() + static_cast<int64_t>(r) * k;
         for (uint32_t i = 0; i < valid; ++i) y[i] = static_cast<T>(kind == FlashKind::kV1 ? e[i] / total : e[i]);
         for (uint32_t j = 0; j < per_u; ++j) {
@@ -114,7 +115,7 @@ inline void softmax_flash_rows(FlashKind kind, const char *api, const LocalTenso
             max.ptr()[r * per_u + j] = static_cast<U>(mx);
             if (reduceMax != nullptr) reduceMax->ptr()[r * per_u + j] = static_cast<U>(bmax);
         }
-        if (update || kind == FlashKind::kV1) {
+        if (update) {
             for (uint32_t j = 0; j < per_t; ++j) expMax.ptr()[r * per_t + j] = static_cast<T>(em);
         }
     }

@@ -18,29 +18,37 @@ constexpr uint32_t kMaxBlk = 4;  // blocks per row at most
 // Flash softmax over `nblk` column blocks of x [kRows, nblk * kBlk] (T data, U statistics), the
 // FlashAttention way: each step's exp tile is kept in UB (tile-major), earlier tiles are rescaled by
 // the step's expMax, the last step divides by the running sum (V2; V1 tiles come out normalised).
-// y: nblk tiles [kRows, kBlk] in a row; stats: max then sum, one float per row each.
-template <typename T, typename U, bool kV1>
+// y: nblk tiles [kRows, kBlk] in a row; stats: max, sum, and (kNoBrc) the last block's own row max,
+// one float per row each.  kNoBrc: statistics one element per row (SOFTMAX_OUTPUT_WITHOUT_BRC) and the
+// form with outReduceMax.
+constexpr SoftmaxConfig kNoBrcCfg = {false, 0, 0, SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
+template <typename T, typename U, bool kV1, bool kNoBrc = false>
 __aicore__ inline void FlashRun(GM_ADDR x, GM_ADDR y, GM_ADDR stats, uint32_t nblk)
 {
-    constexpr uint32_t perT = 32 / sizeof(T), perU = 32 / sizeof(U);
+    constexpr uint32_t perT = kNoBrc ? 1 : 32 / sizeof(T), perU = kNoBrc ? 1 : 32 / sizeof(U);
     const uint32_t cols = nblk * kBlk;
     TPipe pipe;
-    TBuf<TPosition::VECCALC> tileBuf, sumBuf, maxBuf, expMaxBuf, statBuf;
+    TBuf<TPosition::VECCALC> tileBuf, sumBuf, maxBuf, expMaxBuf, statBuf, redBuf;
     pipe.InitBuffer(tileBuf, kMaxBlk * kRows * kBlk * sizeof(T));
     pipe.InitBuffer(sumBuf, kRows * 32);
     pipe.InitBuffer(maxBuf, kRows * 32);
     pipe.InitBuffer(expMaxBuf, kRows * 32);
-    pipe.InitBuffer(statBuf, 2 * kRows * sizeof(float));
+    pipe.InitBuffer(statBuf, 3 * kRows * sizeof(float));
+    pipe.InitBuffer(redBuf, kRows * 32);
     LocalTensor<T> tiles = tileBuf.Get<T>();
     LocalTensor<U> sumL = sumBuf.Get<U>();
     LocalTensor<U> maxL = maxBuf.Get<U>();
     LocalTensor<T> expMaxL = expMaxBuf.Get<T>();
     LocalTensor<float> statL = statBuf.Get<float>();
+    LocalTensor<U> redL = redBuf.Get<U>();
     GlobalTensor<T> xGm, yGm;
     GlobalTensor<float> sGm;
     xGm.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(x), kRows * cols);
     yGm.SetGlobalBuffer(reinterpret_cast<__gm__ T *>(y), kRows * cols);
-    sGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(stats), 2 * kRows);
+    sGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(stats), 3 * kRows);
+    if constexpr (kNoBrc) {
+        Duplicate(redL, static_cast<U>(0), kRows * 32 / sizeof(U));
+    }
     SoftMaxShapeInfo shape{kRows, kBlk, kRows, kBlk};
     SoftMaxTiling tiling = SoftMaxFlashV2TilingFunc(shape, sizeof(T), sizeof(U), 0, true);
     for (uint32_t j = 0; j < nblk; ++j) {
@@ -52,6 +60,14 @@ __aicore__ inline void FlashRun(GM_ADDR x, GM_ADDR y, GM_ADDR stats, uint32_t nb
         WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
         if constexpr (kV1) {
             SoftmaxFlash<T>(tile, sumL, maxL, tile, expMaxL, sumL, maxL, tiling, j > 0, shape);
+        } else if constexpr (kNoBrc) {
+            if (j == 0) {
+                SoftmaxFlashV2<T, false, false, false, false, kNoBrcCfg>(tile, redL, sumL, maxL, tile, expMaxL, sumL,
+                                                                         maxL, tiling, shape);
+            } else {
+                SoftmaxFlashV2<T, true, false, false, false, kNoBrcCfg>(tile, redL, sumL, maxL, tile, expMaxL, sumL,
+                                                                        maxL, tiling, shape);
+            }
         } else if (j == 0) {
             SoftmaxFlashV2<T, false>(tile, sumL, maxL, tile, expMaxL, sumL, maxL, tiling, shape);
         } else {
@@ -77,6 +93,7 @@ __aicore__ inline void FlashRun(GM_ADDR x, GM_ADDR y, GM_ADDR stats, uint32_t nb
         const float sm = static_cast<float>(sumL.GetValue(r * perU));
         statL.SetValue(r, mx);
         statL.SetValue(kRows + r, sm);
+        statL.SetValue(2 * kRows + r, static_cast<float>(redL.GetValue(r * perU)));
         if constexpr (!kV1) {
             const T inv = static_cast<T>(1.0f / sm);
             for (uint32_t t = 0; t < nblk; ++t) {
@@ -90,7 +107,7 @@ __aicore__ inline void FlashRun(GM_ADDR x, GM_ADDR y, GM_ADDR stats, uint32_t nb
     SetFlag<HardEvent::S_MTE3>(EVENT_ID0);
     WaitFlag<HardEvent::S_MTE3>(EVENT_ID0);
     DataCopy(yGm, tiles, kRows * cols);
-    DataCopy(sGm, statL, 2 * kRows);
+    DataCopy(sGm, statL, 3 * kRows);
 }
 
 constexpr uint32_t kB = 2, kS = 4, kH = 32;  // [B, S, H] of the normalisation kernels
@@ -128,6 +145,10 @@ extern "C" __global__ __aicore__ void flash_v2_f32(GM_ADDR x, GM_ADDR y, GM_ADDR
 extern "C" __global__ __aicore__ void flash_v2_f16(GM_ADDR x, GM_ADDR y, GM_ADDR stats, uint32_t nblk)
 {
     FlashRun<half, float, false>(x, y, stats, nblk);  // half data, float statistics
+}
+extern "C" __global__ __aicore__ void flash_v2_nobrc_f32(GM_ADDR x, GM_ADDR y, GM_ADDR stats, uint32_t nblk)
+{
+    FlashRun<float, float, false, true>(x, y, stats, nblk);
 }
 extern "C" __global__ __aicore__ void flash_v1_f32(GM_ADDR x, GM_ADDR y, GM_ADDR stats, uint32_t nblk)
 {
