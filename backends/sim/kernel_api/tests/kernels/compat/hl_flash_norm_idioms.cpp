@@ -25,7 +25,8 @@ constexpr SoftmaxConfig kNoBrcCfg = {false, 0, 0, SoftmaxMode::SOFTMAX_OUTPUT_WI
 template <typename T, typename U, bool kV1, bool kNoBrc = false>
 __aicore__ inline void FlashRun(GM_ADDR x, GM_ADDR y, GM_ADDR stats, uint32_t nblk)
 {
-    constexpr uint32_t perT = kNoBrc ? 1 : 32 / sizeof(T), perU = kNoBrc ? 1 : 32 / sizeof(U);
+    constexpr uint32_t epb = 32 / sizeof(T);  // elements per 32-byte block
+    constexpr uint32_t perT = kNoBrc ? 1 : epb, perU = kNoBrc ? 1 : 32 / sizeof(U);
     const uint32_t cols = nblk * kBlk;
     TPipe pipe;
     TBuf<TPosition::VECCALC> tileBuf, sumBuf, maxBuf, expMaxBuf, statBuf, redBuf;
@@ -53,8 +54,8 @@ __aicore__ inline void FlashRun(GM_ADDR x, GM_ADDR y, GM_ADDR stats, uint32_t nb
     SoftMaxTiling tiling = SoftMaxFlashV2TilingFunc(shape, sizeof(T), sizeof(U), 0, true);
     for (uint32_t j = 0; j < nblk; ++j) {
         LocalTensor<T> tile = tiles[j * kRows * kBlk];
-        DataCopyParams in{static_cast<uint16_t>(kRows), static_cast<uint16_t>(kBlk / perT),
-                          static_cast<uint16_t>((cols - kBlk) / perT), 0};
+        DataCopyParams in{static_cast<uint16_t>(kRows), static_cast<uint16_t>(kBlk / epb),
+                          static_cast<uint16_t>((cols - kBlk) / epb), 0};
         DataCopy(tile, xGm[j * kBlk], in);
         SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
         WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
@@ -93,7 +94,7 @@ __aicore__ inline void FlashRun(GM_ADDR x, GM_ADDR y, GM_ADDR stats, uint32_t nb
         const float sm = static_cast<float>(sumL.GetValue(r * perU));
         statL.SetValue(r, mx);
         statL.SetValue(kRows + r, sm);
-        statL.SetValue(2 * kRows + r, static_cast<float>(redL.GetValue(r * perU)));
+        statL.SetValue(2 * kRows + r, kNoBrc ? static_cast<float>(redL.GetValue(r * perU)) : 0.0f);
         if constexpr (!kV1) {
             const T inv = static_cast<T>(1.0f / sm);
             for (uint32_t t = 0; t < nblk; ++t) {
