@@ -57,6 +57,9 @@
 #include "pyasc_sim/kapi/cumsum.h"     // CumSum (CumSumConfig, CumSumInfo)
 #include "pyasc_sim/kapi/pad.h"        // Pad / UnPad (PadParams, UnPadParams, PadTiling, UnPadTiling)
 #include "pyasc_sim/kapi/quant.h"      // AscendQuant, AscendDequant, AscendAntiQuant
+#include "pyasc_sim/kapi/softmax_flash.h"  // SoftmaxFlashV2, SoftmaxFlash (SoftmaxConfig)
+#include "pyasc_sim/kapi/norm_grad.h"      // DeepNorm, LayerNormGrad, LayerNormGradBeta (+ their tiling structs)
+#include "pyasc_sim/kapi/confusion_transpose.h"  // ConfusionTranspose (TransposeType, ConfusionTransposeTiling)
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
 
 #endif  // PYASC_SIM_KERNEL_OPERATOR_H_

@@ -1094,5 +1094,33 @@ using bare_t = typename std::remove_cv<T>::type;
 #define PYASC_SIM_DT_AscendAntiQuantSrc PYASC_SIM_DT_UNCHECKED
 #endif
 // ==== end of the CumSum / Pad / quantization block ===========================================================
+// ==== high-level APIs of round 12 (SoftmaxFlashV2, SoftmaxFlash, DeepNorm, LayerNormGrad, LayerNormGradBeta,
+// ConfusionTranspose: kapi/softmax_flash.h, norm_grad.h, confusion_transpose.h) ====
+// Single-type rows through PYASC_SIM_DTYPE_CHECK (SoftmaxFlash* mixed-precision forms check their half
+// data type).  The 950 rows come from the asc-devkit SIMD-API edition where it lists that SoC's types;
+// the others stay unchecked there, as the other high-level rows of the 950 block.
+#if __CCE_AICORE__ == 220
+#define PYASC_SIM_DT_SoftmaxFlashV2 half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/激活函数/SoftMax接口/SoftmaxFlashV2.md (row T, every product)
+#define PYASC_SIM_DT_SoftmaxFlash half, float  // source: ascendcopapi page SoftmaxFlash (row T, Atlas A2)
+#define PYASC_SIM_DT_DeepNorm half, float  // source: atlasascendc_api_07_0808.html (DeepNorm, dstLocal row, Atlas A2)
+#define PYASC_SIM_DT_LayerNormGrad half, float  // source: atlasascendc_api_07_0798.html (LayerNormGrad, row T, Atlas A2)
+#define PYASC_SIM_DT_LayerNormGradBeta half, float  // source: atlasascendc_api_07_0799.html (LayerNormGradBeta, row T, Atlas A2)
+#define PYASC_SIM_DT_ConfusionTranspose int16_t, uint16_t, half, int32_t, uint32_t, float  // source: ascendcopapi page ConfusionTranspose (表 模板参数说明 row T, Atlas A2)
+#elif __CCE_AICORE__ == 200
+#define PYASC_SIM_DT_SoftmaxFlashV2 half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/激活函数/SoftMax接口/SoftmaxFlashV2.md (row T; AI Core √)
+#define PYASC_SIM_DT_SoftmaxFlash half, float  // source: ascendcopapi page SoftmaxFlash (row T; Atlas 推理系列产品AI Core √)
+#define PYASC_SIM_DT_DeepNorm half, float  // source: atlasascendc_api_07_0808.html (DeepNorm, Atlas推理系列产品AI Core: half/float)
+#define PYASC_SIM_DT_LayerNormGrad half, float  // source: atlasascendc_api_07_0798.html (LayerNormGrad, row T; AI Core √)
+#define PYASC_SIM_DT_LayerNormGradBeta half, float  // source: atlasascendc_api_07_0799.html (LayerNormGradBeta, row T; AI Core √)
+#define PYASC_SIM_DT_ConfusionTranspose int16_t, uint16_t, half, int32_t, uint32_t, float  // source: ascendcopapi page ConfusionTranspose (row T, Atlas 推理系列产品AI Core)
+#elif __CCE_AICORE__ == 310
+#define PYASC_SIM_DT_SoftmaxFlashV2 half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/激活函数/SoftMax接口/SoftmaxFlashV2.md (row T; Ascend 950PR √)
+#define PYASC_SIM_DT_DeepNorm half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/归一化操作/DeepNorm.md (row T: Ascend 950PR/Ascend 950DT half、float)
+#define PYASC_SIM_DT_SoftmaxFlash PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_LayerNormGrad PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_LayerNormGradBeta PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_ConfusionTranspose PYASC_SIM_DT_UNCHECKED
+#endif
+// ==== end of the round-12 high-level block ================================================================
 
 #endif  // PYASC_SIM_KAPI_DTYPE_TABLES_H_

@@ -1,0 +1,14 @@
+// lib/normalization/layernormgrad.h -- the SDK path of the Ascend C high-level API (LayerNormGrad) on the simulator.
+// Forwards to pyasc_sim's implementation when it has one; otherwise stops with an error that
+// names the API the simulator lacks (see kernel_api/README.md, "SDK header paths").
+#ifndef PYASC_SIM_SDK_LIB_NORMALIZATION_LAYERNORMGRAD_H_
+#define PYASC_SIM_SDK_LIB_NORMALIZATION_LAYERNORMGRAD_H_
+
+#include "kernel_operator.h"
+#if __has_include("pyasc_sim/kapi/norm_grad.h")
+#include "pyasc_sim/kapi/norm_grad.h"
+#else
+#error "pyasc_sim: lib/normalization/layernormgrad.h: the simulator lacks this Ascend C high-level API (LayerNormGrad); see backends/sim/kernel_api/README.md for what is supported"
+#endif
+
+#endif  // PYASC_SIM_SDK_LIB_NORMALIZATION_LAYERNORMGRAD_H_

@@ -1,0 +1,14 @@
+// lib/transpose/confusion_transpose.h -- the SDK path of the Ascend C high-level API (ConfusionTranspose) on the simulator.
+// Forwards to pyasc_sim's implementation when it has one; otherwise stops with an error that
+// names the API the simulator lacks (see kernel_api/README.md, "SDK header paths").
+#ifndef PYASC_SIM_SDK_LIB_TRANSPOSE_CONFUSION_TRANSPOSE_H_
+#define PYASC_SIM_SDK_LIB_TRANSPOSE_CONFUSION_TRANSPOSE_H_
+
+#include "kernel_operator.h"
+#if __has_include("pyasc_sim/kapi/confusion_transpose.h")
+#include "pyasc_sim/kapi/confusion_transpose.h"
+#else
+#error "pyasc_sim: lib/transpose/confusion_transpose.h: the simulator lacks this Ascend C high-level API (ConfusionTranspose); see backends/sim/kernel_api/README.md for what is supported"
+#endif
+
+#endif  // PYASC_SIM_SDK_LIB_TRANSPOSE_CONFUSION_TRANSPOSE_H_

@@ -1,0 +1,192 @@
+"""Host-side tiling of the round-12 high-level APIs (the role of CANN's GetDeepNormTilingInfo,
+GetLayerNormGradNDTilingInfo, GetLayerNormGradBetaNDTilingInfo, GetConfusionTransposeTilingInfo):
+each helper checks its arguments and returns the kernel-side struct (DeepNormTiling,
+LayerNormGradTiling, LayerNormGradBetaTiling, ConfusionTransposeTiling, laid out as
+pyasc_sim/kapi/norm_grad.h and confusion_transpose.h declare them) with ``to_bytes()`` for the
+tiling buffer a kernel reads.  The simulator reads the shape fields; the buffer-split fields are
+filled for one pass over the whole input."""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import astuple, dataclass
+
+from pyasc_core.errors import ArgumentError
+
+_ITEMSIZE = {"float16": 2, "float32": 4, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4}
+
+
+def _shape(b: int, s: int, h: int, original_h: int | None, dtype: str, max_h: int | None = None) -> tuple[int, int]:
+    for name, v in (("b", b), ("s", s), ("h", h)):
+        if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+            raise ArgumentError(f"{name} must be a positive int, got {v!r}")
+    if dtype not in ("float16", "float32"):
+        raise ArgumentError(f"dtype must be 'float16' or 'float32', got {dtype!r}")
+    size = _ITEMSIZE[dtype]
+    if h * size % 32:
+        raise ArgumentError(f"h * itemsize = {h * size} bytes must be a multiple of 32 (pad H and pass original_h)")
+    oh = h if original_h is None else original_h
+    if not isinstance(oh, int) or isinstance(oh, bool) or not 0 < oh <= h:
+        raise ArgumentError(f"original_h must be an int in [1, h = {h}], got {oh!r}")
+    if max_h is not None and h > max_h:
+        raise ArgumentError(f"h ({h}) exceeds the documented limit of {max_h}")
+    return oh, size
+
+
+@dataclass
+class DeepNormTiling:
+    """DeepNorm's kernel-side tiling (25 uint32 fields + float lastDimValueBack)."""
+
+    bLength: int = 0
+    sLength: int = 0
+    hLength: int = 0
+    originalHLength: int = 0
+    inputXSize: int = 0
+    meanVarSize: int = 0
+    numberOfTmpBuf: int = 0
+    meanTmpTensorPos: int = 0
+    meanTmpTensorSize: int = 0
+    varianceTmpTensorPos: int = 0
+    varianceTmpTensorSize: int = 0
+    tmpBufSize: int = 0
+    oneTmpSize: int = 0
+    firstTmpStartPos: int = 0
+    secondTmpStartPos: int = 0
+    thirdTmpStartPos: int = 0
+    loopRound: int = 0
+    inputRoundSize: int = 0
+    inputTailSize: int = 0
+    inputTailPos: int = 0
+    meanVarRoundSize: int = 0
+    meanVarTailSize: int = 0
+    meanVarTailPos: int = 0
+    bshCurLength: int = 0
+    bsCurLength: int = 0
+    lastDimValueBack: float = 0.0
+
+    def to_bytes(self) -> bytes:
+        *ints, last = astuple(self)
+        return struct.pack("<25If", *ints, last)
+
+
+def deepnorm_tiling(b: int, s: int, h: int, original_h: int | None = None, dtype: str = "float32") -> DeepNormTiling:
+    """DeepNormTiling for x[b, s, h] (h <= 2040, as documented) over the first ``original_h`` of h."""
+    oh, _ = _shape(b, s, h, original_h, dtype, max_h=2040)
+    n = b * s * h
+    return DeepNormTiling(bLength=b, sLength=s, hLength=h, originalHLength=oh, inputXSize=n, meanVarSize=b * s,
+                          loopRound=1, inputRoundSize=n, meanVarRoundSize=b * s, bshCurLength=n, bsCurLength=b * s,
+                          lastDimValueBack=1.0 / oh)
+
+
+@dataclass
+class LayerNormGradTiling:
+    """LayerNormGrad's kernel-side tiling (30 uint32 fields)."""
+
+    stackBufferSize: int = 0
+    bLength: int = 0
+    sLength: int = 0
+    hLength: int = 0
+    originalHLength: int = 0
+    oneCalSize: int = 0
+    nohCalSize: int = 0
+    loopNum: int = 0
+    tailSize: int = 0
+    nohTailSize: int = 0
+    tmpTensorBSHPos: int = 0
+    tmpTensorBSHSize: int = 0
+    pdVarTensorPos: int = 0
+    pdVarTensorSize: int = 0
+    pdMeanTensorPos: int = 0
+    pdMeanTensorSize: int = 0
+    x1TensorPos: int = 0
+    x1TensorSize: int = 0
+    x2TensorPos: int = 0
+    x2TensorSize: int = 0
+    x3TensorPos: int = 0
+    x3TensorSize: int = 0
+    tmpTensorPos: int = 0
+    tmpTensorSize: int = 0
+    tmpTensor1Pos: int = 0
+    tmpTensor1Size: int = 0
+    tmpTensor2Pos: int = 0
+    tmpTensor2Size: int = 0
+    lastDimValueBack: int = 0
+    lastDimValueBackMulTwo: int = 0
+
+    def to_bytes(self) -> bytes:
+        return struct.pack("<30I", *astuple(self))
+
+
+def layernorm_grad_tiling(b: int, s: int, h: int, original_h: int | None = None,
+                          dtype: str = "float32") -> LayerNormGradTiling:
+    """LayerNormGradTiling for dy / x[b, s, h] (H not split, as documented)."""
+    oh, _ = _shape(b, s, h, original_h, dtype)
+    n = b * s * h
+    return LayerNormGradTiling(bLength=b, sLength=s, hLength=h, originalHLength=oh, oneCalSize=n, nohCalSize=b * s,
+                               loopNum=1)
+
+
+@dataclass
+class LayerNormGradBetaTiling:
+    """LayerNormGradBeta's kernel-side tiling (20 uint32 fields)."""
+
+    stackBufferSize: int = 0
+    bLength: int = 0
+    sLength: int = 0
+    hLength: int = 0
+    originalHLength: int = 0
+    bshLength: int = 0
+    bsLength: int = 0
+    oneCalSize: int = 0
+    numberOfTmpBuf: int = 0
+    loopRound: int = 0
+    inputTailSize: int = 0
+    inputTailPos: int = 0
+    bsTailSize: int = 0
+    bshCurLength: int = 0
+    bsCurLength: int = 0
+    gammaTempTensorPos: int = 0
+    betaTempTensorPos: int = 0
+    inputDyTmpTensorPos: int = 0
+    resForGammaTmpTensorPos: int = 0
+    reserved: int = 0
+
+    def to_bytes(self) -> bytes:
+        return struct.pack("<20I", *astuple(self))
+
+
+def layernorm_grad_beta_tiling(b: int, s: int, h: int, original_h: int | None = None,
+                               dtype: str = "float32") -> LayerNormGradBetaTiling:
+    """LayerNormGradBetaTiling for dy / resForGamma[b, s, h]."""
+    oh, _ = _shape(b, s, h, original_h, dtype)
+    n = b * s * h
+    return LayerNormGradBetaTiling(bLength=b, sLength=s, hLength=h, originalHLength=oh, bshLength=n, bsLength=b * s,
+                                   oneCalSize=n, loopRound=1, bshCurLength=n, bsCurLength=b * s)
+
+
+@dataclass
+class ConfusionTransposeTiling:
+    """ConfusionTranspose's kernel-side tiling: 18 uint32 fields whose meaning depends on the scenario."""
+
+    params: tuple[int, ...] = (0,) * 18
+
+    def to_bytes(self) -> bytes:
+        return struct.pack("<18I", *self.params)
+
+
+#: TransposeType::TRANSPOSE_ND2ND_ONLY, the scenario the simulator implements
+TRANSPOSE_ND2ND_ONLY = 7
+
+
+def confusion_transpose_tiling(h: int, w: int, dtype: str = "float16") -> ConfusionTransposeTiling:
+    """Tiling of TRANSPOSE_ND2ND_ONLY ([h, w] -> [w, h]; h and w multiples of 16), laid out as
+    ConfusionTransposeOnlyTiling: blockSize, height, width, highBlock, stride, repeat."""
+    for name, v in (("h", h), ("w", w)):
+        if not isinstance(v, int) or isinstance(v, bool) or v <= 0 or v % 16:
+            raise ArgumentError(f"{name} must be a positive multiple of 16, got {v!r}")
+    size = _ITEMSIZE.get(dtype)
+    if size is None:
+        raise ArgumentError(f"dtype must be one of {sorted(_ITEMSIZE)}, got {dtype!r}")
+    block = 32 // size
+    params = (block, h, w, h // 16, h * block * size // 32, w // block) + (0,) * 12
+    return ConfusionTransposeTiling(params=params)
