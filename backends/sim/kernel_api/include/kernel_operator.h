@@ -53,7 +53,8 @@
 #include "pyasc_sim/kapi/study10.h"    // block_idx / get_block_idx, likely, AlignUp, LocalMemAllocator, copy_*_align_b*
 #include "pyasc_sim/kapi/study11b.h"   // DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl (SDK functions behind DataCopyPad)
 #include "pyasc_sim/kapi/simt.h"       // Ascend 950 SIMT: Simt::VF_CALL / asc_vf_call, GetThreadIdx, threadIdx
-#include "pyasc_sim/kapi/simt_api.h"   // Ascend 950 SIMT: __umulhi / __umul64hi, uint4-style vector types, make_uint4
+#include "pyasc_sim/kapi/simt_api.h"   // Ascend 950 SIMT: __umulhi / __umul64hi, __ffs, atomicAdd-style atomics, uint4-style vector types
+#include "pyasc_sim/kapi/simt_cache.h" // Ascend 950 SIMT: __ldg / __stg cache-hinted loads / stores, asc_ldcg / asc_stcg
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
 
 #endif  // PYASC_SIM_KERNEL_OPERATOR_H_
