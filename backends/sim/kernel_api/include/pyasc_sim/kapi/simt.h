@@ -154,6 +154,29 @@ struct Dim3 {
     Dim3(uint32_t dx = 1u, uint32_t dy = 1u, uint32_t dz = 1u) : x(dx), y(dy), z(dz) {}
 };
 
+namespace detail {
+// One VF-call argument as the VF function's parameter P takes it: LocalTensor::GetPhyAddr() is documented to
+// return the uint64_t address on the NPU (a T* in CPU debug, as here), and public SIMT code passes it straight to
+// a uint64_t parameter, so a pointer argument for a pointer-sized integer parameter passes its address.
+template <typename P, typename A>
+inline decltype(auto) vf_arg(A &&a) {
+    using PD = std::decay_t<P>;
+    if constexpr (std::is_pointer_v<std::decay_t<A>> && std::is_integral_v<PD> && sizeof(PD) == sizeof(void *)) {
+        return static_cast<PD>(reinterpret_cast<uintptr_t>(a));
+    } else {
+        return static_cast<A &&>(a);
+    }
+}
+template <typename R, typename... P, typename... A>
+inline void vf_invoke(R (*f)(P...), A &&...a) {
+    if constexpr (sizeof...(P) == sizeof...(A)) {
+        f(vf_arg<P>(static_cast<A &&>(a))...);
+    } else {
+        f(static_cast<A &&>(a)...);
+    }
+}
+}  // namespace detail
+
 // Runs funcPtr(args...) once per thread of `threads`, in order, with the thread's index set.
 template <auto funcPtr, typename... Args>
 inline void VF_CALL(Dim3 threads, Args &&...args) {
@@ -173,7 +196,7 @@ inline void VF_CALL(Dim3 threads, Args &&...args) {
     ::blockDim = s.dim;
     ::blockIdx = {b.block_idx, 0u, 0u};
     ::gridDim = {b.block_dim, 1u, 1u};
-    auto call = [&]() { funcPtr(args...); };
+    auto call = [&]() { detail::vf_invoke(funcPtr, args...); };
     using Call = decltype(call);
     st::VfRun run;
     run.body = [](void *p) { (*static_cast<Call *>(p))(); };
