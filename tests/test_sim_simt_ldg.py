@@ -36,14 +36,14 @@ def test_hash_table_through_hinted_loads_and_stores_matches_a_dict(kernels, bloc
     keys[:8] = [1, 2, 3, 4, 8, 1 << 20, 3 << 31, 1 << 33]  # low words with known lowest set bits (0 for 1 << 33)
     assert len(np.unique(keys)) == n
     vals = rng.integers(0, 1 << 30, n).astype(np.int64)
-    t_keys = pyasc.zeros(cap, dtype="uint64", device="sim")
+    t_keys = pyasc.zeros(cap, dtype="int64", device="sim")  # uint64 keys, moved as their int64 bits
     t_vals = pyasc.zeros(cap, dtype="int64", device="sim")
-    inserted = pyasc.zeros(1, dtype="uint32", device="sim")
+    inserted = pyasc.zeros(1, dtype="int32", device="sim")  # a uint32 counter
     launch_synced(kernels.function("simt_ldg_insert"), blocks,
-                  (pyasc.tensor(keys, device="sim"), pyasc.tensor(vals, device="sim"), t_keys, t_vals, inserted, n,
+                  (pyasc.tensor(keys.view(np.int64), device="sim"), pyasc.tensor(vals, device="sim"), t_keys, t_vals, inserted, n,
                    cap - 1))
     assert inserted.numpy()[0] == n
-    table = t_keys.numpy()
+    table = t_keys.numpy().view(np.uint64)
     assert set(table[table != 0].tolist()) == set(keys.tolist())
     stored = dict(zip(table.tolist(), t_vals.numpy().tolist()))
     assert all(stored[k] == v for k, v in zip(keys.tolist(), vals.tolist()))
@@ -54,7 +54,7 @@ def test_hash_table_through_hinted_loads_and_stores_matches_a_dict(kernels, bloc
     out = pyasc.zeros(2 * m, dtype="int64", device="sim")
     stats = pyasc.tensor(np.array([0, -1], np.int32), device="sim")
     launch_synced(kernels.function("simt_ldg_find"), blocks,
-                  (pyasc.tensor(queries, device="sim"), t_keys, t_vals, out, stats, m, cap - 1))
+                  (pyasc.tensor(queries.view(np.int64), device="sim"), t_keys, t_vals, out, stats, m, cap - 1))
     got = out.numpy()
     expect = np.concatenate([vals[::-1], np.full(len(absent), -1, np.int64)])
     np.testing.assert_array_equal(got[:m], expect)
