@@ -117,9 +117,12 @@ inline bool release_warps(VfRun &r) {
     const size_t n = r.fibers.size();
     for (size_t w = 0; w < n; w += kWarpSize) {
         const size_t end = w + kWarpSize < n ? w + kWarpSize : n;
-        bool waiting = false;
-        for (size_t i = w; i < end; ++i) waiting |= r.fibers[i].st == FiberState::kWarp;
-        if (!waiting) continue;
+        bool waiting = false, ready = false;
+        for (size_t i = w; i < end; ++i) {
+            waiting |= r.fibers[i].st == FiberState::kWarp;
+            ready |= r.fibers[i].st == FiberState::kReady;  // yielded at a fence: it may still reach the shuffle
+        }
+        if (!waiting || ready) continue;
         for (size_t i = w; i < end; ++i) {
             Fiber &f = r.fibers[i];
             if (f.st != FiberState::kWarp) continue;
