@@ -112,3 +112,18 @@ def test_a_hinted_load_of_an_empty_tensor_is_an_uninitialised_read(kernels):
     stream = pyasc.current_stream("sim")
     pyasc_acl.launch(kernels.function("simt_ldg_probe"), 1, (x, y, 5), stream=stream)
     expect_error(stream, "gm-uninit-read", "__ldg reads 4 bytes")
+
+
+@pytest.mark.parametrize("blocks", [1, 3])
+def test_a_spin_lock_and_shuffles_after_fences_work_with_threads_as_fibers(kernels, blocks):
+    # a thread spinning on a lock another thread of its VF call holds lets it run (fence / failed atomicCAS), and a
+    # warp shuffle waits for the lanes that yielded at a fence
+    lock = pyasc.zeros(1, dtype="int32", device="sim")
+    counter = pyasc.zeros(1, dtype="int64", device="sim")
+    sums = pyasc.zeros(blocks * 128, dtype="int32", device="sim")
+    launch_synced(kernels.function("simt_ldg_lock"), blocks, (lock, counter, sums))
+    assert counter.numpy()[0] == blocks * sum(range(1, 129))
+    assert lock.numpy()[0] == 0
+    lanes = np.arange(128)
+    warp_sums = np.repeat(lanes.reshape(4, 32).sum(axis=1), 32)
+    np.testing.assert_array_equal(sums.numpy(), np.tile(warp_sums, blocks))

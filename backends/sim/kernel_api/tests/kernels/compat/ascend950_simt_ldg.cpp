@@ -120,3 +120,32 @@ extern "C" __global__ __aicore__ void simt_ldg_probe(GM_ADDR x, GM_ADDR y, uint3
 {
     asc_vf_call<ProbeVf>(dim3{1}, (__gm__ float *)x, (__gm__ float *)y, at);
 }
+
+// A spin lock the way lock-free SIMT code takes one: atomicCAS until it wins, a fence inside the critical section,
+// atomicExch to release.  Each thread adds to a plain (non-atomic) GM counter under the lock: no update is lost.
+// Then odd lanes pass a fence before a __shfl_xor butterfly: every lane must still see its partners' values.
+__simt_vf__ __aicore__ LAUNCH_BOUND(128) inline void LockVf(__gm__ int32_t *lock, __gm__ int64_t *counter,
+                                                           __gm__ int32_t *sums)
+{
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    const int64_t seen = *counter;
+    __threadfence();  // the other threads run here and find the lock taken
+    *counter = seen + threadIdx.x + 1;
+    __threadfence();
+    atomicExch(lock, 0);
+
+    int32_t v = static_cast<int32_t>(threadIdx.x);
+    if ((threadIdx.x & 1) != 0) {
+        asc_threadfence_block();
+    }
+    for (int32_t m = 16; m > 0; m >>= 1) {
+        v += __shfl_xor(v, m);
+    }
+    sums[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
+extern "C" __global__ __aicore__ void simt_ldg_lock(GM_ADDR lock, GM_ADDR counter, GM_ADDR sums)
+{
+    asc_vf_call<LockVf>(dim3{128}, (__gm__ int32_t *)lock, (__gm__ int64_t *)counter, (__gm__ int32_t *)sums);
+}
