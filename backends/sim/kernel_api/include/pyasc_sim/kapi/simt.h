@@ -101,15 +101,28 @@ inline void fiber_wait(FiberState why, const char *api) {
     r->cur->st = why;
     swapcontext(&r->cur->ctx, &r->sched);
 }
+// A memory fence (asc_threadfence / __threadfence): orders this thread's memory accesses for the others and
+// lets the other threads of the VF call run before this one goes on, so a thread spinning on memory another
+// thread of its block will write (a lock, a flag) sees that write, as with threads running concurrently.
+inline void fiber_fence() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    VfRun *r = vf_run();
+    if (r == nullptr || r->cur == nullptr) return;  // outside a VF call: a fence only
+    r->cur->st = FiberState::kReady;
+    swapcontext(&r->cur->ctx, &r->sched);
+}
 // Resolves the shuffles of every warp none of whose lanes can still run; returns whether any was.
 inline bool release_warps(VfRun &r) {
     bool any = false;
     const size_t n = r.fibers.size();
     for (size_t w = 0; w < n; w += kWarpSize) {
         const size_t end = w + kWarpSize < n ? w + kWarpSize : n;
-        bool waiting = false;
-        for (size_t i = w; i < end; ++i) waiting |= r.fibers[i].st == FiberState::kWarp;
-        if (!waiting) continue;
+        bool waiting = false, ready = false;
+        for (size_t i = w; i < end; ++i) {
+            waiting |= r.fibers[i].st == FiberState::kWarp;
+            ready |= r.fibers[i].st == FiberState::kReady;  // yielded at a fence: it may still reach the shuffle
+        }
+        if (!waiting || ready) continue;
         for (size_t i = w; i < end; ++i) {
             Fiber &f = r.fibers[i];
             if (f.st != FiberState::kWarp) continue;
@@ -144,6 +157,29 @@ struct Dim3 {
     Dim3(uint32_t dx = 1u, uint32_t dy = 1u, uint32_t dz = 1u) : x(dx), y(dy), z(dz) {}
 };
 
+namespace detail {
+// One VF-call argument as the VF function's parameter P takes it: LocalTensor::GetPhyAddr() is documented to
+// return the uint64_t address on the NPU (a T* in CPU debug, as here), and public SIMT code passes it straight to
+// a uint64_t parameter, so a pointer argument for a pointer-sized integer parameter passes its address.
+template <typename P, typename A>
+inline decltype(auto) vf_arg(A &&a) {
+    using PD = std::decay_t<P>;
+    if constexpr (std::is_pointer_v<std::decay_t<A>> && std::is_integral_v<PD> && sizeof(PD) == sizeof(void *)) {
+        return static_cast<PD>(reinterpret_cast<uintptr_t>(a));
+    } else {
+        return static_cast<A &&>(a);
+    }
+}
+template <typename R, typename... P, typename... A>
+inline void vf_invoke(R (*f)(P...), A &&...a) {
+    if constexpr (sizeof...(P) == sizeof...(A)) {
+        f(vf_arg<P>(static_cast<A &&>(a))...);
+    } else {
+        f(static_cast<A &&>(a)...);
+    }
+}
+}  // namespace detail
+
 // Runs funcPtr(args...) once per thread of `threads`, in order, with the thread's index set.
 template <auto funcPtr, typename... Args>
 inline void VF_CALL(Dim3 threads, Args &&...args) {
@@ -163,7 +199,7 @@ inline void VF_CALL(Dim3 threads, Args &&...args) {
     ::blockDim = s.dim;
     ::blockIdx = {b.block_idx, 0u, 0u};
     ::gridDim = {b.block_dim, 1u, 1u};
-    auto call = [&]() { funcPtr(args...); };
+    auto call = [&]() { detail::vf_invoke(funcPtr, args...); };
     using Call = decltype(call);
     st::VfRun run;
     run.body = [](void *p) { (*static_cast<Call *>(p))(); };
@@ -203,12 +239,14 @@ inline void VF_CALL(Dim3 threads, Args &&...args) {
         }
         if (run.aborted) break;
         if (st::release_warps(run)) continue;
-        size_t done = 0, barrier = 0;
+        size_t done = 0, barrier = 0, ready = 0;
         for (const st::Fiber &f : run.fibers) {
             done += f.st == st::FiberState::kDone;
             barrier += f.st == st::FiberState::kBarrier;
+            ready += f.st == st::FiberState::kReady;  // yielded at a memory fence: runs again next round
         }
         if (done == total) break;
+        if (ready != 0) continue;
         if (done + barrier == total) {
             for (st::Fiber &f : run.fibers) {
                 if (f.st == st::FiberState::kBarrier) f.st = st::FiberState::kReady;
@@ -269,13 +307,21 @@ inline T AtomicMin(T *address, T val) {
     }
     return old;
 }
-// Stores val when *address == compare; returns the old value either way.
+// Stores val when *address == compare; returns the old value either way.  A failed compare inside a VF call
+// lets the other threads run first (as a fence does): a thread spinning on a lock another thread of its block
+// holds would otherwise never let that thread release it.
 template <typename T>
 inline T AtomicCas(T *address, T compare, T val) {
     detail::check_atomic_type<T>();
-    std::atomic_ref<T>(*address).compare_exchange_strong(compare, val);
+    if (!std::atomic_ref<T>(*address).compare_exchange_strong(compare, val)) {
+        pyasc_sim::kapi::simt::fiber_fence();
+    }
     return compare;
 }
+
+// The 1-based position of the lowest set bit of x, 0 when x is 0 (the documented __ffs of
+// simt_api/device_functions.h under the Simt-namespace spelling public SIMT kernels use).
+inline int32_t Ffs(int32_t x) { return __builtin_ffs(x); }
 
 // Waits until every thread of the VF call that has not ended reaches this barrier (ThreadBarrier page).
 inline void ThreadBarrier() { pyasc_sim::kapi::simt::fiber_wait(pyasc_sim::kapi::simt::FiberState::kBarrier, "Simt::ThreadBarrier"); }
@@ -371,6 +417,19 @@ inline T asc_shfl_down(T var, uint32_t delta, int32_t width = 32) {
 }
 template <typename T>
 inline T asc_shfl_xor(T var, int32_t laneMask, int32_t width = 32) {
+    return AscendC::Simt::WarpShflXorSync(var, laneMask, width);
+}
+// The CUDA spellings SIMT code ported from CUDA calls (__shfl(var, srcLane, width) ...): the warp shuffles above.
+template <typename T>
+inline T __shfl(T var, int32_t srcLane, int32_t width = 32) { return AscendC::Simt::WarpShflSync(var, srcLane, width); }
+template <typename T>
+inline T __shfl_up(T var, uint32_t delta, int32_t width = 32) { return AscendC::Simt::WarpShflUpSync(var, delta, width); }
+template <typename T>
+inline T __shfl_down(T var, uint32_t delta, int32_t width = 32) {
+    return AscendC::Simt::WarpShflDownSync(var, delta, width);
+}
+template <typename T>
+inline T __shfl_xor(T var, int32_t laneMask, int32_t width = 32) {
     return AscendC::Simt::WarpShflXorSync(var, laneMask, width);
 }
 #endif  // __CCE_AICORE__ == 310

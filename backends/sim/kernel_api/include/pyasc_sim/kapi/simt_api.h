@@ -1,12 +1,16 @@
 // Ascend C on the CPU -- SIMT device functions and vector types of the Atlas 350 / Ascend 950 (kernels built
 // with soc="Ascend950PR_9599"), as the reference documents them under simt_api/device_functions.h and
-// simt_api/vector_functions.h: __umulhi / __umul64hi (the high half of an unsigned product), the small
+// simt_api/vector_functions.h: __umulhi / __umul64hi (the high half of an unsigned product), __ffs, the CUDA
+// spellings of the SIMT atomics (atomicAdd ... atomicCAS), the small
 // vector types char2 ... ulonglong4 / float2 / float4 with their make_<type>() constructors, and
 // __forceinline__ (the toolchain's spelling of a forced-inline function, as SIMT code ported from CUDA uses).
 #ifndef PYASC_SIM_KAPI_SIMT_API_H_
 #define PYASC_SIM_KAPI_SIMT_API_H_
 
 #include <cstdint>
+#include <type_traits>
+
+#include "pyasc_sim/kapi/simt.h"
 
 #if __CCE_AICORE__ == 310
 
@@ -22,6 +26,37 @@ inline unsigned int __umulhi(unsigned int x, unsigned int y) {
 inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
     return static_cast<unsigned long long>((static_cast<unsigned __int128>(x) * y) >> 64);
 }
+
+// The 1-based position of the lowest set bit of x, 0 when x is 0 (__ffs page, simt_api/device_functions.h).
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffs(long x) { return __builtin_ffsl(x); }
+inline int __ffs(long long x) { return __builtin_ffsll(x); }
+
+// The CUDA spellings of the SIMT atomics (the builtins the public 950 simt_api headers implement asc_atomic_*
+// with; SIMT code ported from CUDA calls them unqualified): each is the Simt::Atomic* of kapi/simt.h on GM or
+// UB, returns the old value and is atomic across concurrently running blocks.  val converts to the pointee type.
+template <typename T>
+inline T atomicAdd(T *address, std::type_identity_t<T> val) { return AscendC::Simt::AtomicAdd<T>(address, val); }
+template <typename T>
+inline T atomicSub(T *address, std::type_identity_t<T> val) { return AscendC::Simt::AtomicSub<T>(address, val); }
+template <typename T>
+inline T atomicExch(T *address, std::type_identity_t<T> val) { return AscendC::Simt::AtomicExch<T>(address, val); }
+template <typename T>
+inline T atomicMax(T *address, std::type_identity_t<T> val) { return AscendC::Simt::AtomicMax<T>(address, val); }
+template <typename T>
+inline T atomicMin(T *address, std::type_identity_t<T> val) { return AscendC::Simt::AtomicMin<T>(address, val); }
+template <typename T>
+inline T atomicCAS(T *address, std::type_identity_t<T> compare, std::type_identity_t<T> val) {
+    return AscendC::Simt::AtomicCas<T>(address, compare, val);
+}
+
+// Memory fences (asc_threadfence / asc_threadfence_block pages, simt_api/device_sync_functions.h; __threadfence /
+// __threadfence_block are their CUDA spellings): order the calling thread's GM / UB accesses for the other
+// threads.  On the simulator a fence also lets the other threads of the VF call run first (kapi/simt.h).
+inline void asc_threadfence() { pyasc_sim::kapi::simt::fiber_fence(); }
+inline void asc_threadfence_block() { pyasc_sim::kapi::simt::fiber_fence(); }
+inline void __threadfence() { pyasc_sim::kapi::simt::fiber_fence(); }
+inline void __threadfence_block() { pyasc_sim::kapi::simt::fiber_fence(); }
 
 // The vector types of simt_api/vector_functions.h: plain structs of 2 or 4 members x, y (z, w), aligned to
 // their size as the device lays them out (a uint4 is 16 bytes, 16-byte aligned), and make_<type>().
