@@ -53,7 +53,6 @@
 #include "pyasc_sim/kapi/study10.h"    // block_idx / get_block_idx, likely, AlignUp, LocalMemAllocator, copy_*_align_b*
 #include "pyasc_sim/kapi/study11b.h"   // DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl (SDK functions behind DataCopyPad)
 #include "pyasc_sim/kapi/simt.h"       // Ascend 950 SIMT: Simt::VF_CALL / asc_vf_call, GetThreadIdx, threadIdx
-#include "pyasc_sim/kapi/simt_api.h"   // Ascend 950 SIMT: __umulhi / __umul64hi, uint4-style vector types, make_uint4
 #include "pyasc_sim/kapi/cumsum.h"     // CumSum (CumSumConfig, CumSumInfo)
 #include "pyasc_sim/kapi/pad.h"        // Pad / UnPad (PadParams, UnPadParams, PadTiling, UnPadTiling)
 #include "pyasc_sim/kapi/quant.h"      // AscendQuant, AscendDequant, AscendAntiQuant
