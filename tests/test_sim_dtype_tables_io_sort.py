@@ -71,6 +71,10 @@ ATOMIC_ROWS = [
       "310p": ("half", "int8_t", "int16_t, half, float")}),
 ]
 ATOMIC_CASES = [(api, call, soc, *row) for api, call, rows in ATOMIC_ROWS for soc, row in rows.items()]
+#: every atomic probe of a SoC (the listed type where there is one, the unlisted one), one source per SoC
+ATOMIC_PROBES = {soc: [p for api, call, s, ok, bad, _l in ATOMIC_CASES if s == soc
+                       for p in ([(f"{api}_{s}_ok", ok, call)] if ok is not None else []) + [(f"{api}_{s}_bad", bad, call)]]
+                 for soc in ("a2", "310p")}
 SPELLED = {"int8_t": "signed char", "uint8_t": "unsigned char", "int16_t": "short int", "uint16_t": "short unsigned int",
            "int32_t": "int", "uint32_t": "unsigned int"}
 
@@ -81,15 +85,40 @@ def _src(tmp_path, name: str, t: str, call: str):
     return p
 
 
+def _entry(name: str) -> str:
+    return "dtk_" + re.sub(r"[^A-Za-z0-9_]", "_", name)
+
+
+def _multi(cases) -> str:
+    """One source with an entry ``_entry(name)`` per (name, T, call); each call line ends ``// case <name>``."""
+    body = KERNEL.split("\n", 1)[1].replace("%(CALL)s;", "%(CALL)s;  // case %(NAME)s")
+    return '#include "kernel_operator.h"\n' + "".join(
+        body.replace("void dtk(", f"void {_entry(n)}(") % {"T": t, "CALL": c, "NAME": n} for n, t, c in cases)
+
+
+@pytest.fixture(scope="module")
+def shared_build(tmp_path_factory):
+    """(name, text, **options) -> (path, binary): a multi-entry probe source compiled once per run."""
+    from probes import compile_shared
+
+    def get(name, text, **options):
+        return compile_shared(tmp_path_factory, name, text, **options)
+    return get
+
+
+#: the listed-type half of every CASES row, one source per SoC
+OK_CASES = {soc: [(f"{api}_{s}_ok", ok, call) for api, call, s, ok, _bad, _l in CASES if s == soc] for soc in SOCS}
+
+
 def _tables() -> str:
     with open(os.path.join(pyasc_sim.get_include(), "pyasc_sim", "kapi", "dtype_tables.h"), encoding="utf-8") as f:
         return f.read()
 
 
 @pytest.mark.parametrize("api,call,soc,ok,bad,listed", CASES, ids=[f"{c[0].split()[0]}{len(c[0])}-{c[2]}" for c in CASES])
-def test_a_listed_type_compiles_and_an_unlisted_one_is_refused(tmp_path, api, call, soc, ok, bad, listed):
+def test_a_listed_type_compiles_and_an_unlisted_one_is_refused(tmp_path, shared_build, api, call, soc, ok, bad, listed):
     name, soc_text = SOCS[soc]
-    assert pyasc_sim.compile(_src(tmp_path, f"{api}_{soc}_ok", ok, call), opt="-O0", soc=name)
+    assert shared_build(f"listed_{soc}.cpp", _multi(OK_CASES[soc]), opt="-O0", soc=name)[1]
     src = _src(tmp_path, f"{api}_{soc}_bad", bad, call)
     with pytest.raises(pyasc_sim.KernelCompileError) as ei:
         pyasc_sim.compile(src, opt="-O0", soc=name)
@@ -101,19 +130,24 @@ def test_a_listed_type_compiles_and_an_unlisted_one_is_refused(tmp_path, api, ca
     assert ei.value.file == str(src) and ei.value.line == 7  # the kernel's call, not the header
 
 
-@pytest.mark.parametrize("api,call,soc,types", [
+LACKING = [
     ("MrgSort (the MrgSort4Info form)", MRGSORT_INFO, "310p", ("float", "half")),
     ("ProposalConcat", "AscendC::ProposalConcat(t, t[1024], 1, 4)", "a2", ("half", "float")),
     ("ProposalExtract", "AscendC::ProposalExtract(t[1024], t, 1, 4)", "a2", ("half", "float")),
-])
-def test_apis_a_family_lacks_are_refused_for_every_type_there(tmp_path, api, call, soc, types):
+]
+
+
+@pytest.mark.parametrize("api,call,soc,types", LACKING)
+def test_apis_a_family_lacks_are_refused_for_every_type_there(tmp_path, shared_build, api, call, soc, types):
     # the product tables mark SetAtomicMax/Min and MrgSort(MrgSort4Info) "x" on the Atlas inference series AI
-    # Core, ProposalConcat/ProposalExtract "x" on Atlas A2; the other family compiles the same source
+    # Core, ProposalConcat/ProposalExtract "x" on Atlas A2; the other family compiles the same calls (all of
+    # them in one source per family)
     name, soc_text = SOCS[soc]
     other = "Ascend310P3" if soc == "a2" else "Ascend910B1"
+    probes = [(f"x_{a}_{t}", t, c) for a, c, s, ts in LACKING if s == soc for t in ts]
+    assert shared_build(f"lacking_on_{soc}.cpp", _multi(probes), opt="-O0", soc=other)[1]
     for t in types:
         src = _src(tmp_path, f"x_{api}_{t}", t, call)
-        assert pyasc_sim.compile(src, opt="-O0", soc=other)
         with pytest.raises(pyasc_sim.KernelCompileError) as ei:
             pyasc_sim.compile(src, opt="-O0", soc=name)
         assert f"AscendC::{api} is not documented for this element type T on {soc_text}" in ei.value.output
@@ -122,57 +156,66 @@ def test_apis_a_family_lacks_are_refused_for_every_type_there(tmp_path, api, cal
 
 @pytest.mark.parametrize("api,call,soc,ok,bad,listed", ATOMIC_CASES,
                          ids=[f"{c[0]}-{c[2]}" for c in ATOMIC_CASES])
-def test_atomic_element_types_are_checked_when_the_call_runs(tmp_path, api, call, soc, ok, bad, listed):
+def test_atomic_element_types_are_checked_when_the_call_runs(shared_build, api, call, soc, ok, bad, listed):
     import numpy as np
 
     import pyasc
     import pyasc_acl
 
     name, soc_text = SOCS[soc]
+    text = _multi(ATOMIC_PROBES[soc])
+    path, binary = shared_build(f"atomic_{soc}.cpp", text, opt="-O0", soc=name)
+    binary = pyasc_acl.Binary(binary, device="sim")
     x = pyasc.zeros((128,), dtype="float32", device="sim")
     pyasc.synchronize("sim")
     if ok is not None:
-        fn = pyasc_acl.Binary(pyasc_sim.compile(_src(tmp_path, f"{api}_{soc}_ok", ok, call), opt="-O0", soc=name),
-                              device="sim").function("dtk")
-        pyasc_acl.launch(fn, 1, (x,))
+        pyasc_acl.launch(binary.function(_entry(f"{api}_{soc}_ok")), 1, (x,))
         pyasc.synchronize("sim")
     # an unlisted type compiles (as on the NPU) and is refused when the call runs, at the kernel's line
-    fn = pyasc_acl.Binary(pyasc_sim.compile(_src(tmp_path, f"{api}_{soc}_bad", bad, call), opt="-O0", soc=name),
-                          device="sim").function("dtk")
-    pyasc_acl.launch(fn, 1, (x,))
+    pyasc_acl.launch(binary.function(_entry(f"{api}_{soc}_bad")), 1, (x,))
     with pytest.raises(pyasc_acl.AclKernelError) as info:
         pyasc.synchronize("sim")
     msg = info.value.message
-    assert "sanitizer check 'dtype-table'" in msg and ".cpp:7:" in msg
+    from probes import line_of
+
+    assert "sanitizer check 'dtype-table'" in msg and f"{path.name}:{line_of(text, f'// case {api}_{soc}_bad')}:" in msg
     assert f"AscendC::{api} is not documented for this element type T on {soc_text}; listed types: {listed}" in msg
     np.testing.assert_array_equal(x.numpy(), np.zeros(128, np.float32))
 
 
 SCALAR_CAST = "%s v = AscendC::ScalarCast<%s, %s, AscendC::RoundMode::%s>((%s)2.5f); (void)v"
-
-
-@pytest.mark.parametrize("src_t,dst_t,mode,ok", [
+SCALAR_CASES = [
     ("float", "half", "CAST_ODD", True), ("float", "int32_t", "CAST_ROUND", True),
     ("float", "int32_t", "CAST_CEIL", True), ("float", "int32_t", "CAST_FLOOR", True),
     ("float", "int32_t", "CAST_RINT", True),
     ("float", "half", "CAST_RINT", False),  # f322f16 takes CAST_ODD only
     ("float", "int32_t", "CAST_TRUNC", False), ("half", "float", "CAST_NONE", False),
     ("float", "int16_t", "CAST_ROUND", False),
-])
-def test_scalar_cast_takes_the_documented_pairs_and_round_modes(tmp_path, src_t, dst_t, mode, ok):
-    call = SCALAR_CAST % (dst_t, src_t, dst_t, mode, src_t)
-    src = _src(tmp_path, f"sc_{src_t}_{dst_t}_{mode}", "float", call)
+]
+
+
+def _scalar_probe(src_t, dst_t, mode):
+    return (f"sc_{src_t}_{dst_t}_{mode}", "float", SCALAR_CAST % (dst_t, src_t, dst_t, mode, src_t))
+
+
+@pytest.mark.parametrize("src_t,dst_t,mode,ok", SCALAR_CASES)
+def test_scalar_cast_takes_the_documented_pairs_and_round_modes(tmp_path, shared_build, src_t, dst_t, mode, ok):
+    listed = _multi([_scalar_probe(*c[:3]) for c in SCALAR_CASES if c[3]])
     for soc, (name, soc_text) in SOCS.items():
-        if ok:
-            assert pyasc_sim.compile(src, opt="-O0", soc=name), soc
+        if ok:  # every listed row, in one source per SoC
+            assert shared_build(f"scalar_cast_{soc}.cpp", listed, opt="-O0", soc=name)[1], soc
             continue
+        n, t, call = _scalar_probe(src_t, dst_t, mode)
+        src = _src(tmp_path, n, t, call)
         with pytest.raises(pyasc_sim.KernelCompileError) as ei:
             pyasc_sim.compile(src, opt="-O0", soc=name)
         out = ei.value.output
         assert f"AscendC::ScalarCast is not documented for this (srcT, dstT, roundMode) on {soc_text}" in out
         assert "float->half with CAST_ODD, float->int32_t with CAST_ROUND, CAST_CEIL, CAST_FLOOR or CAST_RINT" in out
         assert ei.value.line == 7
-    assert pyasc_sim.compile(src, opt="-O0", extra_flags=["-DPYASC_SIM_NO_DTYPE_TABLES"])
+    # the opt-out compiles every row, listed or not
+    every = _multi([_scalar_probe(*c[:3]) for c in SCALAR_CASES])
+    assert shared_build("scalar_cast_optout.cpp", every, opt="-O0", extra_flags=["-DPYASC_SIM_NO_DTYPE_TABLES"])[1]
 
 
 def test_no_gap_is_left_on_atlas_a2():
