@@ -63,6 +63,7 @@ def test_only_mixed_kernels_testing_the_core_macros_build_twice():
     assert mix_build.wanted(pyasc_sim.build.arch_defines("Ascend910B1", "mix"), mixed, [b"", split])
     assert not mix_build.wanted(flags, mixed, [b"if ASCEND_IS_AIC { }"])  # branches at run time: once
     assert not mix_build.wanted(flags, "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);", [split])
+    assert mix_build.wanted(flags, "", [split + b"KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);"])  # under an #if
     assert not mix_build.wanted(pyasc_sim.build.arch_defines("Ascend910B1", "cube"), mixed, [split])
     passes = {k: mix_build.pass_flags(pyasc_sim.build.arch_defines("Ascend910B1", "mix"), k) for k in ("aic", "aiv")}
     assert "-D__DAV_C220_CUBE__=1" in passes["aic"] and "-D__DAV_C220_VEC__=1" not in passes["aic"]

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 
 _DECLARES_MIX_RE = re.compile(r"\bKERNEL_TYPE_MIX_AIC_1_[12]\b")
+_DECLARES_MIX_BYTES_RE = re.compile(rb"\bKERNEL_TYPE_MIX_AIC_1_[12]\b")
 _TESTS_CORE_MACRO_RE = re.compile(rb"\b__DAV_C220_(?:CUBE|VEC)__\b")
 #: the -D flags of the two core kinds (build.arch_defines spells them so)
 CUBE_FLAG = "-D__DAV_C220_CUBE__=1"
@@ -37,9 +38,10 @@ def wanted(flags: list[str], preprocessed: str, sources: list[bytes]) -> bool:
     kernel declares a mixed task type (KERNEL_TYPE_MIX_AIC_1_1 / 1_2) and its source (or one of its
     own headers, ``sources``) tests ``__DAV_C220_CUBE__`` / ``__DAV_C220_VEC__``; other kernels
     compile once (their halves, if any, branch at run time)."""
-    if VEC_FLAG not in flags:
-        return False
-    return bool(_DECLARES_MIX_RE.search(preprocessed)) and any(_TESTS_CORE_MACRO_RE.search(s) for s in sources)
+    if VEC_FLAG not in flags or not any(_TESTS_CORE_MACRO_RE.search(s) for s in sources):
+        return False  # the cheap test first: most kernels never name the core macros
+    # declared where the preprocessor keeps it, or in the source text (inside one half's #if)
+    return bool(_DECLARES_MIX_RE.search(preprocessed)) or any(_DECLARES_MIX_BYTES_RE.search(s) for s in sources)
 
 
 def pass_flags(flags: list[str], kind: str) -> list[str]:
