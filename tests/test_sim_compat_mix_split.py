@@ -55,6 +55,14 @@ def test_each_core_runs_its_own_pass(kernels):
             assert rows[g, 1 + sub].tolist() == [0, 1, 0, 2, sub, 200, 2, 2 * g + sub]
 
 
+def test_a_template_instance_runs_its_pass_per_core(kernels):
+    out = pyasc.full((24,), -1, dtype="int32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("mix_split_tag<float>"), 1, (out,))
+    pyasc.synchronize("sim")
+    assert out.numpy()[::8].tolist() == [104, 204, 204]
+
+
 def test_only_mixed_kernels_testing_the_core_macros_build_twice():
     flags = pyasc_sim.build.arch_defines("Ascend910B1", "vec")
     mixed = "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);"

@@ -10,6 +10,7 @@
 // mix_split_info:  what each core of a block sees, one row of 8 int32 per core (AIC, AIV 0, AIV 1):
 //                  the core macros, ASCEND_IS_AIC, g_coreType, GetSubBlockIdx, a per-pass inline
 //                  function's static (PassTag) and the same-named class's answer (Part::Kind).
+// mix_split_tag<T>: a template kernel's instance, split the same way (below).
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -157,3 +158,18 @@ extern "C" __global__ __aicore__ void mix_split_info(GM_ADDR info) {
     row.SetValue(6, Part().Kind());
     row.SetValue(7, static_cast<int32_t>(GetBlockIdx()));
 }
+
+// mix_split_tag<T>: a template kernel instance built per core kind too: each core of block 0 writes
+// its pass's PassTag() + sizeof(T) at out[8 * core] (core 0 the AIC, 1 + sub the AIV).
+template <typename T>
+__global__ __aicore__ void mix_split_tag(GM_ADDR out) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    const uint32_t core = ASCEND_IS_AIC ? 0 : 1 + GetSubBlockIdx();
+    if ((ASCEND_IS_AIC ? GetBlockIdx() : GetBlockIdx() / GetTaskRation()) != 0) {
+        return;
+    }
+    GlobalTensor<int32_t> o;
+    o.SetGlobalBuffer((__gm__ int32_t *)out + 8 * core, 8);
+    o.SetValue(0, PassTag() + static_cast<int32_t>(sizeof(T)));
+}
+template __global__ __aicore__ void mix_split_tag<float>(GM_ADDR out);
