@@ -63,6 +63,14 @@ def test_a_template_instance_runs_its_pass_per_core(kernels):
     assert out.numpy()[::8].tolist() == [104, 204, 204]
 
 
+def test_a_vector_only_kernel_of_the_file_runs_the_vector_pass(kernels):
+    out = pyasc.full((8,), -1, dtype="int32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("mix_split_vec_only"), 1, (out,))
+    pyasc.synchronize("sim")
+    assert out.numpy()[:4].tolist() == [0, 1, 200, 2]
+
+
 def test_only_mixed_kernels_testing_the_core_macros_build_twice():
     flags = pyasc_sim.build.arch_defines("Ascend910B1", "vec")
     mixed = "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);"

@@ -106,6 +106,7 @@ class Kernel:
     line: int
     params: list[Param] = field(default_factory=list)
     instance: bool = False  # a template instance (its entry symbol is quoted)
+    vector_only: bool = False  # its body declares KERNEL_TYPE_AIV_ONLY / MIX_AIV_1_0 (a split build runs its AIV pass)
 
 
 @dataclass
@@ -251,6 +252,20 @@ def instantiate(t: Template, args: list[str]) -> Kernel:
     return _kernel(name, [sub(p) for p in t.params], t.file, t.line, instance=True)
 
 
+_VECTOR_ONLY_RE = re.compile(r"\bKERNEL_TASK_TYPE_DEFAULT\s*\(\s*(?:\w+::)*KERNEL_TYPE_(?:AIV_ONLY|MIX_AIV_1_0)\s*\)")
+
+
+def _body(text: str, start: int) -> str:
+    """The brace-balanced block of ``text`` opening at ``start``."""
+    depth, i = 0, start
+    while i < len(text):
+        depth += 1 if text[i] == "{" else -1 if text[i] == "}" else 0
+        i += 1
+        if depth == 0:
+            break
+    return text[start:i]
+
+
 def find_kernels(preprocessed: str, source_file: str, instances: list[str] | tuple[str, ...] = ()) -> list[Kernel]:
     """Kernels (with their parameters and locations) in preprocessor output made with the stand-in
     header: the ``extern "C"`` kernels, the template instances the source instantiates explicitly,
@@ -262,6 +277,8 @@ def find_kernels(preprocessed: str, source_file: str, instances: list[str] | tup
         name = m.group(2)
         file, line = _location(preprocessed, m.start(2), source_file)
         k = _kernel(name, _split_params(m.group(3)), file, line)
+        if m.group(4) == "{":
+            k.vector_only = bool(_VECTOR_ONLY_RE.search(_body(preprocessed, m.end() - 1)))
         prev = found.get(name)
         if prev is None or (m.group(4) == "{" and prev.params != k.params):
             found[name] = k
@@ -364,7 +381,9 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str
                 *(["    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;"] if not checks else []),
                 f"    decltype(&{k.name}) aiv = nullptr;",
                 f"    {aiv_getter(i)}(&aiv);",
-                f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, &{k.name}, aiv);",
+                # a vector-only kernel's one core is an AIV: it runs the vector pass
+                f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, "
+                + ("aiv);" if k.vector_only else f"&{k.name}, aiv);"),
                 "}",
                 "",
             ]

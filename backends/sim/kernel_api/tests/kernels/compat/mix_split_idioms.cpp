@@ -173,3 +173,23 @@ __global__ __aicore__ void mix_split_tag(GM_ADDR out) {
     o.SetValue(0, PassTag() + static_cast<int32_t>(sizeof(T)));
 }
 template __global__ __aicore__ void mix_split_tag<float>(GM_ADDR out);
+
+// mix_split_vec_only: a vector-only kernel (KERNEL_TYPE_AIV_ONLY) in the same file: its blocks run on
+// AIV, so they run the vector pass: out = {cube macro, vector macro, PassTag(), Part::Kind()}.
+extern "C" __global__ __aicore__ void mix_split_vec_only(GM_ADDR out) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    GlobalTensor<int32_t> o;
+    o.SetGlobalBuffer((__gm__ int32_t *)out, 8);
+#if defined(__DAV_C220_CUBE__)
+    o.SetValue(0, 1);
+#else
+    o.SetValue(0, 0);
+#endif
+#if defined(__DAV_C220_VEC__)
+    o.SetValue(1, 1);
+#else
+    o.SetValue(1, 0);
+#endif
+    o.SetValue(2, PassTag());
+    o.SetValue(3, Part().Kind());
+}
