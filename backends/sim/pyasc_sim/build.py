@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pyasc_core.errors import PyascError
 
-from . import _stubgen, cache, tpl
+from . import _stubgen, cache, mix_build, tpl
 from .cache import KernelCacheError
 
 
@@ -206,7 +206,10 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     ``PYASC_SIM_SOC``, else Ascend910B1): ``__CCE_AICORE__``, ``__NPU_ARCH__``, and for ``core``
     ``"vec"`` (default) ``__DAV_C220_VEC__``, ``"cube"`` ``__DAV_C220_CUBE__``, ``"mix"`` both
     (see :func:`arch_defines`); ``ASCENDC_CPU_DEBUG`` and ``__CCE_KT_TEST__`` are defined as in
-    CANN's CPU debug build. ``extra_flags`` reach every compiler run (stub generation too).
+    CANN's CPU debug build. ``extra_flags`` reach every compiler run (stub generation too). A mixed
+    kernel (``KERNEL_TYPE_MIX_AIC_1_1`` / ``1_2``) that tests ``__DAV_C220_CUBE__`` / ``__DAV_C220_VEC__``
+    is built once per core kind (with ``core="vec"`` or ``"mix"``): the block's AIC runs the cube
+    pass, its AIV the vector pass, both in one binary (:mod:`pyasc_sim.mix_build`).
 
     Op-project kernels (``(GM_ADDR x, ..., GM_ADDR workspace, GM_ADDR tiling)``): ``tiling_header``
     is the op's host tiling header (``op_host/<op>_tiling.h``, or its directory: every header there
@@ -285,7 +288,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
 
 
 #: how compile() lays out a build (part of the cache key): bump when it changes
-_LAYOUT = "iquote-line-3"
+_LAYOUT = "iquote-line-3-mix"
 
 
 def _copy_out(cached: str, out: str) -> str:
@@ -343,20 +346,56 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
                     f"{shown} has no kernel named {', '.join(map(repr, missing))}; its kernels are "
                     f"{', '.join(sorted(names))}", file=shown)
             found = [k for k in found if k.name in kernels]
-        stub = os.path.join(tmpdir, "stubs.cpp")
-        with open(stub, "w", encoding="utf-8") as f:
-            f.write(_stubgen.generate(_prelude(tmpdir, copy, found, launches), found, checks=checks))
+        prelude = _prelude(tmpdir, copy, found, launches)
         tmp_out = os.path.join(tmpdir, "kernel.so")
         # the private build directory's random name must not reach the line tables: builds of one
         # source stay byte-identical (two processes compiling it at once publish the same binary)
-        cmd = [cxx, *flags, f"-fdebug-prefix-map={tmpdir}=/pyasc-build",
-               *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc, stub, "-o", tmp_out]
+        common = [f"-fdebug-prefix-map={tmpdir}=/pyasc-build", *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc]
+        if mix_build.wanted(flags, pre, [text.encode(), *_local_includes(text, src_dir, set())]):
+            _build_mixed(tmpdir, prelude, found, checks, flags, common, cxx, shown, tmp_out)
+            return cache.publish(root, f"ascendc_{key}", tmp_out)
+        stub = os.path.join(tmpdir, "stubs.cpp")
+        with open(stub, "w", encoding="utf-8") as f:
+            f.write(_stubgen.generate(prelude, found, checks=checks))
+        cmd = [cxx, *flags, *common, stub, "-o", tmp_out]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             _raise_compile_error(proc.stderr, shown, cmd)
         return cache.publish(root, f"ascendc_{key}", tmp_out)
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: list[str], common: list[str],
+                 cxx: str, shown: str, tmp_out: str) -> None:
+    """Build a mixed kernel once per core kind into ``tmp_out`` (:mod:`pyasc_sim.mix_build`): the cube
+    and vector passes compile at the same time, the vector pass's symbols are renamed, one link."""
+    procs = []
+    for kind in ("aic", "aiv"):
+        stub = os.path.join(tmpdir, f"stubs_{kind}.cpp")
+        with open(stub, "w", encoding="utf-8") as f:
+            f.write(_stubgen.generate(prelude, found, checks=checks, split=kind))
+        cmd = [cxx, *mix_build.pass_flags(flags, kind), *common, stub, "-o", os.path.join(tmpdir, f"{kind}.o")]
+        procs.append((cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
+    for cmd, proc in procs:
+        _, err = proc.communicate()
+        if proc.returncode != 0:
+            for _, other in procs:
+                other.wait()
+            _raise_compile_error(err, shown, cmd)
+    aiv = os.path.join(tmpdir, "aiv_renamed.o")
+    try:
+        mix_build.rename_vector_pass(cxx, os.path.join(tmpdir, "aiv.o"), aiv,
+                                     tuple(_stubgen.aiv_getter(i) for i in range(len(found))))
+    except FileNotFoundError as exc:
+        raise KernelBuildError(str(exc), file=shown) from None
+    except subprocess.CalledProcessError as exc:
+        raise KernelBuildError(f"renaming the vector pass's symbols of {shown} failed ({' '.join(exc.cmd[:1])}):\n"
+                               f"{(exc.stderr or '').strip()}", file=shown) from None
+    cmd = [cxx, *mix_build.link_flags(flags), os.path.join(tmpdir, "aic.o"), aiv, "-o", tmp_out]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        _raise_compile_error(proc.stderr, shown, cmd)
 
 
 def _tpl_instances(pre: str, shown: str, tpl_args, tiling_key: int | None) -> tuple[list[str], list[str]]:

@@ -297,8 +297,12 @@ struct SubCores {
     }
 };
 
+// `aiv_fn`: the kernel's vector-core pass when pyasc_sim.compile built a mixed kernel twice (once
+// per core kind, __DAV_C220_CUBE__ / __DAV_C220_VEC__): the block's AIC runs `fn` (the cube pass),
+// its AIV run `aiv_fn`. Without it every core runs `fn`.
 template <typename... A>
-inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A...)) {
+inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A...),
+                      void (*aiv_fn)(A...) = nullptr) {
     BlockScope scope(ctx, name);
     BlockState &st = scope.state();
     constexpr auto table = param_table(static_cast<void (*)(typename std::decay<A>::type...)>(nullptr));
@@ -313,7 +317,7 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
     SubCores<A...> subs;
     subs.ctx = ctx;
     subs.name = name;
-    subs.fn = fn;
+    subs.fn = aiv_fn != nullptr ? aiv_fn : fn;
     st.spawn_subcores = &SubCores<A...>::spawn;
     st.spawn_self = &subs;
     try {

@@ -19,6 +19,7 @@
 
 #include <type_traits>
 
+#include "pyasc_sim/kapi/mix.h"
 #include "pyasc_sim/kapi/reduce.h"
 #include "pyasc_sim/kapi/vector.h"
 
@@ -167,9 +168,10 @@ constexpr int32_t TOTAL_L0C_SIZE = 128 * 1024;
 
 }  // namespace AscendC
 
-// g_coreType: the kind of core running the block (AscendC::AIC = 1, AscendC::AIV = 2).
+// g_coreType: the kind of core running the block (AscendC::AIC = 1, AscendC::AIV = 2): the AIC of a
+// mixed launch too (as ASCEND_IS_AIC), or a core set by the CPU-debug SetKernelMode.
 #ifndef g_coreType
-#define g_coreType (::pyasc_sim::kapi::core_type_slot())
+#define g_coreType (::pyasc_sim::kapi::core_is_aic() ? ::AscendC::AIC : ::AscendC::AIV)
 #endif
 
 using AscendC::sim_detail::max;

@@ -1,0 +1,120 @@
+"""Mixed cube/vector kernels built once per core kind, into one binary (what the NPU toolchain does).
+
+A mixed kernel (``KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)``) whose source tells its halves
+apart with ``#if defined(__DAV_C220_CUBE__)`` / ``#elif defined(__DAV_C220_VEC__)`` is compiled twice:
+a cube pass (only ``__DAV_C220_CUBE__``) whose entries the runtime calls, and a vector pass (only
+``__DAV_C220_VEC__``) whose kernels the block's AIV run. Both objects go into one shared library;
+before linking, every symbol the vector pass defines is renamed (``<name>.pyasc_aiv``), so its
+inline functions, templates and globals (which may differ from the cube pass's under the ``#if``)
+are its own, except the kernel API's state (data of the ``pyasc_sim`` / ``AscendC`` / ``std``
+namespaces: block state, flags, caches), which both passes share.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+
+_DECLARES_MIX_RE = re.compile(r"\bKERNEL_TYPE_MIX_AIC_1_[12]\b")
+_DECLARES_MIX_BYTES_RE = re.compile(rb"\bKERNEL_TYPE_MIX_AIC_1_[12]\b")
+_TESTS_CORE_MACRO_RE = re.compile(rb"\b__DAV_C220_(?:CUBE|VEC)__\b")
+#: the -D flags of the two core kinds (build.arch_defines spells them so)
+CUBE_FLAG = "-D__DAV_C220_CUBE__=1"
+VEC_FLAG = "-D__DAV_C220_VEC__=1"
+#: suffix of the vector pass's renamed symbols
+SUFFIX = ".pyasc_aiv"
+#: demangled prefixes of data both passes share (the kernel API's and the C++ library's state)
+_SHARED_PREFIXES = ("pyasc_sim::", "AscendC::", "std::", "__gnu_cxx::", "__cxxabiv1::")
+_DEMANGLED_KIND_RE = re.compile(r"^(?:guard variable for |TLS init function for |TLS wrapper function for |"
+                                r"vtable for |typeinfo for |typeinfo name for |VTT for |construction vtable for |"
+                                r"reference temporary #\d+ for )+")
+
+
+def wanted(flags: list[str], preprocessed: str, sources: list[bytes]) -> bool:
+    """True when a build with ``flags`` should compile the kernel once per core kind: the flags
+    define a 910B core macro (not the cube one alone: ``core="cube"`` asks for the cube half), the
+    kernel declares a mixed task type (KERNEL_TYPE_MIX_AIC_1_1 / 1_2) and its source (or one of its
+    own headers, ``sources``) tests ``__DAV_C220_CUBE__`` / ``__DAV_C220_VEC__``; other kernels
+    compile once (their halves, if any, branch at run time)."""
+    if VEC_FLAG not in flags or not any(_TESTS_CORE_MACRO_RE.search(s) for s in sources):
+        return False  # the cheap test first: most kernels never name the core macros
+    # declared where the preprocessor keeps it, or in the source text (inside one half's #if)
+    return bool(_DECLARES_MIX_RE.search(preprocessed)) or any(_DECLARES_MIX_BYTES_RE.search(s) for s in sources)
+
+
+def pass_flags(flags: list[str], kind: str) -> list[str]:
+    """``flags`` with the core macros of ``kind`` ("aic": cube only, "aiv": vector only) and
+    ``-c`` (an object file, linked later)."""
+    base = [f for f in flags if f not in (CUBE_FLAG, VEC_FLAG, "-shared")]
+    return [*base, CUBE_FLAG if kind == "aic" else VEC_FLAG, "-c"]
+
+
+_PAIRED = ("-include", "-imacros", "-iquote", "-isystem", "-idirafter", "-I", "-D", "-U", "-x")
+
+
+def link_flags(flags: list[str]) -> list[str]:
+    """The compile ``flags`` the link of the two passes keeps (preprocessor flags and their
+    arguments dropped; -shared, optimisation, machine and extra link flags kept)."""
+    out, skip = [], False
+    for f in flags:
+        if skip:
+            skip = False
+        elif f in _PAIRED:
+            skip = True
+        elif not f.startswith(("-D", "-U", "-I", "-include", "-iquote", "-isystem")):
+            out.append(f)
+    return out
+
+
+def _tool(cxx: str, name: str) -> str:
+    """The binutils program ``name`` next to the compiler (``cxx -print-prog-name``), else on PATH."""
+    env = os.environ.get(name.upper())
+    if env:
+        return env
+    proc = subprocess.run([cxx, f"-print-prog-name={name}"], capture_output=True, text=True)
+    prog = proc.stdout.strip()
+    if proc.returncode == 0 and prog and os.path.isabs(prog) and os.access(prog, os.X_OK):
+        return prog
+    found = shutil.which(name)
+    if found is None:
+        raise FileNotFoundError(f"{name} (GNU binutils) is not on PATH; building a mixed cube/vector kernel needs "
+                                f"it (install binutils, or set {name.upper()} to it)")
+    return found
+
+
+def _defined_symbols(readelf: str, obj: str) -> list[tuple[str, str]]:
+    """(name, type) of every named symbol ``obj`` defines (local ones too: COMDAT group signatures)."""
+    proc = subprocess.run([readelf, "-sW", obj], capture_output=True, text=True, check=True)
+    out = []
+    for line in proc.stdout.splitlines():
+        cols = line.split()
+        # Num: Value Size Type Bind Vis Ndx Name
+        if len(cols) < 8 or not cols[0].endswith(":") or cols[6] == "UND":
+            continue
+        if cols[3] in ("SECTION", "FILE"):
+            continue
+        out.append((cols[7], cols[3]))
+    return out
+
+
+def _demangle(cxxfilt: str, names: list[str]) -> list[str]:
+    proc = subprocess.run([cxxfilt], input="\n".join(names) + "\n", capture_output=True, text=True, check=True)
+    out = proc.stdout.split("\n")[: len(names)]
+    return out if len(out) == len(names) else list(names)
+
+
+def rename_vector_pass(cxx: str, obj: str, out: str, keep: tuple[str, ...]) -> None:
+    """Copy object ``obj`` to ``out`` with every symbol it defines renamed (``SUFFIX``), except
+    ``keep`` (the getters the cube pass calls) and the shared data (see the module's docstring)."""
+    readelf, objcopy, cxxfilt = (_tool(cxx, n) for n in ("readelf", "objcopy", "c++filt"))
+    syms = sorted(set(_defined_symbols(readelf, obj)))
+    data = [n for n, t in syms if t in ("OBJECT", "TLS")]
+    shared = {n for n, d in zip(data, _demangle(cxxfilt, data))
+              if _DEMANGLED_KIND_RE.sub("", d).startswith(_SHARED_PREFIXES) or n.startswith(("__pyasc_sim", "DW.ref."))}
+    names = sorted({n for n, _ in syms} - shared - set(keep))
+    table = os.path.join(os.path.dirname(out), "aiv_symbols.txt")
+    with open(table, "w", encoding="utf-8") as f:
+        f.write("".join(f"{n} {n}{SUFFIX}\n" for n in names))
+    subprocess.run([objcopy, f"--redefine-syms={table}", obj, out], capture_output=True, text=True, check=True)
