@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pyasc_core.errors import PyascError
 
-from . import _stubgen, cache, mix_build, tpl
+from . import _stubgen, cache, mix_build, pch, tpl
 from .cache import KernelCacheError
 
 
@@ -358,7 +358,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         with open(stub, "w", encoding="utf-8") as f:
             f.write(_stubgen.generate(prelude, found, checks=checks))
         cmd = [cxx, *flags, *common, stub, "-o", tmp_out]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        proc = _run_with_pch(cmd, flags, text, root, cxx, inc)
         if proc.returncode != 0:
             _raise_compile_error(proc.stderr, shown, cmd)
         return cache.publish(root, f"ascendc_{key}", tmp_out)
@@ -396,6 +396,27 @@ def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: li
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         _raise_compile_error(proc.stderr, shown, cmd)
+
+
+def _run_with_pch(cmd: list[str], flags: list[str], text: str, root: str, cxx: str, inc: str):
+    """Run the build, with the precompiled kernel API header of its flags in place of the prelude
+    flags when one applies (:mod:`pyasc_sim.pch`); the result is the same build either way."""
+    try:
+        header = pch.include_flags(root, cxx, inc, _header_version(inc), flags, text)
+    except KernelCacheError:
+        raise  # a bad setting: the user's to fix
+    except (pch.Unavailable, OSError):  # OSError: the cache's pch directory unusable, build without
+        return subprocess.run(cmd, capture_output=True, text=True)
+    i = cmd.index(PRELUDE_FLAGS[0])
+    assert tuple(cmd[i:i + len(PRELUDE_FLAGS)]) == PRELUDE_FLAGS
+    with_pch = [*cmd[:i], *header, "-Winvalid-pch", *cmd[i + len(PRELUDE_FLAGS):]]
+    proc = subprocess.run(with_pch, capture_output=True, text=True)
+    if f"{pch.HEADER}.gch: not used because" in proc.stderr or (
+            proc.returncode != 0 and not os.path.exists(header[1])):  # unusable, or evicted meanwhile
+        if os.path.exists(header[1]):
+            pch.drop(header)
+        return subprocess.run(cmd, capture_output=True, text=True)
+    return proc
 
 
 def _tpl_instances(pre: str, shown: str, tpl_args, tiling_key: int | None) -> tuple[list[str], list[str]]:

@@ -36,6 +36,8 @@ TAG_TEXT = ("Signature: 8a477f597d28d172789f06886806bc55\n"
             "# This file is a cache directory tag created by pyasc (its kernel cache).\n"
             "# For information about cache directory tags see https://bford.info/cachedir/\n")
 SOURCES = "sources"
+#: precompiled kernel API headers (pch.py)
+PCH = "pch"
 _ENTRY_RE = re.compile(r"^(?:ascendc|kernel)_[0-9a-f]+$")
 _BINARY_RE = re.compile(r"^((?:ascendc|kernel)_[0-9a-f]+)(?:-([0-9a-f]{32}))?\.so$")
 _TMP_PREFIX = ".pyasc-tmp-"
@@ -391,7 +393,7 @@ def info() -> dict[str, object]:
 
 
 def clear() -> tuple[int, int]:
-    """Remove every kernel pyasc cached (binaries, their hashes, kept sources, build leftovers),
+    """Remove every kernel pyasc cached (binaries, their hashes, kept sources, build leftovers, precompiled headers),
     leaving any other file alone. Returns (files removed, bytes freed)."""
     root = directory()
     count = freed = 0
@@ -399,7 +401,7 @@ def clear() -> tuple[int, int]:
         for e in list(it):
             try:
                 if e.is_dir(follow_symlinks=False):
-                    if e.name.startswith(_BUILD_PREFIX) or e.name == SOURCES:
+                    if e.name.startswith(_BUILD_PREFIX) or e.name in (SOURCES, PCH):
                         for r, _, files in os.walk(e.path):
                             for f in files:
                                 try:
