@@ -56,12 +56,14 @@ struct RaceClock {
 struct RaceState {
     // Last accesses of one 32-byte sector: the write (pipe, epoch, source line) and, per pipe, the
     // latest read since that write (the S pipe's reads are not recorded: commit).  Epoch 0: none.
+    // No implicit padding (the tail is an explicit zero): same_sector compares the bytes at once.
     struct Sector {
         uint32_t w_ep = 0;
-        uint16_t w_loc = 0;
-        uint8_t w_pipe = 0;
         uint32_t r_ep[kRacePipes] = {};
+        uint16_t w_loc = 0;
         uint16_t r_loc[kRacePipes] = {};
+        uint8_t w_pipe = 0;
+        uint8_t zero[7] = {};
     };
     struct Note {
         int kind;
@@ -71,13 +73,8 @@ struct RaceState {
         // on store forwarding (its fields were just stored one by one), once per operand check.
         Note(int k, uint64_t o, uint64_t n, bool w) : kind(k), off(o), bytes(n), write(w) {}
     };
-    static bool same_sector(const Sector &a, const Sector &b) {
-        if (a.w_ep != b.w_ep || a.w_loc != b.w_loc || a.w_pipe != b.w_pipe) return false;
-        for (int q = 0; q < kRacePipes; ++q) {
-            if (a.r_ep[q] != b.r_ep[q] || a.r_loc[q] != b.r_loc[q]) return false;
-        }
-        return true;
-    }
+    static_assert(sizeof(Sector) == 56, "Sector has implicit padding: same_sector compares its bytes");
+    static bool same_sector(const Sector &a, const Sector &b) { return std::memcmp(&a, &b, sizeof(Sector)) == 0; }
     // x = written at epoch ep by pipe p (source line li), read since by nobody.  Field by field in
     // place: a temporary Sector copied in stalls on store forwarding (a per-instruction cost).
     static void set_written(Sector &x, uint32_t ep, uint16_t li, int p) {
@@ -261,15 +258,26 @@ struct RaceState {
             pending.clear();
             return c;
         }
-        if (seen[p]) {
+        // A scalar instruction that only reads records nothing (see below): it keeps the S pipe's
+        // epoch, so the other pipes' clocks stay current with it (the test below then still holds
+        // after a GetValue).  Nothing ever compares with an epoch no access was recorded at.
+        bool records = p != 0;
+        for (size_t j = 0; j < pending.count && !records; ++j) records = pending[j].write;
+        if (seen[p] && records) {
             diag[p] = ++vc[p][p];
             seen[p] = false;
         }
         const uint32_t ep = vc[p][p];
         const uint16_t li = intern(pend_file, pend_line);
+        // Every access recorded for a pipe q is at an epoch <= vc[q][q]: when pipe p has seen every
+        // other pipe's current epoch (right after a DeQue / AllocTensor / WaitFlag, and for every
+        // instruction of p until another pipe runs), no recorded access can be unordered with this
+        // one, and the check below would find nothing (7 compares instead of a walk over the runs).
+        bool current = true;
+        for (int q = 0; q < kRacePipes; ++q) current = current && (q == p || vc[p][q] >= vc[q][q]);
         // Reads first, and for a write its reads before its write: the report names the access
         // the missing edge belongs to (the latest unordered one).
-        for (int pass = 0; pass < 2; ++pass) {
+        for (int pass = current ? 2 : 0; pass < 2; ++pass) {
             for (size_t j = 0; j < pending.count; ++j) {
                 const Note &n = pending[j];
                 if (n.write != (pass == 1)) continue;
