@@ -214,15 +214,20 @@ public:
         r.size_ = offset <= size_ ? size_ - offset : 0;
         return r;
     }
+    // (check_access directly, as check() would by the description: one block lookup, no strstr)
     T GetValue(const uint32_t index, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) const {
-        check(index, 1, "GetValue reads", loc);
-        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarLocalCycles);
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        check_access(b, static_cast<int64_t>(index) * static_cast<int64_t>(sizeof(T)), sizeof(T), kRead,
+                     "GetValue reads", loc);
+        pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarLocalCycles);
         return ptr_[index];
     }
     void SetValue(const uint32_t index, const pyasc_sim::kapi::ident_t<T> &value,
                   pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) const {
-        check(index, 1, "SetValue writes", loc);
-        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarLocalCycles);
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        check_access(b, static_cast<int64_t>(index) * static_cast<int64_t>(sizeof(T)), sizeof(T), kWrite,
+                     "SetValue writes", loc);
+        pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarLocalCycles);
         ptr_[index] = value;
     }
     T &operator()(const uint32_t index) const { return ptr_[index]; }
