@@ -58,10 +58,11 @@ struct RaceState {
     // latest read since that write (the S pipe's reads are not recorded: commit).  Epoch 0: none.
     struct Sector {
         uint32_t w_ep = 0;
-        uint16_t w_loc = 0;
-        uint8_t w_pipe = 0;
         uint32_t r_ep[kRacePipes] = {};
+        uint16_t w_loc = 0;
         uint16_t r_loc[kRacePipes] = {};
+        uint8_t w_pipe = 0;
+        uint8_t zero[7] = {};
     };
     struct Note {
         int kind;
@@ -71,12 +72,14 @@ struct RaceState {
         // on store forwarding (its fields were just stored one by one), once per operand check.
         Note(int k, uint64_t o, uint64_t n, bool w) : kind(k), off(o), bytes(n), write(w) {}
     };
+    // Field by field, each load the width of the store that last wrote it: commit() compares runs it
+    // has just updated, and a wider load over a narrower store cannot be forwarded from the store
+    // buffer (it waits for the store to reach the cache, behind the streamed GM writes of DataCopy).
     static bool same_sector(const Sector &a, const Sector &b) {
         if (a.w_ep != b.w_ep || a.w_loc != b.w_loc || a.w_pipe != b.w_pipe) return false;
-        for (int q = 0; q < kRacePipes; ++q) {
-            if (a.r_ep[q] != b.r_ep[q] || a.r_loc[q] != b.r_loc[q]) return false;
-        }
-        return true;
+        bool same = true;
+        for (int q = 0; q < kRacePipes; ++q) same = same && a.r_ep[q] == b.r_ep[q] && a.r_loc[q] == b.r_loc[q];
+        return same;
     }
     // x = written at epoch ep by pipe p (source line li), read since by nobody.  Field by field in
     // place: a temporary Sector copied in stalls on store forwarding (a per-instruction cost).
@@ -114,12 +117,13 @@ struct RaceState {
     // The runs of memory `kind` (created on first use: one run of never-accessed sectors).
     Runs &runs_of(int kind, const size_t *capacity) {
         Runs &r = runs[kind];
-        if (r.empty()) {
-            nsec[kind] = (capacity[kind] + 31) / 32;
-            r.reserve(64);
-            r.push_back(Run{0, Sector{}});
-        }
+        if (__builtin_expect(r.empty(), 0)) first_run(kind, capacity);
         return r;
+    }
+    __attribute__((noinline)) void first_run(int kind, const size_t *capacity) {
+        nsec[kind] = (capacity[kind] + 31) / 32;
+        runs[kind].reserve(64);
+        runs[kind].push_back(Run{0, Sector{}});
     }
     // The index of the run holding sector s (runs sorted by first, the first at 0).
     // Branch-free (a data-dependent binary search mispredicts on every step): the answer stays in
@@ -261,15 +265,26 @@ struct RaceState {
             pending.clear();
             return c;
         }
-        if (seen[p]) {
+        // A scalar instruction that only reads records nothing (see below): it keeps the S pipe's
+        // epoch, so the other pipes' clocks stay current with it (the test below then still holds
+        // after a GetValue).  Nothing ever compares with an epoch no access was recorded at.
+        bool records = p != 0;
+        for (size_t j = 0; j < pending.count && !records; ++j) records = pending[j].write;
+        if (seen[p] && records) {
             diag[p] = ++vc[p][p];
             seen[p] = false;
         }
         const uint32_t ep = vc[p][p];
         const uint16_t li = intern(pend_file, pend_line);
+        // Every access recorded for a pipe q is at an epoch <= vc[q][q]: when pipe p has seen every
+        // other pipe's current epoch (right after a DeQue / AllocTensor / WaitFlag, and for every
+        // instruction of p until another pipe runs), no recorded access can be unordered with this
+        // one, and the check below would find nothing (7 compares instead of a walk over the runs).
+        bool current = true;
+        for (int q = 0; q < kRacePipes; ++q) current = current && (q == p || vc[p][q] >= vc[q][q]);
         // Reads first, and for a write its reads before its write: the report names the access
         // the missing edge belongs to (the latest unordered one).
-        for (int pass = 0; pass < 2; ++pass) {
+        for (int pass = current ? 2 : 0; pass < 2; ++pass) {
             for (size_t j = 0; j < pending.count; ++j) {
                 const Note &n = pending[j];
                 if (n.write != (pass == 1)) continue;
@@ -317,16 +332,24 @@ struct RaceState {
                 const size_t i = locate(n.kind, first);
                 const uint64_t end_i = i + 1 < r.size() ? r[i + 1].first : nsec[n.kind];
                 if (r[i].first == first && end_i == last) {
+                    // which neighbours equal the run once updated, decided from the values before the
+                    // update (no load of what was just stored: see same_sector)
+                    const bool next = i + 1 < r.size() && (n.write ? is_written(r[i + 1].s, ep, li, p)
+                                                                   : is_read_of(r[i + 1].s, r[i].s, ep, li, p));
+                    const bool prev =
+                        i > 0 && (n.write ? is_written(r[i - 1].s, ep, li, p) : is_read_of(r[i - 1].s, r[i].s, ep, li, p));
+                    if (prev) {  // the run before already is the updated run: it grows over this one (and the next)
+                        r.erase(r.begin() + static_cast<std::ptrdiff_t>(i),
+                                r.begin() + static_cast<std::ptrdiff_t>(i + (next ? 2 : 1)));
+                        continue;
+                    }
                     if (n.write) {
                         set_written(r[i].s, ep, li, p);
                     } else {
                         r[i].s.r_ep[p] = ep;
                         r[i].s.r_loc[p] = li;
                     }
-                    if (i + 1 < r.size() && same_sector(r[i].s, r[i + 1].s)) {
-                        r.erase(r.begin() + static_cast<std::ptrdiff_t>(i + 1));
-                    }
-                    if (i > 0 && same_sector(r[i - 1].s, r[i].s)) r.erase(r.begin() + static_cast<std::ptrdiff_t>(i));
+                    if (next) r.erase(r.begin() + static_cast<std::ptrdiff_t>(i + 1));
                     continue;
                 }
                 // the access starts (ends) inside one run and leaves its sectors as the run before

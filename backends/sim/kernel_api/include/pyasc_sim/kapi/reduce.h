@@ -281,10 +281,10 @@ inline void reduce_count(RedOp op, const char *api, const LocalTensor<T> &dst, c
     const int64_t n = count < 0 ? 0 : count;
     if (fast == nullptr) {
         check_count(count, api, loc);
-        check_operand(src, api, "src", n, loc);
-        dst.check_aligned(api, "dst", loc);
+        check_operand(b, src, api, "src", n, loc);
+        dst.check_aligned(b, api, "dst", loc);
         dst.check(0, calIndex ? 2 : 1, api, loc);
-        work.check_aligned(api, "sharedTmpBuffer", loc);
+        work.check_aligned(b, api, "sharedTmpBuffer", loc);
     }
     if (op == RedOp::kSum) {
         dst.ptr()[0] = pairwise_sum(src.ptr(), n);

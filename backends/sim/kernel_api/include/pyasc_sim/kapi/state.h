@@ -487,6 +487,19 @@ inline void gm_mark_written(uint64_t begin, uint64_t end) {
     BlockState &b = blk();
     if (b.gm_uninit == nullptr || begin < b.gm_uninit_base || end > b.gm_uninit_base + b.gm_uninit_span) return;
     const uint64_t first = (begin - b.gm_uninit_base) / 32, last = (end - b.gm_uninit_base + 31) / 32;
+    if (first < last && reinterpret_cast<uintptr_t>(b.gm_uninit) % 8 == 0) {
+        // a shadow word (64 sectors) at a time, the first and last under a mask: one load per word,
+        // and an atomic only where a bit is still set (a write into fresh memory at any alignment)
+        uint64_t *words = reinterpret_cast<uint64_t *>(b.gm_uninit);
+        for (uint64_t w = first / 64; w <= (last - 1) / 64; ++w) {
+            const uint64_t lo = w == first / 64 ? first % 64 : 0, hi = w == (last - 1) / 64 ? (last - 1) % 64 : 63;
+            const uint64_t mask = (~uint64_t{0} >> (63 - hi)) & (~uint64_t{0} << lo);
+            if ((__atomic_load_n(words + w, __ATOMIC_RELAXED) & mask) != 0) {
+                __atomic_fetch_and(words + w, ~mask, __ATOMIC_RELAXED);
+            }
+        }
+        return;
+    }
     for (uint64_t s = first; s < last;) {
         if (s % 64 == 0 && s + 64 <= last && reinterpret_cast<uintptr_t>(b.gm_uninit) % 8 == 0) {  // one shadow word
             uint64_t *word = reinterpret_cast<uint64_t *>(b.gm_uninit + s / 8);

@@ -214,15 +214,20 @@ public:
         r.size_ = offset <= size_ ? size_ - offset : 0;
         return r;
     }
+    // (check_access directly, as check() would by the description: one block lookup, no strstr)
     T GetValue(const uint32_t index, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) const {
-        check(index, 1, "GetValue reads", loc);
-        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarLocalCycles);
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        check_access(b, static_cast<int64_t>(index) * static_cast<int64_t>(sizeof(T)), sizeof(T), kRead,
+                     "GetValue reads", loc);
+        pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarLocalCycles);
         return ptr_[index];
     }
     void SetValue(const uint32_t index, const pyasc_sim::kapi::ident_t<T> &value,
                   pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) const {
-        check(index, 1, "SetValue writes", loc);
-        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarLocalCycles);
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        check_access(b, static_cast<int64_t>(index) * static_cast<int64_t>(sizeof(T)), sizeof(T), kWrite,
+                     "SetValue writes", loc);
+        pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarLocalCycles);
         ptr_[index] = value;
     }
     T &operator()(const uint32_t index) const { return ptr_[index]; }
@@ -285,7 +290,10 @@ public:
     // One block-state lookup per operand check (the state is thread-local: each lookup is a call).
     void check_access(int64_t byte_offset, int64_t bytes, Access mode, const char *what,
                       const pyasc_sim::kapi::SrcLoc &loc) const {
-        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        check_access(pyasc_sim::kapi::blk(), byte_offset, bytes, mode, what, loc);
+    }
+    void check_access(pyasc_sim::kapi::BlockState &b, int64_t byte_offset, int64_t bytes, Access mode,
+                      const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
         if (pyasc_sim::kapi::kTimelineSpans) {  // the instruction's source line, for its timeline span
             b.tl.loc_file = loc.file;
             b.tl.loc_line = loc.line;
@@ -422,7 +430,11 @@ public:
     // Checks the documented 32-byte alignment of a local operand's start address.
     void check_aligned(const char *api, const char *operand, const pyasc_sim::kapi::SrcLoc &loc,
                        uint32_t alignment = 32) const {
-        const pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        check_aligned(pyasc_sim::kapi::blk(), api, operand, loc, alignment);
+    }
+    // The same in the running block b (an engine that looked it up once for all its operands).
+    void check_aligned(const pyasc_sim::kapi::BlockState &b, const char *api, const char *operand,
+                       const pyasc_sim::kapi::SrcLoc &loc, uint32_t alignment = 32) const {
         if (!b.checks) return;
         if (ptr_ == nullptr) {
             pyasc_sim::kapi::fail("local-out-of-bounds", loc, "%s: %s is a LocalTensor that was never allocated", api,

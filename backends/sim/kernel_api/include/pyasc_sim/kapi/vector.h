@@ -95,14 +95,17 @@ struct Opnd {
 };
 
 template <typename T>
+inline void check_operand(pyasc_sim::kapi::BlockState &b, const LocalTensor<T> &t, const char *api, const char *name,
+                          int64_t elems, const SrcLoc &loc) {
+    t.check_aligned(b, api, name, loc);
+    const bool src = name[0] == 's' && name[1] == 'r' && name[2] == 'c';  // src, src0, src1: a read (initcheck)
+    t.check_access(b, 0, elems * static_cast<int64_t>(sizeof(T)),
+                   src ? LocalTensor<T>::kVecSrc : LocalTensor<T>::kVecDst, api, loc);
+}
+template <typename T>
 inline void check_operand(const LocalTensor<T> &t, const char *api, const char *name, int64_t elems,
                           const SrcLoc &loc) {
-    t.check_aligned(api, name, loc);
-    if (std::strncmp(name, "src", 3) == 0) {  // src, src0, src1: a read (initcheck)
-        t.check_read(0, elems, api, loc);
-    } else {
-        t.check_vec_dst(0, elems, api, loc);
-    }
+    check_operand(pyasc_sim::kapi::blk(), t, api, name, elems, loc);
 }
 
 // A repeat-form operand.  A destination is marked written over its extent; a source is checked
@@ -186,10 +189,11 @@ inline void binary_count(const char *api, const LocalTensor<T> &dst, const Local
     if (b != nullptr) {
         count = count < 0 ? 0 : count;
     } else {
+        pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();  // one lookup for the three operands
         count = check_count(count, api, loc);
-        check_operand(dst, api, "dst", count, loc);
-        check_operand(s0, api, "src0", count, loc);
-        check_operand(s1, api, "src1", count, loc);
+        check_operand(bs, dst, api, "dst", count, loc);
+        check_operand(bs, s0, api, "src0", count, loc);
+        check_operand(bs, s1, api, "src1", count, loc);
     }
     pyasc_sim::simd::map2(dst.ptr(), s0.ptr(), s1.ptr(), count, f);
     pyasc_sim::kapi::charge(b != nullptr ? *b : pyasc_sim::kapi::blk(), pyasc_sim::kapi::kPipeV,
@@ -231,9 +235,10 @@ template <typename D, typename S>
 inline int64_t unary_count_operands(const pyasc_sim::kapi::BlockState *b, const char *api, const LocalTensor<D> &dst,
                                     const LocalTensor<S> &src, int64_t count, const SrcLoc &loc) {
     if (b != nullptr) return count < 0 ? 0 : count;
+    pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();  // one lookup for both operands
     count = check_count(count, api, loc);
-    check_operand(dst, api, "dst", count, loc);
-    check_operand(src, api, "src", count, loc);
+    check_operand(bs, dst, api, "dst", count, loc);
+    check_operand(bs, src, api, "src", count, loc);
     return count;
 }
 
