@@ -2,8 +2,9 @@
 a TSCM queue (user-managed L1) holding an int8 A moved with Nd2Nz, int8 x int8 -> half dequantised by
 SetQuantScalar (the scale's top 19 bits, as the documented encoding keeps them), IterateAll<false> +
 WaitIterateAll, two Matmul objects registered without tilings, IterateAll into a local LCM tensor with a
-SetTail shape (row stride singleCoreN), and SetBias refusing an undocumented default bias type. The kernel
-is our own (kernels/compat/study12_matmul_idioms.cpp); one compile for the module."""
+SetTail shape (row stride singleCoreN), SetBias refusing an undocumented default bias type, and the system
+workspace set from the kernel's ``workspace`` parameter in a -DHAVE_WORKSPACE / op-project build. The kernel is
+our own (kernels/compat/study12_matmul_idioms.cpp); one compile for the module."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ pytestmark = pytest.mark.usefixtures("return_cached_sim_blocks")
 
 @pytest.fixture(scope="module")
 def binary():
-    return pyasc_acl.Binary(pyasc_sim.compile(ASCENDC_DIR / SRC, opt="-O1"), device="sim")
+    return pyasc_acl.Binary(pyasc_sim.compile(ASCENDC_DIR / SRC, opt="-O1", extra_flags=["-DHAVE_WORKSPACE"]),
+                            device="sim")
 
 
 def _dev(x):
@@ -96,3 +98,15 @@ def test_default_bias_type_is_checked_at_set_bias(binary):
                              r"this Matmul's BIAS_TYPE .* is not a documented bias type"):
         pyasc_acl.launch(binary.function("study12_default_bias_set"), 1, (_dev(a), _dev(b), bias, c, tiling))
         pyasc.synchronize("sim")
+
+
+def test_framework_sets_the_system_workspace(binary):
+    """SetSysWorkSpace: with the op-project build or -DHAVE_WORKSPACE "the framework sets it": the kernel
+    reads GetSysWorkSpacePtr() == workspace and its user part kSysWorkspaceBytes (16 MiB) further on."""
+    out = pyasc.full((8,), -7, dtype="int32", device="sim")
+    ws = pyasc.zeros((16 * 1024 * 1024 + 64,), dtype="uint8", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(binary.function("study12_sys_workspace"), 1, (out, ws))
+    pyasc.synchronize("sim")
+    got = out.numpy()
+    assert got[0] == 1 and got[1] == 16 * 1024 * 1024

@@ -277,8 +277,11 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     key = h.hexdigest()[:32]
     cached = cache.lookup(root, f"ascendc_{key}")
     if cached is None:
+        # the op-project build and -DHAVE_WORKSPACE set the system workspace from `workspace` (SetSysWorkSpace)
+        sys_ws = tiling_header is not None or any(fl == "-DHAVE_WORKSPACE" or fl.startswith("-DHAVE_WORKSPACE=")
+                                                  for fl in flags)
         cached = _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0,
-                        instances, tpl_args, tiling_key)
+                        instances, tpl_args, tiling_key, sys_workspace=sys_ws)
     if output is None:
         return cached
     return _copy_out(cached, os.path.abspath(os.fspath(output)))
@@ -310,7 +313,7 @@ def _private_copy(tmpdir: str, text: str, shown: str) -> str:
 def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[str] | None,
            flags: list[str], cxx: str, inc: str, root: str, checks: bool, launches: bool = False,
            instances: Sequence[str] = (), tpl_args: dict[str, int] | Sequence[int] | None = None,
-           tiling_key: int | None = None) -> str:
+           tiling_key: int | None = None, sys_workspace: bool = False) -> str:
     tmpdir = cache.build_dir(root, prefix=f"build_{key[:8]}_")
     try:
         # source text: messages point at a kept copy in the cache (for people; never compiled)
@@ -345,7 +348,8 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
             found = [k for k in found if k.name in kernels]
         stub = os.path.join(tmpdir, "stubs.cpp")
         with open(stub, "w", encoding="utf-8") as f:
-            f.write(_stubgen.generate(_prelude(tmpdir, copy, found, launches), found, checks=checks))
+            f.write(_stubgen.generate(_prelude(tmpdir, copy, found, launches), found, checks=checks,
+                                      sys_workspace=sys_workspace))
         tmp_out = os.path.join(tmpdir, "kernel.so")
         # the private build directory's random name must not reach the line tables: builds of one
         # source stay byte-identical (two processes compiling it at once publish the same binary)

@@ -127,3 +127,15 @@ extern "C" __global__ __aicore__ void study12_default_bias_set(GM_ADDR a, GM_ADD
     mm.IterateAll(cGm);
     mm.End();
 }
+
+// Built with -DHAVE_WORKSPACE (or as an op project), the framework sets the system workspace from the
+// kernel's `workspace` parameter before the kernel runs: GetSysWorkSpacePtr() without a SetSysWorkspace.
+extern "C" __global__ __aicore__ void study12_sys_workspace(GM_ADDR out, GM_ADDR workspace)
+{
+    GM_ADDR sys = GetSysWorkSpacePtr();
+    GM_ADDR user = GetUserWorkspace(sys);
+    GlobalTensor<int32_t> outGm;
+    outGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(out), 8);
+    outGm.SetValue(0, sys == workspace ? 1 : 0);
+    outGm.SetValue(1, user == nullptr ? -1 : static_cast<int32_t>(user - workspace));
+}
