@@ -61,14 +61,23 @@ constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool = false, 
     return MatmulConfig{false, true, true, intrinsicsLimit};
 }
 
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
+// BIAS_TYPE left out: C_TYPE, marked so that the type table can tell it from a bias type given explicitly.
+template <class C_TYPE>
+struct MatmulDefaultBias : C_TYPE {};
+template <class T>
+struct is_matmul_default_bias : std::false_type {};
+template <class C_TYPE>
+struct is_matmul_default_bias<MatmulDefaultBias<C_TYPE>> : std::true_type {};
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = MatmulDefaultBias<C_TYPE>,
           const MatmulConfig &MM_CFG = CFG_NORM, class MM_CB = void>
 class Matmul {
     using SrcT = typename A_TYPE::T;
     using SrcBT = typename B_TYPE::T;
     using DstT = typename C_TYPE::T;
     using BiasT = typename BIAS_TYPE::T;
-    PYASC_SIM_MATMUL_CHECK(SrcT, SrcBT, BiasT, DstT);  // the documented (A, B, Bias, C) rows, dtype_tables.h
+    // the documented (A, B, Bias, C) rows, dtype_tables.h
+    PYASC_SIM_MATMUL_CHECK(SrcT, SrcBT, BiasT, DstT, is_matmul_default_bias<BIAS_TYPE>::value);
 
 public:
     void Init(const TCubeTiling *cubeTiling, TPipe *tpipe = nullptr,
