@@ -280,8 +280,11 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     key = h.hexdigest()[:32]
     cached = cache.lookup(root, f"ascendc_{key}")
     if cached is None:
+        # the op-project build and -DHAVE_WORKSPACE set the system workspace from `workspace` (SetSysWorkSpace)
+        sys_ws = tiling_header is not None or any(fl == "-DHAVE_WORKSPACE" or fl.startswith("-DHAVE_WORKSPACE=")
+                                                  for fl in flags)
         cached = _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0,
-                        instances, tpl_args, tiling_key)
+                        instances, tpl_args, tiling_key, sys_workspace=sys_ws)
     if output is None:
         return cached
     return _copy_out(cached, os.path.abspath(os.fspath(output)))
@@ -313,7 +316,7 @@ def _private_copy(tmpdir: str, text: str, shown: str) -> str:
 def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[str] | None,
            flags: list[str], cxx: str, inc: str, root: str, checks: bool, launches: bool = False,
            instances: Sequence[str] = (), tpl_args: dict[str, int] | Sequence[int] | None = None,
-           tiling_key: int | None = None) -> str:
+           tiling_key: int | None = None, sys_workspace: bool = False) -> str:
     tmpdir = cache.build_dir(root, prefix=f"build_{key[:8]}_")
     try:
         # source text: messages point at a kept copy in the cache (for people; never compiled)
@@ -352,11 +355,11 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         # source stay byte-identical (two processes compiling it at once publish the same binary)
         common = [f"-fdebug-prefix-map={tmpdir}=/pyasc-build", *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc]
         if mix_build.wanted(flags, pre, [text.encode(), *_local_includes(text, src_dir, set())]):
-            _build_mixed(tmpdir, prelude, found, checks, flags, common, cxx, shown, tmp_out)
+            _build_mixed(tmpdir, prelude, found, checks, flags, common, cxx, shown, tmp_out, sys_workspace)
             return cache.publish(root, f"ascendc_{key}", tmp_out)
         stub = os.path.join(tmpdir, "stubs.cpp")
         with open(stub, "w", encoding="utf-8") as f:
-            f.write(_stubgen.generate(prelude, found, checks=checks))
+            f.write(_stubgen.generate(prelude, found, checks=checks, sys_workspace=sys_workspace))
         cmd = [cxx, *flags, *common, stub, "-o", tmp_out]
         proc = _run_with_pch(cmd, flags, text, root, cxx, inc)
         if proc.returncode != 0:
@@ -367,14 +370,14 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
 
 
 def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: list[str], common: list[str],
-                 cxx: str, shown: str, tmp_out: str) -> None:
+                 cxx: str, shown: str, tmp_out: str, sys_workspace: bool = False) -> None:
     """Build a mixed kernel once per core kind into ``tmp_out`` (:mod:`pyasc_sim.mix_build`): the cube
     and vector passes compile at the same time, the vector pass's symbols are renamed, one link."""
     procs = []
     for kind in ("aic", "aiv"):
         stub = os.path.join(tmpdir, f"stubs_{kind}.cpp")
         with open(stub, "w", encoding="utf-8") as f:
-            f.write(_stubgen.generate(prelude, found, checks=checks, split=kind))
+            f.write(_stubgen.generate(prelude, found, checks=checks, split=kind, sys_workspace=sys_workspace))
         cmd = [cxx, *mix_build.pass_flags(flags, kind), *common, stub, "-o", os.path.join(tmpdir, f"{kind}.o")]
         procs.append((cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
     for cmd, proc in procs:

@@ -14,7 +14,7 @@ from pyasc_core.errors import ArgumentError
 # Local memory sizes of the default SoC profile (Ascend910B1), bytes.
 L0A_BYTES = L0B_BYTES = 64 * 1024
 L0C_BYTES = 128 * 1024
-_ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1}
+_ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1, "int32": 4}
 
 
 def _positive(**values: int) -> None:

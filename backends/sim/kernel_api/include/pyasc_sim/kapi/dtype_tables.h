@@ -998,6 +998,19 @@ PYASC_SIM_MATMUL_QUADS(PYASC_SIM_MATMUL_QUAD_SPEC)
 #endif
 template <typename T>
 using bare_t = typename std::remove_cv<T>::type;
+// (A, B, C) of some Matmul row, whatever its bias type: a Matmul that leaves BIAS_TYPE out (it defaults
+// to C_TYPE) compiles when (A, B, C) is listed; SetBias then checks the full row at run time.
+template <typename TA, typename TB, typename TC>
+constexpr bool matmul_abc_listed() {
+#ifdef PYASC_SIM_MMAD_TRIPLES
+#define PYASC_SIM_MATMUL_ABC_OR(A, B, Bias, C) \
+    || (std::is_same<TA, A>::value && std::is_same<TB, B>::value && std::is_same<TC, C>::value)
+    return false PYASC_SIM_MATMUL_QUADS(PYASC_SIM_MATMUL_ABC_OR);
+#undef PYASC_SIM_MATMUL_ABC_OR
+#else
+    return true;
+#endif
+}
 }  // namespace dtypes
 }  // namespace kapi
 }  // namespace pyasc_sim
@@ -1011,7 +1024,8 @@ using bare_t = typename std::remove_cv<T>::type;
 #define PYASC_SIM_MMAD_CHECK(T, U, S) static_assert(true, "")
 #define PYASC_SIM_MMAD_BIAS_CHECK(T, U, S, V) static_assert(true, "")
 #define PYASC_SIM_FIXPIPE_CHECK(T, U) static_assert(true, "")
-#define PYASC_SIM_MATMUL_CHECK(A, B, Bias, C) static_assert(true, "")
+#define PYASC_SIM_MATMUL_CHECK(A, B, Bias, C, DEFAULTED) static_assert(true, "")
+#define PYASC_SIM_MATMUL_ROW_LISTED(A, B, Bias, C) true
 #else
 // Mmad<T, U, S> (dst T, fm U, filter S): the triple must be a row of the SoC family's table.
 #define PYASC_SIM_MMAD_CHECK(T, U, S)                                                                             \
@@ -1038,13 +1052,24 @@ using bare_t = typename std::remove_cv<T>::type;
                   PYASC_SIM_DT_SOC "; listed dst types: " PYASC_SIM_DT_STR(PYASC_SIM_FIXPIPE_DST)                  \
                   "; listed src (L0C) types: " PYASC_SIM_DT_STR(PYASC_SIM_FIXPIPE_SRC) PYASC_SIM_CUBE_OPT_OUT)
 // Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>: the element types (A, B, Bias, C) must be a row.
-#define PYASC_SIM_MATMUL_CHECK(A, B, Bias, C)                                                                     \
+// DEFAULTED: BIAS_TYPE was not given (it defaults to C_TYPE).
+#define PYASC_SIM_MATMUL_CHECK(A, B, Bias, C, DEFAULTED)                                                          \
     static_assert(::pyasc_sim::kapi::dtypes::matmul_listed<                                                        \
                       ::pyasc_sim::kapi::dtypes::bare_t<A>, ::pyasc_sim::kapi::dtypes::bare_t<B>,                  \
-                      ::pyasc_sim::kapi::dtypes::bare_t<Bias>, ::pyasc_sim::kapi::dtypes::bare_t<C>>::value,       \
+                      ::pyasc_sim::kapi::dtypes::bare_t<Bias>, ::pyasc_sim::kapi::dtypes::bare_t<C>>::value ||     \
+                      ((DEFAULTED) &&                                                                              \
+                       ::pyasc_sim::kapi::dtypes::matmul_abc_listed<::pyasc_sim::kapi::dtypes::bare_t<A>,          \
+                                                                    ::pyasc_sim::kapi::dtypes::bare_t<B>,          \
+                                                                    ::pyasc_sim::kapi::dtypes::bare_t<C>>()),      \
                   "pyasc dtype-table: AscendC::Matmul is not documented for these MatmulType element types (A, "  \
                   "B, Bias, C) on " PYASC_SIM_DT_SOC "; listed:" PYASC_SIM_MATMUL_QUADS(PYASC_SIM_MATMUL_STR)     \
-                  " (BIAS_TYPE defaults to C_TYPE)" PYASC_SIM_CUBE_OPT_OUT)
+                  " (BIAS_TYPE defaults to C_TYPE; left out, any listed bias type for (A, B, C) compiles and "     \
+                  "SetBias checks the row)" PYASC_SIM_CUBE_OPT_OUT)
+// The same row as a value, for SetBias's run-time check (true when the tables are off).
+#define PYASC_SIM_MATMUL_ROW_LISTED(A, B, Bias, C)                                                                \
+    (::pyasc_sim::kapi::dtypes::matmul_listed<                                                                     \
+        ::pyasc_sim::kapi::dtypes::bare_t<A>, ::pyasc_sim::kapi::dtypes::bare_t<B>,                                \
+        ::pyasc_sim::kapi::dtypes::bare_t<Bias>, ::pyasc_sim::kapi::dtypes::bare_t<C>>::value)
 #endif
 // ==== end of the cube / high-level block ==================================================================
 

@@ -24,6 +24,7 @@
 #include <array>
 #include <exception>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -31,6 +32,7 @@
 #include "pyasc_sim/kapi/gm_copy.h"
 #include "pyasc_sim/kapi/pipe.h"
 #include "pyasc_sim/kapi/sync.h"
+#include "pyasc_sim/kapi/tiling.h"
 #include "pyasc_sim/kapi/mix.h"
 
 // Exported once per binary (weak: any number of translation units may include this).
@@ -343,6 +345,20 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
     if (ctx->status == 0 && st.checks) report_writes(ctx, st.writes);
     report_warnings(ctx, st);
 }
+
+// The op-project build (and a direct-launch build with -DHAVE_WORKSPACE) sets the system workspace
+// from the kernel's workspace parameter before the kernel runs ("框架会自动设置", SetSysWorkSpace): the
+// generator makes such a kernel's entry run SysWorkspaceEntry<&kernel, I>::call, I the parameter's
+// index, in every core of the block (the AIV threads of a mixed launch call the same function).
+template <auto Fn, size_t I>
+struct SysWorkspaceEntry;
+template <typename... A, void (*Fn)(A...), size_t I>
+struct SysWorkspaceEntry<Fn, I> {
+    static void call(A... a) {
+        ::AscendC::SetSysWorkspace(reinterpret_cast<GM_ADDR>(std::get<I>(std::forward_as_tuple(a...))));
+        Fn(a...);
+    }
+};
 
 }  // namespace kapi
 }  // namespace pyasc_sim

@@ -16,6 +16,9 @@
 #ifndef PYASC_SIM_KAPI_MATMUL_H_
 #define PYASC_SIM_KAPI_MATMUL_H_
 
+#include <cmath>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "pyasc_sim/kapi/tensor.h"
@@ -58,14 +61,23 @@ constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool = false, 
     return MatmulConfig{false, true, true, intrinsicsLimit};
 }
 
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
+// BIAS_TYPE left out: C_TYPE, marked so that the type table can tell it from a bias type given explicitly.
+template <class C_TYPE>
+struct MatmulDefaultBias : C_TYPE {};
+template <class T>
+struct is_matmul_default_bias : std::false_type {};
+template <class C_TYPE>
+struct is_matmul_default_bias<MatmulDefaultBias<C_TYPE>> : std::true_type {};
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = MatmulDefaultBias<C_TYPE>,
           const MatmulConfig &MM_CFG = CFG_NORM, class MM_CB = void>
 class Matmul {
     using SrcT = typename A_TYPE::T;
     using SrcBT = typename B_TYPE::T;
     using DstT = typename C_TYPE::T;
     using BiasT = typename BIAS_TYPE::T;
-    PYASC_SIM_MATMUL_CHECK(SrcT, SrcBT, BiasT, DstT);  // the documented (A, B, Bias, C) rows, dtype_tables.h
+    // the documented (A, B, Bias, C) rows, dtype_tables.h
+    PYASC_SIM_MATMUL_CHECK(SrcT, SrcBT, BiasT, DstT, is_matmul_default_bias<BIAS_TYPE>::value);
 
 public:
     void Init(const TCubeTiling *cubeTiling, TPipe *tpipe = nullptr,
@@ -132,10 +144,31 @@ public:
         bLocal_ = true;
         transB_ = isTransposeB || B_TYPE::isTrans;
     }
-    void SetBias(const GlobalTensor<BiasT> &biasGlobal) {
+    void SetBias(const GlobalTensor<BiasT> &biasGlobal, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        if (!PYASC_SIM_MATMUL_ROW_LISTED(SrcT, SrcBT, BiasT, DstT)) {
+            pyasc_sim::kapi::fail("dtype-table", loc,
+                                  "Matmul::SetBias: this Matmul's BIAS_TYPE (it defaults to C_TYPE) is not a documented "
+                                  "bias type for its A / B / C types (see the Matmul table in pyasc_sim/kapi/"
+                                  "dtype_tables.h); declare the MatmulType of the bias explicitly");
+        }
         bias_ = biasGlobal;
         hasBias_ = true;
     }
+    // The dequantisation / quantisation scale applied as C leaves the cube unit (int8 / int4 inputs to a
+    // half or int8 C, half / bf16 inputs to an int8 C): quantScalar's low 32 bits hold the float scale,
+    // of which the documented encoding keeps the top 19 bits (scale & 0xFFFFE000); bits 37..45 hold a
+    // signed 9-bit offset added before an int8 C is rounded and saturated.
+    void SetQuantScalar(const uint64_t quantScalar) {
+        uint32_t bits = static_cast<uint32_t>(quantScalar & 0xFFFFE000u);
+        float scale;
+        std::memcpy(&scale, &bits, sizeof(scale));
+        quantScale_ = scale;
+        int32_t off = static_cast<int32_t>((quantScalar >> 37) & 0x1FFu);
+        quantOffset_ = off >= 256 ? off - 512 : off;
+        hasQuant_ = true;
+    }
+    // IterateAll runs synchronously on the simulator; the asynchronous form's wait has nothing to wait for.
+    void WaitIterateAll() {}
     void DisableBias() { hasBias_ = false; }
     void ClearBias() { hasBias_ = false; }
     template <typename... A>
@@ -154,6 +187,16 @@ public:
         (void)fakeMsg;
         require_init("IterateAll", loc);
         compute(0, 0, m_, n_, gm, nullptr, 0, enAtomic != 0, loc);
+    }
+
+    // The whole singleCore C tile into a local tensor (VECIN / VECCALC / LCM), ND with row stride
+    // singleCoreN (a SetTail shape fills the top-left part of it).
+    template <bool sync = true>
+    void IterateAll(const LocalTensor<DstT> &c, uint8_t enAtomic = 0,
+                    pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        require_init("IterateAll", loc);
+        c.check(0, static_cast<int64_t>(m_ - 1) * t_.singleCoreN + n_, "Matmul::IterateAll writes", loc);
+        compute(0, 0, m_, n_, GlobalTensor<DstT>(), &c, t_.singleCoreN, enAtomic != 0, loc);
     }
 
     // One baseM x baseN tile per call, in iterateOrder (0: along M first, 1: along N first).
@@ -215,6 +258,18 @@ private:
         }
     }
     static int64_t align16(int64_t v) { return (v + 15) / 16 * 16; }
+    // One C element as it leaves the cube unit: with SetQuantScalar, scaled in float (and, for an int8 C,
+    // offset, rounded to nearest even and saturated), else converted as is.
+    DstT out(double v) const {
+        if (!hasQuant_) return static_cast<DstT>(v);
+        const float scaled = static_cast<float>(v) * quantScale_;
+        if constexpr (std::is_same<DstT, int8_t>::value) {
+            const float r = std::nearbyint(scaled + static_cast<float>(quantOffset_));
+            return static_cast<int8_t>(r > 127.0f ? 127.0f : (r < -128.0f ? -128.0f : r));
+        } else {
+            return static_cast<DstT>(scaled);
+        }
+    }
     // Element (r, c) of an NZ matrix with `rows` rows (rounded up to 16) and c0 columns per fractal:
     // column block c / c0 starts at (c / c0) * rows16 * c0 (the layout DataCopy's Nd2Nz writes).
     static int64_t nz_index(int64_t r, int64_t c, int64_t rows, int64_t c0) {
@@ -272,11 +327,11 @@ private:
             }
             if (local != nullptr) {
                 DstT *c = local->ptr() + static_cast<int64_t>(i) * ldC;
-                for (int j = 0; j < nn; ++j) c[j] = static_cast<DstT>(atomic ? row[j] + pyasc_sim::kapi::to_double(c[j]) : row[j]);
+                for (int j = 0; j < nn; ++j) c[j] = out(atomic ? row[j] + pyasc_sim::kapi::to_double(c[j]) : row[j]);
             } else {
                 gm.check(static_cast<uint64_t>(i) * ldC, nn, true, "Matmul writes C", loc);
                 DstT *c = gm.GetPhyAddr() + static_cast<int64_t>(i) * ldC;
-                for (int j = 0; j < nn; ++j) c[j] = static_cast<DstT>(atomic ? row[j] + pyasc_sim::kapi::to_double(c[j]) : row[j]);
+                for (int j = 0; j < nn; ++j) c[j] = out(atomic ? row[j] + pyasc_sim::kapi::to_double(c[j]) : row[j]);
             }
         }
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM,
@@ -325,7 +380,7 @@ private:
                 } else {
                     c = gm.GetPhyAddr() + static_cast<int64_t>(i) * ldC + j;
                 }
-                *c = static_cast<DstT>(atomic ? acc + pyasc_sim::kapi::to_double(*c) : acc);
+                *c = out(atomic ? acc + pyasc_sim::kapi::to_double(*c) : acc);
             }
         }
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM, 16.0 + static_cast<double>(mm) * nn * K / 4096.0);
@@ -341,6 +396,9 @@ private:
     LocalTensor<SrcBT> bL_;
     bool aLocal_ = false, bLocal_ = false;
     GlobalTensor<BiasT> bias_;
+    bool hasQuant_ = false;
+    float quantScale_ = 1.0f;
+    int32_t quantOffset_ = 0;
 };
 
 namespace sim_detail {
@@ -354,6 +412,13 @@ template <typename M>
 inline void regist_matmul(TPipe *pipe, M &obj) {
     (void)pipe;
     (void)obj;  // registered without a tiling: Init(&tiling) must follow
+}
+// Several objects registered without tilings (REGIST_MATMUL_OBJ(&pipe, ws, mm1, mm2)): each Init follows.
+template <typename M1, typename M2, typename... Rest,
+          typename std::enable_if<!std::is_pointer<typename std::decay<M2>::type>::value, int>::type = 0>
+inline void regist_matmul(TPipe *pipe, M1 &obj, M2 &next, Rest &&...rest) {
+    (void)obj;
+    regist_matmul(pipe, next, std::forward<Rest>(rest)...);
 }
 }  // namespace sim_detail
 

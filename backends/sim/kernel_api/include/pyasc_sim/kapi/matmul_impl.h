@@ -11,7 +11,7 @@
 #if !PYASC_SIM_DOCUMENTED_ONLY  // MatmulImpl: an implementation-class name the reference does not document
 namespace AscendC {
 
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = MatmulDefaultBias<C_TYPE>,
           const MatmulConfig &MM_CFG = CFG_NORM, class MM_CB = void>
 class MatmulImpl : public Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB> {
 public:

@@ -19,7 +19,8 @@ inline int queue_producer(TPosition pos) {
         case TPosition::VECIN:
         case TPosition::A1:
         case TPosition::B1:
-        case TPosition::C1: return pyasc_sim::kapi::kPipeMTE2;
+        case TPosition::C1:
+        case TPosition::TSCM: return pyasc_sim::kapi::kPipeMTE2;
         case TPosition::A2:
         case TPosition::B2:
         case TPosition::C2: return pyasc_sim::kapi::kPipeMTE1;
@@ -218,7 +219,7 @@ private:
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind {
 public:
-    TQueBind() : impl_(src, depth, dst) {}
+    TQueBind() : impl_(sim_position, depth, dst) {}
 
     template <typename T>
     LocalTensor<T> AllocTensor(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
@@ -246,7 +247,9 @@ public:
     bool HasIdleBuffer() const { return impl_.free_buffers() > 0; }
 
     sim_detail::QueueImpl &sim_impl() { return impl_; }
-    static constexpr TPosition sim_position = src;
+    // Where the buffers live: a queue into TSCM (the TSCM alias below) holds them in L1 whatever its
+    // source position; every other queue in its source position's memory.
+    static constexpr TPosition sim_position = dst == TPosition::TSCM ? TPosition::TSCM : src;
 
 private:
     sim_detail::QueueImpl impl_;
@@ -254,6 +257,11 @@ private:
 
 template <TPosition pos, int32_t depth = 1, auto mask = 0>
 class TQue : public TQueBind<pos, pos, depth, mask> {};
+
+// TSCM: a queue whose buffers are user-managed L1 (Temp Swap Cache Memory), filled from pos (GM or
+// VECIN) and handed to Matmul as a TSCM-position operand; the documented definition.
+template <TPosition pos, int32_t depth, auto mask = 0>
+using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
 
 // A scratch buffer of one position, without queue semantics.
 template <TPosition pos = TPosition::VECCALC>
