@@ -99,7 +99,8 @@ def test_check_reports_the_int64_rows_soc_unsupported(use_310p):
     report.raise_for_failures()  # not a failure
     results = [r for r in report.results if r.dtype == "int64"]
     statuses = {r.status for r in results}
-    assert statuses <= {"soc-unsupported", "pass"} and "soc-unsupported" in statuses, statuses
+    # host-fallback: a target no AI Core cast kernel serves on any SoC, run by the host fallback
+    assert statuses <= {"soc-unsupported", "pass", "host-fallback"} and "soc-unsupported" in statuses, statuses
     assert any(r.status == "pass" and r.runs_on for r in results), results  # int64 -> int32 etc. run
     assert all("lists no int64_t conversion" in r.message for r in results if r.status == "soc-unsupported")
 
