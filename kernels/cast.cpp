@@ -8,8 +8,13 @@
 // integers <-> half, half <-> float, bfloat16 <-> float, int16 -> float, float -> int16, int32 <->
 // float, int32 -> half, int32 -> int64, int64 -> float, float -> int64), each with an explicit
 // RoundMode listed for the pair (float -> half: CAST_NONE, nearest even). On the Atlas inference series
-// int16 -> float goes through half exactly (Int16ToFloat); the int64 conversions and float -> int16 are
-// not on that family's Cast table (an error `dtype-table` when they run there):
+// (__CCE_AICORE__ 200) only that family's Cast rows are used, with the same bits as the Atlas A2 build:
+// int16 -> float goes through half exactly (Int16ToFloat); float -> int16 truncates to int32 (CAST_TRUNC,
+// saturating) and narrows with the saturating int32 -> int16 row (CAST_NONE), which is A2's saturating
+// float -> int16 CAST_TRUNC; int64 -> bool tests the two 32-bit words (each int32 -> float, exact about
+// zero). Its table lists no int64_t conversion at all, so int64 -> float16 / float32 and every
+// conversion to int64 (but int64 -> int64) are left out of that build (PYASC_CAST_NO_INT64_ROWS): the op
+// reports them "not supported by the SoC" (pyasc_kernels/_runtime.py SOC_LACKS_KERNELS). A2 routes:
 //   to float:   f16/bf16/i16/i32 -Cast-> f32;  i64 -Cast(RINT)-> f32;  u8/i8 -Cast-> f16 -Cast-> f32
 //   from float: -> f16 CAST_NONE / bf16 CAST_RINT (nearest even);  -> i16/i32/i64 CAST_TRUNC (saturating);
 //               -> u8/i8: CAST_TRUNC to i32, then i32 -> f16 -> u8/i8 (exact for in-range values;
@@ -107,7 +112,12 @@ private:
             Cast(h, x, RoundMode::CAST_NONE, n);
             Cast(f, h, RoundMode::CAST_NONE, n);
         } else if constexpr (IsSame<S, int64_t>::value) {
+#if __CCE_AICORE__ == 200
+            static_assert(TO_BOOL, "no int64_t Cast row on the Atlas inference series: only int64 -> bool is built");
+            Int64Nonzero(f, x, n);
+#else
             Cast(f, x, RoundMode::CAST_RINT, n);  // nearest even, as NumPy's int64 -> float32
+#endif
         } else if constexpr (IsSame<S, int16_t>::value) {
             Int16ToFloat(f, x, n);
         } else {
@@ -142,13 +152,39 @@ private:
 #endif
     }
 
+    // int64 -> a float that is zero exactly where x is (for -> bool, without an int64 Cast row):
+    // |float(low word)| + |float(high word)|, each word's int32 -> float nonzero iff the word is. Scratch:
+    // the int32 tile and f's second half (Compare's zero tile, refilled).
+    __aicore__ inline void Int64Nonzero(const LocalTensor<float> &f, const LocalTensor<int64_t> &x, uint32_t n) {
+        LocalTensor<int32_t> i = i32Buf_.Get<int32_t>();
+        LocalTensor<int32_t> words = x.template ReinterpretCast<int32_t>();
+        LocalTensor<float> g = f[tile_];
+        uint64_t kept = 0;
+        LowHalves(i, words, n);
+        Cast(f, i, RoundMode::CAST_NONE, n);
+        Abs(f, f, n);
+        GatherMask(i, words, static_cast<uint8_t>(2), true, 2 * n, GatherMaskParams{1, 1, 8, 0}, kept);  // high words
+        Cast(g, i, RoundMode::CAST_NONE, n);
+        Abs(g, g, n);
+        Add(f, f, g, n);
+        Duplicate(g, 0.0f, tile_);
+    }
+
     // float -> dst (not bool); the source is a float type or dst is one
     __aicore__ inline void FromFloat(const LocalTensor<D> &y, const LocalTensor<float> &f, uint32_t n) {
         if constexpr (IsSame<D, float>::value) {
             DataCopy(y, f, AlignBlock<float>(n));
         } else if constexpr (IsSame<D, half>::value || IsSame<D, bfloat16_t>::value) {
             Cast(y, f, kToNearest<D>, n);
-        } else if constexpr (IsSame<D, int16_t>::value || IsSame<D, int32_t>::value || IsSame<D, int64_t>::value) {
+        } else if constexpr (IsSame<D, int16_t>::value) {
+#if __CCE_AICORE__ == 200  // no float -> int16_t row: both steps saturate, as A2's one Cast
+            LocalTensor<int32_t> i = i32Buf_.Get<int32_t>();
+            Cast(i, f, RoundMode::CAST_TRUNC, n);
+            Cast(y, i, RoundMode::CAST_NONE, n);
+#else
+            Cast(y, f, RoundMode::CAST_TRUNC, n);
+#endif
+        } else if constexpr (IsSame<D, int32_t>::value || IsSame<D, int64_t>::value) {
             Cast(y, f, RoundMode::CAST_TRUNC, n);
         } else {  // uint8_t / int8_t: truncate to int32 first, then exact narrowing through half
             LocalTensor<int32_t> i = i32Buf_.Get<int32_t>();
@@ -237,18 +273,38 @@ private:
     PYASC_CAST_KERNEL(SNAME, S, uint8, uint8_t, false)           \
     PYASC_CAST_KERNEL(SNAME, S, int8, int8_t, false)             \
     PYASC_CAST_KERNEL(SNAME, S, int16, int16_t, false)           \
-    PYASC_CAST_KERNEL(SNAME, S, int64, int64_t, false)           \
+    PYASC_CAST_TO_INT64(SNAME, S)                                \
     PYASC_CAST_FROM_NUMERIC(SNAME, S)
 
 #define PYASC_CAST_TO(DNAME, D, SNAME, S) PYASC_CAST_KERNEL(SNAME, S, DNAME, D, false)
 #define PYASC_CAST_FROM_NUMERIC(SNAME, S) PYASC_NUMERIC_DTYPES(PYASC_CAST_TO, SNAME, S)
+
+// The Atlas inference series' Cast table lists no int64_t conversion (PYASC_CAST_NO_INT64_ROWS): its build
+// has no kernel converting to int64 (but int64 -> int64) nor from int64 to a float type; int64 -> bool and
+// the integer narrowings need no int64 Cast and stay.
+#if __CCE_AICORE__ == 200
+#define PYASC_CAST_NO_INT64_ROWS 1
+#define PYASC_CAST_TO_INT64(SNAME, S)
+#else
+#define PYASC_CAST_NO_INT64_ROWS 0
+#define PYASC_CAST_TO_INT64(SNAME, S) PYASC_CAST_KERNEL(SNAME, S, int64, int64_t, false)
+#endif
 
 PYASC_CAST_FROM(bool, uint8_t)
 PYASC_CAST_FROM(uint8, uint8_t)
 PYASC_CAST_FROM(int8, int8_t)
 PYASC_CAST_FROM(int16, int16_t)
 PYASC_CAST_FROM(int32, int32_t)
+#if PYASC_CAST_NO_INT64_ROWS
+PYASC_CAST_KERNEL(int64, int64_t, bool, uint8_t, true)
+PYASC_CAST_KERNEL(int64, int64_t, uint8, uint8_t, false)
+PYASC_CAST_KERNEL(int64, int64_t, int8, int8_t, false)
+PYASC_CAST_KERNEL(int64, int64_t, int16, int16_t, false)
+PYASC_CAST_KERNEL(int64, int64_t, int32, int32_t, false)
+PYASC_CAST_KERNEL(int64, int64_t, int64, int64_t, false)
+#else
 PYASC_CAST_FROM(int64, int64_t)
+#endif
 PYASC_CAST_FROM(float16, half)
 #if PYASC_HAS_BF16  // no bfloat16 on the Atlas inference series (kernel_entry.h)
 PYASC_CAST_FROM(bfloat16, bfloat16_t)

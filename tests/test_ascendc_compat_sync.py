@@ -23,6 +23,7 @@ from ascendc_kernels import ASCENDC_DIR, kernel_path, load, marked_line
 
 SRC = "xcore.cpp"
 TILE = 64
+INFO_ROW = 16  # int32 per mix_pipeline info row: one 64-byte data-cache line per core
 VECTOR_CORES = 48  # Ascend910B1
 
 
@@ -195,15 +196,17 @@ def test_mixed_kernel_runs_one_aic_and_two_aiv_per_block(kernels, stream, groups
     x = pyasc.tensor(x_np, device="sim")
     y = pyasc.zeros(2 * TILE * groups, dtype="float32", device="sim")
     work = pyasc.zeros(2 * TILE * groups, dtype="float32", device="sim")
-    info = pyasc.full((3 * groups * 8,), -1, dtype="int32", device="sim")
+    # one 64-byte info row (16 int32) per core: each core stores its row through its own data cache
+    info = pyasc.full((3 * groups * INFO_ROW,), -1, dtype="int32", device="sim")
     pyasc_acl.launch(kernels.function("mix_pipeline"), groups, (x, y, work, info), stream=stream)
     stream.synchronize()
     np.testing.assert_allclose(y.numpy(), 3 * x_np + 1, rtol=1e-6)
-    rows = info.numpy().reshape(3 * groups, 8)
+    rows = info.numpy().reshape(3 * groups, INFO_ROW)
     for tile in range(2 * groups):  # the AIV: GetBlockIdx = group * 2 + sub, ratio 2
         assert list(rows[tile, :4]) == [tile, 2, groups, tile % 2]
     for g in range(groups):  # the AIC: GetBlockIdx = group, ratio 1, both AIV signalled back
         assert list(rows[2 * groups + g, :4]) == [g, 1, groups, 1]
+    assert (rows[:, 4:] == -1).all()  # nothing else written
 
 
 def test_mixed_launch_is_costed_in_waves_of_ai_cores(kernels, stream):
@@ -214,7 +217,7 @@ def test_mixed_launch_is_costed_in_waves_of_ai_cores(kernels, stream):
         x = pyasc.zeros(2 * TILE * groups, dtype="float32", device="sim")
         y = pyasc.zeros(2 * TILE * groups, dtype="float32", device="sim")
         work = pyasc.zeros(2 * TILE * groups, dtype="float32", device="sim")
-        info = pyasc.zeros(3 * groups * 8, dtype="int32", device="sim")
+        info = pyasc.zeros(3 * groups * INFO_ROW, dtype="int32", device="sim")
         return timed_launch(kernels.function("mix_pipeline"), groups, (x, y, work, info), stream)
 
     one_wave, two_waves = cost(24), cost(25)

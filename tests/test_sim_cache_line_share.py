@@ -1,13 +1,14 @@
-"""Sanitizer warning 'gm-cache-line-share': in a kernel built for the Atlas inference series
-(Ascend310P), a scalar store (GlobalTensor::SetValue, through the core's data cache) of one block
-into a 64-byte global memory line that another block of the launch also writes. The cache writes
-the line back whole, so on hardware one block's bytes can be lost; the reference asks cores to stay
-a cache line apart. Unless ordered: the store written back (DataCacheCleanAndInvalid) before a SyncAll
-the other block's write follows, or the other block's write before a SyncAll the store follows.
-A warning (hardware runs it), an error with PYASC_SIM_STRICT=1."""
+"""Sanitizer warning 'gm-cache-line-share': a scalar store (GlobalTensor::SetValue, through the
+core's own data cache) of one core into a 64-byte global memory line that another core of the launch
+also writes, on every SoC (Atlas A2 and the Atlas inference series: each AIC / AIV core has its own
+data cache). The cache writes the line back whole, so on hardware one core's bytes can be lost; the
+reference asks cores to stay a cache line apart. Unless ordered: the store written back
+(DataCacheCleanAndInvalid) before a SyncAll the other core's write follows, or the other core's write
+before a SyncAll the store follows. A warning (hardware runs it), an error with PYASC_SIM_STRICT=1."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -28,6 +29,20 @@ extern "C" __global__ __aicore__ void store_own(GM_ADDR out, uint32_t stride) {
     o.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(out));
     o.SetValue(GetBlockIdx() * stride, static_cast<float>(GetBlockIdx() + 1));
     DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(o);
+}
+
+// a mixed kernel (Atlas A2): each core of a block (AIC, AIV 0, AIV 1: each its own data cache) stores
+// one float at out[(block * 3 + core) * stride]
+extern "C" __global__ __aicore__ void mix_store(GM_ADDR out, uint32_t stride) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    GlobalTensor<float> o;
+    o.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(out));
+    uint32_t core = 0;
+    if ASCEND_IS_AIV {
+        core = 1 + GetSubBlockIdx();
+    }
+    const uint32_t group = ASCEND_IS_AIV ? GetBlockIdx() / 2 : GetBlockIdx();
+    o.SetValue((group * 3 + core) * stride, static_cast<float>(core + 1));
 }
 
 // block 0 moves 8 floats to out[from, from + 8) with DataCopy; block 1 stores out[at] through the data cache
@@ -82,27 +97,47 @@ def _binary(soc: str):
     return pyasc_acl.Binary(pyasc_sim.compile(SRC, soc=soc, opt="-O1"), device="sim")
 
 
-def _launch(soc: str, name: str, blocks: int, arg: int, out_len: int = 64) -> tuple[np.ndarray, list[str]]:
+def _launch(soc: str, name: str, blocks: int, arg: int, out_len: int = 64) -> tuple[np.ndarray, list[str], int]:
+    """(the output, the sanitizer warnings, the output's device address)"""
     out = pyasc.zeros(out_len, dtype="float32", device="sim")
     pyasc.synchronize("sim")
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         pyasc_acl.launch(_binary(soc).function(name), blocks, (out, arg))
         pyasc.synchronize("sim")
-    return out.numpy(), [str(w.message) for w in seen if issubclass(w.category, pyasc.SanitizerWarning)]
+    return (out.numpy(), [str(w.message) for w in seen if issubclass(w.category, pyasc.SanitizerWarning)],
+            out._data._ptr)
 
 
-def test_two_blocks_storing_into_one_line_on_310p_warn(monkeypatch):
+@pytest.mark.parametrize("soc", ["Ascend310P3", "Ascend910B1"])
+def test_two_blocks_storing_into_one_line_warn(monkeypatch, soc):
     monkeypatch.delenv("PYASC_SIM_STRICT", raising=False)
-    out, seen = _launch("Ascend310P3", "store_own", 2, 1)  # out[0] and out[1]: 4 bytes apart
+    out, seen, ptr = _launch(soc, "store_own", 2, 1)  # out[0] and out[1]: 4 bytes apart
     np.testing.assert_array_equal(out[:2], [1.0, 2.0])  # the simulator keeps both; hardware may not
     hits = [w for w in seen if "gm-cache-line-share" in w]
-    assert hits, seen
+    assert len(hits) == 1, seen
     text = hits[0]
+    line = ptr // 64 * 64  # the output's first line holds out[0] and out[1]
     for piece in ("sanitizer warning 'gm-cache-line-share'", "block 1 stored through its data cache",
-                  "64-byte global memory line", "which block 0", "SetValue",
+                  f"64-byte global memory line [{line:#x}, {line + 64:#x})", "which block 0", "SetValue",
                   "start every block's share on a line"):
         assert piece in text, (piece, text)
+
+
+def test_the_cores_of_one_mixed_block_have_their_own_caches(monkeypatch):
+    # Atlas A2's AIC and its two AIV each store through their own data cache: one line between them is
+    # shared as much as between blocks; a line apart each is clean
+    monkeypatch.delenv("PYASC_SIM_STRICT", raising=False)
+    out, seen, _ = _launch("Ascend910B1", "mix_store", 1, 1)
+    np.testing.assert_array_equal(out[:3], [1.0, 2.0, 3.0])
+    hits = [w for w in seen if "gm-cache-line-share" in w]
+    assert len(hits) == 1, seen
+    m = re.search(r"(block 0's (?:AIC|AIV [01])) stored through its data cache .* which (block 0's (?:AIC|AIV [01]))",
+                  hits[0])
+    assert m and m.group(1) != m.group(2), hits[0]
+    out, seen, _ = _launch("Ascend910B1", "mix_store", 2, 16, out_len=96)
+    np.testing.assert_array_equal(out[::16], [1.0, 2.0, 3.0] * 2)
+    assert not any("gm-cache-line-share" in w for w in seen), seen
 
 
 def test_a_scalar_store_into_a_line_another_block_moved_data_to_warns(monkeypatch):
@@ -129,17 +164,10 @@ def test_a_scalar_store_into_a_line_another_block_moved_data_to_warns(monkeypatc
 def test_blocks_a_line_apart_are_clean(monkeypatch):
     monkeypatch.delenv("PYASC_SIM_STRICT", raising=False)
     for soc in ("Ascend310P3", "Ascend910B1"):
-        _, seen = _launch(soc, "store_own", 4, 16)  # 64 bytes apart: one line each
+        _, seen, _ = _launch(soc, "store_own", 4, 16)  # 64 bytes apart: one line each
         assert not any("gm-cache-line-share" in w for w in seen), (soc, seen)
 
 
-def test_the_a2_build_is_not_checked_yet(monkeypatch):
-    # Atlas A2 stores go through each core's data cache as well (the reference's scalar-unit guide:
-    # every AIC / AIV core has its own DataCache; SetValue asks cores to stay a line apart on every
-    # product), but the check waits for the test kernels that share lines there to be fixed
-    monkeypatch.delenv("PYASC_SIM_STRICT", raising=False)
-    _, seen = _launch("Ascend910B1", "store_own", 2, 1)
-    assert not any("gm-cache-line-share" in w for w in seen), seen
 
 
 def _store_sync_dma(soc: str, flush: int) -> tuple[np.ndarray, list[str], int]:
@@ -155,7 +183,7 @@ def _store_sync_dma(soc: str, flush: int) -> tuple[np.ndarray, list[str], int]:
     return out.numpy(), [str(w.message) for w in seen if issubclass(w.category, pyasc.SanitizerWarning)], at
 
 
-@pytest.mark.parametrize("soc", ["Ascend310P3"])
+@pytest.mark.parametrize("soc", ["Ascend310P3", "Ascend910B1"])
 def test_syncall_orders_a_store_only_after_a_write_back(monkeypatch, soc):
     # SyncAll does not clean the data cache (its reference page says nothing of it; SetValue's says the
     # dirty line is written back later, whole, unless DataCacheCleanAndInvalid writes it back now): a
@@ -172,12 +200,17 @@ def test_syncall_orders_a_store_only_after_a_write_back(monkeypatch, soc):
             assert "SyncAll alone does not" in hits[0] and "DataCacheCleanAndInvalid before a SyncAll" in hits[0]
 
 
-def test_strict_makes_it_an_error(monkeypatch):
+@pytest.mark.parametrize("soc", ["Ascend310P3", "Ascend910B1"])
+def test_strict_makes_it_an_error(monkeypatch, soc):
     monkeypatch.setenv("PYASC_SIM_STRICT", "1")
     out = pyasc.zeros(64, dtype="float32", device="sim")
     pyasc.synchronize("sim")
-    pyasc_acl.launch(_binary("Ascend310P3").function("store_own"), 2, (out, 1))
-    with pytest.raises(pyasc_acl.AclKernelError, match="sanitizer check 'gm-cache-line-share' failed"):
+    line = out._data._ptr // 64 * 64
+    pyasc_acl.launch(_binary(soc).function("store_own"), 2, (out, 1))
+    with pytest.raises(pyasc_acl.AclKernelError, match="sanitizer check 'gm-cache-line-share' failed") as err:
         pyasc.synchronize("sim")
+    text = str(err.value)
+    for piece in ("block 1 stored through its data cache", f"line [{line:#x}, {line + 64:#x})", "which block 0"):
+        assert piece in text, (piece, text)
     monkeypatch.delenv("PYASC_SIM_STRICT")
     pyasc.synchronize("sim")  # the device is usable after

@@ -59,6 +59,15 @@ SOC_LACKS = {
                                "the bfloat16 kernels out of its builds)"},
 }
 
+_NO_INT64_CAST = ("the Atlas inference series' Cast table lists no int64_t conversion (kernels/cast.cpp leaves "
+                  "the conversions to int64 and from int64 to a float type out of its builds)")
+#: per SoC family: kernels (by name) it has no route for, and the reference fact that says so
+SOC_LACKS_KERNELS = {
+    "Ascend310P": {**{f"cast_{src}_int64": _NO_INT64_CAST
+                      for src in ("bool", "uint8", "int8", "int16", "int32", "float16", "float32")},
+                   "cast_int64_float16": _NO_INT64_CAST, "cast_int64_float32": _NO_INT64_CAST},
+}
+
 
 def build_kernel_set(directory: str | os.PathLike, soc: str, families: Iterable[str] = ()) -> str:
     """Compile kernels/<family>.cpp (every family by default) for ``soc`` into ``directory``, named
@@ -142,7 +151,8 @@ def kernel_soc() -> str:
 
 
 def soc_lacks(kernel_name: str) -> tuple[str, str] | None:
-    """(SoC, reason) when ``kernel_name``'s dtype does not exist on the SoC of the sim kernel set."""
+    """(SoC, reason) when ``kernel_name``'s dtype (or the kernel itself) does not exist on the SoC of the
+    sim kernel set."""
     soc = kernel_soc()
     tokens = set(kernel_name.split("_"))
     for family, lacks in SOC_LACKS.items():
@@ -150,6 +160,9 @@ def soc_lacks(kernel_name: str) -> tuple[str, str] | None:
             for dtype_name, reason in lacks.items():
                 if dtype_name in tokens:
                     return soc, reason
+    for family, kernels in SOC_LACKS_KERNELS.items():
+        if soc.startswith(family) and kernel_name in kernels:
+            return soc, kernels[kernel_name]
     return None
 
 

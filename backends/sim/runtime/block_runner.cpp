@@ -267,17 +267,23 @@ constexpr uint64_t kGmCacheLineBytes = 64;
 
 std::string line_share_message(const LineShare &ls, bool strict) {
     const std::string ss = site_str(ls.scalar), os = site_str(ls.other);
-    return format("sanitizer %s%s%s: block %u stored through its data cache (GlobalTensor::"
-                  "SetValue) into the 64-byte global memory line %s, which block %u%s%s also wrote in the same "
+    // a mixed kernel's cores (AIC, AIV n) each have their own data cache: name them
+    const bool mixed = ls.scalar_core != 0 || ls.other_core != 0;
+    auto who = [mixed](uint32_t block, uint32_t core) {
+        if (!mixed) return format("block %u", block);
+        return core == 0 ? format("block %u's AIC", block) : format("block %u's AIV %u", block, core - 1);
+    };
+    return format("sanitizer %s%s%s: %s stored through its data cache (GlobalTensor::"
+                  "SetValue) into the 64-byte global memory line %s, which %s%s%s also wrote in the same "
                   "launch, with nothing ordering the two (SyncAll alone does not: the dirty line may be written back "
                   "after the other block's write); the cache writes the whole line back, so one block's bytes can be "
                   "lost. Give each block whole 64-byte lines of output (start every block's share on a line), let one "
                   "block write the line, or write the line back with DataCacheCleanAndInvalid before a SyncAll (or "
                   "cross-core flag) that the other block's write follows",
                   strict ? "check 'gm-cache-line-share' failed" : "warning 'gm-cache-line-share'",
-                  ss.empty() ? "" : " at ", ss.c_str(), ls.scalar_block,
-                  addr_range(ls.line, ls.line + kGmCacheLineBytes).c_str(), ls.other_block,
-                  os.empty() ? "" : " at ", os.c_str());
+                  ss.empty() ? "" : " at ", ss.c_str(), who(ls.scalar_block, ls.scalar_core).c_str(),
+                  addr_range(ls.line, ls.line + kGmCacheLineBytes).c_str(),
+                  who(ls.other_block, ls.other_core).c_str(), os.empty() ? "" : " at ", os.c_str());
 }
 
 }  // namespace
@@ -411,8 +417,8 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
         fail_status = ACL_ERROR_RT_AICORE_EXCEPTION;
         fail_message = xc.write_write ? write_overlap_message(xc) : cross_core_race_message(xc, &fail_block);
     }
-    // gm-cache-line-share (a warning; an error with PYASC_SIM_STRICT): a scalar store of one block
-    // into a 64-byte line another block wrote (kernels built for the Atlas inference series)
+    // gm-cache-line-share (a warning; an error with PYASC_SIM_STRICT): a scalar store of one core
+    // into a 64-byte line another core wrote (every SoC: each AIC / AIV has its own data cache)
     LineShare share;
     if (checks && fail_status == 0 && find_line_share(launch_state.writes, kGmCacheLineBytes, &share)) {
         const std::string msg = line_share_message(share, spec.strict);

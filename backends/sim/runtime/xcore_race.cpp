@@ -162,7 +162,7 @@ bool find_line_share(const std::vector<std::vector<PyascSimGmWrite>> &records, u
     constexpr uint32_t kNotPlain = PYASC_SIM_GM_READ | PYASC_SIM_GM_EVENT | PYASC_SIM_GM_ATOMIC;
     struct Scalar {
         uint64_t line;
-        uint32_t block;
+        uint32_t block, core;  // core: core_of (each core has its own data cache)
         const PyascSimGmWrite *rec;
     };
     struct Flush {
@@ -177,12 +177,13 @@ bool find_line_share(const std::vector<std::vector<PyascSimGmWrite>> &records, u
                 flushes[core_of(b, r.reserved)].push_back({segment_of(r.reserved), r.begin, r.end});
             }
             if ((r.reserved & kNotPlain) != 0 || (r.reserved & PYASC_SIM_GM_SCALAR) == 0 || r.end <= r.begin) continue;
-            for (uint64_t l = r.begin / line_bytes; l <= (r.end - 1) / line_bytes; ++l) lines.push_back({l, b, &r});
+            const uint32_t core = core_of(b, r.reserved);
+            for (uint64_t l = r.begin / line_bytes; l <= (r.end - 1) / line_bytes; ++l) lines.push_back({l, b, core, &r});
         }
     }
     if (lines.empty()) return false;
     std::sort(lines.begin(), lines.end(), [](const Scalar &a, const Scalar &b) {
-        return a.line != b.line ? a.line < b.line : a.block < b.block;
+        return a.line != b.line ? a.line < b.line : a.core < b.core;
     });
     for (auto &f : flushes) {
         std::sort(f.second.begin(), f.second.end(), [](const Flush &a, const Flush &b) { return a.segment < b.segment; });
@@ -203,20 +204,21 @@ bool find_line_share(const std::vector<std::vector<PyascSimGmWrite>> &records, u
         }
         return false;
     };
-    // every plain write of another block into one of those lines
+    // every plain write of another core into one of those lines
     for (uint32_t b = 0; b < records.size(); ++b) {
         for (const PyascSimGmWrite &r : records[b]) {
             if ((r.reserved & kNotPlain) != 0 || r.end <= r.begin) continue;
+            const uint32_t core = core_of(b, r.reserved);
             const uint64_t first = r.begin / line_bytes, last = (r.end - 1) / line_bytes;
             auto it = std::lower_bound(lines.begin(), lines.end(), first,
                                        [](const Scalar &s, uint64_t l) { return s.line < l; });
             for (; it != lines.end() && it->line <= last; ++it) {
-                if (it->block == b) continue;
-                if (ordered(*it->rec, core_of(it->block, it->rec->reserved), r, core_of(b, r.reserved), it->line)) {
-                    continue;
-                }
+                if (it->core == core) continue;
+                if (ordered(*it->rec, it->core, r, core, it->line)) continue;
                 out->scalar_block = it->block;
                 out->other_block = b;
+                out->scalar_core = it->core % kCoresPerBlock;
+                out->other_core = core % kCoresPerBlock;
                 out->scalar = *it->rec;
                 out->other = r;
                 out->line = it->line * line_bytes;

@@ -20,12 +20,14 @@ struct XcoreConflict {
     uint64_t begin = 0, end = 0;        // the bytes both touch
 };
 
-// gm-cache-line-share (a warning): block `scalar_block` stored through its data cache (a record
-// tagged PYASC_SIM_GM_SCALAR: GlobalTensor::SetValue of a kernel built for the Atlas inference
-// series) into the `line_bytes` line at `line`, which block `other_block` wrote too (a plain,
-// non-atomic write); the cache writes the whole line back, so one block's bytes can be lost.
+// gm-cache-line-share (a warning): a core of block `scalar_block` stored through its data cache (a
+// record tagged PYASC_SIM_GM_SCALAR: GlobalTensor::SetValue) into the `line_bytes` line at `line`,
+// which another core (of block `other_block`, the same block too in a mixed kernel: every AIC / AIV
+// has its own data cache) wrote too (a plain, non-atomic write); the cache writes the whole line
+// back, so one core's bytes can be lost.
 struct LineShare {
     uint32_t scalar_block = 0, other_block = 0;
+    uint32_t scalar_core = 0, other_core = 0;  // within the block: 0 its only core / AIC, 1 + n its AIV n
     PyascSimGmWrite scalar{}, other{};
     uint64_t line = 0;  // the line's first byte
 };

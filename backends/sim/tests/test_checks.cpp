@@ -144,6 +144,15 @@ void test_cache_line_share() {
     // not a write-overlap: the bytes differ
     XcoreConflict c;
     CHECK(!find_xcore_conflict(stores, &c));
+    // one mixed block: its AIC (core 0) and AIV 1 (core 2) each have their own data cache
+    constexpr uint32_t AIV1 = 2u << PYASC_SIM_GM_CORE_SHIFT;
+    Records mixed = {{access(0, 4, 10, S, 0), access(8, 12, 11, S | AIV1, 0)}};
+    CHECK(find_line_share(mixed, 64, &ls));
+    CHECK(ls.scalar_block == 0 && ls.other_block == 0 && ls.scalar_core != ls.other_core);
+    CHECK((ls.scalar_core == 0 && ls.other_core == 2) || (ls.scalar_core == 2 && ls.other_core == 0));
+    // one core's own stores and DMA writes into its line: no report
+    Records own = {{access(0, 4, 10, S | AIV1, 0), access(32, 64, 11, W | AIV1, 0), access(64, 68, 12, S, 0)}};
+    CHECK(!find_line_share(own, 64, &ls));
 }
 
 PyascSimGmWrite flush(uint64_t begin, uint64_t end, uint32_t segment) {

@@ -91,9 +91,8 @@ extern "C" {
 #define PYASC_SIM_GM_ATOMIC 0x20000000u
 #define PYASC_SIM_GM_CORE_SHIFT 27u
 #define PYASC_SIM_GM_CORE_MASK 0x3u
-/* a plain write that is a scalar store through the data cache (GlobalTensor::SetValue) of a kernel
- * built for the Atlas inference series (Ascend310P), whose 64-byte lines the reference asks cores
- * not to share (gm-cache-line-share) */
+/* a plain write that is a scalar store through the core's data cache (GlobalTensor::SetValue, every
+ * SoC), whose 64-byte lines the reference asks cores not to share (gm-cache-line-share) */
 #define PYASC_SIM_GM_SCALAR 0x04000000u
 #define PYASC_SIM_GM_SEGMENT_MASK 0x03ffffffu
 #define PYASC_SIM_GM_EVENT_RELEASE 1u /* what this core did so far happens before a later acquire */

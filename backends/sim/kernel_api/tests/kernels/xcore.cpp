@@ -222,8 +222,13 @@ extern "C" __global__ __aicore__ void plain_overlap_f32(GM_ADDR x, GM_ADDR y)
 }
 
 // A mixed cube/vector kernel: per block (AI Core) the AIC prepares 2 * kTile elements
-// (work = 3 * x) and signals its two AIV (CrossCoreSetFlag mode 2); each AIV waits, adds 1 to its
-// half (y = work + 1), records who it is in `info` and signals back; the AIC waits for both.
+// (work = 3 * x), writes them back from its data cache and signals its two AIV (CrossCoreSetFlag
+// mode 2); each AIV waits, adds 1 to its half (y = work + 1), records who it is in `info` and
+// signals back; the AIC waits for both.  Every core stores its `info` row with SetValue, through
+// its own data cache: a row is a whole 64-byte line (kInfoRow int32), so no two cores share one
+// (SetValue page; gm-cache-line-share).
+constexpr int32_t kInfoRow = static_cast<int32_t>(64 / sizeof(int32_t));  // one data-cache line per core
+
 extern "C" __global__ __aicore__ void mix_pipeline(GM_ADDR x, GM_ADDR y, GM_ADDR work, GM_ADDR info)
 {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
@@ -233,15 +238,17 @@ extern "C" __global__ __aicore__ void mix_pipeline(GM_ADDR x, GM_ADDR y, GM_ADDR
     xGm.SetGlobalBuffer((__gm__ float *)x, 2 * kTile * groups);
     yGm.SetGlobalBuffer((__gm__ float *)y, 2 * kTile * groups);
     workGm.SetGlobalBuffer((__gm__ float *)work, 2 * kTile * groups);
-    infoGm.SetGlobalBuffer((__gm__ int32_t *)info, 8 * 3 * groups);
+    infoGm.SetGlobalBuffer((__gm__ int32_t *)info, kInfoRow * 3 * groups);
     if ASCEND_IS_AIC {
         const int32_t base = Me() * 2 * kTile;
         for (int32_t i = 0; i < 2 * kTile; ++i) {
             workGm.SetValue(base + i, 3.0f * xGm.GetValue(base + i));
         }
+        // the AIV read `work` by DMA: the stores must reach GM before the flag
+        DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE, DcciDst::CACHELINE_OUT>(workGm);
         CrossCoreSetFlag<0x2, PIPE_FIX>(0x5);
         CrossCoreWaitFlag(0x6);
-        const int32_t row = (2 * groups + Me()) * 8;
+        const int32_t row = (2 * groups + Me()) * kInfoRow;
         infoGm.SetValue(row + 0, static_cast<int32_t>(GetBlockIdx()));
         infoGm.SetValue(row + 1, static_cast<int32_t>(GetTaskRation()));
         infoGm.SetValue(row + 2, static_cast<int32_t>(GetBlockNum()));
@@ -266,7 +273,7 @@ extern "C" __global__ __aicore__ void mix_pipeline(GM_ADDR x, GM_ADDR y, GM_ADDR
         LocalTensor<float> r = outQueue.DeQue<float>();
         DataCopy(yGm[tile * kTile], r, kTile);
         outQueue.FreeTensor(r);
-        const int32_t row = tile * 8;
+        const int32_t row = tile * kInfoRow;
         infoGm.SetValue(row + 0, tile);
         infoGm.SetValue(row + 1, static_cast<int32_t>(GetTaskRatio()));
         infoGm.SetValue(row + 2, static_cast<int32_t>(GetBlockNum()));

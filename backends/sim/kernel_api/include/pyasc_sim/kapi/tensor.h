@@ -70,12 +70,9 @@ public:
                                   atomic == 1 ? "addition" : "max/min");
         }
         b.atomic_op = 0;  // a plain write for the cross-core checks
-#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200
-        // Atlas inference series: its 64-byte line is written back whole.  Atlas A2 has the same data
-        // cache (kernel API README, gm-cache-line-share) but is not checked yet: some test kernels
-        // (xcore.cpp mix_pipeline's 32-byte info rows) share lines and must be fixed first
+        // every SoC: each AIC / AIV core has its own data cache, whose 64-byte line is written back
+        // whole (SetValue page, every product; kernel API README, gm-cache-line-share)
         b.gm_scalar = true;
-#endif
         check(offset, 1, true, "SetValue writes", loc);
         b.gm_scalar = false;
         b.atomic_op = atomic;
