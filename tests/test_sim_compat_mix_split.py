@@ -43,24 +43,25 @@ def test_cube_half_mmad_then_vector_half_matches_numpy(kernels, groups):
 
 def test_each_core_runs_its_own_pass(kernels):
     groups = 2
-    info = pyasc.full((groups * 3 * 8,), -1, dtype="int32", device="sim")
+    info = pyasc.full((groups * 3 * 16,), -1, dtype="int32", device="sim")  # a 64-byte row per core
     pyasc.synchronize("sim")
     pyasc_acl.launch(kernels.function("mix_split_info"), groups, (info,))
     pyasc.synchronize("sim")
-    rows = info.numpy().reshape(groups, 3, 8)
+    rows = info.numpy().reshape(groups, 3, 16)
+    assert (rows[:, :, 8:] == -1).all()
     for g in range(groups):
         # cube macro, vector macro, ASCEND_IS_AIC, g_coreType, sub-block, the pass's inline static, class
-        assert rows[g, 0].tolist() == [1, 0, 1, 1, 0, 100, 1, g]
+        assert rows[g, 0, :8].tolist() == [1, 0, 1, 1, 0, 100, 1, g]
         for sub in range(2):
-            assert rows[g, 1 + sub].tolist() == [0, 1, 0, 2, sub, 200, 2, 2 * g + sub]
+            assert rows[g, 1 + sub, :8].tolist() == [0, 1, 0, 2, sub, 200, 2, 2 * g + sub]
 
 
 def test_a_template_instance_runs_its_pass_per_core(kernels):
-    out = pyasc.full((24,), -1, dtype="int32", device="sim")
+    out = pyasc.full((48,), -1, dtype="int32", device="sim")
     pyasc.synchronize("sim")
     pyasc_acl.launch(kernels.function("mix_split_tag<float>"), 1, (out,))
     pyasc.synchronize("sim")
-    assert out.numpy()[::8].tolist() == [104, 204, 204]
+    assert out.numpy()[::16].tolist() == [104, 204, 204]
 
 
 def test_a_vector_only_kernel_of_the_file_runs_the_vector_pass(kernels):

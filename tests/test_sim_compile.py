@@ -23,7 +23,8 @@ SCALE_ADD = textwrap.dedent("""\
 
     // z = alpha * x + y over n floats, split over the blocks
     extern "C" __global__ __aicore__ void scale_add(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t n, float alpha) {
-        const uint32_t per = (n + GetBlockNum() - 1) / GetBlockNum();
+        // whole 64-byte data-cache lines per block: blocks storing into one line race (gm-cache-line-share)
+        const uint32_t per = ((n + GetBlockNum() - 1) / GetBlockNum() + 15) / 16 * 16;
         const uint32_t start = GetBlockIdx() * per;
         if (start >= n) return;
         const uint32_t len = n - start < per ? n - start : per;

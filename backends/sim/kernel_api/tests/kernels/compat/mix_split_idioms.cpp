@@ -140,7 +140,8 @@ extern "C" __global__ __aicore__ void mix_split_info(GM_ADDR info) {
     const uint32_t group = aic ? GetBlockIdx() : GetBlockIdx() / GetTaskRation();
     const uint32_t core = aic ? 0 : 1 + GetSubBlockIdx();
     GlobalTensor<int32_t> row;
-    row.SetGlobalBuffer((__gm__ int32_t *)info + (group * 3 + core) * 8, 8);
+    // one 64-byte data-cache line per core: cores storing into one line would race (gm-cache-line-share)
+    row.SetGlobalBuffer((__gm__ int32_t *)info + (group * 3 + core) * 16, 8);
 #if defined(__DAV_C220_CUBE__)
     row.SetValue(0, 1);
 #else
@@ -160,7 +161,7 @@ extern "C" __global__ __aicore__ void mix_split_info(GM_ADDR info) {
 }
 
 // mix_split_tag<T>: a template kernel instance built per core kind too: each core of block 0 writes
-// its pass's PassTag() + sizeof(T) at out[8 * core] (core 0 the AIC, 1 + sub the AIV).
+// its pass's PassTag() + sizeof(T) at out[16 * core] (core 0 the AIC, 1 + sub the AIV; a cache line each).
 template <typename T>
 __global__ __aicore__ void mix_split_tag(GM_ADDR out) {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
@@ -169,7 +170,7 @@ __global__ __aicore__ void mix_split_tag(GM_ADDR out) {
         return;
     }
     GlobalTensor<int32_t> o;
-    o.SetGlobalBuffer((__gm__ int32_t *)out + 8 * core, 8);
+    o.SetGlobalBuffer((__gm__ int32_t *)out + 16 * core, 8);
     o.SetValue(0, PassTag() + static_cast<int32_t>(sizeof(T)));
 }
 template __global__ __aicore__ void mix_split_tag<float>(GM_ADDR out);
