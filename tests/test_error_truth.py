@@ -81,6 +81,7 @@ def _select_in_child(tmp_path, **env_vars):
     ("PYASC_SIM_DEVICE_COUNT", "0", "must be an integer in [1,"),
     ("PYASC_SIM_CHECKS", "maybe", "1/true/yes/on"),              # the shared boolean parser
     ("PYASC_SIM_STRICT", "sometimes", "1/true/yes/on"),
+    ("PYASC_SIM_HUGE_PAGES", "2M", "1/true/yes/on"),
     ("PYASC_SIM_DEVICE_MEMORY", "-1", "positive byte count"),     # strtoull would read 2**64 - 1
     ("PYASC_SIM_DEVICE_MEMORY", "lots", "positive byte count"),
 ])

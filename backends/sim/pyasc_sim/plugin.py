@@ -26,7 +26,7 @@ def _locate() -> tuple[str | None, str]:
 
 #: the environment variables the simulated runtime reads (a bad value makes selecting sim raise)
 SETTINGS = ("PYASC_SIM_SOC", "PYASC_SIM_DEVICE_COUNT", "PYASC_SIM_DEVICE_MEMORY", "PYASC_SIM_CHECKS",
-            "PYASC_SIM_STRICT")
+            "PYASC_SIM_STRICT", "PYASC_SIM_HUGE_PAGES")
 
 
 def _check_settings() -> None:
@@ -34,6 +34,7 @@ def _check_settings() -> None:
     SoC name, device count, memory size or timeout, naming the variable and the valid values)."""
     env_flag("PYASC_SIM_CHECKS", default=True)
     env_flag("PYASC_SIM_STRICT", default=False)
+    env_flag("PYASC_SIM_HUGE_PAGES", default=True)
 
 
 def _compile_source(source: Any) -> str:

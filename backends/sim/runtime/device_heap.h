@@ -5,6 +5,7 @@
 #ifndef PYASC_SIM_DEVICE_HEAP_H_
 #define PYASC_SIM_DEVICE_HEAP_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -36,7 +37,8 @@ public:
     void mark_initialised(uintptr_t addr, size_t bytes);    // clears every sector it touches
 
     // A range of `bytes` (rounded up to the 512-byte device alignment) starting at a 512-byte
-    // aligned address; 0 when no free range is large enough.
+    // aligned address, its whole 2 MiB extents backed by huge pages where the host allows; 0 when
+    // no free range is large enough.
     uintptr_t allocate(size_t bytes);
     // Returns a range obtained from allocate(bytes); its whole pages go back to the OS.
     void release(uintptr_t addr, size_t bytes);
@@ -44,11 +46,13 @@ public:
 private:
     DeviceHeap() = default;
     void punch(uintptr_t begin, uintptr_t end);
+    void back_with_huge_pages(uintptr_t addr, size_t bytes);  // see device_heap.cpp
 
     int fd_ = -1;
     uintptr_t base_ = 0;
     size_t size_ = 0;
     size_t data_size_ = 0;
+    std::atomic<bool> huge_{true};  // 2 MiB pages for new blocks (PYASC_SIM_HUGE_PAGES=0: off)
     std::mutex mu_;
     std::map<uintptr_t, size_t> free_;  // start -> length, disjoint and never adjacent
 };

@@ -569,6 +569,10 @@ int main(int argc, char **argv) {
         return 4;
     }
     close(static_cast<int>(heap_fd));
+#ifdef MADV_HUGEPAGE
+    // As the host's mapping (device_heap.cpp): 2 MiB pages where shmem_enabled allows them.
+    (void)madvise(heap, heap_size, MADV_HUGEPAGE);
+#endif
     if (getppid() != g_parent) return 0;
 
     // The host may end without telling us (SIGKILL, a crash): a watchdog ends this process then,

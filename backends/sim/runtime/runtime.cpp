@@ -381,6 +381,15 @@ aclError aclInit(const char *configPath) {
                                env));
         }
     }
+    if (const char *env = std::getenv("PYASC_SIM_HUGE_PAGES")) {
+        bool on = true;
+        if (!parse_checks_switch(env, &on)) {
+            return fail(ACL_ERROR_INVALID_PARAM,
+                        format("aclInit: PYASC_SIM_HUGE_PAGES='%s' is not understood; use 1/on/true/yes (large device "
+                               "memory blocks in 2 MiB pages, the default) or 0/off/false/no (4 KiB pages)",
+                               env));
+        }
+    }
     g_op_timeout.store(timeout);
     rt.profile = profile;
     rt.device_count = count;
