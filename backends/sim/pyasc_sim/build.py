@@ -601,10 +601,8 @@ def arch_defines(soc: str | None = None, core: str = "vec") -> list[str]:
     return out
 
 
-#: The NPU toolchain makes the fixed-width integer types and size_t visible before a source's first
-#: line (public kernels' tiling headers use uint32_t / size_t before including anything, e.g.
-#: KsanaLLM's add_tiling.h); every compile step pre-includes the C headers that declare them.
-PRELUDE_FLAGS = ("-include", "stdint.h", "-include", "stddef.h")
+#: The C headers every compile step pre-includes (see pch.PRELUDE: the precompiled header holds them too).
+PRELUDE_FLAGS = pch.PRELUDE
 #: floating-point flags of every kernel build (kernels/CMakeLists.txt uses the same): no errno from
 #: libm, no FP exception flags to preserve (lets conditional element loops vectorise; values do not
 #: change), and no contraction of a * b + c into an FMA, so vectorised, native and portable builds agree

@@ -27,12 +27,16 @@ from . import cache
 
 DIRECTORY = cache.PCH
 HEADER = "pyasc_sim_pch.h"
-#: what the header holds: the build's prelude (build.PRELUDE_FLAGS) then the kernel API
-TEXT = '#include <stdint.h>\n#include <stddef.h>\n#include "kernel_operator.h"\n'
+#: The NPU toolchain makes the fixed-width integer types and size_t visible before a source's first
+#: line (public kernels' tiling headers use uint32_t / size_t before including anything, e.g.
+#: KsanaLLM's add_tiling.h); every compile step pre-includes the C headers that declare them
+#: (build.PRELUDE_FLAGS is this tuple).
+PRELUDE = ("-include", "stdint.h", "-include", "stddef.h")
+#: what the header holds: the prelude, then the kernel API
+TEXT = "".join(f"#include <{h}>\n" for h in PRELUDE[1::2]) + '#include "kernel_operator.h"\n'
 _LAYOUT = "pch-1"
 _DEFAULT_MAX = 6
 _STALE_TMP_S = 3600
-_PRELUDE = ("-include", "stdint.h", "-include", "stddef.h")
 _FIRST_INCLUDE_RE = re.compile(r'#\s*include\s*(?:"kernel_operator\.h"|<kernel_operator\.h>)\s*(?://.*|/\*.*)?$')
 _COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 
@@ -73,9 +77,9 @@ def _pch_flags(flags: list[str], inc: str) -> list[str] | None:
     """The flags the header is built with (the build's own, without linking and the prelude), or None
     when the build pre-includes other files (an op project's tiling header, ``-include`` in extra flags)."""
     rest = [f for f in flags if f != "-shared"]
-    for i in range(len(rest) - 3):
-        if tuple(rest[i:i + 4]) == _PRELUDE:
-            rest = rest[:i] + rest[i + 4:]
+    for i in range(len(rest) - len(PRELUDE) + 1):
+        if tuple(rest[i:i + len(PRELUDE)]) == PRELUDE:
+            rest = rest[:i] + rest[i + len(PRELUDE):]
             break
     else:
         return None
