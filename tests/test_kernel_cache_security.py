@@ -323,6 +323,7 @@ def test_cli_cache_info_and_clear(cache, tmp_path):
     assert done.returncode == 0, done.stderr
     assert f"path: {cache} (from PYASC_CACHE_DIR)" in done.stdout
     assert "entries: 1" in done.stdout and f"max bytes: {64 << 20}" in done.stdout
+    assert "precompiled headers: 0 (0 bytes;" in done.stdout  # one build of a flag set makes none
     data = json.loads(_cli("cache", "info", "--json", env=env, cwd=tmp_path).stdout)
     assert data["entries"] == 1 and data["bytes"] >= os.path.getsize(path) and data["path"] == str(cache)
     done = _cli("cache", "clear", env=env, cwd=tmp_path)

@@ -15,7 +15,7 @@ pyasc_sim = pytest.importorskip("pyasc_sim")
 
 import pyasc  # noqa: E402
 import pyasc_acl  # noqa: E402
-from pyasc_sim import build, pch  # noqa: E402
+from pyasc_sim import build, cache, pch  # noqa: E402
 
 KERNEL = """// a license header, as public kernels have
 /* and a block comment */
@@ -91,6 +91,10 @@ def test_a_second_build_of_a_flag_set_uses_the_header_and_computes_the_same(priv
     out = subprocess.run([*build_cmd[:-3], str(probe), "-H", "-fsyntax-only"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert any(line.startswith("! ") and line.endswith(".gch") for line in out.stderr.splitlines()), out.stderr[:2000]
+    # `pyasc cache info` counts it apart from the kernel binaries
+    gch = os.path.join(os.path.dirname(build_cmd[build_cmd.index("-include") + 1]), pch.HEADER + ".gch")
+    info = cache.info()
+    assert info["pch_headers"] == 1 and info["pch_bytes"] >= os.path.getsize(gch) > 1_000_000, info
     x, a = _run(plain)
     _, b = _run(fast)
     np.testing.assert_array_equal(a, 2 * x)

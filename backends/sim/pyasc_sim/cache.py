@@ -17,6 +17,7 @@ recently used entries after each publish.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -388,8 +389,27 @@ def info() -> dict[str, object]:
     sources = _sources(root)
     total = sum(s for _, s, _ in pointers.values()) + sum(s for _, s in binaries.values()) \
         + sum(s for _, s in sources.values())
+    headers, header_bytes = _pch_usage(root)
     return {"path": root, "variable": location()[1], "entries": len(pointers), "bytes": total,
-            "max_bytes": max_bytes()}
+            "max_bytes": max_bytes(), "pch_headers": headers, "pch_bytes": header_bytes}
+
+
+def _pch_usage(root: str) -> tuple[int, int]:
+    """Precompiled kernel API headers (pch.py) in the cache and their bytes: counted apart from the
+    cap, which they have their own of (``PYASC_SIM_PCH_MAX``)."""
+    count = size = 0
+    try:
+        with os.scandir(os.path.join(root, PCH)) as it:
+            dirs = [e.path for e in it if e.is_dir(follow_symlinks=False) and not e.name.startswith("tmp_")]
+    except OSError:
+        return 0, 0
+    for d in dirs:
+        count += 1
+        for r, _, files in os.walk(d):
+            for f in files:
+                with contextlib.suppress(OSError):
+                    size += os.lstat(os.path.join(r, f)).st_size
+    return count, size
 
 
 def clear() -> tuple[int, int]:

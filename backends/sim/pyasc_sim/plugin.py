@@ -198,6 +198,8 @@ def _cache_run(args) -> int:  # type: ignore[no-untyped-def]
     print(f"entries: {data['entries']}")
     print(f"bytes: {data['bytes']}")
     print(f"max bytes: {cap if cap else 'no cap'} (PYASC_CACHE_MAX_BYTES)")
+    print(f"precompiled headers: {data['pch_headers']} ({data['pch_bytes']} bytes; at most PYASC_SIM_PCH_MAX, "
+          "not counted in the cap above)")
     return 0
 
 
