@@ -103,3 +103,24 @@ def test_an_error_in_the_vector_pass_names_its_line(tmp_path):
         "}\n")
     with pytest.raises(pyasc_sim.KernelCompileError, match=r"bad_vec\.cpp:7: error:.*undeclared_in_the_vector_half"):
         pyasc_sim.compile(src, opt="-O0")
+
+
+def test_a_vector_half_that_hands_a_flag_back_releases_its_aic(kernels):
+    out = pyasc.full((8,), -1, dtype="int32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("mix_split_handback"), 1, (out, np.int32(0)))
+    pyasc.synchronize("sim")
+    assert out.numpy()[0] == 7
+
+
+def test_the_vector_halfs_own_failure_is_reported_not_the_aics_deadlock(kernels):
+    # the AIV fail before setting the flag their AIC waits for: the AIC's cross-core deadlock is only the
+    # consequence; the launch names the cause (as public kernels fail: kda-ascendc k2_mix2's AIV pipe-race)
+    out = pyasc.full((8,), -1, dtype="int32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("mix_split_handback"), 1, (out, np.int32(1)))
+    with pytest.raises(pyasc.PyascError) as err:
+        pyasc.synchronize("sim")
+    msg = str(err.value)
+    assert "AIV 0" in msg and "local-out-of-bounds" in msg and "cross-core-deadlock" not in msg, msg
+    assert out.numpy()[0] == -1

@@ -107,6 +107,20 @@ def test_scalar_read_after_vector_op_needs_v_s(kernels, stream):
     assert "SetFlag<HardEvent::V_S>" in msg
 
 
+def test_a_scalar_pipe_wait_orders_every_later_instruction(kernels, stream):
+    # the Scalar Unit issues every instruction: while it waits (X_S) nothing later starts, so an MTE2 -> S
+    # wait orders a load before the next vector op, and a V -> S wait the vector op before the store
+    x = pyasc.full((TILE,), 1.5, dtype="float32", device="sim")
+    z = pyasc.zeros(TILE, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("scalar_wait_orders_all"), 1, (x, z, 3), stream=stream)
+    stream.synchronize()
+    np.testing.assert_array_equal(z.numpy(), np.full(TILE, 2.5, np.float32))
+    pyasc_acl.launch(kernels.function("scalar_wait_orders_all"), 1, (x, z, 2), stream=stream)
+    expect_race(stream, "scalar_wait_orders_all", "raw-mte2-s-v", "read-after-write", "V", "MTE2")
+    pyasc_acl.launch(kernels.function("scalar_wait_orders_all"), 1, (x, z, 1), stream=stream)
+    expect_race(stream, "scalar_wait_orders_all", "raw-v-s-mte3", "read-after-write", "MTE3", "V")
+
+
 def test_scalar_write_then_vector_op_needs_s_v(kernels, stream):
     z = pyasc.zeros(2 * TILE, dtype="float32", device="sim")
     pyasc_acl.launch(kernels.function("scalar_then_vector"), 1, (z, 3), stream=stream)

@@ -221,3 +221,29 @@ extern "C" __global__ __aicore__ void tbuf_operator_mul(GM_ADDR x, GM_ADDR z, ui
     WaitFlag<HardEvent::V_MTE3>(0);
     DataCopy(gz, out, kTile);
 }
+
+// z = x + 1 over one tile with the scalar unit waiting in between, as public retrieval kernels order
+// their pipes (set_flag(PIPE_MTE2, PIPE_S) / wait_flag before vector work): a wait of PIPE_S stalls the
+// Scalar Unit, which issues every later instruction, so `flags` bit 0 (MTE2 -> S) orders the load before
+// the vector op and bit 1 (V -> S) the vector op before the store; a cleared bit drops the wait.
+extern "C" __global__ __aicore__ void scalar_wait_orders_all(GM_ADDR x, GM_ADDR z, uint32_t flags)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, kTile * sizeof(float));
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), kTile);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), kTile);
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopy(t, gx, kTile);  // FIRST(raw-mte2-s-v)
+    if (flags & 1u) {
+        set_flag(PIPE_MTE2, PIPE_S, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_S, EVENT_ID0);
+    }
+    Adds(t, t, 1.0f, kTile);  // BAD(raw-mte2-s-v) FIRST(raw-v-s-mte3)
+    if (flags & 2u) {
+        SetFlag<HardEvent::V_S>(EVENT_ID1);
+        WaitFlag<HardEvent::V_S>(EVENT_ID1);
+    }
+    DataCopy(gz, t, kTile);  // BAD(raw-v-s-mte3)
+}

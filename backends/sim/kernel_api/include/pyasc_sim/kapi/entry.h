@@ -22,6 +22,7 @@
 #define PYASC_SIM_KAPI_ENTRY_H_
 
 #include <array>
+#include <cstring>
 #include <exception>
 #include <thread>
 #include <tuple>
@@ -283,14 +284,23 @@ struct SubCores {
         for (uint32_t s = 0; s < ratio; ++s) self->threads.emplace_back(&SubCores::run_one, self, s);
     }
 
-    // Joins the vector cores; their first failure becomes the block's when the AIC did not fail.
+    // A core that only failed because the others ended without releasing it (a cross-core deadlock).
+    static bool secondary(const PyascSimBlockContext &c) {
+        return std::strstr(c.message, "'cross-core-deadlock'") != nullptr;
+    }
+
+    // Joins the vector cores; their first failure becomes the block's when the AIC did not fail, or
+    // when the AIC only failed waiting for them (its cross-core deadlock is the consequence, the
+    // vector core's own failure the cause: e.g. an AIC waiting for a flag its AIV never set).
     void join(BlockState &st) {
         for (std::thread &t : threads) t.join();
+        bool block_secondary = ctx->status != 0 && secondary(*ctx);
         for (uint32_t s = 0; s < threads.size(); ++s) {
             const PyascSimBlockContext &c = ctxs[s];
             if (c.cycles > ctx->cycles) ctx->cycles = c.cycles;
-            if (c.status != 0 && ctx->status == 0) {
+            if (c.status != 0 && (ctx->status == 0 || (block_secondary && !secondary(c)))) {
                 ctx->status = c.status;
+                block_secondary = secondary(c);
                 std::snprintf(ctx->message, sizeof(ctx->message), "AIV %u: %.1000s", s, c.message);
             }
             st.writes.insert(st.writes.end(), writes[s].begin(), writes[s].end());

@@ -416,6 +416,12 @@ struct RaceState {
         RaceClock &f = flag_vc[event][id];
         if (f.empty()) return;
         join_into(d, f.data());
+        // A wait of the scalar pipe (X_S) stalls the Scalar Unit, which issues every later instruction
+        // of every pipe ("负责核内指令发射", the AI Core architecture page): nothing after the wait
+        // starts before X's work, so the edge reaches every pipe (as a scalar read's value does).
+        if (d == 0) {
+            for (int p = 1; p < kRacePipes; ++p) join_into(p, f.data());
+        }
         if (last) f.clear();
     }
     // What every pipe has seen, joined: the diagonal.  Every clock entry for pipe q (in vc, a flag

@@ -194,3 +194,27 @@ extern "C" __global__ __aicore__ void mix_split_vec_only(GM_ADDR out) {
     o.SetValue(2, PassTag());
     o.SetValue(3, Part().Kind());
 }
+
+// mix_split_handback: the AIV hand a flag back to their AIC (CrossCoreSetFlag<2> from the vector half, the
+// AIC's CrossCoreWaitFlag<2>), as public mixed kernels end a phase; the AIC then writes 7 to out[0]. With
+// `bad` != 0 each AIV first asks a 32-byte TBuf for 64 floats (local-out-of-bounds) and never sets the flag:
+// the launch reports the AIV's own failure, not the AIC's consequent cross-core deadlock.
+extern "C" __global__ __aicore__ void mix_split_handback(GM_ADDR out, int32_t bad) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    constexpr int32_t FLAG_BACK = 9;
+#if defined(__DAV_C220_CUBE__)
+    CrossCoreWaitFlag<2, PIPE_MTE3>(FLAG_BACK);
+    GlobalTensor<int32_t> o;
+    o.SetGlobalBuffer((__gm__ int32_t *)out, 8);
+    o.SetValue(0, 7);
+#elif defined(__DAV_C220_VEC__)
+    if (bad != 0) {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> tiny;
+        pipe.InitBuffer(tiny, 32);
+        LocalTensor<float> t = tiny.Get<float>(64);
+        Duplicate(t, 0.0f, 8);
+    }
+    CrossCoreSetFlag<2, PIPE_MTE3>(FLAG_BACK);
+#endif
+}
