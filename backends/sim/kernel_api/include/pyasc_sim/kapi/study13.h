@@ -1,4 +1,5 @@
-// Ascend C on the CPU -- APIs round 13's public kernels needed (RecSDK's c310 block_bucketize_sparse_features):
+// Ascend C on the CPU -- APIs round 13's public kernels needed (RecSDK's c310 block_bucketize_sparse_features,
+// v220 disentangle_attention): ASCENDC_ASSERT(cond, behavior); ClampMax / ClampMin;
 // - dcci(dst, entire[, type]): the CCE data-cache flush intrinsic (CCE intrinsic reference, page DCCI,
 //   cceapi_0108: entire 0 = the line holding dst, 1 = the whole cache of the type; type ALL(0) / UB(1) /
 //   OUT(2) / ATOMIC(3); PIPE_S), with the toolchain's enums cache_line_t / dcci_dst_t public kernels pass.
@@ -17,6 +18,8 @@
 #include "pyasc_sim/kapi/cache.h"
 #include "pyasc_sim/kapi/simt.h"
 #include "pyasc_sim/kapi/state.h"
+#include "pyasc_sim/kapi/tensor.h"
+#include "pyasc_sim/kapi/vector.h"
 
 // The toolchain's operand enums of dcci (unscoped, as the intrinsic takes them as uint64_t).
 enum cache_line_t : uint64_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 };
@@ -36,6 +39,51 @@ inline void dcci(const volatile void *dst, uint64_t entire, uint64_t type = CACH
     AscendC::sim_detail::dcci(const_cast<const void *>(dst), line, "dcci's dst", loc,
                               entire == 0 || type == CACHELINE_ALL || type == CACHELINE_OUT);
 }
+
+// ASCENDC_ASSERT(cond, behavior): the SDK's checking macro public kernels call (CANN's CPU-debug build checks the
+// condition and runs behavior, a log statement; the NPU build compiles it away).  A false condition is an `assert`
+// error naming it; behavior is not run.
+namespace pyasc_sim {
+namespace kapi {
+inline void ascendc_assert_check(bool ok, const char *text, const SrcLoc &loc) {
+    if (!ok) fail("assert", loc, "ASCENDC_ASSERT(%s) failed", text);
+}
+}  // namespace kapi
+}  // namespace pyasc_sim
+#ifndef ASCENDC_ASSERT
+#define ASCENDC_ASSERT(cond, ...) \
+    ::pyasc_sim::kapi::ascendc_assert_check(static_cast<bool>(cond), #cond, ::pyasc_sim::kapi::SrcLoc())
+#endif
+
+namespace AscendC {
+// ClampMax / ClampMin (high-level math API pages ClampMax / ClampMin): dst = min(src, scalar) / max(src, scalar) over
+// calCount elements of half / float, i.e. Mins / Maxs with their checks; sharedTmpBuffer (sized by
+// GetClampMaxMinTmpSize) holds no result the simulator needs.
+template <typename T, bool isReuseSource = false>
+inline void ClampMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &, const T scalar,
+                     const uint32_t calCount, PYASC_SIM_LOC) {
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "ClampMax: T is half or float (documented)");
+    Mins(dst, src, scalar, static_cast<int32_t>(calCount), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void ClampMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T scalar, const uint32_t calCount,
+                     PYASC_SIM_LOC) {
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "ClampMax: T is half or float (documented)");
+    Mins(dst, src, scalar, static_cast<int32_t>(calCount), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void ClampMin(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &, const T scalar,
+                     const uint32_t calCount, PYASC_SIM_LOC) {
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "ClampMin: T is half or float (documented)");
+    Maxs(dst, src, scalar, static_cast<int32_t>(calCount), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void ClampMin(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T scalar, const uint32_t calCount,
+                     PYASC_SIM_LOC) {
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "ClampMin: T is half or float (documented)");
+    Maxs(dst, src, scalar, static_cast<int32_t>(calCount), loc);
+}
+}  // namespace AscendC
 
 #if __CCE_AICORE__ == 310
 namespace AscendC {
