@@ -1,6 +1,7 @@
 """Idioms of round 13's public kernel (RecSDK's c310 block_bucketize_sparse_features, backends/sim/kernel_api/
 COMPAT.md): ListTensorDesc / TensorDesc over a tensor-list argument (kernel_operator_list_tensor_intf.h), the
-dcci intrinsic with cache_line_t / dcci_dst_t, and on the Ascend 950 Simt::UintDiv / asc_uintdiv with
+dcci intrinsic with cache_line_t / dcci_dst_t, RecSDK disentangle_attention's ClampMin / ClampMax,
+the SoftMax form with a temporary buffer, ASCENDC_ASSERT and MatmulType's SRCPOS, and on the Ascend 950 Simt::UintDiv / asc_uintdiv with
 GetUintDivMagicAndShift and asc_atomic_add on UB counters. The kernel is our own
 (kernels/compat/study13_idioms.cpp); one compile per SoC."""
 
@@ -109,3 +110,20 @@ def test_bad_divisor_is_reported(a950):
     out = pyasc.zeros((8,), dtype="int32", device="sim")
     with pytest.raises(pyasc.PyascError, match=r"GetUintDivMagicAndShift.*divisor 0.*\[1, 2147483647\]"):
         _run(a950.function("study13_bad_divisor"), 1, (out, np.uint32(0)))
+
+
+@pytest.mark.parametrize("rows, cols", [(4, 64), (2, 256)])
+def test_clamp_and_softmax_with_a_temporary_buffer(a2, rows, cols):
+    x = np.random.default_rng(rows).standard_normal((rows, cols)).astype(np.float32)
+    clipped = pyasc.zeros((rows * cols,), dtype="float32", device="sim")
+    probs = pyasc.zeros((rows * cols,), dtype="float32", device="sim")
+    _run(a2.function("study13_clamp_softmax"), 1, (_dev(x), clipped, probs, np.uint32(rows), np.uint32(cols)))
+    np.testing.assert_array_equal(clipped.numpy().reshape(rows, cols), np.clip(x, -0.5, 0.5))
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(probs.numpy().reshape(rows, cols), e / e.sum(axis=1, keepdims=True), rtol=1e-5)
+
+
+def test_ascendc_assert_names_the_condition(a2):
+    x = pyasc.zeros((8,), dtype="float32", device="sim")
+    with pytest.raises(pyasc.PyascError, match=r"assert.*ASCENDC_ASSERT\(\(rows \* cols <= 1024\)\) failed"):
+        _run(a2.function("study13_clamp_softmax"), 1, (x, x, x, np.uint32(64), np.uint32(64)))

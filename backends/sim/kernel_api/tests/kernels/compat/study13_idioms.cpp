@@ -6,6 +6,7 @@
 // on the scalar side, Simt::UintDiv / asc_uintdiv in the VF function) and per-bucket counters in UB
 // counted with asc_atomic_add (simt_api/device_atomic_functions.h).
 #include "kernel_operator_list_tensor_intf.h"
+#include "lib/matmul_intf.h"
 
 using namespace AscendC;
 
@@ -65,6 +66,47 @@ extern "C" __global__ __aicore__ void study13_list_parse(GM_ADDR list, GM_ADDR i
         inf[1 + i] = reinterpret_cast<uint64_t>(listDesc.GetDataPtr<uint8_t>(i));
     }
     dcci(inf, cache_line_t::SINGLE_CACHE_LINE);
+}
+
+// RecSDK disentangle_attention's vector idioms: ClampMin / ClampMax with and without a temporary buffer, the SoftMax
+// form with a temporary buffer and no sum / max outputs, ASCENDC_ASSERT, a MatmulType with its SRCPOS parameter.
+static_assert(MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NONE, false, TPosition::VECOUT>::srcPos ==
+                  TPosition::VECOUT && MatmulType<TPosition::GM, CubeFormat::ND, half>::srcPos == TPosition::GM,
+              "MatmulType's SRCPOS");
+
+extern "C" __global__ __aicore__ void study13_clamp_softmax(GM_ADDR x, GM_ADDR clipped, GM_ADDR probs, uint32_t rows,
+                                                            uint32_t cols)
+{
+    ASCENDC_ASSERT((rows * cols <= 1024), { KERNEL_LOG(KERNEL_ERROR, "too big: %u x %u", rows, cols); });
+    const uint32_t n = rows * cols;
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQ;
+    TQue<TPosition::VECOUT, 1> outQ;
+    TBuf<TPosition::VECCALC> tmpBuf;
+    pipe.InitBuffer(inQ, 1, 1024 * sizeof(float));
+    pipe.InitBuffer(outQ, 1, 2 * 1024 * sizeof(float));
+    pipe.InitBuffer(tmpBuf, 8192);
+    GlobalTensor<float> xGm, cGm, pGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, n);
+    cGm.SetGlobalBuffer((__gm__ float *)clipped, n);
+    pGm.SetGlobalBuffer((__gm__ float *)probs, n);
+    LocalTensor<float> in = inQ.AllocTensor<float>();
+    DataCopy(in, xGm, n);
+    inQ.EnQue(in);
+    in = inQ.DeQue<float>();
+    LocalTensor<uint8_t> tmp = tmpBuf.Get<uint8_t>();
+    LocalTensor<float> out = outQ.AllocTensor<float>();
+    ClampMin(out, in, tmp, -0.5f, n);
+    ClampMax(out, out, 0.5f, n);
+    SoftMaxTiling tiling{};
+    SoftMaxShapeInfo shape = {rows, cols, rows, cols};
+    SoftMax<float>(out[1024], in, tmp, tiling, shape);
+    outQ.EnQue(out);
+    out = outQ.DeQue<float>();
+    DataCopy(cGm, out, n);
+    DataCopy(pGm, out[1024], n);
+    outQ.FreeTensor(out);
+    inQ.FreeTensor(in);
 }
 
 #if __CCE_AICORE__ == 310
