@@ -34,13 +34,18 @@ namespace AscendC {
 using ::CubeFormat;
 using ::LayoutMode;
 
+// SRCPOS (the logical position the matrix's data comes from, e.g. a GM matrix the vector core wrote from VECOUT;
+// the Matmul usage page's MatmulType, newer releases) is accepted and changes no value on the simulator.
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
 struct MatmulType {
     static constexpr TPosition pos = POSITION;
     static constexpr CubeFormat format = FORMAT;
     using T = TYPE;
     static constexpr bool isTrans = ISTRANS;
+    static constexpr LayoutMode layout = LAYOUT;
+    static constexpr bool ibShare = IBSHARE;
+    static constexpr TPosition srcPos = SRCPOS;
 };
 
 // MatmulConfig presets: the hardware scheduling variants compute the same result here.

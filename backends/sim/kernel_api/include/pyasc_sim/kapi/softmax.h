@@ -86,6 +86,13 @@ inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const 
     if (s.srcM == 0) s = {tiling.srcM, tiling.srcK, tiling.srcM, tiling.srcK};
     sim_detail::softmax_rows<T, T>(dst, nullptr, nullptr, src, s, loc);
 }
+// The same with the caller's temporary buffer (sharedTmpBuffer, as every SoftMax form has a sibling taking it).
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                    const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
+    (void)sharedTmpBuffer;
+    SoftMax<T, isReuseSource, isBasicBlock>(dst, src, tiling, softmaxShapeInfo, loc);
+}
 
 // SimpleSoftMax: dst = exp(src - max) / sum with the per-row max and sum given (one 32-byte block
 // per row, as SoftMax produces them).
