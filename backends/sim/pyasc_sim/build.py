@@ -291,7 +291,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
 
 
 #: how compile() lays out a build (part of the cache key): bump when it changes
-_LAYOUT = "iquote-line-3-mix"
+_LAYOUT = "iquote-line-3-mix-pass"
 
 
 def _copy_out(cached: str, out: str) -> str:

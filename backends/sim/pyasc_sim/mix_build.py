@@ -32,6 +32,11 @@ _DEMANGLED_KIND_RE = re.compile(r"^(?:guard variable for |TLS init function for 
                                 r"reference temporary #\d+ for )+")
 
 
+def tests_core_macros(source: bytes) -> bool:
+    """True when ``source`` names ``__DAV_C220_CUBE__`` or ``__DAV_C220_VEC__``."""
+    return bool(_TESTS_CORE_MACRO_RE.search(source))
+
+
 def wanted(flags: list[str], preprocessed: str, sources: list[bytes]) -> bool:
     """True when a build with ``flags`` should compile the kernel once per core kind: the flags
     define a 910B core macro (not the cube one alone: ``core="cube"`` asks for the cube half), the
@@ -45,10 +50,11 @@ def wanted(flags: list[str], preprocessed: str, sources: list[bytes]) -> bool:
 
 
 def pass_flags(flags: list[str], kind: str) -> list[str]:
-    """``flags`` with the core macros of ``kind`` ("aic": cube only, "aiv": vector only) and
-    ``-c`` (an object file, linked later)."""
+    """``flags`` with the core macros of ``kind`` ("aic": cube only, "aiv": vector only), the pass
+    (``PYASC_SIM_SPLIT_PASS`` 1 or 2) and ``-c`` (an object file, linked later)."""
     base = [f for f in flags if f not in (CUBE_FLAG, VEC_FLAG, "-shared")]
-    return [*base, CUBE_FLAG if kind == "aic" else VEC_FLAG, "-c"]
+    # PYASC_SIM_SPLIT_PASS tells the kernel API's host launch support (kapi/host_launch.h) which pass it is in
+    return [*base, CUBE_FLAG if kind == "aic" else VEC_FLAG, f"-DPYASC_SIM_SPLIT_PASS={1 if kind == 'aic' else 2}", "-c"]
 
 
 _PAIRED = ("-include", "-imacros", "-iquote", "-isystem", "-idirafter", "-I", "-D", "-U", "-x")
