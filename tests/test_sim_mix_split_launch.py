@@ -150,3 +150,46 @@ def test_cpu_debug_object_of_a_plain_source_is_one_compile(tmp_path):
     obj = cpudebug.compile_object(CPU_DEBUG / "mix_kernel.cpp", tmp_path / "mix_kernel.o")  # runtime branches only
     syms = subprocess.run(["nm", obj], capture_output=True, text=True, check=True).stdout
     assert "mix_scale" in syms and ".pyasc_aiv" not in syms
+
+
+def test_cpu_debug_cmake_helper_builds_the_split_source_per_core_kind(tmp_path):
+    import shutil
+    import sys
+
+    from pyasc_sim import cpudebug
+
+    if shutil.which("cmake") is None:
+        pytest.skip("cmake is not installed")
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.18)\nproject(mix_split CXX)\n"
+        f'include("{cpudebug.cmake_module()}")\n'
+        f'pyasc_cpu_debug_executable(mix_dbg "{CPU_DEBUG / "main_mix_split.cpp"}" '
+        f'"{CPU_DEBUG / "mix_split_kernel.cpp"}" DEBUG)\n')
+    subprocess.run(["cmake", "-S", str(tmp_path), "-B", str(tmp_path / "b"), f"-DPython3_EXECUTABLE={sys.executable}"],
+                   check=True, capture_output=True, timeout=300)
+    build = subprocess.run(["cmake", "--build", str(tmp_path / "b")], capture_output=True, text=True, timeout=600)
+    assert build.returncode == 0, build.stdout + build.stderr
+    assert "once per core kind" in build.stdout  # the kernel source went through python -m pyasc_sim.cpudebug
+    proc = subprocess.run([str(tmp_path / "b" / "mix_dbg"), "2"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYASC_SIM_SERIAL": "1"})
+    assert proc.returncode == 0 and proc.stdout.strip() == "mix split OK", proc.stdout + proc.stderr
+
+
+def test_cpu_debug_error_in_the_vector_pass_names_its_line(tmp_path):
+    from pyasc_sim import cpudebug
+
+    src = tmp_path / "bad_vec.cpp"
+    src.write_text(
+        '#include "kernel_operator.h"\n'
+        'extern "C" __global__ __aicore__ void bad(GM_ADDR x) {\n'
+        "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);\n"
+        "#if defined(__DAV_C220_CUBE__)\n"
+        "    (void)x;\n"
+        "#elif defined(__DAV_C220_VEC__)\n"
+        "    undeclared_in_the_vector_half(x);\n"
+        "#endif\n"
+        "}\n")
+    with pytest.raises(pyasc_sim.KernelCompileError, match=r"bad_vec\.cpp:7: error:.*undeclared_in_the_vector_half"):
+        cpudebug.compile_object(src, tmp_path / "bad.o", debug=True)
+    with pytest.raises(pyasc_sim.KernelBuildError, match=r"nosuch\.cpp does not exist"):
+        cpudebug.compile_object(tmp_path / "nosuch.cpp", tmp_path / "x.o")

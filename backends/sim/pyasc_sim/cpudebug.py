@@ -62,12 +62,16 @@ def compile_object(source: str | os.PathLike, output: str | os.PathLike, *, debu
     that registers each kernel's vector pass: ``ICPU_RUN_KF`` runs the cube pass on a block's AIC
     (``MIX_MODE``, ``AIC_MODE``) and the vector pass on its AIV (``MIX_MODE``, ``AIV_MODE``)."""
     out = os.path.abspath(os.fspath(output))
+    if not os.path.isfile(source):
+        raise KernelBuildError(f"cpu-debug source {os.path.abspath(os.fspath(source))} does not exist; pass the "
+                               "kernel (or host) .cpp file to compile")
     with tempfile.TemporaryDirectory(prefix="pyasc_cpu_debug_obj_") as tmp:
         job = _Compile(os.path.abspath(os.fspath(source)), os.path.join(tmp, "out.o"), debug=debug,
                        include_dirs=[os.fspath(d) for d in include_dirs], extra_flags=extra_flags, soc=soc,
                        cxx=_compiler(compiler))
         job.start()
         job.finish()
+        os.makedirs(os.path.dirname(out), exist_ok=True)
         shutil.copyfile(job.output, out)
     return out
 
