@@ -17,6 +17,7 @@ import pytest
 import pyasc
 import pyasc_sim
 from ascendc_kernels import ASCENDC_DIR
+from pyasc_sim import mix_build
 
 SRC = ASCENDC_DIR / "compat" / "mix_split_launch.cpp"
 CPU_DEBUG = ASCENDC_DIR / "compat" / "cpu_debug"
@@ -61,6 +62,21 @@ def test_template_kernel_launch_runs_each_pass_on_its_core(binary, launcher, dty
 
 def test_extern_c_kernel_launch_runs_each_pass_on_its_core(binary):
     _run(binary, "mix_launch_c_do", np.float32, 2)
+
+
+def test_generic_core_macros_are_per_core_kind_too(binary):
+    info = pyasc.full((2 * 3 * 16,), -1, dtype="int32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_sim.host_function(binary, "mix_dav_do", ["uint32", "pointer", "pointer"])(2, None, info)
+    pyasc.synchronize()
+    rows = info.numpy().reshape(2, 3, 16)[:, :, :2]
+    np.testing.assert_array_equal(rows, np.tile([[1, 0], [0, 1], [0, 1]], (2, 1)).reshape(2, 3, 2))
+    vec = pyasc_sim.build.arch_defines("Ascend910B1", "vec")
+    assert "-D__DAV_VEC__=1" in vec and "-D__DAV_CUBE__=1" not in vec
+    mixed = "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);"
+    assert mix_build.wanted(vec, mixed, [b"#if defined(__DAV_CUBE__)\n#elif defined(__DAV_VEC__)\n#endif\n"])
+    aic = mix_build.pass_flags(pyasc_sim.build.arch_defines("Ascend910B1", "mix"), "aic")
+    assert "-D__DAV_CUBE__=1" in aic and "-D__DAV_VEC__=1" not in aic
 
 
 def test_the_vector_pass_copies_are_not_host_functions(binary):

@@ -6,8 +6,8 @@
 #   pyasc_cpu_debug_executable(saxpy_dbg main.cpp saxpy_kernel.cpp DEBUG)    # -O0 -g, for gdb
 #
 # The sources get the kernel API include directory, C++20, ASCENDC_CPU_DEBUG and the 910B
-# architecture macros (__CCE_AICORE__=220, __NPU_ARCH__=2201, __DAV_C220_VEC__). A source that tests
-# __DAV_C220_CUBE__ / __DAV_C220_VEC__ (itself or a header next to it) is built by
+# architecture macros (__CCE_AICORE__=220, __NPU_ARCH__=2201, __DAV_C220_VEC__, __DAV_VEC__). A source
+# that tests __DAV_C220_CUBE__ / __DAV_C220_VEC__ / __DAV_CUBE__ / __DAV_VEC__ (itself or a header next to it) is built by
 # `python -m pyasc_sim.cpudebug` instead (with the target's include directories and definitions):
 # a mixed kernel (KERNEL_TYPE_MIX_AIC_1_1 / 1_2) once per core kind, as the NPU toolchain does, so
 # the AIC run the cube pass and the AIV the vector pass (needs the Python that has pyasc).
@@ -39,7 +39,7 @@ function(_pyasc_names_core_macro src out)
       string(APPEND _text "${_more}")
     endif()
   endforeach()
-  if(_text MATCHES "__DAV_C220_(CUBE|VEC)__")
+  if(_text MATCHES "__DAV_(C220_)?(CUBE|VEC)__")
     set(${out} TRUE PARENT_SCOPE)
   endif()
 endfunction()
@@ -75,7 +75,7 @@ function(pyasc_cpu_debug_executable target)
   target_compile_features(${target} PRIVATE cxx_std_20)
   target_include_directories(${target} PRIVATE ${PYASC_SIM_INCLUDE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_definitions(${target} PRIVATE ASCENDC_CPU_DEBUG=1 __CCE_KT_TEST__=1 __CCE_AICORE__=220
-                             __NPU_ARCH__=2201 __DAV_C220_VEC__=1)
+                             __NPU_ARCH__=2201 __DAV_C220_VEC__=1 __DAV_VEC__=1)
   if(ARG_DEBUG)
     target_compile_options(${target} PRIVATE -O0 -g)
   endif()

@@ -130,3 +130,29 @@ void mix_launch_c_do(uint32_t blockDim, void *stream, uint8_t *x, uint8_t *y, ui
 {
     mix_launch_c<<<blockDim, nullptr, stream>>>(x, y, ws, info, base);
 }
+
+// mix_dav(info): the generic core macros bisheng defines too (__DAV_CUBE__ / __DAV_VEC__), one pass per
+// core kind as well: each core writes {__DAV_CUBE__, __DAV_VEC__} to its 64-byte row of info.
+extern "C" __global__ __aicore__ void mix_dav(GM_ADDR info)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    const bool aic = ASCEND_IS_AIC;
+    const uint32_t group = aic ? GetBlockIdx() : GetBlockIdx() / GetTaskRation();
+    GlobalTensor<int32_t> row;
+    row.SetGlobalBuffer((__gm__ int32_t *)info + (group * 3 + (aic ? 0 : 1 + GetSubBlockIdx())) * 16, 16);
+#if defined(__DAV_CUBE__)
+    row.SetValue(0, 1);
+#else
+    row.SetValue(0, 0);
+#endif
+#ifdef __DAV_VEC__
+    row.SetValue(1, 1);
+#else
+    row.SetValue(1, 0);
+#endif
+}
+
+void mix_dav_do(uint32_t blockDim, void *stream, uint8_t *info)
+{
+    mix_dav<<<blockDim, nullptr, stream>>>(info);
+}
