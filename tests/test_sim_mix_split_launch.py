@@ -147,6 +147,8 @@ def cpu_debug_exe(tmp_path_factory):
 
 @pytest.mark.parametrize("serial", [False, True])
 def test_cpu_debug_program_runs_each_pass_on_its_core(cpu_debug_exe, serial):
+    # before: one compile with the vector macro, so the AIC ran the vector pass too and waited for its
+    # own flag (cross-core-deadlock, exit status 1)
     env = {**os.environ, **({"PYASC_SIM_SERIAL": "1"} if serial else {})}
     proc = subprocess.run([cpu_debug_exe, "3"], capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode == 0 and proc.stdout.strip() == "mix split OK", proc.stdout + proc.stderr
