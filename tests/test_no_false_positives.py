@@ -27,7 +27,8 @@ OP_PROJECT = COMPAT / "op_project"
 
 #: sources that are not a kernel translation unit of their own (a host program)
 NOT_KERNELS = {COMPAT / "cpu_debug" / "main.cpp": "the CPU-debug sample's host program (ICPU_RUN_KF)",
-               COMPAT / "cpu_debug" / "main_mix.cpp": "the CPU-debug MIX_MODE sample's host program"}
+               COMPAT / "cpu_debug" / "main_mix.cpp": "the CPU-debug MIX_MODE sample's host program",
+               COMPAT / "cpu_debug" / "main_mix_split.cpp": "the CPU-debug host program of the split mixed kernel"}
 
 #: how the tests compile a source that needs more than the defaults
 COMPILE_ARGS = {

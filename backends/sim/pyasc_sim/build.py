@@ -291,7 +291,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
 
 
 #: how compile() lays out a build (part of the cache key): bump when it changes
-_LAYOUT = "iquote-line-3-mix"
+_LAYOUT = "iquote-line-3-mix-pass"
 
 
 def _copy_out(cached: str, out: str) -> str:
@@ -594,10 +594,11 @@ def arch_defines(soc: str | None = None, core: str = "vec") -> list[str]:
     if dav == "M200":  # one AI Core runs cube and vector code: one macro for every core kind
         out.append("-D__DAV_M200__=1")
         return out
+    # the bisheng compiler also defines the generic spellings __DAV_VEC__ / __DAV_CUBE__ per core kind
     if core in ("vec", "mix"):
-        out.append(f"-D__DAV_{dav}_VEC__=1")
+        out += [f"-D__DAV_{dav}_VEC__=1", "-D__DAV_VEC__=1"]
     if core in ("cube", "mix"):
-        out.append(f"-D__DAV_{dav}_CUBE__=1")
+        out += [f"-D__DAV_{dav}_CUBE__=1", "-D__DAV_CUBE__=1"]
     return out
 
 

@@ -14,6 +14,7 @@ import subprocess
 from collections.abc import Sequence
 
 from .build import KernelBuildError
+from .mix_build import SUFFIX as _AIV_SUFFIX
 
 __all__ = ["host_function"]
 
@@ -27,7 +28,9 @@ def _symbol(binary: str, name: str) -> str:
     proc = subprocess.run(["nm", "-D", "--defined-only", binary], capture_output=True, text=True)
     if proc.returncode != 0:
         raise KernelBuildError(f"cannot read the symbols of {binary} (nm: {proc.stderr.strip()})")
-    syms = [line.split()[-1] for line in proc.stdout.splitlines() if line.strip()]
+    # a mixed kernel built per core kind (mix_build) also holds the vector pass's renamed copies: not callable
+    syms = [s for s in (line.split()[-1] for line in proc.stdout.splitlines() if line.strip())
+            if not s.endswith(_AIV_SUFFIX)]
     if name in syms:
         return name
     parts = name.split("::")

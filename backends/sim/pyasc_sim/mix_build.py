@@ -19,10 +19,13 @@ import subprocess
 
 _DECLARES_MIX_RE = re.compile(r"\bKERNEL_TYPE_MIX_AIC_1_[12]\b")
 _DECLARES_MIX_BYTES_RE = re.compile(rb"\bKERNEL_TYPE_MIX_AIC_1_[12]\b")
-_TESTS_CORE_MACRO_RE = re.compile(rb"\b__DAV_C220_(?:CUBE|VEC)__\b")
-#: the -D flags of the two core kinds (build.arch_defines spells them so)
+_TESTS_CORE_MACRO_RE = re.compile(rb"\b__DAV_(?:C220_)?(?:CUBE|VEC)__\b")
+#: the -D flags of the two core kinds (build.arch_defines spells them so): the 910B's and the generic
+#: spelling the bisheng compiler defines too (__DAV_CUBE__ / __DAV_VEC__)
 CUBE_FLAG = "-D__DAV_C220_CUBE__=1"
 VEC_FLAG = "-D__DAV_C220_VEC__=1"
+CUBE_FLAGS = (CUBE_FLAG, "-D__DAV_CUBE__=1")
+VEC_FLAGS = (VEC_FLAG, "-D__DAV_VEC__=1")
 #: suffix of the vector pass's renamed symbols
 SUFFIX = ".pyasc_aiv"
 #: demangled prefixes of data both passes share (the kernel API's and the C++ library's state)
@@ -32,11 +35,17 @@ _DEMANGLED_KIND_RE = re.compile(r"^(?:guard variable for |TLS init function for 
                                 r"reference temporary #\d+ for )+")
 
 
+def tests_core_macros(source: bytes) -> bool:
+    """True when ``source`` names ``__DAV_C220_CUBE__`` / ``__DAV_C220_VEC__`` (or ``__DAV_CUBE__`` / ``__DAV_VEC__``)."""
+    return bool(_TESTS_CORE_MACRO_RE.search(source))
+
+
 def wanted(flags: list[str], preprocessed: str, sources: list[bytes]) -> bool:
     """True when a build with ``flags`` should compile the kernel once per core kind: the flags
     define a 910B core macro (not the cube one alone: ``core="cube"`` asks for the cube half), the
     kernel declares a mixed task type (KERNEL_TYPE_MIX_AIC_1_1 / 1_2) and its source (or one of its
-    own headers, ``sources``) tests ``__DAV_C220_CUBE__`` / ``__DAV_C220_VEC__``; other kernels
+    own headers, ``sources``) tests ``__DAV_C220_CUBE__`` / ``__DAV_C220_VEC__`` (or the generic
+    ``__DAV_CUBE__`` / ``__DAV_VEC__``); other kernels
     compile once (their halves, if any, branch at run time)."""
     if VEC_FLAG not in flags or not any(_TESTS_CORE_MACRO_RE.search(s) for s in sources):
         return False  # the cheap test first: most kernels never name the core macros
@@ -45,10 +54,12 @@ def wanted(flags: list[str], preprocessed: str, sources: list[bytes]) -> bool:
 
 
 def pass_flags(flags: list[str], kind: str) -> list[str]:
-    """``flags`` with the core macros of ``kind`` ("aic": cube only, "aiv": vector only) and
-    ``-c`` (an object file, linked later)."""
-    base = [f for f in flags if f not in (CUBE_FLAG, VEC_FLAG, "-shared")]
-    return [*base, CUBE_FLAG if kind == "aic" else VEC_FLAG, "-c"]
+    """``flags`` with the core macros of ``kind`` ("aic": cube only, "aiv": vector only), the pass
+    (``PYASC_SIM_SPLIT_PASS`` 1 or 2) and ``-c`` (an object file, linked later)."""
+    base = [f for f in flags if f not in (*CUBE_FLAGS, *VEC_FLAGS, "-shared")]
+    # PYASC_SIM_SPLIT_PASS tells the kernel API's host launch support (kapi/host_launch.h) which pass it is in
+    return [*base, *(CUBE_FLAGS if kind == "aic" else VEC_FLAGS), f"-DPYASC_SIM_SPLIT_PASS={1 if kind == 'aic' else 2}",
+            "-c"]
 
 
 _PAIRED = ("-include", "-imacros", "-iquote", "-isystem", "-idirafter", "-I", "-D", "-U", "-x")

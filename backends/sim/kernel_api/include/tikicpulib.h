@@ -7,7 +7,9 @@
 //   ICPU_SET_TILING_KEY(key)                          the key TILING_KEY_IS compares with
 //   ICPU_RUN_KF(kernel, blockDim, args...)            runs `blockDim` blocks of the kernel
 // MIX_MODE runs each block as one AIC and, once the kernel declares KERNEL_TYPE_MIX_AIC_1_2 (1_1),
-// its two (one) AIV, as the simulator's normal launch does; cross-core waits (SyncAll,
+// its two (one) AIV, as the simulator's normal launch does (a kernel source split with #if
+// defined(__DAV_C220_CUBE__) / __DAV_C220_VEC__ is built once per core kind by `pyasc cpu-debug`: the
+// AIC run its cube pass, the AIV its vector pass); cross-core waits (SyncAll,
 // CrossCoreWaitFlag) meet across the launch.  Blocks run in parallel, one thread each, with the kernel API's sanitizer checks (PYASC_SIM_CHECKS
 // switches them); PYASC_SIM_SERIAL=1 runs them one at a time in the calling thread (for gdb).  A
 // failed check prints "kernel K block B: ..." to stderr and ends the program with status 1 after
@@ -93,9 +95,11 @@ inline void run_block(void (*fn)(P...), const char *name, uint32_t idx, uint32_t
     if (registry().mode == AscendC::KernelMode::MIX_MODE) {
         run_entry_block(ctx, fn, name, args...);  // AIC first; the mixed-kernel declaration starts the AIV
     } else {
+        // AIV_MODE runs a split build's vector pass (AIC_MODE its cube pass, the kernel itself)
+        void (*const body)(P...) = core == AscendC::AIV && split_aiv(fn) != nullptr ? split_aiv(fn) : fn;
         ::pyasc_sim::kapi::BlockScope scope(&ctx, name);
         try {
-            fn((P)(args)...);  // C-style, like the device launch: uint8_t * -> __gm__ T *
+            body((P)(args)...);  // C-style, like the device launch: uint8_t * -> __gm__ T *
             ::pyasc_sim::kapi::end_of_kernel_checks(scope.state());
         } catch (const ::pyasc_sim::kapi::KernelAbort &) {
         } catch (const std::exception &e) {

@@ -6,9 +6,18 @@
 #   pyasc_cpu_debug_executable(saxpy_dbg main.cpp saxpy_kernel.cpp DEBUG)    # -O0 -g, for gdb
 #
 # The sources get the kernel API include directory, C++20, ASCENDC_CPU_DEBUG and the 910B
-# architecture macros (__CCE_AICORE__=220, __NPU_ARCH__=2201, __DAV_C220_VEC__).
+# architecture macros (__CCE_AICORE__=220, __NPU_ARCH__=2201, __DAV_C220_VEC__, __DAV_VEC__). A source
+# that tests __DAV_C220_CUBE__ / __DAV_C220_VEC__ / __DAV_CUBE__ / __DAV_VEC__ (itself or a header next to it) is built by
+# `python -m pyasc_sim.cpudebug` instead (with the target's include directories and definitions):
+# a mixed kernel (KERNEL_TYPE_MIX_AIC_1_1 / 1_2) once per core kind, as the NPU toolchain does, so
+# the AIC run the cube pass and the AIV the vector pass (needs the Python that has pyasc).
+if(NOT DEFINED Python3_EXECUTABLE)
+  find_package(Python3 COMPONENTS Interpreter)
+endif()
 if(NOT DEFINED PYASC_SIM_INCLUDE_DIR)
-  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  if(NOT Python3_EXECUTABLE)
+    message(FATAL_ERROR "PyascCpuDebug: no Python 3 found; install pyasc or set PYASC_SIM_INCLUDE_DIR")
+  endif()
   execute_process(COMMAND ${Python3_EXECUTABLE} -c "import pyasc_sim; print(pyasc_sim.get_include())"
                   OUTPUT_VARIABLE PYASC_SIM_INCLUDE_DIR OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _pyasc_rc)
   if(NOT _pyasc_rc EQUAL 0)
@@ -17,13 +26,61 @@ if(NOT DEFINED PYASC_SIM_INCLUDE_DIR)
 endif()
 find_package(Threads REQUIRED)
 
+# Whether `src` (or a header it includes with quotes from its directory) names a core macro; `deps`:
+# those headers (the object is rebuilt when one changes).
+function(_pyasc_names_core_macro src out deps)
+  set(${out} FALSE PARENT_SCOPE)
+  set(_found)
+  file(READ "${src}" _text)
+  get_filename_component(_dir "${src}" DIRECTORY)
+  string(REGEX MATCHALL "#[ \t]*include[ \t]*\"[^\"]+\"" _incs "${_text}")
+  foreach(_inc ${_incs})
+    string(REGEX REPLACE "#[ \t]*include[ \t]*\"([^\"]+)\"" "\\1" _name "${_inc}")
+    if(EXISTS "${_dir}/${_name}")
+      file(READ "${_dir}/${_name}" _more)
+      string(APPEND _text "${_more}")
+      list(APPEND _found "${_dir}/${_name}")
+    endif()
+  endforeach()
+  set(${deps} ${_found} PARENT_SCOPE)
+  if(_text MATCHES "__DAV_(C220_)?(CUBE|VEC)__")
+    set(${out} TRUE PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(pyasc_cpu_debug_executable target)
   cmake_parse_arguments(ARG "DEBUG" "" "" ${ARGN})
-  add_executable(${target} ${ARG_UNPARSED_ARGUMENTS})
+  set(_sources)
+  set(_objects)
+  foreach(_src ${ARG_UNPARSED_ARGUMENTS})
+    get_filename_component(_abs "${_src}" ABSOLUTE)
+    set(_split FALSE)
+    set(_deps)
+    if(Python3_EXECUTABLE AND EXISTS "${_abs}")
+      _pyasc_names_core_macro("${_abs}" _split _deps)
+    endif()
+    if(_split)
+      get_filename_component(_name "${_abs}" NAME)
+      set(_obj "${CMAKE_CURRENT_BINARY_DIR}/pyasc_cpu_debug/${target}/${_name}.o")
+      set(_dbg)
+      if(ARG_DEBUG)
+        set(_dbg --debug)
+      endif()
+      add_custom_command(OUTPUT "${_obj}"
+        COMMAND ${Python3_EXECUTABLE} -m pyasc_sim.cpudebug "${_abs}" -o "${_obj}" ${_dbg}
+                "-I$<JOIN:$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>,;-I>"
+                "-D$<JOIN:$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>,;-D>"
+        DEPENDS "${_abs}" ${_deps} COMMENT "pyasc: building ${_name} once per core kind" COMMAND_EXPAND_LISTS VERBATIM)
+      list(APPEND _objects "${_obj}")
+    else()
+      list(APPEND _sources "${_src}")
+    endif()
+  endforeach()
+  add_executable(${target} ${_sources} ${_objects})
   target_compile_features(${target} PRIVATE cxx_std_20)
   target_include_directories(${target} PRIVATE ${PYASC_SIM_INCLUDE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_definitions(${target} PRIVATE ASCENDC_CPU_DEBUG=1 __CCE_KT_TEST__=1 __CCE_AICORE__=220
-                             __NPU_ARCH__=2201 __DAV_C220_VEC__=1)
+                             __NPU_ARCH__=2201 __DAV_C220_VEC__=1 __DAV_VEC__=1)
   if(ARG_DEBUG)
     target_compile_options(${target} PRIVATE -O0 -g)
   endif()

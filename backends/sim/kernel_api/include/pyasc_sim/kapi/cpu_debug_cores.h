@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -110,6 +111,26 @@ inline void attach_cores(PyascSimBlockContext &ctx) {
     ctx.core_ended = &core_ended;
 }
 
+// A mixed kernel source built once per core kind (pyasc_sim.cpudebug, a split build: #if
+// defined(__DAV_C220_CUBE__) / __DAV_C220_VEC__): kernel (its cube pass) -> its vector pass, registered
+// by the cube pass's unit when the program starts.
+inline std::map<const void *, const void *> &split_kernels() {
+    static std::map<const void *, const void *> m;
+    return m;
+}
+template <typename... P>
+inline bool register_split(void (*aic)(P...), void (*aiv)(P...)) {
+    split_kernels()[reinterpret_cast<const void *>(aic)] = reinterpret_cast<const void *>(aiv);
+    return true;
+}
+// The vector pass of `fn` when its source was built per core kind, else nullptr.
+template <typename... P>
+inline auto split_aiv(void (*fn)(P...)) -> void (*)(P...) {
+    const auto &m = split_kernels();
+    auto it = m.find(reinterpret_cast<const void *>(fn));
+    return it != m.end() ? reinterpret_cast<void (*)(P...)>(const_cast<void *>(it->second)) : nullptr;
+}
+
 // A block of a MIX_MODE launch: the arguments packed as the device launch lays them out, then the
 // kernel API's entry (the block's first core is its AIC; the mixed-kernel declaration starts the AIV).
 template <typename... P, typename... A>
@@ -126,7 +147,7 @@ inline void run_entry_block(PyascSimBlockContext &ctx, void (*fn)(P...), const c
     (put(std::common_type<std::decay_t<P>>{}, args), ...);
     ctx.args = blob.data();
     ctx.args_size = static_cast<size_t>(table[1 + 4 * sizeof...(P)]);
-    ::pyasc_sim::kapi::run_entry(&ctx, name, fn);
+    ::pyasc_sim::kapi::run_entry(&ctx, name, fn, split_aiv(fn));  // a split build: the AIV run the vector pass
     ctx.args = nullptr;
 }
 

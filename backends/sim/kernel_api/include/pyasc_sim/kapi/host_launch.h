@@ -158,7 +158,9 @@ inline Launcher<A...> launcher(void (*fn)(A...), const char *name, uint32_t bloc
 // (__pyasc_sim_entry___pyasc_sim_instance); an instance launch passes, before the kernel's 8-byte
 // argument slots, the offset of the instance's entry function inside the binary (the same in the
 // host and the device process, which load the same file).  The trampoline accepts only offsets that
-// an instance registered when the binary was loaded.
+// an instance registered when the binary was loaded.  A mixed kernel built once per core kind
+// (PYASC_SIM_SPLIT_PASS 1: the cube pass, 2: the vector pass) registers the cube pass's entries; the
+// vector pass registers its instances by name, and a cube entry hands its AIV that pass's kernel.
 using InstanceEntry = void (*)(PyascSimBlockContext *);
 
 inline std::mutex &instance_mutex() {
@@ -180,24 +182,61 @@ inline bool register_instance(InstanceEntry e) {
     return true;
 }
 
+// A split build's vector-pass instances by name ("kernel<half>"), for the cube pass's entries.
+inline std::map<std::string, void *> &aiv_instances() {
+    static std::map<std::string, void *> m;
+    return m;
+}
+inline bool register_aiv_instance(const char *name, void *fn) {
+    std::lock_guard<std::mutex> lock(instance_mutex());
+    aiv_instances()[name] = fn;
+    return true;
+}
+inline void *aiv_instance(const char *name) {
+    std::lock_guard<std::mutex> lock(instance_mutex());
+    auto it = aiv_instances().find(name);
+    return it != aiv_instances().end() ? it->second : nullptr;
+}
+
+// The instance in GCC's / clang's __PRETTY_FUNCTION__ of Instance<Fn>::name ("... [with auto Fn = &k<half>]").
+inline std::string instance_name(const char *pretty) {
+    std::string s = pretty;
+    const size_t a = s.find("Fn = ");
+    if (a == std::string::npos) return "template kernel";
+    s = s.substr(a + 5);
+    s = s.substr(0, s.find_first_of(";]"));
+    if (!s.empty() && s[0] == '&') s = s.substr(1);
+    return s;
+}
+
 template <auto Fn>
 struct Instance {
-    // "kernel<half>" from the compiler's spelling of Fn (for messages and the kernel name).
+    // "kernel<half>" from the compiler's spelling of Fn (for messages, the kernel name, and the key of
+    // a split build's vector pass): read in name() itself, whose __PRETTY_FUNCTION__ names Fn (a
+    // lambda's would not: every instance was "template kernel", so two instances shared a key).
     static const char *name() {
-        static const std::string n = [] {
-            std::string s = __PRETTY_FUNCTION__;
-            const size_t a = s.find("Fn = ");
-            if (a == std::string::npos) return std::string("template kernel");
-            s = s.substr(a + 5);
-            const size_t b = s.find_first_of(";]");
-            s = s.substr(0, b);
-            if (!s.empty() && s[0] == '&') s = s.substr(1);
-            return s;
-        }();
+        static const std::string n = instance_name(__PRETTY_FUNCTION__);
         return n.c_str();
     }
+#if PYASC_SIM_SPLIT_PASS == 1
+    // A mixed kernel built once per core kind (pyasc_sim.mix_build): the cube pass's entry hands the
+    // vector pass's instance (registered by name, below) to the block's AIV.
+    static decltype(Fn) aiv() {
+        static const decltype(Fn) fn = reinterpret_cast<decltype(Fn)>(aiv_instance(name()));
+        return fn;
+    }
+    static void entry(PyascSimBlockContext *ctx) { ::pyasc_sim::kapi::run_entry(ctx, name(), Fn, aiv()); }
+#else
     static void entry(PyascSimBlockContext *ctx) { ::pyasc_sim::kapi::run_entry(ctx, name(), Fn); }
+#endif
     static inline const bool registered = register_instance(&entry);
+};
+
+// The vector pass of a split build registers each launched instance under its name instead of
+// adding an entry of its own: the trampoline runs the cube pass's entry, which finds it.
+template <auto Fn>
+struct AivInstance {
+    static inline const bool registered = register_aiv_instance(Instance<Fn>::name(), reinterpret_cast<void *>(Fn));
 };
 
 template <typename... A>
@@ -240,7 +279,11 @@ private:
 template <auto Fn, typename... A>
 inline InstanceLauncher<A...> make_instance_launcher(void (*fn)(A...), const char *text, uint32_t blocks,
                                                      void *stream) {
+#if PYASC_SIM_SPLIT_PASS == 2
+    (void)AivInstance<Fn>::registered;  // the cube pass's entry of the instance runs it on the AIV
+#else
     (void)Instance<Fn>::registered;  // the instance's entry exists in every process loading the binary
+#endif
     return InstanceLauncher<A...>(fn, &Instance<Fn>::entry, text, blocks, stream);
 }
 template <auto Fn, typename L2, typename S>
