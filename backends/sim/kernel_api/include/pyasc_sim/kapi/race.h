@@ -332,8 +332,10 @@ struct RaceState {
             }
         }
         // Recorded after the checks, in program order; runs are read only by the checks above, so an
-        // access may wait in `held` (see there) until a check could see it.
-        Rec rec[kHeld];
+        // access may wait in `held` (see there) until a check could see it.  This instruction's
+        // accesses go straight into the other half of `stage` (no copy: see Held).
+        Held *rec = stage[cur ^ 1];
+        const uint64_t base = static_cast<uint64_t>(ep) << 32 | static_cast<uint64_t>(li) << 16 | static_cast<uint64_t>(p) << 8;
         size_t nrec = 0;
         bool direct = false;  // more accesses than `held` takes: recorded now
         for (size_t j = 0; j < pending.count; ++j) {
@@ -349,7 +351,10 @@ struct RaceState {
                 direct = true;
                 break;
             }
-            rec[nrec++] = Rec{n.kind, n.write, first, last};
+            rec[nrec].key = base | static_cast<uint64_t>(n.kind) << 1 | static_cast<uint64_t>(n.write);
+            rec[nrec].first = first;
+            rec[nrec].last = last;
+            ++nrec;
         }
         if (direct) {
             flush_held();
@@ -360,9 +365,9 @@ struct RaceState {
                 const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
                 if (first < last) record(n.kind, first, last, n.write, p, ep, li);
             }
-        } else if (nrec > 0 && !coalesce(rec, nrec, p, ep, li)) {
+        } else if (nrec > 0 && !coalesce(rec, nrec)) {
             flush_held();
-            for (size_t j = 0; j < nrec; ++j) held[j] = Held{rec[j], p, ep, li};
+            cur ^= 1;
             nheld = nrec;
         }
         pending.clear();
@@ -442,49 +447,52 @@ struct RaceState {
     // state that results is the same: the held accesses go in in their order, and an extension
     // moves a later access only before held accesses of other sectors.  Recorded before any check
     // of an overlapping range (commit) and before any access that does not extend them.
-    struct Rec {
-        int kind;
-        bool write;
-        uint64_t first, last;  // sectors [first, last)
-    };
+    //
+    // One held access: key = epoch << 32 | line << 16 | pipe << 8 | memory << 1 | write, sectors
+    // [first, last).  Whole 8-byte fields, each written and read at that width and never copied:
+    // a wider or misaligned load over fields just stored one by one cannot be forwarded from the
+    // store buffer and waits for the stores to reach the cache (behind DataCopy's streamed writes).
     struct Held {
-        Rec a;
-        int p;
-        uint32_t ep;
-        uint16_t li;
+        uint64_t key, first, last;
     };
     static constexpr size_t kHeld = 4;
-    Held held[kHeld];
+    static int held_kind(const Held &h) { return static_cast<int>((h.key >> 1) & 0x7f); }
+    Held stage[2][kHeld];  // stage[cur]: the held accesses; the other: the next instruction's
+    unsigned cur = 0;
     size_t nheld = 0;
     void flush_held() {
-        for (size_t j = 0; j < nheld; ++j) record(held[j].a.kind, held[j].a.first, held[j].a.last, held[j].a.write, held[j].p,
-                                                  held[j].ep, held[j].li);
+        const Held *h = stage[cur];
+        for (size_t j = 0; j < nheld; ++j) {
+            const uint64_t k = h[j].key;
+            record(held_kind(h[j]), h[j].first, h[j].last, (k & 1) != 0, static_cast<int>((k >> 8) & 0xff),
+                   static_cast<uint32_t>(k >> 32), static_cast<uint16_t>(k >> 16));
+        }
         nheld = 0;
     }
     bool held_overlaps(int kind, uint64_t first, uint64_t last) const {
+        const Held *h = stage[cur];
         for (size_t j = 0; j < nheld; ++j) {
-            const Rec &h = held[j].a;
-            if (h.kind == kind && h.first < last && first < h.last) return true;
+            if (held_kind(h[j]) == kind && h[j].first < last && first < h[j].last) return true;
         }
         return false;
     }
     // Extends the held accesses, one by one, by this instruction's (rec[0, n)) when each continues
-    // its counterpart and touches no sector of a later held access (which it would then precede).
-    bool coalesce(const Rec *rec, size_t n, int p, uint32_t ep, uint16_t li) {
+    // its counterpart (same key, the next or the previous sectors) and touches no sector of a later
+    // held access (which it would then precede).
+    bool coalesce(const Held *rec, size_t n) {
         if (n != nheld) return false;
+        Held *h = stage[cur];
         for (size_t j = 0; j < n; ++j) {
-            const Held &h = held[j];
-            if (h.p != p || h.ep != ep || h.li != li || h.a.kind != rec[j].kind || h.a.write != rec[j].write) return false;
-            if (rec[j].first != h.a.last && rec[j].last != h.a.first) return false;
+            if (h[j].key != rec[j].key) return false;
+            if (rec[j].first != h[j].last && rec[j].last != h[j].first) return false;
+            const int kind = held_kind(rec[j]);
             for (size_t k = j + 1; k < n; ++k) {
-                const Rec &o = held[k].a;
-                if (o.kind == rec[j].kind && o.first < rec[j].last && rec[j].first < o.last) return false;
+                if (held_kind(h[k]) == kind && h[k].first < rec[j].last && rec[j].first < h[k].last) return false;
             }
         }
         for (size_t j = 0; j < n; ++j) {
-            Rec &a = held[j].a;
-            a.first = std::min(a.first, rec[j].first);
-            a.last = std::max(a.last, rec[j].last);
+            if (rec[j].first < h[j].first) h[j].first = rec[j].first;
+            if (rec[j].last > h[j].last) h[j].last = rec[j].last;
         }
         return true;
     }
