@@ -22,8 +22,9 @@ CHUNK = 4096
 BATCH_CHUNK = 2048
 #: softmax's batched chunk: its batch holds four UB buffers (not five to seven) and works per row
 #: (max, x - max, sum, scale) and per batch (DMA, Exp, flags): for (4096, 1024) float32 a 4096 chunk
-#: measured 2-7% less device CPU time than 2048 with checks off and 2-10% with checks on (4 rows per
-#: batch: fewer per-batch instructions, each checked); the results do not depend on it
+#: measured 2-10% less device CPU time than 2048 with checks on (4 rows per batch: fewer per-batch
+#: instructions, each checked) and the same within noise (-7..+7%) with checks off; the results do not
+#: depend on it
 SOFTMAX_BATCH_CHUNK = CHUNK
 
 
