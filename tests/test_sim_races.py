@@ -134,6 +134,19 @@ def test_scalar_write_then_vector_op_needs_s_v(kernels, stream):
                 "(32-byte sector at offset 0)")
 
 
+def test_row_by_row_vector_ops_then_unordered_reads(kernels, stream):
+    # the two Adds (one per half) are recorded merged: a race on either half is still found
+    z = pyasc.zeros(2 * TILE, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("rows_then_read"), 1, (z, 3), stream=stream)
+    stream.synchronize()
+    np.testing.assert_array_equal(z.numpy(), np.full(2 * TILE, 3.0, dtype=np.float32))
+    pyasc_acl.launch(kernels.function("rows_then_read"), 1, (z, 2), stream=stream)
+    expect_race(stream, "rows_then_read", "raw-rows-v-s", "read-after-write", "S", "V", "reads UB bytes [1024, 1028)")
+    pyasc_acl.launch(kernels.function("rows_then_read"), 1, (z, 1), stream=stream)
+    expect_race(stream, "rows_then_read", "raw-rows-v-mte3", "read-after-write", "MTE3", "V",
+                "reads UB bytes [0, 2048)", "(32-byte sector at offset 0)")
+
+
 def test_scalar_write_then_store_needs_s_mte3(kernels, stream):
     z = pyasc.zeros(2 * TILE, dtype="float32", device="sim")
     pyasc_acl.launch(kernels.function("scalar_then_vector"), 1, (z, 1), stream=stream)

@@ -143,6 +143,34 @@ extern "C" __global__ __aicore__ void scalar_then_vector(GM_ADDR z, uint32_t fla
     DataCopy(gz, t, 2 * kTile);  // BAD(raw-s-mte3)
 }
 
+// Row by row (race.h holds such accesses and records them merged): a vector op on each half of a
+// tile, then a scalar read of the second half and a store of the whole tile; `flags` bit 0 keeps
+// the V->S pair, bit 1 the V->MTE3 pair.
+extern "C" __global__ __aicore__ void rows_then_read(GM_ADDR z, uint32_t flags)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * kTile * sizeof(float));
+    GlobalTensor<float> gz;
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), 2 * kTile);
+    LocalTensor<float> t = buf.Get<float>();
+    Duplicate(t, 2.0f, 2 * kTile);
+    for (uint32_t k = 0; k < 2; ++k) {
+        Adds(t[k * kTile], t[k * kTile], 1.0f, kTile);  // FIRST(raw-rows-v-s) FIRST(raw-rows-v-mte3)
+    }
+    if (flags & 1u) {
+        SetFlag<HardEvent::V_S>(0);
+        WaitFlag<HardEvent::V_S>(0);
+    }
+    const float v = t.GetValue(kTile);  // BAD(raw-rows-v-s)
+    if (flags & 2u) {
+        SetFlag<HardEvent::V_MTE3>(0);
+        WaitFlag<HardEvent::V_MTE3>(0);
+    }
+    DataCopy(gz, t, 2 * kTile);  // BAD(raw-rows-v-mte3)
+    (void)v;
+}
+
 // C (16 x 16, float) = A (16 x 16, half) x B (16 x 16, half) through TBufs on the cube path:
 // `flags` bit 0 keeps MTE2->MTE1 (L1 load before LoadData), bit 1 MTE1->M (LoadData before Mmad),
 // bit 2 M->FIX (Mmad before Fixpipe).

@@ -282,6 +282,18 @@ struct RaceState {
         // one, and the check below would find nothing (7 compares instead of a walk over the runs).
         bool current = true;
         for (int q = 0; q < kRacePipes; ++q) current = current && (q == p || vc[p][q] >= vc[q][q]);
+        // a check sees every earlier access of its range: the held ones first go in
+        if (!current && nheld != 0) {
+            for (size_t j = 0; j < pending.count; ++j) {
+                const Note &n = pending[j];
+                runs_of(n.kind, capacity);
+                const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
+                if (first < last && held_overlaps(n.kind, first, last)) {
+                    flush_held();
+                    break;
+                }
+            }
+        }
         // Reads first, and for a write its reads before its write: the report names the access
         // the missing edge belongs to (the latest unordered one).
         for (int pass = current ? 2 : 0; pass < 2; ++pass) {
@@ -319,77 +331,170 @@ struct RaceState {
                 }
             }
         }
+        // Recorded after the checks, in program order; runs are read only by the checks above, so an
+        // access may wait in `held` (see there) until a check could see it.  This instruction's
+        // accesses go straight into the other half of `stage` (no copy: see Held).
+        Held *rec = stage[cur ^ 1];
+        const uint64_t base = static_cast<uint64_t>(ep) << 32 | static_cast<uint64_t>(li) << 16 | static_cast<uint64_t>(p) << 8;
+        size_t nrec = 0;
+        bool direct = false;  // more accesses than `held` takes: recorded now
         for (size_t j = 0; j < pending.count; ++j) {
             const Note &n = pending[j];
             // A scalar read (GetValue) is checked above but not recorded: the write check ignores the
             // S pipe's reads (see there), so recording one would only split runs (a kernel reading a
             // row's result slot by slot split its result buffer into a run per slot).
             if (!n.write && p == 0) continue;
-            Runs &r = runs_of(n.kind, capacity);
+            runs_of(n.kind, capacity);
             const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
             if (first >= last) continue;
-            {  // the access covers exactly one run (a whole buffer again): update it in place
-                const size_t i = locate(n.kind, first);
-                const uint64_t end_i = i + 1 < r.size() ? r[i + 1].first : nsec[n.kind];
-                if (r[i].first == first && end_i == last) {
-                    // which neighbours equal the run once updated, decided from the values before the
-                    // update (no load of what was just stored: see same_sector)
-                    const bool next = i + 1 < r.size() && (n.write ? is_written(r[i + 1].s, ep, li, p)
-                                                                   : is_read_of(r[i + 1].s, r[i].s, ep, li, p));
-                    const bool prev =
-                        i > 0 && (n.write ? is_written(r[i - 1].s, ep, li, p) : is_read_of(r[i - 1].s, r[i].s, ep, li, p));
-                    if (prev) {  // the run before already is the updated run: it grows over this one (and the next)
-                        r.erase(r.begin() + static_cast<std::ptrdiff_t>(i),
-                                r.begin() + static_cast<std::ptrdiff_t>(i + (next ? 2 : 1)));
-                        continue;
-                    }
-                    if (n.write) {
-                        set_written(r[i].s, ep, li, p);
-                    } else {
-                        r[i].s.r_ep[p] = ep;
-                        r[i].s.r_loc[p] = li;
-                    }
-                    if (next) r.erase(r.begin() + static_cast<std::ptrdiff_t>(i + 1));
-                    continue;
-                }
-                // the access starts (ends) inside one run and leaves its sectors as the run before
-                // (after) it already is: that neighbour grows over them (a loop going row by row
-                // through a buffer at one epoch: no split and no merge per row)
-                if (last < end_i && r[i].first == first && i > 0 &&
-                    (n.write ? is_written(r[i - 1].s, ep, li, p) : is_read_of(r[i - 1].s, r[i].s, ep, li, p))) {
-                    r[i].first = last;
-                    continue;
-                }
-                if (r[i].first < first && end_i == last && i + 1 < r.size() &&
-                    (n.write ? is_written(r[i + 1].s, ep, li, p) : is_read_of(r[i + 1].s, r[i].s, ep, li, p))) {
-                    r[i + 1].first = first;
-                    continue;
-                }
+            if (nrec == kHeld) {
+                direct = true;
+                break;
             }
-            const size_t lo = split(n.kind, first);
-            const size_t hi = last < nsec[n.kind] ? split(n.kind, last) : r.size();  // the first run after the access
-            size_t end;  // one past the runs that start at or before `last` after the update
-            if (n.write) {  // one run: written by this instruction, read since by nobody
-                set_written(r[lo].s, ep, li, p);
-                r.erase(r.begin() + static_cast<std::ptrdiff_t>(lo + 1), r.begin() + static_cast<std::ptrdiff_t>(hi));
-                end = lo + 1 < r.size() ? lo + 2 : lo + 1;
-            } else {
-                for (size_t i = lo; i < hi; ++i) {
-                    r[i].s.r_ep[p] = ep;
-                    r[i].s.r_loc[p] = li;
-                }
-                end = hi < r.size() ? hi + 1 : hi;
+            rec[nrec].key = base | static_cast<uint64_t>(n.kind) << 1 | static_cast<uint64_t>(n.write);
+            rec[nrec].first = first;
+            rec[nrec].last = last;
+            ++nrec;
+        }
+        if (direct) {
+            flush_held();
+            for (size_t j = 0; j < pending.count; ++j) {
+                const Note &n = pending[j];
+                if (!n.write && p == 0) continue;
+                runs_of(n.kind, capacity);
+                const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
+                if (first < last) record(n.kind, first, last, n.write, p, ep, li);
             }
-            // merge equal neighbours in and around [first, last] so runs stay few
-            size_t keep = lo == 0 ? 0 : lo - 1;
-            for (size_t i = keep + 1; i < end; ++i) {
-                if (same_sector(r[keep].s, r[i].s)) continue;
-                if (++keep != i) r[keep] = r[i];
-            }
-            r.erase(r.begin() + static_cast<std::ptrdiff_t>(keep + 1), r.begin() + static_cast<std::ptrdiff_t>(end));
+        } else if (nrec > 0 && !coalesce(rec, nrec)) {
+            flush_held();
+            cur ^= 1;
+            nheld = nrec;
         }
         pending.clear();
         return c;
+    }
+
+    // Records an access of pipe p at epoch ep (source line li) to sectors [first, last) of memory
+    // `kind` in its runs.
+    void record(int kind, uint64_t first, uint64_t last, bool write, int p, uint32_t ep, uint16_t li) {
+        Runs &r = runs[kind];
+        {  // the access covers exactly one run (a whole buffer again): update it in place
+            const size_t i = locate(kind, first);
+            const uint64_t end_i = i + 1 < r.size() ? r[i + 1].first : nsec[kind];
+            if (r[i].first == first && end_i == last) {
+                // which neighbours equal the run once updated, decided from the values before the
+                // update (no load of what was just stored: see same_sector)
+                const bool next = i + 1 < r.size() && (write ? is_written(r[i + 1].s, ep, li, p)
+                                                               : is_read_of(r[i + 1].s, r[i].s, ep, li, p));
+                const bool prev =
+                    i > 0 && (write ? is_written(r[i - 1].s, ep, li, p) : is_read_of(r[i - 1].s, r[i].s, ep, li, p));
+                if (prev) {  // the run before already is the updated run: it grows over this one (and the next)
+                    r.erase(r.begin() + static_cast<std::ptrdiff_t>(i),
+                            r.begin() + static_cast<std::ptrdiff_t>(i + (next ? 2 : 1)));
+                    return;
+                }
+                if (write) {
+                    set_written(r[i].s, ep, li, p);
+                } else {
+                    r[i].s.r_ep[p] = ep;
+                    r[i].s.r_loc[p] = li;
+                }
+                if (next) r.erase(r.begin() + static_cast<std::ptrdiff_t>(i + 1));
+                return;
+            }
+            // the access starts (ends) inside one run and leaves its sectors as the run before
+            // (after) it already is: that neighbour grows over them (a loop going row by row
+            // through a buffer at one epoch: no split and no merge per row)
+            if (last < end_i && r[i].first == first && i > 0 &&
+                (write ? is_written(r[i - 1].s, ep, li, p) : is_read_of(r[i - 1].s, r[i].s, ep, li, p))) {
+                r[i].first = last;
+                return;
+            }
+            if (r[i].first < first && end_i == last && i + 1 < r.size() &&
+                (write ? is_written(r[i + 1].s, ep, li, p) : is_read_of(r[i + 1].s, r[i].s, ep, li, p))) {
+                r[i + 1].first = first;
+                return;
+            }
+        }
+        const size_t lo = split(kind, first);
+        const size_t hi = last < nsec[kind] ? split(kind, last) : r.size();  // the first run after the access
+        size_t end;  // one past the runs that start at or before `last` after the update
+        if (write) {  // one run: written by this instruction, read since by nobody
+            set_written(r[lo].s, ep, li, p);
+            r.erase(r.begin() + static_cast<std::ptrdiff_t>(lo + 1), r.begin() + static_cast<std::ptrdiff_t>(hi));
+            end = lo + 1 < r.size() ? lo + 2 : lo + 1;
+        } else {
+            for (size_t i = lo; i < hi; ++i) {
+                r[i].s.r_ep[p] = ep;
+                r[i].s.r_loc[p] = li;
+            }
+            end = hi < r.size() ? hi + 1 : hi;
+        }
+        // merge equal neighbours in and around [first, last] so runs stay few
+        size_t keep = lo == 0 ? 0 : lo - 1;
+        for (size_t i = keep + 1; i < end; ++i) {
+            if (same_sector(r[keep].s, r[i].s)) continue;
+            if (++keep != i) r[keep] = r[i];
+        }
+        r.erase(r.begin() + static_cast<std::ptrdiff_t>(keep + 1), r.begin() + static_cast<std::ptrdiff_t>(end));
+    }
+
+    // Accesses recorded late.  A loop over the rows of a batch issues, row after row, the same
+    // instructions on neighbouring slices of the same buffers (at one epoch of the pipe): each slice
+    // alone splits a run and the next merges it back.  Held here instead, the next instruction's
+    // accesses that continue them (same pipe, epoch, line, memory and direction, the next sectors)
+    // extend them, and the whole range is recorded once: one update of one run.  The per-sector
+    // state that results is the same: the held accesses go in in their order, and an extension
+    // moves a later access only before held accesses of other sectors.  Recorded before any check
+    // of an overlapping range (commit) and before any access that does not extend them.
+    //
+    // One held access: key = epoch << 32 | line << 16 | pipe << 8 | memory << 1 | write, sectors
+    // [first, last).  Whole 8-byte fields, each written and read at that width and never copied:
+    // a wider or misaligned load over fields just stored one by one cannot be forwarded from the
+    // store buffer and waits for the stores to reach the cache (behind DataCopy's streamed writes).
+    struct Held {
+        uint64_t key, first, last;
+    };
+    static constexpr size_t kHeld = 4;
+    static int held_kind(const Held &h) { return static_cast<int>((h.key >> 1) & 0x7f); }
+    Held stage[2][kHeld];  // stage[cur]: the held accesses; the other: the next instruction's
+    unsigned cur = 0;
+    size_t nheld = 0;
+    void flush_held() {
+        const Held *h = stage[cur];
+        for (size_t j = 0; j < nheld; ++j) {
+            const uint64_t k = h[j].key;
+            record(held_kind(h[j]), h[j].first, h[j].last, (k & 1) != 0, static_cast<int>((k >> 8) & 0xff),
+                   static_cast<uint32_t>(k >> 32), static_cast<uint16_t>(k >> 16));
+        }
+        nheld = 0;
+    }
+    bool held_overlaps(int kind, uint64_t first, uint64_t last) const {
+        const Held *h = stage[cur];
+        for (size_t j = 0; j < nheld; ++j) {
+            if (held_kind(h[j]) == kind && h[j].first < last && first < h[j].last) return true;
+        }
+        return false;
+    }
+    // Extends the held accesses, one by one, by this instruction's (rec[0, n)) when each continues
+    // its counterpart (same key, the next or the previous sectors) and touches no sector of a later
+    // held access (which it would then precede).
+    bool coalesce(const Held *rec, size_t n) {
+        if (n != nheld) return false;
+        Held *h = stage[cur];
+        for (size_t j = 0; j < n; ++j) {
+            if (h[j].key != rec[j].key) return false;
+            if (rec[j].first != h[j].last && rec[j].last != h[j].first) return false;
+            const int kind = held_kind(rec[j]);
+            for (size_t k = j + 1; k < n; ++k) {
+                if (held_kind(h[k]) == kind && h[k].first < rec[j].last && rec[j].first < h[k].last) return false;
+            }
+        }
+        for (size_t j = 0; j < n; ++j) {
+            if (rec[j].first < h[j].first) h[j].first = rec[j].first;
+            if (rec[j].last > h[j].last) h[j].last = rec[j].last;
+        }
+        return true;
     }
 
     // Happens-before edges.
