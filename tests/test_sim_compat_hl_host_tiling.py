@@ -1,9 +1,11 @@
-"""Issue 8 point 9: the sharedTmpBuffer host helpers of CumSum, AscendQuant, AscendDequant and
-AscendAntiQuant (GetXxxMaxMinTmpSize / GetXxxTmpBufferFactorSize) in C++ (tiling/tiling_api.h, run
-inside a kernel as an op's TilingFunc runs them) and Python (pyasc_sim.hl_tiling_tmp) report the same
-sizes; a buffer of the reported minimum works (the API then works chunk by chunk and still matches
-NumPy), one byte less is refused by the API naming both sizes. Kernels:
-backends/sim/kernel_api/tests/kernels/compat/hl_tmp_size_idioms.cpp, compiled once for the module."""
+"""Issue 8 point 9: host tiling helpers of the high-level APIs. The sharedTmpBuffer helpers of
+CumSum, AscendQuant, AscendDequant and AscendAntiQuant (GetXxxMaxMinTmpSize / GetXxxTmpBufferFactorSize)
+in C++ (tiling/tiling_api.h, run inside a kernel as an op's TilingFunc runs them) and Python
+(pyasc_sim.hl_tiling_tmp) report the same sizes; a buffer of the reported minimum works (the API then
+works chunk by chunk and still matches NumPy), one byte less is refused by the API naming both sizes.
+ConfusionTranspose's NZ scenarios 1-6 match NumPy with a tiling from the C++ or the Python
+GetConfusionTransposeTilingInfo. Kernels:
+backends/sim/kernel_api/tests/kernels/compat/hl_host_tiling_idioms.cpp, compiled once for the module."""
 from __future__ import annotations
 
 import ml_dtypes
@@ -14,11 +16,12 @@ import pyasc
 import pyasc_acl
 import pyasc_sim
 from pyasc_core.errors import ArgumentError, PyascError
+from pyasc_sim import hl_tiling_norm
 from pyasc_sim import hl_tiling_tmp as tmp
 
 from ascendc_kernels import ASCENDC_DIR
 
-SRC = ASCENDC_DIR / "compat" / "hl_tmp_size_idioms.cpp"
+SRC = ASCENDC_DIR / "compat" / "hl_host_tiling_idioms.cpp"
 F16, F32, BF16 = np.float16, np.float32, ml_dtypes.bfloat16
 
 
@@ -154,3 +157,72 @@ def test_antiquant_with_the_minimum_buffer_works_and_one_byte_less_is_refused(ke
     y = pyasc.zeros((count,), dtype="bfloat16", device="sim")
     _refused(kernels, "antiquant_tmp_bf16", _dev(x), y, count, offset, scale, mn - 1, api="AscendAntiQuant",
              have=mn - 1, need=mn)
+
+
+# ---- ConfusionTranspose NZ scenarios 1-6 ----------------------------------------------------------------------
+def _nz(mat):
+    """The reference's NZ layout of a [rows, cols] matrix: [ceil(cols/16), rows/16, 16, 16] fractals, the
+    padding columns zero (the kernel's output buffer starts zeroed and the API leaves them)."""
+    rows, cols = mat.shape
+    c16 = -(-cols // 16) * 16
+    m = np.zeros((rows, c16), mat.dtype)
+    m[:, :cols] = mat
+    return m.reshape(rows, c16 // 16, 16).transpose(1, 0, 2).ravel()
+
+
+def _case(scenario, b, n, s, hn, rng):
+    """(src, want) of one scenario: x is the [B, N, S, H/N] view, the [B, S, H] view is its 0213 reshape."""
+    x = rng.uniform(-8, 8, (b, n, s, hn)).astype(F16)
+    bsh = x.transpose(0, 2, 1, 3).reshape(b, s, n * hn)  # [B, S, H]: element (s, n * H/N + k)
+    from_bn = np.concatenate([_nz(x[i, j]) for i in range(b) for j in range(n)])
+    from_bsh = np.concatenate([_nz(bsh[i]) for i in range(b)])
+    src = from_bsh if scenario in (3, 4) else from_bn
+    want = {1: x.transpose(0, 2, 1, 3).ravel(),
+            2: np.concatenate([_nz(x[i, :, j, :]) for i in range(b) for j in range(s)]),
+            3: from_bn,
+            4: x.ravel(),
+            5: bsh.ravel(),
+            6: from_bsh}[scenario]
+    return src, want
+
+
+@pytest.mark.parametrize("scenario, b, n, s, hn, host", [
+    (1, 2, 3, 16, 6, 1), (2, 1, 16, 16, 8, 0), (3, 2, 3, 16, 6, 1), (4, 1, 2, 32, 20, 0), (5, 2, 3, 16, 6, 0),
+    (6, 1, 2, 32, 20, 1)])
+def test_confusion_transpose_nz_scenarios_match_numpy(kernels, scenario, b, n, s, hn, host):
+    src, want = _case(scenario, b, n, s, hn, np.random.default_rng(20 + scenario))
+    t = hl_tiling_norm.confusion_transpose_nz_tiling(scenario, b, n, s, hn, "float16")
+    y = pyasc.zeros(want.shape, dtype="float16", device="sim")
+    tiling_out = pyasc.zeros((18,), dtype="uint32", device="sim")
+    tiling_in = _dev(np.frombuffer(t.to_bytes(), dtype=np.uint32).copy())
+    _run(kernels, "confusion_nz_half", _dev(src), y, tiling_in, tiling_out, scenario, b, n, s, hn, src.size,
+         want.size, host)
+    np.testing.assert_array_equal(y.numpy(), want)
+    if host:  # the C++ helper fills the same params as the Python one
+        assert tiling_out.numpy().tobytes() == t.to_bytes()
+
+
+def test_confusion_transpose_refuses_a_tiling_of_another_scenario_and_unlisted_types(kernels):
+    src, want = _case(1, 1, 2, 16, 16, np.random.default_rng(3))
+    t = hl_tiling_norm.confusion_transpose_nz_tiling(5, 1, 2, 16, 16, "float16")
+    y = pyasc.zeros(want.shape, dtype="float16", device="sim")
+    tiling_in = _dev(np.frombuffer(t.to_bytes(), dtype=np.uint32).copy())
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("confusion_nz_half"), 1,
+                     (_dev(src), y, tiling_in, y, 1, 1, 2, 16, 16, src.size, want.size, 0))
+    with pytest.raises(pyasc_acl.AclKernelError, match=r"TransposeType 1 with a tiling made for scenario 5"):
+        pyasc.synchronize("sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("confusion_nz_half"), 1,
+                     (_dev(src), y, tiling_in, y, 8, 1, 2, 16, 16, src.size, want.size, 0))
+    with pytest.raises(pyasc_acl.AclKernelError, match=r"TransposeType 8 is not supported by the pyasc simulator"):
+        pyasc.synchronize("sim")
+
+
+def test_confusion_transpose_nz_tiling_refuses_bad_shapes():
+    with pytest.raises(ArgumentError, match="s must be a multiple of 16"):
+        hl_tiling_norm.confusion_transpose_nz_tiling(1, 1, 2, 20, 16)
+    with pytest.raises(ArgumentError, match="scenario 2 needs n a multiple of 16"):
+        hl_tiling_norm.confusion_transpose_nz_tiling(2, 1, 3, 16, 16)
+    with pytest.raises(ArgumentError, match="scenario must be 1..6"):
+        hl_tiling_norm.confusion_transpose_nz_tiling(7, 1, 3, 16, 16)

@@ -3,7 +3,8 @@
 // AscendDequant and AscendAntiQuant sized by the host helpers of tiling/tiling_api.h. `tmp_sizes` runs the
 // C++ helpers (as an op's TilingFunc would) and stores what they report; each API kernel takes the tmp size in
 // bytes as an argument and hands the API a sharedTmpBuffer of exactly that many bytes.
-// tests/test_sim_compat_hl_tmp_size.py compares the sizes with pyasc_sim.hl_tiling_tmp and the results with NumPy.
+// `confusion_nz_half` runs the ConfusionTranspose NZ scenarios 1-6 with a tiling from GetConfusionTransposeTilingInfo.
+// tests/test_sim_compat_hl_host_tiling.py compares the sizes and tilings with pyasc_sim and the results with NumPy.
 #include "lib/math/cumsum.h"
 #include "lib/quantization/ascend_quant.h"
 #include "lib/quantization/ascend_dequant.h"
@@ -145,4 +146,35 @@ extern "C" __global__ __aicore__ void antiquant_tmp_bf16(GM_ADDR x, GM_ADDR y, u
     AscendAntiQuant<int8_t, bfloat16_t, false>(dst, src, static_cast<bfloat16_t>(offset), static_cast<bfloat16_t>(scale),
                                                tmp, count);
     Store(y, dst, count);
+}
+
+// ---- ConfusionTranspose NZ scenarios ---------------------------------------------------------------------
+// y = ConfusionTranspose(x) of half with TransposeType `scenario`; the tiling comes from the C++ host helper
+// GetConfusionTransposeTilingInfo(srcShape [B, N, S, H/N], ...) (hostTiling 1, also stored to tilingOut) or from
+// the tiling buffer Python filled (hostTiling 0)
+extern "C" __global__ __aicore__ void confusion_nz_half(GM_ADDR x, GM_ADDR y, GM_ADDR tilingIn, GM_ADDR tilingOut,
+                                                        uint32_t scenario, uint32_t b, uint32_t n, uint32_t s,
+                                                        uint32_t hn, uint32_t inCount, uint32_t outCount,
+                                                        uint32_t hostTiling)
+{
+    ConfusionTransposeTiling tiling;
+    auto params = reinterpret_cast<uint32_t *>(&tiling);
+    if (hostTiling != 0) {
+        GetConfusionTransposeTilingInfo(ge::Shape({b, n, s, hn}), kUbBytes, sizeof(half), scenario, tiling);
+        auto out = reinterpret_cast<__gm__ uint32_t *>(tilingOut);
+        for (uint32_t i = 0; i < sizeof(tiling) / sizeof(uint32_t); ++i) {
+            out[i] = params[i];
+        }
+    } else {
+        auto in = reinterpret_cast<__gm__ uint32_t *>(tilingIn);
+        for (uint32_t i = 0; i < sizeof(tiling) / sizeof(uint32_t); ++i) {
+            params[i] = in[i];
+        }
+    }
+    Scratch sc;
+    LocalTensor<half> src = Load<half>(sc, 0, x, inCount);
+    LocalTensor<half> dst = Load<half>(sc, 1, y, outCount);  // the NZ padding columns are left as they were
+    PipeBarrier<PIPE_ALL>();
+    ConfusionTranspose(dst, src, static_cast<TransposeType>(scenario), tiling);
+    Store(y, dst, outCount);
 }
