@@ -1106,7 +1106,7 @@ constexpr bool matmul_abc_listed() {
 // simulated, so their extra types are not listed.
 #define PYASC_SIM_DT_CumSum half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/数学计算/CumSum接口/CumSum.md (row T, every product; Ascend 950PR √)
 #define PYASC_SIM_DT_Pad int16_t, uint16_t, half, int32_t, uint32_t, float  // source: atlasascendc_api_07_0849.html (Pad, row T, Ascend 950PR/950DT)
-#define PYASC_SIM_DT_UnPad int16_t, uint16_t, half, int32_t, uint32_t, float  // source: asc-devkit 9.0.0-beta.2 docs/api/context/UnPad.md (row T, Ascend 950PR/Ascend 950DT)
+#define PYASC_SIM_DT_UnPad int16_t, uint16_t, half, int32_t, uint32_t, float  // source: asc-devkit docs/api/context/UnPad.md (9.0.0-beta.2 edition, row T, Ascend 950PR/Ascend 950DT)
 #define PYASC_SIM_DT_AscendQuant half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/量化操作/AscendQuant.md (表1 row T of the int8_t-dst forms, every product; Ascend 950PR √)
 #define PYASC_SIM_DT_AscendDequant half, bfloat16_t, float  // source: asc-devkit docs/api/SIMD-API/高阶API/量化操作/AscendDequant.md (约束说明, dstTensor, Ascend 950PR/Ascend 950DT)
 #define PYASC_SIM_DT_AscendDequantScale uint64_t, float, bfloat16_t  // source: asc-devkit docs/api/SIMD-API/高阶API/量化操作/AscendDequant.md (约束说明, deqScale 为矢量, Ascend 950PR/Ascend 950DT)
