@@ -67,8 +67,9 @@ def test_cpp_and_python_helpers_report_the_same_sizes(kernels):
             *tmp.get_ascend_antiquant_tmp_buffer_factor_size((64, 512), (1, 512), False, "int8", "bfloat16"),
             0, 0]  # a CumSum row of 60 halves is not 32-byte aligned: refused, 0 / 0
     assert got[:len(want)] == want
-    # the figures themselves: one row .. all rows of partial sums; 256 source bytes .. the whole shape
-    assert want[:4] == [8 * 64 * 2, 64 * 2, 64 * 4, 64 * 4]
+    # the figures themselves: one 32-byte block .. all partial sums (the running row along the first axis);
+    # 256 source bytes .. the whole shape
+    assert want[:4] == [8 * 64 * 2, 32, 64 * 4, 32]
     assert want[4:8] == [2048, 256, 320, 256]
     assert want[8:14] == [8192, 256, 64 * 512 * 4, 256 * 4, 224, 224]
     assert want[14:20] == [1, 0, 1, 0, 4, 0]
@@ -101,7 +102,7 @@ def test_cumsum_with_the_minimum_buffer_works_and_one_byte_less_is_refused(kerne
             want[:, c] = (want[:, c - 1].astype(np.float64) + x[:, c].astype(np.float64)).astype(F16)
         else:
             want[c] = (want[c - 1].astype(np.float64) + x[c].astype(np.float64)).astype(F16)
-    for size in (mn, mx, 4 * mn):  # one row per chunk, one pass, and a chunk that does not divide the rows
+    for size in (mn, mx, 96):  # one block per chunk, one pass, and chunks that straddle the rows
         y = pyasc.zeros((rows, cols), dtype="float16", device="sim")
         last = pyasc.zeros((cols,), dtype="float16", device="sim")
         _run(kernels, "cumsum_tmp_half", _dev(x), y, last, rows, cols, last_axis, size)

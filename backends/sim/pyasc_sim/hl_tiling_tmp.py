@@ -32,8 +32,8 @@ def _elementwise(elems: int, src_type_size: int, bytes_per_elem: int) -> tuple[i
 def get_cumsum_max_min_tmp_size(src_shape, type_size: int, is_last_axis: bool = True,
                                 is_reuse_source: bool = False) -> tuple[int, int]:
     """(maxValue, minValue) of CumSum over a 2-D [outter, inner] source of type_size bytes (2: half,
-    4: float): one row of partial sums at least; all rows along the last axis at most (the first
-    axis keeps only its running row)."""
+    4: float): one 32-byte block of partial sums at least (the sum is carried from chunk to chunk);
+    every element along the last axis at most, the running row along the first."""
     del is_reuse_source  # reserved, as in the reference
     dims = _shape(src_shape)
     if len(dims) != 2:
@@ -45,7 +45,7 @@ def get_cumsum_max_min_tmp_size(src_shape, type_size: int, is_last_axis: bool = 
         raise ArgumentError(f"inner * type_size = {inner * type_size} bytes must be a multiple of 32 "
                             "(fix: pad the inner axis)")
     row = _round32(inner * type_size)
-    return (_round32(outter * inner * type_size) if is_last_axis else row), row
+    return (_round32(outter * inner * type_size) if is_last_axis else row), 32
 
 
 def get_ascend_quant_max_min_tmp_size(src_shape, type_size: int) -> tuple[int, int]:

@@ -2,9 +2,9 @@
 // axis (lib/math/cumsum.h; public reference page CumSum, atlasascendc_api_07_0605).
 // Each output element is the previous output plus one source element, rounded once to T (the
 // vector Add the reference's formula chains); with config.outputLastRow the last output row is also
-// written to lastRowTensor.  The partial sums are staged in sharedTmpBuffer (kapi/hl_tmp.h): rows at a
-// time along the last axis, the running row along the first; a buffer below GetCumSumMaxMinTmpSize's
-// minimum (one row) is an error.  config.algorithm (CumSumAlgorithm, Ascend 950 only) is accepted; the
+// written to lastRowTensor.  The partial sums are staged in sharedTmpBuffer (kapi/hl_tmp.h) chunk by
+// chunk: along the last axis the rows one after another, along the first a column slice of the running
+// row; a buffer below GetCumSumMaxMinTmpSize's minimum (one 32-byte block) is an error.  config.algorithm (CumSumAlgorithm, Ascend 950 only) is accepted; the
 // simulator adds line by line either way.
 #ifndef PYASC_SIM_KAPI_CUMSUM_H_
 #define PYASC_SIM_KAPI_CUMSUM_H_
@@ -66,24 +66,31 @@ inline void cumsum_rows(const LocalTensor<T> &dst, const LocalTensor<T> *last_ro
     HlScratch stage(tmp, pyasc_sim::hl_tmp::cumsum(m, n, sizeof(T), last_axis), "CumSum",
                     "GetCumSumMaxMinTmpSize", loc);
     T *acc = stage.as<T>();
+    const uint64_t step = stage.chunk(sizeof(T));  // partial sums per chunk
     const T *x = src.ptr();
     T *y = dst.ptr();  // src and dst may be the same tensor: each chunk is read before it is written
     if (last_axis) {
-        const uint64_t rows = stage.chunk(static_cast<uint64_t>(n) * sizeof(T));
-        for (uint32_t r0 = 0; r0 < m; r0 += static_cast<uint32_t>(rows)) {
-            const uint32_t r1 = r0 + rows < m ? r0 + static_cast<uint32_t>(rows) : m;
-            for (uint32_t r = r0; r < r1; ++r) {
-                T *a = acc + static_cast<int64_t>(r - r0) * n;
-                const T *xr = x + static_cast<int64_t>(r) * n;
-                for (uint32_t c = 0; c < n; ++c) a[c] = c == 0 ? xr[0] : cumsum_add(a[c - 1], xr[c]);
+        // the rows one after another, chunk by chunk; a row start restarts the sum, a chunk start carries it
+        T carry{};
+        for (int64_t k0 = 0; k0 < total; k0 += static_cast<int64_t>(step)) {
+            const int64_t k1 = k0 + static_cast<int64_t>(step) < total ? k0 + static_cast<int64_t>(step) : total;
+            for (int64_t k = k0; k < k1; ++k) {
+                const T prev = k == k0 ? carry : acc[k - k0 - 1];
+                acc[k - k0] = k % n == 0 ? x[k] : cumsum_add(prev, x[k]);
             }
-            std::copy(acc, acc + static_cast<int64_t>(r1 - r0) * n, y + static_cast<int64_t>(r0) * n);
+            carry = acc[k1 - k0 - 1];
+            std::copy(acc, acc + (k1 - k0), y + k0);
         }
     } else {
-        for (uint32_t r = 0; r < m; ++r) {  // acc: the running row
-            const T *xr = x + static_cast<int64_t>(r) * n;
-            for (uint32_t c = 0; c < n; ++c) acc[c] = r == 0 ? xr[c] : cumsum_add(acc[c], xr[c]);
-            std::copy(acc, acc + n, y + static_cast<int64_t>(r) * n);
+        // column chunks of the running row
+        const uint32_t cols = step < n ? static_cast<uint32_t>(step) : n;
+        for (uint32_t c0 = 0; c0 < n; c0 += cols) {
+            const uint32_t c1 = c0 + cols < n ? c0 + cols : n;
+            for (uint32_t r = 0; r < m; ++r) {
+                const T *xr = x + static_cast<int64_t>(r) * n;
+                for (uint32_t c = c0; c < c1; ++c) acc[c - c0] = r == 0 ? xr[c] : cumsum_add(acc[c - c0], xr[c]);
+                std::copy(acc, acc + (c1 - c0), y + static_cast<int64_t>(r) * n + c0);
+            }
         }
     }
     if (last_row != nullptr) {

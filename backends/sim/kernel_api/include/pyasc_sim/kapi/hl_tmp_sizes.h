@@ -7,8 +7,8 @@
 // intermediate values (in the precision the reference's 实现原理 names) into sharedTmpBuffer chunk by
 // chunk, then writes dst from there.  Per element it stages `bytes_per_elem` bytes; the smallest chunk
 // is 256 bytes of source elements (the "currentShapeSize * typeSize < 256B rounds up" rule of the
-// GetXxxTmpBufferFactorSize pages) or one row (CumSum), capped by the whole shape; the maximum holds
-// the whole shape at once (more is never used).  Every size is a multiple of 32 bytes.
+// GetXxxTmpBufferFactorSize pages) or one 32-byte block (CumSum), capped by the whole shape; the maximum
+// holds the whole shape at once (more is never used).  Every size is a multiple of 32 bytes.
 #ifndef PYASC_SIM_KAPI_HL_TMP_SIZES_H_
 #define PYASC_SIM_KAPI_HL_TMP_SIZES_H_
 
@@ -35,12 +35,13 @@ inline Range elementwise(uint64_t elems, uint32_t src_type_size, uint32_t bytes_
     return Range{min_b, max_b};
 }
 
-// CumSum over [outter, inner] of T (type_size bytes): partial sums in T.  Last axis: rows are
-// independent, one row at least, all rows at most; first axis: the running row is all it keeps.
+// CumSum over [outter, inner] of T (type_size bytes): partial sums in T, one 32-byte block at least
+// (the sum is carried from chunk to chunk); at most every element along the last axis, the running row
+// along the first.
 inline Range cumsum(uint64_t outter, uint64_t inner, uint32_t type_size, bool is_last_axis) {
     if (outter == 0 || inner == 0) return Range{0, 0};
     const uint64_t row = round32(inner * type_size);
-    return Range{row, is_last_axis ? round32(outter * inner * type_size) : row};
+    return Range{32, is_last_axis ? round32(outter * inner * type_size) : row};
 }
 
 // AscendQuant of elems src elements of type_size bytes: x * scale + offset staged as half, one
