@@ -227,3 +227,33 @@ def test_confusion_transpose_nz_tiling_refuses_bad_shapes():
         hl_tiling_norm.confusion_transpose_nz_tiling(2, 1, 3, 16, 16)
     with pytest.raises(ArgumentError, match="scenario must be 1..6"):
         hl_tiling_norm.confusion_transpose_nz_tiling(7, 1, 3, 16, 16)
+
+
+# ---- Pad / UnPad ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("unpad, h, w, right_pad", [(0, 16, 63, 1), (1, 16, 32, 3)])
+def test_pad_unpad_with_the_minimum_buffer_works_and_one_byte_less_is_refused(kernels, unpad, h, w, right_pad):
+    x = np.random.default_rng(11).uniform(-8, 8, (h, w)).astype(F16)
+    mx, mn = (tmp.get_unpad_max_min_tmp_size if unpad else tmp.get_pad_max_min_tmp_size)((h, w), 2)
+    assert (mx, mn) == (h * w * 2 // 32 * 32 + (32 if h * w * 2 % 32 else 0), -(-w * 2 // 32) * 32)
+    if unpad:
+        want = x[:, : w - right_pad]
+    else:
+        want = np.full((h, 64), 5, F16)
+        want[:, :w] = x
+    for size in (mn, mx, 3 * mn):  # a row a chunk, one pass, chunks of 3 rows
+        y = pyasc.zeros(want.shape, dtype="float16", device="sim")
+        sizes = pyasc.zeros((4,), dtype="int32", device="sim")
+        _run(kernels, "pad_tmp_half", _dev(x), y, sizes, h, w, unpad, right_pad, size)
+        np.testing.assert_array_equal(y.numpy(), want)
+        assert list(sizes.numpy()) == [mx, mn, h, w]  # C++ GetPad/UnPadMaxMinTmpSize and Pad/UnPadTilingFunc
+    y = pyasc.zeros(want.shape, dtype="float16", device="sim")
+    sizes = pyasc.zeros((4,), dtype="int32", device="sim")
+    _refused(kernels, "pad_tmp_half", _dev(x), y, sizes, h, w, unpad, right_pad, mn - 1,
+             api="UnPad" if unpad else "Pad", have=mn - 1, need=mn)
+
+
+def test_pad_helpers_refuse_bad_shapes():
+    with pytest.raises(ArgumentError, match=r"2-D src_shape \[height, width\]"):
+        tmp.get_pad_max_min_tmp_size((16,), 2)
+    with pytest.raises(ArgumentError, match="type_size must be 2 or 4"):
+        tmp.get_unpad_max_min_tmp_size((16, 32), 1)

@@ -1,4 +1,4 @@
-"""Host-side sharedTmpBuffer sizes of CumSum, AscendQuant, AscendDequant and AscendAntiQuant: the
+"""Host-side sharedTmpBuffer sizes of CumSum, Pad / UnPad, AscendQuant, AscendDequant and AscendAntiQuant: the
 Python side of GetXxxMaxMinTmpSize / GetXxxTmpBufferFactorSize (tiling/hl_tmp_size_api.h in C++).
 The numbers are what the simulator's implementation stages in the buffer (kapi/hl_tmp_sizes.h, the
 one formula both sides and the kernel-side check use): a buffer of the reported minimum works, one
@@ -46,6 +46,23 @@ def get_cumsum_max_min_tmp_size(src_shape, type_size: int, is_last_axis: bool = 
                             "(fix: pad the inner axis)")
     row = _round32(inner * type_size)
     return (_round32(outter * inner * type_size) if is_last_axis else row), 32
+
+
+def get_pad_max_min_tmp_size(src_shape, type_size: int) -> tuple[int, int]:
+    """(maxValue, minValue) of Pad over a 2-D [height, width] source of type_size bytes (2 or 4): the
+    source rows staged before dst is written, one row at least, every row at most."""
+    dims = _shape(src_shape)
+    if len(dims) != 2:
+        raise ArgumentError(f"Pad / UnPad take a 2-D src_shape [height, width], got {dims}")
+    if type_size not in (2, 4):
+        raise ArgumentError(f"type_size must be 2 or 4 (Pad / UnPad's element types), got {type_size!r}")
+    height, width = dims
+    return _round32(height * width * type_size), _round32(width * type_size)
+
+
+def get_unpad_max_min_tmp_size(src_shape, type_size: int) -> tuple[int, int]:
+    """(maxValue, minValue) of UnPad (GetUnPadMaxMinTmpSize without its platform argument): as Pad."""
+    return get_pad_max_min_tmp_size(src_shape, type_size)
 
 
 def get_ascend_quant_max_min_tmp_size(src_shape, type_size: int) -> tuple[int, int]:

@@ -1,6 +1,6 @@
-// tiling/hl_tmp_size_api.h -- host helpers reporting the sharedTmpBuffer sizes of CumSum, AscendQuant,
-// AscendDequant and AscendAntiQuant (GetXxxMaxMinTmpSize, GetXxxTmpBufferFactorSize; signatures as the
-// reference documents them). The sizes come from pyasc_sim/kapi/hl_tmp_sizes.h, the formula the kernel side
+// tiling/hl_tmp_size_api.h -- host helpers reporting the sharedTmpBuffer sizes of CumSum, Pad / UnPad (with
+// PadTilingFunc / UnPadTilingFunc), AscendQuant, AscendDequant and AscendAntiQuant (GetXxxMaxMinTmpSize,
+// GetXxxTmpBufferFactorSize; signatures as the reference documents them). The sizes come from pyasc_sim/kapi/hl_tmp_sizes.h, the formula the kernel side
 // checks the buffer against, so a buffer of the reported minimum works on the simulator and one byte less
 // is refused. Arguments the reference does not allow (a CumSum shape that is not 2-D, a typeSize the API
 // does not take, ...) print a line naming them to stderr and report 0 / 0, as CANN's helpers log and return.
@@ -13,6 +13,12 @@
 
 #include "graph/tensor.h"
 #include "pyasc_sim/kapi/hl_tmp_sizes.h"
+#include "pyasc_sim/kapi/pad_tiling.h"
+
+namespace optiling {
+using ::PadTiling;
+using ::UnPadTiling;
+}  // namespace optiling
 
 namespace AscendC {
 namespace pyasc_host_detail {
@@ -59,6 +65,58 @@ inline void GetCumSumMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t typ
     pyasc_host_detail::put(pyasc_sim::hl_tmp::cumsum(static_cast<uint64_t>(outter), static_cast<uint64_t>(inner),
                                                      typeSize, isLastAxis),
                            maxValue, minValue);
+}
+
+// ---- Pad / UnPad: srcShape [height, width], typeSize 2 or 4; PadTilingFunc / UnPadTilingFunc fill the shape
+// fields the simulator reads (srcHeight, srcWidth, srcOriWidth; the NPU's loop-split fields stay 0) -----------
+namespace pyasc_host_detail {
+inline bool pad_shape(const char *api, const ge::Shape &srcShape, uint32_t typeSize) {
+    if (srcShape.GetDimNum() != 2 || srcShape.GetDim(0) <= 0 || srcShape.GetDim(1) <= 0) {
+        return refuse(api, "srcShape must be 2-D [height, width] with both positive");
+    }
+    if (typeSize != 2 && typeSize != 4) return refuse(api, "typeSize must be 2 or 4 (Pad / UnPad's element types)");
+    return true;
+}
+}  // namespace pyasc_host_detail
+inline void GetPadMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize, uint32_t &maxValue,
+                                uint32_t &minValue) {
+    maxValue = minValue = 0;
+    if (!pyasc_host_detail::pad_shape("GetPadMaxMinTmpSize", srcShape, typeSize)) return;
+    pyasc_host_detail::put(pyasc_sim::hl_tmp::pad_rows(static_cast<uint64_t>(srcShape.GetDim(0)),
+                                                       static_cast<uint64_t>(srcShape.GetDim(1)), typeSize),
+                           maxValue, minValue);
+}
+// ascendcPlatform (platform_ascendc::PlatformAscendC) does not change the simulator's size
+template <typename Platform>
+inline void GetUnPadMaxMinTmpSize(const Platform &ascendcPlatform, const ge::Shape &srcShape, const uint32_t typeSize,
+                                  uint32_t &maxValue, uint32_t &minValue) {
+    (void)ascendcPlatform;
+    maxValue = minValue = 0;
+    if (!pyasc_host_detail::pad_shape("GetUnPadMaxMinTmpSize", srcShape, typeSize)) return;
+    pyasc_host_detail::put(pyasc_sim::hl_tmp::pad_rows(static_cast<uint64_t>(srcShape.GetDim(0)),
+                                                       static_cast<uint64_t>(srcShape.GetDim(1)), typeSize),
+                           maxValue, minValue);
+}
+inline void PadTilingFunc(const ge::Shape srcShape, const ge::Shape oriSrcShape, const uint32_t stackBufferSize,
+                          const uint32_t typeSize, ::PadTiling &tiling) {
+    (void)stackBufferSize;
+    tiling = ::PadTiling{};
+    if (!pyasc_host_detail::pad_shape("PadTilingFunc", srcShape, typeSize)) return;
+    if (oriSrcShape.GetDimNum() != 2 || oriSrcShape.GetDim(1) <= 0 || oriSrcShape.GetDim(1) > srcShape.GetDim(1)) {
+        pyasc_host_detail::refuse("PadTilingFunc", "oriSrcShape must be 2-D with 0 < width <= srcShape's width");
+        return;
+    }
+    tiling.srcHeight = static_cast<uint32_t>(srcShape.GetDim(0));
+    tiling.srcWidth = static_cast<uint32_t>(srcShape.GetDim(1));
+    tiling.srcOriWidth = static_cast<uint32_t>(oriSrcShape.GetDim(1));
+}
+inline void UnPadTilingFunc(const ge::Shape srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                            ::UnPadTiling &tiling) {
+    (void)stackBufferSize;
+    tiling = ::UnPadTiling{};
+    if (!pyasc_host_detail::pad_shape("UnPadTilingFunc", srcShape, typeSize)) return;
+    tiling.srcHeight = static_cast<uint32_t>(srcShape.GetDim(0));
+    tiling.srcWidth = static_cast<uint32_t>(srcShape.GetDim(1));
 }
 
 // ---- AscendQuant: srcShape of the source elements, typeSize 2 (half) or 4 (float) ----------------------------

@@ -1,5 +1,5 @@
 // Ascend C on the CPU -- the temporary-buffer sizes of the high-level APIs that take a sharedTmpBuffer
-// (CumSum, AscendQuant, AscendDequant, AscendAntiQuant), in one place: the kernel side checks the buffer
+// (CumSum, Pad / UnPad, AscendQuant, AscendDequant, AscendAntiQuant), in one place: the kernel side checks the buffer
 // against them (kapi/hl_tmp.h) and the host helpers GetXxxMaxMinTmpSize / GetXxxTmpBufferFactorSize
 // (tiling/tiling_api.h, pyasc_sim.hl_tiling_tmp) report them.  Plain C++ with no kernel dependencies.
 //
@@ -42,6 +42,13 @@ inline Range cumsum(uint64_t outter, uint64_t inner, uint32_t type_size, bool is
     if (outter == 0 || inner == 0) return Range{0, 0};
     const uint64_t row = round32(inner * type_size);
     return Range{32, is_last_axis ? round32(outter * inner * type_size) : row};
+}
+
+// Pad / UnPad of a [height, width] source of type_size bytes: the source rows staged before dst is
+// written (dst may be the source buffer), one row at least, every row at most.
+inline Range pad_rows(uint64_t height, uint64_t width, uint32_t type_size) {
+    if (height == 0 || width == 0) return Range{0, 0};
+    return Range{round32(width * type_size), round32(height * width * type_size)};
 }
 
 // AscendQuant of elems src elements of type_size bytes: x * scale + offset staged as half, one

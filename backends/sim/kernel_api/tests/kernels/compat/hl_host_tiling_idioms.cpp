@@ -178,3 +178,39 @@ extern "C" __global__ __aicore__ void confusion_nz_half(GM_ADDR x, GM_ADDR y, GM
     ConfusionTranspose(dst, src, static_cast<TransposeType>(scenario), tiling);
     Store(y, dst, outCount);
 }
+
+// ---- Pad / UnPad with a sized sharedTmpBuffer --------------------------------------------------------------
+// Pad (unpad 0) widens [h, w] half rows to w rounded up to 16 with padValue 5; UnPad (unpad 1) drops rightPad
+// columns of an aligned width. The tiling and the sizes come from the C++ helpers, stored to sizesOut
+// (max, min, then the tiling's srcHeight, srcWidth).
+extern "C" __global__ __aicore__ void pad_tmp_half(GM_ADDR x, GM_ADDR y, GM_ADDR sizesOut, uint32_t h, uint32_t w,
+                                                   uint32_t unpad, uint32_t rightPad, uint32_t tmpBytes)
+{
+    auto o = reinterpret_cast<__gm__ uint32_t *>(sizesOut);
+    uint32_t mx = 0, mn = 0;
+    const uint32_t outW = unpad != 0 ? w - rightPad : (w + 15) / 16 * 16;
+    Scratch s;
+    LocalTensor<half> src = Load<half>(s, 0, x, h * w);
+    LocalTensor<half> dst = s.Get<half>(1, h * outW);
+    LocalTensor<uint8_t> tmp = s.Get<uint8_t>(2, tmpBytes);
+    PipeBarrier<PIPE_ALL>();
+    if (unpad != 0) {
+        struct NoPlatform {
+        } platform;
+        GetUnPadMaxMinTmpSize(platform, ge::Shape({h, w}), sizeof(half), mx, mn);
+        UnPadTiling tiling;
+        UnPadTilingFunc(ge::Shape({h, w}), tmpBytes, sizeof(half), tiling);
+        o[2] = tiling.srcHeight, o[3] = tiling.srcWidth;
+        UnPadParams params{0, static_cast<uint16_t>(rightPad)};
+        UnPad(dst, src, params, tmp, tiling);
+    } else {
+        GetPadMaxMinTmpSize(ge::Shape({h, w}), sizeof(half), mx, mn);
+        PadTiling tiling;
+        PadTilingFunc(ge::Shape({h, w}), ge::Shape({h, w}), tmpBytes, sizeof(half), tiling);
+        o[2] = tiling.srcHeight, o[3] = tiling.srcWidth;
+        PadParams params{0, static_cast<uint16_t>(outW - w), 5};
+        Pad(dst, src, params, tmp, tiling);
+    }
+    o[0] = mx, o[1] = mn;
+    Store(y, dst, h * outW);
+}
