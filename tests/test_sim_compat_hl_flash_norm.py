@@ -163,14 +163,16 @@ def test_confusion_transpose_nd2nd_only_transposes_h_by_w(kernels):
     np.testing.assert_array_equal(y.numpy(), x.T)
 
 
-def test_confusion_transpose_nz_scenarios_are_reported_as_unsupported(kernels):
+def test_confusion_transpose_types_without_a_scenario_are_reported_as_unsupported(kernels):
+    # TRANSPOSE_ND_UB_GM (8): the reference documents no ConfusionTranspose scenario for it (the NZ
+    # scenarios 1-6 run: tests/test_sim_compat_hl_host_tiling.py)
     x = np.zeros((16, 16), dtype=np.float16)
     y = pyasc.zeros((16, 16), dtype="float16", device="sim")
     pyasc.synchronize("sim")
     with pytest.raises(pyasc_acl.AclKernelError, match="'unsupported' failed at .*hl_flash_norm_idioms.cpp:\\d+: "
-                                                       ".*ConfusionTranspose: TransposeType 1 is not supported"):
+                                                       ".*ConfusionTranspose: TransposeType 8 is not supported"):
         pyasc_acl.launch(kernels.function("confusion_transpose_f16"), 1,
-                         (_dev(x), y, np.uint32(16), np.uint32(16), np.uint32(1)))
+                         (_dev(x), y, np.uint32(16), np.uint32(16), np.uint32(8)))
         pyasc.synchronize("sim")
 
 

@@ -299,3 +299,56 @@ def test_the_inference_series_refuses_bfloat16_antiquant(tmp_path):
     out = ei.value.output
     assert "AscendC::AscendAntiQuant (OutputDataType) is not documented" in out
     assert "Atlas inference series" in out and "listed types: half" in out
+
+
+# The Ascend 950 and Atlas inference-series rows (round 13): one refusal probe per SoC, each compiled once.
+_HEAD = ('#include "kernel_operator.h"\n#include "lib/math/cumsum.h"\n#include "lib/pad/pad.h"\n'
+         '#include "lib/quantization/ascend_quant.h"\n#include "lib/quantization/ascend_dequant.h"\n'
+         '#include "lib/quantization/ascend_antiquant.h"\nusing namespace AscendC;\n'
+         'extern "C" __global__ __aicore__ void probe(GM_ADDR x) {\n'
+         '    TPipe pipe; TBuf<TPosition::VECCALC> buf; pipe.InitBuffer(buf, 8192);\n'
+         '    LocalTensor<int32_t> i32 = buf.Get<int32_t>(64); LocalTensor<int8_t> i8 = buf.Get<int8_t>(256);\n'
+         '    LocalTensor<float> f32 = buf.Get<float>(64); LocalTensor<half> f16 = buf.Get<half>(64);\n'
+         '    LocalTensor<bfloat16_t> bf = buf.Get<bfloat16_t>(64); LocalTensor<uint64_t> u64 = buf.Get<uint64_t>(8);\n')
+
+
+def test_the_950_rows_refuse_unlisted_types(tmp_path):
+    src = tmp_path / "refused_950.cpp"
+    src.write_text(_HEAD + '    CumSum<int32_t>(i32, i32, i32, CumSumInfo{1, 64});\n'
+                   '    UnPadParams up; UnPadTiling ut; UnPad(i8, i8, up, ut);\n'
+                   '    AscendQuant<int32_t>(i8, i32, 1.0f, 0.0f, 64);\n'
+                   '    AscendDequant<int8_t, float>(i8, i32, f32, 64);\n'
+                   '    AscendDequant<half, half>(f16, i32, half(1), DequantParams{1, 8, 8});\n'
+                   '    AscendAntiQuant<int8_t, float, false>(f32, i8, 1.0f, 2.0f, 4);\n}\n')
+    with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+        pyasc_sim.compile(src, opt="-O0", soc="Ascend950PR_9599")
+    out = ei.value.output
+    for api, listed in [("AscendC::CumSum is not documented", "listed types: half, float"),
+                        ("AscendC::UnPad is not documented", "listed types: int16_t, uint16_t, half, int32_t, uint32_t, float"),
+                        ("AscendC::AscendQuant is not documented", "listed types: half, float"),
+                        ("AscendC::AscendDequant (dstT, the dst element type) is not documented",
+                         "listed types: half, bfloat16_t, float"),
+                        ("AscendC::AscendDequant (scaleT of a scalar deqScale) is not documented",
+                         "listed types: bfloat16_t, float"),
+                        ("AscendC::AscendAntiQuant (OutputDataType) is not documented", "listed types: half, bfloat16_t")]:
+        assert api in out, api
+        assert listed in out, listed
+    assert "Ascend 950" in out
+
+
+def test_the_inference_series_dequant_rows(tmp_path):
+    # listed there: dstT half / float, a uint64_t / float deqScale tensor, a float scalar
+    ok = tmp_path / "dequant_310p_ok.cpp"
+    ok.write_text(_HEAD + '    AscendDequant<half, uint64_t>(f16, i32, u64, DequantParams{1, 8, 8});\n'
+                  '    AscendDequant<float, float>(f32, i32, 2.0f, DequantParams{1, 8, 8});\n}\n')
+    pyasc_sim.compile(ok, opt="-O0", soc="Ascend310P3")
+    bad = tmp_path / "dequant_310p_bad.cpp"
+    bad.write_text(_HEAD + '    AscendDequant<bfloat16_t, float>(bf, i32, f32, DequantParams{1, 8, 8});\n'
+                   '    AscendDequant<float, bfloat16_t>(f32, i32, bfloat16_t(1.0f), DequantParams{1, 8, 8});\n}\n')
+    with pytest.raises(pyasc_sim.KernelCompileError) as ei:
+        pyasc_sim.compile(bad, opt="-O0", soc="Ascend310P3")
+    out = ei.value.output
+    assert "AscendC::AscendDequant (dstT, the dst element type) is not documented" in out
+    assert "listed types: half, float" in out
+    assert "AscendC::AscendDequant (scaleT of a scalar deqScale) is not documented" in out
+    assert "Atlas inference series" in out

@@ -190,3 +190,30 @@ def confusion_transpose_tiling(h: int, w: int, dtype: str = "float16") -> Confus
     block = 32 // size
     params = (block, h, w, h // 16, h * block * size // 32, w // block) + (0,) * 12
     return ConfusionTransposeTiling(params=params)
+
+
+#: TransposeType values of the NZ scenarios 1-6 (the reference's 场景1..6)
+TRANSPOSE_NZ2ND_0213, TRANSPOSE_NZ2NZ_0213, TRANSPOSE_NZ2NZ_012_WITH_N = 1, 2, 3
+TRANSPOSE_NZ2ND_012_WITH_N, TRANSPOSE_NZ2ND_012_WITHOUT_N, TRANSPOSE_NZ2NZ_012_WITHOUT_N = 4, 5, 6
+
+
+def confusion_transpose_nz_tiling(scenario: int, b: int, n: int, s: int, hn: int,
+                                  dtype: str = "float16") -> ConfusionTransposeTiling:
+    """Tiling of the NZ scenarios 1-6 for srcShape [B, N, S, H/N] (the reference's srcShape of every
+    one of them), laid out as the simulator reads it and tiling/tiling_api.h's
+    GetConfusionTransposeTilingInfo fills it: blockSize, B, N, S, H/N, ..., param17 = scenario.
+    S must be a multiple of 16 (16-row fractals), N too for scenario 2 (its output's rows)."""
+    if scenario not in range(1, 7):
+        raise ArgumentError(f"scenario must be 1..6 (TransposeType TRANSPOSE_NZ2ND_0213 .. "
+                            f"TRANSPOSE_NZ2NZ_012_WITHOUT_N), got {scenario!r}")
+    for name, v in (("b", b), ("n", n), ("s", s), ("hn", hn)):
+        if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+            raise ArgumentError(f"{name} must be a positive int, got {v!r}")
+    if s % 16:
+        raise ArgumentError(f"s must be a multiple of 16 (the NZ fractal rows), got {s}")
+    if scenario == TRANSPOSE_NZ2NZ_0213 and n % 16:
+        raise ArgumentError(f"scenario 2 needs n a multiple of 16 (the rows of its NZ output), got {n}")
+    size = _ITEMSIZE.get(dtype)
+    if size is None:
+        raise ArgumentError(f"dtype must be one of {sorted(_ITEMSIZE)}, got {dtype!r}")
+    return ConfusionTransposeTiling(params=(32 // size, b, n, s, hn) + (0,) * 12 + (scenario,))

@@ -1,11 +1,15 @@
 // tiling/tiling_api.h -- the host tiling API header an op project's tiling header includes next to
 // register/tilingdata_base.h (for TCubeTiling / SoftMaxTiling fields). On the simulator it brings the
-// tiling-struct macros and the high-level APIs' tiling structs; the host tiling functions are not
-// provided (a kernel build never calls them).
+// tiling-struct macros and the high-level APIs' tiling structs, ge::Shape / ge::DataType, and the
+// temporary-buffer helpers of CumSum, Pad / UnPad and the quantization APIs (tiling/hl_tmp_size_api.h) and ConfusionTranspose's
+// tiling (tiling/confusion_transpose_tiling_api.h); the other host
+// tiling functions are not provided (a kernel build never calls them).
 #ifndef PYASC_SIM_SDK_TILING_TILING_API_H_
 #define PYASC_SIM_SDK_TILING_TILING_API_H_
 
 #include "register/tilingdata_base.h"
 #include "kernel_tiling/kernel_tiling.h"
+#include "tiling/hl_tmp_size_api.h"
+#include "tiling/confusion_transpose_tiling_api.h"
 
 #endif  // PYASC_SIM_SDK_TILING_TILING_API_H_

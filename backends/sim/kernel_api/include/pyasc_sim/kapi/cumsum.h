@@ -2,14 +2,18 @@
 // axis (lib/math/cumsum.h; public reference page CumSum, atlasascendc_api_07_0605).
 // Each output element is the previous output plus one source element, rounded once to T (the
 // vector Add the reference's formula chains); with config.outputLastRow the last output row is also
-// written to lastRowTensor.  sharedTmpBuffer is accepted and not read (the simulator needs no
-// scratch; GetCumSumMaxMinTmpSize is a host helper pyasc does not provide).
+// written to lastRowTensor.  The partial sums are staged in sharedTmpBuffer (kapi/hl_tmp.h) chunk by
+// chunk: along the last axis the rows one after another, along the first a column slice of the running
+// row; a buffer below GetCumSumMaxMinTmpSize's minimum (one 32-byte block) is an error.  config.algorithm (CumSumAlgorithm, Ascend 950 only) is accepted; the
+// simulator adds line by line either way.
 #ifndef PYASC_SIM_KAPI_CUMSUM_H_
 #define PYASC_SIM_KAPI_CUMSUM_H_
 
+#include <algorithm>
 #include <type_traits>
 #include <vector>
 
+#include "pyasc_sim/kapi/hl_tmp.h"
 #include "pyasc_sim/kapi/vector.h"
 
 namespace AscendC {
@@ -18,12 +22,17 @@ namespace AscendC {
 #define PYASC_SIM_LOC pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()
 #endif
 
+enum class CumSumAlgorithm {
+    CUMSUM_ALGORITHM_LINEBYLINE = 0,
+    CUMSUM_ALGORITHM_SKLANSKY = 1
+};
 struct CumSumConfig {
     bool isLastAxis{true};
     bool isReuseSource{false};
     bool outputLastRow{false};
+    CumSumAlgorithm algorithm{CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
 };
-constexpr CumSumConfig defaultCumSumConfig = {true, false, false};
+constexpr CumSumConfig defaultCumSumConfig = {true, false, false, CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
 
 struct CumSumInfo {
     uint32_t outter{0};
@@ -42,7 +51,7 @@ inline T cumsum_add(T acc, T x) {
 }
 template <typename T>
 inline void cumsum_rows(const LocalTensor<T> &dst, const LocalTensor<T> *last_row, const LocalTensor<T> &src,
-                        const CumSumInfo &info, bool last_axis, const SrcLoc &loc) {
+                        const LocalTensor<uint8_t> *tmp, const CumSumInfo &info, bool last_axis, const SrcLoc &loc) {
     const uint32_t m = info.outter, n = info.inner;
     if (pyasc_sim::kapi::blk().checks && (m == 0 || n == 0 || (n * sizeof(T)) % 32 != 0)) {
         pyasc_sim::kapi::fail("vector-count", loc,
@@ -54,16 +63,33 @@ inline void cumsum_rows(const LocalTensor<T> &dst, const LocalTensor<T> *last_ro
     check_operand(src, "CumSum", "src", total, loc);
     check_operand(dst, "CumSum", "dst", total, loc);
     if (last_row != nullptr) check_operand(*last_row, "CumSum", "lastRowTensor", n, loc);
+    HlScratch stage(tmp, pyasc_sim::hl_tmp::cumsum(m, n, sizeof(T), last_axis), "CumSum",
+                    "GetCumSumMaxMinTmpSize", loc);
+    T *acc = stage.as<T>();
+    const uint64_t step = stage.chunk(sizeof(T));  // partial sums per chunk
     const T *x = src.ptr();
-    T *y = dst.ptr();
-    std::vector<T> in(x, x + total);  // src and dst may be the same tensor (isReuseSource)
-    for (uint32_t r = 0; r < m; ++r) {
-        for (uint32_t c = 0; c < n; ++c) {
-            const int64_t i = static_cast<int64_t>(r) * n + c;
-            if (last_axis) {
-                y[i] = c == 0 ? in[i] : cumsum_add(y[i - 1], in[i]);
-            } else {
-                y[i] = r == 0 ? in[i] : cumsum_add(y[i - n], in[i]);
+    T *y = dst.ptr();  // src and dst may be the same tensor: each chunk is read before it is written
+    if (last_axis) {
+        // the rows one after another, chunk by chunk; a row start restarts the sum, a chunk start carries it
+        T carry{};
+        for (int64_t k0 = 0; k0 < total; k0 += static_cast<int64_t>(step)) {
+            const int64_t k1 = k0 + static_cast<int64_t>(step) < total ? k0 + static_cast<int64_t>(step) : total;
+            for (int64_t k = k0; k < k1; ++k) {
+                const T prev = k == k0 ? carry : acc[k - k0 - 1];
+                acc[k - k0] = k % n == 0 ? x[k] : cumsum_add(prev, x[k]);
+            }
+            carry = acc[k1 - k0 - 1];
+            std::copy(acc, acc + (k1 - k0), y + k0);
+        }
+    } else {
+        // column chunks of the running row
+        const uint32_t cols = step < n ? static_cast<uint32_t>(step) : n;
+        for (uint32_t c0 = 0; c0 < n; c0 += cols) {
+            const uint32_t c1 = c0 + cols < n ? c0 + cols : n;
+            for (uint32_t r = 0; r < m; ++r) {
+                const T *xr = x + static_cast<int64_t>(r) * n;
+                for (uint32_t c = c0; c < c1; ++c) acc[c - c0] = r == 0 ? xr[c] : cumsum_add(acc[c - c0], xr[c]);
+                std::copy(acc, acc + (c1 - c0), y + static_cast<int64_t>(r) * n + c0);
             }
         }
     }
@@ -78,17 +104,16 @@ inline void cumsum_rows(const LocalTensor<T> &dst, const LocalTensor<T> *last_ro
 template <typename T, const CumSumConfig &config = defaultCumSumConfig>
 inline void CumSum(LocalTensor<T> &dstTensor, LocalTensor<T> &lastRowTensor, const LocalTensor<T> &srcTensor,
                    LocalTensor<uint8_t> &sharedTmpBuffer, const CumSumInfo &cumSumInfo, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
     PYASC_SIM_DTYPE_CHECK(CumSum, T);
-    sim_detail::cumsum_rows(dstTensor, config.outputLastRow ? &lastRowTensor : nullptr, srcTensor, cumSumInfo,
-                            config.isLastAxis, loc);
+    sim_detail::cumsum_rows(dstTensor, config.outputLastRow ? &lastRowTensor : nullptr, srcTensor, &sharedTmpBuffer,
+                            cumSumInfo, config.isLastAxis, loc);
 }
 template <typename T, const CumSumConfig &config = defaultCumSumConfig>
 inline void CumSum(LocalTensor<T> &dstTensor, LocalTensor<T> &lastRowTensor, const LocalTensor<T> &srcTensor,
                    const CumSumInfo &cumSumInfo, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(CumSum, T);
-    sim_detail::cumsum_rows(dstTensor, config.outputLastRow ? &lastRowTensor : nullptr, srcTensor, cumSumInfo,
-                            config.isLastAxis, loc);
+    sim_detail::cumsum_rows(dstTensor, config.outputLastRow ? &lastRowTensor : nullptr, srcTensor,
+                            sim_detail::no_tmp(), cumSumInfo, config.isLastAxis, loc);
 }
 
 }  // namespace AscendC

@@ -1075,7 +1075,8 @@ constexpr bool matmul_abc_listed() {
 
 // ==== CumSum, Pad, UnPad, AscendQuant, AscendDequant, AscendAntiQuant (kapi/cumsum.h, pad.h, quant.h) ======
 // Rows from each page's 表 模板参数说明 / 接口参数说明 (row T, or the dst / src rows) per family.  Two-type
-// APIs have a row per type: AscendDequant (dstT) + AscendDequantScale (scaleT), AscendAntiQuant
+// APIs have a row per type: AscendDequant (dstT) + AscendDequantScale (scaleT of a deqScale tensor) /
+// AscendDequantScalar (scaleT of a scalar deqScale), AscendAntiQuant
 // (OutputDataType) + AscendAntiQuantSrc (InputDataType).  int4b_t AntiQuant input (listed for Atlas A2) is not
 // simulated and so not listed here.  Families without a row read in full stay unchecked.
 #if __CCE_AICORE__ == 220
@@ -1085,6 +1086,7 @@ constexpr bool matmul_abc_listed() {
 #define PYASC_SIM_DT_AscendQuant half, float  // source: atlasascendc_api_07_0818.html (AscendQuant, srcTensor, Atlas A2; dst int8_t)
 #define PYASC_SIM_DT_AscendDequant half, float, bfloat16_t  // source: atlasascendc_api_07_0820.html (AscendDequant, dstTensor, Atlas A2)
 #define PYASC_SIM_DT_AscendDequantScale uint64_t, float, bfloat16_t  // source: atlasascendc_api_07_0820.html (AscendDequant, deqScale, Atlas A2)
+#define PYASC_SIM_DT_AscendDequantScalar bfloat16_t, float  // source: asc-devkit docs/api/SIMD-API/高阶API/量化操作/AscendDequant.md (约束说明, deqScale 为标量, Atlas A2)
 #define PYASC_SIM_DT_AscendAntiQuant half, bfloat16_t  // source: atlasascendc_api_07_0822.html (AscendAntiQuant, OutputDataType, Atlas A2)
 #define PYASC_SIM_DT_AscendAntiQuantSrc int8_t  // source: atlasascendc_api_07_0822.html (AscendAntiQuant, InputDataType int8_t; int4b_t not simulated)
 #elif __CCE_AICORE__ == 200
@@ -1092,22 +1094,25 @@ constexpr bool matmul_abc_listed() {
 #define PYASC_SIM_DT_Pad int16_t, uint16_t, half, int32_t, uint32_t, float  // source: atlasascendc_api_07_0849.html (Pad, Atlas 推理系列产品AI Core)
 #define PYASC_SIM_DT_UnPad int16_t, uint16_t, half, int32_t, uint32_t, float  // source: atlasascendc_api_07_0851.html (UnPad, Atlas 推理系列产品AI Core)
 #define PYASC_SIM_DT_AscendQuant half, float  // source: atlasascendc_api_07_0818.html (AscendQuant, srcTensor, Atlas 推理系列产品AI Core)
-// AscendDequant: the page marks the AI Core supported; no per-family dst / deqScale row was read in full.
-#define PYASC_SIM_DT_AscendDequant PYASC_SIM_DT_UNCHECKED
-#define PYASC_SIM_DT_AscendDequantScale PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_AscendDequant half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/量化操作/AscendDequant.md (约束说明, dstTensor, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_AscendDequantScale uint64_t, float  // source: asc-devkit docs/api/SIMD-API/高阶API/量化操作/AscendDequant.md (约束说明, deqScale 为矢量, Atlas 推理系列产品AI Core)
+#define PYASC_SIM_DT_AscendDequantScalar float  // source: asc-devkit docs/api/SIMD-API/高阶API/量化操作/AscendDequant.md (约束说明, deqScale 为标量, Atlas 推理系列产品AI Core)
 // AscendAntiQuant: the inference series takes no bfloat16 (AscendAntiQuant operator constraints).
 #define PYASC_SIM_DT_AscendAntiQuant half  // source: atlasascendc_api_07_0822.html (AscendAntiQuant, Atlas 推理系列产品AI Core: half output)
 #define PYASC_SIM_DT_AscendAntiQuantSrc int8_t  // source: atlasascendc_api_07_0822.html (AscendAntiQuant, InputDataType int8_t)
 #elif __CCE_AICORE__ == 310
-// Ascend 950: Pad / UnPad list the same T as the other families; the rest have no 950 row read in full.
-#define PYASC_SIM_DT_CumSum PYASC_SIM_DT_UNCHECKED
+// Ascend 950: every page lists the SoC (产品支持情况 √) with these rows.  The 950-only forms (dstT / srcT
+// AscendQuant to fp8 / hifloat8 / fp4, PER_TOKEN / PER_GROUP, fp8 / hifloat8 / fp4 AntiQuant input) are not
+// simulated, so their extra types are not listed.
+#define PYASC_SIM_DT_CumSum half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/数学计算/CumSum接口/CumSum.md (row T, every product; Ascend 950PR √)
 #define PYASC_SIM_DT_Pad int16_t, uint16_t, half, int32_t, uint32_t, float  // source: atlasascendc_api_07_0849.html (Pad, row T, Ascend 950PR/950DT)
-#define PYASC_SIM_DT_UnPad PYASC_SIM_DT_UNCHECKED
-#define PYASC_SIM_DT_AscendQuant PYASC_SIM_DT_UNCHECKED
-#define PYASC_SIM_DT_AscendDequant PYASC_SIM_DT_UNCHECKED
-#define PYASC_SIM_DT_AscendDequantScale PYASC_SIM_DT_UNCHECKED
-#define PYASC_SIM_DT_AscendAntiQuant PYASC_SIM_DT_UNCHECKED
-#define PYASC_SIM_DT_AscendAntiQuantSrc PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_UnPad int16_t, uint16_t, half, int32_t, uint32_t, float  // source: asc-devkit docs/api/context/UnPad.md (9.0.0-beta.2 edition, row T, Ascend 950PR/Ascend 950DT)
+#define PYASC_SIM_DT_AscendQuant half, float  // source: asc-devkit docs/api/SIMD-API/高阶API/量化操作/AscendQuant.md (表1 row T of the int8_t-dst forms, every product; Ascend 950PR √)
+#define PYASC_SIM_DT_AscendDequant half, bfloat16_t, float  // source: asc-devkit docs/api/SIMD-API/高阶API/量化操作/AscendDequant.md (约束说明, dstTensor, Ascend 950PR/Ascend 950DT)
+#define PYASC_SIM_DT_AscendDequantScale uint64_t, float, bfloat16_t  // source: asc-devkit docs/api/SIMD-API/高阶API/量化操作/AscendDequant.md (约束说明, deqScale 为矢量, Ascend 950PR/Ascend 950DT)
+#define PYASC_SIM_DT_AscendDequantScalar bfloat16_t, float  // source: asc-devkit docs/api/SIMD-API/高阶API/量化操作/AscendDequant.md (约束说明, deqScale 为标量, Ascend 950PR/Ascend 950DT)
+#define PYASC_SIM_DT_AscendAntiQuant half, bfloat16_t  // source: asc-devkit docs/api/SIMD-API/高阶API/量化操作/AscendAntiQuant.md (约束说明, dst, Ascend 950PR/Ascend 950DT)
+#define PYASC_SIM_DT_AscendAntiQuantSrc int8_t  // source: asc-devkit docs/api/SIMD-API/高阶API/量化操作/AscendAntiQuant.md (约束说明, src, Ascend 950PR: int8_t; its fp8 / hifloat8 / fp4 inputs are not simulated)
 #else
 #define PYASC_SIM_DT_CumSum PYASC_SIM_DT_UNCHECKED
 #define PYASC_SIM_DT_Pad PYASC_SIM_DT_UNCHECKED
@@ -1115,6 +1120,7 @@ constexpr bool matmul_abc_listed() {
 #define PYASC_SIM_DT_AscendQuant PYASC_SIM_DT_UNCHECKED
 #define PYASC_SIM_DT_AscendDequant PYASC_SIM_DT_UNCHECKED
 #define PYASC_SIM_DT_AscendDequantScale PYASC_SIM_DT_UNCHECKED
+#define PYASC_SIM_DT_AscendDequantScalar PYASC_SIM_DT_UNCHECKED
 #define PYASC_SIM_DT_AscendAntiQuant PYASC_SIM_DT_UNCHECKED
 #define PYASC_SIM_DT_AscendAntiQuantSrc PYASC_SIM_DT_UNCHECKED
 #endif

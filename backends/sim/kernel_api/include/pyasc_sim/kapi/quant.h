@@ -16,8 +16,10 @@
 //   src [K, N] with offset / scale [K / groupSize, N] (isTranspose false) or src [N, K] with offset /
 //   scale [N, K / groupSize] (isTranspose true), the shapes from AntiQuantShapeInfo or, where it is
 //   zero, from the tensors' sizes; per tensor: scalar offset / scale.
-// sharedTmpBuffer arguments are accepted and not read (GetAscendQuantMaxMinTmpSize and friends are host
-// helpers pyasc does not provide).
+// Each stages its intermediate per element in sharedTmpBuffer chunk by chunk (kapi/hl_tmp.h): AscendQuant
+// the half x * scale + offset, AscendDequant the float product, AscendAntiQuant src + offset in half /
+// float; a buffer below the minimum GetAscendQuantMaxMinTmpSize / GetAscendDequantMaxMinTmpSize /
+// GetAscendAntiQuantMaxMinTmpSize report (tiling/tiling_api.h, pyasc_sim.hl_tiling_tmp) is an error.
 #ifndef PYASC_SIM_KAPI_QUANT_H_
 #define PYASC_SIM_KAPI_QUANT_H_
 
@@ -26,6 +28,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "pyasc_sim/kapi/hl_tmp.h"
 #include "pyasc_sim/kapi/vector.h"
 
 namespace AscendC {
@@ -75,8 +78,8 @@ inline half quant_step(half x, half scale, half offset) {
     return static_cast<half>(static_cast<double>(prod) + static_cast<double>(offset));
 }
 template <typename T, typename S, typename O>
-inline void quant_run(const LocalTensor<int8_t> &dst, const LocalTensor<T> &src, const S &scale, const O &offset,
-                      uint32_t count, const SrcLoc &loc) {
+inline void quant_run(const LocalTensor<int8_t> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> *tmp,
+                      const S &scale, const O &offset, uint32_t count, const SrcLoc &loc) {
     if (pyasc_sim::kapi::blk().checks && count > src.GetSize()) {
         pyasc_sim::kapi::fail("vector-count", loc,
                               "AscendQuant: calCount %u exceeds srcTensor's %u elements (fix: calCount in [0, "
@@ -87,8 +90,14 @@ inline void quant_run(const LocalTensor<int8_t> &dst, const LocalTensor<T> &src,
     check_operand(dst, "AscendQuant", "dst", count, loc);
     const T *x = src.ptr();
     int8_t *y = dst.ptr();
-    for (uint32_t i = 0; i < count; ++i) {
-        y[i] = quant_to_int8(quant_step(static_cast<half>(x[i]), scale(i), offset(i)));
+    HlScratch stage(tmp, pyasc_sim::hl_tmp::ascend_quant(count, sizeof(T)), "AscendQuant",
+                    "GetAscendQuantMaxMinTmpSize", loc);
+    half *st = stage.as<half>();  // one source-wide slot per element holds the half intermediate
+    const uint64_t step = stage.chunk(sizeof(T));
+    for (uint32_t i0 = 0; i0 < count; i0 += static_cast<uint32_t>(step)) {
+        const uint32_t i1 = i0 + step < count ? i0 + static_cast<uint32_t>(step) : count;
+        for (uint32_t i = i0; i < i1; ++i) st[i - i0] = quant_step(static_cast<half>(x[i]), scale(i), offset(i));
+        for (uint32_t i = i0; i < i1; ++i) y[i] = quant_to_int8(st[i - i0]);
     }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
                             pyasc_sim::kapi::vector_cycles(repeats_of(count, sizeof(T)), 4.0));
@@ -109,19 +118,18 @@ template <typename T, bool isReuseSource = false, const AscendQuantConfig &confi
 inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
                         const LocalTensor<uint8_t> &sharedTmpBuffer, const float scale, const float offset,
                         const uint32_t calCount, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
     PYASC_SIM_DTYPE_CHECK(AscendQuant, T);
     const half s = static_cast<half>(scale), o = static_cast<half>(offset);
-    sim_detail::quant_run(dstTensor, srcTensor, [s](uint32_t) { return s; }, [o](uint32_t) { return o; }, calCount,
-                          loc);
+    sim_detail::quant_run(dstTensor, srcTensor, &sharedTmpBuffer, [s](uint32_t) { return s; },
+                          [o](uint32_t) { return o; }, calCount, loc);
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig &config = ASCEND_QUANT_DEFAULT_CFG>
 inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor, const float scale,
                         const float offset, const uint32_t calCount, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(AscendQuant, T);
     const half s = static_cast<half>(scale), o = static_cast<half>(offset);
-    sim_detail::quant_run(dstTensor, srcTensor, [s](uint32_t) { return s; }, [o](uint32_t) { return o; }, calCount,
-                          loc);
+    sim_detail::quant_run(dstTensor, srcTensor, sim_detail::no_tmp(),
+                          [s](uint32_t) { return s; }, [o](uint32_t) { return o; }, calCount, loc);
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig &config = ASCEND_QUANT_DEFAULT_CFG>
 inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
@@ -136,25 +144,41 @@ inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<
     AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, scale, offset, srcTensor.GetSize(), loc);
 }
 // per channel: scale tensor, scalar offset
+namespace sim_detail {
+template <typename T>
+inline void quant_channel(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
+                          const LocalTensor<uint8_t> *tmp, const LocalTensor<T> &scaleTensor,
+                          const LocalTensor<T> *offsetTensor, const T offset, const uint32_t scaleCount,
+                          const uint32_t offsetCount, const uint32_t calCount, const SrcLoc &loc) {
+    quant_channel_check(scaleTensor, "scale", scaleCount, loc);
+    if (offsetTensor != nullptr) quant_channel_check(*offsetTensor, "offset", offsetCount, loc);
+    const T *s = scaleTensor.ptr();
+    const auto scale = [s, scaleCount](uint32_t i) { return static_cast<half>(s[i % scaleCount]); };
+    if (offsetTensor == nullptr) {
+        const half o = static_cast<half>(offset);
+        quant_run(dstTensor, srcTensor, tmp, scale, [o](uint32_t) { return o; }, calCount, loc);
+    } else {
+        const T *o = offsetTensor->ptr();
+        quant_run(dstTensor, srcTensor, tmp, scale,
+                  [o, offsetCount](uint32_t i) { return static_cast<half>(o[i % offsetCount]); }, calCount, loc);
+    }
+}
+}  // namespace sim_detail
 template <typename T, bool isReuseSource = false, const AscendQuantConfig &config = ASCEND_QUANT_DEFAULT_CFG>
 inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
                         const LocalTensor<uint8_t> &sharedTmpBuffer, const LocalTensor<T> &scaleTensor, const T offset,
                         const uint32_t scaleCount, const uint32_t calCount, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
     PYASC_SIM_DTYPE_CHECK(AscendQuant, T);
-    sim_detail::quant_channel_check(scaleTensor, "scale", scaleCount, loc);
-    const T *s = scaleTensor.ptr();
-    const half o = static_cast<half>(offset);
-    sim_detail::quant_run(
-        dstTensor, srcTensor, [s, scaleCount](uint32_t i) { return static_cast<half>(s[i % scaleCount]); },
-        [o](uint32_t) { return o; }, calCount, loc);
+    sim_detail::quant_channel<T>(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, nullptr, offset, scaleCount, 0,
+                                 calCount, loc);
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig &config = ASCEND_QUANT_DEFAULT_CFG>
 inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
                         const LocalTensor<T> &scaleTensor, const T offset, const uint32_t scaleCount,
                         const uint32_t calCount, PYASC_SIM_LOC) {
-    LocalTensor<uint8_t> none;
-    AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, none, scaleTensor, offset, scaleCount, calCount, loc);
+    PYASC_SIM_DTYPE_CHECK(AscendQuant, T);
+    sim_detail::quant_channel<T>(dstTensor, srcTensor, nullptr, scaleTensor, nullptr, offset, scaleCount, 0, calCount,
+                                 loc);
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig &config = ASCEND_QUANT_DEFAULT_CFG>
 inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
@@ -175,23 +199,17 @@ inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<
                         const LocalTensor<uint8_t> &sharedTmpBuffer, const LocalTensor<T> &scaleTensor,
                         const LocalTensor<T> &offsetTensor, const uint32_t scaleCount, const uint32_t offsetCount,
                         const uint32_t calCount, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
     PYASC_SIM_DTYPE_CHECK(AscendQuant, T);
-    sim_detail::quant_channel_check(scaleTensor, "scale", scaleCount, loc);
-    sim_detail::quant_channel_check(offsetTensor, "offset", offsetCount, loc);
-    const T *s = scaleTensor.ptr();
-    const T *o = offsetTensor.ptr();
-    sim_detail::quant_run(
-        dstTensor, srcTensor, [s, scaleCount](uint32_t i) { return static_cast<half>(s[i % scaleCount]); },
-        [o, offsetCount](uint32_t i) { return static_cast<half>(o[i % offsetCount]); }, calCount, loc);
+    sim_detail::quant_channel<T>(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, &offsetTensor, T{}, scaleCount,
+                                 offsetCount, calCount, loc);
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig &config = ASCEND_QUANT_DEFAULT_CFG>
 inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
                         const LocalTensor<T> &scaleTensor, const LocalTensor<T> &offsetTensor,
                         const uint32_t scaleCount, const uint32_t offsetCount, const uint32_t calCount, PYASC_SIM_LOC) {
-    LocalTensor<uint8_t> none;
-    AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, none, scaleTensor, offsetTensor, scaleCount,
-                                          offsetCount, calCount, loc);
+    PYASC_SIM_DTYPE_CHECK(AscendQuant, T);
+    sim_detail::quant_channel<T>(dstTensor, srcTensor, nullptr, scaleTensor, &offsetTensor, T{}, scaleCount,
+                                 offsetCount, calCount, loc);
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig &config = ASCEND_QUANT_DEFAULT_CFG>
 inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
@@ -220,14 +238,12 @@ inline float dequant_scale(S s) {
         return static_cast<float>(pyasc_sim::kapi::to_double(s));
     }
 }
-template <typename D>
-inline D dequant_value(int32_t x, float scale) {
-    const float prod = static_cast<float>(x) * scale;  // int32 -> float (RINT), one float multiply
-    return static_cast<D>(prod);                         // rounded once to dstT
+inline float dequant_product(int32_t x, float scale) {
+    return static_cast<float>(x) * scale;  // int32 -> float (RINT), one float multiply
 }
 template <typename D, typename S, DeQuantMode mode>
 inline void dequant_rows(const LocalTensor<D> &dst, const LocalTensor<int32_t> &src, const LocalTensor<S> *scales,
-                         S scalar, DequantParams p, const SrcLoc &loc) {
+                         S scalar, const LocalTensor<uint8_t> *tmp, DequantParams p, const SrcLoc &loc) {
     constexpr uint32_t dst_block = 32 / sizeof(D);
     if (mode == DeQuantMode::DEQUANT_WITH_SINGLE_ROW && p.m == 1 && p.calCount != 0 && p.calCount % dst_block == 0 &&
         p.n % p.calCount == 0) {
@@ -247,11 +263,21 @@ inline void dequant_rows(const LocalTensor<D> &dst, const LocalTensor<int32_t> &
     if (scales != nullptr) check_operand(*scales, "AscendDequant", "src (deqScale)", p.calCount, loc);
     dst.check_aligned("AscendDequant", "dst", loc);
     dst.check(0, static_cast<int64_t>(p.m) * n_dst, "AscendDequant", loc);
-    for (uint32_t r = 0; r < p.m; ++r) {
-        for (uint32_t c = 0; c < p.calCount; ++c) {
+    HlScratch stage(tmp, pyasc_sim::hl_tmp::ascend_dequant(static_cast<uint64_t>(p.m) * p.n), "AscendDequant",
+                    "GetAscendDequantMaxMinTmpSize", loc);
+    float *st = stage.as<float>();  // the float products of one chunk
+    const uint64_t step = stage.chunk(sizeof(float));
+    const uint64_t work = static_cast<uint64_t>(p.m) * p.calCount;
+    for (uint64_t k0 = 0; k0 < work; k0 += step) {
+        const uint64_t k1 = k0 + step < work ? k0 + step : work;
+        for (uint64_t k = k0; k < k1; ++k) {
+            const uint64_t r = k / p.calCount, c = k % p.calCount;
             const float s = dequant_scale(scales != nullptr ? scales->ptr()[c] : scalar);
-            dst.ptr()[static_cast<int64_t>(r) * n_dst + c] =
-                dequant_value<D>(src.ptr()[static_cast<int64_t>(r) * p.n + c], s);
+            st[k - k0] = dequant_product(src.ptr()[r * p.n + c], s);
+        }
+        for (uint64_t k = k0; k < k1; ++k) {
+            const uint64_t r = k / p.calCount, c = k % p.calCount;
+            dst.ptr()[r * n_dst + c] = static_cast<D>(st[k - k0]);  // rounded once to dstT
         }
     }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
@@ -259,7 +285,7 @@ inline void dequant_rows(const LocalTensor<D> &dst, const LocalTensor<int32_t> &
 }
 template <typename D, typename S>
 inline void dequant_count(const LocalTensor<D> &dst, const LocalTensor<int32_t> &src, const LocalTensor<S> &scales,
-                          uint32_t count, const SrcLoc &loc) {
+                          const LocalTensor<uint8_t> *tmp, uint32_t count, const SrcLoc &loc) {
     const uint32_t k = scales.GetSize();
     if (pyasc_sim::kapi::blk().checks && (k == 0 || count > src.GetSize() || count % k != 0)) {
         pyasc_sim::kapi::fail("vector-count", loc,
@@ -270,8 +296,14 @@ inline void dequant_count(const LocalTensor<D> &dst, const LocalTensor<int32_t> 
     check_operand(src, "AscendDequant", "src", count, loc);
     check_operand(scales, "AscendDequant", "src (deqScale)", k, loc);
     check_operand(dst, "AscendDequant", "dst", count, loc);
-    for (uint32_t i = 0; i < count; ++i) {
-        dst.ptr()[i] = dequant_value<D>(src.ptr()[i], dequant_scale(scales.ptr()[i % k]));
+    HlScratch stage(tmp, pyasc_sim::hl_tmp::ascend_dequant(count), "AscendDequant", "GetAscendDequantMaxMinTmpSize",
+                    loc);
+    float *st = stage.as<float>();
+    const uint64_t step = stage.chunk(sizeof(float));
+    for (uint32_t i0 = 0; i0 < count; i0 += static_cast<uint32_t>(step)) {
+        const uint32_t i1 = i0 + step < count ? i0 + static_cast<uint32_t>(step) : count;
+        for (uint32_t i = i0; i < i1; ++i) st[i - i0] = dequant_product(src.ptr()[i], dequant_scale(scales.ptr()[i % k]));
+        for (uint32_t i = i0; i < i1; ++i) dst.ptr()[i] = static_cast<D>(st[i - i0]);
     }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(count, 4), 3.0));
 }
@@ -280,84 +312,94 @@ inline void dequant_count(const LocalTensor<D> &dst, const LocalTensor<int32_t> 
 #define PYASC_SIM_DEQUANT_CHECKS(dstT, scaleT)                                                                  \
     PYASC_SIM_DTYPE_CHECK_NAMED(AscendDequant, dstT, "AscendC::AscendDequant (dstT, the dst element type)");   \
     PYASC_SIM_DTYPE_CHECK_NAMED(AscendDequantScale, scaleT, "AscendC::AscendDequant (scaleT, the deqScale type)")
+#define PYASC_SIM_DEQUANT_SCALAR_CHECKS(dstT, scaleT)                                                          \
+    PYASC_SIM_DTYPE_CHECK_NAMED(AscendDequant, dstT, "AscendC::AscendDequant (dstT, the dst element type)");   \
+    PYASC_SIM_DTYPE_CHECK_NAMED(AscendDequantScalar, scaleT, "AscendC::AscendDequant (scaleT of a scalar deqScale)")
 
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 inline void AscendDequant(const LocalTensor<dstT> &dstTensor, const LocalTensor<int32_t> &srcTensor,
                           const LocalTensor<scaleT> &deqScale, const LocalTensor<uint8_t> &sharedTmpBuffer,
                           DequantParams params, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
     PYASC_SIM_DEQUANT_CHECKS(dstT, scaleT);
-    sim_detail::dequant_rows<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, scaleT{}, params, loc);
+    sim_detail::dequant_rows<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, scaleT{}, &sharedTmpBuffer, params, loc);
 }
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 inline void AscendDequant(const LocalTensor<dstT> &dstTensor, const LocalTensor<int32_t> &srcTensor,
                           const LocalTensor<scaleT> &deqScale, DequantParams params, PYASC_SIM_LOC) {
     PYASC_SIM_DEQUANT_CHECKS(dstT, scaleT);
-    sim_detail::dequant_rows<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, scaleT{}, params, loc);
+    sim_detail::dequant_rows<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, scaleT{}, sim_detail::no_tmp(), params, loc);
 }
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 inline void AscendDequant(const LocalTensor<dstT> &dstTensor, const LocalTensor<int32_t> &srcTensor,
                           const LocalTensor<scaleT> &deqScale, const LocalTensor<uint8_t> &sharedTmpBuffer,
                           const uint32_t calCount, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
     PYASC_SIM_DEQUANT_CHECKS(dstT, scaleT);
-    sim_detail::dequant_count(dstTensor, srcTensor, deqScale, calCount, loc);
+    sim_detail::dequant_count(dstTensor, srcTensor, deqScale, &sharedTmpBuffer, calCount, loc);
 }
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 inline void AscendDequant(const LocalTensor<dstT> &dstTensor, const LocalTensor<int32_t> &srcTensor,
                           const LocalTensor<scaleT> &deqScale, const uint32_t calCount, PYASC_SIM_LOC) {
     PYASC_SIM_DEQUANT_CHECKS(dstT, scaleT);
-    sim_detail::dequant_count(dstTensor, srcTensor, deqScale, calCount, loc);
+    sim_detail::dequant_count(dstTensor, srcTensor, deqScale, sim_detail::no_tmp(), calCount, loc);
 }
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 inline void AscendDequant(const LocalTensor<dstT> &dstTensor, const LocalTensor<int32_t> &srcTensor,
                           const LocalTensor<scaleT> &deqScale, const LocalTensor<uint8_t> &sharedTmpBuffer,
                           PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
     PYASC_SIM_DEQUANT_CHECKS(dstT, scaleT);
-    sim_detail::dequant_count(dstTensor, srcTensor, deqScale, srcTensor.GetSize(), loc);
+    sim_detail::dequant_count(dstTensor, srcTensor, deqScale, &sharedTmpBuffer, srcTensor.GetSize(), loc);
 }
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 inline void AscendDequant(const LocalTensor<dstT> &dstTensor, const LocalTensor<int32_t> &srcTensor,
                           const LocalTensor<scaleT> &deqScale, PYASC_SIM_LOC) {
     PYASC_SIM_DEQUANT_CHECKS(dstT, scaleT);
-    sim_detail::dequant_count(dstTensor, srcTensor, deqScale, srcTensor.GetSize(), loc);
+    sim_detail::dequant_count(dstTensor, srcTensor, deqScale, sim_detail::no_tmp(), srcTensor.GetSize(), loc);
 }
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 inline void AscendDequant(const LocalTensor<dstT> &dstTensor, const LocalTensor<int32_t> &srcTensor,
                           const scaleT deqScale, const LocalTensor<uint8_t> &sharedTmpBuffer, DequantParams params,
                           PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
-    PYASC_SIM_DEQUANT_CHECKS(dstT, scaleT);
-    sim_detail::dequant_rows<dstT, scaleT, mode>(dstTensor, srcTensor, nullptr, deqScale, params, loc);
+    PYASC_SIM_DEQUANT_SCALAR_CHECKS(dstT, scaleT);
+    sim_detail::dequant_rows<dstT, scaleT, mode>(dstTensor, srcTensor, nullptr, deqScale, &sharedTmpBuffer, params, loc);
 }
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 inline void AscendDequant(const LocalTensor<dstT> &dstTensor, const LocalTensor<int32_t> &srcTensor,
                           const scaleT deqScale, DequantParams params, PYASC_SIM_LOC) {
-    PYASC_SIM_DEQUANT_CHECKS(dstT, scaleT);
-    sim_detail::dequant_rows<dstT, scaleT, mode>(dstTensor, srcTensor, nullptr, deqScale, params, loc);
+    PYASC_SIM_DEQUANT_SCALAR_CHECKS(dstT, scaleT);
+    sim_detail::dequant_rows<dstT, scaleT, mode>(dstTensor, srcTensor, nullptr, deqScale, sim_detail::no_tmp(), params, loc);
 }
 #undef PYASC_SIM_DEQUANT_CHECKS
+#undef PYASC_SIM_DEQUANT_SCALAR_CHECKS
 
 // ---- AscendAntiQuant ------------------------------------------------------------------------------
 namespace sim_detail {
+// the compute type: half for a half output, float for bfloat16_t (rounded once at the end)
+template <typename O>
+using antiquant_stage_t = typename std::conditional<std::is_same<O, half>::value, half, float>::type;
 template <typename I, typename O>
-inline O antiquant_value(I x, O offset, O scale, bool with_offset) {
+inline antiquant_stage_t<O> antiquant_add(I x, O offset, bool with_offset) {
     if constexpr (std::is_same<O, half>::value) {
         half v = static_cast<half>(x);  // int8 -> half is exact
         if (with_offset) v = static_cast<half>(static_cast<double>(v) + static_cast<double>(offset));
-        return static_cast<half>(static_cast<double>(v) * static_cast<double>(scale));
+        return v;
     } else {
         float v = static_cast<float>(x);
         if (with_offset) v = v + static_cast<float>(pyasc_sim::kapi::to_double(offset));
-        v = v * static_cast<float>(pyasc_sim::kapi::to_double(scale));
-        return static_cast<O>(v);  // rounded once from float
+        return v;
+    }
+}
+template <typename O>
+inline O antiquant_mul(antiquant_stage_t<O> v, O scale) {
+    if constexpr (std::is_same<O, half>::value) {
+        return static_cast<half>(static_cast<double>(v) * static_cast<double>(scale));
+    } else {
+        return static_cast<O>(v * static_cast<float>(pyasc_sim::kapi::to_double(scale)));  // rounded once from float
     }
 }
 template <typename I, typename O, bool isTranspose>
 inline void antiquant_run(const LocalTensor<O> &dst, const LocalTensor<I> &src, const LocalTensor<O> *offset,
-                          const LocalTensor<O> *scale, O offset_s, O scale_s, uint32_t K,
-                          const AntiQuantShapeInfo &info, const SrcLoc &loc) {
+                          const LocalTensor<O> *scale, O offset_s, O scale_s, const LocalTensor<uint8_t> *tmp,
+                          uint32_t K, const AntiQuantShapeInfo &info, const SrcLoc &loc) {
     const uint32_t total = src.GetSize();
     const bool channel = scale != nullptr;
     if (pyasc_sim::kapi::blk().checks && (K == 0 || total % K != 0)) {
@@ -398,21 +440,27 @@ inline void antiquant_run(const LocalTensor<O> &dst, const LocalTensor<I> &src, 
     }
     check_operand(src, "AscendAntiQuant", "src", total, loc);
     check_operand(dst, "AscendAntiQuant", "dst", total, loc);
-    for (uint32_t i = 0; i < rows; ++i) {
-        for (uint32_t j = 0; j < cols; ++j) {
-            O o = offset_s, s = scale_s;
-            if (channel) {
-                if (isTranspose) {
-                    s = scale->ptr()[static_cast<int64_t>(i) * sw + j / (cols / sw)];
-                    if (offset != nullptr) o = offset->ptr()[static_cast<int64_t>(i) * ow + j / (cols / ow)];
-                } else {
-                    s = scale->ptr()[static_cast<int64_t>(i / (rows / sh)) * sw + j];
-                    if (offset != nullptr) o = offset->ptr()[static_cast<int64_t>(i / (rows / oh)) * ow + j];
-                }
-            }
-            const int64_t k = static_cast<int64_t>(i) * cols + j;
-            dst.ptr()[k] = antiquant_value<I, O>(src.ptr()[k], o, s, !channel || offset != nullptr);
+    using St = antiquant_stage_t<O>;
+    HlScratch stage(tmp, pyasc_sim::hl_tmp::ascend_antiquant(total, sizeof(I), sizeof(St)), "AscendAntiQuant",
+                    "GetAscendAntiQuantMaxMinTmpSize", loc);
+    St *st = stage.as<St>();  // src + offset of one chunk, in the compute type
+    const uint64_t step = stage.chunk(sizeof(St));
+    const bool with_offset = !channel || offset != nullptr;
+    // the offset (which) or scale of element k = i * cols + j
+    const auto param = [&](uint64_t k, bool which) -> O {
+        if (!channel) return which ? offset_s : scale_s;
+        const uint64_t i = k / cols, j = k % cols;
+        const LocalTensor<O> *t = which ? offset : scale;
+        const uint32_t h = which ? oh : sh, w = which ? ow : sw;
+        return isTranspose ? t->ptr()[i * w + j / (cols / w)] : t->ptr()[(i / (rows / h)) * w + j];
+    };
+    for (uint64_t k0 = 0; k0 < total; k0 += step) {
+        const uint64_t k1 = k0 + step < total ? k0 + step : total;
+        for (uint64_t k = k0; k < k1; ++k) {
+            st[k - k0] = antiquant_add<I, O>(src.ptr()[k], with_offset && offset != nullptr ? param(k, true) : offset_s,
+                                             with_offset);
         }
+        for (uint64_t k = k0; k < k1; ++k) dst.ptr()[k] = antiquant_mul<O>(st[k - k0], param(k, false));
     }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(total, sizeof(O)), 3.0));
 }
@@ -427,19 +475,17 @@ inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst, const LocalT
                             const LocalTensor<OutputDataType> &offset, const LocalTensor<OutputDataType> &scale,
                             const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t K,
                             const AntiQuantShapeInfo &shapeInfo = {}, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
     PYASC_SIM_ANTIQUANT_CHECKS(InputDataType, OutputDataType);
     sim_detail::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, &offset, &scale, OutputDataType{},
-                                                                          OutputDataType{}, K, shapeInfo, loc);
+                                                                          OutputDataType{}, &sharedTmpBuffer, K, shapeInfo, loc);
 }
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
 inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst, const LocalTensor<InputDataType> &src,
                             const LocalTensor<OutputDataType> &scale, const LocalTensor<uint8_t> &sharedTmpBuffer,
                             const uint32_t K, const AntiQuantShapeInfo &shapeInfo = {}, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
     PYASC_SIM_ANTIQUANT_CHECKS(InputDataType, OutputDataType);
     sim_detail::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, nullptr, &scale, OutputDataType{},
-                                                                          OutputDataType{}, K, shapeInfo, loc);
+                                                                          OutputDataType{}, &sharedTmpBuffer, K, shapeInfo, loc);
 }
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
 inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst, const LocalTensor<InputDataType> &src,
@@ -447,35 +493,33 @@ inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst, const LocalT
                             const uint32_t K, const AntiQuantShapeInfo &shapeInfo = {}, PYASC_SIM_LOC) {
     PYASC_SIM_ANTIQUANT_CHECKS(InputDataType, OutputDataType);
     sim_detail::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, &offset, &scale, OutputDataType{},
-                                                                          OutputDataType{}, K, shapeInfo, loc);
+                                                                          OutputDataType{}, sim_detail::no_tmp(), K, shapeInfo, loc);
 }
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
 inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst, const LocalTensor<InputDataType> &src,
                             const OutputDataType offset, const OutputDataType scale,
                             const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t K,
                             const AntiQuantShapeInfo &shapeInfo = {}, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
     PYASC_SIM_ANTIQUANT_CHECKS(InputDataType, OutputDataType);
-    sim_detail::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, nullptr, nullptr, offset, scale, K,
-                                                                          shapeInfo, loc);
+    sim_detail::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, nullptr, nullptr, offset, scale,
+                                                                          &sharedTmpBuffer, K, shapeInfo, loc);
 }
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
 inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst, const LocalTensor<InputDataType> &src,
                             const OutputDataType scale, const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t K,
                             const AntiQuantShapeInfo &shapeInfo = {}, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
     PYASC_SIM_ANTIQUANT_CHECKS(InputDataType, OutputDataType);
     // no offset: dst = scale * src
     sim_detail::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, nullptr, nullptr, OutputDataType{},
-                                                                          scale, K, shapeInfo, loc);
+                                                                          scale, &sharedTmpBuffer, K, shapeInfo, loc);
 }
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
 inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst, const LocalTensor<InputDataType> &src,
                             const OutputDataType offset, const OutputDataType scale, const uint32_t K,
                             const AntiQuantShapeInfo &shapeInfo = {}, PYASC_SIM_LOC) {
     PYASC_SIM_ANTIQUANT_CHECKS(InputDataType, OutputDataType);
-    sim_detail::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, nullptr, nullptr, offset, scale, K,
-                                                                          shapeInfo, loc);
+    sim_detail::antiquant_run<InputDataType, OutputDataType, isTranspose>(dst, src, nullptr, nullptr, offset, scale,
+                                                                          sim_detail::no_tmp(), K, shapeInfo, loc);
 }
 #undef PYASC_SIM_ANTIQUANT_CHECKS
 

@@ -235,7 +235,7 @@ extern "C" __global__ __aicore__ void layernorm_grad_f32(GM_ADDR dy, GM_ADDR x, 
 }
 
 // ConfusionTranspose TRANSPOSE_ND2ND_ONLY of an [h, w] half matrix (tiling filled in the kernel as
-// public kernels do); `type` other than 7 asks for a scenario the simulator does not model.
+// public kernels do); `type` 8 and above has no ConfusionTranspose scenario (the NZ ones are tested elsewhere).
 extern "C" __global__ __aicore__ void confusion_transpose_f16(GM_ADDR x, GM_ADDR y, uint32_t h, uint32_t w,
                                                              uint32_t type)
 {
