@@ -11,6 +11,7 @@ import contextlib
 import functools
 import hashlib
 import os
+import re
 from pathlib import Path
 
 try:
@@ -82,6 +83,40 @@ def _compile_error(path: str, options: tuple):
     except pyasc_sim.KernelCompileError as exc:
         return exc
     raise AssertionError(f"{path} compiled, but the test expects a compile error")
+
+
+_CONTEXT = re.compile(r"^In file included from |: In (instantiation of|substitution of|function|member function|"
+                      r"static member function|constructor|destructor|lambda function)\b|: At global scope:")
+
+
+def errors_at(output: str, path, line: int) -> str:
+    """The diagnostics in a compiler's ``output`` attributed to ``path:line`` ("" when none): each error with its
+    context (the instantiation it happened in) and notes, where the error itself is at that line or its
+    instantiation is required from there. A compile-error probe with one case per line reads each case's own
+    error with it, so a case that compiles fails its own test even when the other cases of its source do not."""
+    blocks, cur, erred = [], [], False
+    for text in output.splitlines():
+        if erred and _CONTEXT.search(text):
+            blocks.append(cur)
+            cur, erred = [], False
+        cur.append(text)
+        erred = erred or ": error:" in text
+    blocks.append(cur)
+    here = re.compile(r"^(In file included from |\s*from )?%s:%d:(\d+:)?\s+(error:|required from)"
+                      % (re.escape(str(path)), line))
+    return "\n".join("\n".join(b) for b in blocks if any(": error:" in t for t in b)
+                     and any(here.match(t) for t in b))
+
+
+def case_error(probe: tuple, marker: str) -> str:
+    """The compile error of the case whose line of a probe source holds ``marker``; ``probe`` is
+    (path, text, KernelCompileError) of :func:`compile_error_shared`. AssertionError when that line caused no
+    error (the case compiled)."""
+    path, text, exc = probe
+    line = line_of(text, marker)
+    out = errors_at(exc.output, path, line)
+    assert out, f"{path}:{line} ({marker}) compiled without an error; the test expects one"
+    return out
 
 
 def line_of(text: str, marker: str) -> int:
