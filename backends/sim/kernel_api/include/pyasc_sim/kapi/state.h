@@ -224,6 +224,17 @@ struct BlockState {
     }
 };
 
+// The device heap (the initcheck shadow's range) as the raw __gm__ access hooks see it (raw_gm.h):
+// one range compare tells a device-heap access from any other.  Set by each block of a launch with
+// checks on (all set the same values); span 0: no checks.
+struct RawGmHeap {
+    uint64_t lo = 0, span = 0;
+};
+inline RawGmHeap &raw_gm_heap() {
+    static RawGmHeap h;
+    return h;
+}
+
 inline BlockState *&current_block_ptr() {
     thread_local BlockState *p = nullptr;
     return p;
@@ -688,6 +699,9 @@ inline void check_gm_alloc(const void *p, size_t n, const char *what, const SrcL
         if (!found) {
             const size_t prefix = std::strlen(PYASC_SIM_WHY_USE_AFTER_FREE);
             if (std::strncmp(why, PYASC_SIM_WHY_USE_AFTER_FREE, prefix) == 0) {
+                if (origin == nullptr) {
+                    fail("gm-use-after-free", loc, "%s %zu bytes at global address %p: %s", what, n, p, why + prefix);
+                }
                 fail("gm-use-after-free", loc,
                      "%s %zu bytes at global address %p through a GlobalTensor set to %p: %s", what, n, p,
                      reinterpret_cast<const void *>(o), why + prefix);
