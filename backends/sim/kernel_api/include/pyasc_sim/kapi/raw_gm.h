@@ -12,7 +12,8 @@
 //   gm-out-of-allocation / gm-use-after-free  the address is in no live device allocation / a freed block
 //   gm-uninit-read                            a load of bytes never written since allocation
 //   gm-cross-core-race, gm-write-overlap, gm-cache-line-share  (records for the runtime's launch checks;
-//                                              a raw store is a data-cache store, like SetValue)
+//                                              a raw store in scalar code is a data-cache store, like
+//                                              SetValue; in a SIMT thread a plain store, like __stg)
 // The hooks cannot throw through the instrumented caller (GCC declares them nothrow), so a failed
 // check is deferred: the block ends in that error when the kernel returns, and the access itself
 // lands.  Atomic builtins (__atomic_*, std::atomic) go through __tsan_atomic* hooks, performed here
@@ -24,12 +25,14 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "pyasc_sim/kapi/state.h"
 
@@ -45,6 +48,7 @@ struct Site {
     bool kapi;
     std::string file;
     unsigned line;
+    const char *name;  // file.c_str(), set once resolved (no instrumented call per access)
 };
 
 constexpr size_t kSlots = 4096;
@@ -72,7 +76,7 @@ inline bool system_header(const std::string &f) {
 // decides whether it is the kernel API's; the line reported is the innermost frame outside the
 // kernel API and the system headers.
 PYASC_SIM_RAW_NOSAN inline Site *resolve(uintptr_t pc) {
-    Site *s = new Site{pc, true, std::string(), 0};
+    Site *s = new Site{pc, true, std::string(), 0, ""};
     Dl_info info{};
     if (dladdr(reinterpret_cast<void *>(pc), &info) == 0 || info.dli_fname == nullptr) return s;
     const uintptr_t off = pc - reinterpret_cast<uintptr_t>(info.dli_fbase) - 1;  // the call instruction
@@ -99,7 +103,7 @@ PYASC_SIM_RAW_NOSAN inline Site *resolve(uintptr_t pc) {
         const unsigned line = static_cast<unsigned>(std::strtoul(ln.c_str() + colon + 1, nullptr, 10));
         if (file == "??" || line == 0) continue;
         const bool in_kapi = file.compare(0, kapi_root().size(), kapi_root()) == 0;
-        if (first) {
+        if (first && !system_header(file)) {  // the C++ library's code the kernel API inlines is the API's
             s->kapi = in_kapi;
             first = false;
         }
@@ -110,6 +114,7 @@ PYASC_SIM_RAW_NOSAN inline Site *resolve(uintptr_t pc) {
         }
     }
     pclose(p);
+    s->name = s->file.c_str();
     if (!s->kapi && !picked) s->kapi = true;  // no line of the kernel's own: nothing to name, not checked
     return s;
 }
@@ -127,6 +132,25 @@ PYASC_SIM_RAW_NOSAN inline const Site *site_of(uintptr_t pc) {
     return fresh;
 }
 
+// Records [a, a + n) for the launch's checks: a loop's loads and stores alternate, so each extends
+// the record its kind last extended (when that one still ends at a, with the same site and tag).
+PYASC_SIM_RAW_NOSAN inline void note(BlockState &b, uint64_t a, size_t n, const Site *s, uint32_t kind, int k) {
+    uint32_t tag = 0;  // gm_tag(b, kind), computed here (an instrumented call costs its own hooks)
+    if (b.xrace) {
+        const uint32_t core = b.mixed && b.core_kind != 1 ? 1u + b.sub_idx : 0u;  // 1: kCoreAIC
+        tag = kind | ((core & PYASC_SIM_GM_CORE_MASK) << PYASC_SIM_GM_CORE_SHIFT) |
+              (b.xseg < PYASC_SIM_GM_SEGMENT_MASK ? b.xseg : PYASC_SIM_GM_SEGMENT_MASK);
+    }
+    std::vector<PyascSimGmWrite> &w = b.writes;
+    const size_t i = b.raw_last[k];
+    if (i < w.size() && w[i].end == a && w[i].line == s->line && w[i].file == s->name && w[i].reserved == tag) {
+        w[i].end = a + n;
+        return;
+    }
+    record_site(b, a, a + n, SrcLoc(s->name, s->line), tag);
+    b.raw_last[k] = w.size() - 1;  // the record just added (or the last one, which it extended)
+}
+
 // The checks of one raw access (fast path filtered already: a device-heap address).
 PYASC_SIM_RAW_NOSAN inline void access(const void *p, size_t n, bool write, uintptr_t pc) {
     BlockState *bp = current_block_ptr();
@@ -134,30 +158,59 @@ PYASC_SIM_RAW_NOSAN inline void access(const void *p, size_t n, bool write, uint
     BlockState &b = *bp;
     const Site *s = site_of(pc);
     if (s->kapi) return;
-    const SrcLoc loc(s->file.c_str(), s->line);
-    const uint64_t a = reinterpret_cast<uintptr_t>(p);
+    const uint64_t a = reinterpret_cast<uintptr_t>(p), e = a + n;
     try {
-        check_gm_alloc(p, n, write ? "a raw __gm__ store writes" : "a raw __gm__ load reads", loc);
+        const int k = write ? 1 : 0;
+        if (a < b.raw_ok_lo[k] || e > b.raw_ok_hi[k]) {  // not in the allocation this kind verified last
+            check_gm_alloc(p, n, write ? "a raw __gm__ store writes" : "a raw __gm__ load reads",
+                           SrcLoc(s->name, s->line));
+            for (const BlockState::AllocRange &c : b.alloc_cache) {
+                if (a >= c.base && e <= c.end) {
+                    b.raw_ok_lo[k] = c.base;
+                    b.raw_ok_hi[k] = c.end;
+                    break;
+                }
+            }
+        }
+        const bool known_written = a >= b.raw_init_lo && e <= b.raw_init_hi;
         if (write) {
-            const int atomic = b.atomic_op;
-            b.atomic_op = 0;     // a plain store, whatever SetAtomic* mode the DMA path is in
-            b.gm_scalar = true;  // through the core's data cache, like GlobalTensor::SetValue
-            record_write(a, a + n, loc);
-            b.gm_scalar = false;
-            b.atomic_op = atomic;
+            if (!known_written && (a < b.raw_marked_lo || e > b.raw_marked_hi)) {
+                gm_mark_written(a, e);  // the run of stores marked so far grows, or a new one starts
+                if (a >= b.raw_marked_lo && a <= b.raw_marked_hi) {
+                    b.raw_marked_hi = std::max(b.raw_marked_hi, e);
+                } else {
+                    b.raw_marked_lo = a;
+                    b.raw_marked_hi = e;
+                }
+            }
+            // a plain store (whatever SetAtomic* mode the DMA path is in); in scalar code through the
+            // core's data cache, like GlobalTensor::SetValue; a SIMT thread's store is one like __stg
+#if __CCE_AICORE__ == 310
+            const bool simt = simt::thread_state().in_vf;
+#else
+            const bool simt = false;
+#endif
+            b.gm_dirty = b.gm_dirty || !simt;
+            note(b, a, n, s, simt ? 0u : PYASC_SIM_GM_SCALAR, 1);
             return;
         }
-        if (b.gm_uninit != nullptr) {
-            const uint64_t u = gm_first_uninit(a, a + n);
-            if (u != 0) {
-                fail("gm-uninit-read", loc,
+        if (b.gm_uninit != nullptr && !known_written) {
+            // a 4 KiB window of the allocation around the load, once all written, is remembered
+            // (written bytes never become unwritten during a launch)
+            const uint64_t lo = std::max<uint64_t>(b.raw_ok_lo[0], a & ~uint64_t{4095});
+            const uint64_t hi = std::min<uint64_t>(b.raw_ok_hi[0], (a | 4095) + 1);
+            if (lo <= a && e <= hi && gm_first_uninit(lo, hi) == 0) {
+                b.raw_init_lo = lo;
+                b.raw_init_hi = hi;
+            } else if (const uint64_t u = gm_first_uninit(a, e)) {
+                fail("gm-uninit-read", SrcLoc(s->name, s->line),
                      "a raw __gm__ load reads %zu bytes at global address %p: byte 0x%llx was never written since its "
                      "tensor was allocated (an empty() tensor, or an output read before anything wrote it); on hardware "
                      "the load returns whatever the memory held before. Initialise it first",
                      n, p, static_cast<unsigned long long>(u));
             }
         }
-        record_read(a, a + n, loc);
+        if (b.xrace && !b.xmute) note(b, a, n, s, PYASC_SIM_GM_READ, 0);
     } catch (const KernelAbort &) {
         // fail() filled in the context; the block ends in this error when the kernel returns
         // (end_of_kernel_checks), as nothing can be thrown through the instrumented caller
@@ -177,7 +230,7 @@ PYASC_SIM_RAW_NOSAN inline void access(const void *p, size_t n, bool write, uint
 #define PYASC_SIM_RAW_HOOK __attribute__((no_sanitize_thread, weak, used))
 #define PYASC_SIM_RAW_ACCESS(name, n, write)                                                          \
     extern "C" PYASC_SIM_RAW_HOOK void name(void *p) {                                                 \
-        const pyasc_sim::kapi::RawGmHeap &h = pyasc_sim::kapi::raw_gm_heap();                          \
+        const pyasc_sim::kapi::RawGmHeap &h = pyasc_sim::kapi::raw_gm_heap_range;                          \
         if (__builtin_expect(reinterpret_cast<uintptr_t>(p) - h.lo >= h.span, 1)) return;             \
         pyasc_sim::kapi::raw_gm::access(p, n, write,                                                   \
                                         reinterpret_cast<uintptr_t>(__builtin_return_address(0)));     \
@@ -214,7 +267,7 @@ PYASC_SIM_RAW_ACCESS(__tsan_volatile_write16, 16, true)
 
 #define PYASC_SIM_RAW_RANGE(name, write)                                                              \
     extern "C" PYASC_SIM_RAW_HOOK void name(void *p, unsigned long n) {                                \
-        const pyasc_sim::kapi::RawGmHeap &h = pyasc_sim::kapi::raw_gm_heap();                          \
+        const pyasc_sim::kapi::RawGmHeap &h = pyasc_sim::kapi::raw_gm_heap_range;                          \
         if (__builtin_expect(reinterpret_cast<uintptr_t>(p) - h.lo >= h.span, 1) || n == 0) return;   \
         pyasc_sim::kapi::raw_gm::access(p, n, write,                                                   \
                                         reinterpret_cast<uintptr_t>(__builtin_return_address(0)));     \

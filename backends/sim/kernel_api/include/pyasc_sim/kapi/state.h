@@ -210,6 +210,11 @@ struct BlockState {
     bool gm_dirty = false;   // a data-cache store since the last whole-cache DataCacheCleanAndInvalid
     bool xmute = false;
     uint32_t xseg = 0;
+    // raw_gm.h: the record its last raw load / store extended, the allocation extent its bounds
+    // check last verified, and a window of device memory known to be written (initcheck)
+    size_t raw_last[2] = {~size_t{0}, ~size_t{0}};
+    uint64_t raw_ok_lo[2] = {}, raw_ok_hi[2] = {};  // per kind (load, store)
+    uint64_t raw_init_lo = 0, raw_init_hi = 0, raw_marked_lo = 0, raw_marked_hi = 0;
 
     // Memory of kind k; allocated on first use.
     uint8_t *memory(int k) {
@@ -230,10 +235,7 @@ struct BlockState {
 struct RawGmHeap {
     uint64_t lo = 0, span = 0;
 };
-inline RawGmHeap &raw_gm_heap() {
-    static RawGmHeap h;
-    return h;
-}
+inline RawGmHeap raw_gm_heap_range;  // a variable, not a function: the hooks inline nothing instrumented
 
 inline BlockState *&current_block_ptr() {
     thread_local BlockState *p = nullptr;
