@@ -16,8 +16,9 @@
 //                                              SetValue; in a SIMT thread a plain store, like __stg)
 // The hooks cannot throw through the instrumented caller (GCC declares them nothrow), so a failed
 // check is deferred: the block ends in that error when the kernel returns, and the access itself
-// lands.  Atomic builtins (__atomic_*, std::atomic) go through __tsan_atomic* hooks, performed here
-// with the same builtins and not recorded.
+// lands.  Atomic builtins (__atomic_*, std::atomic, atomicCAS ...) go through __tsan_atomic* hooks,
+// performed here with the same builtins; on device memory each is a release / acquire of its address
+// for gm-cross-core-race (a spin lock orders what it protects).
 #ifndef PYASC_SIM_KAPI_RAW_GM_H_
 #define PYASC_SIM_KAPI_RAW_GM_H_
 
@@ -222,6 +223,17 @@ PYASC_SIM_RAW_NOSAN inline void access(const void *p, size_t n, bool write, uint
     }
 }
 
+// An atomic operation on device memory is a synchronisation point for gm-cross-core-race: a
+// release before it writes, an acquire after it reads (xcore.h's events, keyed by the address), so
+// accesses ordered by a spin lock (atomicCAS ... atomicExch) or a flag are ordered for the check too.
+PYASC_SIM_RAW_NOSAN inline void sync_event(const volatile void *a, uint32_t kind) {
+    const uint64_t p = reinterpret_cast<uintptr_t>(a);
+    if (p - raw_gm_heap_range.lo >= raw_gm_heap_range.span) return;
+    BlockState *b = current_block_ptr();
+    if (b == nullptr || !b->checks || !b->xrace || b->failed || b->deferred) return;
+    AscendC::sim_detail::xrace_event(kind, AscendC::sim_detail::xkey(const_cast<const void *>(a)));
+}
+
 }  // namespace raw_gm
 }  // namespace kapi
 }  // namespace pyasc_sim
@@ -282,49 +294,61 @@ extern "C" PYASC_SIM_RAW_HOOK void __tsan_func_exit(void *) {}
 extern "C" PYASC_SIM_RAW_HOOK void __tsan_vptr_update(void *, void *) {}
 extern "C" PYASC_SIM_RAW_HOOK void __tsan_vptr_read(void *) {}
 
-// Atomics: performed (sequentially consistent: at least what was asked), not recorded.
+// Atomics: performed (sequentially consistent: at least what was asked), not recorded as accesses;
+// on device memory each is a release (before it writes) and / or an acquire (after it reads).
+#define PYASC_SIM_RAW_REL(a) pyasc_sim::kapi::raw_gm::sync_event(a, PYASC_SIM_GM_EVENT_RELEASE)
+#define PYASC_SIM_RAW_ACQ(a) pyasc_sim::kapi::raw_gm::sync_event(a, PYASC_SIM_GM_EVENT_ACQUIRE)
+#define PYASC_SIM_RAW_RMW(bits, T, op)                                                                           \
+    extern "C" PYASC_SIM_RAW_HOOK T __tsan_atomic##bits##_##op(volatile void *a, T v, int) {                     \
+        PYASC_SIM_RAW_REL(a);                                                                                     \
+        const T r = __atomic_##op(static_cast<volatile T *>(a), v, __ATOMIC_SEQ_CST);                             \
+        PYASC_SIM_RAW_ACQ(a);                                                                                     \
+        return r;                                                                                                 \
+    }
 #define PYASC_SIM_RAW_ATOMICS(bits, T)                                                                           \
     extern "C" PYASC_SIM_RAW_HOOK T __tsan_atomic##bits##_load(const volatile void *a, int) {                    \
-        return __atomic_load_n(static_cast<const volatile T *>(a), __ATOMIC_SEQ_CST);                            \
+        const T r = __atomic_load_n(static_cast<const volatile T *>(a), __ATOMIC_SEQ_CST);                       \
+        PYASC_SIM_RAW_ACQ(a);                                                                                     \
+        return r;                                                                                                 \
     }                                                                                                             \
     extern "C" PYASC_SIM_RAW_HOOK void __tsan_atomic##bits##_store(volatile void *a, T v, int) {                 \
+        PYASC_SIM_RAW_REL(a);                                                                                     \
         __atomic_store_n(static_cast<volatile T *>(a), v, __ATOMIC_SEQ_CST);                                     \
     }                                                                                                             \
     extern "C" PYASC_SIM_RAW_HOOK T __tsan_atomic##bits##_exchange(volatile void *a, T v, int) {                 \
-        return __atomic_exchange_n(static_cast<volatile T *>(a), v, __ATOMIC_SEQ_CST);                           \
+        PYASC_SIM_RAW_REL(a);                                                                                     \
+        const T r = __atomic_exchange_n(static_cast<volatile T *>(a), v, __ATOMIC_SEQ_CST);                      \
+        PYASC_SIM_RAW_ACQ(a);                                                                                     \
+        return r;                                                                                                 \
     }                                                                                                             \
-    extern "C" PYASC_SIM_RAW_HOOK T __tsan_atomic##bits##_fetch_add(volatile void *a, T v, int) {                \
-        return __atomic_fetch_add(static_cast<volatile T *>(a), v, __ATOMIC_SEQ_CST);                            \
-    }                                                                                                             \
-    extern "C" PYASC_SIM_RAW_HOOK T __tsan_atomic##bits##_fetch_sub(volatile void *a, T v, int) {                \
-        return __atomic_fetch_sub(static_cast<volatile T *>(a), v, __ATOMIC_SEQ_CST);                            \
-    }                                                                                                             \
-    extern "C" PYASC_SIM_RAW_HOOK T __tsan_atomic##bits##_fetch_and(volatile void *a, T v, int) {                \
-        return __atomic_fetch_and(static_cast<volatile T *>(a), v, __ATOMIC_SEQ_CST);                            \
-    }                                                                                                             \
-    extern "C" PYASC_SIM_RAW_HOOK T __tsan_atomic##bits##_fetch_or(volatile void *a, T v, int) {                 \
-        return __atomic_fetch_or(static_cast<volatile T *>(a), v, __ATOMIC_SEQ_CST);                             \
-    }                                                                                                             \
-    extern "C" PYASC_SIM_RAW_HOOK T __tsan_atomic##bits##_fetch_xor(volatile void *a, T v, int) {                \
-        return __atomic_fetch_xor(static_cast<volatile T *>(a), v, __ATOMIC_SEQ_CST);                            \
-    }                                                                                                             \
-    extern "C" PYASC_SIM_RAW_HOOK T __tsan_atomic##bits##_fetch_nand(volatile void *a, T v, int) {               \
-        return __atomic_fetch_nand(static_cast<volatile T *>(a), v, __ATOMIC_SEQ_CST);                           \
-    }                                                                                                             \
+    PYASC_SIM_RAW_RMW(bits, T, fetch_add)                                                                         \
+    PYASC_SIM_RAW_RMW(bits, T, fetch_sub)                                                                         \
+    PYASC_SIM_RAW_RMW(bits, T, fetch_and)                                                                         \
+    PYASC_SIM_RAW_RMW(bits, T, fetch_or)                                                                          \
+    PYASC_SIM_RAW_RMW(bits, T, fetch_xor)                                                                         \
+    PYASC_SIM_RAW_RMW(bits, T, fetch_nand)                                                                        \
     extern "C" PYASC_SIM_RAW_HOOK bool __tsan_atomic##bits##_compare_exchange_strong(volatile void *a, void *e,  \
                                                                                    T v, int, int) {               \
-        return __atomic_compare_exchange_n(static_cast<volatile T *>(a), static_cast<T *>(e), v, false,           \
-                                           __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                                   \
+        PYASC_SIM_RAW_REL(a);                                                                                     \
+        const bool r = __atomic_compare_exchange_n(static_cast<volatile T *>(a), static_cast<T *>(e), v, false,   \
+                                                   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                           \
+        PYASC_SIM_RAW_ACQ(a);                                                                                     \
+        return r;                                                                                                 \
     }                                                                                                             \
     extern "C" PYASC_SIM_RAW_HOOK bool __tsan_atomic##bits##_compare_exchange_weak(volatile void *a, void *e,    \
                                                                                  T v, int, int) {                 \
-        return __atomic_compare_exchange_n(static_cast<volatile T *>(a), static_cast<T *>(e), v, false,           \
-                                           __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                                   \
+        PYASC_SIM_RAW_REL(a);                                                                                     \
+        const bool r = __atomic_compare_exchange_n(static_cast<volatile T *>(a), static_cast<T *>(e), v, false,   \
+                                                   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                           \
+        PYASC_SIM_RAW_ACQ(a);                                                                                     \
+        return r;                                                                                                 \
     }                                                                                                             \
     extern "C" PYASC_SIM_RAW_HOOK T __tsan_atomic##bits##_compare_exchange_val(volatile void *a, T e, T v, int,  \
                                                                               int) {                              \
+        PYASC_SIM_RAW_REL(a);                                                                                     \
         __atomic_compare_exchange_n(static_cast<volatile T *>(a), &e, v, false, __ATOMIC_SEQ_CST,                 \
                                     __ATOMIC_SEQ_CST);                                                            \
+        PYASC_SIM_RAW_ACQ(a);                                                                                     \
         return e;                                                                                                 \
     }
 PYASC_SIM_RAW_ATOMICS(8, unsigned char)
@@ -332,6 +356,9 @@ PYASC_SIM_RAW_ATOMICS(16, unsigned short)
 PYASC_SIM_RAW_ATOMICS(32, unsigned int)
 PYASC_SIM_RAW_ATOMICS(64, unsigned long)
 #undef PYASC_SIM_RAW_ATOMICS
+#undef PYASC_SIM_RAW_RMW
+#undef PYASC_SIM_RAW_REL
+#undef PYASC_SIM_RAW_ACQ
 extern "C" PYASC_SIM_RAW_HOOK void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 extern "C" PYASC_SIM_RAW_HOOK void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 
