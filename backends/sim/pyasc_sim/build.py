@@ -172,7 +172,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
             extra_flags: Sequence[str] = (), compiler: str | None = None, soc: str | None = None,
             core: str = "vec", tiling_header: str | os.PathLike | None = None, op_type: str | None = None,
             dtypes: dict[str, str] | None = None, tiling_key: int | None = None,
-            instances: Sequence[str] = (), tpl_args: dict[str, int] | Sequence[int] | None = None) -> str:
+            instances: Sequence[str] = (), tpl_args: dict[str, int] | Sequence[int] | None = None,
+            raw_gm: bool | None = None) -> str:
     """Compile an Ascend C source into a simulator kernel binary and return its path.
 
     ``source`` is a path to a ``.cpp`` file or the source text itself. Every ``extern "C"
@@ -200,6 +201,12 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     sanitizer checks (faster; its stubs clear the block's checks flag, and ``PYASC_SIM_NO_CHECKS`` is
     defined); with ``checks=True`` they run unless ``PYASC_SIM_CHECKS=0`` switches them off.
     ``output`` copies the binary there as well; the returned path is then ``output``.
+
+    Raw ``__gm__`` pointer loads and stores in kernel code are checked like GlobalTensor scalar
+    accesses when the binary is built with ``raw_gm`` (:func:`uses_raw_gm`; default: when ``checks``
+    is on and the source uses ``__gm__`` outside ``SetGlobalBuffer(...)``, or ``PYASC_SIM_RAW_GM=1`` /
+    ``0`` forces it): the translation unit is compiled with GCC's ThreadSanitizer instrumentation,
+    whose hooks the kernel API implements (kapi/raw_gm.h; libtsan is not linked).
 
     The source is C++20 (what the clang-based NPU compiler accepts, e.g. ``ReduceSum<float>(...)``
     found by argument-dependent lookup) and sees the architecture macros of ``soc`` (default
@@ -265,9 +272,11 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
         project_flags.append(f"-DPYASC_SIM_ACL_LIBRARY={_stubgen.cxx_string(_acl_library())}")
     # -g1: line tables only, so a kernel crash names its source line (issue 16); no effect on speed
     isa_flags, isa_key = target_isa(cxx, isa)
+    if raw_gm is None:
+        raw_gm = checks and uses_raw_gm(text, os.path.dirname(path) if path else os.getcwd())
     flags = ["-std=c++20", opt, "-g1", *isa_flags, *FP_FLAGS, "-shared", "-fPIC", "-fvisibility=hidden", *PRELUDE_FLAGS,
-             *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *arch_defines(soc, core), *project_flags,
-             *extra_flags]
+             *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *(RAW_GM_FLAGS if raw_gm and checks else []),
+             *arch_defines(soc, core), *project_flags, *extra_flags]
     src_dir = os.path.dirname(path) if path else os.getcwd()
     root = cache.directory()
     h = hashlib.sha256()
@@ -288,6 +297,46 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     if output is None:
         return cached
     return _copy_out(cached, os.path.abspath(os.fspath(output)))
+
+
+#: the flags of a build whose raw __gm__ accesses are checked (kapi/raw_gm.h implements the hooks GCC's
+#: ThreadSanitizer instrumentation calls; -static-libtsan with -shared links no libtsan at all)
+RAW_GM_FLAGS = ("-fsanitize=thread", "-static-libtsan", "--param=tsan-instrument-func-entry-exit=0", "-gdwarf-4")
+_GM_RE = re.compile(r"\b__gm__\b")
+_SET_GLOBAL_RE = re.compile(r"\bSetGlobalBuffer\s*\(")
+
+
+def uses_raw_gm(text: str, directory: str | None = None) -> bool:
+    """Whether an Ascend C source (with the headers it includes with quotes from ``directory``) may
+    load or store through raw ``__gm__`` pointers: ``__gm__`` appears outside the arguments of
+    ``SetGlobalBuffer(...)`` (a cast such as ``(__gm__ half *)x`` handed to a GlobalTensor is no raw
+    access). ``PYASC_SIM_RAW_GM=1`` / ``0`` overrides the answer."""
+    forced = os.environ.get("PYASC_SIM_RAW_GM", "")
+    if forced in ("0", "1"):
+        return forced == "1"
+    if forced:
+        raise KernelBuildError(f"PYASC_SIM_RAW_GM must be '1' (check raw __gm__ accesses), '0' (do not) or unset "
+                               f"(decide from the source), got {forced!r}")
+    parts = [text]
+    if directory is not None:
+        parts += [b.split(b"\0", 1)[1].decode("utf-8", "replace") for b in _local_includes(text, directory, set())]
+    for part in parts:
+        code = _CODE_ONLY_RE.sub(lambda m: m.group(0) if m.group(0)[0] not in "/\"'" else " ", part)
+        # blank the arguments of every SetGlobalBuffer( ... ) call (balanced parentheses)
+        out, last = [], 0
+        for m in _SET_GLOBAL_RE.finditer(code):
+            if m.start() < last:
+                continue
+            depth, i = 1, m.end()
+            while i < len(code) and depth:
+                depth += {"(": 1, ")": -1}.get(code[i], 0)
+                i += 1
+            out.append(code[last:m.start()])
+            last = i
+        out.append(code[last:])
+        if _GM_RE.search("".join(out)):
+            return True
+    return False
 
 
 #: how compile() lays out a build (part of the cache key): bump when it changes

@@ -63,5 +63,6 @@
 #include "pyasc_sim/kapi/simt_cache.h" // Ascend 950 SIMT: __ldg / __stg cache-hinted loads / stores, asc_ldcg / asc_stcg
 #include "pyasc_sim/kapi/study13.h"    // dcci intrinsic (cache_line_t, dcci_dst_t); 950 SIMT: Simt::UintDiv, asc_atomic_*
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
+#include "pyasc_sim/kapi/raw_gm.h"     // raw __gm__ loads / stores: checked in a -fsanitize=thread build (build.py)
 
 #endif  // PYASC_SIM_KERNEL_OPERATOR_H_

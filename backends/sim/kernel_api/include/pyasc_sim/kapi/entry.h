@@ -73,6 +73,12 @@ public:
                 st_.gm_uninit = ctx->gm_uninit;
                 st_.gm_uninit_base = ctx->gm_uninit_base;
                 st_.gm_uninit_span = ctx->gm_uninit_span;
+#ifdef __SANITIZE_THREAD__  // raw __gm__ access checks (raw_gm.h): the device heap's range
+                if (ctx->gm_uninit != nullptr) {
+                    __atomic_store_n(&raw_gm_heap_range.lo, ctx->gm_uninit_base, __ATOMIC_RELAXED);
+                    __atomic_store_n(&raw_gm_heap_range.span, ctx->gm_uninit_span, __ATOMIC_RELAXED);
+                }
+#endif
             }
         } else {
             st_.checks = env_checks();

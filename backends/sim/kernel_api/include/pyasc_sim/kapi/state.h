@@ -210,6 +210,11 @@ struct BlockState {
     bool gm_dirty = false;   // a data-cache store since the last whole-cache DataCacheCleanAndInvalid
     bool xmute = false;
     uint32_t xseg = 0;
+    // raw_gm.h: the record its last raw load / store extended, the allocation extent its bounds
+    // check last verified, and a window of device memory known to be written (initcheck)
+    size_t raw_last[2] = {~size_t{0}, ~size_t{0}};
+    uint64_t raw_ok_lo[2] = {}, raw_ok_hi[2] = {};  // per kind (load, store)
+    uint64_t raw_init_lo = 0, raw_init_hi = 0, raw_marked_lo = 0, raw_marked_hi = 0;
 
     // Memory of kind k; allocated on first use.
     uint8_t *memory(int k) {
@@ -223,6 +228,14 @@ struct BlockState {
         return mem[k];
     }
 };
+
+// The device heap (the initcheck shadow's range) as the raw __gm__ access hooks see it (raw_gm.h):
+// one range compare tells a device-heap access from any other.  Set by each block of a launch with
+// checks on (all set the same values); span 0: no checks.
+struct RawGmHeap {
+    uint64_t lo = 0, span = 0;
+};
+inline RawGmHeap raw_gm_heap_range;  // a variable, not a function: the hooks inline nothing instrumented
 
 inline BlockState *&current_block_ptr() {
     thread_local BlockState *p = nullptr;
@@ -688,6 +701,9 @@ inline void check_gm_alloc(const void *p, size_t n, const char *what, const SrcL
         if (!found) {
             const size_t prefix = std::strlen(PYASC_SIM_WHY_USE_AFTER_FREE);
             if (std::strncmp(why, PYASC_SIM_WHY_USE_AFTER_FREE, prefix) == 0) {
+                if (origin == nullptr) {
+                    fail("gm-use-after-free", loc, "%s %zu bytes at global address %p: %s", what, n, p, why + prefix);
+                }
                 fail("gm-use-after-free", loc,
                      "%s %zu bytes at global address %p through a GlobalTensor set to %p: %s", what, n, p,
                      reinterpret_cast<const void *>(o), why + prefix);
