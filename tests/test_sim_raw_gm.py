@@ -147,6 +147,11 @@ def test_which_sources_are_instrumented(monkeypatch):
     cast_only = "x.SetGlobalBuffer((__gm__ half *)x + GetBlockIdx() * 8, 8); // __gm__ in a comment\n"
     assert not uses_raw_gm(cast_only)
     assert uses_raw_gm(cast_only + "((__gm__ float *)y)[0] = 1;\n")
+    # a kernel signature spelling GM_ADDR out is no raw access; a typed __gm__ parameter may be
+    signature = 'extern "C" __global__ __aicore__ void k(__gm__ uint8_t *x, const __gm__ uint8_t* y, __gm__ uint8_t *)'
+    assert not uses_raw_gm(signature + " {\n" + cast_only + "}\n")
+    assert uses_raw_gm(signature.replace("const __gm__ uint8_t* y", "__gm__ float *y") + " { y[0] = 1; }\n")
+    assert uses_raw_gm(signature + " { ((__gm__ uint32_t *)x)[0] = 1; }\n")
     monkeypatch.setenv("PYASC_SIM_RAW_GM", "1")
     assert uses_raw_gm(cast_only)
     monkeypatch.setenv("PYASC_SIM_RAW_GM", "yes")

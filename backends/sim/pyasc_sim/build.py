@@ -304,13 +304,18 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
 RAW_GM_FLAGS = ("-fsanitize=thread", "-static-libtsan", "--param=tsan-instrument-func-entry-exit=0", "-gdwarf-4")
 _GM_RE = re.compile(r"\b__gm__\b")
 _SET_GLOBAL_RE = re.compile(r"\bSetGlobalBuffer\s*\(")
+#: a byte-pointer parameter (``__gm__ uint8_t *x``, what ``GM_ADDR`` spells): a handle the kernel
+#: hands to SetGlobalBuffer through a cast, so by itself no sign of a raw access (a cast of it is)
+_GM_BYTE_PARAM_RE = re.compile(r"(?<=[(,])\s*(?:const\s+)?__gm__\s+(?:const\s+)?(?:u?int8_t|char|void)\s*\*\s*"
+                               r"(?:__restrict__\s*)?\w*\s*(?=[,)])")
 
 
 def uses_raw_gm(text: str, directory: str | None = None) -> bool:
     """Whether an Ascend C source (with the headers it includes with quotes from ``directory``) may
     load or store through raw ``__gm__`` pointers: ``__gm__`` appears outside the arguments of
     ``SetGlobalBuffer(...)`` (a cast such as ``(__gm__ half *)x`` handed to a GlobalTensor is no raw
-    access). ``PYASC_SIM_RAW_GM=1`` / ``0`` overrides the answer."""
+    access) and outside byte-pointer parameters (``__gm__ uint8_t *x``, the spelled-out ``GM_ADDR``).
+    ``PYASC_SIM_RAW_GM=1`` / ``0`` overrides the answer."""
     forced = os.environ.get("PYASC_SIM_RAW_GM", "")
     if forced in ("0", "1"):
         return forced == "1"
@@ -334,7 +339,7 @@ def uses_raw_gm(text: str, directory: str | None = None) -> bool:
             out.append(code[last:m.start()])
             last = i
         out.append(code[last:])
-        if _GM_RE.search("".join(out)):
+        if _GM_RE.search(_GM_BYTE_PARAM_RE.sub(" ", "".join(out))):
             return True
     return False
 
