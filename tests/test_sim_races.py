@@ -142,9 +142,13 @@ def test_row_by_row_vector_ops_then_unordered_reads(kernels, stream):
     np.testing.assert_array_equal(z.numpy(), np.full(2 * TILE, 3.0, dtype=np.float32))
     pyasc_acl.launch(kernels.function("rows_then_read"), 1, (z, 2), stream=stream)
     expect_race(stream, "rows_then_read", "raw-rows-v-s", "read-after-write", "S", "V", "reads UB bytes [1024, 1028)")
-    pyasc_acl.launch(kernels.function("rows_then_read"), 1, (z, 1), stream=stream)
+    # bit 2 leaves the scalar read out: then nothing orders the store after the Adds
+    pyasc_acl.launch(kernels.function("rows_then_read"), 1, (z, 4), stream=stream)
     expect_race(stream, "rows_then_read", "raw-rows-v-mte3", "read-after-write", "MTE3", "V",
                 "reads UB bytes [0, 2048)", "(32-byte sector at offset 0)")
+    # the scalar unit's V_S wait orders every instruction it issues later, the store included
+    pyasc_acl.launch(kernels.function("rows_then_read"), 1, (z, 1), stream=stream)
+    stream.synchronize()
 
 
 def test_scalar_write_then_store_needs_s_mte3(kernels, stream):

@@ -145,7 +145,7 @@ extern "C" __global__ __aicore__ void scalar_then_vector(GM_ADDR z, uint32_t fla
 
 // Row by row (race.h holds such accesses and records them merged): a vector op on each half of a
 // tile, then a scalar read of the second half and a store of the whole tile; `flags` bit 0 keeps
-// the V->S pair, bit 1 the V->MTE3 pair.
+// the V->S pair, bit 1 the V->MTE3 pair, bit 2 leaves the scalar read out.
 extern "C" __global__ __aicore__ void rows_then_read(GM_ADDR z, uint32_t flags)
 {
     TPipe pipe;
@@ -162,7 +162,8 @@ extern "C" __global__ __aicore__ void rows_then_read(GM_ADDR z, uint32_t flags)
         SetFlag<HardEvent::V_S>(0);
         WaitFlag<HardEvent::V_S>(0);
     }
-    const float v = t.GetValue(kTile);  // BAD(raw-rows-v-s)
+    float v = 0.0f;
+    if (!(flags & 4u)) v = t.GetValue(kTile);  // BAD(raw-rows-v-s)
     if (flags & 2u) {
         SetFlag<HardEvent::V_MTE3>(0);
         WaitFlag<HardEvent::V_MTE3>(0);
