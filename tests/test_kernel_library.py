@@ -22,7 +22,9 @@ SOURCE = textwrap.dedent("""\
     template <typename T>
     __aicore__ inline void scale(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
         ScaleTiling t = *reinterpret_cast<__gm__ ScaleTiling *>(tiling);
-        const uint32_t per = (t.n + GetBlockNum() - 1) / GetBlockNum();
+        // whole 64-byte lines per block: scalar stores go through each core's data cache
+        constexpr uint32_t line = 64 / sizeof(T);
+        const uint32_t per = ((t.n + GetBlockNum() - 1) / GetBlockNum() + line - 1) / line * line;
         for (uint32_t i = GetBlockIdx() * per; i < t.n && i < (GetBlockIdx() + 1) * per; ++i)
             ((__gm__ T *)y)[i] = static_cast<T>(((__gm__ T *)x)[i] * static_cast<T>(t.s));
     }

@@ -31,7 +31,8 @@ from ascendc_kernels import load
 # One child, several waits: each is stuck behind wait_flag until the parent's SIGINT; the child
 # checks that the work is still queued, opens the flag and finishes the stream.
 CTRL_C_CHILD = r"""
-import sys
+import faulthandler, signal, sys
+faulthandler.register(signal.SIGUSR1, all_threads=True)  # the watchdog asks where a stuck child waits
 import numpy as np
 import pyasc, pyasc_acl
 from pyasc_acl import _acl
@@ -93,7 +94,13 @@ def test_ctrl_c_interrupts_every_blocking_wait(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=tmp_path)  # not the checkout
     # a wait that ignores SIGINT hangs: the watchdog kills the child, and the lines read say which
-    watchdog = threading.Timer(120, proc.kill)
+    # (its threads' Python stacks, dumped on SIGUSR1 first, say where it waited)
+    def stop_child() -> None:
+        proc.send_signal(signal.SIGUSR1)
+        time.sleep(2)
+        proc.kill()
+
+    watchdog = threading.Timer(120, stop_child)
     watchdog.start()
     lines = []
     try:
