@@ -337,18 +337,11 @@ extern "C" PYASC_SIM_RAW_HOOK void __tsan_vptr_read(void *) {}
     }                                                                                                             \
     extern "C" PYASC_SIM_RAW_HOOK bool __tsan_atomic##bits##_compare_exchange_weak(volatile void *a, void *e,    \
                                                                                  T v, int, int) {                 \
-        PYASC_SIM_RAW_REL(a);                                                                                     \
-        const bool r = __atomic_compare_exchange_n(static_cast<volatile T *>(a), static_cast<T *>(e), v, false,   \
-                                                   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                           \
-        PYASC_SIM_RAW_ACQ(a);                                                                                     \
-        return r;                                                                                                 \
+        return __tsan_atomic##bits##_compare_exchange_strong(a, e, v, 0, 0); /* a strong CAS is a valid weak one */ \
     }                                                                                                             \
     extern "C" PYASC_SIM_RAW_HOOK T __tsan_atomic##bits##_compare_exchange_val(volatile void *a, T e, T v, int,  \
                                                                               int) {                              \
-        PYASC_SIM_RAW_REL(a);                                                                                     \
-        __atomic_compare_exchange_n(static_cast<volatile T *>(a), &e, v, false, __ATOMIC_SEQ_CST,                 \
-                                    __ATOMIC_SEQ_CST);                                                            \
-        PYASC_SIM_RAW_ACQ(a);                                                                                     \
+        __tsan_atomic##bits##_compare_exchange_strong(a, &e, v, 0, 0);                                            \
         return e;                                                                                                 \
     }
 PYASC_SIM_RAW_ATOMICS(8, unsigned char)
