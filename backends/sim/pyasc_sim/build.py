@@ -272,17 +272,18 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
         project_flags.append(f"-DPYASC_SIM_ACL_LIBRARY={_stubgen.cxx_string(_acl_library())}")
     # -g1: line tables only, so a kernel crash names its source line (issue 16); no effect on speed
     isa_flags, isa_key = target_isa(cxx, isa)
+    src_dir = os.path.dirname(path) if path else os.getcwd()
+    own_headers = _local_includes(text, src_dir, set())
     if raw_gm is None:
-        raw_gm = checks and uses_raw_gm(text, os.path.dirname(path) if path else os.getcwd())
+        raw_gm = checks and uses_raw_gm(text, own_headers)
     flags = ["-std=c++20", opt, "-g1", *isa_flags, *FP_FLAGS, "-shared", "-fPIC", "-fvisibility=hidden", *PRELUDE_FLAGS,
              *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *(RAW_GM_FLAGS if raw_gm and checks else []),
              *arch_defines(soc, core), *project_flags, *extra_flags]
-    src_dir = os.path.dirname(path) if path else os.getcwd()
     root = cache.directory()
     h = hashlib.sha256()
     for part in (_LAYOUT.encode(), text.encode(), cxx.encode(), "\0".join(flags).encode(), repr(kernels).encode(), repr(instances).encode(),
                  _header_version(inc).encode(), _stubgen.STUB_VERSION.encode(), src_dir.encode(), isa_key.encode(),
-                 (path or "").encode(), repr(tpl_args).encode(), *_local_includes(text, src_dir, set()),
+                 (path or "").encode(), repr(tpl_args).encode(), *own_headers,
                  *(_file_bytes(f) for f in project_files)):
         h.update(part)
         h.update(b"\0\1")
@@ -310,9 +311,9 @@ _GM_BYTE_PARAM_RE = re.compile(r"(?<=[(,])\s*(?:const\s+)?__gm__\s+(?:const\s+)?
                                r"(?:__restrict__\s*)?\w*\s*(?=[,)])")
 
 
-def uses_raw_gm(text: str, directory: str | None = None) -> bool:
-    """Whether an Ascend C source (with the headers it includes with quotes from ``directory``) may
-    load or store through raw ``__gm__`` pointers: ``__gm__`` appears outside the arguments of
+def uses_raw_gm(text: str, own_headers: Sequence[bytes] = ()) -> bool:
+    """Whether an Ascend C source (with ``own_headers``, the headers it includes with quotes as
+    :func:`_local_includes` reads them) may load or store through raw ``__gm__`` pointers: ``__gm__`` appears outside the arguments of
     ``SetGlobalBuffer(...)`` (a cast such as ``(__gm__ half *)x`` handed to a GlobalTensor is no raw
     access) and outside byte-pointer parameters (``__gm__ uint8_t *x``, the spelled-out ``GM_ADDR``).
     ``PYASC_SIM_RAW_GM=1`` / ``0`` overrides the answer."""
@@ -322,9 +323,7 @@ def uses_raw_gm(text: str, directory: str | None = None) -> bool:
     if forced:
         raise KernelBuildError(f"PYASC_SIM_RAW_GM must be '1' (check raw __gm__ accesses), '0' (do not) or unset "
                                f"(decide from the source), got {forced!r}")
-    parts = [text]
-    if directory is not None:
-        parts += [b.split(b"\0", 1)[1].decode("utf-8", "replace") for b in _local_includes(text, directory, set())]
+    parts = [text, *(b.split(b"\0", 1)[1].decode("utf-8", "replace") for b in own_headers)]
     for part in parts:
         code = _CODE_ONLY_RE.sub(lambda m: m.group(0) if m.group(0)[0] not in "/\"'" else " ", part)
         # blank the arguments of every SetGlobalBuffer( ... ) call (balanced parentheses)
