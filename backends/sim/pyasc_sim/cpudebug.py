@@ -112,9 +112,8 @@ class _Compile:
             data = f.read()
         text = data.decode("utf-8", "replace")
         own = [data, *_local_includes(text, os.path.dirname(self.source), set())]
-        if not mix_build.wanted(self.flags, "", own) and not (
-                mix_build.VEC_FLAG in self.flags and any(mix_build.tests_core_macros(s) for s in own)):
-            return None
+        if mix_build.VEC_FLAG not in self.flags or not any(mix_build.tests_core_macros(s) for s in own):
+            return None  # the cheap test first (mix_build.wanted's own): most sources never name the core macros
         try:
             pre = _stubgen.preprocess(self.source, [inc], self.cxx, flags=[f for f in self.flags
                                                                             if not f.startswith("-std=")])
