@@ -397,18 +397,22 @@ def info() -> dict[str, object]:
 def _pch_usage(root: str) -> tuple[int, int]:
     """Precompiled kernel API headers (pch.py) in the cache and their bytes: counted apart from the
     cap, which they have their own of (``PYASC_SIM_PCH_MAX``)."""
-    count = size = 0
     try:
         with os.scandir(os.path.join(root, PCH)) as it:
             dirs = [e.path for e in it if e.is_dir(follow_symlinks=False) and not e.name.startswith("tmp_")]
     except OSError:
         return 0, 0
-    for d in dirs:
-        count += 1
-        for r, _, files in os.walk(d):
-            for f in files:
-                with contextlib.suppress(OSError):
-                    size += os.lstat(os.path.join(r, f)).st_size
+    return len(dirs), sum(_tree_usage(d)[1] for d in dirs)
+
+
+def _tree_usage(path: str) -> tuple[int, int]:
+    """Files under the directory ``path`` and their bytes (files that vanish meanwhile are skipped)."""
+    count = size = 0
+    for r, _, files in os.walk(path):
+        for f in files:
+            with contextlib.suppress(OSError):
+                size += os.lstat(os.path.join(r, f)).st_size
+                count += 1
     return count, size
 
 
@@ -422,13 +426,9 @@ def clear() -> tuple[int, int]:
             try:
                 if e.is_dir(follow_symlinks=False):
                     if e.name.startswith(_BUILD_PREFIX) or e.name in (SOURCES, PCH):
-                        for r, _, files in os.walk(e.path):
-                            for f in files:
-                                try:
-                                    freed += os.lstat(os.path.join(r, f)).st_size
-                                    count += 1
-                                except OSError:
-                                    pass
+                        files, size = _tree_usage(e.path)
+                        count += files
+                        freed += size
                         shutil.rmtree(e.path, ignore_errors=True)
                     continue
                 ours = (_BINARY_RE.match(e.name) or e.name.startswith(_TMP_PREFIX)
