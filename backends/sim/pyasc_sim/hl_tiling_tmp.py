@@ -1,8 +1,9 @@
 """Host-side sharedTmpBuffer sizes of CumSum, Pad / UnPad, AscendQuant, AscendDequant and AscendAntiQuant: the
 Python side of GetXxxMaxMinTmpSize / GetXxxTmpBufferFactorSize (tiling/hl_tmp_size_api.h in C++).
 The numbers are what the simulator's implementation stages in the buffer (kapi/hl_tmp_sizes.h, the
-one formula both sides and the kernel-side check use): a buffer of the reported minimum works, one
-byte less is refused by the API."""
+formula the C++ helpers and the kernel-side check share; this module restates it, and
+tests/test_sim_compat_hl_host_tiling.py checks that both sides agree): a buffer of the reported
+minimum works, one byte less is refused by the API."""
 
 from __future__ import annotations
 
