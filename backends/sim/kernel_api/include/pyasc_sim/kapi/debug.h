@@ -157,9 +157,13 @@ inline void DumpTensor(const GlobalTensor<T> &tensor, uint32_t desc, uint32_t du
 
 }  // namespace AscendC
 
-// ASSERT(cond) and ASSERT(cond, fmt, args...): a false condition is a kernel error.
+// ASSERT(cond) and ASSERT(cond, fmt, args...): a false condition is a kernel error.  The expansion is a
+// braced statement, complete with or without the caller's semicolon: the NPU toolchain accepts `ASSERT(cond)`
+// followed by the next statement (RecSDK's norm_multiply_dropout kernels write it so).  Deviation: as with any
+// braced macro, `if (c) ASSERT(x); else ...` does not compile (write braces around the ASSERT).
 #ifndef ASSERT
-#define ASSERT(...) ::pyasc_sim::kapi::assert_check(#__VA_ARGS__, ::pyasc_sim::kapi::SrcLoc(), __VA_ARGS__)
+#define ASSERT(...) \
+    { ::pyasc_sim::kapi::assert_check(#__VA_ARGS__, ::pyasc_sim::kapi::SrcLoc(), __VA_ARGS__); }
 #endif
 
 #endif  // PYASC_SIM_KAPI_DEBUG_H_

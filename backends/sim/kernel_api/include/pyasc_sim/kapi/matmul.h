@@ -180,6 +180,10 @@ public:
     void SetLocalWorkspace(A &&...) {}
     template <typename... A>
     void SetWorkspace(A &&...) {}
+    // The values MatmulCallBackFunc's copy callbacks receive as tilingPtr / dataPtr; with the default (no
+    // callbacks, the only form the simulator takes) nothing reads them.
+    void SetUserDefInfo(const uint64_t tilingPtr) { userDefInfo_ = tilingPtr; }
+    void SetSelfDefineData(const uint64_t dataPtr) { selfDefineData_ = dataPtr; }
     void End() { iterating_ = false; }
 
     // The whole singleCore C tile into gm (row stride N of the original shape); enAtomic = 1 adds.
@@ -402,6 +406,8 @@ private:
     bool aLocal_ = false, bLocal_ = false;
     GlobalTensor<BiasT> bias_;
     bool hasQuant_ = false;
+    uint64_t userDefInfo_ = 0;
+    uint64_t selfDefineData_ = 0;
     float quantScale_ = 1.0f;
     int32_t quantOffset_ = 0;
 };
