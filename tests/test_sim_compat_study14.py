@@ -79,11 +79,19 @@ def test_matmul_with_the_default_callback_set_and_user_def_info(binary):
     t = hl_tiling.matmul_tiling(m, n, k, a_dtype="float16", c_dtype="float32")
     c = pyasc.zeros((m * n,), dtype="float32", device="sim")
     flag = pyasc.zeros((8,), dtype="int32", device="sim")
-    _run(binary.function("study14_matmul_cb"), 1,
-         (_dev(a), _dev(b), c, _dev(np.frombuffer(t.to_bytes(), dtype=np.uint8).copy()), flag, np.uint32(m)))
-    np.testing.assert_allclose(c.numpy().reshape(m, n), a.astype(np.float32) @ b.astype(np.float32), rtol=1e-5,
-                               atol=1e-5)
+    tiling = _dev(np.frombuffer(t.to_bytes(), dtype=np.uint8).copy())
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    _run(binary.function("study14_matmul_cb"), 1, (_dev(a), _dev(b), c, tiling, flag, np.uint32(m), np.uint8(0)))
+    np.testing.assert_allclose(c.numpy().reshape(m, n), ref, rtol=1e-5, atol=1e-5)
     assert flag.numpy()[0] == 7  # the declaration after the semicolon-less ASSERT is in scope
+    # enAtomic = 1 from 6 concurrent blocks into one C (zeroed): each product is added once, in float, and the
+    # overlapping writes are atomic, not a gm-write-overlap
+    c6 = pyasc.zeros((m * n,), dtype="float32", device="sim")
+    _run(binary.function("study14_matmul_cb"), 6, (_dev(a), _dev(b), c6, tiling, flag, np.uint32(m), np.uint8(1)))
+    want = np.zeros_like(ref)
+    for _ in range(6):
+        want = (want + ref).astype(np.float32)
+    np.testing.assert_allclose(c6.numpy().reshape(m, n), want, rtol=1e-5, atol=1e-5)
 
 
 def test_assert_without_semicolon_reports_its_condition(binary):

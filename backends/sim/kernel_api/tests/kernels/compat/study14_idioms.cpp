@@ -142,9 +142,10 @@ extern "C" __global__ __aicore__ void study14_dropout_bad_keep(GM_ADDR x)
 
 // c[M, N] (float) = a[M, K] (half) @ b[K, N] (half), the Matmul declared with the default callback set and told
 // the tiling address (SetUserDefInfo), as RecSDK's in_linear_silu_backward declares its two objects.  `rows` is
-// checked with an ASSERT written without its semicolon before a declaration.
+// checked with an ASSERT written without its semicolon before a declaration.  With atomicAdd = 1 every block adds
+// its product into C (IterateAll's enAtomic), as in_linear_silu_backward's cores accumulate weight_grad.
 extern "C" __global__ __aicore__ void study14_matmul_cb(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm,
-                                                        GM_ADDR flag, uint32_t rows)
+                                                        GM_ADDR flag, uint32_t rows, uint8_t atomicAdd)
 {
     TCubeTiling tiling;
     auto *words = reinterpret_cast<__gm__ uint32_t *>(tilingGm);
@@ -154,7 +155,9 @@ extern "C" __global__ __aicore__ void study14_matmul_cb(GM_ADDR a, GM_ADDR b, GM
     ASSERT(rows == static_cast<uint32_t>(tiling.M) && "rows must be the tiling's M")
     GlobalTensor<int32_t> flagGm;
     flagGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(flag), 8);
-    flagGm.SetValue(0, 7);
+    if (GetBlockIdx() == 0) {
+        flagGm.SetValue(0, 7);
+    }
     GlobalTensor<half> aGm, bGm;
     GlobalTensor<float> cGm;
     aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(a), tiling.M * tiling.Ka);
@@ -170,7 +173,7 @@ extern "C" __global__ __aicore__ void study14_matmul_cb(GM_ADDR a, GM_ADDR b, GM
     mm.SetUserDefInfo(reinterpret_cast<uint64_t>(tilingGm));
     mm.SetTensorA(aGm);
     mm.SetTensorB(bGm);
-    mm.IterateAll(cGm);
+    mm.IterateAll(cGm, atomicAdd);  // atomicAdd = 1: every block adds its product into the same C
     mm.End();
 }
 
