@@ -1,7 +1,8 @@
 """Idioms of round 14's public kernels (RecSDK's v220 ln_mul, in_linear_silu_backward and norm_multiply_dropout,
 backends/sim/kernel_api/COMPAT.md): the high-level ReduceSum / Max / Min / Mean / Prod with a Pattern::Reduce::AR
 or RA pattern over padded and unpadded rows, TQueSync<src, dst> as the only ordering between pipes, DropOut with a
-bit and a byte mask, and kernel_log.h. The kernel is our own (kernels/compat/study14_idioms.cpp), compiled once."""
+bit and a byte mask, kernel_log.h, ASSERT without its semicolon, the lowercase assert(expr, fmt, ...), and the
+Matmul callback type with enAtomic accumulation from several cores. The kernel is our own (kernels/compat/study14_idioms.cpp), compiled once."""
 
 from __future__ import annotations
 
@@ -100,3 +101,13 @@ def test_assert_without_semicolon_reports_its_condition(binary):
     assert x.numpy()[0] == 3  # the statement after the ASSERT ran
     with pytest.raises(pyasc.PyascError, match=r'assert.*ASSERT\(n < 4 && "n must stay below 4"\) failed'):
         _run(binary.function("study14_assert_fails"), 1, (x, np.uint32(9)))
+
+
+def test_lowercase_assert_with_a_format(binary):
+    x = pyasc.zeros((8,), dtype="int32", device="sim")
+    _run(binary.function("study14_lower_assert"), 1, (x, np.uint32(3)))
+    assert x.numpy()[1] == 6
+    with pytest.raises(pyasc.PyascError, match=r"assert.*n < 4.*failed: n = 9 must stay below 4"):
+        _run(binary.function("study14_lower_assert"), 1, (x, np.uint32(9)))
+    with pytest.raises(pyasc.PyascError, match=r"assert.*n != 5.*failed: n is 5"):
+        _run(binary.function("study14_lower_assert"), 1, (x, np.uint32(5)))

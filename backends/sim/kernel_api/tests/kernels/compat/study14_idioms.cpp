@@ -185,3 +185,14 @@ extern "C" __global__ __aicore__ void study14_assert_fails(GM_ADDR x, uint32_t n
     xGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(x), 8);
     xGm.SetValue(0, static_cast<int32_t>(n));
 }
+
+// The documented kernel-side assert(expr, fmt, args...) (RecSDK's split_embedding_codegen_forward_unweighted checks
+// its offsets so) and ascendc_assert: a false condition is reported with the formatted message.
+extern "C" __global__ __aicore__ void study14_lower_assert(GM_ADDR x, uint32_t n)
+{
+    GlobalTensor<int32_t> xGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(x), 8);
+    ascendc_assert(n != 5, "n is %u", n);
+    assert(n < 4, "n = %u must stay below %d", n, 4);
+    xGm.SetValue(1, static_cast<int32_t>(n) * 2);
+}
