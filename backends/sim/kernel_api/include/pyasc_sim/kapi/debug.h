@@ -157,9 +157,24 @@ inline void DumpTensor(const GlobalTensor<T> &tensor, uint32_t desc, uint32_t du
 
 }  // namespace AscendC
 
-// ASSERT(cond) and ASSERT(cond, fmt, args...): a false condition is a kernel error.
+// ASSERT(cond) and ASSERT(cond, fmt, args...): a false condition is a kernel error.  The expansion is a
+// braced statement, complete with or without the caller's semicolon: the NPU toolchain accepts `ASSERT(cond)`
+// followed by the next statement (RecSDK's norm_multiply_dropout kernels write it so).  Deviation: as with any
+// braced macro, `if (c) ASSERT(x); else ...` does not compile (write braces around the ASSERT).
 #ifndef ASSERT
-#define ASSERT(...) ::pyasc_sim::kapi::assert_check(#__VA_ARGS__, ::pyasc_sim::kapi::SrcLoc(), __VA_ARGS__)
+#define ASSERT(...) \
+    { ::pyasc_sim::kapi::assert_check(#__VA_ARGS__, ::pyasc_sim::kapi::SrcLoc(), __VA_ARGS__); }
+#endif
+
+// assert(expr) / assert(expr, fmt, args...) and ascendc_assert(...): the documented kernel-side assert (page
+// assert, 调试接口/异常检测; ascendc_assert in CANN 9): as ASSERT.  It replaces the C library's macro in kernel
+// code (<cassert> is included first so a later include does not see it undefined; one included after
+// kernel_operator.h brings the C macro back, one argument only).
+#include <cassert>
+#undef assert
+#define assert(...) ::pyasc_sim::kapi::assert_check(#__VA_ARGS__, ::pyasc_sim::kapi::SrcLoc(), __VA_ARGS__)
+#ifndef ascendc_assert
+#define ascendc_assert(...) ::pyasc_sim::kapi::assert_check(#__VA_ARGS__, ::pyasc_sim::kapi::SrcLoc(), __VA_ARGS__)
 #endif
 
 #endif  // PYASC_SIM_KAPI_DEBUG_H_

@@ -25,6 +25,7 @@
 #include "pyasc_sim/kapi/pipe.h"
 #include "pyasc_sim/kapi/matmul_tiling.h"
 #include "pyasc_sim/kapi/dtype_tables.h"
+#include "pyasc_sim/kapi/xcore.h"
 
 enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
@@ -180,6 +181,10 @@ public:
     void SetLocalWorkspace(A &&...) {}
     template <typename... A>
     void SetWorkspace(A &&...) {}
+    // The values MatmulCallBackFunc's copy callbacks receive as tilingPtr / dataPtr; with the default (no
+    // callbacks, the only form the simulator takes) nothing reads them.
+    void SetUserDefInfo(const uint64_t tilingPtr) { userDefInfo_ = tilingPtr; }
+    void SetSelfDefineData(const uint64_t dataPtr) { selfDefineData_ = dataPtr; }
     void End() { iterating_ = false; }
 
     // The whole singleCore C tile into gm (row stride N of the original shape); enAtomic = 1 adds.
@@ -263,6 +268,36 @@ private:
         }
     }
     static int64_t align16(int64_t v) { return (v + 15) / 16 * 16; }
+    // IterateAll / GetTensorC with enAtomic = 1 into GM: C leaves the cube unit converted to DstT and is added to GM
+    // element by element atomically, as DataCopy does after SetAtomicAdd (kapi/xcore.h), so several cores may
+    // accumulate into the same C; while the scope lives the block's writes are recorded as atomic (no
+    // gm-write-overlap between cores adding into the same bytes).
+    struct GmAtomicAdd {
+        explicit GmAtomicAdd(bool on) : b_(pyasc_sim::kapi::blk()), op_(b_.atomic_op), type_(b_.atomic_type), on_(on) {
+            if (on_) {
+                b_.atomic_op = sim_detail::kAtomicAdd;
+                b_.atomic_type = sim_detail::atomic_elem<DstT>();
+            }
+        }
+        ~GmAtomicAdd() {
+            if (on_) {
+                b_.atomic_op = op_;
+                b_.atomic_type = type_;
+            }
+        }
+        GmAtomicAdd(const GmAtomicAdd &) = delete;
+        GmAtomicAdd &operator=(const GmAtomicAdd &) = delete;
+        pyasc_sim::kapi::BlockState &b_;
+        int op_, type_;
+        bool on_;
+    };
+    static void store_gm(DstT *c, DstT v, bool atomic) {
+        if (atomic) {
+            sim_detail::gm_store(c, &v, sizeof(DstT));
+        } else {
+            *c = v;
+        }
+    }
     // One C element as it leaves the cube unit: with SetQuantScalar, scaled in float (and, for an int8 C,
     // offset, rounded to nearest even and saturated), else converted as is.
     DstT out(double v) const {
@@ -334,9 +369,10 @@ private:
                 DstT *c = local->ptr() + static_cast<int64_t>(i) * ldC;
                 for (int j = 0; j < nn; ++j) c[j] = out(atomic ? row[j] + pyasc_sim::kapi::to_double(c[j]) : row[j]);
             } else {
+                const GmAtomicAdd scope(atomic);
                 gm.check(static_cast<uint64_t>(i) * ldC, nn, true, "Matmul writes C", loc);
                 DstT *c = gm.GetPhyAddr() + static_cast<int64_t>(i) * ldC;
-                for (int j = 0; j < nn; ++j) c[j] = out(atomic ? row[j] + pyasc_sim::kapi::to_double(c[j]) : row[j]);
+                for (int j = 0; j < nn; ++j) store_gm(c + j, out(row[j]), atomic);
             }
         }
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM,
@@ -368,6 +404,7 @@ private:
             const int64_t idx = nzB ? nz_index(k, j, orgKb_, c0B) : (transB_ ? j * ldb + k : k * ldb + j);
             return pyasc_sim::kapi::to_double(b[idx]);
         };
+        const GmAtomicAdd scope(atomic && local == nullptr);
         if (local == nullptr && nzC) {
             gm.check(0, static_cast<uint64_t>(nz_index(align16(orgM_) - 1, align16(orgN_) - 1, orgM_, 16) + 1), true,
                      "Matmul writes C", loc);
@@ -385,7 +422,11 @@ private:
                 } else {
                     c = gm.GetPhyAddr() + static_cast<int64_t>(i) * ldC + j;
                 }
-                *c = out(atomic ? acc + pyasc_sim::kapi::to_double(*c) : acc);
+                if (local != nullptr) {
+                    *c = out(atomic ? acc + pyasc_sim::kapi::to_double(*c) : acc);
+                } else {
+                    store_gm(c, out(acc), atomic);
+                }
             }
         }
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM, 16.0 + static_cast<double>(mm) * nn * K / 4096.0);
@@ -402,6 +443,8 @@ private:
     bool aLocal_ = false, bLocal_ = false;
     GlobalTensor<BiasT> bias_;
     bool hasQuant_ = false;
+    uint64_t userDefInfo_ = 0;
+    uint64_t selfDefineData_ = 0;
     float quantScale_ = 1.0f;
     int32_t quantOffset_ = 0;
 };

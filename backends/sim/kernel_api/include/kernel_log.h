@@ -1,0 +1,7 @@
+// kernel_log.h -- an SDK header name public kernels include next to kernel_operator.h (RecSDK's
+// in_linear_silu_backward split_core.h); ASCENDC_ASSERT, what kernels use of it, comes with
+// kernel_operator.h on the simulator.
+#ifndef PYASC_SIM_SDK_KERNEL_LOG_H_
+#define PYASC_SIM_SDK_KERNEL_LOG_H_
+#include "kernel_operator.h"
+#endif  // PYASC_SIM_SDK_KERNEL_LOG_H_
