@@ -1,5 +1,6 @@
 // Ascend C on the CPU -- the temporary-buffer sizes of the high-level APIs that take a sharedTmpBuffer
-// (CumSum, Pad / UnPad, AscendQuant, AscendDequant, AscendAntiQuant), in one place: the kernel side checks the buffer
+// (CumSum, Pad / UnPad, AscendQuant, AscendDequant, AscendAntiQuant, SoftmaxFlash / SoftmaxFlashV2, DeepNorm,
+// LayerNormGrad, LayerNormGradBeta), in one place: the kernel side checks the buffer
 // against them (kapi/hl_tmp.h) and the host helpers GetXxxMaxMinTmpSize / GetXxxTmpBufferFactorSize
 // (tiling/tiling_api.h, pyasc_sim.hl_tiling_tmp) report them.  Plain C++ with no kernel dependencies.
 //
@@ -67,6 +68,32 @@ inline uint32_t ascend_antiquant_stage_bytes(uint32_t out_type_size, bool out_is
 }
 inline Range ascend_antiquant(uint64_t elems, uint32_t in_type_size, uint32_t stage_bytes) {
     return elementwise(elems, in_type_size, stage_bytes);
+}
+
+// SoftmaxFlash / SoftmaxFlashV2 over [m, k]: exp(x - max) of a row staged in float (the compute type of the
+// reference's 实现原理, also for half data), one row at least, every row at most.
+inline Range softmax_flash(uint64_t m, uint64_t k) {
+    if (m == 0 || k == 0) return Range{0, 0};
+    return Range{round32(k * 4), round32(m * k * 4)};
+}
+
+// DeepNorm over rows x h: z = alpha * x + gx of a row staged in float, one row at least, every row at most.
+inline Range deepnorm(uint64_t rows, uint64_t h) {
+    if (rows == 0 || h == 0) return Range{0, 0};
+    return Range{round32(h * 4), round32(rows * h * 4)};
+}
+
+// LayerNormGrad over rows x h: x - mean and dy * gamma of a row staged in float (8 bytes per element).
+inline Range layernorm_grad(uint64_t rows, uint64_t h) {
+    if (rows == 0 || h == 0) return Range{0, 0};
+    return Range{round32(h * 8), round32(rows * h * 8)};
+}
+
+// LayerNormGradBeta over rows x h: the float column sums of dy * resForGamma and of dy (8 bytes per column),
+// one 32-byte block of columns at least (8 columns, or h if fewer), every column at most.
+inline Range layernorm_grad_beta(uint64_t h) {
+    if (h == 0) return Range{0, 0};
+    return Range{round32((h < 8 ? h : 8) * 8), round32(h * 8)};
 }
 
 }  // namespace hl_tmp

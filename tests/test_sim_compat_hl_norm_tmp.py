@@ -1,0 +1,196 @@
+"""Issue 8 point 4: the host tiling helpers of SoftmaxFlash(V2), DeepNorm, LayerNormGrad and LayerNormGradBeta.
+The C++ helpers (tiling/hl_norm_tiling_api.h, run inside a kernel as an op's TilingFunc runs them) and Python
+(pyasc_sim.hl_tiling_tmp, hl_tiling_norm) report the same sizes and tilings; each API run with a sharedTmpBuffer
+of the reported minimum (and larger) matches NumPy, one byte less is refused by the API naming both sizes.
+Kernels: backends/sim/kernel_api/tests/kernels/compat/hl_norm_tmp_idioms.cpp, compiled once for the module."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pyasc
+import pyasc_acl
+import pyasc_sim
+from pyasc_core.errors import ArgumentError
+from pyasc_sim import hl_tiling_norm
+from pyasc_sim import hl_tiling_tmp as tmp
+
+from ascendc_kernels import ASCENDC_DIR
+
+SRC = ASCENDC_DIR / "compat" / "hl_norm_tmp_idioms.cpp"
+B, S, H = 2, 4, 64
+
+
+@pytest.fixture(scope="module")
+def kernels():
+    return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
+
+
+def _dev(a):
+    return pyasc.tensor(np.ascontiguousarray(a), device="sim")
+
+
+def _zeros(*shape):
+    return pyasc.zeros(shape, dtype="float32", device="sim")
+
+
+def _run(kernels, name, *args):
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function(name), 1, args)
+    pyasc.synchronize("sim")
+
+
+def _refused(kernels, name, *args, api, helper, have, need):
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function(name), 1, args)
+    with pytest.raises(pyasc_acl.AclKernelError) as ei:
+        pyasc.synchronize("sim")
+    msg = str(ei.value)
+    assert "local-out-of-bounds" in msg, msg
+    assert f"{api}: sharedTmpBuffer holds {have} bytes, less than the {need} bytes {helper}" in msg, msg
+
+
+def test_cpp_and_python_size_helpers_agree(kernels):
+    out = pyasc.zeros((32,), dtype="int32", device="sim")
+    _run(kernels, "norm_tmp_sizes", out)
+    got = [int(v) for v in out.numpy()]
+    want = [tmp.get_softmax_flash_v2_max_tmp_size((8, 64), 4, 4, True),
+            tmp.get_softmax_flash_v2_min_tmp_size((8, 64), 4, 4, True),
+            tmp.get_softmax_flash_v2_max_tmp_size((2, 4, 128), 2, 4, False, False, True),
+            tmp.get_softmax_flash_v2_min_tmp_size((2, 4, 128), 2, 4, False, False, True),
+            tmp.get_softmax_flash_max_tmp_size((8, 64), 4, True, False),
+            tmp.get_softmax_flash_min_tmp_size((8, 64), 4, True, False),
+            1, *tmp.get_deepnorm_max_min_tmp_size((2, 4, 64), 4),
+            1, *tmp.get_deepnorm_max_min_tmp_size((2, 4, 128), 2, False, True),
+            *tmp.get_layernorm_grad_max_min_tmp_size((2, 4, 64), 4),
+            *tmp.get_layernorm_grad_max_min_tmp_size((2, 4, 64, 60), 2),
+            *tmp.get_layernorm_grad_beta_max_min_tmp_size((2, 4, 64), 4),
+            0, 0, 0, 0, 0]  # refused arguments: 0 / false
+    assert got[:len(want)] == want
+    # the figures: a row of float exp values .. all rows; one row of float z; two floats an element a row;
+    # two float column sums for 8 columns .. all H
+    assert want[:6] == [8 * 64 * 4, 64 * 4, 8 * 128 * 4, 128 * 4, 8 * 64 * 4, 64 * 4]
+    assert want[6:12] == [1, 8 * 64 * 4, 64 * 4, 1, 8 * 128 * 4, 128 * 4]
+    assert want[12:18] == [8 * 64 * 8, 64 * 8, 8 * 64 * 8, 64 * 8, 64 * 8, 64]
+
+
+def test_cpp_and_python_tilings_agree(kernels):
+    ws, stack = 3 * 256 + 100, 4096
+    out = pyasc.zeros((96,), dtype="int32", device="sim")
+    _run(kernels, "norm_tilings", out, np.uint32(ws), np.uint32(stack))
+    raw = out.numpy().tobytes()
+    flash = tmp.softmax_flash_v2_tiling_func((10, 64), 4, 4, ws, True)
+    assert (flash.splitM, flash.rangeM, flash.tailM, flash.outMaxK) == (3, 3, 1, 8)  # 3 rows a pass, 1 left
+    want = (flash.to_bytes() + np.uint32(1).tobytes()
+            + hl_tiling_norm.deepnorm_tiling(2, 4, 64, 60, stack_buffer_size=stack).to_bytes()
+            + hl_tiling_norm.layernorm_grad_tiling(2, 4, 64, 60, stack_buffer_size=stack).to_bytes()
+            + hl_tiling_norm.layernorm_grad_beta_tiling(2, 4, 64, 60, stack_buffer_size=stack).to_bytes())
+    assert raw[:len(want)] == want
+
+
+def test_python_helpers_refuse_bad_arguments():
+    with pytest.raises(ArgumentError, match=r"last dim \* type_size1 = 240 bytes must be a multiple of 32"):
+        tmp.get_softmax_flash_v2_min_tmp_size((8, 60), 4, 4)
+    with pytest.raises(ArgumentError, match="must be 2 / 2 \\(half\\), 4 / 4"):
+        tmp.get_softmax_flash_v2_max_tmp_size((8, 64), 4, 2)
+    with pytest.raises(ArgumentError, match="less than the 256 bytes"):
+        tmp.softmax_flash_v2_tiling_func((8, 64), 4, 4, 255)
+    with pytest.raises(ArgumentError, match="must not exceed 2040"):
+        tmp.get_deepnorm_max_min_tmp_size((2, 4, 2048), 4)
+    with pytest.raises(ArgumentError, match="documented for float"):
+        tmp.get_deepnorm_max_min_tmp_size((2, 4, 64), 2, True)
+    with pytest.raises(ArgumentError, match="is_basic_block needs H a multiple of 64"):
+        tmp.get_deepnorm_max_min_tmp_size((2, 3, 64), 4, False, True)
+    with pytest.raises(ArgumentError, match=r"\{B, S, H\} or \{B, S, H, originH\}"):
+        tmp.get_layernorm_grad_max_min_tmp_size((8, 64), 4)
+    with pytest.raises(ArgumentError, match=r"originH \(70\) must not exceed H \(64\)"):
+        tmp.get_layernorm_grad_beta_max_min_tmp_size((2, 4, 64, 70), 4)
+
+
+def test_softmax_flash_v2_with_the_minimum_buffer_works_and_one_byte_less_is_refused(kernels):
+    m, k = 8, 64
+    x = np.random.default_rng(1).uniform(-6, 6, (2, m, k)).astype(np.float32)  # two column blocks, block-major
+    mx, mn = (tmp.get_softmax_flash_v2_max_tmp_size((m, k), 4, 4, True),
+              tmp.get_softmax_flash_v2_min_tmp_size((m, k), 4, 4, True))
+    xa, xb = x.astype(np.float64)
+    ma = xa.max(axis=1)
+    ya = np.exp(xa - ma[:, None])
+    big = np.maximum(ma, xb.max(axis=1))
+    yb = np.exp(xb - big[:, None])
+    e = np.exp(ma - big)
+    total = e * ya.sum(axis=1) + yb.sum(axis=1)
+    for size in (mn, mx, 3 * mn + 32):  # a row a chunk, one pass, chunks of 3 rows
+        y, stats = _zeros(2, m, k), _zeros(3, m, 8)
+        _run(kernels, "flash_v2_tmp", _dev(x), y, stats, np.uint32(m), np.uint32(k), np.uint32(size))
+        np.testing.assert_allclose(y.numpy()[0], ya, rtol=1e-6)
+        np.testing.assert_allclose(y.numpy()[1], yb, rtol=1e-6)
+        st = stats.numpy()
+        np.testing.assert_allclose(st[0], np.repeat(e[:, None], 8, 1), rtol=1e-6)
+        np.testing.assert_allclose(st[1], np.repeat(total[:, None], 8, 1), rtol=1e-6)
+        np.testing.assert_array_equal(st[2], np.repeat(big[:, None], 8, 1).astype(np.float32))
+    y, stats = _zeros(2, m, k), _zeros(3, m, 8)
+    _refused(kernels, "flash_v2_tmp", _dev(x), y, stats, np.uint32(m), np.uint32(k), np.uint32(mn - 1),
+             api="SoftmaxFlashV2", helper="GetSoftMaxFlashV2MinTmpSize", have=mn - 1, need=mn)
+
+
+def test_deepnorm_with_the_minimum_buffer_works_and_one_byte_less_is_refused(kernels):
+    rng = np.random.default_rng(2)
+    x, gx = (rng.standard_normal((2, B, S, H)) * 2).astype(np.float32)
+    gamma, beta = rng.standard_normal((2, H)).astype(np.float32)
+    alpha, eps = 1.7, 1e-5
+    mx, mn = tmp.get_deepnorm_max_min_tmp_size((B, S, H), 4)
+    z = alpha * x.astype(np.float64) + gx
+    mean, var = z.mean(axis=-1), z.var(axis=-1)
+    want = (z - mean[..., None]) / np.sqrt(var[..., None] + eps) * gamma + beta
+    for size in (mn, mx, 3 * mn):
+        y, m_, v_ = _zeros(B, S, H), _zeros(B, S), _zeros(B, S)
+        _run(kernels, "deepnorm_tmp", _dev(x), _dev(gx), _dev(gamma), _dev(beta), y, m_, v_, np.uint32(B),
+             np.uint32(S), np.uint32(H), np.uint32(size), np.float32(alpha), np.float32(eps))
+        np.testing.assert_allclose(y.numpy(), want, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(m_.numpy(), mean, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(v_.numpy(), var, rtol=1e-5)
+    y, m_, v_ = _zeros(B, S, H), _zeros(B, S), _zeros(B, S)
+    _refused(kernels, "deepnorm_tmp", _dev(x), _dev(gx), _dev(gamma), _dev(beta), y, m_, v_, np.uint32(B),
+             np.uint32(S), np.uint32(H), np.uint32(mn - 1), np.float32(alpha), np.float32(eps),
+             api="DeepNorm", helper="GetDeepNormMaxMinTmpSize", have=mn - 1, need=mn)
+
+
+def _grad_case():
+    rng = np.random.default_rng(5)
+    x, dy = rng.standard_normal((2, B, S, H)).astype(np.float32)
+    x = x * 3 + 1
+    gamma = rng.standard_normal(H).astype(np.float32)
+    return x, dy, gamma, x.mean(axis=-1).astype(np.float32), x.var(axis=-1).astype(np.float32)
+
+
+def _grad_run(kernels, size, beta_size, refused=None):
+    x, dy, gamma, mean, var = _grad_case()
+    eps = 1e-5
+    pdx, res, pd_gamma, pd_beta = _zeros(B, S, H), _zeros(B, S, H), _zeros(H), _zeros(H)
+    args = (_dev(dy), _dev(x), _dev(var), _dev(mean), _dev(gamma), pdx, res, pd_gamma, pd_beta, np.uint32(B),
+            np.uint32(S), np.uint32(H), np.uint32(size), np.uint32(beta_size), np.float32(eps))
+    if refused:
+        _refused(kernels, "layernorm_grad_tmp", *args, **refused)
+        return
+    _run(kernels, "layernorm_grad_tmp", *args)
+    xd, dyd = x.astype(np.float64), dy.astype(np.float64)
+    rstd = 1.0 / np.sqrt(var.astype(np.float64)[..., None] + eps)
+    xhat = (xd - mean[..., None]) * rstd
+    g = dyd * gamma
+    want_dx = rstd * (g - g.mean(axis=-1, keepdims=True) - xhat * (g * xhat).mean(axis=-1, keepdims=True))
+    np.testing.assert_allclose(pdx.numpy(), want_dx, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(res.numpy(), xhat, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(pd_gamma.numpy(), (dyd * xhat).sum(axis=(0, 1)), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(pd_beta.numpy(), dyd.sum(axis=(0, 1)), rtol=1e-5, atol=1e-5)
+
+
+def test_layernorm_grad_and_beta_with_the_minimum_buffers_work_and_one_byte_less_is_refused(kernels):
+    mx, mn = tmp.get_layernorm_grad_max_min_tmp_size((B, S, H), 4)
+    bmx, bmn = tmp.get_layernorm_grad_beta_max_min_tmp_size((B, S, H), 4)
+    assert (mn, bmn, bmx) == (H * 8, 64, H * 8)
+    for size, beta_size in ((mn, bmn), (mx, bmx), (3 * mn, 3 * bmn)):  # a row / 8 columns a chunk, one pass, ...
+        _grad_run(kernels, size, beta_size)
+    _grad_run(kernels, mn - 1, bmn, refused=dict(api="LayerNormGrad", helper="GetLayerNormGradMaxMinTmpSize",
+                                                 have=mn - 1, need=mn))
+    _grad_run(kernels, mn, bmn - 1, refused=dict(api="LayerNormGradBeta", helper="GetLayerNormGradBetaMaxMinTmpSize",
+                                                 have=bmn - 1, need=bmn))
