@@ -1,4 +1,5 @@
-"""Issue 8 point 4: the host tiling helpers of SoftmaxFlash(V2), DeepNorm, LayerNormGrad and LayerNormGradBeta.
+"""Issue 8 point 4: the host tiling helpers of SoftMax / SimpleSoftMax, SoftmaxFlash(V2), LayerNorm, RmsNorm,
+DeepNorm, LayerNormGrad and LayerNormGradBeta.
 The C++ helpers (tiling/hl_norm_tiling_api.h, run inside a kernel as an op's TilingFunc runs them) and Python
 (pyasc_sim.hl_tiling_tmp, hl_tiling_norm) report the same sizes and tilings; each API run with a sharedTmpBuffer
 of the reported minimum (and larger) matches NumPy, one byte less is refused by the API naming both sizes.
@@ -12,7 +13,7 @@ import pyasc
 import pyasc_acl
 import pyasc_sim
 from pyasc_core.errors import ArgumentError
-from pyasc_sim import hl_tiling_norm
+from pyasc_sim import hl_tiling, hl_tiling_norm
 from pyasc_sim import hl_tiling_tmp as tmp
 
 from ascendc_kernels import ASCENDC_DIR
@@ -65,6 +66,9 @@ def test_cpp_and_python_size_helpers_agree(kernels):
             *tmp.get_layernorm_grad_max_min_tmp_size((2, 4, 64), 4),
             *tmp.get_layernorm_grad_max_min_tmp_size((2, 4, 64, 60), 2),
             *tmp.get_layernorm_grad_beta_max_min_tmp_size((2, 4, 64), 4),
+            tmp.get_softmax_max_tmp_size((8, 64), 2), tmp.get_softmax_min_tmp_size((8, 64), 2),
+            *tmp.get_layernorm_max_min_tmp_size((2, 4, 64), 4),
+            1, *tmp.get_rmsnorm_max_min_tmp_size((2, 4, 64), 2, True),
             0, 0, 0, 0, 0]  # refused arguments: 0 / false
     assert got[:len(want)] == want
     # the figures: a row of float exp values .. all rows; one row of float z; two floats an element a row;
@@ -72,11 +76,12 @@ def test_cpp_and_python_size_helpers_agree(kernels):
     assert want[:6] == [8 * 64 * 4, 64 * 4, 8 * 128 * 4, 128 * 4, 8 * 64 * 4, 64 * 4]
     assert want[6:12] == [1, 8 * 64 * 4, 64 * 4, 1, 8 * 128 * 4, 128 * 4]
     assert want[12:18] == [8 * 64 * 8, 64 * 8, 8 * 64 * 8, 64 * 8, 64 * 8, 64]
+    assert want[18:25] == [8 * 64 * 4, 64 * 4, 8 * 64 * 4, 64 * 4, 1, 8 * 64 * 4, 64 * 4]
 
 
 def test_cpp_and_python_tilings_agree(kernels):
     ws, stack = 3 * 256 + 100, 4096
-    out = pyasc.zeros((96,), dtype="int32", device="sim")
+    out = pyasc.zeros((160,), dtype="int32", device="sim")
     _run(kernels, "norm_tilings", out, np.uint32(ws), np.uint32(stack))
     raw = out.numpy().tobytes()
     flash = tmp.softmax_flash_v2_tiling_func((10, 64), 4, 4, ws, True)
@@ -84,7 +89,10 @@ def test_cpp_and_python_tilings_agree(kernels):
     want = (flash.to_bytes() + np.uint32(1).tobytes()
             + hl_tiling_norm.deepnorm_tiling(2, 4, 64, 60, stack_buffer_size=stack).to_bytes()
             + hl_tiling_norm.layernorm_grad_tiling(2, 4, 64, 60, stack_buffer_size=stack).to_bytes()
-            + hl_tiling_norm.layernorm_grad_beta_tiling(2, 4, 64, 60, stack_buffer_size=stack).to_bytes())
+            + hl_tiling_norm.layernorm_grad_beta_tiling(2, 4, 64, 60, stack_buffer_size=stack).to_bytes()
+            + tmp.softmax_tiling_func((10, 64), 4, ws).to_bytes()
+            + hl_tiling.layernorm_tiling(2, 4, 64, 60).to_bytes()
+            + np.uint32(1).tobytes() + hl_tiling.rmsnorm_tiling(2, 4, 64, 60).to_bytes())
     assert raw[:len(want)] == want
 
 
@@ -194,3 +202,46 @@ def test_layernorm_grad_and_beta_with_the_minimum_buffers_work_and_one_byte_less
                                                  have=mn - 1, need=mn))
     _grad_run(kernels, mn, bmn - 1, refused=dict(api="LayerNormGradBeta", helper="GetLayerNormGradBetaMaxMinTmpSize",
                                                  have=bmn - 1, need=bmn))
+
+
+def test_softmax_and_simple_softmax_with_the_minimum_buffer_work_and_one_byte_less_is_refused(kernels):
+    m, k = 8, 64
+    x = np.random.default_rng(3).uniform(-6, 6, (m, k)).astype(np.float32)
+    mx, mn = tmp.get_softmax_max_tmp_size((m, k), 4), tmp.get_softmax_min_tmp_size((m, k), 4)
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    want = e / e.sum(axis=1, keepdims=True)
+    for size in (mn, mx, 3 * mn):
+        y = _zeros(2, m, k)
+        _run(kernels, "softmax_tmp", _dev(x), y, np.uint32(m), np.uint32(k), np.uint32(size))
+        np.testing.assert_allclose(y.numpy()[0], want, rtol=1e-6, atol=1e-9)
+        np.testing.assert_allclose(y.numpy()[1], want, rtol=1e-6, atol=1e-9)
+    _refused(kernels, "softmax_tmp", _dev(x), _zeros(2, m, k), np.uint32(m), np.uint32(k), np.uint32(mn - 1),
+             api="SoftMax", helper="GetSoftMaxMinTmpSize", have=mn - 1, need=mn)
+
+
+@pytest.mark.parametrize("which", [1, 0])
+def test_layernorm_and_rmsnorm_with_the_minimum_buffer_work_and_one_byte_less_is_refused(kernels, which):
+    rng = np.random.default_rng(4)
+    x = (rng.standard_normal((B, S, H)) * 2 + 0.5).astype(np.float32)
+    gamma, beta = rng.standard_normal((2, H)).astype(np.float32)
+    eps = 1e-5
+    xd = x.astype(np.float64)
+    if which:
+        mx, mn = tmp.get_layernorm_max_min_tmp_size((B, S, H), 4)
+        mean, var = xd.mean(axis=-1), xd.var(axis=-1)
+        want = (xd - mean[..., None]) / np.sqrt(var[..., None] + eps) * gamma + beta
+    else:
+        mx, mn = tmp.get_rmsnorm_max_min_tmp_size((B, S, H), 4)
+        want = xd / np.sqrt((xd * xd).mean(axis=-1, keepdims=True) + eps) * gamma
+    args = lambda y, m_, v_, size: (_dev(x), _dev(gamma), _dev(beta), y, m_, v_, np.uint32(B), np.uint32(S),
+                                    np.uint32(H), np.uint32(size), np.float32(eps), np.uint32(which))
+    for size in (mn, mx, 3 * mn):
+        y, m_, v_ = _zeros(B, S, H), _zeros(B, S), _zeros(B, S)
+        _run(kernels, "norm_tmp", *args(y, m_, v_, size))
+        np.testing.assert_allclose(y.numpy(), want, rtol=1e-5, atol=1e-5)
+        if which:
+            np.testing.assert_allclose(m_.numpy(), mean, rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(v_.numpy(), var, rtol=1e-5)
+    api = "LayerNorm" if which else "RmsNorm"
+    _refused(kernels, "norm_tmp", *args(_zeros(B, S, H), _zeros(B, S), _zeros(B, S), mn - 1), api=api,
+             helper=f"Get{api}MaxMinTmpSize", have=mn - 1, need=mn)

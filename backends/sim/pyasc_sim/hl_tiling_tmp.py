@@ -1,5 +1,6 @@
 """Host-side sharedTmpBuffer sizes of CumSum, Pad / UnPad, AscendQuant, AscendDequant, AscendAntiQuant,
-SoftmaxFlash / SoftmaxFlashV2 (with SoftMaxFlash(V2)TilingFunc), DeepNorm, LayerNormGrad and LayerNormGradBeta: the
+SoftMax / SimpleSoftMax and SoftmaxFlash / SoftmaxFlashV2 (with their TilingFuncs), LayerNorm, RmsNorm, DeepNorm,
+LayerNormGrad and LayerNormGradBeta: the
 Python side of GetXxxMaxMinTmpSize / GetXxxTmpBufferFactorSize (tiling/hl_tmp_size_api.h and
 tiling/hl_norm_tiling_api.h in C++).
 The numbers are what the simulator's implementation stages in the buffer (kapi/hl_tmp_sizes.h, the
@@ -171,18 +172,14 @@ def get_softmax_flash_max_tmp_size(src_shape, type_size: int, is_update: bool = 
     return _flash_range(src_shape, type_size, type_size)[0]
 
 
-def softmax_flash_v2_tiling_func(src_shape, type_size1: int, type_size2: int, local_work_space_size: int,
-                                 is_update: bool = False, is_basic_block: bool = False,
-                                 is_flash_output_brc: bool = False) -> SoftMaxTiling:
-    """SoftMaxFlashV2TilingFunc: the shape and the rows local_work_space_size bytes hold per pass (splitM,
-    rangeM passes and a tailM), as the C++ helper fills them."""
-    del is_update, is_basic_block
+def _rows_tiling(src_shape, type_size1: int, type_size2: int, local_work_space_size: int, brc: bool,
+                 helper: str) -> SoftMaxTiling:
     m, k = _flash_rows(src_shape, type_size1, type_size2)
     mn = _round32(k * 4)
     if not isinstance(local_work_space_size, int) or local_work_space_size < mn:
         raise ArgumentError(f"local_work_space_size {local_work_space_size!r} is less than the {mn} bytes "
-                            "get_softmax_flash_v2_min_tmp_size reports (fix: pass at least that)")
-    per = 1 if is_flash_output_brc else 32 // type_size2
+                            f"{helper} reports (fix: pass at least that)")
+    per = 32 // type_size2 if brc else 1
     split = min(m, local_work_space_size // (k * 4))
     tail = m % split
     return SoftMaxTiling(srcM=m, srcK=k, srcSize=m * k, outMaxM=m, outMaxK=per, outMaxSize=m * per, splitM=split,
@@ -190,13 +187,41 @@ def softmax_flash_v2_tiling_func(src_shape, type_size1: int, type_size2: int, lo
                          rangeM=m // split, tailM=tail, tailSplitSize=tail * k, tailReduceSize=tail * per)
 
 
+def softmax_flash_v2_tiling_func(src_shape, type_size1: int, type_size2: int, local_work_space_size: int,
+                                 is_update: bool = False, is_basic_block: bool = False,
+                                 is_flash_output_brc: bool = False) -> SoftMaxTiling:
+    """SoftMaxFlashV2TilingFunc: the shape and the rows local_work_space_size bytes hold per pass (splitM,
+    rangeM passes and a tailM), as the C++ helper fills them."""
+    del is_update, is_basic_block
+    return _rows_tiling(src_shape, type_size1, type_size2, local_work_space_size, not is_flash_output_brc,
+                        "get_softmax_flash_v2_min_tmp_size")
+
+
 def softmax_flash_tiling_func(src_shape, type_size: int, local_work_space_size: int,
                               is_update: bool = False) -> SoftMaxTiling:
     """SoftMaxFlashTilingFunc (the deprecated SoftmaxFlash): as V2 with one type size, statistics broadcast."""
-    return softmax_flash_v2_tiling_func(src_shape, type_size, type_size, local_work_space_size, is_update)
+    del is_update
+    return _rows_tiling(src_shape, type_size, type_size, local_work_space_size, True, "get_softmax_flash_min_tmp_size")
 
 
-# ---- DeepNorm, LayerNormGrad, LayerNormGradBeta over {B, S, H} ------------------------------------------------
+def get_softmax_max_tmp_size(src_shape, type_size: int, is_reuse_source: bool = False) -> int:
+    """GetSoftMaxMaxTmpSize (SoftMax / SimpleSoftMax): every row of exp(x - max) in float."""
+    del is_reuse_source
+    return _flash_range(src_shape, type_size, type_size)[0]
+
+
+def get_softmax_min_tmp_size(src_shape, type_size: int, is_reuse_source: bool = False) -> int:
+    """GetSoftMaxMinTmpSize (SoftMax / SimpleSoftMax): one row of exp(x - max) in float."""
+    del is_reuse_source
+    return _flash_range(src_shape, type_size, type_size)[1]
+
+
+def softmax_tiling_func(src_shape, type_size: int, local_work_space_size: int) -> SoftMaxTiling:
+    """SoftMaxTilingFunc: the shape and the rows local_work_space_size bytes hold per pass, as the C++ helper."""
+    return _rows_tiling(src_shape, type_size, type_size, local_work_space_size, True, "get_softmax_min_tmp_size")
+
+
+# ---- LayerNorm, RmsNorm, DeepNorm, LayerNormGrad, LayerNormGradBeta over {B, S, H} -------------------------------
 def _bsh(src_shape, type_size: int, allow_origin: bool) -> tuple[int, int, int]:
     dims = _shape(src_shape)
     if len(dims) != 3 and not (allow_origin and len(dims) == 4):
@@ -210,6 +235,23 @@ def _bsh(src_shape, type_size: int, allow_origin: bool) -> tuple[int, int, int]:
     if len(dims) == 4 and dims[3] > h:
         raise ArgumentError(f"originH ({dims[3]}) must not exceed H ({h})")
     return b, s, h
+
+
+def get_layernorm_max_min_tmp_size(src_shape, type_size: int, is_reuse_source: bool = False) -> tuple[int, int]:
+    """(maxValue, minValue) of LayerNorm over {B, S, H[, originH]}: x - mean of a row staged in float, one row ..
+    every row."""
+    del is_reuse_source
+    b, s, h = _bsh(src_shape, type_size, True)
+    return _round32(b * s * h * 4), _round32(h * 4)
+
+
+def get_rmsnorm_max_min_tmp_size(src_shape, type_size: int, is_basic_block: bool = False) -> tuple[int, int]:
+    """(maxValue, minValue) of RmsNorm over {B, S, H}: x * x of a row staged in float, one row .. every row."""
+    b, s, h = _bsh(src_shape, type_size, False)
+    if is_basic_block and (h % 64 or b * s % 8):
+        raise ArgumentError(f"is_basic_block needs H a multiple of 64 and B * S a multiple of 8, got H {h}, "
+                            f"B * S {b * s}")
+    return _round32(b * s * h * 4), _round32(h * 4)
 
 
 def get_deepnorm_max_min_tmp_size(src_shape, type_size: int, is_reuse_source: bool = False,

@@ -1,5 +1,7 @@
-// tiling/hl_norm_tiling_api.h -- host tiling of SoftmaxFlash / SoftmaxFlashV2, DeepNorm, LayerNormGrad and
-// LayerNormGradBeta, with the signatures the reference documents: GetSoftMaxFlashV2Min/MaxTmpSize,
+// tiling/hl_norm_tiling_api.h -- host tiling of SoftMax / SimpleSoftMax, SoftmaxFlash / SoftmaxFlashV2, LayerNorm,
+// RmsNorm, DeepNorm, LayerNormGrad and LayerNormGradBeta, with the signatures the reference documents:
+// GetSoftMaxMax/MinTmpSize, SoftMaxTilingFunc, GetLayerNormMaxMinTmpSize, GetLayerNormNDTilingInfo (and the
+// deprecated GetLayerNormNDTillingInfo), GetRmsNormMaxMinTmpSize, GetRmsNormTilingInfo, GetSoftMaxFlashV2Min/MaxTmpSize,
 // SoftMaxFlashV2TilingFunc, GetSoftMaxFlashMin/MaxTmpSize, SoftMaxFlashTilingFunc, GetDeepNormMaxMinTmpSize,
 // GetDeepNormTilingInfo, GetLayerNormGradMaxMinTmpSize, GetLayerNormGradNDTilingInfo,
 // GetLayerNormGradBetaMaxMinTmpSize, GetLayerNormGradBetaNDTilingInfo.  The sizes come from
@@ -16,13 +18,15 @@
 #include <cstdio>
 
 #include "graph/tensor.h"
-#include "kernel_operator.h"  // ::SoftMaxTiling, ::DeepNormTiling, ::LayerNormGradTiling, ::LayerNormGradBetaTiling
+#include "kernel_operator.h"  // the kernel-side tiling structs (SoftMaxTiling, LayerNormTiling, DeepNormTiling, ...)
 #include "pyasc_sim/kapi/hl_tmp_sizes.h"
 
 namespace optiling {
 using ::DeepNormTiling;
 using ::LayerNormGradBetaTiling;
 using ::LayerNormGradTiling;
+using ::LayerNormTiling;
+using ::RmsNormTiling;
 using ::SoftMaxTiling;
 }  // namespace optiling
 
@@ -31,6 +35,8 @@ namespace tiling {
 using ::DeepNormTiling;
 using ::LayerNormGradBetaTiling;
 using ::LayerNormGradTiling;
+using ::LayerNormTiling;
+using ::RmsNormTiling;
 using ::SoftMaxTiling;
 }  // namespace tiling
 
@@ -102,14 +108,15 @@ inline uint32_t GetSoftMaxFlashV2MaxTmpSize(const ge::Shape &srcShape, const uin
 }
 namespace pyasc_norm_host {
 // the rows one localWorkSpaceSize holds (at least the minimum), split into rangeM passes and a tail
-inline void flash_tiling(const char *api, const ge::Shape &srcShape, uint32_t size1, uint32_t size2,
-                         uint32_t localWorkSpaceSize, bool brc, ::SoftMaxTiling &t) {
+inline void flash_tiling(const char *api, const char *helper, const ge::Shape &srcShape, uint32_t size1,
+                         uint32_t size2, uint32_t localWorkSpaceSize, bool brc, ::SoftMaxTiling &t) {
     t = ::SoftMaxTiling{};
     Rows r;
     if (!flash_shape(api, srcShape, size1, size2, r)) return;
     const auto range = pyasc_sim::hl_tmp::softmax_flash(r.m, r.k);
     if (localWorkSpaceSize < range.min_bytes) {
-        refuse(api, "localWorkSpaceSize is less than the minimum GetSoftMaxFlashV2MinTmpSize reports");
+        std::fprintf(stderr, "pyasc: AscendC::%s: localWorkSpaceSize %u is less than the %llu bytes %s reports\n", api,
+                     localWorkSpaceSize, static_cast<unsigned long long>(range.min_bytes), helper);
         return;
     }
     const uint64_t per = brc ? 32 / size2 : 1;
@@ -130,8 +137,8 @@ inline void SoftMaxFlashV2TilingFunc(const ge::Shape &srcShape, const uint32_t d
                                      ::SoftMaxTiling &softmaxFlashTiling, const bool isUpdate,
                                      const bool isBasicBlock = false, const bool isFlashOutputBrc = false) {
     (void)isUpdate, (void)isBasicBlock;
-    pyasc_norm_host::flash_tiling("SoftMaxFlashV2TilingFunc", srcShape, dataTypeSize1, dataTypeSize2,
-                                  localWorkSpaceSize, !isFlashOutputBrc, softmaxFlashTiling);
+    pyasc_norm_host::flash_tiling("SoftMaxFlashV2TilingFunc", "GetSoftMaxFlashV2MinTmpSize", srcShape, dataTypeSize1,
+                                  dataTypeSize2, localWorkSpaceSize, !isFlashOutputBrc, softmaxFlashTiling);
 }
 // SoftmaxFlash (deprecated by the reference): dataTypeSize is that of the data and of the statistics
 inline uint32_t GetSoftMaxFlashMinTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize, const bool isUpdate,
@@ -152,8 +159,100 @@ inline void SoftMaxFlashTilingFunc(const ge::Shape &srcShape, const uint32_t dat
                                    const uint32_t localWorkSpaceSize, ::SoftMaxTiling &softmaxFlashTiling,
                                    const bool isUpdate = false) {
     (void)isUpdate;
-    pyasc_norm_host::flash_tiling("SoftMaxFlashTilingFunc", srcShape, dataTypeSize, dataTypeSize, localWorkSpaceSize,
-                                  true, softmaxFlashTiling);
+    pyasc_norm_host::flash_tiling("SoftMaxFlashTilingFunc", "GetSoftMaxFlashMinTmpSize", srcShape, dataTypeSize,
+                                  dataTypeSize, localWorkSpaceSize, true, softmaxFlashTiling);
+}
+
+// ---- SoftMax / SimpleSoftMax: dataTypeSize of the data and of sum / max ----------------------------------
+inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
+    (void)isReuseSource;
+    pyasc_norm_host::Rows r;
+    if (!pyasc_norm_host::flash_shape("GetSoftMaxMaxTmpSize", srcShape, dataTypeSize, dataTypeSize, r)) return 0;
+    return pyasc_norm_host::u32(pyasc_sim::hl_tmp::softmax(r.m, r.k).max_bytes);
+}
+inline uint32_t GetSoftMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
+    (void)isReuseSource;
+    pyasc_norm_host::Rows r;
+    if (!pyasc_norm_host::flash_shape("GetSoftMaxMinTmpSize", srcShape, dataTypeSize, dataTypeSize, r)) return 0;
+    return pyasc_norm_host::u32(pyasc_sim::hl_tmp::softmax(r.m, r.k).min_bytes);
+}
+inline void SoftMaxTilingFunc(const ge::Shape &srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                              ::SoftMaxTiling &softmaxTiling) {
+    pyasc_norm_host::flash_tiling("SoftMaxTilingFunc", "GetSoftMaxMinTmpSize", srcShape, dataTypeSize, dataTypeSize,
+                                  localWorkSpaceSize, true, softmaxTiling);
+}
+
+// ---- LayerNorm (srcShape {B, S, H} or {B, S, H, originH}) and RmsNorm (srcShape {B, S, H}, originSrcShape) ----
+// isReuseSource / isBasicBlock do not change what the simulator stages (isBasicBlock's shape rule is checked).
+inline void GetLayerNormMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                      uint32_t &maxValue, uint32_t &minValue) {
+    (void)isReuseSource;
+    maxValue = minValue = 0;
+    pyasc_norm_host::Bsh d;
+    if (!pyasc_norm_host::bsh_shape("GetLayerNormMaxMinTmpSize", srcShape, typeSize, true, d)) return;
+    const auto r = pyasc_sim::hl_tmp::layernorm(d.b * d.s, d.h);
+    maxValue = pyasc_norm_host::u32(r.max_bytes);
+    minValue = pyasc_norm_host::u32(r.min_bytes);
+}
+inline void GetLayerNormNDTilingInfo(const ge::Shape &srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                     const bool isReuseSource, ::LayerNormTiling &tiling) {
+    (void)isReuseSource, (void)stackBufferSize;
+    using pyasc_norm_host::u32;
+    tiling = ::LayerNormTiling{};
+    pyasc_norm_host::Bsh d;
+    if (!pyasc_norm_host::bsh_shape("GetLayerNormNDTilingInfo", srcShape, typeSize, true, d)) return;
+    const uint64_t rows = d.b * d.s, n = rows * d.h;
+    tiling.bLength = u32(d.b), tiling.sLength = u32(d.s), tiling.hLength = u32(d.h), tiling.originalHLength = u32(d.oh);
+    tiling.inputXSize = u32(n), tiling.meanVarSize = u32(rows), tiling.loopRound = 1, tiling.inputRoundSize = u32(n);
+    tiling.meanVarRoundSize = u32(rows), tiling.bshCurLength = u32(n), tiling.bsCurLength = u32(rows);
+    tiling.lastDimValueBack = 1.0f / static_cast<float>(d.oh);
+}
+// the spelling of earlier releases (deprecated by the reference)
+inline void GetLayerNormNDTillingInfo(const ge::Shape &srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                      const bool isReuseSource, ::LayerNormTiling &tilling) {
+    GetLayerNormNDTilingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, tilling);
+}
+namespace pyasc_norm_host {
+inline bool rmsnorm_shape(const char *api, const ge::Shape &srcShape, uint32_t typeSize, bool isBasicBlock, Bsh &d) {
+    if (!bsh_shape(api, srcShape, typeSize, false, d)) return false;
+    if (isBasicBlock && (d.h % 64 != 0 || d.b * d.s % 8 != 0)) {
+        return refuse(api, "isBasicBlock needs H a multiple of 64 and B * S a multiple of 8");
+    }
+    return true;
+}
+}  // namespace pyasc_norm_host
+inline bool GetRmsNormMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize, uint32_t &maxValue,
+                                    uint32_t &minValue, const bool isBasicBlock = false) {
+    maxValue = minValue = 0;
+    pyasc_norm_host::Bsh d;
+    if (!pyasc_norm_host::rmsnorm_shape("GetRmsNormMaxMinTmpSize", srcShape, typeSize, isBasicBlock, d)) return false;
+    const auto r = pyasc_sim::hl_tmp::rmsnorm(d.b * d.s, d.h);
+    maxValue = pyasc_norm_host::u32(r.max_bytes);
+    minValue = pyasc_norm_host::u32(r.min_bytes);
+    return true;
+}
+inline bool GetRmsNormTilingInfo(const ge::Shape &srcShape, const ge::Shape &originSrcShape,
+                                 const uint32_t stackBufferByteSize, const uint32_t typeSize, ::RmsNormTiling &tiling,
+                                 const bool isBasicBlock = false) {
+    using pyasc_norm_host::u32;
+    tiling = ::RmsNormTiling{};
+    const char *api = "GetRmsNormTilingInfo";
+    pyasc_norm_host::Bsh d;
+    if (!pyasc_norm_host::rmsnorm_shape(api, srcShape, typeSize, isBasicBlock, d)) return false;
+    if (originSrcShape.GetDimNum() != 3 || originSrcShape.GetDim(2) <= 0 ||
+        static_cast<uint64_t>(originSrcShape.GetDim(2)) > d.h) {
+        return pyasc_norm_host::refuse(api, "originSrcShape must be {B, S, originH} with 0 < originH <= H");
+    }
+    const uint64_t oh = static_cast<uint64_t>(originSrcShape.GetDim(2));
+    if (stackBufferByteSize < pyasc_sim::hl_tmp::rmsnorm(d.b * d.s, d.h).min_bytes) {
+        return pyasc_norm_host::refuse(api, "stackBufferByteSize is less than GetRmsNormMaxMinTmpSize's minimum");
+    }
+    const uint64_t rows = d.b * d.s;
+    tiling.bLength = u32(d.b), tiling.sLength = u32(d.s), tiling.hLength = u32(d.h), tiling.originalHLength = u32(oh);
+    tiling.reciprocalOfHLength = 1.0f / static_cast<float>(oh);
+    tiling.mainBshLength = u32(rows * d.h), tiling.mainBsLength = u32(rows), tiling.mainBsLengthAlign = u32((rows + 7) / 8 * 8);
+    tiling.loopRound = 1;
+    return true;
 }
 
 // ---- DeepNorm: srcShape {B, S, H} (H <= 2040), originSrcShape {B, S, originH} -----------------------------

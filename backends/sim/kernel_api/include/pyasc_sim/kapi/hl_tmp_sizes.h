@@ -1,6 +1,6 @@
 // Ascend C on the CPU -- the temporary-buffer sizes of the high-level APIs that take a sharedTmpBuffer
-// (CumSum, Pad / UnPad, AscendQuant, AscendDequant, AscendAntiQuant, SoftmaxFlash / SoftmaxFlashV2, DeepNorm,
-// LayerNormGrad, LayerNormGradBeta), in one place: the kernel side checks the buffer
+// (CumSum, Pad / UnPad, AscendQuant, AscendDequant, AscendAntiQuant, SoftMax / SimpleSoftMax, SoftmaxFlash /
+// SoftmaxFlashV2, LayerNorm, RmsNorm, DeepNorm, LayerNormGrad, LayerNormGradBeta), in one place: the kernel side checks the buffer
 // against them (kapi/hl_tmp.h) and the host helpers GetXxxMaxMinTmpSize / GetXxxTmpBufferFactorSize
 // (tiling/tiling_api.h, pyasc_sim.hl_tiling_tmp) report them.  Plain C++ with no kernel dependencies.
 //
@@ -76,6 +76,17 @@ inline Range softmax_flash(uint64_t m, uint64_t k) {
     if (m == 0 || k == 0) return Range{0, 0};
     return Range{round32(k * 4), round32(m * k * 4)};
 }
+
+// SoftMax / SimpleSoftMax over [m, k]: exp(x - max) of a row staged in float, as SoftmaxFlash.
+inline Range softmax(uint64_t m, uint64_t k) { return softmax_flash(m, k); }
+
+// LayerNorm over rows x h: x - mean of a row staged in float; RmsNorm: x * x of a row in float.  One row at
+// least, every row at most.
+inline Range layernorm(uint64_t rows, uint64_t h) {
+    if (rows == 0 || h == 0) return Range{0, 0};
+    return Range{round32(h * 4), round32(rows * h * 4)};
+}
+inline Range rmsnorm(uint64_t rows, uint64_t h) { return layernorm(rows, h); }
 
 // DeepNorm over rows x h: z = alpha * x + gx of a row staged in float, one row at least, every row at most.
 inline Range deepnorm(uint64_t rows, uint64_t h) {

@@ -1,12 +1,16 @@
 #include "kernel_operator.h"
-// Compatibility kernels (ours, in the style of public Ascend C): SoftmaxFlashV2, DeepNorm, LayerNormGrad and
-// LayerNormGradBeta with a sharedTmpBuffer sized by the host helpers of tiling/tiling_api.h
-// (GetSoftMaxFlashV2Min/MaxTmpSize, GetDeepNormMaxMinTmpSize, GetLayerNormGrad(Beta)MaxMinTmpSize) and tilings
+// Compatibility kernels (ours, in the style of public Ascend C): SoftMax / SimpleSoftMax, SoftmaxFlashV2, LayerNorm,
+// RmsNorm, DeepNorm, LayerNormGrad and LayerNormGradBeta with a sharedTmpBuffer sized by the host helpers of
+// tiling/tiling_api.h (GetSoftMaxMin/MaxTmpSize, GetSoftMaxFlashV2Min/MaxTmpSize, GetLayerNormMaxMinTmpSize,
+// GetRmsNormMaxMinTmpSize, GetDeepNormMaxMinTmpSize, GetLayerNormGrad(Beta)MaxMinTmpSize) and tilings
 // from their TilingFunc / TilingInfo. `norm_tmp_sizes` and `norm_tilings` run the C++ helpers (as an op's
 // TilingFunc would) and store what they report; each API kernel takes the tmp size in bytes and hands the API a
 // sharedTmpBuffer of exactly that many bytes. tests/test_sim_compat_hl_norm_tmp.py compares the sizes and
 // tilings with pyasc_sim.hl_tiling_tmp / hl_tiling_norm and the results with NumPy.
+#include "lib/activation/softmax.h"
 #include "lib/activation/softmaxflashv2.h"
+#include "lib/normalization/layernorm.h"
+#include "lib/normalization/rmsnorm.h"
 #include "lib/normalization/deepnorm.h"
 #include "lib/normalization/layernormgrad.h"
 #include "lib/normalization/layernormgradbeta.h"
@@ -85,6 +89,12 @@ extern "C" __global__ __aicore__ void norm_tmp_sizes(GM_ADDR out)
     o[i++] = mx, o[i++] = mn;
     GetLayerNormGradBetaMaxMinTmpSize(ge::Shape({2, 4, 64}), 4, false, mx, mn);
     o[i++] = mx, o[i++] = mn;
+    o[i++] = GetSoftMaxMaxTmpSize(ge::Shape({8, 64}), 2, false);
+    o[i++] = GetSoftMaxMinTmpSize(ge::Shape({8, 64}), 2, false);
+    GetLayerNormMaxMinTmpSize(ge::Shape({2, 4, 64}), 4, false, mx, mn);
+    o[i++] = mx, o[i++] = mn;
+    o[i++] = GetRmsNormMaxMinTmpSize(ge::Shape({2, 4, 64}), 2, mx, mn, true);
+    o[i++] = mx, o[i++] = mn;
     // refused: a row of 60 floats is not 32-byte aligned; H over 2040; isReuseSource with half
     o[i++] = GetSoftMaxFlashV2MinTmpSize(ge::Shape({8, 60}), 4, 4, false);
     o[i++] = GetDeepNormMaxMinTmpSize(ge::Shape({2, 4, 2048}), 4, false, false, mx, mn);
@@ -109,7 +119,16 @@ extern "C" __global__ __aicore__ void norm_tilings(GM_ADDR out, uint32_t ws, uin
     i = Put(o, i, grad);
     AscendC::tiling::LayerNormGradBetaTiling beta;
     GetLayerNormGradBetaNDTilingInfo(ge::Shape({2, 4, 64, 60}), stack, 4, false, beta);
-    Put(o, i, beta);
+    i = Put(o, i, beta);
+    SoftMaxTiling soft;
+    SoftMaxTilingFunc(ge::Shape({10, 64}), 4, ws, soft);
+    i = Put(o, i, soft);
+    optiling::LayerNormTiling ln;
+    GetLayerNormNDTilingInfo(ge::Shape({2, 4, 64, 60}), stack, 4, false, ln);
+    i = Put(o, i, ln);
+    RmsNormTiling rms;
+    o[i++] = GetRmsNormTilingInfo(ge::Shape({2, 4, 64}), ge::Shape({2, 4, 60}), stack, 4, rms);
+    Put(o, i, rms);
 }
 
 // Two SoftmaxFlashV2 steps over x [m, 2k] float: the first k columns without update, the second with it.
@@ -182,4 +201,49 @@ extern "C" __global__ __aicore__ void layernorm_grad_tmp(GM_ADDR dy, GM_ADDR x, 
     Store(res, resl, n);
     Store(pdGamma, pgl, h);
     Store(pdBeta, pbl, h);
+}
+
+// SoftMax (with sum / max) then SimpleSoftMax from those statistics over x [m, k] float, each with a
+// sharedTmpBuffer of tmpBytes; y: [SoftMax's dst, SimpleSoftMax's dst].
+extern "C" __global__ __aicore__ void softmax_tmp(GM_ADDR x, GM_ADDR y, uint32_t m, uint32_t k, uint32_t tmpBytes)
+{
+    Scratch s;
+    LocalTensor<float> src = Load(s, 0, x, m * k);
+    LocalTensor<float> dst = s.Get<float>(1, m * k), dst2 = s.Get<float>(2, m * k);
+    LocalTensor<float> sum = s.Get<float>(3, m * 8), max = s.Get<float>(4, m * 8);
+    LocalTensor<uint8_t> tmp = s.Get<uint8_t>(5, tmpBytes);
+    PipeBarrier<PIPE_ALL>();
+    SoftMaxTiling tiling;
+    SoftMaxTilingFunc(ge::Shape({m, k}), sizeof(float), kSlotBytes, tiling);  // the shape comes from the tiling
+    SoftMax<float>(dst, sum, max, src, tmp, tiling);
+    PipeBarrier<PIPE_V>();
+    SimpleSoftMax<float>(dst2, sum, max, src, tmp, tiling);
+    Store(y, dst, m * k);
+    Store(y + m * k * sizeof(float), dst2, m * k);
+}
+
+// LayerNorm (which 1) or RmsNorm (which 0) over float [b, s, h] with the tiling from GetLayerNormNDTilingInfo /
+// GetRmsNormTilingInfo (the latter given the slot size as stackBufferByteSize); mean / var only for LayerNorm.
+extern "C" __global__ __aicore__ void norm_tmp(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y, GM_ADDR mean,
+                                               GM_ADDR var, uint32_t b, uint32_t s, uint32_t h, uint32_t tmpBytes,
+                                               float eps, uint32_t which)
+{
+    const uint32_t n = b * s * h;
+    Scratch sc;
+    LocalTensor<float> xl = Load(sc, 0, x, n), gl = Load(sc, 1, gamma, h), bl = Load(sc, 2, beta, h);
+    LocalTensor<float> yl = sc.Get<float>(3, n), ml = sc.Get<float>(4, b * s), vl = sc.Get<float>(5, b * s);
+    LocalTensor<uint8_t> tmp = sc.Get<uint8_t>(6, tmpBytes);
+    PipeBarrier<PIPE_ALL>();
+    if (which != 0) {
+        LayerNormTiling tiling;
+        GetLayerNormNDTilingInfo(ge::Shape({b, s, h}), tmpBytes, sizeof(float), false, tiling);
+        LayerNorm<float, false>(yl, ml, vl, xl, gl, bl, tmp, eps, tiling);
+        Store(mean, ml, b * s);
+        Store(var, vl, b * s);
+    } else {
+        RmsNormTiling tiling;
+        GetRmsNormTilingInfo(ge::Shape({b, s, h}), ge::Shape({b, s, h}), kSlotBytes, sizeof(float), tiling);
+        RmsNorm<float>(yl, xl, gl, tmp, eps, tiling);
+    }
+    Store(y, yl, n);
 }
