@@ -1,4 +1,4 @@
-"""Issue 8 point 4: the host tiling helpers of SoftMax / SimpleSoftMax, SoftmaxFlash(V2), LayerNorm, RmsNorm,
+"""Issue 8 point 4: the host tiling helpers of Sum, Mean, SoftMax / SimpleSoftMax, SoftmaxFlash(V2), LayerNorm, RmsNorm,
 DeepNorm, LayerNormGrad and LayerNormGradBeta.
 The C++ helpers (tiling/hl_norm_tiling_api.h, run inside a kernel as an op's TilingFunc runs them) and Python
 (pyasc_sim.hl_tiling_tmp, hl_tiling_norm) report the same sizes and tilings; each API run with a sharedTmpBuffer
@@ -52,7 +52,7 @@ def _refused(kernels, name, *args, api, helper, have, need):
 
 
 def test_cpp_and_python_size_helpers_agree(kernels):
-    out = pyasc.zeros((32,), dtype="int32", device="sim")
+    out = pyasc.zeros((40,), dtype="int32", device="sim")
     _run(kernels, "norm_tmp_sizes", out)
     got = [int(v) for v in out.numpy()]
     want = [tmp.get_softmax_flash_v2_max_tmp_size((8, 64), 4, 4, True),
@@ -69,6 +69,7 @@ def test_cpp_and_python_size_helpers_agree(kernels):
             tmp.get_softmax_max_tmp_size((8, 64), 2), tmp.get_softmax_min_tmp_size((8, 64), 2),
             *tmp.get_layernorm_max_min_tmp_size((2, 4, 64), 4),
             1, *tmp.get_rmsnorm_max_min_tmp_size((2, 4, 64), 2, True),
+            *tmp.get_sum_max_min_tmp_size(100, 2), *tmp.get_mean_max_min_tmp_size(60, 2, 4),
             0, 0, 0, 0, 0]  # refused arguments: 0 / false
     assert got[:len(want)] == want
     # the figures: a row of float exp values .. all rows; one row of float z; two floats an element a row;
@@ -77,6 +78,7 @@ def test_cpp_and_python_size_helpers_agree(kernels):
     assert want[6:12] == [1, 8 * 64 * 4, 64 * 4, 1, 8 * 128 * 4, 128 * 4]
     assert want[12:18] == [8 * 64 * 8, 64 * 8, 8 * 64 * 8, 64 * 8, 64 * 8, 64]
     assert want[18:25] == [8 * 64 * 4, 64 * 4, 8 * 64 * 4, 64 * 4, 1, 8 * 64 * 4, 64 * 4]
+    assert want[25:29] == [416, 416, 256, 256]  # Sum / Mean: one row of n floats, max == min
 
 
 def test_cpp_and_python_tilings_agree(kernels):
@@ -245,3 +247,19 @@ def test_layernorm_and_rmsnorm_with_the_minimum_buffer_work_and_one_byte_less_is
     api = "LayerNorm" if which else "RmsNorm"
     _refused(kernels, "norm_tmp", *args(_zeros(B, S, H), _zeros(B, S), _zeros(B, S), mn - 1), api=api,
              helper=f"Get{api}MaxMinTmpSize", have=mn - 1, need=mn)
+
+
+def test_sum_and_mean_with_the_documented_size_work_and_one_byte_less_is_refused(kernels):
+    outter, inner, n = 3, 64, 50
+    x = np.random.default_rng(6).uniform(-4, 4, (outter, inner)).astype(np.float32)
+    mx, mn = tmp.get_sum_max_min_tmp_size(n, 4)
+    assert mx == mn == 224 and tmp.get_mean_max_min_tmp_size(n, 4, 4) == (mx, mn)
+    sums = x[:, :n].astype(np.float64).sum(axis=1)
+    y = _zeros(16)
+    _run(kernels, "sum_mean_tmp", _dev(x), y, np.uint32(outter), np.uint32(inner), np.uint32(n), np.uint32(mn))
+    np.testing.assert_allclose(y.numpy()[:outter], sums, rtol=1e-6)
+    np.testing.assert_allclose(y.numpy()[8:8 + outter], sums / n, rtol=1e-6)
+    _refused(kernels, "sum_mean_tmp", _dev(x), _zeros(16), np.uint32(outter), np.uint32(inner), np.uint32(n),
+             np.uint32(mn - 1), api="Sum", helper="GetSumMaxMinTmpSize", have=mn - 1, need=mn)
+    with pytest.raises(ArgumentError, match="acc_type_size >= src_type_size"):
+        tmp.get_mean_max_min_tmp_size(n, 4, 2)

@@ -1,4 +1,4 @@
-"""Host-side sharedTmpBuffer sizes of CumSum, Pad / UnPad, AscendQuant, AscendDequant, AscendAntiQuant,
+"""Host-side sharedTmpBuffer sizes of CumSum, Pad / UnPad, AscendQuant, AscendDequant, AscendAntiQuant, Sum, Mean,
 SoftMax / SimpleSoftMax and SoftmaxFlash / SoftmaxFlashV2 (with their TilingFuncs), LayerNorm, RmsNorm, DeepNorm,
 LayerNormGrad and LayerNormGradBeta: the
 Python side of GetXxxMaxMinTmpSize / GetXxxTmpBufferFactorSize (tiling/hl_tmp_size_api.h and
@@ -124,6 +124,25 @@ def get_ascend_antiquant_tmp_buffer_factor_size(src_shape, scale_shape, is_trans
     _shape(src_shape)
     _shape(scale_shape, "scale_shape")
     return _antiquant_stage(input_dtype, output_dtype), 0
+
+
+# ---- Sum / Mean: one row of n values staged in float; the maximum equals the minimum -------------------------
+def get_sum_max_min_tmp_size(n: int, type_size: int, is_reuse_source: bool = False) -> tuple[int, int]:
+    """(maxSize, minSize) of Sum over rows of n values of type_size bytes (2 or 4)."""
+    del is_reuse_source
+    if not isinstance(n, int) or isinstance(n, bool) or n <= 0 or type_size not in (2, 4):
+        raise ArgumentError(f"need n > 0 and type_size 2 (half) or 4 (float), got n {n!r}, type_size {type_size!r}")
+    return _round32(n * 4), _round32(n * 4)
+
+
+def get_mean_max_min_tmp_size(n: int, src_type_size: int, acc_type_size: int,
+                              is_reuse_source: bool = False) -> tuple[int, int]:
+    """(maxSize, minSize) of Mean over rows of n values (accType not smaller than the source type)."""
+    del is_reuse_source
+    if src_type_size not in (2, 4) or acc_type_size not in (2, 4) or acc_type_size < src_type_size:
+        raise ArgumentError(f"src_type_size / acc_type_size must be 2 or 4 with acc_type_size >= src_type_size, "
+                            f"got {src_type_size!r} / {acc_type_size!r}")
+    return get_sum_max_min_tmp_size(n, src_type_size)
 
 
 # ---- SoftmaxFlash / SoftmaxFlashV2: exp(x - max) of a row staged in float, one row .. every row ------------

@@ -1,6 +1,6 @@
-// tiling/hl_norm_tiling_api.h -- host tiling of SoftMax / SimpleSoftMax, SoftmaxFlash / SoftmaxFlashV2, LayerNorm,
-// RmsNorm, DeepNorm, LayerNormGrad and LayerNormGradBeta, with the signatures the reference documents:
-// GetSoftMaxMax/MinTmpSize, SoftMaxTilingFunc, GetLayerNormMaxMinTmpSize, GetLayerNormNDTilingInfo (and the
+// tiling/hl_norm_tiling_api.h -- host tiling of Sum, Mean, SoftMax / SimpleSoftMax, SoftmaxFlash / SoftmaxFlashV2,
+// LayerNorm, RmsNorm, DeepNorm, LayerNormGrad and LayerNormGradBeta, with the signatures the reference documents:
+// GetSumMaxMinTmpSize, GetMeanMaxMinTmpSize, GetSoftMaxMax/MinTmpSize, SoftMaxTilingFunc, GetLayerNormMaxMinTmpSize, GetLayerNormNDTilingInfo (and the
 // deprecated GetLayerNormNDTillingInfo), GetRmsNormMaxMinTmpSize, GetRmsNormTilingInfo, GetSoftMaxFlashV2Min/MaxTmpSize,
 // SoftMaxFlashV2TilingFunc, GetSoftMaxFlashMin/MaxTmpSize, SoftMaxFlashTilingFunc, GetDeepNormMaxMinTmpSize,
 // GetDeepNormTilingInfo, GetLayerNormGradMaxMinTmpSize, GetLayerNormGradNDTilingInfo,
@@ -161,6 +161,30 @@ inline void SoftMaxFlashTilingFunc(const ge::Shape &srcShape, const uint32_t dat
     (void)isUpdate;
     pyasc_norm_host::flash_tiling("SoftMaxFlashTilingFunc", "GetSoftMaxFlashMinTmpSize", srcShape, dataTypeSize,
                                   dataTypeSize, localWorkSpaceSize, true, softmaxFlashTiling);
+}
+
+// ---- Sum / Mean: n values a row; the maximum equals the minimum, as documented ------------------------------
+inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const bool isReuseSource, uint32_t &maxSize,
+                                uint32_t &minSize) {
+    (void)isReuseSource;
+    maxSize = minSize = 0;
+    if (n == 0 || (typeSize != 2 && typeSize != 4)) {
+        pyasc_norm_host::refuse("GetSumMaxMinTmpSize", "need n > 0 and typeSize 2 (half) or 4 (float)");
+        return;
+    }
+    maxSize = minSize = pyasc_norm_host::u32(pyasc_sim::hl_tmp::row_reduce(n).min_bytes);
+}
+inline void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t srcTypeSize, const uint32_t accTypeSize,
+                                 const bool isReuseSource, uint32_t &maxSize, uint32_t &minSize) {
+    (void)isReuseSource;
+    maxSize = minSize = 0;
+    if (n == 0 || (srcTypeSize != 2 && srcTypeSize != 4) || (accTypeSize != 2 && accTypeSize != 4) ||
+        accTypeSize < srcTypeSize) {
+        pyasc_norm_host::refuse("GetMeanMaxMinTmpSize",
+                                "need n > 0, srcTypeSize 2 or 4 and accTypeSize 2 or 4, not smaller than srcTypeSize");
+        return;
+    }
+    maxSize = minSize = pyasc_norm_host::u32(pyasc_sim::hl_tmp::row_reduce(n).min_bytes);
 }
 
 // ---- SoftMax / SimpleSoftMax: dataTypeSize of the data and of sum / max ----------------------------------

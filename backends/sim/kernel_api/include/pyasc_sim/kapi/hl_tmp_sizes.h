@@ -1,6 +1,6 @@
 // Ascend C on the CPU -- the temporary-buffer sizes of the high-level APIs that take a sharedTmpBuffer
-// (CumSum, Pad / UnPad, AscendQuant, AscendDequant, AscendAntiQuant, SoftMax / SimpleSoftMax, SoftmaxFlash /
-// SoftmaxFlashV2, LayerNorm, RmsNorm, DeepNorm, LayerNormGrad, LayerNormGradBeta), in one place: the kernel side checks the buffer
+// (CumSum, Pad / UnPad, AscendQuant, AscendDequant, AscendAntiQuant, Sum, Mean, SoftMax / SimpleSoftMax,
+// SoftmaxFlash / SoftmaxFlashV2, LayerNorm, RmsNorm, DeepNorm, LayerNormGrad, LayerNormGradBeta), in one place: the kernel side checks the buffer
 // against them (kapi/hl_tmp.h) and the host helpers GetXxxMaxMinTmpSize / GetXxxTmpBufferFactorSize
 // (tiling/tiling_api.h, pyasc_sim.hl_tiling_tmp) report them.  Plain C++ with no kernel dependencies.
 //
@@ -75,6 +75,13 @@ inline Range ascend_antiquant(uint64_t elems, uint32_t in_type_size, uint32_t st
 inline Range softmax_flash(uint64_t m, uint64_t k) {
     if (m == 0 || k == 0) return Range{0, 0};
     return Range{round32(k * 4), round32(m * k * 4)};
+}
+
+// Sum / Mean over rows of n values: one row's values staged in float; the minimum is the maximum (the
+// reference's "max equals min" for these two).
+inline Range row_reduce(uint64_t n) {
+    if (n == 0) return Range{0, 0};
+    return Range{round32(n * 4), round32(n * 4)};
 }
 
 // SoftMax / SimpleSoftMax over [m, k]: exp(x - max) of a row staged in float, as SoftmaxFlash.

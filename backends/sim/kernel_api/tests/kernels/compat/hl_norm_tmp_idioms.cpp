@@ -1,7 +1,7 @@
 #include "kernel_operator.h"
-// Compatibility kernels (ours, in the style of public Ascend C): SoftMax / SimpleSoftMax, SoftmaxFlashV2, LayerNorm,
+// Compatibility kernels (ours, in the style of public Ascend C): Sum, Mean, SoftMax / SimpleSoftMax, SoftmaxFlashV2, LayerNorm,
 // RmsNorm, DeepNorm, LayerNormGrad and LayerNormGradBeta with a sharedTmpBuffer sized by the host helpers of
-// tiling/tiling_api.h (GetSoftMaxMin/MaxTmpSize, GetSoftMaxFlashV2Min/MaxTmpSize, GetLayerNormMaxMinTmpSize,
+// tiling/tiling_api.h (GetSumMaxMinTmpSize, GetMeanMaxMinTmpSize, GetSoftMaxMin/MaxTmpSize, GetSoftMaxFlashV2Min/MaxTmpSize, GetLayerNormMaxMinTmpSize,
 // GetRmsNormMaxMinTmpSize, GetDeepNormMaxMinTmpSize, GetLayerNormGrad(Beta)MaxMinTmpSize) and tilings
 // from their TilingFunc / TilingInfo. `norm_tmp_sizes` and `norm_tilings` run the C++ helpers (as an op's
 // TilingFunc would) and store what they report; each API kernel takes the tmp size in bytes and hands the API a
@@ -11,6 +11,8 @@
 #include "lib/activation/softmaxflashv2.h"
 #include "lib/normalization/layernorm.h"
 #include "lib/normalization/rmsnorm.h"
+#include "lib/reduce/mean.h"
+#include "lib/reduce/sum.h"
 #include "lib/normalization/deepnorm.h"
 #include "lib/normalization/layernormgrad.h"
 #include "lib/normalization/layernormgradbeta.h"
@@ -94,6 +96,10 @@ extern "C" __global__ __aicore__ void norm_tmp_sizes(GM_ADDR out)
     GetLayerNormMaxMinTmpSize(ge::Shape({2, 4, 64}), 4, false, mx, mn);
     o[i++] = mx, o[i++] = mn;
     o[i++] = GetRmsNormMaxMinTmpSize(ge::Shape({2, 4, 64}), 2, mx, mn, true);
+    o[i++] = mx, o[i++] = mn;
+    GetSumMaxMinTmpSize(100, 2, false, mx, mn);
+    o[i++] = mx, o[i++] = mn;
+    GetMeanMaxMinTmpSize(60, 2, 4, false, mx, mn);
     o[i++] = mx, o[i++] = mn;
     // refused: a row of 60 floats is not 32-byte aligned; H over 2040; isReuseSource with half
     o[i++] = GetSoftMaxFlashV2MinTmpSize(ge::Shape({8, 60}), 4, 4, false);
@@ -246,4 +252,20 @@ extern "C" __global__ __aicore__ void norm_tmp(GM_ADDR x, GM_ADDR gamma, GM_ADDR
         RmsNorm<float>(yl, xl, gl, tmp, eps, tiling);
     }
     Store(y, yl, n);
+}
+
+// Sum then Mean of the first n of each of `outter` float rows of `inner` (one sharedTmpBuffer of tmpBytes);
+// y: outter sums, then outter means (each padded to 8).
+extern "C" __global__ __aicore__ void sum_mean_tmp(GM_ADDR x, GM_ADDR y, uint32_t outter, uint32_t inner, uint32_t n,
+                                                   uint32_t tmpBytes)
+{
+    Scratch s;
+    LocalTensor<float> src = Load(s, 0, x, outter * inner);
+    LocalTensor<float> dst = s.Get<float>(1, 16);
+    LocalTensor<uint8_t> tmp = s.Get<uint8_t>(2, tmpBytes);
+    PipeBarrier<PIPE_ALL>();
+    Sum(dst, src, tmp, SumParams{outter, inner, n});
+    PipeBarrier<PIPE_V>();
+    Mean(dst[8], src, tmp, MeanParams{outter, inner, n});
+    Store(y, dst, 16);
 }
