@@ -83,7 +83,7 @@ def test_cpp_and_python_size_helpers_agree(kernels):
 
 def test_cpp_and_python_tilings_agree(kernels):
     ws, stack = 3 * 256 + 100, 4096
-    out = pyasc.zeros((160,), dtype="int32", device="sim")
+    out = pyasc.zeros((192,), dtype="int32", device="sim")
     _run(kernels, "norm_tilings", out, np.uint32(ws), np.uint32(stack))
     raw = out.numpy().tobytes()
     flash = tmp.softmax_flash_v2_tiling_func((10, 64), 4, 4, ws, True)
@@ -94,7 +94,9 @@ def test_cpp_and_python_tilings_agree(kernels):
             + hl_tiling_norm.layernorm_grad_beta_tiling(2, 4, 64, 60, stack_buffer_size=stack).to_bytes()
             + tmp.softmax_tiling_func((10, 64), 4, ws).to_bytes()
             + hl_tiling.layernorm_tiling(2, 4, 64, 60).to_bytes()
-            + np.uint32(1).tobytes() + hl_tiling.rmsnorm_tiling(2, 4, 64, 60).to_bytes())
+            + np.uint32(1).tobytes() + hl_tiling.rmsnorm_tiling(2, 4, 64, 60).to_bytes()
+            # the same filled as fields of an op's BEGIN_TILING_DATA_DEF struct (GetLayerNormNDTillingInfo spelling)
+            + tmp.softmax_tiling_func((10, 64), 4, ws).to_bytes() + hl_tiling.layernorm_tiling(2, 4, 64, 60).to_bytes())
     assert raw[:len(want)] == want
 
 

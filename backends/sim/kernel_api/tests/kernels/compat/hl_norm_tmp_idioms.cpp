@@ -20,6 +20,16 @@
 
 using namespace AscendC;
 
+// An op's tiling struct with the high-level APIs' tilings as fields, as op_host tiling headers declare it; the
+// TilingFunc idiom `SoftMaxTilingFunc(shape, size, ws, tiling.softmaxTilingData)` fills the field in place.
+namespace optiling {
+BEGIN_TILING_DATA_DEF(NormOpTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, rows);
+TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, softmaxTilingData);
+TILING_DATA_FIELD_DEF_STRUCT(LayerNormTiling, layernormTilingData);
+END_TILING_DATA_DEF;
+}  // namespace optiling
+
 namespace {
 constexpr uint32_t kSlotBytes = 8192;  // per buffer; every test shape fits
 
@@ -134,7 +144,13 @@ extern "C" __global__ __aicore__ void norm_tilings(GM_ADDR out, uint32_t ws, uin
     i = Put(o, i, ln);
     RmsNormTiling rms;
     o[i++] = GetRmsNormTilingInfo(ge::Shape({2, 4, 64}), ge::Shape({2, 4, 60}), stack, 4, rms);
-    Put(o, i, rms);
+    i = Put(o, i, rms);
+    optiling::NormOpTilingData op;  // the same two tilings filled as fields of an op's tiling struct
+    op.rows = 10;
+    AscendC::SoftMaxTilingFunc(ge::Shape({10, 64}), 4, ws, op.softmaxTilingData);
+    AscendC::GetLayerNormNDTillingInfo(ge::Shape({2, 4, 64, 60}), stack, 4, false, op.layernormTilingData);
+    i = Put(o, i, op.softmaxTilingData);
+    Put(o, i, op.layernormTilingData);
 }
 
 // Two SoftmaxFlashV2 steps over x [m, 2k] float: the first k columns without update, the second with it.
