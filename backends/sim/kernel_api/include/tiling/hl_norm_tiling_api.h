@@ -1,16 +1,16 @@
 // tiling/hl_norm_tiling_api.h -- host tiling of Sum, Mean, SoftMax / SimpleSoftMax, SoftmaxFlash / SoftmaxFlashV2,
 // LayerNorm, RmsNorm, DeepNorm, LayerNormGrad and LayerNormGradBeta, with the signatures the reference documents:
-// GetSumMaxMinTmpSize, GetMeanMaxMinTmpSize, GetSoftMaxMax/MinTmpSize, SoftMaxTilingFunc, GetLayerNormMaxMinTmpSize, GetLayerNormNDTilingInfo (and the
-// deprecated GetLayerNormNDTillingInfo), GetRmsNormMaxMinTmpSize, GetRmsNormTilingInfo, GetSoftMaxFlashV2Min/MaxTmpSize,
-// SoftMaxFlashV2TilingFunc, GetSoftMaxFlashMin/MaxTmpSize, SoftMaxFlashTilingFunc, GetDeepNormMaxMinTmpSize,
-// GetDeepNormTilingInfo, GetLayerNormGradMaxMinTmpSize, GetLayerNormGradNDTilingInfo,
-// GetLayerNormGradBetaMaxMinTmpSize, GetLayerNormGradBetaNDTilingInfo.  The sizes come from
-// pyasc_sim/kapi/hl_tmp_sizes.h, what the kernel side stages in sharedTmpBuffer and checks it against: a
-// buffer of the reported minimum works, one byte less is refused.  The tiling functions fill the shape fields
-// the simulator reads (and SoftMaxTiling's row split for localWorkSpaceSize); stackBufferSize is recorded.
-// Arguments the reference does not allow print a line naming them to stderr and report 0 (false for the
-// bool helpers) or leave the tiling zero, which the kernel then refuses.  pyasc_sim.hl_tiling_tmp and
-// pyasc_sim.hl_tiling_norm give the same numbers in Python.
+// GetSumMaxMinTmpSize, GetMeanMaxMinTmpSize, GetSoftMaxMax/MinTmpSize, SoftMaxTilingFunc, GetLayerNormMaxMinTmpSize,
+// GetLayerNormNDTilingInfo (and the deprecated GetLayerNormNDTillingInfo), GetRmsNormMaxMinTmpSize,
+// GetRmsNormTilingInfo, GetSoftMaxFlashV2Min/MaxTmpSize, SoftMaxFlashV2TilingFunc, GetSoftMaxFlashMin/MaxTmpSize,
+// SoftMaxFlashTilingFunc, GetDeepNormMaxMinTmpSize, GetDeepNormTilingInfo, GetLayerNormGradMaxMinTmpSize,
+// GetLayerNormGradNDTilingInfo, GetLayerNormGradBetaMaxMinTmpSize, GetLayerNormGradBetaNDTilingInfo.  The sizes come
+// from pyasc_sim/kapi/hl_tmp_sizes.h, what the kernel side stages in sharedTmpBuffer and checks it against: a buffer
+// of the reported minimum works, one byte less is refused.  The tiling functions fill the shape fields the simulator
+// reads (and SoftMaxTiling's row split for localWorkSpaceSize); stackBufferSize is recorded. Arguments the reference
+// does not allow print a line naming them to stderr and report 0 (false for the bool helpers) or leave the tiling
+// zero, which the kernel then refuses.  pyasc_sim.hl_tiling_tmp and pyasc_sim.hl_tiling_norm give the same numbers
+// in Python.
 #ifndef PYASC_SIM_SDK_TILING_HL_NORM_TILING_API_H_
 #define PYASC_SIM_SDK_TILING_HL_NORM_TILING_API_H_
 

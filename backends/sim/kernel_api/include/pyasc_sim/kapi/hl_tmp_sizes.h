@@ -1,15 +1,14 @@
-// Ascend C on the CPU -- the temporary-buffer sizes of the high-level APIs that take a sharedTmpBuffer
-// (CumSum, Pad / UnPad, AscendQuant, AscendDequant, AscendAntiQuant, Sum, Mean, SoftMax / SimpleSoftMax,
-// SoftmaxFlash / SoftmaxFlashV2, LayerNorm, RmsNorm, DeepNorm, LayerNormGrad, LayerNormGradBeta), in one place: the kernel side checks the buffer
-// against them (kapi/hl_tmp.h) and the host helpers GetXxxMaxMinTmpSize / GetXxxTmpBufferFactorSize
-// (tiling/tiling_api.h, pyasc_sim.hl_tiling_tmp) report them.  Plain C++ with no kernel dependencies.
-//
-// The sizes are what the simulator's implementation stages in the buffer: each API computes its
-// intermediate values (in the precision the reference's 实现原理 names) into sharedTmpBuffer chunk by
-// chunk, then writes dst from there.  Per element it stages `bytes_per_elem` bytes; the smallest chunk
-// is 256 bytes of source elements (the "currentShapeSize * typeSize < 256B rounds up" rule of the
-// GetXxxTmpBufferFactorSize pages) or one 32-byte block (CumSum), capped by the whole shape; the maximum
-// holds the whole shape at once (more is never used).  Every size is a multiple of 32 bytes.
+// Ascend C on the CPU -- the temporary-buffer sizes of the high-level APIs that take a sharedTmpBuffer (CumSum, Pad
+// / UnPad, AscendQuant, AscendDequant, AscendAntiQuant, Sum, Mean, SoftMax / SimpleSoftMax, SoftmaxFlash /
+// SoftmaxFlashV2, LayerNorm, RmsNorm, DeepNorm, LayerNormGrad, LayerNormGradBeta), in one place: the kernel side
+// checks the buffer against them (kapi/hl_tmp.h) and the host helpers GetXxxMaxMinTmpSize /
+// GetXxxTmpBufferFactorSize (tiling/tiling_api.h, pyasc_sim.hl_tiling_tmp) report them.  Plain C++ with no kernel
+// dependencies.  The sizes are what the simulator's implementation stages in the buffer: each API computes its
+// intermediate values (in the precision the reference's 实现原理 names) into sharedTmpBuffer chunk by chunk, then writes
+// dst from there.  Per element it stages `bytes_per_elem` bytes; the smallest chunk is 256 bytes of source elements
+// (the "currentShapeSize * typeSize < 256B rounds up" rule of the GetXxxTmpBufferFactorSize pages) or one 32-byte
+// block (CumSum), capped by the whole shape; the maximum holds the whole shape at once (more is never used).  Every
+// size is a multiple of 32 bytes.
 #ifndef PYASC_SIM_KAPI_HL_TMP_SIZES_H_
 #define PYASC_SIM_KAPI_HL_TMP_SIZES_H_
 

@@ -1,12 +1,13 @@
 #include "kernel_operator.h"
-// Compatibility kernels (ours, in the style of public Ascend C): Sum, Mean, SoftMax / SimpleSoftMax, SoftmaxFlashV2, LayerNorm,
-// RmsNorm, DeepNorm, LayerNormGrad and LayerNormGradBeta with a sharedTmpBuffer sized by the host helpers of
-// tiling/tiling_api.h (GetSumMaxMinTmpSize, GetMeanMaxMinTmpSize, GetSoftMaxMin/MaxTmpSize, GetSoftMaxFlashV2Min/MaxTmpSize, GetLayerNormMaxMinTmpSize,
-// GetRmsNormMaxMinTmpSize, GetDeepNormMaxMinTmpSize, GetLayerNormGrad(Beta)MaxMinTmpSize) and tilings
-// from their TilingFunc / TilingInfo. `norm_tmp_sizes` and `norm_tilings` run the C++ helpers (as an op's
-// TilingFunc would) and store what they report; each API kernel takes the tmp size in bytes and hands the API a
-// sharedTmpBuffer of exactly that many bytes. tests/test_sim_compat_hl_norm_tmp.py compares the sizes and
-// tilings with pyasc_sim.hl_tiling_tmp / hl_tiling_norm and the results with NumPy.
+// Compatibility kernels (ours, in the style of public Ascend C): Sum, Mean, SoftMax / SimpleSoftMax, SoftmaxFlashV2,
+// LayerNorm, RmsNorm, DeepNorm, LayerNormGrad and LayerNormGradBeta with a sharedTmpBuffer sized by the host helpers
+// of tiling/tiling_api.h (GetSumMaxMinTmpSize, GetMeanMaxMinTmpSize, GetSoftMaxMin/MaxTmpSize,
+// GetSoftMaxFlashV2Min/MaxTmpSize, GetLayerNormMaxMinTmpSize, GetRmsNormMaxMinTmpSize, GetDeepNormMaxMinTmpSize,
+// GetLayerNormGrad(Beta)MaxMinTmpSize) and tilings from their TilingFunc / TilingInfo. `norm_tmp_sizes` and
+// `norm_tilings` run the C++ helpers (as an op's TilingFunc would) and store what they report; each API kernel takes
+// the tmp size in bytes and hands the API a sharedTmpBuffer of exactly that many bytes.
+// tests/test_sim_compat_hl_norm_tmp.py compares the sizes and tilings with pyasc_sim.hl_tiling_tmp / hl_tiling_norm
+// and the results with NumPy.
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmaxflashv2.h"
 #include "lib/normalization/layernorm.h"
