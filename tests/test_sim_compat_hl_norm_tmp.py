@@ -1,4 +1,4 @@
-"""Issue 8 point 4: the host tiling helpers of Sum, Mean, SoftMax / SimpleSoftMax, SoftmaxFlash(V2), LayerNorm, RmsNorm,
+"""Issue 8 point 4: the host tiling helpers of Sigmoid, Silu, Tanh, Gelu / FasterGelu, Sum, Mean, SoftMax / SimpleSoftMax, SoftmaxFlash(V2), LayerNorm, RmsNorm,
 DeepNorm, LayerNormGrad and LayerNormGradBeta.
 The C++ helpers (tiling/hl_norm_tiling_api.h, run inside a kernel as an op's TilingFunc runs them) and Python
 (pyasc_sim.hl_tiling_tmp, hl_tiling_norm) report the same sizes and tilings; each API run with a sharedTmpBuffer
@@ -52,7 +52,7 @@ def _refused(kernels, name, *args, api, helper, have, need):
 
 
 def test_cpp_and_python_size_helpers_agree(kernels):
-    out = pyasc.zeros((40,), dtype="int32", device="sim")
+    out = pyasc.zeros((48,), dtype="int32", device="sim")
     _run(kernels, "norm_tmp_sizes", out)
     got = [int(v) for v in out.numpy()]
     want = [tmp.get_softmax_flash_v2_max_tmp_size((8, 64), 4, 4, True),
@@ -70,6 +70,8 @@ def test_cpp_and_python_size_helpers_agree(kernels):
             *tmp.get_layernorm_max_min_tmp_size((2, 4, 64), 4),
             1, *tmp.get_rmsnorm_max_min_tmp_size((2, 4, 64), 2, True),
             *tmp.get_sum_max_min_tmp_size(100, 2), *tmp.get_mean_max_min_tmp_size(60, 2, 4),
+            *tmp.get_sigmoid_max_min_tmp_size((1000,), 2), *tmp.get_silu_tmp_size((4, 10), 4),
+            *tmp.get_gelu_max_min_tmp_size((300,), 4),
             0, 0, 0, 0, 0]  # refused arguments: 0 / false
     assert got[:len(want)] == want
     # the figures: a row of float exp values .. all rows; one row of float z; two floats an element a row;
@@ -79,6 +81,7 @@ def test_cpp_and_python_size_helpers_agree(kernels):
     assert want[12:18] == [8 * 64 * 8, 64 * 8, 8 * 64 * 8, 64 * 8, 64 * 8, 64]
     assert want[18:25] == [8 * 64 * 4, 64 * 4, 8 * 64 * 4, 64 * 4, 1, 8 * 64 * 4, 64 * 4]
     assert want[25:29] == [416, 416, 256, 256]  # Sum / Mean: one row of n floats, max == min
+    assert want[29:35] == [4000, 512, 160, 160, 1216, 256]  # activations: a float per value, 256 source bytes a chunk
 
 
 def test_cpp_and_python_tilings_agree(kernels):
@@ -265,3 +268,20 @@ def test_sum_and_mean_with_the_documented_size_work_and_one_byte_less_is_refused
              np.uint32(mn - 1), api="Sum", helper="GetSumMaxMinTmpSize", have=mn - 1, need=mn)
     with pytest.raises(ArgumentError, match="acc_type_size >= src_type_size"):
         tmp.get_mean_max_min_tmp_size(n, 4, 2)
+
+
+def test_activations_with_the_minimum_buffer_work_and_one_byte_less_is_refused(kernels):
+    count = 200
+    x = np.random.default_rng(7).uniform(-5, 5, count).astype(np.float32)
+    mx, mn = tmp.get_sigmoid_max_min_tmp_size((count,), 4)
+    assert (mx, mn) == (800, 256) and tmp.get_gelu_max_min_tmp_size((count,), 4) == (mx, mn)
+    xd = x.astype(np.float64)
+    sig = 1 / (1 + np.exp(-xd))
+    gelu = xd / (1 + np.exp(-1.5957691216057308 * (xd + 0.044715 * xd ** 3)))
+    want = np.concatenate([sig, xd * sig, np.tanh(xd), gelu, xd / (1 + np.exp(-1.702 * xd))])
+    for size in (mn, mx):
+        y = _zeros(5 * count)
+        _run(kernels, "activation_tmp", _dev(x), y, np.uint32(count), np.uint32(size))
+        np.testing.assert_allclose(y.numpy(), want, rtol=1e-6, atol=1e-7)
+    _refused(kernels, "activation_tmp", _dev(x), _zeros(5 * count), np.uint32(count), np.uint32(mn - 1),
+             api="Sigmoid", helper="GetSigmoidMaxMinTmpSize", have=mn - 1, need=mn)

@@ -1,4 +1,4 @@
-"""Host-side sharedTmpBuffer sizes of CumSum, Pad / UnPad, AscendQuant, AscendDequant, AscendAntiQuant, Sum, Mean,
+"""Host-side sharedTmpBuffer sizes of Sigmoid, Silu, Tanh, Gelu / FasterGelu, CumSum, Pad / UnPad, AscendQuant, AscendDequant, AscendAntiQuant, Sum, Mean,
 SoftMax / SimpleSoftMax and SoftmaxFlash / SoftmaxFlashV2 (with their TilingFuncs), LayerNorm, RmsNorm, DeepNorm,
 LayerNormGrad and LayerNormGradBeta: the
 Python side of GetXxxMaxMinTmpSize / GetXxxTmpBufferFactorSize (tiling/hl_tmp_size_api.h and
@@ -124,6 +124,36 @@ def get_ascend_antiquant_tmp_buffer_factor_size(src_shape, scale_shape, is_trans
     _shape(src_shape)
     _shape(scale_shape, "scale_shape")
     return _antiquant_stage(input_dtype, output_dtype), 0
+
+
+# ---- Sigmoid, Silu, Tanh, Gelu / FasterGelu: each value staged in float, 256 source bytes a chunk at least -----
+def _activation(src_shape, type_size: int) -> tuple[int, int]:
+    if type_size not in (2, 4):
+        raise ArgumentError(f"type_size must be 2 (half) or 4 (float), got {type_size!r}")
+    return _elementwise(prod(_shape(src_shape)), type_size, 4)
+
+
+def get_sigmoid_max_min_tmp_size(src_shape, type_size: int, is_reuse_source: bool = False) -> tuple[int, int]:
+    """(maxValue, minValue) of Sigmoid (GetSigmoidMaxMinTmpSize)."""
+    del is_reuse_source
+    return _activation(src_shape, type_size)
+
+
+def get_tanh_max_min_tmp_size(src_shape, type_size: int, is_reuse_source: bool = False) -> tuple[int, int]:
+    """(maxValue, minValue) of Tanh (GetTanhMaxMinTmpSize)."""
+    del is_reuse_source
+    return _activation(src_shape, type_size)
+
+
+def get_silu_tmp_size(src_shape, type_size: int, is_reuse_source: bool = False) -> tuple[int, int]:
+    """(maxValue, minValue) of Silu (GetSiluTmpSize)."""
+    del is_reuse_source
+    return _activation(src_shape, type_size)
+
+
+def get_gelu_max_min_tmp_size(src_shape, type_size: int) -> tuple[int, int]:
+    """(maxValue, minValue) of Gelu and FasterGelu (GetGeluMaxMinTmpSize; GetGeluMax/MinTmpSize in C++)."""
+    return _activation(src_shape, type_size)
 
 
 # ---- Sum / Mean: one row of n values staged in float; the maximum equals the minimum -------------------------

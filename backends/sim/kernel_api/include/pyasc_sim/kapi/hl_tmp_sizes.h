@@ -76,6 +76,10 @@ inline Range softmax_flash(uint64_t m, uint64_t k) {
     return Range{round32(k * 4), round32(m * k * 4)};
 }
 
+// Sigmoid, Silu, Tanh, Gelu, FasterGelu over elems values of type_size bytes: each value staged in float, 256
+// source bytes a chunk at least.
+inline Range activation(uint64_t elems, uint32_t type_size) { return elementwise(elems, type_size, 4); }
+
 // Sum / Mean over rows of n values: one row's values staged in float; the minimum is the maximum (the
 // reference's "max equals min" for these two).
 inline Range row_reduce(uint64_t n) {

@@ -8,6 +8,9 @@
 // the tmp size in bytes and hands the API a sharedTmpBuffer of exactly that many bytes.
 // tests/test_sim_compat_hl_norm_tmp.py compares the sizes and tilings with pyasc_sim.hl_tiling_tmp / hl_tiling_norm
 // and the results with NumPy.
+#include "lib/activation/gelu.h"
+#include "lib/activation/sigmoid.h"
+#include "lib/activation/silu.h"
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmaxflashv2.h"
 #include "lib/normalization/layernorm.h"
@@ -112,6 +115,12 @@ extern "C" __global__ __aicore__ void norm_tmp_sizes(GM_ADDR out)
     o[i++] = mx, o[i++] = mn;
     GetMeanMaxMinTmpSize(60, 2, 4, false, mx, mn);
     o[i++] = mx, o[i++] = mn;
+    GetSigmoidMaxMinTmpSize(ge::Shape({1000}), 2, false, mx, mn);
+    o[i++] = mx, o[i++] = mn;
+    GetSiluTmpSize(ge::Shape({4, 10}), 4, false, mx, mn);
+    o[i++] = mx, o[i++] = mn;
+    o[i++] = GetGeluMaxTmpSize(ge::Shape({300}), 4);
+    o[i++] = GetGeluMinTmpSize(ge::Shape({300}), 4);
     // refused: a row of 60 floats is not 32-byte aligned; H over 2040; isReuseSource with half
     o[i++] = GetSoftMaxFlashV2MinTmpSize(ge::Shape({8, 60}), 4, 4, false);
     o[i++] = GetDeepNormMaxMinTmpSize(ge::Shape({2, 4, 2048}), 4, false, false, mx, mn);
@@ -285,4 +294,21 @@ extern "C" __global__ __aicore__ void sum_mean_tmp(GM_ADDR x, GM_ADDR y, uint32_
     PipeBarrier<PIPE_V>();
     Mean(dst[8], src, tmp, MeanParams{outter, inner, n});
     Store(y, dst, 16);
+}
+
+// Sigmoid, Silu, Tanh, Gelu and FasterGelu of count floats, each with one sharedTmpBuffer of tmpBytes; y: the
+// five results one after another (count a multiple of 8).
+extern "C" __global__ __aicore__ void activation_tmp(GM_ADDR x, GM_ADDR y, uint32_t count, uint32_t tmpBytes)
+{
+    Scratch s;
+    LocalTensor<float> src = Load(s, 0, x, count);
+    LocalTensor<float> dst = s.Get<float>(1, 5 * count);
+    LocalTensor<uint8_t> tmp = s.Get<uint8_t>(2, tmpBytes);
+    PipeBarrier<PIPE_ALL>();
+    Sigmoid(dst, src, tmp, count);
+    Silu(dst[count], src, tmp, count);
+    Tanh(dst[2 * count], src, tmp, count);
+    Gelu(dst[3 * count], src, tmp, count);
+    FasterGelu(dst[4 * count], src, tmp, count);
+    Store(y, dst, 5 * count);
 }
