@@ -69,12 +69,14 @@ class DeepNormTiling:
         return struct.pack("<25If", *ints, last)
 
 
-def deepnorm_tiling(b: int, s: int, h: int, original_h: int | None = None, dtype: str = "float32") -> DeepNormTiling:
-    """DeepNormTiling for x[b, s, h] (h <= 2040, as documented) over the first ``original_h`` of h."""
+def deepnorm_tiling(b: int, s: int, h: int, original_h: int | None = None, dtype: str = "float32",
+                    stack_buffer_size: int = 0) -> DeepNormTiling:
+    """DeepNormTiling for x[b, s, h] (h <= 2040, as documented) over the first ``original_h`` of h
+    (GetDeepNormTilingInfo; stack_buffer_size is recorded as tmpBufSize)."""
     oh, _ = _shape(b, s, h, original_h, dtype, max_h=2040)
     n = b * s * h
     return DeepNormTiling(bLength=b, sLength=s, hLength=h, originalHLength=oh, inputXSize=n, meanVarSize=b * s,
-                          loopRound=1, inputRoundSize=n, meanVarRoundSize=b * s, bshCurLength=n, bsCurLength=b * s,
+                          tmpBufSize=stack_buffer_size, loopRound=1, inputRoundSize=n, meanVarRoundSize=b * s, bshCurLength=n, bsCurLength=b * s,
                           lastDimValueBack=1.0 / oh)
 
 
@@ -118,11 +120,11 @@ class LayerNormGradTiling:
 
 
 def layernorm_grad_tiling(b: int, s: int, h: int, original_h: int | None = None,
-                          dtype: str = "float32") -> LayerNormGradTiling:
-    """LayerNormGradTiling for dy / x[b, s, h] (H not split, as documented)."""
+                          dtype: str = "float32", stack_buffer_size: int = 0) -> LayerNormGradTiling:
+    """LayerNormGradTiling for dy / x[b, s, h] (H not split, as documented; GetLayerNormGradNDTilingInfo)."""
     oh, _ = _shape(b, s, h, original_h, dtype)
     n = b * s * h
-    return LayerNormGradTiling(bLength=b, sLength=s, hLength=h, originalHLength=oh, oneCalSize=n, nohCalSize=b * s,
+    return LayerNormGradTiling(stackBufferSize=stack_buffer_size, bLength=b, sLength=s, hLength=h, originalHLength=oh, oneCalSize=n, nohCalSize=b * s,
                                loopNum=1)
 
 
@@ -156,11 +158,11 @@ class LayerNormGradBetaTiling:
 
 
 def layernorm_grad_beta_tiling(b: int, s: int, h: int, original_h: int | None = None,
-                               dtype: str = "float32") -> LayerNormGradBetaTiling:
-    """LayerNormGradBetaTiling for dy / resForGamma[b, s, h]."""
+                               dtype: str = "float32", stack_buffer_size: int = 0) -> LayerNormGradBetaTiling:
+    """LayerNormGradBetaTiling for dy / resForGamma[b, s, h] (GetLayerNormGradBetaNDTilingInfo)."""
     oh, _ = _shape(b, s, h, original_h, dtype)
     n = b * s * h
-    return LayerNormGradBetaTiling(bLength=b, sLength=s, hLength=h, originalHLength=oh, bshLength=n, bsLength=b * s,
+    return LayerNormGradBetaTiling(stackBufferSize=stack_buffer_size, bLength=b, sLength=s, hLength=h, originalHLength=oh, bshLength=n, bsLength=b * s,
                                    oneCalSize=n, loopRound=1, bshCurLength=n, bsCurLength=b * s)
 
 

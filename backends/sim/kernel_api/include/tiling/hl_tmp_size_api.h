@@ -1,4 +1,6 @@
-// tiling/hl_tmp_size_api.h -- host helpers reporting the sharedTmpBuffer sizes of CumSum, Pad / UnPad (with
+// tiling/hl_tmp_size_api.h -- host helpers reporting the sharedTmpBuffer sizes of Sigmoid, Silu, Tanh, Gelu /
+// FasterGelu (GetSigmoidMaxMinTmpSize, GetSiluTmpSize, GetTanhMaxMinTmpSize, GetGeluMaxMinTmpSize / MaxTmpSize /
+// MinTmpSize), CumSum, Pad / UnPad (with
 // PadTilingFunc / UnPadTilingFunc), AscendQuant, AscendDequant and AscendAntiQuant (GetXxxMaxMinTmpSize,
 // GetXxxTmpBufferFactorSize; signatures as the reference documents them). The sizes come from pyasc_sim/kapi/hl_tmp_sizes.h, the formula the kernel side
 // checks the buffer against, so a buffer of the reported minimum works on the simulator and one byte less
@@ -197,6 +199,45 @@ inline void GetAscendAntiQuantTmpBufferFactorSize(const ge::Shape &srcShape, con
     // staged bytes per element / sizeof(int8_t)
     maxLiveNodeCount = pyasc_sim::hl_tmp::ascend_antiquant_stage_bytes(2, outputDataType == ge::DT_BF16);
     extraBuf = 0;
+}
+// ---- Sigmoid, Silu, Tanh, Gelu / FasterGelu: srcShape of the source, typeSize 2 (half) or 4 (float) -----------
+namespace pyasc_host_detail {
+inline bool activation_sizes(const char *api, const ge::Shape &srcShape, uint32_t typeSize, uint32_t &maxValue,
+                             uint32_t &minValue) {
+    maxValue = minValue = 0;
+    if (typeSize != 2 && typeSize != 4) return refuse(api, "typeSize must be 2 (half) or 4 (float)");
+    put(pyasc_sim::hl_tmp::activation(elems(srcShape), typeSize), maxValue, minValue);
+    return true;
+}
+}  // namespace pyasc_host_detail
+inline void GetSigmoidMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                    uint32_t &maxValue, uint32_t &minValue) {
+    (void)isReuseSource;
+    pyasc_host_detail::activation_sizes("GetSigmoidMaxMinTmpSize", srcShape, typeSize, maxValue, minValue);
+}
+inline void GetTanhMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                 uint32_t &maxValue, uint32_t &minValue) {
+    (void)isReuseSource;
+    pyasc_host_detail::activation_sizes("GetTanhMaxMinTmpSize", srcShape, typeSize, maxValue, minValue);
+}
+inline void GetSiluTmpSize(const ge::Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,
+                           uint32_t &maxValue, uint32_t &minValue) {
+    (void)isReuseSource;
+    pyasc_host_detail::activation_sizes("GetSiluTmpSize", srcShape, typeSize, maxValue, minValue);
+}
+inline void GetGeluMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize, uint32_t &maxValue,
+                                 uint32_t &minValue) {
+    pyasc_host_detail::activation_sizes("GetGeluMaxMinTmpSize", srcShape, typeSize, maxValue, minValue);
+}
+inline uint32_t GetGeluMaxTmpSize(const ge::Shape &srcShape, const uint32_t typeSize) {
+    uint32_t maxValue = 0, minValue = 0;
+    pyasc_host_detail::activation_sizes("GetGeluMaxTmpSize", srcShape, typeSize, maxValue, minValue);
+    return maxValue;
+}
+inline uint32_t GetGeluMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize) {
+    uint32_t maxValue = 0, minValue = 0;
+    pyasc_host_detail::activation_sizes("GetGeluMinTmpSize", srcShape, typeSize, maxValue, minValue);
+    return minValue;
 }
 }  // namespace AscendC
 

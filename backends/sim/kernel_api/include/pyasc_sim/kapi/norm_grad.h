@@ -1,9 +1,11 @@
 // Ascend C on the CPU -- DeepNorm, LayerNormGrad, LayerNormGradBeta over [B, S, H]
 // (lib/normalization/deepnorm.h, layernormgrad.h, layernormgradbeta.h).  Semantics from the public
 // Ascend C reference (its formulas); math in double per row, rounded once per output element (the
-// hardware composes basic instructions: results can differ in the last bits).  sharedTmpBuffer is
-// accepted and not needed; the tiling structs hold the documented fields in the documented order, of
-// which the simulator reads the shape (bLength, sLength, hLength, originalHLength).
+// hardware composes basic instructions: results can differ in the last bits).  The per-row intermediates
+// (DeepNorm's alpha * x + gx, LayerNormGrad's x - mean and dy * gamma) and LayerNormGradBeta's column sums
+// are staged in float in sharedTmpBuffer (kapi/hl_tmp.h: smaller than GetXxxMaxMinTmpSize's minimum is an
+// error; the forms without it stage in host memory).  The tiling structs hold the documented fields in the
+// documented order, of which the simulator reads the shape (bLength, sLength, hLength, originalHLength).
 #ifndef PYASC_SIM_KAPI_NORM_GRAD_H_
 #define PYASC_SIM_KAPI_NORM_GRAD_H_
 
@@ -11,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "pyasc_sim/kapi/hl_tmp.h"
 #include "pyasc_sim/kapi/softmax_flash.h"  // sim_detail::hl_in / hl_out
 #include "pyasc_sim/kapi/tiling_structs.h"
 
@@ -84,15 +87,12 @@ inline NormShape norm_shape(const char *api, uint32_t b, uint32_t s, uint32_t h,
 // [B, S, H]; meanLocal / rstdLocal: B * S values, the mean and the biased variance of z (the
 // reference names the second output rstd and documents it as the variance, 方差: the simulator writes
 // the documented variance).  H <= 2040.
-template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
-inline void DeepNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &meanLocal, const LocalTensor<T> &rstdLocal,
-                     const LocalTensor<T> &srcLocal, const LocalTensor<T> &gxLocal, const LocalTensor<T> &betaLocal,
-                     const LocalTensor<T> &gammaLocal, const LocalTensor<uint8_t> &sharedTmpBuffer, const T alpha,
-                     const T epsilon, DeepNormTiling &tiling, PYASC_SIM_LOC) {
-    PYASC_SIM_DTYPE_CHECK(DeepNorm, T);
-    static_assert(!(isReuseSrc && std::is_same<T, half>::value),
-                  "pyasc_sim: DeepNorm: isReuseSrc = true is documented for float input only, not half");
-    (void)sharedTmpBuffer;
+namespace sim_detail {
+template <typename T>
+inline void deep_norm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &meanLocal, const LocalTensor<T> &rstdLocal,
+                      const LocalTensor<T> &srcLocal, const LocalTensor<T> &gxLocal, const LocalTensor<T> &betaLocal,
+                      const LocalTensor<T> &gammaLocal, const LocalTensor<uint8_t> *tmp, const T alpha, const T epsilon,
+                      const DeepNormTiling &tiling, const SrcLoc &loc) {
     using pyasc_sim::kapi::to_double;
     const char *api = "DeepNorm";
     const auto sh = sim_detail::norm_shape(api, tiling.bLength, tiling.sLength, tiling.hLength, tiling.originalHLength,
@@ -106,12 +106,16 @@ inline void DeepNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &meanL
     sim_detail::hl_out(meanLocal, api, "meanLocal", sh.rows, loc);
     sim_detail::hl_out(rstdLocal, api, "rstdLocal", sh.rows, loc);
     const double a = to_double(alpha), eps = to_double(epsilon);
-    std::vector<double> z(sh.valid);
+    // z = alpha * x + gx of a row in float, rows cycling through the chunk the buffer holds
+    HlScratch stage(tmp, pyasc_sim::hl_tmp::deepnorm(sh.rows, sh.h), api, "GetDeepNormMaxMinTmpSize", loc);
+    const uint64_t rows_per = stage.chunk(static_cast<uint64_t>(sh.h) * 4);
     for (uint32_t r = 0; r < sh.rows; ++r) {
         const int64_t at = static_cast<int64_t>(r) * sh.h;
+        float *z = stage.as<float>() + (r % rows_per) * sh.h;
         double mean = 0.0, var = 0.0;
         for (uint32_t i = 0; i < sh.valid; ++i) {
-            mean += (z[i] = a * to_double(srcLocal.ptr()[at + i]) + to_double(gxLocal.ptr()[at + i]));
+            z[i] = static_cast<float>(a * to_double(srcLocal.ptr()[at + i]) + to_double(gxLocal.ptr()[at + i]));
+            mean += z[i];
         }
         mean /= sh.valid;
         for (uint32_t i = 0; i < sh.valid; ++i) var += (z[i] - mean) * (z[i] - mean);
@@ -127,13 +131,28 @@ inline void DeepNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &meanL
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
                             pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(static_cast<uint64_t>(n), sizeof(T)), 12.0));
 }
+}  // namespace sim_detail
+template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
+inline void DeepNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &meanLocal, const LocalTensor<T> &rstdLocal,
+                     const LocalTensor<T> &srcLocal, const LocalTensor<T> &gxLocal, const LocalTensor<T> &betaLocal,
+                     const LocalTensor<T> &gammaLocal, const LocalTensor<uint8_t> &sharedTmpBuffer, const T alpha,
+                     const T epsilon, DeepNormTiling &tiling, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(DeepNorm, T);
+    static_assert(!(isReuseSrc && std::is_same<T, half>::value),
+                  "pyasc_sim: DeepNorm: isReuseSrc = true is documented for float input only, not half");
+    sim_detail::deep_norm<T>(dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, betaLocal, gammaLocal, &sharedTmpBuffer,
+                             alpha, epsilon, tiling, loc);
+}
 template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
 inline void DeepNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &meanLocal, const LocalTensor<T> &rstdLocal,
                      const LocalTensor<T> &srcLocal, const LocalTensor<T> &gxLocal, const LocalTensor<T> &betaLocal,
                      const LocalTensor<T> &gammaLocal, const T alpha, const T epsilon, DeepNormTiling &tiling,
                      PYASC_SIM_LOC) {
-    DeepNorm<T, isReuseSrc, isBasicBlock>(dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, betaLocal, gammaLocal,
-                                          LocalTensor<uint8_t>(), alpha, epsilon, tiling, loc);
+    PYASC_SIM_DTYPE_CHECK(DeepNorm, T);
+    static_assert(!(isReuseSrc && std::is_same<T, half>::value),
+                  "pyasc_sim: DeepNorm: isReuseSrc = true is documented for float input only, not half");
+    sim_detail::deep_norm<T>(dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, betaLocal, gammaLocal,
+                             sim_detail::no_tmp(), alpha, epsilon, tiling, loc);
 }
 
 // ---- LayerNormGrad: with rstd = (variance + epsilon)^-0.5 and d = x - mean per row of H,
@@ -142,14 +161,14 @@ inline void DeepNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &meanL
 //   pd_mean = sum(-pd_xl * rstd) + pd_var / H * sum(-2 d)
 //   outputPdX = pd_xl * rstd + pd_var * 2 / H * d + pd_mean / H;  resForGamma = d * rstd
 // (H = originalHLength; variance / mean: B * S values, as LayerNorm writes them).
-template <typename T, bool isReuseSource = false>
-inline void LayerNormGrad(const LocalTensor<T> &outputPdX, const LocalTensor<T> &resForGamma,
-                          const LocalTensor<T> &inputDy, const LocalTensor<T> &inputX,
-                          const LocalTensor<T> &inputVariance, const LocalTensor<T> &inputMean,
-                          const LocalTensor<T> &inputGamma, const LocalTensor<uint8_t> &sharedTmpBuffer, T epsilon,
-                          LayerNormGradTiling &tiling, const LayerNormGradShapeInfo &shapeInfo = {}, PYASC_SIM_LOC) {
-    PYASC_SIM_DTYPE_CHECK(LayerNormGrad, T);
-    (void)sharedTmpBuffer;
+namespace sim_detail {
+template <typename T>
+inline void layer_norm_grad(const LocalTensor<T> &outputPdX, const LocalTensor<T> &resForGamma,
+                            const LocalTensor<T> &inputDy, const LocalTensor<T> &inputX,
+                            const LocalTensor<T> &inputVariance, const LocalTensor<T> &inputMean,
+                            const LocalTensor<T> &inputGamma, const LocalTensor<uint8_t> *tmp, T epsilon,
+                            const LayerNormGradTiling &tiling, const LayerNormGradShapeInfo &shapeInfo,
+                            const SrcLoc &loc) {
     using pyasc_sim::kapi::to_double;
     const char *api = "LayerNormGrad";
     if (shapeInfo.dataFormat != DataFormat::ND) {
@@ -169,27 +188,44 @@ inline void LayerNormGrad(const LocalTensor<T> &outputPdX, const LocalTensor<T> 
     sim_detail::hl_out(outputPdX, api, "outputPdX", n, loc);
     sim_detail::hl_out(resForGamma, api, "resForGamma", n, loc);
     const double eps = to_double(epsilon), hn = static_cast<double>(sh.valid);
-    std::vector<double> d(sh.valid), xl(sh.valid);
+    // x - mean and dy * gamma of a row in float, rows cycling through the chunk the buffer holds
+    HlScratch stage(tmp, pyasc_sim::hl_tmp::layernorm_grad(sh.rows, sh.h), api, "GetLayerNormGradMaxMinTmpSize", loc);
+    const uint64_t rows_per = stage.chunk(static_cast<uint64_t>(sh.h) * 8);
     for (uint32_t r = 0; r < sh.rows; ++r) {
         const int64_t at = static_cast<int64_t>(r) * sh.h;
+        float *d = stage.as<float>() + (r % rows_per) * 2 * sh.h;
+        float *xl = d + sh.h;
         const double mean = to_double(inputMean.ptr()[r]);
         const double rstd = 1.0 / std::sqrt(to_double(inputVariance.ptr()[r]) + eps);
         double pd_var = 0.0, s_xl = 0.0, s_d = 0.0;
         for (uint32_t i = 0; i < sh.valid; ++i) {
-            d[i] = to_double(inputX.ptr()[at + i]) - mean;
-            xl[i] = to_double(inputDy.ptr()[at + i]) * to_double(inputGamma.ptr()[i]);
-            pd_var += -0.5 * xl[i] * d[i] * rstd * rstd * rstd;
-            s_xl += -xl[i] * rstd;
-            s_d += -2.0 * d[i];
+            d[i] = static_cast<float>(to_double(inputX.ptr()[at + i]) - mean);
+            xl[i] = static_cast<float>(to_double(inputDy.ptr()[at + i]) * to_double(inputGamma.ptr()[i]));
+            const double di = d[i], xi = xl[i];
+            pd_var += -0.5 * xi * di * rstd * rstd * rstd;
+            s_xl += -xi * rstd;
+            s_d += -2.0 * di;
         }
         const double pd_mean = s_xl + pd_var / hn * s_d;
         for (uint32_t i = 0; i < sh.valid; ++i) {
-            outputPdX.ptr()[at + i] = static_cast<T>(xl[i] * rstd + pd_var * 2.0 / hn * d[i] + pd_mean / hn);
-            resForGamma.ptr()[at + i] = static_cast<T>(d[i] * rstd);
+            const double di = d[i], xi = xl[i];
+            outputPdX.ptr()[at + i] = static_cast<T>(xi * rstd + pd_var * 2.0 / hn * di + pd_mean / hn);
+            resForGamma.ptr()[at + i] = static_cast<T>(di * rstd);
         }
     }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
                             pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(static_cast<uint64_t>(n), sizeof(T)), 16.0));
+}
+}  // namespace sim_detail
+template <typename T, bool isReuseSource = false>
+inline void LayerNormGrad(const LocalTensor<T> &outputPdX, const LocalTensor<T> &resForGamma,
+                          const LocalTensor<T> &inputDy, const LocalTensor<T> &inputX,
+                          const LocalTensor<T> &inputVariance, const LocalTensor<T> &inputMean,
+                          const LocalTensor<T> &inputGamma, const LocalTensor<uint8_t> &sharedTmpBuffer, T epsilon,
+                          LayerNormGradTiling &tiling, const LayerNormGradShapeInfo &shapeInfo = {}, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(LayerNormGrad, T);
+    sim_detail::layer_norm_grad<T>(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean, inputGamma,
+                                   &sharedTmpBuffer, epsilon, tiling, shapeInfo, loc);
 }
 template <typename T, bool isReuseSource = false>
 inline void LayerNormGrad(const LocalTensor<T> &outputPdX, const LocalTensor<T> &resForGamma,
@@ -197,19 +233,19 @@ inline void LayerNormGrad(const LocalTensor<T> &outputPdX, const LocalTensor<T> 
                           const LocalTensor<T> &inputVariance, const LocalTensor<T> &inputMean,
                           const LocalTensor<T> &inputGamma, T epsilon, LayerNormGradTiling &tiling,
                           const LayerNormGradShapeInfo &shapeInfo = {}, PYASC_SIM_LOC) {
-    LayerNormGrad<T, isReuseSource>(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean, inputGamma,
-                                    LocalTensor<uint8_t>(), epsilon, tiling, shapeInfo, loc);
+    PYASC_SIM_DTYPE_CHECK(LayerNormGrad, T);
+    sim_detail::layer_norm_grad<T>(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean, inputGamma,
+                                   sim_detail::no_tmp(), epsilon, tiling, shapeInfo, loc);
 }
 
 // ---- LayerNormGradBeta: outputPdGamma[h] = sum over B * S of inputDy * resForGamma, outputPdBeta[h]
 // = sum over B * S of inputDy (H values each; resForGamma as LayerNormGrad writes it).
-template <typename T, bool isReuseSource = false>
-inline void LayerNormGradBeta(const LocalTensor<T> &outputPdGamma, const LocalTensor<T> &outputPdBeta,
-                              const LocalTensor<T> &resForGamma, const LocalTensor<T> &inputDy,
-                              const LocalTensor<uint8_t> &sharedTmpBuffer, const LayerNormGradBetaTiling &tiling,
-                              PYASC_SIM_LOC) {
-    PYASC_SIM_DTYPE_CHECK(LayerNormGradBeta, T);
-    (void)sharedTmpBuffer;
+namespace sim_detail {
+template <typename T>
+inline void layer_norm_grad_beta(const LocalTensor<T> &outputPdGamma, const LocalTensor<T> &outputPdBeta,
+                                 const LocalTensor<T> &resForGamma, const LocalTensor<T> &inputDy,
+                                 const LocalTensor<uint8_t> *tmp, const LayerNormGradBetaTiling &tiling,
+                                 const SrcLoc &loc) {
     using pyasc_sim::kapi::to_double;
     const char *api = "LayerNormGradBeta";
     const auto sh = sim_detail::norm_shape(api, tiling.bLength, tiling.sLength, tiling.hLength, tiling.originalHLength,
@@ -219,28 +255,46 @@ inline void LayerNormGradBeta(const LocalTensor<T> &outputPdGamma, const LocalTe
     sim_detail::hl_in(inputDy, api, "inputDy", n, loc);
     sim_detail::hl_out(outputPdGamma, api, "outputPdGamma", sh.valid, loc);
     sim_detail::hl_out(outputPdBeta, api, "outputPdBeta", sh.valid, loc);
-    std::vector<double> g(sh.valid, 0.0), b(sh.valid, 0.0);
-    for (uint32_t r = 0; r < sh.rows; ++r) {
-        const int64_t at = static_cast<int64_t>(r) * sh.h;
-        for (uint32_t i = 0; i < sh.valid; ++i) {
-            const double dy = to_double(inputDy.ptr()[at + i]);
-            g[i] += dy * to_double(resForGamma.ptr()[at + i]);
-            b[i] += dy;
+    // float column sums, a slice of columns at a time: the slice's dy * resForGamma sums, then its dy sums
+    HlScratch stage(tmp, pyasc_sim::hl_tmp::layernorm_grad_beta(sh.h), api, "GetLayerNormGradBetaMaxMinTmpSize", loc);
+    const uint32_t cols = static_cast<uint32_t>(stage.chunk(8));
+    for (uint32_t c0 = 0; c0 < sh.valid; c0 += cols) {
+        const uint32_t w = sh.valid - c0 < cols ? sh.valid - c0 : cols;
+        float *g = stage.as<float>(), *b = g + w;
+        for (uint32_t i = 0; i < w; ++i) g[i] = b[i] = 0.0f;
+        for (uint32_t r = 0; r < sh.rows; ++r) {
+            const int64_t at = static_cast<int64_t>(r) * sh.h + c0;
+            for (uint32_t i = 0; i < w; ++i) {
+                const float dy = static_cast<float>(to_double(inputDy.ptr()[at + i]));
+                g[i] += dy * static_cast<float>(to_double(resForGamma.ptr()[at + i]));
+                b[i] += dy;
+            }
         }
-    }
-    for (uint32_t i = 0; i < sh.valid; ++i) {
-        outputPdGamma.ptr()[i] = static_cast<T>(g[i]);
-        outputPdBeta.ptr()[i] = static_cast<T>(b[i]);
+        for (uint32_t i = 0; i < w; ++i) {
+            outputPdGamma.ptr()[c0 + i] = static_cast<T>(g[i]);
+            outputPdBeta.ptr()[c0 + i] = static_cast<T>(b[i]);
+        }
     }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
                             pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(static_cast<uint64_t>(n), sizeof(T)), 4.0));
+}
+}  // namespace sim_detail
+template <typename T, bool isReuseSource = false>
+inline void LayerNormGradBeta(const LocalTensor<T> &outputPdGamma, const LocalTensor<T> &outputPdBeta,
+                              const LocalTensor<T> &resForGamma, const LocalTensor<T> &inputDy,
+                              const LocalTensor<uint8_t> &sharedTmpBuffer, const LayerNormGradBetaTiling &tiling,
+                              PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(LayerNormGradBeta, T);
+    sim_detail::layer_norm_grad_beta<T>(outputPdGamma, outputPdBeta, resForGamma, inputDy, &sharedTmpBuffer, tiling,
+                                        loc);
 }
 template <typename T, bool isReuseSource = false>
 inline void LayerNormGradBeta(const LocalTensor<T> &outputPdGamma, const LocalTensor<T> &outputPdBeta,
                               const LocalTensor<T> &resForGamma, const LocalTensor<T> &inputDy,
                               const LayerNormGradBetaTiling &tiling, PYASC_SIM_LOC) {
-    LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy, LocalTensor<uint8_t>(),
-                                        tiling, loc);
+    PYASC_SIM_DTYPE_CHECK(LayerNormGradBeta, T);
+    sim_detail::layer_norm_grad_beta<T>(outputPdGamma, outputPdBeta, resForGamma, inputDy, sim_detail::no_tmp(), tiling,
+                                        loc);
 }
 
 }  // namespace AscendC

@@ -1,13 +1,16 @@
 // Ascend C on the CPU -- LayerNorm over the last axis of [B, S, H] (lib/normalization/layernorm.h).
 // Semantics from the public Ascend C reference; math in double per element, rounded once to T (the
-// hardware composes basic instructions: results can differ in the last bits).  sharedTmpBuffer
-// arguments are accepted and not needed.
+// hardware composes basic instructions: results can differ in the last bits).  Each row's x - mean
+// (LayerNorm) or x * x (RmsNorm) is staged in float in sharedTmpBuffer (kapi/hl_tmp.h: smaller than
+// GetLayerNormMaxMinTmpSize / GetRmsNormMaxMinTmpSize reports is an error; the forms without it stage in host
+// memory).
 #ifndef PYASC_SIM_KAPI_NORMALIZATION_H_
 #define PYASC_SIM_KAPI_NORMALIZATION_H_
 
 #include <cmath>
 #include <vector>
 
+#include "pyasc_sim/kapi/hl_tmp.h"
 #include "pyasc_sim/kapi/vector.h"
 #include "pyasc_sim/kapi/tiling_structs.h"
 
@@ -20,13 +23,12 @@ namespace AscendC {
 // ---- LayerNorm over the last axis of [B, S, H] ---------------------------------------------------
 // output = (x - mean) / sqrt(variance + epsilon) * gamma + beta over the first originalHLength of
 // each row of hLength elements; outputMean / outputVariance: B * S values (biased variance).
-template <typename T, bool isReuseSource = false>
-inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &outputMean,
-                      const LocalTensor<T> &outputVariance, const LocalTensor<T> &inputX, const LocalTensor<T> &gamma,
-                      const LocalTensor<T> &beta, const LocalTensor<uint8_t> &sharedTmpBuffer, const T epsilon,
-                      LayerNormTiling &tiling, PYASC_SIM_LOC) {
-    PYASC_SIM_DTYPE_CHECK(LayerNorm, T);
-    (void)sharedTmpBuffer;
+namespace sim_detail {
+template <typename T>
+inline void layer_norm(const LocalTensor<T> &output, const LocalTensor<T> &outputMean,
+                       const LocalTensor<T> &outputVariance, const LocalTensor<T> &inputX, const LocalTensor<T> &gamma,
+                       const LocalTensor<T> &beta, const LocalTensor<uint8_t> *tmp, const T epsilon,
+                       const LayerNormTiling &tiling, const SrcLoc &loc) {
     const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength;
     const uint32_t valid = tiling.originalHLength == 0 ? h : tiling.originalHLength;
     if (pyasc_sim::kapi::blk().checks && (h == 0 || valid > h)) {
@@ -42,21 +44,24 @@ inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &output
     outputMean.check(0, rows, "LayerNorm writes outputMean", loc);
     outputVariance.check(0, rows, "LayerNorm writes outputVariance", loc);
     const double eps = pyasc_sim::kapi::to_double(epsilon);
+    // x - mean of a row in float, rows cycling through the chunk the buffer holds
+    HlScratch stage(tmp, pyasc_sim::hl_tmp::layernorm(rows, h), "LayerNorm", "GetLayerNormMaxMinTmpSize", loc);
+    const uint64_t rows_per = stage.chunk(static_cast<uint64_t>(h) * 4);
     for (uint32_t r = 0; r < rows; ++r) {
         const T *x = inputX.ptr() + static_cast<int64_t>(r) * h;
+        float *d = stage.as<float>() + (r % rows_per) * h;
         double mean = 0.0, var = 0.0;
         for (uint32_t i = 0; i < valid; ++i) mean += pyasc_sim::kapi::to_double(x[i]);
         mean /= valid;
         for (uint32_t i = 0; i < valid; ++i) {
-            const double d = pyasc_sim::kapi::to_double(x[i]) - mean;
-            var += d * d;
+            d[i] = static_cast<float>(pyasc_sim::kapi::to_double(x[i]) - mean);
+            var += static_cast<double>(d[i]) * d[i];
         }
         var /= valid;
         const double inv = 1.0 / std::sqrt(var + eps);
         T *y = output.ptr() + static_cast<int64_t>(r) * h;
         for (uint32_t i = 0; i < valid; ++i) {
-            y[i] = static_cast<T>((pyasc_sim::kapi::to_double(x[i]) - mean) * inv *
-                                      pyasc_sim::kapi::to_double(gamma.ptr()[i]) +
+            y[i] = static_cast<T>(static_cast<double>(d[i]) * inv * pyasc_sim::kapi::to_double(gamma.ptr()[i]) +
                                   pyasc_sim::kapi::to_double(beta.ptr()[i]));
         }
         outputMean.ptr()[r] = static_cast<T>(mean);
@@ -65,22 +70,31 @@ inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &output
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
                             pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(static_cast<uint64_t>(rows) * h, sizeof(T)), 10.0));
 }
+}  // namespace sim_detail
+template <typename T, bool isReuseSource = false>
+inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &outputMean,
+                      const LocalTensor<T> &outputVariance, const LocalTensor<T> &inputX, const LocalTensor<T> &gamma,
+                      const LocalTensor<T> &beta, const LocalTensor<uint8_t> &sharedTmpBuffer, const T epsilon,
+                      LayerNormTiling &tiling, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(LayerNorm, T);
+    sim_detail::layer_norm<T>(output, outputMean, outputVariance, inputX, gamma, beta, &sharedTmpBuffer, epsilon, tiling,
+                              loc);
+}
 template <typename T, bool isReuseSource = false>
 inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &outputMean,
                       const LocalTensor<T> &outputVariance, const LocalTensor<T> &inputX, const LocalTensor<T> &gamma,
                       const LocalTensor<T> &beta, const T epsilon, LayerNormTiling &tiling, PYASC_SIM_LOC) {
-    LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta, LocalTensor<uint8_t>(), epsilon,
-                                tiling, loc);
+    PYASC_SIM_DTYPE_CHECK(LayerNorm, T);
+    sim_detail::layer_norm<T>(output, outputMean, outputVariance, inputX, gamma, beta, sim_detail::no_tmp(), epsilon,
+                              tiling, loc);
 }
 
 // ---- RmsNorm over the last axis of [B, S, H]: dst = x / sqrt(mean(x^2) + epsilon) * gamma over the
 // first originalHLength of each row of hLength elements ---------------------------------------------
-template <typename T, bool isBasicBlock = false>
-inline void RmsNorm(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<T> &gammaTensor,
-                    const LocalTensor<uint8_t> &sharedTmpBuffer, const T epsilon, const RmsNormTiling &tiling,
-                    PYASC_SIM_LOC) {
-    PYASC_SIM_DTYPE_CHECK(RmsNorm, T);
-    (void)sharedTmpBuffer;
+namespace sim_detail {
+template <typename T>
+inline void rms_norm(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<T> &gammaTensor,
+                     const LocalTensor<uint8_t> *tmp, const T epsilon, const RmsNormTiling &tiling, const SrcLoc &loc) {
     const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength;
     const uint32_t valid = tiling.originalHLength == 0 ? h : tiling.originalHLength;
     if (pyasc_sim::kapi::blk().checks && (h == 0 || valid > h)) {
@@ -93,10 +107,17 @@ inline void RmsNorm(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTe
     sim_detail::check_operand(dstTensor, "RmsNorm", "dst", static_cast<int64_t>(rows) * h, loc);
     sim_detail::check_operand(gammaTensor, "RmsNorm", "gamma", valid, loc);
     const double eps = pyasc_sim::kapi::to_double(epsilon);
+    // x * x of a row in float, rows cycling through the chunk the buffer holds
+    HlScratch stage(tmp, pyasc_sim::hl_tmp::rmsnorm(rows, h), "RmsNorm", "GetRmsNormMaxMinTmpSize", loc);
+    const uint64_t rows_per = stage.chunk(static_cast<uint64_t>(h) * 4);
     for (uint32_t r = 0; r < rows; ++r) {
         const T *x = srcTensor.ptr() + static_cast<int64_t>(r) * h;
+        float *x2 = stage.as<float>() + (r % rows_per) * h;
         double sq = 0.0;
-        for (uint32_t i = 0; i < valid; ++i) sq += pyasc_sim::kapi::to_double(x[i]) * pyasc_sim::kapi::to_double(x[i]);
+        for (uint32_t i = 0; i < valid; ++i) {
+            x2[i] = static_cast<float>(pyasc_sim::kapi::to_double(x[i]) * pyasc_sim::kapi::to_double(x[i]));
+            sq += x2[i];
+        }
         const double inv = 1.0 / std::sqrt(sq / valid + eps);
         T *y = dstTensor.ptr() + static_cast<int64_t>(r) * h;
         for (uint32_t i = 0; i < valid; ++i) {
@@ -106,11 +127,19 @@ inline void RmsNorm(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTe
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
                             pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(static_cast<uint64_t>(rows) * h, sizeof(T)), 8.0));
 }
+}  // namespace sim_detail
+template <typename T, bool isBasicBlock = false>
+inline void RmsNorm(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<T> &gammaTensor,
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, const T epsilon, const RmsNormTiling &tiling,
+                    PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(RmsNorm, T);
+    sim_detail::rms_norm<T>(dstTensor, srcTensor, gammaTensor, &sharedTmpBuffer, epsilon, tiling, loc);
+}
 template <typename T, bool isBasicBlock = false>
 inline void RmsNorm(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, const LocalTensor<T> &gammaTensor,
                     const T epsilon, const RmsNormTiling &tiling, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(RmsNorm, T);
-    RmsNorm<T, isBasicBlock>(dstTensor, srcTensor, gammaTensor, LocalTensor<uint8_t>(), epsilon, tiling, loc);
+    sim_detail::rms_norm<T>(dstTensor, srcTensor, gammaTensor, sim_detail::no_tmp(), epsilon, tiling, loc);
 }
 
 }  // namespace AscendC

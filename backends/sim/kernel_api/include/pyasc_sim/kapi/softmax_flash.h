@@ -1,15 +1,18 @@
 // Ascend C on the CPU -- SoftmaxFlashV2 and SoftmaxFlash, the FlashAttention softmax updates
 // (lib/activation/softmaxflashv2.h, softmaxflash.h).  Semantics from the public Ascend C reference
 // (the pages' Python formulas); math in double per row, rounded once per output element (the hardware
-// composes basic instructions: results can differ in the last bits).  sharedTmpBuffer is accepted and
-// not needed; the SoftMaxTiling fields the host computes are accepted, the shape comes from
-// SoftMaxShapeInfo (or tiling.srcM / srcK when the shape is left empty), as in kapi/softmax.h.
+// composes basic instructions: results can differ in the last bits); exp(x - max) of each row is staged in
+// float in sharedTmpBuffer (kapi/hl_tmp.h: smaller than GetSoftMaxFlashV2MinTmpSize / GetSoftMaxFlashMinTmpSize
+// reports is an error; the forms without it stage in host memory).  The SoftMaxTiling fields the host computes
+// are accepted, the shape comes from SoftMaxShapeInfo (or tiling.srcM / srcK when the shape is left empty), as
+// in kapi/softmax.h.
 #ifndef PYASC_SIM_KAPI_SOFTMAX_FLASH_H_
 #define PYASC_SIM_KAPI_SOFTMAX_FLASH_H_
 
 #include <cmath>
 #include <vector>
 
+#include "pyasc_sim/kapi/hl_tmp.h"
 #include "pyasc_sim/kapi/softmax.h"
 
 namespace AscendC {
@@ -72,7 +75,8 @@ template <typename T, typename U>
 inline void softmax_flash_rows(FlashKind kind, const char *api, const LocalTensor<T> &dst, const LocalTensor<U> *reduceMax,
                                const LocalTensor<U> &sum, const LocalTensor<U> &max, const LocalTensor<T> &src,
                                const LocalTensor<T> &expMax, const LocalTensor<U> &inSum, const LocalTensor<U> &inMax,
-                               bool update, bool brc, const SoftMaxShapeInfo &s, const SrcLoc &loc) {
+                               bool update, bool brc, const SoftMaxShapeInfo &s, const LocalTensor<uint8_t> *tmp,
+                               const SrcLoc &loc) {
     const uint32_t m = s.srcM, k = s.srcK, valid = s.oriSrcK == 0 ? s.srcK : s.oriSrcK;
     if (pyasc_sim::kapi::blk().checks && (k == 0 || valid > k || (k * sizeof(T)) % 32 != 0)) {
         pyasc_sim::kapi::fail("vector-count", loc,
@@ -94,8 +98,12 @@ inline void softmax_flash_rows(FlashKind kind, const char *api, const LocalTenso
     if (update) hl_out(expMax, api, "expMaxTensor", rows * per_t, loc);
     if (reduceMax != nullptr) hl_out(*reduceMax, api, "outReduceMax", rows * per_u, loc);
     using pyasc_sim::kapi::to_double;
-    std::vector<double> e(valid);
+    // exp(x - max) of a row in float, rows cycling through the chunk the buffer holds
+    HlScratch stage(tmp, pyasc_sim::hl_tmp::softmax_flash(m, k), api,
+                    kind == FlashKind::kV1 ? "GetSoftMaxFlashMinTmpSize" : "GetSoftMaxFlashV2MinTmpSize", loc);
+    const uint64_t rows_per = stage.chunk(static_cast<uint64_t>(k) * 4);
     for (uint32_t r = 0; r < m; ++r) {
+        float *e = stage.as<float>() + (r % rows_per) * k;
         const T *x = src.ptr() + static_cast<int64_t>(r) * k;
         double bmax = -INFINITY;
         for (uint32_t i = 0; i < valid; ++i) bmax = std::max(bmax, to_double(x[i]));
@@ -104,12 +112,17 @@ inline void softmax_flash_rows(FlashKind kind, const char *api, const LocalTenso
         const double in_sum = update ? to_double(inSum.ptr()[r * per_u]) : 0.0;
         const double mx = update ? std::max(in_max, bmax) : bmax;
         double part = 0.0;
-        for (uint32_t i = 0; i < valid; ++i) part += (e[i] = std::exp(to_double(x[i]) - mx));
+        for (uint32_t i = 0; i < valid; ++i) {
+            e[i] = static_cast<float>(std::exp(to_double(x[i]) - mx));
+            part += e[i];
+        }
         const double scale = update ? std::exp(in_max - mx) : 0.0;
         const double total = update ? scale * in_sum + part : part;
         const double em = kind == FlashKind::kV1 ? scale * in_sum / total : scale;
         T *y = dst.ptr() + static_cast<int64_t>(r) * k;
-        for (uint32_t i = 0; i < valid; ++i) y[i] = static_cast<T>(kind == FlashKind::kV1 ? e[i] / total : e[i]);
+        for (uint32_t i = 0; i < valid; ++i) {
+            y[i] = static_cast<T>(kind == FlashKind::kV1 ? static_cast<double>(e[i]) / total : static_cast<double>(e[i]));
+        }
         for (uint32_t j = 0; j < per_u; ++j) {
             sum.ptr()[r * per_u + j] = static_cast<U>(total);
             max.ptr()[r * per_u + j] = static_cast<U>(mx);
@@ -140,98 +153,95 @@ inline SoftMaxShapeInfo flash_v2_shape(const SoftMaxShapeInfo &s, const SoftMaxT
 
 // ---- SoftmaxFlashV2 (FlashAttention-2): dst = exp(x - M) unnormalised; without update M = rowmax(x),
 // S = rowsum(dst); with update M = max(inMax, rowmax(x)), E = exp(inMax - M), S = E * inSum + rowsum(dst).
-template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+#define PYASC_SIM_FLASH_V2_TPL                                                                               \
+    template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,      \
+              bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+#define PYASC_SIM_FLASH_V2(D, U, TMP)                                                                           \
+    sim_detail::softmax_flash_rows<D, U>(sim_detail::FlashKind::kV2, "SoftmaxFlashV2", dstTensor, nullptr,   \
+                                         expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,   \
+                                         inMaxTensor, isUpdate, sim_detail::flash_v2_brc<isDataFormatNZ, config>(), \
+                                         sim_detail::flash_v2_shape(softmaxShapeInfo, tiling, config), TMP, loc)
+PYASC_SIM_FLASH_V2_TPL
 inline void SoftmaxFlashV2(const LocalTensor<T> &dstTensor, const LocalTensor<T> &expSumTensor,
                            const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
                            const LocalTensor<T> &expMaxTensor, const LocalTensor<T> &inExpSumTensor,
                            const LocalTensor<T> &inMaxTensor, const SoftMaxTiling &tiling,
                            const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(SoftmaxFlashV2, T);
-    const bool brc = sim_detail::flash_v2_brc<isDataFormatNZ, config>();
-    sim_detail::softmax_flash_rows<T, T>(sim_detail::FlashKind::kV2, "SoftmaxFlashV2", dstTensor, nullptr, expSumTensor,
-                                         maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor, isUpdate, brc,
-                                         sim_detail::flash_v2_shape(softmaxShapeInfo, tiling, config), loc);
+    PYASC_SIM_FLASH_V2(T, T, sim_detail::no_tmp());
 }
-template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+PYASC_SIM_FLASH_V2_TPL
 inline void SoftmaxFlashV2(const LocalTensor<T> &dstTensor, const LocalTensor<T> &expSumTensor,
                            const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
                            const LocalTensor<T> &expMaxTensor, const LocalTensor<T> &inExpSumTensor,
                            const LocalTensor<T> &inMaxTensor, const LocalTensor<uint8_t> &sharedTmpBuffer,
                            const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
-    SoftmaxFlashV2<T, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
-        dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor, tiling,
-        softmaxShapeInfo, loc);
+    PYASC_SIM_DTYPE_CHECK(SoftmaxFlashV2, T);
+    PYASC_SIM_FLASH_V2(T, T, &sharedTmpBuffer);
 }
 // Mixed precision: half data, float statistics (expMaxTensor half).
-template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+PYASC_SIM_FLASH_V2_TPL
 inline void SoftmaxFlashV2(const LocalTensor<half> &dstTensor, const LocalTensor<float> &expSumTensor,
                            const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
                            const LocalTensor<half> &expMaxTensor, const LocalTensor<float> &inExpSumTensor,
                            const LocalTensor<float> &inMaxTensor, const SoftMaxTiling &tiling,
                            const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(SoftmaxFlashV2, half);
-    const bool brc = sim_detail::flash_v2_brc<isDataFormatNZ, config>();
-    sim_detail::softmax_flash_rows<half, float>(sim_detail::FlashKind::kV2, "SoftmaxFlashV2", dstTensor, nullptr,
-                                                expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,
-                                                inMaxTensor, isUpdate, brc,
-                                                sim_detail::flash_v2_shape(softmaxShapeInfo, tiling, config), loc);
+    PYASC_SIM_FLASH_V2(half, float, sim_detail::no_tmp());
 }
-template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+PYASC_SIM_FLASH_V2_TPL
 inline void SoftmaxFlashV2(const LocalTensor<half> &dstTensor, const LocalTensor<float> &expSumTensor,
                            const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
                            const LocalTensor<half> &expMaxTensor, const LocalTensor<float> &inExpSumTensor,
                            const LocalTensor<float> &inMaxTensor, const LocalTensor<uint8_t> &sharedTmpBuffer,
                            const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
-    SoftmaxFlashV2<T, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
-        dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor, tiling,
-        softmaxShapeInfo, loc);
+    PYASC_SIM_DTYPE_CHECK(SoftmaxFlashV2, half);
+    PYASC_SIM_FLASH_V2(half, float, &sharedTmpBuffer);
 }
+#undef PYASC_SIM_FLASH_V2
 // With outReduceMax (this block's own row max; non-broadcast mode, as documented; Atlas A2 / A3).
-template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+#define PYASC_SIM_FLASH_V2_RED(TMP)                                                                          \
+    sim_detail::softmax_flash_rows<T, T>(sim_detail::FlashKind::kV2, "SoftmaxFlashV2", dstTensor,            \
+                                         isUpdate ? &outReduceMax : nullptr, expSumTensor, maxTensor, srcTensor, \
+                                         expMaxTensor, inExpSumTensor, inMaxTensor, isUpdate,                 \
+                                         sim_detail::flash_v2_brc<isDataFormatNZ, config>(),                  \
+                                         sim_detail::flash_v2_shape(softmaxShapeInfo, tiling, config), TMP, loc)
+PYASC_SIM_FLASH_V2_TPL
 inline void SoftmaxFlashV2(const LocalTensor<T> &dstTensor, const LocalTensor<T> &outReduceMax,
-                           const LocalTensor<T> &outExpSum, const LocalTensor<T> &outMax, const LocalTensor<T> &srcTensor,
-                           const LocalTensor<T> &outExpMax, const LocalTensor<T> &inExpSum, const LocalTensor<T> &inMax,
+                           const LocalTensor<T> &expSumTensor, const LocalTensor<T> &maxTensor,
+                           const LocalTensor<T> &srcTensor, const LocalTensor<T> &expMaxTensor,
+                           const LocalTensor<T> &inExpSumTensor, const LocalTensor<T> &inMaxTensor,
                            const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(SoftmaxFlashV2, T);
-    const bool brc = sim_detail::flash_v2_brc<isDataFormatNZ, config>();
-    sim_detail::softmax_flash_rows<T, T>(sim_detail::FlashKind::kV2, "SoftmaxFlashV2", dstTensor,
-                                         isUpdate ? &outReduceMax : nullptr, outExpSum, outMax, srcTensor, outExpMax,
-                                         inExpSum, inMax, isUpdate, brc,
-                                         sim_detail::flash_v2_shape(softmaxShapeInfo, tiling, config), loc);
+    PYASC_SIM_FLASH_V2_RED(sim_detail::no_tmp());
 }
-template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+PYASC_SIM_FLASH_V2_TPL
 inline void SoftmaxFlashV2(const LocalTensor<T> &dstTensor, const LocalTensor<T> &outReduceMax,
                            const LocalTensor<T> &expSumTensor, const LocalTensor<T> &maxTensor,
                            const LocalTensor<T> &srcTensor, const LocalTensor<T> &expMaxTensor,
                            const LocalTensor<T> &inExpSumTensor, const LocalTensor<T> &inMaxTensor,
                            const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
                            const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
-    SoftmaxFlashV2<T, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
-        dstTensor, outReduceMax, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor, tiling,
-        softmaxShapeInfo, loc);
+    PYASC_SIM_DTYPE_CHECK(SoftmaxFlashV2, T);
+    PYASC_SIM_FLASH_V2_RED(&sharedTmpBuffer);
 }
+#undef PYASC_SIM_FLASH_V2_RED
+#undef PYASC_SIM_FLASH_V2_TPL
 
 // ---- SoftmaxFlash (deprecated by the reference in favour of V2): dst is the normalised softmax;
 // with isUpdate M = max(inMax, rowmax(x)), S = exp(inMax - M) * inSum + rowsum(exp(x - M)),
 // dst = exp(x - M) / S, expMax = exp(inMax - M) * inSum / S (the factor for the earlier output).
+#define PYASC_SIM_FLASH_V1(T, U, TMP)                                                                        \
+    sim_detail::softmax_flash_rows<T, U>(sim_detail::FlashKind::kV1, "SoftmaxFlash", dstTensor, nullptr, sumTensor, \
+                                         maxTensor, srcTensor, expMaxTensor, inSumTensor, inMaxTensor, isUpdate, \
+                                         true, sim_detail::flash_shape(softmaxShapeInfo, tiling), TMP, loc)
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 inline void SoftmaxFlash(const LocalTensor<T> &dstTensor, const LocalTensor<T> &sumTensor, const LocalTensor<T> &maxTensor,
                          const LocalTensor<T> &srcTensor, const LocalTensor<T> &expMaxTensor,
                          const LocalTensor<T> &inSumTensor, const LocalTensor<T> &inMaxTensor, const SoftMaxTiling &tiling,
                          bool isUpdate = false, const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(SoftmaxFlash, T);
-    sim_detail::softmax_flash_rows<T, T>(sim_detail::FlashKind::kV1, "SoftmaxFlash", dstTensor, nullptr, sumTensor,
-                                         maxTensor, srcTensor, expMaxTensor, inSumTensor, inMaxTensor, isUpdate, true,
-                                         sim_detail::flash_shape(softmaxShapeInfo, tiling), loc);
+    PYASC_SIM_FLASH_V1(T, T, sim_detail::no_tmp());
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 inline void SoftmaxFlash(const LocalTensor<T> &dstTensor, const LocalTensor<T> &sumTensor, const LocalTensor<T> &maxTensor,
@@ -239,9 +249,8 @@ inline void SoftmaxFlash(const LocalTensor<T> &dstTensor, const LocalTensor<T> &
                          const LocalTensor<T> &inSumTensor, const LocalTensor<T> &inMaxTensor,
                          const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling, bool isUpdate = false,
                          const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
-    SoftmaxFlash<T, isReuseSource, isBasicBlock>(dstTensor, sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor,
-                                                 inMaxTensor, tiling, isUpdate, softmaxShapeInfo, loc);
+    PYASC_SIM_DTYPE_CHECK(SoftmaxFlash, T);
+    PYASC_SIM_FLASH_V1(T, T, &sharedTmpBuffer);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 inline void SoftmaxFlash(const LocalTensor<half> &dstTensor, const LocalTensor<float> &sumTensor,
@@ -250,9 +259,7 @@ inline void SoftmaxFlash(const LocalTensor<half> &dstTensor, const LocalTensor<f
                          const LocalTensor<float> &inMaxTensor, const SoftMaxTiling &tiling, bool isUpdate = false,
                          const SoftMaxShapeInfo &softmaxShapeInfo = {}, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(SoftmaxFlash, half);
-    sim_detail::softmax_flash_rows<half, float>(sim_detail::FlashKind::kV1, "SoftmaxFlash", dstTensor, nullptr,
-                                                sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor, inMaxTensor,
-                                                isUpdate, true, sim_detail::flash_shape(softmaxShapeInfo, tiling), loc);
+    PYASC_SIM_FLASH_V1(half, float, sim_detail::no_tmp());
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 inline void SoftmaxFlash(const LocalTensor<half> &dstTensor, const LocalTensor<float> &sumTensor,
@@ -261,10 +268,10 @@ inline void SoftmaxFlash(const LocalTensor<half> &dstTensor, const LocalTensor<f
                          const LocalTensor<float> &inMaxTensor, const LocalTensor<uint8_t> &sharedTmpBuffer,
                          const SoftMaxTiling &tiling, bool isUpdate = false, const SoftMaxShapeInfo &softmaxShapeInfo = {},
                          PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
-    SoftmaxFlash<T, isReuseSource, isBasicBlock>(dstTensor, sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor,
-                                                 inMaxTensor, tiling, isUpdate, softmaxShapeInfo, loc);
+    PYASC_SIM_DTYPE_CHECK(SoftmaxFlash, half);
+    PYASC_SIM_FLASH_V1(half, float, &sharedTmpBuffer);
 }
+#undef PYASC_SIM_FLASH_V1
 
 }  // namespace AscendC
 
