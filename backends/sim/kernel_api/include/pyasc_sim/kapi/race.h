@@ -177,8 +177,29 @@ struct RaceState {
         unsigned other_line = 0;
     };
 
+    // Accesses recorded late.  A loop over the rows of a batch issues, row after row, the same
+    // instructions on neighbouring slices of the same buffers (at one epoch of the pipe): each slice
+    // alone splits a run and the next merges it back.  Held here instead, the next instruction's
+    // accesses that continue them (same pipe, epoch, line, memory and direction, the next sectors)
+    // extend them, and the whole range is recorded once: one update of one run.  The per-sector
+    // state that results is the same: the held accesses go in in their order, and an extension
+    // moves a later access only before held accesses of other sectors.  Recorded before any check
+    // of an overlapping range (commit) and before any access that does not extend them.
+    //
+    // One held access: key = epoch << 32 | line << 16 | pipe << 8 | memory << 1 | write, sectors
+    // [first, last).  Whole 8-byte fields, each written and read at that width and never copied:
+    // a wider or misaligned load over fields just stored one by one cannot be forwarded from the
+    // store buffer and waits for the stores to reach the cache (behind DataCopy's streamed writes).
+    struct Held {
+        uint64_t key, first, last;
+    };
+    // Fields every instruction touches come first, together (the vector data an instruction
+    // streams evicts the state between two instructions: each cache line is a miss).
     bool on = false;
-    uint32_t vc[kRacePipes][kRaceLanes] = {};  // vc[p][q]: the epoch of pipe q that pipe p has seen (q < 7)
+    unsigned cur = 0;     // stage[cur]: the held accesses (see Held)
+    size_t nheld = 0;
+    const char *pend_file = nullptr;
+    unsigned pend_line = 0;
     uint32_t diag[kRaceLanes] = {};            // vc[q][q] (lane 7: 0), kept by commit(): see join_all
     // Lazy epochs: whether pipe q's current epoch vc[q][q] was copied out (SetFlag of its events,
     // a barrier, a queue publish) since its last instruction.  Only those copies are ever compared
@@ -186,25 +207,15 @@ struct RaceState {
     // indistinguishable to every check and share an epoch: their accesses then form one run (rows
     // of a buffer read or written one instruction at a time by a loop stay one run, not one each).
     bool seen[kRacePipes] = {true, true, true, true, true, true, true};
-    // Per memory: runs of sectors with the same last accesses, sorted by their first sector (a run
-    // ends where the next begins, the last at nsec). An instruction touches whole operands, so a
-    // check or an update costs per run it overlaps, not per 32-byte sector; a flat sorted vector
-    // (binary search, few runs in practice) rather than a tree: no allocation per split or merge.
-    Runs runs[kRaceMems];
-    uint64_t nsec[kRaceMems] = {};
-    // locate(): runs found, per memory and 1 KiB slot of the start (direct-mapped over 256 KiB, more
-    // than the 192 KiB unified buffer: a kernel's buffers and rows, 16 or 4 KiB apart, keep their own)
-    static constexpr size_t kHints = 256;
-    uint16_t hint[kRaceMems][kHints] = {};
     // Accesses of the instruction not yet charged: a few operands in place (no heap traffic per
     // instruction), the rare instruction with more in a vector behind them.
     struct Pending {
         static constexpr size_t kInline = 8;
+        size_t count = 0;  // first: next to the first notes
         union Slot {
             Note n;
             Slot() {}
         } inl[kInline];
-        size_t count = 0;
         std::vector<Note> more;
         bool empty() const { return count == 0; }
         void clear() {
@@ -221,8 +232,19 @@ struct RaceState {
         }
         const Note &operator[](size_t i) const { return i < kInline ? inl[i].n : more[i - kInline]; }
     } pending;
-    const char *pend_file = nullptr;
-    unsigned pend_line = 0;
+    static constexpr size_t kHeld = 4;
+    Held stage[2][kHeld];  // stage[cur]: the held accesses; the other: the next instruction's
+    uint32_t vc[kRacePipes][kRaceLanes] = {};  // vc[p][q]: the epoch of pipe q that pipe p has seen (q < 7)
+    // Per memory: runs of sectors with the same last accesses, sorted by their first sector (a run
+    // ends where the next begins, the last at nsec). An instruction touches whole operands, so a
+    // check or an update costs per run it overlaps, not per 32-byte sector; a flat sorted vector
+    // (binary search, few runs in practice) rather than a tree: no allocation per split or merge.
+    Runs runs[kRaceMems];
+    uint64_t nsec[kRaceMems] = {};
+    // locate(): runs found, per memory and 1 KiB slot of the start (direct-mapped over 256 KiB, more
+    // than the 192 KiB unified buffer: a kernel's buffers and rows, 16 or 4 KiB apart, keep their own)
+    static constexpr size_t kHints = 256;
+    uint16_t hint[kRaceMems][kHints] = {};
     std::vector<std::pair<const char *, unsigned>> locs{{nullptr, 0}};
     std::map<std::pair<const char *, unsigned>, uint16_t> loc_index;
     // A direct-mapped cache in front of loc_index: an instruction's line repeats every tile.
@@ -232,6 +254,7 @@ struct RaceState {
         uint16_t index = 0;
     } loc_cache[64];
     RaceClock flag_vc[64][8];  // HardEvent x event id: what SetFlag published
+    Conflict conflict;         // what the last commit() that returned true found
 
     // An instruction at file:line accesses local memory; the pipe is known once it charges.
     void note(int kind, uint64_t off, uint64_t bytes, bool write, const char *file, unsigned line) {
@@ -258,30 +281,36 @@ struct RaceState {
         return i;
     }
 
-    // The pending instruction runs on pipe p: checks its accesses, then records them.
-    Conflict commit(int p, const size_t *capacity) {
-        Conflict c;
+    // The pending instruction runs on pipe p: checks its accesses, then records them.  Returns
+    // whether it races (the conflict then is in `conflict`; nothing is built on the common path).
+    bool commit(int p, const size_t *capacity) {
         if (!on || pending.empty() || p < 0 || p >= kRacePipes) {
             pending.clear();
-            return c;
+            return false;
         }
         // A scalar instruction that only reads records nothing (see below): it keeps the S pipe's
         // epoch, so the other pipes' clocks stay current with it (the test below then still holds
         // after a GetValue).  Nothing ever compares with an epoch no access was recorded at.
         bool records = p != 0;
         for (size_t j = 0; j < pending.count && !records; ++j) records = pending[j].write;
+        // Every access recorded for a pipe q is at an epoch <= vc[q][q]: when pipe p has seen every
+        // other pipe's current epoch (right after a DeQue / AllocTensor / WaitFlag, and for every
+        // instruction of p until another pipe runs), no recorded access can be unordered with this
+        // one, and the check below would find nothing (7 compares instead of a walk over the runs).
+        // (Raising p's own epoch below changes no other pipe's entry: the test may come first.)
+        // (diag: the contiguous copy of every vc[q][q], one cache line instead of seven rows)
+        bool current = true;
+        for (int q = 0; q < kRacePipes; ++q) current = current && (q == p || vc[p][q] >= diag[q]);
+        if (current && !records) {  // a scalar read nothing can race with: nothing to check or record
+            pending.clear();
+            return false;
+        }
         if (seen[p] && records) {
             diag[p] = ++vc[p][p];
             seen[p] = false;
         }
         const uint32_t ep = vc[p][p];
         const uint16_t li = intern(pend_file, pend_line);
-        // Every access recorded for a pipe q is at an epoch <= vc[q][q]: when pipe p has seen every
-        // other pipe's current epoch (right after a DeQue / AllocTensor / WaitFlag, and for every
-        // instruction of p until another pipe runs), no recorded access can be unordered with this
-        // one, and the check below would find nothing (7 compares instead of a walk over the runs).
-        bool current = true;
-        for (int q = 0; q < kRacePipes; ++q) current = current && (q == p || vc[p][q] >= vc[q][q]);
         // a check sees every earlier access of its range: the held ones first go in
         if (!current && nheld != 0) {
             for (size_t j = 0; j < pending.count; ++j) {
@@ -316,17 +345,17 @@ struct RaceState {
                             if (best < 0 || vc[q][best] >= x.r_ep[best]) best = q;
                         }
                         if (best >= 0) {
-                            c = {true, "write-after-read", n.kind, p, best, n.off, n.bytes, s,
-                                 locs[x.r_loc[best]].first, locs[x.r_loc[best]].second};
+                            conflict = {true, "write-after-read", n.kind, p, best, n.off, n.bytes, s,
+                                        locs[x.r_loc[best]].first, locs[x.r_loc[best]].second};
                             pending.clear();
-                            return c;
+                            return true;
                         }
                     }
                     if (x.w_ep != 0 && x.w_pipe != p && vc[p][x.w_pipe] < x.w_ep) {
-                        c = {true, n.write ? "write-after-write" : "read-after-write", n.kind, p, x.w_pipe, n.off,
-                             n.bytes, s, locs[x.w_loc].first, locs[x.w_loc].second};
+                        conflict = {true, n.write ? "write-after-write" : "read-after-write", n.kind, p, x.w_pipe,
+                                    n.off, n.bytes, s, locs[x.w_loc].first, locs[x.w_loc].second};
                         pending.clear();
-                        return c;
+                        return true;
                     }
                 }
             }
@@ -347,11 +376,16 @@ struct RaceState {
             runs_of(n.kind, capacity);
             const uint64_t first = n.off / 32, last = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
             if (first >= last) continue;
+            const uint64_t key = base | static_cast<uint64_t>(n.kind) << 1 | static_cast<uint64_t>(n.write);
+            // the same operand twice in a row (Mul(x, y, y)): recorded once, as twice leaves it
+            if (nrec > 0 && rec[nrec - 1].key == key && rec[nrec - 1].first == first && rec[nrec - 1].last == last) {
+                continue;
+            }
             if (nrec == kHeld) {
                 direct = true;
                 break;
             }
-            rec[nrec].key = base | static_cast<uint64_t>(n.kind) << 1 | static_cast<uint64_t>(n.write);
+            rec[nrec].key = key;
             rec[nrec].first = first;
             rec[nrec].last = last;
             ++nrec;
@@ -371,7 +405,7 @@ struct RaceState {
             nheld = nrec;
         }
         pending.clear();
-        return c;
+        return false;
     }
 
     // Records an access of pipe p at epoch ep (source line li) to sectors [first, last) of memory
@@ -382,24 +416,15 @@ struct RaceState {
             const size_t i = locate(kind, first);
             const uint64_t end_i = i + 1 < r.size() ? r[i + 1].first : nsec[kind];
             if (r[i].first == first && end_i == last) {
-                // which neighbours equal the run once updated, decided from the values before the
-                // update (no load of what was just stored: see same_sector)
-                const bool next = i + 1 < r.size() && (write ? is_written(r[i + 1].s, ep, li, p)
-                                                               : is_read_of(r[i + 1].s, r[i].s, ep, li, p));
-                const bool prev =
-                    i > 0 && (write ? is_written(r[i - 1].s, ep, li, p) : is_read_of(r[i - 1].s, r[i].s, ep, li, p));
-                if (prev) {  // the run before already is the updated run: it grows over this one (and the next)
-                    r.erase(r.begin() + static_cast<std::ptrdiff_t>(i),
-                            r.begin() + static_cast<std::ptrdiff_t>(i + (next ? 2 : 1)));
-                    return;
-                }
+                // in place, neighbours left alone (the common case: a whole buffer again; its
+                // neighbours rarely become equal to it, and an equal neighbour changes no check):
+                // the next update that splits runs here merges them, compact() the rest
                 if (write) {
                     set_written(r[i].s, ep, li, p);
                 } else {
                     r[i].s.r_ep[p] = ep;
                     r[i].s.r_loc[p] = li;
                 }
-                if (next) r.erase(r.begin() + static_cast<std::ptrdiff_t>(i + 1));
                 return;
             }
             // the access starts (ends) inside one run and leaves its sectors as the run before
@@ -416,6 +441,7 @@ struct RaceState {
                 return;
             }
         }
+        if (r.size() >= merge_at[kind]) compact(kind);
         const size_t lo = split(kind, first);
         const size_t hi = last < nsec[kind] ? split(kind, last) : r.size();  // the first run after the access
         size_t end;  // one past the runs that start at or before `last` after the update
@@ -439,27 +465,21 @@ struct RaceState {
         r.erase(r.begin() + static_cast<std::ptrdiff_t>(keep + 1), r.begin() + static_cast<std::ptrdiff_t>(end));
     }
 
-    // Accesses recorded late.  A loop over the rows of a batch issues, row after row, the same
-    // instructions on neighbouring slices of the same buffers (at one epoch of the pipe): each slice
-    // alone splits a run and the next merges it back.  Held here instead, the next instruction's
-    // accesses that continue them (same pipe, epoch, line, memory and direction, the next sectors)
-    // extend them, and the whole range is recorded once: one update of one run.  The per-sector
-    // state that results is the same: the held accesses go in in their order, and an extension
-    // moves a later access only before held accesses of other sectors.  Recorded before any check
-    // of an overlapping range (commit) and before any access that does not extend them.
-    //
-    // One held access: key = epoch << 32 | line << 16 | pipe << 8 | memory << 1 | write, sectors
-    // [first, last).  Whole 8-byte fields, each written and read at that width and never copied:
-    // a wider or misaligned load over fields just stored one by one cannot be forwarded from the
-    // store buffer and waits for the stores to reach the cache (behind DataCopy's streamed writes).
-    struct Held {
-        uint64_t key, first, last;
-    };
-    static constexpr size_t kHeld = 4;
+    // Merges every run equal to the one before it (in-place updates leave such neighbours), and
+    // sets the size that calls for the next pass: twice what is left (amortised O(1) per split).
+    size_t merge_at[kRaceMems] = {64, 64, 64, 64, 64, 64, 64};
+    void compact(int kind) {
+        Runs &r = runs[kind];
+        size_t keep = 0;
+        for (size_t i = 1; i < r.size(); ++i) {
+            if (same_sector(r[keep].s, r[i].s)) continue;
+            if (++keep != i) r[keep] = r[i];
+        }
+        r.erase(r.begin() + static_cast<std::ptrdiff_t>(keep + 1), r.end());
+        merge_at[kind] = std::max<size_t>(64, 2 * r.size());
+    }
+
     static int held_kind(const Held &h) { return static_cast<int>((h.key >> 1) & 0x7f); }
-    Held stage[2][kHeld];  // stage[cur]: the held accesses; the other: the next instruction's
-    unsigned cur = 0;
-    size_t nheld = 0;
     void flush_held() {
         const Held *h = stage[cur];
         for (size_t j = 0; j < nheld; ++j) {
@@ -477,14 +497,16 @@ struct RaceState {
         return false;
     }
     // Extends the held accesses, one by one, by this instruction's (rec[0, n)) when each continues
-    // its counterpart (same key, the next or the previous sectors) and touches no sector of a later
-    // held access (which it would then precede).
+    // or overlaps its counterpart (same key; the union is one range) and touches no sector of a
+    // later held access (which it would then precede).  Overlap is exact too: every held access
+    // shares one pipe, epoch and line, and applying such an access twice leaves a sector as once
+    // (a SetValue loop filling a sector slot by slot, an operand every row rereads).
     bool coalesce(const Held *rec, size_t n) {
         if (n != nheld) return false;
         Held *h = stage[cur];
         for (size_t j = 0; j < n; ++j) {
             if (h[j].key != rec[j].key) return false;
-            if (rec[j].first != h[j].last && rec[j].last != h[j].first) return false;
+            if (rec[j].first > h[j].last || rec[j].last < h[j].first) return false;
             const int kind = held_kind(rec[j]);
             for (size_t k = j + 1; k < n; ++k) {
                 if (held_kind(h[k]) == kind && h[k].first < rec[j].last && rec[j].first < h[k].last) return false;

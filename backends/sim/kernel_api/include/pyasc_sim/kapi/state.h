@@ -377,8 +377,8 @@ inline RaceState &race(BlockState &b) {
 inline RaceState &race() { return race(blk()); }
 // The pending instruction's local accesses run on pipe p: a conflict is an error.
 inline void race_commit(BlockState &b, Pipe p) {
-    const RaceState::Conflict c = b.race.commit(static_cast<int>(p), b.capacity);
-    if (!c.found) return;
+    if (!b.race.commit(static_cast<int>(p), b.capacity)) return;
+    const RaceState::Conflict &c = b.race.conflict;
     const SrcLoc at(b.race.pend_file, b.race.pend_line);
     fail("pipe-race", at,
          "%s between pipes: this %s instruction %s %s bytes [%llu, %llu) (32-byte sector at offset %llu), which the %s "
