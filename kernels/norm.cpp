@@ -117,9 +117,17 @@ private:
             }
             centred = tf_;
         }
-        Mul(work_, centred, centred, total);
+        // the output buffer early: for float its tile holds the squares until the output overwrites
+        // them (one tile fewer touched per batch than squares in work_)
+        LocalTensor<T> y = io_.Alloc();
+        LocalTensor<float> of = tf_;
+        if constexpr (!kWidened<T>) {
+            of = y.template ReinterpretCast<float>();
+        }
+        const LocalTensor<float> sq = kWidened<T> ? work_ : of;
+        Mul(sq, centred, centred, total);
         for (uint32_t k = 0; k < nr; ++k) {
-            ReduceSum(one_[8 * k], work_[k * cols], red_, cols);
+            ReduceSum(one_[8 * k], sq[k * cols], red_, cols);
         }
         SetFlag<HardEvent::V_S>(EVENT_ID0);
         WaitFlag<HardEvent::V_S>(EVENT_ID0);
@@ -132,11 +140,6 @@ private:
         SetFlag<HardEvent::S_V>(EVENT_ID0);
         WaitFlag<HardEvent::S_V>(EVENT_ID0);
         Sqrt(red_, den_, nr);
-        LocalTensor<T> y = io_.Alloc();
-        LocalTensor<float> of = tf_;
-        if constexpr (!kWidened<T>) {
-            of = y.template ReinterpretCast<float>();
-        }
         SetFlag<HardEvent::V_S>(EVENT_ID0);
         WaitFlag<HardEvent::V_S>(EVENT_ID0);
         for (uint32_t k = 0; k < nr; ++k) {  // (x - mean) * (1 / denominator), row by row

@@ -100,12 +100,16 @@ private:
             m = v > m ? v : m;
             Adds(work_[k * cols], xv_[k * cols], -m, cols);
         }
-        Exp(ef_, work_, total);
+        // softmax: Exp in place (work_ is not read again), so the batch touches one tile fewer;
+        // log_softmax keeps x - max in work_ for its output
+        const LocalTensor<float> e = LOG ? ef_ : work_;
+        Exp(e, work_, total);
         for (uint32_t k = 0; k < nr; ++k) {
-            ReduceSum(one_[8 * k], ef_[k * cols], sv_, cols);
+            ReduceSum(one_[8 * k], e[k * cols], sv_, cols);
         }
         LocalTensor<T> y = io_.Alloc();
-        LocalTensor<float> yf = kWidened<T> ? work_ : y.template ReinterpretCast<float>();
+        // 16-bit types: computed in ef_ for softmax (work_ holds e), in place over x - max for log_softmax
+        LocalTensor<float> yf = kWidened<T> ? (LOG ? work_ : ef_) : y.template ReinterpretCast<float>();
         SetFlag<HardEvent::V_S>(EVENT_ID0);
         WaitFlag<HardEvent::V_S>(EVENT_ID0);
         if constexpr (LOG) {
@@ -126,7 +130,7 @@ private:
             for (uint32_t k = 0; k < nr; ++k) {  // e * (1 / sum), row by row
                 float s = 0.0f;
                 s += one_.GetValue(8 * k);
-                Muls(yf[k * cols], ef_[k * cols], 1.0f / s, cols);
+                Muls(yf[k * cols], e[k * cols], 1.0f / s, cols);
             }
         }
         if constexpr (kWidened<T>) {
