@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -120,6 +121,14 @@ struct VfRun {
     void *arg = nullptr;
     bool aborted = false;
 };
+// The code of every VF function of this binary started so far (all host threads): the lockstep hook, called at
+// every basic block of the binary, returns at once for a block outside them.
+struct AllRanges {
+    static constexpr int kMax = 64;
+    std::atomic<int> n{0};
+    uintptr_t lo[kMax] = {}, hi[kMax] = {};
+};
+inline AllRanges all_ranges;
 // (no coverage hook of its own: the hook calls it)
 __attribute__((always_inline, no_sanitize_coverage)) inline VfRun *&vf_run() {
     thread_local VfRun *r = nullptr;
@@ -271,6 +280,19 @@ inline CodeRanges code_ranges(const void *fn) {
         }
     }
     munmap(map, size);
+    static std::mutex mu;  // publishes the ranges to the hook of every host thread
+    std::lock_guard<std::mutex> lock(mu);
+    AllRanges &all = all_ranges;
+    for (int i = 0; i < out.n; ++i) {
+        const int k = all.n.load(std::memory_order_relaxed);
+        if (k == AllRanges::kMax) {
+            out.n = i;  // past the table: the rest runs without lockstep
+            break;
+        }
+        all.lo[k] = out.lo[i];
+        all.hi[k] = out.hi[i];
+        all.n.store(k + 1, std::memory_order_release);
+    }
     return out;
 }
 }  // namespace simt
@@ -282,6 +304,12 @@ inline CodeRanges code_ranges(const void *fn) {
 // code, the lane records where it is and lets the lanes of its warp that are behind it run first.
 #pragma GCC visibility push(hidden)
 extern "C" __attribute__((weak, no_sanitize_coverage, no_sanitize_thread)) void __sanitizer_cov_trace_pc() {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+    ::pyasc_sim::kapi::simt::AllRanges &all = ::pyasc_sim::kapi::simt::all_ranges;
+    const int n = all.n.load(std::memory_order_acquire);
+    int i = 0;
+    while (i < n && at - all.lo[i] >= all.hi[i] - all.lo[i]) ++i;
+    if (__builtin_expect(i == n, 1)) return;
     ::pyasc_sim::kapi::simt::VfRun *r = ::pyasc_sim::kapi::simt::vf_run();
     if (r == nullptr || r->cur == nullptr) return;
     const uintptr_t pc = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
@@ -315,19 +343,14 @@ namespace simt {
 // or before the block it jumped from, then all such lanes go on together: lanes start an iteration together.
 inline Fiber *pick_lane(VfRun &r, size_t w, size_t end) {
     auto runnable = [](const Fiber &f) { return f.st == FiberState::kReady && !f.fenced; };
-    uint32_t unheld = 0;  // decided for all lanes first, then released together
+    uintptr_t lowest = UINTPTR_MAX;  // the lowest block a runnable lane that did not jump back is at
     for (size_t i = w; i < end; ++i) {
         const Fiber &f = r.fibers[i];
-        if (!runnable(f) || f.back_from == 0) continue;
-        bool held = false;
-        for (size_t k = w; k < end && !held; ++k) {
-            const Fiber &o = r.fibers[k];
-            held = k != i && runnable(o) && o.back_from == 0 && o.pc <= f.back_from;
-        }
-        if (!held) unheld |= 1u << (i - w);
+        if (runnable(f) && f.back_from == 0 && f.pc < lowest) lowest = f.pc;
     }
-    for (size_t i = w; i < end; ++i) {
-        if ((unheld >> (i - w) & 1u) != 0) r.fibers[i].back_from = 0;
+    for (size_t i = w; i < end; ++i) {  // released together: none is held by another that jumped back
+        Fiber &f = r.fibers[i];
+        if (runnable(f) && f.back_from != 0 && lowest > f.back_from) f.back_from = 0;
     }
     Fiber *pick = nullptr;
     for (size_t i = w; i < end; ++i) {
