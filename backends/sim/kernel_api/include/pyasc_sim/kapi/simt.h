@@ -231,7 +231,9 @@ inline CodeRanges code_ranges(const void *fn) {
     Dl_info info{};
     if (dladdr(fn, &info) == 0 || info.dli_fname == nullptr) return out;
     const uintptr_t addr = reinterpret_cast<uintptr_t>(fn), base = reinterpret_cast<uintptr_t>(info.dli_fbase);
-    const int fd = open(info.dli_fname, O_RDONLY | O_CLOEXEC);
+    // (the main program, as in a CPU-debug executable, may be named "" or relative to a former directory)
+    int fd = info.dli_fname[0] != '\0' ? open(info.dli_fname, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0) fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
     if (fd < 0) return out;
     struct stat stt{};
     void *map = fstat(fd, &stt) == 0 ? mmap(nullptr, static_cast<size_t>(stt.st_size), PROT_READ, MAP_PRIVATE, fd, 0)
