@@ -63,4 +63,13 @@ def test_warp_tree_sum_and_warp_functions(binary):
         want = np.tile([v.sum(), v.sum(), v.max(), v.min(), np.uint32(ballot).view(np.int32), vote, v.sum(), -1],
                        (32, 1)).astype(np.int32)
         want[1:, 0] = 0  # only lane 0 writes the tree sum
+        want[:8, 7] = v[:8].sum()  # lanes 0..7 reduce among themselves, lanes 8..31 see their own active mask
+        want[8:, 7] = np.uint32(0xFFFFFF00).view(np.int32)
         np.testing.assert_array_equal(got[w], want, err_msg=f"warp {w}")
+
+
+def test_only_950_sources_with_vf_calls_get_the_lockstep_hooks():
+    assert pyasc_sim.build.uses_simt("asc_vf_call<Vf>(dim3{32}, x);")
+    assert pyasc_sim.build.uses_simt("", [b"/k.h\0AscendC::Simt::VF_CALL<Vf>(Simt::Dim3{64}, x);"])
+    assert not pyasc_sim.build.uses_simt("Add(z, x, y, n);")
+

@@ -7,7 +7,8 @@
 //     the warp leave lanes with nothing to count, which run straight on to the write-out).
 //   simt_warp_tree_sum: each warp sums its 32 values in UB by halving (ub[l] += ub[l + s], s = 16 ... 1, lanes
 //     l < s; through a volatile pointer, as warp-synchronous code must), then lane 0 writes the sum; beside it the warp functions give the same sum, the max, the min,
-//     a ballot, all / any votes and an xor-butterfly sum of shuffles.
+//     a ballot, all / any votes, an xor-butterfly sum of shuffles, and in divergent branches a reduction over lanes
+//     0..7 beside the active mask of lanes 8..31.
 #include "simt_api/device_atomic_functions.h"
 #include "simt_api/device_warp_functions.h"
 
@@ -70,7 +71,11 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(SUM_THREADS) inline void WarpTreeSumVf(__gm_
         b += asc_shfl_xor(b, m);
     }
     o[6] = b;
-    o[7] = static_cast<int32_t>(asc_activemask());
+    if (lane < 8) {  // divergent: each branch's lanes are the active lanes of its warp function
+        o[7] = asc_reduce_add(v);
+    } else {
+        o[7] = static_cast<int32_t>(asc_activemask());
+    }
 }
 
 extern "C" __global__ __aicore__ void simt_warp_bucket_count(GM_ADDR offsets, GM_ADDR items, GM_ADDR counts,
