@@ -22,7 +22,7 @@ pytestmark = pytest.mark.usefixtures("return_cached_sim_blocks")
 
 @pytest.fixture(scope="module")
 def binary():
-    return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O2", soc=A950), device="sim")
+    return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1", soc=A950), device="sim")
 
 
 def _run(fn, blocks, args):
