@@ -278,7 +278,10 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
         raw_gm = checks and uses_raw_gm(text, own_headers)
     flags = ["-std=c++20", opt, "-g1", *isa_flags, *FP_FLAGS, "-shared", "-fPIC", "-fvisibility=hidden", *PRELUDE_FLAGS,
              *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *(RAW_GM_FLAGS if raw_gm and checks else []),
-             *arch_defines(soc, core), *project_flags, *extra_flags]
+             *arch_defines(soc, core), *project_flags]
+    if "-D__CCE_AICORE__=310" in flags and uses_simt(text, own_headers):
+        flags += SIMT_FLAGS
+    flags += extra_flags
     root = cache.directory()
     h = hashlib.sha256()
     for part in (_LAYOUT.encode(), text.encode(), cxx.encode(), "\0".join(flags).encode(), repr(kernels).encode(), repr(instances).encode(),
@@ -303,6 +306,18 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
 #: the flags of a build whose raw __gm__ accesses are checked (kapi/raw_gm.h implements the hooks GCC's
 #: ThreadSanitizer instrumentation calls; -static-libtsan with -shared links no libtsan at all)
 RAW_GM_FLAGS = ("-fsanitize=thread", "-static-libtsan", "--param=tsan-instrument-func-entry-exit=0", "-gdwarf-4")
+#: the flags of a build with SIMT VF calls (Ascend 950): GCC calls __sanitizer_cov_trace_pc() at every basic
+#: block, where kapi/simt.h keeps the lanes of a warp in step (the documented lockstep warp)
+SIMT_FLAGS = ("-fsanitize-coverage=trace-pc", "-DPYASC_SIM_SIMT_LOCKSTEP=1")
+_SIMT_RE = re.compile(rb"\b(?:VF_CALL|asc_vf_call)\b")
+
+
+def uses_simt(text: str, own_headers: Sequence[bytes] = ()) -> bool:
+    """Whether an Ascend C source (with its own headers) starts SIMT VF calls (``Simt::VF_CALL`` /
+    ``asc_vf_call``): such a build gets :data:`SIMT_FLAGS`."""
+    return any(_SIMT_RE.search(part) for part in (text.encode(), *own_headers))
+
+
 _GM_RE = re.compile(r"\b__gm__\b")
 _SET_GLOBAL_RE = re.compile(r"\bSetGlobalBuffer\s*\(")
 #: a byte-pointer parameter (``__gm__ uint8_t *x``, what ``GM_ADDR`` spells): a handle the kernel

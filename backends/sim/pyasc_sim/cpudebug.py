@@ -14,8 +14,8 @@ import tempfile
 from collections.abc import Sequence
 
 from . import _stubgen, mix_build
-from .build import (KernelBuildError, KernelCompileError, _compiler, _first_error, _kernel_api_include, _local_includes,
-                    arch_defines)
+from .build import (SIMT_FLAGS, KernelBuildError, KernelCompileError, _compiler, _first_error, _kernel_api_include,
+                    _local_includes, arch_defines, uses_simt)
 
 __all__ = ["build", "cmake_module", "compile_object", "run"]
 
@@ -100,6 +100,11 @@ class _Compile:
                 dirs.append(d)
         self.flags = ["-std=c++20", *(["-O0", "-g"] if debug else ["-O2"]), "-pthread", "-fno-math-errno",
                       *arch_defines(soc), "-I", inc, *(a for d in dirs for a in ("-I", d)), *extra_flags]
+        if "-D__CCE_AICORE__=310" in self.flags:  # SIMT VF calls: the lockstep warp's hooks (build.SIMT_FLAGS)
+            with open(source, "rb") as f:
+                text = f.read().decode("utf-8", "replace")
+            if uses_simt(text, _local_includes(text, os.path.dirname(source), set())):
+                self.flags += SIMT_FLAGS
         self.kernels = self._split_kernels(inc)
         # the vector pass's getters, named after the source: several split sources link into one program
         tag = hashlib.sha256(source.encode()).hexdigest()[:12]

@@ -37,7 +37,7 @@
 
 #include "pyasc_sim/kapi/state.h"
 
-#define PYASC_SIM_RAW_NOSAN __attribute__((no_sanitize_thread, noinline))
+#define PYASC_SIM_RAW_NOSAN __attribute__((no_sanitize_thread, no_sanitize_coverage, noinline))
 
 namespace pyasc_sim {
 namespace kapi {

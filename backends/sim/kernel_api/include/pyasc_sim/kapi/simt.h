@@ -4,21 +4,28 @@
 // Simt::GetThreadIdx<k>() / GetThreadNum<k>() / GetBlockIdx() / GetBlockNum() / GetWarpSize(), and the
 // threadIdx / blockIdx / blockDim / gridDim built-ins of the reference's examples.
 //
-// How the simulator runs a VF call: its x * y * z threads (at most 2048, the reference's limit) are fibers
-// run one after another, x fastest, on the calling block's host thread, each until it ends or waits at
-// Simt::ThreadBarrier() or a warp shuffle (WarpShfl*Sync, asc_shfl*), which release as on hardware: a
-// barrier when every thread that has not ended waits there, a shuffle when no lane of the warp can run on.
+// How the simulator runs a VF call: its x * y * z threads (at most 2048, the reference's limit) are fibers on the
+// calling block's host thread; its warps run one after another, each warp's lanes in lockstep (see Fiber below),
+// and Simt::ThreadBarrier() and the warp functions (shuffles, votes, reductions) release as on hardware.
 // LAUNCH_BOUND / __launch_bounds__ (a register-allocation hint) change nothing on the CPU.
 #ifndef PYASC_SIM_KAPI_SIMT_H_
 #define PYASC_SIM_KAPI_SIMT_H_
 
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "pyasc_sim/kapi/state.h"
@@ -56,31 +63,111 @@ inline ThreadState &thread_state() {
 constexpr uint32_t kMaxThreads = 2048;  // x * y * z of one VF call (asc_vf_call page, threadNums)
 constexpr int32_t kWarpSize = 32;       // ACL_DEV_ATTR_WARP_SIZE of the Ascend 950
 
-// Each SIMT thread of a VF call is a fiber (ucontext) on its own stack; the block's host thread runs them in
-// order, x fastest, each until it ends or waits: at Simt::ThreadBarrier() (released when every thread that
-// has not ended waits there) or at a warp shuffle (released when no lane of its warp can still run: the lanes
-// waiting at the shuffle exchange their values).  A thread that never waits runs to completion in one go.
+// Each SIMT thread of a VF call is a fiber on its own stack; the block's host thread runs them.  Warps (32
+// consecutive threads, x fastest) run one after another and independently; within a warp the lanes advance
+// together as on the NPU, where a warp is a set of threads that execute the same instruction:
+//   - a kernel that uses a VF call is compiled with GCC's -fsanitize-coverage=trace-pc (build.py), which calls
+//     __sanitizer_cov_trace_pc() at the start of every basic block; in a basic block of the VF function's own
+//     code (callees inlined into it included) the lane records the block's address and goes on only while no
+//     other runnable lane of its warp is at a lower address (the "min-PC" rule: the lanes furthest behind run
+//     first, one basic block each, in lane order), so every lane finishes a statement before any lane runs
+//     the code after it, and lanes that skip a branch or leave a loop early wait at the code that follows it
+//     until the others reach it (the reconvergence of divergent lanes);
+//   - warp functions (shuffles, votes, reductions) wait until no lane of the warp can run on; the lanes
+//     waiting at the same call are its active lanes and get their results together;
+//   - Simt::ThreadBarrier() releases when every thread of the VF call that has not ended waits there.
+// A callee the compiler did not inline runs without interruption (its code is outside the VF function's).
 enum class FiberState : uint8_t { kReady, kBarrier, kWarp, kDone };
+struct Fiber;
+// One warp function's result for `self`, from the lanes of its warp (`warp`, 32 or fewer) in `mask`.
+using WarpOp = uint64_t (*)(const Fiber *warp, uint32_t mask, uint32_t self);
 struct Fiber {
+    void *sp = nullptr;  // saved stack pointer while switched out (x86-64)
+#if !defined(__x86_64__)
     ucontext_t ctx;
+#endif
     Uint3 idx;
     FiberState st = FiberState::kReady;
-    uint64_t shfl_in = 0, shfl_out = 0;  // the bits of the exchanged value
-    int32_t shfl_src = -1;               // the warp lane read, -1: the thread's own value
+    bool fenced = false;     // yielded at a memory fence: not run again in this pass over its warp
+    uintptr_t pc = 0;        // the basic block of the VF function the lane is at (0: not started)
+    uintptr_t back_from = 0; // after a jump back (a loop's next iteration): the block it jumped from
+    uint64_t shfl_in = 0, shfl_out = 0;  // the bits of the value offered to / returned by a warp function
+    int32_t shfl_src = -1;               // for a shuffle: the warp lane read, -1: the thread's own value
+    WarpOp op = nullptr;                 // the warp function the lane waits at
+};
+// The code of a VF function: its own symbol and the parts GCC split off it (name.part.N, name.cold, clones
+// name.constprop.N / name.isra.N), each [lo, hi).
+struct CodeRanges {
+    static constexpr int kMax = 8;
+    uintptr_t lo[kMax] = {}, hi[kMax] = {};
+    int n = 0;
+    __attribute__((always_inline, no_sanitize_coverage)) bool has(uintptr_t pc) const {
+        for (int i = 0; i < n; ++i) {
+            if (pc - lo[i] < hi[i] - lo[i]) return true;
+        }
+        return false;
+    }
 };
 struct VfRun {
+    void *sched_sp = nullptr;
+#if !defined(__x86_64__)
     ucontext_t sched;
+#endif
     std::vector<Fiber> fibers;
     Fiber *cur = nullptr;
+    const struct CodeRanges *code = nullptr;  // the VF function's code
+    uintptr_t limit = UINTPTR_MAX;    // the lowest basic block another runnable lane of cur's warp is at
     void (*body)(void *) = nullptr;
     void *arg = nullptr;
     bool aborted = false;
 };
-inline VfRun *&vf_run() {
+// The code of every VF function of this binary started so far (all host threads): the lockstep hook, called at
+// every basic block of the binary, returns at once for a block outside them.
+struct AllRanges {
+    static constexpr int kMax = 64;
+    std::atomic<int> n{0};
+    uintptr_t lo[kMax] = {}, hi[kMax] = {};
+};
+inline AllRanges all_ranges;
+// (no coverage hook of its own: the hook calls it)
+__attribute__((always_inline, no_sanitize_coverage)) inline VfRun *&vf_run() {
     thread_local VfRun *r = nullptr;
     return r;
 }
 constexpr size_t kFiberStack = 256 * 1024;  // virtual; a thread touches a few pages of it
+
+#if defined(__x86_64__)
+// Saves the callee-saved registers, the SSE and x87 control words and the stack pointer of the running
+// context in *save, and resumes the context whose stack pointer is `load` (System V x86-64).
+[[maybe_unused]] __attribute__((naked, noinline, no_sanitize_coverage, no_sanitize_thread)) static void
+fiber_switch(void ** /*save*/, void * /*load*/) {
+    __asm__ volatile(
+        "pushq %rbp\n\tpushq %rbx\n\tpushq %r12\n\tpushq %r13\n\tpushq %r14\n\tpushq %r15\n\t"
+        "subq $16, %rsp\n\tstmxcsr 8(%rsp)\n\tfnstcw (%rsp)\n\t"
+        "movq %rsp, (%rdi)\n\tmovq %rsi, %rsp\n\t"
+        "ldmxcsr 8(%rsp)\n\tfldcw (%rsp)\n\taddq $16, %rsp\n\t"
+        "popq %r15\n\tpopq %r14\n\tpopq %r13\n\tpopq %r12\n\tpopq %rbx\n\tpopq %rbp\n\tret\n\t");
+}
+// A new fiber's first instructions: call the entry function the initial frame left in r12.
+[[maybe_unused]] __attribute__((naked, noinline, no_sanitize_coverage, no_sanitize_thread)) static void fiber_start() {
+    __asm__ volatile("call *%r12\n\tud2\n\t");
+}
+#endif
+
+__attribute__((no_sanitize_coverage)) inline void to_scheduler(VfRun *r) {
+#if defined(__x86_64__)
+    fiber_switch(&r->cur->sp, r->sched_sp);
+#else
+    swapcontext(&r->cur->ctx, &r->sched);
+#endif
+}
+inline void to_fiber(VfRun &r, Fiber &f) {
+#if defined(__x86_64__)
+    fiber_switch(&r.sched_sp, f.sp);
+#else
+    swapcontext(&r.sched, &f.ctx);
+#endif
+}
 inline void fiber_entry() {
     VfRun *r = vf_run();
     try {
@@ -88,7 +175,32 @@ inline void fiber_entry() {
     } catch (const ::pyasc_sim::kapi::KernelAbort &) {
         r->aborted = true;
     }
-    r->cur->st = FiberState::kDone;  // uc_link returns to the scheduler
+    r->cur->st = FiberState::kDone;
+    to_scheduler(r);  // never resumed
+    __builtin_unreachable();
+}
+// Lays out a new fiber's stack so that its first switch-in starts fiber_entry.
+inline void fiber_init(VfRun &r, Fiber &f, char *stack) {
+#if defined(__x86_64__)
+    (void)r;
+    auto *top = reinterpret_cast<uint64_t *>(stack + kFiberStack);  // 16-byte aligned
+    uint64_t *sp = top - 11;                                         // sp % 16 == 8: fiber_start runs at % 16 == 0
+    uint32_t mxcsr = 0;
+    uint16_t fcw = 0;
+    __asm__ volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(mxcsr), "=m"(fcw));
+    std::memset(sp, 0, 11 * sizeof(uint64_t));
+    std::memcpy(reinterpret_cast<char *>(sp), &fcw, sizeof(fcw));
+    std::memcpy(reinterpret_cast<char *>(sp) + 8, &mxcsr, sizeof(mxcsr));
+    sp[5] = reinterpret_cast<uint64_t>(&fiber_entry);  // r12
+    sp[8] = reinterpret_cast<uint64_t>(&fiber_start);  // return address
+    f.sp = sp;
+#else
+    getcontext(&f.ctx);
+    f.ctx.uc_stack.ss_sp = stack;
+    f.ctx.uc_stack.ss_size = kFiberStack;
+    f.ctx.uc_link = &r.sched;
+    makecontext(&f.ctx, fiber_entry, 0);
+#endif
 }
 // Called by a waiting thread: back to the scheduler until it is released.
 inline void fiber_wait(FiberState why, const char *api) {
@@ -99,7 +211,7 @@ inline void fiber_wait(FiberState why, const char *api) {
                                 "asc_vf_call)", api);
     }
     r->cur->st = why;
-    swapcontext(&r->cur->ctx, &r->sched);
+    to_scheduler(r);
 }
 // A memory fence (asc_threadfence / __threadfence): orders this thread's memory accesses for the others and
 // lets the other threads of the VF call run before this one goes on, so a thread spinning on memory another
@@ -109,37 +221,113 @@ inline void fiber_fence() {
     VfRun *r = vf_run();
     if (r == nullptr || r->cur == nullptr) return;  // outside a VF call: a fence only
     r->cur->st = FiberState::kReady;
-    swapcontext(&r->cur->ctx, &r->sched);
+    r->cur->fenced = true;
+    to_scheduler(r);
 }
-// Resolves the shuffles of every warp none of whose lanes can still run; returns whether any was.
-inline bool release_warps(VfRun &r) {
-    bool any = false;
-    const size_t n = r.fibers.size();
-    for (size_t w = 0; w < n; w += kWarpSize) {
-        const size_t end = w + kWarpSize < n ? w + kWarpSize : n;
-        bool waiting = false, ready = false;
-        for (size_t i = w; i < end; ++i) {
-            waiting |= r.fibers[i].st == FiberState::kWarp;
-            ready |= r.fibers[i].st == FiberState::kReady;  // yielded at a fence: it may still reach the shuffle
+// The code of the function that starts at fn, from the .symtab of its binary (a kernel binary's functions are
+// hidden, so dladdr does not know them): its symbol and the symbols named after it with a '.' suffix.
+inline CodeRanges code_ranges(const void *fn) {
+    CodeRanges out;
+    Dl_info info{};
+    if (dladdr(fn, &info) == 0 || info.dli_fname == nullptr) return out;
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(fn), base = reinterpret_cast<uintptr_t>(info.dli_fbase);
+    // (the main program, as in a CPU-debug executable, may be named "" or relative to a former directory)
+    int fd = info.dli_fname[0] != '\0' ? open(info.dli_fname, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0) fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return out;
+    struct stat stt{};
+    void *map = fstat(fd, &stt) == 0 ? mmap(nullptr, static_cast<size_t>(stt.st_size), PROT_READ, MAP_PRIVATE, fd, 0)
+                                     : MAP_FAILED;
+    close(fd);
+    if (map == MAP_FAILED) return out;
+    const auto *img = static_cast<const unsigned char *>(map);
+    const auto *eh = reinterpret_cast<const ElfW(Ehdr) *>(img);
+    const size_t size = static_cast<size_t>(stt.st_size);
+    if (size >= sizeof(ElfW(Ehdr)) && std::memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0 &&
+        eh->e_shoff + static_cast<size_t>(eh->e_shnum) * sizeof(ElfW(Shdr)) <= size) {
+        const auto *sh = reinterpret_cast<const ElfW(Shdr) *>(img + eh->e_shoff);
+        for (size_t s = 0; s < eh->e_shnum && out.n == 0; ++s) {
+            if (sh[s].sh_type != SHT_SYMTAB || sh[s].sh_offset + sh[s].sh_size > size || sh[s].sh_link >= eh->e_shnum)
+                continue;
+            const ElfW(Shdr) &strs = sh[sh[s].sh_link];
+            if (strs.sh_offset + strs.sh_size > size) continue;
+            const char *names = reinterpret_cast<const char *>(img + strs.sh_offset);
+            const auto *syms = reinterpret_cast<const ElfW(Sym) *>(img + sh[s].sh_offset);
+            const size_t count = sh[s].sh_size / sizeof(ElfW(Sym));
+            auto func = [&](size_t k) {
+                return ELF64_ST_TYPE(syms[k].st_info) == STT_FUNC && syms[k].st_size != 0 && syms[k].st_name < strs.sh_size;
+            };
+            const char *name = nullptr;
+            uintptr_t load = 0;  // added to a symbol's value: the load base (a shared object), 0 (absolute values)
+            for (size_t k = 0; k < count && name == nullptr; ++k) {
+                if (!func(k)) continue;
+                if (syms[k].st_value == addr - base) {
+                    name = names + syms[k].st_name;
+                    load = base;
+                } else if (syms[k].st_value == addr) {
+                    name = names + syms[k].st_name;
+                }
+            }
+            if (name == nullptr) continue;
+            const size_t len = std::strlen(name);
+            for (size_t k = 0; k < count && out.n < CodeRanges::kMax; ++k) {
+                if (!func(k)) continue;
+                const char *nm = names + syms[k].st_name;
+                if (std::strncmp(nm, name, len) != 0 || (nm[len] != '\0' && nm[len] != '.')) continue;
+                const uintptr_t lo = load + syms[k].st_value;
+                out.lo[out.n] = lo;
+                out.hi[out.n] = lo + syms[k].st_size;
+                ++out.n;
+            }
         }
-        if (!waiting || ready) continue;
-        for (size_t i = w; i < end; ++i) {
-            Fiber &f = r.fibers[i];
-            if (f.st != FiberState::kWarp) continue;
-            const Fiber *src = f.shfl_src >= 0 ? &r.fibers[w + static_cast<size_t>(f.shfl_src)] : nullptr;
-            const bool live = src != nullptr && w + static_cast<size_t>(f.shfl_src) < end && src->st == FiberState::kWarp;
-            f.shfl_out = live ? src->shfl_in : f.shfl_in;
-        }
-        for (size_t i = w; i < end; ++i) {
-            if (r.fibers[i].st == FiberState::kWarp) r.fibers[i].st = FiberState::kReady;
-        }
-        any = true;
     }
-    return any;
+    munmap(map, size);
+    static std::mutex mu;  // publishes the ranges to the hook of every host thread
+    std::lock_guard<std::mutex> lock(mu);
+    AllRanges &all = all_ranges;
+    for (int i = 0; i < out.n; ++i) {
+        const int k = all.n.load(std::memory_order_relaxed);
+        if (k == AllRanges::kMax) {
+            out.n = i;  // past the table: the rest runs without lockstep
+            break;
+        }
+        all.lo[k] = out.lo[i];
+        all.hi[k] = out.hi[i];
+        all.n.store(k + 1, std::memory_order_release);
+    }
+    return out;
 }
 }  // namespace simt
 }  // namespace kapi
 }  // namespace pyasc_sim
+
+#if defined(PYASC_SIM_SIMT_LOCKSTEP)
+// The hook GCC's -fsanitize-coverage=trace-pc calls at every basic block: in the running VF function's own
+// code, the lane records where it is and lets the lanes of its warp that are behind it run first.
+#pragma GCC visibility push(hidden)
+extern "C" __attribute__((weak, no_sanitize_coverage, no_sanitize_thread)) void __sanitizer_cov_trace_pc() {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+    ::pyasc_sim::kapi::simt::AllRanges &all = ::pyasc_sim::kapi::simt::all_ranges;
+    const int n = all.n.load(std::memory_order_acquire);
+    int i = 0;
+    while (i < n && at - all.lo[i] >= all.hi[i] - all.lo[i]) ++i;
+    if (__builtin_expect(i == n, 1)) return;
+    ::pyasc_sim::kapi::simt::VfRun *r = ::pyasc_sim::kapi::simt::vf_run();
+    if (r == nullptr || r->cur == nullptr) return;
+    const uintptr_t pc = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+    if (r->code == nullptr || !r->code->has(pc)) return;
+    ::pyasc_sim::kapi::simt::Fiber *f = r->cur;
+    if (pc < f->pc) {
+        f->back_from = f->pc;
+        f->pc = pc;
+        ::pyasc_sim::kapi::simt::to_scheduler(r);
+    } else {
+        f->pc = pc;
+        if (pc > r->limit) ::pyasc_sim::kapi::simt::to_scheduler(r);
+    }
+}
+#pragma GCC visibility pop
+#endif
 
 // threadIdx / blockDim / blockIdx / gridDim: variables of the block's host thread that VF_CALL sets
 // for each SIMT thread it runs (blocks are one-dimensional; a kernel's own local of the same name, as
@@ -148,6 +336,80 @@ inline thread_local ::pyasc_sim::kapi::simt::Uint3 threadIdx;
 inline thread_local ::pyasc_sim::kapi::simt::Uint3 blockDim;
 inline thread_local ::pyasc_sim::kapi::simt::Uint3 blockIdx;
 inline thread_local ::pyasc_sim::kapi::simt::Uint3 gridDim;
+
+namespace pyasc_sim {
+namespace kapi {
+namespace simt {
+// The next lane of warp [w, end) to run: the runnable lane at the lowest basic block (the lowest lane on a
+// tie).  A lane that jumped back (a loop's next iteration) is held until no other runnable lane is still at
+// or before the block it jumped from, then all such lanes go on together: lanes start an iteration together.
+inline Fiber *pick_lane(VfRun &r, size_t w, size_t end) {
+    auto runnable = [](const Fiber &f) { return f.st == FiberState::kReady && !f.fenced; };
+    uintptr_t lowest = UINTPTR_MAX;  // the lowest block a runnable lane that did not jump back is at
+    for (size_t i = w; i < end; ++i) {
+        const Fiber &f = r.fibers[i];
+        if (runnable(f) && f.back_from == 0 && f.pc < lowest) lowest = f.pc;
+    }
+    for (size_t i = w; i < end; ++i) {  // released together: none is held by another that jumped back
+        Fiber &f = r.fibers[i];
+        if (runnable(f) && f.back_from != 0 && lowest > f.back_from) f.back_from = 0;
+    }
+    Fiber *pick = nullptr;
+    for (size_t i = w; i < end; ++i) {
+        Fiber &f = r.fibers[i];
+        if (runnable(f) && f.back_from == 0 && (pick == nullptr || f.pc < pick->pc)) pick = &f;
+    }
+    if (pick == nullptr) return nullptr;
+    r.limit = UINTPTR_MAX;
+    for (size_t i = w; i < end; ++i) {
+        const Fiber &f = r.fibers[i];
+        if (&f != pick && runnable(f) && f.back_from == 0 && f.pc < r.limit) r.limit = f.pc;
+    }
+    return pick;
+}
+// Gives the lanes of warp [w, end) waiting at warp functions their results, the lanes waiting at the same
+// call (same basic block and function) together; returns whether any were waiting.
+inline bool release_warp(VfRun &r, size_t w, size_t end) {
+    bool any = false;
+    for (size_t i = w; i < end; ++i) {
+        const Fiber &lead = r.fibers[i];
+        if (lead.st != FiberState::kWarp) continue;
+        uint32_t mask = 0;
+        for (size_t k = i; k < end; ++k) {
+            const Fiber &f = r.fibers[k];
+            if (f.st == FiberState::kWarp && f.op == lead.op && f.pc == lead.pc) mask |= 1u << (k - w);
+        }
+        for (size_t k = i; k < end; ++k) {
+            if ((mask >> (k - w) & 1u) != 0) r.fibers[k].shfl_out = lead.op(&r.fibers[w], mask, static_cast<uint32_t>(k - w));
+        }
+        for (size_t k = i; k < end; ++k) {
+            if ((mask >> (k - w) & 1u) != 0) r.fibers[k].st = FiberState::kReady;
+        }
+        any = true;
+    }
+    return any;
+}
+// Runs warp [w, end) until none of its lanes can run in this pass (all ended, waiting at a barrier, or
+// yielded at a fence), releasing its warp functions as its lanes reach them.
+inline void run_warp(VfRun &r, size_t w, size_t end, ThreadState &s) {
+    for (;;) {
+        while (!r.aborted) {
+            Fiber *f = pick_lane(r, w, end);
+            if (f == nullptr) break;
+            s.idx = f->idx;
+            ::threadIdx = f->idx;
+            r.cur = f;
+            to_fiber(r, *f);
+        }
+        if (r.aborted) return;
+        bool fenced = false;
+        for (size_t i = w; i < end; ++i) fenced |= r.fibers[i].st == FiberState::kReady;
+        if (fenced || !release_warp(r, w, end)) return;
+    }
+}
+}  // namespace simt
+}  // namespace kapi
+}  // namespace pyasc_sim
 
 
 namespace AscendC {
@@ -172,10 +434,11 @@ inline decltype(auto) vf_arg(A &&a) {
 }
 template <typename R, typename... P, typename... A>
 inline void vf_invoke(R (*f)(P...), A &&...a) {
+    R (*volatile call)(P...) = f;  // called through memory: never inlined here, so its code is its own (lockstep)
     if constexpr (sizeof...(P) == sizeof...(A)) {
-        f(vf_arg<P>(static_cast<A &&>(a))...);
+        call(vf_arg<P>(static_cast<A &&>(a))...);
     } else {
-        f(static_cast<A &&>(a)...);
+        call(static_cast<A &&>(a)...);
     }
 }
 }  // namespace detail
@@ -212,41 +475,37 @@ inline void VF_CALL(Dim3 threads, Args &&...args) {
                               "VF_CALL / asc_vf_call: cannot map %llu bytes of SIMT thread stacks",
                               static_cast<unsigned long long>(bytes));
     }
+    static const st::CodeRanges code = st::code_ranges(reinterpret_cast<const void *>(funcPtr));
+    run.code = &code;
     size_t i = 0;
     for (uint32_t z = 0; z < threads.z; ++z) {
         for (uint32_t y = 0; y < threads.y; ++y) {
             for (uint32_t x = 0; x < threads.x; ++x, ++i) {
                 st::Fiber &f = run.fibers[i];
                 f.idx = {x, y, z};
-                getcontext(&f.ctx);
-                f.ctx.uc_stack.ss_sp = static_cast<char *>(stacks) + i * st::kFiberStack;
-                f.ctx.uc_stack.ss_size = st::kFiberStack;
-                f.ctx.uc_link = &run.sched;
-                makecontext(&f.ctx, st::fiber_entry, 0);
+                st::fiber_init(run, f, static_cast<char *>(stacks) + i * st::kFiberStack);
             }
         }
     }
     st::VfRun *const outer = st::vf_run();
     st::vf_run() = &run;
     bool deadlock = false;
+    const size_t warp = static_cast<size_t>(st::kWarpSize);
     for (;;) {
-        for (st::Fiber &f : run.fibers) {
-            if (f.st != st::FiberState::kReady || run.aborted) continue;
-            s.idx = f.idx;
-            ::threadIdx = f.idx;
-            run.cur = &f;
-            swapcontext(&run.sched, &f.ctx);
+        for (size_t w = 0; w < total && !run.aborted; w += warp) {
+            st::run_warp(run, w, w + warp < total ? w + warp : total, s);
         }
+        run.cur = nullptr;
         if (run.aborted) break;
-        if (st::release_warps(run)) continue;
-        size_t done = 0, barrier = 0, ready = 0;
-        for (const st::Fiber &f : run.fibers) {
+        size_t done = 0, barrier = 0, fenced = 0;
+        for (st::Fiber &f : run.fibers) {
             done += f.st == st::FiberState::kDone;
             barrier += f.st == st::FiberState::kBarrier;
-            ready += f.st == st::FiberState::kReady;  // yielded at a memory fence: runs again next round
+            fenced += f.st == st::FiberState::kReady;  // yielded at a memory fence: runs again next pass
+            f.fenced = false;
         }
         if (done == total) break;
-        if (ready != 0) continue;
+        if (fenced != 0) continue;
         if (done + barrier == total) {
             for (st::Fiber &f : run.fibers) {
                 if (f.st == st::FiberState::kBarrier) f.st = st::FiberState::kReady;
@@ -327,20 +586,100 @@ inline int32_t Ffs(int32_t x) { return __builtin_ffs(x); }
 inline void ThreadBarrier() { pyasc_sim::kapi::simt::fiber_wait(pyasc_sim::kapi::simt::FiberState::kBarrier, "Simt::ThreadBarrier"); }
 
 namespace detail {
+namespace st_ = pyasc_sim::kapi::simt;
+// One warp function: the calling lane offers `in` (and, for a shuffle, the lane `src` it reads) and waits until
+// no lane of its warp can run on; `op` computes each waiting lane's result from the lanes at the same call.
+inline uint64_t warp_call(uint64_t in, st_::WarpOp op, int32_t src, const char *api) {
+    st_::VfRun *r = st_::vf_run();
+    if (r != nullptr && r->cur != nullptr) {
+        r->cur->shfl_in = in;
+        r->cur->shfl_src = src;
+        r->cur->op = op;
+    }
+    st_::fiber_wait(st_::FiberState::kWarp, api);
+    return st_::vf_run()->cur->shfl_out;
+}
+// A shuffle reads its source lane's value when that lane takes part in it, else (undefined on the NPU) its own.
+inline uint64_t shfl_op(const st_::Fiber *warp, uint32_t mask, uint32_t self) {
+    const int32_t src = warp[self].shfl_src;
+    return src >= 0 && src < 32 && (mask >> src & 1u) != 0 ? warp[src].shfl_in : warp[self].shfl_in;
+}
+inline uint64_t all_op(const st_::Fiber *warp, uint32_t mask, uint32_t) {
+    for (uint32_t l = 0; l < 32; ++l) {
+        if ((mask >> l & 1u) != 0 && warp[l].shfl_in == 0) return 0;
+    }
+    return 1;
+}
+inline uint64_t any_op(const st_::Fiber *warp, uint32_t mask, uint32_t) {
+    for (uint32_t l = 0; l < 32; ++l) {
+        if ((mask >> l & 1u) != 0 && warp[l].shfl_in != 0) return 1;
+    }
+    return 0;
+}
+inline uint64_t ballot_op(const st_::Fiber *warp, uint32_t mask, uint32_t) {
+    uint64_t bits = 0;
+    for (uint32_t l = 0; l < 32; ++l) {
+        if ((mask >> l & 1u) != 0 && warp[l].shfl_in != 0) bits |= uint64_t{1} << l;
+    }
+    return bits;
+}
+inline uint64_t mask_op(const st_::Fiber *, uint32_t mask, uint32_t) { return mask; }
+// asc_reduce_add / _max / _min over the active lanes, pairwise (lanes l and l + 16, then + 8, ...: the
+// reference's "binary" order, which a float sum may round differently from a sequential one).
+enum class Reduce { kAdd, kMax, kMin };
+template <typename T, Reduce K>
+inline uint64_t reduce_op(const st_::Fiber *warp, uint32_t mask, uint32_t) {
+    T v[32];
+    bool have[32];
+    for (uint32_t l = 0; l < 32; ++l) {
+        have[l] = (mask >> l & 1u) != 0;
+        if (have[l]) std::memcpy(&v[l], &warp[l].shfl_in, sizeof(T));
+    }
+    for (uint32_t stride = 16; stride > 0; stride >>= 1) {
+        for (uint32_t l = 0; l < stride; ++l) {
+            if (!have[l + stride]) continue;
+            if (!have[l]) {
+                v[l] = v[l + stride];
+                have[l] = true;
+            } else if constexpr (K == Reduce::kAdd) {
+                if constexpr (std::is_integral_v<T>) {  // wraps on overflow
+                    using U = std::make_unsigned_t<T>;
+                    v[l] = static_cast<T>(static_cast<U>(v[l]) + static_cast<U>(v[l + stride]));
+                } else {
+                    v[l] = static_cast<T>(v[l] + v[l + stride]);
+                }
+            } else if constexpr (K == Reduce::kMax) {
+                v[l] = v[l + stride] > v[l] ? v[l + stride] : v[l];
+            } else {
+                v[l] = v[l + stride] < v[l] ? v[l + stride] : v[l];
+            }
+        }
+    }
+    uint64_t out = 0;
+    std::memcpy(&out, &v[0], sizeof(T));
+    return out;
+}
+template <typename T>
+inline uint64_t bits_of(T v) {
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "a warp function exchanges values of up to 8 bytes");
+    uint64_t b = 0;
+    std::memcpy(&b, &v, sizeof(T));
+    return b;
+}
+template <typename T>
+inline T from_bits(uint64_t b) {
+    T v;
+    std::memcpy(&v, &b, sizeof(T));
+    return v;
+}
 // One warp shuffle: the calling lane offers var and reads lane src (-1: its own value) of its warp.
 template <typename T>
 inline T shuffle(T var, int32_t src, const char *api) {
-    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "a warp shuffle exchanges values of up to 8 bytes");
-    namespace st = pyasc_sim::kapi::simt;
-    st::VfRun *r = st::vf_run();
-    if (r != nullptr && r->cur != nullptr) {
-        std::memcpy(&r->cur->shfl_in, &var, sizeof(T));
-        r->cur->shfl_src = src;
-    }
-    st::fiber_wait(st::FiberState::kWarp, api);
-    T out;
-    std::memcpy(&out, &st::vf_run()->cur->shfl_out, sizeof(T));
-    return out;
+    return from_bits<T>(warp_call(bits_of(var), &shfl_op, src, api));
+}
+template <typename T, Reduce K>
+inline T reduce(T val, const char *api) {
+    return from_bits<T>(warp_call(bits_of(val), &reduce_op<T, K>, -1, api));
 }
 inline int32_t lane_id() {
     const auto &s = pyasc_sim::kapi::simt::thread_state();
@@ -383,6 +722,21 @@ inline T WarpShflXorSync(T var, int32_t laneMask, int32_t width = 32) {
     return detail::shuffle(var, (src < base || src >= base + width) ? -1 : src, "Simt::WarpShflXorSync");
 }
 
+// Warp votes (WarpAllSync / WarpAnySync / WarpBallotSync / WarpActiveMask, asc_all / asc_any / asc_ballot /
+// asc_activemask pages) over the warp's active lanes, those at the same call; every one gets the same result.
+inline int32_t WarpAllSync(int32_t predicate) {
+    return static_cast<int32_t>(detail::warp_call(predicate != 0, &detail::all_op, -1, "Simt::WarpAllSync"));
+}
+inline int32_t WarpAnySync(int32_t predicate) {
+    return static_cast<int32_t>(detail::warp_call(predicate != 0, &detail::any_op, -1, "Simt::WarpAnySync"));
+}
+inline uint32_t WarpBallotSync(int32_t predicate) {
+    return static_cast<uint32_t>(detail::warp_call(predicate != 0, &detail::ballot_op, -1, "Simt::WarpBallotSync"));
+}
+inline uint32_t WarpActiveMask() {
+    return static_cast<uint32_t>(detail::warp_call(0, &detail::mask_op, -1, "Simt::WarpActiveMask"));
+}
+
 template <int32_t dim>
 inline int32_t GetThreadIdx() {
     static_assert(dim >= 0 && dim <= 2, "Simt::GetThreadIdx<dim>: dim is 0 (x), 1 (y) or 2 (z)");
@@ -419,6 +773,20 @@ template <typename T>
 inline T asc_shfl_xor(T var, int32_t laneMask, int32_t width = 32) {
     return AscendC::Simt::WarpShflXorSync(var, laneMask, width);
 }
+// The C spellings of the warp votes and the warp reductions (asc_reduce_add / _max / _min pages: int32_t,
+// uint32_t and float; every active lane gets the result).
+inline int32_t asc_all(int32_t predicate) { return AscendC::Simt::WarpAllSync(predicate); }
+inline int32_t asc_any(int32_t predicate) { return AscendC::Simt::WarpAnySync(predicate); }
+inline uint32_t asc_ballot(int32_t predicate) { return AscendC::Simt::WarpBallotSync(predicate); }
+inline uint32_t asc_activemask() { return AscendC::Simt::WarpActiveMask(); }
+#define PYASC_SIM_ASC_REDUCE(name, kind)                                                                         \
+    inline int32_t name(int32_t val) { return AscendC::Simt::detail::reduce<int32_t, kind>(val, #name); }     \
+    inline uint32_t name(uint32_t val) { return AscendC::Simt::detail::reduce<uint32_t, kind>(val, #name); }  \
+    inline float name(float val) { return AscendC::Simt::detail::reduce<float, kind>(val, #name); }
+PYASC_SIM_ASC_REDUCE(asc_reduce_add, AscendC::Simt::detail::Reduce::kAdd)
+PYASC_SIM_ASC_REDUCE(asc_reduce_max, AscendC::Simt::detail::Reduce::kMax)
+PYASC_SIM_ASC_REDUCE(asc_reduce_min, AscendC::Simt::detail::Reduce::kMin)
+#undef PYASC_SIM_ASC_REDUCE
 // The CUDA spellings SIMT code ported from CUDA calls (__shfl(var, srcLane, width) ...): the warp shuffles above.
 template <typename T>
 inline T __shfl(T var, int32_t srcLane, int32_t width = 32) { return AscendC::Simt::WarpShflSync(var, srcLane, width); }
