@@ -152,10 +152,38 @@ PYASC_SIM_RAW_NOSAN inline void note(BlockState &b, uint64_t a, size_t n, const 
     b.raw_last[k] = w.size() - 1;  // the record just added (or the last one, which it extended)
 }
 
+// After the block failed: a raw store outside the extents its checks verified is checked again,
+// silently (the first error stays the block's), and saved when it fails, so it is undone too.
+PYASC_SIM_RAW_NOSAN inline void guard_store(BlockState &b, const void *p, size_t n, uintptr_t pc) {
+    const uint64_t a = reinterpret_cast<uintptr_t>(p), e = a + n;
+    if (a >= b.raw_ok_lo[1] && e <= b.raw_ok_hi[1]) return;
+    for (const BlockState::AllocRange &c : b.alloc_cache) {
+        if (a >= c.base && e <= c.end) return;
+    }
+    if (site_of(pc)->kapi) return;  // the API checks its own stores (and is not run after a failure)
+    const bool failed = b.failed;
+    const int32_t status = b.ctx->status;
+    char message[sizeof(b.ctx->message)];
+    std::memcpy(message, b.ctx->message, sizeof(message));
+    try {
+        check_gm_alloc(p, n, "a raw __gm__ store writes", SrcLoc());
+        return;
+    } catch (const KernelAbort &) {
+    }
+    b.failed = failed;  // keep the block's first error
+    b.ctx->status = status;
+    std::memcpy(b.ctx->message, message, sizeof(message));
+    raw_save(b, a, n);
+}
+
 // The checks of one raw access (fast path filtered already: a device-heap address).
 PYASC_SIM_RAW_NOSAN inline void access(const void *p, size_t n, bool write, uintptr_t pc) {
     BlockState *bp = current_block_ptr();
-    if (bp == nullptr || !bp->checks || bp->failed || bp->deferred || bp->ctx == nullptr) return;
+    if (bp == nullptr || !bp->checks || bp->ctx == nullptr) return;
+    if (bp->failed || bp->deferred) {
+        if (write) guard_store(*bp, p, n, pc);  // the block already failed: its bad stores are still undone
+        return;
+    }
     BlockState &b = *bp;
     const Site *s = site_of(pc);
     if (s->kapi) return;
@@ -214,7 +242,10 @@ PYASC_SIM_RAW_NOSAN inline void access(const void *p, size_t n, bool write, uint
         if (b.xrace && !b.xmute) note(b, a, n, s, PYASC_SIM_GM_READ, 0);
     } catch (const KernelAbort &) {
         // fail() filled in the context; the block ends in this error when the kernel returns
-        // (end_of_kernel_checks), as nothing can be thrown through the instrumented caller
+        // (end_of_kernel_checks), as nothing can be thrown through the instrumented caller.  A
+        // store lands when this hook returns: the bytes it overwrites are saved and put back when
+        // the block ends (state.h raw_save / raw_restore), so a neighbour stays intact
+        if (write) raw_save(b, a, n);
         b.failed = false;
         std::snprintf(b.deferred_message, sizeof(b.deferred_message), "%s", b.ctx->message);
         b.ctx->status = 0;
