@@ -10,13 +10,15 @@
 // innermost frame is the kernel API's own code (it checks and records them itself) are ignored, the
 // others get the checks of a GlobalTensor scalar access:
 //   gm-out-of-allocation / gm-use-after-free  the address is in no live device allocation / a freed block
+//   gm-foreign-block                          in a live block the launch's arguments do not reach (state.h)
 //   gm-uninit-read                            a load of bytes never written since allocation
 //   gm-cross-core-race, gm-write-overlap, gm-cache-line-share  (records for the runtime's launch checks;
 //                                              a raw store in scalar code is a data-cache store, like
 //                                              SetValue; in a SIMT thread a plain store, like __stg)
 // The hooks cannot throw through the instrumented caller (GCC declares them nothrow), so a failed
 // check is deferred: the block ends in that error when the kernel returns, and the access itself
-// lands.  Atomic builtins (__atomic_*, std::atomic, atomicCAS ...) go through __tsan_atomic* hooks,
+// lands; a failing store's target bytes are saved first and put back when the block ends (state.h
+// raw_save / raw_restore).  Atomic builtins (__atomic_*, std::atomic, atomicCAS ...) go through __tsan_atomic* hooks,
 // performed here with the same builtins; on device memory each is a release / acquire of its address
 // for gm-cross-core-race (a spin lock orders what it protects).
 #ifndef PYASC_SIM_KAPI_RAW_GM_H_
