@@ -7,6 +7,8 @@ backends/sim/kernel_api/tests/kernels/san_foreign.cpp (compiled once)."""
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 import pytest
 
@@ -105,5 +107,13 @@ def test_pointers_stored_in_gm_the_kernel_was_given_are_reachable(kernels, strea
     table = pyasc.asarray(np.array([other._data.ptr, src._data.ptr, 0, 0], dtype=np.int64), device="sim")
     out = pyasc.zeros(N, dtype="float32", device="sim")
     launch(stream, kernels.function("table_add_one"), 1, (table, out, 1, N))
+    stream.synchronize()
+    np.testing.assert_array_equal(out.numpy(), np.arange(N, dtype=np.float32) + 1)
+
+
+def test_an_address_in_a_struct_passed_by_value_is_reachable(kernels, stream):
+    src = pyasc.asarray(np.arange(N, dtype=np.float32), device="sim")
+    out = pyasc.zeros(N, dtype="float32", device="sim")
+    launch(stream, kernels.function("struct_add_one"), 1, (struct.pack("<IIQ", N, 0, src._data.ptr), out))
     stream.synchronize()
     np.testing.assert_array_equal(out.numpy(), np.arange(N, dtype=np.float32) + 1)

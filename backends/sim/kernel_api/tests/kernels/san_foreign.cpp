@@ -39,3 +39,18 @@ extern "C" __global__ __aicore__ void table_add_one(GM_ADDR table, GM_ADDR out, 
     __gm__ float *o = reinterpret_cast<__gm__ float *>(out);
     for (uint32_t i = 0; i < n; ++i) o[i] = src[i] + 1.0f;  // BAD(table-load)
 }
+
+// A tiling struct passed by value that carries an address (a word of the argument blob).
+struct AddrTiling {
+    uint32_t n;
+    uint32_t pad;
+    uint64_t src;
+};
+
+// out[i] = src[i] + 1 for t.n floats, src = t.src: reachable through the argument blob itself.
+extern "C" __global__ __aicore__ void struct_add_one(AddrTiling t, GM_ADDR out)
+{
+    const __gm__ float *src = reinterpret_cast<const __gm__ float *>(static_cast<uintptr_t>(t.src));
+    __gm__ float *o = reinterpret_cast<__gm__ float *>(out);
+    for (uint32_t i = 0; i < t.n; ++i) o[i] = src[i] + 1.0f;  // BAD(struct-load)
+}
