@@ -97,7 +97,10 @@ public:
         prev_ = current_block_ptr();
         current_block_ptr() = &st_;
     }
-    ~BlockScope() { current_block_ptr() = prev_; }
+    ~BlockScope() {
+        raw_restore(st_);  // bytes failing raw __gm__ stores overwrote (gm-foreign-block, ...), put back
+        current_block_ptr() = prev_;
+    }
     BlockScope(const BlockScope &) = delete;
     BlockScope &operator=(const BlockScope &) = delete;
     BlockState &state() { return st_; }

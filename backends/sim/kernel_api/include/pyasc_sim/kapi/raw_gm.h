@@ -10,13 +10,15 @@
 // innermost frame is the kernel API's own code (it checks and records them itself) are ignored, the
 // others get the checks of a GlobalTensor scalar access:
 //   gm-out-of-allocation / gm-use-after-free  the address is in no live device allocation / a freed block
+//   gm-foreign-block                          in a live block the launch's arguments do not reach (state.h)
 //   gm-uninit-read                            a load of bytes never written since allocation
 //   gm-cross-core-race, gm-write-overlap, gm-cache-line-share  (records for the runtime's launch checks;
 //                                              a raw store in scalar code is a data-cache store, like
 //                                              SetValue; in a SIMT thread a plain store, like __stg)
 // The hooks cannot throw through the instrumented caller (GCC declares them nothrow), so a failed
 // check is deferred: the block ends in that error when the kernel returns, and the access itself
-// lands.  Atomic builtins (__atomic_*, std::atomic, atomicCAS ...) go through __tsan_atomic* hooks,
+// lands; a failing store's target bytes are saved first and put back when the block ends (state.h
+// raw_save / raw_restore).  Atomic builtins (__atomic_*, std::atomic, atomicCAS ...) go through __tsan_atomic* hooks,
 // performed here with the same builtins; on device memory each is a release / acquire of its address
 // for gm-cross-core-race (a spin lock orders what it protects).
 #ifndef PYASC_SIM_KAPI_RAW_GM_H_
@@ -152,10 +154,38 @@ PYASC_SIM_RAW_NOSAN inline void note(BlockState &b, uint64_t a, size_t n, const 
     b.raw_last[k] = w.size() - 1;  // the record just added (or the last one, which it extended)
 }
 
+// After the block failed: a raw store outside the extents its checks verified is checked again,
+// silently (the first error stays the block's), and saved when it fails, so it is undone too.
+PYASC_SIM_RAW_NOSAN inline void guard_store(BlockState &b, const void *p, size_t n, uintptr_t pc) {
+    const uint64_t a = reinterpret_cast<uintptr_t>(p), e = a + n;
+    if (a >= b.raw_ok_lo[1] && e <= b.raw_ok_hi[1]) return;
+    for (const BlockState::AllocRange &c : b.alloc_cache) {
+        if (a >= c.base && e <= c.end) return;
+    }
+    if (site_of(pc)->kapi) return;  // the API checks its own stores (and is not run after a failure)
+    const bool failed = b.failed;
+    const int32_t status = b.ctx->status;
+    char message[sizeof(b.ctx->message)];
+    std::memcpy(message, b.ctx->message, sizeof(message));
+    try {
+        check_gm_alloc(p, n, "a raw __gm__ store writes", SrcLoc());
+        return;
+    } catch (const KernelAbort &) {
+    }
+    b.failed = failed;  // keep the block's first error
+    b.ctx->status = status;
+    std::memcpy(b.ctx->message, message, sizeof(message));
+    raw_save(b, a, n);
+}
+
 // The checks of one raw access (fast path filtered already: a device-heap address).
 PYASC_SIM_RAW_NOSAN inline void access(const void *p, size_t n, bool write, uintptr_t pc) {
     BlockState *bp = current_block_ptr();
-    if (bp == nullptr || !bp->checks || bp->failed || bp->deferred || bp->ctx == nullptr) return;
+    if (bp == nullptr || !bp->checks || bp->ctx == nullptr) return;
+    if (bp->failed || bp->deferred) {
+        if (write) guard_store(*bp, p, n, pc);  // the block already failed: its bad stores are still undone
+        return;
+    }
     BlockState &b = *bp;
     const Site *s = site_of(pc);
     if (s->kapi) return;
@@ -214,7 +244,10 @@ PYASC_SIM_RAW_NOSAN inline void access(const void *p, size_t n, bool write, uint
         if (b.xrace && !b.xmute) note(b, a, n, s, PYASC_SIM_GM_READ, 0);
     } catch (const KernelAbort &) {
         // fail() filled in the context; the block ends in this error when the kernel returns
-        // (end_of_kernel_checks), as nothing can be thrown through the instrumented caller
+        // (end_of_kernel_checks), as nothing can be thrown through the instrumented caller.  A
+        // store lands when this hook returns: the bytes it overwrites are saved and put back when
+        // the block ends (state.h raw_save / raw_restore), so a neighbour stays intact
+        if (write) raw_save(b, a, n);
         b.failed = false;
         std::snprintf(b.deferred_message, sizeof(b.deferred_message), "%s", b.ctx->message);
         b.ctx->status = 0;

@@ -15,6 +15,9 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #if __has_include(<pyasc_sim/kernel_abi.h>)
@@ -215,6 +218,16 @@ struct BlockState {
     size_t raw_last[2] = {~size_t{0}, ~size_t{0}};
     uint64_t raw_ok_lo[2] = {}, raw_ok_hi[2] = {};  // per kind (load, store)
     uint64_t raw_init_lo = 0, raw_init_hi = 0, raw_marked_lo = 0, raw_marked_hi = 0;
+    // raw_gm.h: the device bytes this block's failing raw stores overwrote (their first values are
+    // kept process-wide, raw_gm::saved()); put back when the block ends (~BlockScope)
+    std::unordered_set<uint64_t> raw_saved;
+    size_t raw_unsaved = 0;  // bytes past the save budget (not restored)
+    // gm-foreign-block: the device blocks reachable from the launch's arguments ([base, end)),
+    // found on the first GM access that misses the allocation cache (reach_state 1: the blocks the
+    // argument blob's words point into; 2: also what the conservative scan of their contents found)
+    int reach_state = 0;
+    size_t reach_roots = 0;  // reach[0, reach_roots): pointed to by the argument blob itself
+    std::vector<std::pair<uint64_t, uint64_t>> reach;
 
     // Memory of kind k; allocated on first use.
     uint8_t *memory(int k) {
@@ -676,6 +689,150 @@ inline bool local_any_written(int kind, uint64_t offset, uint64_t bytes) {
     return local_any_written(blk(), kind, offset, bytes);
 }
 
+// ---- gm-foreign-block: which device blocks a launch may touch ----------------------------------
+// A kernel may touch the device blocks (caching-allocator tensor blocks, else allocations) that an
+// 8-byte word of its argument blob points into (its GM arguments, workspace, addresses inside
+// tiling structs passed by value), and, as a conservative garbage collector finds them, the blocks
+// that an 8-byte-aligned word stored in a reachable block points into (tensor lists /
+// ListTensorDesc tables, tiling data in GM carrying addresses): the first kReachScanBlock bytes of
+// each block, kReachScanTotal bytes in all per core.  A launch without an argument blob (a
+// CPU-debug program's AIV_MODE ICPU_RUN_KF, whose GmAlloc blocks are its arguments) is not checked.
+constexpr uint64_t kReachScanBlock = 64u << 10;
+constexpr uint64_t kReachScanTotal = 4u << 20;
+
+#if defined(__SANITIZE_THREAD__)
+#define PYASC_SIM_REACH_NOSAN __attribute__((no_sanitize_thread, noinline))
+#else
+#define PYASC_SIM_REACH_NOSAN
+#endif
+
+PYASC_SIM_REACH_NOSAN inline bool reach_has(const BlockState &b, uint64_t a) {
+    for (const auto &r : b.reach) {
+        if (a >= r.first && a < r.second) return true;
+    }
+    return false;
+}
+
+// Adds the block that word w points into (when it is a live one).
+PYASC_SIM_REACH_NOSAN inline void reach_word(BlockState &b, uint64_t w) {
+    if (w == 0) return;
+    if (b.gm_uninit_span != 0 && w - b.gm_uninit_base >= b.gm_uninit_span) return;  // not the device heap
+    if (reach_has(b, w)) return;
+    uint64_t base = 0, size = 0;
+    if (b.ctx->gm_query(b.ctx->runtime_user, reinterpret_cast<const void *>(w), &base, &size, nullptr, 0) != 0 &&
+        size != 0) {
+        b.reach.emplace_back(base, base + size);
+    }
+}
+
+// Whether the live block [base, end) is reachable from the launch's arguments (see above).
+PYASC_SIM_REACH_NOSAN inline bool gm_reachable(BlockState &b, uint64_t base) {
+    const PyascSimBlockContext *c = b.ctx;
+    if (c->args == nullptr || c->args_size == 0) return true;
+    if (b.reach_state == 0) {
+        b.reach_state = 1;
+        const unsigned char *blob = static_cast<const unsigned char *>(c->args);
+        for (size_t off = 0; off + 8 <= c->args_size && off < 64 * 1024; off += 4) {  // 4: packed structs too
+            uint64_t w;
+            std::memcpy(&w, blob + off, 8);
+            reach_word(b, w);
+        }
+        b.reach_roots = b.reach.size();
+    }
+    if (reach_has(b, base)) return true;
+    if (b.reach_state == 1) {
+        b.reach_state = 2;
+        uint64_t budget = kReachScanTotal;
+        for (size_t i = 0; i < b.reach.size() && budget >= 8; ++i) {
+            const uint64_t lo = (b.reach[i].first + 7) & ~uint64_t{7};
+            const uint64_t hi = std::min<uint64_t>(b.reach[i].second, lo + std::min(kReachScanBlock, budget));
+            for (uint64_t a = lo; a + 8 <= hi; a += 8) {
+                uint64_t w;
+                std::memcpy(&w, reinterpret_cast<const void *>(a), 8);
+                reach_word(b, w);
+            }
+            budget -= hi > lo ? hi - lo : 0;
+        }
+        if (reach_has(b, base)) return true;
+    }
+    return false;
+}
+
+// ---- raw stores that failed a check: their target bytes are put back ---------------------------
+// A raw __gm__ store's hook runs before the store and cannot stop it (raw_gm.h), so a store that
+// fails an address check first saves the bytes it is about to overwrite.  The first value of each
+// byte is kept process-wide with a count of the cores that saved it (several blocks of a launch
+// may run the same wrong store, in any interleaving); each core puts back the bytes it saved when
+// it ends (~BlockScope), before the runtime sees the block end, and the last one drops the entry.
+constexpr size_t kRawSaveCap = 4u << 20;  // bytes saved at once in the process
+
+struct RawSaved {
+    std::mutex mu;
+    std::unordered_map<uint64_t, std::pair<uint8_t, uint32_t>> bytes;  // address -> first value, cores
+};
+inline RawSaved &raw_saved_bytes() {
+    static RawSaved s;
+    return s;
+}
+
+// Saves [a, a + n) (device memory about to be overwritten by a failing raw store) for b.
+PYASC_SIM_REACH_NOSAN inline void raw_save(BlockState &b, uint64_t a, size_t n) {
+    RawSaved &s = raw_saved_bytes();
+    std::lock_guard<std::mutex> lock(s.mu);
+    for (uint64_t x = a; x < a + n; ++x) {
+        if (b.raw_saved.count(x) != 0) continue;
+        auto it = s.bytes.find(x);
+        if (it == s.bytes.end()) {
+            if (s.bytes.size() >= kRawSaveCap) {
+                ++b.raw_unsaved;
+                continue;
+            }
+            it = s.bytes.emplace(x, std::make_pair(*reinterpret_cast<const volatile uint8_t *>(x), 0u)).first;
+        }
+        ++it->second.second;
+        b.raw_saved.insert(x);
+    }
+}
+
+// Puts back the bytes b's failing raw stores overwrote (the block ends).
+PYASC_SIM_REACH_NOSAN inline void raw_restore(BlockState &b) {
+    if (b.raw_saved.empty() && b.raw_unsaved == 0) return;
+    {
+        RawSaved &s = raw_saved_bytes();
+        std::lock_guard<std::mutex> lock(s.mu);
+        for (uint64_t x : b.raw_saved) {
+            auto it = s.bytes.find(x);
+            if (it == s.bytes.end()) continue;
+            *reinterpret_cast<volatile uint8_t *>(x) = it->second.first;
+            if (--it->second.second == 0) s.bytes.erase(it);
+        }
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (b.raw_unsaved != 0 && b.ctx != nullptr && b.ctx->status != 0) {
+        const size_t len = std::strlen(b.ctx->message);
+        std::snprintf(b.ctx->message + len, sizeof(b.ctx->message) - len,
+                      " (%zu overwritten bytes past the %zu-byte restore budget were not put back)", b.raw_unsaved,
+                      kRawSaveCap);
+    }
+    b.raw_saved.clear();
+    b.raw_unsaved = 0;
+}
+
+// "[0x.., 0x..), ..." of the blocks the argument blob points into, for messages.
+inline std::string reach_roots_text(const BlockState &b) {
+    if (b.reach_roots == 0) return "no device block";
+    std::string out;
+    char buf[64];
+    for (size_t i = 0; i < b.reach_roots && i < 8; ++i) {
+        std::snprintf(buf, sizeof(buf), "%s[0x%llx, 0x%llx)", i ? ", " : "",
+                      static_cast<unsigned long long>(b.reach[i].first),
+                      static_cast<unsigned long long>(b.reach[i].second));
+        out += buf;
+    }
+    if (b.reach_roots > 8) out += ", ...";
+    return out;
+}
+
 // Checks that [p, p + n) lies inside what the runtime let the kernel touch (ABI v2 runtimes
 // only): the tensor block (or else the allocation) that `origin` — the address the GlobalTensor
 // was set to — points into, so an access past a tensor never lands in its neighbour.  Nothing
@@ -715,6 +872,22 @@ inline void check_gm_alloc(const void *p, size_t n, const char *what, const SrcL
             }
             fail("gm-out-of-allocation", loc,
                  "%s %zu bytes at global address %p, which is not inside any live device allocation: %s", what, n, p, why);
+        }
+        if (!gm_reachable(b, base)) {
+            const std::string roots = reach_roots_text(b);
+            const size_t more = b.reach.size() - b.reach_roots;
+            char through[96] = "";
+            if (origin != nullptr) std::snprintf(through, sizeof(through), " through a GlobalTensor set to %p", reinterpret_cast<const void *>(o));
+            fail("gm-foreign-block", loc,
+                 "%s %zu bytes at global address %p%s, inside the live %s [0x%llx, 0x%llx) (%llu bytes), which this "
+                 "kernel was not given: no word of its arguments points into it (they point into %s), nor does any "
+                 "address stored in the first %llu KiB of the blocks they reach (%zu more found). A pointer computed "
+                 "from one tensor landed in another's memory: on hardware this corrupts or leaks an unrelated tensor. "
+                 "Pass the tensor as an argument (or in a tensor list), or fix the offset; its bytes are left intact",
+                 what, n, p, through, found == PYASC_SIM_GM_TENSOR ? "tensor block" : "device allocation",
+                 static_cast<unsigned long long>(base), static_cast<unsigned long long>(base + size),
+                 static_cast<unsigned long long>(size), roots.c_str(),
+                 static_cast<unsigned long long>(kReachScanBlock >> 10), more);
         }
         BlockState::AllocRange &slot = b.alloc_cache[b.alloc_next++ % 4];
         slot = {base, base + size, found == PYASC_SIM_GM_TENSOR};
