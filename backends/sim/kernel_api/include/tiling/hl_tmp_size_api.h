@@ -14,6 +14,7 @@
 #include "graph/tensor.h"
 #include "pyasc_sim/kapi/hl_tmp_sizes.h"
 #include "pyasc_sim/kapi/pad_tiling.h"
+#include "pyasc_sim/kapi/dt_names_begin.h"  // ge::DT_* below, also in an op build
 
 namespace optiling {
 using ::PadTiling;
@@ -199,5 +200,6 @@ inline void GetAscendAntiQuantTmpBufferFactorSize(const ge::Shape &srcShape, con
     extraBuf = 0;
 }
 }  // namespace AscendC
+#include "pyasc_sim/kapi/dt_names_end.h"
 
 #endif  // PYASC_SIM_SDK_TILING_HL_TMP_SIZE_API_H_
