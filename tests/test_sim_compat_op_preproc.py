@@ -61,3 +61,15 @@ def test_build_flags_are_the_op_builds_and_without_a_key_the_var_is_the_run_time
     assert pyasc_sim.build.tiling_key_flags(K_BIG)[1] == f"-DTILING_KEY_VAR={K_BIG}"  # as the op build spells it
     flags, _ = pyasc_sim.build.op_project_flags(None, None, None, None)
     assert not any("TILING_KEY_VAR" in f or "DT_" in f for f in flags)  # CPU-debug: ICPU_SET_TILING_KEY decides
+
+
+def test_host_tiling_api_after_the_dt_numbers_still_compiles(tmp_path):
+    # graph/types.h (ge::DT_FLOAT16 ...) and the tiling helpers' bodies, included after kernel_operator.h has
+    # defined DT_FLOAT16 as a number for the preprocessor: they save and restore the macros around their names
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_operator.h"\n#include "tiling/tiling_api.h"\n'
+                   "#if (ORIG_DTYPE_X != DT_FLOAT16) || (DT_BF16 != 27) || (FORMAT_X != FORMAT_ND)\n"
+                   '#error "the op build\'s dtype numbers"\n#endif\n'
+                   "static_assert(ge::DataType(DT_BF16) == ge::DataType(27));\n"
+                   'extern "C" __global__ __aicore__ void k(GM_ADDR x) { (void)x; }\n')
+    assert pyasc_sim.compile(src, opt="-O0", dtypes={"x": "float16"})

@@ -41,7 +41,8 @@ from dataclasses import dataclass, field
 #: bumped whenever the generated code changes (part of the compile cache key)
 STUB_VERSION = "8"  # 4: typed argument layout + the .pyasc_sim_sig signature table; 5: template instances;
 #                     6: the stand-in header has arch.h's architecture defaults; 7: mixed kernels per core kind,
-#                     sys_workspace entries; 8: vector-only template kernels run the vector pass
+#                     sys_workspace entries; 8: vector-only template kernels run the vector pass,
+#                     the op build's DT_* numbers in the stand-in header
 
 _FAKE_HEADER = """\
 /* pyasc_sim._stubgen: stand-in kernel_operator.h used only to find kernel signatures */
@@ -60,6 +61,11 @@ _FAKE_HEADER = """\
 #if !defined(__DAV_C220_VEC__) && !defined(__DAV_C220_CUBE__) && __NPU_ARCH__ == 2201 && \\
     !defined(PYASC_SIM_NO_DAV_MACRO)
 #define __DAV_C220_VEC__ 1
+#endif
+/* an op build's DT_* / FORMAT_* numbers (kapi/op_dtypes.h), so `#if ORIG_DTYPE_X == DT_FLOAT16` takes the
+   same branch here as in the real compile */
+#ifdef PYASC_SIM_OP_DTYPE_MACROS
+#include "pyasc_sim/kapi/op_dtypes.h"
 #endif
 """
 

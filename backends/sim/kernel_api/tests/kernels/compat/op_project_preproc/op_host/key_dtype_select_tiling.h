@@ -2,6 +2,7 @@
 #ifndef KEY_DTYPE_SELECT_TILING_H
 #define KEY_DTYPE_SELECT_TILING_H
 #include "register/tilingdata_base.h"
+#include "tiling/tiling_api.h"  // host tiling helpers (ge::DT_* inside) next to the op build's DT_* numbers
 
 namespace optiling {
 BEGIN_TILING_DATA_DEF(KeyDtypeSelectTilingData)
