@@ -73,3 +73,13 @@ def test_host_tiling_api_after_the_dt_numbers_still_compiles(tmp_path):
                    "static_assert(ge::DataType(DT_BF16) == ge::DataType(27));\n"
                    'extern "C" __global__ __aicore__ void k(GM_ADDR x) { (void)x; }\n')
     assert pyasc_sim.compile(src, opt="-O0", dtypes={"x": "float16"})
+
+
+def test_an_if_on_the_key_without_a_key_says_to_pass_one(tmp_path):
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_operator.h"\n#if defined(TILING_KEY_VAR)\n#endif\n'
+                   "#if TILING_KEY_VAR == 5\nconstexpr int kK = 5;\n#endif\n"
+                   'extern "C" __global__ __aicore__ void k(GM_ADDR x) { (void)x; }\n')
+    with pytest.raises(pyasc_sim.KernelBuildError, match=r"k\.cpp:4 tests TILING_KEY_VAR .* pass tiling_key="):
+        pyasc_sim.compile(src, opt="-O0")
+    assert pyasc_sim.compile(src, opt="-O0", tiling_key=5)

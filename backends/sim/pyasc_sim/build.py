@@ -276,6 +276,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     isa_flags, isa_key = target_isa(cxx, isa)
     src_dir = os.path.dirname(path) if path else os.getcwd()
     own_headers = _local_includes(text, src_dir, set())
+    if tiling_key is None and tpl_args is None and not any(f.startswith("-DTILING_KEY_VAR") for f in extra_flags):
+        _require_key_for_if(text, own_headers, path or "<source>")
     if raw_gm is None:
         raw_gm = checks and uses_raw_gm(text, own_headers)
     flags = ["-std=c++20", opt, "-g1", *isa_flags, *FP_FLAGS, "-shared", "-fPIC", "-fvisibility=hidden", *PRELUDE_FLAGS,
@@ -581,6 +583,26 @@ def registered_ops(headers: Sequence[str]) -> dict[str, str]:
         for op, cls in _REGISTER_RE.findall(text):
             out[op] = cls
     return out
+
+
+_KEY_IF_RE = re.compile(r"^[ \t]*#[ \t]*(?:el)?if\b.*$", re.M)
+_DEFINED_KEY_RE = re.compile(r"\bdefined\s*\(?\s*TILING_KEY_VAR\b\s*\)?")
+
+
+def _require_key_for_if(text: str, own_headers: Sequence[bytes], shown: str) -> None:
+    """Raise when the source (or a header of its own) tests ``TILING_KEY_VAR`` in ``#if`` but no tiling key
+    was given: the op build compiles such a kernel once per key with ``-DTILING_KEY_VAR=<key>``; without
+    one it is the run-time key, which the preprocessor cannot read."""
+    parts = [(shown, text), *((b.split(b"\0", 1)[0].decode("utf-8", "replace"),
+                               b.split(b"\0", 1)[1].decode("utf-8", "replace")) for b in own_headers)]
+    for name, part in parts:
+        for m in _KEY_IF_RE.finditer(part):
+            if re.search(r"\bTILING_KEY_VAR\b", _DEFINED_KEY_RE.sub(" ", m.group(0))):
+                line = part.count("\n", 0, m.start()) + 1
+                raise KernelBuildError(
+                    f"{name}:{line} tests TILING_KEY_VAR in the preprocessor ({m.group(0).strip()!r}) but no tiling "
+                    "key was given: pass tiling_key=<key> (--tiling-key), one build per key as the op build does "
+                    "(-DTILING_KEY_VAR=<key>)", file=name, line=line)
 
 
 def op_project_flags(tiling_header: str | os.PathLike | None, op_type: str | None,
