@@ -37,6 +37,9 @@ COMPILE_ARGS = {
                                                  "tiling_key": 1,
                                                  "dtypes": {"x": "float32", "y": "float32", "z": "float32"}},
     COMPAT / "op_project_tpl" / "op_kernel" / "tpl_scale.cpp": {"tpl_args": {"D_T_X": 1, "TILE_NUM": 8, "RELU": 1}},
+    COMPAT / "op_project_preproc" / "op_kernel" / "key_dtype_select.cpp": {
+        "tiling_header": COMPAT / "op_project_preproc" / "op_host" / "key_dtype_select_tiling.h",
+        "tiling_key": 1000000000000101012, "dtypes": {"x": "float16", "y": "float16"}},
     COMPAT / "op_project_registry" / "op_kernel" / "row_norm.cpp": {
         "tiling_header": COMPAT / "op_project_registry" / "op_host" / "row_norm_tiling.h"},
     # APIs of the Atlas inference series AI Core only (the reference marks Atlas A2 x)

@@ -72,6 +72,17 @@ def test_a_vector_only_kernel_of_the_file_runs_the_vector_pass(kernels):
     assert out.numpy()[:4].tolist() == [0, 1, 200, 2]
 
 
+def test_a_vector_only_template_kernel_starts_only_on_its_vector_pass(kernels):
+    out_np = np.full((16,), -1, np.int32)
+    out_np[8] = 0
+    out = pyasc.tensor(out_np, device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("mix_split_vec_only_tpl<half>"), 1, (out,))
+    pyasc.synchronize("sim")
+    got = out.numpy()
+    assert got[:4].tolist() == [0, 1, 200, 2] and got[8] == 1  # the vector pass only, once
+
+
 def test_only_mixed_kernels_testing_the_core_macros_build_twice():
     flags = pyasc_sim.build.arch_defines("Ascend910B1", "vec")
     mixed = "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);"

@@ -79,6 +79,19 @@ def test_generic_core_macros_are_per_core_kind_too(binary):
     assert "-D__DAV_CUBE__=1" in aic and "-D__DAV_VEC__=1" not in aic
 
 
+def test_a_vector_only_template_launch_runs_only_its_vector_pass(binary):
+    # before: its <<<>>> instance started on the cube pass (only extern "C" kernels were checked)
+    blocks = 2
+    out_np = np.full((blocks * 16,), -1, np.int32)
+    out_np[8::16] = 0
+    out = pyasc.tensor(out_np, device="sim")
+    pyasc.synchronize("sim")
+    pyasc_sim.host_function(binary, "vec_only_do", ["uint32", "pointer", "pointer"])(blocks, None, out)
+    pyasc.synchronize()
+    rows = out.numpy().reshape(blocks, 16)
+    assert rows[:, :4].tolist() == [[0, 1, 200, 2]] * blocks and rows[:, 8].tolist() == [1] * blocks
+
+
 def test_the_vector_pass_copies_are_not_host_functions(binary):
     out = subprocess.run(["nm", "-D", "--defined-only", binary], capture_output=True, text=True, check=True).stdout
     assert ".pyasc_aiv" in out  # the binary holds the vector pass's renamed launcher too

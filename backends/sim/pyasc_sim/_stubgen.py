@@ -35,12 +35,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 #: bumped whenever the generated code changes (part of the compile cache key)
-STUB_VERSION = "7"  # 4: typed argument layout + the .pyasc_sim_sig signature table; 5: template instances;
+STUB_VERSION = "8"  # 4: typed argument layout + the .pyasc_sim_sig signature table; 5: template instances;
 #                     6: the stand-in header has arch.h's architecture defaults; 7: mixed kernels per core kind,
-#                     sys_workspace entries
+#                     sys_workspace entries; 8: vector-only template kernels run the vector pass,
+#                     the op build's DT_* numbers in the stand-in header
 
 _FAKE_HEADER = """\
 /* pyasc_sim._stubgen: stand-in kernel_operator.h used only to find kernel signatures */
@@ -59,6 +61,11 @@ _FAKE_HEADER = """\
 #if !defined(__DAV_C220_VEC__) && !defined(__DAV_C220_CUBE__) && __NPU_ARCH__ == 2201 && \\
     !defined(PYASC_SIM_NO_DAV_MACRO)
 #define __DAV_C220_VEC__ 1
+#endif
+/* an op build's DT_* / FORMAT_* numbers (kapi/op_dtypes.h), so `#if ORIG_DTYPE_X == DT_FLOAT16` takes the
+   same branch here as in the real compile */
+#ifdef PYASC_SIM_OP_DTYPE_MACROS
+#include "pyasc_sim/kapi/op_dtypes.h"
 #endif
 """
 
@@ -119,6 +126,7 @@ class Template:
     line: int
     tparams: list[tuple[str, str | None]]
     params: list[str]
+    vector_only: bool = False  # its body declares KERNEL_TYPE_AIV_ONLY / MIX_AIV_1_0 (as Kernel.vector_only)
 
 
 def canonical_name(name: str) -> str:
@@ -233,7 +241,8 @@ def find_templates(preprocessed: str, source_file: str) -> dict[str, Template]:
         file, line = _location(preprocessed, m.start(3), source_file)
         prev = found.get(m.group(3))
         if prev is None or m.group(5) == "{":
-            found[m.group(3)] = Template(m.group(3), file, line, tparams, _split_params(m.group(4)))
+            vector_only = m.group(5) == "{" and bool(_VECTOR_ONLY_RE.search(_body(preprocessed, m.end() - 1)))
+            found[m.group(3)] = Template(m.group(3), file, line, tparams, _split_params(m.group(4)), vector_only)
     return found
 
 
@@ -250,7 +259,9 @@ def instantiate(t: Template, args: list[str]) -> Kernel:
     def sub(text: str) -> str:
         return re.sub(r"\b[A-Za-z_]\w*\b", lambda m: subst.get(m.group(0), m.group(0)), text)
 
-    return _kernel(name, [sub(p) for p in t.params], t.file, t.line, instance=True)
+    k = _kernel(name, [sub(p) for p in t.params], t.file, t.line, instance=True)
+    k.vector_only = t.vector_only
+    return k
 
 
 _VECTOR_ONLY_RE = re.compile(r"\bKERNEL_TASK_TYPE_DEFAULT\s*\(\s*(?:\w+::)*KERNEL_TYPE_(?:AIV_ONLY|MIX_AIV_1_0)\s*\)")
@@ -347,7 +358,7 @@ def workspace_index(k: Kernel) -> int | None:
 
 
 def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str | None = None,
-             sys_workspace: bool = False) -> str:
+             sys_workspace: bool = False, vector_only_templates: Sequence[str] = ()) -> str:
     """The stub translation unit: includes ``source`` (by absolute path), then one entry stub per
     kernel in the kernel API's form (``PYASC_SIM_KERNEL_SIG(name, text)``, kernel_api/include/
     pyasc_sim/kapi/entry.h): it deduces the parameter types, unpacks the arguments at their typed
@@ -361,7 +372,9 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str
     ``split`` is set for a mixed kernel built once per core kind (``pyasc_sim.build``): ``"aiv"``
     writes the vector pass's unit, which has no entries, only ``__pyasc_sim_aiv_get_<i>`` handing out
     each kernel's address; ``"aic"`` writes the cube pass's entries, which run the cube pass on the
-    block's AIC and the vector pass (from the getter) on its AIV (``run_entry``'s ``aiv_fn``)."""
+    block's AIC and the vector pass (from the getter) on its AIV (``run_entry``'s ``aiv_fn``);
+    ``vector_only_templates`` (a kernel-launch source's vector-only template kernels) are registered
+    there so that their ``<<<>>>``-launched instances run the vector pass alone (kapi/host_launch.h)."""
 
     def runs(k: Kernel) -> str:  # the function an entry runs: the kernel, or its system-workspace wrapper
         ws = workspace_index(k) if sys_workspace else None
@@ -383,6 +396,10 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str
         '#include "kernel_operator.h"',
         "",
     ]
+    if split == "aic":
+        out += [f"static const bool __pyasc_sim_vector_only_{i} = "
+                f"::pyasc_sim::host::register_vector_only_template({_cxx_string(n)});"
+                for i, n in enumerate(vector_only_templates)]
     for i, k in enumerate(kernels):
         params = ", ".join(f"{p.kind} {p.name}".strip() for p in k.params)
         out.append(f"// {k.name}({params})  {k.file}:{k.line}")

@@ -223,8 +223,10 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     that uses ``BEGIN_TILING_DATA_DEF``), included before the source so ``GET_TILING_DATA`` finds
     the struct ``REGISTER_TILING_DATA_CLASS(op_type, Struct)`` registers (``op_type`` may be left
     out when the header registers one op). ``dtypes`` maps the op's input/output names to dtypes
-    (``{"x": "float16"}`` defines ``DTYPE_X`` as ``half`` and ``ORIG_DTYPE_X``); ``tiling_key`` is
-    the key ``TILING_KEY_IS`` compares with (default 0). See :mod:`pyasc_sim.tiling` for filling
+    (``{"x": "float16"}`` defines ``DTYPE_X`` as ``half``, ``ORIG_DTYPE_X`` as ``DT_FLOAT16`` and
+    ``FORMAT_X`` as ``FORMAT_ND``, with the ``DT_*`` / ``FORMAT_*`` numbers of kapi/op_dtypes.h, as CANN's
+    op build does); ``tiling_key`` is the key ``TILING_KEY_IS`` compares with (default 0) and the number
+    ``TILING_KEY_VAR`` is defined as (so ``#if TILING_KEY_VAR == k`` works). See :mod:`pyasc_sim.tiling` for filling
     a macro-declared struct from Python.
 
     Tiling template programming (``ASCENDC_TPL_ARGS_DECL`` / ``ASCENDC_TPL_SEL`` from
@@ -274,6 +276,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     isa_flags, isa_key = target_isa(cxx, isa)
     src_dir = os.path.dirname(path) if path else os.getcwd()
     own_headers = _local_includes(text, src_dir, set())
+    if tiling_key is None and tpl_args is None and not any(f.startswith("-DTILING_KEY_VAR") for f in extra_flags):
+        _require_key_for_if(text, own_headers, path or "<source>")
     if raw_gm is None:
         raw_gm = checks and uses_raw_gm(text, own_headers)
     flags = ["-std=c++20", opt, "-g1", *isa_flags, *FP_FLAGS, "-shared", "-fPIC", "-fvisibility=hidden", *PRELUDE_FLAGS,
@@ -423,7 +427,9 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         # source stay byte-identical (two processes compiling it at once publish the same binary)
         common = [f"-fdebug-prefix-map={tmpdir}=/pyasc-build", *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc]
         if mix_build.wanted(flags, pre, [text.encode(), *_local_includes(text, src_dir, set())]):
-            _build_mixed(tmpdir, prelude, found, checks, flags, common, cxx, shown, tmp_out, sys_workspace)
+            vector_only = sorted(n for n, t in _stubgen.find_templates(pre, shown).items() if t.vector_only) \
+                if launches else []
+            _build_mixed(tmpdir, prelude, found, checks, flags, common, cxx, shown, tmp_out, sys_workspace, vector_only)
             return cache.publish(root, f"ascendc_{key}", tmp_out)
         stub = os.path.join(tmpdir, "stubs.cpp")
         with open(stub, "w", encoding="utf-8") as f:
@@ -438,14 +444,16 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
 
 
 def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: list[str], common: list[str],
-                 cxx: str, shown: str, tmp_out: str, sys_workspace: bool = False) -> None:
+                 cxx: str, shown: str, tmp_out: str, sys_workspace: bool = False,
+                 vector_only: Sequence[str] = ()) -> None:
     """Build a mixed kernel once per core kind into ``tmp_out`` (:mod:`pyasc_sim.mix_build`): the cube
     and vector passes compile at the same time, the vector pass's symbols are renamed, one link."""
     procs = []
     for kind in ("aic", "aiv"):
         stub = os.path.join(tmpdir, f"stubs_{kind}.cpp")
         with open(stub, "w", encoding="utf-8") as f:
-            f.write(_stubgen.generate(prelude, found, checks=checks, split=kind, sys_workspace=sys_workspace))
+            f.write(_stubgen.generate(prelude, found, checks=checks, split=kind, sys_workspace=sys_workspace,
+                                      vector_only_templates=vector_only))
         cmd = [cxx, *mix_build.pass_flags(flags, kind), *common, stub, "-o", os.path.join(tmpdir, f"{kind}.o")]
         procs.append((cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
     for cmd, proc in procs:
@@ -505,7 +513,7 @@ def _tpl_instances(pre: str, shown: str, tpl_args, tiling_key: int | None) -> tu
         return [], []
     if tpl_args is not None:
         values = decl.values_of(tpl_args)
-        key_flag = [f"-DPYASC_SIM_TILING_KEY={decl.encode(values)}ull"]
+        key_flag = tiling_key_flags(decl.encode(values))
     else:
         values = list(decl.decode(tiling_key).values())
         key_flag = []
@@ -539,6 +547,19 @@ _C_TYPES = {
     "uint16": "uint16_t", "int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t", "uint64": "uint64_t",
     "bool": "bool",
 }
+#: ORIG_DTYPE_X as the op build defines it: the ge::DataType name (a number in kapi/op_dtypes.h)
+_DT_NAMES = {
+    "half": "DT_FLOAT16", "float": "DT_FLOAT", "bfloat16_t": "DT_BF16", "double": "DT_DOUBLE", "int8_t": "DT_INT8",
+    "uint8_t": "DT_UINT8", "int16_t": "DT_INT16", "uint16_t": "DT_UINT16", "int32_t": "DT_INT32",
+    "uint32_t": "DT_UINT32", "int64_t": "DT_INT64", "uint64_t": "DT_UINT64", "bool": "DT_BOOL",
+}
+
+
+def tiling_key_flags(key: int) -> list[str]:
+    """The flags a binary built for tiling key ``key`` gets: the run-time slot's initial value and
+    ``TILING_KEY_VAR`` as the op build defines it (a number, so ``#if TILING_KEY_VAR == k`` works;
+    ``ull`` above INT64_MAX, where a plain decimal literal would not fit a signed type)."""
+    return [f"-DPYASC_SIM_TILING_KEY={key}ull", f"-DTILING_KEY_VAR={key}" + ("ull" if key >= 2 ** 63 else "")]
 
 
 def _file_bytes(path: str) -> bytes:
@@ -579,6 +600,26 @@ def registered_ops(headers: Sequence[str]) -> dict[str, str]:
     return out
 
 
+_KEY_IF_RE = re.compile(r"^[ \t]*#[ \t]*(?:el)?if\b.*$", re.M)
+_DEFINED_KEY_RE = re.compile(r"\bdefined\s*\(?\s*TILING_KEY_VAR\b\s*\)?")
+
+
+def _require_key_for_if(text: str, own_headers: Sequence[bytes], shown: str) -> None:
+    """Raise when the source (or a header of its own) tests ``TILING_KEY_VAR`` in ``#if`` but no tiling key
+    was given: the op build compiles such a kernel once per key with ``-DTILING_KEY_VAR=<key>``; without
+    one it is the run-time key, which the preprocessor cannot read."""
+    parts = [(shown, text), *((b.split(b"\0", 1)[0].decode("utf-8", "replace"),
+                               b.split(b"\0", 1)[1].decode("utf-8", "replace")) for b in own_headers)]
+    for name, part in parts:
+        for m in _KEY_IF_RE.finditer(part):
+            if re.search(r"\bTILING_KEY_VAR\b", _DEFINED_KEY_RE.sub(" ", m.group(0))):
+                line = part.count("\n", 0, m.start()) + 1
+                raise KernelBuildError(
+                    f"{name}:{line} tests TILING_KEY_VAR in the preprocessor ({m.group(0).strip()!r}) but no tiling "
+                    "key was given: pass tiling_key=<key> (--tiling-key), one build per key as the op build does "
+                    "(-DTILING_KEY_VAR=<key>)", file=name, line=line)
+
+
 def op_project_flags(tiling_header: str | os.PathLike | None, op_type: str | None,
                      dtypes: dict[str, str] | None, tiling_key: int | None) -> tuple[list[str], list[str]]:
     """(compiler flags, files whose content belongs to the cache key) for an op-project kernel."""
@@ -609,11 +650,14 @@ def op_project_flags(tiling_header: str | os.PathLike | None, op_type: str | Non
         if key not in _C_TYPES:
             raise KernelBuildError(f"dtype {dtype!r} of {name!r} has no Ascend C type; use one of "
                                    f"{', '.join(sorted(_C_TYPES))}")
-        flags += [f"-DDTYPE_{name.upper()}={_C_TYPES[key]}", f"-DORIG_DTYPE_{name.upper()}={_C_TYPES[key]}"]
+        ctype, upper = _C_TYPES[key], name.upper()
+        flags += [f"-DDTYPE_{upper}={ctype}", f"-DORIG_DTYPE_{upper}={_DT_NAMES[ctype]}", f"-DFORMAT_{upper}=FORMAT_ND"]
+    if dtypes:
+        flags.append("-DPYASC_SIM_OP_DTYPE_MACROS=1")
     if tiling_key is not None:
         if isinstance(tiling_key, bool) or not isinstance(tiling_key, int) or not 0 <= tiling_key < 2 ** 64:
             raise KernelBuildError(f"tiling_key must be an integer in [0, 2**64), got {tiling_key!r}")
-        flags.append(f"-DPYASC_SIM_TILING_KEY={tiling_key}ull")
+        flags += tiling_key_flags(tiling_key)
     return flags, files
 
 

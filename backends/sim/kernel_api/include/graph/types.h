@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "pyasc_sim/kapi/dt_names_begin.h"
+
 namespace ge {
 enum DataType {
     DT_FLOAT = 0,
@@ -23,5 +25,6 @@ enum DataType {
     DT_BF16 = 27,
 };
 }  // namespace ge
+#include "pyasc_sim/kapi/dt_names_end.h"
 
 #endif  // PYASC_SIM_SDK_GRAPH_TYPES_H_

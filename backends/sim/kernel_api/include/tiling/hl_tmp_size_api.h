@@ -16,6 +16,7 @@
 #include "graph/tensor.h"
 #include "pyasc_sim/kapi/hl_tmp_sizes.h"
 #include "pyasc_sim/kapi/pad_tiling.h"
+#include "pyasc_sim/kapi/dt_names_begin.h"  // ge::DT_* below, also in an op build
 
 namespace optiling {
 using ::PadTiling;
@@ -240,5 +241,6 @@ inline uint32_t GetGeluMinTmpSize(const ge::Shape &srcShape, const uint32_t type
     return minValue;
 }
 }  // namespace AscendC
+#include "pyasc_sim/kapi/dt_names_end.h"
 
 #endif  // PYASC_SIM_SDK_TILING_HL_TMP_SIZE_API_H_

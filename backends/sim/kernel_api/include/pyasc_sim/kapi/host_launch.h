@@ -20,6 +20,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -198,6 +199,24 @@ inline void *aiv_instance(const char *name) {
     return it != aiv_instances().end() ? it->second : nullptr;
 }
 
+// A split build's template kernels whose body declares KERNEL_TYPE_AIV_ONLY / MIX_AIV_1_0 (by template
+// name, registered by the cube pass's stubs): their instances' one core is an AIV, which runs the
+// vector pass.
+inline std::set<std::string> &vector_only_templates() {
+    static std::set<std::string> s;
+    return s;
+}
+inline bool register_vector_only_template(const char *name) {
+    std::lock_guard<std::mutex> lock(instance_mutex());
+    vector_only_templates().insert(name);
+    return true;
+}
+inline bool vector_only_instance(const char *instance) {  // "kernel<half>" of a registered "kernel"
+    const std::string s = instance;
+    std::lock_guard<std::mutex> lock(instance_mutex());
+    return vector_only_templates().count(s.substr(0, s.find('<'))) != 0;
+}
+
 // The instance in GCC's / clang's __PRETTY_FUNCTION__ of Instance<Fn>::name ("... [with auto Fn = &k<half>]").
 inline std::string instance_name(const char *pretty) {
     std::string s = pretty;
@@ -225,7 +244,13 @@ struct Instance {
         static const decltype(Fn) fn = reinterpret_cast<decltype(Fn)>(aiv_instance(name()));
         return fn;
     }
-    static void entry(PyascSimBlockContext *ctx) { ::pyasc_sim::kapi::run_entry(ctx, name(), Fn, aiv()); }
+    static void entry(PyascSimBlockContext *ctx) {
+        if (aiv() != nullptr && vector_only_instance(name())) {
+            ::pyasc_sim::kapi::run_entry(ctx, name(), aiv());  // a vector-only kernel: its AIV pass alone
+        } else {
+            ::pyasc_sim::kapi::run_entry(ctx, name(), Fn, aiv());
+        }
+    }
 #else
     static void entry(PyascSimBlockContext *ctx) { ::pyasc_sim::kapi::run_entry(ctx, name(), Fn); }
 #endif

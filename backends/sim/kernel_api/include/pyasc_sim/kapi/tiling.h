@@ -83,7 +83,17 @@ using __pyasc_sim_tiling_default_t = ::pyasc_sim::kapi::NoTilingStruct;
     std::memcpy(&var, reinterpret_cast<const uint8_t *>(tiling_arg) + offsetof(tiling_struct, member), \
                 sizeof(var))
 
+// compile(tiling_key=k) also defines TILING_KEY_VAR=k on the command line, as CANN's op build does
+// (one binary per key), so `#if TILING_KEY_VAR == k` selects code in the preprocessor; without a
+// key (CPU-debug programs: ICPU_SET_TILING_KEY) it is the run-time key.
+#ifndef TILING_KEY_VAR
 #define TILING_KEY_VAR (::pyasc_sim::kapi::tiling_key_slot())
+#endif
+// compile(dtypes=...) defines ORIG_DTYPE_X=DT_FLOAT16 ... and PYASC_SIM_OP_DTYPE_MACROS: the DT_* /
+// FORMAT_* numbers `#if ORIG_DTYPE_X == DT_FLOAT16` compares.
+#ifdef PYASC_SIM_OP_DTYPE_MACROS
+#include "pyasc_sim/kapi/op_dtypes.h"
+#endif
 #define TILING_KEY_IS(k) (::pyasc_sim::kapi::tiling_key_slot() == static_cast<uint64_t>(k))
 
 namespace AscendC {

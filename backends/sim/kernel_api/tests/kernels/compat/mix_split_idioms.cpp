@@ -195,6 +195,30 @@ extern "C" __global__ __aicore__ void mix_split_vec_only(GM_ADDR out) {
     o.SetValue(3, Part().Kind());
 }
 
+// mix_split_vec_only_tpl<T>: a vector-only TEMPLATE kernel (public template op kernels declare the task
+// type in their body too): its one core per block is an AIV, so it runs only the vector pass:
+// out[0..3] = {cube macro, vector macro, PassTag(), sizeof(T)}; out[8] counts the passes that ran.
+template <typename T>
+__global__ __aicore__ void mix_split_vec_only_tpl(GM_ADDR out) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    GlobalTensor<int32_t> o;
+    o.SetGlobalBuffer((__gm__ int32_t *)out, 16);
+#if defined(__DAV_C220_CUBE__)
+    o.SetValue(0, 1);
+#else
+    o.SetValue(0, 0);
+#endif
+#if defined(__DAV_C220_VEC__)
+    o.SetValue(1, 1);
+#else
+    o.SetValue(1, 0);
+#endif
+    o.SetValue(2, PassTag());
+    o.SetValue(3, static_cast<int32_t>(sizeof(T)));
+    o.SetValue(8, o.GetValue(8) + 1);
+}
+template __global__ __aicore__ void mix_split_vec_only_tpl<half>(GM_ADDR out);
+
 // mix_split_handback: the AIV hand a flag back to their AIC (CrossCoreSetFlag<2> from the vector half, the
 // AIC's CrossCoreWaitFlag<2>), as public mixed kernels end a phase; the AIC then writes 7 to out[0]. With
 // `bad` != 0 each AIV first asks a 32-byte TBuf for 64 floats (local-out-of-bounds) and never sets the flag:

@@ -156,3 +156,32 @@ void mix_dav_do(uint32_t blockDim, void *stream, uint8_t *info)
 {
     mix_dav<<<blockDim, nullptr, stream>>>(info);
 }
+
+// vec_only_tpl<T>(out): a vector-only TEMPLATE kernel in this split file, launched with <<<>>>: each
+// block is one AIV running the vector pass only: out[16 * block + 0..3] = {cube macro, vector macro,
+// PassTag(), sizeof(T)}, out[16 * block + 8] counts the passes that ran.
+template <typename T>
+__global__ __aicore__ void vec_only_tpl(GM_ADDR out)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    GlobalTensor<int32_t> row;
+    row.SetGlobalBuffer((__gm__ int32_t *)out + 16 * GetBlockIdx(), 16);
+#if defined(__DAV_C220_CUBE__)
+    row.SetValue(0, 1);
+#else
+    row.SetValue(0, 0);
+#endif
+#if defined(__DAV_C220_VEC__)
+    row.SetValue(1, 1);
+#else
+    row.SetValue(1, 0);
+#endif
+    row.SetValue(2, PassTag());
+    row.SetValue(3, static_cast<int32_t>(sizeof(T)));
+    row.SetValue(8, row.GetValue(8) + 1);
+}
+
+void vec_only_do(uint32_t blockDim, void *stream, uint8_t *out)
+{
+    vec_only_tpl<half><<<blockDim, nullptr, stream>>>(out);
+}
