@@ -26,6 +26,7 @@
 #include "pyasc_sim/kapi/matmul_tiling.h"
 #include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/xcore.h"
+#include "pyasc_sim/kapi/study14.h"  // MatmulCallBackFunc
 
 enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
@@ -474,6 +475,7 @@ inline void regist_matmul(TPipe *pipe, M1 &obj, M2 &next, Rest &&...rest) {
 
 namespace matmul {
 using AscendC::Matmul;
+using AscendC::MatmulCallBackFunc;
 using AscendC::MatmulConfig;
 using AscendC::MatmulType;
 using AscendC::CFG_MDL;

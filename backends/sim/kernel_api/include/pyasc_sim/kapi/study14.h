@@ -204,8 +204,7 @@ struct MatmulCallBackFunc {
 
 }  // namespace AscendC
 
-namespace matmul {
-using AscendC::MatmulCallBackFunc;
-}  // namespace matmul
+// matmul::MatmulCallBackFunc is declared in kapi/matmul.h (lib/matmul_intf.h): a global namespace `matmul`
+// here would clash with kernels named matmul.
 
 #endif  // PYASC_SIM_KAPI_STUDY14_H_
