@@ -42,6 +42,9 @@ COMPILE_ARGS = {
         "tiling_key": 1000000000000101012, "dtypes": {"x": "float16", "y": "float16"}},
     COMPAT / "op_project_registry" / "op_kernel" / "row_norm.cpp": {
         "tiling_header": COMPAT / "op_project_registry" / "op_host" / "row_norm_tiling.h"},
+    COMPAT / "op_project_host" / "op_kernel" / "host_tiled_axpy.cpp": {
+        "tiling_header": COMPAT / "op_project_host" / "op_host" / "host_tiled_axpy_tiling.h",
+        "op_type": "HostTiledAxpy", "dtypes": {"x": "float16", "y": "float16", "z": "float16"}},
     # APIs of the Atlas inference series AI Core only (the reference marks Atlas A2 x)
     COMPAT / "proposal_sort_310p.cpp": {"soc": "Ascend310P3"},
     COMPAT / "scatter_310p.cpp": {"soc": "Ascend310P3"},

@@ -636,8 +636,11 @@ def op_project_flags(tiling_header: str | os.PathLike | None, op_type: str | Non
         if op_type is not None and op_type not in ops:
             raise KernelBuildError(f"op_type {op_type!r} has no REGISTER_TILING_DATA_CLASS({op_type}, ...) in "
                                    f"{', '.join(files)}; registered: {', '.join(sorted(ops)) or 'none'}")
+        # the host header sees no DT_* / FORMAT_* numbers (it may spell ge::DT_FLOAT16): kapi/host_header_begin.h
+        flags += ["-include", "pyasc_sim/kapi/host_header_begin.h"]
         for h in files:
             flags += ["-include", h]
+        flags += ["-include", "pyasc_sim/kapi/host_header_end.h"]
         if op_type is not None:
             flags.append(f"-D__PYASC_SIM_TILING_TYPE=__pyasc_tiling_type_{op_type}")
     elif op_type is not None:

@@ -3,7 +3,8 @@
 // tiling-struct macros and the high-level APIs' tiling structs, ge::Shape / ge::DataType, and the
 // temporary-buffer helpers of CumSum, Pad / UnPad and the quantization APIs (tiling/hl_tmp_size_api.h), those and the
 // tiling of SoftmaxFlash(V2), DeepNorm, LayerNormGrad(Beta) (tiling/hl_norm_tiling_api.h) and ConfusionTranspose's
-// tiling (tiling/confusion_transpose_tiling_api.h); the other host
+// tiling (tiling/confusion_transpose_tiling_api.h), platform_ascendc::PlatformAscendC and the matmul_tiling names
+// host tiling headers declare functions over (tiling/matmul_host_tiling.h); the other host
 // tiling functions are not provided (a kernel build never calls them).
 #ifndef PYASC_SIM_SDK_TILING_TILING_API_H_
 #define PYASC_SIM_SDK_TILING_TILING_API_H_
@@ -13,5 +14,7 @@
 #include "tiling/hl_tmp_size_api.h"
 #include "tiling/confusion_transpose_tiling_api.h"
 #include "tiling/hl_norm_tiling_api.h"
+#include "tiling/platform/platform_ascendc.h"
+#include "tiling/matmul_host_tiling.h"
 
 #endif  // PYASC_SIM_SDK_TILING_TILING_API_H_

@@ -1,0 +1,12 @@
+// platform/platform_infos_def.h -- fe::PlatFormInfos, the platform description CANN's op framework hands a
+// host tiling function (gert::TilingContext::GetPlatformInfo()) and PlatformAscendC's constructor takes.
+// On pyasc_sim only the name exists (an empty class): op projects' host tiling headers declare members and
+// parameters of this type, and the kernel build that includes such a header never reads it.
+#ifndef PYASC_SIM_SDK_PLATFORM_PLATFORM_INFOS_DEF_H_
+#define PYASC_SIM_SDK_PLATFORM_PLATFORM_INFOS_DEF_H_
+
+namespace fe {
+class PlatFormInfos {};
+}  // namespace fe
+
+#endif  // PYASC_SIM_SDK_PLATFORM_PLATFORM_INFOS_DEF_H_
