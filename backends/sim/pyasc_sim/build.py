@@ -283,9 +283,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     flags = ["-std=c++20", opt, "-g1", *isa_flags, *FP_FLAGS, "-shared", "-fPIC", "-fvisibility=hidden", *PRELUDE_FLAGS,
              *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *(RAW_GM_FLAGS if raw_gm and checks else []),
              *arch_defines(soc, core), *project_flags]
-    if "-D__CCE_AICORE__=310" in flags and uses_simt(text, own_headers):
-        flags += SIMT_FLAGS
-    flags += extra_flags
+    flags += [*simt_flags(flags, text, own_headers), *extra_flags]
     root = cache.directory()
     h = hashlib.sha256()
     for part in (_LAYOUT.encode(), text.encode(), cxx.encode(), "\0".join(flags).encode(), repr(kernels).encode(), repr(instances).encode(),
@@ -320,6 +318,12 @@ def uses_simt(text: str, own_headers: Sequence[bytes] = ()) -> bool:
     """Whether an Ascend C source (with its own headers) starts SIMT VF calls (``Simt::VF_CALL`` /
     ``asc_vf_call``): such a build gets :data:`SIMT_FLAGS`."""
     return any(_SIMT_RE.search(part) for part in (text.encode(), *own_headers))
+
+
+def simt_flags(flags: Sequence[str], text: str, own_headers: Sequence[bytes] = ()) -> tuple[str, ...]:
+    """:data:`SIMT_FLAGS` for an Ascend 950 build (``flags`` from :func:`arch_defines`) of a source that
+    starts SIMT VF calls, else nothing: shared by :func:`compile` and the CPU-debug build."""
+    return SIMT_FLAGS if "-D__CCE_AICORE__=310" in flags and uses_simt(text, own_headers) else ()
 
 
 _GM_RE = re.compile(r"\b__gm__\b")

@@ -14,8 +14,8 @@ import tempfile
 from collections.abc import Sequence
 
 from . import _stubgen, mix_build
-from .build import (SIMT_FLAGS, KernelBuildError, KernelCompileError, _compiler, _first_error, _kernel_api_include,
-                    _local_includes, arch_defines, uses_simt)
+from .build import (KernelBuildError, KernelCompileError, _compiler, _first_error, _kernel_api_include, _local_includes,
+                    arch_defines, simt_flags)
 
 __all__ = ["build", "cmake_module", "compile_object", "run"]
 
@@ -100,23 +100,20 @@ class _Compile:
                 dirs.append(d)
         self.flags = ["-std=c++20", *(["-O0", "-g"] if debug else ["-O2"]), "-pthread", "-fno-math-errno",
                       *arch_defines(soc), "-I", inc, *(a for d in dirs for a in ("-I", d)), *extra_flags]
-        if "-D__CCE_AICORE__=310" in self.flags:  # SIMT VF calls: the lockstep warp's hooks (build.SIMT_FLAGS)
-            with open(source, "rb") as f:
-                text = f.read().decode("utf-8", "replace")
-            if uses_simt(text, _local_includes(text, os.path.dirname(source), set())):
-                self.flags += SIMT_FLAGS
-        self.kernels = self._split_kernels(inc)
+        with open(source, "rb") as f:
+            data = f.read()
+        text = data.decode("utf-8", "replace")
+        own = [data, *_local_includes(text, os.path.dirname(source), set())]  # the source and its own headers
+        self.flags += simt_flags(self.flags, text, own[1:])  # SIMT VF calls: the lockstep warp's hooks
+        self.kernels = self._split_kernels(inc, own)
         # the vector pass's getters, named after the source: several split sources link into one program
         tag = hashlib.sha256(source.encode()).hexdigest()[:12]
         self.getters = [f"{_stubgen.aiv_getter(i)}_{tag}" for i in range(len(self.kernels or ()))]
         self.procs: list[tuple[list[str], subprocess.Popen]] = []
 
-    def _split_kernels(self, inc: str) -> list | None:
-        """The kernels of a source to build per core kind, else None (most sources: one compile)."""
-        with open(self.source, "rb") as f:
-            data = f.read()
-        text = data.decode("utf-8", "replace")
-        own = [data, *_local_includes(text, os.path.dirname(self.source), set())]
+    def _split_kernels(self, inc: str, own: list[bytes]) -> list | None:
+        """The kernels of a source (``own``: its bytes and its own headers') to build per core kind, else
+        None (most sources: one compile)."""
         if mix_build.VEC_FLAG not in self.flags or not any(mix_build.tests_core_macros(s) for s in own):
             return None  # the cheap test first (mix_build.wanted's own): most sources never name the core macros
         try:

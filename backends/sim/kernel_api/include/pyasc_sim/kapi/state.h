@@ -699,6 +699,7 @@ inline bool local_any_written(int kind, uint64_t offset, uint64_t bytes) {
 // CPU-debug program's AIV_MODE ICPU_RUN_KF, whose GmAlloc blocks are its arguments) is not checked.
 constexpr uint64_t kReachScanBlock = 64u << 10;
 constexpr uint64_t kReachScanTotal = 4u << 20;
+constexpr size_t kReachArgScan = 64u << 10;  // bytes of the argument blob read for addresses
 
 #if defined(__SANITIZE_THREAD__)
 #define PYASC_SIM_REACH_NOSAN __attribute__((no_sanitize_thread, noinline))
@@ -732,7 +733,7 @@ PYASC_SIM_REACH_NOSAN inline bool gm_reachable(BlockState &b, uint64_t base) {
     if (b.reach_state == 0) {
         b.reach_state = 1;
         const unsigned char *blob = static_cast<const unsigned char *>(c->args);
-        for (size_t off = 0; off + 8 <= c->args_size && off < 64 * 1024; off += 4) {  // 4: packed structs too
+        for (size_t off = 0; off + 8 <= c->args_size && off < kReachArgScan; off += 4) {  // 4: packed structs too
             uint64_t w;
             std::memcpy(&w, blob + off, 8);
             reach_word(b, w);
