@@ -97,6 +97,9 @@ inline void run_block(void (*fn)(P...), const char *name, uint32_t idx, uint32_t
     } else {
         // AIV_MODE runs a split build's vector pass (AIC_MODE its cube pass, the kernel itself)
         void (*const body)(P...) = core == AscendC::AIV && split_aiv(fn) != nullptr ? split_aiv(fn) : fn;
+        std::vector<unsigned char> blob;  // what the kernel was given, for gm-foreign-block
+        ctx.args_size = pack_args(blob, fn, args...);
+        ctx.args = blob.data();
         ::pyasc_sim::kapi::BlockScope scope(&ctx, name);
         try {
             body((P)(args)...);  // C-style, like the device launch: uint8_t * -> __gm__ T *

@@ -131,12 +131,13 @@ inline auto split_aiv(void (*fn)(P...)) -> void (*)(P...) {
     return it != m.end() ? reinterpret_cast<void (*)(P...)>(const_cast<void *>(it->second)) : nullptr;
 }
 
-// A block of a MIX_MODE launch: the arguments packed as the device launch lays them out, then the
-// kernel API's entry (the block's first core is its AIC; the mixed-kernel declaration starts the AIV).
+// The arguments of a CPU-debug launch packed as the device launch lays them out (the blob the
+// gm-foreign-block check reads: its GmAlloc pointers are what the kernel was given); returns the
+// blob's size in bytes (`blob` holds 8 more, zeroed).
 template <typename... P, typename... A>
-inline void run_entry_block(PyascSimBlockContext &ctx, void (*fn)(P...), const char *name, A... args) {
+inline size_t pack_args(std::vector<unsigned char> &blob, void (*)(P...), A... args) {
     constexpr auto table = ::pyasc_sim::kapi::param_table(static_cast<void (*)(std::decay_t<P>...)>(nullptr));
-    std::vector<unsigned char> blob(static_cast<size_t>(table[1 + 4 * sizeof...(P)]) + 8, 0);
+    blob.assign(static_cast<size_t>(table[1 + 4 * sizeof...(P)]) + 8, 0);
     size_t i = 0;
     auto put = [&](auto tag, auto value) {
         using T = typename decltype(tag)::type;
@@ -145,8 +146,16 @@ inline void run_entry_block(PyascSimBlockContext &ctx, void (*fn)(P...), const c
         ++i;
     };
     (put(std::common_type<std::decay_t<P>>{}, args), ...);
+    return static_cast<size_t>(table[1 + 4 * sizeof...(P)]);
+}
+
+// A block of a MIX_MODE launch: the arguments packed as the device launch lays them out, then the
+// kernel API's entry (the block's first core is its AIC; the mixed-kernel declaration starts the AIV).
+template <typename... P, typename... A>
+inline void run_entry_block(PyascSimBlockContext &ctx, void (*fn)(P...), const char *name, A... args) {
+    std::vector<unsigned char> blob;
+    ctx.args_size = pack_args(blob, fn, args...);
     ctx.args = blob.data();
-    ctx.args_size = static_cast<size_t>(table[1 + 4 * sizeof...(P)]);
     ::pyasc_sim::kapi::run_entry(&ctx, name, fn, split_aiv(fn));  // a split build: the AIV run the vector pass
     ctx.args = nullptr;
 }
