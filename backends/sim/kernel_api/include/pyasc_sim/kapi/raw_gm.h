@@ -17,8 +17,9 @@
 //                                              SetValue; in a SIMT thread a plain store, like __stg)
 // The hooks cannot throw through the instrumented caller (GCC declares them nothrow), so a failed
 // check is deferred: the block ends in that error when the kernel returns, and the access itself
-// lands; a failing store's target bytes are saved first and put back when the block ends (state.h
-// raw_save / raw_restore).  Atomic builtins (__atomic_*, std::atomic, atomicCAS ...) go through __tsan_atomic* hooks,
+// lands; a failing store's target bytes are saved first and put back at the block's next device-memory
+// access (after the store landed) and again when the block ends (state.h raw_save / raw_restore_pending /
+// raw_restore).  Atomic builtins (__atomic_*, std::atomic, atomicCAS ...) go through __tsan_atomic* hooks,
 // performed here with the same builtins; on device memory each is a release / acquire of its address
 // for gm-cross-core-race (a spin lock orders what it protects).
 #ifndef PYASC_SIM_KAPI_RAW_GM_H_
@@ -182,6 +183,7 @@ PYASC_SIM_RAW_NOSAN inline void guard_store(BlockState &b, const void *p, size_t
 PYASC_SIM_RAW_NOSAN inline void access(const void *p, size_t n, bool write, uintptr_t pc) {
     BlockState *bp = current_block_ptr();
     if (bp == nullptr || !bp->checks || bp->ctx == nullptr) return;
+    if (__builtin_expect(!bp->raw_pending.empty(), 0) && !bp->raw_busy) raw_restore_pending(*bp);  // they landed
     if (bp->failed || bp->deferred) {
         if (write) guard_store(*bp, p, n, pc);  // the block already failed: its bad stores are still undone
         return;

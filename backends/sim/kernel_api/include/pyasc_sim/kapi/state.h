@@ -219,8 +219,12 @@ struct BlockState {
     uint64_t raw_ok_lo[2] = {}, raw_ok_hi[2] = {};  // per kind (load, store)
     uint64_t raw_init_lo = 0, raw_init_hi = 0, raw_marked_lo = 0, raw_marked_hi = 0;
     // raw_gm.h: the device bytes this block's failing raw stores overwrote (their first values are
-    // kept process-wide, raw_gm::saved()); put back when the block ends (~BlockScope)
+    // kept process-wide, raw_gm::saved()); put back when the block ends (~BlockScope), and those of
+    // the latest failing stores (raw_pending, [address, address + bytes)) already at the block's next
+    // device-memory access, which runs after the store landed (raw_restore_pending)
     std::unordered_set<uint64_t> raw_saved;
+    std::vector<std::pair<uint64_t, size_t>> raw_pending;
+    bool raw_busy = false;  // inside raw_save (its instrumented callees' hooks must not restore)
     size_t raw_unsaved = 0;  // bytes past the save budget (not restored)
     // gm-foreign-block: the device blocks reachable from the launch's arguments ([base, end)),
     // found on the first GM access that misses the allocation cache (reach_state 1: the blocks the
@@ -695,8 +699,8 @@ inline bool local_any_written(int kind, uint64_t offset, uint64_t bytes) {
 // tiling structs passed by value), and, as a conservative garbage collector finds them, the blocks
 // that an 8-byte-aligned word stored in a reachable block points into (tensor lists /
 // ListTensorDesc tables, tiling data in GM carrying addresses): the first kReachScanBlock bytes of
-// each block, kReachScanTotal bytes in all per core.  A launch without an argument blob (a
-// CPU-debug program's AIV_MODE ICPU_RUN_KF, whose GmAlloc blocks are its arguments) is not checked.
+// each block, kReachScanTotal bytes in all per core.  A launch without an argument blob is not
+// checked (every launch path packs one: a CPU-debug ICPU_RUN_KF too, cpu_debug_cores.h pack_args).
 constexpr uint64_t kReachScanBlock = 64u << 10;
 constexpr uint64_t kReachScanTotal = 4u << 20;
 constexpr size_t kReachArgScan = 64u << 10;  // bytes of the argument blob read for addresses
@@ -779,7 +783,9 @@ inline RawSaved &raw_saved_bytes() {
 // Saves [a, a + n) (device memory about to be overwritten by a failing raw store) for b.
 PYASC_SIM_REACH_NOSAN inline void raw_save(BlockState &b, uint64_t a, size_t n) {
     RawSaved &s = raw_saved_bytes();
+    b.raw_busy = true;  // the map's instrumented code reads the device byte through a hook
     std::lock_guard<std::mutex> lock(s.mu);
+    if (b.raw_pending.size() < 64) b.raw_pending.emplace_back(a, n);  // else the block end puts them back
     for (uint64_t x = a; x < a + n; ++x) {
         if (b.raw_saved.count(x) != 0) continue;
         auto it = s.bytes.find(x);
@@ -793,10 +799,31 @@ PYASC_SIM_REACH_NOSAN inline void raw_save(BlockState &b, uint64_t a, size_t n) 
         ++it->second.second;
         b.raw_saved.insert(x);
     }
+    b.raw_busy = false;
+}
+
+// Puts back the first values of the bytes b's latest failing raw stores overwrote (raw_pending),
+// keeping them saved: called at the block's next device-memory access (raw_gm.h), after those stores
+// landed, so the wrong bytes are visible only between the store and the block's next GM access, not
+// until the block ends.  A byte another core's failing store also saved gets the same first value.
+PYASC_SIM_REACH_NOSAN inline void raw_restore_pending(BlockState &b) {
+    {
+        RawSaved &s = raw_saved_bytes();
+        std::lock_guard<std::mutex> lock(s.mu);
+        for (const auto &r : b.raw_pending) {
+            for (uint64_t x = r.first; x < r.first + r.second; ++x) {
+                auto it = s.bytes.find(x);
+                if (it != s.bytes.end()) *reinterpret_cast<volatile uint8_t *>(x) = it->second.first;
+            }
+        }
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    b.raw_pending.clear();
 }
 
 // Puts back the bytes b's failing raw stores overwrote (the block ends).
 PYASC_SIM_REACH_NOSAN inline void raw_restore(BlockState &b) {
+    b.raw_pending.clear();
     if (b.raw_saved.empty() && b.raw_unsaved == 0) return;
     {
         RawSaved &s = raw_saved_bytes();
