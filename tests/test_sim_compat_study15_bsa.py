@@ -103,3 +103,21 @@ def test_matmul_custom_copy_b1_gathers_key_blocks(binary, m, k, block, blocks, b
     rows = np.concatenate([np.arange(b * block, (b + 1) * block) for b in blocks])
     ref = a.astype(np.float32) @ key[rows].astype(np.float32).T
     np.testing.assert_allclose(c.numpy().reshape(m, n), ref, rtol=1e-5, atol=1e-5)
+
+
+def test_mixed_kernel_aic_leaves_at_regist_matmul_obj(binary):
+    from pyasc_sim import hl_tiling
+    m, n, k = 32, 32, 64
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal((m, k)) * 0.5).astype(np.float16)
+    b = (rng.standard_normal((k, n)) * 0.5).astype(np.float16)
+    t = hl_tiling.matmul_tiling(m, n, k, a_dtype="float16", c_dtype="float32")
+    c = pyasc.zeros((m * n,), dtype="float32", device="sim")
+    flags = pyasc.zeros((48,), dtype="int32", device="sim")
+    tiling = _dev(np.frombuffer(t.to_bytes(), dtype=np.uint8).copy())
+    _run(binary.function("study15_mix_regist"), 1, (_dev(a), _dev(b), c, tiling, flags))
+    got = flags.numpy()
+    assert got[0] == 1 and got[16] == 2  # both AIV ran past REGIST_MATMUL_OBJ
+    assert got[32] == 0  # the AIC did not
+    np.testing.assert_allclose(c.numpy().reshape(m, n), a.astype(np.float32) @ b.astype(np.float32),
+                               rtol=1e-5, atol=1e-5)

@@ -611,11 +611,29 @@ using AscendC::CFG_MDL;
 using AscendC::CFG_NORM;
 }  // namespace matmul
 
-// REGIST_MATMUL_OBJ(&pipe, workspace, obj1, &tiling1[, obj2, &tiling2 ...]): Init each object.
+// REGIST_MATMUL_OBJ(&pipe, workspace, obj1, &tiling1[, obj2, &tiling2 ...]): Init each object.  In a mixed
+// kernel (KERNEL_TYPE_MIX_AIC_1_2 / 1_1) the documented MIX mode drives the AIC by messages from the AIV ("AIC
+// and AIV independent running mechanism" page: MIX mode "通过消息机制驱动AIC运行"): the AIC serves the AIV's
+// Matmul calls and does not run the kernel code after REGIST_MATMUL_OBJ, which here returns from the enclosing
+// function on the AIC (the simulator computes each Matmul call on the calling AIV).  ASCENDC_CUBE_ONLY keeps the
+// AIC running (the Matmul runs on the AIC directly).
+namespace AscendC {
+namespace sim_detail {
+inline bool matmul_aic_serves_messages() {
+#ifdef ASCENDC_CUBE_ONLY
+    return false;
+#else
+    const pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    return b.mixed && b.core_kind == 1;  // the AIC of a mixed launch (kapi/mix.h, kCoreAIC)
+#endif
+}
+}  // namespace sim_detail
+}  // namespace AscendC
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                                     \
     do {                                                                                                             \
         (void)(workspace);                                                                                           \
         ::AscendC::sim_detail::regist_matmul(tpipe, __VA_ARGS__);                                                    \
-    } while (0)
+    } while (0);                                                                                                     \
+    if (::AscendC::sim_detail::matmul_aic_serves_messages()) return
 
 #endif  // PYASC_SIM_KAPI_MATMUL_H_

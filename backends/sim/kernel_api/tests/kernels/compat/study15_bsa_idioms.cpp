@@ -209,3 +209,40 @@ extern "C" __global__ __aicore__ void study15_matmul_copy_b1(GM_ADDR a, GM_ADDR 
     mm.IterateAll(cGm);
     mm.End();
 }
+
+// ---- A mixed kernel (MIX_AIC_1_2) with REGIST_MATMUL_OBJ first, as block_sparse_attention: in the documented MIX
+// mode the AIC serves the AIV's Matmul calls and does not run the code after REGIST_MATMUL_OBJ; each AIV marks
+// its slot (a 64-byte cache line each) and sub-block 0 runs the Matmul.  Slot 2 would be the AIC's.
+extern "C" __global__ __aicore__ void study15_mix_regist(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm,
+                                                         GM_ADDR flags)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    TCubeTiling tiling;
+    auto *words = reinterpret_cast<__gm__ uint32_t *>(tilingGm);
+    for (size_t i = 0; i < sizeof(TCubeTiling) / sizeof(uint32_t); ++i) {
+        reinterpret_cast<uint32_t *>(&tiling)[i] = words[i];
+    }
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    GlobalTensor<int32_t> flagGm;
+    aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(a), tiling.M * tiling.Ka);
+    bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(b), tiling.Kb * tiling.N);
+    cGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(c), tiling.M * tiling.N);
+    flagGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(flags), 48);
+    TPipe pipe;
+    matmul::Matmul<matmul::MatmulType<TPosition::GM, CubeFormat::ND, half>,
+                   matmul::MatmulType<TPosition::GM, CubeFormat::ND, half>,
+                   matmul::MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    if ASCEND_IS_AIC {
+        flagGm.SetValue(32, 1);  // not reached: the AIC left at REGIST_MATMUL_OBJ
+        return;
+    }
+    flagGm.SetValue(GetSubBlockIdx() * 16, 1 + static_cast<int32_t>(GetSubBlockIdx()));
+    if (GetSubBlockIdx() == 0) {
+        mm.SetTensorA(aGm);
+        mm.SetTensorB(bGm);
+        mm.IterateAll(cGm);
+        mm.End();
+    }
+}
