@@ -16,6 +16,7 @@
 #ifndef PYASC_SIM_KAPI_MATMUL_H_
 #define PYASC_SIM_KAPI_MATMUL_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -27,14 +28,26 @@
 #include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/xcore.h"
 #include "pyasc_sim/kapi/study14.h"  // MatmulCallBackFunc
+#include "pyasc_sim/kapi/matmul_utils.h"  // Align / AlignDown (namespace AscendC, as the SDK's Matmul headers)
 
 enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+// GetNormalConfig's parameter types (GetNormalConfig page, atlasascendc_api_07_0621): BatchMatmul's batch-size
+// relation to L1, the iteration order, the data-movement schedule, BatchMatmul's output mode.  They select
+// hardware scheduling only: no value changes on the simulator.
+enum class BatchMode : uint8_t { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
+enum class IterateOrder : uint8_t { ORDER_M = 0, ORDER_N, UNDEF };
+enum class ScheduleType : uint8_t { INNER_PRODUCT = 0, OUTER_PRODUCT };
+enum class BatchOutMode : uint8_t { SINGLE_BATCH = 0, MULTI_BATCH };
 
 namespace AscendC {
 
+using ::BatchMode;
+using ::BatchOutMode;
 using ::CubeFormat;
+using ::IterateOrder;
 using ::LayoutMode;
+using ::ScheduleType;
 
 // SRCPOS (the logical position the matrix's data comes from, e.g. a GM matrix the vector core wrote from VECOUT;
 // the Matmul usage page's MatmulType, newer releases) is accepted and changes no value on the simulator.
@@ -60,13 +73,37 @@ struct MatmulConfig {
 constexpr MatmulConfig CFG_NORM{true, false, true, false};
 constexpr MatmulConfig CFG_MDL{false, true, true, false};
 constexpr MatmulConfig CFG_IBSHARE_NORM{true, false, true, false};
-constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit = false, bool = false, bool = false, bool = true) {
+// The documented prototype (CANN 8.0 .. 9.0 editions: the last two parameters were added in 8.1 / 8.5); the
+// Norm template whatever the arguments (they tune scheduling only).
+constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                       const bool isVecND2NZ = false,
+                                       const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
+                                       const bool isMsgReuse = true, const IterateOrder iterateOrder = IterateOrder::UNDEF,
+                                       const ScheduleType scheduleType = ScheduleType::INNER_PRODUCT,
+                                       const bool enUnitFlag = true, const bool enableMixDualMaster = false,
+                                       const BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH) {
+    (void)batchLoop, (void)isVecND2NZ, (void)bmmMode, (void)isMsgReuse, (void)iterateOrder, (void)scheduleType;
+    (void)enUnitFlag, (void)enableMixDualMaster, (void)bmmOutMode;
+    return MatmulConfig{true, false, true, intrinsicsLimit};
+}
+// Four bools (the simulator's earlier prototype): kept for sources written against it.
+constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit, bool, bool, bool) {
     return MatmulConfig{true, false, true, intrinsicsLimit};
 }
 constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool = false, uint32_t = 0, bool = false,
                                     bool = false, bool = false, bool = true) {
     return MatmulConfig{false, true, true, intrinsicsLimit};
 }
+
+// The CopyB1 function of a MatmulCallBackFunc Matmul argument (nullptr for none / MM_CB = void).
+template <class CB, class = void>
+struct matmul_copy_b1 {
+    static constexpr MatmulCopyB1Fn value = nullptr;
+};
+template <class CB>
+struct matmul_copy_b1<CB, std::void_t<decltype(CB::kCopyB1)>> {
+    static constexpr MatmulCopyB1Fn value = CB::kCopyB1;
+};
 
 // BIAS_TYPE left out: C_TYPE, marked so that the type table can tell it from a bias type given explicitly.
 template <class C_TYPE>
@@ -182,8 +219,8 @@ public:
     void SetLocalWorkspace(A &&...) {}
     template <typename... A>
     void SetWorkspace(A &&...) {}
-    // The values MatmulCallBackFunc's copy callbacks receive as tilingPtr / dataPtr; with the default (no
-    // callbacks, the only form the simulator takes) nothing reads them.
+    // The values MatmulCallBackFunc's copy callbacks receive as tilingPtr / dataPtr (a custom CopyB1 gets them
+    // with each block, compute_copy_b1).
     void SetUserDefInfo(const uint64_t tilingPtr) { userDefInfo_ = tilingPtr; }
     void SetSelfDefineData(const uint64_t dataPtr) { selfDefineData_ = dataPtr; }
     void End() { iterating_ = false; }
@@ -325,6 +362,12 @@ private:
     // C[m0:m0+mm, n0:n0+nn] of this core's tile; into gm (row stride ldc or orgN) or local.
     void compute(int m0, int n0, int mm, int nn, const GlobalTensor<DstT> &gm, const LocalTensor<DstT> *local, int ldc,
                  bool atomic, const pyasc_sim::kapi::SrcLoc &loc) {
+        if constexpr (matmul_copy_b1<MM_CB>::value != nullptr) {
+            if (!bLocal_) {
+                compute_copy_b1(m0, n0, mm, nn, gm, local, ldc, atomic, loc);
+                return;
+            }
+        }
         constexpr bool nzA = A_TYPE::format == CubeFormat::NZ, nzB = B_TYPE::format == CubeFormat::NZ;
         constexpr bool nzC = C_TYPE::format == CubeFormat::NZ;
         constexpr int64_t c0A = 32 / sizeof(SrcT), c0B = 32 / sizeof(SrcBT);
@@ -433,6 +476,91 @@ private:
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM, 16.0 + static_cast<double>(mm) * nn * K / 4096.0);
     }
 
+    // Custom CopyB1 (MatmulCallBackFunc): B comes block by block from the callback instead of from B's GM.
+    // For each baseK x baseN block (row r along K, col c along N of this tile; useK x useN, the last ones
+    // shorter) the callback fills an L1 tensor (the top of this block's L1, position B1) with the block in NZ:
+    // rows are B's rows as the tensor lies in GM (N for a transposed B, K otherwise), 16-row fractals of 32
+    // bytes, the row count rounded up to 16; the product then reads B(k, j) from those blocks.  A is read from
+    // its GM / local operand as in compute(); C is written ND (row stride ldc / orgN).
+    void compute_copy_b1(int m0, int n0, int mm, int nn, const GlobalTensor<DstT> &gm, const LocalTensor<DstT> *local,
+                         int ldc, bool atomic, const pyasc_sim::kapi::SrcLoc &loc) {
+        constexpr MatmulCopyB1Fn copyB1 = matmul_copy_b1<MM_CB>::value;
+        constexpr bool nzA = A_TYPE::format == CubeFormat::NZ;
+        constexpr int64_t c0A = 32 / sizeof(SrcT), c0B = 32 / sizeof(SrcBT);
+        if constexpr (C_TYPE::format == CubeFormat::NZ) {
+            pyasc_sim::kapi::fail("unsupported", loc,
+                                  "Matmul with a custom CopyB1 (MatmulCallBackFunc): the simulator writes C as ND only");
+        }
+        const int K = k_;
+        const int baseK = t_.baseK > 0 ? t_.baseK : K, baseN = t_.baseN > 0 ? t_.baseN : nn;
+        const int64_t ldC = ldc > 0 ? ldc : orgN_;
+        // the largest block's NZ size, at the top of L1
+        const int64_t maxRows = transB_ ? baseN : baseK, maxCols = transB_ ? baseK : baseN;
+        const uint64_t tileBytes =
+            static_cast<uint64_t>(align16(maxRows)) * ((maxCols + c0B - 1) / c0B * c0B) * sizeof(SrcBT);
+        pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();
+        const size_t l1 = bs.capacity[pyasc_sim::kapi::kL1];
+        if (tileBytes + 32 > l1) {
+            pyasc_sim::kapi::fail("local-out-of-bounds", loc,
+                                  "Matmul custom CopyB1: a %d x %d block of B (%llu bytes in NZ) does not fit the "
+                                  "%zu-byte L1",
+                                  baseK, baseN, static_cast<unsigned long long>(tileBytes), l1);
+        }
+        const uint32_t addr = static_cast<uint32_t>((l1 - tileBytes) / 32 * 32);
+        std::vector<double> bv(static_cast<size_t>(K) * nn);
+        const __gm__ void *bGm = static_cast<const __gm__ void *>(b_.GetPhyAddr());
+        for (int r = 0; r * baseK < K; ++r) {
+            const int useK = std::min(baseK, K - r * baseK);
+            for (int c = 0; c * baseN < nn; ++c) {
+                const int useN = std::min(baseN, nn - c * baseN);
+                const int64_t rows = transB_ ? useN : useK;
+                const int64_t cols = transB_ ? useK : useN;
+                const uint32_t bytes =
+                    static_cast<uint32_t>(align16(rows) * ((cols + c0B - 1) / c0B * c0B) * sizeof(SrcBT));
+                LocalTensor<int8_t> tile(TPosition::B1, addr, bytes, loc);
+                copyB1(tile, bGm, r, (n0 / baseN) + c, useK, useN, userDefInfo_, selfDefineData_);
+                const SrcBT *t = reinterpret_cast<const SrcBT *>(tile.ptr());
+                for (int kk = 0; kk < useK; ++kk) {
+                    for (int jj = 0; jj < useN; ++jj) {
+                        const int64_t rr = transB_ ? jj : kk, cc = transB_ ? kk : jj;
+                        const int64_t idx = (cc / c0B) * align16(rows) * c0B + rr * c0B + cc % c0B;
+                        bv[static_cast<size_t>(r * baseK + kk) * nn + c * baseN + jj] = pyasc_sim::kapi::to_double(t[idx]);
+                    }
+                }
+            }
+        }
+        const int64_t lda = transA_ ? orgM_ : orgKa_;
+        const int64_t aElems = nzA ? align16(orgM_) * ((orgKa_ + c0A - 1) / c0A * c0A) : static_cast<int64_t>(orgM_) * orgKa_;
+        if (aLocal_) check_local(aL_, aElems, "Matmul reads A", loc);
+        else if (nzA) a_.check(0, static_cast<uint64_t>(aElems), false, "Matmul reads A", loc);
+        else if (transA_) {
+            for (int k = 0; k < K; ++k) a_.check(static_cast<uint64_t>(k) * lda + m0, mm, false, "Matmul reads A", loc);
+        } else {
+            for (int i = 0; i < mm; ++i) a_.check(static_cast<uint64_t>(m0 + i) * lda, K, false, "Matmul reads A", loc);
+        }
+        if (hasBias_) bias_.check(n0, nn, false, "Matmul reads bias", loc);
+        const SrcT *a = aLocal_ ? aL_.ptr() : a_.GetPhyAddr();
+        const GmAtomicAdd scope(atomic && local == nullptr);
+        for (int i = 0; i < mm; ++i) {
+            if (local == nullptr) gm.check(static_cast<uint64_t>(i) * ldC, nn, true, "Matmul writes C", loc);
+            for (int j = 0; j < nn; ++j) {
+                double acc = hasBias_ ? pyasc_sim::kapi::to_double(bias_.GetPhyAddr()[n0 + j]) : 0.0;
+                for (int k = 0; k < K; ++k) {
+                    const int64_t ai = m0 + i;
+                    const int64_t aidx = nzA ? nz_index(ai, k, orgM_, c0A) : (transA_ ? k * lda + ai : ai * lda + k);
+                    acc += pyasc_sim::kapi::to_double(a[aidx]) * bv[static_cast<size_t>(k) * nn + j];
+                }
+                if (local != nullptr) {
+                    DstT *cp = local->ptr() + static_cast<int64_t>(i) * ldC + j;
+                    *cp = out(atomic ? acc + pyasc_sim::kapi::to_double(*cp) : acc);
+                } else {
+                    store_gm(gm.GetPhyAddr() + static_cast<int64_t>(i) * ldC + j, out(acc), atomic);
+                }
+            }
+        }
+        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM, 16.0 + static_cast<double>(mm) * nn * K / 4096.0);
+    }
+
     TCubeTiling t_{};
     bool inited_ = false, hasBias_ = false, transA_ = false, transB_ = false, iterating_ = false;
     int m_ = 0, n_ = 0, k_ = 0, orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
@@ -474,6 +602,7 @@ inline void regist_matmul(TPipe *pipe, M1 &obj, M2 &next, Rest &&...rest) {
 }  // namespace AscendC
 
 namespace matmul {
+using AscendC::GetNormalConfig;
 using AscendC::Matmul;
 using AscendC::MatmulCallBackFunc;
 using AscendC::MatmulConfig;
@@ -482,11 +611,29 @@ using AscendC::CFG_MDL;
 using AscendC::CFG_NORM;
 }  // namespace matmul
 
-// REGIST_MATMUL_OBJ(&pipe, workspace, obj1, &tiling1[, obj2, &tiling2 ...]): Init each object.
+// REGIST_MATMUL_OBJ(&pipe, workspace, obj1, &tiling1[, obj2, &tiling2 ...]): Init each object.  In a mixed
+// kernel (KERNEL_TYPE_MIX_AIC_1_2 / 1_1) the documented MIX mode drives the AIC by messages from the AIV ("AIC
+// and AIV independent running mechanism" page: MIX mode "通过消息机制驱动AIC运行"): the AIC serves the AIV's
+// Matmul calls and does not run the kernel code after REGIST_MATMUL_OBJ, which here returns from the enclosing
+// function on the AIC (the simulator computes each Matmul call on the calling AIV).  ASCENDC_CUBE_ONLY keeps the
+// AIC running (the Matmul runs on the AIC directly).
+namespace AscendC {
+namespace sim_detail {
+inline bool matmul_aic_serves_messages() {
+#ifdef ASCENDC_CUBE_ONLY
+    return false;
+#else
+    const pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    return b.mixed && b.core_kind == 1;  // the AIC of a mixed launch (kapi/mix.h, kCoreAIC)
+#endif
+}
+}  // namespace sim_detail
+}  // namespace AscendC
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                                     \
     do {                                                                                                             \
         (void)(workspace);                                                                                           \
         ::AscendC::sim_detail::regist_matmul(tpipe, __VA_ARGS__);                                                    \
-    } while (0)
+    } while (0);                                                                                                     \
+    if (::AscendC::sim_detail::matmul_aic_serves_messages()) return
 
 #endif  // PYASC_SIM_KAPI_MATMUL_H_
