@@ -180,6 +180,15 @@ struct BlockState {
     // Initcheck: local sectors written by this block (per memory, 1 bit per 32 bytes; null until
     // the memory is first used) and the runtime's GM shadow (ABI v4; null: no GM initcheck).
     uint8_t *written[kMemKinds] = {};
+    // Initcheck: a few byte ranges [lo, hi) of local memory `kind` whose every 32-byte sector is
+    // written (bits are only ever set within a block, so a range stays whole): ranges recently marked
+    // written, merged when they touch. A read inside one needs no walk over the shadow (state.h,
+    // local_known_written); kind -1: an empty slot.
+    struct WrittenSpan {
+        int kind = -1;
+        uint64_t lo = 0, hi = 0;
+    } wspan[4];
+    unsigned wspan_next = 0;
     // A vector instruction's destination is marked written only after its sources were checked
     // (in place, dst == src, must still see a never-written source): held here until the next
     // access that is not a source of the same instruction.
@@ -570,11 +579,37 @@ inline uint64_t gm_first_uninit(uint64_t begin, uint64_t end) {
     return 0;
 }
 
+// Whether every sector of [offset, offset + bytes) of memory `kind` is known written (BlockState::wspan).
+inline bool local_known_written(const BlockState &b, int kind, uint64_t offset, uint64_t bytes) {
+    for (const BlockState::WrittenSpan &r : b.wspan) {
+        if (r.kind == kind && offset >= r.lo && offset + bytes <= r.hi) return true;
+    }
+    return false;
+}
+// Notes sectors [s0, s1) of memory `kind` (just marked written) in BlockState::wspan: merged into a
+// range they touch or overlap, else in the next slot round robin.
+inline void local_note_written_span(BlockState &b, int kind, uint64_t s0, uint64_t s1) {
+    const uint64_t lo = s0 * 32, hi = s1 * 32;
+    for (BlockState::WrittenSpan &r : b.wspan) {
+        if (r.kind == kind && lo <= r.hi && r.lo <= hi) {
+            r.lo = std::min(r.lo, lo);
+            r.hi = std::max(r.hi, hi);
+            return;
+        }
+    }
+    BlockState::WrittenSpan &r = b.wspan[b.wspan_next++ % 4];
+    r.kind = kind;
+    r.lo = lo;
+    r.hi = hi;
+}
+
 // Local memory: each block starts with nothing written; an instruction's writes set the bits of
 // the sectors they touch, a read of a sector no instruction of this kernel wrote is an error.
 inline void local_mark_written(BlockState &b, int kind, uint64_t offset, uint64_t bytes) {
     if (kind < 0 || b.written[kind] == nullptr || bytes == 0) return;
+    if (local_known_written(b, kind, offset, bytes)) return;  // its bits are set already (a buffer written again)
     const uint64_t last = std::min<uint64_t>((offset + bytes + 31) / 32, (b.capacity[kind] + 31) / 32);
+    if (offset / 32 < last) local_note_written_span(b, kind, offset / 32, last);
     uint8_t *w = b.written[kind];
     uint64_t s = offset / 32;
     for (; s < last && s % 8 != 0; ++s) w[s / 8] = static_cast<uint8_t>(w[s / 8] | (1u << (s % 8)));
@@ -622,6 +657,7 @@ inline void local_flush_pending_before_source(const SrcLoc &loc) { local_flush_p
 // bytes (8 sectors, 256 bytes) are tested at once.
 inline int64_t local_first_unwritten(const BlockState &b, int kind, uint64_t offset, uint64_t bytes) {
     if (kind < 0 || b.written[kind] == nullptr || bytes == 0 || b.ctx == nullptr) return -1;
+    if (local_known_written(b, kind, offset, bytes)) return -1;
     const uint8_t *w = b.written[kind];
     const uint64_t last = std::min<uint64_t>((offset + bytes + 31) / 32, (b.capacity[kind] + 31) / 32);
     for (uint64_t s = offset / 32; s < last;) {
@@ -646,6 +682,7 @@ inline int64_t local_first_unwritten(int kind, uint64_t offset, uint64_t bytes) 
 // repeat with no written sector), else -1.  One pass over the shadow, 8 sectors per load.
 inline int64_t local_vec_first_unwritten(const BlockState &b, int kind, uint64_t offset, uint64_t bytes) {
     if (kind < 0 || b.written[kind] == nullptr || bytes == 0 || b.ctx == nullptr) return -1;
+    if (local_known_written(b, kind, offset, bytes)) return -1;  // every sector written: nothing to find
     const uint8_t *w = b.written[kind];
     const uint64_t nsec = (b.capacity[kind] + 31) / 32;
     const uint64_t nbytes = (nsec + 7) / 8;  // shadow bytes holding sectors (the shadow has at least these)
