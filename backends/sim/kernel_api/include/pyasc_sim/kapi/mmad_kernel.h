@@ -316,7 +316,9 @@ inline bool blocked(Dst *pc, const A *pa, const B *pb, uint64_t M, uint64_t N, u
     // half / float operands: the same doubles and panels with AVX-512 where the CPU has it
     constexpr bool kWidePrep = (std::is_same<A, half>::value || std::is_same<A, float>::value) &&
                                (std::is_same<B, half>::value || std::is_same<B, float>::value);
-    const bool wide = kWidePrep && simd::x86_level() == 2 && simd::has_f16c();
+    // (a forced micro-kernel other than the AVX-512 one keeps the baseline preparation too, so the
+    // pinned variants of tests/test_sim_mmad_pin.py check both preparations against the reference)
+    const bool wide = kWidePrep && simd::x86_level() == 2 && simd::has_f16c() && (force == nullptr || force->mr == 8);
 #else
     const bool wide = false;
 #endif
