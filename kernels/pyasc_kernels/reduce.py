@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from pyasc_core import dtypes as dt
 from pyasc_core.shape_rules import normalize_axes
 from pyasc_core.tensor import Tensor
@@ -65,8 +67,12 @@ def reduce_rows(x: Tensor, rows: int, cols: int, op: str, dtype: Any) -> Tensor:
     out = rt.new_tensor((rows,), dtype, device)
     if rows == 0:
         return out
-    blocks, per_core = rt.split(rows, align=16, min_per_core=max(16, rt.MIN_PER_CORE // max(cols, 1)),
-                                 cores=rt.vector_cores(device))
+    # each core's results are whole 32-byte blocks of out (8 float32 / 16 half values); long rows take
+    # few rows per core, so a few long rows (a segmented sum's 64 segments) still spread over enough
+    # blocks for the host threads to share them evenly (16 rows a core made 4 blocks of 16M elements)
+    align = max(1, 32 // np.dtype(dtype).itemsize)
+    blocks, per_core = rt.split(rows, align=align, min_per_core=max(align, rt.MIN_PER_CORE // max(cols, 1)),
+                                cores=rt.vector_cores(device))
     chunk = min(CHUNK, -(-cols // 64) * 64)
     tiling = tl.ReduceTiling(rows=rows, cols=cols, rowsPerCore=per_core, chunk=chunk,
                              batch=min(BATCH, -(-per_core // 16) * 16))

@@ -82,6 +82,92 @@ inline bool all_finite(const double *p, uint64_t n) {
     return ok;
 }
 
+#if defined(__x86_64__)
+// ---- the operand preparation with AVX-512 (half and float operands) ------------------------------
+// The same doubles as to_f64 and the packing loops of blocked() (conversions are exact, only the
+// layout moves): 16 elements at a time instead of the baseline's scalar transposition.
+
+// 8 elements of a half / float array as doubles (the masked conversion: see micro_avx512_t).
+template <typename T>
+__attribute__((target("avx512f,f16c"), always_inline)) inline __m512d load8_pd(const T *s) {
+    if constexpr (std::is_same<T, half>::value) {
+        return _mm512_mask_cvtps_pd(_mm512_setzero_pd(), 0xFF,
+                                    _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(s))));
+    } else {
+        return _mm512_mask_cvtps_pd(_mm512_setzero_pd(), 0xFF, _mm256_loadu_ps(s));
+    }
+}
+
+// d[i] = double(s[i]) for i < n.
+template <typename T>
+__attribute__((target("avx512f,f16c"))) inline void to_f64_avx512(double *__restrict__ d, const T *__restrict__ s,
+                                                                   uint64_t n) {
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm512_storeu_pd(d + i, load8_pd(s + i));
+    if (i < n) to_f64(d + i, s + i, n - i);
+}
+
+// r[0..8) <- its transpose (r[i][j] <-> r[j][i]).
+__attribute__((target("avx512f"), always_inline)) inline void transpose8x8_pd(__m512d *r) {
+    const __m512i lo2 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), hi2 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    const __m512i lo4 = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), hi4 = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+    __m512d t[8], u[8];
+    for (int i = 0; i < 4; ++i) {
+        t[2 * i] = _mm512_maskz_unpacklo_pd(0xFF, r[2 * i], r[2 * i + 1]);      // r_a[0] r_b[0] r_a[2] r_b[2] ...
+        t[2 * i + 1] = _mm512_maskz_unpackhi_pd(0xFF, r[2 * i], r[2 * i + 1]);  // r_a[1] r_b[1] r_a[3] r_b[3] ...
+    }
+    for (int h = 0; h < 2; ++h) {  // rows 4h .. 4h + 3: columns {0,4}, {2,6} (even), {1,5}, {3,7} (odd)
+        for (int o = 0; o < 2; ++o) {
+            u[4 * h + 2 * o] = _mm512_permutex2var_pd(t[4 * h + o], lo2, t[4 * h + 2 + o]);
+            u[4 * h + 2 * o + 1] = _mm512_permutex2var_pd(t[4 * h + o], hi2, t[4 * h + 2 + o]);
+        }
+    }
+    // u[0]: column 0 (rows 0-3) | column 4, u[1]: 2 | 6, u[2]: 1 | 5, u[3]: 3 | 7 (u[4..8): rows 4-7)
+    const int col_of[4] = {0, 2, 1, 3};
+    for (int q = 0; q < 4; ++q) {
+        r[col_of[q]] = _mm512_permutex2var_pd(u[q], lo4, u[4 + q]);
+        r[col_of[q] + 4] = _mm512_permutex2var_pd(u[q], hi4, u[4 + q]);
+    }
+}
+
+// One B fractal (stored transposed: element (k, n) at s[n * c0 + k], 16 x c0) into its panel rows:
+// dst[kk * 16 + n] = double(B[kk, n]) for kk < kc (kc <= c0), n < 16, zero for n >= cols.
+template <typename T>
+__attribute__((target("avx512f,f16c"))) inline void pack_b_fractal_avx512(double *__restrict__ dst,
+                                                                           const T *__restrict__ s, uint64_t kc,
+                                                                           uint64_t cols) {
+    constexpr uint64_t c0 = 32 / sizeof(T);
+    __m512d r[2][c0 / 8][8];  // [n / 8][k / 8][n % 8]: n row, 8 k values
+    for (uint64_t n = 0; n < 16; ++n) {
+        for (uint64_t k8 = 0; k8 < c0 / 8; ++k8) r[n / 8][k8][n % 8] = load8_pd(s + n * c0 + k8 * 8);
+    }
+    for (uint64_t n8 = 0; n8 < 2; ++n8) {
+        for (uint64_t k8 = 0; k8 < c0 / 8; ++k8) transpose8x8_pd(r[n8][k8]);  // now [n8][k8][k % 8]: 8 n values
+    }
+    const __mmask8 m0 = cols >= 8 ? 0xFF : static_cast<__mmask8>((1u << cols) - 1);
+    const __mmask8 m1 = cols >= 16 ? 0xFF : cols <= 8 ? 0 : static_cast<__mmask8>((1u << (cols - 8)) - 1);
+    for (uint64_t kk = 0; kk < kc; ++kk) {
+        _mm512_storeu_pd(dst + kk * 16, _mm512_maskz_mov_pd(m0, r[0][kk / 8][kk % 8]));
+        _mm512_storeu_pd(dst + kk * 16 + 8, _mm512_maskz_mov_pd(m1, r[1][kk / 8][kk % 8]));
+    }
+}
+
+// all_finite with 8 lanes x 4 accumulators.
+__attribute__((target("avx512f"))) inline bool all_finite_avx512(const double *p, uint64_t n) {
+    const __m512d zero = _mm512_setzero_pd();
+    __m512d a0 = zero, a1 = zero, a2 = zero, a3 = zero;
+    uint64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        a0 = _mm512_add_pd(a0, _mm512_mul_pd(_mm512_loadu_pd(p + i), zero));
+        a1 = _mm512_add_pd(a1, _mm512_mul_pd(_mm512_loadu_pd(p + i + 8), zero));
+        a2 = _mm512_add_pd(a2, _mm512_mul_pd(_mm512_loadu_pd(p + i + 16), zero));
+        a3 = _mm512_add_pd(a3, _mm512_mul_pd(_mm512_loadu_pd(p + i + 24), zero));
+    }
+    const __m512d a = _mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3));
+    return _mm512_cmp_pd_mask(a, zero, _CMP_EQ_OQ) == 0xFF && all_finite(p + i, n - i);
+}
+#endif
+
 // out (MR x 16, row-major) = sum over k < K of a[i, k] * b[k, 0..16): a row i's element k at
 // a[(k / c0) * fs + i * c0 + k % c0] (A's converted Zz fractals), b row k at b[k * 16].
 using MicroKernel = void (*)(const double *a, uint64_t fs, uint64_t c0, const double *b, uint64_t K, double *out);
@@ -226,7 +312,23 @@ inline bool blocked(Dst *pc, const A *pa, const B *pb, uint64_t M, uint64_t N, u
     // A: the fractals as doubles, in place; rows >= M and columns >= K zeroed (they are not data)
     adv.resize(mb * kb * fa);
     double *__restrict__ ad = adv.data();
-    to_f64(ad, pa, mb * kb * fa);
+#if defined(__x86_64__)
+    // half / float operands: the same doubles and panels with AVX-512 where the CPU has it
+    constexpr bool kWidePrep = (std::is_same<A, half>::value || std::is_same<A, float>::value) &&
+                               (std::is_same<B, half>::value || std::is_same<B, float>::value);
+    // (a forced micro-kernel other than the AVX-512 one keeps the baseline preparation too, so the
+    // pinned variants of tests/test_sim_mmad_pin.py check both preparations against the reference)
+    const bool wide = kWidePrep && simd::x86_level() == 2 && simd::has_f16c() && (force == nullptr || force->mr == 8);
+#else
+    const bool wide = false;
+#endif
+    if (wide) {
+#if defined(__x86_64__)
+        if constexpr (kWidePrep) to_f64_avx512(ad, pa, mb * kb * fa);
+#endif
+    } else {
+        to_f64(ad, pa, mb * kb * fa);
+    }
     const uint64_t mTail = M - (mb - 1) * 16, kTail = K - (kb - 1) * c0;
     for (uint64_t mi = 0; mi < mb; ++mi) {
         const uint64_t rows = mi + 1 == mb ? mTail : 16;
@@ -245,16 +347,32 @@ inline bool blocked(Dst *pc, const A *pa, const B *pb, uint64_t M, uint64_t N, u
     for (uint64_t ki = 0; ki < kb; ++ki) {
         const uint64_t kc = ki + 1 == kb ? kTail : c0;
         for (uint64_t ni = 0; ni < nb; ++ni) {
-            to_f64(tmp, pb + (ki * nb + ni) * fa, fa);
             const uint64_t cols = N - ni * 16 < 16 ? N - ni * 16 : 16;
             double *dst = bp + (ni * K + ki * c0) * 16;
+#if defined(__x86_64__)
+            if constexpr (kWidePrep) {
+                if (wide) {
+                    pack_b_fractal_avx512(dst, pb + (ki * nb + ni) * fa, kc, cols);
+                    continue;
+                }
+            }
+#endif
+            to_f64(tmp, pb + (ki * nb + ni) * fa, fa);
             for (uint64_t kk = 0; kk < kc; ++kk) {
                 for (uint64_t nn = 0; nn < 16; ++nn) dst[kk * 16 + nn] = tmp[nn * c0 + kk];
                 for (uint64_t nn = cols; nn < 16; ++nn) dst[kk * 16 + nn] = 0.0;
             }
         }
     }
+#if defined(__x86_64__)
+    if (wide) {
+        if (!all_finite_avx512(ad, mb * kb * fa) || !all_finite_avx512(bp, nb * K * 16)) return false;
+    } else if (!all_finite(ad, mb * kb * fa) || !all_finite(bp, nb * K * 16)) {
+        return false;
+    }
+#else
     if (!all_finite(ad, mb * kb * fa) || !all_finite(bp, nb * K * 16)) return false;
+#endif
     double out[16 * 16];
     const uint64_t rowEnd = (M + uk.mr - 1) / uk.mr * uk.mr;
     for (uint64_t ni = 0; ni < nb; ++ni) {
