@@ -29,6 +29,11 @@
 #endif
 #define __gm__
 #define __ubuf__
+// The Unified Buffer spelling of SIMT code for the Ascend 950 (RecSDK's recops split_embedding: a
+// `__local_mem__ int64_t *` from LocalTensor::GetPhyAddr() passed to a VF): the same memory as __ubuf__.
+#ifndef __local_mem__
+#define __local_mem__
+#endif
 #define __cbuf__
 #define __ca__
 #define __cb__

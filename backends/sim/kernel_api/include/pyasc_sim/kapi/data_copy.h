@@ -307,18 +307,52 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 }
 
 // ---- DataCopyPad: byte-granular bursts ---------------------------------------------------------
-// GM -> local: each burst of blockLen bytes lands at a 32-byte-aligned slot of
+// The transfer mode of the CANN 9 prototypes `template <typename T, PaddingMode mode = Normal>`
+// (DataCopyPad(ISASI) page, template parameter table): Normal pads every burst to 32 bytes in the
+// local buffer (the only mode before CANN 9); Compact lets the bursts lie back to back in the local
+// buffer and pads once, at the end of the whole transfer, to 32 bytes.  The page's product table
+// gives the mode to the Ascend 950 only ("是否支持设置数据搬运模式mode": 950 yes, A2/A3 no): on other
+// SoCs a Compact copy is reported ('unsupported'), as the hardware has no such transfer.
+enum class PaddingMode : uint8_t {
+    Normal = 0,
+    Compact,
+};
+
+namespace sim_detail {
+template <PaddingMode mode>
+inline void check_padding_mode(const pyasc_sim::kapi::SrcLoc &loc) {
+#if __CCE_AICORE__ != 310
+    if (mode == PaddingMode::Compact) {
+        pyasc_sim::kapi::fail("unsupported", loc,
+                              "DataCopyPad<T, PaddingMode::Compact> is documented for the Ascend 950 only (its page "
+                              "gives the transfer mode to no other family): build with soc=\"Ascend950PR_9599\", or "
+                              "use PaddingMode::Normal (each burst padded to 32 bytes) on %s",
+                              PYASC_SIM_DT_SOC);
+    }
+#else
+    (void)loc;
+#endif
+}
+}  // namespace sim_detail
+
+// GM -> local: Normal: each burst of blockLen bytes lands at a 32-byte-aligned slot of
 // align32(leftPadding + blockLen + rightPadding) bytes; with isPad the padding elements are
-// filled with paddingValue.  GM strides count bytes, local strides 32-byte blocks.
-template <typename T>
+// filled with paddingValue.  Compact: the slots are leftPadding + blockLen + rightPadding bytes,
+// back to back, and the whole transfer ends on a 32-byte boundary (isPad: filled with
+// paddingValue).  GM strides count bytes, local strides 32-byte blocks (added after each slot).
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyExtParams &p,
                         const DataCopyPadExtParams<T> &pad, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     sim_detail::check_datacopypad_soc<T>(loc);
+    sim_detail::check_padding_mode<mode>(loc);
+    constexpr bool compact = mode == PaddingMode::Compact;
     const uint64_t lp = pad.leftPadding * sizeof(T), rp = pad.rightPadding * sizeof(T);
-    const uint64_t slot = sim_detail::align32(lp + p.blockLen + rp);
+    const uint64_t slot = compact ? lp + p.blockLen + rp : sim_detail::align32(lp + p.blockLen + rp);
     const uint64_t sp = p.blockLen + static_cast<uint64_t>(p.srcStride), dp = slot + p.dstStride * 32ull;
+    const uint64_t used = sim_detail::span(p.blockCount, slot, dp);
+    const uint64_t written = compact ? sim_detail::align32(used) : used;
     dst.check_aligned("DataCopyPad", "dst", loc);
-    dst.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, slot, dp)), "DataCopyPad writes", loc);
+    dst.check_bytes(0, static_cast<int64_t>(written), "DataCopyPad writes", loc);
     sim_detail::check_read_bursts(src, p.blockCount, p.blockLen, sp, "DataCopyPad reads", loc);
     uint8_t *d = reinterpret_cast<uint8_t *>(dst.ptr());
     const uint8_t *s = reinterpret_cast<const uint8_t *>(src.GetPhyAddr());
@@ -328,17 +362,24 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
         std::memmove(q + lp, s + i * sp, p.blockLen);
         if (pad.isPad) sim_detail::fill<T>(q + lp + p.blockLen, rp, pad.paddingValue);
     }
+    if (compact && pad.isPad && written > used) {
+        // The tail up to the 32-byte boundary, in whole elements from the end of the data.
+        sim_detail::fill<T>(d + used, written - used, pad.paddingValue);
+    }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE2,
                             pyasc_sim::kapi::dma_cycles(static_cast<uint64_t>(p.blockCount) * p.blockLen, p.blockCount));
 }
 
-// local -> GM: each burst reads blockLen bytes from a 32-byte-aligned slot of
-// align32(blockLen) bytes (+ srcStride blocks) and writes exactly blockLen bytes to GM.
-template <typename T>
+// local -> GM: Normal: each burst reads blockLen bytes from a 32-byte-aligned slot of
+// align32(blockLen) bytes (+ srcStride blocks); Compact: the bursts lie back to back in the local
+// buffer (blockLen bytes each, + srcStride blocks).  Either way exactly blockLen bytes per burst
+// reach GM, dstStride bytes apart.
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyExtParams &p,
                         pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     sim_detail::check_datacopypad_soc<T>(loc);
-    const uint64_t slot = sim_detail::align32(p.blockLen);
+    sim_detail::check_padding_mode<mode>(loc);
+    const uint64_t slot = mode == PaddingMode::Compact ? p.blockLen : sim_detail::align32(p.blockLen);
     const uint64_t sp = slot + p.srcStride * 32ull, dp = p.blockLen + static_cast<uint64_t>(p.dstStride);
     src.check_aligned("DataCopyPad", "src", loc);
     src.check_read_bursts(p.blockCount, p.blockLen, sp, "DataCopyPad reads", loc);

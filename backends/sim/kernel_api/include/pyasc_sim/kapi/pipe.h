@@ -3,6 +3,9 @@
 #ifndef PYASC_SIM_KAPI_PIPE_H_
 #define PYASC_SIM_KAPI_PIPE_H_
 
+#include <memory>
+#include <vector>
+
 #include "pyasc_sim/kapi/order.h"
 #include "pyasc_sim/kapi/tensor.h"
 
@@ -45,26 +48,61 @@ inline int queue_consumer(TPosition dst) {
     }
 }
 
+// The per-buffer book of a queue: each buffer's state, what EnQue / FreeTensor published for it, and
+// where it was allocated.  On the NPU these live with the buffers in the TPipe, and a queue object
+// points at them; so a copy of a queue (public kernels value-assign queue members, e.g. RecSDK's
+// recops split_embedding `this->queIn = queIn`) shares the book with the original.
+struct QueueBook {
+    std::vector<uint8_t> state;
+    std::vector<pyasc_sim::kapi::OrderSlot> ready;
+    std::vector<pyasc_sim::kapi::OrderSlot> freed;
+    std::vector<pyasc_sim::kapi::SrcLoc> alloc_loc;
+};
+
 // Shared implementation of every queue: `num` buffers of `len` bytes, a FIFO of at
-// most `depth` enqueued buffers, and the state of each buffer.
+// most `depth` enqueued buffers, and the state of each buffer (its book).  Copyable as the NPU's
+// TQueBind is: the copy has its own FIFO (as the queue object's own fields are copied) and shares
+// the buffers and their book, so a buffer freed through one copy is free for the other.
 class QueueImpl {
 public:
     enum State : uint8_t { kFree = 0, kAllocated, kEnqueued };
 
     QueueImpl(TPosition pos, int32_t depth, TPosition dst)
         : pos_(pos), depth_(depth), producer_(queue_producer(pos)), consumer_(queue_consumer(dst)) {}
-    ~QueueImpl() { check_leaks(); }
-    QueueImpl(const QueueImpl &) = delete;
-    QueueImpl &operator=(const QueueImpl &) = delete;
+    // The last queue object sharing the buffers checks them for leaks.
+    ~QueueImpl() {
+        if (book_.use_count() <= 1) check_leaks();
+    }
+    QueueImpl(const QueueImpl &) = default;
+    QueueImpl &operator=(const QueueImpl &o) {
+        if (this != &o) {
+            if (book_ && book_ != o.book_ && book_.use_count() == 1) check_leaks();
+            pos_ = o.pos_;
+            depth_ = o.depth_;
+            base_ = o.base_;
+            num_ = o.num_;
+            len_ = o.len_;
+            book_ = o.book_;
+            producer_ = o.producer_;
+            consumer_ = o.consumer_;
+            fifo_ = o.fifo_;
+            head_ = o.head_;
+            count_ = o.count_;
+            next_ = o.next_;
+            init_loc_ = o.init_loc_;
+        }
+        return *this;
+    }
 
     void init(uint8_t *base, uint32_t num, uint32_t len, const pyasc_sim::kapi::SrcLoc &loc) {
         base_ = base;
         num_ = num;
         len_ = len;
-        state_.assign(num, kFree);
-        ready_.assign(num, {});
-        freed_.assign(num, {});
-        alloc_loc_.assign(num, loc);
+        book_ = std::make_shared<QueueBook>();
+        book_->state.assign(num, kFree);
+        book_->ready.assign(num, {});
+        book_->freed.assign(num, {});
+        book_->alloc_loc.assign(num, loc);
         fifo_.assign(num, 0);
         head_ = count_ = 0;
         next_ = 0;
@@ -76,11 +114,11 @@ public:
         require_init("AllocTensor", loc);
         for (uint32_t k = 0; k < num_; ++k) {
             const uint32_t i = (next_ + k) % num_;
-            if (state_[i] == kFree) {
-                state_[i] = kAllocated;
-                alloc_loc_[i] = loc;
+            if (book_->state[i] == kFree) {
+                book_->state[i] = kAllocated;
+                book_->alloc_loc[i] = loc;
                 // the producer refills it once the consumer freed it (after the last FreeTensor)
-                pyasc_sim::kapi::order_acquire(freed_[i], producer_, 0.0, loc);
+                pyasc_sim::kapi::order_acquire(book_->freed[i], producer_, 0.0, loc);
                 next_ = (i + 1) % num_;
                 return tensor<T>(i);
             }
@@ -96,9 +134,9 @@ public:
     bool enque(const LocalTensor<T> &t, const pyasc_sim::kapi::SrcLoc &loc) {
         require_init("EnQue", loc);
         const uint32_t i = index_of(t.ptr(), "EnQue", loc);
-        if (state_[i] != kAllocated) {
+        if (book_->state[i] != kAllocated) {
             pyasc_sim::kapi::fail("queue-misuse", loc, "EnQue of buffer %u of a %s queue that is %s, not allocated", i,
-                                  pyasc_sim::kapi::pos_name(pos_), state_name(state_[i]));
+                                  pyasc_sim::kapi::pos_name(pos_), state_name(book_->state[i]));
         }
         if (depth_ > 0 && count_ >= static_cast<uint32_t>(depth_)) {
             pyasc_sim::kapi::fail("queue-enque-past-depth", loc,
@@ -108,8 +146,8 @@ public:
         }
         fifo_[(head_ + count_) % num_] = i;
         ++count_;
-        state_[i] = kEnqueued;
-        pyasc_sim::kapi::order_publish(ready_[i], producer_);  // the producer's work so far, seen by DeQue
+        book_->state[i] = kEnqueued;
+        pyasc_sim::kapi::order_publish(book_->ready[i], producer_);  // the producer's work so far, seen by DeQue
         return true;
     }
 
@@ -125,8 +163,8 @@ public:
         const uint32_t i = fifo_[head_];
         head_ = (head_ + 1) % num_;
         --count_;
-        state_[i] = kAllocated;
-        pyasc_sim::kapi::order_acquire(ready_[i], consumer_, pyasc_sim::cost::kQueueSyncCycles, loc);
+        book_->state[i] = kAllocated;
+        pyasc_sim::kapi::order_acquire(book_->ready[i], consumer_, pyasc_sim::cost::kQueueSyncCycles, loc);
         return tensor<T>(i);
     }
 
@@ -134,20 +172,20 @@ public:
     void free(const LocalTensor<T> &t, const pyasc_sim::kapi::SrcLoc &loc) {
         require_init("FreeTensor", loc);
         const uint32_t i = index_of(t.ptr(), "FreeTensor", loc);
-        if (state_[i] != kAllocated) {
+        if (book_->state[i] != kAllocated) {
             pyasc_sim::kapi::fail("queue-misuse", loc,
                                   "FreeTensor of buffer %u of a %s queue that is %s (double free, or freeing a tensor "
                                   "still in the queue)",
-                                  i, pyasc_sim::kapi::pos_name(pos_), state_name(state_[i]));
+                                  i, pyasc_sim::kapi::pos_name(pos_), state_name(book_->state[i]));
         }
-        state_[i] = kFree;
-        pyasc_sim::kapi::order_publish(freed_[i], consumer_);  // the old owner's accesses, seen by AllocTensor
+        book_->state[i] = kFree;
+        pyasc_sim::kapi::order_publish(book_->freed[i], consumer_);  // the old owner's accesses, seen by AllocTensor
     }
 
     uint32_t enqueued() const { return count_; }
     uint32_t free_buffers() const {
         uint32_t n = 0;
-        for (uint8_t s : state_) n += s == kFree;
+        for (uint8_t s : book_->state) n += s == kFree;
         return n;
     }
     int32_t depth() const { return depth_; }
@@ -157,13 +195,13 @@ public:
     void check_leaks() {
         if (base_ == nullptr || !pyasc_sim::kapi::blk().checks) return;
         for (uint32_t i = 0; i < num_; ++i) {
-            if (state_[i] != kFree) {
+            if (book_->state[i] != kFree) {
                 // Hardware tolerates it (the buffers are simply not reused): a warning.
                 pyasc_sim::kapi::defer_warning(
-                    "queue-leak", alloc_loc_[i],
+                    "queue-leak", book_->alloc_loc[i],
                     "a tensor of a %s queue (buffer %u, allocated here) was not freed when the kernel ended (it is "
                     "still %s); every AllocTensor / DeQue needs a matching FreeTensor",
-                    pyasc_sim::kapi::pos_name(pos_), i, state_name(state_[i]));
+                    pyasc_sim::kapi::pos_name(pos_), i, state_name(book_->state[i]));
                 return;
             }
         }
@@ -199,13 +237,10 @@ private:
     uint8_t *base_ = nullptr;
     uint32_t num_ = 0;
     uint32_t len_ = 0;
-    std::vector<uint8_t> state_;
+    // per buffer: its state and what the happens-before stream (order.h) published: at EnQue (DeQue
+    // waits for it) and at FreeTensor (the next AllocTensor waits for it); shared by copies
+    std::shared_ptr<QueueBook> book_;
     int producer_, consumer_;    // timeline: the pipes the queue protocol syncs
-    // per buffer, what the happens-before stream (order.h) published: at EnQue (DeQue waits for it)
-    // and at FreeTensor (the next AllocTensor waits for it)
-    std::vector<pyasc_sim::kapi::OrderSlot> ready_;
-    std::vector<pyasc_sim::kapi::OrderSlot> freed_;
-    std::vector<pyasc_sim::kapi::SrcLoc> alloc_loc_;
     std::vector<uint32_t> fifo_;
     uint32_t head_ = 0;
     uint32_t count_ = 0;

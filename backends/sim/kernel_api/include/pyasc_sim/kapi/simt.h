@@ -736,6 +736,21 @@ inline uint32_t WarpBallotSync(int32_t predicate) {
 inline uint32_t WarpActiveMask() {
     return static_cast<uint32_t>(detail::warp_call(0, &detail::mask_op, -1, "Simt::WarpActiveMask"));
 }
+// Warp reductions (the Simt warp-level interface: WarpReduceAddSync / WarpReduceMaxSync /
+// WarpReduceMinSync, int32_t / uint32_t / half / float; the C spellings asc_reduce_* below): over the
+// warp's active lanes, every one gets the result, in the pairwise order of reduce_op.
+#define PYASC_SIM_WARP_REDUCE(name, kind)                                                                      \
+    template <typename T>                                                                                      \
+    inline T name(T val) {                                                                                     \
+        static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> || std::is_same_v<T, half> || \
+                          std::is_same_v<T, float>,                                                            \
+                      "Simt::" #name ": val is int32_t, uint32_t, half or float");                             \
+        return detail::reduce<T, kind>(val, "Simt::" #name);                                                   \
+    }
+PYASC_SIM_WARP_REDUCE(WarpReduceAddSync, detail::Reduce::kAdd)
+PYASC_SIM_WARP_REDUCE(WarpReduceMaxSync, detail::Reduce::kMax)
+PYASC_SIM_WARP_REDUCE(WarpReduceMinSync, detail::Reduce::kMin)
+#undef PYASC_SIM_WARP_REDUCE
 
 template <int32_t dim>
 inline int32_t GetThreadIdx() {

@@ -70,12 +70,15 @@ using __pyasc_sim_tiling_default_t = ::pyasc_sim::kapi::NoTilingStruct;
 
 #define REGISTER_TILING_DEFAULT(tiling_struct) using __pyasc_sim_tiling_default_t = tiling_struct
 #define REGISTER_TILING_FOR_TILINGKEY(key_expr, tiling_struct)
+// Both are complete statements, as the NPU build accepts them without a trailing semicolon (RecSDK's
+// recops split_embedding c310 kernel writes `GET_TILING_DATA(tilingData, args.tiling)` and goes on);
+// the usual `GET_TILING_DATA(...);` then adds an empty statement.
 #define GET_TILING_DATA(tiling_data, tiling_arg)                                                      \
     ::pyasc_sim::kapi::pick_tiling_t<__pyasc_sim_tiling_default_t, __PYASC_SIM_TILING_TYPE> tiling_data; \
-    ::pyasc_sim::kapi::load_tiling(tiling_data, (tiling_arg))
+    ::pyasc_sim::kapi::load_tiling(tiling_data, (tiling_arg));
 #define GET_TILING_DATA_WITH_STRUCT(tiling_struct, tiling_data, tiling_arg) \
     tiling_struct tiling_data;                                              \
-    ::pyasc_sim::kapi::load_tiling(tiling_data, (tiling_arg))
+    ::pyasc_sim::kapi::load_tiling(tiling_data, (tiling_arg));
 #define GET_TILING_DATA_PTR_WITH_STRUCT(tiling_struct, ptr, tiling_arg) \
     const tiling_struct *ptr = reinterpret_cast<const tiling_struct *>(tiling_arg)
 #define GET_TILING_DATA_MEMBER(tiling_struct, member, var, tiling_arg)                                   \
