@@ -473,7 +473,11 @@ inline void regist_matmul(TPipe *pipe, M1 &obj, M2 &next, Rest &&...rest) {
 
 }  // namespace AscendC
 
+// CANN's Matmul headers open namespace matmul with `using namespace AscendC;`: a kernel that says only
+// `using namespace matmul;` (the MatmulCustom sample and kernels derived from it, e.g. IndexSDK's matmul_at_fp32)
+// calls GetBlockIdx() / GetSysWorkSpacePtr() unqualified.
 namespace matmul {
+using namespace AscendC;
 using AscendC::Matmul;
 using AscendC::MatmulCallBackFunc;
 using AscendC::MatmulConfig;
