@@ -93,3 +93,21 @@ def test_builtin_block_ids_on_mixed_vector_cores(groups):
         g, sub = divmod(vid, 2)
         # get_block_idx, get_block_num, get_subblockid, get_subblockdim, block_idx, GetBlockIdx, GetBlockNum, vid
         np.testing.assert_array_equal(got[vid], [g, groups, sub, 2, g, vid, groups, vid])
+
+
+@pytest.mark.parametrize("rows, dim, blocks", [(32, 64, 1), (48, 96, 2)])
+def test_transposed_nz_operand_and_nz_local_result(binary, rows, dim, blocks):
+    # x x^T with x as A and as transposed NZ B (both the same TSCM tensor), C NZ half in a local tensor written
+    # by a synchronous IterateAll and read by the vector unit right after (no race), diagonal fractals picked
+    rng = np.random.default_rng(rows + dim)
+    x = rng.integers(-9, 10, (blocks * rows, dim)).astype(np.int8)
+    onehot = np.zeros((rows, 16), np.float16)
+    onehot[np.arange(rows), np.arange(rows) % 16] = 1
+    cube = hl_tiling.matmul_tiling(rows, rows, dim, a_dtype="int8", c_dtype="float16")
+    y = pyasc.full((blocks * rows,), -1.0, dtype="float16", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(binary.function("row_norms_nz"), blocks,
+                     (_dev(x), _dev(onehot), y, _workspace(), _tiling_bytes(cube, scale_rows=dim)))
+    pyasc.synchronize("sim")
+    want = (x.astype(np.int64) ** 2).sum(1).astype(np.float16)  # the exact sums, rounded to half as C is
+    np.testing.assert_array_equal(y.numpy(), want)
