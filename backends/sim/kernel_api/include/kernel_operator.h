@@ -66,6 +66,7 @@
 #include "pyasc_sim/kapi/type_utils.h"  // AscendC::IsSameType, AscendC::Conditional (CANN kernel type helpers)
 #include "pyasc_sim/kapi/init_output.h"  // InitOutput (InitGlobalMemory's earlier spelling)
 #include "pyasc_sim/kapi/select_bytes_mask.h"  // SelectWithBytesMask (SelectWithBytesMaskShapeInfo)
+#include "pyasc_sim/kapi/study15b.h"   // get_subblockid() / get_subblockdim() builtins
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
 #include "pyasc_sim/kapi/raw_gm.h"     // raw __gm__ loads / stores: checked in a -fsanitize=thread build (build.py)
 

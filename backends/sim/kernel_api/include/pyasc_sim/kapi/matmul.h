@@ -27,6 +27,7 @@
 #include "pyasc_sim/kapi/matmul_tiling.h"
 #include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/xcore.h"
+#include "pyasc_sim/kapi/order.h"   // order_scalar_waits: IterateAll<true> into a local C
 #include "pyasc_sim/kapi/study14.h"  // MatmulCallBackFunc
 #include "pyasc_sim/kapi/matmul_utils.h"  // Align / AlignDown (namespace AscendC, as the SDK's Matmul headers)
 
@@ -239,12 +240,22 @@ public:
 
     // The whole singleCore C tile into a local tensor (VECIN / VECCALC / LCM), ND with row stride
     // singleCoreN (a SetTail shape fills the top-left part of it).
+    // A C_TYPE of CubeFormat::NZ is written NZ (16 x 16 fractals over the tile's m rows, 16-aligned). With
+    // sync (the default) it returns once the cube unit's result is in place: later instructions of every pipe
+    // are ordered after it (the race detector sees no cube -> vector race on the result).
     template <bool sync = true>
     void IterateAll(const LocalTensor<DstT> &c, uint8_t enAtomic = 0,
                     pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
         require_init("IterateAll", loc);
-        c.check(0, static_cast<int64_t>(m_ - 1) * t_.singleCoreN + n_, "Matmul::IterateAll writes", loc);
+        if constexpr (C_TYPE::format == CubeFormat::NZ) {
+            c.check(0, static_cast<int64_t>(align16(m_)) * align16(n_), "Matmul::IterateAll writes", loc);
+            localNzRows_ = m_;
+        } else {
+            c.check(0, static_cast<int64_t>(m_ - 1) * t_.singleCoreN + n_, "Matmul::IterateAll writes", loc);
+        }
         compute(0, 0, m_, n_, GlobalTensor<DstT>(), &c, t_.singleCoreN, enAtomic != 0, loc);
+        localNzRows_ = 0;
+        if constexpr (sync) pyasc_sim::kapi::order_scalar_waits(pyasc_sim::kapi::kPipeM, loc);
     }
 
     // One baseM x baseN tile per call, in iterateOrder (0: along M first, 1: along N first).
@@ -371,11 +382,6 @@ private:
         constexpr bool nzA = A_TYPE::format == CubeFormat::NZ, nzB = B_TYPE::format == CubeFormat::NZ;
         constexpr bool nzC = C_TYPE::format == CubeFormat::NZ;
         constexpr int64_t c0A = 32 / sizeof(SrcT), c0B = 32 / sizeof(SrcBT);
-        if ((nzA && transA_) || (nzB && transB_)) {
-            pyasc_sim::kapi::fail("unsupported", loc,
-                                  "Matmul: a transposed NZ operand (CubeFormat::NZ with isTrans) is not supported by the "
-                                  "simulator; give A / B as NZ without transposition, or as ND");
-        }
         if (nzA || nzB || nzC || aLocal_ || bLocal_) {
             compute_general(m0, n0, mm, nn, gm, local, ldc, atomic, loc, nzA, nzB, nzC, c0A, c0B);
             return;
@@ -431,8 +437,14 @@ private:
         const int K = k_;
         const int64_t lda = transA_ ? orgM_ : orgKa_, ldb = transB_ ? orgKb_ : orgN_;
         const int64_t ldC = ldc > 0 ? ldc : orgN_;
-        const int64_t aElems = nzA ? align16(orgM_) * ((orgKa_ + c0A - 1) / c0A * c0A) : static_cast<int64_t>(orgM_) * orgKa_;
-        const int64_t bElems = nzB ? align16(orgKb_) * ((orgN_ + c0B - 1) / c0B * c0B) : static_cast<int64_t>(orgKb_) * orgN_;
+        // A transposed NZ operand holds the transposed matrix in NZ: A^T (Ka x M) / B^T (N x Kb), fractals over
+        // its rows (IndexSDK's ascendc_l2_norm passes one int8 TSCM tensor as A and as transposed B for x x^T).
+        const int64_t aElems = nzA ? (transA_ ? align16(orgKa_) * ((orgM_ + c0A - 1) / c0A * c0A)
+                                              : align16(orgM_) * ((orgKa_ + c0A - 1) / c0A * c0A))
+                                   : static_cast<int64_t>(orgM_) * orgKa_;
+        const int64_t bElems = nzB ? (transB_ ? align16(orgN_) * ((orgKb_ + c0B - 1) / c0B * c0B)
+                                              : align16(orgKb_) * ((orgN_ + c0B - 1) / c0B * c0B))
+                                   : static_cast<int64_t>(orgKb_) * orgN_;
         if (aLocal_) check_local(aL_, aElems, "Matmul reads A", loc);
         else a_.check(0, static_cast<uint64_t>(aElems), false, "Matmul reads A", loc);
         if (bLocal_) check_local(bL_, bElems, "Matmul reads B", loc);
@@ -441,11 +453,13 @@ private:
         const SrcT *a = aLocal_ ? aL_.ptr() : a_.GetPhyAddr();
         const SrcBT *b = bLocal_ ? bL_.ptr() : b_.GetPhyAddr();
         auto aAt = [&](int64_t i, int64_t k) -> double {
-            const int64_t idx = nzA ? nz_index(i, k, orgM_, c0A) : (transA_ ? k * lda + i : i * lda + k);
+            const int64_t idx = nzA ? (transA_ ? nz_index(k, i, orgKa_, c0A) : nz_index(i, k, orgM_, c0A))
+                                    : (transA_ ? k * lda + i : i * lda + k);
             return pyasc_sim::kapi::to_double(a[idx]);
         };
         auto bAt = [&](int64_t k, int64_t j) -> double {
-            const int64_t idx = nzB ? nz_index(k, j, orgKb_, c0B) : (transB_ ? j * ldb + k : k * ldb + j);
+            const int64_t idx = nzB ? (transB_ ? nz_index(j, k, orgN_, c0B) : nz_index(k, j, orgKb_, c0B))
+                                    : (transB_ ? j * ldb + k : k * ldb + j);
             return pyasc_sim::kapi::to_double(b[idx]);
         };
         const GmAtomicAdd scope(atomic && local == nullptr);
@@ -460,7 +474,8 @@ private:
                 for (int k = 0; k < K; ++k) acc += aAt(m0 + i, k) * bAt(k, n0 + j);
                 DstT *c = nullptr;
                 if (local != nullptr) {
-                    c = local->ptr() + static_cast<int64_t>(i) * ldC + j;
+                    c = local->ptr() + (localNzRows_ > 0 ? nz_index(i, j, localNzRows_, 16)
+                                                         : static_cast<int64_t>(i) * ldC + j);
                 } else if (nzC) {
                     c = gm.GetPhyAddr() + nz_index(m0 + i, n0 + j, orgM_, 16);
                 } else {
@@ -564,6 +579,7 @@ private:
     TCubeTiling t_{};
     bool inited_ = false, hasBias_ = false, transA_ = false, transB_ = false, iterating_ = false;
     int m_ = 0, n_ = 0, k_ = 0, orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
+    int localNzRows_ = 0;  // > 0 while IterateAll writes an NZ C_TYPE into a local tensor
     int step_ = 0, curM_ = 0, curN_ = 0;
     GlobalTensor<SrcT> a_;
     GlobalTensor<SrcBT> b_;
@@ -601,8 +617,12 @@ inline void regist_matmul(TPipe *pipe, M1 &obj, M2 &next, Rest &&...rest) {
 
 }  // namespace AscendC
 
+// CANN's Matmul headers open namespace matmul with `using namespace AscendC;`: a kernel that says only
+// `using namespace matmul;` (the MatmulCustom sample and kernels derived from it, e.g. IndexSDK's matmul_at_fp32)
+// calls GetBlockIdx() / GetSysWorkSpacePtr() unqualified.
 namespace matmul {
 using AscendC::GetNormalConfig;
+using namespace AscendC;
 using AscendC::Matmul;
 using AscendC::MatmulCallBackFunc;
 using AscendC::MatmulConfig;

@@ -40,6 +40,11 @@ inline void order_barrier_all(const SrcLoc &loc) {
     race().barrier_all();
     blk().tl.barrier_all(cost::kBarrierCycles, loc.file, loc.line);
 }
+// A synchronous API waits for pipe p (Matmul::IterateAll<true> into a local C): every pipe goes on after p.
+inline void order_scalar_waits(int p, const SrcLoc &loc) {
+    race().scalar_waits(p);
+    blk().tl.wait_until(0, blk().tl.clock[p], 0.0, loc.file, loc.line);
+}
 // PipeBarrier<p>: pipe p finishes its own work (program order on one pipe: no race edge needed).
 inline void order_barrier_pipe(int p, const SrcLoc &loc) {
     blk().tl.wait_until(p, 0.0, cost::kBarrierCycles, loc.file, loc.line);

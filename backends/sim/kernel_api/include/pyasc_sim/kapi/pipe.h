@@ -373,8 +373,18 @@ public:
         pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
         if (b.pipe_obj == this) b.pipe_obj = nullptr;
     }
-    TPipe(const TPipe &) = delete;
-    TPipe &operator=(const TPipe &) = delete;
+    // Copies are what the NPU compiler's implicit ones are: the allocation state (how much of each local
+    // memory is in use) is copied; the copy does not become the pipe GetTPipePtr() returns (only the
+    // constructor registers). Public kernels take a pipe by pointer and keep a copy in a member
+    // (`this->pipe = *tPipe;`, IndexSDK's ascendc_ivfpq_subspace_distance): the member then allocates from
+    // where *tPipe stood, so buffers the two pipes hand out overlap, as on the device.
+    TPipe(const TPipe &o) {
+        for (int k = 0; k < pyasc_sim::kapi::kMemKinds; ++k) used_[k] = o.used_[k];
+    }
+    TPipe &operator=(const TPipe &o) {
+        for (int k = 0; k < pyasc_sim::kapi::kMemKinds; ++k) used_[k] = o.used_[k];
+        return *this;
+    }
 
     template <class Q>
     bool InitBuffer(Q &que, uint8_t num, uint32_t len, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {

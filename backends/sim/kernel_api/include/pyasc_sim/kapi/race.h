@@ -563,6 +563,16 @@ struct RaceState {
         const volatile uint32_t *d = diag;
         for (int q = 0; q < kRaceLanes; ++q) all[q] = d[q];
     }
+    // The Scalar Unit waits for pipe s's work so far (an API that returns only once s has finished, e.g.
+    // Matmul::IterateAll<true> into a local C): the Scalar Unit issues every later instruction, so every pipe
+    // is ordered after it (as a wait of the scalar pipe in wait_flag).
+    void scalar_waits(int s) {
+        if (!on || s < 0 || s >= kRacePipes) return;
+        seen[s] = true;
+        uint32_t c[kRaceLanes];
+        for (int q = 0; q < kRaceLanes; ++q) c[q] = vc[s][q];
+        for (int p = 0; p < kRacePipes; ++p) join_into(p, c);
+    }
     // PipeBarrier<PIPE_ALL> and the queue protocol (conservatively): every pipe sees every pipe.
     void barrier_all() {
         if (!on) return;

@@ -107,8 +107,11 @@ using float32_t = float;
 // ---- block_idx / block_num, get_block_idx() / get_block_num() --------------------------------------
 namespace pyasc_sim {
 namespace kapi {
+// The builtins count AI Cores: on the vector cores of a mixed (AIC:AIV = 1:2) kernel get_block_idx() is the
+// AI Core (group) index, GetBlockIdx() / GetTaskRation(), not GetBlockIdx() (= group * 2 + get_subblockid());
+// kernels build the vector-core index as get_block_idx() * get_subblockdim() + get_subblockid() (kapi/study15b.h).
 struct BlockIdxValue {
-    operator int64_t() const { return AscendC::GetBlockIdx(); }
+    operator int64_t() const { return AscendC::GetBlockIdx() / AscendC::GetTaskRation(); }
 };
 struct BlockNumValue {
     operator int64_t() const { return AscendC::GetBlockNum(); }
@@ -118,7 +121,7 @@ struct BlockNumValue {
 
 inline constexpr pyasc_sim::kapi::BlockIdxValue block_idx{};
 inline constexpr pyasc_sim::kapi::BlockNumValue block_num{};
-inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
+inline int64_t get_block_idx() { return AscendC::GetBlockIdx() / AscendC::GetTaskRation(); }
 inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
 
 // ---- copy_ubuf_to_gm_align_* / copy_gm_to_ubuf_align_* ---------------------------------------------
