@@ -1,0 +1,76 @@
+"""Fixes from round 15 of the public-kernel study, helper study15c (backends/sim/kernel_api/COMPAT.md,
+"Round 15 (study15c)"): the CCE general data-move intrinsics ``copy_gm_to_ubuf`` / ``copy_ubuf_to_gm``
+(bursts of 32-byte blocks with gaps; the byte mode of ``copy_ubuf_to_gm``) and ``get_imm(0)`` as a raw
+Unified Buffer address, which PaddlePaddle's custom-device Ascend C kernel declares a tiling helper with.
+The kernels are our own, in the style of the public code studied (kernels/compat/study15c_idioms.cpp)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pyasc
+import pyasc_acl
+import pyasc_sim
+from ascendc_kernels import ASCENDC_DIR
+
+SRC = ASCENDC_DIR / "compat" / "study15c_idioms.cpp"
+
+
+@pytest.fixture(scope="module")
+def kernels():
+    return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
+
+
+pytestmark = pytest.mark.usefixtures("return_cached_sim_blocks")
+
+
+def _run(kernels, name, blocks, args):
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function(name), blocks, args)
+    pyasc.synchronize("sim")
+
+
+@pytest.mark.parametrize(("n", "scale", "bias"), [(8, 2.0, 1.0), (64, -0.5, 3.25)])
+def test_tiling_read_through_ub_offset_zero(kernels, n, scale, bias):
+    tiling = np.zeros(16, np.uint8)
+    tiling[0:4] = np.frombuffer(np.uint32(n).tobytes(), np.uint8)
+    tiling[4:8] = np.frombuffer(np.float32(scale).tobytes(), np.uint8)
+    tiling[8:12] = np.frombuffer(np.float32(bias).tobytes(), np.uint8)
+    tiling = np.concatenate([tiling, np.zeros(16, np.uint8)])  # the helper moves one whole 32-byte block
+    x = np.random.default_rng(n).standard_normal(n).astype(np.float32)
+    y = pyasc.zeros((n,), dtype="float32", device="sim")
+    _run(kernels, "tiling_via_ubuf", 1, (pyasc.tensor(x, device="sim"), y, pyasc.tensor(tiling, device="sim")))
+    np.testing.assert_array_equal(y.numpy(), x * np.float32(scale) + np.float32(bias))
+
+
+@pytest.mark.parametrize(("rows", "length", "src_gap", "dst_gap"), [(3, 1, 0, 0), (4, 2, 1, 3), (2, 3, 2, 1)])
+def test_bursts_and_gaps_in_32_byte_blocks(kernels, rows, length, src_gap, dst_gap):
+    blk = 8  # floats per 32-byte block
+    x = np.random.default_rng(rows).standard_normal(rows * (length + src_gap) * blk).astype(np.float32)
+    out_len = rows * (length + dst_gap) * blk
+    y = pyasc.tensor(np.full(out_len, -7.0, np.float32), device="sim")
+    _run(kernels, "strided_rows_double", 1, (pyasc.tensor(x, device="sim"), y, rows, length, src_gap, dst_gap))
+    want = np.full(out_len, -7.0, np.float32)
+    for r in range(rows):
+        src = x[r * (length + src_gap) * blk:][:length * blk]
+        want[r * (length + dst_gap) * blk:][:length * blk] = src * 2
+    np.testing.assert_array_equal(y.numpy(), want)
+
+
+@pytest.mark.parametrize("n", [3, 8, 13])
+def test_byte_mode_stores_exactly_n_values(kernels, n):
+    x = np.arange(((n + 7) // 8) * 8, dtype=np.float32)
+    y = pyasc.tensor(np.full(16, -1.0, np.float32), device="sim")
+    _run(kernels, "byte_mode_store", 1, (pyasc.tensor(x, device="sim"), y, n))
+    want = np.full(16, -1.0, np.float32)
+    want[:n] = x[:n] + 1
+    np.testing.assert_array_equal(y.numpy(), want)
+
+
+def test_misaligned_ub_destination_is_reported(kernels):
+    xd = pyasc.tensor(np.zeros(8, np.float32), device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("misaligned_cce_copy"), 1, (xd,))
+    with pytest.raises(pyasc_acl.AclKernelError, match=r"'ub-alignment' failed at .*study15c_idioms\.cpp:\d+"):
+        pyasc.synchronize("sim")
