@@ -74,3 +74,25 @@ def test_misaligned_ub_destination_is_reported(kernels):
     pyasc_acl.launch(kernels.function("misaligned_cce_copy"), 1, (xd,))
     with pytest.raises(pyasc_acl.AclKernelError, match=r"'ub-alignment' failed at .*study15c_idioms\.cpp:\d+"):
         pyasc.synchronize("sim")
+
+
+@pytest.mark.parametrize("blocks", [1, 3])
+def test_namespaced_kernel_launched_by_its_host_launcher(kernels, blocks):
+    n = 16
+    x = np.random.default_rng(blocks).standard_normal(blocks * n).astype(np.float32)
+    y = pyasc.zeros((blocks * n,), dtype="float32", device="sim")
+    f = pyasc_sim.host_function(pyasc_sim.compile(SRC, opt="-O1"), "ns_add_one_do",
+                                ["uint32", "pointer", "pointer", "pointer", "uint32"])
+    pyasc.synchronize("sim")
+    f(blocks, None, pyasc.tensor(x, device="sim"), y, n)
+    pyasc.synchronize("sim")
+    np.testing.assert_array_equal(y.numpy(), x + 1)
+
+
+def test_cxx_linkage_kernels_are_launchable_by_plain_name(kernels):
+    n = 24
+    x = np.random.default_rng(n).standard_normal(n).astype(np.float32)
+    y = pyasc.zeros((n,), dtype="float32", device="sim")
+    _run(kernels, "cxx_linkage_negate", 1, (pyasc.tensor(x, device="sim"), y, n))
+    np.testing.assert_array_equal(y.numpy(), -x)
+    assert {"ns_add_one", "cxx_linkage_negate"} <= set(pyasc_sim.build.kernel_names(SRC))

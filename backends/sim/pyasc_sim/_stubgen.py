@@ -39,10 +39,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 #: bumped whenever the generated code changes (part of the compile cache key)
-STUB_VERSION = "8"  # 4: typed argument layout + the .pyasc_sim_sig signature table; 5: template instances;
+STUB_VERSION = "9"  # 4: typed argument layout + the .pyasc_sim_sig signature table; 5: template instances;
 #                     6: the stand-in header has arch.h's architecture defaults; 7: mixed kernels per core kind,
 #                     sys_workspace entries; 8: vector-only template kernels run the vector pass,
-#                     the op build's DT_* numbers in the stand-in header
+#                     the op build's DT_* numbers in the stand-in header; 9: C++-linkage kernels (in namespaces too)
 
 _FAKE_HEADER = """\
 /* pyasc_sim._stubgen: stand-in kernel_operator.h used only to find kernel signatures */
@@ -115,6 +115,7 @@ class Kernel:
     params: list[Param] = field(default_factory=list)
     instance: bool = False  # a template instance (its entry symbol is quoted)
     vector_only: bool = False  # its body declares KERNEL_TYPE_AIV_ONLY / MIX_AIV_1_0 (a split build runs its AIV pass)
+    scope: str = ""  # a C++-linkage kernel's enclosing namespaces ("ns::inner::"); "" at global scope / extern "C"
 
 
 @dataclass
@@ -294,6 +295,24 @@ def find_kernels(preprocessed: str, source_file: str, instances: list[str] | tup
         prev = found.get(name)
         if prev is None or (m.group(4) == "{" and prev.params != k.params):
             found[name] = k
+    for m in _BLOCK_KERNEL_RE.finditer(preprocessed):  # C++-linkage kernels (in namespaces too)
+        if "__pyasc_global__" not in m.group(1) or m.group(2) in found:
+            continue
+        before = preprocessed[max(0, m.start() - 64):m.start()].rstrip()
+        if before.endswith('"C"') or before.endswith(">"):  # extern "C" (above) / a template kernel
+            continue
+        scope = namespace_scope(preprocessed, m.start())
+        if scope is None:  # inside a class or function body, or an anonymous namespace within a named one
+            continue
+        file, line = _location(preprocessed, m.start(2), source_file)
+        try:
+            k = _kernel(m.group(2), _split_params(m.group(3)), file, line)
+        except StubError:  # not launchable by aclrtLaunchKernel: left to the source's own calls
+            continue
+        k.scope = scope
+        if m.group(4) == "{":
+            k.vector_only = bool(_VECTOR_ONLY_RE.search(_body(preprocessed, m.end() - 1)))
+        found[k.name] = k
     templates = find_templates(preprocessed, source_file)
     wanted = [(m.group(2), [a for a in _split_params(m.group(3)) if a]) for m in _EXPLICIT_RE.finditer(preprocessed)
               if m.group(2) in templates]
@@ -309,6 +328,36 @@ def find_kernels(preprocessed: str, source_file: str, instances: list[str] | tup
         k = instantiate(templates[tname], args)
         found.setdefault(k.name, k)
     return list(found.values())
+
+
+_SCOPE_TOKEN_RE = re.compile(r"\b(?:inline\s+)?namespace(?:\s+([A-Za-z_][\w:]*))?\s*\{|\{|\}")
+_STRING_RE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
+
+
+def namespace_scope(preprocessed: str, pos: int) -> str | None:
+    """The namespaces enclosing ``pos`` as a qualifier (``"custom_device::ascendc::"``; ``""`` at
+    global scope or in an ``extern "C"`` block or anonymous namespace at global scope), or None when
+    ``pos`` is inside any other braces (a class, a function) or an anonymous namespace inside a named
+    one (not nameable from global scope). C++-linkage kernels get their entries through it: the NPU
+    compiler launches ``ns::kernel<<<...>>>`` kernels declared in namespaces as it does global ones."""
+    text = _STRING_RE.sub(lambda m: " " * len(m.group(0)), preprocessed[:pos])
+    stack: list[str | None] = []  # a namespace's name ("" anonymous), None for any other braces
+    for m in _SCOPE_TOKEN_RE.finditer(text):
+        tok = m.group(0)
+        if tok == "}":
+            if stack:
+                stack.pop()
+        elif tok == "{":
+            before = preprocessed[max(0, m.start() - 16):m.start()].rstrip()  # (text has "C" blanked)
+            stack.append("" if before.endswith('"C"') else None)  # extern "C" { ... } adds no scope
+        else:
+            stack.append(m.group(1) or "")
+    if any(s is None for s in stack):
+        return None
+    names = [s for s in stack if s]
+    if names and "" in stack[stack.index(names[0]):]:
+        return None
+    return "".join(f"{n}::" for n in names)
 
 
 def preprocess(source: str, include_dirs: list[str], cxx: str = "g++",
@@ -396,6 +445,8 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str
         '#include "kernel_operator.h"',
         "",
     ]
+    # a kernel declared in a namespace, named at global scope for its entry (which carries the plain name)
+    out += [f"static auto &{k.name} = {k.scope}{k.name};" for k in kernels if k.scope]
     if split == "aic":
         out += [f"static const bool __pyasc_sim_vector_only_{i} = "
                 f"::pyasc_sim::host::register_vector_only_template({_cxx_string(n)});"

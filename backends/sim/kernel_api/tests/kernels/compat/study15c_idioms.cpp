@@ -91,3 +91,44 @@ extern "C" __global__ __aicore__ void misaligned_cce_copy(GM_ADDR x)
     AscendC::LocalTensor<float> v = buf.Get<float>();
     copy_gm_to_ubuf((__ubuf__ float *)v[4].GetPhyAddr(), (__gm__ float *)x, 0, 1, 1, 0, 0);
 }
+
+// C++-linkage kernels (no extern "C"), one in a namespace launched from a host launcher in the same file
+// with <<<>>> (as PaddlePaddle's custom-device kernels): each gets an entry under its plain name.
+namespace study15c::kernels {
+__global__ __aicore__ void ns_add_one(GM_ADDR x, GM_ADDR y, uint32_t n)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, n * sizeof(float));
+    AscendC::LocalTensor<float> v = buf.Get<float>();
+    AscendC::GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float *)x + AscendC::GetBlockIdx() * n, n);
+    gy.SetGlobalBuffer((__gm__ float *)y + AscendC::GetBlockIdx() * n, n);
+    AscendC::DataCopy(v, gx, n);
+    pipe_barrier(PIPE_ALL);
+    AscendC::Adds(v, v, 1.0f, n);
+    pipe_barrier(PIPE_ALL);
+    AscendC::DataCopy(gy, v, n);
+}
+}  // namespace study15c::kernels
+
+__global__ __aicore__ void cxx_linkage_negate(GM_ADDR x, GM_ADDR y, uint32_t n)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, n * sizeof(float));
+    AscendC::LocalTensor<float> v = buf.Get<float>();
+    AscendC::GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float *)x, n);
+    gy.SetGlobalBuffer((__gm__ float *)y, n);
+    AscendC::DataCopy(v, gx, n);
+    pipe_barrier(PIPE_ALL);
+    AscendC::Muls(v, v, -1.0f, n);
+    pipe_barrier(PIPE_ALL);
+    AscendC::DataCopy(gy, v, n);
+}
+
+extern "C" void ns_add_one_do(uint32_t blockDim, void *stream, uint8_t *x, uint8_t *y, uint32_t n)
+{
+    study15c::kernels::ns_add_one<<<blockDim, nullptr, stream>>>(x, y, n);
+}
