@@ -425,9 +425,12 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str
     ``vector_only_templates`` (a kernel-launch source's vector-only template kernels) are registered
     there so that their ``<<<>>>``-launched instances run the vector pass alone (kapi/host_launch.h)."""
 
+    def ref(k: Kernel) -> str:  # the kernel as C++ names it from global scope (namespaced ones qualified)
+        return f"{k.scope}{k.name}"
+
     def runs(k: Kernel) -> str:  # the function an entry runs: the kernel, or its system-workspace wrapper
         ws = workspace_index(k) if sys_workspace else None
-        return f"&{k.name}" if ws is None else f"&::pyasc_sim::kapi::SysWorkspaceEntry<&{k.name}, {ws}>::call"
+        return f"&{ref(k)}" if ws is None else f"&::pyasc_sim::kapi::SysWorkspaceEntry<&{ref(k)}, {ws}>::call"
 
     if split == "aiv":
         return "\n".join([
@@ -435,7 +438,7 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str
             f"#include {_cxx_string(os.path.abspath(source))}",
             '#include "kernel_operator.h"',
             "",
-            *(f"PYASC_SIM_EXTERN_C void {aiv_getter(i)}(decltype(&{k.name}) *out) {{ *out = {runs(k)}; }}"
+            *(f"PYASC_SIM_EXTERN_C void {aiv_getter(i)}(decltype(&{ref(k)}) *out) {{ *out = {runs(k)}; }}"
               for i, k in enumerate(kernels)),
             "",
         ])
@@ -445,8 +448,6 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str
         '#include "kernel_operator.h"',
         "",
     ]
-    # a kernel declared in a namespace, named at global scope for its entry (which carries the plain name)
-    out += [f"static auto &{k.name} = {k.scope}{k.name};" for k in kernels if k.scope]
     if split == "aic":
         out += [f"static const bool __pyasc_sim_vector_only_{i} = "
                 f"::pyasc_sim::host::register_vector_only_template({_cxx_string(n)});"
@@ -458,13 +459,13 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str
         if split == "aic":  # the entry hands the vector pass's kernel to run_entry for the AIV
             entry = f"__pyasc_sim_instance_{i}" if k.instance else f"__pyasc_sim_entry_{k.name}"
             out += [
-                f"PYASC_SIM_EXTERN_C void {aiv_getter(i)}(decltype(&{k.name}) *out);",
-                f"PYASC_SIM_SIGNATURE({entry if k.instance else k.name}, {text}, {k.name})",
+                f"PYASC_SIM_EXTERN_C void {aiv_getter(i)}(decltype(&{ref(k)}) *out);",
+                f"PYASC_SIM_SIGNATURE({entry if k.instance else k.name}, {text}, {ref(k)})",
                 *([f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void {entry}(PyascSimBlockContext *ctx) "
                    f"__asm__({_cxx_string(chr(34) + '__pyasc_sim_entry_' + k.name + chr(34))});"] if k.instance else []),
                 f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void {entry}(PyascSimBlockContext *ctx) {{",
                 *(["    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;"] if not checks else []),
-                f"    decltype(&{k.name}) aiv = nullptr;",
+                f"    decltype(&{ref(k)}) aiv = nullptr;",
                 f"    {aiv_getter(i)}(&aiv);",
                 # a vector-only kernel's one core is an AIV: it runs the vector pass
                 f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, "
@@ -480,28 +481,28 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str
                 f"__asm__({_cxx_string(chr(34) + '__pyasc_sim_entry_' + k.name + chr(34))});",
                 f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void {entry}(PyascSimBlockContext *ctx) {{",
                 *(["    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;"] if not checks else []),
-                f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, &{k.name});",
+                f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, &{ref(k)});",
                 "}",
                 "",
             ]
         elif (ws := workspace_index(k) if sys_workspace else None) is not None:
-            fn = f"&::pyasc_sim::kapi::SysWorkspaceEntry<&{k.name}, {ws}>::call"
+            fn = f"&::pyasc_sim::kapi::SysWorkspaceEntry<&{ref(k)}, {ws}>::call"
             out += [
-                f"PYASC_SIM_SIGNATURE({k.name}, {text}, {k.name})",
+                f"PYASC_SIM_SIGNATURE({k.name}, {text}, {ref(k)})",
                 f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void __pyasc_sim_entry_{k.name}(PyascSimBlockContext *ctx) {{",
                 *(["    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;"] if not checks else []),
                 f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, {fn});",
                 "}",
                 "",
             ]
-        elif checks:
+        elif checks and not k.scope:
             out += [f"PYASC_SIM_KERNEL_SIG({k.name}, {text})", ""]
-        else:  # PYASC_SIM_KERNEL_SIG's expansion, with the block's sanitizer flag cleared
+        else:  # PYASC_SIM_KERNEL_SIG's expansion (the kernel qualified; the sanitizer flag cleared without checks)
             out += [
-                f"PYASC_SIM_SIGNATURE({k.name}, {text}, {k.name})",
+                f"PYASC_SIM_SIGNATURE({k.name}, {text}, {ref(k)})",
                 f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void __pyasc_sim_entry_{k.name}(PyascSimBlockContext *ctx) {{",
-                "    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;",
-                f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, &{k.name});",
+                *(["    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;"] if not checks else []),
+                f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, &{ref(k)});",
                 "}",
                 "",
             ]
