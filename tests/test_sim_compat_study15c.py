@@ -96,3 +96,29 @@ def test_cxx_linkage_kernels_are_launchable_by_plain_name(kernels):
     _run(kernels, "cxx_linkage_negate", 1, (pyasc.tensor(x, device="sim"), y, n))
     np.testing.assert_array_equal(y.numpy(), -x)
     assert {"ns_add_one", "cxx_linkage_negate"} <= set(pyasc_sim.build.kernel_names(SRC))
+
+
+def test_older_sdk_header_paths_compile():
+    """``tikcfw/...`` (the compiler/tikcpp include root of older CANN layouts) and ``acl/acl_rt.h``, as
+    MindSpore Lite's ascend_native kernels include them, forward to the kernel API."""
+    src = "\n".join([
+        '#include "acl/acl.h"',
+        '#include "acl/acl_rt.h"',
+        '#include "tikcfw/kernel_operator.h"',
+        '#include "tikcfw/impl/kernel_utils.h"',
+        '#include "tikcfw/interface/kernel_operator_vec_binary_intf.h"',
+        '#include "interface/kernel_operator_vec_binary_intf.h"',
+        'extern "C" __global__ __aicore__ void sdk_paths_copy(GM_ADDR x, GM_ADDR y) {',
+        "    AscendC::TPipe pipe; AscendC::TBuf<AscendC::TPosition::VECCALC> b; pipe.InitBuffer(b, 32);",
+        "    AscendC::LocalTensor<float> t = b.Get<float>(); AscendC::GlobalTensor<float> gx, gy;",
+        "    gx.SetGlobalBuffer((__gm__ float *)x, 8); gy.SetGlobalBuffer((__gm__ float *)y, 8);",
+        "    AscendC::DataCopy(t, gx, 8); pipe_barrier(PIPE_ALL); AscendC::DataCopy(gy, t, 8);",
+        "}",
+    ])
+    f = pyasc_acl.Binary(pyasc_sim.compile(src, opt="-O1"), device="sim").function("sdk_paths_copy")
+    x = np.arange(8, dtype=np.float32)
+    y = pyasc.zeros((8,), dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(f, 1, (pyasc.tensor(x, device="sim"), y))
+    pyasc.synchronize("sim")
+    np.testing.assert_array_equal(y.numpy(), x)
