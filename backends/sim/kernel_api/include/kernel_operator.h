@@ -64,6 +64,7 @@
 #include "pyasc_sim/kapi/study13.h"    // dcci intrinsic (cache_line_t, dcci_dst_t); 950 SIMT: Simt::UintDiv, asc_atomic_*
 #include "pyasc_sim/kapi/study14.h"    // TQueSync<src, dst>; ReduceSum/Max/Min/Mean/Prod<T, Pattern::Reduce::AR|RA>; DropOut
 #include "pyasc_sim/kapi/cce_copy.h"   // copy_gm_to_ubuf / copy_ubuf_to_gm (CCE general data move), get_imm
+#include "pyasc_sim/kapi/study15c.h"   // GetSysWorkSpacePtr() unqualified, set_atomic_none()
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
 #include "pyasc_sim/kapi/raw_gm.h"     // raw __gm__ loads / stores: checked in a -fsanitize=thread build (build.py)
 
