@@ -122,3 +122,26 @@ def test_older_sdk_header_paths_compile():
     pyasc_acl.launch(f, 1, (pyasc.tensor(x, device="sim"), y))
     pyasc.synchronize("sim")
     np.testing.assert_array_equal(y.numpy(), x)
+
+
+def test_cube_only_build_knows_its_core_kind_at_compile_time():
+    """In a cube-only build g_coreType is the constant AIC (``if constexpr (g_coreType == AIC)`` compiles,
+    as in MindSpore Lite's ascend_native Matmul); set_atomic_none() and an unqualified GetSysWorkSpacePtr()
+    are accepted there too."""
+    src = "\n".join([
+        '#include "kernel_operator.h"',
+        'extern "C" __global__ __aicore__ void core_kind(GM_ADDR y, GM_ADDR ws) {',
+        "    AscendC::SetSysWorkspace(ws);",
+        "    set_atomic_none();",
+        "    __gm__ int32_t *out = (__gm__ int32_t *)y;",
+        "    if constexpr (g_coreType == AscendC::AIC) { out[0] = 1; } else { out[0] = 2; }",
+        "    out[1] = GetSysWorkSpacePtr() == ws ? 7 : 8;",
+        "}",
+    ])
+    f = pyasc_acl.Binary(pyasc_sim.compile(src, opt="-O1", core="cube"), device="sim").function("core_kind")
+    y = pyasc.zeros((8,), dtype="int32", device="sim")
+    ws = pyasc.zeros((pyasc_sim.SYS_WORKSPACE_SIZE,), dtype="uint8", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(f, 1, (y, ws))
+    pyasc.synchronize("sim")
+    np.testing.assert_array_equal(y.numpy()[:2], [1, 7])
