@@ -296,8 +296,8 @@ def find_kernels(preprocessed: str, source_file: str, instances: list[str] | tup
         if prev is None or (m.group(4) == "{" and prev.params != k.params):
             found[name] = k
     for m in _BLOCK_KERNEL_RE.finditer(preprocessed):  # C++-linkage kernels (in namespaces too)
-        if "__pyasc_global__" not in m.group(1) or m.group(2) in found:
-            continue
+        if "__pyasc_global__" not in m.group(1) or m.group(2) in found or m.group(4) != "{":
+            continue  # (a declaration alone may be defined in another translation unit: no entry for it)
         before = preprocessed[max(0, m.start() - 64):m.start()].rstrip()
         if before.endswith('"C"') or before.endswith(">"):  # extern "C" (above) / a template kernel
             continue
@@ -310,8 +310,7 @@ def find_kernels(preprocessed: str, source_file: str, instances: list[str] | tup
         except StubError:  # not launchable by aclrtLaunchKernel: left to the source's own calls
             continue
         k.scope = scope
-        if m.group(4) == "{":
-            k.vector_only = bool(_VECTOR_ONLY_RE.search(_body(preprocessed, m.end() - 1)))
+        k.vector_only = bool(_VECTOR_ONLY_RE.search(_body(preprocessed, m.end() - 1)))
         found[k.name] = k
     templates = find_templates(preprocessed, source_file)
     wanted = [(m.group(2), [a for a in _split_params(m.group(3)) if a]) for m in _EXPLICIT_RE.finditer(preprocessed)
