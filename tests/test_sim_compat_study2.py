@@ -45,7 +45,8 @@ def test_study2_idioms_match_numpy():
 
 def test_extern_c_block_kernels_are_found():
     """Kernels declared inside `extern "C" { }` (the `#ifdef __cplusplus` wrapper public sources
-    use) get launch stubs; a function in a nested scope of the block does not."""
+    use) get launch stubs; a kernel only declared in a nested scope of the block does not. A kernel
+    defined outside the block has C++ linkage and gets one too (round 15: C++-linkage kernels)."""
     pre = ('extern "C" {\n__pyasc_global__ __pyasc_aicore__ void k1(__pyasc_gm__ unsigned char * x) {}\n'
            'namespace n { __pyasc_global__ __pyasc_aicore__ void hidden(int a); }\n'
            '__pyasc_global__ __pyasc_aicore__ void k2(int a);\n}\n'
@@ -53,7 +54,7 @@ def test_extern_c_block_kernels_are_found():
     exposed = pyasc_sim._stubgen.expose_extern_c_blocks(pre)
     assert exposed.count("\n") == pre.count("\n")  # locations (line numbers) stay right
     names = sorted(k.name for k in pyasc_sim._stubgen.find_kernels(exposed, "t.cpp"))
-    assert names == ["k1", "k2"]
+    assert names == ["k1", "k2", "outside"]
 
 
 def test_broadcast_rejects_a_shape_that_does_not_broadcast(tmp_path):

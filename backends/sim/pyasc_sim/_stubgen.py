@@ -39,10 +39,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 #: bumped whenever the generated code changes (part of the compile cache key)
-STUB_VERSION = "8"  # 4: typed argument layout + the .pyasc_sim_sig signature table; 5: template instances;
+STUB_VERSION = "9"  # 4: typed argument layout + the .pyasc_sim_sig signature table; 5: template instances;
 #                     6: the stand-in header has arch.h's architecture defaults; 7: mixed kernels per core kind,
 #                     sys_workspace entries; 8: vector-only template kernels run the vector pass,
-#                     the op build's DT_* numbers in the stand-in header
+#                     the op build's DT_* numbers in the stand-in header; 9: C++-linkage kernels (in namespaces too)
 
 _FAKE_HEADER = """\
 /* pyasc_sim._stubgen: stand-in kernel_operator.h used only to find kernel signatures */
@@ -115,6 +115,7 @@ class Kernel:
     params: list[Param] = field(default_factory=list)
     instance: bool = False  # a template instance (its entry symbol is quoted)
     vector_only: bool = False  # its body declares KERNEL_TYPE_AIV_ONLY / MIX_AIV_1_0 (a split build runs its AIV pass)
+    scope: str = ""  # a C++-linkage kernel's enclosing namespaces ("ns::inner::"); "" at global scope / extern "C"
 
 
 @dataclass
@@ -294,6 +295,23 @@ def find_kernels(preprocessed: str, source_file: str, instances: list[str] | tup
         prev = found.get(name)
         if prev is None or (m.group(4) == "{" and prev.params != k.params):
             found[name] = k
+    for m in _BLOCK_KERNEL_RE.finditer(preprocessed):  # C++-linkage kernels (in namespaces too)
+        if "__pyasc_global__" not in m.group(1) or m.group(2) in found or m.group(4) != "{":
+            continue  # (a declaration alone may be defined in another translation unit: no entry for it)
+        before = preprocessed[max(0, m.start() - 64):m.start()].rstrip()
+        if before.endswith('"C"') or before.endswith(">"):  # extern "C" (above) / a template kernel
+            continue
+        scope = namespace_scope(preprocessed, m.start())
+        if scope is None:  # inside a class or function body, or an anonymous namespace within a named one
+            continue
+        file, line = _location(preprocessed, m.start(2), source_file)
+        try:
+            k = _kernel(m.group(2), _split_params(m.group(3)), file, line)
+        except StubError:  # not launchable by aclrtLaunchKernel: left to the source's own calls
+            continue
+        k.scope = scope
+        k.vector_only = bool(_VECTOR_ONLY_RE.search(_body(preprocessed, m.end() - 1)))
+        found[k.name] = k
     templates = find_templates(preprocessed, source_file)
     wanted = [(m.group(2), [a for a in _split_params(m.group(3)) if a]) for m in _EXPLICIT_RE.finditer(preprocessed)
               if m.group(2) in templates]
@@ -309,6 +327,36 @@ def find_kernels(preprocessed: str, source_file: str, instances: list[str] | tup
         k = instantiate(templates[tname], args)
         found.setdefault(k.name, k)
     return list(found.values())
+
+
+_SCOPE_TOKEN_RE = re.compile(r"\b(?:inline\s+)?namespace(?:\s+([A-Za-z_][\w:]*))?\s*\{|\{|\}")
+_STRING_RE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
+
+
+def namespace_scope(preprocessed: str, pos: int) -> str | None:
+    """The namespaces enclosing ``pos`` as a qualifier (``"custom_device::ascendc::"``; ``""`` at
+    global scope or in an ``extern "C"`` block or anonymous namespace at global scope), or None when
+    ``pos`` is inside any other braces (a class, a function) or an anonymous namespace inside a named
+    one (not nameable from global scope). C++-linkage kernels get their entries through it: the NPU
+    compiler launches ``ns::kernel<<<...>>>`` kernels declared in namespaces as it does global ones."""
+    text = _STRING_RE.sub(lambda m: " " * len(m.group(0)), preprocessed[:pos])
+    stack: list[str | None] = []  # a namespace's name ("" anonymous), None for any other braces
+    for m in _SCOPE_TOKEN_RE.finditer(text):
+        tok = m.group(0)
+        if tok == "}":
+            if stack:
+                stack.pop()
+        elif tok == "{":
+            before = preprocessed[max(0, m.start() - 16):m.start()].rstrip()  # (text has "C" blanked)
+            stack.append("" if before.endswith('"C"') else None)  # extern "C" { ... } adds no scope
+        else:
+            stack.append(m.group(1) or "")
+    if any(s is None for s in stack):
+        return None
+    names = [s for s in stack if s]
+    if names and "" in stack[stack.index(names[0]):]:
+        return None
+    return "".join(f"{n}::" for n in names)
 
 
 def preprocess(source: str, include_dirs: list[str], cxx: str = "g++",
@@ -376,9 +424,12 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str
     ``vector_only_templates`` (a kernel-launch source's vector-only template kernels) are registered
     there so that their ``<<<>>>``-launched instances run the vector pass alone (kapi/host_launch.h)."""
 
+    def ref(k: Kernel) -> str:  # the kernel as C++ names it from global scope (namespaced ones qualified)
+        return f"{k.scope}{k.name}"
+
     def runs(k: Kernel) -> str:  # the function an entry runs: the kernel, or its system-workspace wrapper
         ws = workspace_index(k) if sys_workspace else None
-        return f"&{k.name}" if ws is None else f"&::pyasc_sim::kapi::SysWorkspaceEntry<&{k.name}, {ws}>::call"
+        return f"&{ref(k)}" if ws is None else f"&::pyasc_sim::kapi::SysWorkspaceEntry<&{ref(k)}, {ws}>::call"
 
     if split == "aiv":
         return "\n".join([
@@ -386,7 +437,7 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str
             f"#include {_cxx_string(os.path.abspath(source))}",
             '#include "kernel_operator.h"',
             "",
-            *(f"PYASC_SIM_EXTERN_C void {aiv_getter(i)}(decltype(&{k.name}) *out) {{ *out = {runs(k)}; }}"
+            *(f"PYASC_SIM_EXTERN_C void {aiv_getter(i)}(decltype(&{ref(k)}) *out) {{ *out = {runs(k)}; }}"
               for i, k in enumerate(kernels)),
             "",
         ])
@@ -407,13 +458,13 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str
         if split == "aic":  # the entry hands the vector pass's kernel to run_entry for the AIV
             entry = f"__pyasc_sim_instance_{i}" if k.instance else f"__pyasc_sim_entry_{k.name}"
             out += [
-                f"PYASC_SIM_EXTERN_C void {aiv_getter(i)}(decltype(&{k.name}) *out);",
-                f"PYASC_SIM_SIGNATURE({entry if k.instance else k.name}, {text}, {k.name})",
+                f"PYASC_SIM_EXTERN_C void {aiv_getter(i)}(decltype(&{ref(k)}) *out);",
+                f"PYASC_SIM_SIGNATURE({entry if k.instance else k.name}, {text}, {ref(k)})",
                 *([f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void {entry}(PyascSimBlockContext *ctx) "
                    f"__asm__({_cxx_string(chr(34) + '__pyasc_sim_entry_' + k.name + chr(34))});"] if k.instance else []),
                 f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void {entry}(PyascSimBlockContext *ctx) {{",
                 *(["    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;"] if not checks else []),
-                f"    decltype(&{k.name}) aiv = nullptr;",
+                f"    decltype(&{ref(k)}) aiv = nullptr;",
                 f"    {aiv_getter(i)}(&aiv);",
                 # a vector-only kernel's one core is an AIV: it runs the vector pass
                 f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, "
@@ -429,28 +480,28 @@ def generate(source: str, kernels: list[Kernel], checks: bool = True, split: str
                 f"__asm__({_cxx_string(chr(34) + '__pyasc_sim_entry_' + k.name + chr(34))});",
                 f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void {entry}(PyascSimBlockContext *ctx) {{",
                 *(["    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;"] if not checks else []),
-                f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, &{k.name});",
+                f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, &{ref(k)});",
                 "}",
                 "",
             ]
         elif (ws := workspace_index(k) if sys_workspace else None) is not None:
-            fn = f"&::pyasc_sim::kapi::SysWorkspaceEntry<&{k.name}, {ws}>::call"
+            fn = f"&::pyasc_sim::kapi::SysWorkspaceEntry<&{ref(k)}, {ws}>::call"
             out += [
-                f"PYASC_SIM_SIGNATURE({k.name}, {text}, {k.name})",
+                f"PYASC_SIM_SIGNATURE({k.name}, {text}, {ref(k)})",
                 f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void __pyasc_sim_entry_{k.name}(PyascSimBlockContext *ctx) {{",
                 *(["    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;"] if not checks else []),
                 f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, {fn});",
                 "}",
                 "",
             ]
-        elif checks:
+        elif checks and not k.scope:
             out += [f"PYASC_SIM_KERNEL_SIG({k.name}, {text})", ""]
-        else:  # PYASC_SIM_KERNEL_SIG's expansion, with the block's sanitizer flag cleared
+        else:  # PYASC_SIM_KERNEL_SIG's expansion (the kernel qualified; the sanitizer flag cleared without checks)
             out += [
-                f"PYASC_SIM_SIGNATURE({k.name}, {text}, {k.name})",
+                f"PYASC_SIM_SIGNATURE({k.name}, {text}, {ref(k)})",
                 f"PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT void __pyasc_sim_entry_{k.name}(PyascSimBlockContext *ctx) {{",
-                "    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;",
-                f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, &{k.name});",
+                *(["    ctx->flags &= ~PYASC_SIM_FLAG_CHECKS;"] if not checks else []),
+                f"    ::pyasc_sim::kapi::run_entry(ctx, {_cxx_string(k.name)}, &{ref(k)});",
                 "}",
                 "",
             ]

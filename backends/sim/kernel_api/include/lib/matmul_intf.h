@@ -7,6 +7,7 @@
 #include "kernel_operator.h"
 #if __has_include("pyasc_sim/kapi/matmul.h")
 #include "pyasc_sim/kapi/matmul.h"
+#include "pyasc_sim/kapi/matmul_impl.h"  // MatmulImpl (matmul::MatmulImpl too)
 #else
 #error "pyasc_sim: lib/matmul_intf.h: the simulator lacks this Ascend C high-level API (Matmul, REGIST_MATMUL_OBJ, MatmulType, MatmulImpl); see backends/sim/kernel_api/README.md for what is supported"
 #endif

@@ -170,8 +170,15 @@ constexpr int32_t TOTAL_L0C_SIZE = 128 * 1024;
 
 // g_coreType: the kind of core running the block (AscendC::AIC = 1, AscendC::AIV = 2): the AIC of a
 // mixed launch too (as ASCEND_IS_AIC), or a core set by the CPU-debug SetKernelMode.
+// A cube-only build (core="cube": __DAV_C220_CUBE__ without __DAV_C220_VEC__, as the NPU compiler's
+// dav-c220-cube pass) runs on AICs only, so there it is the constant AscendC::AIC, and
+// `if constexpr (g_coreType == AIC)` compiles as on the NPU (MindSpore Lite's ascend_native Matmul).
 #ifndef g_coreType
+#if defined(__DAV_C220_CUBE__) && !defined(__DAV_C220_VEC__)
+#define g_coreType (::AscendC::AIC)
+#else
 #define g_coreType (::pyasc_sim::kapi::core_is_aic() ? ::AscendC::AIC : ::AscendC::AIV)
+#endif
 #endif
 
 using AscendC::sim_detail::max;

@@ -1,0 +1,6 @@
+// tikcfw/interface/kernel_operator_vec_binary_intf.h -- an SDK-internal header path (the binary vector
+// instructions' interface) public kernels include; on the simulator they all come with kernel_operator.h.
+#ifndef PYASC_SIM_SDK_TIKCFW_INTERFACE_KERNEL_OPERATOR_VEC_BINARY_INTF_H_
+#define PYASC_SIM_SDK_TIKCFW_INTERFACE_KERNEL_OPERATOR_VEC_BINARY_INTF_H_
+#include "kernel_operator.h"
+#endif  // PYASC_SIM_SDK_TIKCFW_INTERFACE_KERNEL_OPERATOR_VEC_BINARY_INTF_H_

@@ -1,0 +1,6 @@
+// tikcfw/kernel_operator.h -- the SDK path of kernel_operator.h under the toolchain's compiler/tikcpp include
+// root (older CANN layouts; MindSpore Lite's ascend_native kernels include it so); forwards to kernel_operator.h.
+#ifndef PYASC_SIM_SDK_TIKCFW_KERNEL_OPERATOR_H_
+#define PYASC_SIM_SDK_TIKCFW_KERNEL_OPERATOR_H_
+#include "kernel_operator.h"
+#endif  // PYASC_SIM_SDK_TIKCFW_KERNEL_OPERATOR_H_
