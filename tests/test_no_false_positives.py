@@ -45,6 +45,8 @@ COMPILE_ARGS = {
     COMPAT / "op_project_host" / "op_kernel" / "host_tiled_axpy.cpp": {
         "tiling_header": COMPAT / "op_project_host" / "op_host" / "host_tiled_axpy_tiling.h",
         "op_type": "HostTiledAxpy", "dtypes": {"x": "float16", "y": "float16", "z": "float16"}},
+    COMPAT / "op_project_study15b" / "op_kernel" / "mm_blocked.cpp": {
+        "tiling_header": COMPAT / "op_project_study15b" / "op_host" / "mm_blocked_tiling.h"},
     # APIs of the Atlas inference series AI Core only (the reference marks Atlas A2 x)
     COMPAT / "proposal_sort_310p.cpp": {"soc": "Ascend310P3"},
     COMPAT / "scatter_310p.cpp": {"soc": "Ascend310P3"},
