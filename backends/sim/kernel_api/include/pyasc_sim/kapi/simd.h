@@ -289,7 +289,13 @@ __attribute__((always_inline)) inline void exp_f32_loop(float *__restrict__ d, c
 //   of 1.5 * 2^23 round it to nearest even too): 0.207 -> 0.189 ns per element from L1.
 // (A one-instruction clamp, vrangeps copysign(min(|x|, 104), x), is not used: it turns a quiet NaN
 // into 104.)
-__attribute__((target("avx512f"), always_inline)) inline __m512 exp_ps_avx512(const __m512 x) {
+// exp of N registers side by side, step by step: each step is independent across the registers, so
+// the core overlaps their dependency chains (one register's chain is ~60 cycles of latency; the
+// scheduler does not reach far enough ahead to overlap the next iteration's). Four registers measured
+// 0.31 -> 0.26 ns per element from L1 on the development machine (Zen 5). Every N does the same
+// operations per lane in the same order: the same bits (backends/sim/tests/test_simd_exact.cpp).
+template <int N>
+__attribute__((target("avx512f"), always_inline)) inline void exp_ps_avx512_n(__m512 *v) {
     const __m512 lo = _mm512_set1_ps(-104.0f), hi = _mm512_set1_ps(89.0f);
     const __m512 inv_ln2 = _mm512_set1_ps(0x1.715476p0f);
     const __m512 ln2_hi = _mm512_set1_ps(0x1.62e4p-1f), ln2_lo = _mm512_set1_ps(0x1.7f7d1cp-20f);
@@ -298,50 +304,34 @@ __attribute__((target("avx512f"), always_inline)) inline __m512 exp_ps_avx512(co
     const __m512 c3 = _mm512_set1_ps(1.0f / 6.0f), c2 = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
     const __mmask16 all = 0xFFFF;  // full-mask maskz forms: GCC 12's unmasked ones read an "undefined" register
                                    // that -Wmaybe-uninitialized reports
-    const __m512 xc = _mm512_maskz_min_ps(all, hi, _mm512_maskz_max_ps(all, lo, x));
+    __m512 kf[N], r[N], q[N];
+    for (int u = 0; u < N; ++u) v[u] = _mm512_maskz_min_ps(all, hi, _mm512_maskz_max_ps(all, lo, v[u]));
     // kf = rint(xc / ln2 rounded): t - shift of the scalar code is exactly round-to-nearest-even of the
     // product (|product| < 2^22), which vrndscaleps computes in one instruction (checked over every float)
-    const __m512 kf = _mm512_maskz_roundscale_ps(all, _mm512_mul_ps(xc, inv_ln2), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m512 r = _mm512_sub_ps(_mm512_fnmadd_ps(kf, ln2_hi, xc), _mm512_mul_ps(kf, ln2_lo));
-    __m512 q = _mm512_add_ps(_mm512_mul_ps(c7, r), c6);
-    q = _mm512_add_ps(_mm512_mul_ps(q, r), c5);
-    q = _mm512_add_ps(_mm512_mul_ps(q, r), c4);
-    q = _mm512_add_ps(_mm512_mul_ps(q, r), c3);
-    q = _mm512_add_ps(_mm512_mul_ps(q, r), c2);
-    const __m512 p = _mm512_add_ps(one, _mm512_add_ps(r, _mm512_mul_ps(_mm512_mul_ps(r, r), q)));
-    return _mm512_maskz_scalef_ps(all, p, kf);  // p * 2^k, one rounding
-}
-// exp_ps_avx512 of kExpLanes registers side by side, step by step: each step is independent across
-// the registers, so the core overlaps their dependency chains (one register's chain is ~60 cycles of
-// latency; the scheduler does not reach far enough ahead to overlap the next iteration's). Measured
-// 0.31 -> 0.26 ns per element from L1 on the development machine (Zen 5). The same operations per
-// lane in the same order as exp_ps_avx512: the same bits (backends/sim/tests/test_simd_exact.cpp).
-constexpr int kExpLanes = 4;
-__attribute__((target("avx512f"), always_inline)) inline void exp_ps_avx512_x4(__m512 *v) {
-    const __m512 lo = _mm512_set1_ps(-104.0f), hi = _mm512_set1_ps(89.0f);
-    const __m512 inv_ln2 = _mm512_set1_ps(0x1.715476p0f);
-    const __m512 ln2_hi = _mm512_set1_ps(0x1.62e4p-1f), ln2_lo = _mm512_set1_ps(0x1.7f7d1cp-20f);
-    const __m512 c7 = _mm512_set1_ps(1.0f / 5040.0f), c6 = _mm512_set1_ps(1.0f / 720.0f);
-    const __m512 c5 = _mm512_set1_ps(1.0f / 120.0f), c4 = _mm512_set1_ps(1.0f / 24.0f);
-    const __m512 c3 = _mm512_set1_ps(1.0f / 6.0f), c2 = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
-    const __mmask16 all = 0xFFFF;
-    __m512 kf[kExpLanes], r[kExpLanes], q[kExpLanes];
-    for (int u = 0; u < kExpLanes; ++u) v[u] = _mm512_maskz_min_ps(all, hi, _mm512_maskz_max_ps(all, lo, v[u]));
-    for (int u = 0; u < kExpLanes; ++u) {  // round to nearest even in one instruction, as exp_ps_avx512
+    for (int u = 0; u < N; ++u) {
         kf[u] = _mm512_maskz_roundscale_ps(all, _mm512_mul_ps(v[u], inv_ln2), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     }
-    for (int u = 0; u < kExpLanes; ++u) {
+    for (int u = 0; u < N; ++u) {
         r[u] = _mm512_sub_ps(_mm512_fnmadd_ps(kf[u], ln2_hi, v[u]), _mm512_mul_ps(kf[u], ln2_lo));
     }
-    for (int u = 0; u < kExpLanes; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(c7, r[u]), c6);
-    for (int u = 0; u < kExpLanes; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c5);
-    for (int u = 0; u < kExpLanes; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c4);
-    for (int u = 0; u < kExpLanes; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c3);
-    for (int u = 0; u < kExpLanes; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c2);
-    for (int u = 0; u < kExpLanes; ++u) {
+    for (int u = 0; u < N; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(c7, r[u]), c6);
+    for (int u = 0; u < N; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c5);
+    for (int u = 0; u < N; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c4);
+    for (int u = 0; u < N; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c3);
+    for (int u = 0; u < N; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c2);
+    for (int u = 0; u < N; ++u) {
         q[u] = _mm512_add_ps(one, _mm512_add_ps(r[u], _mm512_mul_ps(_mm512_mul_ps(r[u], r[u]), q[u])));
     }
-    for (int u = 0; u < kExpLanes; ++u) v[u] = _mm512_maskz_scalef_ps(all, q[u], kf[u]);
+    for (int u = 0; u < N; ++u) v[u] = _mm512_maskz_scalef_ps(all, q[u], kf[u]);  // p * 2^k, one rounding
+}
+constexpr int kExpLanes = 4;
+__attribute__((target("avx512f"), always_inline)) inline __m512 exp_ps_avx512(const __m512 x) {
+    __m512 v = x;
+    exp_ps_avx512_n<1>(&v);
+    return v;
+}
+__attribute__((target("avx512f"), always_inline)) inline void exp_ps_avx512_x4(__m512 *v) {
+    exp_ps_avx512_n<kExpLanes>(v);
 }
 __attribute__((target("avx512f"))) inline void exp_f32_avx512(float *__restrict__ d, const float *__restrict__ s,
                                                                int64_t n) {
