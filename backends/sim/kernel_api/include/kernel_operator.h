@@ -49,9 +49,13 @@
 #include "pyasc_sim/kapi/debug.h"      // printf / PRINTF, DumpTensor, ASSERT
 #include "pyasc_sim/kapi/engine.h"     // Async<EngineType::AIC / AIV, funPtr>(args...)
 #include "pyasc_sim/kapi/tensor_trait.h"  // TensorTrait, Layout / Shape / Stride, LocalTensor<TensorTrait<...>>(addr)
-#include "pyasc_sim/kapi/study2.h"     // set_mask_count / set_mask_norm, AscendCUtils::ResetMask
-#include "pyasc_sim/kapi/study10.h"    // block_idx / get_block_idx, likely, AlignUp, LocalMemAllocator, copy_*_align_b*
-#include "pyasc_sim/kapi/study11b.h"   // DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl (SDK functions behind DataCopyPad)
+#include "pyasc_sim/kapi/builtins.h"   // set_mask_*, min / max, block_idx / get_block_idx / get_subblockid, g_coreType, float16_t
+#include "pyasc_sim/kapi/reduce_setmask.h"  // ReduceSum / Max / Min<T, isSetMask>
+#include "pyasc_sim/kapi/broadcast.h"  // Broadcast<T, dim, axis> (BroadCast)
+#include "pyasc_sim/kapi/align_utils.h"  // AlignUp, Ceil(a, b)
+#include "pyasc_sim/kapi/soc_sizes.h"  // DEFAULT_C0_SIZE, TOTAL_*_SIZE
+#include "pyasc_sim/kapi/local_mem_allocator.h"  // LocalMemAllocator<Hardware>
+#include "pyasc_sim/kapi/pad_copy_builtins.h"  // copy_*_align_b*, DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl
 #include "pyasc_sim/kapi/simt.h"       // Ascend 950 SIMT: Simt::VF_CALL / asc_vf_call, GetThreadIdx, threadIdx
 #include "pyasc_sim/kapi/cumsum.h"     // CumSum (CumSumConfig, CumSumInfo)
 #include "pyasc_sim/kapi/pad.h"        // Pad / UnPad (PadParams, UnPadParams, PadTiling, UnPadTiling)
@@ -61,14 +65,18 @@
 #include "pyasc_sim/kapi/confusion_transpose.h"  // ConfusionTranspose (TransposeType, ConfusionTransposeTiling)
 #include "pyasc_sim/kapi/simt_api.h"   // Ascend 950 SIMT: __umulhi / __umul64hi, __ffs, atomicAdd-style atomics, uint4-style vector types
 #include "pyasc_sim/kapi/simt_cache.h" // Ascend 950 SIMT: __ldg / __stg cache-hinted loads / stores, asc_ldcg / asc_stcg
-#include "pyasc_sim/kapi/study13.h"    // dcci intrinsic (cache_line_t, dcci_dst_t); 950 SIMT: Simt::UintDiv, asc_atomic_*
-#include "pyasc_sim/kapi/study14.h"    // TQueSync<src, dst>; ReduceSum/Max/Min/Mean/Prod<T, Pattern::Reduce::AR|RA>; DropOut
+#include "pyasc_sim/kapi/dcci.h"       // dcci intrinsic (cache_line_t, dcci_dst_t)
+#include "pyasc_sim/kapi/ascendc_assert.h"  // ASCENDC_ASSERT(cond, behavior)
+#include "pyasc_sim/kapi/clamp.h"      // ClampMax / ClampMin
+#include "pyasc_sim/kapi/simt_asc_functions.h"  // 950 SIMT: Simt::UintDiv, asc_uintdiv, asc_atomic_*
+#include "pyasc_sim/kapi/que_sync.h"   // TQueSync<src, dst>
+#include "pyasc_sim/kapi/hl_reduce_pattern.h"  // ReduceSum/Max/Min/Mean/Prod<T, Pattern::Reduce::AR|RA>
+#include "pyasc_sim/kapi/dropout.h"    // DropOut (DropOutShapeInfo)
+#include "pyasc_sim/kapi/matmul_callback.h"  // MatmulCallBackFunc<DataCopyOut, CopyA1, CopyB1>
 #include "pyasc_sim/kapi/type_utils.h"  // AscendC::IsSameType, AscendC::Conditional (CANN kernel type helpers)
 #include "pyasc_sim/kapi/init_output.h"  // InitOutput (InitGlobalMemory's earlier spelling)
 #include "pyasc_sim/kapi/select_bytes_mask.h"  // SelectWithBytesMask (SelectWithBytesMaskShapeInfo)
-#include "pyasc_sim/kapi/study15b.h"   // get_subblockid() / get_subblockdim() builtins
 #include "pyasc_sim/kapi/cce_copy.h"   // copy_gm_to_ubuf / copy_ubuf_to_gm (CCE general data move), get_imm
-#include "pyasc_sim/kapi/study15c.h"   // GetSysWorkSpacePtr() unqualified, set_atomic_none()
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
 #include "pyasc_sim/kapi/raw_gm.h"     // raw __gm__ loads / stores: checked in a -fsanitize=thread build (build.py)
 

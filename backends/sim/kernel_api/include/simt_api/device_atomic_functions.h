@@ -1,5 +1,5 @@
 // The SIMT header public Ascend 950 kernels include (simt_api/device_atomic_functions.h): the simulator's kernel API
-// provides what it has of it with kernel_operator.h (kapi/simt.h, kapi/study13.h).
+// provides what it has of it with kernel_operator.h (kapi/simt.h, kapi/simt_asc_functions.h).
 #ifndef PYASC_SIM_SIMT_API_DEVICE_ATOMIC_FUNCTIONS_H_
 #define PYASC_SIM_SIMT_API_DEVICE_ATOMIC_FUNCTIONS_H_
 #include "kernel_operator.h"

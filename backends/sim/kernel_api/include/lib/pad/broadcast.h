@@ -5,8 +5,8 @@
 #define PYASC_SIM_SDK_LIB_PAD_BROADCAST_H_
 
 #include "kernel_operator.h"
-#if __has_include("pyasc_sim/kapi/study2.h")
-#include "pyasc_sim/kapi/study2.h"
+#if __has_include("pyasc_sim/kapi/broadcast.h")
+#include "pyasc_sim/kapi/broadcast.h"
 #else
 #error "pyasc_sim: lib/pad/broadcast.h: the simulator lacks this Ascend C high-level API (Broadcast); see backends/sim/kernel_api/README.md for what is supported"
 #endif

@@ -25,7 +25,7 @@
 #include <cstdint>
 
 #include "pyasc_sim/kapi/data_copy.h"
-#include "pyasc_sim/kapi/study10.h"  // pyasc_sim::kapi::ub_view
+#include "pyasc_sim/kapi/pad_copy_builtins.h"  // pyasc_sim::kapi::ub_view
 
 // byteMode of copy_ubuf_to_gm (reference "byteMode参数说明": BM_DISABLE 0, BM_ENABLE 1).
 #ifndef PYASC_SIM_HAVE_BM_T

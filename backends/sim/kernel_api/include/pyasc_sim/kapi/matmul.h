@@ -28,7 +28,7 @@
 #include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/xcore.h"
 #include "pyasc_sim/kapi/order.h"   // order_scalar_waits: IterateAll<true> into a local C
-#include "pyasc_sim/kapi/study14.h"  // MatmulCallBackFunc
+#include "pyasc_sim/kapi/matmul_callback.h"  // MatmulCallBackFunc
 #include "pyasc_sim/kapi/matmul_utils.h"  // Align / AlignDown (namespace AscendC, as the SDK's Matmul headers)
 
 enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
