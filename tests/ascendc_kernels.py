@@ -81,3 +81,11 @@ def launch_synced(function, num_blocks: int, args) -> None:
     pyasc.synchronize("sim")
     pyasc_acl.launch(function, num_blocks, args)
     pyasc.synchronize("sim")
+
+
+def on_sim(array):
+    """A sim-device copy of a NumPy array (made contiguous first), as a kernel argument."""
+    import numpy as np
+    import pyasc
+
+    return pyasc.tensor(np.ascontiguousarray(array), device="sim")

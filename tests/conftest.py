@@ -69,6 +69,12 @@ class DistFactory:
 
 
 @pytest.fixture
+def stream():
+    """The current stream of the sim device (tests that launch kernels on it and read its errors)."""
+    return pyasc.current_stream("sim")
+
+
+@pytest.fixture
 def dists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """A DistFactory; pyasc's plugins are reloaded from the real environment afterwards."""
     site = tmp_path / "site"

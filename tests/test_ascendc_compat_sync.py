@@ -32,11 +32,6 @@ def kernels():
     return load(SRC)
 
 
-@pytest.fixture
-def stream():
-    return pyasc.current_stream("sim")
-
-
 def neighbour_expected(x: np.ndarray, blocks: int) -> np.ndarray:
     work = (2 * x).reshape(blocks, TILE)
     return (work + np.roll(work, -1, axis=0)).reshape(-1)

@@ -16,7 +16,7 @@ import pyasc
 import pyasc_acl
 import pyasc_sim
 
-from ascendc_kernels import ASCENDC_DIR, f32_arg
+from ascendc_kernels import ASCENDC_DIR, f32_arg, on_sim
 
 SRC = ASCENDC_DIR / "compat" / "dequant_cmpmask.cpp"
 N = 256
@@ -31,10 +31,6 @@ def _run(fn, args, blocks=1):
     pyasc.synchronize("sim")
     pyasc_acl.launch(fn, blocks, args)
     pyasc.synchronize("sim")
-
-
-def _dev(a):
-    return pyasc.tensor(np.ascontiguousarray(a), device="sim")
 
 
 def _sat_rint(x, lo, hi):
@@ -52,7 +48,7 @@ def test_relu_cast_and_mul_cast_round_to_nearest_even_and_saturate(kernels):
     y_add = pyasc.zeros((N,), dtype="int8", device="sim")
     y_sub = pyasc.zeros((N,), dtype="float16", device="sim")
     y_mul = pyasc.zeros((N,), dtype="uint8", device="sim")
-    _run(kernels.function("relu_mul_cast"), (_dev(a), _dev(b), _dev(c), _dev(d), y_add, y_sub, y_mul))
+    _run(kernels.function("relu_mul_cast"), (on_sim(a), on_sim(b), on_sim(c), on_sim(d), y_add, y_sub, y_mul))
     s = np.maximum((a + b).astype(np.float32), 0)  # the sum in half, then relu
     np.testing.assert_array_equal(y_add.numpy(), _sat_rint(s, -128, 127).astype(np.int8))
     r = np.maximum(c - d, 0).astype(np.float64)
@@ -79,9 +75,9 @@ def _placed(values: np.ndarray, fill: int, upper: bool, dtype) -> np.ndarray:
 @pytest.mark.parametrize("scale, offset", [(0.5, 3), (0.75, -5), (1.0 / 3.0, 0)])
 def test_cast_deq_per_tensor_places_results_in_the_half_block_it_is_told(kernels, scale, offset):
     x = np.random.default_rng(12).integers(-400, 400, N).astype(np.int16)
-    y = _dev(np.full(2 * N, 85, dtype=np.int8))
-    y2 = _dev(np.full(2 * N, -7, dtype=np.int8))
-    _run(kernels.function("cast_deq_tensor"), (_dev(x), y, y2, f32_arg(scale), offset))
+    y = on_sim(np.full(2 * N, 85, dtype=np.int8))
+    y2 = on_sim(np.full(2 * N, -7, dtype=np.int8))
+    _run(kernels.function("cast_deq_tensor"), (on_sim(x), y, y2, f32_arg(scale), offset))
     v = _sat_rint(x.astype(np.float64) * _scale_1_8_10(scale) + offset, -128, 127).astype(np.int8)
     np.testing.assert_array_equal(y.numpy(), _placed(v, 85, True, np.int8))
     np.testing.assert_array_equal(y2.numpy(), _placed(v, -7, False, np.int8))
@@ -91,8 +87,8 @@ def test_cast_dequant_vector_mode_uses_set_i_mod_16_of_the_vdeq_tensor(kernels):
     x = np.random.default_rng(13).integers(-50, 400, N).astype(np.int16)
     scales = (np.arange(16) + 1).astype(np.float32) * np.float32(0.25)
     offsets = (np.arange(16) - 8).astype(np.int32)
-    y = _dev(np.full(2 * N, 200, dtype=np.uint8))
-    _run(kernels.function("cast_deq_vector"), (_dev(x), y, _dev(scales), _dev(offsets)))
+    y = on_sim(np.full(2 * N, 200, dtype=np.uint8))
+    _run(kernels.function("cast_deq_vector"), (on_sim(x), y, on_sim(scales), on_sim(offsets)))
     j = np.arange(N) % 16
     v = _sat_rint(x.astype(np.float64) * scales[j] + offsets[j], 0, 255).astype(np.uint8)
     np.testing.assert_array_equal(y.numpy(), _placed(v, 200, True, np.uint8))
@@ -104,7 +100,7 @@ def test_int32_to_half_dequant_and_add_deq_relu_use_the_half_scale(kernels):
     b = rng.integers(-5000, 5000, N).astype(np.int32)
     yc = pyasc.zeros((N,), dtype="float16", device="sim")
     yr = pyasc.zeros((N,), dtype="float16", device="sim")
-    _run(kernels.function("deq_s32"), (_dev(a), _dev(b), yc, yr, f32_arg(0.1)))
+    _run(kernels.function("deq_s32"), (on_sim(a), on_sim(b), yc, yr, f32_arg(0.1)))
     sc = np.float64(np.float16(0.1))
     np.testing.assert_array_equal(yc.numpy(), (a * sc).astype(np.float16))
     np.testing.assert_array_equal(yr.numpy(), np.maximum(((a.astype(np.int64) + b) * sc).astype(np.float16), 0))
@@ -115,11 +111,11 @@ def test_compare_register_get_cmp_mask_and_the_select_forms_without_a_mask(kerne
     a = rng.uniform(-10, 10, 64).astype(np.float32)
     b = rng.uniform(-10, 10, 64).astype(np.float32)
     sel = rng.integers(0, 256, 32).astype(np.uint8)
-    bits = _dev(np.full(32, 0xEE, dtype=np.uint8))
+    bits = on_sim(np.full(32, 0xEE, dtype=np.uint8))
     y = pyasc.zeros((64,), dtype="float32", device="sim")
     z = pyasc.zeros((64,), dtype="float32", device="sim")
     w = pyasc.zeros((64,), dtype="float32", device="sim")
-    _run(kernels.function("cmp_select"), (_dev(a), _dev(b), _dev(sel), bits, y, z, w))
+    _run(kernels.function("cmp_select"), (on_sim(a), on_sim(b), on_sim(sel), bits, y, z, w))
     want_bits = np.zeros(16, dtype=np.uint8)
     want_bits[:8] = np.packbits(a < b, bitorder="little")
     np.testing.assert_array_equal(bits.numpy()[:16], want_bits)
@@ -132,7 +128,7 @@ def test_compare_register_get_cmp_mask_and_the_select_forms_without_a_mask(kerne
 def test_get_acc_val_returns_the_last_reduce_sum(kernels):
     x = np.random.default_rng(16).uniform(-1, 1, N).astype(np.float32)
     y = pyasc.zeros((8,), dtype="float32", device="sim")
-    _run(kernels.function("acc_val"), (_dev(x), y, 200))
+    _run(kernels.function("acc_val"), (on_sim(x), y, 200))
     np.testing.assert_allclose(y.numpy()[:2], [x[:200].sum()] * 2, rtol=1e-5)
     assert y.numpy()[0] == y.numpy()[1]
 
@@ -145,7 +141,7 @@ def test_get_acc_val_returns_the_last_reduce_sum(kernels):
     (4, "local-out-of-bounds", "which is not the address of 8 bytes in this block's UB"),
 ])
 def test_register_misuse_is_reported_with_its_line(kernels, which, check, words):
-    x = _dev(np.zeros(N, dtype=np.int16))
+    x = on_sim(np.zeros(N, dtype=np.int16))
     pyasc.synchronize("sim")
     pyasc_acl.launch(kernels.function("register_misuse"), 1, (x, which))
     with pytest.raises(pyasc_acl.AclKernelError) as info:

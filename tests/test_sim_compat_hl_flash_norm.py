@@ -14,7 +14,7 @@ import pyasc_acl
 import pyasc_sim
 from pyasc_sim import hl_tiling_norm
 
-from ascendc_kernels import ASCENDC_DIR
+from ascendc_kernels import ASCENDC_DIR, on_sim
 
 SRC = ASCENDC_DIR / "compat" / "hl_flash_norm_idioms.cpp"
 ROWS, BLK = 8, 32
@@ -26,19 +26,15 @@ def kernels():
     return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
 
 
-def _dev(a):
-    return pyasc.tensor(np.ascontiguousarray(a), device="sim")
-
-
 def _tiling(t):
-    return _dev(np.frombuffer(t.to_bytes(), dtype=np.uint8))
+    return on_sim(np.frombuffer(t.to_bytes(), dtype=np.uint8))
 
 
 def _flash(kernels, name, x, nblk):
     y = pyasc.zeros(x.shape, dtype=str(x.dtype), device="sim")
     stats = pyasc.zeros((3 * ROWS,), dtype="float32", device="sim")
     pyasc.synchronize("sim")
-    pyasc_acl.launch(kernels.function(name), 1, (_dev(x), y, stats, np.uint32(nblk)))
+    pyasc_acl.launch(kernels.function(name), 1, (on_sim(x), y, stats, np.uint32(nblk)))
     pyasc.synchronize("sim")
     tiles = y.numpy().reshape(nblk, ROWS, BLK)  # tile-major, as the kernel keeps them
     st = stats.numpy().reshape(3, ROWS)
@@ -101,7 +97,7 @@ def test_deep_norm_is_layer_norm_of_alpha_x_plus_gx(kernels):
     var = pyasc.zeros((B, S), dtype="float32", device="sim")
     pyasc.synchronize("sim")
     pyasc_acl.launch(kernels.function("deep_norm_f32"), 1,
-                     (_dev(x), _dev(gx), _dev(gamma), _dev(beta), y, mean, var, _tiling(hl_tiling_norm.deepnorm_tiling(B, S, H)),
+                     (on_sim(x), on_sim(gx), on_sim(gamma), on_sim(beta), y, mean, var, _tiling(hl_tiling_norm.deepnorm_tiling(B, S, H)),
                       np.float32(alpha), np.float32(eps)))
     pyasc.synchronize("sim")
     want, want_mean, want_var = _layer_norm(alpha * x.astype(np.float64) + gx, gamma, beta, eps)
@@ -122,7 +118,7 @@ def test_layer_norm_grad_and_grad_beta_match_the_analytic_gradient(kernels):
     pd_gamma, pd_beta = (pyasc.zeros((H,), dtype="float32", device="sim") for _ in range(2))
     pyasc.synchronize("sim")
     pyasc_acl.launch(kernels.function("layernorm_grad_f32"), 1,
-                     (_dev(dy), _dev(x), _dev(var), _dev(mean), _dev(gamma), pdx, res, pd_gamma, pd_beta,
+                     (on_sim(dy), on_sim(x), on_sim(var), on_sim(mean), on_sim(gamma), pdx, res, pd_gamma, pd_beta,
                       _tiling(hl_tiling_norm.layernorm_grad_tiling(B, S, H)), np.float32(eps)))
     pyasc.synchronize("sim")
     # the analytic gradient of y = (x - mean) * rstd * gamma + beta with the batch statistics
@@ -157,7 +153,7 @@ def test_confusion_transpose_nd2nd_only_transposes_h_by_w(kernels):
     x = np.arange(h * w, dtype=np.float16).reshape(h, w)
     y = pyasc.zeros((w, h), dtype="float16", device="sim")
     pyasc.synchronize("sim")
-    pyasc_acl.launch(kernels.function("confusion_transpose_f16"), 1, (_dev(x), y, np.uint32(h), np.uint32(w),
+    pyasc_acl.launch(kernels.function("confusion_transpose_f16"), 1, (on_sim(x), y, np.uint32(h), np.uint32(w),
                                                                       np.uint32(7)))
     pyasc.synchronize("sim")
     np.testing.assert_array_equal(y.numpy(), x.T)
@@ -172,7 +168,7 @@ def test_confusion_transpose_types_without_a_scenario_are_reported_as_unsupporte
     with pytest.raises(pyasc_acl.AclKernelError, match="'unsupported' failed at .*hl_flash_norm_idioms.cpp:\\d+: "
                                                        ".*ConfusionTranspose: TransposeType 8 is not supported"):
         pyasc_acl.launch(kernels.function("confusion_transpose_f16"), 1,
-                         (_dev(x), y, np.uint32(16), np.uint32(16), np.uint32(8)))
+                         (on_sim(x), y, np.uint32(16), np.uint32(16), np.uint32(8)))
         pyasc.synchronize("sim")
 
 

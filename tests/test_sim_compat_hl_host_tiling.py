@@ -19,7 +19,7 @@ from pyasc_core.errors import ArgumentError, PyascError
 from pyasc_sim import hl_tiling_norm
 from pyasc_sim import hl_tiling_tmp as tmp
 
-from ascendc_kernels import ASCENDC_DIR
+from ascendc_kernels import ASCENDC_DIR, on_sim
 
 SRC = ASCENDC_DIR / "compat" / "hl_host_tiling_idioms.cpp"
 F16, F32, BF16 = np.float16, np.float32, ml_dtypes.bfloat16
@@ -28,10 +28,6 @@ F16, F32, BF16 = np.float16, np.float32, ml_dtypes.bfloat16
 @pytest.fixture(scope="module")
 def kernels():
     return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
-
-
-def _dev(a):
-    return pyasc.tensor(np.ascontiguousarray(a), device="sim")
 
 
 def _run(kernels, name, *args):
@@ -105,11 +101,11 @@ def test_cumsum_with_the_minimum_buffer_works_and_one_byte_less_is_refused(kerne
     for size in (mn, mx, 96):  # one block per chunk, one pass, and chunks that straddle the rows
         y = pyasc.zeros((rows, cols), dtype="float16", device="sim")
         last = pyasc.zeros((cols,), dtype="float16", device="sim")
-        _run(kernels, "cumsum_tmp_half", _dev(x), y, last, rows, cols, last_axis, size)
+        _run(kernels, "cumsum_tmp_half", on_sim(x), y, last, rows, cols, last_axis, size)
         np.testing.assert_array_equal(y.numpy(), want)
         np.testing.assert_array_equal(last.numpy(), want[-1])
     y = pyasc.zeros((rows, cols), dtype="float16", device="sim")
-    _refused(kernels, "cumsum_tmp_half", _dev(x), y, y, rows, cols, last_axis, mn - 1,
+    _refused(kernels, "cumsum_tmp_half", on_sim(x), y, y, rows, cols, last_axis, mn - 1,
              api="CumSum", have=mn - 1, need=mn)
 
 
@@ -123,10 +119,10 @@ def test_quant_with_the_minimum_buffer_works_and_one_byte_less_is_refused(kernel
     want = np.clip(np.rint((step.astype(np.float64) + F16(offset)).astype(F16).astype(np.float64)), -128, 127)
     for size in (mn, mx):
         y = pyasc.zeros((count,), dtype="int8", device="sim")
-        _run(kernels, "quant_tmp_float", _dev(x), y, count, scale, offset, size)
+        _run(kernels, "quant_tmp_float", on_sim(x), y, count, scale, offset, size)
         np.testing.assert_array_equal(y.numpy(), want.astype(np.int8))
     y = pyasc.zeros((count,), dtype="int8", device="sim")
-    _refused(kernels, "quant_tmp_float", _dev(x), y, count, scale, offset, mn - 1,
+    _refused(kernels, "quant_tmp_float", on_sim(x), y, count, scale, offset, mn - 1,
              api="AscendQuant", have=mn - 1, need=mn)
 
 
@@ -138,10 +134,10 @@ def test_dequant_with_the_minimum_buffer_works_and_one_byte_less_is_refused(kern
     want = x.astype(F32) * F32(scale)
     for size in (mn, mx):
         y = pyasc.zeros((m, n), dtype="float32", device="sim")
-        _run(kernels, "dequant_tmp_float", _dev(x), y, m, n, scale, size)
+        _run(kernels, "dequant_tmp_float", on_sim(x), y, m, n, scale, size)
         np.testing.assert_array_equal(y.numpy(), want)
     y = pyasc.zeros((m, n), dtype="float32", device="sim")
-    _refused(kernels, "dequant_tmp_float", _dev(x), y, m, n, scale, mn - 1, api="AscendDequant", have=mn - 1,
+    _refused(kernels, "dequant_tmp_float", on_sim(x), y, m, n, scale, mn - 1, api="AscendDequant", have=mn - 1,
              need=mn)
 
 
@@ -153,10 +149,10 @@ def test_antiquant_with_the_minimum_buffer_works_and_one_byte_less_is_refused(ke
     want = ((x.astype(F32) + F32(offset)) * F32(scale)).astype(BF16)
     for size in (mn, mx):
         y = pyasc.zeros((count,), dtype="bfloat16", device="sim")
-        _run(kernels, "antiquant_tmp_bf16", _dev(x), y, count, offset, scale, size)
+        _run(kernels, "antiquant_tmp_bf16", on_sim(x), y, count, offset, scale, size)
         np.testing.assert_array_equal(y.numpy(), want)
     y = pyasc.zeros((count,), dtype="bfloat16", device="sim")
-    _refused(kernels, "antiquant_tmp_bf16", _dev(x), y, count, offset, scale, mn - 1, api="AscendAntiQuant",
+    _refused(kernels, "antiquant_tmp_bf16", on_sim(x), y, count, offset, scale, mn - 1, api="AscendAntiQuant",
              have=mn - 1, need=mn)
 
 
@@ -195,8 +191,8 @@ def test_confusion_transpose_nz_scenarios_match_numpy(kernels, scenario, b, n, s
     t = hl_tiling_norm.confusion_transpose_nz_tiling(scenario, b, n, s, hn, "float16")
     y = pyasc.zeros(want.shape, dtype="float16", device="sim")
     tiling_out = pyasc.zeros((18,), dtype="int32", device="sim")
-    tiling_in = _dev(np.frombuffer(t.to_bytes(), dtype=np.int32).copy())
-    _run(kernels, "confusion_nz_half", _dev(src), y, tiling_in, tiling_out, scenario, b, n, s, hn, src.size,
+    tiling_in = on_sim(np.frombuffer(t.to_bytes(), dtype=np.int32).copy())
+    _run(kernels, "confusion_nz_half", on_sim(src), y, tiling_in, tiling_out, scenario, b, n, s, hn, src.size,
          want.size, host)
     np.testing.assert_array_equal(y.numpy(), want)
     if host:  # the C++ helper fills the same params as the Python one
@@ -207,15 +203,15 @@ def test_confusion_transpose_refuses_a_tiling_of_another_scenario_and_unlisted_t
     src, want = _case(1, 1, 2, 16, 16, np.random.default_rng(3))
     t = hl_tiling_norm.confusion_transpose_nz_tiling(5, 1, 2, 16, 16, "float16")
     y = pyasc.zeros(want.shape, dtype="float16", device="sim")
-    tiling_in = _dev(np.frombuffer(t.to_bytes(), dtype=np.int32).copy())
+    tiling_in = on_sim(np.frombuffer(t.to_bytes(), dtype=np.int32).copy())
     pyasc.synchronize("sim")
     pyasc_acl.launch(kernels.function("confusion_nz_half"), 1,
-                     (_dev(src), y, tiling_in, y, 1, 1, 2, 16, 16, src.size, want.size, 0))
+                     (on_sim(src), y, tiling_in, y, 1, 1, 2, 16, 16, src.size, want.size, 0))
     with pytest.raises(pyasc_acl.AclKernelError, match=r"TransposeType 1 with a tiling made for scenario 5"):
         pyasc.synchronize("sim")
     pyasc.synchronize("sim")
     pyasc_acl.launch(kernels.function("confusion_nz_half"), 1,
-                     (_dev(src), y, tiling_in, y, 8, 1, 2, 16, 16, src.size, want.size, 0))
+                     (on_sim(src), y, tiling_in, y, 8, 1, 2, 16, 16, src.size, want.size, 0))
     with pytest.raises(pyasc_acl.AclKernelError, match=r"TransposeType 8 is not supported by the pyasc simulator"):
         pyasc.synchronize("sim")
 
@@ -243,12 +239,12 @@ def test_pad_unpad_with_the_minimum_buffer_works_and_one_byte_less_is_refused(ke
     for size in (mn, mx, 3 * mn):  # a row a chunk, one pass, chunks of 3 rows
         y = pyasc.zeros(want.shape, dtype="float16", device="sim")
         sizes = pyasc.zeros((4,), dtype="int32", device="sim")
-        _run(kernels, "pad_tmp_half", _dev(x), y, sizes, h, w, unpad, right_pad, size)
+        _run(kernels, "pad_tmp_half", on_sim(x), y, sizes, h, w, unpad, right_pad, size)
         np.testing.assert_array_equal(y.numpy(), want)
         assert list(sizes.numpy()) == [mx, mn, h, w]  # C++ GetPad/UnPadMaxMinTmpSize and Pad/UnPadTilingFunc
     y = pyasc.zeros(want.shape, dtype="float16", device="sim")
     sizes = pyasc.zeros((4,), dtype="int32", device="sim")
-    _refused(kernels, "pad_tmp_half", _dev(x), y, sizes, h, w, unpad, right_pad, mn - 1,
+    _refused(kernels, "pad_tmp_half", on_sim(x), y, sizes, h, w, unpad, right_pad, mn - 1,
              api="UnPad" if unpad else "Pad", have=mn - 1, need=mn)
 
 

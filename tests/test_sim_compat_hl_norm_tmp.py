@@ -16,7 +16,7 @@ from pyasc_core.errors import ArgumentError
 from pyasc_sim import hl_tiling, hl_tiling_norm
 from pyasc_sim import hl_tiling_tmp as tmp
 
-from ascendc_kernels import ASCENDC_DIR
+from ascendc_kernels import ASCENDC_DIR, on_sim
 
 SRC = ASCENDC_DIR / "compat" / "hl_norm_tmp_idioms.cpp"
 B, S, H = 2, 4, 64
@@ -25,10 +25,6 @@ B, S, H = 2, 4, 64
 @pytest.fixture(scope="module")
 def kernels():
     return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
-
-
-def _dev(a):
-    return pyasc.tensor(np.ascontiguousarray(a), device="sim")
 
 
 def _zeros(*shape):
@@ -136,7 +132,7 @@ def test_softmax_flash_v2_with_the_minimum_buffer_works_and_one_byte_less_is_ref
     total = e * ya.sum(axis=1) + yb.sum(axis=1)
     for size in (mn, mx, 3 * mn + 32):  # a row a chunk, one pass, chunks of 3 rows
         y, stats = _zeros(2, m, k), _zeros(3, m, 8)
-        _run(kernels, "flash_v2_tmp", _dev(x), y, stats, np.uint32(m), np.uint32(k), np.uint32(size))
+        _run(kernels, "flash_v2_tmp", on_sim(x), y, stats, np.uint32(m), np.uint32(k), np.uint32(size))
         np.testing.assert_allclose(y.numpy()[0], ya, rtol=1e-6)
         np.testing.assert_allclose(y.numpy()[1], yb, rtol=1e-6)
         st = stats.numpy()
@@ -144,7 +140,7 @@ def test_softmax_flash_v2_with_the_minimum_buffer_works_and_one_byte_less_is_ref
         np.testing.assert_allclose(st[1], np.repeat(total[:, None], 8, 1), rtol=1e-6)
         np.testing.assert_array_equal(st[2], np.repeat(big[:, None], 8, 1).astype(np.float32))
     y, stats = _zeros(2, m, k), _zeros(3, m, 8)
-    _refused(kernels, "flash_v2_tmp", _dev(x), y, stats, np.uint32(m), np.uint32(k), np.uint32(mn - 1),
+    _refused(kernels, "flash_v2_tmp", on_sim(x), y, stats, np.uint32(m), np.uint32(k), np.uint32(mn - 1),
              api="SoftmaxFlashV2", helper="GetSoftMaxFlashV2MinTmpSize", have=mn - 1, need=mn)
 
 
@@ -159,13 +155,13 @@ def test_deepnorm_with_the_minimum_buffer_works_and_one_byte_less_is_refused(ker
     want = (z - mean[..., None]) / np.sqrt(var[..., None] + eps) * gamma + beta
     for size in (mn, mx, 3 * mn):
         y, m_, v_ = _zeros(B, S, H), _zeros(B, S), _zeros(B, S)
-        _run(kernels, "deepnorm_tmp", _dev(x), _dev(gx), _dev(gamma), _dev(beta), y, m_, v_, np.uint32(B),
+        _run(kernels, "deepnorm_tmp", on_sim(x), on_sim(gx), on_sim(gamma), on_sim(beta), y, m_, v_, np.uint32(B),
              np.uint32(S), np.uint32(H), np.uint32(size), np.float32(alpha), np.float32(eps))
         np.testing.assert_allclose(y.numpy(), want, rtol=1e-5, atol=1e-5)
         np.testing.assert_allclose(m_.numpy(), mean, rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(v_.numpy(), var, rtol=1e-5)
     y, m_, v_ = _zeros(B, S, H), _zeros(B, S), _zeros(B, S)
-    _refused(kernels, "deepnorm_tmp", _dev(x), _dev(gx), _dev(gamma), _dev(beta), y, m_, v_, np.uint32(B),
+    _refused(kernels, "deepnorm_tmp", on_sim(x), on_sim(gx), on_sim(gamma), on_sim(beta), y, m_, v_, np.uint32(B),
              np.uint32(S), np.uint32(H), np.uint32(mn - 1), np.float32(alpha), np.float32(eps),
              api="DeepNorm", helper="GetDeepNormMaxMinTmpSize", have=mn - 1, need=mn)
 
@@ -182,7 +178,7 @@ def _grad_run(kernels, size, beta_size, refused=None):
     x, dy, gamma, mean, var = _grad_case()
     eps = 1e-5
     pdx, res, pd_gamma, pd_beta = _zeros(B, S, H), _zeros(B, S, H), _zeros(H), _zeros(H)
-    args = (_dev(dy), _dev(x), _dev(var), _dev(mean), _dev(gamma), pdx, res, pd_gamma, pd_beta, np.uint32(B),
+    args = (on_sim(dy), on_sim(x), on_sim(var), on_sim(mean), on_sim(gamma), pdx, res, pd_gamma, pd_beta, np.uint32(B),
             np.uint32(S), np.uint32(H), np.uint32(size), np.uint32(beta_size), np.float32(eps))
     if refused:
         _refused(kernels, "layernorm_grad_tmp", *args, **refused)
@@ -219,10 +215,10 @@ def test_softmax_and_simple_softmax_with_the_minimum_buffer_work_and_one_byte_le
     want = e / e.sum(axis=1, keepdims=True)
     for size in (mn, mx, 3 * mn):
         y = _zeros(2, m, k)
-        _run(kernels, "softmax_tmp", _dev(x), y, np.uint32(m), np.uint32(k), np.uint32(size))
+        _run(kernels, "softmax_tmp", on_sim(x), y, np.uint32(m), np.uint32(k), np.uint32(size))
         np.testing.assert_allclose(y.numpy()[0], want, rtol=1e-6, atol=1e-9)
         np.testing.assert_allclose(y.numpy()[1], want, rtol=1e-6, atol=1e-9)
-    _refused(kernels, "softmax_tmp", _dev(x), _zeros(2, m, k), np.uint32(m), np.uint32(k), np.uint32(mn - 1),
+    _refused(kernels, "softmax_tmp", on_sim(x), _zeros(2, m, k), np.uint32(m), np.uint32(k), np.uint32(mn - 1),
              api="SoftMax", helper="GetSoftMaxMinTmpSize", have=mn - 1, need=mn)
 
 
@@ -240,7 +236,7 @@ def test_layernorm_and_rmsnorm_with_the_minimum_buffer_work_and_one_byte_less_is
     else:
         mx, mn = tmp.get_rmsnorm_max_min_tmp_size((B, S, H), 4)
         want = xd / np.sqrt((xd * xd).mean(axis=-1, keepdims=True) + eps) * gamma
-    args = lambda y, m_, v_, size: (_dev(x), _dev(gamma), _dev(beta), y, m_, v_, np.uint32(B), np.uint32(S),
+    args = lambda y, m_, v_, size: (on_sim(x), on_sim(gamma), on_sim(beta), y, m_, v_, np.uint32(B), np.uint32(S),
                                     np.uint32(H), np.uint32(size), np.float32(eps), np.uint32(which))
     for size in (mn, mx, 3 * mn):
         y, m_, v_ = _zeros(B, S, H), _zeros(B, S), _zeros(B, S)
@@ -261,10 +257,10 @@ def test_sum_and_mean_with_the_documented_size_work_and_one_byte_less_is_refused
     assert mx == mn == 224 and tmp.get_mean_max_min_tmp_size(n, 4, 4) == (mx, mn)
     sums = x[:, :n].astype(np.float64).sum(axis=1)
     y = _zeros(16)
-    _run(kernels, "sum_mean_tmp", _dev(x), y, np.uint32(outter), np.uint32(inner), np.uint32(n), np.uint32(mn))
+    _run(kernels, "sum_mean_tmp", on_sim(x), y, np.uint32(outter), np.uint32(inner), np.uint32(n), np.uint32(mn))
     np.testing.assert_allclose(y.numpy()[:outter], sums, rtol=1e-6)
     np.testing.assert_allclose(y.numpy()[8:8 + outter], sums / n, rtol=1e-6)
-    _refused(kernels, "sum_mean_tmp", _dev(x), _zeros(16), np.uint32(outter), np.uint32(inner), np.uint32(n),
+    _refused(kernels, "sum_mean_tmp", on_sim(x), _zeros(16), np.uint32(outter), np.uint32(inner), np.uint32(n),
              np.uint32(mn - 1), api="Sum", helper="GetSumMaxMinTmpSize", have=mn - 1, need=mn)
     with pytest.raises(ArgumentError, match="acc_type_size >= src_type_size"):
         tmp.get_mean_max_min_tmp_size(n, 4, 2)
@@ -281,7 +277,7 @@ def test_activations_with_the_minimum_buffer_work_and_one_byte_less_is_refused(k
     want = np.concatenate([sig, xd * sig, np.tanh(xd), gelu, xd / (1 + np.exp(-1.702 * xd))])
     for size in (mn, mx):
         y = _zeros(5 * count)
-        _run(kernels, "activation_tmp", _dev(x), y, np.uint32(count), np.uint32(size))
+        _run(kernels, "activation_tmp", on_sim(x), y, np.uint32(count), np.uint32(size))
         np.testing.assert_allclose(y.numpy(), want, rtol=1e-6, atol=1e-7)
-    _refused(kernels, "activation_tmp", _dev(x), _zeros(5 * count), np.uint32(count), np.uint32(mn - 1),
+    _refused(kernels, "activation_tmp", on_sim(x), _zeros(5 * count), np.uint32(count), np.uint32(mn - 1),
              api="Sigmoid", helper="GetSigmoidMaxMinTmpSize", have=mn - 1, need=mn)

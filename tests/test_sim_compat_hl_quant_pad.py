@@ -16,7 +16,7 @@ import pyasc_sim
 from pyasc_core.errors import ArgumentError
 from pyasc_sim import hl_tiling
 
-from ascendc_kernels import ASCENDC_DIR, f32_arg
+from ascendc_kernels import ASCENDC_DIR, f32_arg, on_sim
 
 SRC = ASCENDC_DIR / "compat" / "hl_quant_pad_idioms.cpp"
 F16, F32, BF16 = np.float16, np.float32, ml_dtypes.bfloat16
@@ -27,10 +27,6 @@ def kernels():
     return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
 
 
-def _dev(a):
-    return pyasc.tensor(np.ascontiguousarray(a), device="sim")
-
-
 def _run(kernels, name, *args):
     pyasc.synchronize("sim")
     pyasc_acl.launch(kernels.function(name), 1, args)
@@ -38,7 +34,7 @@ def _run(kernels, name, *args):
 
 
 def _tiling(t):
-    return _dev(np.frombuffer(t.to_bytes(), dtype=np.int32).copy())
+    return on_sim(np.frombuffer(t.to_bytes(), dtype=np.int32).copy())
 
 
 # ---- CumSum ------------------------------------------------------------------------------------------------
@@ -47,7 +43,7 @@ def test_cumsum_last_axis_half_rounds_each_partial_sum_once(kernels):
     x = np.random.default_rng(1).uniform(-4, 4, (rows, cols)).astype(F16)
     y = pyasc.zeros((rows, cols), dtype="float16", device="sim")
     last = pyasc.zeros((cols,), dtype="float16", device="sim")
-    _run(kernels, "cumsum_last_axis_half", _dev(x), y, last, rows, cols)
+    _run(kernels, "cumsum_last_axis_half", on_sim(x), y, last, rows, cols)
     want = x.copy()
     for c in range(1, cols):  # y[:, c] = half(y[:, c - 1] + x[:, c]), one rounding per step
         want[:, c] = (want[:, c - 1].astype(np.float64) + x[:, c].astype(np.float64)).astype(F16)
@@ -61,7 +57,7 @@ def test_cumsum_first_axis_float_in_place(kernels):
     rows, cols = 6, 16
     x = np.random.default_rng(2).uniform(-1, 1, (rows, cols)).astype(F32)
     y = pyasc.zeros((rows, cols), dtype="float32", device="sim")
-    _run(kernels, "cumsum_first_axis_float", _dev(x), y, rows, cols)
+    _run(kernels, "cumsum_first_axis_float", on_sim(x), y, rows, cols)
     np.testing.assert_array_equal(y.numpy(), np.cumsum(x, axis=0, dtype=F32))
 
 
@@ -79,7 +75,7 @@ def test_pad_half_widens_unaligned_rows_to_32_bytes(kernels):
     x = np.random.default_rng(3).uniform(-8, 8, (h, w)).astype(F16)
     t = hl_tiling.pad_tiling(h, w, dtype="float16")
     y = pyasc.zeros((h, 64), dtype="float16", device="sim")
-    _run(kernels, "pad_half", _dev(x), y, _tiling(t), 1, 7)
+    _run(kernels, "pad_half", on_sim(x), y, _tiling(t), 1, 7)
     want = np.full((h, 64), 7, F16)
     want[:, :w] = x
     np.testing.assert_array_equal(y.numpy(), want)
@@ -90,7 +86,7 @@ def test_pad_float_refills_the_redundant_columns_of_an_aligned_width(kernels):
     x = np.random.default_rng(4).uniform(-8, 8, (h, w)).astype(F32)
     t = hl_tiling.pad_tiling(h, w, valid, dtype="float32")
     y = pyasc.zeros((h, w), dtype="float32", device="sim")
-    _run(kernels, "pad_float", _dev(x), y, _tiling(t), 3, 100)
+    _run(kernels, "pad_float", on_sim(x), y, _tiling(t), 3, 100)
     want = np.full((h, w), 100, F32)
     want[:, :valid] = x[:, :valid]
     np.testing.assert_array_equal(y.numpy(), want)
@@ -111,7 +107,7 @@ def test_unpad_drops_the_right_columns(kernels, name, dtype, h, w, rp):
     x = np.random.default_rng(5).uniform(-8, 8, (h, w)).astype(dtype)
     t = hl_tiling.unpad_tiling(h, w, dtype=np.dtype(dtype).name)
     y = pyasc.zeros((h, w - rp), dtype=np.dtype(dtype).name, device="sim")
-    _run(kernels, name, _dev(x), y, _tiling(t), rp)
+    _run(kernels, name, on_sim(x), y, _tiling(t), rp)
     np.testing.assert_array_equal(y.numpy(), x[:, : w - rp])
 
 
@@ -142,7 +138,7 @@ def test_quant_per_tensor_half_rounds_half_to_even_and_saturates(kernels):
     x = np.random.default_rng(6).uniform(-40, 40, n).astype(F16)
     x[:8] = [0.25, 0.75, 1.25, -0.25, -1.25, 100, -100, 3.25]  # x * 2 ties go to even; out of range saturates
     y = pyasc.zeros((n,), dtype="int8", device="sim")
-    _run(kernels, "quant_per_tensor_half", _dev(x), y, n, f32_arg(2.0), f32_arg(0.0))
+    _run(kernels, "quant_per_tensor_half", on_sim(x), y, n, f32_arg(2.0), f32_arg(0.0))
     got = y.numpy()
     np.testing.assert_array_equal(got, _quant_ref(x, 2.0, 0.0))
     np.testing.assert_array_equal(got[:8], [0, 2, 2, 0, -2, 127, -128, 6])
@@ -155,7 +151,7 @@ def test_quant_per_channel_float(kernels):
     scale = rng.uniform(0.5, 20, n).astype(F32)
     offset = rng.uniform(-5, 5, n).astype(F32)
     y = pyasc.zeros((m, n), dtype="int8", device="sim")
-    _run(kernels, "quant_per_channel_float", _dev(x), _dev(scale), _dev(offset), y, m, n)
+    _run(kernels, "quant_per_channel_float", on_sim(x), on_sim(scale), on_sim(offset), y, m, n)
     np.testing.assert_array_equal(y.numpy(), _quant_ref(x, scale[None, :], offset[None, :]))
 
 
@@ -167,7 +163,7 @@ def test_dequant_uint64_scale_to_half_rows(kernels):
     scale = rng.uniform(0.001, 0.1, n).astype(F32)
     deq = scale.view(np.uint32).astype(np.int64)  # the float's bits in the low 32 bits of each uint64
     y = pyasc.zeros((m, 16), dtype="float16", device="sim")  # 8 halves padded to 32 bytes: 16 per row
-    _run(kernels, "dequant_u64_half", _dev(x), _dev(deq), y, m, n, cal)
+    _run(kernels, "dequant_u64_half", on_sim(x), on_sim(deq), y, m, n, cal)
     got = y.numpy()
     np.testing.assert_array_equal(got[:, :cal], (x[:, :cal].astype(F32) * scale[None, :cal]).astype(F16))
     assert not got[:, cal:].any()  # columns past calCount are left as they were
@@ -178,7 +174,7 @@ def test_dequant_scalar_scale_to_bfloat16_single_row_mode(kernels):
     # so it runs as {2, 16, 16}
     x = np.random.default_rng(9).integers(-(2 ** 20), 2 ** 20, 32).astype(np.int32)
     y = pyasc.zeros((32,), dtype="bfloat16", device="sim")
-    _run(kernels, "dequant_scalar_bf16", _dev(x), y, 1, 32, 16, f32_arg(0.37))
+    _run(kernels, "dequant_scalar_bf16", on_sim(x), y, 1, 32, 16, f32_arg(0.37))
     np.testing.assert_array_equal(y.numpy(), (x.astype(F32) * F32(0.37)).astype(BF16))
 
 
@@ -188,7 +184,7 @@ def test_dequant_count_form_recycles_the_scales(kernels):
     x = rng.integers(-(2 ** 30), 2 ** 30, count).astype(np.int32)  # int32 -> float rounds (RINT)
     scale = rng.uniform(-2, 2, k).astype(F32)
     y = pyasc.zeros((count,), dtype="float32", device="sim")
-    _run(kernels, "dequant_count_float", _dev(x), _dev(scale), y, count, k)
+    _run(kernels, "dequant_count_float", on_sim(x), on_sim(scale), y, count, k)
     np.testing.assert_array_equal(y.numpy(), x.astype(F32) * np.tile(scale, count // k))
 
 
@@ -210,7 +206,7 @@ def test_antiquant_per_channel_half_groups_rows(kernels):
     off = rng.uniform(-3, 3, (groups, N)).astype(F16)
     sc = rng.uniform(-0.2, 0.2, (groups, N)).astype(F16)
     y = pyasc.zeros((K, N), dtype="float16", device="sim")
-    _run(kernels, "antiquant_channel_half", _dev(x), _dev(off), _dev(sc), y, K, N, groups)
+    _run(kernels, "antiquant_channel_half", on_sim(x), on_sim(off), on_sim(sc), y, K, N, groups)
     g = np.arange(K) // (K // groups)
     added = (x.astype(np.float64) + off[g].astype(np.float64)).astype(F16)
     want = (added.astype(np.float64) * sc[g].astype(np.float64)).astype(F16)
@@ -224,7 +220,7 @@ def test_antiquant_transposed_bfloat16_computes_in_float(kernels):
     off = rng.uniform(-3, 3, (N, groups)).astype(BF16)
     sc = rng.uniform(-0.2, 0.2, (N, groups)).astype(BF16)
     y = pyasc.zeros((N, K), dtype="bfloat16", device="sim")
-    _run(kernels, "antiquant_transposed_bf16", _dev(x), _dev(off), _dev(sc), y, K, N, groups)
+    _run(kernels, "antiquant_transposed_bf16", on_sim(x), on_sim(off), on_sim(sc), y, K, N, groups)
     g = np.arange(K) // (K // groups)
     want = ((x.astype(F32) + off[:, g].astype(F32)) * sc[:, g].astype(F32)).astype(BF16)
     np.testing.assert_array_equal(y.numpy(), want)
@@ -234,7 +230,7 @@ def test_antiquant_per_tensor_half(kernels):
     n = 256
     x = np.arange(-128, 128, dtype=np.int8)
     y = pyasc.zeros((n,), dtype="float16", device="sim")
-    _run(kernels, "antiquant_tensor_half", _dev(x), y, n, f32_arg(1.5), f32_arg(0.1))
+    _run(kernels, "antiquant_tensor_half", on_sim(x), y, n, f32_arg(1.5), f32_arg(0.1))
     o, s = F16(1.5), F16(0.1)
     want = ((x.astype(np.float64) + np.float64(o)).astype(F16).astype(np.float64) * np.float64(s)).astype(F16)
     np.testing.assert_array_equal(y.numpy(), want)

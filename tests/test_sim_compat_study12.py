@@ -14,7 +14,7 @@ import pytest
 import pyasc
 import pyasc_acl
 import pyasc_sim
-from ascendc_kernels import ASCENDC_DIR, marked_line
+from ascendc_kernels import ASCENDC_DIR, marked_line, on_sim
 from pyasc_sim import hl_tiling
 
 SRC = "compat/study12_matmul_idioms.cpp"
@@ -28,13 +28,9 @@ def binary():
                             device="sim")
 
 
-def _dev(x):
-    return pyasc.tensor(x, device="sim")
-
-
 def _tiling(m, n, k, c_dtype):
     t = hl_tiling.matmul_tiling(m, n, k, a_dtype="int8", c_dtype=c_dtype)
-    return _dev(np.frombuffer(t.to_bytes(), dtype=np.uint8).copy()), t
+    return on_sim(np.frombuffer(t.to_bytes(), dtype=np.uint8).copy()), t
 
 
 def _scale19(scale: float) -> np.float32:
@@ -52,7 +48,7 @@ def test_tscm_int8_dequant_matches_numpy(binary, m, n, k, scale):
     c = pyasc.full((m * n,), -1.0, dtype="float16", device="sim")
     pyasc.synchronize("sim")
     pyasc_acl.launch(binary.function("study12_tscm_dequant"), 1,
-                     (_dev(a), _dev(b), c, tiling, np.float32(scale)))
+                     (on_sim(a), on_sim(b), c, tiling, np.float32(scale)))
     pyasc.synchronize("sim")
     acc = a.astype(np.int64) @ b.astype(np.int64).T
     want = (acc.astype(np.float32) * _scale19(scale)).astype(np.float16)
@@ -73,7 +69,7 @@ def test_two_objects_local_tail_and_async_gm(binary):
     ip = pyasc.full((m * n,), -7, dtype="int32", device="sim")
     pyasc.synchronize("sim")
     pyasc_acl.launch(binary.function("study12_two_objects"), 1,
-                     (_dev(q), _dev(base), sq, ip, tsq, tip, np.uint32(tail)))
+                     (on_sim(q), on_sim(base), sq, ip, tsq, tip, np.uint32(tail)))
     pyasc.synchronize("sim")
     q64 = q[:tail].astype(np.int64)
     got_sq = sq.numpy().reshape(m, stride)
@@ -96,7 +92,7 @@ def test_default_bias_type_is_checked_at_set_bias(binary):
     with pytest.raises(pyasc_acl.AclKernelError,
                        match=rf"'dtype-table' failed at {marked_line(SRC, 'default-bias')}: Matmul::SetBias: "
                              r"this Matmul's BIAS_TYPE .* is not a documented bias type"):
-        pyasc_acl.launch(binary.function("study12_default_bias_set"), 1, (_dev(a), _dev(b), bias, c, tiling))
+        pyasc_acl.launch(binary.function("study12_default_bias_set"), 1, (on_sim(a), on_sim(b), bias, c, tiling))
         pyasc.synchronize("sim")
 
 

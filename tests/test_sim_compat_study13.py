@@ -13,7 +13,7 @@ import pytest
 import pyasc
 import pyasc_acl
 import pyasc_sim
-from ascendc_kernels import ASCENDC_DIR
+from ascendc_kernels import ASCENDC_DIR, launch_synced, on_sim
 
 SRC = ASCENDC_DIR / "compat/study13_idioms.cpp"
 A950 = "Ascend950PR_9599"
@@ -31,24 +31,14 @@ def a950():
     return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1", soc=A950), device="sim")
 
 
-def _dev(x):
-    return pyasc.tensor(np.ascontiguousarray(x), device="sim")
-
-
-def _run(fn, blocks, args):
-    pyasc.synchronize("sim")
-    pyasc_acl.launch(fn, blocks, args)
-    pyasc.synchronize("sim")
-
-
 def test_list_tensor_desc_gathers_the_listed_tensors(a2):
     rng = np.random.default_rng(13)
     parts = [rng.integers(-1000, 1000, n).astype(np.int32) for n in (5, 16, 9)]
     out = pyasc.zeros((32,), dtype="int32", device="sim")
     info = pyasc.zeros((16,), dtype="int64", device="sim")
     lst = pyasc.zeros((16,), dtype="int64", device="sim")
-    _run(a2.function("study13_list_gather"), 1,
-         (*[_dev(p) for p in parts], lst, out, info, *[np.uint32(len(p)) for p in parts]))
+    launch_synced(a2.function("study13_list_gather"), 1,
+                  (*[on_sim(p) for p in parts], lst, out, info, *[np.uint32(len(p)) for p in parts]))
     np.testing.assert_array_equal(out.numpy()[:30], np.concatenate(parts))
     got = info.numpy()
     assert got[0] == 3
@@ -62,7 +52,7 @@ def test_list_tensor_desc_pointer_only_form(a2):
     ptrs = [0x1000, 0x2040, 0x30C0, 0x4100]
     block = np.array([24, len(ptrs) << 32, 0xFFFFFFFF, *ptrs], dtype=np.uint64)
     info = pyasc.zeros((8,), dtype="int64", device="sim")
-    _run(a2.function("study13_list_parse"), 1, (_dev(block.view(np.int64)), info))
+    launch_synced(a2.function("study13_list_parse"), 1, (on_sim(block.view(np.int64)), info))
     assert info.numpy()[:5].tolist() == [4, *ptrs]
 
 
@@ -71,7 +61,7 @@ def test_list_tensor_desc_refuses_a_block_that_is_not_a_list(a2):
     block[0] = 48  # ... not 48
     info = pyasc.zeros((8,), dtype="int64", device="sim")
     with pytest.raises(pyasc.PyascError, match=r"invalid-argument.*ListTensorDesc::Init: the data is not a tensor list"):
-        _run(a2.function("study13_list_parse"), 1, (_dev(block.view(np.int64)), info))
+        launch_synced(a2.function("study13_list_parse"), 1, (on_sim(block.view(np.int64)), info))
 
 
 def _magic_shift(d: int, bits: int) -> tuple[int, int]:
@@ -89,8 +79,8 @@ def test_simt_uintdiv_and_ub_atomic_counts(a950, n, d):
     q = pyasc.zeros((n,), dtype="int32", device="sim")
     q64 = pyasc.zeros((n,), dtype="int64", device="sim")
     counts = pyasc.zeros((d,), dtype="int32", device="sim")
-    _run(a950.function("study13_simt_bucket"), 1,
-         (_dev(x.view(np.int32)), q, counts, _dev(x64.view(np.int64)), q64, np.uint32(n), np.uint32(d), np.uint64(d64)))
+    launch_synced(a950.function("study13_simt_bucket"), 1,
+                  (on_sim(x.view(np.int32)), q, counts, on_sim(x64.view(np.int64)), q64, np.uint32(n), np.uint32(d), np.uint64(d64)))
     np.testing.assert_array_equal(q.numpy().view(np.uint32), x // d)
     np.testing.assert_array_equal(q64.numpy().view(np.uint64), x64 // np.uint64(d64))
     np.testing.assert_array_equal(counts.numpy(), np.bincount(x % d, minlength=d))
@@ -109,7 +99,7 @@ def test_uintdiv_magic_matches_the_documented_formula():
 def test_bad_divisor_is_reported(a950):
     out = pyasc.zeros((8,), dtype="int32", device="sim")
     with pytest.raises(pyasc.PyascError, match=r"GetUintDivMagicAndShift.*divisor 0.*\[1, 2147483647\]"):
-        _run(a950.function("study13_bad_divisor"), 1, (out, np.uint32(0)))
+        launch_synced(a950.function("study13_bad_divisor"), 1, (out, np.uint32(0)))
 
 
 @pytest.mark.parametrize("rows, cols", [(4, 64), (2, 256)])
@@ -117,7 +107,7 @@ def test_clamp_and_softmax_with_a_temporary_buffer(a2, rows, cols):
     x = np.random.default_rng(rows).standard_normal((rows, cols)).astype(np.float32)
     clipped = pyasc.zeros((rows * cols,), dtype="float32", device="sim")
     probs = pyasc.zeros((rows * cols,), dtype="float32", device="sim")
-    _run(a2.function("study13_clamp_softmax"), 1, (_dev(x), clipped, probs, np.uint32(rows), np.uint32(cols)))
+    launch_synced(a2.function("study13_clamp_softmax"), 1, (on_sim(x), clipped, probs, np.uint32(rows), np.uint32(cols)))
     np.testing.assert_array_equal(clipped.numpy().reshape(rows, cols), np.clip(x, -0.5, 0.5))
     e = np.exp(x - x.max(axis=1, keepdims=True))
     np.testing.assert_allclose(probs.numpy().reshape(rows, cols), e / e.sum(axis=1, keepdims=True), rtol=1e-5)
@@ -126,4 +116,4 @@ def test_clamp_and_softmax_with_a_temporary_buffer(a2, rows, cols):
 def test_ascendc_assert_names_the_condition(a2):
     x = pyasc.zeros((8,), dtype="float32", device="sim")
     with pytest.raises(pyasc.PyascError, match=r"assert.*ASCENDC_ASSERT\(\(rows \* cols <= 1024\)\) failed"):
-        _run(a2.function("study13_clamp_softmax"), 1, (x, x, x, np.uint32(64), np.uint32(64)))
+        launch_synced(a2.function("study13_clamp_softmax"), 1, (x, x, x, np.uint32(64), np.uint32(64)))

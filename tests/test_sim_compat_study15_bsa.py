@@ -12,7 +12,7 @@ import pytest
 import pyasc
 import pyasc_acl
 import pyasc_sim
-from ascendc_kernels import ASCENDC_DIR
+from ascendc_kernels import ASCENDC_DIR, launch_synced, on_sim
 
 SRC = ASCENDC_DIR / "compat/study15_bsa_idioms.cpp"
 
@@ -24,20 +24,10 @@ def binary():
     return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
 
 
-def _dev(x):
-    return pyasc.tensor(np.ascontiguousarray(x), device="sim")
-
-
-def _run(fn, blocks, args):
-    pyasc.synchronize("sim")
-    pyasc_acl.launch(fn, blocks, args)
-    pyasc.synchronize("sim")
-
-
 @pytest.mark.parametrize("x,a", [(100, 64), (128, 64), (5, 0), (1, 7)])
 def test_type_helpers_and_align(binary, x, a):
     out = pyasc.zeros((8,), dtype="int32", device="sim")
-    _run(binary.function("study15_type_utils"), 1, (out, np.uint32(x), np.uint32(a)))
+    launch_synced(binary.function("study15_type_utils"), 1, (out, np.uint32(x), np.uint32(a)))
     got = out.numpy()
     up = 0 if a == 0 else -(-x // a) * a
     down = 0 if a == 0 else x // a * a
@@ -51,8 +41,8 @@ def test_select_with_bytes_mask_both_forms(binary, rows, cols, mask_cols):
     mask = rng.random((rows, mask_cols)) < 0.4
     y0 = pyasc.zeros((rows * cols,), dtype="float32", device="sim")
     y1 = pyasc.zeros((rows * cols,), dtype="float32", device="sim")
-    _run(binary.function("study15_select_bytes_mask"), 1,
-         (_dev(x), _dev(mask.astype(np.uint8)), y0, y1, np.uint32(rows), np.uint32(cols), np.uint32(mask_cols)))
+    launch_synced(binary.function("study15_select_bytes_mask"), 1,
+                  (on_sim(x), on_sim(mask.astype(np.uint8)), y0, y1, np.uint32(rows), np.uint32(cols), np.uint32(mask_cols)))
     m = mask[:, :cols]  # the mask's extra columns are ignored
     np.testing.assert_array_equal(y0.numpy().reshape(rows, cols), np.where(m, np.float32(-3.0), x))
     np.testing.assert_array_equal(y1.numpy().reshape(rows, cols), np.where(m, x, np.float32(-3.0)))
@@ -61,14 +51,14 @@ def test_select_with_bytes_mask_both_forms(binary, rows, cols, mask_cols):
 def test_select_with_bytes_mask_refuses_a_narrow_mask(binary):
     y = pyasc.zeros((8,), dtype="float32", device="sim")
     with pytest.raises(pyasc.PyascError, match=r"invalid-argument.*SelectWithBytesMask.*maskLastAxis 16"):
-        _run(binary.function("study15_select_bytes_mask_narrow"), 1, (y,))
+        launch_synced(binary.function("study15_select_bytes_mask_narrow"), 1, (y,))
 
 
 @pytest.mark.parametrize("total,per_block,blocks,zeroed", [(100, 32, 4, 5), (64, 16, 5, 16)])
 def test_init_output_per_block_slices(binary, total, per_block, blocks, zeroed):
     out = pyasc.tensor(np.full((total,), 7.0, np.float16), device="sim")
-    _run(binary.function("study15_init_output"), blocks,
-         (out, np.uint32(total), np.uint32(per_block), np.uint32(zeroed)))
+    launch_synced(binary.function("study15_init_output"), blocks,
+                  (out, np.uint32(total), np.uint32(per_block), np.uint32(zeroed)))
     want = np.full((total,), 7.0, np.float16)
     for b in range(blocks):
         lo, hi = b * per_block, min(total, (b + 1) * per_block)
@@ -82,7 +72,7 @@ def test_init_output_per_block_slices(binary, total, per_block, blocks, zeroed):
 def test_init_output_past_the_end_is_refused(binary):
     out = pyasc.zeros((32,), dtype="float32", device="sim")
     with pytest.raises(pyasc.PyascError, match=r"gm-out-of-bounds.*writes 32 elements into a GlobalTensor of 16"):
-        _run(binary.function("study15_init_output_past_end"), 1, (out,))
+        launch_synced(binary.function("study15_init_output_past_end"), 1, (out,))
 
 
 @pytest.mark.parametrize("m,k,block,blocks,base_n,base_k", [(32, 64, 16, [3, 0, 5, 1], 32, 32),
@@ -98,8 +88,8 @@ def test_matmul_custom_copy_b1_gathers_key_blocks(binary, m, k, block, blocks, b
     info[:4] = [block, t.baseN, t.baseK, k]
     info[8:] = blocks
     c = pyasc.zeros((m * n,), dtype="float32", device="sim")
-    tiling = _dev(np.frombuffer(t.to_bytes(), dtype=np.uint8).copy())
-    _run(binary.function("study15_matmul_copy_b1"), 1, (_dev(a), _dev(key), _dev(info), c, tiling))
+    tiling = on_sim(np.frombuffer(t.to_bytes(), dtype=np.uint8).copy())
+    launch_synced(binary.function("study15_matmul_copy_b1"), 1, (on_sim(a), on_sim(key), on_sim(info), c, tiling))
     rows = np.concatenate([np.arange(b * block, (b + 1) * block) for b in blocks])
     ref = a.astype(np.float32) @ key[rows].astype(np.float32).T
     np.testing.assert_allclose(c.numpy().reshape(m, n), ref, rtol=1e-5, atol=1e-5)
@@ -114,8 +104,8 @@ def test_mixed_kernel_aic_leaves_at_regist_matmul_obj(binary):
     t = hl_tiling.matmul_tiling(m, n, k, a_dtype="float16", c_dtype="float32")
     c = pyasc.zeros((m * n,), dtype="float32", device="sim")
     flags = pyasc.zeros((48,), dtype="int32", device="sim")
-    tiling = _dev(np.frombuffer(t.to_bytes(), dtype=np.uint8).copy())
-    _run(binary.function("study15_mix_regist"), 1, (_dev(a), _dev(b), c, tiling, flags))
+    tiling = on_sim(np.frombuffer(t.to_bytes(), dtype=np.uint8).copy())
+    launch_synced(binary.function("study15_mix_regist"), 1, (on_sim(a), on_sim(b), c, tiling, flags))
     got = flags.numpy()
     assert got[0] == 1 and got[16] == 2  # both AIV ran past REGIST_MATMUL_OBJ
     assert got[32] == 0  # the AIC did not

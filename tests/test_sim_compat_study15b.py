@@ -13,7 +13,7 @@ import pytest
 import pyasc
 import pyasc_acl
 import pyasc_sim
-from ascendc_kernels import ASCENDC_DIR
+from ascendc_kernels import ASCENDC_DIR, on_sim
 from pyasc_sim import hl_tiling, tiling
 
 OP = ASCENDC_DIR / "compat" / "op_project_study15b"
@@ -28,17 +28,13 @@ def binary():
     return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1", tiling_header=HDR), device="sim")
 
 
-def _dev(x):
-    return pyasc.tensor(np.ascontiguousarray(x), device="sim")
-
-
 def _tiling_bytes(cube=None, scale_rows=0):
     t = pyasc_sim.tiling_struct(HDR, scaleRows=scale_rows)
     raw = bytearray(bytes(t))
     if cube is not None:  # the TCubeTiling member is a kernel_tiling.h struct: placed by its offset
         f = next(f for f in tiling.layout(HDR).fields if f.name == "cubeTiling")
         raw[f.offset:f.offset + f.size] = cube.to_bytes()[:f.size]
-    return _dev(np.frombuffer(bytes(raw), np.uint8).copy())
+    return on_sim(np.frombuffer(bytes(raw), np.uint8).copy())
 
 
 def _workspace():
@@ -55,7 +51,7 @@ def test_matmul_namespace_alone_and_old_tiling_headers(binary, m, n, k, cores):
     c = pyasc.full((m * n,), -1.0, dtype="float32", device="sim")
     pyasc.synchronize("sim")
     pyasc_acl.launch(binary.function("mm_blocked"), cube.usedCoreNum,
-                     (_dev(a), _dev(b), c, _workspace(), _tiling_bytes(cube)))
+                     (on_sim(a), on_sim(b), c, _workspace(), _tiling_bytes(cube)))
     pyasc.synchronize("sim")
     np.testing.assert_array_equal(c.numpy().reshape(m, n), a @ b)  # small integers: exact in float32
 
@@ -65,7 +61,7 @@ def test_operator_keeps_a_copy_of_the_kernel_pipe(binary):
     x = np.random.default_rng(3).standard_normal(n * blocks).astype(np.float32)
     y = pyasc.zeros((n * blocks,), dtype="float32", device="sim")
     pyasc.synchronize("sim")
-    pyasc_acl.launch(binary.function("scale_pipe_copy"), blocks, (_dev(x), y, _workspace(), _tiling_bytes(scale_rows=n)))
+    pyasc_acl.launch(binary.function("scale_pipe_copy"), blocks, (on_sim(x), y, _workspace(), _tiling_bytes(scale_rows=n)))
     pyasc.synchronize("sim")
     np.testing.assert_array_equal(y.numpy(), x * np.float32(2))
 
@@ -107,7 +103,7 @@ def test_transposed_nz_operand_and_nz_local_result(binary, rows, dim, blocks):
     y = pyasc.full((blocks * rows,), -1.0, dtype="float16", device="sim")
     pyasc.synchronize("sim")
     pyasc_acl.launch(binary.function("row_norms_nz"), blocks,
-                     (_dev(x), _dev(onehot), y, _workspace(), _tiling_bytes(cube, scale_rows=dim)))
+                     (on_sim(x), on_sim(onehot), y, _workspace(), _tiling_bytes(cube, scale_rows=dim)))
     pyasc.synchronize("sim")
     want = (x.astype(np.int64) ** 2).sum(1).astype(np.float16)  # the exact sums, rounded to half as C is
     np.testing.assert_array_equal(y.numpy(), want)

@@ -28,11 +28,6 @@ def kernels():
     return load(SRC)
 
 
-@pytest.fixture
-def stream():
-    return pyasc.current_stream("sim")
-
-
 def launch(stream, fn, blocks: int, args: tuple) -> None:
     pyasc.synchronize("sim")  # fills on the current stream before the launch
     pyasc_acl.launch(fn, blocks, args, stream=stream)

@@ -27,11 +27,6 @@ def kernels():
     return load(SRC)
 
 
-@pytest.fixture
-def stream():
-    return pyasc.current_stream("sim")
-
-
 def run_add_one(kernels, stream, name, tiles, *extra):
     x = pyasc.full((tiles * TILE,), 1.5, dtype="float32", device="sim")
     z = pyasc.zeros(tiles * TILE, dtype="float32", device="sim")

@@ -25,11 +25,6 @@ def kernels():
     return load(SRC)
 
 
-@pytest.fixture
-def stream():
-    return pyasc.current_stream("sim")
-
-
 def launch(kernels, stream, name, flags):
     x = pyasc.tensor(np.arange(TILE, dtype=np.float32) + 0.5, device="sim")
     z = pyasc.zeros(TILE, dtype="float32", device="sim")

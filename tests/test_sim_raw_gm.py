@@ -28,11 +28,6 @@ def kernels():
     return load(SRC)
 
 
-@pytest.fixture
-def stream():
-    return pyasc.current_stream("sim")
-
-
 def run(stream, fn, blocks: int, args: tuple) -> list[str]:
     """Launches and synchronises; returns the sanitizer warnings."""
     pyasc.synchronize("sim")  # fills on the current stream before the launch

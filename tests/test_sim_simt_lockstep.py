@@ -12,7 +12,7 @@ import pytest
 import pyasc
 import pyasc_acl
 import pyasc_sim
-from ascendc_kernels import ASCENDC_DIR
+from ascendc_kernels import ASCENDC_DIR, launch_synced
 
 SRC = ASCENDC_DIR / "compat/simt_lockstep.cpp"
 A950 = "Ascend950PR_9599"
@@ -25,12 +25,6 @@ def binary():
     return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1", soc=A950), device="sim")
 
 
-def _run(fn, blocks, args):
-    pyasc.synchronize("sim")
-    pyasc_acl.launch(fn, blocks, args)
-    pyasc.synchronize("sim")
-
-
 @pytest.mark.parametrize("blocks, nb", [(1, 5), (2, 32), (3, 40)])
 def test_warp_counts_its_rows_without_a_barrier(binary, blocks, nb):
     rng = np.random.default_rng(nb)
@@ -40,8 +34,8 @@ def test_warp_counts_its_rows_without_a_barrier(binary, blocks, nb):
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
     items = rng.integers(0, 1 << 20, int(offsets[-1])).astype(np.int32)
     counts = pyasc.zeros((rows * nb,), dtype="int32", device="sim")
-    _run(binary.function("simt_warp_bucket_count"), blocks,
-         (pyasc.tensor(offsets, device="sim"), pyasc.tensor(items, device="sim"), counts, np.int32(rows),
+    launch_synced(binary.function("simt_warp_bucket_count"), blocks,
+                  (pyasc.tensor(offsets, device="sim"), pyasc.tensor(items, device="sim"), counts, np.int32(rows),
           np.int32(nb)))
     want = np.zeros((rows, nb), np.int32)
     for r in range(rows):
@@ -55,7 +49,7 @@ def test_warp_tree_sum_and_warp_functions(binary):
     x = rng.integers(-99, 100, blocks * threads).astype(np.int32)
     x[32:64] = np.abs(x[32:64]) + 1  # a warp whose values are all positive
     out = pyasc.zeros((blocks * threads * 8,), dtype="int32", device="sim")
-    _run(binary.function("simt_warp_tree_sum"), blocks, (pyasc.tensor(x, device="sim"), out))
+    launch_synced(binary.function("simt_warp_tree_sum"), blocks, (pyasc.tensor(x, device="sim"), out))
     got = out.numpy().reshape(-1, 32, 8)
     for w, v in enumerate(x.reshape(-1, 32)):
         ballot = int(sum(1 << i for i in range(32) if v[i] > 0))

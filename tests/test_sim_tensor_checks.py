@@ -28,11 +28,6 @@ def kernels():
     return load(SRC)
 
 
-@pytest.fixture
-def stream():
-    return pyasc.current_stream("sim")
-
-
 def expect_error(stream, kernel: str, check: str, where: str, *details: str) -> str:
     with pytest.raises(pyasc_acl.AclKernelError) as info:
         stream.synchronize()

@@ -26,11 +26,6 @@ def kernels():
     return load(SRC)
 
 
-@pytest.fixture
-def stream():
-    return pyasc.current_stream("sim")
-
-
 def neighbour_args(blocks: int):
     x_np = np.random.default_rng(blocks).standard_normal(blocks * TILE).astype(np.float32)
     x = pyasc.tensor(x_np, device="sim")
