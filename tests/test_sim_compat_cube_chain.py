@@ -32,10 +32,10 @@ def _dev(x):
 def test_fixpipe_into_l1_feeds_a_second_mmad(binary, m, k, n, m2):
     rng = np.random.default_rng(m * 1000 + k * 10 + n)
     a = rng.integers(-3, 4, (m, k)).astype(np.float16)
-    b = (rng.integers(-40, 41, (k, n)) / 16).astype(np.float16)  # products need more than half's 11 bits
+    b = (rng.integers(-1000, 1001, (k, n)) / 256).astype(np.float16)  # sums need more than half's 11 bits
     a2 = rng.integers(-2, 3, (m2, m)).astype(np.float16)
     y = pyasc.full((m2 * n,), -1.0, dtype="float32", device="sim")
-    shape = _dev(np.array([m, k, n, m2], np.uint32))
+    shape = _dev(np.array([m, k, n, m2], np.int32))
     pyasc.synchronize("sim")
     pyasc_acl.launch(binary.function("chain_mm"), 1, (_dev(a), _dev(b), _dev(a2), y, shape))
     pyasc.synchronize("sim")
@@ -73,5 +73,5 @@ def test_misuse_is_reported(binary, mode, pattern):
     y = pyasc.zeros((256,), dtype="float32", device="sim")
     pyasc.synchronize("sim")
     with pytest.raises(pyasc.PyascError, match=pattern):
-        pyasc_acl.launch(binary.function("cube_chain_misuse"), 1, (y, _dev(np.array([mode] * 8, np.uint32))))
+        pyasc_acl.launch(binary.function("cube_chain_misuse"), 1, (y, _dev(np.array([mode] * 8, np.int32))))
         pyasc.synchronize("sim")

@@ -187,6 +187,9 @@ extern "C" __global__ __aicore__ void ffts_cube_chain(GM_ADDR x, GM_ADDR ws, GM_
             SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
             WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
             DataCopy(wsGm, t, kLen);
+            // the buffer is read again below (MTE2): order this core's MTE3 read of it first
+            SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+            WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
         }
         ffts_cross_core_sync(PIPE_MTE3, 1 | (2 << 4) | (11 << 8));
         wait_flag_dev(12);
