@@ -75,3 +75,16 @@ def test_misuse_is_reported(binary, mode, pattern):
     with pytest.raises(pyasc.PyascError, match=pattern):
         pyasc_acl.launch(binary.function("cube_chain_misuse"), 1, (y, _dev(np.array([mode] * 8, np.int32))))
         pyasc.synchronize("sim")
+
+
+@pytest.mark.parametrize("groups", [1, 2])
+def test_mode2_release_needs_both_vector_cores_each_round(binary, groups):
+    # AIV 1 only syncs, so it reaches each round's set before AIV 0 has written that round's value: the cube
+    # core must still read each round's slot only after AIV 0 wrote it (the reference: "两个AIV都执行CrossCoreSetFlag后" the AIC proceeds)
+    ws = pyasc.zeros((groups * 6 * 16,), dtype="int32", device="sim")
+    out = pyasc.full((groups * 16,), -1, dtype="int32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(binary.function("ffts_uneven_rounds"), groups, (ws, out))
+    pyasc.synchronize("sim")
+    got = out.numpy().reshape(groups, 16)[:, :6]
+    np.testing.assert_array_equal(got, [[(g + 1) * 100 + r for r in range(6)] for g in range(groups)])

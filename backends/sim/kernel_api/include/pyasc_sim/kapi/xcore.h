@@ -11,6 +11,7 @@
 #ifndef PYASC_SIM_KAPI_XCORE_H_
 #define PYASC_SIM_KAPI_XCORE_H_
 
+#include <cstdint>
 #include <type_traits>
 
 #include "pyasc_sim/kapi/dtype_tables.h"
@@ -33,7 +34,8 @@ struct XShared {
     uint32_t mode0_aiv[kCrossCoreFlags];     // CrossCoreSetFlag mode 0 arrivals per flag (AIV)
     uint32_t mode0_aic[kCrossCoreFlags];     // ... (AIC)
     // followed by int32_t counters[block_dim * 3][kCrossCoreFlags] (per core: AIC, AIV 0, AIV 1),
-    // uint32_t mode1[block_dim][kCrossCoreFlags] and mode2[block_dim][kCrossCoreFlags] (arrivals)
+    // uint32_t mode1[block_dim][3][kCrossCoreFlags] and mode2[block_dim][3][kCrossCoreFlags]: per AI Core group,
+    // the sets of AIV 0 and AIV 1, then the rounds released (kRoundsRow)
 };
 
 inline int32_t *xcounters(XShared *s) { return reinterpret_cast<int32_t *>(s + 1); }
@@ -41,8 +43,9 @@ inline uint32_t *xmode1(XShared *s, uint32_t blocks) {
     return reinterpret_cast<uint32_t *>(xcounters(s) + static_cast<size_t>(blocks) * 3 * kCrossCoreFlags);
 }
 inline uint32_t *xmode2(XShared *s, uint32_t blocks) {
-    return xmode1(s, blocks) + static_cast<size_t>(blocks) * kCrossCoreFlags;
+    return xmode1(s, blocks) + static_cast<size_t>(blocks) * 3 * kCrossCoreFlags;
 }
+constexpr uint32_t kRoundsRow = 2;  // row of the mode 1 / mode 2 arrays counting the rounds released
 // Counter row of a core: 3 per block (AI Core group): its AIC, then its AIV.
 inline uint32_t core_slot(const pyasc_sim::kapi::BlockState &b) {
     return b.group * 3 + (b.core_kind == pyasc_sim::kapi::kCoreAIC ? 0 : 1 + b.sub_idx);
@@ -62,7 +65,7 @@ inline XShared *xshared(const char *api, const pyasc_sim::kapi::SrcLoc &loc) {
                               "%s needs a simulated runtime with kernel ABI 4 (cross-core waits); this one has ABI %u",
                               api, b.ctx != nullptr ? b.ctx->abi_version : 0u);
     }
-    const size_t bytes = sizeof(XShared) + sizeof(int32_t) * kCrossCoreFlags * b.block_dim * 5;
+    const size_t bytes = sizeof(XShared) + sizeof(int32_t) * kCrossCoreFlags * b.block_dim * 9;
     void *p = c->launch_shared(c->runtime_user, bytes);
     if (p == nullptr) pyasc_sim::kapi::fail("unsupported", loc, "%s: the runtime gave no shared cross-core area", api);
     return static_cast<XShared *>(p);
@@ -473,6 +476,27 @@ inline void bump_counter(int32_t *counter, uint16_t flagId, uint32_t core, const
 inline void cross_core_set(const char *api, uint8_t modeId, uint16_t flagId, const pyasc_sim::kapi::SrcLoc &loc);
 // The body of CrossCoreWaitFlag (and of the intrinsic wait_flag_dev).
 inline void cross_core_wait(const char *api, uint16_t flagId, const pyasc_sim::kapi::SrcLoc &loc);
+
+// Modes 1 and 2 count per AIV: the documented "when both AIV have set" means the k-th release needs the k-th set
+// of every AIV of the group, not any mix_aiv sets (one AIV running a round ahead must not stand in for the other).
+// `rows` is the group's [3][kCrossCoreFlags] block of xmode1 / xmode2; each completed round calls release() once.
+template <typename Release>
+inline void aiv_round_arrive(uint32_t *rows, uint32_t sub, uint32_t aivs, uint16_t flagId, Release release) {
+    __atomic_add_fetch(&rows[sub * kCrossCoreFlags + flagId], 1u, __ATOMIC_ACQ_REL);
+    uint32_t m = UINT32_MAX;
+    for (uint32_t v = 0; v < aivs; ++v) {
+        const uint32_t c = __atomic_load_n(&rows[v * kCrossCoreFlags + flagId], __ATOMIC_ACQUIRE);
+        m = c < m ? c : m;
+    }
+    uint32_t *released = &rows[kRoundsRow * kCrossCoreFlags + flagId];
+    uint32_t r = __atomic_load_n(released, __ATOMIC_ACQUIRE);
+    while (r < m) {
+        if (__atomic_compare_exchange_n(released, &r, r + 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            release();
+            ++r;
+        }
+    }
+}
 }  // namespace sim_detail
 
 namespace sim_detail {
@@ -510,14 +534,14 @@ inline void cross_core_set(const char *api, uint8_t modeId, uint16_t flagId, con
             bump(core_slot(b));
         } else if (modeId == 1) {  // the AIV of this AI Core
             if (!aic) {
-                uint32_t *arr = &xmode1(s, b.block_dim)[b.group * F + flagId];
-                if (__atomic_add_fetch(arr, 1u, __ATOMIC_ACQ_REL) % b.mix_aiv == 0) bump_aiv_of(b.group, b.mix_aiv);
+                aiv_round_arrive(&xmode1(s, b.block_dim)[b.group * 3 * F], b.sub_idx, b.mix_aiv, flagId,
+                                 [&] { bump_aiv_of(b.group, b.mix_aiv); });
             }
         } else if (aic) {  // mode 2, AIC -> its AIV
             bump_aiv_of(b.group, b.mix_aiv);
         } else {  // mode 2, AIV -> the AIC once all AIV of the AI Core set
-            uint32_t *arr = &xmode2(s, b.block_dim)[b.group * F + flagId];
-            if (__atomic_add_fetch(arr, 1u, __ATOMIC_ACQ_REL) % b.mix_aiv == 0) bump(b.group * 3);
+            aiv_round_arrive(&xmode2(s, b.block_dim)[b.group * 3 * F], b.sub_idx, b.mix_aiv, flagId,
+                             [&] { bump(b.group * 3); });
         }
         xnotify();
     }

@@ -301,3 +301,46 @@ extern "C" __global__ __aicore__ void cube_chain_misuse(GM_ADDR y, GM_ADDR mode)
     b1Q.FreeTensor(l1);
     c1Q.FreeTensor(c);
 }
+
+// Rounds of mode-2 sync with uneven vector cores (tri_inv's pattern): per round r AIV 0 writes the round's value
+// into workspace slot r, then both AIV set flag 5 and wait for flag 6; AIV 1 does nothing else. Each round the cube
+// core sets flag 6 first, then waits for flag 5 (both AIV must have set for that round) and records slot r, so AIV 1
+// can be a whole round ahead of AIV 0: a release counted from any two sets of flag 5 would let the cube core read
+// slot r before AIV 0 wrote it.
+extern "C" __global__ __aicore__ void ffts_uneven_rounds(GM_ADDR ws, GM_ADDR out)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    constexpr uint32_t kRounds = 6, kInts = 16;  // one 64-byte line per slot
+    const uint32_t group = GetBlockIdx() / GetTaskRation();
+    GlobalTensor<int32_t> wsGm;
+    wsGm.SetGlobalBuffer((__gm__ int32_t *)ws + group * kRounds * kInts, kRounds * kInts);
+    if ASCEND_IS_AIV {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, kInts * sizeof(int32_t));
+        LocalTensor<int32_t> t = buf.Get<int32_t>();
+        for (uint32_t r = 0; r < kRounds; ++r) {
+            if (GetSubBlockIdx() == 0) {
+                Duplicate(t, static_cast<int32_t>((group + 1) * 100 + r), kInts);
+                SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+                WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+                DataCopy(wsGm[r * kInts], t, kInts);
+                SetFlag<HardEvent::MTE3_V>(EVENT_ID0);
+                WaitFlag<HardEvent::MTE3_V>(EVENT_ID0);
+            }
+            ffts_cross_core_sync(PIPE_MTE3, 1 | (2 << 4) | (5 << 8));
+            wait_flag_dev(6);
+        }
+    }
+    if ASCEND_IS_AIC {
+        GlobalTensor<int32_t> outGm;
+        outGm.SetGlobalBuffer((__gm__ int32_t *)out + group * kInts, kInts);
+        for (uint32_t r = 0; r < kRounds; ++r) {
+            ffts_cross_core_sync(PIPE_S, 1 | (2 << 4) | (6 << 8));  // set first, then wait, as tri_inv's cube core
+            wait_flag_dev(5);
+            DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(wsGm[r * kInts]);
+            outGm.SetValue(r, wsGm.GetValue(r * kInts));
+        }
+        DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(outGm);
+    }
+}
