@@ -342,6 +342,13 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
     st.spawn_subcores = &SubCores<A...>::spawn;
     st.spawn_self = &subs;
     try {
+#if defined(PYASC_SIM_DEFAULT_TASK_TYPE)
+        // The kernel type the NPU compiler infers for a kernel that declares none (a kernel with cube and
+        // vector code builds as MIX AIC:AIV 1:2): given at build time with
+        // extra_flags=["-DPYASC_SIM_DEFAULT_TASK_TYPE=KERNEL_TYPE_MIX_AIC_1_2"]; a KERNEL_TASK_TYPE_DEFAULT in
+        // the kernel is then a no-op.
+        declare_task_type(static_cast<int>(PYASC_SIM_DEFAULT_TASK_TYPE));
+#endif
         call_kernel(fn, ctx, std::index_sequence_for<A...>{});
         end_of_kernel_checks(st);
     } catch (const KernelAbort &) {

@@ -11,6 +11,7 @@
 #ifndef PYASC_SIM_KAPI_XCORE_H_
 #define PYASC_SIM_KAPI_XCORE_H_
 
+#include <cstdint>
 #include <type_traits>
 
 #include "pyasc_sim/kapi/dtype_tables.h"
@@ -33,7 +34,8 @@ struct XShared {
     uint32_t mode0_aiv[kCrossCoreFlags];     // CrossCoreSetFlag mode 0 arrivals per flag (AIV)
     uint32_t mode0_aic[kCrossCoreFlags];     // ... (AIC)
     // followed by int32_t counters[block_dim * 3][kCrossCoreFlags] (per core: AIC, AIV 0, AIV 1),
-    // uint32_t mode1[block_dim][kCrossCoreFlags] and mode2[block_dim][kCrossCoreFlags] (arrivals)
+    // uint32_t mode1[block_dim][3][kCrossCoreFlags] and mode2[block_dim][3][kCrossCoreFlags]: per AI Core group,
+    // the sets of AIV 0 and AIV 1, then the rounds released (kRoundsRow)
 };
 
 inline int32_t *xcounters(XShared *s) { return reinterpret_cast<int32_t *>(s + 1); }
@@ -41,8 +43,9 @@ inline uint32_t *xmode1(XShared *s, uint32_t blocks) {
     return reinterpret_cast<uint32_t *>(xcounters(s) + static_cast<size_t>(blocks) * 3 * kCrossCoreFlags);
 }
 inline uint32_t *xmode2(XShared *s, uint32_t blocks) {
-    return xmode1(s, blocks) + static_cast<size_t>(blocks) * kCrossCoreFlags;
+    return xmode1(s, blocks) + static_cast<size_t>(blocks) * 3 * kCrossCoreFlags;
 }
+constexpr uint32_t kRoundsRow = 2;  // row of the mode 1 / mode 2 arrays counting the rounds released
 // Counter row of a core: 3 per block (AI Core group): its AIC, then its AIV.
 inline uint32_t core_slot(const pyasc_sim::kapi::BlockState &b) {
     return b.group * 3 + (b.core_kind == pyasc_sim::kapi::kCoreAIC ? 0 : 1 + b.sub_idx);
@@ -62,7 +65,7 @@ inline XShared *xshared(const char *api, const pyasc_sim::kapi::SrcLoc &loc) {
                               "%s needs a simulated runtime with kernel ABI 4 (cross-core waits); this one has ABI %u",
                               api, b.ctx != nullptr ? b.ctx->abi_version : 0u);
     }
-    const size_t bytes = sizeof(XShared) + sizeof(int32_t) * kCrossCoreFlags * b.block_dim * 5;
+    const size_t bytes = sizeof(XShared) + sizeof(int32_t) * kCrossCoreFlags * b.block_dim * 9;
     void *p = c->launch_shared(c->runtime_user, bytes);
     if (p == nullptr) pyasc_sim::kapi::fail("unsupported", loc, "%s: the runtime gave no shared cross-core area", api);
     return static_cast<XShared *>(p);
@@ -454,36 +457,63 @@ inline void check_flag_id(const char *api, uint16_t flagId, const pyasc_sim::kap
     }
 }
 
-inline void bump_counter(int32_t *counter, uint16_t flagId, uint32_t core, const pyasc_sim::kapi::SrcLoc &loc) {
+inline void bump_counter(int32_t *counter, uint16_t flagId, uint32_t core, const pyasc_sim::kapi::SrcLoc &loc,
+                         const char *api = "CrossCoreSetFlag") {
     pyasc_sim::kapi::gm_fence();  // this core's streamed GM stores, before the flag that publishes them
     const int32_t v = __atomic_add_fetch(counter, 1, __ATOMIC_ACQ_REL);
     if (v > kCrossCoreFlagMaxCount) {
         pyasc_sim::kapi::fail("cross-core-flag-overflow", loc,
-                              "CrossCoreSetFlag(flagId = %u): the counter of core %u reached %d pending sets; the "
-                              "hardware counts at most %d (set 16 times without a CrossCoreWaitFlag the counter "
+                              "%s(flagId = %u): the counter of core %u reached %d pending sets; the "
+                              "hardware counts at most %d (set 16 times without a wait the counter "
                               "overflows)",
-                              static_cast<unsigned>(flagId), core, v, kCrossCoreFlagMaxCount);
+                              api, static_cast<unsigned>(flagId), core, v, kCrossCoreFlagMaxCount);
+    }
+}
+
+// The body of CrossCoreSetFlag<modeId, pipe> (and of the intrinsic ffts_cross_core_sync, kapi/ffts_sync.h):
+// the pipe only says which pipeline's earlier instructions the set waits for, which the simulator's in-order
+// core has completed already.  `api` names the caller in messages.
+inline void cross_core_set(const char *api, uint8_t modeId, uint16_t flagId, const pyasc_sim::kapi::SrcLoc &loc);
+// The body of CrossCoreWaitFlag (and of the intrinsic wait_flag_dev).
+inline void cross_core_wait(const char *api, uint16_t flagId, const pyasc_sim::kapi::SrcLoc &loc);
+
+// Modes 1 and 2 count per AIV: the documented "when both AIV have set" means the k-th release needs the k-th set
+// of every AIV of the group, not any mix_aiv sets (one AIV running a round ahead must not stand in for the other).
+// `rows` is the group's [3][kCrossCoreFlags] block of xmode1 / xmode2; each completed round calls release() once.
+template <typename Release>
+inline void aiv_round_arrive(uint32_t *rows, uint32_t sub, uint32_t aivs, uint16_t flagId, Release release) {
+    __atomic_add_fetch(&rows[sub * kCrossCoreFlags + flagId], 1u, __ATOMIC_ACQ_REL);
+    uint32_t m = UINT32_MAX;
+    for (uint32_t v = 0; v < aivs; ++v) {
+        const uint32_t c = __atomic_load_n(&rows[v * kCrossCoreFlags + flagId], __ATOMIC_ACQUIRE);
+        m = c < m ? c : m;
+    }
+    uint32_t *released = &rows[kRoundsRow * kCrossCoreFlags + flagId];
+    uint32_t r = __atomic_load_n(released, __ATOMIC_ACQUIRE);
+    while (r < m) {
+        if (__atomic_compare_exchange_n(released, &r, r + 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            release();
+            ++r;
+        }
     }
 }
 }  // namespace sim_detail
 
-template <uint8_t modeId, pipe_t pipe>
-inline void CrossCoreSetFlag(uint16_t flagId, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    static_assert(modeId <= 2, "CrossCoreSetFlag: modeId is 0, 1 or 2");
-    static_assert(pipe != PIPE_S && pipe != PIPE_ALL, "CrossCoreSetFlag: PIPE_S and PIPE_ALL are not supported");
-    sim_detail::check_flag_id("CrossCoreSetFlag", flagId, loc);
+namespace sim_detail {
+inline void cross_core_set(const char *api, uint8_t modeId, uint16_t flagId, const pyasc_sim::kapi::SrcLoc &loc) {
+    check_flag_id(api, flagId, loc);
     pyasc_sim::kapi::gm_fence();  // this core's streamed GM stores, before the flag that publishes them
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
-    if (modeId == 0) sim_detail::check_block_count("CrossCoreSetFlag<0>", loc);
-    sim_detail::XShared *s = sim_detail::xshared("CrossCoreSetFlag", loc);
+    if (modeId == 0) check_block_count(api, loc);  // mode 0 meets every core of the launch
+    XShared *s = xshared(api, loc);
     // one key per flag id: a set orders this core's accesses before any later wait on the id
-    if (s != nullptr) sim_detail::xrace_event(PYASC_SIM_GM_EVENT_RELEASE, sim_detail::xkey(&s->mode0_aiv[flagId]));
+    if (s != nullptr) xrace_event(PYASC_SIM_GM_EVENT_RELEASE, xkey(&s->mode0_aiv[flagId]));
     if (s != nullptr) {
         using pyasc_sim::kapi::kCoreAIC;
-        int32_t *counters = sim_detail::xcounters(s);
-        const uint32_t F = sim_detail::kCrossCoreFlags;
+        int32_t *counters = xcounters(s);
+        const uint32_t F = kCrossCoreFlags;
         const bool aic = b.core_kind == kCoreAIC;
-        auto bump = [&](uint32_t slot) { sim_detail::bump_counter(&counters[slot * F + flagId], flagId, slot, loc); };
+        auto bump = [&](uint32_t slot) { bump_counter(&counters[slot * F + flagId], flagId, slot, loc, api); };
         auto bump_aiv_of = [&](uint32_t g, uint32_t n) {
             for (uint32_t v = 0; v < n; ++v) bump(g * 3 + 1 + v);
         };
@@ -501,36 +531,48 @@ inline void CrossCoreSetFlag(uint16_t flagId, pyasc_sim::kapi::SrcLoc loc = pyas
                 }
             }
         } else if (!b.mixed) {  // a vector-only block is its AI Core's only participant
-            bump(sim_detail::core_slot(b));
+            bump(core_slot(b));
         } else if (modeId == 1) {  // the AIV of this AI Core
             if (!aic) {
-                uint32_t *arr = &sim_detail::xmode1(s, b.block_dim)[b.group * F + flagId];
-                if (__atomic_add_fetch(arr, 1u, __ATOMIC_ACQ_REL) % b.mix_aiv == 0) bump_aiv_of(b.group, b.mix_aiv);
+                aiv_round_arrive(&xmode1(s, b.block_dim)[b.group * 3 * F], b.sub_idx, b.mix_aiv, flagId,
+                                 [&] { bump_aiv_of(b.group, b.mix_aiv); });
             }
         } else if (aic) {  // mode 2, AIC -> its AIV
             bump_aiv_of(b.group, b.mix_aiv);
         } else {  // mode 2, AIV -> the AIC once all AIV of the AI Core set
-            uint32_t *arr = &sim_detail::xmode2(s, b.block_dim)[b.group * F + flagId];
-            if (__atomic_add_fetch(arr, 1u, __ATOMIC_ACQ_REL) % b.mix_aiv == 0) bump(b.group * 3);
+            aiv_round_arrive(&xmode2(s, b.block_dim)[b.group * 3 * F], b.sub_idx, b.mix_aiv, flagId,
+                             [&] { bump(b.group * 3); });
         }
-        sim_detail::xnotify();
+        xnotify();
     }
     pyasc_sim::kapi::charge_sync(pyasc_sim::cost::kFlagSyncCycles);
 }
 
+inline void cross_core_wait(const char *api, uint16_t flagId, const pyasc_sim::kapi::SrcLoc &loc) {
+    check_flag_id(api, flagId, loc);
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    XShared *s = xshared(api, loc);
+    if (s == nullptr) return;
+    int32_t *counter = &xcounters(s)[core_slot(b) * kCrossCoreFlags + flagId];
+    Positive c{counter};
+    char what[64];
+    std::snprintf(what, sizeof(what), "%s(flagId = %u)", api, static_cast<unsigned>(flagId));
+    xwait(what, &Positive::ready, &c, loc);
+    xrace_event(PYASC_SIM_GM_EVENT_ACQUIRE, xkey(&s->mode0_aiv[flagId]));
+    __atomic_sub_fetch(counter, 1, __ATOMIC_ACQ_REL);
+}
+}  // namespace sim_detail
+
+template <uint8_t modeId, pipe_t pipe>
+inline void CrossCoreSetFlag(uint16_t flagId, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    static_assert(modeId <= 2, "CrossCoreSetFlag: modeId is 0, 1 or 2");
+    static_assert(pipe != PIPE_S && pipe != PIPE_ALL, "CrossCoreSetFlag: PIPE_S and PIPE_ALL are not supported");
+    sim_detail::cross_core_set("CrossCoreSetFlag", modeId, flagId, loc);
+}
+
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_MTE3>
 inline void CrossCoreWaitFlag(uint16_t flagId, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
-    sim_detail::check_flag_id("CrossCoreWaitFlag", flagId, loc);
-    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
-    sim_detail::XShared *s = sim_detail::xshared("CrossCoreWaitFlag", loc);
-    if (s == nullptr) return;
-    int32_t *counter = &sim_detail::xcounters(s)[sim_detail::core_slot(b) * sim_detail::kCrossCoreFlags + flagId];
-    sim_detail::Positive c{counter};
-    char what[64];
-    std::snprintf(what, sizeof(what), "CrossCoreWaitFlag(flagId = %u)", static_cast<unsigned>(flagId));
-    sim_detail::xwait(what, &sim_detail::Positive::ready, &c, loc);
-    sim_detail::xrace_event(PYASC_SIM_GM_EVENT_ACQUIRE, sim_detail::xkey(&s->mode0_aiv[flagId]));
-    __atomic_sub_fetch(counter, 1, __ATOMIC_ACQ_REL);
+    sim_detail::cross_core_wait("CrossCoreWaitFlag", flagId, loc);
 }
 
 }  // namespace AscendC
