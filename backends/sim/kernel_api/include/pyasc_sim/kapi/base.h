@@ -34,6 +34,12 @@
 #ifndef __local_mem__
 #define __local_mem__
 #endif
+// `__BLOCK_LOCAL__`: the toolchain's qualifier of a global variable with one instance per AI Core (memfabric's
+// SHMEM examples keep the staging UB address of a copy helper in one). Blocks run on host threads, one block at a
+// time per thread, so a thread_local variable is one per running block.
+#ifndef __BLOCK_LOCAL__
+#define __BLOCK_LOCAL__ thread_local
+#endif
 #define __cbuf__
 #define __ca__
 #define __cb__

@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "pyasc_sim/kapi/local_addr.h"
 #include "pyasc_sim/kapi/state.h"
 
 namespace AscendC {
@@ -251,7 +252,45 @@ public:
                               buf_begin_, buf_end_);
     }
 
+    // The SDK's internal address record (`t.address_.bufferAddr` / `.logicPos` / `.dataLen`): kapi/local_addr.h.
+    [[no_unique_address]] pyasc_sim::kapi::LocalBuffAddr<LocalTensor> address_;
+
     // ---- simulator internals -----------------------------------------------------------
+    // address_.bufferAddr read: the host address; the bytes to the buffer's end count as written (raw
+    // pointer stores are invisible to the initcheck: local_addr.h).
+    uint64_t sim_raw_addr() const {
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        if (b.checks && ptr_ != nullptr && buf_end_ != nullptr && kind() >= 0) {
+            pyasc_sim::kapi::local_flush_pending(b);
+            pyasc_sim::kapi::local_mark_written(b, kind(), mem_offset(b),
+                                                static_cast<uint64_t>(buf_end_ - reinterpret_cast<uint8_t *>(ptr_)));
+        }
+        return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ptr_));
+    }
+    // address_.bufferAddr = a: a view from a to the end of the memory of the tensor's position.
+    void sim_set_raw_addr(uint64_t a) {
+        ptr_ = reinterpret_cast<T *>(static_cast<uintptr_t>(a));
+        sim_rebind();
+    }
+    uint8_t sim_pos_byte() const { return static_cast<uint8_t>(pos_); }
+    void sim_set_pos_byte(uint8_t p) {
+        pos_ = static_cast<TPosition>(p);
+        if (ptr_ != nullptr) sim_rebind();
+    }
+    void sim_rebind() {
+        buf_begin_ = buf_end_ = nullptr;
+        size_ = 0;
+        const int k = kind();
+        if (k < 0 || ptr_ == nullptr) return;
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        uint8_t *base = b.memory(k);
+        uint8_t *end = base + b.capacity[k];
+        uint8_t *at = reinterpret_cast<uint8_t *>(ptr_);
+        if (at < base || at >= end) return;
+        buf_begin_ = base;
+        buf_end_ = end;
+        size_ = static_cast<uint32_t>((end - at) / static_cast<int64_t>(sizeof(T)));
+    }
     T *ptr() const { return ptr_; }
     uint8_t *buf_begin() const { return buf_begin_; }
     uint8_t *buf_end() const { return buf_end_; }
