@@ -815,6 +815,9 @@ template <typename T>
 inline T __shfl_xor(T var, int32_t laneMask, int32_t width = 32) {
     return AscendC::Simt::WarpShflXorSync(var, laneMask, width);
 }
+// __ballot: the CUDA spelling of asc_ballot (a 32-bit mask, bit i set when lane i's predicate is non-zero; every
+// active lane gets the same mask), as SIMT code ported from CUDA calls it next to __shfl_xor.
+inline uint32_t __ballot(int32_t predicate) { return AscendC::Simt::WarpBallotSync(predicate); }
 #endif  // __CCE_AICORE__ == 310
 
 #endif  // PYASC_SIM_KAPI_SIMT_H_
