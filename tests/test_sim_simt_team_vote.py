@@ -27,15 +27,15 @@ def function():
 @pytest.mark.parametrize("nrows, width, blocks", [(9, 128, 1), (21, 70, 2), (5, 17, 3)])
 def test_team_vote_counts_lanes_holding_the_key(function, nrows, width, blocks):
     rng = np.random.default_rng(width)
-    rows = rng.integers(0, 12, (nrows, width)).astype(np.uint32)  # small values: keys repeat within a row
-    keys = rng.integers(0, 14, nrows).astype(np.uint32)  # 12, 13: keys no row holds
+    rows = rng.integers(0, 12, (nrows, width)).astype(np.int32)  # small values: keys repeat within a row
+    keys = rng.integers(0, 14, nrows).astype(np.int32)  # 12, 13: keys no row holds
     keys[0] = 99
-    out = pyasc.zeros((nrows * 4,), dtype="uint32", device="sim")
+    out = pyasc.zeros((nrows * 4,), dtype="int32", device="sim")  # uint32 words, held as int32
     pyasc.synchronize("sim")
     pyasc_acl.launch(function, blocks, (pyasc.tensor(rows, device="sim"), pyasc.tensor(keys, device="sim"), out,
                                         np.uint32(nrows), np.uint32(width)))
     pyasc.synchronize("sim")
-    got = out.numpy().reshape(nrows, 4)
+    got = out.numpy().view(np.uint32).reshape(nrows, 4)
     for r in range(nrows):
         mask = 0
         for c in np.nonzero(rows[r] == keys[r])[0]:
