@@ -582,6 +582,13 @@ inline T AtomicCas(T *address, T compare, T val) {
 // simt_api/device_functions.h under the Simt-namespace spelling public SIMT kernels use).
 inline int32_t Ffs(int32_t x) { return __builtin_ffs(x); }
 
+// The larger / smaller of two values of one type: the Simt-namespace spelling of the documented max / min of
+// simt_api/math_functions.h that public SIMT kernels use (Simt::Min(blockSize * (i + 1), count)).
+template <typename T>
+inline T Max(T x, T y) { return x < y ? y : x; }
+template <typename T>
+inline T Min(T x, T y) { return y < x ? y : x; }
+
 // Waits until every thread of the VF call that has not ended reaches this barrier (ThreadBarrier page).
 inline void ThreadBarrier() { pyasc_sim::kapi::simt::fiber_wait(pyasc_sim::kapi::simt::FiberState::kBarrier, "Simt::ThreadBarrier"); }
 
