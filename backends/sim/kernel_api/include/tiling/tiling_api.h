@@ -5,7 +5,8 @@
 // tiling of SoftmaxFlash(V2), DeepNorm, LayerNormGrad(Beta) (tiling/hl_norm_tiling_api.h) and ConfusionTranspose's
 // tiling (tiling/confusion_transpose_tiling_api.h), platform_ascendc::PlatformAscendC and the matmul_tiling names
 // host tiling headers declare functions over (tiling/matmul_host_tiling.h); the other host
-// tiling functions are not provided (a kernel build never calls them).
+// tiling functions are not provided (a kernel build never calls them); TopK's host tiling (GetTopKMaxMinTmpSize,
+// TopKTilingFunc) is in tiling/topk_tiling_api.h.
 #ifndef PYASC_SIM_SDK_TILING_TILING_API_H_
 #define PYASC_SIM_SDK_TILING_TILING_API_H_
 
@@ -16,5 +17,6 @@
 #include "tiling/hl_norm_tiling_api.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/matmul_host_tiling.h"
+#include "tiling/topk_tiling_api.h"
 
 #endif  // PYASC_SIM_SDK_TILING_TILING_API_H_

@@ -142,6 +142,11 @@ public:
     const T *GetCompileInfo() const { return static_cast<const T *>(GetCompileInfoPtr()); }
     ge::graphStatus SetScheduleMode(const uint32_t schedule_mode);
     uint32_t GetScheduleMode() const;
+    // the SIMT operators' local memory (SetLocalMemorySize page; deprecated for SetDynUBufSize in newer releases)
+    ge::graphStatus SetLocalMemorySize(const uint32_t local_memory_size);
+    uint32_t GetLocalMemorySize();
+    ge::graphStatus SetDynUBufSize(const uint32_t dyn_ubuf_size);
+    uint32_t GetDynUBufSize();
     // ExtendedKernelContext's queries host tiling code uses next to them
     const RuntimeAttrs *GetAttrs() const;
     const CompileTimeTensorDesc *GetInputDesc(size_t index) const;

@@ -582,6 +582,13 @@ inline T AtomicCas(T *address, T compare, T val) {
 // simt_api/device_functions.h under the Simt-namespace spelling public SIMT kernels use).
 inline int32_t Ffs(int32_t x) { return __builtin_ffs(x); }
 
+// The larger / smaller of two values of one type: the Simt-namespace spelling of the documented max / min of
+// simt_api/math_functions.h that public SIMT kernels use (Simt::Min(blockSize * (i + 1), count)).
+template <typename T>
+inline T Max(T x, T y) { return x < y ? y : x; }
+template <typename T>
+inline T Min(T x, T y) { return y < x ? y : x; }
+
 // Waits until every thread of the VF call that has not ended reaches this barrier (ThreadBarrier page).
 inline void ThreadBarrier() { pyasc_sim::kapi::simt::fiber_wait(pyasc_sim::kapi::simt::FiberState::kBarrier, "Simt::ThreadBarrier"); }
 
@@ -815,6 +822,9 @@ template <typename T>
 inline T __shfl_xor(T var, int32_t laneMask, int32_t width = 32) {
     return AscendC::Simt::WarpShflXorSync(var, laneMask, width);
 }
+// __ballot: the CUDA spelling of asc_ballot (a 32-bit mask, bit i set when lane i's predicate is non-zero; every
+// active lane gets the same mask), as SIMT code ported from CUDA calls it next to __shfl_xor.
+inline uint32_t __ballot(int32_t predicate) { return AscendC::Simt::WarpBallotSync(predicate); }
 #endif  // __CCE_AICORE__ == 310
 
 #endif  // PYASC_SIM_KAPI_SIMT_H_

@@ -31,6 +31,11 @@ inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y)
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline int __ffs(long x) { return __builtin_ffsl(x); }
 inline int __ffs(long long x) { return __builtin_ffsll(x); }
+// The number of set bits of x (__popc page, simt_api/device_functions.h: unsigned int, unsigned long and
+// unsigned long long; CAGRA's prune step counts a warp ballot with it).
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+inline int __popc(unsigned long x) { return __builtin_popcountl(x); }
+inline int __popc(unsigned long long x) { return __builtin_popcountll(x); }
 
 // The CUDA spellings of the SIMT atomics (the builtins the public 950 simt_api headers implement asc_atomic_*
 // with; SIMT code ported from CUDA calls them unqualified): each is the Simt::Atomic* of kapi/simt.h on GM or

@@ -82,6 +82,20 @@ struct MrgSort4Info {
 };
 
 enum class TopKMode { TOPK_NORMAL, TOPK_NSMALL };
+// TopK's algorithm configuration (TopKTilingFunc / TopK pages, Atlas 350 / Ascend 950): algo RADIX_SELECT or
+// MERGE_SORT (the default), order UNSET (isLargest decides), LARGEST or SMALLEST (isLargest ignored), sorted: whether
+// the k results come out ordered.  The simulator always returns them ordered (best first, equal values by lower
+// position), which is one of the orders an unsorted RADIX_SELECT may give.
+enum class TopKAlgo { RADIX_SELECT, MERGE_SORT };
+enum class TopKOrder { UNSET, LARGEST, SMALLEST };
+struct TopKConfig {
+    TopKAlgo algo = TopKAlgo::MERGE_SORT;
+    TopKOrder order = TopKOrder::UNSET;
+    bool sorted = true;
+};
+// The default configuration, the object a defaulted config template argument refers to (a reference template
+// parameter: the kernels pass a static constexpr TopKConfig; C++17 has no class-type template parameters).
+inline constexpr TopKConfig kPyascSimDefaultTopKConfig{};
 
 struct TopKInfo {
     int32_t outter = 1;  // rows
@@ -428,11 +442,15 @@ inline int32_t through_proposal(int32_t idx) {
 // [inner] vector for every row, small mode [outter * inner]); a row whose finish flag is true
 // (isHasfinish) gets index n everywhere.  Equal values: the lower position first.
 template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
-          TopKMode topkMode = TopKMode::TOPK_NORMAL>
+          TopKMode topkMode = TopKMode::TOPK_NORMAL, const TopKConfig &config = kPyascSimDefaultTopKConfig>
 inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t> &dstIndexLocal,
                  const LocalTensor<T> &srcLocal, const LocalTensor<int32_t> &srcIndexLocal,
                  const LocalTensor<bool> &finishLocal, const LocalTensor<uint8_t> &tmpLocal, const int32_t k,
-                 const TopkTiling &tiling, const TopKInfo &topKInfo, const bool isLargest = true, PYASC_SIM_LOC) {
+                 const TopkTiling &tiling, const TopKInfo &topKInfo, const bool isLargestArg = true, PYASC_SIM_LOC) {
+    // RADIX_SELECT (the 950's algorithm): no 4096-element row limit; isHasfinish is reserved for it.
+    constexpr bool kRadix = config.algo == TopKAlgo::RADIX_SELECT;
+    constexpr bool kFinish = isHasfinish && !kRadix;
+    const bool isLargest = config.order == TopKOrder::UNSET ? isLargestArg : config.order == TopKOrder::LARGEST;
     PYASC_SIM_DTYPE_CHECK(TopK, T);
     sim_detail::check_sort_type<T>("TopK", loc);
     (void)tmpLocal;
@@ -441,7 +459,7 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
     const bool checks = pyasc_sim::kapi::blk().checks;
     if (checks && (rows < 1 || inner < 1 || inner % 32 != 0 || n < 1 || n > inner || k < 1 || k > n ||
                    (topkMode == TopKMode::TOPK_NSMALL && inner != 32) ||
-                   (topkMode == TopKMode::TOPK_NORMAL && inner > 4096))) {
+                   (topkMode == TopKMode::TOPK_NORMAL && !kRadix && inner > 4096))) {
         pyasc_sim::kapi::fail("unsupported", loc,
                               "TopK: outter %d, inner %d, n %d, k %d: the reference needs outter >= 1, inner a "
                               "multiple of 32 (32 in TOPK_NSMALL mode, at most 4096 in TOPK_NORMAL mode), "
@@ -458,7 +476,7 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
         const int64_t ni = topkMode == TopKMode::TOPK_NSMALL ? static_cast<int64_t>(rows) * inner : inner;
         sim_detail::check_operand(srcIndexLocal, "TopK", "srcIndex", ni, loc);
     }
-    if (isHasfinish) sim_detail::check_operand(finishLocal, "TopK", "srcFinish", rows, loc);
+    if (kFinish) sim_detail::check_operand(finishLocal, "TopK", "srcFinish", rows, loc);
     sim_detail::check_operand(dstValueLocal, "TopK", "dstValue", static_cast<int64_t>(rows) * kPad, loc);
     sim_detail::check_operand(dstIndexLocal, "TopK", "dstIndex", static_cast<int64_t>(rows) * kPadIdx, loc);
     if (kTopKIndexInProposal && std::is_same<T, half>::value && checks) {
@@ -471,7 +489,7 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
             v[i] = sim_detail::SortRec{isLargest ? s : -s, static_cast<uint32_t>(i)};
         }
         sim_detail::sort_desc(v);
-        const bool finished = isHasfinish && finishLocal.ptr()[r];
+        const bool finished = kFinish && finishLocal.ptr()[r];
         for (int32_t j = 0; j < kk; ++j) {
             const uint32_t pos = v[j].index;
             dstValueLocal.ptr()[static_cast<int64_t>(r) * kPad + j] = srcLocal.ptr()[static_cast<int64_t>(r) * inner + pos];
@@ -489,13 +507,13 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
 }
 // The prototype without tmpLocal (the API allocates its temporary space itself).
 template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
-          TopKMode topkMode = TopKMode::TOPK_NORMAL>
+          TopKMode topkMode = TopKMode::TOPK_NORMAL, const TopKConfig &config = kPyascSimDefaultTopKConfig>
 inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t> &dstIndexLocal,
                  const LocalTensor<T> &srcLocal, const LocalTensor<int32_t> &srcIndexLocal,
                  const LocalTensor<bool> &finishLocal, const int32_t k, const TopkTiling &tiling,
                  const TopKInfo &topKInfo, const bool isLargest = true, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(TopK, T);
-    TopK<T, isInitIndex, isHasfinish, isReuseSrc, topkMode>(dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal,
+    TopK<T, isInitIndex, isHasfinish, isReuseSrc, topkMode, config>(dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal,
                                                            finishLocal, LocalTensor<uint8_t>(), k, tiling, topKInfo,
                                                            isLargest, loc);
 }
