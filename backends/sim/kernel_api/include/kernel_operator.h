@@ -69,6 +69,8 @@
 #include "pyasc_sim/kapi/study15b.h"   // get_subblockid() / get_subblockdim() builtins
 #include "pyasc_sim/kapi/cce_copy.h"   // copy_gm_to_ubuf / copy_ubuf_to_gm (CCE general data move), get_imm
 #include "pyasc_sim/kapi/study15c.h"   // GetSysWorkSpacePtr() unqualified, set_atomic_none()
+#include "pyasc_sim/kapi/hf32.h"       // SetHF32Mode (bool / HF32Mode), SetHF32TransMode
+#include "pyasc_sim/kapi/transpose_ext.h"  // enhanced Transpose: TransposeParamsExt, NCHW <-> NHWC
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
 #include "pyasc_sim/kapi/raw_gm.h"     // raw __gm__ loads / stores: checked in a -fsanitize=thread build (build.py)
 
