@@ -834,9 +834,68 @@ def rewrite_launches(text: str) -> tuple[str, int]:
         else:
             entry = name.split("::")[-1]  # extern "C" entries carry the plain name
             out.append(f'::pyasc_sim::host::launcher(&({name}), "{entry}", {launch_args})(')
+            close = _matching_paren(shadow, m.end() - 1)
+            missing = _missing_defaults(shadow, text, entry, shadow[m.end():close]) if close > 0 else []
+            if missing:
+                # the kernel's default arguments, written out at the call as the compiler supplies them
+                given = text[m.end():close]
+                out.append(given + (", " if given.strip() else "") + ", ".join(missing) + ")")
+                last, n = close + 1, n + 1
+                continue
         last, n = m.end(), n + 1
     out.append(text[last:])
     return "".join(out), n
+
+
+def _matching_paren(shadow: str, open_pos: int) -> int:
+    """Index of the ``)`` closing the ``(`` at ``open_pos`` in ``shadow`` (comments / literals blanked), or -1."""
+    depth = 0
+    for i in range(open_pos, len(shadow)):
+        if shadow[i] in "([{":
+            depth += 1
+        elif shadow[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _split_top(s: str) -> list[str]:
+    """``s`` split at the commas outside parentheses, brackets, braces and template angle brackets."""
+    parts, depth, cur = [], 0, []
+    for ch in s:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        parts.append("".join(cur))
+    return parts
+
+
+def _missing_defaults(shadow: str, text: str, name: str, call_args: str) -> list[str]:
+    """The default arguments of ``__global__`` kernel ``name`` (declared in ``text``) that a ``<<<>>>`` launch
+    with ``call_args`` leaves out, in order; [] when it passes them all (or the kernel has none)."""
+    decl = re.search(r"__global__[^;{}()]*?\b" + re.escape(name) + r"\s*\(", shadow)
+    if decl is None:
+        return []
+    close = _matching_paren(shadow, decl.end() - 1)
+    if close < 0:
+        return []
+    params = _split_top(text[decl.end():close])
+    given = len(_split_top(call_args))
+    out = []
+    for p in params[given:]:
+        default = p.partition("=")[2].strip()
+        if not default:
+            return []  # a parameter without a default: the compiler reports the short call
+        out.append(default)
+    return out
 
 
 def _acl_library() -> str:

@@ -184,7 +184,11 @@ enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
 
 struct FixpipeConfig {
     CO2Layout format;
+    // isToUB: CO1 -> UB instead of GM (Ascend 950's Fixpipe); CANN 9.x accepts the two-field braced
+    // form `FixpipeConfig{CO2Layout::NZ, false}` on every SoC (vllm-ascend chunk_kda_fwd_prepare)
+    bool isToUB = false;
     constexpr FixpipeConfig(CO2Layout f) : format(f) {}  // NOLINT: implicit as documented
+    constexpr FixpipeConfig(CO2Layout f, bool toUB) : format(f), isToUB(toUB) {}
 };
 inline constexpr FixpipeConfig CFG_NZ{CO2Layout::NZ};
 inline constexpr FixpipeConfig CFG_ROW_MAJOR{CO2Layout::ROW_MAJOR};

@@ -1,0 +1,7 @@
+// tikcfw/interface/kernel_operator_intf.h -- an SDK-internal header path (the operator interface) public kernels
+// include (MindSpore Lite's ascend_native vsl_utils.h / normalization_layer.h); on the simulator everything it
+// declares comes with kernel_operator.h.
+#ifndef PYASC_SIM_SDK_TIKCFW_INTERFACE_KERNEL_OPERATOR_INTF_H_
+#define PYASC_SIM_SDK_TIKCFW_INTERFACE_KERNEL_OPERATOR_INTF_H_
+#include "kernel_operator.h"
+#endif  // PYASC_SIM_SDK_TIKCFW_INTERFACE_KERNEL_OPERATOR_INTF_H_
