@@ -79,6 +79,8 @@ using namespace optiling;
             v.template field<struct_type>(#field_name, #struct_type, offsetof(__pyasc_self, field_name), 1); \
         }
 
+// Ends with `};`, as the toolchain's macro does, so both `END_TILING_DATA_DEF;` and a bare
+// `END_TILING_DATA_DEF` (GeGluGradV2's tiling header) close the struct.
 #define END_TILING_DATA_DEF                                                                 \
     public:                                                                                 \
         static constexpr int __pyasc_last = __COUNTER__;                                    \
@@ -90,7 +92,7 @@ using namespace optiling;
             std::memcpy(buf, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);   \
         }                                                                                   \
         size_t GetDataSize() const { return sizeof(*this); }                                \
-    }
+    };
 
 // The op type -> tiling struct association GET_TILING_DATA resolves (pyasc_sim.compile(op_type=...)).
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name) using __pyasc_tiling_type_##op_type = class_name;

@@ -391,14 +391,14 @@ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, c
                             pyasc_sim::kapi::dma_cycles(static_cast<uint64_t>(p.blockCount) * p.blockLen, p.blockCount));
 }
 
-// Older prototypes: DataCopyParams whose blockLen counts bytes, DataCopyPadParams. Templates on the
-// parameter types (as for GM <- local below), so that braced lists `{count, len, src, dst}, {}` pick
-// the DataCopyExtParams overload unambiguously, as the NPU compiler accepts (same bytes either way).
-template <typename T, typename P, typename Q,
-          std::enable_if_t<std::is_same<P, DataCopyParams>::value && std::is_same<Q, DataCopyPadParams>::value,
-                           int> = 0>
+// Older prototypes: DataCopyParams whose blockLen counts bytes, DataCopyPadParams. A template on the
+// copy-parameter type (as for GM <- local below), so that braced lists `{count, len, src, dst}, {}` pick
+// the DataCopyExtParams overload unambiguously, as the NPU compiler accepts (same bytes either way); the
+// pad parameters are a plain DataCopyPadParams, so a DataCopyParams variable with a braced pad list
+// (`DataCopyPad(dst, src, copyParams, {false, 0, 0, 0})`, Huawei's IsFinite op) resolves here.
+template <typename T, typename P, std::enable_if_t<std::is_same<P, DataCopyParams>::value, int> = 0>
 inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const P &p,
-                        const Q &pad, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+                        const DataCopyPadParams &pad, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride),
                 DataCopyPadExtParams<T>(pad.isPad, pad.leftPadding, pad.rightPadding,
                                         static_cast<T>(static_cast<float>(pad.paddingValue))),

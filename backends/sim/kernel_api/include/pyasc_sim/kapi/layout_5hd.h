@@ -163,6 +163,20 @@ inline void TransDataTo5HD(const LocalTensor<uint64_t> &dst, const LocalTensor<u
     sim_detail::trans_5hd_addrs<T>(dst.ptr(), src.ptr(), nchwconvParams, loc);
 }
 
+// The SDK function behind TransDataTo5HD, on the 16 raw `__ubuf__` pointers of each list (ops kernels
+// call it directly, e.g. GeGluGradV2's `TransDataTo5HDImpl(dstLocalList, srcLocalList, params)`): the
+// address-list form with the same checks (each pointer inside this core's UB, 32-byte aligned).
+template <typename T>
+inline void TransDataTo5HDImpl(__ubuf__ T *dstList[NCHW_CONV_ADDR_LIST_SIZE], __ubuf__ T *srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                               const TransDataTo5HDParams &nchwconvParams, PYASC_SIM_LOC) {
+    uint64_t d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
+    for (int i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+        d[i] = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(dstList[i]));
+        s[i] = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(srcList[i]));
+    }
+    sim_detail::trans_5hd_addrs<T>(d, s, nchwconvParams, loc);
+}
+
 }  // namespace AscendC
 
 #endif  // PYASC_SIM_KAPI_LAYOUT_5HD_H_
