@@ -251,8 +251,10 @@ PyObject *make_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *on = strides ? PyDict_GetItemWithError(PyTuple_GET_ITEM(self, M_SAN_ACTIVE),
                                                      PyTuple_GET_ITEM(self, M_NAME)) : nullptr;
     if (PyErr_Occurred()) return nullptr;
-    int is_dtype = on ? PyObject_IsInstance(dtype, PyTuple_GET_ITEM(self, M_DTYPE)) : 0;
-    if (is_dtype < 0) return nullptr;
+    // numpy.dtype instances are of its subclasses (Float32DType, ...): a subtype check, as isinstance
+    // gives for them (numpy.dtype's metaclass has no __instancecheck__), without the protocol's lookups
+    PyObject *dtype_t = PyTuple_GET_ITEM(self, M_DTYPE);
+    const int is_dtype = on && PyType_Check(dtype_t) && PyObject_TypeCheck(dtype, reinterpret_cast<PyTypeObject *>(dtype_t));
     if (!is_dtype || (on != Py_True && on != Py_False)) return PyObject_Vectorcall(fallback, args, 3, nullptr);
     PyObject *devices = held.keep(PyObject_GetAttr(PyTuple_GET_ITEM(self, M_BACKEND), g_devices_name));
     PyObject *index = devices ? held.keep(PyObject_GetAttr(device, g_index_name)) : nullptr;
