@@ -129,6 +129,11 @@ def _shape_args(shape: tuple[Any, ...]) -> tuple[int, ...]:
 _RESOLVED: dict[Any, tuple[np.dtype, Device, Any, int, bool, Any]] = {}
 
 
+#: device spec -> its _RESOLVED entry for the default dtype: ``empty(shape, device=...)`` without a
+#: dtype finds it by the (string) spec alone, without building and hashing a (device, dtype) key
+_DEFAULT_DTYPE: dict[Any, tuple[np.dtype, Device, Any, int, bool, Any]] = {}
+
+
 def _resolve(dtype: Any, device: Any) -> tuple[np.dtype, Device, Any]:
     """(dtype, Device, backend) for creation, checked (cached for string and Device specs)."""
     key = None
@@ -185,10 +190,12 @@ def empty(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
             break
         n *= d
     else:
-        spec = dtype or _dt.DEFAULT_FLOAT
-        try:
-            hit = _RESOLVED.get((device, spec)) if type(device) is str or type(device) is Device else None
-        except TypeError:  # an unhashable dtype spec: _resolve says what is wrong
+        if type(device) is str or type(device) is Device:
+            try:  # no dtype (the common call): keyed by the device spec alone, no (device, dtype) key hashed
+                hit = _DEFAULT_DTYPE.get(device) if dtype is None else _RESOLVED.get((device, dtype or _dt.DEFAULT_FLOAT))
+            except TypeError:  # an unhashable dtype spec: _resolve says what is wrong
+                hit = None
+        else:
             hit = None
         if hit is not None and hit[3] == REGISTRY.version:  # _resolve's cache, inlined
             dt, dev, backend = hit[0], hit[1], hit[2]
@@ -201,7 +208,14 @@ def empty(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
                 t._owned = 0
                 return t
         else:
+            spec = dtype or _dt.DEFAULT_FLOAT
             dt, dev, backend = _resolve(spec, device)
+            if dtype is None and (type(device) is str or type(device) is Device):
+                entry = _RESOLVED.get((device, spec))
+                if entry is not None:
+                    if len(_DEFAULT_DTYPE) > 256:
+                        _DEFAULT_DTYPE.clear()
+                    _DEFAULT_DTYPE[device] = entry
         if n * dt.itemsize <= MAX_NBYTES:
             return wrap_storage(backend.empty(dims, dt, dev), dev, backend)
     shape = _shape_args(shape)

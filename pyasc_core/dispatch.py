@@ -26,6 +26,13 @@ from .tensor_meta import TensorMeta
 
 _CACHE_LIMIT = 2048
 _SCALARS = (bool, int, float)
+
+try:  # OpHandle's call in C for cached call forms (its Python method _call takes every other call)
+    from ._native import OpCall as _CallBase
+    from ._native import op_call_setup as _op_call_setup
+except ImportError:  # the extension is not built: the call is _call itself
+    _CallBase = object  # type: ignore[assignment,misc]
+    _op_call_setup = None
 #: calls with foreign tensors (torch) go here: ``foreign_call(handle, args, kwargs)`` returns the
 #: result or NotImplemented (no foreign tensor). Set by pyasc_core.torch_ops, which sits above.
 foreign_call: Any = None
@@ -130,7 +137,7 @@ def _make_fill(op: Any, args: tuple, kwargs: dict, values: list[Any]) -> Any:
     return fill
 
 
-class OpHandle:
+class OpHandle(_CallBase):
     """The callable for one op (``pyasc.add``, ``pyasc.ops.mypack.gelu``), bound to the registry by name."""
 
     def __init__(self, name: str) -> None:
@@ -151,6 +158,8 @@ class OpHandle:
         self._keyfn = _make_keyfn(kinds)
         self._kwkeyfn = _make_kwkeyfn(kinds, tuple(p.name for p in op.schema.params))
         self._version = REGISTRY.version
+        if _CallBase is not object:  # the C call: same cache, keys as _key1 / _key2 make them
+            self._bind_fast(self._cache, self._version, 1 if self._keyfn is _key1 else 2 if self._keyfn is _key2 else 0)
 
     @property
     def opdef(self):
@@ -174,7 +183,9 @@ class OpHandle:
         return f"<pyasc op {self.name}>"
 
     # -- calling ----------------------------------------------------------------------------
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    # ``handle(*args, **kwargs)``: OpCall's call in C runs a cached form (see pyasc_core/native/op_call.cpp)
+    # and hands every other call to _call, the same steps in Python
+    def _call(self, *args: Any, **kwargs: Any) -> Any:
         if self._version != REGISTRY.version:
             return self._call_checked(args, kwargs)
         try:
@@ -185,6 +196,9 @@ class OpHandle:
         if fill is None:
             return kernel(meta, *args)
         return kernel(meta, *fill(args, kwargs))
+
+    if _CallBase is object:
+        __call__ = _call
 
     def _call_checked(self, args: tuple, kwargs: dict) -> Any:
         if foreign_call is not None:  # torch tensors in, torch tensors out (pyasc_core.torch_ops)
@@ -328,6 +342,8 @@ class _UnknownOpAttribute(UnknownOpError, AttributeError):
 
 
 _HANDLES: dict[str, OpHandle] = {}
+if _op_call_setup is not None:
+    _op_call_setup(REGISTRY, Tensor, _SCALARS)
 
 
 def handle(name: str) -> OpHandle:

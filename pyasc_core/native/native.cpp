@@ -3,6 +3,7 @@
 //   build_info()                        -> dict of facts about this build
 //   to_dlpack(array, versioned=False)   -> DLPack capsule viewing a NumPy array (no copy)
 //   from_dlpack(capsule)                -> (ndarray viewing the tensor, is_bfloat16)
+//   OpCall, op_call_setup(...)          -> the op dispatcher's call in C (op_call.cpp)
 //
 // DLPack is needed because NumPy refuses to export ml_dtypes.bfloat16 arrays; one path serves
 // every dtype. The DLPack declarations below are written from the public DLPack specification
@@ -517,6 +518,8 @@ std::tuple<py::array, bool> from_dlpack(const py::object &obj) {
 
 }  // namespace
 
+void bind_op_call(py::module_ &m);  // op_call.cpp
+
 PYBIND11_MODULE(_native, m) {
     m.doc() =
         "pyasc_core._native: build facts and DLPack export/import of NumPy arrays "
@@ -536,4 +539,5 @@ PYBIND11_MODULE(_native, m) {
           "return (array, is_bfloat16): an ndarray viewing the same memory (bfloat16 as\n"
           "uint16; view it as ml_dtypes.bfloat16 when is_bfloat16 is True). The producer's\n"
           "deleter runs when the array is garbage collected.");
+    bind_op_call(m);
 }

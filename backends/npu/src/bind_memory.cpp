@@ -121,6 +121,19 @@ PyObject *g_names[9], *g_itemsize, *g_tensor[3];
 const char *const kArrayFields[9] = {"_block", "_ptr", "_nbytes", "shape", "dtype", "device", "offset", "strides",
                                      "contiguous"};
 
+// The C++ object of `o`, a pybind11 instance of class T: read straight from the instance when it has
+// the type and simple layout seen before (`seen`), else through py::cast (throws py::cast_error).
+template <class T>
+T &instance_ref(PyObject *o, PyTypeObject *&seen) {
+    auto *inst = reinterpret_cast<py::detail::instance *>(o);
+    if (Py_TYPE(o) == seen && inst->simple_layout && inst->simple_value_holder[0] != nullptr)
+        return *static_cast<T *>(inst->simple_value_holder[0]);
+    T &ref = py::cast<T &>(py::handle(o));
+    if (inst->simple_layout && inst->simple_value_holder[0] == &ref) seen = Py_TYPE(o);
+    return ref;
+}
+PyTypeObject *g_device_t = nullptr, *g_stream_t = nullptr;  // instance_ref's types seen
+
 // new_array(device, nbytes (None: from shape and dtype), stream, forget, DeviceArray, shape, dtype, device label, strides): the
 // allocation hot path of AclBackend.empty in one call without pybind11's dispatch: a block from the
 // cache (None when it has none: the caller takes Device.allocate_fresh, which may wait, make a
@@ -157,8 +170,8 @@ PyObject *new_array(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
     py::object block;
     PyObject *ptr = nullptr;
     try {
-        PyDevice &d = py::cast<PyDevice &>(py::handle(args[0]));
-        Stream &stream = py::cast<Stream &>(py::handle(args[2]));
+        PyDevice &d = instance_ref<PyDevice>(args[0], g_device_t);
+        Stream &stream = instance_ref<Stream>(args[2], g_stream_t);
         Block *b = d.alloc->malloc_cached(nbytes, stream.handle());  // never waits: GIL kept
         if (b == nullptr) Py_RETURN_NONE;
         auto owned = std::make_shared<DeviceBlock>(d.alloc, b, nbytes);
@@ -175,9 +188,15 @@ PyObject *new_array(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
     }
     if (ptr == nullptr) return nullptr;
     PyObject *forget = args[3];
-    if (PyDict_Check(forget)) {  // the stream sanitizer's history of a reused address
-        int has = PyDict_Contains(forget, ptr);
-        if (has < 0 || (has == 1 && PyDict_DelItem(forget, ptr) < 0)) {
+    if (PyDict_Check(forget)) {  // the stream sanitizer's history of a reused address, dropped in one lookup
+#if PY_VERSION_HEX >= 0x030D0000
+        const int popped = PyDict_Pop(forget, ptr, nullptr);
+#else
+        PyObject *old = _PyDict_Pop(forget, ptr, Py_None);
+        const int popped = old == nullptr ? -1 : 0;
+        Py_XDECREF(old);
+#endif
+        if (popped < 0) {
             Py_DECREF(ptr);
             return nullptr;
         }
@@ -251,11 +270,13 @@ PyObject *make_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *on = strides ? PyDict_GetItemWithError(PyTuple_GET_ITEM(self, M_SAN_ACTIVE),
                                                      PyTuple_GET_ITEM(self, M_NAME)) : nullptr;
     if (PyErr_Occurred()) return nullptr;
-    int is_dtype = on ? PyObject_IsInstance(dtype, PyTuple_GET_ITEM(self, M_DTYPE)) : 0;
-    if (is_dtype < 0) return nullptr;
+    // numpy.dtype instances are of its subclasses (Float32DType, ...): a subtype check, as isinstance
+    // gives for them (numpy.dtype's metaclass has no __instancecheck__), without the protocol's lookups
+    PyObject *dtype_t = PyTuple_GET_ITEM(self, M_DTYPE);
+    const int is_dtype = on && PyType_Check(dtype_t) && PyObject_TypeCheck(dtype, reinterpret_cast<PyTypeObject *>(dtype_t));
     if (!is_dtype || (on != Py_True && on != Py_False)) return PyObject_Vectorcall(fallback, args, 3, nullptr);
     PyObject *devices = held.keep(PyObject_GetAttr(PyTuple_GET_ITEM(self, M_BACKEND), g_devices_name));
-    PyObject *index = devices ? held.keep(PyObject_GetAttr(device, g_index_name)) : nullptr;
+    PyObject *index = devices ? held.keep(slot_cache().get(device, g_index_name)) : nullptr;  // Device's slot
     PyObject *d = index && PyDict_CheckExact(devices) ? PyDict_GetItemWithError(devices, index) : nullptr;
     PyObject *stream = d ? current_raw_stream(PyTuple_GET_ITEM(self, M_CURRENT), PyTuple_GET_ITEM(self, M_LOCAL),
                                               device, held)

@@ -45,6 +45,7 @@ struct Launcher {
     }
 };
 
+PyObject *g_defaults_key;  // the thread state dict's key of thread_defaults' entry
 PyObject *g_unloaded, *g_devices, *g_device, *g_data, *g_contiguous, *g_ptr, *g_offset, *g_block,
     *g_defaults, *g_impl, *g_raw;
 
@@ -54,6 +55,13 @@ PyObject *attr(PyObject *o, PyObject *name) {
     if (v == nullptr) PyErr_Clear();
     return v;
 }
+
+static_assert(sizeof(unsigned long) == sizeof(unsigned long long), "an LP64 host: unsigned long is 64 bits");
+
+// PyLong_AsUnsignedLongLong with the same results and errors on this LP64 host, without its slow
+// path: CPython 3.11 converts an int of two or more digits (every device address) through
+// _PyLong_AsByteArray there, where PyLong_AsUnsignedLong folds the digits in a loop.
+inline unsigned long long as_u64(PyObject *v) { return PyLong_AsUnsignedLong(v); }
 
 // Writes `v` (an exact int) as the parameter's integer type; false: not representable (the
 // Python path's struct.pack raises and the general path names it).
@@ -73,7 +81,7 @@ bool pack_int(PyObject *v, const Param &p, unsigned char *out) {
         std::memcpy(out, &x, p.size);  // little-endian host: the low bytes
         return true;
     }
-    unsigned long long x = PyLong_AsUnsignedLongLong(v);
+    unsigned long long x = as_u64(v);
     if (x == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
         PyErr_Clear();
         return false;
@@ -135,7 +143,7 @@ PyObject *do_launch(Launcher *l, PyObject *const *args, Py_ssize_t nargs, PyObje
     const Py_ssize_t n = nargs - 1;
     if (n < 0 || static_cast<size_t>(n) != l->params.size() || !PyLong_CheckExact(args[0]))
         return take_slow(*l, args, nargs, given);
-    unsigned long long nb = PyLong_AsUnsignedLongLong(args[0]);
+    unsigned long long nb = as_u64(args[0]);
     if (nb == static_cast<unsigned long long>(-1) && PyErr_Occurred()) PyErr_Clear();
     if (nb == 0 || nb >= (1ULL << 32)) return take_slow(*l, args, nargs, given);
     HeldRefs refs;
@@ -172,7 +180,7 @@ PyObject *do_launch(Launcher *l, PyObject *const *args, Py_ssize_t nargs, PyObje
                 } else if (reinterpret_cast<PyObject *>(Py_TYPE(a)) == l->array_t) {
                     d = a;
                 } else if (PyLong_CheckExact(a)) {  // a raw address
-                    unsigned long long v = PyLong_AsUnsignedLongLong(a);
+                    unsigned long long v = as_u64(a);
                     if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
                         PyErr_Clear();
                         return take_slow(*l, args, nargs, given);
@@ -189,7 +197,7 @@ PyObject *do_launch(Launcher *l, PyObject *const *args, Py_ssize_t nargs, PyObje
                 if (contiguous != Py_True || offset == nullptr || !PyLong_CheckExact(offset) ||
                     PyLong_AsLong(offset) != 0 || ptr == nullptr || !PyLong_CheckExact(ptr) || block == nullptr)
                     return take_slow(*l, args, nargs, given);  // a view at an offset: the Python path
-                unsigned long long v = PyLong_AsUnsignedLongLong(ptr);
+                unsigned long long v = as_u64(ptr);
                 if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
                     PyErr_Clear();
                     return take_slow(*l, args, nargs, given);
@@ -299,7 +307,7 @@ PyObject *ready_list(PyObject *const *items, Py_ssize_t count, PyObject *tensor_
         PyObject *shape = d ? refs.keep(attr(d, g_shape)) : nullptr;
         bool ok = contiguous == Py_True && offset != nullptr && PyLong_CheckExact(offset) && PyLong_AsLong(offset) == 0 &&
                   ptr != nullptr && PyLong_CheckExact(ptr) && shape != nullptr && PyTuple_CheckExact(shape);
-        unsigned long long p = ok ? PyLong_AsUnsignedLongLong(ptr) : 0;
+        unsigned long long p = ok ? as_u64(ptr) : 0;
         if (ok && p == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
             PyErr_Clear();
             ok = false;
@@ -438,6 +446,24 @@ PyObject *intern(const char *s) {
 
 }  // namespace
 
+// `local.defaults` (pyasc_core.streams' per-thread dict of default Stream objects, made once per
+// thread and only ever filled in place after) for this thread, borrowed, or nullptr (no error set):
+// not made yet. Remembered in the thread state's dict as (local, defaults), which, like the
+// threading.local, lives as long as the thread: a lookup there is a fraction of threading.local's.
+static PyObject *thread_defaults(PyObject *local, HeldRefs &held) {
+    PyObject *tsd = PyThreadState_GetDict();  // borrowed; nullptr only without a thread state
+    PyObject *seen = tsd != nullptr ? PyDict_GetItemWithError(tsd, g_defaults_key) : nullptr;
+    if (seen != nullptr && PyTuple_CheckExact(seen) && PyTuple_GET_SIZE(seen) == 2 && PyTuple_GET_ITEM(seen, 0) == local)
+        return PyTuple_GET_ITEM(seen, 1);
+    PyErr_Clear();
+    PyObject *cache = held.keep(attr(local, g_defaults));
+    if (cache == nullptr || !PyDict_CheckExact(cache)) return nullptr;
+    PyObject *pair = tsd != nullptr ? PyTuple_Pack(2, local, cache) : nullptr;
+    if (pair == nullptr || PyDict_SetItem(tsd, g_defaults_key, pair) < 0) PyErr_Clear();
+    Py_XDECREF(pair);
+    return cache;
+}
+
 PyObject *current_raw_stream(PyObject *current, PyObject *local, PyObject *device, HeldRefs &held) {
     auto keep = [&held](PyObject *o) { return held.keep(o); };
     PyObject *stacks = nullptr;
@@ -461,8 +487,8 @@ PyObject *current_raw_stream(PyObject *current, PyObject *local, PyObject *devic
         PyErr_Clear();
         return nullptr;  // another kind of stack: the Python path
     } else {
-        PyObject *cache = keep(attr(local, g_defaults));
-        if (cache == nullptr || !PyDict_CheckExact(cache)) return nullptr;
+        PyObject *cache = thread_defaults(local, held);
+        if (cache == nullptr) return nullptr;
         s = PyDict_GetItemWithError(cache, device);
         if (s == nullptr || s == Py_None) {
             PyErr_Clear();
@@ -483,6 +509,7 @@ void bind_launch_fast(py::module_ &m) {
     g_offset = intern("offset");
     g_block = intern("_block");
     g_defaults = intern("defaults");
+    g_defaults_key = intern("pyasc_npu.stream_defaults");
     g_impl = intern("_impl");
     g_raw = intern("raw");
     g_shape = intern("shape");
