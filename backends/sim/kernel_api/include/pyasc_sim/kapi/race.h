@@ -301,6 +301,10 @@ struct RaceState {
         // (diag: the contiguous copy of every vc[q][q], one cache line instead of seven rows)
         bool current = true;
         for (int q = 0; q < kRacePipes; ++q) current = current && (q == p || vc[p][q] >= diag[q]);
+        // Not current: the accesses p has not seen may all still be held (the instruction just before,
+        // e.g. a vector op between two GetValue); when none of them overlaps this one's, the check
+        // would find nothing either (see only_held_unseen).
+        if (!current) current = only_held_unseen(p);
         if (current && !records) {  // a scalar read nothing can race with: nothing to check or record
             pending.clear();
             return false;
@@ -408,9 +412,38 @@ struct RaceState {
         return false;
     }
 
+    // A fast path of commit (exact).  in_runs[q] is the latest epoch of an access of pipe q
+    // recorded in the runs; every other recorded access of q waits in `held`.  Pipe p's access can
+    // only conflict with an access of another pipe q at an epoch p has not seen (vc[p][q] < epoch:
+    // the check compares each sector's last write and reads with vc[p]).  When in_runs[q] <=
+    // vc[p][q] for every such q, those accesses are all held; when no held access of such a q
+    // overlaps a sector of the pending accesses, no sector the check would visit holds one, and
+    // the check (with the flush of overlapping held accesses it starts with) would find nothing.
+    uint32_t in_runs[kRacePipes] = {};
+    bool only_held_unseen(int p) const {
+        const Held *h = stage[cur];
+        for (int q = 0; q < kRacePipes; ++q) {
+            const uint32_t seen_ep = vc[p][q];
+            if (q == p || seen_ep >= diag[q]) continue;
+            if (in_runs[q] > seen_ep) return false;
+            for (size_t i = 0; i < nheld; ++i) {
+                if (static_cast<int>((h[i].key >> 8) & 0xff) != q) continue;
+                for (size_t j = 0; j < pending.count; ++j) {
+                    const Note &n = pending[j];
+                    // the access's sectors, unclamped (a superset of those the check visits)
+                    if (n.kind == held_kind(h[i]) && n.off / 32 < h[i].last && h[i].first < (n.off + n.bytes + 31) / 32) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
     // Records an access of pipe p at epoch ep (source line li) to sectors [first, last) of memory
     // `kind` in its runs.
     void record(int kind, uint64_t first, uint64_t last, bool write, int p, uint32_t ep, uint16_t li) {
+        if (ep > in_runs[p]) in_runs[p] = ep;
         Runs &r = runs[kind];
         {  // the access covers exactly one run (a whole buffer again): update it in place
             const size_t i = locate(kind, first);
