@@ -52,18 +52,36 @@ public:
         // + one_: two reduction results 32 bytes apart (a batch: one per row), then a batch's
         // denominators (den_)
         const uint32_t slots = batch_ > 2 ? batch_ : 2;
-        pipe_.InitBuffer(calc_, (batch_ > 1 ? 6 : 5) * t_.chunk * sizeof(float) + 32 * slots + AlignBlock<float>(batch_) * 4);
-        LocalTensor<float> buf = calc_.Get<float>();
-        xf_ = buf;
-        tf_ = buf[t_.chunk];
-        work_ = buf[2 * t_.chunk];
-        wf_ = buf[3 * t_.chunk];
-        bf_ = buf[4 * t_.chunk];
-        one_ = buf[5 * t_.chunk];
-        if (batch_ > 1) {
-            red_ = buf[5 * t_.chunk];
-            one_ = buf[6 * t_.chunk];
+        if (batch_ > 1 && !kWidened<T>) {
+            // float batches: x stays in its VECIN buffer and the squares go to the output buffer, so
+            // only x - mean (tf_), weight and bias take whole chunks; red_ is ReduceSum's documented
+            // minimum work space for a row (RoundUp(cols, 64) results, whole blocks), which also
+            // takes the batch's Sqrt. Three chunks instead of six: the host gives float rows a
+            // larger chunk (more rows per batch, pyasc_kernels/nn.py)
+            const uint32_t redElems = AlignBlock<float>((t_.cols + 63) / 64 > batch_ ? (t_.cols + 63) / 64 : batch_);
+            pipe_.InitBuffer(calc_, 3 * t_.chunk * sizeof(float) + redElems * 4 + 32 * slots +
+                                        AlignBlock<float>(batch_) * 4);
+            LocalTensor<float> buf = calc_.Get<float>();
+            tf_ = buf;
+            wf_ = buf[t_.chunk];
+            bf_ = buf[2 * t_.chunk];
+            red_ = buf[3 * t_.chunk];
+            one_ = red_[redElems];
             den_ = one_[8 * slots];
+        } else {
+            pipe_.InitBuffer(calc_, (batch_ > 1 ? 6 : 5) * t_.chunk * sizeof(float) + 32 * slots + AlignBlock<float>(batch_) * 4);
+            LocalTensor<float> buf = calc_.Get<float>();
+            xf_ = buf;
+            tf_ = buf[t_.chunk];
+            work_ = buf[2 * t_.chunk];
+            wf_ = buf[3 * t_.chunk];
+            bf_ = buf[4 * t_.chunk];
+            one_ = buf[5 * t_.chunk];
+            if (batch_ > 1) {
+                red_ = buf[5 * t_.chunk];
+                one_ = buf[6 * t_.chunk];
+                den_ = one_[8 * slots];
+            }
         }
         if (chunks_ == 1) {  // weight and bias stay in UB for every row (batch_ copies of them)
             for (uint32_t k = 0; k < batch_; ++k) {

@@ -25,6 +25,13 @@ CHUNK = 4096
 #: the checks themselves), 4% fewer with them off, and the same L1 misses (48 KiB L1: a batch's buffers
 #: exceed it at 2048 too). Round 5 measured 2048 ~5% faster with checks off on the loaded VM.
 BATCH_CHUNK = CHUNK
+#: float32 layer_norm / rms_norm batches take 3/2 of BATCH_CHUNK (round 16): a float batch keeps x in
+#: its VECIN buffer and computes the squares in the output buffer, so its UB holds seven chunks (two
+#: in, two out, x - mean, weight, bias) instead of ten, and 6144 elements (a multiple of 64) still fit
+#: UB (192 KiB on Atlas A2): six (4096, 1024) rows per batch instead of four, so each per-batch
+#: instruction (DMA, queue, flags, Sqrt, weight, bias), checked with the sanitizer on, is shared by
+#: more rows. Rows are computed alone: the results do not depend on it (bit for bit).
+FLOAT_NORM_BATCH_SCALE = (3, 2)
 #: softmax's batched chunk: its batch holds four UB buffers (not five to seven) and works per row
 #: (max, x - max, sum, scale) and per batch (DMA, Exp, flags): for (4096, 1024) float32 a 4096 chunk
 #: measured 2-10% less device CPU time than 2048 with checks on (4 rows per batch: fewer per-batch
@@ -99,7 +106,11 @@ def _norm(op: str, meta: Any, x: Tensor, weight: Tensor | None, bias: Tensor | N
     w = expand(to_dtype(weight, dtype), (cols,)) if weight is not None else None
     b = expand(to_dtype(bias, dtype), (cols,)) if bias is not None else None
     blocks, per_core = _rows_split(device, rows, cols)
-    tiling = tl.NormTiling(rows=rows, cols=cols, rowsPerCore=per_core, chunk=_batch_chunk(cols), hasWeight=int(w is not None),
+    chunk = _batch_chunk(cols)
+    if dtype == dt.float32 and chunk == BATCH_CHUNK and cols % 16 == 0 and 2 * cols <= BATCH_CHUNK:
+        # batched: the float layout of a batch (kernels/norm.cpp Init) takes a larger chunk
+        chunk = BATCH_CHUNK * FLOAT_NORM_BATCH_SCALE[0] // FLOAT_NORM_BATCH_SCALE[1]
+    tiling = tl.NormTiling(rows=rows, cols=cols, rowsPerCore=per_core, chunk=chunk, hasWeight=int(w is not None),
                            hasBias=int(b is not None), epsBits=rt.float_bits(float(eps)))
     # absent weight / bias: the kernel never reads them (flags 0); x's address fills the slot
     args = (xs, w if w is not None else xs, b if b is not None else xs) if layer else (xs, w if w is not None else xs)

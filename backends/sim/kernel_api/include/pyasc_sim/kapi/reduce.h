@@ -68,7 +68,24 @@ inline T *sum_scratch(size_t n) {
 // vectorised loop.
 template <typename T>
 __attribute__((always_inline)) inline void pairwise_fused16(T *__restrict__ t, const T *__restrict__ p, int64_t q) {
-    for (int64_t i = 0; i < q; ++i) {
+    int64_t i = 0;
+#ifdef PYASC_SIM_X86
+    if constexpr (std::is_same<T, float>::value) {
+        // below the clones' vector width (q < 16 for AVX-512: the second level of a 1024-element row
+        // has q = 4) the loop ran scalar: 4 outputs at a time in SSE registers (the x86-64 baseline),
+        // the same additions in the same order per output (-ffp-contract=off: no fused forms)
+        if (q < 16) {
+            for (; i + 4 <= q; i += 4) {
+                __m128 a[8];
+                for (int k = 0; k < 8; ++k) a[k] = _mm_add_ps(_mm_loadu_ps(p + i + k * q), _mm_loadu_ps(p + i + (k + 8) * q));
+                for (int k = 0; k < 4; ++k) a[k] = _mm_add_ps(a[k], a[k + 4]);
+                for (int k = 0; k < 2; ++k) a[k] = _mm_add_ps(a[k], a[k + 2]);
+                _mm_storeu_ps(t + i, _mm_add_ps(a[0], a[1]));
+            }
+        }
+    }
+#endif
+    for (; i < q; ++i) {
         T a[8];
         for (int k = 0; k < 8; ++k) a[k] = static_cast<T>(p[i + k * q] + p[i + (k + 8) * q]);
         for (int k = 0; k < 4; ++k) a[k] = static_cast<T>(a[k] + a[k + 4]);
