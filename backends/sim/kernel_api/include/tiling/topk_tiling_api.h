@@ -15,6 +15,7 @@
 #include "graph/types.h"
 #include "kernel_operator.h"  // TopkTiling, TopKMode, TopKConfig
 #include "tiling/platform/platform_ascendc.h"
+#include "pyasc_sim/kapi/dt_names_begin.h"  // ge::DT_* below, also in an op build
 
 namespace optiling {
 using ::TopkTiling;
@@ -71,5 +72,7 @@ inline bool TopKTilingFunc(const platform_ascendc::PlatformAscendC &ascendcPlatf
     return true;
 }
 }  // namespace AscendC
+
+#include "pyasc_sim/kapi/dt_names_end.h"
 
 #endif  // PYASC_SIM_SDK_TILING_TOPK_TILING_API_H_
