@@ -136,6 +136,20 @@ inline double fixpipe_scalar_scale(QuantMode_t q, uint64_t deqScalar) {
     std::memcpy(&f, &bits, sizeof(f));
     return static_cast<double>(f);
 }
+// One element through the FIX pipe: scaled (the scalar quantization modes), ReLU when reluEn, rounded to T
+// (CAST_RINT) -- the conversion of every Fixpipe path (L0C -> GM here, L0C -> L1 in kapi/fixpipe_l1.h).
+template <typename T, typename U>
+inline T fixpipe_convert(U v, double scale, bool reluEn) {
+    double x = pyasc_sim::kapi::to_double(v) * scale;
+    if (reluEn && x < 0) x = 0;
+    return round_to<T>(x, RoundMode::CAST_RINT);
+}
+// The FIX pipe's cycles for an mSize x nSize move into T elements.
+inline void charge_fixpipe(uint64_t mSize, uint64_t nSize, size_t dstBytes) {
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeFIX,
+                            pyasc_sim::cost::kDmaIssueCycles +
+                                static_cast<double>(mSize) * nSize * dstBytes / pyasc_sim::cost::kFixpipeBytesPerCycle);
+}
 inline const char *quant_name(QuantMode_t q) {
     static const char *const names[] = {"NoQuant", "F322F16", "F322BF16", "DEQF16", "VDEQF16",
                                         "QF322B8_PRE", "VQF322B8_PRE", "REQ8", "VREQ8"};
@@ -300,11 +314,7 @@ inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const
     const U *s = src.ptr();
     T *d = dst.GetPhyAddr();
     const double scale = sim_detail::fixpipe_scalar_scale(p.quantPre, p.deqScalar);
-    auto conv = [&p, scale](U v) -> T {
-        double x = pyasc_sim::kapi::to_double(v) * scale;
-        if (p.reluEn && x < 0) x = 0;
-        return sim_detail::round_to<T>(x, RoundMode::CAST_RINT);
-    };
+    auto conv = [&p, scale](U v) -> T { return sim_detail::fixpipe_convert<T>(v, scale, p.reluEn); };
     // Under SetAtomicAdd / Max / Min the L0C -> GM move combines with GM, as the reference documents
     // for Fixpipe (one atomic read-modify-write per element, kapi/xcore.h).
     const bool atomic = pyasc_sim::kapi::blk().atomic_op != 0;
@@ -339,9 +349,7 @@ inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const
                     }
                 }
             }
-            pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeFIX,
-                                    pyasc_sim::cost::kDmaIssueCycles + static_cast<double>(p.mSize) * p.nSize *
-                                                                           sizeof(T) / pyasc_sim::cost::kFixpipeBytesPerCycle);
+            sim_detail::charge_fixpipe(p.mSize, p.nSize, sizeof(T));
             return;
         }
     }
@@ -358,9 +366,7 @@ inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const
             }
         }
     }
-    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeFIX,
-                            pyasc_sim::cost::kDmaIssueCycles +
-                                static_cast<double>(p.mSize) * p.nSize * sizeof(T) / pyasc_sim::cost::kFixpipeBytesPerCycle);
+    sim_detail::charge_fixpipe(p.mSize, p.nSize, sizeof(T));
 }
 
 }  // namespace AscendC

@@ -183,15 +183,11 @@ inline void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src, const 
     for (uint64_t ni = 0; ni < nb; ++ni) {
         for (uint64_t r = 0; r < p.mSize; ++r) {
             for (uint64_t c = 0; c < 16; ++c) {
-                double x = pyasc_sim::kapi::to_double(s[ni * p.srcStride * 16 + r * 16 + c]) * scale;
-                if (p.reluEn && x < 0) x = 0;
-                d[ni * pitch + r * 16 + c] = sim_detail::round_to<T>(x, RoundMode::CAST_RINT);
+                d[ni * pitch + r * 16 + c] = sim_detail::fixpipe_convert<T>(s[ni * p.srcStride * 16 + r * 16 + c], scale, p.reluEn);
             }
         }
     }
-    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeFIX,
-                            pyasc_sim::cost::kDmaIssueCycles +
-                                static_cast<double>(p.mSize) * p.nSize * sizeof(T) / pyasc_sim::cost::kFixpipeBytesPerCycle);
+    sim_detail::charge_fixpipe(p.mSize, p.nSize, sizeof(T));
 }
 
 // The older parameters: L0C -> GM (NZ, or ND with nz2ndParams.nz2ndEn) ...
