@@ -23,7 +23,8 @@ def kernel_path(source: str) -> str:
 
     import pyasc_sim
 
-    with open(Path(pyasc_sim.cache_dir()) / f"tests-ascendc-{source}.lock", "w") as lock:
+    lock_name = "tests-ascendc-" + source.replace("/", "-") + ".lock"  # sources in subfolders (compat/...) too
+    with open(Path(pyasc_sim.cache_dir()) / lock_name, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         return pyasc_sim.compile(ASCENDC_DIR / source, opt="-O1")
 

@@ -10,16 +10,15 @@ import pytest
 
 import pyasc
 import pyasc_acl
-import pyasc_sim
-from ascendc_kernels import ASCENDC_DIR, launch_synced, marked_line
+from ascendc_kernels import launch_synced, load, marked_line
 
-SRC = ASCENDC_DIR / "compat" / "local_addr_idioms.cpp"
+SRC = "compat/local_addr_idioms.cpp"
 VECIN = 9  # TPosition::VECIN as the reference's enum numbers it (GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, ...)
 
 
 @pytest.fixture(scope="module")
 def binary():
-    return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
+    return load(SRC)
 
 
 @pytest.mark.parametrize("blocks,n", [(1, 8), (3, 64), (4, 100)])

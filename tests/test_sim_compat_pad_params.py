@@ -11,15 +11,14 @@ import pytest
 
 import pyasc
 import pyasc_acl
-import pyasc_sim
-from ascendc_kernels import ASCENDC_DIR
+from ascendc_kernels import load
 
-SRC = ASCENDC_DIR / "compat" / "pad_params_idioms.cpp"
+SRC = "compat/pad_params_idioms.cpp"
 
 
 @pytest.fixture(scope="module")
 def kernels():
-    return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
+    return load(SRC)
 
 
 pytestmark = pytest.mark.usefixtures("return_cached_sim_blocks")
