@@ -303,8 +303,32 @@ inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const
                               sim_detail::quant_name(p.quantPre), sizeof(U), sizeof(T));
     }
 #endif
-    if (p.ndNum > 1 && pyasc_sim::kapi::blk().checks) {
-        pyasc_sim::kapi::fail("unsupported", loc, "Fixpipe with ndNum = %u > 1 is not supported by the simulator", p.ndNum);
+    if (p.ndNum > 1) {
+        // The ND batch (FixpipeParamsV220 ndNum / srcNdStride / dstNdStride, the same fields as
+        // SetFixpipeNz2ndFlag): matrix i is read srcNdStride * i 1 KB L0C fractals after src and written
+        // dstNdStride * i elements after dst, each as a one-matrix Fixpipe of the same shape.
+        if constexpr (config.format != CO2Layout::ROW_MAJOR) {
+            pyasc_sim::kapi::fail("unsupported", loc,
+                                  "Fixpipe with ndNum = %u > 1 into an NZ destination: the ND batch is the NZ -> ND "
+                                  "conversion's (CFG_ROW_MAJOR); the simulator does not batch NZ outputs",
+                                  static_cast<unsigned>(p.ndNum));
+            return;
+        } else {
+            if (pyasc_sim::kapi::blk().checks && (p.srcNdStride == 0 || p.srcNdStride > 512 || p.dstNdStride == 0)) {
+                pyasc_sim::kapi::fail("fixpipe-params", loc,
+                                      "Fixpipe with ndNum = %u: srcNdStride = %u (1 KB fractals, documented in [1, 512]) "
+                                      "and dstNdStride = %u (elements, documented as not 0) (SetFixpipeNz2ndFlag / "
+                                      "FixpipeParamsV220)",
+                                      static_cast<unsigned>(p.ndNum), static_cast<unsigned>(p.srcNdStride),
+                                      static_cast<unsigned>(p.dstNdStride));
+            }
+            FixpipeParamsV220 one = p;
+            one.ndNum = 1;
+            for (uint64_t i = 0; i < p.ndNum; ++i) {
+                Fixpipe<T, U, config>(dst[i * p.dstNdStride], src[i * p.srcNdStride * (1024 / sizeof(U))], one, loc);
+            }
+            return;
+        }
     }
     const uint64_t nb = (p.nSize + 15u) / 16u;
     if (p.mSize > 0 && p.nSize > 0) {

@@ -177,6 +177,15 @@ struct FixpipeParamsV220 {
     FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
                       const uint32_t dstStrideIn, const bool reluEnIn)
         : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), reluEn(reluEnIn) {}
+    // The full form (Fixpipe page, FixpipeParamsV220): the five above, then the quantization, the
+    // ND batch (ndNum matrices, srcNdStride in 1 KB L0C fractals, dstNdStride in elements) and unitFlag.
+    FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                      const uint32_t dstStrideIn, const bool reluEnIn, const QuantMode_t quantPreIn,
+                      const int64_t deqScalarIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
+                      const uint16_t dstNdStrideIn, const uint8_t unitFlagIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), quantPre(quantPreIn),
+          deqScalar(static_cast<uint64_t>(deqScalarIn)), ndNum(ndNumIn), srcNdStride(srcNdStrideIn),
+          dstNdStride(dstNdStrideIn), reluEn(reluEnIn), unitFlag(unitFlagIn) {}
     uint16_t nSize = 0;      // columns to move
     uint16_t mSize = 0;      // rows to move
     uint16_t srcStride = 0;  // rows (of 16 elements) between the source's column fractals

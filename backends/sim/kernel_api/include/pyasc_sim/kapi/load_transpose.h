@@ -1,0 +1,74 @@
+// Ascend C on the CPU -- LoadDataWithTranspose: the transposing 2D load from L1 (A1 / B1) into
+// L0A / L0B, with its parameter struct LoadData2dTransposeParams.
+//
+// Reference page LoadDataWithTranspose (atlasascendc_api_07_0239, CANN 8.0 - 9.x; Atlas A2 / A3 /
+// 200I-500 A2 / 350): for half / bfloat16_t every repeat transposes one 16 x 16 fractal (512 bytes).
+// Repeat i reads the source square at startIndex + i * srcStride (units: one square = one fractal for
+// 16-bit types) and writes the destination fractal (1 + dstGap) fractals after the previous repeat's
+// first fractal (dstGap in 512-byte units); dstFracGap does not apply to 16-bit types, whose square is
+// one fractal.  The element (r, c) of the source fractal lands at (c, r) of the destination fractal:
+// the same bits LoadData with ifTranspose = true moves for 16-bit types, which is why a B operand
+// loaded in Nd2Nz's band order reaches L0B as the Zn layout Mmad reads (kapi/cube.h).
+//
+// The 8-bit (32 x 32 squares of two 16 x 32 fractals) and 32-bit (16 x 16 squares of two 16 x 8
+// fractals, split again by dstFracGap) forms are documented too; the simulator does not provide them
+// yet and says so ('unsupported', naming the element size) instead of moving wrong bytes.
+#ifndef PYASC_SIM_KAPI_LOAD_TRANSPOSE_H_
+#define PYASC_SIM_KAPI_LOAD_TRANSPOSE_H_
+
+#include "pyasc_sim/kapi/cube.h"
+
+namespace AscendC {
+
+struct LoadData2dTransposeParams {
+    LoadData2dTransposeParams() {}
+    LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                              const uint16_t dstGapIn, const uint16_t dstFracGapIn)
+        : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+          dstFracGap(dstFracGapIn) {}
+    LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                              const uint16_t dstGapIn, const uint16_t dstFracGapIn, const uint16_t addrModeIn)
+        : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+          dstFracGap(dstFracGapIn), addrMode(addrModeIn) {}
+    uint16_t startIndex = 0;  // first source square
+    uint8_t repeatTimes = 0;  // squares to transpose
+    uint16_t srcStride = 0;   // squares between consecutive source squares
+    uint16_t dstGap = 0;      // 512-byte fractals between one repeat's first fractal and the next's
+    uint16_t dstFracGap = 0;  // 512-byte fractals between the two fractals of one repeat (8 / 32-bit types)
+    uint16_t addrMode = 0;
+};
+
+template <typename T>
+inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                  const LoadData2dTransposeParams &p, PYASC_SIM_LOC) {
+    PYASC_SIM_DTYPE_CHECK(LoadData, T);
+    if (sizeof(T) != 2) {
+        pyasc_sim::kapi::fail("unsupported", loc,
+                              "LoadDataWithTranspose on %zu-byte elements: the simulator provides the 16-bit form "
+                              "(half / bfloat16_t / int16_t / uint16_t, one 16 x 16 fractal per repeat); the 8-bit and "
+                              "32-bit square forms are not implemented",
+                              sizeof(T));
+        return;
+    }
+    constexpr uint64_t frac = 256;  // 16-bit elements per 512-byte fractal
+    sim_detail::check_position(src, pyasc_sim::kapi::kL1, "LoadDataWithTranspose", "src", loc);
+    dst.check_aligned("LoadDataWithTranspose", "dst", loc, 512);
+    src.check_aligned("LoadDataWithTranspose", "src", loc, 32);
+    const uint64_t dstExtent = p.repeatTimes == 0 ? 0 : ((p.repeatTimes - 1ull) * (1ull + p.dstGap) + 1) * frac;
+    dst.check(0, static_cast<int64_t>(dstExtent), "LoadDataWithTranspose writes", loc);
+    src.check_read_bursts(p.repeatTimes, 512, p.srcStride * 512ull, "LoadDataWithTranspose reads", loc,
+                          p.startIndex * 512ull, 512);
+    LoadData2DParams q;
+    q.startIndex = p.startIndex;
+    q.repeatTimes = p.repeatTimes;
+    q.srcStride = p.srcStride;
+    q.dstGap = p.dstGap;
+    q.ifTranspose = true;
+    sim_detail::load2d(dst.ptr(), src.ptr(), q);
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE1,
+                            pyasc_sim::cost::kDmaIssueCycles + p.repeatTimes * 512.0 / pyasc_sim::cost::kLocalBytesPerCycle);
+}
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_LOAD_TRANSPOSE_H_

@@ -1,0 +1,125 @@
+// Our own kernels in the style of public cube code that loads its B operand with
+// LoadDataWithTranspose and stores with the full FixpipeParamsV220 constructor (kda-ascendc's
+// k1_solve_* kernels, backends/sim/kernel_api/COMPAT.md "Round 17 (study17a)"):
+//
+//   band_matmul      C = A @ S for bf16 32 x 32 operands: A loaded whole by Nd2Nz and moved to L0A
+//                    fractal by fractal, S loaded as two 16-row bands (Nd2Nz ndNum = 2) and moved to
+//                    L0B by one LoadDataWithTranspose of four fractals; stored as bf16 (F322BF16)
+//                    through the eleven-argument FixpipeParamsV220 constructor.
+//   pick_nd_batch    LoadDataWithTranspose's startIndex / srcStride / dstGap picking fractals of four
+//                    16 x 16 source tiles, two 16 x 16 products in L0C 1 KB apart, stored by ONE
+//                    Fixpipe with ndNum = 2 (srcNdStride 1 fractal, dstNdStride a run-time argument).
+//   transpose_load_misuse   mode 0: ndNum = 2 with dstNdStride = 0 (documented as not 0);
+//                    mode 1: LoadDataWithTranspose of float (the 32-bit form the simulator lacks).
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr int32_t BM = 32;        // band_matmul's square size
+constexpr int32_t BMM = BM * BM;
+constexpr int32_t BKF = BM / 16;  // 16-row bands
+
+extern "C" __global__ __aicore__ void band_matmul(GM_ADDR pa, GM_ADDR ps, GM_ADDR py) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    TPipe pipe;
+    TEventID e21 = pipe.AllocEventID<HardEvent::MTE2_MTE1>();
+    TEventID e1m = pipe.AllocEventID<HardEvent::MTE1_M>();
+    TEventID emf = pipe.AllocEventID<HardEvent::M_FIX>();
+    TBuf<TPosition::B1> bufA, bufS;
+    pipe.InitBuffer(bufA, BMM * 2);
+    pipe.InitBuffer(bufS, BMM * 2);
+    GlobalTensor<bfloat16_t> gA, gS, gY;
+    gA.SetGlobalBuffer(reinterpret_cast<__gm__ bfloat16_t *>(pa), BMM);
+    gS.SetGlobalBuffer(reinterpret_cast<__gm__ bfloat16_t *>(ps), BMM);
+    gY.SetGlobalBuffer(reinterpret_cast<__gm__ bfloat16_t *>(py), BMM);
+    LocalTensor<bfloat16_t> la = bufA.Get<bfloat16_t>();
+    LocalTensor<bfloat16_t> ls = bufS.Get<bfloat16_t>();
+    LocalTensor<bfloat16_t> a(TPosition::A2, 0, BMM);
+    LocalTensor<bfloat16_t> b(TPosition::B2, 0, BMM);
+    LocalTensor<float> c(TPosition::CO1, 0, BMM);
+
+    DataCopy(la, gA, Nd2NzParams(1, BM, BM, 0, BM, BM, 1, 0));
+    DataCopy(ls, gS, Nd2NzParams(BKF, 16, BM, 16 * BM, BM, 16, 1, BKF * 256));
+    SetFlag<HardEvent::MTE2_MTE1>(e21);
+    WaitFlag<HardEvent::MTE2_MTE1>(e21);
+    for (int32_t kb = 0; kb < BKF; ++kb) {
+        for (int32_t mb = 0; mb < BKF; ++mb) {
+            LoadData(a[(mb * BKF + kb) * 256], la[(kb * BKF + mb) * 256], LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+        }
+    }
+    LoadDataWithTranspose(b, ls, LoadData2dTransposeParams(0, BKF * BKF, 1, 0, 0));
+    SetFlag<HardEvent::MTE1_M>(e1m);
+    WaitFlag<HardEvent::MTE1_M>(e1m);
+    Mmad(c, a, b, MmadParams(BM, BM, BM, 0, false, true));
+    SetFlag<HardEvent::M_FIX>(emf);
+    WaitFlag<HardEvent::M_FIX>(emf);
+    Fixpipe<bfloat16_t, float, CFG_ROW_MAJOR>(
+        gY, c, FixpipeParamsV220(BM, BM, BM, BM, false, QuantMode_t::F322BF16, 0, 1, 0, 0, 0));
+    PipeBarrier<PIPE_ALL>();
+}
+
+// pa: two 16 x 16 bf16 A tiles; ps: four 16 x 16 bf16 S tiles (tile t at ps + 256 t);
+// py: float, at least 256 + dstNd elements.  mode 0 picks S1 and S3 (startIndex 1, srcStride 2,
+// repeat 2), mode 1 picks S0 and S1 into L0B fractals 0 and 2 (dstGap 1): y = A0 @ Sx, then
+// A1 @ Sy at py + dstNd.
+extern "C" __global__ __aicore__ void pick_nd_batch(GM_ADDR pa, GM_ADDR ps, GM_ADDR py, int32_t dstNd, int32_t mode) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    TPipe pipe;
+    TEventID e21 = pipe.AllocEventID<HardEvent::MTE2_MTE1>();
+    TEventID e1m = pipe.AllocEventID<HardEvent::MTE1_M>();
+    TEventID emf = pipe.AllocEventID<HardEvent::M_FIX>();
+    TBuf<TPosition::B1> bufA, bufS;
+    pipe.InitBuffer(bufA, 2 * 256 * 2);
+    pipe.InitBuffer(bufS, 4 * 256 * 2);
+    GlobalTensor<bfloat16_t> gA, gS;
+    GlobalTensor<float> gY;
+    gA.SetGlobalBuffer(reinterpret_cast<__gm__ bfloat16_t *>(pa), 2 * 256);
+    gS.SetGlobalBuffer(reinterpret_cast<__gm__ bfloat16_t *>(ps), 4 * 256);
+    gY.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(py), 256 + dstNd);
+    LocalTensor<bfloat16_t> la = bufA.Get<bfloat16_t>();
+    LocalTensor<bfloat16_t> ls = bufS.Get<bfloat16_t>();
+    LocalTensor<bfloat16_t> a(TPosition::A2, 0, 2 * 256);
+    LocalTensor<bfloat16_t> b(TPosition::B2, 0, 3 * 256);
+    LocalTensor<float> c(TPosition::CO1, 0, 2 * 256);
+
+    DataCopy(la, gA, Nd2NzParams(2, 16, 16, 256, 16, 16, 1, 256));
+    DataCopy(ls, gS, Nd2NzParams(4, 16, 16, 256, 16, 16, 1, 256));
+    SetFlag<HardEvent::MTE2_MTE1>(e21);
+    WaitFlag<HardEvent::MTE2_MTE1>(e21);
+    LoadData(a, la, LoadData2DParams(0, 2, 1, 0, 0, false, 0));
+    int32_t second = 256;
+    if (mode == 0) {
+        LoadDataWithTranspose(b, ls, LoadData2dTransposeParams(1, 2, 2, 0, 0));
+    } else {
+        LoadDataWithTranspose(b, ls, LoadData2dTransposeParams(0, 2, 1, 1, 0));
+        second = 512;
+    }
+    SetFlag<HardEvent::MTE1_M>(e1m);
+    WaitFlag<HardEvent::MTE1_M>(e1m);
+    Mmad(c, a, b, MmadParams(16, 16, 16, 0, false, true));
+    Mmad(c[256], a[256], b[second], MmadParams(16, 16, 16, 0, false, true));
+    SetFlag<HardEvent::M_FIX>(emf);
+    WaitFlag<HardEvent::M_FIX>(emf);
+    Fixpipe<float, float, CFG_ROW_MAJOR>(
+        gY, c, FixpipeParamsV220(16, 16, 16, 16, false, QuantMode_t::NoQuant, 0, 2, 1,
+                                 static_cast<uint16_t>(dstNd), 0));
+    PipeBarrier<PIPE_ALL>();
+}
+
+extern "C" __global__ __aicore__ void transpose_load_misuse(GM_ADDR py, int32_t mode) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    TPipe pipe;
+    TBuf<TPosition::B1> bufS;
+    pipe.InitBuffer(bufS, 1024);
+    GlobalTensor<float> gY;
+    gY.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(py), 512);
+    LocalTensor<float> c(TPosition::CO1, 0, 512);
+    if (mode == 0) {
+        Fixpipe<float, float, CFG_ROW_MAJOR>(
+            gY, c, FixpipeParamsV220(16, 16, 16, 16, false, QuantMode_t::NoQuant, 0, 2, 1, 0, 0));
+    } else {
+        LocalTensor<float> ls = bufS.Get<float>();
+        LocalTensor<float> b(TPosition::B2, 0, 256);
+        LoadDataWithTranspose(b, ls, LoadData2dTransposeParams(0, 1, 1, 0, 0));
+    }
+    PipeBarrier<PIPE_ALL>();
+}
