@@ -91,6 +91,15 @@ constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit = false, const
 constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit, bool, bool, bool) {
     return MatmulConfig{true, false, true, intrinsicsLimit};
 }
+// The BasicBlock template (GetBasicConfig page, atlasascendc_api_07_0625; Atlas A2 / A3 / 350): baseM / baseN /
+// baseK fixed at compile time instead of read from the tiling.  The base block only schedules the cube unit; the
+// simulator computes the block's whole product, so it is the Norm template with the given intrinsicsCheck.
+constexpr MatmulConfig GetBasicConfig(const uint32_t basicM, const uint32_t basicN, const uint32_t basicK,
+                                      const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                      const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1) {
+    (void)basicM, (void)basicN, (void)basicK, (void)batchLoop, (void)bmmMode;
+    return MatmulConfig{true, false, true, intrinsicsLimit};
+}
 constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool = false, uint32_t = 0, bool = false,
                                     bool = false, bool = false, bool = true) {
     return MatmulConfig{false, true, true, intrinsicsLimit};
@@ -621,6 +630,7 @@ inline void regist_matmul(TPipe *pipe, M1 &obj, M2 &next, Rest &&...rest) {
 // `using namespace matmul;` (the MatmulCustom sample and kernels derived from it, e.g. IndexSDK's matmul_at_fp32)
 // calls GetBlockIdx() / GetSysWorkSpacePtr() unqualified.
 namespace matmul {
+using AscendC::GetBasicConfig;
 using AscendC::GetNormalConfig;
 using namespace AscendC;
 using AscendC::Matmul;
