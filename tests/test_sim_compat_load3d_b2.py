@@ -1,7 +1,8 @@
 """Cube and kernel-type idioms of So-cean/mamba-ascendc's mamba2_ssd_chunk_mix op kernels (round 17,
 backends/sim/kernel_api/COMPAT.md): Load3Dv2 (LoadData3DParamsV2) from B1 to B2, the B operand of a K-split GEMM
 (reference page Load3D: data paths A1 -> A2 and B1 -> B2; LoadData page: B2 holds "小N大Z" fractals);
-``GetBasicConfig`` as a Matmul template config; ``KERNEL_TASK_TYPE(key, type)`` choosing the cores of the
+``GetBasicConfig`` as a Matmul template config; BatchMatmul (``SetBatchNum`` / ``SetNBatchOutNum`` / ``IterateBatch``,
+NORMAL layout, packed or with one A reused for every B); ``KERNEL_TASK_TYPE(key, type)`` choosing the cores of the
 tiling key the kernel was built for (page "设置Kernel类型": the default applies to every key, the keyed form to
 one). Our own kernel: kernels/compat/load3d_b2_idioms.cpp."""
 
@@ -53,6 +54,24 @@ def test_basic_config_matmul(binary):
                      (on_sim(a.reshape(-1)), on_sim(b.reshape(-1)), c, on_sim(np.frombuffer(t.to_bytes(), np.uint8).copy())))
     pyasc.synchronize("sim")
     np.testing.assert_allclose(c.numpy().reshape(MM, NN), ref, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_batch_matmul_iterate_batch(binary, mode):
+    rng = np.random.default_rng(9 + mode)
+    batch = 3
+    a = rng.standard_normal((batch, MM, KK)).astype(np.float16)
+    b = rng.standard_normal((batch, KK, NN)).astype(np.float16)
+    a_used = a if mode == 0 else np.broadcast_to(a[:1], a.shape)  # mode 1: batchA = 1, reused for each B
+    ref = np.einsum("bmk,bkn->bmn", a_used.astype(np.float64), b.astype(np.float64))
+    t = hl_tiling.matmul_tiling(MM, NN, KK, a_dtype="float16", c_dtype="float32")
+    c = pyasc.full((batch * MM * NN,), -1.0, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(binary.function("batch_matmul"), 1,
+                     (on_sim(a.reshape(-1)), on_sim(b.reshape(-1)), c, on_sim(np.frombuffer(t.to_bytes(), np.uint8).copy()),
+                      np.uint32(mode)))
+    pyasc.synchronize("sim")
+    np.testing.assert_allclose(c.numpy().reshape(batch, MM, NN), ref, rtol=1e-5, atol=1e-4)
 
 
 @pytest.mark.parametrize("key, aiv, aic", [

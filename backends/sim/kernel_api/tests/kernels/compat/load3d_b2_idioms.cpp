@@ -7,6 +7,8 @@
 //                  first half of B by mStartPt, the second by a row offset into B1 (the idiom of a K-split
 //                  GEMM helper), both accumulated by Mmad.
 // basic_config_matmul: the same product through Matmul with a GetBasicConfig(MM, NN, KK) template config.
+// batch_matmul:    BatchMatmul with NORMAL (BMNK) MatmulTypes: mode 0 SetBatchNum(BATCH, BATCH) + IterateBatch(gm, false,
+//                  0, false) over packed matrices; mode 1 IterateBatch(gm, 1, BATCH, ...) reusing one A for every B.
 // keyed_task_type: KERNEL_TASK_TYPE(1, MIX_AIC_1_1), KERNEL_TASK_TYPE(2, MIX_AIC_1_2) and a vector-only default:
 //                  every core marks its own 64-byte line of out[] (16 int32 each: cores never share a cache line)
 //                  so the test sees which cores the built tiling key started.
@@ -20,7 +22,13 @@ constexpr uint32_t MM = 32;
 constexpr uint32_t KK = 64;
 constexpr uint32_t NN = 48;
 constexpr uint32_t KHALF = KK / 2;
+constexpr uint32_t BATCH = 3;
 constexpr MatmulConfig kBasicCfg = GetBasicConfig(MM, NN, KK);
+constexpr MatmulConfig kBatchCfg = GetNormalConfig(false, false, false, BatchMode::BATCH_LESS_THAN_L1, true,
+                                                   IterateOrder::ORDER_M, ScheduleType::INNER_PRODUCT, true, false,
+                                                   BatchOutMode::MULTI_BATCH);
+template <typename T>
+using NormalGm = MatmulType<TPosition::GM, CubeFormat::ND, T, false, LayoutMode::NORMAL>;
 }  // namespace
 
 extern "C" __global__ __aicore__ void load3d_b2_gemm(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
@@ -94,6 +102,35 @@ extern "C" __global__ __aicore__ void basic_config_matmul(GM_ADDR a, GM_ADDR b, 
     mm.SetTensorA(aGm, false);
     mm.SetTensorB(bGm, false);
     mm.IterateAll(cGm, false);
+    mm.End();
+}
+
+extern "C" __global__ __aicore__ void batch_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm, uint32_t mode) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    TCubeTiling tiling;
+    auto *src = reinterpret_cast<__gm__ uint32_t *>(tilingGm);
+    auto *dst = reinterpret_cast<uint32_t *>(&tiling);
+    for (size_t i = 0; i < sizeof(TCubeTiling) / sizeof(uint32_t); ++i) {
+        dst[i] = src[i];
+    }
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half *)a, BATCH * MM * KK);
+    bGm.SetGlobalBuffer((__gm__ half *)b, BATCH * KK * NN);
+    cGm.SetGlobalBuffer((__gm__ float *)c, BATCH * MM * NN);
+    matmul::MatmulImpl<NormalGm<half>, NormalGm<half>, NormalGm<float>, NormalGm<float>, kBatchCfg> mm;
+    mm.Init(&tiling);
+    mm.SetOrgShape(MM, NN, KK);
+    mm.SetSingleShape(MM, NN, KK);
+    mm.SetTensorA(aGm, false);
+    mm.SetTensorB(bGm, false);
+    if (mode == 0) {
+        mm.SetBatchNum(BATCH, BATCH);
+        mm.SetNBatchOutNum(BATCH);
+        mm.IterateBatch(cGm, false, 0, false);
+    } else {
+        mm.IterateBatch(cGm, 1, BATCH, false, 0, KK * NN, MM * NN);
+    }
     mm.End();
 }
 
