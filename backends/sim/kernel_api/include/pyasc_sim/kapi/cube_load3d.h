@@ -1,12 +1,19 @@
 // Ascend C on the CPU -- the rest of the cube data path public kernels use: Load3Dv2
-// (LoadData with LoadData3DParamsV2, A1 -> A2 im2col), InitConstValue (fill L1 / L0A / L0B),
+// (LoadData with LoadData3DParamsV2, A1 -> A2 / B1 -> B2 im2col), InitConstValue (fill L1 / L0A / L0B),
 // InitSocState (ToBfloat16 / ToFloat live in vector_extra.h).
 //
 // Load3Dv2 is provided for the 1 x 1 filter, stride 1, dilation 1, no padding, no transpose case
 // (the feature map is then the matrix itself: the GEMM use of Load3D); other settings fail with
-// "unsupported".  Source (A1) layout C1 x H x W x C0 (C0 = 32 bytes of elements), destination (A2)
-// "Zz" fractals of 16 x C0 (cube.h): output row m = h * l1W + w, column k = channel.
+// "unsupported".  Source (A1 / B1) layout C1 x H x W x C0 (C0 = 32 bytes of elements); the im2col
+// matrix has row m = h * l1W + w and column k = channel.  Destination A2: "Zz" fractals of 16 x C0
+// (cube.h).  Destination B2 (the B1 -> B2 path; LoadData page: B2 is "小N大Z", N-ordered fractals in Z
+// order): the matrix is the B operand with GEMM-K = m and GEMM-N = k, stored as L0B's "Zn" fractals
+// (cube.h: fractal (m / 16, k / 16) at (m / 16) * kBlocks + k / 16, element (mm, kk) at kk * 16 + mm);
+// 16-bit types only (their B2 fractal is 16 x 16; the C0 x 16 fractals of 8- / 32-bit types would cut
+// the channel blocks differently: "unsupported").
 #pragma once
+
+#include <algorithm>
 
 #include "pyasc_sim/kapi/cube.h"
 
@@ -47,8 +54,16 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
                               "LoadData (Load3Dv2): the simulator provides the 1 x 1 filter, stride 1, dilation 1, "
                               "unpadded, untransposed im2col only");
     }
-    if (dst.GetPosition() != TPosition::A2) {
-        pyasc_sim::kapi::fail("unsupported", loc, "LoadData (Load3Dv2): the simulator provides the A1 -> A2 path only");
+    const bool toB2 = dst.GetPosition() == TPosition::B2;
+    if (dst.GetPosition() != TPosition::A2 && !toB2) {
+        pyasc_sim::kapi::fail("unsupported", loc,
+                              "LoadData (Load3Dv2): the simulator provides the A1 -> A2 and B1 -> B2 paths only");
+    }
+    if (toB2 && sizeof(T) != 2) {
+        pyasc_sim::kapi::fail("unsupported", loc,
+                              "LoadData (Load3Dv2): the B1 -> B2 path is provided for 16-bit types (half, bfloat16_t, "
+                              "int16_t, uint16_t) only, got %u-byte elements",
+                              static_cast<unsigned>(sizeof(T)));
     }
     const uint32_t rows = static_cast<uint32_t>(p.l1H) * p.l1W;
     if (p.channelSize % c0 || p.kExtension % c0 || p.kStartPt % c0 || p.mExtension % 16 || p.mStartPt % 16 ||
@@ -63,21 +78,29 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     src.check_aligned("LoadData", "src", loc, 32);
     const uint64_t n = static_cast<uint64_t>(p.mExtension) * p.kExtension;
     dst.check(0, static_cast<int64_t>(n), "LoadData writes", loc);
-    src.check(0, static_cast<int64_t>(p.channelSize) * rows, "LoadData reads", loc);
+    // the reads: rows [mStartPt, min(mStartPt + mExtension, rows)) of each channel block the k range covers
+    const uint32_t mEnd = std::min<uint32_t>(p.mStartPt + p.mExtension, rows);
+    if (mEnd > p.mStartPt) {
+        for (uint32_t c1 = p.kStartPt / c0; c1 < (p.kStartPt + p.kExtension) / c0; ++c1) {
+            src.check((static_cast<int64_t>(c1) * rows + p.mStartPt) * c0, static_cast<int64_t>(mEnd - p.mStartPt) * c0,
+                      "LoadData reads", loc);
+        }
+    }
     T *d = dst.ptr();
     const T *s = src.ptr();
     const uint32_t kBlocks = p.kExtension / c0;
     for (uint32_t m = 0; m < p.mExtension; ++m) {
         const uint32_t row = p.mStartPt + m;
         for (uint32_t kb = 0; kb < kBlocks; ++kb) {
-            T *out = d + ((m / 16) * kBlocks + kb) * 16 * c0 + (m % 16) * c0;
+            T *out = d + ((m / 16) * kBlocks + kb) * 16 * c0 + (toB2 ? m % 16 : (m % 16) * c0);
+            const uint64_t step = toB2 ? 16 : 1;  // B2: the fractal is stored column by column
             const uint32_t c1 = p.kStartPt / c0 + kb;
             if (row >= rows) {
-                for (uint32_t e = 0; e < c0; ++e) out[e] = p.padValue;
+                for (uint32_t e = 0; e < c0; ++e) out[e * step] = p.padValue;
                 continue;
             }
             const T *in = s + (static_cast<uint64_t>(c1) * rows + row) * c0;
-            for (uint32_t e = 0; e < c0; ++e) out[e] = in[e];
+            for (uint32_t e = 0; e < c0; ++e) out[e * step] = in[e];
         }
     }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE1,

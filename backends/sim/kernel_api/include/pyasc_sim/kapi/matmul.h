@@ -91,6 +91,15 @@ constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit = false, const
 constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit, bool, bool, bool) {
     return MatmulConfig{true, false, true, intrinsicsLimit};
 }
+// The BasicBlock template (GetBasicConfig page, atlasascendc_api_07_0625; Atlas A2 / A3 / 350): baseM / baseN /
+// baseK fixed at compile time instead of read from the tiling.  The base block only schedules the cube unit; the
+// simulator computes the block's whole product, so it is the Norm template with the given intrinsicsCheck.
+constexpr MatmulConfig GetBasicConfig(const uint32_t basicM, const uint32_t basicN, const uint32_t basicK,
+                                      const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                      const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1) {
+    (void)basicM, (void)basicN, (void)basicK, (void)batchLoop, (void)bmmMode;
+    return MatmulConfig{true, false, true, intrinsicsLimit};
+}
 constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool = false, uint32_t = 0, bool = false,
                                     bool = false, bool = false, bool = true) {
     return MatmulConfig{false, true, true, intrinsicsLimit};
@@ -238,6 +247,33 @@ public:
         compute(0, 0, m_, n_, gm, nullptr, 0, enAtomic != 0, loc);
     }
 
+    // BatchMatmul (IterateBatch page, atlasascendc_api_07_0642; SetBatchNum; SetNBatchOutNum): batchA / batchB
+    // products of the single shape, matrix i of A / B / C starting matrixStrideA / B / C elements after matrix
+    // i - 1 (0: the matrices are packed, M * K / K * N / M * N apart: the NORMAL (BMNK) layout); with batchA !=
+    // batchB the smaller batch is reused (broadcast: matrix i % batch).  SetNBatchOutNum selects how the
+    // hardware writes the batches out (BatchOutMode): no value changes here.  GM operands only; enAtomic = 1 adds
+    // into C as IterateAll does; enPartialSum (accumulating in L0C across calls) is not simulated.
+    void SetBatchNum(int32_t batchA, int32_t batchB) {
+        batchA_ = batchA;
+        batchB_ = batchB;
+    }
+    void SetNBatchOutNum(int32_t nBatchOutNum) { (void)nBatchOutNum; }
+    void IterateBatch(const GlobalTensor<DstT> &gm, bool enPartialSum, uint8_t enAtomic, bool enSequentialWrite,
+                      const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                      const uint32_t matrixStrideC = 0, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        iterate_batch(gm, batchA_, batchB_, matrixStrideA, matrixStrideB, matrixStrideC, enPartialSum, enAtomic,
+                      enSequentialWrite, loc);
+    }
+    template <bool sync = true, bool waitIterateBatch = false>
+    void IterateBatch(const GlobalTensor<DstT> &gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                      const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                      const uint32_t matrixStrideC = 0, const bool enPartialSum = false, const uint8_t enAtomic = 0,
+                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        iterate_batch(gm, static_cast<int32_t>(batchA), static_cast<int32_t>(batchB), matrixStrideA, matrixStrideB,
+                      matrixStrideC, enPartialSum, enAtomic, enSequentialWrite, loc);
+    }
+    void WaitIterateBatch() {}
+
     // The whole singleCore C tile into a local tensor (VECIN / VECCALC / LCM), ND with row stride
     // singleCoreN (a SetTail shape fills the top-left part of it).
     // A C_TYPE of CubeFormat::NZ is written NZ (16 x 16 fractals over the tile's m rows, 16-aligned). With
@@ -371,6 +407,36 @@ private:
         t.check_bounds(0, elems * static_cast<int64_t>(sizeof(E)), what, loc);
     }
     // C[m0:m0+mm, n0:n0+nn] of this core's tile; into gm (row stride ldc or orgN) or local.
+    void iterate_batch(const GlobalTensor<DstT> &gm, int32_t batchA, int32_t batchB, uint32_t strideA,
+                       uint32_t strideB, uint32_t strideC, bool enPartialSum, uint8_t enAtomic, bool enSequentialWrite,
+                       const pyasc_sim::kapi::SrcLoc &loc) {
+        (void)enSequentialWrite;
+        require_init("IterateBatch", loc);
+        if (aLocal_ || bLocal_ || enPartialSum) {
+            pyasc_sim::kapi::fail("unsupported", loc,
+                                  "Matmul::IterateBatch: the simulator provides GM A / B operands without enPartialSum "
+                                  "(accumulation in L0C) only");
+        }
+        if (batchA <= 0 || batchB <= 0) {
+            pyasc_sim::kapi::fail("matmul-tiling", loc,
+                                  "Matmul::IterateBatch: batchA %d / batchB %d must be positive (SetBatchNum first)",
+                                  batchA, batchB);
+        }
+        const int32_t batch = batchA > batchB ? batchA : batchB;
+        const uint64_t sa = strideA ? strideA : static_cast<uint64_t>(m_) * k_;
+        const uint64_t sb = strideB ? strideB : static_cast<uint64_t>(k_) * n_;
+        const uint64_t sc = strideC ? strideC : static_cast<uint64_t>(m_) * n_;
+        const GlobalTensor<SrcT> a0 = a_;
+        const GlobalTensor<SrcBT> b0 = b_;
+        for (int32_t i = 0; i < batch; ++i) {
+            a_ = a0[(i % batchA) * sa];
+            b_ = b0[(i % batchB) * sb];
+            compute(0, 0, m_, n_, gm[i * sc], nullptr, 0, enAtomic != 0, loc);
+        }
+        a_ = a0;
+        b_ = b0;
+    }
+
     void compute(int m0, int n0, int mm, int nn, const GlobalTensor<DstT> &gm, const LocalTensor<DstT> *local, int ldc,
                  bool atomic, const pyasc_sim::kapi::SrcLoc &loc) {
         if constexpr (matmul_copy_b1<MM_CB>::value != nullptr) {
@@ -579,6 +645,7 @@ private:
     TCubeTiling t_{};
     bool inited_ = false, hasBias_ = false, transA_ = false, transB_ = false, iterating_ = false;
     int m_ = 0, n_ = 0, k_ = 0, orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
+    int32_t batchA_ = 0, batchB_ = 0;
     int localNzRows_ = 0;  // > 0 while IterateAll writes an NZ C_TYPE into a local tensor
     int step_ = 0, curM_ = 0, curN_ = 0;
     GlobalTensor<SrcT> a_;
@@ -621,6 +688,7 @@ inline void regist_matmul(TPipe *pipe, M1 &obj, M2 &next, Rest &&...rest) {
 // `using namespace matmul;` (the MatmulCustom sample and kernels derived from it, e.g. IndexSDK's matmul_at_fp32)
 // calls GetBlockIdx() / GetSysWorkSpacePtr() unqualified.
 namespace matmul {
+using AscendC::GetBasicConfig;
 using AscendC::GetNormalConfig;
 using namespace AscendC;
 using AscendC::Matmul;

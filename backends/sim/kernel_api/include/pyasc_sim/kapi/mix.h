@@ -71,8 +71,12 @@ inline bool core_is_aic() {
 }  // namespace pyasc_sim
 
 #define KERNEL_TASK_TYPE_DEFAULT(value) ::pyasc_sim::kapi::declare_task_type(static_cast<int>(value))
-// Per tiling key: the simulator builds one key at a time, so the key's type is the default.
-#define KERNEL_TASK_TYPE(key, value) ((void)(key), ::pyasc_sim::kapi::declare_task_type(static_cast<int>(value)))
+// KERNEL_TASK_TYPE(key, value): the type of tiling key `key` only (the "设置Kernel类型" page: KERNEL_TASK_TYPE_DEFAULT
+// for every key, KERNEL_TASK_TYPE for one key), so a kernel listing the types of several keys runs with the one of
+// the key it was built for (TILING_KEY_IS, kapi/tiling.h; expanded where the kernel uses it).  The first
+// declaration executed for the key decides: public kernels list the keyed types before the default.
+#define KERNEL_TASK_TYPE(key, value) \
+    ((TILING_KEY_IS(key)) ? ::pyasc_sim::kapi::declare_task_type(static_cast<int>(value)) : (void)0)
 
 // Which core runs this code, used as  `if ASCEND_IS_AIV { ... }`  (the documented spelling
 // without parentheses); the op-project headers may define these first.
