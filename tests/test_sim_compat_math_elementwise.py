@@ -1,7 +1,8 @@
 """The math library's elementwise functions Acos, Asin, Atan, Cos, Sin, Tan, Cosh, Sinh, Erf, Erfc
 (backends/sim/kernel_api/COMPAT.md, "Round 17 (study17c)", NPUKernelBench's foreach answers) on our own kernel
 in the style of the public kernels studied (kernel_api/tests/kernels/compat/math_elementwise_idioms.cpp): passed
-as function-pointer template arguments and called with a sharedTmpBuffer, compared with NumPy."""
+as function-pointer template arguments and called with a sharedTmpBuffer, compared with NumPy; and the basic
+vector APIs Adds / Muls / Exp / Add / Mul named as function-pointer template arguments."""
 
 from __future__ import annotations
 
@@ -41,3 +42,14 @@ def test_math_elementwise_functions_match_numpy(kernels, dtype, name, rtol):
     for f, row in zip(FUNCS, got):
         ref = f(x64).astype(dtype)  # rounded once to T, as the simulator documents
         np.testing.assert_allclose(row.astype(np.float64), ref.astype(np.float64), rtol=rtol, atol=rtol)
+
+
+def test_basic_vector_apis_pass_as_function_pointers(kernels):
+    x = np.linspace(-2, 2, N).astype(np.float32)
+    y = pyasc.zeros((2 * N,), dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("vector_fnptr_f32"), 1, (pyasc.tensor(x, device="sim"), y))
+    pyasc.synchronize("sim")
+    got = y.numpy().reshape(2, N)
+    np.testing.assert_allclose(got[0], np.exp(x + np.float32(0.5)) + x, rtol=2e-6)
+    np.testing.assert_allclose(got[1], np.exp(x * np.float32(-2)) * x, rtol=2e-6)
