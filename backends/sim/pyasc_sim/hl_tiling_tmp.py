@@ -270,6 +270,28 @@ def softmax_tiling_func(src_shape, type_size: int, local_work_space_size: int) -
     return _rows_tiling(src_shape, type_size, type_size, local_work_space_size, True, "get_softmax_min_tmp_size")
 
 
+def get_softmax_grad_max_tmp_size(src_shape, type_size: int, is_front: bool = False,
+                                  is_reuse_source: bool = False) -> int:
+    """GetSoftMaxGradMaxTmpSize (SoftmaxGrad / SoftmaxGradFront): every row of grad * src in float."""
+    del is_front, is_reuse_source
+    return _flash_range(src_shape, type_size, type_size)[0]
+
+
+def get_softmax_grad_min_tmp_size(src_shape, type_size: int, is_front: bool = False,
+                                  is_reuse_source: bool = False) -> int:
+    """GetSoftMaxGradMinTmpSize (SoftmaxGrad / SoftmaxGradFront): one row of grad * src in float."""
+    del is_front, is_reuse_source
+    return _flash_range(src_shape, type_size, type_size)[1]
+
+
+def softmax_grad_tiling_func(src_shape, type_size: int, local_work_space_size: int,
+                             is_front: bool = False) -> SoftMaxTiling:
+    """SoftMaxGradTilingFunc: the shape and the rows local_work_space_size bytes hold per pass."""
+    del is_front
+    return _rows_tiling(src_shape, type_size, type_size, local_work_space_size, True,
+                        "get_softmax_grad_min_tmp_size")
+
+
 # ---- LayerNorm, RmsNorm, DeepNorm, LayerNormGrad, LayerNormGradBeta over {B, S, H} -------------------------------
 def _bsh(src_shape, type_size: int, allow_origin: bool) -> tuple[int, int, int]:
     dims = _shape(src_shape)

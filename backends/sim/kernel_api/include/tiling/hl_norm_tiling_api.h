@@ -1,6 +1,7 @@
 // tiling/hl_norm_tiling_api.h -- host tiling of Sum, Mean, SoftMax / SimpleSoftMax, SoftmaxFlash / SoftmaxFlashV2,
 // LayerNorm, RmsNorm, DeepNorm, LayerNormGrad and LayerNormGradBeta, with the signatures the reference documents:
-// GetSumMaxMinTmpSize, GetMeanMaxMinTmpSize, GetSoftMaxMax/MinTmpSize, SoftMaxTilingFunc, GetLayerNormMaxMinTmpSize,
+// GetSumMaxMinTmpSize, GetMeanMaxMinTmpSize, GetSoftMaxMax/MinTmpSize, SoftMaxTilingFunc, GetSoftMaxGradMax/MinTmpSize,
+// SoftMaxGradTilingFunc, GetLayerNormMaxMinTmpSize,
 // GetLayerNormNDTilingInfo (and the deprecated GetLayerNormNDTillingInfo), GetRmsNormMaxMinTmpSize,
 // GetRmsNormTilingInfo, GetSoftMaxFlashV2Min/MaxTmpSize, SoftMaxFlashV2TilingFunc, GetSoftMaxFlashMin/MaxTmpSize,
 // SoftMaxFlashTilingFunc, GetDeepNormMaxMinTmpSize, GetDeepNormTilingInfo, GetLayerNormGradMaxMinTmpSize,
@@ -204,6 +205,29 @@ inline void SoftMaxTilingFunc(const ge::Shape &srcShape, const uint32_t dataType
                               ::SoftMaxTiling &softmaxTiling) {
     pyasc_norm_host::flash_tiling("SoftMaxTilingFunc", "GetSoftMaxMinTmpSize", srcShape, dataTypeSize, dataTypeSize,
                                   localWorkSpaceSize, true, softmaxTiling);
+}
+
+// ---- SoftmaxGrad / SoftmaxGradFront: grad * src of a row staged in float, as SoftMax (isFront does not change it) --
+inline uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize, const bool isFront,
+                                         const bool isReuseSource) {
+    (void)isFront, (void)isReuseSource;
+    pyasc_norm_host::Rows r;
+    if (!pyasc_norm_host::flash_shape("GetSoftMaxGradMaxTmpSize", srcShape, dataTypeSize, dataTypeSize, r)) return 0;
+    return pyasc_norm_host::u32(pyasc_sim::hl_tmp::softmax(r.m, r.k).max_bytes);
+}
+inline uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize, const bool isFront,
+                                         const bool isReuseSource) {
+    (void)isFront, (void)isReuseSource;
+    pyasc_norm_host::Rows r;
+    if (!pyasc_norm_host::flash_shape("GetSoftMaxGradMinTmpSize", srcShape, dataTypeSize, dataTypeSize, r)) return 0;
+    return pyasc_norm_host::u32(pyasc_sim::hl_tmp::softmax(r.m, r.k).min_bytes);
+}
+inline void SoftMaxGradTilingFunc(const ge::Shape &srcShape, const uint32_t dataTypeSize,
+                                  const uint32_t localWorkSpaceSize, ::SoftMaxTiling &softmaxGradTiling,
+                                  const bool isFront = false) {
+    (void)isFront;
+    pyasc_norm_host::flash_tiling("SoftMaxGradTilingFunc", "GetSoftMaxGradMinTmpSize", srcShape, dataTypeSize,
+                                  dataTypeSize, localWorkSpaceSize, true, softmaxGradTiling);
 }
 
 // ---- LayerNorm (srcShape {B, S, H} or {B, S, H, originH}) and RmsNorm (srcShape {B, S, H}, originSrcShape) ----

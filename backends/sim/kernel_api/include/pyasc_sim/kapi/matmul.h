@@ -203,7 +203,7 @@ public:
             pyasc_sim::kapi::fail("dtype-table", loc,
                                   "Matmul::SetBias: this Matmul's BIAS_TYPE (it defaults to C_TYPE) is not a documented "
                                   "bias type for its A / B / C types (see the Matmul table in pyasc_sim/kapi/"
-                                  "dtype_tables.h); declare the MatmulType of the bias explicitly");
+                                  "dtype_tables.h); declare the MatmulType of the bias with a listed type");
         }
         bias_ = biasGlobal;
         hasBias_ = true;

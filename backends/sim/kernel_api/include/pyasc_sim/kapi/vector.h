@@ -351,12 +351,32 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
 #define PYASC_SIM_LOC pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()
 
 // dst = f(src0, src1)
+namespace sim_detail {
+// The basic vector APIs' count forms carry a trailing source-location parameter (PYASC_SIM_LOC), so their type
+// is not the documented one; each also has an overload with the documented prototype exactly, templated on the
+// tensor type D (a LocalTensor), so `ForeachOneScalarBinary<half, half, Adds>`-style template arguments (a
+// `void (*)(const LocalTensor<T> &, const LocalTensor<T> &, const T &, const int32_t &)`) find it.  In a call
+// both forms match and the LocalTensor<T> form is more specialised, so calls keep their source location.
+template <typename D>
+struct is_local_tensor : std::false_type {};
+template <typename T>
+struct is_local_tensor<LocalTensor<T>> : std::true_type {};
+template <typename D>
+inline constexpr bool is_local_tensor_v = is_local_tensor<D>::value;
+}  // namespace sim_detail
+
 #define PYASC_SIM_BINARY(NAME, FACTOR, EXPR)                                                                        \
     template <typename T>                                                                                          \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const int32_t &count, PYASC_SIM_LOC) {                                                        \
         PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::binary_count(#NAME, dst, src0, src1, count, FACTOR, loc, [](T a, T b) -> T { return EXPR; }); \
+    }                                                                                                              \
+    /* the documented prototype exactly, for a kernel that passes NAME as a function pointer (see       */     \
+    /* sim_detail::is_local_tensor_v); calls prefer the form above, which is more specialised           */     \
+    template <typename D, typename = std::enable_if_t<sim_detail::is_local_tensor_v<D>>>                         \
+    inline void NAME(const D &dst, const D &src0, const D &src1, const int32_t &count) {                           \
+        NAME<typename D::PrimType>(dst, src0, src1, count, pyasc_sim::kapi::SrcLoc());                             \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
@@ -385,6 +405,10 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
         if (sim_detail::bulk_unary<T>(#NAME, dst, src, count, FACTOR, loc)) return;                                \
         sim_detail::unary_count(#NAME, dst, src, count, FACTOR, loc, [](T a) -> T { return EXPR; });               \
     }                                                                                                              \
+    template <typename D, typename = std::enable_if_t<sim_detail::is_local_tensor_v<D>>>                         \
+    inline void NAME(const D &dst, const D &src, const int32_t &count) { /* as a function pointer */               \
+        NAME<typename D::PrimType>(dst, src, count, pyasc_sim::kapi::SrcLoc());                                    \
+    }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],                  \
                      const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
@@ -408,6 +432,11 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
         PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_count(#NAME, dst, src, count, 1.0, loc, [s](T a) -> T { return EXPR; });                 \
+    }                                                                                                              \
+    template <typename D, bool isSetMask = true, typename = std::enable_if_t<sim_detail::is_local_tensor_v<D>>>  \
+    inline void NAME(const D &dst, const D &src, const typename D::PrimType &scalarValue,                          \
+                     const int32_t &count) { /* as a function pointer */                                            \
+        NAME<typename D::PrimType, isSetMask>(dst, src, scalarValue, count, pyasc_sim::kapi::SrcLoc());            \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \

@@ -223,12 +223,7 @@ inline void Trap(PYASC_SIM_LOC) {
 // The stub accepts any call (explicit template arguments: one type then values, or two types then
 // values); APIs whose names a kernel may well use for its own helpers (Neg, Truncate, ...) are stubbed
 // only for calls whose first argument is a LocalTensor, so a kernel's own function keeps working.
-namespace sim_detail {
-template <typename X>
-struct is_local_tensor : std::false_type {};
-template <typename U>
-struct is_local_tensor<LocalTensor<U>> : std::true_type {};
-}  // namespace sim_detail
+// (sim_detail::is_local_tensor: kapi/vector.h)
 
 #define PYASC_SIM_LACKS_MSG(NAME)                                                                                 \
     "AscendC::" #NAME " is not supported by the pyasc simulator: the simulator lacks this documented Ascend C "  \

@@ -1,0 +1,55 @@
+"""The math library's elementwise functions Acos, Asin, Atan, Cos, Sin, Tan, Cosh, Sinh, Erf, Erfc
+(backends/sim/kernel_api/COMPAT.md, "Round 17 (study17c)", NPUKernelBench's foreach answers) on our own kernel
+in the style of the public kernels studied (kernel_api/tests/kernels/compat/math_elementwise_idioms.cpp): passed
+as function-pointer template arguments and called with a sharedTmpBuffer, compared with NumPy; and the basic
+vector APIs Adds / Muls / Exp / Add / Mul named as function-pointer template arguments."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import pyasc
+import pyasc_acl
+from ascendc_kernels import load
+
+SRC = "compat/math_elementwise_idioms.cpp"
+N = 256
+FUNCS = [np.arccos, np.arcsin, np.arctan, np.cos, np.sin, np.tan, np.cosh, np.sinh,
+         np.vectorize(math.erf), np.vectorize(math.erfc)]
+
+
+@pytest.fixture(scope="module")
+def kernels():
+    return load(SRC)
+
+
+pytestmark = pytest.mark.usefixtures("return_cached_sim_blocks")
+
+
+@pytest.mark.parametrize("dtype,name,rtol", [("float32", "math_elementwise_f32", 1e-6),
+                                             ("float16", "math_elementwise_f16", 1e-3)])
+def test_math_elementwise_functions_match_numpy(kernels, dtype, name, rtol):
+    x = np.linspace(-0.97, 0.97, N).astype(dtype)  # inside every function's domain (acos / asin: |x| <= 1)
+    y = pyasc.zeros((len(FUNCS) * N,), dtype=dtype, device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function(name), 1, (pyasc.tensor(x, device="sim"), y))
+    pyasc.synchronize("sim")
+    got = y.numpy().reshape(len(FUNCS), N)
+    x64 = x.astype(np.float64)
+    for f, row in zip(FUNCS, got):
+        ref = f(x64).astype(dtype)  # rounded once to T, as the simulator documents
+        np.testing.assert_allclose(row.astype(np.float64), ref.astype(np.float64), rtol=rtol, atol=rtol)
+
+
+def test_basic_vector_apis_pass_as_function_pointers(kernels):
+    x = np.linspace(-2, 2, N).astype(np.float32)
+    y = pyasc.zeros((2 * N,), dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("vector_fnptr_f32"), 1, (pyasc.tensor(x, device="sim"), y))
+    pyasc.synchronize("sim")
+    got = y.numpy().reshape(2, N)
+    np.testing.assert_allclose(got[0], np.exp(x + np.float32(0.5)) + x, rtol=2e-6)
+    np.testing.assert_allclose(got[1], np.exp(x * np.float32(-2)) * x, rtol=2e-6)
