@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pyasc_core.errors import PyascError
 
-from . import _stubgen, cache, mix_build, pch, tpl
+from . import _stubgen, cache, mix_build, pch, task_infer, tpl
 from .cache import KernelCacheError
 
 
@@ -417,6 +417,9 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
                 "name(GM_ADDR ..., uint32_t ...) after #include \"kernel_operator.h\" (a template kernel needs an "
                 "instance: instantiate it in the source, or name one, pyasc.Kernel(source, 'name<half>'))",
                 file=shown)
+        own = [text.encode(), *_local_includes(text, src_dir, set())]
+        # the kernel type the NPU compiler infers when the kernel declares none (pyasc_sim.task_infer)
+        infer = task_infer.wanted(flags, pre, own, [k.name for k in found])
         if kernels is not None:
             names = {k.name for k in found}
             missing = [k for k in kernels if k not in names]
@@ -430,7 +433,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         # the private build directory's random name must not reach the line tables: builds of one
         # source stay byte-identical (two processes compiling it at once publish the same binary)
         common = [f"-fdebug-prefix-map={tmpdir}=/pyasc-build", *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc]
-        if mix_build.wanted(flags, pre, [text.encode(), *_local_includes(text, src_dir, set())]):
+        if mix_build.wanted(flags, pre, own):
             vector_only = sorted(n for n, t in _stubgen.find_templates(pre, shown).items() if t.vector_only) \
                 if launches else []
             _build_mixed(tmpdir, prelude, found, checks, flags, common, cxx, shown, tmp_out, sys_workspace, vector_only)
@@ -438,6 +441,8 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         stub = os.path.join(tmpdir, "stubs.cpp")
         with open(stub, "w", encoding="utf-8") as f:
             f.write(_stubgen.generate(prelude, found, checks=checks, sys_workspace=sys_workspace))
+            if infer:
+                f.write(task_infer.stub_definition())
         cmd = [cxx, *flags, *common, stub, "-o", tmp_out]
         proc = _run_with_pch(cmd, flags, text, root, cxx, inc)
         if proc.returncode != 0:

@@ -348,6 +348,10 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
         // extra_flags=["-DPYASC_SIM_DEFAULT_TASK_TYPE=KERNEL_TYPE_MIX_AIC_1_2"]; a KERNEL_TASK_TYPE_DEFAULT in
         // the kernel is then a no-op.
         declare_task_type(static_cast<int>(PYASC_SIM_DEFAULT_TASK_TYPE));
+#else
+        // The type the NPU compiler infers for a kernel that declares none (kapi/core_usage.h): a kernel
+        // instantiating cube and vector instructions launches numBlocks groups of one AIC and two AIV.
+        if (const int inferred = inferred_task_type(); inferred >= 0) declare_task_type(inferred);
 #endif
         call_kernel(fn, ctx, std::index_sequence_for<A...>{});
         end_of_kernel_checks(st);

@@ -26,6 +26,7 @@ enum KernelMetaType {
     KERNEL_TYPE_MIX_VECTOR_CORE,
     KERNEL_TYPE_MAX
 };
+static_assert(KERNEL_TYPE_MIX_AIC_1_2 == 5, "kapi/core_usage.h's inferred_task_type() returns this value");
 
 namespace pyasc_sim {
 namespace kapi {
