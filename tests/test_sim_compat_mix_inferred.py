@@ -17,6 +17,8 @@ from ascendc_kernels import ASCENDC_DIR
 from pyasc_sim import task_infer
 
 SRC = ASCENDC_DIR / "compat" / "mix_undeclared.cpp"
+# the same halves dispatched by `if constexpr (g_coreType == AIV)`, built core="mix" (MindSpore Lite's MixCore idiom)
+SRC_CONSTEXPR = ASCENDC_DIR / "compat" / "mix_undeclared_constexpr.cpp"
 
 pytestmark = pytest.mark.usefixtures("return_cached_sim_blocks")
 
@@ -25,7 +27,7 @@ def _dev(x):
     return pyasc.tensor(np.ascontiguousarray(x), device="sim")
 
 
-def _run_mixed(binary, groups):
+def _run_mixed(binary, groups, name="mix_undeclared"):
     rng = np.random.default_rng(groups)
     x = rng.integers(-1, 2, (groups, 32, 32)).astype(np.float16)
     ws = pyasc.zeros((groups * 1024,), dtype="float16", device="sim")
@@ -33,21 +35,26 @@ def _run_mixed(binary, groups):
     out = pyasc.full((groups * 1024,), -7.0, dtype="float32", device="sim")
     info = pyasc.full((groups * 2 * 8,), -1, dtype="int32", device="sim")
     pyasc.synchronize("sim")
-    pyasc_acl.launch(binary.function("mix_undeclared"), groups, (_dev(x), ws, y, out, info))
+    pyasc_acl.launch(binary.function(name), groups, (_dev(x), ws, y, out, info))
     pyasc.synchronize("sim")
     w = 2 * x.astype(np.float64) - 1
     want = np.stack([wi @ wi for wi in w]).astype(np.float32)  # |sums| <= 288: exact in float
     return want, y.numpy().reshape(groups, 32, 32), out.numpy().reshape(groups, 32, 32), info.numpy()
 
 
-@pytest.fixture(scope="module")
-def inferred():
-    return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
+@pytest.fixture(scope="module", params=["run-time dispatch", "constexpr dispatch"])
+def inferred(request):
+    if request.param == "run-time dispatch":
+        return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim"), "mix_undeclared"
+    # g_coreType is a constant only per core kind: the core="mix" build compiles it once per kind
+    return pyasc_acl.Binary(pyasc_sim.compile(SRC_CONSTEXPR, opt="-O1", core="mix"), device="sim"), \
+        "mix_undeclared_constexpr"
 
 
 @pytest.mark.parametrize("groups", [1, 3])
 def test_undeclared_cube_vector_kernel_launches_groups_of_one_aic_two_aiv(inferred, groups):
-    want, y, out, info = _run_mixed(inferred, groups)
+    binary, name = inferred
+    want, y, out, info = _run_mixed(binary, groups, name)
     np.testing.assert_array_equal(y, want)  # the AIC's Mmad of what both AIV wrote
     np.testing.assert_array_equal(out, want / 2 + 1)  # each AIV's rows after the AIC set its flag
     facts = info.reshape(groups * 2, 8)[:, :4]

@@ -433,10 +433,11 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         # the private build directory's random name must not reach the line tables: builds of one
         # source stay byte-identical (two processes compiling it at once publish the same binary)
         common = [f"-fdebug-prefix-map={tmpdir}=/pyasc-build", *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc]
-        if mix_build.wanted(flags, pre, own):
+        if mix_build.wanted(flags, pre, own) or mix_build.wanted_undeclared(flags, pre, own, infer):
             vector_only = sorted(n for n, t in _stubgen.find_templates(pre, shown).items() if t.vector_only) \
                 if launches else []
-            _build_mixed(tmpdir, prelude, found, checks, flags, common, cxx, shown, tmp_out, sys_workspace, vector_only)
+            _build_mixed(tmpdir, prelude, found, checks, flags, common, cxx, shown, tmp_out, sys_workspace, vector_only,
+                         infer)
             return cache.publish(root, f"ascendc_{key}", tmp_out)
         stub = os.path.join(tmpdir, "stubs.cpp")
         with open(stub, "w", encoding="utf-8") as f:
@@ -454,7 +455,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
 
 def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: list[str], common: list[str],
                  cxx: str, shown: str, tmp_out: str, sys_workspace: bool = False,
-                 vector_only: Sequence[str] = ()) -> None:
+                 vector_only: Sequence[str] = (), infer: bool = False) -> None:
     """Build a mixed kernel once per core kind into ``tmp_out`` (:mod:`pyasc_sim.mix_build`): the cube
     and vector passes compile at the same time, the vector pass's symbols are renamed, one link."""
     procs = []
@@ -463,6 +464,8 @@ def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: li
         with open(stub, "w", encoding="utf-8") as f:
             f.write(_stubgen.generate(prelude, found, checks=checks, split=kind, sys_workspace=sys_workspace,
                                       vector_only_templates=vector_only))
+            if infer and kind == "aic":  # the entries' unit asks for the inferred task type (task_infer)
+                f.write(task_infer.stub_definition())
         cmd = [cxx, *mix_build.pass_flags(flags, kind), *common, stub, "-o", os.path.join(tmpdir, f"{kind}.o")]
         procs.append((cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
     for cmd, proc in procs:

@@ -51,9 +51,14 @@ inline bool binary_uses_vector() { return __start_pyasc_sim_uses_vector != nullp
 // for the inference and the binary instantiates cube and vector instructions, else -1 (launched as before:
 // vector cores only).  A cube-only kernel keeps the simulator's earlier behaviour (the documented inference
 // would make it KERNEL_TYPE_AIC_ONLY: a launch of the same numBlocks cores; kernel_api/README.md, deviations).
-inline int inferred_task_type() {
+// In the cube pass of a kernel built once per core kind (`split_cube_pass`: pyasc_sim.mix_build's undeclared
+// MixCore build), a binary with cube but no vector instructions runs its cube pass on AIC-only blocks
+// (KERNEL_TYPE_AIC_ONLY), so ASCEND_IS_AIC agrees with that pass's constant g_coreType.
+inline int inferred_task_type(bool split_cube_pass = false) {
     if (&__pyasc_sim_infer_task_type == nullptr) return -1;
-    return binary_uses_cube() && binary_uses_vector() ? 5 /* KERNEL_TYPE_MIX_AIC_1_2 */ : -1;
+    if (binary_uses_cube() && binary_uses_vector()) return 5;  // KERNEL_TYPE_MIX_AIC_1_2
+    if (split_cube_pass && binary_uses_cube()) return 1;       // KERNEL_TYPE_AIC_ONLY
+    return -1;
 }
 
 }  // namespace kapi

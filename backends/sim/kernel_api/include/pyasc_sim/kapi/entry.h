@@ -351,7 +351,12 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
 #else
         // The type the NPU compiler infers for a kernel that declares none (kapi/core_usage.h): a kernel
         // instantiating cube and vector instructions launches numBlocks groups of one AIC and two AIV.
-        if (const int inferred = inferred_task_type(); inferred >= 0) declare_task_type(inferred);
+#if defined(PYASC_SIM_SPLIT_PASS) && PYASC_SIM_SPLIT_PASS == 1
+        constexpr bool split_cube_pass = true;  // this entry runs the cube pass of a per-core-kind build
+#else
+        constexpr bool split_cube_pass = false;
+#endif
+        if (const int inferred = inferred_task_type(split_cube_pass); inferred >= 0) declare_task_type(inferred);
 #endif
         call_kernel(fn, ctx, std::index_sequence_for<A...>{});
         end_of_kernel_checks(st);
