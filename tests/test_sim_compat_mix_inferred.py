@@ -130,16 +130,24 @@ def test_pure_vector_kernel_stays_vector_only():
 A2_VEC = ["-D__CCE_AICORE__=220", "-D__DAV_C220_VEC__=1", "-D__DAV_VEC__=1"]
 
 
+AWARE = b"if ASCEND_IS_AIV { Muls(x, x, 2.0f, 64); } if ASCEND_IS_AIC { Mmad(c, a, b, p); }"
+
+
 @pytest.mark.parametrize("flags, names, source, want", [
-    (A2_VEC, ["k"], b"", True),  # one kernel, A2 build with vector cores: inferred
-    (A2_VEC, ["k<half>", "k<float>"], b"", True),  # instances of one template kernel are one kernel function
-    (A2_VEC, ["k", "other"], b"", False),  # two kernels in the unit: the developer must set the type
-    (A2_VEC, ["k"], b"KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);", False),  # declared: never overridden
-    (A2_VEC, ["k"], b"KERNEL_TASK_TYPE(1, KERNEL_TYPE_MIX_AIC_1_2);", False),
-    ([*A2_VEC, "-DPYASC_SIM_DEFAULT_TASK_TYPE=KERNEL_TYPE_MIX_AIC_1_2"], ["k"], b"", False),  # the explicit flag
-    (["-D__CCE_AICORE__=220", "-D__DAV_C220_CUBE__=1"], ["k"], b"", False),  # core="cube": the AIC half
-    (["-D__CCE_AICORE__=310", "-D__DAV_C310_VEC__=1"], ["k"], b"", False),  # Atlas 350: no inference
-    (["-D__CCE_AICORE__=200", "-D__DAV_M200__=1"], ["k"], b"", False),  # Atlas inference series: none
+    (A2_VEC, ["k"], AWARE, True),  # one kernel, A2 build with vector cores, cores told apart: inferred
+    (A2_VEC, ["k<half>", "k<float>"], AWARE, True),  # instances of one template kernel are one kernel function
+    (A2_VEC, ["k"], b"g_coreType == AIV", True),
+    (A2_VEC, ["k"], b"REGIST_MATMUL_OBJ(&pipe, ws, mm, &tiling);", True),
+    (A2_VEC, ["k"], b"ffts_cross_core_sync(PIPE_MTE3, conf); wait_flag_dev(12);", True),
+    # cube and vector code that never tells the cores apart (pyasc's JIT tutorials): one core per block, as before
+    (A2_VEC, ["k"], b"Mmad(c, a, b, p); Muls(x, x, 2.0f, 64);", False),
+    (A2_VEC, ["k", "other"], AWARE, False),  # two kernels in the unit: the developer must set the type
+    (A2_VEC, ["k"], AWARE + b"KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);", False),  # declared: kept
+    (A2_VEC, ["k"], AWARE + b"KERNEL_TASK_TYPE(1, KERNEL_TYPE_MIX_AIC_1_2);", False),
+    ([*A2_VEC, "-DPYASC_SIM_DEFAULT_TASK_TYPE=KERNEL_TYPE_MIX_AIC_1_2"], ["k"], AWARE, False),  # the explicit flag
+    (["-D__CCE_AICORE__=220", "-D__DAV_C220_CUBE__=1"], ["k"], AWARE, False),  # core="cube": the AIC half
+    (["-D__CCE_AICORE__=310", "-D__DAV_C310_VEC__=1"], ["k"], AWARE, False),  # Atlas 350: no inference
+    (["-D__CCE_AICORE__=200", "-D__DAV_M200__=1"], ["k"], AWARE, False),  # Atlas inference series: none
 ])
 def test_when_the_build_asks_for_the_inference(flags, names, source, want):
     assert task_infer.wanted(flags, "", [source], names) is want
@@ -147,4 +155,6 @@ def test_when_the_build_asks_for_the_inference(flags, names, source, want):
 
 def test_declaration_expanded_by_the_preprocessor_counts():
     pre = "void k() { ::pyasc_sim::kapi::declare_task_type(static_cast<int>(KERNEL_TYPE_AIV_ONLY)); }"
-    assert task_infer.wanted(A2_VEC, pre, [b""], ["k"]) is False
+    assert task_infer.wanted(A2_VEC, pre, [AWARE], ["k"]) is False
+    # the kernel's own headers reach the preprocessed text (headers found through include_dirs too)
+    assert task_infer.wanted(A2_VEC, "if (ASCEND_IS_AIV) {}", [b""], ["k"]) is True

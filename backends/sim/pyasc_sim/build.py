@@ -367,7 +367,7 @@ def uses_raw_gm(text: str, own_headers: Sequence[bytes] = ()) -> bool:
 
 
 #: how compile() lays out a build (part of the cache key): bump when it changes
-_LAYOUT = "iquote-line-3-mix-pass"
+_LAYOUT = "iquote-line-3-mix-pass-task-infer-2"
 
 
 def _copy_out(cached: str, out: str) -> str:
