@@ -61,6 +61,11 @@ inline int inferred_task_type(bool split_cube_pass = false) {
     return -1;
 }
 
+// The build asked for the inference and the binary has vector instructions only (a vector kernel).
+inline bool inferred_vector_only() {
+    return &__pyasc_sim_infer_task_type != nullptr && binary_uses_vector() && !binary_uses_cube();
+}
+
 }  // namespace kapi
 }  // namespace pyasc_sim
 

@@ -356,7 +356,11 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
 #else
         constexpr bool split_cube_pass = false;
 #endif
-        if (const int inferred = inferred_task_type(split_cube_pass); inferred >= 0) declare_task_type(inferred);
+        const int inferred = inferred_task_type(split_cube_pass);
+        if (inferred >= 0) declare_task_type(inferred);
+        // a per-core-kind build whose binary has vector instructions only: its blocks are vector cores, which
+        // run the vector pass
+        if (split_cube_pass && aiv_fn != nullptr && inferred_vector_only()) fn = aiv_fn;
 #endif
         call_kernel(fn, ctx, std::index_sequence_for<A...>{});
         end_of_kernel_checks(st);
