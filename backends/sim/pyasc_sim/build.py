@@ -216,7 +216,9 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     CANN's CPU debug build. ``extra_flags`` reach every compiler run (stub generation too). A mixed
     kernel (``KERNEL_TYPE_MIX_AIC_1_1`` / ``1_2``) that tests ``__DAV_C220_CUBE__`` / ``__DAV_C220_VEC__``
     is built once per core kind (with ``core="vec"`` or ``"mix"``): the block's AIC runs the cube
-    pass, its AIV the vector pass, both in one binary (:mod:`pyasc_sim.mix_build`).
+    pass, its AIV the vector pass, both in one binary (:mod:`pyasc_sim.mix_build`). A kernel that declares
+    no task type gets the one the NPU compiler infers (:mod:`pyasc_sim.task_infer`: cube and vector
+    instructions in a kernel that tells its cores apart launch as MIX AIC:AIV 1:2, numBlocks counting groups).
 
     Op-project kernels (``(GM_ADDR x, ..., GM_ADDR workspace, GM_ADDR tiling)``): ``tiling_header``
     is the op's host tiling header (``op_host/<op>_tiling.h``, or its directory: every header there
