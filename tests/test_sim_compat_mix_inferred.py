@@ -160,35 +160,35 @@ def test_declaration_expanded_by_the_preprocessor_counts():
     assert task_infer.wanted(A2_VEC, "if (ASCEND_IS_AIV) {}", [b""], ["k"]) is True
 
 
-# A vector kernel whose code sits under `#if defined(__DAV_C220_VEC__)`, built core="mix" with no type declared:
-# compiled once per core kind (it tests the core macros), its binary has vector instructions only, so its blocks
-# are vector cores running the vector pass -- as the single build with both macros ran it before the inference.
+# A vector kernel whose code sits under `if constexpr (g_coreType == AIV)`, built core="mix" with no type declared:
+# compiled once per core kind (g_coreType is a constant only so), its binary has vector instructions only, so its
+# blocks are vector cores running the vector pass.
 GUARDED_SRC = r"""
 #include "kernel_operator.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void vec_guarded(GM_ADDR x, GM_ADDR y)
 {
-#if defined(__DAV_C220_VEC__)
-    GlobalTensor<float> xGm, yGm;
-    xGm.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * 64, 64);
-    yGm.SetGlobalBuffer((__gm__ float *)y + GetBlockIdx() * 64, 64);
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 64 * sizeof(float));
-    LocalTensor<float> t = buf.Get<float>();
-    DataCopy(t, xGm, 64);
-    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
-    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
-    Muls(t, t, 3.0f, 64);
-    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
-    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
-    DataCopy(yGm, t, 64);
-#endif
+    if constexpr (g_coreType == AIV) {
+        GlobalTensor<float> xGm, yGm;
+        xGm.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * 64, 64);
+        yGm.SetGlobalBuffer((__gm__ float *)y + GetBlockIdx() * 64, 64);
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 64 * sizeof(float));
+        LocalTensor<float> t = buf.Get<float>();
+        DataCopy(t, xGm, 64);
+        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        Muls(t, t, 3.0f, 64);
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        DataCopy(yGm, t, 64);
+    }
 }
 """
 
 
-def test_vector_kernel_under_the_core_macro_built_mix_runs_its_vector_pass():
+def test_constexpr_vector_kernel_built_mix_runs_its_vector_pass():
     b = pyasc_acl.Binary(pyasc_sim.compile(GUARDED_SRC, opt="-O1", core="mix"), device="sim")
     blocks = 3
     x = np.arange(blocks * 64, dtype=np.float32)
