@@ -65,6 +65,8 @@ COMPILE_ARGS = {
     COMPAT / "study15a_warp_reduce.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "study15a_op" / "op_kernel" / "scale_rows.cpp": {
         "tiling_header": COMPAT / "study15a_op" / "op_host" / "scale_rows_tiling.h"},
+    # `if constexpr (g_coreType == AIV)`: a constant only in the per-core-kind MixCore build
+    COMPAT / "mix_undeclared_constexpr.cpp": {"core": "mix"},
 }
 
 

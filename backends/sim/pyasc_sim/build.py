@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pyasc_core.errors import PyascError
 
-from . import _stubgen, cache, mix_build, pch, tpl
+from . import _stubgen, cache, mix_build, pch, task_infer, tpl
 from .cache import KernelCacheError
 
 
@@ -216,7 +216,9 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     CANN's CPU debug build. ``extra_flags`` reach every compiler run (stub generation too). A mixed
     kernel (``KERNEL_TYPE_MIX_AIC_1_1`` / ``1_2``) that tests ``__DAV_C220_CUBE__`` / ``__DAV_C220_VEC__``
     is built once per core kind (with ``core="vec"`` or ``"mix"``): the block's AIC runs the cube
-    pass, its AIV the vector pass, both in one binary (:mod:`pyasc_sim.mix_build`).
+    pass, its AIV the vector pass, both in one binary (:mod:`pyasc_sim.mix_build`). A kernel that declares
+    no task type gets the one the NPU compiler infers (:mod:`pyasc_sim.task_infer`: cube and vector
+    instructions in a kernel that tells its cores apart launch as MIX AIC:AIV 1:2, numBlocks counting groups).
 
     Op-project kernels (``(GM_ADDR x, ..., GM_ADDR workspace, GM_ADDR tiling)``): ``tiling_header``
     is the op's host tiling header (``op_host/<op>_tiling.h``, or its directory: every header there
@@ -367,7 +369,7 @@ def uses_raw_gm(text: str, own_headers: Sequence[bytes] = ()) -> bool:
 
 
 #: how compile() lays out a build (part of the cache key): bump when it changes
-_LAYOUT = "iquote-line-3-mix-pass"
+_LAYOUT = "iquote-line-3-mix-pass-task-infer-2"
 
 
 def _copy_out(cached: str, out: str) -> str:
@@ -417,6 +419,9 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
                 "name(GM_ADDR ..., uint32_t ...) after #include \"kernel_operator.h\" (a template kernel needs an "
                 "instance: instantiate it in the source, or name one, pyasc.Kernel(source, 'name<half>'))",
                 file=shown)
+        own = [text.encode(), *_local_includes(text, src_dir, set())]
+        # the kernel type the NPU compiler infers when the kernel declares none (pyasc_sim.task_infer)
+        infer = task_infer.wanted(flags, pre, own, [k.name for k in found])
         if kernels is not None:
             names = {k.name for k in found}
             missing = [k for k in kernels if k not in names]
@@ -430,14 +435,17 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         # the private build directory's random name must not reach the line tables: builds of one
         # source stay byte-identical (two processes compiling it at once publish the same binary)
         common = [f"-fdebug-prefix-map={tmpdir}=/pyasc-build", *(a for d in quote_dirs for a in ("-iquote", d)), "-I", inc]
-        if mix_build.wanted(flags, pre, [text.encode(), *_local_includes(text, src_dir, set())]):
+        if mix_build.wanted(flags, pre, own) or mix_build.wanted_undeclared(flags, pre, own, infer):
             vector_only = sorted(n for n, t in _stubgen.find_templates(pre, shown).items() if t.vector_only) \
                 if launches else []
-            _build_mixed(tmpdir, prelude, found, checks, flags, common, cxx, shown, tmp_out, sys_workspace, vector_only)
+            _build_mixed(tmpdir, prelude, found, checks, flags, common, cxx, shown, tmp_out, sys_workspace, vector_only,
+                         infer)
             return cache.publish(root, f"ascendc_{key}", tmp_out)
         stub = os.path.join(tmpdir, "stubs.cpp")
         with open(stub, "w", encoding="utf-8") as f:
             f.write(_stubgen.generate(prelude, found, checks=checks, sys_workspace=sys_workspace))
+            if infer:
+                f.write(task_infer.stub_definition())
         cmd = [cxx, *flags, *common, stub, "-o", tmp_out]
         proc = _run_with_pch(cmd, flags, text, root, cxx, inc)
         if proc.returncode != 0:
@@ -449,7 +457,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
 
 def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: list[str], common: list[str],
                  cxx: str, shown: str, tmp_out: str, sys_workspace: bool = False,
-                 vector_only: Sequence[str] = ()) -> None:
+                 vector_only: Sequence[str] = (), infer: bool = False) -> None:
     """Build a mixed kernel once per core kind into ``tmp_out`` (:mod:`pyasc_sim.mix_build`): the cube
     and vector passes compile at the same time, the vector pass's symbols are renamed, one link."""
     procs = []
@@ -458,6 +466,8 @@ def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: li
         with open(stub, "w", encoding="utf-8") as f:
             f.write(_stubgen.generate(prelude, found, checks=checks, split=kind, sys_workspace=sys_workspace,
                                       vector_only_templates=vector_only))
+            if infer and kind == "aic":  # the entries' unit asks for the inferred task type (task_infer)
+                f.write(task_infer.stub_definition())
         cmd = [cxx, *mix_build.pass_flags(flags, kind), *common, stub, "-o", os.path.join(tmpdir, f"{kind}.o")]
         procs.append((cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
     for cmd, proc in procs:

@@ -82,6 +82,9 @@ using sim_detail::min;
 #ifndef g_coreType
 #if defined(__DAV_C220_CUBE__) && !defined(__DAV_C220_VEC__)
 #define g_coreType (::AscendC::AIC)
+#elif defined(PYASC_SIM_SPLIT_PASS) && PYASC_SIM_SPLIT_PASS == 2
+// the vector pass of a kernel built once per core kind (pyasc_sim.mix_build) runs on AIVs only
+#define g_coreType (::AscendC::AIV)
 #else
 #define g_coreType (::pyasc_sim::kapi::core_is_aic() ? ::AscendC::AIC : ::AscendC::AIV)
 #endif

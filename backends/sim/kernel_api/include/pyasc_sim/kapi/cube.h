@@ -146,6 +146,7 @@ inline T fixpipe_convert(U v, double scale, bool reluEn) {
 }
 // The FIX pipe's cycles for an mSize x nSize move into T elements.
 inline void charge_fixpipe(uint64_t mSize, uint64_t nSize, size_t dstBytes) {
+    pyasc_sim::kapi::uses_cube_unit();
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeFIX,
                             pyasc_sim::cost::kDmaIssueCycles +
                                 static_cast<double>(mSize) * nSize * dstBytes / pyasc_sim::cost::kFixpipeBytesPerCycle);
@@ -170,6 +171,7 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     dst.check(0, static_cast<int64_t>(sim_detail::load2d_dst_extent(p, frac)), "LoadData writes", loc);
     // the fractals it reads: startIndex, then every srcStride-th (initcheck skips the others)
     src.check_read_bursts(p.repeatTimes, 512, p.srcStride * 512ull, "LoadData reads", loc, p.startIndex * 512ull, 512);
+    pyasc_sim::kapi::uses_cube_unit();
     sim_detail::load2d(dst.ptr(), src.ptr(), p);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE1,
                             pyasc_sim::cost::kDmaIssueCycles + p.repeatTimes * 512.0 / pyasc_sim::cost::kLocalBytesPerCycle);
@@ -186,6 +188,7 @@ inline void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     for (uint64_t i = 0; i < p.repeatTimes; ++i) {
         src.check((p.startIndex + i * p.srcStride) * frac, frac, false, "LoadData reads", loc);
     }
+    pyasc_sim::kapi::uses_cube_unit();
     sim_detail::load2d(dst.ptr(), src.GetPhyAddr(), p);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(p.repeatTimes * 512ull, p.repeatTimes));
 }
@@ -255,6 +258,7 @@ inline void mmad(const LocalTensor<Dst> &c, const LocalTensor<A> &a, const Local
         done = pyasc_sim::mmad::blocked(c.ptr(), a.ptr(), b.ptr(), p.m, p.n, p.k, accumulate, bias);
     }
     if (!done) mmad_reference(c, a, b, p, accumulate, bias);
+    pyasc_sim::kapi::uses_cube_unit();
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM,
                             pyasc_sim::cost::kCubeIssueCycles +
                                 static_cast<double>(mb * 16) * static_cast<double>(nb * 16) *

@@ -103,6 +103,7 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
             for (uint32_t e = 0; e < c0; ++e) out[e * step] = in[e];
         }
     }
+    pyasc_sim::kapi::uses_cube_unit();
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE1,
                             pyasc_sim::cost::kDmaIssueCycles + n * sizeof(T) / pyasc_sim::cost::kLocalBytesPerCycle);
 }

@@ -348,6 +348,19 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
         // extra_flags=["-DPYASC_SIM_DEFAULT_TASK_TYPE=KERNEL_TYPE_MIX_AIC_1_2"]; a KERNEL_TASK_TYPE_DEFAULT in
         // the kernel is then a no-op.
         declare_task_type(static_cast<int>(PYASC_SIM_DEFAULT_TASK_TYPE));
+#else
+        // The type the NPU compiler infers for a kernel that declares none (kapi/core_usage.h): a kernel
+        // instantiating cube and vector instructions launches numBlocks groups of one AIC and two AIV.
+#if defined(PYASC_SIM_SPLIT_PASS) && PYASC_SIM_SPLIT_PASS == 1
+        constexpr bool split_cube_pass = true;  // this entry runs the cube pass of a per-core-kind build
+#else
+        constexpr bool split_cube_pass = false;
+#endif
+        const int inferred = inferred_task_type(split_cube_pass);
+        if (inferred >= 0) declare_task_type(inferred);
+        // a per-core-kind build whose binary has vector instructions only: its blocks are vector cores, which
+        // run the vector pass
+        if (split_cube_pass && aiv_fn != nullptr && inferred_vector_only()) fn = aiv_fn;
 #endif
         call_kernel(fn, ctx, std::index_sequence_for<A...>{});
         end_of_kernel_checks(st);

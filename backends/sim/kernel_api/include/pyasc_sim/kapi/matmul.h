@@ -491,6 +491,7 @@ private:
                 for (int j = 0; j < nn; ++j) store_gm(c + j, out(row[j]), atomic);
             }
         }
+        pyasc_sim::kapi::uses_cube_unit();
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM,
                                 16.0 + static_cast<double>(mm) * nn * K / 4096.0);
     }
@@ -554,6 +555,7 @@ private:
                 }
             }
         }
+        pyasc_sim::kapi::uses_cube_unit();
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM, 16.0 + static_cast<double>(mm) * nn * K / 4096.0);
     }
 
@@ -639,6 +641,7 @@ private:
                 }
             }
         }
+        pyasc_sim::kapi::uses_cube_unit();
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeM, 16.0 + static_cast<double>(mm) * nn * K / 4096.0);
     }
 

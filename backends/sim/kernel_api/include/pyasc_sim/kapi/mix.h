@@ -26,6 +26,8 @@ enum KernelMetaType {
     KERNEL_TYPE_MIX_VECTOR_CORE,
     KERNEL_TYPE_MAX
 };
+static_assert(KERNEL_TYPE_MIX_AIC_1_2 == 5 && KERNEL_TYPE_AIC_ONLY == 1,
+              "kapi/core_usage.h's inferred_task_type() returns these values");
 
 namespace pyasc_sim {
 namespace kapi {

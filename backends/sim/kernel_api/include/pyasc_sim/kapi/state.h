@@ -31,6 +31,7 @@
 #include "pyasc_sim/kapi/base.h"
 #include "pyasc_sim/kapi/race.h"
 #include "pyasc_sim/kapi/timeline.h"
+#include "pyasc_sim/kapi/core_usage.h"
 
 namespace pyasc_sim {
 namespace kapi {
@@ -440,6 +441,7 @@ inline double dma_cycles(size_t bytes, size_t bursts) {
            static_cast<double>(bytes) / cost::kGmBytesPerCycle;
 }
 inline double vector_cycles(double repeats, double factor = 1.0) {
+    uses_vector_unit();  // every vector compute instruction charges through here (core_usage.h)
     return cost::kVectorIssueCycles + repeats * cost::kVectorRepeatCycles * factor;
 }
 // The block's simulated time: startup plus the makespan of its scheduled timeline.
