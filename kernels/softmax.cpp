@@ -31,6 +31,18 @@ public:
         }
         // + one_: a reduction result per row of a batch, 32 bytes apart (2 slots at least)
         const uint32_t slots = t_.chunk / (t_.cols > 0 ? t_.cols : 1) > 2 ? t_.chunk / t_.cols : 2;
+        if (kInOutput && BatchRows() > 1) {
+            // float softmax batches compute in the VECIN and VECOUT buffers alone (BatchInOutput):
+            // calc holds the reductions' work space (one row: more than ReduceMax / ReduceSum's
+            // documented minimum) and the per-row slots, so the host gives them a larger chunk
+            // (more rows per batch, pyasc_kernels/nn.py)
+            const uint32_t workElems = AlignBlock<float>(t_.cols);
+            pipe_.InitBuffer(calc_, workElems * sizeof(float) + 32 * slots);
+            LocalTensor<float> b = calc_.Get<float>();
+            sv_ = b;
+            one_ = b[workElems];
+            return;
+        }
         pipe_.InitBuffer(calc_, 4 * t_.chunk * sizeof(float) + 32 * slots);
         LocalTensor<float> b = calc_.Get<float>();
         xf_ = b;
@@ -43,12 +55,14 @@ public:
     __aicore__ inline void Process() {
         // rows of whole 32-byte blocks that fit a chunk several times: `batch` rows at a time (one
         // DMA each way, Exp over the whole batch)
-        const uint32_t batch = t_.cols <= t_.chunk && t_.cols % (BLOCK_BYTES / sizeof(T)) == 0
-                                   ? t_.chunk / t_.cols
-                                   : 1;
+        const uint32_t batch = BatchRows();
         if (batch > 1) {
             for (uint32_t r = 0; r < io_.nrows; r += batch) {
-                Batch(r, io_.nrows - r < batch ? io_.nrows - r : batch);
+                if constexpr (kInOutput) {
+                    BatchInOutput(r, io_.nrows - r < batch ? io_.nrows - r : batch);
+                } else {
+                    Batch(r, io_.nrows - r < batch ? io_.nrows - r : batch);
+                }
             }
             return;
         }
@@ -58,6 +72,14 @@ public:
     }
 
 private:
+    // float softmax: a batch computes x - max, its exp and the output in the output buffer
+    static constexpr bool kInOutput = !kWidened<T> && !LOG;
+
+    __aicore__ inline uint32_t BatchRows() const {
+        return t_.cols > 0 && t_.cols <= t_.chunk && t_.cols % (BLOCK_BYTES / sizeof(T)) == 0 ? t_.chunk / t_.cols
+                                                                                               : 1;
+    }
+
     // The chunk at offset of row r as float in xv_: widened into xf_ for 16-bit types; for float the
     // VECIN buffer itself (held until the next load or the end of the row: no staging copy).
     __aicore__ inline void Load(uint32_t r, uint32_t offset, uint32_t count) {
@@ -138,6 +160,43 @@ private:
         }
         io_.Send(io_.yGm[static_cast<uint64_t>(r) * cols], y, total);
         Drop();
+    }
+
+    // Batch for float softmax with the same operations in the same order on the same values, in
+    // two UB buffers instead of four: x stays in its VECIN buffer; x - max, its exp (in place) and
+    // e * (1 / sum) (in place) live in the output buffer, so nothing but the reductions' work space
+    // and the per-row slots takes calc space and the host's larger chunk fits (twice the rows per
+    // batch: each per-batch instruction, checked with the sanitizer on, serves more rows).
+    __aicore__ inline void BatchInOutput(uint32_t r, uint32_t nr) {
+        const uint32_t cols = t_.cols;
+        const uint32_t total = nr * cols;
+        Load(r, 0, total);
+        for (uint32_t k = 0; k < nr; ++k) {
+            ReduceMax(one_[8 * k], xv_[k * cols], sv_, cols);  // sv_: work space
+        }
+        LocalTensor<T> y = io_.Alloc();
+        const LocalTensor<float> e = y.template ReinterpretCast<float>();
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        for (uint32_t k = 0; k < nr; ++k) {
+            float m = BitsToFloat(0xff800000u);  // as Row: a NaN maximum leaves -inf
+            const float v = one_.GetValue(8 * k);
+            m = v > m ? v : m;
+            Adds(e[k * cols], xv_[k * cols], -m, cols);
+        }
+        Drop();  // x is not read again
+        Exp(e, e, total);
+        for (uint32_t k = 0; k < nr; ++k) {
+            ReduceSum(one_[8 * k], e[k * cols], sv_, cols);
+        }
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        for (uint32_t k = 0; k < nr; ++k) {  // e * (1 / sum), row by row
+            float s = 0.0f;
+            s += one_.GetValue(8 * k);
+            Muls(e[k * cols], e[k * cols], 1.0f / s, cols);
+        }
+        io_.Send(io_.yGm[static_cast<uint64_t>(r) * cols], y, total);
     }
 
     __aicore__ inline void Row(uint32_t r) {
