@@ -3,6 +3,7 @@ ranges (arange), the ``*_like`` forms, and moving between devices."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -223,6 +224,24 @@ def empty(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
     if dev.type != "meta":
         check_nbytes(shape, dt)
     return wrap_storage(backend.empty(shape, dt, dev), dev, backend)
+
+
+def _bind_native_empty() -> Any:
+    """``empty`` as one C call (pyasc_core._native.empty, issue 13): the call above for a cached
+    (device, dtype) with an ``empty_tensor`` maker, without this module's interpreter frame; every
+    other call is the Python ``empty`` above. The Python function when the extension is not built."""
+    try:  # by name: import-linter cannot see a compiled module (see dispatch.py)
+        native = importlib.import_module(f"{__package__}._native")
+        native.empty_setup(empty, _DEFAULT_DTYPE, _RESOLVED, REGISTRY, Device, MAX_NBYTES)
+        fast = native.empty
+    except (ImportError, AttributeError):
+        return empty
+    fast.__module__ = __name__
+    return fast
+
+
+_python_empty = empty
+empty = _bind_native_empty()  # noqa: F811  (the same function, its common call in C)
 
 
 def zeros(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:

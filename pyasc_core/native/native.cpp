@@ -4,6 +4,7 @@
 //   to_dlpack(array, versioned=False)   -> DLPack capsule viewing a NumPy array (no copy)
 //   from_dlpack(capsule)                -> (ndarray viewing the tensor, is_bfloat16)
 //   OpCall, op_call_setup(...)          -> the op dispatcher's call in C (op_call.cpp)
+//   empty, empty_setup(...)             -> pyasc.empty's hot path in C (empty_call.cpp)
 //
 // DLPack is needed because NumPy refuses to export ml_dtypes.bfloat16 arrays; one path serves
 // every dtype. The DLPack declarations below are written from the public DLPack specification
@@ -519,6 +520,7 @@ std::tuple<py::array, bool> from_dlpack(const py::object &obj) {
 }  // namespace
 
 void bind_op_call(py::module_ &m);  // op_call.cpp
+void bind_empty(py::module_ &m);    // empty_call.cpp
 
 PYBIND11_MODULE(_native, m) {
     m.doc() =
@@ -540,4 +542,5 @@ PYBIND11_MODULE(_native, m) {
           "uint16; view it as ml_dtypes.bfloat16 when is_bfloat16 is True). The producer's\n"
           "deleter runs when the array is garbage collected.");
     bind_op_call(m);
+    bind_empty(m);
 }

@@ -8,6 +8,8 @@
 #include <Python.h>
 #include <structmember.h>
 
+#include <cstdint>
+
 namespace pyasc_npu {
 
 class SlotCache {
@@ -42,15 +44,25 @@ private:
         unsigned int version;
         Py_ssize_t offset;
     };
-    static constexpr int kEntries = 32;
+    // Open addressing on (type, name) (a launch reads about 40 slots of a dozen (type, name) pairs:
+    // one probe instead of a scan of every entry); entries are never removed, and once the table is
+    // half full new pairs are looked up each time instead (as when a scan found no room).
+    static constexpr int kEntries = 64;
     Entry entries_[kEntries] = {};
     int n_ = 0;
+
+    static int slot_of(PyTypeObject *t, PyObject *name) {
+        const uintptr_t h = (reinterpret_cast<uintptr_t>(t) >> 4) * 0x9E3779B97F4A7C15ull ^
+                            (reinterpret_cast<uintptr_t>(name) >> 4);
+        return static_cast<int>((h ^ (h >> 29)) & (kEntries - 1));
+    }
 
     // The offset of `name`'s slot in instances of `t` (a Python class whose attribute `name` is its
     // own __slots__ member), or -1: use the generic protocol.
     Py_ssize_t offset(PyTypeObject *t, PyObject *name) {
         const bool versioned = PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG);
-        for (int i = 0; i < n_; ++i) {
+        int i = slot_of(t, name);
+        for (; entries_[i].type != nullptr; i = (i + 1) & (kEntries - 1)) {
             Entry &e = entries_[i];
             if (e.type == t && e.name == name) {
                 if (versioned && e.version == t->tp_version_tag) return e.offset;
@@ -60,10 +72,11 @@ private:
             }
         }
         const Py_ssize_t off = lookup(t, name);
-        if (n_ < kEntries && PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) {
+        if (n_ < kEntries / 2 && PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) {
             Py_INCREF(t);  // kept: an entry never outlives its type
             Py_INCREF(name);
-            entries_[n_++] = Entry{t, name, t->tp_version_tag, off};
+            entries_[i] = Entry{t, name, t->tp_version_tag, off};  // i: the free slot the probe stopped at
+            ++n_;
         }
         return off;
     }

@@ -16,6 +16,20 @@ namespace {
 // An exact Python int as a long long (false: another type or out of range; no error left set).
 bool as_ll(PyObject *o, long long *out) {
     if (!PyLong_CheckExact(o)) return false;
+#if PY_VERSION_HEX < 0x030C0000 && PYLONG_BITS_IN_DIGIT == 30
+    // CPython up to 3.11 keeps an int as a signed digit count and 30-bit digits: the values recorded
+    // here (device addresses below 2**60, sizes, clocks) have at most two, read directly.
+    const Py_ssize_t size = Py_SIZE(o);
+    if (size >= -2 && size <= 2) {
+        const digit *d = reinterpret_cast<PyLongObject *>(o)->ob_digit;
+        const long long mag = size == 0 ? 0
+                              : (size == 1 || size == -1) ? static_cast<long long>(d[0])
+                                                          : static_cast<long long>(d[0]) |
+                                                                (static_cast<long long>(d[1]) << PyLong_SHIFT);
+        *out = size < 0 ? -mag : mag;
+        return true;
+    }
+#endif
     int overflow = 0;
     *out = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (overflow || (*out == -1 && PyErr_Occurred())) {
@@ -247,6 +261,19 @@ PyObject *record_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     bool writes[64];
     Py_ssize_t n = 0;
     PyObject *result = nullptr;
+    // `reads` as values when it is a list of exact ints (the op path's list of input addresses):
+    // `p in reads` is then a comparison of values, as int equality gives; else the protocol's
+    long long read_v[16];
+    Py_ssize_t n_reads = -1;  // -1: ask PySequence_Contains
+    if (reads != Py_None && PyList_CheckExact(reads) && PyList_GET_SIZE(reads) <= 16) {
+        n_reads = PyList_GET_SIZE(reads);
+        for (Py_ssize_t k = 0; k < n_reads; ++k) {
+            if (!as_ll(PyList_GET_ITEM(reads, k), &read_v[k])) {
+                n_reads = -1;
+                break;
+            }
+        }
+    }
     for (Py_ssize_t i = 0; i < na; ++i) {
         PyObject *k = PyTuple_GET_ITEM(kinds, i);
         if (!PyLong_CheckExact(k) || PyLong_AsLong(k) != 0) continue;  // not a pointer parameter
@@ -280,7 +307,11 @@ PyObject *record_launch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         }
         int tiling = PyObject_IsTrue(PyTuple_GET_ITEM(label, 0)), in_reads = 0;
-        if (tiling == 0 && reads != Py_None) in_reads = PySequence_Contains(reads, p);
+        if (tiling == 0 && n_reads >= 0) {
+            for (Py_ssize_t k = 0; k < n_reads && !in_reads; ++k) in_reads = read_v[k] == pv;
+        } else if (tiling == 0 && reads != Py_None) {
+            in_reads = PySequence_Contains(reads, p);
+        }
         if (tiling < 0 || in_reads < 0) {
             Py_DECREF(p);
             Py_DECREF(nb);
