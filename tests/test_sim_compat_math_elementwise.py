@@ -2,7 +2,9 @@
 (backends/sim/kernel_api/COMPAT.md, "Round 17 (study17c)", NPUKernelBench's foreach answers) on our own kernel
 in the style of the public kernels studied (kernel_api/tests/kernels/compat/math_elementwise_idioms.cpp): passed
 as function-pointer template arguments and called with a sharedTmpBuffer, compared with NumPy; and the basic
-vector APIs Adds / Muls / Exp / Add / Mul named as function-pointer template arguments."""
+vector APIs Adds / Muls / Exp / Add / Mul named as function-pointer template arguments, count forms and repeat
+(mask) forms (ForeachDivScalar's `Div` as a `..., uint64_t mask, const uint8_t, const BinaryRepeatParams &`
+function pointer)."""
 
 from __future__ import annotations
 
@@ -53,3 +55,20 @@ def test_basic_vector_apis_pass_as_function_pointers(kernels):
     got = y.numpy().reshape(2, N)
     np.testing.assert_allclose(got[0], np.exp(x + np.float32(0.5)) + x, rtol=2e-6)
     np.testing.assert_allclose(got[1], np.exp(x * np.float32(-2)) * x, rtol=2e-6)
+
+
+def test_basic_vector_repeat_forms_pass_as_function_pointers(kernels):
+    n = 600
+    x = np.linspace(-3, 3, n).astype(np.float32)
+    s = np.float32(1.75)
+    y = pyasc.zeros((4 * n,), dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("vector_repeat_fnptr_f32"), 1,
+                     (pyasc.tensor(x, device="sim"), pyasc.tensor(np.array([s], np.float32), device="sim"), y))
+    pyasc.synchronize("sim")
+    got = y.numpy().reshape(4, n)
+    np.testing.assert_array_equal(got[0], x / s)  # the one-block scalar read with src1RepStride = 0
+    np.testing.assert_allclose(got[1], np.exp(x), rtol=2e-6)
+    np.testing.assert_array_equal(got[2], x + s)
+    lanes = (np.arange(n) % 64) < 32  # bit mask {0xffffffff, 0}: the first 32 values of every repeat
+    np.testing.assert_array_equal(got[3], np.where(lanes, x * x, np.float32(0)))

@@ -352,10 +352,12 @@ inline void SetMaskNorm() { pyasc_sim::kapi::blk().mask_counter = false; }
 
 // dst = f(src0, src1)
 namespace sim_detail {
-// The basic vector APIs' count forms carry a trailing source-location parameter (PYASC_SIM_LOC), so their type
-// is not the documented one; each also has an overload with the documented prototype exactly, templated on the
-// tensor type D (a LocalTensor), so `ForeachOneScalarBinary<half, half, Adds>`-style template arguments (a
-// `void (*)(const LocalTensor<T> &, const LocalTensor<T> &, const T &, const int32_t &)`) find it.  In a call
+// The basic vector APIs' count and repeat (mask) forms carry a trailing source-location parameter (PYASC_SIM_LOC),
+// so their type is not the documented one; each also has an overload with the documented prototype exactly,
+// templated on the tensor type D (a LocalTensor), so `ForeachOneScalarBinary<half, half, Adds>`-style template
+// arguments (a `void (*)(const LocalTensor<T> &, const LocalTensor<T> &, const T &, const int32_t &)`) and
+// `ForeachOneScalarBinaryLevelZeroApi<half, float, Div>`-style ones (the repeat form: `..., uint64_t mask,
+// const uint8_t repeatTimes, const BinaryRepeatParams &`) find it.  In a call
 // both forms match and the LocalTensor<T> form is more specialised, so calls keep their source location.
 template <typename D>
 struct is_local_tensor : std::false_type {};
@@ -395,6 +397,19 @@ inline constexpr bool is_local_tensor_v = is_local_tensor<D>::value;
         sim_detail::binary_repeat(#NAME, dst, src0, src1,                                                          \
                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
                                   repeatParams, FACTOR, loc, [](T a, T b) -> T { return EXPR; });                  \
+    }                                                                                                              \
+    /* the documented repeat (mask) prototypes exactly, for function-pointer template arguments */                 \
+    template <typename D, bool isSetMask = true, typename = std::enable_if_t<sim_detail::is_local_tensor_v<D>>>  \
+    inline void NAME(const D &dst, const D &src0, const D &src1, uint64_t mask[], const uint8_t repeatTimes,       \
+                     const BinaryRepeatParams &repeatParams) {                                                     \
+        NAME<typename D::PrimType, isSetMask>(dst, src0, src1, static_cast<const uint64_t *>(mask), repeatTimes,   \
+                                              repeatParams, pyasc_sim::kapi::SrcLoc());                            \
+    }                                                                                                              \
+    template <typename D, bool isSetMask = true, typename = std::enable_if_t<sim_detail::is_local_tensor_v<D>>>  \
+    inline void NAME(const D &dst, const D &src0, const D &src1, uint64_t mask, const uint8_t repeatTimes,         \
+                     const BinaryRepeatParams &repeatParams) {                                                     \
+        NAME<typename D::PrimType, isSetMask>(dst, src0, src1, mask, repeatTimes, repeatParams,                    \
+                                              pyasc_sim::kapi::SrcLoc());                                          \
     }
 
 // dst = f(src)
@@ -422,6 +437,17 @@ inline constexpr bool is_local_tensor_v = is_local_tensor<D>::value;
         PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, FACTOR, loc, [](T a) -> T { return EXPR; });           \
+    }                                                                                                              \
+    template <typename D, bool isSetMask = true, typename = std::enable_if_t<sim_detail::is_local_tensor_v<D>>>  \
+    inline void NAME(const D &dst, const D &src, uint64_t mask[], const uint8_t repeatTimes,                       \
+                     const UnaryRepeatParams &repeatParams) { /* as a function pointer */                          \
+        NAME<typename D::PrimType, isSetMask>(dst, src, static_cast<const uint64_t *>(mask), repeatTimes,          \
+                                              repeatParams, pyasc_sim::kapi::SrcLoc());                            \
+    }                                                                                                              \
+    template <typename D, bool isSetMask = true, typename = std::enable_if_t<sim_detail::is_local_tensor_v<D>>>  \
+    inline void NAME(const D &dst, const D &src, uint64_t mask, const uint8_t repeatTimes,                         \
+                     const UnaryRepeatParams &repeatParams) { /* as a function pointer */                          \
+        NAME<typename D::PrimType, isSetMask>(dst, src, mask, repeatTimes, repeatParams, pyasc_sim::kapi::SrcLoc()); \
     }
 
 // dst = f(src, scalar)
@@ -455,6 +481,18 @@ inline constexpr bool is_local_tensor_v = is_local_tensor<D>::value;
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
+    }                                                                                                              \
+    template <typename D, bool isSetMask = true, typename = std::enable_if_t<sim_detail::is_local_tensor_v<D>>>  \
+    inline void NAME(const D &dst, const D &src, const typename D::PrimType &scalarValue, uint64_t mask[],         \
+                     const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams) { /* as a function pointer */ \
+        NAME<typename D::PrimType, isSetMask>(dst, src, scalarValue, static_cast<const uint64_t *>(mask),          \
+                                              repeatTimes, repeatParams, pyasc_sim::kapi::SrcLoc());               \
+    }                                                                                                              \
+    template <typename D, bool isSetMask = true, typename = std::enable_if_t<sim_detail::is_local_tensor_v<D>>>  \
+    inline void NAME(const D &dst, const D &src, const typename D::PrimType &scalarValue, uint64_t mask,           \
+                     const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams) { /* as a function pointer */ \
+        NAME<typename D::PrimType, isSetMask>(dst, src, scalarValue, mask, repeatTimes, repeatParams,              \
+                                              pyasc_sim::kapi::SrcLoc());                                          \
     }
 
 PYASC_SIM_BINARY(Add, 1.0, static_cast<T>(a + b))

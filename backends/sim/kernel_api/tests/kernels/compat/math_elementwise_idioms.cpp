@@ -2,7 +2,10 @@
 // answers): the math library's elementwise functions passed as function-pointer template arguments
 // (`Acos<T, false>` where a `void (*)(const LocalTensor<T> &, const LocalTensor<T> &, const uint32_t)` is
 // expected) and called directly with a sharedTmpBuffer; the basic vector APIs' count forms (Adds, Muls, Exp,
-// Add) named as function-pointer template arguments without template arguments, as the foreach kernels do.
+// Add) named as function-pointer template arguments without template arguments, as the foreach kernels do; and
+// their repeat (mask) forms named the same way (NPUKernelBench's ForeachDivScalar: `Div` where a
+// `void (*)(..., uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &)` is expected, the scalar
+// broadcast from a one-block tensor with src1RepStride = 0).
 #include "kernel_operator.h"
 #include "lib/math/kernel_operator_acos_intf.h"
 #include "lib/math/kernel_operator_erf_intf.h"
@@ -104,4 +107,74 @@ extern "C" __global__ __aicore__ void vector_fnptr_f32(GM_ADDR x, GM_ADDR y)
     fnptr_idioms::Chain<float, Muls, Exp, Mul>(out[n], in, t, -2.0f, n);
     PipeBarrier<PIPE_ALL>();
     DataCopy(yGm, out, 2 * n);
+}
+
+namespace repeat_fnptr_idioms {
+template <typename T>
+using BinaryRepeatOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const LocalTensor<T> &, uint64_t,
+                            const uint8_t, const BinaryRepeatParams &);
+template <typename T>
+using BinaryBitsOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const LocalTensor<T> &, uint64_t *,
+                          const uint8_t, const BinaryRepeatParams &);
+template <typename T>
+using UnaryRepeatOp = void(const LocalTensor<T> &, const LocalTensor<T> &, uint64_t, const uint8_t,
+                           const UnaryRepeatParams &);
+template <typename T>
+using ScalarRepeatOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const T &, uint64_t, const uint8_t,
+                            const UnaryRepeatParams &);
+
+// y = op(x, one block of s) over n values: whole repeats, then the remainder as a continuous mask
+template <typename T, BinaryRepeatOp<T> *op>
+__aicore__ inline void WithBlock(const LocalTensor<T> &y, const LocalTensor<T> &x, const LocalTensor<T> &block, int32_t n)
+{
+    constexpr uint64_t perRepeat = 256 / sizeof(T);
+    const uint8_t repeats = n / perRepeat;
+    const uint64_t rest = n % perRepeat;
+    if (repeats > 0) {
+        op(y, x, block, perRepeat, repeats, {1, 1, 0, 8, 8, 0});
+    }
+    if (rest > 0) {
+        op(y[repeats * perRepeat], x[repeats * perRepeat], block, rest, 1, {1, 1, 0, 8, 8, 0});
+    }
+}
+}  // namespace repeat_fnptr_idioms
+
+// n = 600 floats (9 repeats of 64 and a remainder of 24), s = *scalar:
+// y[0:n] = x / s (Div); y[n:2n] = exp(x) (Exp); y[2n:3n] = x + s (Adds); y[3n:4n] = x * x on the
+// first 32 values of each repeat (Mul with a bit mask), 0 elsewhere
+extern "C" __global__ __aicore__ void vector_repeat_fnptr_f32(GM_ADDR x, GM_ADDR scalar, GM_ADDR y)
+{
+    using namespace repeat_fnptr_idioms;
+    constexpr int32_t n = 600;
+    constexpr int32_t padded = 640;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, blockBuf;
+    pipe.InitBuffer(buf, 5 * padded * sizeof(float));
+    pipe.InitBuffer(blockBuf, 32);
+    LocalTensor<float> in = buf.Get<float>();
+    LocalTensor<float> out = in[padded];
+    LocalTensor<float> block = blockBuf.Get<float>();
+    GlobalTensor<float> xGm, sGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, n);
+    sGm.SetGlobalBuffer((__gm__ float *)scalar, 1);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 4 * n);
+    Duplicate(in, 0.0f, padded);  // the exp / adds / mul repeats read the padding past n
+    Duplicate(out[3 * padded], 0.0f, padded);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(in, xGm, n);
+    const float s = sGm.GetValue(0);
+    Duplicate(block, s, 8);
+    PipeBarrier<PIPE_ALL>();
+    WithBlock<float, Div>(out, in, block, n);
+    UnaryRepeatOp<float> *exp = Exp;
+    exp(out[padded], in, 64, padded / 64, {1, 1, 8, 8});
+    ScalarRepeatOp<float> *adds = Adds;
+    adds(out[2 * padded], in, s, 64, padded / 64, {1, 1, 8, 8});
+    BinaryBitsOp<float> *mul = Mul;
+    uint64_t bits[2] = {0xffffffffull, 0};
+    mul(out[3 * padded], in, in, bits, padded / 64, {1, 1, 1, 8, 8, 8});
+    PipeBarrier<PIPE_ALL>();
+    for (int32_t k = 0; k < 4; ++k) {
+        DataCopy(yGm[k * n], out[k * padded], n);
+    }
 }
