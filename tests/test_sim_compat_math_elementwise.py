@@ -1,4 +1,4 @@
-"""The math library's elementwise functions Acos, Asin, Atan, Cos, Sin, Tan, Cosh, Sinh, Erf, Erfc
+"""The math library's elementwise functions Acos, Asin, Atan, Cos, Sin, Tan, Cosh, Sinh, Erf, Erfc, Log, Log2, Log10
 (backends/sim/kernel_api/COMPAT.md, "Round 17 (study17c)", NPUKernelBench's foreach answers) on our own kernel
 in the style of the public kernels studied (kernel_api/tests/kernels/compat/math_elementwise_idioms.cpp): passed
 as function-pointer template arguments and called with a sharedTmpBuffer, compared with NumPy; and the basic
@@ -72,3 +72,16 @@ def test_basic_vector_repeat_forms_pass_as_function_pointers(kernels):
     np.testing.assert_array_equal(got[2], x + s)
     lanes = (np.arange(n) % 64) < 32  # bit mask {0xffffffff, 0}: the first 32 values of every repeat
     np.testing.assert_array_equal(got[3], np.where(lanes, x * x, np.float32(0)))
+
+
+@pytest.mark.parametrize("dtype,name,rtol", [("float32", "math_log_f32", 1e-6), ("float16", "math_log_f16", 1e-3)])
+def test_math_logarithms_match_numpy(kernels, dtype, name, rtol):
+    x = np.geomspace(1e-3, 5e3, N).astype(dtype)
+    y = pyasc.zeros((4 * N,), dtype=dtype, device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function(name), 1, (pyasc.tensor(x, device="sim"), y))
+    pyasc.synchronize("sim")
+    got = y.numpy().reshape(4, N).astype(np.float64)
+    x64 = x.astype(np.float64)
+    for f, row in zip([np.log, np.log2, np.log10, np.log2], got):
+        np.testing.assert_allclose(row, f(x64).astype(dtype).astype(np.float64), rtol=rtol, atol=rtol)

@@ -1,5 +1,5 @@
 // Ascend C on the CPU -- the math library's elementwise functions Acos, Asin, Atan, Cos, Sin, Tan, Cosh, Sinh,
-// Erf, Erfc (lib/math/kernel_operator_<name>_intf.h), as the reference documents them:
+// Erf, Erfc, Log, Log2, Log10 (lib/math/kernel_operator_<name>_intf.h), as the reference documents them:
 //   template <typename T, bool isReuseSource = false>
 //   void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src[, const LocalTensor<uint8_t> &sharedTmpBuffer],
 //             const uint32_t calCount)
@@ -42,7 +42,33 @@ PYASC_SIM_MATH_ELEMENTWISE(Cosh, "GetCoshMaxMinTmpSize", std::cosh(x))
 PYASC_SIM_MATH_ELEMENTWISE(Sinh, "GetSinhMaxMinTmpSize", std::sinh(x))
 PYASC_SIM_MATH_ELEMENTWISE(Erf, "GetErfMaxMinTmpSize", std::erf(x))
 PYASC_SIM_MATH_ELEMENTWISE(Erfc, "GetErfcMaxMinTmpSize", std::erfc(x))
+// The logarithms (the reference's Log page: base e, 2 and 10).  Log and Log10 take no sharedTmpBuffer; Log2 has
+// the four forms the others have; each also has a whole-tensor form (calCount = the source's size).
+PYASC_SIM_MATH_ELEMENTWISE(Log2, "GetLog2MaxMinTmpSize", std::log2(x))
 #undef PYASC_SIM_MATH_ELEMENTWISE
+
+#define PYASC_SIM_MATH_LOG(NAME, FN)                                                                                \
+    template <typename T, bool isReuseSource = false>                                                               \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t calCount) {                     \
+        PYASC_SIM_DTYPE_CHECK_NAMED(Tanh, T, "AscendC::" #NAME);                                                     \
+        sim_detail::hl_unary(#NAME, "(no sharedTmpBuffer)", dst, src, calCount, sim_detail::no_tmp(),              \
+                             pyasc_sim::kapi::SrcLoc(), [](double x) { return FN; });                              \
+    }                                                                                                               \
+    template <typename T, bool isReuseSource = false>                                                               \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src) {                                        \
+        NAME<T, isReuseSource>(dst, src, static_cast<uint32_t>(src.GetSize()));                                     \
+    }
+PYASC_SIM_MATH_LOG(Log, std::log(x))
+PYASC_SIM_MATH_LOG(Log10, std::log10(x))
+#undef PYASC_SIM_MATH_LOG
+template <typename T, bool isReuseSource = false>
+inline void Log2(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer) {
+    Log2<T, isReuseSource>(dst, src, sharedTmpBuffer, static_cast<uint32_t>(src.GetSize()));
+}
+template <typename T, bool isReuseSource = false>
+inline void Log2(const LocalTensor<T> &dst, const LocalTensor<T> &src) {
+    Log2<T, isReuseSource>(dst, src, static_cast<uint32_t>(src.GetSize()));
+}
 
 }  // namespace AscendC
 

@@ -9,6 +9,7 @@
 #include "kernel_operator.h"
 #include "lib/math/kernel_operator_acos_intf.h"
 #include "lib/math/kernel_operator_erf_intf.h"
+#include "lib/math/kernel_operator_log_intf.h"
 
 using namespace AscendC;
 
@@ -177,4 +178,62 @@ extern "C" __global__ __aicore__ void vector_repeat_fnptr_f32(GM_ADDR x, GM_ADDR
     for (int32_t k = 0; k < 4; ++k) {
         DataCopy(yGm[k * n], out[k * padded], n);
     }
+}
+
+namespace log_idioms {
+constexpr int32_t N = 256;
+template <typename T>
+using CountOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const int32_t &);
+
+// NPUKernelBench's ForeachLog10-style adapter: the whole-tensor form, the count ignored
+template <typename T>
+__aicore__ void Log10Adapter(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count)
+{
+    Log10<T>(dst, src);
+}
+template <typename T, CountOp<T> *op>
+__aicore__ inline void Apply(const LocalTensor<T> &dst, const LocalTensor<T> &src, int32_t count)
+{
+    op(dst, src, count);
+}
+
+template <typename T>
+__aicore__ inline void Run(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> inBuf, outBuf, tmpBuf, wholeBuf;
+    pipe.InitBuffer(inBuf, N * sizeof(T));
+    pipe.InitBuffer(outBuf, 4 * N * sizeof(T));
+    pipe.InitBuffer(tmpBuf, N * sizeof(float));
+    pipe.InitBuffer(wholeBuf, N * sizeof(T));
+    LocalTensor<T> in = inBuf.Get<T>();
+    LocalTensor<T> out = outBuf.Get<T>();
+    LocalTensor<T> whole = wholeBuf.Get<T>();  // exactly N values: the whole-tensor forms' extent
+    GlobalTensor<T> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ T *)x, N);
+    yGm.SetGlobalBuffer((__gm__ T *)y, 4 * N);
+    DataCopy(in, xGm, N);
+    PipeBarrier<PIPE_ALL>();
+    Log<T, false>(out, in, N);
+    Log2<T, false>(out[N], in, tmpBuf.Get<uint8_t>(), N);
+    Apply<T, Log10Adapter<T>>(whole, in, N);
+    PipeBarrier<PIPE_V>();
+    DataCopy(out[2 * N], whole, N);  // UB -> UB
+    PipeBarrier<PIPE_V>();
+    Log2<T>(whole, in);
+    PipeBarrier<PIPE_V>();
+    DataCopy(out[3 * N], whole, N);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, out, 4 * N);
+}
+}  // namespace log_idioms
+
+// y = [ln(x), log2(x) (sharedTmpBuffer), log10(x) (whole tensor, through an adapter), log2(x) (whole tensor)]
+extern "C" __global__ __aicore__ void math_log_f32(GM_ADDR x, GM_ADDR y)
+{
+    log_idioms::Run<float>(x, y);
+}
+extern "C" __global__ __aicore__ void math_log_f16(GM_ADDR x, GM_ADDR y)
+{
+    log_idioms::Run<half>(x, y);
 }
