@@ -54,7 +54,9 @@ def test_the_host_types_are_declared_as_documented(tmp_path):
     src = tmp_path / "k.cpp"
     src.write_text(
         '#include "kernel_operator.h"\n#include "register/op_def_registry.h"\n#include "tiling/tiling_api.h"\n'
+        '#include "platform/platform_info.h"\n'
         "#include <type_traits>\n"
+        "static_assert(std::is_class_v<fe::PlatFormInfos> && std::is_class_v<fe::OptionalInfos>);\n"
         "static_assert(std::is_same_v<ge::graphStatus, uint32_t> && ge::GRAPH_SUCCESS == 0u && "
         "ge::GRAPH_FAILED == 0xFFFFFFFFu && ge::GRAPH_PARAM_INVALID == 50331649u);\n"
         "static_assert(std::is_same_v<decltype(&gert::TilingContext::SetBlockDim), "

@@ -1,6 +1,7 @@
 // Host tiling header of the HostTiledAxpy op (op_host/<op>_tiling.h), written in the style of public op
 // projects whose tiling header is more than the tiling struct: it includes the CANN host framework headers
-// (exe_graph/runtime/tiling_context.h, register/op_def_registry.h, tiling/platform/platform_ascendc.h) and
+// (exe_graph/runtime/tiling_context.h, register/op_def_registry.h, tiling/platform/platform_ascendc.h,
+// platform/platform_info.h) and
 // declares the host tiling class and the tiling entry over gert::TilingContext, fe::PlatFormInfos,
 // platform_ascendc::PlatformAscendC, matmul_tiling::PlatformInfo and ge::graphStatus, with inline helpers
 // that are host code. The kernel build includes this header only for the BEGIN_TILING_DATA_DEF structs.
@@ -14,6 +15,7 @@
 #include "tiling/tiling_api.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "register/op_def_registry.h"
+#include "platform/platform_info.h"
 
 #ifdef ASCENDC_OP_TEST
 #define HTA_EXTERN_C extern "C"
