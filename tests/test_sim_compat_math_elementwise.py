@@ -1,4 +1,5 @@
-"""The math library's elementwise functions Acos, Asin, Atan, Cos, Sin, Tan, Cosh, Sinh, Erf, Erfc, Log, Log2, Log10
+"""The math library's elementwise functions Acos, Asin, Atan, Cos, Sin, Tan, Cosh, Sinh, Erf, Erfc, Log, Log2, Log10,
+Power
 (backends/sim/kernel_api/COMPAT.md, "Round 17 (study17c)", NPUKernelBench's foreach answers) on our own kernel
 in the style of the public kernels studied (kernel_api/tests/kernels/compat/math_elementwise_idioms.cpp): passed
 as function-pointer template arguments and called with a sharedTmpBuffer, compared with NumPy; and the basic
@@ -85,3 +86,32 @@ def test_math_logarithms_match_numpy(kernels, dtype, name, rtol):
     x64 = x.astype(np.float64)
     for f, row in zip([np.log, np.log2, np.log10, np.log2], got):
         np.testing.assert_allclose(row, f(x64).astype(dtype).astype(np.float64), rtol=rtol, atol=rtol)
+
+
+def _power(kernels, name, x, e):
+    y = pyasc.zeros((3 * N,), dtype=x.dtype.name, device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function(name), 1, (pyasc.tensor(x, device="sim"), pyasc.tensor(e, device="sim"), y))
+    pyasc.synchronize("sim")
+    return y.numpy().reshape(3, N)
+
+
+@pytest.mark.parametrize("dtype,name,rtol", [("float32", "math_power_f32", 1e-6), ("float16", "math_power_f16", 1e-3)])
+def test_math_power_float_matches_numpy(kernels, dtype, name, rtol):
+    x = np.linspace(0.05, 3.0, N).astype(dtype)
+    e = np.linspace(-2.0, 2.5, N).astype(dtype)
+    got = _power(kernels, name, x, e).astype(np.float64)
+    x64, e64, s = x.astype(np.float64), e.astype(np.float64), 1.5
+    for row, ref in zip(got, [x64 ** e64, x64 ** s, s ** e64]):
+        np.testing.assert_allclose(row, ref.astype(dtype).astype(np.float64), rtol=rtol)
+
+
+def test_math_power_int32_is_the_exact_integer_power(kernels):
+    rng = np.random.default_rng(3)
+    x = rng.integers(-9, 10, N).astype(np.int32)
+    e = rng.integers(-2, 7, N).astype(np.int32)
+    got = _power(kernels, "math_power_s32", x, e)
+    ipow = np.vectorize(lambda b, k: b ** k if k >= 0 else (1 if b == 1 else (-1) ** k if b == -1 else 0))
+    np.testing.assert_array_equal(got[0], ipow(x, e).astype(np.int32))
+    np.testing.assert_array_equal(got[1], x.astype(np.int64) ** 3)
+    np.testing.assert_array_equal(got[2], ipow(np.full(N, 3), e).astype(np.int32))

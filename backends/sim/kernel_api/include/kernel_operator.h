@@ -63,6 +63,7 @@
 #include "pyasc_sim/kapi/softmax_flash.h"  // SoftmaxFlashV2, SoftmaxFlash (SoftmaxConfig)
 #include "pyasc_sim/kapi/softmax_grad.h"   // SoftmaxGrad, SoftmaxGradFront
 #include "pyasc_sim/kapi/math_elementwise.h"  // Acos, Asin, ..., Erf, Erfc, Log, Log2, Log10
+#include "pyasc_sim/kapi/math_power.h"        // Power
 #include "pyasc_sim/kapi/norm_grad.h"      // DeepNorm, LayerNormGrad, LayerNormGradBeta (+ their tiling structs)
 #include "pyasc_sim/kapi/confusion_transpose.h"  // ConfusionTranspose (TransposeType, ConfusionTransposeTiling)
 #include "pyasc_sim/kapi/simt_api.h"   // Ascend 950 SIMT: __umulhi / __umul64hi, __ffs, atomicAdd-style atomics, uint4-style vector types

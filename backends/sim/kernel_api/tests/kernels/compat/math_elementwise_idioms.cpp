@@ -10,6 +10,7 @@
 #include "lib/math/kernel_operator_acos_intf.h"
 #include "lib/math/kernel_operator_erf_intf.h"
 #include "lib/math/kernel_operator_log_intf.h"
+#include "lib/math/kernel_operator_power_intf.h"
 
 using namespace AscendC;
 
@@ -236,4 +237,62 @@ extern "C" __global__ __aicore__ void math_log_f32(GM_ADDR x, GM_ADDR y)
 extern "C" __global__ __aicore__ void math_log_f16(GM_ADDR x, GM_ADDR y)
 {
     log_idioms::Run<half>(x, y);
+}
+
+namespace power_idioms {
+constexpr int32_t N = 256;
+template <typename T>
+using ScalarOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const T &, const int32_t &);
+
+// NPUKernelBench's ForeachPowScalar-style adapter, passed where a scalar-op function pointer is expected
+template <typename T>
+__aicore__ void PowerAdapter(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &s, const int32_t &n)
+{
+    Power<T, false>(dst, src, s, static_cast<uint32_t>(n));
+}
+template <typename T, ScalarOp<T> *op>
+__aicore__ inline void Apply(const LocalTensor<T> &dst, const LocalTensor<T> &src, T s, int32_t n)
+{
+    op(dst, src, s, n);
+}
+
+template <typename T>
+__aicore__ inline void Run(GM_ADDR x, GM_ADDR e, GM_ADDR y, T s)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xBuf, eBuf, outBuf, tmpBuf;
+    pipe.InitBuffer(xBuf, N * sizeof(T));
+    pipe.InitBuffer(eBuf, N * sizeof(T));
+    pipe.InitBuffer(outBuf, 3 * N * sizeof(T));
+    pipe.InitBuffer(tmpBuf, N * sizeof(float));
+    LocalTensor<T> xs = xBuf.Get<T>();
+    LocalTensor<T> es = eBuf.Get<T>();
+    LocalTensor<T> out = outBuf.Get<T>();
+    GlobalTensor<T> xGm, eGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ T *)x, N);
+    eGm.SetGlobalBuffer((__gm__ T *)e, N);
+    yGm.SetGlobalBuffer((__gm__ T *)y, 3 * N);
+    DataCopy(xs, xGm, N);
+    DataCopy(es, eGm, N);
+    PipeBarrier<PIPE_ALL>();
+    Power<T, false>(out, xs, es, tmpBuf.Get<uint8_t>(), N);  // tensor ^ tensor
+    Apply<T, PowerAdapter<T>>(out[N], xs, s, N);              // tensor ^ scalar
+    Power<T>(out[2 * N], s, es, N);                           // scalar ^ tensor
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, out, 3 * N);
+}
+}  // namespace power_idioms
+
+// y = [x ** e, x ** s, s ** e] with s = 1.5 (float / half) or 3 (int32)
+extern "C" __global__ __aicore__ void math_power_f32(GM_ADDR x, GM_ADDR e, GM_ADDR y)
+{
+    power_idioms::Run<float>(x, e, y, 1.5f);
+}
+extern "C" __global__ __aicore__ void math_power_f16(GM_ADDR x, GM_ADDR e, GM_ADDR y)
+{
+    power_idioms::Run<half>(x, e, y, half(1.5f));
+}
+extern "C" __global__ __aicore__ void math_power_s32(GM_ADDR x, GM_ADDR e, GM_ADDR y)
+{
+    power_idioms::Run<int32_t>(x, e, y, 3);
 }
