@@ -1,5 +1,5 @@
 """The math library's elementwise functions Acos, Asin, Atan, Cos, Sin, Tan, Cosh, Sinh, Erf, Erfc, Log, Log2, Log10,
-Power
+Power, Sign
 (backends/sim/kernel_api/COMPAT.md, "Round 17 (study17c)", NPUKernelBench's foreach answers) on our own kernel
 in the style of the public kernels studied (kernel_api/tests/kernels/compat/math_elementwise_idioms.cpp): passed
 as function-pointer template arguments and called with a sharedTmpBuffer, compared with NumPy; and the basic
@@ -115,3 +115,15 @@ def test_math_power_int32_is_the_exact_integer_power(kernels):
     np.testing.assert_array_equal(got[0], ipow(x, e).astype(np.int32))
     np.testing.assert_array_equal(got[1], x.astype(np.int64) ** 3)
     np.testing.assert_array_equal(got[2], ipow(np.full(N, 3), e).astype(np.int32))
+
+
+@pytest.mark.parametrize("dtype,name", [("float32", "math_sign_f32"), ("float16", "math_sign_f16")])
+def test_math_sign_matches_numpy(kernels, dtype, name):
+    x = np.concatenate([np.linspace(-5, 5, N - 4), [0.0, -0.0, 1e-3, -1e-3]]).astype(dtype)
+    y = pyasc.zeros((2 * N,), dtype=dtype, device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function(name), 1, (pyasc.tensor(x, device="sim"), y))
+    pyasc.synchronize("sim")
+    got = y.numpy().reshape(2, N)
+    np.testing.assert_array_equal(got[0], np.sign(x))
+    np.testing.assert_array_equal(got[1], np.sign(x))

@@ -1,5 +1,5 @@
 // Ascend C on the CPU -- the math library's elementwise functions Acos, Asin, Atan, Cos, Sin, Tan, Cosh, Sinh,
-// Erf, Erfc, Log, Log2, Log10 (lib/math/kernel_operator_<name>_intf.h), as the reference documents them:
+// Erf, Erfc, Log, Log2, Log10, Sign (lib/math/kernel_operator_<name>_intf.h), as the reference documents them:
 //   template <typename T, bool isReuseSource = false>
 //   void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src[, const LocalTensor<uint8_t> &sharedTmpBuffer],
 //             const uint32_t calCount)
@@ -45,6 +45,8 @@ PYASC_SIM_MATH_ELEMENTWISE(Erfc, "GetErfcMaxMinTmpSize", std::erfc(x))
 // The logarithms (the reference's Log page: base e, 2 and 10).  Log and Log10 take no sharedTmpBuffer; Log2 has
 // the four forms the others have; each also has a whole-tensor form (calCount = the source's size).
 PYASC_SIM_MATH_ELEMENTWISE(Log2, "GetLog2MaxMinTmpSize", std::log2(x))
+// Sign: 1, 0 or -1 by the sign of x (signed zeros give 0); NaN stays NaN.
+PYASC_SIM_MATH_ELEMENTWISE(Sign, "GetSignMaxMinTmpSize", (std::isnan(x) ? x : double((x > 0) - (x < 0))))
 #undef PYASC_SIM_MATH_ELEMENTWISE
 
 #define PYASC_SIM_MATH_LOG(NAME, FN)                                                                                \
@@ -68,6 +70,14 @@ inline void Log2(const LocalTensor<T> &dst, const LocalTensor<T> &src, const Loc
 template <typename T, bool isReuseSource = false>
 inline void Log2(const LocalTensor<T> &dst, const LocalTensor<T> &src) {
     Log2<T, isReuseSource>(dst, src, static_cast<uint32_t>(src.GetSize()));
+}
+template <typename T, bool isReuseSource = false>
+inline void Sign(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer) {
+    Sign<T, isReuseSource>(dst, src, sharedTmpBuffer, static_cast<uint32_t>(src.GetSize()));
+}
+template <typename T, bool isReuseSource = false>
+inline void Sign(const LocalTensor<T> &dst, const LocalTensor<T> &src) {
+    Sign<T, isReuseSource>(dst, src, static_cast<uint32_t>(src.GetSize()));
 }
 
 }  // namespace AscendC

@@ -11,6 +11,7 @@
 #include "lib/math/kernel_operator_erf_intf.h"
 #include "lib/math/kernel_operator_log_intf.h"
 #include "lib/math/kernel_operator_power_intf.h"
+#include "lib/math/kernel_operator_sign_intf.h"
 
 using namespace AscendC;
 
@@ -295,4 +296,38 @@ extern "C" __global__ __aicore__ void math_power_f16(GM_ADDR x, GM_ADDR e, GM_AD
 extern "C" __global__ __aicore__ void math_power_s32(GM_ADDR x, GM_ADDR e, GM_ADDR y)
 {
     power_idioms::Run<int32_t>(x, e, y, 3);
+}
+
+namespace sign_idioms {
+constexpr int32_t N = 256;
+template <typename T>
+__aicore__ inline void Run(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> inBuf, outBuf, tmpBuf;
+    pipe.InitBuffer(inBuf, N * sizeof(T));
+    pipe.InitBuffer(outBuf, 2 * N * sizeof(T));
+    pipe.InitBuffer(tmpBuf, N * sizeof(float));
+    LocalTensor<T> in = inBuf.Get<T>();
+    LocalTensor<T> out = outBuf.Get<T>();
+    GlobalTensor<T> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ T *)x, N);
+    yGm.SetGlobalBuffer((__gm__ T *)y, 2 * N);
+    DataCopy(in, xGm, N);
+    PipeBarrier<PIPE_ALL>();
+    Sign<T, false>(out, in, N);                       // NPUKernelBench ForeachSign's call
+    Sign<T>(out[N], in, tmpBuf.Get<uint8_t>(), N);    // with a sharedTmpBuffer
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, out, 2 * N);
+}
+}  // namespace sign_idioms
+
+// y = [sign(x), sign(x)]
+extern "C" __global__ __aicore__ void math_sign_f32(GM_ADDR x, GM_ADDR y)
+{
+    sign_idioms::Run<float>(x, y);
+}
+extern "C" __global__ __aicore__ void math_sign_f16(GM_ADDR x, GM_ADDR y)
+{
+    sign_idioms::Run<half>(x, y);
 }
