@@ -398,6 +398,13 @@ inline constexpr bool is_local_tensor_v = is_local_tensor<D>::value;
                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
                                   repeatParams, FACTOR, loc, [](T a, T b) -> T { return EXPR; });                  \
     }                                                                                                              \
+    /* a non-const bit-mask array: keeps the kernel line (the uint64_t mask[] form below would match better) */     \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
+                     uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,           \
+                     PYASC_SIM_LOC) {                                                                              \
+        NAME<T, isSetMask>(dst, src0, src1, static_cast<const uint64_t *>(mask), repeatTimes, repeatParams, loc);  \
+    }                                                                                                              \
     /* the documented repeat (mask) prototypes exactly, for function-pointer template arguments */                 \
     template <typename D, bool isSetMask = true, typename = std::enable_if_t<sim_detail::is_local_tensor_v<D>>>  \
     inline void NAME(const D &dst, const D &src0, const D &src1, uint64_t mask[], const uint8_t repeatTimes,       \
@@ -437,6 +444,11 @@ inline constexpr bool is_local_tensor_v = is_local_tensor<D>::value;
         PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, FACTOR, loc, [](T a) -> T { return EXPR; });           \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask[],                        \
+                     const uint8_t repeatTimes, const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {            \
+        NAME<T, isSetMask>(dst, src, static_cast<const uint64_t *>(mask), repeatTimes, repeatParams, loc);         \
     }                                                                                                              \
     template <typename D, bool isSetMask = true, typename = std::enable_if_t<sim_detail::is_local_tensor_v<D>>>  \
     inline void NAME(const D &dst, const D &src, uint64_t mask[], const uint8_t repeatTimes,                       \
@@ -481,6 +493,13 @@ inline constexpr bool is_local_tensor_v = is_local_tensor<D>::value;
         const T s = scalarValue;                                                                                   \
         sim_detail::unary_repeat(#NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                                         \
+                     const pyasc_sim::kapi::ident_t<T> &scalarValue, uint64_t mask[], const uint8_t repeatTimes,   \
+                     const UnaryRepeatParams &repeatParams, PYASC_SIM_LOC) {                                       \
+        NAME<T, isSetMask>(dst, src, scalarValue, static_cast<const uint64_t *>(mask), repeatTimes, repeatParams,  \
+                           loc);                                                                                   \
     }                                                                                                              \
     template <typename D, bool isSetMask = true, typename = std::enable_if_t<sim_detail::is_local_tensor_v<D>>>  \
     inline void NAME(const D &dst, const D &src, const typename D::PrimType &scalarValue, uint64_t mask[],         \
