@@ -189,7 +189,7 @@ using CountOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const int32
 
 // NPUKernelBench's ForeachLog10-style adapter: the whole-tensor form, the count ignored
 template <typename T>
-__aicore__ void Log10Adapter(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count)
+__aicore__ void Log10Adapter(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t & /* count */)
 {
     Log10<T>(dst, src);
 }
