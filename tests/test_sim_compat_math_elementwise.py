@@ -127,3 +127,18 @@ def test_math_sign_matches_numpy(kernels, dtype, name):
     got = y.numpy().reshape(2, N)
     np.testing.assert_array_equal(got[0], np.sign(x))
     np.testing.assert_array_equal(got[1], np.sign(x))
+
+
+@pytest.mark.parametrize("dtype,name,rtol", [("float32", "activation_fnptr_f32", 1e-6),
+                                             ("float16", "activation_fnptr_f16", 1e-3)])
+def test_activations_pass_as_function_pointers(kernels, dtype, name, rtol):
+    x = np.linspace(-6, 6, N).astype(dtype)
+    y = pyasc.zeros((4 * N,), dtype=dtype, device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function(name), 1, (pyasc.tensor(x, device="sim"), y))
+    pyasc.synchronize("sim")
+    got = y.numpy().reshape(4, N).astype(np.float64)
+    x64 = x.astype(np.float64)
+    sig, th = 1 / (1 + np.exp(-x64)), np.tanh(x64)
+    for row, ref in zip(got, [sig, th, sig, th]):
+        np.testing.assert_allclose(row, ref.astype(dtype).astype(np.float64), rtol=rtol, atol=rtol)

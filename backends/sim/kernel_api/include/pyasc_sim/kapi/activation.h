@@ -52,6 +52,19 @@ inline double faster_gelu(double x) { return x * sigmoid(1.702 * x); }
         CHECK;                                                                                                      \
         sim_detail::hl_unary(#NAME, HELPER, dst, src, calCount, sim_detail::no_tmp(), loc,                          \
                              [](double x) { return FN; });                                                          \
+    }                                                                                                               \
+    /* the documented prototypes exactly (no source location), for `Sigmoid<half, false>` named as a function   */ \
+    /* pointer; U is deduced as uint32_t there, and in a call the form above (uint32_t, more specialised) wins  */ \
+    template <typename T, bool isReuseSource = false, typename U,                                                   \
+              typename = std::enable_if_t<std::is_same<U, uint32_t>::value>>                                        \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer, \
+                     const U calCount) {                                                                            \
+        NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, calCount, pyasc_sim::kapi::SrcLoc());                     \
+    }                                                                                                               \
+    template <typename T, bool isReuseSource = false, typename U,                                                   \
+              typename = std::enable_if_t<std::is_same<U, uint32_t>::value>>                                        \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U calCount) {                      \
+        NAME<T, isReuseSource>(dst, src, static_cast<uint32_t>(calCount), pyasc_sim::kapi::SrcLoc());               \
     }
 PYASC_SIM_ACTIVATION(Sigmoid, "GetSigmoidMaxMinTmpSize", sim_detail::sigmoid(x), PYASC_SIM_DTYPE_CHECK(Sigmoid, T))
 PYASC_SIM_ACTIVATION(Silu, "GetSiluTmpSize", x * sim_detail::sigmoid(x), PYASC_SIM_DTYPE_CHECK(Silu, T))

@@ -12,6 +12,8 @@
 #include "lib/math/kernel_operator_log_intf.h"
 #include "lib/math/kernel_operator_power_intf.h"
 #include "lib/math/kernel_operator_sign_intf.h"
+#include "lib/math/kernel_operator_tanh_intf.h"
+#include "lib/sigmoid/kernel_operator_sigmoid_intf.h"
 
 using namespace AscendC;
 
@@ -330,4 +332,37 @@ extern "C" __global__ __aicore__ void math_sign_f32(GM_ADDR x, GM_ADDR y)
 extern "C" __global__ __aicore__ void math_sign_f16(GM_ADDR x, GM_ADDR y)
 {
     sign_idioms::Run<half>(x, y);
+}
+
+// y = [sigmoid(x), tanh(x)]: the activations named as `TriangleOp`-style function pointers (NPUKernelBench's
+// ForeachSigmoid / ForeachTanh), then called directly with a uint32_t count and with an int count
+template <typename T>
+__aicore__ inline void RunActivations(GM_ADDR x, GM_ADDR y)
+{
+    using namespace math_elementwise_idioms;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> inBuf, outBuf;
+    pipe.InitBuffer(inBuf, N * sizeof(T));
+    pipe.InitBuffer(outBuf, 4 * N * sizeof(T));
+    LocalTensor<T> in = inBuf.Get<T>();
+    LocalTensor<T> out = outBuf.Get<T>();
+    GlobalTensor<T> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ T *)x, N);
+    yGm.SetGlobalBuffer((__gm__ T *)y, 4 * N);
+    DataCopy(in, xGm, N);
+    PipeBarrier<PIPE_ALL>();
+    ApplyOne<T, Sigmoid<T, false>>(out, in, N);
+    ApplyOne<T, Tanh<T, false>>(out[N], in, N);
+    Sigmoid<T, false>(out[2 * N], in, static_cast<uint32_t>(N));
+    Tanh(out[3 * N], in, N);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, out, 4 * N);
+}
+extern "C" __global__ __aicore__ void activation_fnptr_f32(GM_ADDR x, GM_ADDR y)
+{
+    RunActivations<float>(x, y);
+}
+extern "C" __global__ __aicore__ void activation_fnptr_f16(GM_ADDR x, GM_ADDR y)
+{
+    RunActivations<half>(x, y);
 }

@@ -1,0 +1,9 @@
+// lib/math/kernel_operator_tanh_intf.h -- the SDK path of the Ascend C math library's Tanh on the simulator.
+// Forwards to pyasc_sim's implementation (pyasc_sim/kapi/activation.h; see kernel_api/README.md).
+#ifndef PYASC_SIM_SDK_LIB_MATH_TANH_INTF_H_
+#define PYASC_SIM_SDK_LIB_MATH_TANH_INTF_H_
+
+#include "kernel_operator.h"
+#include "pyasc_sim/kapi/activation.h"
+
+#endif  // PYASC_SIM_SDK_LIB_MATH_TANH_INTF_H_
