@@ -33,7 +33,8 @@ def tiling_tensor(t) -> pyasc.Tensor:
 
 
 @pytest.mark.parametrize("m, n, k, cores, bias", [(64, 64, 32, 1, False), (100, 70, 48, 8, True),
-                                                  (256, 96, 40, 4, True), (17, 300, 16, 6, False)])
+                                                  (256, 96, 40, 4, True), (17, 300, 16, 6, False),
+                                                  (16, 256, 256, 1, False)])  # base K limited by L0B
 def test_matmul_iterate_all_over_cores(kernels, m, n, k, cores, bias):
     rng = np.random.default_rng(m * n + k)
     a = rng.uniform(-1, 1, (m, k)).astype(np.float16)

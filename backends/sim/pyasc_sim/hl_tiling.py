@@ -98,7 +98,9 @@ def matmul_tiling(m: int, n: int, k: int, *, core_num: int = 1, a_dtype: str = "
     size_a, size_c = _ITEMSIZE[a_dtype], max(_ITEMSIZE[c_dtype], 4)
     bm = base_m or min(128, single_m)
     bn = base_n or min(256 if size_c * 128 * 256 <= L0C_BYTES else 128, single_n)
-    bk = base_k or min(_ceil_div(k, 16) * 16, max(16, (L0A_BYTES // 2) // (bm * size_a) // 16 * 16))
+    # base K: half of L0A (double buffering) for the A block, and the B block (bk x bn) must fit L0B
+    bk = base_k or min(_ceil_div(k, 16) * 16, max(16, (L0A_BYTES // 2) // (bm * size_a) // 16 * 16),
+                       max(16, L0B_BYTES // (bn * size_a) // 16 * 16))
     _positive(base_m=bm, base_n=bn, base_k=bk)
     if bm * bn * size_c > L0C_BYTES or bm * bk * size_a > L0A_BYTES or bk * bn * size_a > L0B_BYTES:
         raise ArgumentError(f"base block {bm} x {bn} x {bk} does not fit L0A/L0B ({L0A_BYTES} bytes) and L0C "

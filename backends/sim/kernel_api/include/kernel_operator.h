@@ -66,6 +66,7 @@
 #include "pyasc_sim/kapi/math_power.h"        // Power
 #include "pyasc_sim/kapi/norm_grad.h"      // DeepNorm, LayerNormGrad, LayerNormGradBeta (+ their tiling structs)
 #include "pyasc_sim/kapi/confusion_transpose.h"  // ConfusionTranspose (TransposeType, ConfusionTransposeTiling)
+#include "pyasc_sim/kapi/simt_builtins.h" // 950 SIMT builtins: __sync_workitems, __reduce_min, atomicOr, __clz
 #include "pyasc_sim/kapi/simt_api.h"   // Ascend 950 SIMT: __umulhi / __umul64hi, __ffs, atomicAdd-style atomics, uint4-style vector types
 #include "pyasc_sim/kapi/simt_cache.h" // Ascend 950 SIMT: __ldg / __stg cache-hinted loads / stores, asc_ldcg / asc_stcg
 #include "pyasc_sim/kapi/dcci.h"       // dcci intrinsic (cache_line_t, dcci_dst_t)

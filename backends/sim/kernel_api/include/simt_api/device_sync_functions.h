@@ -1,4 +1,4 @@
-// The SIMT header public Ascend 950 kernels include (simt_api/device_sync_functions.h: asc_threadfence, asc_threadfence_block): the simulator's kernel API
+// The SIMT header public Ascend 950 kernels include (simt_api/device_sync_functions.h: asc_syncthreads, asc_threadfence, asc_threadfence_block): the simulator's kernel API
 // provides what it has of it with kernel_operator.h (kapi/simt.h, kapi/simt_api.h).
 #ifndef PYASC_SIM_SIMT_API_DEVICE_SYNC_FUNCTIONS_H_
 #define PYASC_SIM_SIMT_API_DEVICE_SYNC_FUNCTIONS_H_

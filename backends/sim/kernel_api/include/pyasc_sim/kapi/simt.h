@@ -441,11 +441,24 @@ inline void vf_invoke(R (*f)(P...), A &&...a) {
         call(static_cast<A &&>(a)...);
     }
 }
+// A direct call of the VF function, never executed (VF_CALL guards it with `if (false)`): g++ 12 instantiates a
+// function template specialization named only as a template argument inside a template (VF_CALL<Vf<16>> in a
+// member of a class template, as IndexSDK's ivf_rabitq SIMT kernel calls it) only when a call expression names it
+// (GCC PR c++/53164), so without this the kernel binary refers to a VF function it never defines.
+template <auto funcPtr, typename R, typename... P, typename... A>
+inline void vf_odr_use(R (*)(P...), A &&...a) {
+    if constexpr (sizeof...(P) == sizeof...(A)) {
+        funcPtr(vf_arg<P>(static_cast<A &&>(a))...);
+    } else {
+        funcPtr(static_cast<A &&>(a)...);
+    }
+}
 }  // namespace detail
 
 // Runs funcPtr(args...) once per thread of `threads`, in order, with the thread's index set.
 template <auto funcPtr, typename... Args>
 inline void VF_CALL(Dim3 threads, Args &&...args) {
+    if (false) detail::vf_odr_use<funcPtr>(funcPtr, args...);  // instantiates funcPtr (see vf_odr_use)
     namespace st = pyasc_sim::kapi::simt;
     const uint64_t total = static_cast<uint64_t>(threads.x) * threads.y * threads.z;
     if (total == 0 || total > st::kMaxThreads) {

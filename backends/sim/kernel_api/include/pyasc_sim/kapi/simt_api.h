@@ -2,7 +2,7 @@
 // with soc="Ascend950PR_9599"), as the reference documents them under simt_api/device_functions.h and
 // simt_api/vector_functions.h: __umulhi / __umul64hi (the high half of an unsigned product), __ffs, the CUDA
 // spellings of the SIMT atomics (atomicAdd ... atomicCAS), the small
-// vector types char2 ... ulonglong4 / float2 / float4 with their make_<type>() constructors, and
+// vector types char1 ... ulonglong4 / float1 ... float4 and half2 with their make_<type>() constructors, asc_syncthreads, and
 // __forceinline__ (the toolchain's spelling of a forced-inline function, as SIMT code ported from CUDA uses).
 #ifndef PYASC_SIM_KAPI_SIMT_API_H_
 #define PYASC_SIM_KAPI_SIMT_API_H_
@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "pyasc_sim/kapi/simt.h"
+#include "pyasc_sim/kapi/simt_builtins.h"
 
 #if __CCE_AICORE__ == 310
 
@@ -62,6 +63,9 @@ inline void asc_threadfence() { pyasc_sim::kapi::simt::fiber_fence(); }
 inline void asc_threadfence_block() { pyasc_sim::kapi::simt::fiber_fence(); }
 inline void __threadfence() { pyasc_sim::kapi::simt::fiber_fence(); }
 inline void __threadfence_block() { pyasc_sim::kapi::simt::fiber_fence(); }
+// The block barrier (asc_syncthreads page, simt_api/device_sync_functions.h): every thread of the VF call that has
+// not ended waits until all of them reach a barrier (the builtin __sync_workitems of kapi/simt_builtins.h).
+inline void asc_syncthreads() { __sync_workitems(); }
 
 // The vector types of simt_api/vector_functions.h: plain structs of 2 or 4 members x, y (z, w), aligned to
 // their size as the device lays them out (a uint4 is 16 bytes, 16-byte aligned), and make_<type>().
@@ -86,6 +90,35 @@ PYASC_SIM_SIMT_VEC(longlong, long long)
 PYASC_SIM_SIMT_VEC(ulonglong, unsigned long long)
 PYASC_SIM_SIMT_VEC(float, float)
 #undef PYASC_SIM_SIMT_VEC
+
+// The one-member vector types (char1 ... ulonglong1, float1: a struct whose only member is x, aligned as its member;
+// the CUDA vector types SIMT code ported from CUDA declares, e.g. IndexSDK's `uint1` / `ushort1` loads) with
+// make_<type>1().
+#define PYASC_SIM_SIMT_VEC1(name, T)                                                              \
+    struct name##1 {                                                                              \
+        T x;                                                                                      \
+    };                                                                                            \
+    inline name##1 make_##name##1(T x) { return name##1{x}; }
+PYASC_SIM_SIMT_VEC1(char, signed char)
+PYASC_SIM_SIMT_VEC1(uchar, unsigned char)
+PYASC_SIM_SIMT_VEC1(short, short)
+PYASC_SIM_SIMT_VEC1(ushort, unsigned short)
+PYASC_SIM_SIMT_VEC1(int, int)
+PYASC_SIM_SIMT_VEC1(uint, unsigned int)
+PYASC_SIM_SIMT_VEC1(long, long)
+PYASC_SIM_SIMT_VEC1(ulong, unsigned long)
+PYASC_SIM_SIMT_VEC1(longlong, long long)
+PYASC_SIM_SIMT_VEC1(ulonglong, unsigned long long)
+PYASC_SIM_SIMT_VEC1(float, float)
+#undef PYASC_SIM_SIMT_VEC1
+
+// half2 (make_half2 / __halves2half2 pages, simt_api/asc_fp16.h): two half values x, y in 4 bytes, 4-byte aligned;
+// make_half2(x, y) and __halves2half2(x, y) build one.
+struct alignas(4) half2 {
+    half x, y;
+};
+inline half2 make_half2(half x, half y) { return half2{x, y}; }
+inline half2 __halves2half2(const half x, const half y) { return half2{x, y}; }
 
 #endif  // __CCE_AICORE__ == 310
 

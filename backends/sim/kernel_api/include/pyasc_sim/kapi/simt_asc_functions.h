@@ -1,7 +1,8 @@
 // kapi/simt_asc_functions.h -- Atlas 350 / Ascend 950 SIMT: Simt::UintDiv (dividend + umulhi(dividend, magic)) >> shift and
 // its scalar companion GetUintDivMagicAndShift, with the C spellings asc_uintdiv / asc_get_uintdiv_magic_and_shift
 // (simt_api/math_functions.h); the asc_atomic_* SIMT atomics of simt_api/device_atomic_functions.h (asc_atomic_add
-// page, atlasascendc_api_07_10375: they return the value before the operation).
+// page, atlasascendc_api_07_10375: they return the value before the operation), with the bitwise asc_atomic_and / _or /
+// _xor (atlasascendc_api_07_10384 ...).
 #ifndef PYASC_SIM_KAPI_SIMT_ASC_FUNCTIONS_H_
 #define PYASC_SIM_KAPI_SIMT_ASC_FUNCTIONS_H_
 
@@ -9,6 +10,7 @@
 #include <type_traits>
 
 #include "pyasc_sim/kapi/simt.h"
+#include "pyasc_sim/kapi/simt_builtins.h"
 #include "pyasc_sim/kapi/state.h"
 
 #if __CCE_AICORE__ == 310
@@ -78,6 +80,20 @@ PYASC_SIM_ASC_ATOMIC(asc_atomic_exch, AtomicExch)
 PYASC_SIM_ASC_ATOMIC(asc_atomic_max, AtomicMax)
 PYASC_SIM_ASC_ATOMIC(asc_atomic_min, AtomicMin)
 #undef PYASC_SIM_ASC_ATOMIC
+// The bitwise SIMT atomics (asc_atomic_and / asc_atomic_or / asc_atomic_xor pages, simt_api/device_atomic_functions.h):
+// int32_t / uint32_t on UB or GM, int64_t / uint64_t on GM; the atomicAnd / atomicOr / atomicXOr of kapi/simt_builtins.h.
+#define PYASC_SIM_ASC_BITWISE_ATOMIC(name, builtin)                                                \
+    template <typename T>                                                                          \
+    inline T name(T *address, std::type_identity_t<T> val) {                                        \
+        static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> ||                 \
+                          std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t>,               \
+                      #name ": the value type is int32_t, uint32_t, int64_t or uint64_t");          \
+        return builtin<T>(address, val);                                                           \
+    }
+PYASC_SIM_ASC_BITWISE_ATOMIC(asc_atomic_and, atomicAnd)
+PYASC_SIM_ASC_BITWISE_ATOMIC(asc_atomic_or, atomicOr)
+PYASC_SIM_ASC_BITWISE_ATOMIC(asc_atomic_xor, atomicXOr)
+#undef PYASC_SIM_ASC_BITWISE_ATOMIC
 template <typename T>
 inline T asc_atomic_cas(T *address, std::type_identity_t<T> compare, std::type_identity_t<T> val) {
     return AscendC::Simt::AtomicCas<T>(address, compare, val);

@@ -454,14 +454,27 @@ inline bool same_site(const PyascSimGmWrite &a, const PyascSimGmWrite &b) {
 
 // Compacts the recorded write ranges: sorts them by source line, then address, and merges the
 // overlapping or adjacent ranges of one line (a loop writing tile after tile becomes one range).
+// The records are ordered through an index permutation: sorting the C ABI structs themselves would swap them with
+// an unqualified swap() that finds, by argument-dependent lookup in the global namespace, a kernel's own global
+// `template <class T> void swap(T &, T &)` (public SIMT code declares one) and is ambiguous.
 inline void compact_writes(std::vector<PyascSimGmWrite> &w) {
     if (w.empty()) return;
-    std::sort(w.begin(), w.end(), [](const PyascSimGmWrite &a, const PyascSimGmWrite &b) {
+    std::vector<uint32_t> order(w.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+    std::sort(order.begin(), order.end(), [&w](uint32_t ia, uint32_t ib) {
+        const PyascSimGmWrite &a = w[ia], &b = w[ib];
         if (a.file != b.file) return std::less<const char *>()(a.file, b.file);
         if (a.line != b.line) return a.line < b.line;
         if (a.reserved != b.reserved) return a.reserved < b.reserved;
-        return a.begin < b.begin;
+        if (a.begin != b.begin) return a.begin < b.begin;
+        return ia < ib;
     });
+    {
+        std::vector<PyascSimGmWrite> sorted;
+        sorted.reserve(w.size());
+        for (uint32_t i : order) sorted.push_back(w[i]);
+        w.swap(sorted);
+    }
     size_t out = 0;
     for (size_t i = 1; i < w.size(); ++i) {
         if (same_site(w[i], w[out]) && w[i].begin <= w[out].end) {

@@ -1,0 +1,6 @@
+// The SIMT header public Ascend 950 kernels include for half2 (simt_api/asc_fp16.h: half2, make_half2,
+// __halves2half2): the simulator's kernel API provides what it has of it with kernel_operator.h (kapi/simt_api.h).
+#ifndef PYASC_SIM_SIMT_API_ASC_FP16_H_
+#define PYASC_SIM_SIMT_API_ASC_FP16_H_
+#include "kernel_operator.h"
+#endif  // PYASC_SIM_SIMT_API_ASC_FP16_H_
