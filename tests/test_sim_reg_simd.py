@@ -97,3 +97,23 @@ def test_store_outside_ub_is_reported(tmp_path):
     with pytest.raises(pyasc_acl.AclKernelError, match="local-out-of-bounds"):
         pyasc_acl.launch(fn, 1, (out,))
         pyasc.synchronize("sim")
+
+
+@pytest.mark.parametrize("dtype, length, blocks", [("float32", 200, 2), ("float16", 144, 3), ("float16", 16, 1)])
+def test_scaled_silu_half_and_float(binary, dtype, length, blocks):
+    """UpdateMask<T> with the element type: 64 float or 128 half lanes per VL (144 half = one VL + 16)."""
+    rng = np.random.default_rng(length)
+    x = (rng.standard_normal(length * blocks) * 3).astype(dtype)
+    alpha = np.float32(0.75)
+    y = pyasc.zeros((length * blocks,), dtype=dtype, device="sim")
+    pyasc.synchronize("sim")
+    name = "reg_silu_f32" if dtype == "float32" else "reg_silu_f16"
+    pyasc_acl.launch(binary.function(name), blocks, (_dev(x), y, np.uint32(length), alpha))
+    pyasc.synchronize("sim")
+    xs = x.astype(np.float32) * alpha
+    if dtype == "float16":  # each instruction rounds to half, as the register holds half
+        xs = xs.astype(np.float16).astype(np.float32)
+        want = (xs / (np.exp(-xs).astype(np.float16).astype(np.float32) + 1).astype(np.float16).astype(np.float32))
+        np.testing.assert_allclose(y.numpy().astype(np.float32), want, rtol=2e-3, atol=1e-3)
+    else:
+        np.testing.assert_allclose(y.numpy(), xs / (np.exp(-xs) + 1), rtol=1e-6, atol=1e-6)

@@ -153,4 +153,63 @@ extern "C" __global__ __aicore__ void reg_patterns(GM_ADDR x, GM_ADDR y, GM_ADDR
     DataCopy(yg, t[padded], len);
     DataCopy(zg, t[2 * padded], 192);
 }
+// The unqualified style of public 950 activation helpers: `MicroAPI::` through `using namespace AscendC`,
+// UpdateMask<T> with the element type, a VL-sized step from GetVecLen(), CeilDivision for the repeat count and a
+// SupportType static_assert. y = x * a / (1 + exp(-x * a)) (silu with a scale), half or float.
+template <typename T>
+__aicore__ inline void ScaledSiluVf(__ubuf__ T *dst, __ubuf__ T *src, float alpha, uint32_t count, const uint16_t repeatTimes)
+{
+    constexpr uint32_t oneRep = static_cast<uint32_t>(GetVecLen() / sizeof(T));
+    MicroAPI::RegTensor<T> x, t, y;
+    MicroAPI::MaskReg mask;
+    for (uint16_t i = 0; i < repeatTimes; ++i) {
+        mask = MicroAPI::UpdateMask<T>(count);
+        MicroAPI::DataCopy(x, src + i * oneRep);
+        MicroAPI::Muls(x, x, alpha, mask);
+        MicroAPI::Muls(t, x, -1.0f, mask);
+        MicroAPI::Exp(t, t, mask);
+        MicroAPI::Adds(t, t, 1.0f, mask);
+        MicroAPI::Div(y, x, t, mask);
+        MicroAPI::DataCopy(dst + i * oneRep, y, mask);
+    }
+}
+
+template <typename T>
+__aicore__ inline void ScaledSiluRows(GM_ADDR x, GM_ADDR y, uint32_t len, float alpha)
+{
+    static_assert(SupportType<T, half, float>(), "scaled silu: half or float");
+    GlobalTensor<T> xg, yg;
+    xg.SetGlobalBuffer((__gm__ T *)x + GetBlockIdx() * len, len);
+    yg.SetGlobalBuffer((__gm__ T *)y + GetBlockIdx() * len, len);
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQ;
+    TQue<TPosition::VECOUT, 1> outQ;
+    constexpr uint32_t oneRep = static_cast<uint32_t>(GetVecLen() / sizeof(T));
+    const uint16_t repeat = static_cast<uint16_t>(CeilDivision(len, oneRep));
+    pipe.InitBuffer(inQ, 1, repeat * GetVecLen());
+    pipe.InitBuffer(outQ, 1, repeat * GetVecLen());
+    LocalTensor<T> in = inQ.AllocTensor<T>();
+    DataCopy(in, xg, len);
+    inQ.EnQue(in);
+    LocalTensor<T> src = inQ.DeQue<T>();
+    LocalTensor<T> dst = outQ.AllocTensor<T>();
+    VF_CALL<ScaledSiluVf<T>>((__ubuf__ T *)dst.GetPhyAddr(), (__ubuf__ T *)src.GetPhyAddr(), alpha, len, repeat);
+    outQ.EnQue(dst);
+    inQ.FreeTensor(src);
+    LocalTensor<T> res = outQ.DeQue<T>();
+    DataCopy(yg, res, len);
+    outQ.FreeTensor(res);
+}
+
+extern "C" __global__ __aicore__ void reg_silu_f32(GM_ADDR x, GM_ADDR y, uint32_t len, float alpha)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    ScaledSiluRows<float>(x, y, len, alpha);
+}
+
+extern "C" __global__ __aicore__ void reg_silu_f16(GM_ADDR x, GM_ADDR y, uint32_t len, float alpha)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    ScaledSiluRows<half>(x, y, len, alpha);
+}
 #endif
