@@ -60,6 +60,7 @@ COMPILE_ARGS = {
     COMPAT / "simt_team_vote.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "simt_visited_bitmap.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "simt_vf_template.cpp": {"soc": "Ascend950PR_9599"},
+    COMPAT / "reg_simd_optim.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "topk_radix_config.cpp": {"soc": "Ascend950PR_9599"},
     # round 15 (study15a): DataCopyPad PaddingMode::Compact and the Simt warp reductions are the 950's;
     # the op project whose kernel writes GET_TILING_DATA without its semicolon

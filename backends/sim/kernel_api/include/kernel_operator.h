@@ -57,6 +57,7 @@
 #include "pyasc_sim/kapi/local_mem_allocator.h"  // LocalMemAllocator<Hardware>
 #include "pyasc_sim/kapi/pad_copy_builtins.h"  // copy_*_align_b*, DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl
 #include "pyasc_sim/kapi/simt.h"       // Ascend 950 SIMT: Simt::VF_CALL / asc_vf_call, GetThreadIdx, threadIdx
+#include "pyasc_sim/kapi/reg_simd.h"   // Ascend 950 SIMD VFs: Reg / MicroAPI RegTensor, MaskReg, VF_CALL<f>(args...)
 #include "pyasc_sim/kapi/cumsum.h"     // CumSum (CumSumConfig, CumSumInfo)
 #include "pyasc_sim/kapi/pad.h"        // Pad / UnPad (PadParams, UnPadParams, PadTiling, UnPadTiling)
 #include "pyasc_sim/kapi/quant.h"      // AscendQuant, AscendDequant, AscendAntiQuant
