@@ -106,7 +106,8 @@ class ReduceTiling(TilingStruct):
     rowsPerCore: T.uint32_t
     chunk: T.uint32_t
     batch: T.uint32_t
-    reserved: T.array(T.uint32_t, 3)
+    group: T.uint32_t
+    reserved: T.array(T.uint32_t, 2)
 
 
 class SoftmaxTiling(TilingStruct):
