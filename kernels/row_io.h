@@ -21,11 +21,10 @@ __aicore__ inline void BindRows(GlobalTensor<T> &g, GM_ADDR gm, uint32_t row0, u
 template <typename T, int32_t OUT_DEPTH = BUFFER_NUM>
 class RowStage {
 public:
-    // Tiling: rows, rowsPerCore, cols, chunk. false when this core has no rows. The VECIN buffers hold
-    // inElems elements (0: one chunk).
+    // Tiling: rows, rowsPerCore, cols, chunk. false when this core has no rows.
     template <typename Tiling>
     __aicore__ inline bool Init(TPipe &pipe, GM_ADDR xAddr, GM_ADDR yAddr, const Tiling &t, uint32_t yCols,
-                                uint32_t outElems, uint32_t inElems = 0) {
+                                uint32_t outElems) {
         // rows whose output is not whole blocks end in a scalar write on Ascend310P (CopyOut): there
         // the cores' rows start on a cache line of y
         const UniformItems items{reinterpret_cast<uint64_t>(yAddr), static_cast<uint64_t>(yCols) * sizeof(T)};
@@ -35,7 +34,7 @@ public:
         }
         BindRows(xGm, xAddr, row0, nrows, t.cols);
         BindRows(yGm, yAddr, row0, nrows, yCols);
-        pipe.InitBuffer(in_, BUFFER_NUM, (inElems != 0 ? inElems : t.chunk) * sizeof(T));
+        pipe.InitBuffer(in_, BUFFER_NUM, t.chunk * sizeof(T));
         pipe.InitBuffer(out_, OUT_DEPTH, outElems * sizeof(T));
         return true;
     }

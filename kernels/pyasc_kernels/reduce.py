@@ -29,10 +29,6 @@ def dtypes_of(name: str) -> tuple[Any, ...]:
     """The input dtypes reduce_kernel(name) runs."""
     return FLOATS + (EXACT_IN_FLOAT if name in ("max", "min") else ())
 BATCH = 256
-#: float32 sums / means bring up to GROUP chunks of a row into UB per DMA (kernels/reduce.cpp SumRow:
-#: two VECIN buffers of GROUP * CHUNK float32, 128 KiB of the UB); each chunk is still reduced alone
-#: and the chunk sums added in order, so the result does not depend on it
-GROUP = 4
 
 
 #: a row is cut into segments (reduced by the cores side by side, then combined by a second
@@ -78,9 +74,8 @@ def reduce_rows(x: Tensor, rows: int, cols: int, op: str, dtype: Any) -> Tensor:
     blocks, per_core = rt.split(rows, align=align, min_per_core=max(align, rt.MIN_PER_CORE // max(cols, 1)),
                                 cores=rt.vector_cores(device))
     chunk = min(CHUNK, -(-cols // 64) * 64)
-    group = min(GROUP, -(-cols // chunk)) if dtype == dt.float32 and op in ("sum", "mean") else 1
     tiling = tl.ReduceTiling(rows=rows, cols=cols, rowsPerCore=per_core, chunk=chunk,
-                             batch=min(BATCH, -(-per_core // 16) * 16), group=group)
+                             batch=min(BATCH, -(-per_core // 16) * 16))
     rt.launch(device, "reduce", f"reduce_{op}_{rt.DTYPE_NAMES[dtype]}", blocks, (x, out), tiling)
     return out
 

@@ -106,8 +106,7 @@ class ReduceTiling(TilingStruct):
     rowsPerCore: T.uint32_t
     chunk: T.uint32_t
     batch: T.uint32_t
-    group: T.uint32_t
-    reserved: T.array(T.uint32_t, 2)
+    reserved: T.array(T.uint32_t, 3)
 
 
 class SoftmaxTiling(TilingStruct):
