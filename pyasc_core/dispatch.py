@@ -84,7 +84,9 @@ def _value_key(a: Any, is_input: bool) -> Any:
 
 
 def _make_keyfn(kinds: tuple[bool, ...]) -> Any:
-    """Key of an all-positional call (fast paths for one and two inputs)."""
+    """Key of an all-positional call (fast paths for one and two inputs). A call that leaves trailing
+    parameters at their defaults (``pyasc.sum(x)``) has a key too: the given arguments' keys (a tuple
+    as long as the call, so it differs from every call passing more), the defaults being fixed."""
     if kinds == (True,):
         return _key1
     if kinds == (True, True):
@@ -92,7 +94,7 @@ def _make_keyfn(kinds: tuple[bool, ...]) -> Any:
     n = len(kinds)
 
     def keyfn(args: tuple) -> Any:
-        if len(args) != n:
+        if len(args) > n:
             return None
         return tuple(_value_key(a, k) for a, k in zip(args, kinds))
 

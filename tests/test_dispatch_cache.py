@@ -79,3 +79,47 @@ def test_defaulted_inputs_keep_their_defaults_on_cache_hits():
     a = pyasc.layer_norm(x, w, eps=1e-5)
     b = pyasc.layer_norm(x, w, eps=1e-5)  # cached: bias stays None
     np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def test_calls_leaving_trailing_parameters_at_their_defaults_are_cached():
+    """``pyasc.sum(x)`` (axis and keepdims left at their defaults) is a cached form like any other:
+    the meta runs once per form, cache hits hand the kernel the defaults, and forms passing more
+    arguments (even the default value itself) are their own entries."""
+    calls = {"meta": 0, "kernel": []}
+
+    def meta(x, axis=0, scale=1.0):
+        calls["meta"] += 1
+        return pyasc.TensorMeta(x.shape, x.dtype)
+
+    pyasc.library.define("tc::defaults_scale", "(Tensor x, int axis=0, float scale=1.0) -> Tensor", meta=meta,
+                         reference=lambda x, axis=0, scale=1.0: x * scale)
+
+    @pyasc.library.impl("tc::defaults_scale", "numpy")
+    def kernel(meta_out, x, axis, scale):
+        calls["kernel"].append((axis, scale))
+        return wrap_host(x.numpy() * np.float32(scale), x.device)
+
+    op = pyasc.ops.tc.defaults_scale
+    x = pyasc.tensor([1.0, 2.0], device="numpy")
+    for _ in range(4):
+        assert op(x).numpy().tolist() == [1.0, 2.0]
+    assert calls["meta"] == 1 and calls["kernel"] == [(0, 1.0)] * 4
+    assert op(x, 0, 3.0).numpy().tolist() == [3.0, 6.0]  # more arguments: another form
+    assert op(x, 0, 3.0).numpy().tolist() == [3.0, 6.0]
+    assert op(x, 1).numpy().tolist() == [1.0, 2.0]
+    assert calls["meta"] == 3 and calls["kernel"][4:] == [(0, 3.0), (0, 3.0), (1, 1.0)]
+    assert op(pyasc.tensor([1.0, 2.0, 3.0], device="numpy")).numpy().tolist() == [1.0, 2.0, 3.0]  # new shape
+    assert calls["meta"] == 4
+    with pytest.raises(pyasc.ArgumentError):
+        op(x, 0, 1.0, 2)  # too many: never a cached form
+
+
+def test_sum_with_default_axis_takes_the_cached_path(monkeypatch):
+    x = pyasc.tensor(np.arange(12, dtype=np.float32).reshape(3, 4), device="numpy")
+    assert float(pyasc.sum(x).numpy()) == 66.0
+    checked = []
+    original = type(pyasc.sum)._call_checked
+    monkeypatch.setattr(type(pyasc.sum), "_call_checked", lambda self, a, k: checked.append(1) or original(self, a, k))
+    for _ in range(3):
+        assert float(pyasc.sum(x).numpy()) == 66.0
+    assert checked == []

@@ -54,19 +54,24 @@ def segments_of(rows: int, cols: int, op: str, dtype: Any, cores: int) -> int:
     return best
 
 
-def reduce_rows(x: Tensor, rows: int, cols: int, op: str, dtype: Any) -> Tensor:
-    """(rows,) results of reducing each row of the contiguous (rows, cols) tensor x. A few long rows
-    are cut into equal segments reduced side by side (the op over segments), then the segments'
-    results are reduced per row (a mean: the mean of the equal segments' means)."""
-    device = x._device
+#: (device, rows, cols, op, dtype, cores, the module's sizes) -> the launches reduce_rows makes:
+#: decided, packed and uploaded once per shape (cleared with the kernels, ``KERNELS.clear``)
+_PLANS: dict[Any, tuple[tuple[int, int, int, Any], ...]] = rt.plan_cache()
+#: plans apply only while the block split is the glue's own (a test may replace it)
+_SPLIT = rt.split
+
+
+def _levels(device: Any, rows: int, cols: int, op: str, dtype: Any) -> list[tuple[int, int, int, Any]]:
+    """The launches reducing each row of a (rows, cols) tensor, in order: (rows, cols, blocks,
+    tiling) per level. A few long rows are cut into equal segments reduced side by side (the op over
+    segments), then the segments' results are reduced per row (a mean: the mean of the equal
+    segments' means); rows == 0 is one level with no launch (blocks 0)."""
     if rows > 0:
         parts = segments_of(rows, cols, op, dtype, rt.vector_cores(device))
         if parts > 1:
-            seg = reduce_rows(rt.alias(x, (rows * parts, cols // parts)), rows * parts, cols // parts, op, dtype)
-            return reduce_rows(seg, rows, parts, op, dtype)
-    out = rt.new_tensor((rows,), dtype, device)
+            return _levels(device, rows * parts, cols // parts, op, dtype) + _levels(device, rows, parts, op, dtype)
     if rows == 0:
-        return out
+        return [(0, cols, 0, None)]
     # each core's results are whole 32-byte blocks of out (8 float32 / 16 half values); long rows take
     # few rows per core, so a few long rows (a segmented sum's 64 segments) still spread over enough
     # blocks for the host threads to share them evenly (16 rows a core made 4 blocks of 16M elements)
@@ -76,8 +81,38 @@ def reduce_rows(x: Tensor, rows: int, cols: int, op: str, dtype: Any) -> Tensor:
     chunk = min(CHUNK, -(-cols // 64) * 64)
     tiling = tl.ReduceTiling(rows=rows, cols=cols, rowsPerCore=per_core, chunk=chunk,
                              batch=min(BATCH, -(-per_core // 16) * 16))
-    rt.launch(device, "reduce", f"reduce_{op}_{rt.DTYPE_NAMES[dtype]}", blocks, (x, out), tiling)
-    return out
+    return [(rows, cols, blocks, tiling)]
+
+
+def _plan(device: Any, rows: int, cols: int, op: str, dtype: Any) -> tuple[tuple[int, int, int, Any], ...]:
+    """_levels, cached per shape with its tilings pinned (uploaded once) while rt.split is the glue's."""
+    key = (device, rows, cols, op, dtype, rt.vector_cores(device), CHUNK, BATCH, MIN_SEGMENT)
+    plan = _PLANS.get(key)
+    if plan is None or rt.split is not _SPLIT:
+        plan = tuple(_levels(device, rows, cols, op, dtype))
+        if rt.split is _SPLIT:
+            if len(_PLANS) >= rt._PLANS_LIMIT:
+                _PLANS.clear()
+            plan = _PLANS[key] = tuple((r, c, b, t if t is None else rt.pin_tiling(device, t)) for r, c, b, t in plan)
+    return plan
+
+
+def reduce_rows(x: Tensor, rows: int, cols: int, op: str, dtype: Any) -> Tensor:
+    """(rows,) results of reducing each row of the contiguous (rows, cols) tensor x (of any shape with
+    rows * cols elements; the launches of :func:`_levels`). Every level's output is made first and the launches follow back to back, so a
+    segmented reduction's second launch is queued right behind the first (the stream worker posts
+    launches queued together in one request to the device)."""
+    device = x._device
+    plan = _plan(device, rows, cols, op, dtype)
+    outs = [rt.new_tensor((r,), dtype, device) for r, _, _, _ in plan]
+    if plan[0][2] == 0:  # no rows
+        return outs[0]
+    name = f"reduce_{op}_{rt.DTYPE_NAMES[dtype]}"
+    src = x  # the kernel takes its (rows, cols) from the tiling: no (rows * parts, cols // parts) alias
+    for (_, _, blocks, tiling), out in zip(plan, outs):
+        rt.launch(device, "reduce", name, blocks, (src, out), tiling)
+        src = out
+    return outs[-1]
 
 
 def reduce_kernel(name: str):

@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 #include <dlfcn.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
@@ -259,7 +260,19 @@ bool DeviceProcess::spawn_locked(std::string *error) {
     posix_spawnattr_setsigmask(&attr, &none);      // kernel code runs with no signal blocked
     posix_spawnattr_setsigdefault(&attr, &reset);
     posix_spawnattr_setpgroup(&attr, 0);           // Ctrl-C goes to the host, which decides
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+    short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP;
+    // The scheduling policy of the host's main thread, not of the thread spawning (a stream worker,
+    // SCHED_BATCH: see Stream::worker_loop), which a child inherits: under SCHED_BATCH a pool worker
+    // woken for a launch's blocks never preempts, so it waited for the end of another thread's slice
+    // (the host queueing the next launch) and a launch ran on one device thread for much of its time.
+    const int policy = sched_getscheduler(getpid());
+    sched_param param{};
+    if (policy >= 0 && policy != sched_getscheduler(0) && sched_getparam(getpid(), &param) == 0) {
+        posix_spawnattr_setschedpolicy(&attr, policy);
+        posix_spawnattr_setschedparam(&attr, &param);
+        flags |= POSIX_SPAWN_SETSCHEDULER;
+    }
+    posix_spawnattr_setflags(&attr, flags);
     pid_t pid = 0;
     const int rc = posix_spawn(&pid, exe.c_str(), &actions, &attr, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
