@@ -1,9 +1,8 @@
-"""float32 layer_norm / rms_norm batches (round 16, round 18): the float layout of KernelNorm::Batch
-(two UB chunks of calc for weight and bias; x stays in its VECIN buffer, x - mean goes to the output
-buffer and the squares to x's buffer; ReduceSum's documented minimum work space) lets the host give
-float rows a chunk 7/4 of BATCH_CHUNK (seven (., 1024) rows per batch instead of four; round 16's
-layout, with x - mean in calc, took 3/2). The launch must carry that chunk, run clean with the
-sanitizer on (UB bounds, initcheck, pipe-race), and give the bytes the one-row path gives."""
+"""float32 layer_norm / rms_norm batches (round 16): the float layout of KernelNorm::Batch (three UB
+chunks for x - mean, weight and bias; x stays in its VECIN buffer, the squares in the output buffer;
+ReduceSum's documented minimum work space) lets the host give float rows a chunk 3/2 of
+BATCH_CHUNK (six (., 1024) rows per batch instead of four). The launch must carry that chunk, run
+clean with the sanitizer on (UB bounds, initcheck), and give the bytes the one-row path gives."""
 
 from __future__ import annotations
 
@@ -35,7 +34,7 @@ def _launch(monkeypatch, layer, x, w, b, batched):
     return out.numpy(), seen[0]
 
 
-# rows per core that leave a partial last batch; narrow rows (many per batch: the most
+# rows per core that leave a partial last batch of six; narrow rows (many per batch: the most
 # reduction slots); rows of 2048 (three per batch)
 @pytest.mark.parametrize("shape", [(61, 1024), (200, 64), (11, 2048), (50, 128)])
 @pytest.mark.parametrize("layer", [True, False], ids=["layer_norm", "rms_norm"])
@@ -48,7 +47,7 @@ def test_float_batches_use_the_larger_chunk_and_keep_the_bits(monkeypatch, shape
     w = pyasc.tensor(rng.standard_normal(shape[1]).astype(np.float32), device="sim") if affine else None
     b = pyasc.tensor(rng.standard_normal(shape[1]).astype(np.float32), device="sim") if affine and layer else None
     batched, chunk = _launch(monkeypatch, layer, x, w, b, batched=True)
-    assert chunk == nn.BATCH_CHUNK * 7 // 4
+    assert chunk == nn.BATCH_CHUNK * 3 // 2
     assert chunk // shape[1] > nn.BATCH_CHUNK // shape[1]  # more rows per batch than the 16-bit types get
     alone, chunk_alone = _launch(monkeypatch, layer, x, w, b, batched=False)
     assert chunk_alone // shape[1] <= 1
