@@ -53,20 +53,19 @@ public:
         // denominators (den_)
         const uint32_t slots = batch_ > 2 ? batch_ : 2;
         if (batch_ > 1 && !kWidened<T>) {
-            // float batches compute in the VECIN and VECOUT buffers: x stays in its VECIN buffer,
-            // x - mean goes to the output buffer (the output is computed over it in place) and the
-            // squares to x's buffer (x is not read again once x - mean is out; rms_norm: the squares
-            // of x in the output buffer), so only weight and bias take whole chunks; red_ is
-            // ReduceSum's documented minimum work space for a row (RoundUp(cols, 64) results, whole
-            // blocks), which also takes the batch's Sqrt. Two chunks instead of six: the host gives
-            // float rows a larger chunk (more rows per batch, pyasc_kernels/nn.py)
+            // float batches: x stays in its VECIN buffer and the squares go to the output buffer, so
+            // only x - mean (tf_), weight and bias take whole chunks; red_ is ReduceSum's documented
+            // minimum work space for a row (RoundUp(cols, 64) results, whole blocks), which also
+            // takes the batch's Sqrt. Three chunks instead of six: the host gives float rows a
+            // larger chunk (more rows per batch, pyasc_kernels/nn.py)
             const uint32_t redElems = AlignBlock<float>((t_.cols + 63) / 64 > batch_ ? (t_.cols + 63) / 64 : batch_);
-            pipe_.InitBuffer(calc_, 2 * t_.chunk * sizeof(float) + redElems * 4 + 32 * slots +
+            pipe_.InitBuffer(calc_, 3 * t_.chunk * sizeof(float) + redElems * 4 + 32 * slots +
                                         AlignBlock<float>(batch_) * 4);
             LocalTensor<float> buf = calc_.Get<float>();
-            wf_ = buf;
-            bf_ = buf[t_.chunk];
-            red_ = buf[2 * t_.chunk];
+            tf_ = buf;
+            wf_ = buf[t_.chunk];
+            bf_ = buf[2 * t_.chunk];
+            red_ = buf[3 * t_.chunk];
             one_ = red_[redElems];
             den_ = one_[8 * slots];
         } else {
@@ -122,13 +121,6 @@ private:
         const uint32_t total = nr * cols;
         const float n = static_cast<float>(cols);
         LoadX(r, 0, total);
-        // the output buffer early: for float it holds x - mean (layer_norm) or the squares
-        // (rms_norm) before the output is computed over them (no tile of calc per batch)
-        LocalTensor<T> y = io_.Alloc();
-        LocalTensor<float> of = tf_;
-        if constexpr (!kWidened<T>) {
-            of = y.template ReinterpretCast<float>();
-        }
         LocalTensor<float> centred = xv_;  // x - mean
         if constexpr (LAYER) {
             for (uint32_t k = 0; k < nr; ++k) {
@@ -139,13 +131,18 @@ private:
             for (uint32_t k = 0; k < nr; ++k) {
                 float s = 0.0f;  // as Row: 0 + the one chunk's sum (a -0 sum becomes +0)
                 s += one_.GetValue(8 * k);
-                Adds(of[k * cols], xv_[k * cols], -(s / n), cols);
+                Adds(tf_[k * cols], xv_[k * cols], -(s / n), cols);
             }
-            centred = of;
+            centred = tf_;
         }
-        // the squares: 16-bit types in work_; float layer_norm in x's VECIN buffer (x is not read
-        // again), float rms_norm in the output buffer
-        const LocalTensor<float> sq = kWidened<T> ? work_ : (LAYER ? xv_ : of);
+        // the output buffer early: for float its tile holds the squares until the output overwrites
+        // them (one tile fewer touched per batch than squares in work_)
+        LocalTensor<T> y = io_.Alloc();
+        LocalTensor<float> of = tf_;
+        if constexpr (!kWidened<T>) {
+            of = y.template ReinterpretCast<float>();
+        }
+        const LocalTensor<float> sq = kWidened<T> ? work_ : of;
         Mul(sq, centred, centred, total);
         for (uint32_t k = 0; k < nr; ++k) {
             ReduceSum(one_[8 * k], sq[k * cols], red_, cols);

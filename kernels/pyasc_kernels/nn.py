@@ -25,14 +25,13 @@ CHUNK = 4096
 #: the checks themselves), 4% fewer with them off, and the same L1 misses (48 KiB L1: a batch's buffers
 #: exceed it at 2048 too). Round 5 measured 2048 ~5% faster with checks off on the loaded VM.
 BATCH_CHUNK = CHUNK
-#: float32 layer_norm / rms_norm batches take 7/4 of BATCH_CHUNK (round 16: 3/2; round 18: 7/4): a
-#: float batch computes in its VECIN and VECOUT buffers (x, x - mean in the output buffer, the squares
-#: in x's buffer once x is no longer read: kernels/norm.cpp), so its UB holds six chunks (two in, two
-#: out, weight, bias) instead of ten, and 7168 elements (a multiple of 64) still fit UB (192 KiB on
-#: Atlas A2; 8192 would not): seven (4096, 1024) rows per batch instead of four, so each per-batch
+#: float32 layer_norm / rms_norm batches take 3/2 of BATCH_CHUNK (round 16): a float batch keeps x in
+#: its VECIN buffer and computes the squares in the output buffer, so its UB holds seven chunks (two
+#: in, two out, x - mean, weight, bias) instead of ten, and 6144 elements (a multiple of 64) still fit
+#: UB (192 KiB on Atlas A2): six (4096, 1024) rows per batch instead of four, so each per-batch
 #: instruction (DMA, queue, flags, Sqrt, weight, bias), checked with the sanitizer on, is shared by
 #: more rows. Rows are computed alone: the results do not depend on it (bit for bit).
-FLOAT_NORM_BATCH_SCALE = (7, 4)
+FLOAT_NORM_BATCH_SCALE = (3, 2)
 #: softmax's batched chunk: its batch holds four UB buffers (not five to seven) and works per row
 #: (max, x - max, sum, scale) and per batch (DMA, Exp, flags): for (4096, 1024) float32 a 4096 chunk
 #: measured 2-10% less device CPU time than 2048 with checks on (4 rows per batch: fewer per-batch
