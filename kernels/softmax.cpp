@@ -102,6 +102,25 @@ private:
         }
     }
 
+    // The first step of a batch of nr rows loaded in xv_: each row's maximum m into its slot of
+    // one_ (ReduceMax, sv_ its work space), one V -> S flag, then dst row k = x row k + (-m), with
+    // m = -inf for a NaN maximum (as Row). Batch and BatchInOutput share it: dst is work_ or the
+    // output buffer.
+    __aicore__ inline void ShiftByRowMax(const LocalTensor<float> &dst, uint32_t nr) {
+        const uint32_t cols = t_.cols;
+        for (uint32_t k = 0; k < nr; ++k) {
+            ReduceMax(one_[8 * k], xv_[k * cols], sv_, cols);
+        }
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        for (uint32_t k = 0; k < nr; ++k) {
+            float m = BitsToFloat(0xff800000u);  // as Row: a NaN maximum leaves -inf
+            const float v = one_.GetValue(8 * k);
+            m = v > m ? v : m;
+            Adds(dst[k * cols], xv_[k * cols], -m, cols);
+        }
+    }
+
     // Rows [r, r + nr) of one chunk, as Row computes them with fewer instructions: the maxima and
     // the sums of the rows land in slots of one_ 32 bytes apart and are read after one V -> S flag;
     // x - max row by row into work_, Exp over the whole batch, then e * (1 / sum) row by row
@@ -111,17 +130,7 @@ private:
         const uint32_t cols = t_.cols;
         const uint32_t total = nr * cols;
         Load(r, 0, total);
-        for (uint32_t k = 0; k < nr; ++k) {
-            ReduceMax(one_[8 * k], xv_[k * cols], sv_, cols);  // sv_: work space
-        }
-        SetFlag<HardEvent::V_S>(EVENT_ID0);
-        WaitFlag<HardEvent::V_S>(EVENT_ID0);
-        for (uint32_t k = 0; k < nr; ++k) {
-            float m = BitsToFloat(0xff800000u);  // as Row: a NaN maximum leaves -inf
-            const float v = one_.GetValue(8 * k);
-            m = v > m ? v : m;
-            Adds(work_[k * cols], xv_[k * cols], -m, cols);
-        }
+        ShiftByRowMax(work_, nr);
         // softmax: Exp in place (work_ is not read again), so the batch touches one tile fewer;
         // log_softmax keeps x - max in work_ for its output
         const LocalTensor<float> e = LOG ? ef_ : work_;
@@ -171,19 +180,9 @@ private:
         const uint32_t cols = t_.cols;
         const uint32_t total = nr * cols;
         Load(r, 0, total);
-        for (uint32_t k = 0; k < nr; ++k) {
-            ReduceMax(one_[8 * k], xv_[k * cols], sv_, cols);  // sv_: work space
-        }
         LocalTensor<T> y = io_.Alloc();
         const LocalTensor<float> e = y.template ReinterpretCast<float>();
-        SetFlag<HardEvent::V_S>(EVENT_ID0);
-        WaitFlag<HardEvent::V_S>(EVENT_ID0);
-        for (uint32_t k = 0; k < nr; ++k) {
-            float m = BitsToFloat(0xff800000u);  // as Row: a NaN maximum leaves -inf
-            const float v = one_.GetValue(8 * k);
-            m = v > m ? v : m;
-            Adds(e[k * cols], xv_[k * cols], -m, cols);
-        }
+        ShiftByRowMax(e, nr);
         Drop();  // x is not read again
         Exp(e, e, total);
         for (uint32_t k = 0; k < nr; ++k) {
