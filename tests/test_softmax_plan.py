@@ -1,0 +1,92 @@
+"""softmax / log_softmax launch plans (pyasc_kernels/nn.py): a repeated call over the last axis of a
+contiguous tensor of the same dtype, shape and device launches from its plan (the tiling decided,
+packed and uploaded once; no kernel lookup), with the same results as the first call; other axes,
+non-contiguous inputs and replaced glue functions take the full path every time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pyasc
+
+nn = pytest.importorskip("pyasc_kernels.nn")
+
+
+def _ref(x: np.ndarray, axis: int, log: bool) -> np.ndarray:
+    x64 = x.astype(np.float64)
+    s = x64 - x64.max(axis=axis, keepdims=True)
+    if log:
+        return s - np.log(np.exp(s).sum(axis=axis, keepdims=True))
+    e = np.exp(s)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _lookups(monkeypatch) -> list[str]:
+    """The kernel lookups (rt.KERNELS.function) the glue makes from now on: the full path looks its
+    kernel up, a plan does not."""
+    seen: list[str] = []
+    real = nn.rt.KERNELS.function
+
+    def spy(family, name, device):
+        seen.append(name)
+        return real(family, name, device)
+
+    monkeypatch.setattr(nn.rt.KERNELS, "function", spy)
+    return seen
+
+
+@pytest.mark.parametrize("name,dtype,shape", [("softmax", np.float32, (37, 64)), ("log_softmax", np.float32, (5, 48)),
+                                              ("softmax", np.float16, (9, 32)), ("softmax", np.float32, (3, 1000))])
+def test_repeated_call_launches_from_its_plan(monkeypatch, name, dtype, shape):
+    rng = np.random.default_rng(sum(shape))
+    hosts = [(rng.standard_normal(shape) * 3).astype(dtype) for _ in range(3)]
+    hosts[2][1, 2] = np.nan  # a NaN row: the plan launches the same kernel
+    seen = _lookups(monkeypatch)
+    outs = []
+    for h in hosts:
+        outs.append(getattr(pyasc, name)(pyasc.tensor(h, device="sim"), -1).numpy())
+    assert len(seen) >= 1 and all(s.startswith(f"{name}_") for s in seen)
+    first = len(seen)
+    again = getattr(pyasc, name)(pyasc.tensor(hosts[0], device="sim"), axis=-1).numpy()
+    assert len(seen) == first  # the plan: no lookup
+    assert again.tobytes() == outs[0].tobytes()
+    tol = 2e-3 if dtype == np.float16 else 1e-5
+    for h, o in zip(hosts[:2], outs[:2]):  # new contents each call, not the first call's result
+        np.testing.assert_allclose(o.astype(np.float64), _ref(h, -1, name == "log_softmax"), rtol=tol, atol=tol)
+    assert np.isnan(outs[2][1]).all() and np.isfinite(outs[2][0]).all()
+
+
+def test_other_axes_and_views_take_the_full_path(monkeypatch):
+    host = np.random.default_rng(3).standard_normal((16, 24)).astype(np.float32)
+    x = pyasc.tensor(host, device="sim")
+    seen = _lookups(monkeypatch)
+    for _ in range(2):
+        got = pyasc.softmax(x, 0).numpy()  # axis 0: moved last by a copy, then back
+        np.testing.assert_allclose(got, _ref(host, 0, False), rtol=1e-5, atol=1e-6)
+    assert seen.count("softmax_float32") == 2
+    view = x.T  # not contiguous
+    for _ in range(2):
+        got = pyasc.softmax(view, -1).numpy()
+        np.testing.assert_allclose(got, _ref(host.T, -1, False), rtol=1e-5, atol=1e-6)
+    assert seen.count("softmax_float32") == 4
+
+
+def test_a_replaced_chunk_choice_is_not_bypassed(monkeypatch):
+    """A plan holds only while the glue's decisions are its own: a replaced _batch_chunk decides the
+    next launch (tests and measurements replace it)."""
+    x = pyasc.tensor(np.ones((8, 1024), dtype=np.float32), device="sim")
+    pyasc.softmax(x, -1)
+    pyasc.softmax(x, -1)  # planned
+    chunks = []
+    real = nn.tl.SoftmaxTiling
+
+    def spy(**fields):
+        chunks.append(fields["chunk"])
+        return real(**fields)
+
+    monkeypatch.setattr(nn.tl, "SoftmaxTiling", spy)
+    monkeypatch.setattr(nn, "_batch_chunk", lambda cols, batch_chunk=None: nn._chunk(cols))
+    got = pyasc.softmax(x, -1).numpy()
+    assert chunks == [1024]
+    np.testing.assert_allclose(got, np.full((8, 1024), 1 / 1024, dtype=np.float32), rtol=1e-6)
