@@ -1,7 +1,8 @@
-"""softmax / log_softmax launch plans (pyasc_kernels/nn.py): a repeated call over the last axis of a
-contiguous tensor of the same dtype, shape and device launches from its plan (the tiling decided,
-packed and uploaded once; no kernel lookup), with the same results as the first call; other axes,
-non-contiguous inputs and replaced glue functions take the full path every time."""
+"""Launch plans of the row ops (pyasc_kernels/nn.py): a repeated softmax / log_softmax over the last axis
+of a contiguous tensor, or layer_norm / rms_norm whose operands the kernel takes as they are, of the
+same dtypes, shapes, eps and device, launches from its plan (the tiling decided, packed and uploaded
+once; no kernel lookup), with the same results as the first call; other axes, non-contiguous inputs,
+operands that need a cast and replaced glue functions take the full path every time."""
 
 from __future__ import annotations
 
@@ -90,3 +91,61 @@ def test_a_replaced_chunk_choice_is_not_bypassed(monkeypatch):
     got = pyasc.softmax(x, -1).numpy()
     assert chunks == [1024]
     np.testing.assert_allclose(got, np.full((8, 1024), 1 / 1024, dtype=np.float32), rtol=1e-6)
+
+
+def _ln_ref(x, w, b, eps, layer):
+    x64 = x.astype(np.float64)
+    if layer:
+        x64 = x64 - x64.mean(axis=-1, keepdims=True)
+    y = x64 / np.sqrt((x64 * x64).mean(axis=-1, keepdims=True) + eps)
+    if w is not None:
+        y = y * w
+    if b is not None:
+        y = y + b
+    return y
+
+
+@pytest.mark.parametrize("layer,with_w,with_b", [(True, True, True), (True, False, False), (True, True, False),
+                                                 (False, True, False), (False, False, False)])
+def test_norm_repeated_call_launches_from_its_plan(monkeypatch, layer, with_w, with_b):
+    rng = np.random.default_rng(7)
+    shape = (19, 96)
+    hosts = [rng.standard_normal(shape).astype(np.float32) for _ in range(2)]
+    w = rng.standard_normal(shape[1]).astype(np.float32) if with_w else None
+    b = rng.standard_normal(shape[1]).astype(np.float32) if with_b and layer else None
+    dw = None if w is None else pyasc.tensor(w, device="sim")
+    db = None if b is None else pyasc.tensor(b, device="sim")
+
+    def call(h, eps=1e-5):
+        x = pyasc.tensor(h, device="sim")
+        if layer:
+            return pyasc.layer_norm(x, dw, db, eps=eps).numpy()
+        return pyasc.rms_norm(x, dw, eps=eps).numpy()
+
+    seen = _lookups(monkeypatch)
+    outs = [call(h) for h in hosts]
+    first = len(seen)
+    assert first >= 1
+    again = call(hosts[0])
+    assert len(seen) == first  # the plan: no lookup
+    assert again.tobytes() == outs[0].tobytes()
+    for h, o in zip(hosts, outs):
+        np.testing.assert_allclose(o.astype(np.float64), _ln_ref(h, w, b, 1e-5, layer), rtol=1e-4, atol=1e-4)
+    other = call(hosts[0], eps=0.5)  # another eps: its own launch (and plan), its own result
+    assert len(seen) > first
+    planned = len(seen)
+    assert call(hosts[0], eps=0.5).tobytes() == other.tobytes() and len(seen) == planned
+    np.testing.assert_allclose(other.astype(np.float64), _ln_ref(hosts[0], w, b, 0.5, layer), rtol=1e-4, atol=1e-4)
+
+
+def test_norm_operands_needing_a_cast_take_the_full_path(monkeypatch):
+    rng = np.random.default_rng(8)
+    h = rng.standard_normal((6, 64)).astype(np.float16)
+    w = rng.standard_normal(64).astype(np.float32)  # float32 weight: x is cast to the result dtype
+    x, dw = pyasc.tensor(h, device="sim"), pyasc.tensor(w, device="sim")
+    seen = _lookups(monkeypatch)
+    for _ in range(2):
+        got = pyasc.layer_norm(x, dw, None, eps=1e-5).numpy()
+        np.testing.assert_allclose(got.astype(np.float64), _ln_ref(h.astype(np.float32), w, None, 1e-5, True),
+                                   rtol=1e-3, atol=1e-3)
+    assert seen.count("layer_norm_float32") == 2
