@@ -32,6 +32,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "pyasc_sim/kapi/data_copy.h"
 #include "pyasc_sim/kapi/pad_copy_builtins.h"  // pyasc_sim::kapi::ub_view
@@ -131,20 +132,18 @@ inline void vcadd(__ubuf__ float *dst, __ubuf__ float *src, uint8_t repeat, uint
 
 inline int64_t get_acc_val(PYASC_SIM_CCE_LOC) { return pyasc_sim::kapi::cce::get_acc_val(loc); }
 
-#define PYASC_SIM_VECTOR_DUP(T)                                                                                   \
-    inline void vector_dup(__ubuf__ T *dst, T src, uint8_t repeat, uint16_t dstBlockStride,                       \
-                           uint16_t /*srcBlockStride*/, uint16_t dstRepeatStride, uint16_t /*srcRepeatStride*/,   \
-                           PYASC_SIM_CCE_LOC) {                                                                   \
-        pyasc_sim::kapi::cce::vector_dup(dst, src, repeat, dstBlockStride, dstRepeatStride, loc);                 \
-    }
-PYASC_SIM_VECTOR_DUP(bfloat16_t)
-PYASC_SIM_VECTOR_DUP(float)
-PYASC_SIM_VECTOR_DUP(int32_t)
-PYASC_SIM_VECTOR_DUP(uint16_t)
-PYASC_SIM_VECTOR_DUP(uint32_t)
-PYASC_SIM_VECTOR_DUP(int16_t)
-PYASC_SIM_VECTOR_DUP(half)
-#undef PYASC_SIM_VECTOR_DUP
+// A template over the seven documented element types (not seven plain overloads): a plain function's body would
+// instantiate Duplicate<bfloat16_t> in every kernel, which the dtype tables refuse on the Atlas inference series.
+template <typename T, typename S,
+          std::enable_if_t<std::is_same<T, bfloat16_t>::value || std::is_same<T, float>::value ||
+                               std::is_same<T, int32_t>::value || std::is_same<T, uint16_t>::value ||
+                               std::is_same<T, uint32_t>::value || std::is_same<T, int16_t>::value ||
+                               std::is_same<T, half>::value,
+                           int> = 0>
+inline void vector_dup(__ubuf__ T *dst, S src, uint8_t repeat, uint16_t dstBlockStride, uint16_t /*srcBlockStride*/,
+                       uint16_t dstRepeatStride, uint16_t /*srcRepeatStride*/, PYASC_SIM_CCE_LOC) {
+    pyasc_sim::kapi::cce::vector_dup(dst, static_cast<T>(src), repeat, dstBlockStride, dstRepeatStride, loc);
+}
 
 #define PYASC_SIM_VOR(T)                                                                                          \
     inline void vor(__ubuf__ T *dst, __ubuf__ T *src0, __ubuf__ T *src1, uint8_t repeat, uint8_t dstBlockStride,  \
