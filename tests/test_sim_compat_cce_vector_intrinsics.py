@@ -44,3 +44,17 @@ def test_vtranspose_vor_vector_dup_copy(kernels):
     pyasc_acl.launch(kernels.function("int16_transpose_or"), 1, (pyasc.tensor(x.ravel(), device="sim"), y))
     pyasc.synchronize("sim")
     np.testing.assert_array_equal(y.numpy().reshape(16, 16), x.T)
+
+
+def test_scatter_vnchwconv_names_itself_as_unsupported(kernels):
+    w = pyasc.zeros((8,), dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("scatter_vnchwconv_call"), 1, (w,))
+    with pytest.raises(pyasc_acl.AclKernelError, match=r"scatter_vnchwconv_b16 is not supported"):
+        pyasc.synchronize("sim")
+
+
+def test_get_acc_val_before_any_vcadd_is_reported(kernels):
+    y = pyasc.zeros((1,), dtype="int64", device="sim")
+    pyasc_acl.launch(kernels.function("acc_val_unset"), 1, (y,))
+    with pytest.raises(pyasc_acl.AclKernelError, match=r"vector-register.*get_acc_val"):
+        pyasc.synchronize("sim")

@@ -109,3 +109,30 @@ extern "C" __global__ __aicore__ void int16_transpose_or(GM_ADDR x, GM_ADDR y)
     DataCopy(yGm, res, 256);
     qout.FreeTensor(res);
 }
+
+// The 310P branch of such kernels: VA registers then scatter_vnchwconv_b16, which the simulator declares but
+// does not run (no public page gives the register layout of its 16 addresses): the call reports it.
+extern "C" __global__ __aicore__ void scatter_vnchwconv_call(GM_ADDR x)
+{
+    TPipe pipe;
+    TBuf<> buf;
+    pipe.InitBuffer(buf, 2 * 16 * 16 * sizeof(int16_t));
+    LocalTensor<int16_t> t = buf.Get<int16_t>();
+    __ubuf__ int16_t *base = (__ubuf__ int16_t *)t.GetPhyAddr();
+    uint64_t dstRegs[8], srcRegs[8];
+    for (int i = 0; i < 8; ++i) {
+        dstRegs[i] = (uint64_t)(base + 16 * i);
+        srcRegs[i] = (uint64_t)(base + 256 + 16 * i);
+    }
+    set_va_reg_sb(VA0, dstRegs);
+    set_va_reg_sb(VA2, srcRegs);
+    scatter_vnchwconv_b16(VA0, VA2, 1, 0, 0);
+}
+
+// get_acc_val() with no vcadd mode 1 before it in the block: SPR.ACC_VAL holds nothing yet.
+extern "C" __global__ __aicore__ void acc_val_unset(GM_ADDR y)
+{
+    GlobalTensor<int64_t> yGm;
+    yGm.SetGlobalBuffer((__gm__ int64_t *)y, 1);
+    yGm.SetValue(0, get_acc_val());
+}
