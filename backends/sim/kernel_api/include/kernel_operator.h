@@ -82,6 +82,7 @@
 #include "pyasc_sim/kapi/init_output.h"  // InitOutput (InitGlobalMemory's earlier spelling)
 #include "pyasc_sim/kapi/select_bytes_mask.h"  // SelectWithBytesMask (SelectWithBytesMaskShapeInfo)
 #include "pyasc_sim/kapi/cce_copy.h"   // copy_gm_to_ubuf / copy_ubuf_to_gm (CCE general data move), get_imm
+#include "pyasc_sim/kapi/cce_vector_intrinsics.h"  // vcadd / get_acc_val, vector_dup, vor, vtranspose, copy_ubuf_to_ubuf, VA registers
 #include "pyasc_sim/kapi/ffts_sync.h"   // ffts_cross_core_sync / wait_flag_dev (CCE cross-core sync intrinsics)
 #include "pyasc_sim/kapi/fixpipe_l1.h"  // Fixpipe L0C -> L1 (FixpipeParamsV220), the older FixpipeParams<T> / Nz2NdParams
 #include "pyasc_sim/kapi/hf32.h"       // SetHF32Mode (bool / HF32Mode), SetHF32TransMode

@@ -143,8 +143,10 @@ struct VecRegs {
     const uint64_t *vdeq = nullptr;  // mode 3: the 128-byte UB tensor of 16 parameter sets
     uint64_t cmpmask[2] = {0, 0};    // the 128-bit CmpMask register
     bool cmp_set = false;
-    unsigned char acc[8] = {};       // ReduceSum (count form) result
+    unsigned char acc[8] = {};       // ReduceSum (count form) / vcadd mode-1 result (SPR.ACC_VAL)
     bool acc_set = false;
+    uint64_t va[8][8] = {};          // the vector address registers VA0..VA7 (set_va_reg_sb), 8 UB addresses each
+    uint8_t va_set = 0;              // bit r: VAr was written
 };
 
 struct BlockState {
