@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pyasc_core.errors import PyascError
 
-from . import _stubgen, bisheng_syntax, cache, mix_build, pch, task_infer, tpl
+from . import _stubgen, bisheng_syntax, cache, mix_build, pch, simt_soc, task_infer, tpl
 from .cache import KernelCacheError
 
 
@@ -44,6 +44,19 @@ class KernelBuildError(PyascError, RuntimeError):
 class KernelCompileError(KernelBuildError):
     """The compiler rejected an Ascend C source: the message starts with ``file:line: error`` and
     holds the compiler's output."""
+
+
+class SimtUnavailableError(KernelCompileError):
+    """SIMT code (``asc_vf_call`` / ``Simt::VF_CALL``, ``__simt_vf__``, ``threadIdx``, ``__sync_workitems``, ...)
+    built for a SoC without SIMT (every SoC but the Ascend 950): ``api`` is the SIMT name the compiler reported
+    unknown, ``soc`` the SoC built for; the message gives the ``soc=`` / ``--soc`` value that has SIMT
+    (:mod:`pyasc_sim.simt_soc`). The build fails, as it does for that NPU."""
+
+    def __init__(self, message: str, *, api: str = "", soc: str = "", file: str = "", line: int = 0,
+                 output: str = "") -> None:
+        super().__init__(message, file=file, line=line, output=output)
+        self.api = api
+        self.soc = soc
 
 
 def cache_dir() -> str:
@@ -305,7 +318,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
         sys_ws = tiling_header is not None or any(fl == "-DHAVE_WORKSPACE" or fl.startswith("-DHAVE_WORKSPACE=")
                                                   for fl in flags)
         cached = _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0,
-                        instances, tpl_args, tiling_key, sys_workspace=sys_ws, aicore_attr=aicore_attr)
+                        instances, tpl_args, tiling_key, sys_workspace=sys_ws, aicore_attr=aicore_attr,
+                        soc=_soc_name(soc))
     if output is None:
         return cached
     return _copy_out(cached, os.path.abspath(os.fspath(output)))
@@ -398,7 +412,8 @@ def _private_copy(tmpdir: str, text: str, shown: str) -> str:
 def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[str] | None,
            flags: list[str], cxx: str, inc: str, root: str, checks: bool, launches: bool = False,
            instances: Sequence[str] = (), tpl_args: dict[str, int] | Sequence[int] | None = None,
-           tiling_key: int | None = None, sys_workspace: bool = False, aicore_attr: bool = False) -> str:
+           tiling_key: int | None = None, sys_workspace: bool = False, aicore_attr: bool = False,
+           soc: str | None = None) -> str:
     tmpdir = cache.build_dir(root, prefix=f"build_{key[:8]}_")
     try:
         # source text: messages point at a kept copy in the cache (for people; never compiled)
@@ -445,7 +460,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
             vector_only = sorted(n for n, t in _stubgen.find_templates(pre, shown).items() if t.vector_only) \
                 if launches else []
             _build_mixed(tmpdir, prelude, found, checks, flags, common, cxx, shown, tmp_out, sys_workspace, vector_only,
-                         infer)
+                         infer, soc)
             return cache.publish(root, f"ascendc_{key}", tmp_out)
         stub = os.path.join(tmpdir, "stubs.cpp")
         with open(stub, "w", encoding="utf-8") as f:
@@ -455,7 +470,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         cmd = [cxx, *flags, *common, stub, "-o", tmp_out]
         proc = _run_with_pch(cmd, flags, text, root, cxx, inc)
         if proc.returncode != 0:
-            _raise_compile_error(proc.stderr, shown, cmd)
+            _raise_compile_error(proc.stderr, shown, cmd, soc)
         return cache.publish(root, f"ascendc_{key}", tmp_out)
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
@@ -463,7 +478,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
 
 def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: list[str], common: list[str],
                  cxx: str, shown: str, tmp_out: str, sys_workspace: bool = False,
-                 vector_only: Sequence[str] = (), infer: bool = False) -> None:
+                 vector_only: Sequence[str] = (), infer: bool = False, soc: str | None = None) -> None:
     """Build a mixed kernel once per core kind into ``tmp_out`` (:mod:`pyasc_sim.mix_build`): the cube
     and vector passes compile at the same time, the vector pass's symbols are renamed, one link."""
     procs = []
@@ -481,7 +496,7 @@ def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: li
         if proc.returncode != 0:
             for _, other in procs:
                 other.wait()
-            _raise_compile_error(err, shown, cmd)
+            _raise_compile_error(err, shown, cmd, soc)
     aiv = os.path.join(tmpdir, "aiv_renamed.o")
     try:
         mix_build.rename_vector_pass(cxx, os.path.join(tmpdir, "aiv.o"), aiv,
@@ -494,7 +509,7 @@ def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: li
     cmd = [cxx, *mix_build.link_flags(flags), os.path.join(tmpdir, "aic.o"), aiv, "-o", tmp_out]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
-        _raise_compile_error(proc.stderr, shown, cmd)
+        _raise_compile_error(proc.stderr, shown, cmd, soc)
 
 
 def _run_with_pch(cmd: list[str], flags: list[str], text: str, root: str, cxx: str, inc: str):
@@ -702,11 +717,16 @@ SOC_UB_BYTES = {"Ascend950PR_9599": 253952}
 _CORES = ("vec", "cube", "mix")
 
 
+def _soc_name(soc: str | None) -> str:
+    """The SoC a build is for: ``soc``, else ``PYASC_SIM_SOC``, else Ascend910B1 (as :func:`arch_defines` reads it)."""
+    return soc if soc is not None else (os.environ.get("PYASC_SIM_SOC") or "Ascend910B1")
+
+
 def arch_defines(soc: str | None = None, core: str = "vec") -> list[str]:
     """The ``-D`` flags the NPU toolchain's architecture macros become for ``soc`` (default
     ``PYASC_SIM_SOC``, else Ascend910B1) and the core kind ``core`` ("vec", "cube" or "mix"), plus
     the CPU-debug macros (``ASCENDC_CPU_DEBUG``, ``__CCE_KT_TEST__``) so guarded host code is left out."""
-    name = soc if soc is not None else (os.environ.get("PYASC_SIM_SOC") or "Ascend910B1")
+    name = _soc_name(soc)
     if name not in SOC_ARCH:
         raise KernelBuildError(f"unknown SoC {name!r} for the simulator's architecture macros; known SoCs: "
                                f"{', '.join(sorted(SOC_ARCH))} (set soc= or PYASC_SIM_SOC to one of them)")
@@ -985,7 +1005,25 @@ def explicit_instantiations(source: str | os.PathLike, instances: Sequence[str],
                    for k in wanted)
 
 
-def _raise_compile_error(output: str, path: str, cmd: list[str] | None = None) -> None:
+def _raise_simt_error(output: str, path: str, cmd: Sequence[str] | None, soc: str | None) -> None:
+    """Raise :class:`SimtUnavailableError` when a build without SIMT (``cmd``'s architecture macros are not the
+    Ascend 950's) failed on a SIMT API (:func:`simt_soc.find`); else nothing."""
+    if not cmd or "-D__CCE_AICORE__=310" in cmd:
+        return
+    use = simt_soc.find(output)
+    if use is None:
+        return
+    arch = next((int(f.partition("=")[2]) for f in cmd if f.startswith("-D__NPU_ARCH__=")), 0)
+    name = soc or next((n for n, a in SOC_ARCH.items() if a[1] == arch), "this SoC")
+    lines = output.strip().splitlines()
+    shown = "\n".join(lines[:60]) + (f"\n... ({len(lines) - 60} more lines)" if len(lines) > 60 else "")
+    raise SimtUnavailableError(f"{simt_soc.message(use, name, arch)}\ncompiling {path} for the simulator failed; the "
+                               f"compiler said:\n{shown}", api=use.api, soc=name, file=use.file or path,
+                               line=use.line, output=output)
+
+
+def _raise_compile_error(output: str, path: str, cmd: list[str] | None = None, soc: str | None = None) -> None:
+    _raise_simt_error(output, path, cmd, soc)
     output = output.strip()
     file, line, msg = _first_error(output)
     if not file:

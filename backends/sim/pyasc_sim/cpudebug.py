@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from . import _stubgen, mix_build
 from .build import (KernelBuildError, KernelCompileError, _compiler, _first_error, _kernel_api_include, _local_includes,
-                    arch_defines, simt_flags)
+                    _raise_simt_error, _soc_name, arch_defines, simt_flags)
 
 __all__ = ["build", "cmake_module", "compile_object", "run"]
 
@@ -77,8 +77,9 @@ def compile_object(source: str | os.PathLike, output: str | os.PathLike, *, debu
     return out
 
 
-def _check(proc: subprocess.CompletedProcess, cmd: list[str], source: str) -> None:
+def _check(proc: subprocess.CompletedProcess, cmd: list[str], source: str, soc: str | None = None) -> None:
     if proc.returncode != 0:
+        _raise_simt_error(proc.stderr, source, cmd, _soc_name(soc))  # SIMT code built for a SoC without SIMT
         file, line, msg = _first_error(proc.stderr)
         where = f"{file}:{line}" if line else (file or source)
         raise KernelCompileError(f"{where}: error: {msg or 'the build failed'}\nbuilding the CPU-debug program "
@@ -92,7 +93,7 @@ class _Compile:
 
     def __init__(self, source: str, output: str, *, debug: bool, include_dirs: Sequence[str],
                  extra_flags: Sequence[str], soc: str | None, cxx: str) -> None:
-        self.source, self.output, self.cxx = source, output, cxx
+        self.source, self.output, self.cxx, self.soc = source, output, cxx, soc
         inc = _kernel_api_include()
         dirs: list[str] = []
         for d in [os.path.dirname(source), *(os.path.abspath(d) for d in include_dirs)]:
@@ -152,7 +153,7 @@ class _Compile:
             if proc.returncode != 0 and failed is None:
                 failed = (cmd, err)
         if failed is not None:
-            _check(subprocess.CompletedProcess(failed[0], 1, "", failed[1]), failed[0], self.source)
+            _check(subprocess.CompletedProcess(failed[0], 1, "", failed[1]), failed[0], self.source, self.soc)
         if self.kernels is None:
             return
         base = os.path.splitext(self.output)[0]

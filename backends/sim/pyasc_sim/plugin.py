@@ -215,6 +215,8 @@ def _cpu_debug_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("--build-only", action="store_true", help="build, do not run")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], help="extra include directory")
     parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
+    parser.add_argument("--soc", help="SoC whose architecture macros to define (default PYASC_SIM_SOC, else "
+                        "Ascend910B1; Ascend950PR_9599 for SIMT code)")
 
 
 def _cpu_debug_run(args) -> int:  # type: ignore[no-untyped-def]
@@ -229,13 +231,15 @@ def _cpu_debug_run(args) -> int:  # type: ignore[no-untyped-def]
     for item in it:  # options may follow the sources too
         if item in ("--debug", "--serial", "--build-only"):
             setattr(args, item[2:].replace("-", "_"), True)
-        elif item in ("-o", "--output", "-I", "-D"):
+        elif item in ("-o", "--output", "-I", "-D", "--soc"):
             value = next(it, None)
             if value is None:
                 print(f"pyasc cpu-debug: {item} needs a value", file=sys.stderr)
                 return 2
             if item in ("-o", "--output"):
                 args.output = value
+            elif item == "--soc":
+                args.soc = value
             else:
                 (args.include_dirs if item == "-I" else args.defines).append(value)
         else:
@@ -247,7 +251,7 @@ def _cpu_debug_run(args) -> int:  # type: ignore[no-untyped-def]
     with tempfile.TemporaryDirectory(prefix="pyasc_cpu_debug_") as tmp:
         out = args.output or os.path.join(tmp, os.path.splitext(os.path.basename(sources[0]))[0])
         exe = cpudebug.build(sources, out, debug=args.debug, include_dirs=args.include_dirs,
-                             extra_flags=[f"-D{d}" for d in args.defines])
+                             extra_flags=[f"-D{d}" for d in args.defines], soc=args.soc)
         if args.build_only:
             print(exe)
             return 0
