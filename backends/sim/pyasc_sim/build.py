@@ -160,6 +160,17 @@ def _local_includes(text: str, directory: str, seen: set[str]) -> list[bytes]:
     return out
 
 
+def _include_dir_headers(text: str, src_dir: str, extra_flags: Sequence[str], inc: str) -> list[str]:
+    """The headers the source reaches through the ``-I`` directories of ``extra_flags`` (recursively, searched as
+    :func:`compile`'s command line searches: quoted includes from the includer's directory, the kernel API, the
+    source's directory, then the -I directories; angle-bracket includes from the -I directories), not the kernel
+    API's: [] without -I directories."""
+    dirs = bisheng_syntax.include_dirs(extra_flags)
+    if not dirs:
+        return []
+    return bisheng_syntax.reachable_headers(text, src_dir, [inc, src_dir, *dirs, inc], [*dirs, inc], inc)
+
+
 def _first_error(output: str) -> tuple[str, int, str]:
     """(file, line, message) of the compiler's first error, or ('', 0, '')."""
     m = _DIAG_RE.search(output)
@@ -253,8 +264,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     Values the declaration or no ``ASCENDC_TPL_ARGS_SEL`` allows raise ``tpl.TemplateArgumentError``.
 
     Binaries are cached in :func:`cache_dir` under a hash of the source, the contents of the
-    headers it includes with quotes from its own directory, the flags, the compiler and the
-    kernel API headers, so compiling an unchanged source again returns at once. A cached binary is
+    headers it includes with quotes from its own directory and of those it reaches through the ``-I``
+    directories of ``extra_flags``, the flags, the compiler and the kernel API headers, so compiling an unchanged source again returns at once. A cached binary is
     returned only if its content still matches the sha256 recorded when it was built.
 
     The compiler always sees the caller's own text (written with a ``#line`` naming the source to a
@@ -263,7 +274,9 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     finds the source's own directory (``-iquote``; for source text, the current directory).
 
     Raises :class:`KernelCompileError` (a ``pyasc.PyascError``) on a compile error, its message
-    starting with the source's ``file:line`` and holding the compiler's output,
+    starting with the source's ``file:line`` and holding the compiler's output (its subclass
+    :class:`SimtUnavailableError` when SIMT code is built for a SoC without SIMT: it names the API and
+    ``soc="Ascend950PR_9599"``),
     :class:`KernelBuildError` for a kernel signature the launch ABI cannot pass, no kernels, or an
     unknown name in ``kernels``, and :class:`KernelCacheError` when the cache directory is not
     safe to use.
@@ -291,8 +304,10 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     isa_flags, isa_key = target_isa(cxx, isa)
     src_dir = os.path.dirname(path) if path else os.getcwd()
     own_headers = _local_includes(text, src_dir, set())
+    # the headers found through -I include directories (part of the key: a change in one misses the cache)
+    include_headers = _include_dir_headers(text, src_dir, extra_flags, inc)
     # the NPU compiler's `[aicore]` function attribute, spelled __aicore__ for g++ (pyasc_sim.bisheng_syntax)
-    aicore_attr = bisheng_syntax.uses_aicore_attribute([text, *own_headers])
+    aicore_attr = bisheng_syntax.uses_aicore_attribute([text, *own_headers, *(_file_bytes(h) for h in include_headers)])
     if aicore_attr:
         build_text = bisheng_syntax.rewrite(build_text)[0]
     if tiling_key is None and tpl_args is None and not any(f.startswith("-DTILING_KEY_VAR") for f in extra_flags):
@@ -308,7 +323,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     for part in (_LAYOUT.encode(), text.encode(), cxx.encode(), "\0".join(flags).encode(), repr(kernels).encode(), repr(instances).encode(),
                  _header_version(inc).encode(), _stubgen.STUB_VERSION.encode(), src_dir.encode(), isa_key.encode(),
                  (path or "").encode(), repr(tpl_args).encode(), *own_headers,
-                 *(_file_bytes(f) for f in project_files)):
+                 *(_file_bytes(f) for f in project_files), *(_file_bytes(h) for h in include_headers)):
         h.update(part)
         h.update(b"\0\1")
     key = h.hexdigest()[:32]
@@ -319,7 +334,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
                                                   for fl in flags)
         cached = _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0,
                         instances, tpl_args, tiling_key, sys_workspace=sys_ws, aicore_attr=aicore_attr,
-                        soc=_soc_name(soc))
+                        soc=_soc_name(soc), include_headers=include_headers if aicore_attr else ())
     if output is None:
         return cached
     return _copy_out(cached, os.path.abspath(os.fspath(output)))
@@ -413,14 +428,19 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
            flags: list[str], cxx: str, inc: str, root: str, checks: bool, launches: bool = False,
            instances: Sequence[str] = (), tpl_args: dict[str, int] | Sequence[int] | None = None,
            tiling_key: int | None = None, sys_workspace: bool = False, aicore_attr: bool = False,
-           soc: str | None = None) -> str:
+           soc: str | None = None, include_headers: Sequence[str] = ()) -> str:
     tmpdir = cache.build_dir(root, prefix=f"build_{key[:8]}_")
     try:
         # source text: messages point at a kept copy in the cache (for people; never compiled)
         shown = path if path is not None else cache.publish_source(root, text)
         copy = _private_copy(tmpdir, text, shown)
+        pch_flags = flags  # the flags that pick the precompiled header (never the private tree's random path)
         if aicore_attr:  # its own headers with `[aicore]` rewritten, found before the originals
             bisheng_syntax.mirror_headers(tmpdir, src_dir, text, inc)
+            if include_headers:  # and those of its -I directories, each found in a private tree first
+                tree = os.path.join(tmpdir, "aicore_tree")
+                bisheng_syntax.mirror_tree(tree, include_headers)
+                flags = bisheng_syntax.mirrored_dirs(tree, flags)
         quote_dirs = [inc, src_dir]  # pyasc's kernel_operator.h before anything of the caller's
         try:
             pre = _stubgen.preprocess(copy, [inc], cxx, quote_dirs=quote_dirs, flags=_pp_flags(flags))
@@ -429,7 +449,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         if tpl_args is not None or tiling_key is not None:
             extra, key_flag = _tpl_instances(pre, shown, tpl_args, tiling_key)
             instances = sorted({*instances, *extra})
-            flags = [*flags, *key_flag]
+            flags, pch_flags = [*flags, *key_flag], [*pch_flags, *key_flag]
         try:
             found = _stubgen.find_kernels(pre, shown, list(instances))
         except _stubgen.StubError as exc:
@@ -468,7 +488,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
             if infer:
                 f.write(task_infer.stub_definition())
         cmd = [cxx, *flags, *common, stub, "-o", tmp_out]
-        proc = _run_with_pch(cmd, flags, text, root, cxx, inc)
+        proc = _run_with_pch(cmd, pch_flags, text, root, cxx, inc)
         if proc.returncode != 0:
             _raise_compile_error(proc.stderr, shown, cmd, soc)
         return cache.publish(root, f"ascendc_{key}", tmp_out)
