@@ -636,7 +636,7 @@ def tiling_headers(tiling_header: str | os.PathLike) -> list[str]:
                 with open(full, encoding="utf-8", errors="replace") as f:
                     if "BEGIN_TILING_DATA_DEF" in f.read():
                         found.append(full)
-        if not found and not launches:  # a launch file of template kernels has only instance entries
+        if not found:
             raise KernelBuildError(f"tiling_header directory {path} has no header declaring a tiling struct "
                                    "(BEGIN_TILING_DATA_DEF); pass the op's op_host/<op>_tiling.h itself")
         return found
