@@ -166,3 +166,15 @@ def test_cmake_helper_with_aicore_headers(project):
                           env={**os.environ, "PYASC_SIM_SERIAL": "1"})
     assert proc.returncode == 0 and proc.stdout.strip() == "scale OK", proc.stdout + proc.stderr
     assert (project / "common" / "attr.h").read_text() == ATTR_H
+
+
+def test_pyasc_compile_cli_include_dir(project):
+    code = "import sys; from pyasc_core.cli import main; sys.exit(main(sys.argv[1:]))"
+    out = project / "scale.so"
+    proc = subprocess.run([sys.executable, "-c", code, "compile", str(project / "src" / "scale.cpp"), "--opt=-O1",
+                           "-I", str(project / "inc"), "-o", str(out)], capture_output=True, text=True, timeout=600,
+                          cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert "kernels: scale_k" in proc.stdout and out.is_file()
+    x = np.arange(-3, 29, dtype=np.int32)
+    np.testing.assert_array_equal(_run(str(out), x, -2), x * -2)

@@ -964,9 +964,10 @@ def _acl_library() -> str:
         return "libpyasc_acl_sim.so"
 
 
-def kernel_names(source: str | os.PathLike, compiler: str | None = None) -> list[str]:
+def kernel_names(source: str | os.PathLike, compiler: str | None = None, extra_flags: Sequence[str] = ()) -> list[str]:
     """Names of the kernels of an Ascend C source, found the way :func:`compile` finds them (the
-    caller's text in a private directory, pyasc's headers first)."""
+    caller's text in a private directory, pyasc's headers first; ``extra_flags`` such as ``-I dir``
+    as :func:`compile` gets them)."""
     text, path = _read_source(source)
     inc = _kernel_api_include()
     src_dir = os.path.dirname(path) if path else os.getcwd()
@@ -974,7 +975,7 @@ def kernel_names(source: str | os.PathLike, compiler: str | None = None) -> list
     try:
         copy = _private_copy(tmpdir, text, path or "<source>")
         pre = _stubgen.preprocess(copy, [inc], _compiler(compiler), quote_dirs=[inc, src_dir],
-                                  flags=arch_defines())
+                                  flags=[*arch_defines(), *_pp_flags(list(extra_flags))])
         return [k.name for k in _stubgen.find_kernels(pre, path or "<source>")]  # with explicit instances
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)

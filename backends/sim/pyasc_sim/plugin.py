@@ -113,6 +113,8 @@ def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("--soc", help="SoC whose architecture macros to define (default PYASC_SIM_SOC)")
     parser.add_argument("--core", default="vec", choices=("vec", "cube", "mix"), help="__DAV_*__ core macro")
     parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
+    parser.add_argument("-I", dest="include_dirs", action="append", default=[],
+                        help="extra include directory (repeatable; its headers may use the [aicore] attribute)")
 
 
 def _compile_python(args) -> int:  # type: ignore[no-untyped-def]
@@ -152,12 +154,13 @@ def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
                   file=sys.stderr)
             return 2
         tpl_args[name.strip()] = int(value)
+    flags = [*(f"-D{d}" for d in args.defines), *(f"-I{os.path.abspath(d)}" for d in args.include_dirs)]
     path = compile_source(args.source, kernels=args.kernels, opt=args.opt, checks=not args.no_checks,
                           output=args.output, tiling_header=args.tiling_header, op_type=args.op_type,
                           dtypes=dtypes or None, tiling_key=args.tiling_key, soc=args.soc, core=args.core, isa=args.isa,
-                          extra_flags=[f"-D{d}" for d in args.defines], tpl_args=tpl_args or None)
+                          extra_flags=flags, tpl_args=tpl_args or None)
     try:
-        names = kernel_names(args.source)
+        names = kernel_names(args.source, extra_flags=flags)
         if tpl_args or args.tiling_key is not None:
             from .build import _preprocessed, _tpl_instances
 
