@@ -13,9 +13,15 @@ identifier before the bracket) is left alone. Line numbers do not change.
 
 The kernel source is rewritten in the build's private copy. Its own headers (the ``#include "..."`` files found
 from its directory, recursively) that lie in or under the source's directory are copied, rewritten, into the
-private build directory at the same relative paths, where the quoted includes of the copy find them first; a
-header outside the source's directory, or one named like a kernel API header, is not copied (it keeps its
-spelling). Sources without ``[aicore]`` are built exactly as before.
+private build directory at the same relative paths, where the quoted includes of the copy find them first; one
+named like a kernel API header is not copied (it keeps its spelling). Headers found through ``-I`` include
+directories (``extra_flags`` of ``compile``, ``include_dirs`` of the CPU-debug build), quoted or in angle
+brackets, recursively, are copied, rewritten, into a private tree that repeats their absolute paths
+(:func:`mirror_tree`), and each ``-I dir`` gets the tree's copy of ``dir`` in front of it
+(:func:`mirrored_dirs`), so every include finds the rewritten copy where it found the original. Every copy starts
+with a ``#line`` naming the original (diagnostics, ``__FILE__`` and debuggers show the user's file and line); the
+user's files are never changed. Sources without ``[aicore]`` (in them or in any header they reach) are built
+exactly as before.
 """
 
 from __future__ import annotations
@@ -23,13 +29,15 @@ from __future__ import annotations
 import os
 import re
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 #: ``[aicore]`` in a function-specifier position (group 1: what precedes it, kept)
 _AICORE_RE = re.compile(
     r"((?:\b(?:__forceinline__|__simt_callee__|__simt_vf__|inline|static|constexpr|extern|__global__|__aicore__))"
     r"|^|[;{}>])([ \t]*)\[aicore\]", re.M)
 _INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+#: a quoted (group 1) or angle-bracket (group 2) include
+_ANY_INCLUDE_RE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', re.M)
 #: the files the build itself writes into its private directory (never shadowed by a mirrored header)
 _BUILD_FILES = frozenset({"kernel.cpp", "prelude.cpp", "stubs.cpp", "kernel.so"})
 
@@ -90,3 +98,87 @@ def mirror_headers(tmpdir: str, src_dir: str, text: str, api_include: str) -> in
         with open(dest, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(f'#line 1 "{shown}"\n{new}')
     return rewritten
+
+
+def include_dirs(flags: Sequence[str]) -> list[str]:
+    """The ``-I`` directories of compiler ``flags`` (``-I dir`` and ``-Idir``), absolute, in order."""
+    out: list[str] = []
+    it = iter(flags)
+    for f in it:
+        d = next(it, None) if f == "-I" else (f[2:] if f.startswith("-I") else None)
+        if d:
+            out.append(os.path.abspath(d))
+    return out
+
+
+def reachable_headers(start: str, start_dir: str, quote_chain: Sequence[str], angle_chain: Sequence[str],
+                      stop: str) -> list[str]:
+    """The header files the source text ``start`` (in ``start_dir``) reaches, recursively, as the compiler searches:
+    a quoted include in the includer's directory, then ``quote_chain``; an angle-bracket include in ``angle_chain``.
+    A header found under ``stop`` (the kernel API) is not followed; one found nowhere (a system header) neither."""
+    stop_root = os.path.realpath(stop)
+    found: list[str] = []
+    seen: set[str] = set()
+
+    def walk(t: str, directory: str) -> None:
+        for quoted, angled in _ANY_INCLUDE_RE.findall(t):
+            name = quoted or angled
+            chain = [directory, *quote_chain] if quoted else list(angle_chain)
+            for d in chain:
+                path = os.path.normpath(os.path.join(d, name))
+                if os.path.isfile(path):
+                    break
+            else:
+                continue
+            real = os.path.realpath(path)
+            if real == stop_root or real.startswith(stop_root + os.sep) or path in seen:
+                continue
+            seen.add(path)
+            found.append(path)
+            with open(path, encoding="utf-8", errors="replace") as f:
+                walk(f.read(), os.path.dirname(path))
+
+    walk(start, start_dir)
+    return found
+
+
+def tree_path(tree: str, path: str) -> str:
+    """Where the private tree ``tree`` keeps the copy of ``path`` (its absolute path under ``tree``)."""
+    return os.path.join(tree, os.path.abspath(path).lstrip(os.sep))
+
+
+def write_copy(dest: str, original: str, text: str) -> int:
+    """Write ``text`` with ``[aicore]`` rewritten to ``dest``, after a ``#line`` naming ``original``; returns how many
+    attributes were rewritten."""
+    new, n = rewrite(text)
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    shown = original.replace("\\", "\\\\").replace('"', '\\"')
+    with open(dest, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(f'#line 1 "{shown}"\n{new}')
+    return n
+
+
+def mirror_tree(tree: str, headers: Iterable[str]) -> int:
+    """Rewritten copies of ``headers`` in the private tree ``tree`` (:func:`tree_path`); returns how many had
+    ``[aicore]``."""
+    rewritten = 0
+    for path in headers:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            rewritten += write_copy(tree_path(tree, path), path, f.read()) > 0
+    return rewritten
+
+
+def mirrored_dirs(tree: str, flags: Sequence[str]) -> list[str]:
+    """``flags`` with the private tree's copy of each ``-I dir`` in front of it (``-I <tree>/<dir> -I dir``)."""
+    out: list[str] = []
+    it = iter(flags)
+    for f in it:
+        if f == "-I" or (f.startswith("-I") and len(f) > 2):
+            d = next(it, None) if f == "-I" else f[2:]
+            if d is None:
+                out.append(f)
+                break
+            out += ["-I", tree_path(tree, d), "-I", d]
+        else:
+            out.append(f)
+    return out

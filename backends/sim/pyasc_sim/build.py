@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pyasc_core.errors import PyascError
 
-from . import _stubgen, bisheng_syntax, cache, mix_build, pch, task_infer, tpl
+from . import _stubgen, bisheng_syntax, cache, mix_build, pch, simt_soc, task_infer, tpl
 from .cache import KernelCacheError
 
 
@@ -44,6 +44,19 @@ class KernelBuildError(PyascError, RuntimeError):
 class KernelCompileError(KernelBuildError):
     """The compiler rejected an Ascend C source: the message starts with ``file:line: error`` and
     holds the compiler's output."""
+
+
+class SimtUnavailableError(KernelCompileError):
+    """SIMT code (``asc_vf_call`` / ``Simt::VF_CALL``, ``__simt_vf__``, ``threadIdx``, ``__sync_workitems``, ...)
+    built for a SoC without SIMT (every SoC but the Ascend 950): ``api`` is the SIMT name the compiler reported
+    unknown, ``soc`` the SoC built for; the message gives the ``soc=`` / ``--soc`` value that has SIMT
+    (:mod:`pyasc_sim.simt_soc`). The build fails, as it does for that NPU."""
+
+    def __init__(self, message: str, *, api: str = "", soc: str = "", file: str = "", line: int = 0,
+                 output: str = "") -> None:
+        super().__init__(message, file=file, line=line, output=output)
+        self.api = api
+        self.soc = soc
 
 
 def cache_dir() -> str:
@@ -147,6 +160,17 @@ def _local_includes(text: str, directory: str, seen: set[str]) -> list[bytes]:
     return out
 
 
+def _include_dir_headers(text: str, src_dir: str, extra_flags: Sequence[str], inc: str) -> list[str]:
+    """The headers the source reaches through the ``-I`` directories of ``extra_flags`` (recursively, searched as
+    :func:`compile`'s command line searches: quoted includes from the includer's directory, the kernel API, the
+    source's directory, then the -I directories; angle-bracket includes from the -I directories), not the kernel
+    API's: [] without -I directories."""
+    dirs = bisheng_syntax.include_dirs(extra_flags)
+    if not dirs:
+        return []
+    return bisheng_syntax.reachable_headers(text, src_dir, [inc, src_dir, *dirs, inc], [*dirs, inc], inc)
+
+
 def _first_error(output: str) -> tuple[str, int, str]:
     """(file, line, message) of the compiler's first error, or ('', 0, '')."""
     m = _DIAG_RE.search(output)
@@ -240,8 +264,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     Values the declaration or no ``ASCENDC_TPL_ARGS_SEL`` allows raise ``tpl.TemplateArgumentError``.
 
     Binaries are cached in :func:`cache_dir` under a hash of the source, the contents of the
-    headers it includes with quotes from its own directory, the flags, the compiler and the
-    kernel API headers, so compiling an unchanged source again returns at once. A cached binary is
+    headers it includes with quotes from its own directory and of those it reaches through the ``-I``
+    directories of ``extra_flags``, the flags, the compiler and the kernel API headers, so compiling an unchanged source again returns at once. A cached binary is
     returned only if its content still matches the sha256 recorded when it was built.
 
     The compiler always sees the caller's own text (written with a ``#line`` naming the source to a
@@ -250,7 +274,9 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     finds the source's own directory (``-iquote``; for source text, the current directory).
 
     Raises :class:`KernelCompileError` (a ``pyasc.PyascError``) on a compile error, its message
-    starting with the source's ``file:line`` and holding the compiler's output,
+    starting with the source's ``file:line`` and holding the compiler's output (its subclass
+    :class:`SimtUnavailableError` when SIMT code is built for a SoC without SIMT: it names the API and
+    ``soc="Ascend950PR_9599"``),
     :class:`KernelBuildError` for a kernel signature the launch ABI cannot pass, no kernels, or an
     unknown name in ``kernels``, and :class:`KernelCacheError` when the cache directory is not
     safe to use.
@@ -278,8 +304,10 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     isa_flags, isa_key = target_isa(cxx, isa)
     src_dir = os.path.dirname(path) if path else os.getcwd()
     own_headers = _local_includes(text, src_dir, set())
+    # the headers found through -I include directories (part of the key: a change in one misses the cache)
+    include_headers = _include_dir_headers(text, src_dir, extra_flags, inc)
     # the NPU compiler's `[aicore]` function attribute, spelled __aicore__ for g++ (pyasc_sim.bisheng_syntax)
-    aicore_attr = bisheng_syntax.uses_aicore_attribute([text, *own_headers])
+    aicore_attr = bisheng_syntax.uses_aicore_attribute([text, *own_headers, *(_file_bytes(h) for h in include_headers)])
     if aicore_attr:
         build_text = bisheng_syntax.rewrite(build_text)[0]
     if tiling_key is None and tpl_args is None and not any(f.startswith("-DTILING_KEY_VAR") for f in extra_flags):
@@ -295,7 +323,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     for part in (_LAYOUT.encode(), text.encode(), cxx.encode(), "\0".join(flags).encode(), repr(kernels).encode(), repr(instances).encode(),
                  _header_version(inc).encode(), _stubgen.STUB_VERSION.encode(), src_dir.encode(), isa_key.encode(),
                  (path or "").encode(), repr(tpl_args).encode(), *own_headers,
-                 *(_file_bytes(f) for f in project_files)):
+                 *(_file_bytes(f) for f in project_files), *(_file_bytes(h) for h in include_headers)):
         h.update(part)
         h.update(b"\0\1")
     key = h.hexdigest()[:32]
@@ -305,7 +333,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
         sys_ws = tiling_header is not None or any(fl == "-DHAVE_WORKSPACE" or fl.startswith("-DHAVE_WORKSPACE=")
                                                   for fl in flags)
         cached = _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0,
-                        instances, tpl_args, tiling_key, sys_workspace=sys_ws, aicore_attr=aicore_attr)
+                        instances, tpl_args, tiling_key, sys_workspace=sys_ws, aicore_attr=aicore_attr,
+                        soc=_soc_name(soc), include_headers=include_headers if aicore_attr else ())
     if output is None:
         return cached
     return _copy_out(cached, os.path.abspath(os.fspath(output)))
@@ -398,14 +427,20 @@ def _private_copy(tmpdir: str, text: str, shown: str) -> str:
 def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[str] | None,
            flags: list[str], cxx: str, inc: str, root: str, checks: bool, launches: bool = False,
            instances: Sequence[str] = (), tpl_args: dict[str, int] | Sequence[int] | None = None,
-           tiling_key: int | None = None, sys_workspace: bool = False, aicore_attr: bool = False) -> str:
+           tiling_key: int | None = None, sys_workspace: bool = False, aicore_attr: bool = False,
+           soc: str | None = None, include_headers: Sequence[str] = ()) -> str:
     tmpdir = cache.build_dir(root, prefix=f"build_{key[:8]}_")
     try:
         # source text: messages point at a kept copy in the cache (for people; never compiled)
         shown = path if path is not None else cache.publish_source(root, text)
         copy = _private_copy(tmpdir, text, shown)
+        pch_flags = flags  # the flags that pick the precompiled header (never the private tree's random path)
         if aicore_attr:  # its own headers with `[aicore]` rewritten, found before the originals
             bisheng_syntax.mirror_headers(tmpdir, src_dir, text, inc)
+            if include_headers:  # and those of its -I directories, each found in a private tree first
+                tree = os.path.join(tmpdir, "aicore_tree")
+                bisheng_syntax.mirror_tree(tree, include_headers)
+                flags = bisheng_syntax.mirrored_dirs(tree, flags)
         quote_dirs = [inc, src_dir]  # pyasc's kernel_operator.h before anything of the caller's
         try:
             pre = _stubgen.preprocess(copy, [inc], cxx, quote_dirs=quote_dirs, flags=_pp_flags(flags))
@@ -414,7 +449,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
         if tpl_args is not None or tiling_key is not None:
             extra, key_flag = _tpl_instances(pre, shown, tpl_args, tiling_key)
             instances = sorted({*instances, *extra})
-            flags = [*flags, *key_flag]
+            flags, pch_flags = [*flags, *key_flag], [*pch_flags, *key_flag]
         try:
             found = _stubgen.find_kernels(pre, shown, list(instances))
         except _stubgen.StubError as exc:
@@ -445,7 +480,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
             vector_only = sorted(n for n, t in _stubgen.find_templates(pre, shown).items() if t.vector_only) \
                 if launches else []
             _build_mixed(tmpdir, prelude, found, checks, flags, common, cxx, shown, tmp_out, sys_workspace, vector_only,
-                         infer)
+                         infer, soc)
             return cache.publish(root, f"ascendc_{key}", tmp_out)
         stub = os.path.join(tmpdir, "stubs.cpp")
         with open(stub, "w", encoding="utf-8") as f:
@@ -453,9 +488,9 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
             if infer:
                 f.write(task_infer.stub_definition())
         cmd = [cxx, *flags, *common, stub, "-o", tmp_out]
-        proc = _run_with_pch(cmd, flags, text, root, cxx, inc)
+        proc = _run_with_pch(cmd, pch_flags, text, root, cxx, inc)
         if proc.returncode != 0:
-            _raise_compile_error(proc.stderr, shown, cmd)
+            _raise_compile_error(proc.stderr, shown, cmd, soc)
         return cache.publish(root, f"ascendc_{key}", tmp_out)
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
@@ -463,7 +498,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
 
 def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: list[str], common: list[str],
                  cxx: str, shown: str, tmp_out: str, sys_workspace: bool = False,
-                 vector_only: Sequence[str] = (), infer: bool = False) -> None:
+                 vector_only: Sequence[str] = (), infer: bool = False, soc: str | None = None) -> None:
     """Build a mixed kernel once per core kind into ``tmp_out`` (:mod:`pyasc_sim.mix_build`): the cube
     and vector passes compile at the same time, the vector pass's symbols are renamed, one link."""
     procs = []
@@ -481,7 +516,7 @@ def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: li
         if proc.returncode != 0:
             for _, other in procs:
                 other.wait()
-            _raise_compile_error(err, shown, cmd)
+            _raise_compile_error(err, shown, cmd, soc)
     aiv = os.path.join(tmpdir, "aiv_renamed.o")
     try:
         mix_build.rename_vector_pass(cxx, os.path.join(tmpdir, "aiv.o"), aiv,
@@ -494,7 +529,7 @@ def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: li
     cmd = [cxx, *mix_build.link_flags(flags), os.path.join(tmpdir, "aic.o"), aiv, "-o", tmp_out]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
-        _raise_compile_error(proc.stderr, shown, cmd)
+        _raise_compile_error(proc.stderr, shown, cmd, soc)
 
 
 def _run_with_pch(cmd: list[str], flags: list[str], text: str, root: str, cxx: str, inc: str):
@@ -601,7 +636,7 @@ def tiling_headers(tiling_header: str | os.PathLike) -> list[str]:
                 with open(full, encoding="utf-8", errors="replace") as f:
                     if "BEGIN_TILING_DATA_DEF" in f.read():
                         found.append(full)
-        if not found and not launches:  # a launch file of template kernels has only instance entries
+        if not found:
             raise KernelBuildError(f"tiling_header directory {path} has no header declaring a tiling struct "
                                    "(BEGIN_TILING_DATA_DEF); pass the op's op_host/<op>_tiling.h itself")
         return found
@@ -702,11 +737,16 @@ SOC_UB_BYTES = {"Ascend950PR_9599": 253952}
 _CORES = ("vec", "cube", "mix")
 
 
+def _soc_name(soc: str | None) -> str:
+    """The SoC a build is for: ``soc``, else ``PYASC_SIM_SOC``, else Ascend910B1 (as :func:`arch_defines` reads it)."""
+    return soc if soc is not None else (os.environ.get("PYASC_SIM_SOC") or "Ascend910B1")
+
+
 def arch_defines(soc: str | None = None, core: str = "vec") -> list[str]:
     """The ``-D`` flags the NPU toolchain's architecture macros become for ``soc`` (default
     ``PYASC_SIM_SOC``, else Ascend910B1) and the core kind ``core`` ("vec", "cube" or "mix"), plus
     the CPU-debug macros (``ASCENDC_CPU_DEBUG``, ``__CCE_KT_TEST__``) so guarded host code is left out."""
-    name = soc if soc is not None else (os.environ.get("PYASC_SIM_SOC") or "Ascend910B1")
+    name = _soc_name(soc)
     if name not in SOC_ARCH:
         raise KernelBuildError(f"unknown SoC {name!r} for the simulator's architecture macros; known SoCs: "
                                f"{', '.join(sorted(SOC_ARCH))} (set soc= or PYASC_SIM_SOC to one of them)")
@@ -924,9 +964,10 @@ def _acl_library() -> str:
         return "libpyasc_acl_sim.so"
 
 
-def kernel_names(source: str | os.PathLike, compiler: str | None = None) -> list[str]:
+def kernel_names(source: str | os.PathLike, compiler: str | None = None, extra_flags: Sequence[str] = ()) -> list[str]:
     """Names of the kernels of an Ascend C source, found the way :func:`compile` finds them (the
-    caller's text in a private directory, pyasc's headers first)."""
+    caller's text in a private directory, pyasc's headers first; ``extra_flags`` such as ``-I dir``
+    as :func:`compile` gets them)."""
     text, path = _read_source(source)
     inc = _kernel_api_include()
     src_dir = os.path.dirname(path) if path else os.getcwd()
@@ -934,7 +975,7 @@ def kernel_names(source: str | os.PathLike, compiler: str | None = None) -> list
     try:
         copy = _private_copy(tmpdir, text, path or "<source>")
         pre = _stubgen.preprocess(copy, [inc], _compiler(compiler), quote_dirs=[inc, src_dir],
-                                  flags=arch_defines())
+                                  flags=[*arch_defines(), *_pp_flags(list(extra_flags))])
         return [k.name for k in _stubgen.find_kernels(pre, path or "<source>")]  # with explicit instances
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
@@ -985,7 +1026,25 @@ def explicit_instantiations(source: str | os.PathLike, instances: Sequence[str],
                    for k in wanted)
 
 
-def _raise_compile_error(output: str, path: str, cmd: list[str] | None = None) -> None:
+def _raise_simt_error(output: str, path: str, cmd: Sequence[str] | None, soc: str | None) -> None:
+    """Raise :class:`SimtUnavailableError` when a build without SIMT (``cmd``'s architecture macros are not the
+    Ascend 950's) failed on a SIMT API (:func:`simt_soc.find`); else nothing."""
+    if not cmd or "-D__CCE_AICORE__=310" in cmd:
+        return
+    use = simt_soc.find(output)
+    if use is None:
+        return
+    arch = next((int(f.partition("=")[2]) for f in cmd if f.startswith("-D__NPU_ARCH__=")), 0)
+    name = soc or next((n for n, a in SOC_ARCH.items() if a[1] == arch), "this SoC")
+    lines = output.strip().splitlines()
+    shown = "\n".join(lines[:60]) + (f"\n... ({len(lines) - 60} more lines)" if len(lines) > 60 else "")
+    raise SimtUnavailableError(f"{simt_soc.message(use, name, arch)}\ncompiling {path} for the simulator failed; the "
+                               f"compiler said:\n{shown}", api=use.api, soc=name, file=use.file or path,
+                               line=use.line, output=output)
+
+
+def _raise_compile_error(output: str, path: str, cmd: list[str] | None = None, soc: str | None = None) -> None:
+    _raise_simt_error(output, path, cmd, soc)
     output = output.strip()
     file, line, msg = _first_error(output)
     if not file:

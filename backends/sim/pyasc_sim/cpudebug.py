@@ -13,9 +13,9 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 
-from . import _stubgen, mix_build
+from . import _stubgen, bisheng_syntax, mix_build
 from .build import (KernelBuildError, KernelCompileError, _compiler, _first_error, _kernel_api_include, _local_includes,
-                    arch_defines, simt_flags)
+                    _raise_simt_error, _soc_name, arch_defines, simt_flags)
 
 __all__ = ["build", "cmake_module", "compile_object", "run"]
 
@@ -77,8 +77,9 @@ def compile_object(source: str | os.PathLike, output: str | os.PathLike, *, debu
     return out
 
 
-def _check(proc: subprocess.CompletedProcess, cmd: list[str], source: str) -> None:
+def _check(proc: subprocess.CompletedProcess, cmd: list[str], source: str, soc: str | None = None) -> None:
     if proc.returncode != 0:
+        _raise_simt_error(proc.stderr, source, cmd, _soc_name(soc))  # SIMT code built for a SoC without SIMT
         file, line, msg = _first_error(proc.stderr)
         where = f"{file}:{line}" if line else (file or source)
         raise KernelCompileError(f"{where}: error: {msg or 'the build failed'}\nbuilding the CPU-debug program "
@@ -92,17 +93,27 @@ class _Compile:
 
     def __init__(self, source: str, output: str, *, debug: bool, include_dirs: Sequence[str],
                  extra_flags: Sequence[str], soc: str | None, cxx: str) -> None:
-        self.source, self.output, self.cxx = source, output, cxx
+        self.source, self.output, self.cxx, self.soc = source, output, cxx, soc
         inc = _kernel_api_include()
         dirs: list[str] = []
         for d in [os.path.dirname(source), *(os.path.abspath(d) for d in include_dirs)]:
             if d not in dirs:
                 dirs.append(d)
-        self.flags = ["-std=c++20", *(["-O0", "-g"] if debug else ["-O2"]), "-pthread", "-fno-math-errno",
-                      *arch_defines(soc), "-I", inc, *(a for d in dirs for a in ("-I", d)), *extra_flags]
         with open(source, "rb") as f:
             data = f.read()
         text = data.decode("utf-8", "replace")
+        # the NPU compiler's `[aicore]` attribute in the source or a header it reaches (its directory's, the include
+        # directories'): compile a rewritten copy whose headers are rewritten copies found first (bisheng_syntax)
+        self.compiled, search = source, [a for d in dirs for a in ("-I", d)]
+        headers = bisheng_syntax.reachable_headers(text, dirs[0], [inc, *dirs], [inc, *dirs], inc)
+        if bisheng_syntax.uses_aicore_attribute([text, *(_file_text(h) for h in headers)]):
+            tree = os.path.splitext(output)[0] + ".aicore_tree"
+            self.compiled = bisheng_syntax.tree_path(tree, source)
+            bisheng_syntax.write_copy(self.compiled, source, text)
+            bisheng_syntax.mirror_tree(tree, headers)
+            search = bisheng_syntax.mirrored_dirs(tree, search)
+        self.flags = ["-std=c++20", *(["-O0", "-g"] if debug else ["-O2"]), "-pthread", "-fno-math-errno",
+                      *arch_defines(soc), "-I", inc, *search, *extra_flags]
         own = [data, *_local_includes(text, os.path.dirname(source), set())]  # the source and its own headers
         self.flags += simt_flags(self.flags, text, own[1:])  # SIMT VF calls: the lockstep warp's hooks
         self.kernels = self._split_kernels(inc, own)
@@ -117,7 +128,7 @@ class _Compile:
         if mix_build.VEC_FLAG not in self.flags or not any(mix_build.tests_core_macros(s) for s in own):
             return None  # the cheap test first (mix_build.wanted's own): most sources never name the core macros
         try:
-            pre = _stubgen.preprocess(self.source, [inc], self.cxx, flags=[f for f in self.flags
+            pre = _stubgen.preprocess(self.compiled, [inc], self.cxx, flags=[f for f in self.flags
                                                                             if not f.startswith("-std=")])
         except _stubgen.StubError:
             return None  # the compile itself reports the error with its line
@@ -130,12 +141,12 @@ class _Compile:
 
     def start(self) -> None:
         if self.kernels is None:
-            cmd = [self.cxx, *self.flags, "-c", self.source, "-o", self.output]
+            cmd = [self.cxx, *self.flags, "-c", self.compiled, "-o", self.output]
             self.procs.append((cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
             return
         base = os.path.splitext(self.output)[0]
-        units = {"aic": _aic_unit(self.source, self.kernels, self.getters),
-                 "aiv": _aiv_unit(self.source, self.kernels, self.getters)}
+        units = {"aic": _aic_unit(self.compiled, self.kernels, self.getters),
+                 "aiv": _aiv_unit(self.compiled, self.kernels, self.getters)}
         for kind, unit in units.items():
             path = f"{base}.{kind}.cpp"
             with open(path, "w", encoding="utf-8") as f:
@@ -152,7 +163,7 @@ class _Compile:
             if proc.returncode != 0 and failed is None:
                 failed = (cmd, err)
         if failed is not None:
-            _check(subprocess.CompletedProcess(failed[0], 1, "", failed[1]), failed[0], self.source)
+            _check(subprocess.CompletedProcess(failed[0], 1, "", failed[1]), failed[0], self.source, self.soc)
         if self.kernels is None:
             return
         base = os.path.splitext(self.output)[0]
@@ -166,6 +177,11 @@ class _Compile:
         # one relocatable object (what the CMake helper links like any other object)
         cmd = [self.cxx, "-r", "-nostdlib", f"{base}.aic.o", f"{base}.aiv_renamed.o", "-o", self.output]
         _check(subprocess.run(cmd, capture_output=True, text=True), cmd, self.source)
+
+
+def _file_text(path: str) -> str:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
 
 
 def _aiv_unit(source: str, kernels: list, getters: list[str]) -> str:

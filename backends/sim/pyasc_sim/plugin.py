@@ -113,6 +113,8 @@ def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("--soc", help="SoC whose architecture macros to define (default PYASC_SIM_SOC)")
     parser.add_argument("--core", default="vec", choices=("vec", "cube", "mix"), help="__DAV_*__ core macro")
     parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
+    parser.add_argument("-I", dest="include_dirs", action="append", default=[],
+                        help="extra include directory (repeatable; its headers may use the [aicore] attribute)")
 
 
 def _compile_python(args) -> int:  # type: ignore[no-untyped-def]
@@ -152,12 +154,13 @@ def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
                   file=sys.stderr)
             return 2
         tpl_args[name.strip()] = int(value)
+    flags = [*(f"-D{d}" for d in args.defines), *(f"-I{os.path.abspath(d)}" for d in args.include_dirs)]
     path = compile_source(args.source, kernels=args.kernels, opt=args.opt, checks=not args.no_checks,
                           output=args.output, tiling_header=args.tiling_header, op_type=args.op_type,
                           dtypes=dtypes or None, tiling_key=args.tiling_key, soc=args.soc, core=args.core, isa=args.isa,
-                          extra_flags=[f"-D{d}" for d in args.defines], tpl_args=tpl_args or None)
+                          extra_flags=flags, tpl_args=tpl_args or None)
     try:
-        names = kernel_names(args.source)
+        names = kernel_names(args.source, extra_flags=flags)
         if tpl_args or args.tiling_key is not None:
             from .build import _preprocessed, _tpl_instances
 
@@ -215,6 +218,8 @@ def _cpu_debug_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("--build-only", action="store_true", help="build, do not run")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], help="extra include directory")
     parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
+    parser.add_argument("--soc", help="SoC whose architecture macros to define (default PYASC_SIM_SOC, else "
+                        "Ascend910B1; Ascend950PR_9599 for SIMT code)")
 
 
 def _cpu_debug_run(args) -> int:  # type: ignore[no-untyped-def]
@@ -229,13 +234,15 @@ def _cpu_debug_run(args) -> int:  # type: ignore[no-untyped-def]
     for item in it:  # options may follow the sources too
         if item in ("--debug", "--serial", "--build-only"):
             setattr(args, item[2:].replace("-", "_"), True)
-        elif item in ("-o", "--output", "-I", "-D"):
+        elif item in ("-o", "--output", "-I", "-D", "--soc"):
             value = next(it, None)
             if value is None:
                 print(f"pyasc cpu-debug: {item} needs a value", file=sys.stderr)
                 return 2
             if item in ("-o", "--output"):
                 args.output = value
+            elif item == "--soc":
+                args.soc = value
             else:
                 (args.include_dirs if item == "-I" else args.defines).append(value)
         else:
@@ -247,7 +254,7 @@ def _cpu_debug_run(args) -> int:  # type: ignore[no-untyped-def]
     with tempfile.TemporaryDirectory(prefix="pyasc_cpu_debug_") as tmp:
         out = args.output or os.path.join(tmp, os.path.splitext(os.path.basename(sources[0]))[0])
         exe = cpudebug.build(sources, out, debug=args.debug, include_dirs=args.include_dirs,
-                             extra_flags=[f"-D{d}" for d in args.defines])
+                             extra_flags=[f"-D{d}" for d in args.defines], soc=args.soc)
         if args.build_only:
             print(exe)
             return 0

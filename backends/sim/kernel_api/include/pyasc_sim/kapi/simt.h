@@ -808,20 +808,25 @@ template <typename T>
 inline T asc_shfl_xor(T var, int32_t laneMask, int32_t width = 32) {
     return AscendC::Simt::WarpShflXorSync(var, laneMask, width);
 }
+// The overloads of a warp reduction `name` (kind: kAdd, kMax or kMin of detail::Reduce): int32_t, uint32_t and float
+// (the asc_reduce_* pages), plus the one type given after kind (the builtins __reduce_* of kapi/simt_builtins.h also
+// take half). Every active lane gets the result, in the pairwise order of reduce_op. One macro for both spellings.
+#define PYASC_SIM_SIMT_REDUCE_ONE(name, kind, T) \
+    inline T name(T val) { return AscendC::Simt::detail::reduce<T, AscendC::Simt::detail::Reduce::kind>(val, #name); }
+#define PYASC_SIM_SIMT_REDUCE(name, kind, ...)        \
+    PYASC_SIM_SIMT_REDUCE_ONE(name, kind, int32_t)    \
+    PYASC_SIM_SIMT_REDUCE_ONE(name, kind, uint32_t)   \
+    PYASC_SIM_SIMT_REDUCE_ONE(name, kind, float)      \
+    __VA_OPT__(PYASC_SIM_SIMT_REDUCE_ONE(name, kind, __VA_ARGS__))
 // The C spellings of the warp votes and the warp reductions (asc_reduce_add / _max / _min pages: int32_t,
 // uint32_t and float; every active lane gets the result).
 inline int32_t asc_all(int32_t predicate) { return AscendC::Simt::WarpAllSync(predicate); }
 inline int32_t asc_any(int32_t predicate) { return AscendC::Simt::WarpAnySync(predicate); }
 inline uint32_t asc_ballot(int32_t predicate) { return AscendC::Simt::WarpBallotSync(predicate); }
 inline uint32_t asc_activemask() { return AscendC::Simt::WarpActiveMask(); }
-#define PYASC_SIM_ASC_REDUCE(name, kind)                                                                         \
-    inline int32_t name(int32_t val) { return AscendC::Simt::detail::reduce<int32_t, kind>(val, #name); }     \
-    inline uint32_t name(uint32_t val) { return AscendC::Simt::detail::reduce<uint32_t, kind>(val, #name); }  \
-    inline float name(float val) { return AscendC::Simt::detail::reduce<float, kind>(val, #name); }
-PYASC_SIM_ASC_REDUCE(asc_reduce_add, AscendC::Simt::detail::Reduce::kAdd)
-PYASC_SIM_ASC_REDUCE(asc_reduce_max, AscendC::Simt::detail::Reduce::kMax)
-PYASC_SIM_ASC_REDUCE(asc_reduce_min, AscendC::Simt::detail::Reduce::kMin)
-#undef PYASC_SIM_ASC_REDUCE
+PYASC_SIM_SIMT_REDUCE(asc_reduce_add, kAdd)
+PYASC_SIM_SIMT_REDUCE(asc_reduce_max, kMax)
+PYASC_SIM_SIMT_REDUCE(asc_reduce_min, kMin)
 // The CUDA spellings SIMT code ported from CUDA calls (__shfl(var, srcLane, width) ...): the warp shuffles above.
 template <typename T>
 inline T __shfl(T var, int32_t srcLane, int32_t width = 32) { return AscendC::Simt::WarpShflSync(var, srcLane, width); }

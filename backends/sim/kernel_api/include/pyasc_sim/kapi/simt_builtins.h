@@ -34,15 +34,10 @@ inline void __sync_workitems() {
 
 // Warp reductions over the warp's active lanes; every active lane gets the result (asc_reduce_* pages), reduced
 // pairwise in the order of kapi/simt.h's reduce_op.
-#define PYASC_SIM_SIMT_BUILTIN_REDUCE(name, kind)                                                          \
-    inline int32_t name(int32_t val) { return AscendC::Simt::detail::reduce<int32_t, kind>(val, #name); }  \
-    inline uint32_t name(uint32_t val) { return AscendC::Simt::detail::reduce<uint32_t, kind>(val, #name); } \
-    inline float name(float val) { return AscendC::Simt::detail::reduce<float, kind>(val, #name); }        \
-    inline half name(half val) { return AscendC::Simt::detail::reduce<half, kind>(val, #name); }
-PYASC_SIM_SIMT_BUILTIN_REDUCE(__reduce_add, AscendC::Simt::detail::Reduce::kAdd)
-PYASC_SIM_SIMT_BUILTIN_REDUCE(__reduce_max, AscendC::Simt::detail::Reduce::kMax)
-PYASC_SIM_SIMT_BUILTIN_REDUCE(__reduce_min, AscendC::Simt::detail::Reduce::kMin)
-#undef PYASC_SIM_SIMT_BUILTIN_REDUCE
+// (PYASC_SIM_SIMT_REDUCE: kapi/simt.h, shared with asc_reduce_*; the builtins take half too)
+PYASC_SIM_SIMT_REDUCE(__reduce_add, kAdd, half)
+PYASC_SIM_SIMT_REDUCE(__reduce_max, kMax, half)
+PYASC_SIM_SIMT_REDUCE(__reduce_min, kMin, half)
 
 // Warp votes over the active lanes (asc_all / asc_any / asc_activemask pages).
 inline int32_t __all(int32_t predicate) { return AscendC::Simt::WarpAllSync(predicate); }
