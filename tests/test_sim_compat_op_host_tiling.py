@@ -162,3 +162,75 @@ def test_tiling_header_compiles_in_its_host_context(tmp_path):
     np.testing.assert_array_equal(y.numpy(), x * np.float32(2.5))
     # 3 * 7 * 256 * 2 dims product, 4 dims, begin clamped to (0, 7, 256), strides[0] 0 -> 1, then a scalar
     assert shape_out.numpy().tolist() == [3 * 7 * 256 * 2, 4, 0 * 1000000 + 7 * 10000 + 256 * 10 + 1, 1]
+
+
+# Only the tiling structs' names reach the kernel, as in CANN's kernel build (which sees the generated structs):
+# NPUKernelBench's StridedSliceAssignV2 declares `constexpr uint32_t MAX_DIM_NUM` in its kernel while its tiling
+# header declares `optiling::MAX_DIM_NUM` for its TILING_DATA_FIELD_DEF_ARR lengths (COMPAT.md, study19c).
+SCOPE_HEADER = """#include "register/tilingdata_base.h"
+namespace optiling {
+constexpr size_t MAX_DIM_NUM = 8;
+constexpr int32_t kUnused = 3;
+BEGIN_TILING_DATA_DEF(ScopeInner)
+    TILING_DATA_FIELD_DEF(float, scale);
+END_TILING_DATA_DEF;
+BEGIN_TILING_DATA_DEF(ScopeTilingData)
+    TILING_DATA_FIELD_DEF(int64_t, dimNum);
+    TILING_DATA_FIELD_DEF_ARR(int64_t, MAX_DIM_NUM, dims);
+    TILING_DATA_FIELD_DEF_STRUCT(ScopeInner, inner);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(ScopeOp, ScopeTilingData)
+}  // namespace optiling
+"""
+
+SCOPE_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+constexpr uint32_t MAX_DIM_NUM = 8;   // the kernel's own, next to optiling::MAX_DIM_NUM
+constexpr int32_t kUnused = 5;        // likewise
+__aicore__ inline float Scale(const ScopeInner &in) { return in.scale; }   // a nested struct named unqualified
+extern "C" __global__ __aicore__ void scope_op(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    GET_TILING_DATA(t, tiling);
+    int64_t dims[MAX_DIM_NUM];
+    int64_t n = 1;
+    for (int64_t i = 0; i < t.dimNum; ++i) {
+        dims[i] = t.dims[i];
+        n *= dims[i];
+    }
+    __gm__ float *out = (__gm__ float *)y;
+    out[0] = static_cast<float>(n) * Scale(t.inner) + kUnused;
+}
+"""
+
+
+def test_only_the_tiling_structs_names_reach_the_kernel(tmp_path):
+    hdr = tmp_path / "op_host" / "scope_op_tiling.h"
+    hdr.parent.mkdir()
+    hdr.write_text(SCOPE_HEADER)
+    src = tmp_path / "scope_op.cpp"
+    src.write_text(SCOPE_KERNEL)
+    binary = pyasc_sim.compile(src, opt="-O1", tiling_header=hdr)
+    t = pyasc_sim.tiling_struct(hdr, dimNum=3, dims=[2, 3, 4, 0, 0, 0, 0, 0])
+    t.inner.scale = 0.5
+    y = pyasc.zeros((8,), dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    fn = pyasc_acl.Binary(binary, device="sim").function("scope_op")
+    pyasc_acl.launch(fn, 1, (y, pyasc.zeros((8,), dtype="int32", device="sim"),
+                             pyasc.tensor(np.frombuffer(bytes(t), np.uint8).copy(), device="sim")))
+    assert y.numpy()[0] == 2 * 3 * 4 * 0.5 + 5
+
+
+def test_tiling_scoped_names_reads_namespaces_and_falls_back(tmp_path):
+    from pyasc_sim.build import tiling_scoped_names
+    a = tmp_path / "a.h"
+    a.write_text(SCOPE_HEADER)
+    assert tiling_scoped_names([a]) == ["::optiling::ScopeInner", "::optiling::ScopeTilingData",
+                                        "::optiling::__pyasc_tiling_type_ScopeOp"]
+    g = tmp_path / "g.h"   # a struct at file scope needs no name brought in
+    g.write_text('#include "register/tilingdata_base.h"\nBEGIN_TILING_DATA_DEF(G)\n'
+                 "TILING_DATA_FIELD_DEF(int32_t, x);\nEND_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(GOp, G)\n")
+    assert tiling_scoped_names([g]) == []
+    own = tmp_path / "own.h"   # a header with its own macro definitions under #ifdef / #else: not read
+    own.write_text("#ifdef __CCE_KT_TEST__\n#define BEGIN_TILING_DATA_DEF(name) struct name {\n#else\n"
+                   '#include "register/tilingdata_base.h"\n#endif\nnamespace optiling {\nBEGIN_TILING_DATA_DEF(T)\n'
+                   "TILING_DATA_FIELD_DEF(int32_t, x);\nEND_TILING_DATA_DEF;\n}\n")
+    assert tiling_scoped_names([own]) is None
