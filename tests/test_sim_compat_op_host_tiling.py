@@ -76,3 +76,161 @@ def test_the_host_types_are_declared_as_documented(tmp_path):
     pyasc.synchronize("sim")
     pyasc_acl.launch(pyasc_acl.Binary(binary, device="sim").function("k"), 1, (out,))
     assert out.numpy().tolist() == [3]
+
+
+# A tiling header that uses the host names its op_host/<op>.cpp brings before including it (NPUKernelBench's
+# ReverseSequence, COMPAT.md "Round 19 (study19c)"): only register/tilingdata_base.h is included, yet gert::Shape,
+# std::array and std::min are used -- the host source includes register/op_def_registry.h first. Both the
+# kernel build and pyasc_sim.tiling_struct compile it in that host context.
+CTX_HEADER = """#include "register/tilingdata_base.h"
+namespace ops {
+using QuickVector = gert::Shape;
+struct SliceSpec {
+  QuickVector begin;
+  QuickVector strides;
+};
+static inline int64_t ClampDim(int64_t x, int64_t dim) {
+  const std::array<int64_t, 2> range = {{0, dim}};
+  return x < range[0] ? range[0] : std::min(x, range[1]);
+}
+static inline void Canonical(SliceSpec &spec, const gert::Shape &shape) {
+  for (size_t i = 0; i < shape.GetDimNum(); ++i) {
+    auto &b = spec.begin[i];
+    b = ClampDim(b, shape.GetDim(i));
+    spec.strides[i] = spec.strides[i] == 0 ? 1 : spec.strides[i];
+  }
+}
+}  // namespace ops
+namespace optiling {
+BEGIN_TILING_DATA_DEF(ShapeCtxTilingData)
+  TILING_DATA_FIELD_DEF(uint32_t, n);
+  TILING_DATA_FIELD_DEF(float, scale);
+END_TILING_DATA_DEF
+REGISTER_TILING_DATA_CLASS(ShapeCtx, ShapeCtxTilingData)
+}  // namespace optiling
+"""
+
+CTX_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void shape_ctx(GM_ADDR x, GM_ADDR y, GM_ADDR shape_out, GM_ADDR workspace,
+                                                GM_ADDR tiling) {
+    GET_TILING_DATA(t, tiling);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, t.n * sizeof(float));
+    LocalTensor<float> v = buf.Get<float>();
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, t.n);
+    yGm.SetGlobalBuffer((__gm__ float *)y, t.n);
+    DataCopy(v, xGm, t.n);
+    PipeBarrier<PIPE_ALL>();
+    Muls(v, v, t.scale, t.n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, v, t.n);
+    // gert::Shape as documented: operator[] is a reference, AppendDim, SetDimNum, SetScalar / IsScalar
+    gert::Shape s({3, 256, 256});
+    s[1] = 7;
+    s.AppendDim(2);
+    ops::SliceSpec spec{gert::Shape({-4, 9, 300, 1}), gert::Shape({0, 2, 1, 1})};
+    ops::Canonical(spec, s);
+    __gm__ int64_t *o = (__gm__ int64_t *)shape_out;
+    o[0] = s.GetShapeSize();
+    o[1] = static_cast<int64_t>(s.GetDimNum());
+    o[2] = spec.begin[0] * 1000000 + spec.begin[1] * 10000 + spec.begin[2] * 10 + spec.strides[0];
+    s.SetScalar();
+    o[3] = s.IsScalar() ? 1 : 0;
+}
+"""
+
+
+def test_tiling_header_compiles_in_its_host_context(tmp_path):
+    hdr = tmp_path / "op_host" / "shape_ctx_tiling.h"
+    hdr.parent.mkdir()
+    hdr.write_text(CTX_HEADER)
+    src = tmp_path / "shape_ctx.cpp"
+    src.write_text(CTX_KERNEL)
+    binary = pyasc_sim.compile(src, opt="-O1", tiling_header=hdr)
+    n = 64
+    t = pyasc_sim.tiling_struct(hdr, n=n, scale=2.5)
+    x = np.linspace(-3, 3, n).astype(np.float32)
+    y = pyasc.zeros((n,), dtype="float32", device="sim")
+    shape_out = pyasc.zeros((4,), dtype="int64", device="sim")
+    pyasc.synchronize("sim")
+    fn = pyasc_acl.Binary(binary, device="sim").function("shape_ctx")
+    pyasc_acl.launch(fn, 1, (pyasc.tensor(x, device="sim"), y, shape_out, pyasc.zeros((8,), dtype="int32", device="sim"),
+                             pyasc.tensor(np.frombuffer(bytes(t), np.uint8).copy(), device="sim")))
+    np.testing.assert_array_equal(y.numpy(), x * np.float32(2.5))
+    # 3 * 7 * 256 * 2 dims product, 4 dims, begin clamped to (0, 7, 256), strides[0] 0 -> 1, then a scalar
+    assert shape_out.numpy().tolist() == [3 * 7 * 256 * 2, 4, 0 * 1000000 + 7 * 10000 + 256 * 10 + 1, 1]
+
+
+# Only the tiling structs' names reach the kernel, as in CANN's kernel build (which sees the generated structs):
+# NPUKernelBench's StridedSliceAssignV2 declares `constexpr uint32_t MAX_DIM_NUM` in its kernel while its tiling
+# header declares `optiling::MAX_DIM_NUM` for its TILING_DATA_FIELD_DEF_ARR lengths (COMPAT.md, study19c).
+SCOPE_HEADER = """#include "register/tilingdata_base.h"
+namespace optiling {
+constexpr size_t MAX_DIM_NUM = 8;
+constexpr int32_t kUnused = 3;
+BEGIN_TILING_DATA_DEF(ScopeInner)
+    TILING_DATA_FIELD_DEF(float, scale);
+END_TILING_DATA_DEF;
+BEGIN_TILING_DATA_DEF(ScopeTilingData)
+    TILING_DATA_FIELD_DEF(int64_t, dimNum);
+    TILING_DATA_FIELD_DEF_ARR(int64_t, MAX_DIM_NUM, dims);
+    TILING_DATA_FIELD_DEF_STRUCT(ScopeInner, inner);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(ScopeOp, ScopeTilingData)
+}  // namespace optiling
+"""
+
+SCOPE_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+constexpr uint32_t MAX_DIM_NUM = 8;   // the kernel's own, next to optiling::MAX_DIM_NUM
+constexpr int32_t kUnused = 5;        // likewise
+__aicore__ inline float Scale(const ScopeInner &in) { return in.scale; }   // a nested struct named unqualified
+extern "C" __global__ __aicore__ void scope_op(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    GET_TILING_DATA(t, tiling);
+    int64_t dims[MAX_DIM_NUM];
+    int64_t n = 1;
+    for (int64_t i = 0; i < t.dimNum; ++i) {
+        dims[i] = t.dims[i];
+        n *= dims[i];
+    }
+    __gm__ float *out = (__gm__ float *)y;
+    out[0] = static_cast<float>(n) * Scale(t.inner) + kUnused;
+}
+"""
+
+
+def test_only_the_tiling_structs_names_reach_the_kernel(tmp_path):
+    hdr = tmp_path / "op_host" / "scope_op_tiling.h"
+    hdr.parent.mkdir()
+    hdr.write_text(SCOPE_HEADER)
+    src = tmp_path / "scope_op.cpp"
+    src.write_text(SCOPE_KERNEL)
+    binary = pyasc_sim.compile(src, opt="-O1", tiling_header=hdr)
+    t = pyasc_sim.tiling_struct(hdr, dimNum=3, dims=[2, 3, 4, 0, 0, 0, 0, 0])
+    t.inner.scale = 0.5
+    y = pyasc.zeros((8,), dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    fn = pyasc_acl.Binary(binary, device="sim").function("scope_op")
+    pyasc_acl.launch(fn, 1, (y, pyasc.zeros((8,), dtype="int32", device="sim"),
+                             pyasc.tensor(np.frombuffer(bytes(t), np.uint8).copy(), device="sim")))
+    assert y.numpy()[0] == 2 * 3 * 4 * 0.5 + 5
+
+
+def test_tiling_scoped_names_reads_namespaces_and_falls_back(tmp_path):
+    from pyasc_sim.build import tiling_scoped_names
+    a = tmp_path / "a.h"
+    a.write_text(SCOPE_HEADER)
+    assert tiling_scoped_names([a]) == ["::optiling::ScopeInner", "::optiling::ScopeTilingData",
+                                        "::optiling::__pyasc_tiling_type_ScopeOp"]
+    g = tmp_path / "g.h"   # a struct at file scope needs no name brought in
+    g.write_text('#include "register/tilingdata_base.h"\nBEGIN_TILING_DATA_DEF(G)\n'
+                 "TILING_DATA_FIELD_DEF(int32_t, x);\nEND_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(GOp, G)\n")
+    assert tiling_scoped_names([g]) == []
+    own = tmp_path / "own.h"   # a header with its own macro definitions under #ifdef / #else: not read
+    own.write_text("#ifdef __CCE_KT_TEST__\n#define BEGIN_TILING_DATA_DEF(name) struct name {\n#else\n"
+                   '#include "register/tilingdata_base.h"\n#endif\nnamespace optiling {\nBEGIN_TILING_DATA_DEF(T)\n'
+                   "TILING_DATA_FIELD_DEF(int32_t, x);\nEND_TILING_DATA_DEF;\n}\n")
+    assert tiling_scoped_names([own]) is None

@@ -655,6 +655,53 @@ def registered_ops(headers: Sequence[str]) -> dict[str, str]:
     return out
 
 
+_SCOPE_RE = re.compile(r"\bnamespace\s*([A-Za-z_][\w:]*)?\s*\{|[{}]|\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)"
+                       r"|\bREGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,")
+_OWN_MACROS_RE = re.compile(r"#\s*(?:define\s+(?:BEGIN_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b|else\b|elif\b)")
+
+
+def tiling_scoped_names(headers: Sequence[str]) -> list[str] | None:
+    """The qualified names (``::optiling::Name``) of the tiling structs (``BEGIN_TILING_DATA_DEF``) and op
+    registrations (``REGISTER_TILING_DATA_CLASS``; the simulator's ``__pyasc_tiling_type_<Op>`` alias) the host
+    tiling headers declare inside a namespace. CANN's kernel build sees only the generated tiling structs, never
+    the rest of the host header's namespace, so the kernel build brings exactly these names into the global
+    scope (a kernel's own ``MAX_DIM_NUM`` next to the header's ``optiling::MAX_DIM_NUM`` is then not ambiguous).
+    None when the headers cannot be read that simply (a declaration inside braces that are not a namespace, an
+    ``#else`` / ``#elif`` alternative, headers defining the macros themselves, unbalanced braces): the build then
+    keeps ``using namespace optiling``."""
+    names: list[str] = []
+    for h in headers:
+        with open(h, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
+        if _OWN_MACROS_RE.search(text):
+            return None
+        text = re.sub(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', '""', text)
+        stack: list[str | None] = []
+        for m in _SCOPE_RE.finditer(text):
+            tok = m.group(0)
+            if tok.startswith("namespace"):
+                stack.append(m.group(1) or "")
+            elif tok == "{":
+                stack.append(None)
+            elif tok == "}":
+                if not stack:
+                    return None
+                stack.pop()
+            else:
+                if None in stack:
+                    return None
+                scope = "::".join(n for n in stack if n)
+                if "" in stack and not scope:
+                    continue  # an unnamed namespace at file scope: already visible
+                if scope:
+                    name = m.group(2) or f"__pyasc_tiling_type_{m.group(3)}"
+                    names.append(f"::{scope}::{name}")
+        if stack:
+            return None
+    return names
+
+
 _KEY_IF_RE = re.compile(r"^[ \t]*#[ \t]*(?:el)?if\b.*$", re.M)
 _DEFINED_KEY_RE = re.compile(r"\bdefined\s*\(?\s*TILING_KEY_VAR\b\s*\)?")
 
@@ -695,6 +742,9 @@ def op_project_flags(tiling_header: str | os.PathLike | None, op_type: str | Non
         flags += ["-include", "pyasc_sim/kapi/host_header_begin.h"]
         for h in files:
             flags += ["-include", h]
+        scoped = tiling_scoped_names(files)
+        if scoped is not None:  # the tiling structs' names alone, not `using namespace optiling`
+            flags.append("-DPYASC_SIM_TILING_NAMES=" + " ".join(f"using {n};" for n in dict.fromkeys(scoped)))
         flags += ["-include", "pyasc_sim/kapi/host_header_end.h"]
         if op_type is not None:
             flags.append(f"-D__PYASC_SIM_TILING_TYPE=__pyasc_tiling_type_{op_type}")

@@ -67,7 +67,9 @@ _PROGRAM = r"""
 #include <cstdio>
 #include <type_traits>
 #include "register/tilingdata_base.h"
+#include "pyasc_sim/kapi/host_header_begin.h"
 %(includes)s
+#include "pyasc_sim/kapi/host_header_end.h"
 struct PyascPrinter {
     bool first = true;
     template <typename T>

@@ -65,6 +65,7 @@
 #include "pyasc_sim/kapi/softmax_grad.h"   // SoftmaxGrad, SoftmaxGradFront
 #include "pyasc_sim/kapi/math_elementwise.h"  // Acos, Asin, ..., Erf, Erfc, Log, Log2, Log10
 #include "pyasc_sim/kapi/math_power.h"        // Power
+#include "pyasc_sim/kapi/math_exp.h"          // Exp<T, taylorExpandLevel> (the math library's)
 #include "pyasc_sim/kapi/norm_grad.h"      // DeepNorm, LayerNormGrad, LayerNormGradBeta (+ their tiling structs)
 #include "pyasc_sim/kapi/confusion_transpose.h"  // ConfusionTranspose (TransposeType, ConfusionTransposeTiling)
 #include "pyasc_sim/kapi/simt_builtins.h" // 950 SIMT builtins: __sync_workitems, __reduce_min, atomicOr, __clz

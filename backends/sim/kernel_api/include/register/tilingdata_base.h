@@ -40,8 +40,14 @@ inline void visit_fields(V &v) {
 }  // namespace pyasc_sim
 
 namespace optiling {}
-// The kernel names the op's tiling structs without the host namespace, as the NPU build does.
+// The kernel names the op's tiling structs without the host namespace, as the NPU build does. A build with
+// pyasc_sim.compile(tiling_header=...) brings in just those structs' names (build.py tiling_scoped_names ->
+// PYASC_SIM_TILING_NAMES, expanded in kapi/host_header_end.h): CANN's kernel build sees the generated tiling
+// structs and nothing else of the host header's namespace. Otherwise (a source that includes its tiling header
+// itself, a header build.py cannot read simply) the whole namespace is brought in.
+#ifndef PYASC_SIM_TILING_NAMES
 using namespace optiling;
+#endif
 
 #define BEGIN_TILING_DATA_DEF(class_name)                                                   \
     class class_name {                                                                      \

@@ -24,35 +24,46 @@ enum Format : int32_t;
 }  // namespace ge
 
 namespace gert {
-// a runtime shape: up to kMaxDimNum dims (documented: GetDimNum, GetDim, SetDim, AppendDim, SetDimNum,
-// GetShapeSize = product of the dims, 1 for a scalar)
+// a runtime shape, laid out as documented: dim_num_ dims in a fixed array of kMaxDimNum (GetDimNum, GetDim,
+// SetDim, AppendDim -- a no-op once kMaxDimNum dims are set --, SetDimNum, operator[] returning a reference,
+// GetShapeSize = product of the dims, IsScalar = no dims, SetScalar)
 class Shape {
 public:
     static constexpr size_t kMaxDimNum = 25;
     Shape() = default;
-    Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
-    size_t GetDimNum() const { return dims_.size(); }
-    void SetDimNum(size_t n) { dims_.resize(n, 0); }
-    int64_t GetDim(size_t idx) const { return idx < dims_.size() ? dims_[idx] : 0; }
+    Shape(std::initializer_list<int64_t> dims) {
+        for (int64_t d : dims) AppendDim(d);
+    }
+    size_t GetDimNum() const { return dim_num_; }
+    void SetDimNum(size_t n) { dim_num_ = n < kMaxDimNum ? n : kMaxDimNum; }
+    int64_t GetDim(size_t idx) const { return idx < dim_num_ ? dims_[idx] : 0; }
     void SetDim(size_t idx, int64_t value) {
-        if (idx < dims_.size()) dims_[idx] = value;
+        if (idx < dim_num_) dims_[idx] = value;
     }
     Shape &AppendDim(int64_t value) {
-        dims_.push_back(value);
+        if (dim_num_ < kMaxDimNum) dims_[dim_num_++] = value;
         return *this;
     }
     int64_t GetShapeSize() const {
         int64_t n = 1;
-        for (int64_t d : dims_) n *= d;
+        for (size_t i = 0; i < dim_num_; ++i) n *= dims_[i];
         return n;
     }
-    bool IsScalar() const { return dims_.empty(); }
-    int64_t operator[](size_t idx) const { return GetDim(idx); }
-    bool operator==(const Shape &o) const { return dims_ == o.dims_; }
+    bool IsScalar() const { return dim_num_ == 0; }
+    void SetScalar() { dim_num_ = 0; }
+    const int64_t &operator[](size_t idx) const { return dims_[idx]; }
+    int64_t &operator[](size_t idx) { return dims_[idx]; }
+    bool operator==(const Shape &o) const {
+        if (dim_num_ != o.dim_num_) return false;
+        for (size_t i = 0; i < dim_num_; ++i)
+            if (dims_[i] != o.dims_[i]) return false;
+        return true;
+    }
     bool operator!=(const Shape &o) const { return !(*this == o); }
 
 private:
-    std::vector<int64_t> dims_;
+    size_t dim_num_ = 0;
+    int64_t dims_[kMaxDimNum] = {};
 };
 
 // origin shape (the tensor's mathematical shape) and storage shape (its layout in memory)

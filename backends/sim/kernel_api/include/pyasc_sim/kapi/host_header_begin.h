@@ -4,7 +4,19 @@
 // has DT_* / FORMAT_* as preprocessor numbers (kapi/op_dtypes.h). This defines those numbers now (so the include
 // guard keeps them from being redefined inside the header) and sets them aside (dt_names_begin.h);
 // host_header_end.h restores them for the kernel. No include guard.
+//
+// The header is compiled in the context the op's host source gives it: an op_host/<op>.cpp includes
+// register/op_def_registry.h (and with it gert::Shape, gert::TilingContext, ge::graphStatus, the platform
+// API) and the C++ standard headers before the tiling header, and a tiling header may use those names without
+// including them itself (NPUKernelBench's ReverseSequence header declares gert::Shape structs, std::array and
+// std::min). They are included here, inside the DT_* set-aside, so the header sees them as its host build does.
 #ifdef PYASC_SIM_OP_DTYPE_MACROS
 #include "pyasc_sim/kapi/op_dtypes.h"
 #include "pyasc_sim/kapi/dt_names_begin.h"
 #endif
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+#include "register/op_def_registry.h"

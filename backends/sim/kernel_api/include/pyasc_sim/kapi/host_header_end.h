@@ -3,3 +3,8 @@
 #ifdef PYASC_SIM_OP_DTYPE_MACROS
 #include "pyasc_sim/kapi/dt_names_end.h"
 #endif
+// The op's tiling structs (and the op registrations GET_TILING_DATA resolves) by name in the kernel's global
+// scope, when build.py could list them (PYASC_SIM_TILING_NAMES: `using ::optiling::Name;` ...).
+#ifdef PYASC_SIM_TILING_NAMES
+PYASC_SIM_TILING_NAMES
+#endif
