@@ -157,13 +157,38 @@ inline void DumpTensor(const GlobalTensor<T> &tensor, uint32_t desc, uint32_t du
 
 }  // namespace AscendC
 
-// ASSERT(cond) and ASSERT(cond, fmt, args...): a false condition is a kernel error.  The expansion is a
-// braced statement, complete with or without the caller's semicolon: the NPU toolchain accepts `ASSERT(cond)`
-// followed by the next statement (RecSDK's norm_multiply_dropout kernels write it so).  Deviation: as with any
-// braced macro, `if (c) ASSERT(x); else ...` does not compile (write braces around the ASSERT).
+namespace pyasc_sim {
+namespace kapi {
+
+// What ASSERT expands to: `- AssertTail{check};`.  The check runs when the temporary dies, at the end of the
+// full expression, so the one expansion works in every place public kernels write ASSERT: as a statement
+// (`ASSERT(c);`, `if (k) ASSERT(c);`; the unary minus does nothing), without its semicolon before the next
+// statement (RecSDK's norm_multiply_dropout kernels), and as the tail of an expression whose `;` the kernel
+// forgot (`x = a ASSERT(c);`, NPUKernelBench's MseLoss / Lerp answers, which build on the NPU only where ASSERT
+// expands to nothing): the binary minus yields `a` unchanged and the check runs after `x` is set.
+template <typename F>
+struct AssertTail {
+    F check;
+    ~AssertTail() noexcept(false) { check(); }  // a failed check throws KernelAbort, as every check does
+    void operator-() const {}
+};
+template <typename F>
+AssertTail(F) -> AssertTail<F>;
+template <typename T, typename F>
+inline T operator-(T value, const AssertTail<F> &) {
+    return value;
+}
+
+}  // namespace kapi
+}  // namespace pyasc_sim
+
+// ASSERT(cond) and ASSERT(cond, fmt, args...): a false condition is a kernel error (see AssertTail above for
+// where it may stand).  Deviation: `if (c) ASSERT(x); else ...` does not compile (the expansion brings its own
+// `;`; write braces around the ASSERT).
 #ifndef ASSERT
-#define ASSERT(...) \
-    { ::pyasc_sim::kapi::assert_check(#__VA_ARGS__, ::pyasc_sim::kapi::SrcLoc(), __VA_ARGS__); }
+#define ASSERT(...)                                                                                     \
+    -::pyasc_sim::kapi::AssertTail{                                                                     \
+        [&]() { ::pyasc_sim::kapi::assert_check(#__VA_ARGS__, ::pyasc_sim::kapi::SrcLoc(), __VA_ARGS__); }};
 #endif
 
 // assert(expr) / assert(expr, fmt, args...) and ascendc_assert(...): the documented kernel-side assert (page
