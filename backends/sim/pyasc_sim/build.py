@@ -1103,6 +1103,10 @@ def _raise_compile_error(output: str, path: str, cmd: list[str] | None = None, s
         call = re.search(r"^%s:(\d+):(?:\d+:)?\s+required from" % re.escape(path), output, re.M)
         if call is not None:
             file, line = path, int(call.group(1))
+    elif "NoTilingStruct" in msg:  # a field read ahead of load_tiling's static_assert: lead with its advice
+        advice = re.search(r"static assertion failed: (GET_TILING_DATA: no tiling struct[^\n]*)", output)
+        if advice is not None:
+            msg = f"{advice.group(1)} (the kernel reads a field of it: {msg})"
     if cmd and "-DPYASC_SIM_DOCUMENTED_ONLY=1" in cmd and "is not a member of" in msg and "AscendC" in msg:
         msg += (" (documented-names-only mode, -DPYASC_SIM_DOCUMENTED_ONLY=1, hides what the public Ascend C "
                 "reference does not document)")
