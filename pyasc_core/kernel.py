@@ -32,7 +32,15 @@ from .registry import backend_for_device
 from .selection import resolve_device
 from .streams import Stream, current_stream
 from .tensor import Tensor, wrap_storage
-from .torch_tensors import from_torch, has_torch_tensor, is_torch_tensor, npu_device_of_args, on_torch_stream, to_torch
+from .torch_tensors import (
+    PLAIN_TYPES,
+    from_torch,
+    has_torch_tensor,
+    is_torch_tensor,
+    npu_device_of_args,
+    on_torch_stream,
+    to_torch,
+)
 
 _SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp")
 _TEMPLATE_ID_RE = re.compile(r"[A-Za-z_]\w*\s*<.+>", re.S)
@@ -298,7 +306,8 @@ class _Launcher:
         self.kernel, self.blocks, self.stream = kernel, blocks, stream
 
     def __call__(self, *args: Any) -> None:
-        if "torch" in sys.modules and has_torch_tensor(args, {}):
+        # (the plain-type test inline: the launch hot path, see PLAIN_TYPES)
+        if "torch" in sys.modules and not PLAIN_TYPES.issuperset(map(type, args)) and has_torch_tensor(args, {}):
             return _launch_with_torch(self, args)
         stream = self.stream
         if stream is not None:

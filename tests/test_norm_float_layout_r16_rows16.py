@@ -10,28 +10,16 @@ import numpy as np
 import pytest
 
 import pyasc
+from row_batches import launch_rows
 
 nn = pytest.importorskip("pyasc_kernels.nn")
 
 
 def _launch(monkeypatch, layer, x, w, b, batched):
-    seen = []
-    tiling = nn.tl.NormTiling
+    def call():
+        return pyasc.layer_norm(x, w, b, eps=1e-5) if layer else pyasc.rms_norm(x, w, eps=1e-5)
 
-    def spy(**fields):
-        seen.append(fields["chunk"])
-        return tiling(**fields)
-
-    monkeypatch.setattr(nn.tl, "NormTiling", spy)
-    if not batched:
-        monkeypatch.setattr(nn, "_batch_chunk", lambda cols, batch_chunk=None: nn._chunk(cols))
-    try:
-        out = pyasc.layer_norm(x, w, b, eps=1e-5) if layer else pyasc.rms_norm(x, w, eps=1e-5)
-        pyasc.synchronize("sim")
-    finally:
-        monkeypatch.undo()
-    assert len(seen) == 1
-    return out.numpy(), seen[0]
+    return launch_rows(monkeypatch, nn, "NormTiling", call, batched)
 
 
 # rows per core that leave a partial last batch of six; narrow rows (many per batch: the most

@@ -10,28 +10,13 @@ import numpy as np
 import pytest
 
 import pyasc
+from row_batches import launch_rows
 
 nn = pytest.importorskip("pyasc_kernels.nn")
 
 
 def _launch(monkeypatch, name, x, batched):
-    seen = []
-    tiling = nn.tl.SoftmaxTiling
-
-    def spy(**fields):
-        seen.append(fields["chunk"])
-        return tiling(**fields)
-
-    monkeypatch.setattr(nn.tl, "SoftmaxTiling", spy)
-    if not batched:
-        monkeypatch.setattr(nn, "_batch_chunk", lambda cols, batch_chunk=None: nn._chunk(cols))
-    try:
-        out = getattr(pyasc, name)(x, -1)
-        pyasc.synchronize("sim")
-    finally:
-        monkeypatch.undo()
-    assert len(seen) == 1
-    return out.numpy(), seen[0]
+    return launch_rows(monkeypatch, nn, "SoftmaxTiling", lambda: getattr(pyasc, name)(x, -1), batched)
 
 
 # a partial last batch of eight; narrow rows (many per batch: the most reduction slots); rows of

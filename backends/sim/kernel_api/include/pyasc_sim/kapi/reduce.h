@@ -300,7 +300,8 @@ inline void reduce_count(RedOp op, const char *api, const LocalTensor<T> &dst, c
         check_count(count, api, loc);
         check_operand(b, src, api, "src", n, loc);
         dst.check_aligned(b, api, "dst", loc);
-        dst.check(0, calIndex ? 2 : 1, api, loc);
+        // (dst.check(0, n, api, loc) in the block looked up above: an API name marks the bytes written)
+        dst.check_access(b, 0, (calIndex ? 2 : 1) * static_cast<int64_t>(sizeof(T)), LocalTensor<T>::kWrite, api, loc);
         work.check_aligned(b, api, "sharedTmpBuffer", loc);
     }
     if (op == RedOp::kSum) {

@@ -404,9 +404,8 @@ inline RaceState &race(BlockState &b) {
     return b.race;
 }
 inline RaceState &race() { return race(blk()); }
-// The pending instruction's local accesses run on pipe p: a conflict is an error.
-inline void race_commit(BlockState &b, Pipe p) {
-    if (!b.race.commit(static_cast<int>(p), b.capacity)) return;
+// The conflict the last commit found (out of line: off the path of every checked instruction).
+[[noreturn]] __attribute__((noinline, cold)) inline void race_report(BlockState &b) {
     const RaceState::Conflict &c = b.race.conflict;
     const SrcLoc at(b.race.pend_file, b.race.pend_line);
     fail("pipe-race", at,
@@ -419,6 +418,10 @@ inline void race_commit(BlockState &b, Pipe p) {
          static_cast<unsigned long long>(c.sector * 32), race_pipe_name(c.other_pipe), short_file(c.other_file),
          c.other_line, std::strcmp(c.kind_name, "write-after-read") == 0 ? "reads" : "wrote",
          race_pipe_name(c.other_pipe), race_pipe_name(c.pipe), race_pipe_name(c.other_pipe), race_pipe_name(c.pipe));
+}
+// The pending instruction's local accesses run on pipe p: a conflict is an error.
+inline void race_commit(BlockState &b, Pipe p) {
+    if (b.race.commit(static_cast<int>(p), b.capacity)) race_report(b);
 }
 // An instruction of `cycles` on pipe p: runs from the pipe's clock (timeline.h).
 inline void charge(BlockState &b, Pipe p, double cycles) {

@@ -444,24 +444,11 @@ public:
         if (!pyasc_sim::kapi::blk().checks || bytes <= 0) return;
         bounds(byte_offset, bytes, what, loc);
     }
-    // check_bounds with the checks known on and bytes > 0.
+    // check_bounds with the checks known on and bytes > 0 (the test inline, the reports out of line).
     void bounds(int64_t byte_offset, int64_t bytes, const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
-        if (ptr_ == nullptr || buf_begin_ == nullptr) {
-            pyasc_sim::kapi::fail("local-out-of-bounds", loc,
-                                  "%s a LocalTensor that was never allocated (use TQue::AllocTensor, TQue::DeQue or "
-                                  "TBuf::Get)", what);
-        }
+        if (ptr_ == nullptr || buf_begin_ == nullptr) fail_never_allocated(what, loc);
         const uint8_t *p = reinterpret_cast<const uint8_t *>(ptr_) + byte_offset;
-        if (p < buf_begin_ || p + bytes > buf_end_) {
-            pyasc_sim::kapi::fail(
-                "local-out-of-bounds", loc,
-                "%s %lld bytes at %s offset %lld, outside the %lld-byte %s buffer at %s offset %lld (by %lld bytes)",
-                what, static_cast<long long>(bytes), pyasc_sim::kapi::mem_name(kind()),
-                static_cast<long long>(mem_offset() + byte_offset), static_cast<long long>(buf_end_ - buf_begin_),
-                pyasc_sim::kapi::pos_name(pos_), pyasc_sim::kapi::mem_name(kind()),
-                static_cast<long long>(mem_offset() - (reinterpret_cast<uint8_t *>(ptr_) - buf_begin_)),
-                static_cast<long long>(p < buf_begin_ ? buf_begin_ - p : p + bytes - buf_end_));
-        }
+        if (p < buf_begin_ || p + bytes > buf_end_) fail_out_of_bounds(byte_offset, bytes, what, loc);
     }
     // Checks the documented 32-byte alignment of a local operand's start address.
     void check_aligned(const char *api, const char *operand, const pyasc_sim::kapi::SrcLoc &loc,
@@ -472,24 +459,88 @@ public:
     void check_aligned(const pyasc_sim::kapi::BlockState &b, const char *api, const char *operand,
                        const pyasc_sim::kapi::SrcLoc &loc, uint32_t alignment = 32) const {
         if (!b.checks) return;
-        if (ptr_ == nullptr) {
-            pyasc_sim::kapi::fail("local-out-of-bounds", loc, "%s: %s is a LocalTensor that was never allocated", api,
-                                  operand);
-        }
+        if (ptr_ == nullptr) fail_unallocated(api, operand, loc);
         const uint64_t off = mem_offset(b);
         // a mask for the power-of-two alignments (all of them in practice): no 64-bit division per operand
         const uint64_t rem = (alignment & (alignment - 1)) == 0 ? off & (alignment - 1) : off % alignment;
-        if (rem != 0) {
-            pyasc_sim::kapi::fail("ub-alignment", loc,
-                                  "%s: %s starts at %s offset %llu (0x%llx), which is not %u-byte aligned (%llu bytes "
-                                  "past a boundary); local operands must start on %u-byte boundaries",
-                                  api, operand, pyasc_sim::kapi::mem_name(kind()), static_cast<unsigned long long>(off),
-                                  static_cast<unsigned long long>(off), alignment,
-                                  static_cast<unsigned long long>(rem), alignment);
+        if (rem != 0) fail_unaligned(api, operand, loc, off, alignment);
+    }
+    // A count-form vector operand: `bytes` from its start, read (src: initcheck of a vector source)
+    // or written (deferred until the instruction's sources are checked).  Exactly check_aligned(b,
+    // api, operand, loc) then check_access(b, 0, bytes, src ? kVecSrc : kVecDst, api, loc), the same
+    // checks in the same order with the same reports, with the memory kind and the operand's offset
+    // computed once for both (every operand of every checked vector instruction comes here).
+    void check_vec_operand(pyasc_sim::kapi::BlockState &b, int64_t bytes, bool src, const char *api,
+                           const char *operand, const pyasc_sim::kapi::SrcLoc &loc) const {
+        if (!b.checks) {  // check_aligned does nothing; check_access notes the line for the timeline
+            if (pyasc_sim::kapi::kTimelineSpans) {
+                b.tl.loc_file = loc.file;
+                b.tl.loc_line = loc.line;
+            }
+            return;
         }
+        if (ptr_ == nullptr) fail_unallocated(api, operand, loc);
+        const int k = kind();
+        const uint64_t off = (k >= 0 && b.mem[k] != nullptr)
+                                 ? static_cast<uint64_t>(reinterpret_cast<uint8_t *>(ptr_) - b.mem[k])
+                                 : reinterpret_cast<uintptr_t>(ptr_);  // mem_offset(b)
+        if ((off & 31) != 0) fail_unaligned(api, operand, loc, off, 32);
+        if (pyasc_sim::kapi::kTimelineSpans) {
+            b.tl.loc_file = loc.file;
+            b.tl.loc_line = loc.line;
+        }
+        if (bytes <= 0) return;
+        bounds(0, bytes, api, loc);
+        const uint64_t n = static_cast<uint64_t>(bytes);
+        pyasc_sim::kapi::race(b).note(k, off, n, !src, loc.file, loc.line);
+        if (!src) {
+            pyasc_sim::kapi::local_flush_pending(b);
+            pyasc_sim::kapi::local_defer_written(b, k, off, n, loc);
+            return;
+        }
+        pyasc_sim::kapi::local_flush_pending_before_source(b, loc);
+        const int64_t u = pyasc_sim::kapi::local_vec_first_unwritten(b, k, off, n);
+        if (u >= 0) report_uninit(u, bytes, 0, api, loc);
     }
 
 private:
+    // bounds()'s and check_aligned's reports (out of line: off the path of every operand check).
+    [[noreturn]] __attribute__((noinline, cold)) void fail_never_allocated(const char *what,
+                                                                         const pyasc_sim::kapi::SrcLoc &loc) const {
+        pyasc_sim::kapi::fail("local-out-of-bounds", loc,
+                              "%s a LocalTensor that was never allocated (use TQue::AllocTensor, TQue::DeQue or "
+                              "TBuf::Get)", what);
+    }
+    [[noreturn]] __attribute__((noinline, cold)) void fail_out_of_bounds(int64_t byte_offset, int64_t bytes,
+                                                                       const char *what,
+                                                                       const pyasc_sim::kapi::SrcLoc &loc) const {
+        const uint8_t *p = reinterpret_cast<const uint8_t *>(ptr_) + byte_offset;
+        pyasc_sim::kapi::fail(
+            "local-out-of-bounds", loc,
+            "%s %lld bytes at %s offset %lld, outside the %lld-byte %s buffer at %s offset %lld (by %lld bytes)",
+            what, static_cast<long long>(bytes), pyasc_sim::kapi::mem_name(kind()),
+            static_cast<long long>(mem_offset() + byte_offset), static_cast<long long>(buf_end_ - buf_begin_),
+            pyasc_sim::kapi::pos_name(pos_), pyasc_sim::kapi::mem_name(kind()),
+            static_cast<long long>(mem_offset() - (reinterpret_cast<uint8_t *>(ptr_) - buf_begin_)),
+            static_cast<long long>(p < buf_begin_ ? buf_begin_ - p : p + bytes - buf_end_));
+    }
+    [[noreturn]] __attribute__((noinline, cold)) void fail_unallocated(const char *api, const char *operand,
+                                                                     const pyasc_sim::kapi::SrcLoc &loc) const {
+        pyasc_sim::kapi::fail("local-out-of-bounds", loc, "%s: %s is a LocalTensor that was never allocated", api,
+                              operand);
+    }
+    [[noreturn]] __attribute__((noinline, cold)) void fail_unaligned(const char *api, const char *operand,
+                                                                   const pyasc_sim::kapi::SrcLoc &loc, uint64_t off,
+                                                                   uint32_t alignment) const {
+        const uint64_t rem = off % alignment;
+        pyasc_sim::kapi::fail("ub-alignment", loc,
+                              "%s: %s starts at %s offset %llu (0x%llx), which is not %u-byte aligned (%llu bytes "
+                              "past a boundary); local operands must start on %u-byte boundaries",
+                              api, operand, pyasc_sim::kapi::mem_name(kind()), static_cast<unsigned long long>(off),
+                              static_cast<unsigned long long>(off), alignment, static_cast<unsigned long long>(rem),
+                              alignment);
+    }
+
     T *ptr_ = nullptr;
     uint32_t size_ = 0;
     TPosition pos_ = TPosition::VECCALC;

@@ -97,10 +97,8 @@ struct Opnd {
 template <typename T>
 inline void check_operand(pyasc_sim::kapi::BlockState &b, const LocalTensor<T> &t, const char *api, const char *name,
                           int64_t elems, const SrcLoc &loc) {
-    t.check_aligned(b, api, name, loc);
     const bool src = name[0] == 's' && name[1] == 'r' && name[2] == 'c';  // src, src0, src1: a read (initcheck)
-    t.check_access(b, 0, elems * static_cast<int64_t>(sizeof(T)),
-                   src ? LocalTensor<T>::kVecSrc : LocalTensor<T>::kVecDst, api, loc);
+    t.check_vec_operand(b, elems * static_cast<int64_t>(sizeof(T)), src, api, name, loc);
 }
 template <typename T>
 inline void check_operand(const LocalTensor<T> &t, const char *api, const char *name, int64_t elems,
