@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import re
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 #: ``[aicore]`` in a function-specifier position (group 1: what precedes it, kept)
 _AICORE_RE = re.compile(
@@ -75,11 +75,13 @@ def own_headers(text: str, src_dir: str) -> list[str]:
     return found
 
 
-def mirror_headers(tmpdir: str, src_dir: str, text: str, api_include: str) -> int:
+def mirror_headers(tmpdir: str, src_dir: str, text: str, api_include: str,
+                   rewriters: Iterable[Callable[[str], tuple[str, int]]] = (rewrite,)) -> int:
     """Write rewritten copies of the source's own headers in or under ``src_dir`` into ``tmpdir`` at the same
     relative paths (each with a ``#line`` naming the original, so diagnostics and ``__FILE__`` do); returns how
-    many headers were rewritten. Headers outside ``src_dir``, or whose relative path names a kernel API header
-    (``api_include``), are not copied."""
+    many headers were rewritten. ``rewriters`` are applied in order (default: the ``[aicore]`` rewrite; the
+    build adds pyasc_sim.member_specialization's when the source needs it). Headers outside ``src_dir``, or
+    whose relative path names a kernel API header (``api_include``), are not copied."""
     root = os.path.realpath(src_dir)
     rewritten = 0
     for path in own_headers(text, src_dir):
@@ -90,7 +92,10 @@ def mirror_headers(tmpdir: str, src_dir: str, text: str, api_include: str) -> in
             continue
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             data = f.read()
-        new, n = rewrite(data)
+        new, n = data, 0
+        for fn in rewriters:
+            new, k = fn(new)
+            n += k
         rewritten += n > 0
         dest = os.path.join(tmpdir, rel)
         os.makedirs(os.path.dirname(dest), exist_ok=True)

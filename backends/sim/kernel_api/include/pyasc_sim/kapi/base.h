@@ -27,6 +27,12 @@
 #ifndef __aicore__
 #define __aicore__
 #endif
+// `__forceinline__`: the clang-based NPU compiler's always-inline keyword, known in every AI Core build (Catlass's
+// `CATLASS_DEVICE` is `__forceinline__ [aicore]`; NPUKernelBench's level3 GMM answers inline that code), not
+// only in SIMT code for the Ascend 950 (kapi/simt_api.h, which keeps its own guarded definition).
+#ifndef __forceinline__
+#define __forceinline__ inline __attribute__((always_inline))
+#endif
 #define __gm__
 #define __ubuf__
 // The Unified Buffer spelling of SIMT code for the Ascend 950 (RecSDK's recops split_embedding: a

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "pyasc_sim/kapi/mmad_kernel.h"
+#include "pyasc_sim/kapi/order.h"  // the unit-flag edges of Mmad / Fixpipe
 #include "pyasc_sim/kapi/params.h"
 #include "pyasc_sim/kapi/tensor.h"
 #include "pyasc_sim/kapi/vector.h"  // round_to, PYASC_SIM_LOC
@@ -267,13 +268,39 @@ inline void mmad(const LocalTensor<Dst> &c, const LocalTensor<A> &a, const Local
 
 }  // namespace sim_detail
 
+namespace sim_detail {
+// unitFlag (MmadParams / FixpipeParamsV220; the UnitFlag page of the Mmad key features): 0b10 on, 0b11 on and
+// the last Mmad of the accumulation; the hardware then hands each finished fractal from Mmad to Fixpipe without
+// SetFlag / WaitFlag. For the pipe-race check: a unit-flag Mmad follows the last unit-flag Fixpipe (it reuses
+// the L0C that Fixpipe drained), the 0b11 Mmad publishes for the next unit-flag Fixpipe, which follows it.
+inline void unit_flag_before_mmad(uint8_t unitFlag) {
+    if (unitFlag & 0b10) pyasc_sim::kapi::order_unit_flag_wait(static_cast<int>(HardEvent::FIX_M), 1);
+}
+inline void unit_flag_after_mmad(uint8_t unitFlag) {
+    if (unitFlag == 0b11) pyasc_sim::kapi::order_unit_flag_set(static_cast<int>(HardEvent::M_FIX), 0);
+}
+inline void unit_flag_before_fixpipe(uint8_t unitFlag) {
+    if (unitFlag == 0b11) pyasc_sim::kapi::order_unit_flag_wait(static_cast<int>(HardEvent::M_FIX), 0);
+}
+inline void unit_flag_after_fixpipe(uint8_t unitFlag) {
+    if (unitFlag == 0b11) pyasc_sim::kapi::order_unit_flag_set(static_cast<int>(HardEvent::FIX_M), 1);
+}
+// the FIX -> M edge once the Fixpipe's reads are committed (at the end of its scope)
+struct UnitFlagAfterFixpipe {
+    uint8_t unitFlag;
+    ~UnitFlagAfterFixpipe() { unit_flag_after_fixpipe(unitFlag); }
+};
+}  // namespace sim_detail
+
 // C (L0C) = A (L0A) x B (L0B); with isBias or cmatrixInitVal = false, C += A x B.
 template <typename T, typename U, typename S>
 inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
                  const MmadParams &mmadParams, PYASC_SIM_LOC) {
     PYASC_SIM_MMAD_CHECK(T, U, S);
     const bool acc = mmadParams.isBias || !mmadParams.cmatrixInitVal;
+    sim_detail::unit_flag_before_mmad(mmadParams.unitFlag);
     sim_detail::mmad(dst, fm, filter, mmadParams, acc, [](uint64_t) { return 0.0; }, loc);
+    sim_detail::unit_flag_after_mmad(mmadParams.unitFlag);
 }
 // With a bias vector (C2 / bias table): C = A x B + bias[n] (or C += A x B when accumulating).
 template <typename T, typename U, typename S, typename V>
@@ -282,8 +309,10 @@ inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
     PYASC_SIM_MMAD_BIAS_CHECK(T, U, S, V);
     bias.check(0, mmadParams.n, "Mmad reads bias", loc);
     const V *pb = bias.ptr();
+    sim_detail::unit_flag_before_mmad(mmadParams.unitFlag);
     sim_detail::mmad(dst, fm, filter, mmadParams, false,
                      [pb](uint64_t n) { return pyasc_sim::kapi::to_double(pb[n]); }, loc);
+    sim_detail::unit_flag_after_mmad(mmadParams.unitFlag);
 }
 
 // L0C (Nz) -> GM.  CFG_ROW_MAJOR (default) writes an ND matrix: row r, column c of the
@@ -296,6 +325,8 @@ template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const FixpipeParamsV220 &p, PYASC_SIM_LOC) {
     PYASC_SIM_FIXPIPE_CHECK(T, U);
     sim_detail::check_position(src, pyasc_sim::kapi::kL0C, "Fixpipe", "src", loc);
+    sim_detail::unit_flag_before_fixpipe(p.unitFlag);
+    sim_detail::UnitFlagAfterFixpipe unit_flag_done{p.unitFlag};
 #if !defined(PYASC_SIM_NO_DTYPE_TABLES) && defined(PYASC_SIM_DT_SOC)
     if (!sim_detail::fixpipe_quant_matches<T, U>(p.quantPre)) {
         pyasc_sim::kapi::fail("dtype-table", loc,

@@ -35,6 +35,10 @@ inline void order_wait_flag(int event, int id, bool last, const SrcLoc &loc) {
     race_event_pipes(event, src, dst);
     blk().tl.wait_flag(event, id, dst, cost::kFlagSyncCycles, loc.file, loc.line);
 }
+// The Mmad / Fixpipe unit-flag handshake (unitFlag 0b11): M -> FIX (slot 0) and FIX -> M (slot 1) edges on
+// the race detector's own clocks (cube.h). Not costed on the timeline (the cost model keeps its pipes' order).
+inline void order_unit_flag_set(int event, int slot) { race().unit_flag_set(event, slot); }
+inline void order_unit_flag_wait(int event, int slot) { race().unit_flag_wait(event, slot); }
 // PipeBarrier<PIPE_ALL>: every pipe waits for every pipe.
 inline void order_barrier_all(const SrcLoc &loc) {
     race().barrier_all();

@@ -254,6 +254,10 @@ struct RaceState {
         uint16_t index = 0;
     } loc_cache[64];
     RaceClock flag_vc[64][8];  // HardEvent x event id: what SetFlag published
+    // The Mmad / Fixpipe unit-flag handshake (MmadParams / FixpipeParamsV220 unitFlag): [0] what the last Mmad
+    // of an accumulation (unitFlag 0b11) published for the Fixpipe that reads it, [1] what that Fixpipe
+    // published for the next unit-flag Mmad that overwrites L0C.
+    RaceClock unit_vc[2];
     Conflict conflict;         // what the last commit() that returned true found
 
     // An instruction at file:line accesses local memory; the pipe is known once it charges.
@@ -570,6 +574,29 @@ struct RaceState {
             f.set = true;
         }
         for (int q = 0; q < kRacePipes; ++q) f.c[q] = std::max(f.c[q], vc[s][q]);
+    }
+    // Unit flags: the hardware's own M <-> FIX handshake, an edge like SetFlag / WaitFlag of `event` (M_FIX,
+    // slot 0, or FIX_M, slot 1) on a clock of its own (no event id of the kernel's is used).
+    void unit_flag_set(int event, int slot) {
+        int s = -1, d = -1;
+        race_event_pipes(event, s, d);
+        if (!on || s < 0) return;
+        RaceClock &f = unit_vc[slot & 1];
+        seen[s] = true;
+        if (!f.set) {
+            for (int q = 0; q < kRacePipes; ++q) f.c[q] = 0;
+            f.set = true;
+        }
+        for (int q = 0; q < kRacePipes; ++q) f.c[q] = std::max(f.c[q], vc[s][q]);
+    }
+    void unit_flag_wait(int event, int slot) {
+        int s = -1, d = -1;
+        race_event_pipes(event, s, d);
+        if (!on || d < 0) return;
+        RaceClock &f = unit_vc[slot & 1];
+        if (f.empty()) return;
+        join_into(d, f.data());
+        f.clear();
     }
     void wait_flag(int event, int id, bool last) {
         int s = -1, d = -1;
