@@ -158,6 +158,30 @@ def _paired(op: str, side: str) -> float:
     return float(np.median(np.asarray(r[side]) / np.asarray(r["floor"])))
 
 
+def _interleaved(benchmark, sides: dict, rounds: int, warmup: int, before=None, after=None) -> dict[str, list[float]]:
+    """Time ``sides`` (name -> call) back to back in every round, each round starting from the next side
+    (rotating order), ``before(side)`` / ``after(side)`` untimed around each call; returns name -> the
+    measured rounds' seconds (the warm-up rounds dropped; --benchmark-disable runs one round, then that)."""
+    order = list(sides)
+    times: dict[str, list[float]] = {k: [] for k in sides}
+    state = {"round": 0}
+
+    def one_round():
+        k = state["round"]
+        state["round"] += 1
+        for side in order[k % len(order):] + order[:k % len(order)]:
+            if before is not None:
+                before(side)
+            t0 = time.perf_counter()
+            sides[side]()
+            times[side].append(time.perf_counter() - t0)
+            if after is not None:
+                after(side)
+
+    benchmark.pedantic(one_round, rounds=rounds, iterations=1, warmup_rounds=warmup)
+    return {side: t[warmup:] or t for side, t in times.items()}
+
+
 @needs_sim
 @pytest.mark.parametrize("op", list(OPS))
 def test_op_vs_floor(benchmark, op, monkeypatch):
@@ -182,27 +206,12 @@ def test_op_vs_floor(benchmark, op, monkeypatch):
         stream_sanitizer.reset()
 
     sides = {"floor": floor, "off": lambda: run_op("off"), "on": lambda: run_op("on")}
-    order = list(sides)
-    times: dict[str, list[float]] = {k: [] for k in sides}
-    state = {"round": 0}
-
-    def one_round():
-        k = state["round"]
-        state["round"] += 1
-        for side in order[k % 3:] + order[:k % 3]:
-            if side != "floor":
-                switch(side)
-            t0 = time.perf_counter()
-            sides[side]()
-            times[side].append(time.perf_counter() - t0)
-
     benchmark.group = op
     try:
-        benchmark.pedantic(one_round, rounds=ROUNDS, iterations=1, warmup_rounds=WARMUP)
+        _ROUNDS[op] = _interleaved(benchmark, sides, ROUNDS, WARMUP,
+                                   before=lambda side: side != "floor" and switch(side))
     finally:
         floor.close()
-    # (--benchmark-disable runs one round, without warm-up: then that round)
-    _ROUNDS[op] = {side: t[WARMUP:] or t for side, t in times.items()}
     for side in ("off", "on"):
         benchmark.extra_info[f"{side}/floor paired median"] = _paired(op, side)
     expected = ref(*host)
@@ -266,24 +275,9 @@ def test_matmul_vs_blas(benchmark, mm_inputs, monkeypatch):
 
     sides = {"numpy float32": lambda: np.matmul(a, b), "sim float16": lambda: run_sim("float16"),
              "sim float32": lambda: run_sim("float32")}
-    order = list(sides)
-    times: dict[str, list[float]] = {k: [] for k in sides}
-    state = {"round": 0}
-
-    def one_round():
-        k = state["round"]
-        state["round"] += 1
-        for side in order[k % 3:] + order[:k % 3]:
-            t0 = time.perf_counter()
-            sides[side]()
-            times[side].append(time.perf_counter() - t0)
-            if side == "numpy float32":
-                _blas_parked()
-
     benchmark.group = f"matmul {MM}^3"
-    benchmark.pedantic(one_round, rounds=MM_ROUNDS, iterations=1, warmup_rounds=MM_WARMUP)
-    # (--benchmark-disable runs one round, without warm-up: then that round)
-    _MM.update({side: t[MM_WARMUP:] or t for side, t in times.items()})
+    _MM.update(_interleaved(benchmark, sides, MM_ROUNDS, MM_WARMUP,
+                            after=lambda side: side == "numpy float32" and _blas_parked()))
     for impl in ("sim float16", "sim float32"):
         benchmark.extra_info[f"{impl} share of BLAS, paired median"] = _mm_share(impl)
     for dtype in ("float16", "float32"):
