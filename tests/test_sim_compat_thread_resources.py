@@ -107,3 +107,15 @@ def test_thread_core_counts_size_a_float64_launch(program, tmp_path, soc, cube, 
     np.testing.assert_array_equal(np.fromfile(tmp_path / "y64.bin", dtype=np.float64), x64)
     x32 = np.arange(1001, dtype=np.float32) / np.float32(3) - np.float32(1e6)
     np.testing.assert_array_equal(np.fromfile(tmp_path / "y32.bin", dtype=np.float32), x32)
+
+
+def test_launcher_calling_acl_runs_from_python():
+    import pyasc
+
+    binary = pyasc_sim.compile(SRC, opt="-O1")
+    launch = pyasc_sim.host_function(binary, "ccopy_do", ["pointer", "pointer", "pointer", "uint64", "int32"])
+    x = np.arange(777, dtype=np.float64) * 1.25 - 300.0
+    y = pyasc.zeros((777,), dtype="float64", device="sim")
+    launch(None, pyasc.tensor(x, device="sim"), y, 777, 1)
+    pyasc.synchronize()
+    np.testing.assert_array_equal(y.numpy(), x)
