@@ -56,6 +56,18 @@ def _open_sim_device() -> None:
     backend_for_device(dev).raw_device(dev)  # type: ignore[attr-defined]
 
 
+def _acl_global() -> None:
+    """Make the simulated ACL library's symbols global before a binary is loaded, so ACL calls in its
+    host code (weak references, kapi/host_launch.h) bind to the runtime pyasc uses; the binding
+    itself opens the library RTLD_LOCAL, which would leave them null."""
+    from .build import _acl_library
+
+    try:
+        ctypes.CDLL(_acl_library(), mode=ctypes.RTLD_GLOBAL)
+    except OSError:
+        pass  # no simulator library: launches report it when they run
+
+
 def host_function(binary: str | os.PathLike, name: str, argtypes: Sequence[str]):
     """A callable for the host function ``name`` (``ns::name`` for one in a namespace) of ``binary``
     with parameter types ``argtypes``
@@ -68,6 +80,7 @@ def host_function(binary: str | os.PathLike, name: str, argtypes: Sequence[str])
         types = [_CTYPES[t] for t in argtypes]
     except KeyError as exc:
         raise KernelBuildError(f"argtypes entries are {', '.join(sorted(_CTYPES))}; got {exc.args[0]!r}") from None
+    _acl_global()
     lib = ctypes.CDLL(path)
     fn = getattr(lib, _symbol(path, name))
     fn.argtypes = types

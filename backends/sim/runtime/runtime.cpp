@@ -1,6 +1,7 @@
 // Runtime state, initialization and device management:
 // aclInit, aclFinalize, aclrtSetDevice, aclrtResetDevice, aclrtGetDevice,
-// aclrtGetDeviceCount, aclrtSynchronizeDevice(WithTimeout), aclrtGetSocName, aclrtGetDeviceInfo.
+// aclrtGetDeviceCount, aclrtSynchronizeDevice(WithTimeout), aclrtGetSocName, aclrtGetDeviceInfo,
+// aclrtGetResInCurrentThread.
 #include "runtime.h"
 
 #include <strings.h>
@@ -604,6 +605,28 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value
             return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         format("aclrtGetDeviceInfo: attribute %d is not modelled by the simulated %s", static_cast<int>(attr),
                                p.name));
+    }
+}
+
+aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value) {
+    // Documented order: the stream's limit (aclrtSetStreamResLimit), else the process's
+    // (aclrtSetDeviceResLimit), else the hardware's count.  The simulator offers neither limit, so
+    // the answer is the simulated SoC's core count of that kind (ACL_DEV_ATTR_CUBE_CORE_NUM /
+    // ACL_DEV_ATTR_VECTOR_CORE_NUM of aclrtGetDeviceInfo).
+    std::shared_ptr<Device> dev;
+    if (aclError e = current_device("aclrtGetResInCurrentThread", &dev)) return e;
+    if (value == nullptr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtGetResInCurrentThread: value is NULL");
+    Runtime &rt = runtime();
+    std::shared_lock<std::shared_mutex> lock(rt.mu);
+    const SocProfile &p = *rt.profile;
+    switch (type) {
+        case ACL_RT_DEV_RES_CUBE_CORE: *value = p.cube_cores; return ACL_SUCCESS;
+        case ACL_RT_DEV_RES_VECTOR_CORE: *value = p.vector_cores; return ACL_SUCCESS;
+        default:
+            return fail(ACL_ERROR_INVALID_PARAM,
+                        format("aclrtGetResInCurrentThread: resource type %d is not an aclrtDevResLimitType; pass "
+                               "ACL_RT_DEV_RES_CUBE_CORE (0) or ACL_RT_DEV_RES_VECTOR_CORE (1)",
+                               static_cast<int>(type)));
     }
 }
 

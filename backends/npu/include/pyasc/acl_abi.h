@@ -177,6 +177,14 @@ typedef enum aclrtStreamStatus {
     ACL_STREAM_STATUS_RESERVED = 0xFFFF
 } aclrtStreamStatus;
 
+/* Resource kind of aclrtGetResInCurrentThread (and of the documented aclrtSetDeviceResLimit /
+ * aclrtSetStreamResLimit, which pyasc does not use).  CUBE_CORE means the AI Cores on products
+ * without separate cube cores, the cube cores (AIC) on Atlas A2 / A3. */
+typedef enum {
+    ACL_RT_DEV_RES_CUBE_CORE = 0,
+    ACL_RT_DEV_RES_VECTOR_CORE = 1
+} aclrtDevResLimitType;
+
 /* Attribute selector of aclrtGetDeviceInfo. */
 typedef enum {
     ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
@@ -262,6 +270,10 @@ PYASC_ACL_API aclError aclrtGetDeviceCount(uint32_t *count);
 PYASC_ACL_API aclError aclrtSynchronizeDevice(void);
 PYASC_ACL_API const char *aclrtGetSocName(void);
 PYASC_ACL_API aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value);
+/* The cores of one kind the calling thread may use on its current device: the stream limit, else
+ * the process limit, else the hardware's count (documented order; the simulator sets no limits, so
+ * it answers the simulated SoC's count).  Optional for the binding: newer than older CANN. */
+PYASC_ACL_API aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
 
 /* Memory */
 PYASC_ACL_API aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
@@ -361,6 +373,7 @@ PYASC_ACL_API int pyascSimTakeWarning(char *buf, size_t size);
     X(aclError, aclrtSynchronizeDevice, (void))                                                      \
     X(const char *, aclrtGetSocName, (void))                                                         \
     X(aclError, aclrtGetDeviceInfo, (uint32_t deviceId, aclrtDevAttr attr, int64_t * value))         \
+    X(aclError, aclrtGetResInCurrentThread, (aclrtDevResLimitType type, uint32_t * value))          \
     X(aclError, aclrtMalloc, (void **devPtr, size_t size, aclrtMemMallocPolicy policy))              \
     X(aclError, aclrtFree, (void *devPtr))                                                           \
     X(aclError, aclrtMallocHost, (void **hostPtr, size_t size))                                      \
@@ -414,6 +427,7 @@ PYASC_ACL_API int pyascSimTakeWarning(char *buf, size_t size);
  * the oldest supported CANN, or not on every product); callers check them for NULL. */
 #define PYASC_ACL_OPTIONAL_FUNCTION_LIST(X) \
     X(aclrtStreamQuery)                     \
+    X(aclrtGetResInCurrentThread)           \
     X(aclrtLaunchKernelWithHostArgs)        \
     X(aclrtSynchronizeStreamWithTimeout)    \
     X(aclrtSynchronizeEventWithTimeout)     \

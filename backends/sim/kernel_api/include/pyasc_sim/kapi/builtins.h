@@ -90,8 +90,11 @@ using sim_detail::min;
 #endif
 #endif
 
-// ---- float32_t: the NPU toolchain's name for float (public kernels declare tensors of it) ------------
+// ---- float16_t / float32_t / float64_t: the NPU toolchain's names for half, float and double ----------
+// (public kernels declare tensors of them; float64_t is not in the Ascend C type list, which names
+// double, but the toolchain accepts it beside the other two: memfabric_hybrid's collectives switch on it)
 using float32_t = float;
+using float64_t = double;
 
 using float16_t = half;
 

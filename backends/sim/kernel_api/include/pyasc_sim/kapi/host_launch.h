@@ -25,6 +25,20 @@
 #include <type_traits>
 #include <utility>
 
+#include "pyasc/acl_abi.h"
+
+// ACL calls in the source's own host code (`aclrtGetResInCurrentThread(...)` sizing a launch, as
+// collective libraries do) are weak references: the binary also loads where no ACL library is (the
+// simulator's device process, which runs only its kernels), and a program linked against
+// libpyasc_acl_sim.so (or a process that made it global: pyasc_sim.host_function) binds them to the
+// simulated runtime.  Called where nothing defines them, they are null (a crash, as an unresolved
+// symbol would be).
+#define PYASC_SIM_HOST_PRAGMA_(x) _Pragma(#x)
+#define PYASC_SIM_HOST_WEAK_(ret, name, params) PYASC_SIM_HOST_PRAGMA_(weak name)
+PYASC_ACL_FUNCTION_LIST(PYASC_SIM_HOST_WEAK_)
+#undef PYASC_SIM_HOST_WEAK_
+#undef PYASC_SIM_HOST_PRAGMA_
+
 namespace pyasc_sim {
 namespace host {
 
