@@ -72,13 +72,16 @@ inline bool core_is_aic() {
 }  // namespace kapi
 }  // namespace pyasc_sim
 
-#define KERNEL_TASK_TYPE_DEFAULT(value) ::pyasc_sim::kapi::declare_task_type(static_cast<int>(value))
+// Both task-type macros end their own statement: the NPU toolchain accepts them with or without a trailing `;`
+// (RecSDK's in_linear_silu writes `KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)` straight before
+// `REGIST_MATMUL_OBJ(...)`); with the `;` the kernel adds, the extra one is an empty statement.
+#define KERNEL_TASK_TYPE_DEFAULT(value) ::pyasc_sim::kapi::declare_task_type(static_cast<int>(value));
 // KERNEL_TASK_TYPE(key, value): the type of tiling key `key` only (the "设置Kernel类型" page: KERNEL_TASK_TYPE_DEFAULT
 // for every key, KERNEL_TASK_TYPE for one key), so a kernel listing the types of several keys runs with the one of
 // the key it was built for (TILING_KEY_IS, kapi/tiling.h; expanded where the kernel uses it).  The first
 // declaration executed for the key decides: public kernels list the keyed types before the default.
 #define KERNEL_TASK_TYPE(key, value) \
-    ((TILING_KEY_IS(key)) ? ::pyasc_sim::kapi::declare_task_type(static_cast<int>(value)) : (void)0)
+    ((TILING_KEY_IS(key)) ? ::pyasc_sim::kapi::declare_task_type(static_cast<int>(value)) : (void)0);
 
 // Which core runs this code, used as  `if ASCEND_IS_AIV { ... }`  (the documented spelling
 // without parentheses); the op-project headers may define these first.
