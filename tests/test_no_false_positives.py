@@ -70,6 +70,8 @@ COMPILE_ARGS = {
         "tiling_header": COMPAT / "study15a_op" / "op_host" / "scale_rows_tiling.h"},
     # `if constexpr (g_coreType == AIV)`: a constant only in the per-core-kind MixCore build
     COMPAT / "mix_undeclared_constexpr.cpp": {"core": "mix"},
+    # a member template defaulted to g_coreType (Catlass's dispatch): likewise
+    COMPAT / "mix_undeclared_member_default.cpp": {"core": "mix"},
 }
 
 

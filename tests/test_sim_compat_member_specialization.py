@@ -46,6 +46,12 @@ struct K {
 """
 
 
+def test_rewrite_finds_a_class_right_after_a_preprocessor_line():
+    out, n = ms.rewrite('#include "parts.h"\n' + CLASS_SPEC.lstrip("\n"))
+    assert n == 2
+    assert "requires (((C) == (AIC)))" in out
+
+
 def test_rewrite_turns_in_class_specializations_into_constrained_overloads():
     out, n = ms.rewrite(CLASS_SPEC)
     assert n == 2

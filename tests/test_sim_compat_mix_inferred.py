@@ -19,6 +19,8 @@ from pyasc_sim import task_infer
 SRC = ASCENDC_DIR / "compat" / "mix_undeclared.cpp"
 # the same halves dispatched by `if constexpr (g_coreType == AIV)`, built core="mix" (MindSpore Lite's MixCore idiom)
 SRC_CONSTEXPR = ASCENDC_DIR / "compat" / "mix_undeclared_constexpr.cpp"
+# ... and by a member template whose parameter defaults to g_coreType (Catlass's idiom, NPUKernelBench level3 Gemm)
+SRC_MEMBER_DEFAULT = ASCENDC_DIR / "compat" / "mix_undeclared_member_default.cpp"
 
 pytestmark = pytest.mark.usefixtures("return_cached_sim_blocks")
 
@@ -42,10 +44,13 @@ def _run_mixed(binary, groups, name="mix_undeclared"):
     return want, y.numpy().reshape(groups, 32, 32), out.numpy().reshape(groups, 32, 32), info.numpy()
 
 
-@pytest.fixture(scope="module", params=["run-time dispatch", "constexpr dispatch"])
+@pytest.fixture(scope="module", params=["run-time dispatch", "constexpr dispatch", "member-default dispatch"])
 def inferred(request):
     if request.param == "run-time dispatch":
         return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim"), "mix_undeclared"
+    if request.param == "member-default dispatch":
+        return pyasc_acl.Binary(pyasc_sim.compile(SRC_MEMBER_DEFAULT, opt="-O1", core="mix"), device="sim"), \
+            "mix_undeclared_member_default"
     # g_coreType is a constant only per core kind: the core="mix" build compiles it once per kind
     return pyasc_acl.Binary(pyasc_sim.compile(SRC_CONSTEXPR, opt="-O1", core="mix"), device="sim"), \
         "mix_undeclared_constexpr"
@@ -197,3 +202,16 @@ def test_constexpr_vector_kernel_built_mix_runs_its_vector_pass():
     pyasc_acl.launch(b.function("vec_guarded"), blocks, (_dev(x), y))
     pyasc.synchronize("sim")
     np.testing.assert_array_equal(y.numpy(), x * 3)
+
+
+@pytest.mark.parametrize("text, want", [
+    ("template <int32_t CORE_TYPE = g_coreType> void run(P &p) {}", True),
+    ("template <int32_t C = AscendC::g_coreType>\nvoid run();", True),
+    ("int32_t t = g_coreType; if (t == AIV) {}", False),  # a run-time value: one build with both macros
+])
+def test_member_template_defaulted_to_core_type_builds_once_per_core_kind(text, want):
+    from pyasc_sim import mix_build
+    flags = [mix_build.CUBE_FLAG, mix_build.VEC_FLAG]
+    assert mix_build.wanted_undeclared(flags, text, [b""], True) is want
+    assert mix_build.wanted_undeclared(flags, "", [text.encode()], True) is want
+    assert mix_build.wanted_undeclared(flags, text, [b""], False) is False  # only when the type is inferred

@@ -1,4 +1,4 @@
-"""LoadDataWithTranspose (L1 -> L0B, LoadData2dTransposeParams) and Fixpipe's ND batch (the
+"""LoadDataWithTranspose (L1 -> L0B, LoadData2dTransposeParams; the 16-bit and 32-bit forms) and Fixpipe's ND batch (the
 eleven-argument FixpipeParamsV220 constructor, ndNum / srcNdStride / dstNdStride), as kda-ascendc's
 k1_solve_* cube kernels use them (backends/sim/kernel_api/COMPAT.md, "Round 17 (study17a)"). Kernels are
 our own (kernels/compat/transpose_load_idioms.cpp), run on sim and compared with NumPy."""
@@ -78,9 +78,21 @@ def test_transpose_picks_fractals_and_fixpipe_batches_nd(binary, mode, picks, ds
     np.testing.assert_array_equal(out[256:dst_nd], -7.0)  # the gap between the two ND matrices is untouched
 
 
+def test_float_band_b_operand_uses_the_32_bit_transpose(binary):
+    rng = np.random.default_rng(32)
+    a = rng.integers(-4, 5, (16, 16)).astype(np.float32)
+    b = (rng.integers(-64, 65, (16, 32)) / 8).astype(np.float32)
+    y = pyasc.full((16 * 32,), -7.0, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(binary.function("float_band_matmul"), 1, (_dev(a), _dev(b), y))
+    pyasc.synchronize("sim")
+    want = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)  # exact: small multiples of 1/8
+    np.testing.assert_array_equal(y.numpy().reshape(16, 32), want)
+
+
 @pytest.mark.parametrize("mode, pattern", [
     (0, r"fixpipe-params.*ndNum = 2.*dstNdStride = 0"),
-    (1, r"unsupported.*LoadDataWithTranspose on 4-byte elements"),
+    (1, r"unsupported.*LoadDataWithTranspose on 1-byte elements"),
 ])
 def test_misuse_is_reported(binary, mode, pattern):
     y = pyasc.zeros((512,), dtype="float32", device="sim")

@@ -30,6 +30,7 @@ _TEMPLATE_EMPTY_RE = re.compile(r"\btemplate\s*<\s*>")
 _TEMPLATE_RE = re.compile(r"\btemplate\s*<")
 _NAME_RE = re.compile(r"(operator\s*\(\s*\)|operator\s*[^\s\w(<]+|[A-Za-z_]\w*)\s*<")
 _CLASS_HEAD_RE = re.compile(r"^\s*(?:class|struct|union)\b")
+_DIRECTIVE_LINE_RE = re.compile(r"(?m)^[ \t]*#.*$")
 
 
 def _code_view(text: str) -> str:
@@ -113,7 +114,8 @@ def _enclosing_class_open(code: str, pos: int) -> int:
     if i < 0:
         return -1
     head_start = max(code.rfind(";", 0, i), code.rfind("{", 0, i), code.rfind("}", 0, i)) + 1
-    head = code[head_start:i]
+    # preprocessor lines between the previous declaration and the class head (`#include "x.h"` just above it)
+    head = _DIRECTIVE_LINE_RE.sub("", code[head_start:i])
     m = _TEMPLATE_RE.search(head)
     if m and not head[:m.start()].strip():
         end = _close_angle(head, m.end() - 1)

@@ -56,22 +56,30 @@ def wanted(flags: list[str], preprocessed: str, sources: list[bytes]) -> bool:
 _CONSTEXPR_CORE_TYPE_RE = re.compile(rb"\bif\s+constexpr\s*\(\s*(?:AscendC::)?g_coreType\b")
 _CONSTEXPR_CORE_TYPE_TEXT_RE = re.compile(_CONSTEXPR_CORE_TYPE_RE.pattern.decode())
 _CONSTEXPR_CORE_TYPE_EXPANDED_RE = re.compile(r"\bif\s+constexpr\s*\(\s*\(\s*::pyasc_sim::kapi::core_is_aic\(\)")
+#: a template parameter defaulted to ``g_coreType`` (Catlass kernels: ``template <int32_t CORE_TYPE = g_coreType>
+#: void operator()(Params &)`` with ``operator()<AscendC::AIC>`` / ``<AscendC::AIV>`` specializations): a
+#: template argument, so a constant expression -- as in ``if constexpr``, only a build for one core kind has one
+_DEFAULT_CORE_TYPE_RE = re.compile(rb"=\s*(?:::)?(?:AscendC::)?g_coreType\s*>")
+_DEFAULT_CORE_TYPE_TEXT_RE = re.compile(_DEFAULT_CORE_TYPE_RE.pattern.decode())
+_DEFAULT_CORE_TYPE_EXPANDED_RE = re.compile(r"=\s*\(\s*::pyasc_sim::kapi::core_is_aic\(\)")
 
 
 def wanted_undeclared(flags: list[str], preprocessed: str, sources: list[bytes], infer: bool) -> bool:
     """True when a kernel that declares no task type, built ``core="mix"`` (the MixCore build of public CMake
     projects: both core macros) with the task type inferred (:mod:`pyasc_sim.task_infer`), should compile once
-    per core kind: it branches on ``g_coreType`` in an ``if constexpr`` -- a constant only in a build for one
-    core kind, as the NPU compiler builds each pass (MindSpore Lite's ascend_native MixCore matmul); such a
-    kernel compiles no other way. One that only tests the core macros with ``#if`` keeps its single build with
+    per core kind: it branches on ``g_coreType`` in an ``if constexpr``, or defaults a template parameter to
+    it (NPUKernelBench's Catlass Gemm: ``template <int32_t CORE_TYPE = g_coreType> void operator()(...)``) --
+    a constant only in a build for one core kind, as the NPU compiler builds each pass (MindSpore Lite's
+    ascend_native MixCore matmul); such a kernel compiles no other way. One that only tests the core macros with ``#if`` keeps its single build with
     both macros (as before the inference: a scalar kernel reporting the macros, for one)."""
     if not infer or CUBE_FLAG not in flags or VEC_FLAG not in flags:
         return False
     # the preprocessed text holds the headers found through include_dirs (g_coreType in it as written, or
     # expanded to the run-time core_is_aic())
-    if _CONSTEXPR_CORE_TYPE_TEXT_RE.search(preprocessed) or _CONSTEXPR_CORE_TYPE_EXPANDED_RE.search(preprocessed):
+    if any(r.search(preprocessed) for r in (_CONSTEXPR_CORE_TYPE_TEXT_RE, _CONSTEXPR_CORE_TYPE_EXPANDED_RE,
+                                            _DEFAULT_CORE_TYPE_TEXT_RE, _DEFAULT_CORE_TYPE_EXPANDED_RE)):
         return True
-    return any(_CONSTEXPR_CORE_TYPE_RE.search(s) for s in sources)
+    return any(r.search(s) for s in sources for r in (_CONSTEXPR_CORE_TYPE_RE, _DEFAULT_CORE_TYPE_RE))
 
 
 def pass_flags(flags: list[str], kind: str) -> list[str]:

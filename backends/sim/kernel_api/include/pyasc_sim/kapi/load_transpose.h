@@ -10,9 +10,15 @@
 // the same bits LoadData with ifTranspose = true moves for 16-bit types, which is why a B operand
 // loaded in Nd2Nz's band order reaches L0B as the Zn layout Mmad reads (kapi/cube.h).
 //
-// The 8-bit (32 x 32 squares of two 16 x 32 fractals) and 32-bit (16 x 16 squares of two 16 x 8
-// fractals, split again by dstFracGap) forms are documented too; the simulator does not provide them
-// yet and says so ('unsupported', naming the element size) instead of moving wrong bytes.
+// For float / int32_t / uint32_t every repeat transposes one 16 x 16 square of 4-byte elements (1 KB):
+// the source's two consecutive 16 x 8 fractals side by side (square column c < 8 from the first, c >= 8
+// from the second; srcStride and startIndex count squares), transposed, split again into two 16 x 8
+// fractals by columns -- the first holds square rows 0..7 as its columns, the second rows 8..15 -- the
+// second written (1 + dstFracGap) fractals after the first, the next repeat's first (1 + dstGap)
+// fractals after this one's first.  That turns a B operand's zZ tiles in L1 (16 K-rows x 8 N) into the
+// nZ fractals (16 N x 8 K) L0B holds for float Mmad (Catlass's CopyL1ToL0B for float).
+// The 8-bit form (32 x 32 squares of two 16 x 32 fractals) is documented too; the simulator does not
+// provide it yet and says so ('unsupported', naming the element size) instead of moving wrong bytes.
 #ifndef PYASC_SIM_KAPI_LOAD_TRANSPOSE_H_
 #define PYASC_SIM_KAPI_LOAD_TRANSPOSE_H_
 
@@ -38,15 +44,56 @@ struct LoadData2dTransposeParams {
     uint16_t addrMode = 0;
 };
 
+namespace sim_detail {
+
+// The 32-bit form (float / int32_t / uint32_t): see the header comment.
+template <typename T>
+inline void load_transpose_b32(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2dTransposeParams &p,
+                               const pyasc_sim::kapi::SrcLoc &loc) {
+    constexpr uint64_t frac = 128;    // 4-byte elements per 512-byte fractal (16 x 8)
+    constexpr uint64_t square = 256;  // elements per 16 x 16 square (two fractals, 1 KB)
+    check_position(src, pyasc_sim::kapi::kL1, "LoadDataWithTranspose", "src", loc);
+    dst.check_aligned("LoadDataWithTranspose", "dst", loc, 512);
+    src.check_aligned("LoadDataWithTranspose", "src", loc, 32);
+    const uint64_t dstExtent = p.repeatTimes == 0 ? 0
+        : ((p.repeatTimes - 1ull) * (1ull + p.dstGap) + (1ull + p.dstFracGap) + 1) * frac;
+    dst.check(0, static_cast<int64_t>(dstExtent), "LoadDataWithTranspose writes", loc);
+    src.check_read_bursts(p.repeatTimes, 1024, p.srcStride * 1024ull, "LoadDataWithTranspose reads", loc,
+                          p.startIndex * 1024ull, 1024);
+    T *d = dst.ptr();
+    const T *s = src.ptr();
+    for (uint64_t r = 0; r < p.repeatTimes; ++r) {
+        const T *sq = s + (p.startIndex + r * p.srcStride) * square;
+        T *d0 = d + r * (1ull + p.dstGap) * frac;
+        T *d1 = d0 + (1ull + p.dstFracGap) * frac;
+        // square element (row, col) = fractal (col / 8) at row * 8 + col % 8; destination (i, j) = square (j, i)
+        for (uint64_t i = 0; i < 16; ++i) {
+            for (uint64_t j = 0; j < 8; ++j) {
+                d0[i * 8 + j] = sq[(i / 8) * frac + j * 8 + i % 8];
+                d1[i * 8 + j] = sq[(i / 8) * frac + (j + 8) * 8 + i % 8];
+            }
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE1,
+                            pyasc_sim::cost::kDmaIssueCycles + p.repeatTimes * 1024.0 / pyasc_sim::cost::kLocalBytesPerCycle);
+}
+
+}  // namespace sim_detail
+
 template <typename T>
 inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                                   const LoadData2dTransposeParams &p, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(LoadData, T);
+    if (sizeof(T) == 4) {
+        sim_detail::load_transpose_b32(dst, src, p, loc);
+        return;
+    }
     if (sizeof(T) != 2) {
         pyasc_sim::kapi::fail("unsupported", loc,
                               "LoadDataWithTranspose on %zu-byte elements: the simulator provides the 16-bit form "
-                              "(half / bfloat16_t / int16_t / uint16_t, one 16 x 16 fractal per repeat); the 8-bit and "
-                              "32-bit square forms are not implemented",
+                              "(half / bfloat16_t / int16_t / uint16_t, one 16 x 16 fractal per repeat) and the 32-bit "
+                              "form (float / int32_t / uint32_t, 16 x 16 squares of two 16 x 8 fractals); the 8-bit "
+                              "square form is not implemented",
                               sizeof(T));
         return;
     }

@@ -9,8 +9,12 @@
 //   pick_nd_batch    LoadDataWithTranspose's startIndex / srcStride / dstGap picking fractals of four
 //                    16 x 16 source tiles, two 16 x 16 products in L0C 1 KB apart, stored by ONE
 //                    Fixpipe with ndNum = 2 (srcNdStride 1 fractal, dstNdStride a run-time argument).
+//   float_band_matmul  C = A @ B for float A (16 x 16) and B (16 x 32), as Catlass's float Gemm
+//                    (NPUKernelBench level3 Gemm) moves them: B by Nd2Nz into 16 x 8 zZ tiles, then ONE
+//                    LoadDataWithTranspose of the 32-bit form (two 16 x 16 squares, dstFracGap 1) into
+//                    L0B's nZ fractals; A by Nd2Nz (zN) and LoadData into L0A.
 //   transpose_load_misuse   mode 0: ndNum = 2 with dstNdStride = 0 (documented as not 0);
-//                    mode 1: LoadDataWithTranspose of float (the 32-bit form the simulator lacks).
+//                    mode 1: LoadDataWithTranspose of int8_t (the 8-bit form the simulator lacks).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -105,6 +109,45 @@ extern "C" __global__ __aicore__ void pick_nd_batch(GM_ADDR pa, GM_ADDR ps, GM_A
     PipeBarrier<PIPE_ALL>();
 }
 
+extern "C" __global__ __aicore__ void float_band_matmul(GM_ADDR pa, GM_ADDR pb, GM_ADDR py) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    constexpr int32_t M = 16, K = 16, N = 32;
+    TPipe pipe;
+    TEventID e21 = pipe.AllocEventID<HardEvent::MTE2_MTE1>();
+    TEventID e1m = pipe.AllocEventID<HardEvent::MTE1_M>();
+    TEventID emf = pipe.AllocEventID<HardEvent::M_FIX>();
+    TBuf<TPosition::A1> bufA;
+    TBuf<TPosition::B1> bufB;
+    pipe.InitBuffer(bufA, M * K * 4);
+    pipe.InitBuffer(bufB, K * N * 4);
+    GlobalTensor<float> gA, gB, gY;
+    gA.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(pa), M * K);
+    gB.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(pb), K * N);
+    gY.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(py), M * N);
+    LocalTensor<float> la = bufA.Get<float>();
+    LocalTensor<float> lb = bufB.Get<float>();
+    LocalTensor<float> a(TPosition::A2, 0, M * K);
+    LocalTensor<float> b(TPosition::B2, 0, K * N);
+    LocalTensor<float> c(TPosition::CO1, 0, M * N);
+
+    // A: zN, two 16 x 8 column fractals; B: zZ, the 16-row band as four 16 x 8 fractals side by side
+    DataCopy(la, gA, Nd2NzParams(1, M, K, 0, K, M, 1, 0));
+    DataCopy(lb, gB, Nd2NzParams(1, 16, N, 16 * N, N, 16, 1, N * 16));
+    SetFlag<HardEvent::MTE2_MTE1>(e21);
+    WaitFlag<HardEvent::MTE2_MTE1>(e21);
+    LoadData(a, la, LoadData2DParams(0, K / 8, 1, 0, 0, false, 0));
+    // N / 16 squares; each square's second fractal (K rows 8..15) lands N / 16 fractals after its first
+    LoadDataWithTranspose(b, lb, LoadData2dTransposeParams(0, N / 16, 1, 0, N / 16 - 1));
+    SetFlag<HardEvent::MTE1_M>(e1m);
+    WaitFlag<HardEvent::MTE1_M>(e1m);
+    Mmad(c, a, b, MmadParams(M, N, K, 0, false, true));
+    SetFlag<HardEvent::M_FIX>(emf);
+    WaitFlag<HardEvent::M_FIX>(emf);
+    Fixpipe<float, float, CFG_ROW_MAJOR>(
+        gY, c, FixpipeParamsV220(N, M, M, N, false, QuantMode_t::NoQuant, 0, 1, 0, 0, 0));
+    PipeBarrier<PIPE_ALL>();
+}
+
 extern "C" __global__ __aicore__ void transpose_load_misuse(GM_ADDR py, int32_t mode) {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
     TPipe pipe;
@@ -117,8 +160,8 @@ extern "C" __global__ __aicore__ void transpose_load_misuse(GM_ADDR py, int32_t 
         Fixpipe<float, float, CFG_ROW_MAJOR>(
             gY, c, FixpipeParamsV220(16, 16, 16, 16, false, QuantMode_t::NoQuant, 0, 2, 1, 0, 0));
     } else {
-        LocalTensor<float> ls = bufS.Get<float>();
-        LocalTensor<float> b(TPosition::B2, 0, 256);
+        LocalTensor<int8_t> ls = bufS.Get<int8_t>();
+        LocalTensor<int8_t> b(TPosition::B2, 0, 1024);
         LoadDataWithTranspose(b, ls, LoadData2dTransposeParams(0, 1, 1, 0, 0));
     }
     PipeBarrier<PIPE_ALL>();
