@@ -91,17 +91,7 @@ def mirror_headers(tmpdir: str, src_dir: str, text: str, api_include: str,
                 or os.path.exists(os.path.join(api_include, rel))):
             continue
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            data = f.read()
-        new, n = data, 0
-        for fn in rewriters:
-            new, k = fn(new)
-            n += k
-        rewritten += n > 0
-        dest = os.path.join(tmpdir, rel)
-        os.makedirs(os.path.dirname(dest), exist_ok=True)
-        shown = path.replace("\\", "\\\\").replace('"', '\\"')
-        with open(dest, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(f'#line 1 "{shown}"\n{new}')
+            rewritten += write_copy(os.path.join(tmpdir, rel), path, f.read(), rewriters) > 0
     return rewritten
 
 
@@ -152,10 +142,14 @@ def tree_path(tree: str, path: str) -> str:
     return os.path.join(tree, os.path.abspath(path).lstrip(os.sep))
 
 
-def write_copy(dest: str, original: str, text: str) -> int:
-    """Write ``text`` with ``[aicore]`` rewritten to ``dest``, after a ``#line`` naming ``original``; returns how many
-    attributes were rewritten."""
-    new, n = rewrite(text)
+def write_copy(dest: str, original: str, text: str,
+               rewriters: Iterable[Callable[[str], tuple[str, int]]] = (rewrite,)) -> int:
+    """Write ``text`` with ``rewriters`` applied in order (default: the ``[aicore]`` rewrite) to ``dest``, after a
+    ``#line`` naming ``original``; returns how many rewrites were made."""
+    new, n = text, 0
+    for fn in rewriters:
+        new, k = fn(new)
+        n += k
     os.makedirs(os.path.dirname(dest), exist_ok=True)
     shown = original.replace("\\", "\\\\").replace('"', '\\"')
     with open(dest, "w", encoding="utf-8", errors="surrogateescape") as f:
