@@ -149,3 +149,25 @@ def test_norm_operands_needing_a_cast_take_the_full_path(monkeypatch):
         np.testing.assert_allclose(got.astype(np.float64), _ln_ref(h.astype(np.float32), w, None, 1e-5, True),
                                    rtol=1e-3, atol=1e-3)
     assert seen.count("layer_norm_float32") == 2
+
+
+def test_a_full_tiling_cache_unpins_only_its_own_tilings(monkeypatch):
+    """When one glue cache (nn's tilings) fills and clears, it forgets its own pinned uploads only:
+    the elementwise cache's pinned tilings stay pinned, and both ops still compute right."""
+    from pyasc_kernels import elementwise
+
+    rt = nn.rt
+    a = np.arange(40, dtype=np.float32)
+    pyasc.add(pyasc.tensor(a, device="sim"), pyasc.tensor(a, device="sim")).numpy()
+    ew = [t for t in elementwise._TILINGS.values() if id(t) in rt._PINNED]
+    assert ew, "the elementwise glue pins its tilings"
+    x = np.linspace(-3, 3, 4 * 64, dtype=np.float32).reshape(4, 64)
+    pyasc.softmax(pyasc.tensor(x, device="sim"), -1).numpy()
+    mine = [t for t in nn._TILINGS.values() if id(t) in rt._PINNED]
+    assert mine
+    monkeypatch.setattr(nn, "_TILINGS_LIMIT", len(nn._TILINGS))
+    y = pyasc.softmax(pyasc.tensor(x[:2], device="sim"), -1).numpy()  # a new shape: nn's cache is full, cleared
+    assert all(id(t) not in rt._PINNED for t in mine)  # nn's old pins dropped (no leak) ...
+    assert all(id(t) in rt._PINNED and rt._PINNED[id(t)][0] is t for t in ew)  # ... the others' kept
+    np.testing.assert_allclose(y, _ref(x[:2], -1, False), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(pyasc.add(pyasc.tensor(a, device="sim"), pyasc.tensor(a, device="sim")).numpy(), 2 * a)

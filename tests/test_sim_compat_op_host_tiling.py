@@ -143,22 +143,32 @@ extern "C" __global__ __aicore__ void shape_ctx(GM_ADDR x, GM_ADDR y, GM_ADDR sh
 """
 
 
-def test_tiling_header_compiles_in_its_host_context(tmp_path):
-    hdr = tmp_path / "op_host" / "shape_ctx_tiling.h"
+def _op_project(tmp_path, name: str, header: str, kernel: str):
+    """(build of kernel ``name`` with its host tiling header, the header's path): the op-project layout."""
+    hdr = tmp_path / "op_host" / f"{name}_tiling.h"
     hdr.parent.mkdir()
-    hdr.write_text(CTX_HEADER)
-    src = tmp_path / "shape_ctx.cpp"
-    src.write_text(CTX_KERNEL)
-    binary = pyasc_sim.compile(src, opt="-O1", tiling_header=hdr)
+    hdr.write_text(header)
+    src = tmp_path / f"{name}.cpp"
+    src.write_text(kernel)
+    return pyasc_sim.compile(src, opt="-O1", tiling_header=hdr), hdr
+
+
+def _launch_op(binary, name: str, tiling, *args) -> None:
+    """Launch ``name`` on one block with ``args`` + (workspace, the tiling struct's bytes)."""
+    pyasc.synchronize("sim")
+    fn = pyasc_acl.Binary(binary, device="sim").function(name)
+    pyasc_acl.launch(fn, 1, (*args, pyasc.zeros((8,), dtype="int32", device="sim"),
+                             pyasc.tensor(np.frombuffer(bytes(tiling), np.uint8).copy(), device="sim")))
+
+
+def test_tiling_header_compiles_in_its_host_context(tmp_path):
+    binary, hdr = _op_project(tmp_path, "shape_ctx", CTX_HEADER, CTX_KERNEL)
     n = 64
     t = pyasc_sim.tiling_struct(hdr, n=n, scale=2.5)
     x = np.linspace(-3, 3, n).astype(np.float32)
     y = pyasc.zeros((n,), dtype="float32", device="sim")
     shape_out = pyasc.zeros((4,), dtype="int64", device="sim")
-    pyasc.synchronize("sim")
-    fn = pyasc_acl.Binary(binary, device="sim").function("shape_ctx")
-    pyasc_acl.launch(fn, 1, (pyasc.tensor(x, device="sim"), y, shape_out, pyasc.zeros((8,), dtype="int32", device="sim"),
-                             pyasc.tensor(np.frombuffer(bytes(t), np.uint8).copy(), device="sim")))
+    _launch_op(binary, "shape_ctx", t, pyasc.tensor(x, device="sim"), y, shape_out)
     np.testing.assert_array_equal(y.numpy(), x * np.float32(2.5))
     # 3 * 7 * 256 * 2 dims product, 4 dims, begin clamped to (0, 7, 256), strides[0] 0 -> 1, then a scalar
     assert shape_out.numpy().tolist() == [3 * 7 * 256 * 2, 4, 0 * 1000000 + 7 * 10000 + 256 * 10 + 1, 1]
@@ -203,19 +213,11 @@ extern "C" __global__ __aicore__ void scope_op(GM_ADDR y, GM_ADDR workspace, GM_
 
 
 def test_only_the_tiling_structs_names_reach_the_kernel(tmp_path):
-    hdr = tmp_path / "op_host" / "scope_op_tiling.h"
-    hdr.parent.mkdir()
-    hdr.write_text(SCOPE_HEADER)
-    src = tmp_path / "scope_op.cpp"
-    src.write_text(SCOPE_KERNEL)
-    binary = pyasc_sim.compile(src, opt="-O1", tiling_header=hdr)
+    binary, hdr = _op_project(tmp_path, "scope_op", SCOPE_HEADER, SCOPE_KERNEL)
     t = pyasc_sim.tiling_struct(hdr, dimNum=3, dims=[2, 3, 4, 0, 0, 0, 0, 0])
     t.inner.scale = 0.5
     y = pyasc.zeros((8,), dtype="float32", device="sim")
-    pyasc.synchronize("sim")
-    fn = pyasc_acl.Binary(binary, device="sim").function("scope_op")
-    pyasc_acl.launch(fn, 1, (y, pyasc.zeros((8,), dtype="int32", device="sim"),
-                             pyasc.tensor(np.frombuffer(bytes(t), np.uint8).copy(), device="sim")))
+    _launch_op(binary, "scope_op", t, y)
     assert y.numpy()[0] == 2 * 3 * 4 * 0.5 + 5
 
 

@@ -340,8 +340,12 @@ def pin_tiling(device: Any, tiling: TilingStruct) -> TilingStruct:
     return tiling
 
 
-def unpin_tilings() -> None:
-    _PINNED.clear()
+def unpin_tilings(tilings: Iterable[TilingStruct]) -> None:
+    """Forget the uploads of ``tilings`` (a cache dropping its entries); other caches' pins stay."""
+    for tiling in tilings:
+        hit = _PINNED.get(id(tiling))
+        if hit is not None and hit[0] is tiling:
+            del _PINNED[id(tiling)]
 
 
 def launch(device: Any, family: str, name: str, num_blocks: int, args: Iterable[Any], tiling: TilingStruct) -> None:

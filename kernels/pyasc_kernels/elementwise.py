@@ -80,8 +80,8 @@ def _elementwise_tiling(device: Any, n: int, struct: type[TilingStruct], tile: i
     if tiling is None:
         tiling = struct(totalLength=n, perCore=per_core, tileLength=min(tile, per_core), **fields)
         if len(_TILINGS) >= _TILINGS_LIMIT:
+            rt.unpin_tilings(_TILINGS.values())
             _TILINGS.clear()
-            rt.unpin_tilings()
         tiling = _TILINGS[key] = rt.pin_tiling(device, tiling)
     return blocks, tiling
 

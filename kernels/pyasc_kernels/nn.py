@@ -82,8 +82,8 @@ def _pinned_tiling(device: Any, struct: Any, **fields: int) -> Any:
     tiling = _TILINGS.get(key)
     if tiling is None:
         if len(_TILINGS) >= _TILINGS_LIMIT:
+            rt.unpin_tilings(_TILINGS.values())
             _TILINGS.clear()
-            rt.unpin_tilings()
         tiling = _TILINGS[key] = rt.pin_tiling(device, struct(**fields))
     return tiling
 

@@ -92,6 +92,7 @@ def _plan(device: Any, rows: int, cols: int, op: str, dtype: Any) -> tuple[tuple
         plan = tuple(_levels(device, rows, cols, op, dtype))
         if rt.split is _SPLIT:
             if len(_PLANS) >= rt._PLANS_LIMIT:
+                rt.unpin_tilings(t for old in _PLANS.values() for _, _, _, t in old if t is not None)
                 _PLANS.clear()
             plan = _PLANS[key] = tuple((r, c, b, t if t is None else rt.pin_tiling(device, t)) for r, c, b, t in plan)
     return plan

@@ -35,7 +35,6 @@ from collections.abc import Callable, Iterable, Sequence
 _AICORE_RE = re.compile(
     r"((?:\b(?:__forceinline__|__simt_callee__|__simt_vf__|inline|static|constexpr|extern|__global__|__aicore__))"
     r"|^|[;{}>])([ \t]*)\[aicore\]", re.M)
-_INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 #: a quoted (group 1) or angle-bracket (group 2) include
 _ANY_INCLUDE_RE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', re.M)
 #: the files the build itself writes into its private directory (never shadowed by a mirrored header)
@@ -58,21 +57,7 @@ def uses_aicore_attribute(texts: Iterable[str | bytes]) -> bool:
 
 def own_headers(text: str, src_dir: str) -> list[str]:
     """The ``#include "..."`` files found from ``src_dir`` (each relative to its includer), recursively: paths."""
-    found: list[str] = []
-    seen: set[str] = set()
-
-    def walk(t: str, directory: str) -> None:
-        for name in _INCLUDE_RE.findall(t):
-            path = os.path.normpath(os.path.join(directory, name))
-            if path in seen or not os.path.isfile(path):
-                continue
-            seen.add(path)
-            found.append(path)
-            with open(path, encoding="utf-8", errors="replace") as f:
-                walk(f.read(), os.path.dirname(path))
-
-    walk(text, src_dir)
-    return found
+    return reachable_headers(text, src_dir, (), ())
 
 
 def mirror_headers(tmpdir: str, src_dir: str, text: str, api_include: str,
@@ -107,11 +92,11 @@ def include_dirs(flags: Sequence[str]) -> list[str]:
 
 
 def reachable_headers(start: str, start_dir: str, quote_chain: Sequence[str], angle_chain: Sequence[str],
-                      stop: str) -> list[str]:
+                      stop: str | None = None) -> list[str]:
     """The header files the source text ``start`` (in ``start_dir``) reaches, recursively, as the compiler searches:
     a quoted include in the includer's directory, then ``quote_chain``; an angle-bracket include in ``angle_chain``.
     A header found under ``stop`` (the kernel API) is not followed; one found nowhere (a system header) neither."""
-    stop_root = os.path.realpath(stop)
+    stop_root = os.path.realpath(stop) if stop is not None else None
     found: list[str] = []
     seen: set[str] = set()
 
@@ -126,7 +111,7 @@ def reachable_headers(start: str, start_dir: str, quote_chain: Sequence[str], an
             else:
                 continue
             real = os.path.realpath(path)
-            if real == stop_root or real.startswith(stop_root + os.sep) or path in seen:
+            if path in seen or (stop_root is not None and (real == stop_root or real.startswith(stop_root + os.sep))):
                 continue
             seen.add(path)
             found.append(path)

@@ -126,7 +126,6 @@ def compile_kernel(source: str | os.PathLike, *, flags: Sequence[str] = (), comp
 
 # -- compile(): any Ascend C source -----------------------------------------------------------------
 
-_INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 _DIAG_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?:fatal )?error:\s*(?P<msg>.*)$", re.M)
 
 
@@ -144,19 +143,13 @@ def _header_version(include_dir: str) -> str:
     return h.hexdigest()
 
 
-def _local_includes(text: str, directory: str, seen: set[str]) -> list[bytes]:
-    """Contents of the ``#include "..."`` files found next to the source (recursively): a change
-    in a kernel's own header must miss the cache."""
+def _local_includes(text: str, directory: str) -> list[bytes]:
+    """``path\0contents`` of the ``#include "..."`` files found next to the source (recursively,
+    bisheng_syntax.own_headers): a change in a kernel's own header must miss the cache."""
     out = []
-    for name in _INCLUDE_RE.findall(text):
-        path = os.path.normpath(os.path.join(directory, name))
-        if path in seen or not os.path.isfile(path):
-            continue
-        seen.add(path)
+    for path in bisheng_syntax.own_headers(text, directory):
         with open(path, "rb") as f:
-            data = f.read()
-        out.append(path.encode() + b"\0" + data)
-        out.extend(_local_includes(data.decode("utf-8", "replace"), os.path.dirname(path), seen))
+            out.append(path.encode() + b"\0" + f.read())
     return out
 
 
@@ -303,7 +296,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     # -g1: line tables only, so a kernel crash names its source line (issue 16); no effect on speed
     isa_flags, isa_key = target_isa(cxx, isa)
     src_dir = os.path.dirname(path) if path else os.getcwd()
-    own_headers = _local_includes(text, src_dir, set())
+    own_headers = _local_includes(text, src_dir)
     # the headers found through -I include directories (part of the key: a change in one misses the cache)
     include_headers = _include_dir_headers(text, src_dir, extra_flags, inc)
     # the NPU compiler's `[aicore]` function attribute, spelled __aicore__ for g++ (pyasc_sim.bisheng_syntax)
@@ -467,7 +460,7 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
                 "name(GM_ADDR ..., uint32_t ...) after #include \"kernel_operator.h\" (a template kernel needs an "
                 "instance: instantiate it in the source, or name one, pyasc.Kernel(source, 'name<half>'))",
                 file=shown)
-        own = [text.encode(), *_local_includes(text, src_dir, set())]
+        own = [text.encode(), *_local_includes(text, src_dir)]
         # the kernel type the NPU compiler infers when the kernel declares none (pyasc_sim.task_infer)
         infer = task_infer.wanted(flags, pre, own, [k.name for k in found])
         if kernels is not None:

@@ -114,7 +114,7 @@ class _Compile:
             search = bisheng_syntax.mirrored_dirs(tree, search)
         self.flags = ["-std=c++20", *(["-O0", "-g"] if debug else ["-O2"]), "-pthread", "-fno-math-errno",
                       *arch_defines(soc), "-I", inc, *search, *extra_flags]
-        own = [data, *_local_includes(text, os.path.dirname(source), set())]  # the source and its own headers
+        own = [data, *_local_includes(text, os.path.dirname(source))]  # the source and its own headers
         self.flags += simt_flags(self.flags, text, own[1:])  # SIMT VF calls: the lockstep warp's hooks
         self.kernels = self._split_kernels(inc, own)
         # the vector pass's getters, named after the source: several split sources link into one program
