@@ -87,9 +87,8 @@ public:
             Duplicate(nf_, static_cast<float>(t_.cols), nfBytes / 4);
         }
         if (chunks_ == 1) {  // weight and bias stay in UB for every row (batch_ copies of them)
-            for (uint32_t k = 0; k < batch_; ++k) {
-                LoadAffine(0, t_.cols, k * t_.cols);
-            }
+            LoadAffine(0, t_.cols);
+            ReplicateAffine();
         }
     }
 
@@ -112,6 +111,21 @@ private:
         }
         if (LAYER && t_.hasBias) {
             io_.Load(bf_[at], bGm_[offset], count);
+        }
+    }
+
+    // The loaded row of weight (and bias) copied into the batch's other rows: UB -> UB copies that
+    // double the rows present (1 -> 2 -> 4 -> ...), instead of a load from global memory per row.
+    __aicore__ inline void ReplicateAffine() {
+        for (uint32_t have = 1; have < batch_;) {
+            const uint32_t n = batch_ - have < have ? batch_ - have : have;
+            if (t_.hasWeight) {
+                DataCopy(wf_[have * t_.cols], wf_, n * t_.cols);
+            }
+            if (LAYER && t_.hasBias) {
+                DataCopy(bf_[have * t_.cols], bf_, n * t_.cols);
+            }
+            have += n;
         }
     }
 
