@@ -49,27 +49,27 @@ public:
         // rows of whole 32-byte blocks that fit a chunk several times are normalised `batch_` at a
         // time (one DMA each way, the elementwise steps over the whole batch)
         batch_ = chunks_ == 1 && t_.cols % (BLOCK_BYTES / sizeof(T)) == 0 ? t_.chunk / t_.cols : 1;
-        // + one_: two reduction results 32 bytes apart (a batch: one per row), then a batch's
-        // denominators (den_)
+        // + one_: two reduction results 32 bytes apart (a batch: one per row, where its denominator
+        // is computed too), then nf_: n (cols) for that division, a slot's worth per row of a group
         const uint32_t slots = batch_ > 2 ? batch_ : 2;
+        const uint32_t nfBytes = 32 * (batch_ < kDenGroup ? batch_ : kDenGroup);
         if (batch_ > 1 && !kWidened<T>) {
             // float batches: x stays in its VECIN buffer and the squares go to the output buffer, so
             // only x - mean (tf_), weight and bias take whole chunks; red_ is ReduceSum's documented
-            // minimum work space for a row (RoundUp(cols, 64) results, whole blocks), which also
-            // takes the batch's Sqrt. Three chunks instead of six: the host gives float rows a
-            // larger chunk (more rows per batch, pyasc_kernels/nn.py)
-            const uint32_t redElems = AlignBlock<float>((t_.cols + 63) / 64 > batch_ ? (t_.cols + 63) / 64 : batch_);
-            pipe_.InitBuffer(calc_, 3 * t_.chunk * sizeof(float) + redElems * 4 + 32 * slots +
-                                        AlignBlock<float>(batch_) * 4);
+            // minimum work space for a row (RoundUp(cols, 64) results, whole blocks). Three chunks
+            // instead of six: the host gives float rows a larger chunk (more rows per batch,
+            // pyasc_kernels/nn.py)
+            const uint32_t redElems = AlignBlock<float>((t_.cols + 63) / 64);
+            pipe_.InitBuffer(calc_, 3 * t_.chunk * sizeof(float) + redElems * 4 + 32 * slots + nfBytes);
             LocalTensor<float> buf = calc_.Get<float>();
             tf_ = buf;
             wf_ = buf[t_.chunk];
             bf_ = buf[2 * t_.chunk];
             red_ = buf[3 * t_.chunk];
             one_ = red_[redElems];
-            den_ = one_[8 * slots];
+            nf_ = one_[8 * slots];
         } else {
-            pipe_.InitBuffer(calc_, (batch_ > 1 ? 6 : 5) * t_.chunk * sizeof(float) + 32 * slots + AlignBlock<float>(batch_) * 4);
+            pipe_.InitBuffer(calc_, (batch_ > 1 ? 6 : 5) * t_.chunk * sizeof(float) + 32 * slots + nfBytes);
             LocalTensor<float> buf = calc_.Get<float>();
             xf_ = buf;
             tf_ = buf[t_.chunk];
@@ -80,13 +80,15 @@ public:
             if (batch_ > 1) {
                 red_ = buf[5 * t_.chunk];
                 one_ = buf[6 * t_.chunk];
-                den_ = one_[8 * slots];
+                nf_ = one_[8 * slots];
             }
         }
+        if (batch_ > 1) {
+            Duplicate(nf_, static_cast<float>(t_.cols), nfBytes / 4);
+        }
         if (chunks_ == 1) {  // weight and bias stay in UB for every row (batch_ copies of them)
-            for (uint32_t k = 0; k < batch_; ++k) {
-                LoadAffine(0, t_.cols, k * t_.cols);
-            }
+            LoadAffine(0, t_.cols);
+            ReplicateAffine();
         }
     }
 
@@ -109,6 +111,21 @@ private:
         }
         if (LAYER && t_.hasBias) {
             io_.Load(bf_[at], bGm_[offset], count);
+        }
+    }
+
+    // The loaded row of weight (and bias) copied into the batch's other rows: UB -> UB copies that
+    // double the rows present (1 -> 2 -> 4 -> ...), instead of a load from global memory per row.
+    __aicore__ inline void ReplicateAffine() {
+        for (uint32_t have = 1; have < batch_;) {
+            const uint32_t n = batch_ - have < have ? batch_ - have : have;
+            if (t_.hasWeight) {
+                DataCopy(wf_[have * t_.cols], wf_, n * t_.cols);
+            }
+            if (LAYER && t_.hasBias) {
+                DataCopy(bf_[have * t_.cols], bf_, n * t_.cols);
+            }
+            have += n;
         }
     }
 
@@ -147,21 +164,11 @@ private:
         for (uint32_t k = 0; k < nr; ++k) {
             ReduceSum(one_[8 * k], sq[k * cols], red_, cols);
         }
-        SetFlag<HardEvent::V_S>(EVENT_ID0);
-        WaitFlag<HardEvent::V_S>(EVENT_ID0);
-        for (uint32_t k = 0; k < nr; ++k) {  // the denominators' squares, one per row
-            float ss = 0.0f;
-            ss += one_.GetValue(8 * k);
-            den_.SetValue(k, ss / n + eps_);
-        }
-        // 1 / sqrt(ss / n + eps) for every row, by the vector unit
-        SetFlag<HardEvent::S_V>(EVENT_ID0);
-        WaitFlag<HardEvent::S_V>(EVENT_ID0);
-        Sqrt(red_, den_, nr);
+        Denominators(nr);
         SetFlag<HardEvent::V_S>(EVENT_ID0);
         WaitFlag<HardEvent::V_S>(EVENT_ID0);
         for (uint32_t k = 0; k < nr; ++k) {  // (x - mean) * (1 / denominator), row by row
-            Muls(of[k * cols], centred[k * cols], 1.0f / red_.GetValue(k), cols);
+            Muls(of[k * cols], centred[k * cols], 1.0f / one_.GetValue(8 * k), cols);
         }
         if (t_.hasWeight) {
             Mul(of, of, wf_, total);
@@ -174,6 +181,23 @@ private:
         }
         io_.Send(io_.yGm[static_cast<uint64_t>(r) * cols], y, total);
         DropX();
+    }
+
+    // sqrt(ss / n + eps) in place of each row's sum of squares ss (element 0 of its 32-byte slot
+    // one_[8 k], k < nr), by the vector unit: count forms over the nr slots whole (their other
+    // seven lanes, sectors ReduceSum wrote, are computed and ignored). The same operations in float
+    // as the scalar ss / n + eps then Sqrt (ss is a sum of squares, never -0: Row's 0 + ss is ss),
+    // without a GetValue and a SetValue per row and the S -> V flag between them and the Sqrt.
+    // kDenGroup rows at a time (nf_ holds n for that many slots: little UB for batches of short rows).
+    static constexpr uint32_t kDenGroup = 8;
+    __aicore__ inline void Denominators(uint32_t nr) {
+        for (uint32_t k = 0; k < nr; k += kDenGroup) {
+            const uint32_t count = 8 * (nr - k < kDenGroup ? nr - k : kDenGroup);
+            const LocalTensor<float> at = one_[8 * k];
+            Div(at, at, nf_, count);
+            Adds(at, at, eps_, count);
+            Sqrt(at, at, count);
+        }
     }
 
     __aicore__ inline uint32_t Count(uint32_t c) const {
@@ -288,7 +312,7 @@ private:
     RowStage<T> io_;
     TBuf<QuePosition::VECCALC> calc_;
     GlobalTensor<T> wGm_, bGm_;
-    LocalTensor<float> xf_, tf_, work_, wf_, bf_, one_, red_, den_;
+    LocalTensor<float> xf_, tf_, work_, wf_, bf_, one_, red_, nf_;
     LocalTensor<float> xv_;  // the current x chunk as float (xf_, or the held VECIN buffer)
     LocalTensor<T> xin_;
     bool held_ = false;

@@ -15,8 +15,10 @@ import pyasc
 nn = pytest.importorskip("pyasc_kernels.nn")
 
 # rows of whole 32-byte blocks that a 2048 chunk batches 2 at a time or more, one that only 4096 batches,
-# a row count that leaves a partial last batch, and rows that are not whole blocks (never batched)
-SHAPES = [(37, 1024), (9, 512), (5, 2048), (13, 96), (3, 1000)]
+# a row count that leaves a partial last batch, rows that are not whole blocks (never batched), and
+# batches of many short rows (the denominators in groups of 8 rows, the weight / bias copies doubling
+# to 96 rows: KernelNorm::Denominators, ReplicateAffine)
+SHAPES = [(37, 1024), (9, 512), (5, 2048), (13, 96), (3, 1000), (300, 64)]
 DTYPES = ["float32", "float16", "bfloat16"]
 
 
