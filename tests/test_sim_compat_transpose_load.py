@@ -1,4 +1,4 @@
-"""LoadDataWithTranspose (L1 -> L0B, LoadData2dTransposeParams; the 16-bit and 32-bit forms) and Fixpipe's ND batch (the
+"""LoadDataWithTranspose (L1 -> L0A / L0B, LoadData2dTransposeParams; the 16-bit, 32-bit and 8-bit forms) and Fixpipe's ND batch (the
 eleven-argument FixpipeParamsV220 constructor, ndNum / srcNdStride / dstNdStride), as kda-ascendc's
 k1_solve_* cube kernels use them (backends/sim/kernel_api/COMPAT.md, "Round 17 (study17a)"). Kernels are
 our own (kernels/compat/transpose_load_idioms.cpp), run on sim and compared with NumPy."""
@@ -90,9 +90,22 @@ def test_float_band_b_operand_uses_the_32_bit_transpose(binary):
     np.testing.assert_array_equal(y.numpy().reshape(16, 32), want)
 
 
+def test_int8_operands_use_the_8_bit_transpose(binary):
+    rng = np.random.default_rng(8)
+    a = rng.integers(-128, 128, (64, 64)).astype(np.int8)
+    b = rng.integers(-128, 128, (64, 96)).astype(np.int8)
+    y = pyasc.full((64 * 96,), -7, dtype="int32", device="sim")
+    pyasc.synchronize("sim")
+    # A travels column-major (its transpose row-major), as Catlass's ColumnMajor A operand
+    pyasc_acl.launch(binary.function("int8_band_matmul"), 1, (_dev(a.T.copy()), _dev(b), y))
+    pyasc.synchronize("sim")
+    want = a.astype(np.int64) @ b.astype(np.int64)
+    np.testing.assert_array_equal(y.numpy().reshape(64, 96), want)
+
+
 @pytest.mark.parametrize("mode, pattern", [
     (0, r"fixpipe-params.*ndNum = 2.*dstNdStride = 0"),
-    (1, r"unsupported.*LoadDataWithTranspose on 1-byte elements"),
+    (1, r"LoadDataWithTranspose writes"),
 ])
 def test_misuse_is_reported(binary, mode, pattern):
     y = pyasc.zeros((512,), dtype="float32", device="sim")

@@ -8,8 +8,11 @@ other than the NPU's parses it and no macro can turn it into C++ (``[`` is not a
 simulator's build rewrites each ``[aicore]`` that stands where a function specifier stands -- after
 ``__forceinline__``, ``__simt_callee__``, ``__simt_vf__``, ``inline``, ``static``, ``constexpr``, ``extern``,
 ``__global__``, ``__aicore__``, at the start of a line, or after ``;`` / ``{`` / ``}`` / ``>`` -- into
-``__aicore__`` (what it means: the simulator's ``__aicore__`` is empty). An array subscript ``a[aicore]`` (an
-identifier before the bracket) is left alone. Line numbers do not change.
+``__aicore__`` (what it means: the simulator's ``__aicore__`` is empty). The attribute-list form that also names
+the host, ``[host, aicore]`` (Catlass-style code spells a host-and-device function ``#define CATLASS_HOST_DEVICE
+__forceinline__ [host, aicore]``, as in NPUKernelBench's level3 answers), is rewritten the same way: on the
+simulator every function runs on the host. An array subscript ``a[aicore]`` (an identifier before the bracket) is
+left alone. Line numbers do not change.
 
 The kernel source is rewritten in the build's private copy. Its own headers (the ``#include "..."`` files found
 from its directory, recursively) that lie in or under the source's directory are copied, rewritten, into the
@@ -31,10 +34,11 @@ import re
 
 from collections.abc import Callable, Iterable, Sequence
 
-#: ``[aicore]`` in a function-specifier position (group 1: what precedes it, kept)
+#: ``[aicore]`` -- or an attribute list of ``host`` / ``aicore``, such as ``[host, aicore]`` -- in a
+#: function-specifier position (group 1: what precedes it, kept)
 _AICORE_RE = re.compile(
     r"((?:\b(?:__forceinline__|__simt_callee__|__simt_vf__|inline|static|constexpr|extern|__global__|__aicore__))"
-    r"|^|[;{}>])([ \t]*)\[aicore\]", re.M)
+    r"|^|[;{}>])([ \t]*)\[[ \t]*(?:host[ \t]*,[ \t]*)?aicore(?:[ \t]*,[ \t]*host)?[ \t]*\]", re.M)
 #: a quoted (group 1) or angle-bracket (group 2) include
 _ANY_INCLUDE_RE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', re.M)
 #: the files the build itself writes into its private directory (never shadowed by a mirrored header)
@@ -50,7 +54,7 @@ def uses_aicore_attribute(texts: Iterable[str | bytes]) -> bool:
     """Whether any of ``texts`` (a source and its own headers) writes the ``[aicore]`` attribute."""
     for t in texts:
         s = t.decode("utf-8", "replace") if isinstance(t, bytes) else t
-        if "[aicore]" in s and _AICORE_RE.search(s):
+        if "aicore" in s and _AICORE_RE.search(s):
             return True
     return False
 

@@ -515,7 +515,7 @@ def _build_mixed(tmpdir: str, prelude: str, found: list, checks: bool, flags: li
         _, err = proc.communicate()
         if proc.returncode != 0:
             for _, other in procs:
-                other.wait()
+                other.communicate()  # drain its pipes: a pass whose stderr fills the pipe would never exit
             _raise_compile_error(err, shown, cmd, soc)
     aiv = os.path.join(tmpdir, "aiv_renamed.o")
     try:

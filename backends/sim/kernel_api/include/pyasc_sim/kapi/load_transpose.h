@@ -17,8 +17,17 @@
 // second written (1 + dstFracGap) fractals after the first, the next repeat's first (1 + dstGap)
 // fractals after this one's first.  That turns a B operand's zZ tiles in L1 (16 K-rows x 8 N) into the
 // nZ fractals (16 N x 8 K) L0B holds for float Mmad (Catlass's CopyL1ToL0B for float).
-// The 8-bit form (32 x 32 squares of two 16 x 32 fractals) is documented too; the simulator does not
-// provide it yet and says so ('unsupported', naming the element size) instead of moving wrong bytes.
+//
+// For int8_t / uint8_t every repeat transposes one 32 x 32 square of bytes (1 KB): the source's two
+// consecutive 16 x 32 fractals stacked (square rows 0..15 from the first, 16..31 from the second: a
+// fractal row is 32 bytes, so the square's rows are the fractals' rows in order), transposed, split
+// again into two 16 x 32 fractals by rows -- the first holds square columns 0..15 as its rows, the
+// second columns 16..31 -- the second written (1 + dstFracGap) fractals after the first, the next
+// repeat's first (1 + dstGap) fractals after this one's first; srcStride and startIndex count squares.
+// That turns int8 operands as Catlass keeps them in L1 into the fractals Mmad reads: a column-major A's
+// nZ tiles (32 M x 16 K, one K column per 32-byte line) into L0A's zZ (16 M x 32 K), a row-major B's zN
+// tiles (16 K x 32 N) into L0B's nZ (one N column of 32 K per line); NPUKernelBench's
+// GroupedMatmulSliceKPerTokenDequant does both (COMPAT.md, round 20).
 #ifndef PYASC_SIM_KAPI_LOAD_TRANSPOSE_H_
 #define PYASC_SIM_KAPI_LOAD_TRANSPOSE_H_
 
@@ -78,6 +87,38 @@ inline void load_transpose_b32(const LocalTensor<T> &dst, const LocalTensor<T> &
                             pyasc_sim::cost::kDmaIssueCycles + p.repeatTimes * 1024.0 / pyasc_sim::cost::kLocalBytesPerCycle);
 }
 
+// The 8-bit form (int8_t / uint8_t): see the header comment.
+template <typename T>
+inline void load_transpose_b8(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2dTransposeParams &p,
+                              const pyasc_sim::kapi::SrcLoc &loc) {
+    constexpr uint64_t frac = 512;    // 1-byte elements per 512-byte fractal (16 x 32)
+    constexpr uint64_t square = 1024; // elements per 32 x 32 square (two fractals, 1 KB)
+    check_position(src, pyasc_sim::kapi::kL1, "LoadDataWithTranspose", "src", loc);
+    dst.check_aligned("LoadDataWithTranspose", "dst", loc, 512);
+    src.check_aligned("LoadDataWithTranspose", "src", loc, 32);
+    const uint64_t dstExtent = p.repeatTimes == 0 ? 0
+        : ((p.repeatTimes - 1ull) * (1ull + p.dstGap) + (1ull + p.dstFracGap) + 1) * frac;
+    dst.check(0, static_cast<int64_t>(dstExtent), "LoadDataWithTranspose writes", loc);
+    src.check_read_bursts(p.repeatTimes, 1024, p.srcStride * 1024ull, "LoadDataWithTranspose reads", loc,
+                          p.startIndex * 1024ull, 1024);
+    T *d = dst.ptr();
+    const T *s = src.ptr();
+    for (uint64_t r = 0; r < p.repeatTimes; ++r) {
+        const T *sq = s + (p.startIndex + r * p.srcStride) * square;
+        T *d0 = d + r * (1ull + p.dstGap) * frac;
+        T *d1 = d0 + (1ull + p.dstFracGap) * frac;
+        // square element (row, col) = sq[row * 32 + col]; destination row i = square column i (d0) / i + 16 (d1)
+        for (uint64_t i = 0; i < 16; ++i) {
+            for (uint64_t j = 0; j < 32; ++j) {
+                d0[i * 32 + j] = sq[j * 32 + i];
+                d1[i * 32 + j] = sq[j * 32 + i + 16];
+            }
+        }
+    }
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE1,
+                            pyasc_sim::cost::kDmaIssueCycles + p.repeatTimes * 1024.0 / pyasc_sim::cost::kLocalBytesPerCycle);
+}
+
 }  // namespace sim_detail
 
 template <typename T>
@@ -88,13 +129,8 @@ inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T
         sim_detail::load_transpose_b32(dst, src, p, loc);
         return;
     }
-    if (sizeof(T) != 2) {
-        pyasc_sim::kapi::fail("unsupported", loc,
-                              "LoadDataWithTranspose on %zu-byte elements: the simulator provides the 16-bit form "
-                              "(half / bfloat16_t / int16_t / uint16_t, one 16 x 16 fractal per repeat) and the 32-bit "
-                              "form (float / int32_t / uint32_t, 16 x 16 squares of two 16 x 8 fractals); the 8-bit "
-                              "square form is not implemented",
-                              sizeof(T));
+    if (sizeof(T) == 1) {
+        sim_detail::load_transpose_b8(dst, src, p, loc);
         return;
     }
     constexpr uint64_t frac = 256;  // 16-bit elements per 512-byte fractal

@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "pyasc_sim/kapi/l2_cache.h"
 #include "pyasc_sim/kapi/local_addr.h"
 #include "pyasc_sim/kapi/state.h"
 
@@ -82,8 +83,9 @@ public:
     }
     T &operator()(const uint64_t offset) const { return addr_[offset]; }
 
-    template <typename... Args>
-    void SetL2CacheHint(Args...) {}
+    // The documented L2 cache hint (kapi/l2_cache.h): the simulator has no L2 cache, so nothing changes.
+    template <CacheRwMode rwMode = CacheRwMode::RW>
+    void SetL2CacheHint(CacheMode mode) const { (void)mode; }
 
     // Checks an access of `count` elements starting `offset` elements after GetPhyAddr():
     // within the GlobalTensor's size (when set) and inside a live device allocation.

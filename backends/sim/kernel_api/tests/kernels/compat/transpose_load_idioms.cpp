@@ -13,8 +13,15 @@
 //                    (NPUKernelBench level3 Gemm) moves them: B by Nd2Nz into 16 x 8 zZ tiles, then ONE
 //                    LoadDataWithTranspose of the 32-bit form (two 16 x 16 squares, dstFracGap 1) into
 //                    L0B's nZ fractals; A by Nd2Nz (zN) and LoadData into L0A.
+//   int8_band_matmul C = A @ B for int8_t A (64 x 64, column-major in GM) and B (64 x 96, row-major) into
+//                    int32_t, as Catlass's int8 grouped matmul (NPUKernelBench level3
+//                    GroupedMatmulSliceKPerTokenDequant) moves them: A by Nd2Nz into nZ tiles (32 M x 16 K)
+//                    and the 8-bit LoadDataWithTranspose into L0A's zZ (dstFracGap = K / 32 - 1), B by
+//                    Nd2Nz into zN tiles (16 K x 32 N) and the 8-bit form into L0B (srcStride K / 32
+//                    squares, dstGap 1); Mmad, Fixpipe NoQuant.
 //   transpose_load_misuse   mode 0: ndNum = 2 with dstNdStride = 0 (documented as not 0);
-//                    mode 1: LoadDataWithTranspose of int8_t (the 8-bit form the simulator lacks).
+//                    mode 1: an 8-bit LoadDataWithTranspose whose second fractal (dstFracGap) lands past
+//                    the end of its L0B tensor.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -148,6 +155,50 @@ extern "C" __global__ __aicore__ void float_band_matmul(GM_ADDR pa, GM_ADDR pb, 
     PipeBarrier<PIPE_ALL>();
 }
 
+extern "C" __global__ __aicore__ void int8_band_matmul(GM_ADDR pa, GM_ADDR pb, GM_ADDR py) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    constexpr int32_t M = 64, K = 64, N = 96;
+    TPipe pipe;
+    TEventID e21 = pipe.AllocEventID<HardEvent::MTE2_MTE1>();
+    TEventID e1m = pipe.AllocEventID<HardEvent::MTE1_M>();
+    TEventID emf = pipe.AllocEventID<HardEvent::M_FIX>();
+    TBuf<TPosition::A1> bufA;
+    TBuf<TPosition::B1> bufB;
+    pipe.InitBuffer(bufA, M * K);
+    pipe.InitBuffer(bufB, K * N);
+    GlobalTensor<int8_t> gA, gB;
+    GlobalTensor<int32_t> gY;
+    gA.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t *>(pa), M * K);
+    gB.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t *>(pb), K * N);
+    gY.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(py), M * N);
+    LocalTensor<int8_t> la = bufA.Get<int8_t>();
+    LocalTensor<int8_t> lb = bufB.Get<int8_t>();
+    LocalTensor<int8_t> a(TPosition::A2, 0, M * K);
+    LocalTensor<int8_t> b(TPosition::B2, 0, K * N);
+    LocalTensor<int32_t> c(TPosition::CO1, 0, M * N);
+
+    // A (column-major: K lines of M) -> nZ: 32-byte lines of one K column, 16 lines a fractal, a 32-row M
+    // band's fractals K / 16 apart; B (row-major) -> zN: 16 K rows x 32 N a fractal, an N band K / 16 fractals
+    DataCopy(la, gA, Nd2NzParams(1, K, M, 0, M, K, 1, 0));
+    DataCopy(lb, gB, Nd2NzParams(1, K, N, 0, N, K, 1, 0));
+    SetFlag<HardEvent::MTE2_MTE1>(e21);
+    WaitFlag<HardEvent::MTE2_MTE1>(e21);
+    for (int32_t i = 0; i < M / 32; ++i) {  // one 32-row band of M: its two 16-row halves K / 32 fractals apart
+        LoadDataWithTranspose(a[i * 32 * K], la[i * 32 * K], LoadData2dTransposeParams(0, K / 32, 1, 0, K / 32 - 1));
+    }
+    for (int32_t i = 0; i < K / 32; ++i) {  // one 32-row band of K: N / 32 squares, K / 32 squares apart in L1
+        LoadDataWithTranspose(b[i * 32 * N], lb[i * 32 * 32], LoadData2dTransposeParams(0, N / 32, K / 32, 1, 0));
+    }
+    SetFlag<HardEvent::MTE1_M>(e1m);
+    WaitFlag<HardEvent::MTE1_M>(e1m);
+    Mmad(c, a, b, MmadParams(M, N, K, 0, false, true));
+    SetFlag<HardEvent::M_FIX>(emf);
+    WaitFlag<HardEvent::M_FIX>(emf);
+    Fixpipe<int32_t, int32_t, CFG_ROW_MAJOR>(
+        gY, c, FixpipeParamsV220(N, M, M, N, false, QuantMode_t::NoQuant, 0, 1, 0, 0, 0));
+    PipeBarrier<PIPE_ALL>();
+}
+
 extern "C" __global__ __aicore__ void transpose_load_misuse(GM_ADDR py, int32_t mode) {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
     TPipe pipe;
@@ -162,7 +213,7 @@ extern "C" __global__ __aicore__ void transpose_load_misuse(GM_ADDR py, int32_t 
     } else {
         LocalTensor<int8_t> ls = bufS.Get<int8_t>();
         LocalTensor<int8_t> b(TPosition::B2, 0, 1024);
-        LoadDataWithTranspose(b, ls, LoadData2dTransposeParams(0, 1, 1, 0, 0));
+        LoadDataWithTranspose(b, ls, LoadData2dTransposeParams(0, 1, 1, 0, 1));
     }
     PipeBarrier<PIPE_ALL>();
 }
