@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pyasc_core.errors import PyascError
 
-from . import _stubgen, bisheng_syntax, cache, member_specialization, mix_build, pch, simt_soc, task_infer, tpl
+from . import _stubgen, bisheng_syntax, cache, cxx17_aggregates, member_specialization, mix_build, pch, simt_soc, task_infer, tpl
 from .cache import KernelCacheError
 
 
@@ -307,6 +307,11 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     member_spec = member_specialization.uses_member_specialization([text, *own_headers])
     if member_spec:
         build_text = member_specialization.rewrite(build_text)[0]
+    # classes whose only constructor is `X() = default;`: aggregates, as in the NPU compiler's C++17
+    # (pyasc_sim.cxx17_aggregates)
+    lone_ctor = cxx17_aggregates.uses_lone_defaulted_constructor([text, *own_headers])
+    if lone_ctor:
+        build_text = cxx17_aggregates.rewrite(build_text)[0]
     if tiling_key is None and tpl_args is None and not any(f.startswith("-DTILING_KEY_VAR") for f in extra_flags):
         _require_key_for_if(text, own_headers, path or "<source>")
     if raw_gm is None:
@@ -332,7 +337,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
         cached = _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0,
                         instances, tpl_args, tiling_key, sys_workspace=sys_ws, aicore_attr=aicore_attr,
                         soc=_soc_name(soc), include_headers=include_headers if aicore_attr else (),
-                        member_spec=member_spec)
+                        member_spec=member_spec, lone_ctor=lone_ctor)
     if output is None:
         return cached
     return _copy_out(cached, os.path.abspath(os.fspath(output)))
@@ -426,16 +431,18 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
            flags: list[str], cxx: str, inc: str, root: str, checks: bool, launches: bool = False,
            instances: Sequence[str] = (), tpl_args: dict[str, int] | Sequence[int] | None = None,
            tiling_key: int | None = None, sys_workspace: bool = False, aicore_attr: bool = False,
-           soc: str | None = None, include_headers: Sequence[str] = (), member_spec: bool = False) -> str:
+           soc: str | None = None, include_headers: Sequence[str] = (), member_spec: bool = False,
+           lone_ctor: bool = False) -> str:
     tmpdir = cache.build_dir(root, prefix=f"build_{key[:8]}_")
     try:
         # source text: messages point at a kept copy in the cache (for people; never compiled)
         shown = path if path is not None else cache.publish_source(root, text)
         copy = _private_copy(tmpdir, text, shown)
         pch_flags = flags  # the flags that pick the precompiled header (never the private tree's random path)
-        if aicore_attr or member_spec:  # its own headers rewritten likewise, found before the originals
+        if aicore_attr or member_spec or lone_ctor:  # its own headers rewritten likewise, found before the originals
             rewriters = [r for r, on in ((bisheng_syntax.rewrite, aicore_attr),
-                                         (member_specialization.rewrite, member_spec)) if on]
+                                         (member_specialization.rewrite, member_spec),
+                                         (cxx17_aggregates.rewrite, lone_ctor)) if on]
             bisheng_syntax.mirror_headers(tmpdir, src_dir, text, inc, rewriters)
         if aicore_attr and include_headers:  # and those of its -I directories, each found in a private tree first
             tree = os.path.join(tmpdir, "aicore_tree")
