@@ -85,6 +85,7 @@
 #include "pyasc_sim/kapi/cce_copy.h"   // copy_gm_to_ubuf / copy_ubuf_to_gm (CCE general data move), get_imm
 #include "pyasc_sim/kapi/cce_vector_intrinsics.h"  // vcadd / get_acc_val, vector_dup, vor, vtranspose, copy_ubuf_to_ubuf, VA registers
 #include "pyasc_sim/kapi/ffts_sync.h"   // ffts_cross_core_sync / wait_flag_dev (CCE cross-core sync intrinsics)
+#include "pyasc_sim/kapi/sync_base_addr.h"  // SetSyncBaseAddr / set_ffts_base_addr (the FFTS base address)
 #include "pyasc_sim/kapi/fixpipe_l1.h"  // Fixpipe L0C -> L1 (FixpipeParamsV220), the older FixpipeParams<T> / Nz2NdParams
 #include "pyasc_sim/kapi/hf32.h"       // SetHF32Mode (bool / HF32Mode), SetHF32TransMode
 #include "pyasc_sim/kapi/load_transpose.h"  // LoadDataWithTranspose (LoadData2dTransposeParams), L1 -> L0A / L0B
