@@ -95,6 +95,27 @@ def test_softmax_rows(kernels):
         hl_tiling.softmax_tiling(4, 5)
 
 
+@pytest.mark.parametrize("rows, cols", [(8, 40), (3, 1024), (5, 264)])
+def test_float_softmax_is_its_documented_steps(kernels, rows, cols):
+    """float SoftMax gives the bits of its documented steps composed from the simulator's basic
+    instructions (ReduceMax, x - max, Exp, ReduceSum, Div by the sum), row by row."""
+    rng = np.random.default_rng(rows * cols)
+    x = (rng.standard_normal((rows, cols)) * 4).astype(np.float32)
+    x[0, 3] = x[0, 7] = x[0].max() + 1  # a repeated maximum
+    t = hl_tiling.softmax_tiling(rows, cols)
+    y = pyasc.zeros(rows * cols, dtype="float32", device="sim")
+    s = pyasc.zeros(rows * 8, dtype="float32", device="sim")
+    mx = pyasc.zeros(rows * 8, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("hl_softmax"), 1, (sim(x.ravel()), y, s, mx, tiling_tensor(t)))
+    want = pyasc.full((rows * cols,), -1.0, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("hl_softmax_steps"), 1, (sim(x.ravel()), want, tiling_tensor(t)))
+    got, ref = y.numpy().reshape(rows, cols), want.numpy().reshape(rows, cols)
+    assert np.array_equal(got.view(np.uint32), ref.view(np.uint32)), np.abs(got - ref).max()
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    # x - max rounded to float: up to 0.5 ulp of |x - max| (~1e-6 for inputs of this scale) in the exponent
+    np.testing.assert_allclose(got, e / e.sum(axis=1, keepdims=True), rtol=5e-6)
+
+
 def test_layernorm(kernels):
     b, s, h = 2, 4, 64
     rng = np.random.default_rng(5)

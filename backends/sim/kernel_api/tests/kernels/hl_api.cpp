@@ -81,6 +81,56 @@ extern "C" __global__ __aicore__ void hl_matmul_iterate(GM_ADDR a, GM_ADDR bT, G
     mm.End();
 }
 
+// rows x cols floats: y = SoftMax's documented steps composed from basic instructions, row by row
+// (ReduceMax, x + (-max), Exp, ReduceSum, Div by the sum broadcast with Duplicate): the float SoftMax
+// must give these bits (tests/test_ascendc_hl_api.py).
+extern "C" __global__ __aicore__ void hl_softmax_steps(GM_ADDR x, GM_ADDR y, GM_ADDR tilingGm)
+{
+    SoftMaxTiling tiling;
+    LoadTiling(&tiling, tilingGm);
+    const uint32_t rows = tiling.srcM, cols = tiling.srcK;
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQ;
+    TQue<TPosition::VECOUT, 1> outQ;
+    TBuf<TPosition::VECCALC> calc;
+    pipe.InitBuffer(inQ, 1, rows * cols * sizeof(float));
+    pipe.InitBuffer(outQ, 1, rows * cols * sizeof(float));
+    pipe.InitBuffer(calc, 3 * cols * sizeof(float) + 32);
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), rows * cols);
+    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), rows * cols);
+    LocalTensor<float> xl = inQ.AllocTensor<float>();
+    DataCopy(xl, xGm, rows * cols);
+    inQ.EnQue(xl);
+    xl = inQ.DeQue<float>();
+    LocalTensor<float> yl = outQ.AllocTensor<float>();
+    LocalTensor<float> buf = calc.Get<float>();
+    LocalTensor<float> e = buf, work = buf[cols], dup = buf[2 * cols], one = buf[3 * cols];
+    for (uint32_t r = 0; r < rows; ++r) {
+        ReduceMax(one, xl[r * cols], work, cols);
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        const float m = one.GetValue(0);
+        SetFlag<HardEvent::S_V>(EVENT_ID0);
+        WaitFlag<HardEvent::S_V>(EVENT_ID0);
+        Adds(e, xl[r * cols], -m, cols);
+        Exp(e, e, cols);
+        ReduceSum(one, e, work, cols);
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        const float s = one.GetValue(0);
+        SetFlag<HardEvent::S_V>(EVENT_ID0);
+        WaitFlag<HardEvent::S_V>(EVENT_ID0);
+        Duplicate(dup, s, cols);
+        Div(yl[r * cols], e, dup, cols);
+    }
+    outQ.EnQue(yl);
+    inQ.FreeTensor(xl);
+    yl = outQ.DeQue<float>();
+    DataCopy(yGm, yl, rows * cols);
+    outQ.FreeTensor(yl);
+}
+
 // rows x cols floats: y = SoftMax(x) by rows, sum / max: one 8-float block per row.
 extern "C" __global__ __aicore__ void hl_softmax(GM_ADDR x, GM_ADDR y, GM_ADDR sum, GM_ADDR max, GM_ADDR tilingGm)
 {
