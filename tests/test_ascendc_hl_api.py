@@ -138,6 +138,32 @@ def test_layernorm(kernels):
         hl_tiling.layernorm_tiling(1, 1, 8, original_h=9)
 
 
+@pytest.mark.parametrize("b, s, h", [(2, 4, 64), (1, 8, 256), (2, 8, 248)])  # hl_layernorm: 1 KiB of tmp, 8k rows
+def test_float_layernorm_is_its_documented_steps(kernels, b, s, h):
+    """float LayerNorm gives the bits of its documented steps composed from the simulator's basic
+    instructions (mean = ReduceSum(x * 1/h), variance = ReduceSum((x - mean)^2 * 1/h), rstd =
+    Exp(Ln(variance + eps) * -0.5), y = (x - mean) * rstd * gamma + beta), row by row."""
+    rng = np.random.default_rng(b * s * h)
+    x = (rng.standard_normal((b, s, h)) * 3 + 1).astype(np.float32)
+    gamma, beta = rng.standard_normal(h).astype(np.float32), rng.standard_normal(h).astype(np.float32)
+    t = hl_tiling.layernorm_tiling(b, s, h)
+    eps = 1e-5
+    outs = {}
+    for name in ("hl_layernorm", "hl_layernorm_steps"):
+        y = pyasc.full((b * s * h,), -1.0, dtype="float32", device="sim")
+        mean = pyasc.full((b * s,), -1.0, dtype="float32", device="sim")
+        var = pyasc.full((b * s,), -1.0, dtype="float32", device="sim")
+        pyasc_acl.launch(kernels.function(name), 1,
+                         (sim(x.ravel()), sim(gamma), sim(beta), y, mean, var, f32_arg(eps), tiling_tensor(t)))
+        outs[name] = [a.numpy() for a in (y, mean, var)]
+    for got, ref in zip(outs["hl_layernorm"], outs["hl_layernorm_steps"]):
+        assert np.array_equal(got.view(np.uint32), ref.view(np.uint32)), np.abs(got - ref).max()
+    x64 = x.astype(np.float64)
+    mu, v = x64.mean(axis=-1), x64.var(axis=-1)
+    want = (x64 - mu[..., None]) / np.sqrt(v[..., None] + np.float32(eps)) * gamma + beta
+    np.testing.assert_allclose(outs["hl_layernorm"][0].reshape(b, s, h), want, rtol=1e-5, atol=1e-5)
+
+
 def test_sum_and_mean_over_padded_rows(kernels):
     rows, inner, n = 8, 24, 21
     x = np.random.default_rng(6).standard_normal((rows, inner)).astype(np.float32)
