@@ -95,6 +95,27 @@ def test_softmax_rows(kernels):
         hl_tiling.softmax_tiling(4, 5)
 
 
+@pytest.mark.parametrize("rows, cols", [(8, 40), (3, 1024), (5, 264)])
+def test_float_softmax_is_its_documented_steps(kernels, rows, cols):
+    """float SoftMax gives the bits of its documented steps composed from the simulator's basic
+    instructions (ReduceMax, x - max, Exp, ReduceSum, Div by the sum), row by row."""
+    rng = np.random.default_rng(rows * cols)
+    x = (rng.standard_normal((rows, cols)) * 4).astype(np.float32)
+    x[0, 3] = x[0, 7] = x[0].max() + 1  # a repeated maximum
+    t = hl_tiling.softmax_tiling(rows, cols)
+    y = pyasc.zeros(rows * cols, dtype="float32", device="sim")
+    s = pyasc.zeros(rows * 8, dtype="float32", device="sim")
+    mx = pyasc.zeros(rows * 8, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("hl_softmax"), 1, (sim(x.ravel()), y, s, mx, tiling_tensor(t)))
+    want = pyasc.full((rows * cols,), -1.0, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("hl_softmax_steps"), 1, (sim(x.ravel()), want, tiling_tensor(t)))
+    got, ref = y.numpy().reshape(rows, cols), want.numpy().reshape(rows, cols)
+    assert np.array_equal(got.view(np.uint32), ref.view(np.uint32)), np.abs(got - ref).max()
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    # x - max rounded to float: up to 0.5 ulp of |x - max| (~1e-6 for inputs of this scale) in the exponent
+    np.testing.assert_allclose(got, e / e.sum(axis=1, keepdims=True), rtol=5e-6)
+
+
 def test_layernorm(kernels):
     b, s, h = 2, 4, 64
     rng = np.random.default_rng(5)
@@ -115,6 +136,32 @@ def test_layernorm(kernels):
     np.testing.assert_allclose(var.numpy(), v.ravel(), rtol=1e-6)
     with pytest.raises(ArgumentError, match="original_h"):
         hl_tiling.layernorm_tiling(1, 1, 8, original_h=9)
+
+
+@pytest.mark.parametrize("b, s, h", [(2, 4, 64), (1, 8, 256), (2, 8, 248)])  # hl_layernorm: 1 KiB of tmp, 8k rows
+def test_float_layernorm_is_its_documented_steps(kernels, b, s, h):
+    """float LayerNorm gives the bits of its documented steps composed from the simulator's basic
+    instructions (mean = ReduceSum(x * 1/h), variance = ReduceSum((x - mean)^2 * 1/h), rstd =
+    Exp(Ln(variance + eps) * -0.5), y = (x - mean) * rstd * gamma + beta), row by row."""
+    rng = np.random.default_rng(b * s * h)
+    x = (rng.standard_normal((b, s, h)) * 3 + 1).astype(np.float32)
+    gamma, beta = rng.standard_normal(h).astype(np.float32), rng.standard_normal(h).astype(np.float32)
+    t = hl_tiling.layernorm_tiling(b, s, h)
+    eps = 1e-5
+    outs = {}
+    for name in ("hl_layernorm", "hl_layernorm_steps"):
+        y = pyasc.full((b * s * h,), -1.0, dtype="float32", device="sim")
+        mean = pyasc.full((b * s,), -1.0, dtype="float32", device="sim")
+        var = pyasc.full((b * s,), -1.0, dtype="float32", device="sim")
+        pyasc_acl.launch(kernels.function(name), 1,
+                         (sim(x.ravel()), sim(gamma), sim(beta), y, mean, var, f32_arg(eps), tiling_tensor(t)))
+        outs[name] = [a.numpy() for a in (y, mean, var)]
+    for got, ref in zip(outs["hl_layernorm"], outs["hl_layernorm_steps"]):
+        assert np.array_equal(got.view(np.uint32), ref.view(np.uint32)), np.abs(got - ref).max()
+    x64 = x.astype(np.float64)
+    mu, v = x64.mean(axis=-1), x64.var(axis=-1)
+    want = (x64 - mu[..., None]) / np.sqrt(v[..., None] + np.float32(eps)) * gamma + beta
+    np.testing.assert_allclose(outs["hl_layernorm"][0].reshape(b, s, h), want, rtol=1e-5, atol=1e-5)
 
 
 def test_sum_and_mean_over_padded_rows(kernels):

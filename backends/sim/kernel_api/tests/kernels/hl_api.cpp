@@ -81,6 +81,56 @@ extern "C" __global__ __aicore__ void hl_matmul_iterate(GM_ADDR a, GM_ADDR bT, G
     mm.End();
 }
 
+// rows x cols floats: y = SoftMax's documented steps composed from basic instructions, row by row
+// (ReduceMax, x + (-max), Exp, ReduceSum, Div by the sum broadcast with Duplicate): the float SoftMax
+// must give these bits (tests/test_ascendc_hl_api.py).
+extern "C" __global__ __aicore__ void hl_softmax_steps(GM_ADDR x, GM_ADDR y, GM_ADDR tilingGm)
+{
+    SoftMaxTiling tiling;
+    LoadTiling(&tiling, tilingGm);
+    const uint32_t rows = tiling.srcM, cols = tiling.srcK;
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQ;
+    TQue<TPosition::VECOUT, 1> outQ;
+    TBuf<TPosition::VECCALC> calc;
+    pipe.InitBuffer(inQ, 1, rows * cols * sizeof(float));
+    pipe.InitBuffer(outQ, 1, rows * cols * sizeof(float));
+    pipe.InitBuffer(calc, 3 * cols * sizeof(float) + 32);
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), rows * cols);
+    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), rows * cols);
+    LocalTensor<float> xl = inQ.AllocTensor<float>();
+    DataCopy(xl, xGm, rows * cols);
+    inQ.EnQue(xl);
+    xl = inQ.DeQue<float>();
+    LocalTensor<float> yl = outQ.AllocTensor<float>();
+    LocalTensor<float> buf = calc.Get<float>();
+    LocalTensor<float> e = buf, work = buf[cols], dup = buf[2 * cols], one = buf[3 * cols];
+    for (uint32_t r = 0; r < rows; ++r) {
+        ReduceMax(one, xl[r * cols], work, cols);
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        const float m = one.GetValue(0);
+        SetFlag<HardEvent::S_V>(EVENT_ID0);
+        WaitFlag<HardEvent::S_V>(EVENT_ID0);
+        Adds(e, xl[r * cols], -m, cols);
+        Exp(e, e, cols);
+        ReduceSum(one, e, work, cols);
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        const float s = one.GetValue(0);
+        SetFlag<HardEvent::S_V>(EVENT_ID0);
+        WaitFlag<HardEvent::S_V>(EVENT_ID0);
+        Duplicate(dup, s, cols);
+        Div(yl[r * cols], e, dup, cols);
+    }
+    outQ.EnQue(yl);
+    inQ.FreeTensor(xl);
+    yl = outQ.DeQue<float>();
+    DataCopy(yGm, yl, rows * cols);
+    outQ.FreeTensor(yl);
+}
+
 // rows x cols floats: y = SoftMax(x) by rows, sum / max: one 8-float block per row.
 extern "C" __global__ __aicore__ void hl_softmax(GM_ADDR x, GM_ADDR y, GM_ADDR sum, GM_ADDR max, GM_ADDR tilingGm)
 {
@@ -153,6 +203,80 @@ extern "C" __global__ __aicore__ void hl_layernorm(GM_ADDR x, GM_ADDR gamma, GM_
     DataCopy(bl, bGm, h);
     PipeBarrier<PIPE_ALL>();
     LayerNorm<float, false>(yl, ml, vl, xl, gl, bl, tmp.Get<uint8_t>(), epsilon, tiling);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, yl, rows * h);
+    DataCopy(mGm, ml, rows);
+    DataCopy(vGm, vl, rows);
+}
+
+// As hl_layernorm, composed from LayerNorm's documented steps with basic instructions, row by row:
+// mean = ReduceSum(Muls(x, 1/h)); d = x - mean; variance = ReduceSum(Muls(Mul(d, d), 1/h));
+// rstd = Exp(Muls(Ln(Adds(variance, eps)), -0.5)); y = d * rstd * gamma + beta. The float LayerNorm must
+// give these bits (tests/test_ascendc_hl_api.py).
+extern "C" __global__ __aicore__ void hl_layernorm_steps(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y,
+                                                         GM_ADDR mean, GM_ADDR var, float epsilon, GM_ADDR tilingGm)
+{
+    LayerNormTiling tiling;
+    LoadTiling(&tiling, tilingGm);
+    const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength;
+    const float inv = 1.0f / static_cast<float>(h);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, gb, bb, yb, mb, vb, calc;
+    pipe.InitBuffer(xb, rows * h * sizeof(float));
+    pipe.InitBuffer(gb, h * sizeof(float));
+    pipe.InitBuffer(bb, h * sizeof(float));
+    pipe.InitBuffer(yb, rows * h * sizeof(float));
+    pipe.InitBuffer(mb, rows * sizeof(float) + 32);
+    pipe.InitBuffer(vb, rows * sizeof(float) + 32);
+    pipe.InitBuffer(calc, 3 * h * sizeof(float) + 64);
+    GlobalTensor<float> xGm, gGm, bGm, yGm, mGm, vGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), rows * h);
+    gGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(gamma), h);
+    bGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(beta), h);
+    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), rows * h);
+    mGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(mean), rows);
+    vGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(var), rows);
+    LocalTensor<float> xl = xb.Get<float>(), gl = gb.Get<float>(), bl = bb.Get<float>();
+    LocalTensor<float> yl = yb.Get<float>(), ml = mb.Get<float>(), vl = vb.Get<float>();
+    LocalTensor<float> buf = calc.Get<float>();
+    LocalTensor<float> d = buf, sq = buf[h], work = buf[2 * h], one = buf[3 * h], v8 = buf[3 * h + 8];
+    DataCopy(xl, xGm, rows * h);
+    DataCopy(gl, gGm, h);
+    DataCopy(bl, bGm, h);
+    PipeBarrier<PIPE_ALL>();
+    for (uint32_t r = 0; r < rows; ++r) {
+        Muls(d, xl[r * h], inv, h);
+        ReduceSum(one, d, work, h);
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        const float mu = one.GetValue(0);
+        SetFlag<HardEvent::S_V>(EVENT_ID0);
+        WaitFlag<HardEvent::S_V>(EVENT_ID0);
+        Adds(d, xl[r * h], -mu, h);
+        Mul(sq, d, d, h);
+        Muls(sq, sq, inv, h);
+        ReduceSum(one, sq, work, h);
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        const float v = one.GetValue(0);
+        SetFlag<HardEvent::S_V>(EVENT_ID0);
+        WaitFlag<HardEvent::S_V>(EVENT_ID0);
+        Duplicate(v8, v, 8);
+        Adds(v8, v8, epsilon, 8);
+        Ln(v8, v8, 8);
+        Muls(v8, v8, -0.5f, 8);
+        Exp(v8, v8, 8);
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+        const float rstd = v8.GetValue(0);
+        ml.SetValue(r, mu);
+        vl.SetValue(r, v);
+        SetFlag<HardEvent::S_V>(EVENT_ID0);
+        WaitFlag<HardEvent::S_V>(EVENT_ID0);
+        Muls(yl[r * h], d, rstd, h);
+        Mul(yl[r * h], yl[r * h], gl, h);
+        Add(yl[r * h], yl[r * h], bl, h);
+    }
     PipeBarrier<PIPE_ALL>();
     DataCopy(yGm, yl, rows * h);
     DataCopy(mGm, ml, rows);

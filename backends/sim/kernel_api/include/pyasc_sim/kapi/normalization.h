@@ -1,6 +1,8 @@
 // Ascend C on the CPU -- LayerNorm over the last axis of [B, S, H] (lib/normalization/layernorm.h).
-// Semantics from the public Ascend C reference; math in double per element, rounded once to T (the
-// hardware composes basic instructions: results can differ in the last bits).  Each row's x - mean
+// Semantics from the public Ascend C reference. float LayerNorm is composed in float as the reference's
+// implementation section lists its vector steps (layer_norm_row_f32), each the bits of the simulator's basic
+// instruction of that name; otherwise (other types, RmsNorm) math in double per element, rounded once to T
+// (the hardware composes basic instructions: results can differ in the last bits).  Each row's x - mean
 // (LayerNorm) or x * x (RmsNorm) is staged in float in sharedTmpBuffer (kapi/hl_tmp.h: smaller than
 // GetLayerNormMaxMinTmpSize / GetRmsNormMaxMinTmpSize reports is an error; the forms without it stage in host
 // memory).
@@ -8,9 +10,13 @@
 #define PYASC_SIM_KAPI_NORMALIZATION_H_
 
 #include <cmath>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "pyasc_sim/kapi/hl_tmp.h"
+#include "pyasc_sim/kapi/reduce.h"
+#include "pyasc_sim/kapi/simd.h"
 #include "pyasc_sim/kapi/vector.h"
 #include "pyasc_sim/kapi/tiling_structs.h"
 
@@ -24,6 +30,29 @@ namespace AscendC {
 // output = (x - mean) / sqrt(variance + epsilon) * gamma + beta over the first originalHLength of
 // each row of hLength elements; outputMean / outputVariance: B * S values (biased variance).
 namespace sim_detail {
+// One float row of LayerNorm as the reference's steps compose it, n = the row's valid length: mean =
+// ReduceSum(Muls(x, 1/n)); d = Sub(x, mean); variance = ReduceSum(Muls(Mul(d, d), 1/n)); rstd =
+// Exp(Muls(Ln(Adds(variance, eps)), -0.5)); y = Add(Mul(Mul(d, rstd), gamma), beta). d (the staged x - mean)
+// in d, y's row doubles as the squares' space. Returns {mean, variance}.
+inline std::pair<float, float> layer_norm_row_f32(float *y, float *d, const float *x, const float *gamma,
+                                                  const float *beta, float eps, uint32_t n) {
+    if (n == 0) return {0.0f, 0.0f};
+    const float inv = 1.0f / static_cast<float>(n);
+    pyasc_sim::simd::map1(d, x, n, [inv](float a) -> float { return a * inv; });
+    const float mean = pairwise_sum<float>(d, n);
+    pyasc_sim::simd::map1(d, x, n, [mean](float a) -> float { return a - mean; });
+    pyasc_sim::simd::map1(y, d, n, [inv](float a) -> float {
+        const float sq = a * a;
+        return sq * inv;
+    });
+    const float var = pairwise_sum<float>(y, n);
+    const float rstd = pyasc_sim::simd::exp_f32_one(pyasc_sim::simd::log_f32_one(var + eps) * -0.5f);
+    pyasc_sim::simd::map1(y, d, n, [rstd](float a) -> float { return a * rstd; });
+    pyasc_sim::simd::map2(y, y, gamma, n, [](float a, float g) -> float { return a * g; });
+    pyasc_sim::simd::map2(y, y, beta, n, [](float a, float b) -> float { return a + b; });
+    return {mean, var};
+}
+
 template <typename T>
 inline void layer_norm(const LocalTensor<T> &output, const LocalTensor<T> &outputMean,
                        const LocalTensor<T> &outputVariance, const LocalTensor<T> &inputX, const LocalTensor<T> &gamma,
@@ -50,6 +79,13 @@ inline void layer_norm(const LocalTensor<T> &output, const LocalTensor<T> &outpu
     for (uint32_t r = 0; r < rows; ++r) {
         const T *x = inputX.ptr() + static_cast<int64_t>(r) * h;
         float *d = stage.as<float>() + (r % rows_per) * h;
+        if constexpr (std::is_same<T, float>::value) {
+            const std::pair<float, float> mv = layer_norm_row_f32(output.ptr() + static_cast<int64_t>(r) * h, d, x,
+                                                                  gamma.ptr(), beta.ptr(), epsilon, valid);
+            outputMean.ptr()[r] = mv.first;
+            outputVariance.ptr()[r] = mv.second;
+            continue;
+        }
         double mean = 0.0, var = 0.0;
         for (uint32_t i = 0; i < valid; ++i) mean += pyasc_sim::kapi::to_double(x[i]);
         mean /= valid;

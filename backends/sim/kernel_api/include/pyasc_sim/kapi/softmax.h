@@ -1,15 +1,22 @@
 // Ascend C on the CPU -- SoftMax over the last axis (lib/activation/softmax.h).
-// Semantics from the public Ascend C reference; math in double per element, rounded once to T (the
-// hardware composes basic instructions: results can differ in the last bits); exp(x - max) of each row is
+// Semantics from the public Ascend C reference. float rows are composed as the reference describes the
+// API's steps, in float: ReduceMax, Sub of the max, Exp, ReduceSum, Div by the sum -- each step the value
+// the simulator's basic instruction gives (ReduceMax's first-extreme scan, the vectorised Exp, ReduceSum's
+// pairwise tree), run row by row so a row stays in L1 (softmax_row_f32). Other types: math in double per
+// element, rounded once to T (the hardware's float composition can differ in the last bits). exp(x - max) of each row is
 // staged in float in sharedTmpBuffer (kapi/hl_tmp.h: smaller than GetSoftMaxMinTmpSize reports is an error;
 // the forms without it stage in host memory).
 #ifndef PYASC_SIM_KAPI_SOFTMAX_H_
 #define PYASC_SIM_KAPI_SOFTMAX_H_
 
 #include <cmath>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "pyasc_sim/kapi/hl_tmp.h"
+#include "pyasc_sim/kapi/reduce.h"
+#include "pyasc_sim/kapi/simd.h"
 #include "pyasc_sim/kapi/vector.h"
 #include "pyasc_sim/kapi/tiling_structs.h"
 
@@ -30,6 +37,18 @@ struct SoftMaxShapeInfo {
     uint32_t oriSrcK = 0;
 };
 namespace sim_detail {
+// One float row of SoftMax as the documented steps compose it: m = ReduceMax(x); e = Exp(x - m) in e;
+// s = ReduceSum(e); y = e / s. Returns {s, m}.
+inline std::pair<float, float> softmax_row_f32(float *y, float *e, const float *x, uint32_t n) {
+    if (n == 0) return {0.0f, -INFINITY};
+    const float m = extreme_first<float>(x, n, true, nullptr);
+    pyasc_sim::simd::map1(e, x, n, [m](float a) -> float { return a - m; });
+    pyasc_sim::simd::exp_f32(e, e, n);
+    const float s = pairwise_sum<float>(e, n);
+    pyasc_sim::simd::map1(y, e, n, [s](float a) -> float { return a / s; });
+    return {s, m};
+}
+
 template <typename T, typename U>
 inline void softmax_rows(const LocalTensor<T> &dst, const LocalTensor<U> *sum, const LocalTensor<U> *max,
                          const LocalTensor<T> &src, const SoftMaxShapeInfo &s, const LocalTensor<uint8_t> *tmp,
@@ -52,6 +71,14 @@ inline void softmax_rows(const LocalTensor<T> &dst, const LocalTensor<U> *sum, c
     for (uint32_t r = 0; r < m; ++r) {
         const T *x = src.ptr() + static_cast<int64_t>(r) * k;
         float *e = stage.as<float>() + (r % rows_per) * k;
+        if constexpr (std::is_same<T, float>::value && std::is_same<U, float>::value) {
+            const std::pair<float, float> sm = softmax_row_f32(dst.ptr() + static_cast<int64_t>(r) * k, e, x, valid);
+            for (uint32_t j = 0; j < per; ++j) {
+                if (sum != nullptr) sum->ptr()[r * per + j] = sm.first;
+                if (max != nullptr) max->ptr()[r * per + j] = sm.second;
+            }
+            continue;
+        }
         double mx = -INFINITY;
         for (uint32_t i = 0; i < valid; ++i) mx = std::max(mx, pyasc_sim::kapi::to_double(x[i]));
         double total = 0.0;
