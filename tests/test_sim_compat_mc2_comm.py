@@ -1,7 +1,7 @@
 """The kernel side of computation-communication (MC2) ops as sgl-kernel-npu's deepep ops write it
 (backends/sim/kernel_api/COMPAT.md, "Round 20 (s20f)"): the HCCL context slots (``SetHcclContext<index>`` /
 ``GetHcclContext<index>``, ``HCCL_GROUP_ID_0`` / ``_1``) whose address gives the rank and the GM windows of the
-ranks, and the MC2 communication tiling structs (``Mc2InitTiling``, 64 bytes; ``Mc2CcTiling``, 280 bytes) an op's
+ranks, the ``Hccl`` client a kernel may hold (its methods report that the simulator has no HCCL server), and the MC2 communication tiling structs (``Mc2InitTiling``, 64 bytes; ``Mc2CcTiling``, 280 bytes) an op's
 tiling embeds ahead of its own fields.  The simulator has no HCCL runtime, so the kernel sets the slot from a
 context the test places in GM; an unset slot reads as nullptr.  The kernels are our own
 (kernels/compat/mc2_comm_idioms.cpp)."""
@@ -64,3 +64,11 @@ def test_mc2_tiling_structs_have_the_documented_sizes(kernels):
     pyasc.synchronize("sim")
     # Mc2InitTiling 64 bytes and Mc2CcTiling 280 bytes (Hccl Tiling "TilingData结构体"): the op's own fields follow
     np.testing.assert_array_equal(out.numpy()[:5], [64, 280, 344, 7, 21])
+
+
+def test_hccl_client_methods_report_that_the_simulator_has_no_server(kernels):
+    ctx = pyasc.zeros((64,), dtype="uint8", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("hccl_client_init"), 1, (ctx,))
+    with pytest.raises(pyasc_acl.AclKernelError, match=r"'unsupported' failed at .*mc2_comm_idioms\.cpp:\d+.*Hccl::Init"):
+        pyasc.synchronize("sim")

@@ -10,6 +10,8 @@
 //                    into out[0:64], scaled by (rankId + 1); out[64] = rankDim, out[65] = 1 if domain 1 was
 //                    never set (GetHcclContext<1>() == nullptr), out[66] = 1 if domain 1 reads back what
 //                    SetHcclContext<HCCL_GROUP_ID_1> stored.
+// hccl_client_init: an Hccl<HCCL_SERVER_TYPE_AICPU> client's Init(context): the simulator has no HCCL server, so
+//                    the call is reported as unsupported (hccl_window_copy holds an unused client: that compiles).
 // mc2_tiling_fields: a tiling struct {Mc2InitTiling; Mc2CcTiling; DemoInfo}, read with GET_TILING_DATA_WITH_STRUCT:
 //                    out = {sizeof(Mc2InitTiling), sizeof(Mc2CcTiling), offsetof(info), info.n, info.scale * n}.
 #include <cstddef>
@@ -31,6 +33,8 @@ struct DemoHcclContext {
 }  // namespace
 
 extern "C" __global__ __aicore__ void hccl_window_copy(GM_ADDR ctx, GM_ADDR ctx1, GM_ADDR out) {
+    Hccl<HCCL_SERVER_TYPE_AICPU> hccl;  // held, never called (as public MC2 kernels hold one)
+    (void)hccl;
     SetHcclContext<HCCL_GROUP_ID_0>(ctx);
     const bool unsetBefore = GetHcclContext<HCCL_GROUP_ID_1>() == nullptr;
     SetHcclContext<1>(ctx1);
@@ -84,4 +88,10 @@ extern "C" __global__ __aicore__ void mc2_tiling_fields(GM_ADDR out, GM_ADDR wor
     outGm.SetValue(2, offsetof(DemoMc2TilingData, info));
     outGm.SetValue(3, tilingData.info.n);
     outGm.SetValue(4, tilingData.info.scale * tilingData.info.n);
+}
+
+extern "C" __global__ __aicore__ void hccl_client_init(GM_ADDR ctx) {
+    SetHcclContext<HCCL_GROUP_ID_0>(ctx);
+    Hccl<HCCL_SERVER_TYPE_AICPU> hccl;
+    hccl.Init(GetHcclContext<HCCL_GROUP_ID_0>());
 }
