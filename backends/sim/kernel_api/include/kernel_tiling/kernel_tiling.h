@@ -11,6 +11,9 @@
 #if __has_include("pyasc_sim/kapi/pad_tiling.h")
 #include "pyasc_sim/kapi/pad_tiling.h"
 #endif
+#if __has_include("pyasc_sim/kapi/mc2_tiling.h")
+#include "pyasc_sim/kapi/mc2_tiling.h"  // Mc2InitTiling / Mc2CcTiling (MC2 communication tiling)
+#endif
 #if __has_include("pyasc_sim/kapi/matmul_tiling.h")
 #include "pyasc_sim/kapi/matmul_tiling.h"
 #endif

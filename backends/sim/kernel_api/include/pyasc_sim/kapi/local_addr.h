@@ -87,4 +87,24 @@ struct LocalBuffAddr {
 }  // namespace kapi
 }  // namespace pyasc_sim
 
+namespace AscendC {
+
+// TBuffAddr: the same record as a value of its own, which SDK-style helpers fill and hand to
+// `LocalTensor::SetAddr(const TBuffAddr &)` to make a tensor over a raw `__ubuf__` address (sgl-kernel-npu's
+// deepep data_copy.h CopyUB2UB: `TBuffAddr a; a.bufferAddr = (uint64_t)ubPtr; t.SetAddr(a);`). The reference
+// names the type only in LocalTensor's prototype (`LocalTensor<T>(TBuffAddr &address)`, CPU-debug build); the
+// fields are the three kept above, with the same meaning: bufferAddr the address (on the simulator the host
+// address of the byte in the block's simulated memory, as `address_.bufferAddr` reads), logicPos the TPosition
+// as uint8_t, dataLen the length in bytes. A field left at its default leaves that property of the tensor
+// as it was: logicPos kUnsetPos keeps the tensor's position (VECCALC for a default-constructed tensor), dataLen
+// 0 gives a view from bufferAddr to the end of that position's memory.
+struct TBuffAddr {
+    static constexpr uint8_t kUnsetPos = 0xff;
+    uint8_t logicPos = kUnsetPos;
+    uint32_t dataLen = 0;
+    uint64_t bufferAddr = 0;
+};
+
+}  // namespace AscendC
+
 #endif  // PYASC_SIM_KAPI_LOCAL_ADDR_H_

@@ -217,6 +217,8 @@ struct BlockState {
     bool soft_sync_checked = false;
     int atomic_op = 0;       // 0 none, 1 add, 2 max, 3 min
     int atomic_type = 0;     // AtomicElem of the SetAtomic*<T> call
+    // hccl_context.h: the context (message area) address of communication domains 0 and 1 on this core
+    uint8_t *hccl_context[2] = {};
     RaceState race;          // pipe-race: per-pipe vector clocks and per-sector last accesses (race.h)
     // gm-cross-core-race (xcore.h): on when the runtime reads tagged records (PYASC_SIM_FLAG_XRACE);
     // xseg counts the core's sync events, xmute silences read records (sync workspaces).

@@ -256,6 +256,14 @@ public:
 
     // The SDK's internal address record (`t.address_.bufferAddr` / `.logicPos` / `.dataLen`): kapi/local_addr.h.
     [[no_unique_address]] pyasc_sim::kapi::LocalBuffAddr<LocalTensor> address_;
+    // The same record as a TBuffAddr value (kapi/local_addr.h): re-points the tensor at a.bufferAddr.
+    void SetAddr(const TBuffAddr &a) {
+        if (a.logicPos != TBuffAddr::kUnsetPos) pos_ = static_cast<TPosition>(a.logicPos);
+        ptr_ = reinterpret_cast<T *>(static_cast<uintptr_t>(a.bufferAddr));
+        sim_rebind();
+        const uint32_t n = static_cast<uint32_t>(a.dataLen / sizeof(T));
+        if (a.dataLen != 0 && n < size_) size_ = n;
+    }
 
     // ---- simulator internals -----------------------------------------------------------
     // address_.bufferAddr read: the host address; the bytes to the buffer's end count as written (raw

@@ -1,0 +1,102 @@
+// Ascend C on the CPU -- the Hccl client class of computation-communication (MC2) kernels, declared so kernels
+// that hold one compile: HcclServerType, CoreType, HcclServerConfig / DEFAULT_CFG, HcclHandle, Hccl<serverType,
+// config>.
+//
+// The reference (Hccl, "Hccl模板参数" atlasascendc_api_07_0870) defines
+// `template <HcclServerType serverType = HCCL_SERVER_TYPE_AICPU, const auto &config = DEFAULT_CFG> class Hccl;`
+// with `enum HcclServerType { HCCL_SERVER_TYPE_AICPU = 0, HCCL_SERVER_TYPE_CCU, HCCL_SERVER_TYPE_END }` (CCU on the
+// Ascend 950 only), `struct HcclServerConfig { CoreType type; int64_t blockId; }`, `enum class CoreType : uint8_t
+// { DEFAULT, ON_AIV, ON_AIC }` and `DEFAULT_CFG = {CoreType::DEFAULT, 0}`. Its methods (Init, SetCcTiling,
+// AllReduce / AllGather / ReduceScatter / AlltoAll(V) / BatchWrite, Commit, Wait, Query, Iterate, Finalize,
+// GetWindowsInAddr / GetWindowsOutAddr, GetRankId / GetRankDim) hand tasks to the HCCL server on the AI CPU.
+//
+// The simulator has no HCCL server: the types are provided so that a kernel holding an `Hccl<...>` member
+// compiles (sgl-kernel-npu's deepep notify_dispatch declares one and never calls it, round 20 s20f), and every
+// method reports `unsupported` naming itself when called. (With checks off the method is a no-op returning 0 /
+// nullptr, as nothing was sent.)
+#ifndef PYASC_SIM_KAPI_HCCL_CLIENT_H_
+#define PYASC_SIM_KAPI_HCCL_CLIENT_H_
+
+#include <cstdint>
+
+#include "pyasc_sim/kapi/base.h"
+#include "pyasc_sim/kapi/state.h"
+
+namespace AscendC {
+
+enum HcclServerType { HCCL_SERVER_TYPE_AICPU = 0, HCCL_SERVER_TYPE_CCU, HCCL_SERVER_TYPE_END };
+
+enum class CoreType : uint8_t { DEFAULT, ON_AIV, ON_AIC };
+
+struct HcclServerConfig {
+    CoreType type;
+    int64_t blockId;
+};
+
+constexpr HcclServerConfig DEFAULT_CFG = {CoreType::DEFAULT, 0};
+
+using HcclHandle = int8_t;
+
+namespace sim_detail {
+inline void hccl_unsupported(const char *method, const pyasc_sim::kapi::SrcLoc &loc) {
+    if (pyasc_sim::kapi::blk().checks) {
+        pyasc_sim::kapi::fail("unsupported", loc,
+                              "AscendC::Hccl::%s: the pyasc simulator has no HCCL server (the AI CPU side of the "
+                              "Hccl client API), so it cannot run communication tasks",
+                              method);
+    }
+}
+}  // namespace sim_detail
+
+// Init / Commit / Wait / Finalize with their documented parameters (the report names the caller's line); the
+// task methods take any arguments (the simulator runs none of them) and report the line of this header.
+template <HcclServerType serverType = HCCL_SERVER_TYPE_AICPU, const auto &config = DEFAULT_CFG>
+class Hccl {
+public:
+#define PYASC_SIM_HCCL_METHOD(RET, NAME, VALUE)                                                           \
+    template <typename... A>                                                                              \
+    RET NAME(A &&...) {                                                                                   \
+        sim_detail::hccl_unsupported(#NAME, pyasc_sim::kapi::SrcLoc());                                   \
+        return VALUE;                                                                                     \
+    }
+#define PYASC_SIM_HCCL_TASK(NAME)                                                                         \
+    template <bool commit = false, typename... A>                                                         \
+    HcclHandle NAME(A &&...) {                                                                            \
+        sim_detail::hccl_unsupported(#NAME, pyasc_sim::kapi::SrcLoc());                                   \
+        return 0;                                                                                         \
+    }
+    void Init(GM_ADDR context, __gm__ void *initTiling = nullptr, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        (void)context;
+        (void)initTiling;
+        sim_detail::hccl_unsupported("Init", loc);
+    }
+    void Commit(HcclHandle handleId, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        (void)handleId;
+        sim_detail::hccl_unsupported("Commit", loc);
+    }
+    int32_t Wait(HcclHandle handleId, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        (void)handleId;
+        sim_detail::hccl_unsupported("Wait", loc);
+        return 0;
+    }
+    void Finalize(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) { sim_detail::hccl_unsupported("Finalize", loc); }
+    PYASC_SIM_HCCL_METHOD(int32_t, SetCcTiling, 0)
+    PYASC_SIM_HCCL_TASK(AllReduce)
+    PYASC_SIM_HCCL_TASK(AllGather)
+    PYASC_SIM_HCCL_TASK(ReduceScatter)
+    PYASC_SIM_HCCL_TASK(AlltoAll)
+    PYASC_SIM_HCCL_TASK(AlltoAllV)
+    PYASC_SIM_HCCL_TASK(BatchWrite)
+    PYASC_SIM_HCCL_METHOD(int32_t, Query, 0)
+    PYASC_SIM_HCCL_METHOD(int32_t, Iterate, 0)
+    PYASC_SIM_HCCL_METHOD(GM_ADDR, GetWindowsInAddr, nullptr)
+    PYASC_SIM_HCCL_METHOD(GM_ADDR, GetWindowsOutAddr, nullptr)
+    PYASC_SIM_HCCL_METHOD(uint32_t, GetRankId, 0u)
+    PYASC_SIM_HCCL_METHOD(uint32_t, GetRankDim, 0u)
+#undef PYASC_SIM_HCCL_TASK
+#undef PYASC_SIM_HCCL_METHOD
+};
+
+}  // namespace AscendC
+
+#endif  // PYASC_SIM_KAPI_HCCL_CLIENT_H_
