@@ -15,6 +15,12 @@
 // are reported as `ffts-config` / `event-id`; the counter limit and deadlocks are CrossCoreSetFlag's checks.
 // The pipe needs no action on the simulator (each simulated core completes its instructions in order before the
 // set); it must be a pipe_t value.
+//  * void set_ffts_base_addr(uint64_t config) (cceapi_0111) and its Ascend C form AscendC::SetSyncBaseAddr(uint64_t)
+//    (the 220 implementation calls the intrinsic; mixed and multi-core communication kernels pass the address the
+//    host got from the runtime, e.g. memfabric_hybrid's zbal kernels): initialise the FFTS_BASE_ADDR register the
+//    cross-core sets above signal through.  config is the FFTS start address, range [0, 2^48 - 1], 4-byte aligned;
+//    it runs on PIPE_S.  The simulator's cross-core counters need no address, so the value is only checked
+//    (`ffts-config` for a misaligned or out-of-range address: the sets would go to the wrong place on hardware).
 #ifndef PYASC_SIM_KAPI_FFTS_SYNC_H_
 #define PYASC_SIM_KAPI_FFTS_SYNC_H_
 
@@ -49,5 +55,21 @@ inline void wait_flag_dev(int64_t flagID, pyasc_sim::kapi::SrcLoc loc = pyasc_si
     }
     AscendC::sim_detail::cross_core_wait("wait_flag_dev", static_cast<uint16_t>(flagID), loc);
 }
+
+inline void set_ffts_base_addr(uint64_t config, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    constexpr uint64_t kFftsAddrLimit = uint64_t{1} << 48;
+    if ((config & 0x3u) != 0 || config >= kFftsAddrLimit) {
+        pyasc_sim::kapi::fail("ffts-config", loc,
+                              "set_ffts_base_addr / SetSyncBaseAddr(0x%llx): the FFTS base address is documented as "
+                              "4-byte aligned in [0, 2^48 - 1]; pass the address the runtime returned for the device",
+                              static_cast<unsigned long long>(config));
+    }
+}
+
+namespace AscendC {
+inline void SetSyncBaseAddr(uint64_t config, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    set_ffts_base_addr(config, loc);
+}
+}  // namespace AscendC
 
 #endif  // PYASC_SIM_KAPI_FFTS_SYNC_H_
