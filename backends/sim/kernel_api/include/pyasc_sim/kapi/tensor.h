@@ -230,7 +230,21 @@ public:
         pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarLocalCycles);
         ptr_[index] = value;
     }
-    T &operator()(const uint32_t index) const { return ptr_[index]; }
+    // The documented scalar access (S pipe) returns a reference, read or assigned through (`t(i) = v`, as the
+    // zbal kernels fill their address tables).  The simulator cannot tell which, so the element's sector counts
+    // as written for the initcheck (a later DMA read of what was assigned is no `local-uninit-read`); reads
+    // through it are not checked (README, "Round 20 (s20g)").
+    T &operator()(const uint32_t index) const {
+        if (ptr_ != nullptr && buf_end_ != nullptr) {
+            pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+            if (b.checks && kind() >= 0) {
+                pyasc_sim::kapi::local_flush_pending(b);
+                pyasc_sim::kapi::local_mark_written(b, kind(), mem_offset(b) + static_cast<uint64_t>(index) * sizeof(T),
+                                                    sizeof(T));
+            }
+        }
+        return ptr_[index];
+    }
 
     uint32_t GetSize() const { return size_; }
     void SetSize(const uint32_t size) { size_ = size; }

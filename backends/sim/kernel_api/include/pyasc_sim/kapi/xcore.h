@@ -17,6 +17,7 @@
 #include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/gm_copy.h"
 #include "pyasc_sim/kapi/mix.h"
+#include "pyasc_sim/kapi/order.h"
 #include "pyasc_sim/kapi/tensor.h"
 
 namespace AscendC {
@@ -295,10 +296,13 @@ inline void SetAtomicType(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc(
 }
 
 // ---- SyncAll -------------------------------------------------------------------------------------
-// Hard form: every block of the launch meets here.
+// Hard form: every block of the launch meets here.  Before the meeting the core drains its own pipes
+// (PipeBarrier<PIPE_ALL>: the A2 implementation of the hard SyncAll starts with it, and its FFTS set is sent
+// on PIPE_MTE3), so local-memory accesses before a SyncAll are ordered before the core's accesses after it.
 template <bool isAIVOnly = true>
 inline void SyncAll(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     sim_detail::check_block_count("SyncAll()", loc);
+    pyasc_sim::kapi::order_barrier_all(loc);
     sim_detail::XShared *s = sim_detail::xshared("SyncAll", loc);
     if (s == nullptr) return;
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
