@@ -9,6 +9,11 @@
 
 namespace AscendC {
 
+// The L2 cache hint of a GlobalTensor (SetL2CacheHint page): CacheMode picks whether the tensor's accesses use the
+// L2 cache; CacheRwMode is the reserved read/write template argument.
+enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1 };
+enum CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+
 template <typename T>
 class LocalTensor;
 
@@ -82,6 +87,11 @@ public:
     }
     T &operator()(const uint64_t offset) const { return addr_[offset]; }
 
+    // SetL2CacheHint page: whether accesses of this GlobalTensor go through the L2 cache (default NORMAL); the
+    // documented form takes a CacheMode and a reserved CacheRwMode template argument. The simulator has no L2 cache
+    // model, so both forms are no-ops (the variadic one keeps older spellings compiling).
+    template <CacheRwMode rwMode = CacheRwMode::RW>
+    void SetL2CacheHint(CacheMode mode) { (void)mode; }
     template <typename... Args>
     void SetL2CacheHint(Args...) {}
 
