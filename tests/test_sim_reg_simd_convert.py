@@ -60,3 +60,29 @@ def test_int8_unpack4_pack4_halve_matches_numpy(binary):
     h = x.astype(np.float64) * 0.5
     want = (np.sign(h) * np.floor(np.abs(h) + 0.5)).astype(np.int8)  # CAST_ROUND: ties away from zero
     np.testing.assert_array_equal(y.numpy(), want)
+
+
+def test_fp8_e4m3fn_dequantize_and_quantize_match_ml_dtypes(binary):
+    """fp8_e4m3fn_t (kapi/fp8.h): every code dequantised exactly (subnormals, 448, NaN), and float -> fp8 rounding
+    to nearest even with values above 448 becoming NaN, as ml_dtypes' float8_e4m3fn."""
+    f8 = ml_dtypes.float8_e4m3fn
+    n = 256
+    codes = np.arange(n, dtype=np.uint8)
+    scale = np.float32(0.5)
+    rng = np.random.default_rng(8)
+    x = np.concatenate([rng.standard_normal(n - 16).astype(np.float32) * 100,
+                        np.float32([0, -0.0, 1e-6, 0.0009765625, 0.00146484375, 224.0, 232.0, 240.0, 480.0 * 0.5,
+                                    -232.0, 239.9, 1e9, np.inf, np.nan, 0.0013, -0.0029])])
+    y = pyasc.zeros((n,), dtype="bfloat16", device="sim")
+    q = pyasc.zeros((n,), dtype="uint8", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(binary.function("reg_fp8_round_trip"), 1,
+                     (pyasc.tensor(codes, device="sim"), pyasc.tensor(x, device="sim"), y, q, np.uint32(n), scale))
+    pyasc.synchronize("sim")
+    want_y = (codes.view(f8).astype(np.float32) * scale).astype(BF16)
+    np.testing.assert_array_equal(y.numpy(), want_y)  # NaN codes compare equal as NaN
+    want_q = (x / scale).astype(f8)
+    got_q = q.numpy().view(f8)
+    nan = np.isnan(want_q.astype(np.float32))
+    assert (np.isnan(got_q.astype(np.float32)) == nan).all()
+    np.testing.assert_array_equal(got_q[~nan].view(np.uint8), want_q[~nan].view(np.uint8))

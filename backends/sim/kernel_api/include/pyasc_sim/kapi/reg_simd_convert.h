@@ -62,8 +62,8 @@ struct is_reg_tensor<RegTensor<T, r>> : std::true_type {};
 
 template <typename D>
 inline D cast_value(float x, RoundMode mode) {
-    if constexpr (std::is_floating_point<D>::value || std::is_same<D, half>::value || std::is_same<D, bfloat16_t>::value) {
-        return static_cast<D>(x);  // float -> float types: nearest even (bfloat16_t / _Float16 conversions)
+    if constexpr (!std::is_integral<D>::value) {
+        return static_cast<D>(x);  // float -> float types: nearest even (bfloat16_t / _Float16 / fp8_e4m3fn_t)
     } else {
         double r;
         switch (mode) {

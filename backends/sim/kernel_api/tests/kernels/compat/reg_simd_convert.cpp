@@ -6,7 +6,8 @@
 // (Duplicate from a register), 1 / sqrt with Div<float, &divMode>, a per-row scale broadcast from UB (DIST_BRC_B32),
 // narrowed back with Cast<bfloat16_t, float, trait> (CAST_RINT) and stored with DIST_PACK_B32; the row's absolute
 // maximum (Abs, Max, ReduceMax) stored with DIST_FIRST_ELEMENT_B32. A second kernel halves int8 values through
-// DIST_UNPACK4_B8 / Cast<float, int8_t> / Cast<int8_t, float> (CAST_ROUND) / DIST_PACK4_B32.
+// DIST_UNPACK4_B8 / Cast<float, int8_t> / Cast<int8_t, float> (CAST_ROUND) / DIST_PACK4_B32, a third round-trips
+// fp8_e4m3fn_t (E4M3FN) codes through the same widening / narrowing casts.
 
 using namespace AscendC;
 
@@ -77,7 +78,66 @@ __aicore__ inline void HalveInt8Vf(__local_mem__ int8_t *x, __local_mem__ int8_t
         }
     }
 }
+// FP8 (E4M3FN) KV-cache style: y = bf16(fp8 * scale) through DIST_UNPACK4_B8 into a reinterpreted fp8 register,
+// and q = fp8(x / scale) through a narrowing Cast and DIST_PACK4_B32
+__aicore__ inline void Fp8RoundTripVf(__local_mem__ fp8_e4m3fn_t *codes, __local_mem__ float *x,
+                                      __local_mem__ bfloat16_t *y, __local_mem__ fp8_e4m3fn_t *q, float scale,
+                                      uint16_t chunks)
+{
+    __VEC_SCOPE__ {
+        MicroAPI::RegTensor<fp8_e4m3fn_t> packed, enc;
+        MicroAPI::RegTensor<float> v;
+        MicroAPI::RegTensor<bfloat16_t> out;
+        auto mask = MicroAPI::CreateMask<float, MicroAPI::MaskPattern::ALL>();
+        for (uint16_t c = 0; c < chunks; ++c) {
+            MicroAPI::LoadAlign<int8_t, MicroAPI::LoadDist::DIST_UNPACK4_B8>(
+                reinterpret_cast<MicroAPI::RegTensor<int8_t> &>(packed), reinterpret_cast<__ubuf__ int8_t *>(codes) + c * 64);
+            MicroAPI::Cast<float, fp8_e4m3fn_t, kWiden>(v, packed, mask);
+            MicroAPI::Muls(v, v, scale, mask);
+            MicroAPI::Cast<bfloat16_t, float, kNarrowRint>(out, v, mask);
+            MicroAPI::StoreAlign<bfloat16_t, MicroAPI::StoreDist::DIST_PACK_B32>(y + c * 64, out, mask);
+            MicroAPI::LoadAlign(v, x + c * 64);
+            MicroAPI::Muls(v, v, 1.0f / scale, mask);
+            MicroAPI::Cast<fp8_e4m3fn_t, float, kNarrowRint>(enc, v, mask);
+            MicroAPI::DataCopy<fp8_e4m3fn_t, MicroAPI::StoreDist::DIST_PACK4_B32>(q + c * 64, enc, mask);
+        }
+    }
+}
 }  // namespace
+
+// n fp8 codes (a multiple of 64) -> n bf16 values times scale; n floats -> n fp8 codes of x / scale
+extern "C" __global__ __aicore__ void reg_fp8_round_trip(GM_ADDR codes, GM_ADDR x, GM_ADDR y, GM_ADDR q, uint32_t n,
+                                                         float scale)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    GlobalTensor<fp8_e4m3fn_t> cGm, qGm;
+    GlobalTensor<float> xGm;
+    GlobalTensor<bfloat16_t> yGm;
+    cGm.SetGlobalBuffer((__gm__ fp8_e4m3fn_t *)codes, n);
+    qGm.SetGlobalBuffer((__gm__ fp8_e4m3fn_t *)q, n);
+    xGm.SetGlobalBuffer((__gm__ float *)x, n);
+    yGm.SetGlobalBuffer((__gm__ bfloat16_t *)y, n);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> cb, xb, yb, qb;
+    pipe.InitBuffer(cb, n);
+    pipe.InitBuffer(xb, n * sizeof(float));
+    pipe.InitBuffer(yb, n * sizeof(bfloat16_t));
+    pipe.InitBuffer(qb, n);
+    LocalTensor<fp8_e4m3fn_t> cl = cb.Get<fp8_e4m3fn_t>(), ql = qb.Get<fp8_e4m3fn_t>();
+    LocalTensor<float> xl = xb.Get<float>();
+    LocalTensor<bfloat16_t> yl = yb.Get<bfloat16_t>();
+    DataCopyPad(cl, cGm, DataCopyExtParams{1, n, 0, 0, 0}, DataCopyPadExtParams<fp8_e4m3fn_t>{});
+    DataCopy(xl, xGm, n);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Fp8RoundTripVf((__local_mem__ fp8_e4m3fn_t *)cl.GetPhyAddr(), (__local_mem__ float *)xl.GetPhyAddr(),
+                   (__local_mem__ bfloat16_t *)yl.GetPhyAddr(), (__local_mem__ fp8_e4m3fn_t *)ql.GetPhyAddr(), scale,
+                   static_cast<uint16_t>(n / 64));
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(yGm, yl, n);
+    DataCopyPad(qGm, ql, DataCopyExtParams{1, n, 0, 0, 0});
+}
 
 // rows x 128 bf16 in x, rows floats in scale (one block): y rows x 128 bf16, amax rows x 8 floats (element 0 used)
 extern "C" __global__ __aicore__ void reg_bf16_row_norm(GM_ADDR x, GM_ADDR scale, GM_ADDR y, GM_ADDR amax,
