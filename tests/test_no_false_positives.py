@@ -56,6 +56,7 @@ COMPILE_ARGS = {
     # vector kernels of the Atlas 350 / Ascend 950 (its larger UB, its 950-only APIs)
     COMPAT / "ascend950_vec.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "reg_simd_convert.cpp": {"soc": "Ascend950PR_9599"},
+    COMPAT / "reg_simd_select.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "ascend950_api.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "ascend950_simt.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "ascend950_simt_api.cpp": {"soc": "Ascend950PR_9599"},

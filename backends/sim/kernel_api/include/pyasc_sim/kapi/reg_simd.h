@@ -366,6 +366,7 @@ inline void Duplicate(U &dstReg, S scalarValue) {
 }  // namespace AscendC
 
 #include "pyasc_sim/kapi/reg_simd_convert.h"
+#include "pyasc_sim/kapi/reg_simd_select.h"
 
 namespace AscendC {
 namespace MicroAPI = Reg;
