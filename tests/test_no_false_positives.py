@@ -45,6 +45,9 @@ COMPILE_ARGS = {
     COMPAT / "op_project_host" / "op_kernel" / "host_tiled_axpy.cpp": {
         "tiling_header": COMPAT / "op_project_host" / "op_host" / "host_tiled_axpy_tiling.h",
         "op_type": "HostTiledAxpy", "dtypes": {"x": "float16", "y": "float16", "z": "float16"}},
+    COMPAT / "op_project_log" / "op_kernel" / "clamp_range.cpp": {
+        "tiling_header": COMPAT / "op_project_log" / "op_host" / "clamp_range_tiling.h", "op_type": "ClampRange",
+        "tiling_key": 1},
     COMPAT / "op_project_study15b" / "op_kernel" / "mm_blocked.cpp": {
         "tiling_header": COMPAT / "op_project_study15b" / "op_host" / "mm_blocked_tiling.h"},
     # APIs of the Atlas inference series AI Core only (the reference marks Atlas A2 x)
@@ -52,6 +55,8 @@ COMPILE_ARGS = {
     COMPAT / "scatter_310p.cpp": {"soc": "Ascend310P3"},
     # vector kernels of the Atlas 350 / Ascend 950 (its larger UB, its 950-only APIs)
     COMPAT / "ascend950_vec.cpp": {"soc": "Ascend950PR_9599"},
+    COMPAT / "reg_simd_convert.cpp": {"soc": "Ascend950PR_9599"},
+    COMPAT / "reg_simd_select.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "ascend950_api.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "ascend950_simt.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "ascend950_simt_api.cpp": {"soc": "Ascend950PR_9599"},

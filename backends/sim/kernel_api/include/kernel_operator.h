@@ -39,6 +39,7 @@
 #include "pyasc_sim/kapi/intrinsics.h"  // set_flag / wait_flag, LocalTensor operators
 #include "pyasc_sim/kapi/activation.h"  // Sigmoid, Silu, Swish, Gelu, FasterGelu, Tanh
 #include "pyasc_sim/kapi/int4.h"       // int4b_t: packed 4-bit integers (DataCopy, Cast <-> half)
+#include "pyasc_sim/kapi/fp8.h"        // fp8_e4m3fn_t: the 950's 8-bit float (copies, Reg::Cast)
 #include "pyasc_sim/kapi/sort.h"       // Sort32, Sort, MrgSort, Concat, Extract, TopK, GetSortLen
 #include "pyasc_sim/kapi/proposal_sort.h"  // RpSort16, MrgSort4, GetMrgSortResult (region proposals)
 #include "pyasc_sim/kapi/scatter.h"     // Scatter (inference series AI Core)

@@ -168,6 +168,7 @@ enum class RoundMode : uint8_t {
     CAST_TRUNC,     // toward zero
     CAST_ODD,       // von Neumann: to the odd neighbour when inexact
     CAST_HYBRID,    // stochastic (hif8 only); treated as CAST_RINT here
+    UNKNOWN,        // "no mode given" (the Reg::CastTrait default): conversions that need one round to nearest even
 };
 
 enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };

@@ -62,8 +62,24 @@ constexpr RegTrait RegTraitNumTwo{2};
 
 enum class MaskMergeMode { UNKNOWN, MERGING, ZEROING };
 enum class MaskPattern { ALL, VL1, VL2, VL3, VL4, VL8, VL16, VL32, VL64, VL128, M3, M4, H, Q, ALLF = 15 };
-enum class LoadDist { DIST_NORM };
-enum class StoreDist { DIST_NORM, DIST_NORM_B8, DIST_NORM_B16, DIST_NORM_B32 };
+// Distribution modes of the VL loads and stores (LoadAlign / StoreAlign pages). Besides the plain VL copies: the
+// UNPACK loads place each narrow element in the lowest part of a wider lane (DIST_UNPACK_B8: 128 bytes into the
+// low byte of 64... 16-bit lanes; DIST_UNPACK_B16: 64 b16 elements into the low halves of the 32-bit lanes;
+// DIST_UNPACK4_B8: 64 bytes into the lowest byte of the 32-bit lanes), the rest of each lane zero; BRC_B8/B16/B32
+// broadcasts one element to every lane; the PACK stores write the lowest part of each active wider lane
+// contiguously (DIST_PACK_B16: a byte per 16-bit lane, DIST_PACK_B32: a b16 per 32-bit lane, DIST_PACK4_B32: a
+// byte per 32-bit lane); DIST_FIRST_ELEMENT_B32 stores element 0 only. Other modes are not provided.
+enum class LoadDist { DIST_NORM, DIST_BRC_B8, DIST_BRC_B16, DIST_BRC_B32, DIST_UNPACK_B8, DIST_UNPACK_B16, DIST_UNPACK4_B8 };
+enum class StoreDist {
+    DIST_NORM,
+    DIST_NORM_B8,
+    DIST_NORM_B16,
+    DIST_NORM_B32,
+    DIST_FIRST_ELEMENT_B32,
+    DIST_PACK_B16,
+    DIST_PACK_B32,
+    DIST_PACK4_B32
+};
 
 template <typename T, const RegTrait &regTrait = RegTraitNumOne>
 struct RegTensor {
@@ -167,13 +183,73 @@ inline MaskReg CreateMask() {
     return m;
 }
 
+namespace sim_detail {
+// The PACK / FIRST_ELEMENT stores: lane i of width `wide` bytes (active by the mask at that width) writes its
+// lowest sizeof(E) bytes -- register slot i * step -- to UB element i; FIRST_ELEMENT writes element 0 only.
+template <StoreDist dist, typename P, typename U>
+inline void store_packed(P *dstAddr, const U &srcReg, const MaskReg &mask) {
+    using E = typename U::ElementType;
+    constexpr uint32_t wide = dist == StoreDist::DIST_PACK_B16 ? 2 : 4;
+    constexpr uint32_t step = dist == StoreDist::DIST_FIRST_ELEMENT_B32 ? 1 : wide / static_cast<uint32_t>(sizeof(E));
+    static_assert(dist != StoreDist::DIST_FIRST_ELEMENT_B32 || sizeof(E) == 4,
+                  "Reg::StoreAlign: DIST_FIRST_ELEMENT_B32 needs a 32-bit register element type");
+    static_assert(dist == StoreDist::DIST_FIRST_ELEMENT_B32 ||
+                      (sizeof(E) < wide && (dist != StoreDist::DIST_PACK4_B32 || sizeof(E) == 1) &&
+                       (dist != StoreDist::DIST_PACK_B32 || sizeof(E) == 2)),
+                  "Reg::StoreAlign: DIST_PACK_B16 needs an 8-bit, DIST_PACK_B32 a 16-bit, DIST_PACK4_B32 an 8-bit "
+                  "register element type");
+    const uint32_t count = dist == StoreDist::DIST_FIRST_ELEMENT_B32 ? 1 : kVecLenBytes / wide;
+    int64_t first = -1, last = -1;
+    for (uint32_t i = 0; i < count; ++i) {
+        if (mask.on[i * wide] != 0) {
+            if (first < 0) first = i;
+            last = i;
+        }
+    }
+    if (first < 0) {
+        charge_instr();
+        return;
+    }
+    const uint64_t off = ub_offset(dstAddr, static_cast<uint64_t>(last + 1) * sizeof(E), sizeof(E),
+                                   "Reg::StoreAlign (DIST_PACK / DIST_FIRST_ELEMENT, RegTensor -> UB)");
+    auto *d = reinterpret_cast<E *>(static_cast<void *>(dstAddr));
+    for (int64_t i = first; i <= last; ++i) {
+        if (mask.on[i * wide] != 0) d[i] = srcReg.v[i * step];
+    }
+    pyasc_sim::kapi::local_mark_written(pyasc_sim::kapi::kUB, off + first * sizeof(E), (last - first + 1) * sizeof(E));
+    charge_instr();
+}
+}  // namespace sim_detail
+
 // ---- UB <-> register -------------------------------------------------------------------------------------
 template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U, typename P>
 inline void LoadAlign(U &dstReg, P *srcAddr) {
     using E = typename U::ElementType;
     static_assert(sizeof(P) == sizeof(E), "Reg::LoadAlign: the UB pointer's element size must match the register's");
-    sim_detail::ub_offset(srcAddr, kVecLenBytes, sizeof(E), "Reg::LoadAlign / DataCopy (UB -> RegTensor)");
-    std::memcpy(dstReg.v, static_cast<const void *>(srcAddr), kVecLenBytes);
+    constexpr uint32_t lanes = U::kLanes;
+    if constexpr (dist == LoadDist::DIST_NORM) {
+        sim_detail::ub_offset(srcAddr, kVecLenBytes, sizeof(E), "Reg::LoadAlign / DataCopy (UB -> RegTensor)");
+        std::memcpy(dstReg.v, static_cast<const void *>(srcAddr), kVecLenBytes);
+    } else if constexpr (dist == LoadDist::DIST_BRC_B8 || dist == LoadDist::DIST_BRC_B16 ||
+                         dist == LoadDist::DIST_BRC_B32) {
+        constexpr size_t w = dist == LoadDist::DIST_BRC_B8 ? 1 : dist == LoadDist::DIST_BRC_B16 ? 2 : 4;
+        static_assert(sizeof(E) == w, "Reg::LoadAlign: a DIST_BRC_Bn load needs an n-bit register element type");
+        sim_detail::ub_offset(srcAddr, sizeof(E), sizeof(E), "Reg::LoadAlign (DIST_BRC, UB -> RegTensor)");
+        E first;
+        std::memcpy(&first, static_cast<const void *>(srcAddr), sizeof(E));
+        for (uint32_t i = 0; i < lanes; ++i) dstReg.v[i] = first;
+    } else {
+        // UNPACK: element i of UB goes to slot i * step of the register (the lowest part of a wider lane)
+        constexpr uint32_t step = dist == LoadDist::DIST_UNPACK4_B8 ? 4 : 2;
+        constexpr size_t w = dist == LoadDist::DIST_UNPACK_B16 ? 2 : 1;
+        static_assert(sizeof(E) == w, "Reg::LoadAlign: DIST_UNPACK_B16 needs a 16-bit register element type, "
+                                      "DIST_UNPACK_B8 / DIST_UNPACK4_B8 an 8-bit one");
+        constexpr uint32_t count = lanes / step;
+        sim_detail::ub_offset(srcAddr, count * sizeof(E), sizeof(E), "Reg::LoadAlign (DIST_UNPACK, UB -> RegTensor)");
+        const auto *s = reinterpret_cast<const E *>(static_cast<const void *>(srcAddr));
+        std::memset(static_cast<void *>(dstReg.v), 0, kVecLenBytes);
+        for (uint32_t i = 0; i < count; ++i) dstReg.v[i * step] = s[i];
+    }
     sim_detail::charge_instr();
 }
 
@@ -181,6 +257,11 @@ template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typen
 inline void StoreAlign(P *dstAddr, const U &srcReg, const MaskReg &mask) {
     using E = typename U::ElementType;
     static_assert(sizeof(P) == sizeof(E), "Reg::StoreAlign: the UB pointer's element size must match the register's");
+    if constexpr (dist == StoreDist::DIST_FIRST_ELEMENT_B32 || dist == StoreDist::DIST_PACK_B16 ||
+                  dist == StoreDist::DIST_PACK_B32 || dist == StoreDist::DIST_PACK4_B32) {
+        sim_detail::store_packed<dist>(dstAddr, srcReg, mask);
+        return;
+    }
     int64_t first = -1, last = -1;
     for (uint32_t i = 0; i < U::kLanes; ++i) {
         if (sim_detail::active<E>(mask, i)) {
@@ -267,7 +348,9 @@ PYASC_REG_UNARY(Ln, static_cast<C>(std::log(x)))
 #undef PYASC_REG_UNARY
 
 // dst = scalar in the mask's elements (ZEROING / MERGING elsewhere), or in every element.
-template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U, typename S>
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U, typename S,
+          typename = std::enable_if_t<std::is_arithmetic<S>::value || std::is_same<S, half>::value ||
+                                      std::is_same<S, bfloat16_t>::value>>
 inline void Duplicate(U &dstReg, S scalarValue, const MaskReg &mask) {
     const auto s = static_cast<typename U::ElementType>(scalarValue);
     sim_detail::each<mode>(dstReg, mask, [&](uint32_t) { return s; });
@@ -280,7 +363,12 @@ inline void Duplicate(U &dstReg, S scalarValue) {
 }
 
 }  // namespace Reg
+}  // namespace AscendC
 
+#include "pyasc_sim/kapi/reg_simd_convert.h"
+#include "pyasc_sim/kapi/reg_simd_select.h"
+
+namespace AscendC {
 namespace MicroAPI = Reg;
 
 namespace sim_detail {
