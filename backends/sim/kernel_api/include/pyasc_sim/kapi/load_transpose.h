@@ -55,12 +55,15 @@ struct LoadData2dTransposeParams {
 
 namespace sim_detail {
 
-// The 32-bit form (float / int32_t / uint32_t): see the header comment.
-template <typename T>
-inline void load_transpose_b32(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2dTransposeParams &p,
-                               const pyasc_sim::kapi::SrcLoc &loc) {
-    constexpr uint64_t frac = 128;    // 4-byte elements per 512-byte fractal (16 x 8)
-    constexpr uint64_t square = 256;  // elements per 16 x 16 square (two fractals, 1 KB)
+// The two-fractal forms (32-bit: float / int32_t / uint32_t; 8-bit: int8_t / uint8_t; see the header comment):
+// each repeat transposes one 1 KB square into two 512-byte fractals of 16 rows, dstFracGap fractals apart;
+// at(i, j, half) is the square's element that lands at row i, column j of fractal `half` (0 or 1).
+template <typename T, typename At>
+inline void load_transpose_pair(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2dTransposeParams &p,
+                                const pyasc_sim::kapi::SrcLoc &loc, At at) {
+    constexpr uint64_t frac = 512 / sizeof(T);     // elements per 512-byte fractal
+    constexpr uint64_t square = 1024 / sizeof(T);  // elements per square (two fractals, 1 KB)
+    constexpr uint64_t width = frac / 16;          // a fractal row
     check_position(src, pyasc_sim::kapi::kL1, "LoadDataWithTranspose", "src", loc);
     dst.check_aligned("LoadDataWithTranspose", "dst", loc, 512);
     src.check_aligned("LoadDataWithTranspose", "src", loc, 32);
@@ -75,11 +78,10 @@ inline void load_transpose_b32(const LocalTensor<T> &dst, const LocalTensor<T> &
         const T *sq = s + (p.startIndex + r * p.srcStride) * square;
         T *d0 = d + r * (1ull + p.dstGap) * frac;
         T *d1 = d0 + (1ull + p.dstFracGap) * frac;
-        // square element (row, col) = fractal (col / 8) at row * 8 + col % 8; destination (i, j) = square (j, i)
         for (uint64_t i = 0; i < 16; ++i) {
-            for (uint64_t j = 0; j < 8; ++j) {
-                d0[i * 8 + j] = sq[(i / 8) * frac + j * 8 + i % 8];
-                d1[i * 8 + j] = sq[(i / 8) * frac + (j + 8) * 8 + i % 8];
+            for (uint64_t j = 0; j < width; ++j) {
+                d0[i * width + j] = sq[at(i, j, 0)];
+                d1[i * width + j] = sq[at(i, j, 1)];
             }
         }
     }
@@ -87,36 +89,20 @@ inline void load_transpose_b32(const LocalTensor<T> &dst, const LocalTensor<T> &
                             pyasc_sim::cost::kDmaIssueCycles + p.repeatTimes * 1024.0 / pyasc_sim::cost::kLocalBytesPerCycle);
 }
 
-// The 8-bit form (int8_t / uint8_t): see the header comment.
+// 32-bit: square element (row, col) = fractal (col / 8) at row * 8 + col % 8; destination (i, j) = square (j, i)
+template <typename T>
+inline void load_transpose_b32(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2dTransposeParams &p,
+                               const pyasc_sim::kapi::SrcLoc &loc) {
+    load_transpose_pair(dst, src, p, loc, [](uint64_t i, uint64_t j, uint64_t half) {
+        return (i / 8) * 128 + (j + 8 * half) * 8 + i % 8;
+    });
+}
+
+// 8-bit: square element (row, col) = sq[row * 32 + col]; destination row i = square column i (fractal 0) / i + 16 (1)
 template <typename T>
 inline void load_transpose_b8(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2dTransposeParams &p,
                               const pyasc_sim::kapi::SrcLoc &loc) {
-    constexpr uint64_t frac = 512;    // 1-byte elements per 512-byte fractal (16 x 32)
-    constexpr uint64_t square = 1024; // elements per 32 x 32 square (two fractals, 1 KB)
-    check_position(src, pyasc_sim::kapi::kL1, "LoadDataWithTranspose", "src", loc);
-    dst.check_aligned("LoadDataWithTranspose", "dst", loc, 512);
-    src.check_aligned("LoadDataWithTranspose", "src", loc, 32);
-    const uint64_t dstExtent = p.repeatTimes == 0 ? 0
-        : ((p.repeatTimes - 1ull) * (1ull + p.dstGap) + (1ull + p.dstFracGap) + 1) * frac;
-    dst.check(0, static_cast<int64_t>(dstExtent), "LoadDataWithTranspose writes", loc);
-    src.check_read_bursts(p.repeatTimes, 1024, p.srcStride * 1024ull, "LoadDataWithTranspose reads", loc,
-                          p.startIndex * 1024ull, 1024);
-    T *d = dst.ptr();
-    const T *s = src.ptr();
-    for (uint64_t r = 0; r < p.repeatTimes; ++r) {
-        const T *sq = s + (p.startIndex + r * p.srcStride) * square;
-        T *d0 = d + r * (1ull + p.dstGap) * frac;
-        T *d1 = d0 + (1ull + p.dstFracGap) * frac;
-        // square element (row, col) = sq[row * 32 + col]; destination row i = square column i (d0) / i + 16 (d1)
-        for (uint64_t i = 0; i < 16; ++i) {
-            for (uint64_t j = 0; j < 32; ++j) {
-                d0[i * 32 + j] = sq[j * 32 + i];
-                d1[i * 32 + j] = sq[j * 32 + i + 16];
-            }
-        }
-    }
-    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE1,
-                            pyasc_sim::cost::kDmaIssueCycles + p.repeatTimes * 1024.0 / pyasc_sim::cost::kLocalBytesPerCycle);
+    load_transpose_pair(dst, src, p, loc, [](uint64_t i, uint64_t j, uint64_t half) { return j * 32 + i + 16 * half; });
 }
 
 }  // namespace sim_detail
