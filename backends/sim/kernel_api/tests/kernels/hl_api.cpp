@@ -173,40 +173,67 @@ extern "C" __global__ __aicore__ void hl_softmax(GM_ADDR x, GM_ADDR y, GM_ADDR s
     maxQ.FreeTensor(ml);
 }
 
-// x[b, s, h] float; gamma, beta [h]; y; mean, var [b * s] (a multiple of 8).
+// The GM / UB plumbing of the LayerNorm kernels below: x[b, s, h] float; gamma, beta [h]; y; mean, var [b * s]
+// (a multiple of 8); `extra` bytes after mean's and var's rows; Load copies x, gamma, beta in, Store y, mean, var out.
+struct LayerNormIo {
+    LayerNormTiling tiling;
+    uint32_t rows = 0, h = 0;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, gb, bb, yb, mb, vb;
+    GlobalTensor<float> xGm, gGm, bGm, yGm, mGm, vGm;
+    LocalTensor<float> xl, gl, bl, yl, ml, vl;
+
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y, GM_ADDR mean, GM_ADDR var,
+                                GM_ADDR tilingGm, uint32_t extra)
+    {
+        LoadTiling(&tiling, tilingGm);
+        rows = tiling.bLength * tiling.sLength;
+        h = tiling.hLength;
+        pipe.InitBuffer(xb, rows * h * sizeof(float));
+        pipe.InitBuffer(gb, h * sizeof(float));
+        pipe.InitBuffer(bb, h * sizeof(float));
+        pipe.InitBuffer(yb, rows * h * sizeof(float));
+        pipe.InitBuffer(mb, rows * sizeof(float) + extra);
+        pipe.InitBuffer(vb, rows * sizeof(float) + extra);
+        xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), rows * h);
+        gGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(gamma), h);
+        bGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(beta), h);
+        yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), rows * h);
+        mGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(mean), rows);
+        vGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(var), rows);
+        xl = xb.Get<float>();
+        gl = gb.Get<float>();
+        bl = bb.Get<float>();
+        yl = yb.Get<float>();
+        ml = mb.Get<float>();
+        vl = vb.Get<float>();
+    }
+    __aicore__ inline void Load()
+    {
+        DataCopy(xl, xGm, rows * h);
+        DataCopy(gl, gGm, h);
+        DataCopy(bl, bGm, h);
+        PipeBarrier<PIPE_ALL>();
+    }
+    __aicore__ inline void Store()
+    {
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(yGm, yl, rows * h);
+        DataCopy(mGm, ml, rows);
+        DataCopy(vGm, vl, rows);
+    }
+};
+
 extern "C" __global__ __aicore__ void hl_layernorm(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y, GM_ADDR mean,
                                                    GM_ADDR var, float epsilon, GM_ADDR tilingGm)
 {
-    LayerNormTiling tiling;
-    LoadTiling(&tiling, tilingGm);
-    const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength;
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> xb, gb, bb, yb, mb, vb, tmp;
-    pipe.InitBuffer(xb, rows * h * sizeof(float));
-    pipe.InitBuffer(gb, h * sizeof(float));
-    pipe.InitBuffer(bb, h * sizeof(float));
-    pipe.InitBuffer(yb, rows * h * sizeof(float));
-    pipe.InitBuffer(mb, rows * sizeof(float));
-    pipe.InitBuffer(vb, rows * sizeof(float));
-    pipe.InitBuffer(tmp, 1024);
-    GlobalTensor<float> xGm, gGm, bGm, yGm, mGm, vGm;
-    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), rows * h);
-    gGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(gamma), h);
-    bGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(beta), h);
-    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), rows * h);
-    mGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(mean), rows);
-    vGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(var), rows);
-    LocalTensor<float> xl = xb.Get<float>(), gl = gb.Get<float>(), bl = bb.Get<float>();
-    LocalTensor<float> yl = yb.Get<float>(), ml = mb.Get<float>(), vl = vb.Get<float>();
-    DataCopy(xl, xGm, rows * h);
-    DataCopy(gl, gGm, h);
-    DataCopy(bl, bGm, h);
-    PipeBarrier<PIPE_ALL>();
-    LayerNorm<float, false>(yl, ml, vl, xl, gl, bl, tmp.Get<uint8_t>(), epsilon, tiling);
-    PipeBarrier<PIPE_ALL>();
-    DataCopy(yGm, yl, rows * h);
-    DataCopy(mGm, ml, rows);
-    DataCopy(vGm, vl, rows);
+    LayerNormIo io;
+    io.Init(x, gamma, beta, y, mean, var, tilingGm, 0);
+    TBuf<TPosition::VECCALC> tmp;
+    io.pipe.InitBuffer(tmp, 1024);
+    io.Load();
+    LayerNorm<float, false>(io.yl, io.ml, io.vl, io.xl, io.gl, io.bl, tmp.Get<uint8_t>(), epsilon, io.tiling);
+    io.Store();
 }
 
 // As hl_layernorm, composed from LayerNorm's documented steps with basic instructions, row by row:
@@ -216,34 +243,16 @@ extern "C" __global__ __aicore__ void hl_layernorm(GM_ADDR x, GM_ADDR gamma, GM_
 extern "C" __global__ __aicore__ void hl_layernorm_steps(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y,
                                                          GM_ADDR mean, GM_ADDR var, float epsilon, GM_ADDR tilingGm)
 {
-    LayerNormTiling tiling;
-    LoadTiling(&tiling, tilingGm);
-    const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength;
+    LayerNormIo io;
+    io.Init(x, gamma, beta, y, mean, var, tilingGm, 32);
+    const uint32_t rows = io.rows, h = io.h;
     const float inv = 1.0f / static_cast<float>(h);
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> xb, gb, bb, yb, mb, vb, calc;
-    pipe.InitBuffer(xb, rows * h * sizeof(float));
-    pipe.InitBuffer(gb, h * sizeof(float));
-    pipe.InitBuffer(bb, h * sizeof(float));
-    pipe.InitBuffer(yb, rows * h * sizeof(float));
-    pipe.InitBuffer(mb, rows * sizeof(float) + 32);
-    pipe.InitBuffer(vb, rows * sizeof(float) + 32);
-    pipe.InitBuffer(calc, 3 * h * sizeof(float) + 64);
-    GlobalTensor<float> xGm, gGm, bGm, yGm, mGm, vGm;
-    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), rows * h);
-    gGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(gamma), h);
-    bGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(beta), h);
-    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), rows * h);
-    mGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(mean), rows);
-    vGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(var), rows);
-    LocalTensor<float> xl = xb.Get<float>(), gl = gb.Get<float>(), bl = bb.Get<float>();
-    LocalTensor<float> yl = yb.Get<float>(), ml = mb.Get<float>(), vl = vb.Get<float>();
+    TBuf<TPosition::VECCALC> calc;
+    io.pipe.InitBuffer(calc, 3 * h * sizeof(float) + 64);
+    LocalTensor<float> xl = io.xl, gl = io.gl, bl = io.bl, yl = io.yl, ml = io.ml, vl = io.vl;
     LocalTensor<float> buf = calc.Get<float>();
     LocalTensor<float> d = buf, sq = buf[h], work = buf[2 * h], one = buf[3 * h], v8 = buf[3 * h + 8];
-    DataCopy(xl, xGm, rows * h);
-    DataCopy(gl, gGm, h);
-    DataCopy(bl, bGm, h);
-    PipeBarrier<PIPE_ALL>();
+    io.Load();
     for (uint32_t r = 0; r < rows; ++r) {
         Muls(d, xl[r * h], inv, h);
         ReduceSum(one, d, work, h);
@@ -277,10 +286,7 @@ extern "C" __global__ __aicore__ void hl_layernorm_steps(GM_ADDR x, GM_ADDR gamm
         Mul(yl[r * h], yl[r * h], gl, h);
         Add(yl[r * h], yl[r * h], bl, h);
     }
-    PipeBarrier<PIPE_ALL>();
-    DataCopy(yGm, yl, rows * h);
-    DataCopy(mGm, ml, rows);
-    DataCopy(vGm, vl, rows);
+    io.Store();
 }
 
 // rows x inner floats, the first n of each row: out[0:rows] = Sum, out[rows:2 rows] = Mean.
