@@ -234,3 +234,19 @@ def test_rmsnorm(kernels):
     np.testing.assert_allclose(y.numpy().reshape(b, s, h), want, rtol=1e-5, atol=1e-6)
     with pytest.raises(ArgumentError, match="h must be a positive int"):
         hl_tiling.rmsnorm_tiling(1, 1, 0)
+
+
+def test_layernorm_tiling_has_the_documented_layout():
+    """LayerNormTiling as the reference defines it (LayerNorm Tiling page): 25 uint32 fields then the float
+    lastDimValueBack, 104 bytes -- the six temporary-tensor fields after numberOfTmpBuf included, so a host tiling
+    struct embedding it (TILING_DATA_FIELD_DEF_STRUCT) puts its later fields where the NPU build reads them."""
+    import dataclasses
+    import struct as _struct
+
+    names = [f.name for f in dataclasses.fields(hl_tiling.LayerNormTiling)]
+    assert names[6:14] == ["numberOfTmpBuf", "meanTmpTensorPos", "meanTmpTensorSize", "varianceTmpTensorPos",
+                           "varianceTmpTensorSize", "tmpBufSize", "oneTmpSize", "firstTmpStartPos"]
+    t = hl_tiling.layernorm_tiling(2, 4, 64)
+    raw = t.to_bytes()
+    assert len(raw) == 104
+    assert _struct.unpack_from("<I", raw, 8)[0] == 64 and _struct.unpack_from("<f", raw, 100)[0] == t.lastDimValueBack

@@ -151,7 +151,7 @@ def softmax_tiling(rows: int, cols: int, dtype: str = "float32") -> SoftMaxTilin
 
 @dataclass
 class LayerNormTiling:
-    """LayerNorm's kernel-side tiling (19 uint32 fields + float lastDimValueBack)."""
+    """LayerNorm's kernel-side tiling (25 uint32 fields + float lastDimValueBack: 104 bytes, the reference's layout)."""
 
     bLength: int = 0
     sLength: int = 0
@@ -160,6 +160,12 @@ class LayerNormTiling:
     inputXSize: int = 0
     meanVarSize: int = 0
     numberOfTmpBuf: int = 0
+    meanTmpTensorPos: int = 0
+    meanTmpTensorSize: int = 0
+    varianceTmpTensorPos: int = 0
+    varianceTmpTensorSize: int = 0
+    tmpBufSize: int = 0
+    oneTmpSize: int = 0
     firstTmpStartPos: int = 0
     secondTmpStartPos: int = 0
     thirdTmpStartPos: int = 0
@@ -176,7 +182,7 @@ class LayerNormTiling:
 
     def to_bytes(self) -> bytes:
         *ints, last = astuple(self)
-        return struct.pack("<19If", *ints, last)
+        return struct.pack("<25If", *ints, last)
 
 
 def layernorm_tiling(b: int, s: int, h: int, original_h: int | None = None) -> LayerNormTiling:

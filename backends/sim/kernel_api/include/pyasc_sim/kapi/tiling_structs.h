@@ -17,6 +17,8 @@ struct SoftMaxTiling {
 struct LayerNormTiling {
     uint32_t bLength = 0, sLength = 0, hLength = 0, originalHLength = 0;
     uint32_t inputXSize = 0, meanVarSize = 0, numberOfTmpBuf = 0;
+    uint32_t meanTmpTensorPos = 0, meanTmpTensorSize = 0, varianceTmpTensorPos = 0, varianceTmpTensorSize = 0;
+    uint32_t tmpBufSize = 0, oneTmpSize = 0;
     uint32_t firstTmpStartPos = 0, secondTmpStartPos = 0, thirdTmpStartPos = 0;
     uint32_t loopRound = 0, inputRoundSize = 0, inputTailSize = 0, inputTailPos = 0;
     uint32_t meanVarRoundSize = 0, meanVarTailSize = 0, meanVarTailPos = 0;
