@@ -68,3 +68,34 @@ def test_rewrite_turns_in_class_specializations_into_constrained_overloads():
 ])
 def test_rewrite_leaves_other_specializations_alone(text):
     assert ms.rewrite(text) == (text, 0)
+
+
+CLASS_TEMPLATE_SPEC = """
+template <class P>
+class K {
+    template <class T>
+    struct LayoutHelper {
+        using type = typename T::LayoutIn;
+    };
+    template <>
+    struct LayoutHelper<void> {
+        using type = void;
+    };
+    template <int N, class T = int> struct Pick { static constexpr int v = 0; };
+    template <> struct Pick<3, float> : Base { static constexpr int v = 1; };
+    template <> struct Pick<4> { };
+};
+template <> struct Outer<int> {};
+"""
+
+
+def test_rewrite_turns_in_class_class_specializations_into_constrained_partial_specializations():
+    out, n = ms.rewrite(CLASS_TEMPLATE_SPEC)
+    assert n == 2
+    assert ("template <class _pyasc_spec0> requires (__is_same(_pyasc_spec0, void))\n"
+            "    struct LayoutHelper<_pyasc_spec0> {") in out
+    assert ("template <int _pyasc_spec0, class _pyasc_spec1> requires (((_pyasc_spec0) == (3)) && "
+            "__is_same(_pyasc_spec1, float)) struct Pick<_pyasc_spec0, _pyasc_spec1> : Base {") in out
+    assert "template <> struct Pick<4> { };" in out  # a defaulted argument left out: left as written
+    assert "template <> struct Outer<int> {};" in out  # namespace scope: valid C++, untouched
+    assert out.count("\n") == CLASS_TEMPLATE_SPEC.count("\n")

@@ -215,3 +215,25 @@ def test_member_template_defaulted_to_core_type_builds_once_per_core_kind(text, 
     assert mix_build.wanted_undeclared(flags, text, [b""], True) is want
     assert mix_build.wanted_undeclared(flags, "", [text.encode()], True) is want
     assert mix_build.wanted_undeclared(flags, text, [b""], False) is False  # only when the type is inferred
+
+
+# a vector half that only moves data (UB -> GM copies, flags) still makes the kernel mixed: Catlass padding
+# prologues (NPUKernelBench level3 OptimizedMatmul), whose AIV part copies with DataCopyPad and computes nothing
+SRC_COPY_ONLY = ASCENDC_DIR / "compat" / "mix_undeclared_copy_only.cpp"
+
+
+@pytest.mark.parametrize("groups", [1, 3])
+def test_undeclared_kernel_whose_vector_half_only_copies_is_mixed(groups):
+    b = pyasc_acl.Binary(pyasc_sim.compile(SRC_COPY_ONLY, opt="-O1", core="mix"), device="sim")
+    rng = np.random.default_rng(groups + 40)
+    x = rng.integers(-2, 3, (groups, 32, 32)).astype(np.float16)
+    ws = pyasc.zeros((groups * 1024,), dtype="float16", device="sim")
+    y = pyasc.full((groups * 1024,), -7.0, dtype="float32", device="sim")
+    out = pyasc.full((groups * 1024,), -7.0, dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(b.function("mix_undeclared_copy_only"), groups, (_dev(x), ws, y, out))
+    pyasc.synchronize("sim")
+    want = np.stack([xi.astype(np.float64) @ xi for xi in x]).astype(np.float32)  # |sums| <= 128: exact
+    np.testing.assert_array_equal(ws.numpy().reshape(groups, 32, 32), x)  # both AIV copied their rows
+    np.testing.assert_array_equal(y.numpy().reshape(groups, 32, 32), want)  # the AIC ran after both
+    np.testing.assert_array_equal(out.numpy().reshape(groups, 32, 32), want)  # and released them

@@ -1,4 +1,4 @@
-"""Explicit specializations of member function templates written inside their class, rewritten for g++.
+"""Explicit specializations of member (function and class) templates written inside their class, rewritten for g++.
 
 C++ as the clang-based NPU compiler accepts it (CWG 727, "explicit specialization in any scope", which clang
 implements and GCC does not) lets a class declare a member function template and specialize it in the class body::
@@ -13,6 +13,15 @@ of the same template, which g++ accepts and which overload resolution picks exac
 would be used (C++20: of two otherwise equivalent function templates the more constrained one wins)::
 
     template <int32_t CORE_TYPE = g_coreType> requires (((CORE_TYPE) == (AscendC::AIC))) void operator()(...)
+
+Member class templates specialized in their class the same way (``template <class T> struct LayoutHelper {...};
+template <> struct LayoutHelper<void> {...};``) become constrained partial specializations, which g++ accepts in
+class scope::
+
+    template <class _pyasc_spec0> requires (__is_same(_pyasc_spec0, void)) struct LayoutHelper<_pyasc_spec0> {...};
+
+(C++20: a partial specialization whose arguments are the primary's own parameters is allowed when it is more
+constrained; it is chosen exactly for the specialized arguments.)
 
 The primary template's parameter list (with its defaults) is copied from the class's own declaration of the
 member; a type parameter is matched with ``__is_same``. A specialization whose primary cannot be found in the
@@ -165,9 +174,59 @@ def _primary_params(code: str, text: str, body_open: int, pos: int, name: str) -
     return found
 
 
+_CLASS_SPEC_RE = re.compile(r"\s*(class|struct|union)\s+([A-Za-z_]\w*)\s*<")
+
+
+def _primary_class_params(code: str, text: str, body_open: int, pos: int, name: str) -> str | None:
+    """The template parameter list (source text) of the class body's own declaration of member class ``name``."""
+    found = None
+    head_re = re.compile(r"\s*(?:class|struct|union)\s+" + re.escape(name) + r"\s*[{:;]")
+    for m in _TEMPLATE_RE.finditer(code, body_open, pos):
+        end = _close_angle(code, m.end() - 1)
+        if end < 0 or not code[m.end():end - 1].strip():
+            continue
+        if head_re.match(code, end):
+            found = text[m.end():end - 1]
+    return found
+
+
+def _class_spec_edits(code: str, text: str, start: int, end: int, body_open: int) -> list[tuple[int, int, str]]:
+    """Edits turning ``template <>`` (``code[start:end]``) + ``struct Name<args>`` into a constrained partial
+    specialization of the class's own member class template ``Name``; [] when that cannot be done."""
+    cm = _CLASS_SPEC_RE.match(code, end)
+    if not cm:
+        return []
+    args_end = _close_angle(code, cm.end() - 1)
+    if args_end < 0 or not re.match(r"\s*[{:;]", code[args_end:]):
+        return []
+    params_text = _primary_class_params(code, text, body_open, start, cm.group(2))
+    if params_text is None:
+        return []
+    params = _split_top(params_text)
+    args = _split_top(text[cm.end():args_end - 1])
+    if len(args) != len(params):
+        return []
+    decls, conds, names = [], [], []
+    for i, (p, a) in enumerate(zip(params, args)):
+        info = _param_name(p)
+        if info is None:
+            return []
+        pname, is_type = info
+        fresh = f"_pyasc_spec{i}"
+        decl = " ".join(_split_default(p)[0].split())
+        decls.append(re.sub(r"\b" + re.escape(pname) + r"\s*$", fresh, decl))
+        a = " ".join(a.split())
+        conds.append(f"__is_same({fresh}, {a})" if is_type else f"(({fresh}) == ({a}))")
+        names.append(fresh)
+    spec = text[cm.end() - 1:args_end]
+    return [(start, end, f"template <{', '.join(decls)}> requires ({' && '.join(conds)})"),
+            (cm.end() - 1, args_end, "<" + ", ".join(names) + ">" + "\n" * spec.count("\n"))]
+
+
 def rewrite(text: str) -> tuple[str, int]:
     """``text`` with each in-class explicit specialization of a member function template made a constrained
-    overload of the class's own template (see the module docstring), and how many were rewritten."""
+    overload of the class's own template, and of a member class template a constrained partial specialization
+    (see the module docstring), and how many were rewritten."""
     code = _code_view(text)
     edits: list[tuple[int, int, str]] = []
     for m in _TEMPLATE_EMPTY_RE.finditer(code):
@@ -176,6 +235,9 @@ def rewrite(text: str) -> tuple[str, int]:
             continue
         stop = min((k for k in (code.find(";", m.end()), code.find("{", m.end())) if k >= 0), default=len(code))
         nm = _NAME_RE.search(code, m.end(), stop)
+        if nm and _CLASS_SPEC_RE.match(code, m.end()):
+            edits.extend(_class_spec_edits(code, text, m.start(), m.end(), body_open))
+            continue
         if not nm or re.search(r"\b(class|struct|union|enum)\b", code[m.end():nm.start()]):
             continue
         args_end = _close_angle(code, nm.end() - 1)

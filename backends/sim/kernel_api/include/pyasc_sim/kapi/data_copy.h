@@ -132,6 +132,7 @@ template <typename T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     PYASC_SIM_DTYPE_CHECK(DataCopy, ::pyasc_sim::kapi::dtypes::moved_as_t<T>);  // UB -> GM: the same list as GM -> UB
+    pyasc_sim::kapi::uses_vector_unit();  // local -> GM leaves from UB: an AIV instruction (kapi/core_usage.h)
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (!b.checks && !pyasc_sim::kapi::kTimelineSpans) {  // checks off: one state lookup per copy
         const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T) / 32 * 32;  // as copy_len
@@ -180,6 +181,7 @@ template <typename T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     PYASC_SIM_DTYPE_CHECK(DataCopy, ::pyasc_sim::kapi::dtypes::moved_as_t<T>);
+    pyasc_sim::kapi::uses_vector_unit();  // local -> GM leaves from UB: an AIV instruction (kapi/core_usage.h)
     const uint64_t burst = p.blockLen * 32ull, sp = burst + p.srcStride * 32ull, dp = burst + p.dstStride * 32ull;
     src.check_aligned("DataCopy", "src", loc);
     src.check_read_bursts(p.blockCount, burst, sp, "DataCopy reads", loc);
@@ -377,6 +379,7 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
 template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyExtParams &p,
                         pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    pyasc_sim::kapi::uses_vector_unit();  // UB -> GM: an AIV instruction (kapi/core_usage.h)
     sim_detail::check_datacopypad_soc<T>(loc);
     sim_detail::check_padding_mode<mode>(loc);
     const uint64_t slot = mode == PaddingMode::Compact ? p.blockLen : sim_detail::align32(p.blockLen);

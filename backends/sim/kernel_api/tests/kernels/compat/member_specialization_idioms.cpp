@@ -1,7 +1,8 @@
 // Member function templates specialized inside their class, as the clang-based NPU compiler accepts (CWG 727)
 // and Catlass-style kernels write them (NPUKernelBench's level3 GMM answers: `template <int32_t CORE_TYPE =
 // g_coreType> void operator()(Params const &)` declared, then `template <> void operator()<AscendC::AIC>(...)`
-// defined in the class body). The f32 kernel takes the default template argument, the f16 one names it. Written for pyasc; the simulator's build rewrites each in-class specialization
+// defined in the class body), and member class templates specialized there too (Catlass's LayoutHelper<void>).
+// The f32 kernel takes the default template argument, the f16 one names it. Written for pyasc; the simulator's build rewrites each in-class specialization
 // into a constrained overload (pyasc_sim.member_specialization). Vector only: the AIC specialization exists
 // and is never taken by a vector block.
 #include "kernel_operator.h"
@@ -23,15 +24,32 @@ public:
 
     DEVICE ScaleKernel() {}
 
+    // the factor's value by element type: a member class template, specialized in the class (Catlass's
+    // `template <class T> struct LayoutHelper {...}; template <> struct LayoutHelper<void> {...};`)
+    template <class U>
+    struct FactorOf {
+        static constexpr float value = 0.0f;
+    };
+
+    template <>
+    struct FactorOf<float> {
+        static constexpr float value = 3.0f;
+    };
+
+    template <>
+    struct FactorOf<half> : FactorOf<void> {
+        static constexpr float value = 0.5f;
+    };
+
     // the factor by element type: a type-parameter member template, specialized in the class
     template <class U>
     DEVICE U Factor() const;
 
     template <>
-    DEVICE float Factor<float>() const { return 3.0f; }
+    DEVICE float Factor<float>() const { return FactorOf<float>::value; }
 
     template <>
-    DEVICE half Factor<half>() const { return half(0.5f); }
+    DEVICE half Factor<half>() const { return half(FactorOf<half>::value); }
 
     // dispatch by core type (Catlass defaults it to g_coreType, a constant in a build for one core kind such as
     // core="cube"; this vector kernel runs in the simulator's default build, where g_coreType is read at run time)
