@@ -13,6 +13,8 @@ from dataclasses import astuple, dataclass
 
 from pyasc_core.errors import ArgumentError
 
+from .hl_tiling import LayerNormTiling
+
 _ITEMSIZE = {"float16": 2, "float32": 4, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4}
 
 
@@ -34,39 +36,8 @@ def _shape(b: int, s: int, h: int, original_h: int | None, dtype: str, max_h: in
 
 
 @dataclass
-class DeepNormTiling:
-    """DeepNorm's kernel-side tiling (25 uint32 fields + float lastDimValueBack)."""
-
-    bLength: int = 0
-    sLength: int = 0
-    hLength: int = 0
-    originalHLength: int = 0
-    inputXSize: int = 0
-    meanVarSize: int = 0
-    numberOfTmpBuf: int = 0
-    meanTmpTensorPos: int = 0
-    meanTmpTensorSize: int = 0
-    varianceTmpTensorPos: int = 0
-    varianceTmpTensorSize: int = 0
-    tmpBufSize: int = 0
-    oneTmpSize: int = 0
-    firstTmpStartPos: int = 0
-    secondTmpStartPos: int = 0
-    thirdTmpStartPos: int = 0
-    loopRound: int = 0
-    inputRoundSize: int = 0
-    inputTailSize: int = 0
-    inputTailPos: int = 0
-    meanVarRoundSize: int = 0
-    meanVarTailSize: int = 0
-    meanVarTailPos: int = 0
-    bshCurLength: int = 0
-    bsCurLength: int = 0
-    lastDimValueBack: float = 0.0
-
-    def to_bytes(self) -> bytes:
-        *ints, last = astuple(self)
-        return struct.pack("<25If", *ints, last)
+class DeepNormTiling(LayerNormTiling):
+    """DeepNorm's kernel-side tiling: the documented fields and layout of LayerNormTiling (104 bytes)."""
 
 
 def deepnorm_tiling(b: int, s: int, h: int, original_h: int | None = None, dtype: str = "float32",
