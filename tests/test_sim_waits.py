@@ -33,6 +33,10 @@ from ascendc_kernels import load
 CTRL_C_CHILD = r"""
 import faulthandler, signal, sys
 faulthandler.register(signal.SIGUSR1, all_threads=True)  # the watchdog asks where a stuck child waits
+# Ctrl-C as an interactive Python has it: a shell that started the test run in the background (a CI job
+# under nohup / `&` without job control) hands its children SIGINT ignored, and Python then installs no
+# KeyboardInterrupt handler -- that would test the shell, not pyasc's waits
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import numpy as np
 import pyasc, pyasc_acl
 from pyasc_acl import _acl
