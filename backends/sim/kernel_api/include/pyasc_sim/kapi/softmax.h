@@ -71,26 +71,27 @@ inline void softmax_rows(const LocalTensor<T> &dst, const LocalTensor<U> *sum, c
     for (uint32_t r = 0; r < m; ++r) {
         const T *x = src.ptr() + static_cast<int64_t>(r) * k;
         float *e = stage.as<float>() + (r % rows_per) * k;
-        if constexpr (std::is_same<T, float>::value && std::is_same<U, float>::value) {
-            const std::pair<float, float> sm = softmax_row_f32(dst.ptr() + static_cast<int64_t>(r) * k, e, x, valid);
-            for (uint32_t j = 0; j < per; ++j) {
-                if (sum != nullptr) sum->ptr()[r * per + j] = sm.first;
-                if (max != nullptr) max->ptr()[r * per + j] = sm.second;
-            }
-            continue;
-        }
-        double mx = -INFINITY;
-        for (uint32_t i = 0; i < valid; ++i) mx = std::max(mx, pyasc_sim::kapi::to_double(x[i]));
-        double total = 0.0;
-        for (uint32_t i = 0; i < valid; ++i) {
-            e[i] = static_cast<float>(std::exp(pyasc_sim::kapi::to_double(x[i]) - mx));
-            total += e[i];
-        }
         T *y = dst.ptr() + static_cast<int64_t>(r) * k;
-        for (uint32_t i = 0; i < valid; ++i) y[i] = static_cast<T>(static_cast<double>(e[i]) / total);
+        U rowSum{}, rowMax{};
+        if constexpr (std::is_same<T, float>::value && std::is_same<U, float>::value) {
+            const std::pair<float, float> sm = softmax_row_f32(y, e, x, valid);
+            rowSum = sm.first;
+            rowMax = sm.second;
+        } else {
+            double mx = -INFINITY;
+            for (uint32_t i = 0; i < valid; ++i) mx = std::max(mx, pyasc_sim::kapi::to_double(x[i]));
+            double total = 0.0;
+            for (uint32_t i = 0; i < valid; ++i) {
+                e[i] = static_cast<float>(std::exp(pyasc_sim::kapi::to_double(x[i]) - mx));
+                total += e[i];
+            }
+            for (uint32_t i = 0; i < valid; ++i) y[i] = static_cast<T>(static_cast<double>(e[i]) / total);
+            rowSum = static_cast<U>(total);
+            rowMax = static_cast<U>(mx);
+        }
         for (uint32_t j = 0; j < per; ++j) {
-            if (sum != nullptr) sum->ptr()[r * per + j] = static_cast<U>(total);
-            if (max != nullptr) max->ptr()[r * per + j] = static_cast<U>(mx);
+            if (sum != nullptr) sum->ptr()[r * per + j] = rowSum;
+            if (max != nullptr) max->ptr()[r * per + j] = rowMax;
         }
     }
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV,
