@@ -174,6 +174,11 @@ def _primary_params(code: str, text: str, body_open: int, pos: int, name: str) -
     return found
 
 
+def _arg_condition(param: str, is_type: bool, arg: str) -> str:
+    """The constraint that holds exactly when template parameter ``param`` is the specialization's ``arg``."""
+    return f"__is_same({param}, {arg})" if is_type else f"(({param}) == ({arg}))"
+
+
 _CLASS_SPEC_RE = re.compile(r"\s*(class|struct|union)\s+([A-Za-z_]\w*)\s*<")
 
 
@@ -216,7 +221,7 @@ def _class_spec_edits(code: str, text: str, start: int, end: int, body_open: int
         decl = " ".join(_split_default(p)[0].split())
         decls.append(re.sub(r"\b" + re.escape(pname) + r"\s*$", fresh, decl))
         a = " ".join(a.split())
-        conds.append(f"__is_same({fresh}, {a})" if is_type else f"(({fresh}) == ({a}))")
+        conds.append(_arg_condition(fresh, is_type, a))
         names.append(fresh)
     spec = text[cm.end() - 1:args_end]
     return [(start, end, f"template <{', '.join(decls)}> requires ({' && '.join(conds)})"),
@@ -262,7 +267,7 @@ def rewrite(text: str) -> tuple[str, int]:
                 continue
             pname, is_type = info
             a = " ".join(args[i].split())
-            conds.append(f"__is_same({pname}, {a})" if is_type else f"(({pname}) == ({a}))")
+            conds.append(_arg_condition(pname, is_type, a))
         if not ok or not conds:
             continue
         flat = " ".join(params_text.split())
