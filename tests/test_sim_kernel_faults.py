@@ -35,6 +35,21 @@ __attribute__((noinline)) int Recurse(volatile int *sink, int depth)
     *sink = depth;
     return Recurse(sink, depth + 1) + frame[0];  // not a tail call: the stack grows forever
 }
+// Waits in its destructor for a flag, as Catlass's block classes do for the flags their constructors set.
+struct WaitsOnExit {
+    ~WaitsOnExit() { WaitFlag<HardEvent::MTE3_MTE2>(0); }
+};
+
+// A sanitizer check fails, and while its abort unwinds the destructor above fails a second one.
+__attribute__((noinline)) void FailTwice()
+{
+    WaitsOnExit waits;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64);
+    LocalTensor<float> t = buf.Get<float>();
+    t.SetValue(1000, 1.0f);  // first failure
+}
 }  // namespace
 
 // Block `bad` commits fault `kind`; the other blocks return at once.
@@ -51,6 +66,7 @@ extern "C" __global__ __aicore__ void fault(GM_ADDR z, uint32_t kind, uint32_t b
         case 4: *out = Recurse(out, 0); break;                                      // stack overflow
         case 5: exit(3);
         case 6: for (;;) { *out = *out + 1; }                                       // never returns
+        case 7: FailTwice(); break;
         default: break;
     }
 }
@@ -306,3 +322,23 @@ def test_device_process_killed_while_idle_is_restarted_at_the_next_launch(tmp_pa
     r = json.loads(done.stdout.strip().splitlines()[-1])
     assert r["before"] == 1 and r["after"] == 1, r  # one device process per device, respawned
     assert r["first"] == r["second"] == [2.0 * i for i in range(8)]
+
+
+def test_a_check_failing_while_another_unwinds_reports_the_first(tmp_path, fault_kernel):
+    """A destructor that fails a second check while the first failure's abort unwinds ends the
+    block in std::terminate (a throw out of a destructor): the launch names both checks and their
+    lines, the first as the cause, not only SIGABRT, and the device works afterwards."""
+    r = run_child(tmp_path, fault_kernel, 7)
+    err = r["error"]
+    assert err is not None and err["type"] == "AclKernelError" and err["code"] == 507015, err
+    msg = err["message"]
+    assert "kernel fault block 2: sanitizer check 'local-out-of-bounds' failed at " in msg, msg
+    assert f"faults.cpp:{line_of('// first failure')}: SetValue writes 4 bytes at UB offset 4000" in msg, msg
+    assert ("then, while the block unwound, a destructor failed a second check (sanitizer check "
+            f"'waitflag-unpaired' failed at ") in msg, msg
+    assert f"faults.cpp:{line_of('~WaitsOnExit()')}: WaitFlag<HardEvent::MTE3_MTE2>(0)" in msg, msg
+    assert "which ends in std::terminate: SIGABRT (abort() called)" in msg, msg
+    assert "the simulated device process was restarted" in msg
+    assert msg.index("'local-out-of-bounds'") < msg.index("'waitflag-unpaired'")
+    assert r["sum"] == [2.0 * i for i in range(8)]
+    assert r["keep"] == [float(i) for i in range(16)]

@@ -116,6 +116,28 @@ void record_location(ControlBlock *c, uintptr_t pc) {
     }
 }
 
+// When the crash happened in a kernel binary on a thread whose block had already failed a check
+// (a destructor failing again while that failure's abort unwinds ends in std::terminate), the
+// block's first report and index, from the binary's __pyasc_sim_failed_block (kapi/entry.h).
+void record_failed_block(ControlBlock *c) {
+    c->crash_report[0] = '\0';
+    c->crash_report_again[0] = '\0';
+    if (c->crash_module[0] == '\0' || is_runtime_module(c->crash_module)) return;
+    void *handle = dlopen(c->crash_module, RTLD_NOW | RTLD_NOLOAD);  // already loaded: no I/O, no constructors
+    if (handle == nullptr) return;
+    using FailedBlock = int32_t (*)(char *, size_t, char *, size_t);
+    const auto fn = reinterpret_cast<FailedBlock>(dlsym(handle, "__pyasc_sim_failed_block"));
+    if (fn == nullptr) return;
+    const int32_t block =
+        fn(c->crash_report, sizeof(c->crash_report), c->crash_report_again, sizeof(c->crash_report_again));
+    if (block < 0) {
+        c->crash_report[0] = '\0';
+        c->crash_report_again[0] = '\0';
+    } else if (c->crash_block < 0) {
+        c->crash_block = block;  // an AIV core of a mixed block runs on a thread of the kernel's own
+    }
+}
+
 void publish_crash_and_exit(ControlBlock *c, int code) {
     c->crashed.store(1, std::memory_order_release);
     devproc::ring(c->host_bell);
@@ -135,6 +157,7 @@ void crash_handler(int sig, siginfo_t *si, void *uc) {
     c->crash_addr = addr;
     std::snprintf(c->crash_what, sizeof(c->crash_what), "%s", signal_what(sig, si->si_code, near_stack));
     record_location(c, context_pc(uc));
+    record_failed_block(c);
     publish_crash_and_exit(c, 128 + sig);
 }
 
@@ -154,6 +177,7 @@ void on_exit_handler(int status, void *) {
     c->crash_slot = t_slot;
     std::snprintf(c->crash_what, sizeof(c->crash_what), "exit(%d) called", status);
     record_location(c, 0);
+    record_failed_block(c);
     publish_crash_and_exit(c, status == 0 ? 1 : status);
 }
 

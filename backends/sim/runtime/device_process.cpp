@@ -107,6 +107,18 @@ std::string DeviceProcess::crash_message_locked(int wait_status) {
     if (c.crash_signal == SIGSEGV || c.crash_signal == SIGBUS) {
         addr = format(" at address 0x%llx", static_cast<unsigned long long>(c.crash_addr));
     }
+    c.crash_report[sizeof(c.crash_report) - 1] = '\0';
+    c.crash_report_again[sizeof(c.crash_report_again) - 1] = '\0';
+    if (c.crash_report[0] != '\0') {  // the block failed a check first; the crash came while it unwound
+        const std::string again =
+            c.crash_report_again[0] != '\0'
+                ? format("a destructor failed a second check (%s), which ends in std::terminate: ", c.crash_report_again)
+                : std::string();
+        return format("kernel %s %s: %s; then, while the block unwound, %s%s%s%s; the simulated device process was "
+                      "restarted (device memory is kept)",
+                      kernel.c_str(), block.c_str(), c.crash_report, again.c_str(), c.crash_what, addr.c_str(),
+                      where.c_str());
+    }
     return format("kernel %s %s: %s%s%s; the simulated device process was restarted (device memory is kept)",
                   kernel.c_str(), block.c_str(), c.crash_what, addr.c_str(), where.c_str());
 }
@@ -228,6 +240,8 @@ bool DeviceProcess::spawn_locked(std::string *error) {
     c.crash_block = -1;
     c.crash_module[0] = '\0';  // a later crash without a kernel frame must not name this one's
     c.crash_function[0] = '\0';
+    c.crash_report[0] = '\0';
+    c.crash_report_again[0] = '\0';
     c.crash_pc_is_return = 0;
     c.startup_error[0] = '\0';
     for (devproc::Slot &sl : c.slots) {

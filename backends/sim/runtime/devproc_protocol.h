@@ -24,7 +24,7 @@ namespace pyasc_sim {
 namespace devproc {
 
 constexpr uint32_t kMagic = 0x50534456u;  // "PSDV"
-constexpr uint32_t kVersion = 4;
+constexpr uint32_t kVersion = 5;
 constexpr size_t kMaxPath = 4096;
 constexpr size_t kMaxName = 256;
 constexpr size_t kMaxArgs = 1u << 20;          // argument blob bytes per launch
@@ -129,6 +129,9 @@ struct ControlBlock {
     char crash_what[256];             // "SIGSEGV (invalid memory access)", "exit(3) called", ...
     char crash_function[kMaxName];    // raw (mangled) symbol name, demangled by the host
     char crash_module[kMaxPath];
+    char crash_report[kMessageSize];  // the crashing thread's block had already failed a check: its report
+                                      // (a crash while that failure unwound: see __pyasc_sim_failed_block)
+    char crash_report_again[1024];    // the check that failed while it unwound, or ""
     Slot slots[kSlots];
 };
 

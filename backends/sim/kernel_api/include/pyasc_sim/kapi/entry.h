@@ -435,4 +435,30 @@ struct SysWorkspaceEntry<Fn, I> {
         ::pyasc_sim::kapi::run_entry(ctx, #name, &(name));                                             \
     }
 
+// For the device process's crash report (runtime/device_main.cpp): when the calling thread runs a
+// block that already failed a check, its first report (an AIV core of a mixed block prefixed
+// "AIV <n>: ") into `first`, the report of a check it failed after that (while the first one's
+// abort unwound: a destructor's, which ends in std::terminate) or "" into `second`, and the
+// block's index; else -1.  A process that crashes after a block failed thus reports the cause,
+// not only SIGABRT.  Weak: once per binary.
+PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT __attribute__((weak)) int32_t __pyasc_sim_failed_block(char *first, size_t first_size,
+                                                                                        char *second,
+                                                                                        size_t second_size) {
+    const ::pyasc_sim::kapi::BlockState *b = ::pyasc_sim::kapi::current_block_ptr();
+    if (b == nullptr || !b->failed || b->ctx == nullptr || b->ctx->status == 0 || first_size == 0 ||
+        second_size == 0) {
+        return -1;
+    }
+    const PyascSimBlockContext &c = *b->ctx;
+    const int n = static_cast<int>(strnlen(c.message, sizeof(c.message)));
+    if (b->mixed && b->core_kind == ::pyasc_sim::kapi::kCoreAIV) {
+        std::snprintf(first, first_size, "AIV %u: %.*s", b->sub_idx, n, c.message);
+    } else {
+        std::snprintf(first, first_size, "%.*s", n, c.message);
+    }
+    const char(&again)[1024] = ::pyasc_sim::kapi::unwind_failure();
+    std::snprintf(second, second_size, "%.*s", static_cast<int>(strnlen(again, sizeof(again))), again);
+    return static_cast<int32_t>(c.block_idx);
+}
+
 #endif  // PYASC_SIM_KAPI_ENTRY_H_

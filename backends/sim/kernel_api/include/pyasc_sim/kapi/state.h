@@ -308,13 +308,29 @@ inline void compose_message(char *out, size_t size, const char *check, const Src
     if (static_cast<size_t>(n) < size) std::vsnprintf(out + n, size - static_cast<size_t>(n), fmt, ap);
 }
 
-// Formats a sanitizer failure into the block's context and aborts the block.
+// The report of a check failed by a block that had already failed one (see vfail), kept for the
+// device's crash report.
+inline char (&unwind_failure())[1024] {
+    thread_local char text[1024] = {};
+    return text;
+}
+
+// Formats a sanitizer failure into the block's context and aborts the block.  A block that already
+// failed keeps its first report: a second failure can only come from a destructor run while the
+// first one's KernelAbort unwinds (e.g. one waiting for a flag the aborted code never set); its
+// throw ends the process through std::terminate, and the device's crash report then names the
+// first failure (__pyasc_sim_failed_block, entry.h) rather than only the abort.
 [[noreturn]] inline void vfail(const char *check, const SrcLoc &loc, const char *fmt, va_list ap) {
     BlockState &b = blk();
+    const bool first = !b.failed || b.ctx == nullptr || b.ctx->status == 0;
     b.failed = true;
     if (b.ctx != nullptr) {
-        b.ctx->status = PYASC_SIM_STATUS_AICORE_EXCEPTION;
-        compose_message(b.ctx->message, sizeof(b.ctx->message), check, loc, fmt, ap);
+        if (first) {
+            b.ctx->status = PYASC_SIM_STATUS_AICORE_EXCEPTION;
+            compose_message(b.ctx->message, sizeof(b.ctx->message), check, loc, fmt, ap);
+        } else {
+            compose_message(unwind_failure(), sizeof(unwind_failure()), check, loc, fmt, ap);
+        }
     } else {
         char msg[PYASC_SIM_MESSAGE_SIZE];
         compose_message(msg, sizeof(msg), check, loc, fmt, ap);
