@@ -122,14 +122,15 @@ void record_location(ControlBlock *c, uintptr_t pc) {
 void record_failed_block(ControlBlock *c) {
     c->crash_report[0] = '\0';
     c->crash_report_again[0] = '\0';
+    c->crash_kernel[0] = '\0';
     if (c->crash_module[0] == '\0' || is_runtime_module(c->crash_module)) return;
     void *handle = dlopen(c->crash_module, RTLD_NOW | RTLD_NOLOAD);  // already loaded: no I/O, no constructors
     if (handle == nullptr) return;
-    using FailedBlock = int32_t (*)(char *, size_t, char *, size_t);
+    using FailedBlock = int32_t (*)(char *, size_t, char *, size_t, char *, size_t);
     const auto fn = reinterpret_cast<FailedBlock>(dlsym(handle, "__pyasc_sim_failed_block"));
     if (fn == nullptr) return;
-    const int32_t block =
-        fn(c->crash_report, sizeof(c->crash_report), c->crash_report_again, sizeof(c->crash_report_again));
+    const int32_t block = fn(c->crash_report, sizeof(c->crash_report), c->crash_report_again,
+                             sizeof(c->crash_report_again), c->crash_kernel, sizeof(c->crash_kernel));
     if (block < 0) {
         c->crash_report[0] = '\0';
         c->crash_report_again[0] = '\0';

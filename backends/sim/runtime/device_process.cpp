@@ -84,6 +84,8 @@ std::string DeviceProcess::crash_message_locked(int wait_status) {
             kernel.assign(name, strnlen(name, std::min<size_t>(devproc::kMaxName, devproc::kArenaSize - sl.entries[cur].name_off)));
         }
     }
+    c.crash_kernel[sizeof(c.crash_kernel) - 1] = '\0';
+    if (kernel == "?" && c.crash_kernel[0] != '\0') kernel = c.crash_kernel;  // a thread of no launch slot
     const std::string block = c.crash_block >= 0 ? format("block %d", c.crash_block) : std::string("(no block)");
     c.crash_what[sizeof(c.crash_what) - 1] = '\0';
     c.crash_function[sizeof(c.crash_function) - 1] = '\0';
@@ -242,6 +244,7 @@ bool DeviceProcess::spawn_locked(std::string *error) {
     c.crash_function[0] = '\0';
     c.crash_report[0] = '\0';
     c.crash_report_again[0] = '\0';
+    c.crash_kernel[0] = '\0';
     c.crash_pc_is_return = 0;
     c.startup_error[0] = '\0';
     for (devproc::Slot &sl : c.slots) {

@@ -132,6 +132,7 @@ struct ControlBlock {
     char crash_report[kMessageSize];  // the crashing thread's block had already failed a check: its report
                                       // (a crash while that failure unwound: see __pyasc_sim_failed_block)
     char crash_report_again[1024];    // the check that failed while it unwound, or ""
+    char crash_kernel[kMaxName];      // that block's kernel (its thread may belong to no launch slot)
     Slot slots[kSlots];
 };
 

@@ -438,15 +438,17 @@ struct SysWorkspaceEntry<Fn, I> {
 // For the device process's crash report (runtime/device_main.cpp): when the calling thread runs a
 // block that already failed a check, its first report (an AIV core of a mixed block prefixed
 // "AIV <n>: ") into `first`, the report of a check it failed after that (while the first one's
-// abort unwound: a destructor's, which ends in std::terminate) or "" into `second`, and the
-// block's index; else -1.  A process that crashes after a block failed thus reports the cause,
+// abort unwound: a destructor's, which ends in std::terminate) or "" into `second`, the kernel's
+// name into `kernel`, and the block's index; else -1.  A process that crashes after a block failed thus reports the cause,
 // not only SIGABRT.  Weak: once per binary.
 PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT __attribute__((weak)) int32_t __pyasc_sim_failed_block(char *first, size_t first_size,
                                                                                         char *second,
-                                                                                        size_t second_size) {
+                                                                                        size_t second_size,
+                                                                                        char *kernel,
+                                                                                        size_t kernel_size) {
     const ::pyasc_sim::kapi::BlockState *b = ::pyasc_sim::kapi::current_block_ptr();
     if (b == nullptr || !b->failed || b->ctx == nullptr || b->ctx->status == 0 || first_size == 0 ||
-        second_size == 0) {
+        second_size == 0 || kernel_size == 0) {
         return -1;
     }
     const PyascSimBlockContext &c = *b->ctx;
@@ -458,6 +460,7 @@ PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT __attribute__((weak)) int32_t __pyasc_sim_fa
     }
     const char(&again)[1024] = ::pyasc_sim::kapi::unwind_failure();
     std::snprintf(second, second_size, "%.*s", static_cast<int>(strnlen(again, sizeof(again))), again);
+    std::snprintf(kernel, kernel_size, "%s", b->kernel != nullptr ? b->kernel : "?");
     return static_cast<int32_t>(c.block_idx);
 }
 
