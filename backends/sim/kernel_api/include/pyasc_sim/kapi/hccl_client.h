@@ -1,6 +1,6 @@
 // Ascend C on the CPU -- the Hccl client class of computation-communication (MC2) kernels, declared so kernels
 // that hold one compile: HcclServerType, CoreType, HcclServerConfig / DEFAULT_CFG, HcclHandle, Hccl<serverType,
-// config>.
+// config>, and the HcclDataType / HcclReduceOp enums its task methods take.
 //
 // The reference (Hccl, "Hccl模板参数" atlasascendc_api_07_0870) defines
 // `template <HcclServerType serverType = HCCL_SERVER_TYPE_AICPU, const auto &config = DEFAULT_CFG> class Hccl;`
@@ -36,6 +36,36 @@ struct HcclServerConfig {
 constexpr HcclServerConfig DEFAULT_CFG = {CoreType::DEFAULT, 0};
 
 using HcclHandle = int8_t;
+
+// The HCCL data and reduction types the Hccl client's task methods take (AllReduce(sendBuf, recvBuf, count,
+// HcclDataType, HcclReduceOp, repeat), ...) and that kernels write into BatchWrite items, with the values of the
+// HCCL reference ("HcclDataType" hcclcpp_07_0040, "HcclReduceOp" hcclcpp_07_0039). Plain enums, so both
+// `HCCL_DATA_TYPE_INT8` and `AscendC::HcclDataType::HCCL_DATA_TYPE_INT8` (sgl-kernel-npu's notify_dispatch_a2)
+// name the enumerator.
+enum HcclDataType {
+    HCCL_DATA_TYPE_INT8 = 0,
+    HCCL_DATA_TYPE_INT16 = 1,
+    HCCL_DATA_TYPE_INT32 = 2,
+    HCCL_DATA_TYPE_FP16 = 3,
+    HCCL_DATA_TYPE_FP32 = 4,
+    HCCL_DATA_TYPE_INT64 = 5,
+    HCCL_DATA_TYPE_UINT64 = 6,
+    HCCL_DATA_TYPE_UINT8 = 7,
+    HCCL_DATA_TYPE_UINT16 = 8,
+    HCCL_DATA_TYPE_UINT32 = 9,
+    HCCL_DATA_TYPE_FP64 = 10,
+    HCCL_DATA_TYPE_BFP16 = 11,
+    HCCL_DATA_TYPE_INT128 = 12,
+    HCCL_DATA_TYPE_RESERVED
+};
+
+enum HcclReduceOp {
+    HCCL_REDUCE_SUM = 0,
+    HCCL_REDUCE_PROD = 1,
+    HCCL_REDUCE_MAX = 2,
+    HCCL_REDUCE_MIN = 3,
+    HCCL_REDUCE_RESERVED
+};
 
 namespace sim_detail {
 inline void hccl_unsupported(const char *method, const pyasc_sim::kapi::SrcLoc &loc) {

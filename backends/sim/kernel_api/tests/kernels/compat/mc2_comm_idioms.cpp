@@ -14,6 +14,13 @@
 //                    the call is reported as unsupported (hccl_window_copy holds an unused client: that compiles).
 // mc2_tiling_fields: a tiling struct {Mc2InitTiling; Mc2CcTiling; DemoInfo}, read with GET_TILING_DATA_WITH_STRUCT:
 //                    out = {sizeof(Mc2InitTiling), sizeof(Mc2CcTiling), offsetof(info), info.n, info.scale * n}.
+// hccl_batch_write_item: one 32-byte BatchWrite item {uint64 localGM, remoteGM, dataSize; uint32 dataType at u32
+//                    index 6, targetRank at 7} built in UB through uint64 and uint32 views of one buffer (as
+//                    sgl-kernel-npu's deepep notify_dispatch_a2 builds its RDMA items), the data type spelled
+//                    AscendC::HcclDataType::HCCL_DATA_TYPE_BFP16, copied to item[0:8]; codes = the HcclDataType /
+//                    HcclReduceOp values {INT8, INT32, FP16, FP32, BFP16, INT128, SUM, PROD, MAX, MIN}.
+// hccl_task_call:    an Hccl client's BatchWrite<true>(item, 1) (mode 0) or AllReduce<true>(send, recv, 8,
+//                    HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM) (mode 1): reported as unsupported, naming the method.
 #include <cstddef>
 
 #include "kernel_operator.h"
@@ -94,4 +101,45 @@ extern "C" __global__ __aicore__ void hccl_client_init(GM_ADDR ctx) {
     SetHcclContext<HCCL_GROUP_ID_0>(ctx);
     Hccl<HCCL_SERVER_TYPE_AICPU> hccl;
     hccl.Init(GetHcclContext<HCCL_GROUP_ID_0>());
+}
+
+extern "C" __global__ __aicore__ void hccl_batch_write_item(GM_ADDR local, GM_ADDR remote, GM_ADDR item,
+                                                            GM_ADDR codes) {
+    TPipe pipe;
+    TBuf<> itemBuf;
+    pipe.InitBuffer(itemBuf, 32);
+    LocalTensor<uint64_t> itemU64 = itemBuf.Get<uint64_t>();
+    LocalTensor<uint32_t> itemU32 = itemBuf.Get<uint32_t>();
+    itemU64(0) = (uint64_t)local;
+    itemU64(1) = (uint64_t)remote;
+    itemU64(2) = 96;
+    itemU32(6) = static_cast<uint32_t>(AscendC::HcclDataType::HCCL_DATA_TYPE_BFP16);
+    itemU32(7) = 3;
+    SetFlag<HardEvent::S_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::S_MTE3>(EVENT_ID0);
+    GlobalTensor<uint32_t> itemGm;
+    itemGm.SetGlobalBuffer((__gm__ uint32_t *)item, 8);
+    DataCopy(itemGm, itemU32, 8);
+
+    const int32_t values[] = {HCCL_DATA_TYPE_INT8, HCCL_DATA_TYPE_INT32, HCCL_DATA_TYPE_FP16, HCCL_DATA_TYPE_FP32,
+                              HcclDataType::HCCL_DATA_TYPE_BFP16, HCCL_DATA_TYPE_INT128, HCCL_REDUCE_SUM,
+                              HCCL_REDUCE_PROD, HcclReduceOp::HCCL_REDUCE_MAX, HCCL_REDUCE_MIN};
+    GlobalTensor<int32_t> codesGm;
+    codesGm.SetGlobalBuffer((__gm__ int32_t *)codes, 16);
+    for (uint32_t i = 0; i < sizeof(values) / sizeof(values[0]); ++i) {
+        codesGm.SetValue(i, values[i]);
+    }
+}
+
+extern "C" __global__ __aicore__ void hccl_task_call(GM_ADDR send, GM_ADDR recv, GM_ADDR mode) {
+    Hccl<HCCL_SERVER_TYPE_AICPU> hccl;
+    GlobalTensor<int32_t> modeGm;
+    modeGm.SetGlobalBuffer((__gm__ int32_t *)mode, 1);
+    if (modeGm.GetValue(0) == 0) {
+        HcclHandle handle = hccl.BatchWrite<true>(send, 1);
+        (void)handle;
+    } else {
+        HcclHandle handle = hccl.AllReduce<true>(send, recv, 8, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM);
+        (void)handle;
+    }
 }
