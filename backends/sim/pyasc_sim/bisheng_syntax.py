@@ -146,13 +146,15 @@ def write_copy(dest: str, original: str, text: str,
     return n
 
 
-def mirror_tree(tree: str, headers: Iterable[str]) -> int:
-    """Rewritten copies of ``headers`` in the private tree ``tree`` (:func:`tree_path`); returns how many had
-    ``[aicore]``."""
+def mirror_tree(tree: str, headers: Iterable[str],
+                rewriters: Iterable[Callable[[str], tuple[str, int]]] = (rewrite,)) -> int:
+    """Rewritten copies of ``headers`` in the private tree ``tree`` (:func:`tree_path`), ``rewriters`` applied in
+    order (default: the ``[aicore]`` rewrite); returns how many were rewritten."""
+    rewriters = list(rewriters)
     rewritten = 0
     for path in headers:
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            rewritten += write_copy(tree_path(tree, path), path, f.read()) > 0
+            rewritten += write_copy(tree_path(tree, path), path, f.read(), rewriters) > 0
     return rewritten
 
 

@@ -24,7 +24,8 @@ from collections.abc import Sequence
 
 from pyasc_core.errors import PyascError
 
-from . import _stubgen, bisheng_syntax, cache, cxx17_aggregates, member_specialization, mix_build, pch, simt_soc, task_infer, tpl
+from . import (_stubgen, bisheng_syntax, cache, cxx17_aggregates, execution_space, member_specialization, mix_build,
+               pch, simt_soc, task_infer, tpl)
 from .cache import KernelCacheError
 
 
@@ -312,6 +313,11 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     lone_ctor = cxx17_aggregates.uses_lone_defaulted_constructor([text, *own_headers])
     if lone_ctor:
         build_text = cxx17_aggregates.rewrite(build_text)[0]
+    # a host function sharing an __aicore__ function's signature: device calls take the __aicore__ one, as on the
+    # NPU compiler (pyasc_sim.execution_space)
+    host_twins = execution_space.device_signatures([text, *own_headers, *(_file_bytes(h) for h in include_headers)])
+    if host_twins:
+        build_text = execution_space.rewrite(build_text, host_twins)[0]
     if tiling_key is None and tpl_args is None and not any(f.startswith("-DTILING_KEY_VAR") for f in extra_flags):
         _require_key_for_if(text, own_headers, path or "<source>")
     if raw_gm is None:
@@ -336,8 +342,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
                                                   for fl in flags)
         cached = _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0,
                         instances, tpl_args, tiling_key, sys_workspace=sys_ws, aicore_attr=aicore_attr,
-                        soc=_soc_name(soc), include_headers=include_headers if aicore_attr else (),
-                        member_spec=member_spec, lone_ctor=lone_ctor)
+                        soc=_soc_name(soc), include_headers=include_headers if aicore_attr or host_twins else (),
+                        member_spec=member_spec, lone_ctor=lone_ctor, host_twins=host_twins)
     if output is None:
         return cached
     return _copy_out(cached, os.path.abspath(os.fspath(output)))
@@ -432,21 +438,24 @@ def _build(text: str, path: str | None, src_dir: str, key: str, kernels: list[st
            instances: Sequence[str] = (), tpl_args: dict[str, int] | Sequence[int] | None = None,
            tiling_key: int | None = None, sys_workspace: bool = False, aicore_attr: bool = False,
            soc: str | None = None, include_headers: Sequence[str] = (), member_spec: bool = False,
-           lone_ctor: bool = False) -> str:
+           lone_ctor: bool = False, host_twins: frozenset[tuple[str, str]] = frozenset()) -> str:
     tmpdir = cache.build_dir(root, prefix=f"build_{key[:8]}_")
     try:
         # source text: messages point at a kept copy in the cache (for people; never compiled)
         shown = path if path is not None else cache.publish_source(root, text)
         copy = _private_copy(tmpdir, text, shown)
         pch_flags = flags  # the flags that pick the precompiled header (never the private tree's random path)
-        if aicore_attr or member_spec or lone_ctor:  # its own headers rewritten likewise, found before the originals
+        twins = functools.partial(execution_space.rewrite, signatures=host_twins)
+        if aicore_attr or member_spec or lone_ctor or host_twins:  # its own headers rewritten likewise, found first
             rewriters = [r for r, on in ((bisheng_syntax.rewrite, aicore_attr),
                                          (member_specialization.rewrite, member_spec),
-                                         (cxx17_aggregates.rewrite, lone_ctor)) if on]
+                                         (cxx17_aggregates.rewrite, lone_ctor), (twins, bool(host_twins))) if on]
             bisheng_syntax.mirror_headers(tmpdir, src_dir, text, inc, rewriters)
-        if aicore_attr and include_headers:  # and those of its -I directories, each found in a private tree first
+        if (aicore_attr or host_twins) and include_headers:  # and those of its -I directories, in a private tree
             tree = os.path.join(tmpdir, "aicore_tree")
-            bisheng_syntax.mirror_tree(tree, include_headers)
+            bisheng_syntax.mirror_tree(tree, include_headers,
+                                       [r for r, on in ((bisheng_syntax.rewrite, aicore_attr),
+                                                        (twins, bool(host_twins))) if on])
             flags = bisheng_syntax.mirrored_dirs(tree, flags)
         quote_dirs = [inc, src_dir]  # pyasc's kernel_operator.h before anything of the caller's
         try:
