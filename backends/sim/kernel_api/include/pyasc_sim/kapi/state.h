@@ -317,8 +317,7 @@ inline char (&unwind_failure())[1024] {
 
 // Formats a sanitizer failure into the block's context and aborts the block.  A block that already
 // failed keeps its first report: a second failure can only come from a destructor run while the
-// first one's KernelAbort unwinds (e.g. one waiting for a flag the aborted code never set); its
-// throw ends the process through std::terminate, and the device's crash report then names the
+// first one's KernelAbort unwinds; its throw ends the process through std::terminate, and the device's crash report then names the
 // first failure (__pyasc_sim_failed_block, entry.h) rather than only the abort.
 [[noreturn]] inline void vfail(const char *check, const SrcLoc &loc, const char *fmt, va_list ap) {
     BlockState &b = blk();
