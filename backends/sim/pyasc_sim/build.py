@@ -927,7 +927,8 @@ def _prelude(tmpdir: str, copy: str, found: list, launches: bool = False) -> str
 
 # -- <<<>>> launches in host code -----------------------------------------------------------------
 
-_LAUNCH_RE = re.compile(r"(?<![\w:])((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*"   # kernel, ns::kernel
+_LAUNCH_RE = re.compile(r"(?<![\w:#])((?:::\s*)?(?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*"  # kernel, ns::kernel, ::kernel
+                        r"(?:\s*##\s*[A-Za-z_]\w*)*(?:\s*\([^()]*\))?)\s*"        # pasted k_##T, NAME(T, S)
                         r"(<(?:[^<>;{}]|<(?:[^<>;{}]|<[^<>;{}]*>)*>)*>)?\s*"   # template arguments
                         r"<<<((?:(?!<<<|>>>)[^;{}])*)>>>\s*\(")
 # comments and string / character literals (blanked before looking for launches)
@@ -941,7 +942,10 @@ def rewrite_launches(text: str) -> tuple[str, int]:
     numbers. A template instance ``kernel<T, 8><<<...>>>(args)`` (``T`` may be the enclosing host
     template's parameter) becomes ``::pyasc_sim::host::instance_launcher<&kernel<T, 8>>("kernel<T,
     8>", blocks, l2ctrl, stream)(args)``: it launches through the binary's trampoline entry
-    (kapi/host_launch.h), as template kernels have no extern "C" entry of their own."""
+    (kapi/host_launch.h), as template kernels have no extern "C" entry of their own. A name pasted in a
+    macro body (``copy_##TYPE##_##SLOT<<<...>>>(args)``) keeps its pasting, and its entry's name is
+    the stringized pasted token (``PYASC_SIM_LAUNCH_NAME``), known once the macro expands; so is a name made by
+    a function-like macro (``KERNEL_NAME(T, S)<<<...>>>(args)``)."""
     shadow = _CODE_ONLY_RE.sub(lambda m: m.group(0) if m.group(0)[0] not in "/\"'" else
                                re.sub(r"[^\n]", " ", m.group(0)), text)
     out, last, n = [], 0, 0
@@ -953,6 +957,12 @@ def rewrite_launches(text: str) -> tuple[str, int]:
             targs = text[m.start(2):m.end(2)]
             spelled = _stubgen.cxx_string(re.sub(r"\s+", " ", name + targs))
             out.append(f"::pyasc_sim::host::instance_launcher<&{name}{targs} >({spelled}, {launch_args})(")
+        elif "##" in name or "(" in name:
+            # a name pasted inside a macro body (``copy_##TYPE<<<...>>>``) or made by a macro
+            # (``KERNEL_NAME(T, S)<<<...>>>``): the entry's name exists only once the macro expands, so it is
+            # spelled by stringizing the expanded token (kapi/host_launch.h)
+            entry = name if "(" in name else name.split("::")[-1]
+            out.append(f"::pyasc_sim::host::launcher(&({name}), PYASC_SIM_LAUNCH_NAME({entry}), {launch_args})(")
         else:
             entry = name.split("::")[-1]  # extern "C" entries carry the plain name
             out.append(f'::pyasc_sim::host::launcher(&({name}), "{entry}", {launch_args})(')

@@ -33,6 +33,12 @@
 // libpyasc_acl_sim.so (or a process that made it global: pyasc_sim.host_function) binds them to the
 // simulated runtime.  Called where nothing defines them, they are null (a crash, as an unresolved
 // symbol would be).
+// The entry name of a launch whose kernel name is pasted inside a macro body
+// (`copy_##TYPE<<<...>>>(args)` in a `#define`): the rewrite passes PYASC_SIM_LAUNCH_NAME(copy_##TYPE),
+// which stringizes the pasted token once the macro expands ("copy_half").
+#define PYASC_SIM_LAUNCH_NAME_STR_(x) #x
+#define PYASC_SIM_LAUNCH_NAME(x) PYASC_SIM_LAUNCH_NAME_STR_(x)
+
 #define PYASC_SIM_HOST_PRAGMA_(x) _Pragma(#x)
 #define PYASC_SIM_HOST_WEAK_(ret, name, params) PYASC_SIM_HOST_PRAGMA_(weak name)
 PYASC_ACL_FUNCTION_LIST(PYASC_SIM_HOST_WEAK_)
