@@ -31,13 +31,14 @@ public:
         offsetsGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t *>(offsets), requests);
         outGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t *>(out), rows);
         pipe_.InitBuffer(rowBuf_, GREEDY_VOCAB * sizeof(float));
+        pipe_.InitBuffer(tokenBuf_, 32);
     }
     __aicore__ inline void Process()
     {
         for (uint32_t row = GetBlockIdx(); row < rows_; row += GetBlockNum()) {
             const int32_t request = mappingGm_.GetValue(row);
             if (request == -1) {
-                outGm_.SetValue(row, 0);
+                WriteToken(row, 0);
                 continue;
             }
             GREEDY_CHECK(request >= 0 && request < static_cast<int32_t>(requests_),
@@ -55,13 +56,29 @@ public:
             event_t read = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::S_MTE2));
             SetFlag<HardEvent::S_MTE2>(read);
             WaitFlag<HardEvent::S_MTE2>(read);
-            outGm_.SetValue(row, offsetsGm_.GetValue(request) + static_cast<int64_t>(best));
+            WriteToken(row, offsetsGm_.GetValue(request) + static_cast<int64_t>(best));
         }
     }
 
 private:
+    // One int64 per row through UB and DataCopyPad (blocks interleave rows: a scalar GM store would share cache
+    // lines between blocks).
+    __aicore__ inline void WriteToken(uint32_t row, int64_t token)
+    {
+        LocalTensor<int64_t> slot = tokenBuf_.Get<int64_t>();
+        slot.SetValue(0, token);
+        event_t stored = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::S_MTE3));
+        SetFlag<HardEvent::S_MTE3>(stored);
+        WaitFlag<HardEvent::S_MTE3>(stored);
+        DataCopyPad(outGm_[row], slot, DataCopyExtParams(1, sizeof(int64_t), 0, 0, 0));
+        event_t copied = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::MTE3_S));
+        SetFlag<HardEvent::MTE3_S>(copied);
+        WaitFlag<HardEvent::MTE3_S>(copied);
+    }
+
     TPipe pipe_;
     TBuf<TPosition::VECCALC> rowBuf_;
+    TBuf<TPosition::VECCALC> tokenBuf_;
     GlobalTensor<float> logitsGm_;
     GlobalTensor<int32_t> mappingGm_;
     GlobalTensor<int64_t> offsetsGm_;
