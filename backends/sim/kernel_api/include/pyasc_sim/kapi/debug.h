@@ -1,4 +1,4 @@
-// Ascend C on the CPU -- kernel debugging output: AscendC::printf / PRINTF, DumpTensor, ASSERT.
+// Ascend C on the CPU -- kernel debugging output: AscendC::printf / PRINTF, AssertPrint, DumpTensor, ASSERT.
 //
 // Output of a block is buffered and written to the device process's standard output (the host
 // process's, which the device process inherits) in one piece when the block ends, so each
@@ -101,6 +101,17 @@ inline void printf(const char *fmt, Args... args) {
 }
 template <typename... Args>
 inline void PRINTF(const char *fmt, Args... args) {
+    AscendC::printf(fmt, args...);
+}
+
+// AssertPrint(fmt, args...): the print step of the SDK's assert path.  asc-devkit's own assert macros expand to
+// `AscendC::AssertPrint("[ASSERT] ... %s:%u: Assertion `%s' " fmt, ..., __FILE__, __LINE__, #expr, args...)`
+// followed by `trap()`, and public kernels call it the same way before `AscendC::Trap()` (vllm-ascend's
+// categorical_sample).  It is not in the public API reference; here it formats like printf into the block's
+// output (flushed when the block ends, also when it ends with an error) and does not stop the kernel: the
+// Trap() after it does.
+template <typename... Args>
+inline void AssertPrint(const char *fmt, Args... args) {
     AscendC::printf(fmt, args...);
 }
 
