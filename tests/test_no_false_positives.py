@@ -52,6 +52,7 @@ COMPILE_ARGS = {
         "tiling_header": COMPAT / "op_project_study15b" / "op_host" / "mm_blocked_tiling.h"},
     COMPAT / "op_project_tpl_sdk_path" / "op_kernel" / "scaled_relu.cpp": {
         "tiling_header": COMPAT / "op_project_tpl_sdk_path" / "op_host" / "scaled_relu_tiling.h", "tiling_key": 1},
+    COMPAT / "op_project_tpl_tiling_struct" / "op_kernel" / "shifted_abs.cpp": {"tpl_args": {"MODE": 2}},
     # APIs of the Atlas inference series AI Core only (the reference marks Atlas A2 x)
     COMPAT / "proposal_sort_310p.cpp": {"soc": "Ascend310P3"},
     COMPAT / "scatter_310p.cpp": {"soc": "Ascend310P3"},

@@ -9,7 +9,8 @@
 // bits, each taking its declared bit width (DTYPE / FORMAT 8 bits, BOOL 1 bit, UINT as declared);
 // a UINT / DTYPE / FORMAT argument is encoded as the position of its value in the declared value
 // list (ranges expanded in order: the reference's rule for UINT), a BOOL as its value.
-// ASCENDC_TPL_KERNEL_TYPE_* entries choose the kernel type and are not template arguments.
+// ASCENDC_TPL_KERNEL_TYPE_* entries choose the kernel type and are not template arguments;
+// ASCENDC_TPL_TILING_STRUCT_SEL entries name a selection's tiling struct and add nothing.
 // pyasc_sim.compile(tpl_args={...} or tiling_key=k) builds the instance of the selected
 // combination (pyasc_sim/tpl.py implements the same encoding).
 #pragma once
@@ -76,6 +77,12 @@ using TilingSelectParams = std::vector<std::vector<ParamStruct>>;
 #define ASCENDC_TPL_UINT_SEL(x, ...) ParamStruct{#x, ASCENDC_TPL_UINT, 0, {__VA_ARGS__}, "SEL"}
 #define ASCENDC_TPL_BOOL_SEL(x, ...) ParamStruct{#x, ASCENDC_TPL_BOOL, ASCENDC_TPL_1_BW, {__VA_ARGS__}, "SEL"}
 #define ASCENDC_TPL_KERNEL_TYPE_SEL(...) ParamStruct{"kernel_type", ASCENDC_TPL_KERNEL_TYPE, ASCENDC_TPL_8_BW, {__VA_ARGS__}, "SEL"}
+// ASCENDC_TPL_TILING_STRUCT_SEL(Struct): names the tiling struct the instances of this selection read
+// (newer CANN releases; the struct GET_TILING_DATA / GET_TILING_DATA_WITH_STRUCT fill).  It is no
+// template argument and takes no part in the tiling key: as in the SDK's host header it adds no entry
+// (an empty element of the braced selection list).  The simulator takes the struct from the
+// kernel's REGISTER_TILING_DEFAULT / GET_TILING_DATA_WITH_STRUCT.
+#define ASCENDC_TPL_TILING_STRUCT_SEL(x, ...)
 
 // The op's declaration and selection (one op per translation unit, as in an op project).  The
 // trailing ";" after the macro in user code closes the definition.
