@@ -1,4 +1,4 @@
-// The AVX-512 loops of pyasc_sim/kapi/simd.h against their scalar definitions, bit for bit: exp (also in place)
+// The AVX-512 loops of pyasc_sim/kapi/simd.h against their scalar definitions, bit for bit: exp (also in place, and the AVX2 + FMA loop)
 // (exp_f32_one) and ln (log_f32_one, also within 1 ulp of double log) over every float bit pattern (argument --all) or a stride through them (default:
 // every 61st pattern, plus the ranges around the overflow and underflow edges and the NaNs in
 // full); float -> half (the software _Float16 conversion, round to nearest even) over the same
@@ -109,16 +109,23 @@ bool check_log(uint64_t lo, uint64_t hi, uint64_t step) {
 // exp over patterns lo, lo + step, ... below hi (64-bit bounds), by the AVX-512 loop and its
 // in-place form; false on a difference.
 bool check(uint64_t lo, uint64_t hi, uint64_t step) {
-    std::vector<float> out(1 << 16), inplace(1 << 16);
+    std::vector<float> out(1 << 16), inplace(1 << 16), avx2(1 << 16);
+    const bool fma = pyasc_sim::simd::has_fma();
     return for_patterns(lo, hi, step, [&](const float *in, int64_t n) {
         pyasc_sim::simd::exp_f32_avx512(out.data(), in, n);
         std::memcpy(inplace.data(), in, static_cast<size_t>(n) * sizeof(float));
         pyasc_sim::simd::exp_f32_avx512_inplace(inplace.data(), n);
+        if (fma) {
+            pyasc_sim::simd::exp_f32_avx2(avx2.data(), in, n);  // the AVX2 + FMA loop (valgrind's level)
+        } else {
+            std::memcpy(avx2.data(), out.data(), static_cast<size_t>(n) * sizeof(float));
+        }
         for (int64_t i = 0; i < n; ++i) {
-            const float want = pyasc_sim::simd::exp_f32_one(in[i]);
-            if (bits(out[i]) != bits(want) || bits(inplace[i]) != bits(want)) {
-                std::printf("exp(0x%08" PRIx32 "): vector 0x%08" PRIx32 ", in place 0x%08" PRIx32 ", scalar 0x%08" PRIx32
-                            "\n", bits(in[i]), bits(out[i]), bits(inplace[i]), bits(want));
+            const float want = pyasc_sim::simd::exp_f32_one(in[i]);  // this file's baseline build: fmaf
+            if (bits(out[i]) != bits(want) || bits(inplace[i]) != bits(want) || bits(avx2[i]) != bits(want)) {
+                std::printf("exp(0x%08" PRIx32 "): vector 0x%08" PRIx32 ", in place 0x%08" PRIx32 ", AVX2 0x%08" PRIx32
+                            ", scalar 0x%08" PRIx32 "\n",
+                            bits(in[i]), bits(out[i]), bits(inplace[i]), bits(avx2[i]), bits(want));
                 return false;
             }
         }

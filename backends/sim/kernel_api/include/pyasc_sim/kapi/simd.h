@@ -237,29 +237,33 @@ inline void f32_to_f16(half *d, const float *s, int64_t n) {
 }
 
 // ---- exp(float) ----------------------------------------------------------------------------------
-// e^x for a float x, in float arithmetic (16 lanes of an AVX-512 register, 8 of AVX2): x = k ln2 + r
-// with k = round(x / ln2) and |r| <= ln2 / 2 (+ one rounding), k ln2 subtracted in two parts (the
-// first, k * 0x1.62e4p-1, and x minus it are exact), e^r = 1 + (r + r^2 q(r)) with q the Taylor
-// polynomial of (e^r - 1 - r) / r^2 to degree 5 (truncation < 2^-27 relative), scaled by 2^k in two
-// exact steps (2^(k/2) twice: no overflow of the scale at k = 128, one rounding for subnormal
-// results). Error bound: < 1.03 ulp of the exact e^x (max 1.023 ulp over a sweep of every float in
-// [-110, 90] against double exp; tests/test_sim_fastpath.py checks a dense sample); the hardware
-// documents no tighter bound for Exp, and torch's float32 tolerance is ~11 ulp. Overflow gives +Inf (x > 88.72...), underflow rounds to the
-// subnormals or +0, NaN stays NaN (its quiet payload). Branch-free: the compiler vectorises it, and
-// the scalar, SSE2, AVX2 and AVX-512 loops give the same bits (no FMA: -ffp-contract=off).
+// e^x for a float x, in float arithmetic with fused multiply-adds (one rounding each, so every
+// build -- scalar, AVX2 + FMA, AVX-512, or the C library's fmaf where the CPU has no FMA -- gives the
+// same bits): x = k ln2 + r with k = round(x / ln2) and |r| <= ln2 / 2 (+ one rounding), r = (x -
+// k ln2_hi) - k ln2_lo with ln2_hi = float(ln2) (the first fused step is exact: k ln2_hi and x are
+// multiples of 2^-25 near each other and |x - k ln2_hi| < 2^-1), e^r = 1 + (r + r^2 q(r)) with q a
+// degree-4 near-minimax polynomial of (e^r - 1 - r) / r^2 on [-0.348, 0.348] (float coefficients;
+// e^r's relative truncation < 2^-27.9), scaled by 2^k in two exact steps (2^(k/2) twice: no overflow
+// of the scale at k = 128, one rounding for subnormal results). Error bound: < 1.03 ulp of the exact
+// e^x (max 1.009 ulp over every float in [-110, 90] against double exp, measured by a scratch sweep;
+// tests/test_sim_fastpath.py checks a dense sample); the hardware documents no tighter bound for
+// Exp, and torch's float32 tolerance is ~11 ulp. Overflow gives +Inf (x > 88.72...), underflow
+// rounds to the subnormals or +0, NaN stays NaN (its quiet payload). Branch-free.
+// -ln2 in two parts (negated constants, not a negated k: a NaN keeps its sign through the fused steps)
+constexpr float kExpInvLn2 = 0x1.715476p0f, kExpNegLn2Hi = -0x1.62e430p-1f, kExpNegLn2Lo = 0x1.05c610p-29f;
+constexpr float kExpQ0 = 0x1.fffffcp-2f, kExpQ1 = 0x1.555490p-3f, kExpQ2 = 0x1.5558fcp-5f;
+constexpr float kExpQ3 = 0x1.123b94p-7f, kExpQ4 = 0x1.6a2164p-10f;
 __attribute__((always_inline)) inline float exp_f32_one(float x) {
     float xc = x < -104.0f ? -104.0f : x;  // e^-104 < half the smallest subnormal; NaN passes
     xc = xc > 89.0f ? 89.0f : xc;          // e^89 > FLT_MAX: rounds to +Inf
-    const float t = xc * 0x1.715476p0f + 0x1.8p23f;  // k = round(x / ln2) in the low mantissa bits
+    const float t = xc * kExpInvLn2 + 0x1.8p23f;  // k = round(x / ln2) in the low mantissa bits
     const float kf = t - 0x1.8p23f;
-    const float r = (xc - kf * 0x1.62e4p-1f) - kf * 0x1.7f7d1cp-20f;
-    float q = 1.0f / 5040.0f;
-    q = q * r + 1.0f / 720.0f;
-    q = q * r + 1.0f / 120.0f;
-    q = q * r + 1.0f / 24.0f;
-    q = q * r + 1.0f / 6.0f;
-    q = q * r + 0.5f;
-    const float p = 1.0f + (r + (r * r) * q);
+    const float r = __builtin_fmaf(kf, kExpNegLn2Lo, __builtin_fmaf(kf, kExpNegLn2Hi, xc));
+    float q = __builtin_fmaf(kExpQ4, r, kExpQ3);
+    q = __builtin_fmaf(q, r, kExpQ2);
+    q = __builtin_fmaf(q, r, kExpQ1);
+    q = __builtin_fmaf(q, r, kExpQ0);
+    const float p = 1.0f + __builtin_fmaf(r * r, q, r);
     int32_t ti;
     __builtin_memcpy(&ti, &t, 4);
     const int32_t k = ti - 0x4B400000;  // the rounded integer (NaN: any value; p is NaN)
@@ -274,34 +278,34 @@ __attribute__((always_inline)) inline void exp_f32_loop(float *__restrict__ d, c
     for (int64_t i = 0; i < n; ++i) d[i] = exp_f32_one(s[i]);
 }
 #ifdef PYASC_SIM_X86
-// exp_f32_one's operations in the same order, 16 lanes at a time, in 22 vector operations per 16
-// elements where the scalar code has 24, with the same bits for every float (checked over every
-// float: backends/sim/tests/test_simd_exact.cpp):
+inline bool has_fma() {
+    static const bool yes = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+    return yes;
+}
+// exp_f32_one's operations in the same order, 16 lanes at a time, in 14 vector operations per 16
+// elements, with the same bits for every float (checked over every float:
+// backends/sim/tests/test_simd_exact.cpp):
 // * the clamps are vmaxps / vminps with x second (an x that is NaN passes, as in the scalar
 //   comparisons): a third fewer instructions than the compiler's masked compares and blends;
-// * xc - kf * ln2_hi is one vfnmadd: the product is exact (|kf| <= 150: 8 bits, ln2_hi: 15 bits),
-//   so the fused form rounds the same difference once, as the scalar subtraction does (measured
-//   0.302 -> 0.293 ns per element from L1);
 // * the scaling by 2^k is one vscalefps (p * 2^kf rounded once): (p * 2^k1) * 2^k2 is exact in its
 //   first step (|k1| <= 75, p in [0.7, 1.5)), so both round the exact p * 2^k once -- the same bits
 //   for normal, subnormal, overflowing and NaN results;
 // * k = round(x / ln2) is one vrndscaleps of the rounded product (the scalar code's add and subtract
-//   of 1.5 * 2^23 round it to nearest even too): 0.207 -> 0.189 ns per element from L1.
+//   of 1.5 * 2^23 round it to nearest even too, |x / ln2| < 2^22);
+// * the fused multiply-adds are the scalar code's (fmaf: one rounding, as vfmadd).
 // (A one-instruction clamp, vrangeps copysign(min(|x|, 104), x), is not used: it turns a quiet NaN
 // into 104.)
 // exp of N registers side by side, step by step: each step is independent across the registers, so
-// the core overlaps their dependency chains (one register's chain is ~60 cycles of latency; the
-// scheduler does not reach far enough ahead to overlap the next iteration's). Four registers measured
-// 0.31 -> 0.26 ns per element from L1 on the development machine (Zen 5). Every N does the same
-// operations per lane in the same order: the same bits (backends/sim/tests/test_simd_exact.cpp).
+// the core overlaps their dependency chains (the scheduler does not reach far enough ahead to
+// overlap the next iteration's). Every N does the same operations per lane in the same order: the
+// same bits (backends/sim/tests/test_simd_exact.cpp).
 template <int N>
-__attribute__((target("avx512f"), always_inline)) inline void exp_ps_avx512_n(__m512 *v) {
+__attribute__((target("avx512f,fma"), always_inline)) inline void exp_ps_avx512_n(__m512 *v) {
     const __m512 lo = _mm512_set1_ps(-104.0f), hi = _mm512_set1_ps(89.0f);
-    const __m512 inv_ln2 = _mm512_set1_ps(0x1.715476p0f);
-    const __m512 ln2_hi = _mm512_set1_ps(0x1.62e4p-1f), ln2_lo = _mm512_set1_ps(0x1.7f7d1cp-20f);
-    const __m512 c7 = _mm512_set1_ps(1.0f / 5040.0f), c6 = _mm512_set1_ps(1.0f / 720.0f);
-    const __m512 c5 = _mm512_set1_ps(1.0f / 120.0f), c4 = _mm512_set1_ps(1.0f / 24.0f);
-    const __m512 c3 = _mm512_set1_ps(1.0f / 6.0f), c2 = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
+    const __m512 inv_ln2 = _mm512_set1_ps(kExpInvLn2);
+    const __m512 neg_ln2_hi = _mm512_set1_ps(kExpNegLn2Hi), neg_ln2_lo = _mm512_set1_ps(kExpNegLn2Lo);
+    const __m512 q4 = _mm512_set1_ps(kExpQ4), q3 = _mm512_set1_ps(kExpQ3), q2 = _mm512_set1_ps(kExpQ2);
+    const __m512 q1 = _mm512_set1_ps(kExpQ1), q0 = _mm512_set1_ps(kExpQ0), one = _mm512_set1_ps(1.0f);
     const __mmask16 all = 0xFFFF;  // full-mask maskz forms: GCC 12's unmasked ones read an "undefined" register
                                    // that -Wmaybe-uninitialized reports
     __m512 kf[N], r[N], q[N];
@@ -311,29 +315,24 @@ __attribute__((target("avx512f"), always_inline)) inline void exp_ps_avx512_n(__
     for (int u = 0; u < N; ++u) {
         kf[u] = _mm512_maskz_roundscale_ps(all, _mm512_mul_ps(v[u], inv_ln2), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     }
-    for (int u = 0; u < N; ++u) {
-        r[u] = _mm512_sub_ps(_mm512_fnmadd_ps(kf[u], ln2_hi, v[u]), _mm512_mul_ps(kf[u], ln2_lo));
-    }
-    for (int u = 0; u < N; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(c7, r[u]), c6);
-    for (int u = 0; u < N; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c5);
-    for (int u = 0; u < N; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c4);
-    for (int u = 0; u < N; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c3);
-    for (int u = 0; u < N; ++u) q[u] = _mm512_add_ps(_mm512_mul_ps(q[u], r[u]), c2);
-    for (int u = 0; u < N; ++u) {
-        q[u] = _mm512_add_ps(one, _mm512_add_ps(r[u], _mm512_mul_ps(_mm512_mul_ps(r[u], r[u]), q[u])));
-    }
+    for (int u = 0; u < N; ++u) r[u] = _mm512_fmadd_ps(kf[u], neg_ln2_lo, _mm512_fmadd_ps(kf[u], neg_ln2_hi, v[u]));
+    for (int u = 0; u < N; ++u) q[u] = _mm512_fmadd_ps(q4, r[u], q3);
+    for (int u = 0; u < N; ++u) q[u] = _mm512_fmadd_ps(q[u], r[u], q2);
+    for (int u = 0; u < N; ++u) q[u] = _mm512_fmadd_ps(q[u], r[u], q1);
+    for (int u = 0; u < N; ++u) q[u] = _mm512_fmadd_ps(q[u], r[u], q0);
+    for (int u = 0; u < N; ++u) q[u] = _mm512_add_ps(one, _mm512_fmadd_ps(_mm512_mul_ps(r[u], r[u]), q[u], r[u]));
     for (int u = 0; u < N; ++u) v[u] = _mm512_maskz_scalef_ps(all, q[u], kf[u]);  // p * 2^k, one rounding
 }
 constexpr int kExpLanes = 4;
-__attribute__((target("avx512f"), always_inline)) inline __m512 exp_ps_avx512(const __m512 x) {
+__attribute__((target("avx512f,fma"), always_inline)) inline __m512 exp_ps_avx512(const __m512 x) {
     __m512 v = x;
     exp_ps_avx512_n<1>(&v);
     return v;
 }
-__attribute__((target("avx512f"), always_inline)) inline void exp_ps_avx512_x4(__m512 *v) {
+__attribute__((target("avx512f,fma"), always_inline)) inline void exp_ps_avx512_x4(__m512 *v) {
     exp_ps_avx512_n<kExpLanes>(v);
 }
-__attribute__((target("avx512f"))) inline void exp_f32_avx512(float *__restrict__ d, const float *__restrict__ s,
+__attribute__((target("avx512f,fma"))) inline void exp_f32_avx512(float *__restrict__ d, const float *__restrict__ s,
                                                                int64_t n) {
     int64_t i = 0;
     for (; i + 16 * kExpLanes <= n; i += 16 * kExpLanes) {
@@ -346,7 +345,7 @@ __attribute__((target("avx512f"))) inline void exp_f32_avx512(float *__restrict_
     for (; i < n; ++i) d[i] = exp_f32_one(s[i]);
 }
 // The same in place (each 64 elements are read, then overwritten): no staging copy.
-__attribute__((target("avx512f"))) inline void exp_f32_avx512_inplace(float *d, int64_t n) {
+__attribute__((target("avx512f,fma"))) inline void exp_f32_avx512_inplace(float *d, int64_t n) {
     int64_t i = 0;
     for (; i + 16 * kExpLanes <= n; i += 16 * kExpLanes) {
         __m512 v[kExpLanes];
@@ -357,7 +356,7 @@ __attribute__((target("avx512f"))) inline void exp_f32_avx512_inplace(float *d, 
     for (; i + 16 <= n; i += 16) _mm512_storeu_ps(d + i, exp_ps_avx512(_mm512_loadu_ps(d + i)));
     for (; i < n; ++i) d[i] = exp_f32_one(d[i]);
 }
-__attribute__((target("avx2"))) inline void exp_f32_avx2(float *__restrict__ d, const float *__restrict__ s,
+__attribute__((target("avx2,fma"))) inline void exp_f32_avx2(float *__restrict__ d, const float *__restrict__ s,
                                                           int64_t n) {
     exp_f32_loop(d, s, n);
 }
@@ -366,7 +365,7 @@ inline void exp_f32_restrict(float *__restrict__ d, const float *__restrict__ s,
 #ifdef PYASC_SIM_X86
     const int level = x86_level();
     if (level == 2) return exp_f32_avx512(d, s, n);
-    if (level == 1) return exp_f32_avx2(d, s, n);
+    if (level == 1 && has_fma()) return exp_f32_avx2(d, s, n);
 #endif
     exp_f32_loop(d, s, n);
 }
