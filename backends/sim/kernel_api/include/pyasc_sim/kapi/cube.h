@@ -14,6 +14,7 @@
 
 #include <cstring>
 
+#include "pyasc_sim/kapi/cube_taint.h"  // never-written fractals carried through LoadData / Mmad
 #include "pyasc_sim/kapi/mmad_kernel.h"
 #include "pyasc_sim/kapi/order.h"  // the unit-flag edges of Mmad / Fixpipe
 #include "pyasc_sim/kapi/params.h"
@@ -170,10 +171,12 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     dst.check_aligned("LoadData", "dst", loc, 512);
     src.check_aligned("LoadData", "src", loc, 32);
     dst.check(0, static_cast<int64_t>(sim_detail::load2d_dst_extent(p, frac)), "LoadData writes", loc);
-    // the fractals it reads: startIndex, then every srcStride-th (initcheck skips the others)
-    src.check_read_bursts(p.repeatTimes, 512, p.srcStride * 512ull, "LoadData reads", loc, p.startIndex * 512ull, 512);
+    // the fractals it reads: startIndex, then every srcStride-th; a never-written one leaves its
+    // destination fractal unwritten (cube_taint.h), reported only where the data leaves the cube
+    const std::vector<uint64_t> tainted = sim_detail::load2d_source_taint(src, p, "LoadData reads", loc);
     pyasc_sim::kapi::uses_cube_unit();
     sim_detail::load2d(dst.ptr(), src.ptr(), p);
+    sim_detail::mark_load_taint(dst, tainted);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE1,
                             pyasc_sim::cost::kDmaIssueCycles + p.repeatTimes * 512.0 / pyasc_sim::cost::kLocalBytesPerCycle);
 }
@@ -249,9 +252,8 @@ inline void mmad(const LocalTensor<Dst> &c, const LocalTensor<A> &a, const Local
     a.check_aligned("Mmad", "fm", loc, 512);
     b.check_aligned("Mmad", "filter", loc, 512);
     c.check_aligned("Mmad", "dst", loc, 1024);
-    a.check(0, static_cast<int64_t>(mb * kb * 16 * c0), "Mmad reads A", loc);
-    b.check(0, static_cast<int64_t>(kb * nb * 16 * c0), "Mmad reads B", loc);
-    c.check(0, static_cast<int64_t>(mb * nb * 256), "Mmad writes C", loc);
+    // bounds and pipe order; products of never-written A / B fractals leave their L0C fractals unwritten
+    mmad_operands_taint(c, a, b, mb, kb, nb, loc);
     // the blocked micro-kernel (mmad_kernel.h) gives the reference's bits; it hands Inf / NaN
     // inputs and element types with inexact double products to the reference loop
     bool done = false;

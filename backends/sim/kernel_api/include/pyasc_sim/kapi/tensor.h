@@ -416,12 +416,16 @@ public:
             pyasc_sim::kapi::fail(
                 "local-uninit-read", loc,
                 "%s %lld bytes at %s offset %llu, but no instruction of this kernel wrote %s offset %lld (its 32-byte "
-                "sector) before: the read sees whatever an earlier kernel left in %s. Fill the buffer first (DataCopy, "
+                "sector) before: the read sees whatever an earlier kernel left in %s%s. Fill the buffer first (DataCopy, "
                 "Duplicate, a vector op writing it)",
                 what, static_cast<long long>(reported), pyasc_sim::kapi::mem_name(k),
                 static_cast<unsigned long long>(mem_offset() + static_cast<uint64_t>(reported_at)),
                 pyasc_sim::kapi::mem_name(k), static_cast<long long>(u),
-                pyasc_sim::kapi::mem_name(k));
+                pyasc_sim::kapi::mem_name(k),
+                k == pyasc_sim::kapi::kL0A || k == pyasc_sim::kapi::kL0B || k == pyasc_sim::kapi::kL0C
+                    ? " (the cube carries never-written data: a LoadData of an L1 fractal no instruction wrote leaves "
+                      "its L0A / L0B fractal unwritten, and an Mmad product of one leaves its L0C fractal unwritten)"
+                    : "");
         }
     }
     // A strided local read: `count` bursts of `burst` bytes every `pitch` bytes.  Bounds and
