@@ -10,6 +10,8 @@
 // scalar pipe on the timeline (the core waits for the write-back before going on).  After a
 // data-cache store it is recorded for gm-cache-line-share (PYASC_SIM_GM_EVENT_FLUSH): a store
 // written back before a SyncAll / cross-core flag is ordered before the other cores' writes after it.
+// For gm-cross-core-race it writes back (releases) the core's scalar stores in its lines and
+// invalidates them for the next load (a flag poll's acquire): kapi/gm_poll.h.
 #ifndef PYASC_SIM_KAPI_CACHE_H_
 #define PYASC_SIM_KAPI_CACHE_H_
 
@@ -34,6 +36,9 @@ inline const char *cache_line_name(CacheLine c) {
 inline void dcci(const void *addr, CacheLine entire, const char *operand, const pyasc_sim::kapi::SrcLoc &loc,
                  bool gm = true) {
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    if (gm && b.checks && b.xrace) {  // GM flag polling: releases the stores it writes back (gm_poll.h)
+        pyasc_sim::kapi::gm_poll_flush(b, reinterpret_cast<uintptr_t>(addr), entire == CacheLine::ENTIRE_DATA_CACHE);
+    }
     if (gm && b.gm_dirty && b.checks && b.xrace) {  // the stores so far in the lines it cleans reached GM
         // SINGLE_CACHE_LINE cleans from the address to the end of its 64-byte line (the reference:
         // an address not on a line boundary cleans only the part from it to the boundary)
