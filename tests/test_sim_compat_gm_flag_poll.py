@@ -40,7 +40,7 @@ def test_the_source_is_built_with_raw_pointer_checks():
 
 
 @pytest.mark.parametrize("kernel", ["flag_broadcast_raw", "flag_broadcast_setvalue"])
-@pytest.mark.parametrize("blocks", [2, 4, 8])
+@pytest.mark.parametrize("blocks", [2, 5])
 def test_broadcast_through_a_polled_flag_matches_numpy(binary, kernel, blocks):
     x, xd, work, y, flags = buffers(blocks, blocks)
     for val in (7, 8):  # a second call waits for the next value, as zbal's waitSymbol
@@ -49,7 +49,7 @@ def test_broadcast_through_a_polled_flag_matches_numpy(binary, kernel, blocks):
         assert flags.numpy()[0] == val
 
 
-@pytest.mark.parametrize("blocks", [2, 3, 8])
+@pytest.mark.parametrize("blocks", [2, 4])
 def test_a_ring_of_published_flags_matches_numpy(binary, blocks):
     x, xd, work, y, flags = buffers(blocks, 10 + blocks)
     launch_synced(binary.function("flag_ring_raw"), blocks, (xd, work, y, flags, 5))

@@ -237,20 +237,15 @@ std::string cross_core_race_message(const XcoreConflict &xc, uint32_t *block) {
                : (r.reserved & PYASC_SIM_GM_ATOMIC) != 0 ? "wrote atomically"
                                                          : "wrote";
     };
-    // the first access named is a write (the writer), the second the read / plain write (a polled load,
-    // kapi/gm_poll.h, is tagged READ and ATOMIC: a read)
-    auto reads = [](const PyascSimGmWrite &r) { return (r.reserved & PYASC_SIM_GM_READ) != 0; };
-    auto atomic_write = [&reads](const PyascSimGmWrite &r) {
-        return !reads(r) && (r.reserved & PYASC_SIM_GM_ATOMIC) != 0;
-    };
-    const bool a_writes = !reads(xc.a) && !atomic_write(xc.b);
+    // the first access named is a write (the writer), the second the read / plain write
+    const bool a_writes = (xc.a.reserved & PYASC_SIM_GM_READ) == 0 && (xc.b.reserved & PYASC_SIM_GM_ATOMIC) == 0;
     const PyascSimGmWrite &w = a_writes ? xc.a : xc.b, &r = a_writes ? xc.b : xc.a;
     const uint32_t wb = a_writes ? xc.block_a : xc.block_b, rb = a_writes ? xc.block_b : xc.block_a;
     *block = rb;
     const std::string ws = site_str(w), rs = site_str(r);
     const std::string at = rs.empty() ? std::string() : " at " + rs;
     const std::string wsite = ws.empty() ? std::string() : " at " + ws;
-    const bool atomic = atomic_write(w) || atomic_write(r);
+    const bool atomic = ((w.reserved | r.reserved) & PYASC_SIM_GM_ATOMIC) != 0;
     return format("sanitizer check 'gm-cross-core-race' failed%s: block %u %s global memory %s (%llu bytes)%s and "
                   "block %u %s it%s in the same launch, with nothing ordering the two (no SyncAll between them, no "
                   "IBSet/IBWait or CrossCoreSetFlag/CrossCoreWaitFlag from one block to the other); on hardware the "
@@ -265,7 +260,7 @@ std::string cross_core_race_message(const XcoreConflict &xc, uint32_t *block) {
                                 : "or let each block read only bytes no other block of the launch writes")
                       : "or make both writes atomic (SetAtomicAdd<T>() ... SetAtomicNone() around both), or give "
                         "each block its own bytes",
-                  reads(r) ? ". A GM flag orders them too when the writer stores it after the data and writes its "
+                  (r.reserved & PYASC_SIM_GM_READ) != 0 ? ". A GM flag orders them too when the writer stores it after the data and writes its "
                              "line back with DataCacheCleanAndInvalid, and the reader invalidates the line with "
                              "DataCacheCleanAndInvalid before each load of the flag and reads the data only after "
                              "a load saw the stored value"

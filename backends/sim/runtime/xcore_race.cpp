@@ -78,36 +78,7 @@ private:
     std::vector<std::vector<std::pair<uint32_t, std::vector<uint32_t>>>> snaps_;
 };
 
-enum Kind : uint8_t { kWrite = 0, kRead = 1, kAtomic = 2, kPoll = 3 };  // kPoll: a polled load (a read)
-
-bool is_read(Kind k) { return k == kRead || k == kPoll; }
-
-// The GM bytes each core published (PYASC_SIM_GM_EVENT_PUBLISH: scalar stores it wrote back): a
-// polled load of them does not race with that core's plain (scalar) writes there -- the flag word of
-// a store + write-back / invalidate + load pair, ordered by its release / acquire (kapi/gm_poll.h).
-class Published {
-public:
-    explicit Published(const std::vector<std::vector<PyascSimGmWrite>> &records) {
-        for (uint32_t b = 0; b < records.size(); ++b) {
-            for (const PyascSimGmWrite &r : records[b]) {
-                if ((r.reserved & PYASC_SIM_GM_EVENT) == 0 || r.line != PYASC_SIM_GM_EVENT_PUBLISH) continue;
-                ranges_[core_of(b, r.reserved)].emplace_back(r.begin, r.end);
-            }
-        }
-    }
-    bool covers(uint32_t core, uint64_t begin, uint64_t end) const {
-        const auto it = ranges_.find(core);
-        if (it == ranges_.end()) return false;
-        for (const auto &r : it->second) {
-            if (r.first <= begin && end <= r.second) return true;
-        }
-        return false;
-    }
-    bool empty() const { return ranges_.empty(); }
-
-private:
-    std::unordered_map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> ranges_;
-};
+enum Kind : uint8_t { kWrite = 0, kRead = 1, kAtomic = 2 };
 
 struct Access {
     uint64_t begin, end;
@@ -116,21 +87,16 @@ struct Access {
     const PyascSimGmWrite *rec;
 };
 
-bool conflicts(const Access &x, const Access &y, const Clocks &clocks, const Published &published) {
+bool conflicts(const Access &x, const Access &y, const Clocks &clocks) {
     if (x.block == y.block) return false;
-    if (is_read(x.kind) && is_read(y.kind)) return false;
+    if (x.kind == kRead && y.kind == kRead) return false;
     if (x.kind == kAtomic && y.kind == kAtomic) return false;  // atomics of several cores do not race
-    if (x.kind == kPoll || y.kind == kPoll) {  // a polled load of a word its writer published
-        const Access &w = x.kind == kPoll ? y : x;
-        const uint64_t lo = std::max(x.begin, y.begin), hi = std::min(x.end, y.end);
-        if (w.kind == kWrite && published.covers(w.core, lo, hi)) return false;
-    }
     return !clocks.before(x.core, x.segment, y.core, y.segment) && !clocks.before(y.core, y.segment, x.core, x.segment);
 }
 
 // Sweeps the accesses by start address keeping the ones that still reach it (writes and reads
 // apart: reads are only compared with writes).  Returns the first conflicting pair found.
-bool sweep(std::vector<Access> &items, const Clocks &clocks, const Published &published, XcoreConflict *out) {
+bool sweep(std::vector<Access> &items, const Clocks &clocks, XcoreConflict *out) {
     std::sort(items.begin(), items.end(), [](const Access &x, const Access &y) { return x.begin < y.begin; });
     std::vector<const Access *> writes, reads;
     for (const Access &x : items) {
@@ -143,12 +109,12 @@ bool sweep(std::vector<Access> &items, const Clocks &clocks, const Published &pu
                     active.pop_back();
                     continue;
                 }
-                if (conflicts(x, *y, clocks, published)) hit = y;
+                if (conflicts(x, *y, clocks)) hit = y;
                 ++i;
             }
         };
         scan(writes);
-        if (hit == nullptr && !is_read(x.kind)) scan(reads);
+        if (hit == nullptr && x.kind != kRead) scan(reads);
         if (hit != nullptr) {
             const bool x_first = x.block < hit->block;
             const Access &a = x_first ? x : *hit, &b = x_first ? *hit : x;
@@ -161,7 +127,7 @@ bool sweep(std::vector<Access> &items, const Clocks &clocks, const Published &pu
             out->end = std::min(x.end, hit->end);
             return true;
         }
-        (is_read(x.kind) ? reads : writes).push_back(&x);
+        (x.kind == kRead ? reads : writes).push_back(&x);
     }
     return false;
 }
@@ -178,8 +144,9 @@ bool find_xcore_conflict(const std::vector<std::vector<PyascSimGmWrite>> &record
                 continue;
             }
             if (r.end <= r.begin) continue;
-            const bool read = (r.reserved & PYASC_SIM_GM_READ) != 0, atomic = (r.reserved & PYASC_SIM_GM_ATOMIC) != 0;
-            const Kind kind = read ? (atomic ? kPoll : kRead) : atomic ? kAtomic : kWrite;
+            const Kind kind = (r.reserved & PYASC_SIM_GM_READ) != 0     ? kRead
+                              : (r.reserved & PYASC_SIM_GM_ATOMIC) != 0 ? kAtomic
+                                                                        : kWrite;
             tagged = tagged || kind != kWrite;
             const Access acc{r.begin, r.end, b, core_of(b, r.reserved), segment_of(r.reserved), kind, &r};
             if (kind == kWrite) plain.push_back(acc);
@@ -187,9 +154,8 @@ bool find_xcore_conflict(const std::vector<std::vector<PyascSimGmWrite>> &record
         }
     }
     const Clocks clocks(records);
-    const Published published(records);
-    if (sweep(plain, clocks, published, out)) return true;  // two blocks writing the same bytes first
-    return tagged && sweep(all, clocks, published, out);
+    if (sweep(plain, clocks, out)) return true;  // two blocks writing the same bytes first
+    return tagged && sweep(all, clocks, out);
 }
 
 bool find_line_share(const std::vector<std::vector<PyascSimGmWrite>> &records, uint64_t line_bytes, LineShare *out) {

@@ -101,11 +101,6 @@ extern "C" {
  * are the GM bytes whose lines it cleans ([0, UINT64_MAX) for the whole cache), not a key and a
  * sequence number; the core's scalar stores in segments <= this event's reached GM (gm-cache-line-share) */
 #define PYASC_SIM_GM_EVENT_FLUSH 3u
-/* A polled flag's publication (kapi/gm_poll.h): begin / end are the GM bytes of a scalar store this
- * core wrote back with DataCacheCleanAndInvalid (a release of the word).  A record tagged READ and
- * ATOMIC together is a polled load (the first scalar load of a line after the core invalidated it):
- * it does not race with a store its writer published, only with other plain writes. */
-#define PYASC_SIM_GM_EVENT_PUBLISH 4u
 
 /* A half-open byte range [begin, end) of global (device) memory (v2). */
 typedef struct PyascSimGmRange {

@@ -45,9 +45,15 @@ inline void dcci(const void *addr, CacheLine entire, const char *operand, const 
         constexpr uint64_t kLine = 64;
         const uint64_t at = reinterpret_cast<uintptr_t>(addr);
         const bool whole = entire == CacheLine::ENTIRE_DATA_CACHE;
-        b.writes.push_back({whole ? 0 : at, whole ? ~uint64_t{0} : (at / kLine + 1) * kLine, nullptr, PYASC_SIM_GM_EVENT_FLUSH,
-                            pyasc_sim::kapi::gm_tag(b, PYASC_SIM_GM_EVENT)});
-        ++b.xseg;  // what follows is a new segment of this core
+        const uint64_t lo = whole ? 0 : at, hi = whole ? ~uint64_t{0} : (at / kLine + 1) * kLine;
+        // the same flush again with no store since (a spin loop flushing the flag it polls) adds nothing
+        if (b.gm_stored || lo != b.gm_flushed_lo || hi != b.gm_flushed_hi) {
+            b.writes.push_back({lo, hi, nullptr, PYASC_SIM_GM_EVENT_FLUSH, pyasc_sim::kapi::gm_tag(b, PYASC_SIM_GM_EVENT)});
+            ++b.xseg;  // what follows is a new segment of this core
+            b.gm_flushed_lo = lo;
+            b.gm_flushed_hi = hi;
+            b.gm_stored = false;
+        }
         b.gm_dirty = !whole;
     }
     if (b.checks && entire == CacheLine::SINGLE_CACHE_LINE && addr == nullptr) {

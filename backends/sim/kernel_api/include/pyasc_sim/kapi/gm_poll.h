@@ -16,10 +16,11 @@
 // A store never written back, a load of a line not invalidated first (it may read the stale cached
 // copy), and accesses not after the observing load stay unordered and are reported as before.  The
 // pair is keyed by (word address, size, value), so a load that sees an older or another value does not
-// acquire a release (as a reads-from edge in a memory model).  The polled load itself is recorded as a
-// read after its acquire, tagged as a poll: it does not race with a store of the word that its writer
-// wrote back (the flag's own publication, PYASC_SIM_GM_EVENT_PUBLISH), and does with any other write
-// (a store never written back, a DMA write, another core's store).
+// acquire a release (as a reads-from edge in a memory model).  A polled load is a read after its
+// acquire; of a core's polls of one word only the last is recorded (at the block's end): the earlier
+// ones are the spin loop's iterations, which saw the old value and went round again.  The last one
+// saw the published value (then it is ordered after the store) or the kernel went on without it
+// (then it races with the store, as any read).
 //
 // The simulator has no data cache: a store is visible at once.  So the release takes its sequence
 // number when the store is made (the writer's counter value before the store, made odd: after every
@@ -27,7 +28,7 @@
 // next GM access, sync call or flush -- after the load happened -- with the word's value then and the
 // value before the load (either may be the one the load saw: both are acquired, never one it could not
 // have seen).  Bookkeeping per core: the last 8 unflushed stores, 8 invalidated lines, 8 polled words'
-// last values (a spin loop that sees the same value again adds no event).
+// last values (a spin loop that sees the same value again adds no event) and last polls.
 #ifndef PYASC_SIM_KAPI_GM_POLL_H_
 #define PYASC_SIM_KAPI_GM_POLL_H_
 
@@ -48,10 +49,6 @@ inline uint64_t *xrace_seq() {
     return &seq;
 }
 inline uint64_t xrace_next_seq() { return __atomic_add_fetch(xrace_seq(), 2u, __ATOMIC_SEQ_CST); }
-
-// The tag kind of a polled load's record: a read that does not race with the store its writer
-// published (kernel_abi.h PYASC_SIM_GM_EVENT_PUBLISH; runtime/xcore_race.cpp).
-constexpr uint32_t kPollRead = PYASC_SIM_GM_READ | PYASC_SIM_GM_ATOMIC;
 
 namespace gm_poll {
 
@@ -117,7 +114,36 @@ PYASC_SIM_POLL_NOSAN inline bool take_fresh(BlockState &b, uint64_t addr) {
     return true;
 }
 
+// Keeps the read record of a poll of [addr, addr + n) as the word's latest, replacing (dropping) the
+// previous poll of the same word; the oldest kept word is recorded when a ninth needs a slot.
+PYASC_SIM_POLL_NOSAN inline void keep(BlockState &b, uint64_t addr, uint32_t n, const SrcLoc &loc) {
+    const BlockState::PollRead r{addr, n, loc.file, loc.line, gm_tag(b, PYASC_SIM_GM_READ)};
+    for (uint32_t i = 0; i < b.xlast_n; ++i) {
+        if (b.xlast[i].addr == addr && b.xlast[i].n == n) {
+            b.xlast[i] = r;
+            return;
+        }
+    }
+    if (b.xlast_n == BlockState::kPollSlots) {
+        const BlockState::PollRead old = b.xlast[0];
+        for (uint32_t i = 1; i < b.xlast_n; ++i) b.xlast[i - 1] = b.xlast[i];
+        --b.xlast_n;
+        record_site(b, old.addr, old.addr + old.n, SrcLoc(old.file, old.line), old.tag);
+    }
+    b.xlast[b.xlast_n++] = r;
+}
+
 }  // namespace gm_poll
+
+// The block ends: the last poll of each word is recorded (gm_poll::keep).
+PYASC_SIM_POLL_NOSAN inline void poll_end(BlockState &b) {
+    poll_settle(b);
+    for (uint32_t i = 0; i < b.xlast_n; ++i) {
+        const BlockState::PollRead &r = b.xlast[i];
+        record_site(b, r.addr, r.addr + r.n, SrcLoc(r.file, r.line), r.tag);
+    }
+    b.xlast_n = 0;
+}
 
 // A raw load polled earlier (gm_poll_load) is settled: its acquire, then its read record.
 PYASC_SIM_POLL_NOSAN inline void poll_settle(BlockState &b) {
@@ -127,7 +153,7 @@ PYASC_SIM_POLL_NOSAN inline void poll_settle(BlockState &b) {
     const uint64_t now = gm_poll::word(l.addr, l.n);
     gm_poll::acquire(b, l.addr, l.n, l.before);
     if (now != l.before) gm_poll::acquire(b, l.addr, l.n, now);
-    record_site(b, l.addr, l.addr + l.n, SrcLoc(l.file, l.line), gm_tag(b, kPollRead));
+    gm_poll::keep(b, l.addr, l.n, SrcLoc(l.file, l.line));
 }
 
 // A scalar GM store of n bytes at addr (SetValue, a raw store), before it lands: a release candidate.
@@ -158,7 +184,6 @@ PYASC_SIM_POLL_NOSAN inline void gm_poll_flush(BlockState &b, uint64_t at, bool 
     for (uint32_t i = 0; i < b.xpub_n; ++i) {
         const BlockState::PollStore s = b.xpub[i];
         if (whole || (s.addr >= at && s.addr + s.n <= end)) {
-            b.writes.push_back({s.addr, s.addr + s.n, nullptr, PYASC_SIM_GM_EVENT_PUBLISH, gm_tag(b, PYASC_SIM_GM_EVENT)});
             gm_poll::event(b, PYASC_SIM_GM_EVENT_RELEASE, gm_poll::key(s.addr, s.n, gm_poll::word(s.addr, s.n)), s.seq);
         } else {
             b.xpub[kept++] = s;
@@ -209,7 +234,7 @@ PYASC_SIM_POLL_NOSAN inline void gm_poll_observed(BlockState &b, uint64_t addr, 
     uint64_t v = 0;
     std::memcpy(&v, value, n);
     gm_poll::acquire(b, addr, n, v);
-    record_site(b, addr, addr + n, loc, gm_tag(b, kPollRead));
+    gm_poll::keep(b, addr, n, loc);
 }
 
 }  // namespace kapi

@@ -225,6 +225,7 @@ PYASC_SIM_RAW_NOSAN inline void access(const void *p, size_t n, bool write, uint
             const bool simt = false;
 #endif
             b.gm_dirty = b.gm_dirty || !simt;
+            b.gm_stored = b.gm_stored || !simt;
             if (!simt) gm_poll_store(b, a, static_cast<uint32_t>(n));  // a flag a write-back may publish
             note(b, a, n, s, simt ? 0u : PYASC_SIM_GM_SCALAR, 1);
             return;

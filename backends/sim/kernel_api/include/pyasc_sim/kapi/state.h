@@ -225,6 +225,8 @@ struct BlockState {
     bool xrace = false;
     bool gm_scalar = false;  // the write being recorded is a data-cache store (PYASC_SIM_GM_SCALAR)
     bool gm_dirty = false;   // a data-cache store since the last whole-cache DataCacheCleanAndInvalid
+    bool gm_stored = false;  // a data-cache store since the last flush record (cache.h)
+    uint64_t gm_flushed_lo = 0, gm_flushed_hi = 0;  // the last flush record's range
     bool xmute = false;
     uint32_t xseg = 0;
     // gm_poll.h: hand-written GM flag polling -- this core's scalar stores not yet written back (release
@@ -254,6 +256,15 @@ struct BlockState {
     bool xfresh_all = false;
     bool xpoll_pending = false;
     PollLoad xpoll = {};
+    struct PollRead {  // the latest poll of a word: its read record, written when the block ends
+        uint64_t addr;
+        uint32_t n;
+        const char *file;
+        unsigned line;
+        uint32_t tag;
+    };
+    PollRead xlast[kPollSlots] = {};
+    uint32_t xlast_n = 0;
     // raw_gm.h: the record its last raw load / store extended, the allocation extent its bounds
     // check last verified, and a window of device memory known to be written (initcheck)
     size_t raw_last[2] = {~size_t{0}, ~size_t{0}};
@@ -551,6 +562,7 @@ inline void record_write(uint64_t begin, uint64_t end, const SrcLoc &loc) {
     if (b.atomic_op != 0 && !b.xrace) return;
     const uint32_t kind = b.atomic_op != 0 ? PYASC_SIM_GM_ATOMIC : (b.gm_scalar ? PYASC_SIM_GM_SCALAR : 0u);
     b.gm_dirty = b.gm_dirty || b.gm_scalar;
+    b.gm_stored = b.gm_stored || b.gm_scalar;
     record_site(b, begin, end, loc, gm_tag(b, kind));
 }
 
