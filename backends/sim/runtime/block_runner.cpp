@@ -250,7 +250,7 @@ std::string cross_core_race_message(const XcoreConflict &xc, uint32_t *block) {
                   "block %u %s it%s in the same launch, with nothing ordering the two (no SyncAll between them, no "
                   "IBSet/IBWait or CrossCoreSetFlag/CrossCoreWaitFlag from one block to the other); on hardware the "
                   "cores run in any order, so the %s. Put SyncAll() between them, signal with IBSet/IBWait or "
-                  "CrossCoreSetFlag/CrossCoreWaitFlag, %s",
+                  "CrossCoreSetFlag/CrossCoreWaitFlag, %s%s",
                   at.c_str(), wb, verb(w), addr_range(xc.begin, xc.end).c_str(),
                   static_cast<unsigned long long>(xc.end - xc.begin), wsite.c_str(), rb, verb(r), at.c_str(),
                   (r.reserved & PYASC_SIM_GM_READ) != 0 ? "read sees the old or the new bytes"
@@ -259,7 +259,12 @@ std::string cross_core_race_message(const XcoreConflict &xc, uint32_t *block) {
                       ? (atomic ? "so that the read comes after every block's atomic update"
                                 : "or let each block read only bytes no other block of the launch writes")
                       : "or make both writes atomic (SetAtomicAdd<T>() ... SetAtomicNone() around both), or give "
-                        "each block its own bytes");
+                        "each block its own bytes",
+                  (r.reserved & PYASC_SIM_GM_READ) != 0 ? ". A GM flag orders them too when the writer stores it after the data and writes its "
+                             "line back with DataCacheCleanAndInvalid, and the reader invalidates the line with "
+                             "DataCacheCleanAndInvalid before each load of the flag and reads the data only after "
+                             "a load saw the stored value"
+                           : "");
 }
 
 // The scalar unit's data cache line of global memory (the reference's 64 bytes).

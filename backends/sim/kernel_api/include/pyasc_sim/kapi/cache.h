@@ -10,6 +10,8 @@
 // scalar pipe on the timeline (the core waits for the write-back before going on).  After a
 // data-cache store it is recorded for gm-cache-line-share (PYASC_SIM_GM_EVENT_FLUSH): a store
 // written back before a SyncAll / cross-core flag is ordered before the other cores' writes after it.
+// For gm-cross-core-race it writes back (releases) the core's scalar stores in its lines and
+// invalidates them for the next load (a flag poll's acquire): kapi/gm_poll.h.
 #ifndef PYASC_SIM_KAPI_CACHE_H_
 #define PYASC_SIM_KAPI_CACHE_H_
 
@@ -34,15 +36,24 @@ inline const char *cache_line_name(CacheLine c) {
 inline void dcci(const void *addr, CacheLine entire, const char *operand, const pyasc_sim::kapi::SrcLoc &loc,
                  bool gm = true) {
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    if (gm && b.checks && b.xrace) {  // GM flag polling: releases the stores it writes back (gm_poll.h)
+        pyasc_sim::kapi::gm_poll_flush(b, reinterpret_cast<uintptr_t>(addr), entire == CacheLine::ENTIRE_DATA_CACHE);
+    }
     if (gm && b.gm_dirty && b.checks && b.xrace) {  // the stores so far in the lines it cleans reached GM
         // SINGLE_CACHE_LINE cleans from the address to the end of its 64-byte line (the reference:
         // an address not on a line boundary cleans only the part from it to the boundary)
         constexpr uint64_t kLine = 64;
         const uint64_t at = reinterpret_cast<uintptr_t>(addr);
         const bool whole = entire == CacheLine::ENTIRE_DATA_CACHE;
-        b.writes.push_back({whole ? 0 : at, whole ? ~uint64_t{0} : (at / kLine + 1) * kLine, nullptr, PYASC_SIM_GM_EVENT_FLUSH,
-                            pyasc_sim::kapi::gm_tag(b, PYASC_SIM_GM_EVENT)});
-        ++b.xseg;  // what follows is a new segment of this core
+        const uint64_t lo = whole ? 0 : at, hi = whole ? ~uint64_t{0} : (at / kLine + 1) * kLine;
+        // the same flush again with no store since (a spin loop flushing the flag it polls) adds nothing
+        if (b.gm_stored || lo != b.gm_flushed_lo || hi != b.gm_flushed_hi) {
+            b.writes.push_back({lo, hi, nullptr, PYASC_SIM_GM_EVENT_FLUSH, pyasc_sim::kapi::gm_tag(b, PYASC_SIM_GM_EVENT)});
+            ++b.xseg;  // what follows is a new segment of this core
+            b.gm_flushed_lo = lo;
+            b.gm_flushed_hi = hi;
+            b.gm_stored = false;
+        }
         b.gm_dirty = !whole;
     }
     if (b.checks && entire == CacheLine::SINGLE_CACHE_LINE && addr == nullptr) {

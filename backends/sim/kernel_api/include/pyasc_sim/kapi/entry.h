@@ -189,6 +189,7 @@ inline void call_kernel(void (*fn)(A...), const PyascSimBlockContext *ctx, std::
 }
 
 inline void end_of_kernel_checks(BlockState &st) {
+    poll_end(st);  // the last poll of each GM flag word (gm_poll.h)
     AscendC::sim_detail::sim_check_flags_at_exit();
     if (st.deferred && st.ctx != nullptr) {
         st.failed = true;

@@ -191,6 +191,7 @@ PYASC_SIM_RAW_NOSAN inline void access(const void *p, size_t n, bool write, uint
     BlockState &b = *bp;
     const Site *s = site_of(pc);
     if (s->kapi) return;
+    if (b.xpoll_pending) poll_settle(b);  // the polled load before this access acquires first (gm_poll.h)
     const uint64_t a = reinterpret_cast<uintptr_t>(p), e = a + n;
     try {
         const int k = write ? 1 : 0;
@@ -224,6 +225,8 @@ PYASC_SIM_RAW_NOSAN inline void access(const void *p, size_t n, bool write, uint
             const bool simt = false;
 #endif
             b.gm_dirty = b.gm_dirty || !simt;
+            b.gm_stored = b.gm_stored || !simt;
+            if (!simt) gm_poll_store(b, a, static_cast<uint32_t>(n));  // a flag a write-back may publish
             note(b, a, n, s, simt ? 0u : PYASC_SIM_GM_SCALAR, 1);
             return;
         }
@@ -243,7 +246,9 @@ PYASC_SIM_RAW_NOSAN inline void access(const void *p, size_t n, bool write, uint
                      n, p, static_cast<unsigned long long>(u));
             }
         }
-        if (b.xrace && !b.xmute) note(b, a, n, s, PYASC_SIM_GM_READ, 0);
+        if (b.xrace && !b.xmute && !gm_poll_load(b, a, static_cast<uint32_t>(n), s->name, s->line)) {
+            note(b, a, n, s, PYASC_SIM_GM_READ, 0);  // (a poll's read is recorded after its acquire)
+        }
     } catch (const KernelAbort &) {
         // fail() filled in the context; the block ends in this error when the kernel returns
         // (end_of_kernel_checks), as nothing can be thrown through the instrumented caller.  A

@@ -225,8 +225,46 @@ struct BlockState {
     bool xrace = false;
     bool gm_scalar = false;  // the write being recorded is a data-cache store (PYASC_SIM_GM_SCALAR)
     bool gm_dirty = false;   // a data-cache store since the last whole-cache DataCacheCleanAndInvalid
+    bool gm_stored = false;  // a data-cache store since the last flush record (cache.h)
+    uint64_t gm_flushed_lo = 0, gm_flushed_hi = 0;  // the last flush record's range
     bool xmute = false;
     uint32_t xseg = 0;
+    // gm_poll.h: hand-written GM flag polling -- this core's scalar stores not yet written back (release
+    // candidates), the lines it invalidated and not yet loaded, the last value it polled per word, and a
+    // raw load to settle at its next GM access
+    static constexpr uint32_t kPollSlots = 8;
+    struct PollStore {
+        uint64_t addr;
+        uint32_t n;
+        uint64_t seq;
+    };
+    struct PollSeen {
+        uint64_t addr, value;
+    };
+    struct PollLoad {
+        uint64_t addr;
+        uint32_t n;
+        uint64_t before;  // the word's value just before the load
+        const char *file;
+        unsigned line;
+    };
+    PollStore xpub[kPollSlots] = {};
+    uint64_t xfresh[kPollSlots] = {};  // invalidated lines (SINGLE_CACHE_LINE)
+    uint64_t xused[kPollSlots] = {};   // lines loaded since a whole-cache invalidate (xfresh_all)
+    PollSeen xseen[kPollSlots] = {};
+    uint32_t xpub_n = 0, xfresh_n = 0, xused_n = 0, xseen_n = 0, xseen_next = 0;
+    bool xfresh_all = false;
+    bool xpoll_pending = false;
+    PollLoad xpoll = {};
+    struct PollRead {  // the latest poll of a word: its read record, written when the block ends
+        uint64_t addr;
+        uint32_t n;
+        const char *file;
+        unsigned line;
+        uint32_t tag;
+    };
+    PollRead xlast[kPollSlots] = {};
+    uint32_t xlast_n = 0;
     // raw_gm.h: the record its last raw load / store extended, the allocation extent its bounds
     // check last verified, and a window of device memory known to be written (initcheck)
     size_t raw_last[2] = {~size_t{0}, ~size_t{0}};
@@ -519,6 +557,7 @@ inline uint32_t gm_tag(const BlockState &b, uint32_t kind) {
 }
 
 inline void record_site(BlockState &b, uint64_t begin, uint64_t end, const SrcLoc &loc, uint32_t tag);
+inline void poll_settle(BlockState &b);  // gm_poll.h
 
 // Records that the instruction at `loc` read global memory [begin, end) (gm-cross-core-race).
 inline void record_read(uint64_t begin, uint64_t end, const SrcLoc &loc) {
@@ -538,10 +577,15 @@ inline void record_write(uint64_t begin, uint64_t end, const SrcLoc &loc) {
     if (b.atomic_op != 0 && !b.xrace) return;
     const uint32_t kind = b.atomic_op != 0 ? PYASC_SIM_GM_ATOMIC : (b.gm_scalar ? PYASC_SIM_GM_SCALAR : 0u);
     b.gm_dirty = b.gm_dirty || b.gm_scalar;
+    b.gm_stored = b.gm_stored || b.gm_scalar;
     record_site(b, begin, end, loc, gm_tag(b, kind));
 }
 
 inline void record_site(BlockState &b, uint64_t begin, uint64_t end, const SrcLoc &loc, uint32_t tag) {
+    if (__builtin_expect(b.xpoll_pending, 0)) {  // a polled raw load before this access: its acquire first
+        poll_settle(b);
+        tag = (tag & ~PYASC_SIM_GM_SEGMENT_MASK) | std::min<uint32_t>(b.xseg, PYASC_SIM_GM_SEGMENT_MASK);
+    }
     std::vector<PyascSimGmWrite> &w = b.writes;
     const PyascSimGmWrite site{begin, end, loc.file, loc.line, tag};
     if (!w.empty() && w.back().end == begin && same_site(w.back(), site)) {
@@ -1015,5 +1059,7 @@ inline void check_gm_alloc(const void *p, size_t n, const char *what, const SrcL
 
 }  // namespace kapi
 }  // namespace pyasc_sim
+
+#include "pyasc_sim/kapi/gm_poll.h"  // poll_settle (record_site), after BlockState
 
 #endif  // PYASC_SIM_KAPI_STATE_H_

@@ -49,9 +49,19 @@ public:
     }
 
     T GetValue(const uint64_t offset, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) const {
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        // the first load of a line this core invalidated (DataCacheCleanAndInvalid): a flag poll, whose
+        // read is recorded after its acquire (kapi/gm_poll.h)
+        const uint64_t a = reinterpret_cast<uintptr_t>(addr_ + offset);
+        const bool poll = b.checks && b.xrace && pyasc_sim::kapi::gm_poll_getvalue(b, a, sizeof(T));
+        const bool mute = b.xmute;
+        b.xmute = mute || poll;
         check(offset, 1, false, "GetValue reads", loc);
+        b.xmute = mute;
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarGmCycles);
-        return addr_[offset];
+        const T v = addr_[offset];
+        if (poll && !mute) pyasc_sim::kapi::gm_poll_observed(b, a, sizeof(T), &v, loc);
+        return v;
     }
     // A scalar store through the core's data cache.  SetAtomicAdd / Max / Min apply to DMA moves to
     // GM (DataCopy, Fixpipe), not to this: under them the value still overwrites GM, as on hardware
@@ -79,6 +89,7 @@ public:
         b.gm_scalar = false;
         b.atomic_op = atomic;
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarGmCycles);
+        if (b.checks) pyasc_sim::kapi::gm_poll_store(b, reinterpret_cast<uintptr_t>(addr_ + offset), sizeof(T));
         addr_[offset] = value;
     }
     T &operator()(const uint64_t offset) const { return addr_[offset]; }

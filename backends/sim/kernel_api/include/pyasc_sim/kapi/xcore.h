@@ -120,14 +120,13 @@ struct CountAtLeast {
 // Each sync call records a release (before it signals) or an acquire (after its wait) of a sync
 // object's key with a sequence number from one counter: the runtime orders a core's accesses
 // before an acquire's after every release of the same key with a smaller number (vector clocks).
-inline uint64_t *xrace_seq() {
-    static uint64_t seq = 0;  // one per kernel binary: an order for every launch of it
-    return &seq;
-}
+// The counter (one per kernel binary: an order for every launch of it) is gm_poll.h's, shared with
+// the releases / acquires of hand-written GM flag polling.
 inline void xrace_event(uint32_t kind, uint64_t key) {
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (!b.xrace || !b.checks) return;
-    const uint64_t seq = __atomic_add_fetch(xrace_seq(), 1u, __ATOMIC_SEQ_CST);
+    pyasc_sim::kapi::poll_settle(b);  // a polled load before this call acquires first
+    const uint64_t seq = pyasc_sim::kapi::xrace_next_seq();
     b.writes.push_back({key, seq, nullptr, kind, pyasc_sim::kapi::gm_tag(b, PYASC_SIM_GM_EVENT)});
     ++b.xseg;  // what follows is a new segment of this core
 }
