@@ -300,24 +300,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     own_headers = _local_includes(text, src_dir)
     # the headers found through -I include directories (part of the key: a change in one misses the cache)
     include_headers = _include_dir_headers(text, src_dir, extra_flags, inc)
-    # the NPU compiler's `[aicore]` function attribute, spelled __aicore__ for g++ (pyasc_sim.bisheng_syntax)
-    aicore_attr = bisheng_syntax.uses_aicore_attribute([text, *own_headers, *(_file_bytes(h) for h in include_headers)])
-    if aicore_attr:
-        build_text = bisheng_syntax.rewrite(build_text)[0]
-    # in-class explicit specializations of member templates (clang accepts them; pyasc_sim.member_specialization)
-    member_spec = member_specialization.uses_member_specialization([text, *own_headers])
-    if member_spec:
-        build_text = member_specialization.rewrite(build_text)[0]
-    # classes whose only constructor is `X() = default;`: aggregates, as in the NPU compiler's C++17
-    # (pyasc_sim.cxx17_aggregates)
-    lone_ctor = cxx17_aggregates.uses_lone_defaulted_constructor([text, *own_headers])
-    if lone_ctor:
-        build_text = cxx17_aggregates.rewrite(build_text)[0]
-    # a host function sharing an __aicore__ function's signature: device calls take the __aicore__ one, as on the
-    # NPU compiler (pyasc_sim.execution_space)
-    host_twins = execution_space.device_signatures([text, *own_headers, *(_file_bytes(h) for h in include_headers)])
-    if host_twins:
-        build_text = execution_space.rewrite(build_text, host_twins)[0]
+    include_texts = [_file_bytes(h) for h in include_headers]  # read once: the rewrites' scans and the key
     if tiling_key is None and tpl_args is None and not any(f.startswith("-DTILING_KEY_VAR") for f in extra_flags):
         _require_key_for_if(text, own_headers, path or "<source>")
     if raw_gm is None:
@@ -331,12 +314,32 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     for part in (_LAYOUT.encode(), text.encode(), cxx.encode(), "\0".join(flags).encode(), repr(kernels).encode(), repr(instances).encode(),
                  _header_version(inc).encode(), _stubgen.STUB_VERSION.encode(), src_dir.encode(), isa_key.encode(),
                  (path or "").encode(), repr(tpl_args).encode(), *own_headers,
-                 *(_file_bytes(f) for f in project_files), *(_file_bytes(h) for h in include_headers)):
+                 *(_file_bytes(f) for f in project_files), *include_texts):
         h.update(part)
         h.update(b"\0\1")
     key = h.hexdigest()[:32]
     cached = cache.lookup(root, f"ascendc_{key}")
     if cached is None:
+        # the rewrites of C++ the NPU compiler accepts and g++ does not: pure functions of what the key hashes
+        # (the source, its own headers, its -I headers), so a cache hit needs none of their scans
+        # the NPU compiler's `[aicore]` function attribute, spelled __aicore__ for g++ (pyasc_sim.bisheng_syntax)
+        aicore_attr = bisheng_syntax.uses_aicore_attribute([text, *own_headers, *include_texts])
+        if aicore_attr:
+            build_text = bisheng_syntax.rewrite(build_text)[0]
+        # in-class explicit specializations of member templates (clang accepts them; pyasc_sim.member_specialization)
+        member_spec = member_specialization.uses_member_specialization([text, *own_headers])
+        if member_spec:
+            build_text = member_specialization.rewrite(build_text)[0]
+        # classes whose only constructor is `X() = default;`: aggregates, as in the NPU compiler's C++17
+        # (pyasc_sim.cxx17_aggregates)
+        lone_ctor = cxx17_aggregates.uses_lone_defaulted_constructor([text, *own_headers])
+        if lone_ctor:
+            build_text = cxx17_aggregates.rewrite(build_text)[0]
+        # a host function sharing an __aicore__ function's signature: device calls take the __aicore__ one, as on
+        # the NPU compiler (pyasc_sim.execution_space)
+        host_twins = execution_space.device_signatures([text, *own_headers, *include_texts])
+        if host_twins:
+            build_text = execution_space.rewrite(build_text, host_twins)[0]
         # the op-project build and -DHAVE_WORKSPACE set the system workspace from `workspace` (SetSysWorkSpace)
         sys_ws = tiling_header is not None or any(fl == "-DHAVE_WORKSPACE" or fl.startswith("-DHAVE_WORKSPACE=")
                                                   for fl in flags)
