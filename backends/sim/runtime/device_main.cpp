@@ -131,10 +131,7 @@ void record_failed_block(ControlBlock *c) {
     if (fn == nullptr) return;
     const int32_t block = fn(c->crash_report, sizeof(c->crash_report), c->crash_report_again,
                              sizeof(c->crash_report_again), c->crash_kernel, sizeof(c->crash_kernel));
-    if (block < 0) {
-        c->crash_report[0] = '\0';
-        c->crash_report_again[0] = '\0';
-    } else if (c->crash_block < 0) {
+    if (block >= 0 && c->crash_block < 0) {  // (on -1 it wrote nothing: the fields stay empty)
         c->crash_block = block;  // an AIV core of a mixed block runs on a thread of the kernel's own
     }
 }

@@ -459,7 +459,7 @@ PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT __attribute__((weak)) int32_t __pyasc_sim_fa
     } else {
         std::snprintf(first, first_size, "%.*s", n, c.message);
     }
-    const char(&again)[1024] = ::pyasc_sim::kapi::unwind_failure();
+    const auto &again = ::pyasc_sim::kapi::unwind_failure();
     std::snprintf(second, second_size, "%.*s", static_cast<int>(strnlen(again, sizeof(again))), again);
     std::snprintf(kernel, kernel_size, "%s", b->kernel != nullptr ? b->kernel : "?");
     return static_cast<int32_t>(c.block_idx);
