@@ -22,8 +22,10 @@
 #define PYASC_SIM_KAPI_ENTRY_H_
 
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <exception>
+#include <string>
 #include <thread>
 #include <tuple>
 #include <type_traits>
@@ -230,6 +232,19 @@ inline void report_warnings(PyascSimBlockContext *ctx, const BlockState &st) {
     }
 }
 
+// One home for the tag naming an AIV core of a mixed block in its reports and warnings: writes
+// "AIV <sub>: <text>" into out (truncated to size) and returns the length written.  No allocation:
+// the crash handler's __pyasc_sim_failed_block uses it too.
+inline size_t tag_aiv(char *out, size_t size, uint32_t sub, const char *text, size_t text_len) {
+    if (size == 0) return 0;
+    const int n = std::snprintf(out, size, "AIV %u: %.*s", sub, static_cast<int>(text_len), text);
+    if (n < 0) {
+        out[0] = '\0';
+        return 0;
+    }
+    return static_cast<size_t>(n) < size ? static_cast<size_t>(n) : size - 1;
+}
+
 // The vector cores of one block of a mixed kernel, each on its own thread with its own context
 // (the primary core merges their status, cycles, GM writes and warnings when the kernel ends).
 template <typename... A>
@@ -268,7 +283,8 @@ struct SubCores {
             if (c->status == 0 && st.checks) self->writes[sub] = std::move(st.writes);
             for (const std::string &w : st.warnings) {
                 if (c->abi_version >= 4 && c->report_warning != nullptr) {
-                    const std::string tagged = "AIV " + std::to_string(sub) + ": " + w;
+                    std::string tagged(w.size() + 16, '\0');
+                    tagged.resize(tag_aiv(&tagged[0], tagged.size(), sub, w.data(), w.size()));
                     c->report_warning(c->runtime_user, c->block_idx, tagged.c_str());
                 }
             }
@@ -311,7 +327,7 @@ struct SubCores {
             if (c.status != 0 && (ctx->status == 0 || (block_secondary && !secondary(c)))) {
                 ctx->status = c.status;
                 block_secondary = secondary(c);
-                std::snprintf(ctx->message, sizeof(ctx->message), "AIV %u: %.1000s", s, c.message);
+                tag_aiv(ctx->message, sizeof(ctx->message), s, c.message, strnlen(c.message, sizeof(c.message)));
             }
             st.writes.insert(st.writes.end(), writes[s].begin(), writes[s].end());
         }
@@ -455,7 +471,7 @@ PYASC_SIM_EXTERN_C PYASC_SIM_EXPORT __attribute__((weak)) int32_t __pyasc_sim_fa
     const PyascSimBlockContext &c = *b->ctx;
     const int n = static_cast<int>(strnlen(c.message, sizeof(c.message)));
     if (b->mixed && b->core_kind == ::pyasc_sim::kapi::kCoreAIV) {
-        std::snprintf(first, first_size, "AIV %u: %.*s", b->sub_idx, n, c.message);
+        ::pyasc_sim::kapi::tag_aiv(first, first_size, b->sub_idx, c.message, static_cast<size_t>(n));
     } else {
         std::snprintf(first, first_size, "%.*s", n, c.message);
     }
