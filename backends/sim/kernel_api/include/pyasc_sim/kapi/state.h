@@ -979,6 +979,29 @@ inline std::string reach_roots_text(const BlockState &b) {
     return out;
 }
 
+// The live tensor block (or else device allocation) that `origin` points into, without failing:
+// false when the runtime cannot say (ABI v1, no gm_query) or `origin` is in none.  Used to explain a
+// GlobalTensor access past its declared size that still stays inside the memory it points into
+// (the NPU does not check a GlobalTensor's size, so such an access lands where the kernel meant).
+inline bool gm_block_of(const void *origin, uint64_t &base, uint64_t &end) {
+    BlockState &b = blk();
+    if (origin == nullptr || b.ctx == nullptr || b.ctx->abi_version < 2 || b.ctx->gm_query == nullptr) return false;
+    const uint64_t o = reinterpret_cast<uintptr_t>(origin);
+    for (const auto &c : b.alloc_cache) {
+        if (o >= c.base && o < c.end) {
+            base = c.base;
+            end = c.end;
+            return true;
+        }
+    }
+    uint64_t found_base = 0, size = 0;
+    char why[256] = {};
+    if (!b.ctx->gm_query(b.ctx->runtime_user, origin, &found_base, &size, why, sizeof(why))) return false;
+    base = found_base;
+    end = found_base + size;
+    return true;
+}
+
 // Checks that [p, p + n) lies inside what the runtime let the kernel touch (ABI v2 runtimes
 // only): the tensor block (or else the allocation) that `origin` — the address the GlobalTensor
 // was set to — points into, so an access past a tensor never lands in its neighbour.  Nothing

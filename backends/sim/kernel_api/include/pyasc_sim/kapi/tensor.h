@@ -113,15 +113,28 @@ public:
         if (sized_) {
             const int64_t start = p - origin_;
             if (start < 0 || static_cast<uint64_t>(start) + count > total_) {
+                // An access that still lies inside the memory the GlobalTensor points into is not caught by
+                // the NPU (it has no size check): say so, since the usual cause is a size declared too small.
+                char hint[320] = "";
+                uint64_t base = 0, end = 0;
+                const uint64_t a0 = reinterpret_cast<uintptr_t>(p);
+                if (pyasc_sim::kapi::gm_block_of(origin_, base, end) && a0 >= base && a0 + count * sizeof(T) <= end) {
+                    std::snprintf(hint, sizeof(hint),
+                                  "; the access stays inside the memory block [0x%llx, 0x%llx) it points into: the "
+                                  "NPU does not check a GlobalTensor's size, so there it touches those bytes, which "
+                                  "is right only if this block owns them (not another core's slice) -- if the tensor "
+                                  "really holds them, declare them in SetGlobalBuffer",
+                                  static_cast<unsigned long long>(base), static_cast<unsigned long long>(end));
+                }
                 pyasc_sim::kapi::fail(
                     "gm-out-of-bounds", loc,
                     "%s elements [%lld, %lld) (%llu bytes at global address %p) of a GlobalTensor of %llu elements "
-                    "(SetGlobalBuffer(%p, %llu)): %lld elements past its end",
+                    "(SetGlobalBuffer(%p, %llu)): %lld elements past its end%s",
                     what, static_cast<long long>(start), static_cast<long long>(start + static_cast<int64_t>(count)),
                     static_cast<unsigned long long>(count * sizeof(T)), static_cast<const void *>(p),
                     static_cast<unsigned long long>(total_), static_cast<const void *>(origin_),
                     static_cast<unsigned long long>(total_),
-                    static_cast<long long>(start + static_cast<int64_t>(count) - static_cast<int64_t>(total_)));
+                    static_cast<long long>(start + static_cast<int64_t>(count) - static_cast<int64_t>(total_)), hint);
             }
         }
         pyasc_sim::kapi::check_gm_alloc(p, count * sizeof(T), what, loc, origin_);
