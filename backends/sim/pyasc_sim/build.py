@@ -749,7 +749,8 @@ def op_project_flags(tiling_header: str | os.PathLike | None, op_type: str | Non
     if tiling_header is not None:
         files = tiling_headers(tiling_header)
         ops = registered_ops(files)
-        if op_type is None and len(ops) == 1:
+        if op_type is None and len(set(ops.values())) == 1:
+            # one struct, registered once or under several names (one per tiling key): any of them
             op_type = next(iter(ops))
         elif op_type is None and len(ops) > 1:
             raise KernelBuildError(f"the tiling header registers several ops ({', '.join(sorted(ops))}); pass "

@@ -139,11 +139,13 @@ def layout(tiling_header: str | os.PathLike, name: str | None = None, *, op_type
                 raise KernelBuildError(f"op_type {op_type!r} is not registered in {', '.join(headers)}; registered: "
                                        f"{', '.join(sorted(ops)) or 'none'}")
             name = ops[op_type]
-        elif len(ops) == 1:
+        elif len(set(ops.values())) == 1:
+            # one struct registered once, or under several op types / tiling-key names
+            # (REGISTER_TILING_DATA_CLASS(Op_100, S), (Op_120, S), ...): unambiguous
             name = next(iter(ops.values()))
         else:
-            raise KernelBuildError(f"{', '.join(headers)} registers {len(ops)} tiling structs "
-                                   f"({', '.join(sorted(ops.values())) or 'none'}); pass name= or op_type=")
+            raise KernelBuildError(f"{', '.join(headers)} registers {len(set(ops.values()))} tiling structs "
+                                   f"({', '.join(sorted(set(ops.values()))) or 'none'}); pass name= or op_type=")
     if not isinstance(name, str) or not name.replace("::", "").replace("_", "a").isalnum():
         raise KernelBuildError(f"name must be a C++ struct name, got {name!r}")
     stamps = tuple(os.stat(h).st_mtime_ns for h in headers)

@@ -208,6 +208,22 @@ template <typename T>
 inline T GetAccVal(PYASC_SIM_LOC) {
     return GetReduceRepeatSumSpr<T>(loc);
 }
+#if !(defined(PYASC_SIM_DT_SOC) && !defined(PYASC_SIM_NO_DTYPE_TABLES) && __CCE_AICORE__ == 200)
+// The untemplated forms the SDK headers also declare (the pages document only the template): the raw
+// SPR.ACC_VAL as int64_t, the sum's bits in the low bytes, the rest zero. Public kernels call
+// `uint64_t v = GetAccVal(); float s = *reinterpret_cast<float *>(&v);` -- GetAccVal<T>() with the
+// cast done by hand (the CCE intrinsic get_acc_val() returns the same register).
+inline int64_t GetReduceRepeatSumSpr(PYASC_SIM_LOC) {
+    sim_detail::reg_require(sim_detail::cmp_regs().acc_set, "GetAccVal", "ReduceSum result",
+                            "ReduceSum(dst, src, work, count)", loc);
+    int64_t v;
+    std::memcpy(&v, sim_detail::cmp_regs().acc, sizeof(v));
+    return v;
+}
+inline int64_t GetAccVal(PYASC_SIM_LOC) {
+    return GetReduceRepeatSumSpr(loc);
+}
+#endif
 // GetReduceRepeatMaxMinSpr: the CANN 9 name of GetReduceMaxMinCount (same page, 07_0226).
 template <typename T>
 inline void GetReduceRepeatMaxMinSpr(T &maxMinValue, T &maxMinIndex) {

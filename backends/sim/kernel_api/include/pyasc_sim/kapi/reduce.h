@@ -307,6 +307,7 @@ inline void reduce_count(RedOp op, const char *api, const LocalTensor<T> &dst, c
     if (op == RedOp::kSum) {
         dst.ptr()[0] = pairwise_sum(src.ptr(), n);
         pyasc_sim::kapi::VecRegs &vr = b.vregs;  // GetAccVal reads it
+        std::memset(vr.acc, 0, sizeof(vr.acc));  // the untemplated GetAccVal() reads all 8 bytes
         std::memcpy(vr.acc, dst.ptr(), sizeof(T) < 8 ? sizeof(T) : 8);
         vr.acc_set = true;
     } else if constexpr (std::is_arithmetic<T>::value) {
