@@ -142,7 +142,15 @@ bool run_stream(unsigned seed, int &races) {
     uint64_t loop_off = 0;
     int loop_left = 0, loop_pipe = 1, prevp = 1;
     const unsigned sync_pct = 90 + seed % 10;  // how often a pipe switch is ordered
-    std::vector<Access> loop_acc;
+    std::vector<Access> loop_acc, loop_acc2;  // a loop's instruction, and its second one (two-line loops)
+    unsigned loop_line = 0, loop_line2 = 0;
+    bool loop_two = false;
+    int loop_phase = 0;  // two-line loops: which instruction comes next
+    auto random_access = [&] {
+        const uint64_t unit = pick(3) == 0 ? 4 : 32;
+        return Access{static_cast<int>(pick(4) == 0), unit * pick(static_cast<unsigned>(kSectors * 32 / unit - 64)),
+                      unit * (1 + pick(pick(2) == 0 ? 2 : 40)), pick(2) == 0};
+    };
     for (int step = 0; step < 400; ++step) {
         const unsigned what = pick(100);
         if (what < 8) {
@@ -159,11 +167,16 @@ bool run_stream(unsigned seed, int &races) {
         int p;
         std::vector<Access> acc;
         if (loop_left > 0) {  // the next row of a loop: the same line, the slices moved on (or not)
+            // (two-line loops: a row's two instructions of one pipe in turn, e.g. Adds then Muls, held together)
             p = loop_pipe;
-            acc = loop_acc;
+            const bool second = loop_two && loop_phase == 1;
+            std::vector<Access> &body = second ? loop_acc2 : loop_acc;
+            line = second ? loop_line2 : loop_line;
+            acc = body;
             for (Access &a : acc) a.off = (a.off + (a.kind == 0 ? loop_off : 0)) % (kSectors * 32 - 256);
-            loop_acc = acc;
-            --loop_left;
+            body = acc;
+            if (!loop_two || second) --loop_left;
+            if (loop_two) loop_phase ^= 1;
         } else {
             p = pipes[pick(8)];
             line = 100 + pick(12);
@@ -181,6 +194,16 @@ bool run_stream(unsigned seed, int &races) {
                 const unsigned mode = pick(3);
                 loop_off = mode == 0 ? 0 : mode == 1 ? acc[0].bytes : 4;
                 loop_acc = acc;
+                loop_line = line;
+                loop_two = pick(2) == 0;
+                loop_phase = loop_two ? 1 : 0;
+                if (loop_two) {
+                    loop_line2 = 100 + pick(12);
+                    loop_acc2.clear();
+                    for (int j = 0, n2 = 1 + static_cast<int>(pick(2)); j < n2; ++j) loop_acc2.push_back(random_access());
+                    // a slice of the first instruction's operand again (Adds(y, x); Muls(y, y)): overlapping
+                    if (pick(2) == 0) loop_acc2.push_back(Access{acc[0].kind, acc[0].off, acc[0].bytes, pick(2) == 0});
+                }
             }
         }
         if (p != prevp && pick(100) < sync_pct) {  // mostly ordered: an edge from the last pipe (or all)
@@ -265,10 +288,64 @@ bool held_fast_path() {
     return ok;
 }
 
+// A race inside a long run of one pipe's instructions (a row loop of two vector instructions, all held
+// and recorded together): another pipe's unordered access of the run's first row (first instruction)
+// or last row (last instruction) is a race naming that instruction's line; after V -> MTE3 it is none.
+bool race_in_long_run() {
+    enum { V = 1, MTE2 = 4, MTE3 = 5 };
+    const int kEventVMTE3 = 7;  // HardEvent::V_MTE3 (race_event_pipes)
+    const uint64_t x = 0, y = 1024, z = 2048, row = 64;  // UB offsets of three 16-row buffers of 64-byte rows
+    bool ok = true;
+    for (int variant = 0; variant < 5; ++variant) {
+        RaceState rs;
+        rs.on = true;
+        rs.note(0, x, 16 * row, true, kFile, 1);  // x loaded (MTE2), then ordered before the vector pipe
+        rs.commit(MTE2, kCapacity);
+        rs.barrier_all();
+        for (uint64_t k = 0; k < 16; ++k) {
+            rs.note(0, x + k * row, row, false, kFile, 10);  // Adds(y[k], x[k], s): line 10
+            rs.note(0, y + k * row, row, true, kFile, 10);
+            if (rs.commit(V, kCapacity)) ok = false;
+            rs.note(0, y + k * row, row, false, kFile, 11);  // Muls(z[k], y[k], s): line 11
+            rs.note(0, z + k * row, row, true, kFile, 11);
+            if (rs.commit(V, kCapacity)) ok = false;
+        }
+        if (variant == 4) {
+            rs.set_flag(kEventVMTE3, 0);
+            rs.wait_flag(kEventVMTE3, 0, true);
+        }
+        // 0: MTE3 reads y's first row (written by the run's first instruction); 1: z's last row (its last
+        // instruction); 2: MTE2 overwrites x's first row (read by the first instruction); 3: y's last row
+        // (read by the last instruction); 4: z's last row after V -> MTE3
+        const bool mte2 = variant == 2 || variant == 3;
+        const uint64_t off = variant == 0 ? y : variant == 2 ? x : variant == 3 ? y + 15 * row : z + 15 * row;
+        rs.note(0, off + 8, 16, mte2, kFile, 20);
+        const bool got = rs.commit(mte2 ? MTE2 : MTE3, kCapacity);
+        const char *want_kind = mte2 ? "write-after-read" : "read-after-write";
+        const unsigned want_line = variant == 0 || variant == 2 ? 10 : 11;
+        if (variant == 4) {
+            if (got) {
+                std::fprintf(stderr, "FAIL: long run, variant 4: a race after V -> MTE3 (%s)\n", rs.conflict.kind_name);
+                ok = false;
+            }
+            continue;
+        }
+        if (!got || std::string(rs.conflict.kind_name) != want_kind || rs.conflict.other_line != want_line ||
+            rs.conflict.other_pipe != V || rs.conflict.sector != off / 32) {
+            std::fprintf(stderr, "FAIL: long run, variant %d: race %d %s line %u pipe %d sector %llu, expected %s line %u\n",
+                         variant, got, rs.conflict.kind_name, rs.conflict.other_line, rs.conflict.other_pipe,
+                         (unsigned long long)rs.conflict.sector, want_kind, want_line);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
 }  // namespace
 
 int main() {
     if (!held_fast_path()) return 1;
+    if (!race_in_long_run()) return 1;
     int races = 0, streams = 0;
     for (unsigned seed = 1; seed <= 3000 && g_fail == 0; ++seed) {
         ++streams;

@@ -233,6 +233,7 @@ struct RaceState {
         const Note &operator[](size_t i) const { return i < kInline ? inl[i].n : more[i - kInline]; }
     } pending;
     static constexpr size_t kHeld = 4;
+    static_assert(kHeld <= Pending::kInline, "extend_held reads the notes in place");
     Held stage[2][kHeld];  // stage[cur]: the held accesses; the other: the next instruction's
     uint32_t vc[kRacePipes][kRaceLanes] = {};  // vc[p][q]: the epoch of pipe q that pipe p has seen (q < 7)
     // Per memory: runs of sectors with the same last accesses, sorted by their first sector (a run
@@ -292,6 +293,16 @@ struct RaceState {
             pending.clear();
             return false;
         }
+        // Every vc[p][q] <= diag[q] (join_all) and vc[p][p] == diag[p] (only commit raises either, both
+        // at once; a join copies an earlier vc[p][p] into lane p): so vc[p][q] >= diag[q] for every
+        // q != p exactly when the two rows are equal, one 32-byte compare instead of seven branches.
+        bool current = std::memcmp(vc[p], diag, sizeof(diag)) == 0;
+        // a loop's next row, extending the held accesses of its previous one (see extend_held)
+        if (current && nheld == pending.count && pend_line == held_line && pend_file == held_file && p != 0 &&
+            !seen[p] && extend_held(p)) {
+            pending.clear();
+            return false;
+        }
         // A scalar instruction that only reads records nothing (see below): it keeps the S pipe's
         // epoch, so the other pipes' clocks stay current with it (the test below then still holds
         // after a GetValue).  Nothing ever compares with an epoch no access was recorded at.
@@ -302,11 +313,8 @@ struct RaceState {
         // instruction of p until another pipe runs), no recorded access can be unordered with this
         // one, and the check below would find nothing (7 compares instead of a walk over the runs).
         // (Raising p's own epoch below changes no other pipe's entry: the test may come first.)
-        // (diag: the contiguous copy of every vc[q][q], one cache line instead of seven rows)
-        // Every vc[p][q] <= diag[q] (join_all) and vc[p][p] == diag[p] (only commit raises either, both
-        // at once; a join copies an earlier vc[p][p] into lane p): so vc[p][q] >= diag[q] for every
-        // q != p exactly when the two rows are equal, one 32-byte compare instead of seven branches.
-        bool current = std::memcmp(vc[p], diag, sizeof(diag)) == 0;
+        // (diag: the contiguous copy of every vc[q][q], one cache line instead of seven rows; `current`
+        // above is that test)
         // Not current: the accesses p has not seen may all still be held (the instruction just before,
         // e.g. a vector op between two GetValue); when none of them overlaps this one's, the check
         // would find nothing either (see only_held_unseen).
@@ -413,9 +421,42 @@ struct RaceState {
             flush_held();
             cur ^= 1;
             nheld = nrec;
+            held_file = pend_file;
+            held_line = pend_line;
         }
         pending.clear();
         return false;
+    }
+
+    // commit's path for a loop's next row (most checked instructions of a row loop), exact: the
+    // instruction at the held accesses' source line, on their pipe (not S) at their epoch (seen[p]
+    // false: no copy of it went out since), with every other pipe's accesses seen (p current: no check
+    // can find anything), and each of its accesses continuing its held counterpart as coalesce()
+    // requires.  The held accesses are then extended in place -- what the general path does through
+    // intern(), the keys and coalesce() -- and nothing else changes.  False (nothing changed): the
+    // general path decides (an access it would drop or merge, a different key, a gap).
+    const char *held_file = nullptr;  // the source line of the held accesses
+    unsigned held_line = 0;
+    bool extend_held(int p) {
+        Held *h = stage[cur];
+        const uint64_t hi = static_cast<uint64_t>(vc[p][p]) << 32 | (h[0].key & 0xffff0000u) | static_cast<uint64_t>(p) << 8;
+        uint64_t first[kHeld], last[kHeld];
+        for (size_t j = 0; j < nheld; ++j) {
+            const Note &n = pending.inl[j].n;  // j < nheld <= kHeld <= kInline
+            if (h[j].key != (hi | static_cast<uint64_t>(n.kind) << 1 | static_cast<uint64_t>(n.write))) return false;
+            first[j] = n.off / 32;
+            last[j] = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
+            if (first[j] >= last[j] || first[j] > h[j].last || last[j] < h[j].first) return false;
+            if (j > 0 && h[j - 1].key == h[j].key && first[j - 1] == first[j] && last[j - 1] == last[j]) return false;
+            for (size_t k = j + 1; k < nheld; ++k) {
+                if (held_kind(h[k]) == n.kind && h[k].first < last[j] && first[j] < h[k].last) return false;
+            }
+        }
+        for (size_t j = 0; j < nheld; ++j) {
+            if (first[j] < h[j].first) h[j].first = first[j];
+            if (last[j] > h[j].last) h[j].last = last[j];
+        }
+        return true;
     }
 
     // A fast path of commit (exact).  in_runs[q] is the latest epoch of an access of pipe q
