@@ -332,8 +332,11 @@ public:
         } else {
             compute(m0, n0, mm, nn, gm[static_cast<uint64_t>(m0) * orgN_ + n0], nullptr, 0, enAtomic != 0, loc);
         }
+        if constexpr (sync) pyasc_sim::kapi::order_scalar_waits(pyasc_sim::kapi::kPipeM, loc);
     }
-    // The current tile into a local tensor, baseM x baseN row-major.
+    // The current tile into a local tensor, baseM x baseN row-major.  Synchronous (the default, the reference's
+    // GetTensorC page: "同步等待C矩阵分片获取完成") it returns once the tile is in place, so later instructions of every
+    // pipe -- the vector op that consumes the tile -- are ordered after it, as for IterateAll<true>.
     template <bool sync = true>
     void GetTensorC(const LocalTensor<DstT> &c, uint8_t enAtomic = 0, bool enSequentialWrite = false,
                     pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
@@ -342,6 +345,7 @@ public:
         const int mm = std::min(t_.baseM, m_ - m0), nn = std::min(t_.baseN, n_ - n0);
         c.check(0, static_cast<int64_t>(t_.baseM) * t_.baseN, "Matmul::GetTensorC writes", loc);
         compute(m0, n0, mm, nn, GlobalTensor<DstT>(), &c, t_.baseN, enAtomic != 0, loc);
+        if constexpr (sync) pyasc_sim::kapi::order_scalar_waits(pyasc_sim::kapi::kPipeM, loc);
     }
 
 private:
