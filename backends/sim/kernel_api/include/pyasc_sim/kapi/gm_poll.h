@@ -36,11 +36,13 @@
 // ("same pipe with a data dependency needs PipeBarrier": copies on one pipe may overlap otherwise), and
 // a SetFlag / WaitFlag from MTE3 to S holds the scalar unit, which issues the flag's copy, until MTE3's
 // earlier copies are done.  So a fence -- PipeBarrier<PIPE_MTE3>, PipeBarrier<PIPE_ALL>, WaitFlag of an
-// MTE3_S event -- closes the core's segment when a DMA write to GM came before it, and a flag-sized DMA
-// write (one aligned 32-byte block, or an aligned 1 / 2 / 4 / 8-byte word) is a release of its bytes
-// when it has landed: at the core's current point when no DMA write to GM is pending since the last
-// fence, else at that fence's segment (the flag's own record moves there too); with a DMA write pending
-// and no fence before it nothing is released (the copies may land in any order).  A 32-byte flag's key
+// MTE3_S event -- followed by a DMA write to GM closes the core's segment right before that write (the
+// block's start counts as a fence), and a flag-sized DMA write (one aligned 32-byte block, or an aligned
+// 1 / 2 / 4 / 8-byte word) is a release of that segment, everything before the first DMA write since the
+// last fence, once it has landed; the flag's own record moves there too.  DMA writes after that point
+// are not published by it (the copies may land in any order).  When the core acquires something after
+// an unfenced DMA write the flag's record cannot move back past the acquire: until the next fence
+// nothing is released.  A 32-byte flag's key
 // covers the whole block, so a poll of any word in it acquires it while the block holds what was written.
 //
 // Bookkeeping per core: the newest kGmPollSlots (8) unflushed stores, invalidated lines, lines loaded
@@ -259,30 +261,34 @@ PYASC_SIM_POLL_NOSAN inline void gm_poll_flush(BlockState &b, uint64_t at, bool 
 }
 
 // A fence for DMA writes to GM (PipeBarrier<PIPE_MTE3> / <PIPE_ALL>, WaitFlag of an MTE3_S event): the
-// DMA writes before it have completed before anything the core issues after it.
+// DMA writes before it have completed before anything the core issues after it.  The fence's segment
+// closes at the core's next DMA write to GM (gm_poll_dma_write), so no segment is spent on a fence
+// without one.
 PYASC_SIM_POLL_NOSAN inline void gm_poll_dma_fence(BlockState &b) {
     if (!b.xrace) return;
     poll_settle(b);
-    if (!b.xdma_unfenced) return;
     b.xdma_unfenced = false;
-    b.xdma_fenced = true;
-    b.xdma_fence_seg = b.xseg++;  // what follows is a new segment: the fence's closes here
 }
 
 // A DMA write of GM [begin, end) at `loc` (DataCopy / DataCopyPad to GM), before it lands: recorded as a
-// write of `kind`; a flag-sized one is released when it has landed (poll_settle).
+// write of `kind`.  The first one since a fence (or the block's start) closes the segment there; a
+// flag-sized one is recorded in that segment and released at it when it has landed (poll_settle),
+// unless the core acquired something after an unfenced DMA write (its record cannot move back past
+// the acquire: it stays where it is, unpublished).
 PYASC_SIM_POLL_NOSAN inline void gm_poll_dma_write(BlockState &b, uint64_t begin, uint64_t end, const SrcLoc &loc,
                                                    uint32_t kind) {
     poll_settle(b);
+    if (!b.xdma_unfenced) {  // everything before this write is complete for the copies after it
+        b.xdma_unfenced = true;
+        b.xdma_fenced = true;
+        b.xdma_fence_seg = b.xseg++;
+    }
     const uint64_t n = end - begin;
-    const bool flag = (n == gm_poll::kDmaFlagBlock || n == 1 || n == 2 || n == 4 || n == 8) && begin % n == 0;
-    // copies before it may land after it (no fence since): it publishes what the last fence closed, or
-    // nothing without one
-    const bool publish = flag && (!b.xdma_unfenced || b.xdma_fenced);
-    const uint32_t segment = b.xdma_unfenced && publish ? b.xdma_fence_seg : b.xseg;
+    const bool publish = b.xdma_fenced && (n == gm_poll::kDmaFlagBlock || n == 1 || n == 2 || n == 4 || n == 8) &&
+                         begin % n == 0;
+    const uint32_t segment = publish ? b.xdma_fence_seg : b.xseg;
     record_site(b, begin, end, loc,
                 (gm_tag(b, kind) & ~PYASC_SIM_GM_SEGMENT_MASK) | std::min<uint32_t>(segment, PYASC_SIM_GM_SEGMENT_MASK));
-    b.xdma_unfenced = true;
     if (!publish) return;
     b.xdma_flag = {begin, end, __atomic_load_n(xrace_seq(), __ATOMIC_SEQ_CST) | 1u, segment};
     b.xdma_flag_set = true;
