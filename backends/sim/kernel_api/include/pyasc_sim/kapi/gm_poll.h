@@ -42,8 +42,8 @@
 // last fence, once it has landed; the flag's own record moves there too.  DMA writes after that point
 // are not published by it (the copies may land in any order).  When the core acquires something after
 // an unfenced DMA write the flag's record cannot move back past the acquire: until the next fence
-// nothing is released.  A 32-byte flag's key
-// covers the whole block, so a poll of any word in it acquires it while the block holds what was written.
+// nothing is released.  A 32-byte flag's key covers the whole block, so a poll of any word in it
+// acquires it while the block holds what was written.
 //
 // Bookkeeping per core: the newest kGmPollSlots (8) unflushed stores, invalidated lines, lines loaded
 // since a whole-cache invalidate, polled words' last values (a spin loop that sees the same value again
