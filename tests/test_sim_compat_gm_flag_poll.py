@@ -95,3 +95,18 @@ def test_a_read_before_the_wait_is_a_race(binary):
 def test_a_write_after_the_publication_is_a_race(binary):
     msg = race(binary, 3)
     assert f"at {marked_line(SRC, 'late-write')} and block 1 read it at {marked_line(SRC, 'bad-read')}" in msg, msg
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2], ids=["writer-stores", "reader-invalidates", "reader-polls"])
+def test_past_the_flag_tables_limit_nothing_is_reported(binary, mode):
+    """Eight more lines than the flag tables keep (kGmPollSlots) on the writer or the readers: the flag
+    is still published and acquired (the oldest entry is released at once / every line counts as
+    invalidated / the oldest last poll is dropped unrecorded), so the correct kernel runs clean."""
+    blocks = 3
+    x, xd, work, y, flags = buffers(blocks, 40 + mode)
+    scratch = pyasc.zeros((blocks * 8 * FLAG_STRIDE,), dtype="int64", device="sim")
+    launch_synced(binary.function("flag_past_the_slots"), blocks, (xd, work, y, flags, scratch, 11, mode))
+    np.testing.assert_array_equal(y.numpy(), 2 * x)
+    assert flags.numpy()[0] == 11
+    if mode == 0:
+        np.testing.assert_array_equal(scratch.numpy()[: 8 * FLAG_STRIDE: FLAG_STRIDE], 11 + np.arange(8))

@@ -27,12 +27,38 @@
 // event numbered before, before every event numbered after), and a raw load is settled at the core's
 // next GM access, sync call or flush -- after the load happened -- with the word's value then and the
 // value before the load (either may be the one the load saw: both are acquired, never one it could not
-// have seen).  Bookkeeping per core: the last 8 unflushed stores, 8 invalidated lines, 8 polled words'
-// last values (a spin loop that sees the same value again adds no event) and last polls.
+// have seen).
+//
+// Flags written by DMA.  A DataCopy / DataCopyPad to GM goes to GM directly (the DataCacheCleanAndInvalid
+// page: the DMA unit has no cache coherence problem), so a flag word it writes is published once the copy
+// has landed, and the poller's invalidate + load above observes it.  What it orders is only what had
+// completed before the flag's copy started: PipeBarrier waits for the earlier instructions of a pipe
+// ("same pipe with a data dependency needs PipeBarrier": copies on one pipe may overlap otherwise), and
+// a SetFlag / WaitFlag from MTE3 to S holds the scalar unit, which issues the flag's copy, until MTE3's
+// earlier copies are done.  So a fence -- PipeBarrier<PIPE_MTE3>, PipeBarrier<PIPE_ALL>, WaitFlag of an
+// MTE3_S event -- followed by a DMA write to GM closes the core's segment right before that write (the
+// block's start counts as a fence), and a flag-sized DMA write (one aligned 32-byte block, or an aligned
+// 1 / 2 / 4 / 8-byte word) is a release of that segment, everything before the first DMA write since the
+// last fence, once it has landed; the flag's own record moves there too.  DMA writes after that point
+// are not published by it (the copies may land in any order).  When the core acquires something after
+// an unfenced DMA write the flag's record cannot move back past the acquire: until the next fence
+// nothing is released.  A 32-byte flag's key covers the whole block, so a poll of any word in it
+// acquires it while the block holds what was written.
+//
+// Bookkeeping per core: the newest kGmPollSlots (8) unflushed stores, invalidated lines, lines loaded
+// since a whole-cache invalidate, polled words' last values (a spin loop that sees the same value again
+// adds no event) and last polls (PollRing, state.h).  Past the limit nothing is reported that would not
+// be reported with more slots (a missed race is possible): the oldest unflushed store is released early
+// (its write-back publishes nothing more on hardware: a write-back has no documented line order for the
+// stores after it), a ninth invalidated line makes every line count as invalidated until loaded once, the
+// oldest line loaded since a whole-cache invalidate may count as invalidated again, the oldest last poll
+// is dropped unrecorded, and a forgotten last value only adds an event.
 #ifndef PYASC_SIM_KAPI_GM_POLL_H_
 #define PYASC_SIM_KAPI_GM_POLL_H_
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "pyasc_sim/kapi/state.h"
 
@@ -53,6 +79,7 @@ inline uint64_t xrace_next_seq() { return __atomic_add_fetch(xrace_seq(), 2u, __
 namespace gm_poll {
 
 constexpr uint64_t kLine = 64;  // the data cache's line (DataCacheCleanAndInvalid page)
+constexpr uint64_t kDmaFlagBlock = 32;  // a DataCopy's data block: a DMA-written flag block
 
 // The key of a published (address, size, value): apart from xcore.h's keys (addresses + k << 48).
 PYASC_SIM_POLL_NOSAN inline uint64_t mix(uint64_t x) {
@@ -73,64 +100,81 @@ PYASC_SIM_POLL_NOSAN inline uint64_t word(uint64_t addr, uint32_t n) {
     return v;
 }
 
-PYASC_SIM_POLL_NOSAN inline void event(BlockState &b, uint32_t kind, uint64_t k, uint64_t seq) {
-    b.writes.push_back({k, seq, nullptr, kind, gm_tag(b, PYASC_SIM_GM_EVENT)});
-    ++b.xseg;  // what follows is a new segment of this core (and no two events share one)
+// The key of a DMA-written 32-byte flag block at addr (32-byte aligned) as GM holds it now.
+PYASC_SIM_POLL_NOSAN inline uint64_t block_key(uint64_t addr) {
+    uint64_t h = 0;
+    for (uint64_t i = 0; i < kDmaFlagBlock; i += 8) h = mix(h ^ word(addr + i, 8));
+    return key(addr, static_cast<uint32_t>(kDmaFlagBlock), h);
 }
 
-// An acquire of (addr, n, value) unless this core's last poll of the word saw the same value.
+// An event of this core in segment `segment` (the current one: what follows is a new segment, and no
+// two events share one; an earlier one: a DMA flag's release at its fence).
+PYASC_SIM_POLL_NOSAN inline void event_at(BlockState &b, uint32_t kind, uint64_t k, uint64_t seq, uint32_t segment) {
+    const uint32_t tag = gm_tag(b, PYASC_SIM_GM_EVENT);
+    b.writes.push_back({k, seq, nullptr, kind,
+                        (tag & ~PYASC_SIM_GM_SEGMENT_MASK) | std::min<uint32_t>(segment, PYASC_SIM_GM_SEGMENT_MASK)});
+    if (segment >= b.xseg) b.xseg = segment + 1;
+    // a DMA write to GM before an acquire and no fence since: a later flag's record cannot move back to
+    // the last fence (it would cross the acquire)
+    if (kind == PYASC_SIM_GM_EVENT_ACQUIRE && b.xdma_unfenced) b.xdma_fenced = false;
+}
+PYASC_SIM_POLL_NOSAN inline void event(BlockState &b, uint32_t kind, uint64_t k, uint64_t seq) {
+    event_at(b, kind, k, seq, b.xseg);
+}
+
+// A release of the scalar store s (its value as GM holds it now).
+PYASC_SIM_POLL_NOSAN inline void release(BlockState &b, const BlockState::PollStore &s) {
+    event(b, PYASC_SIM_GM_EVENT_RELEASE, key(s.addr, s.n, word(s.addr, s.n)), s.seq);
+}
+
+// An acquire of (addr, n, value) unless this core's last poll of the word saw the same value; with it
+// an acquire of the word's 32-byte block as GM holds it (a flag block written by DMA).
 PYASC_SIM_POLL_NOSAN inline void acquire(BlockState &b, uint64_t addr, uint32_t n, uint64_t value) {
     BlockState::PollSeen *slot = nullptr;
-    for (uint32_t i = 0; i < b.xseen_n; ++i) {
-        if (b.xseen[i].addr == addr) slot = &b.xseen[i];
+    for (BlockState::PollSeen &s : b.xseen) {
+        if (s.addr == addr) slot = &s;
     }
     if (slot != nullptr && slot->value == value) return;
     if (slot == nullptr) {
-        slot = &b.xseen[b.xseen_n < BlockState::kPollSlots ? b.xseen_n++ : (b.xseen_next++ % BlockState::kPollSlots)];
-        slot->addr = addr;
+        BlockState::PollSeen dropped;  // its last value is forgotten: its next poll adds an event
+        b.xseen.push({addr, value}, &dropped);
+    } else {
+        slot->value = value;
     }
-    slot->value = value;
     event(b, PYASC_SIM_GM_EVENT_ACQUIRE, key(addr, n, value), xrace_next_seq());
+    event(b, PYASC_SIM_GM_EVENT_ACQUIRE, block_key(addr / kDmaFlagBlock * kDmaFlagBlock), xrace_next_seq());
 }
 
 // Whether a load at addr is the first of its line since this core invalidated it (consumes that).
 PYASC_SIM_POLL_NOSAN inline bool take_fresh(BlockState &b, uint64_t addr) {
     const uint64_t line = addr / kLine;
-    for (uint32_t i = 0; i < b.xfresh_n; ++i) {
-        if (b.xfresh[i] == line) {
-            b.xfresh[i] = b.xfresh[--b.xfresh_n];
+    for (uint32_t i = 0; i < b.xfresh.n; ++i) {
+        if (b.xfresh.at[i] == line) {
+            b.xfresh.erase(i);
             return true;
         }
     }
     if (!b.xfresh_all) return false;
-    for (uint32_t i = 0; i < b.xused_n; ++i) {
-        if (b.xused[i] == line) return false;
+    for (const uint64_t used : b.xused) {
+        if (used == line) return false;
     }
-    if (b.xused_n == BlockState::kPollSlots) {
-        b.xfresh_all = false;  // more lines than tracked: later ones count as cached (reported, never missed)
-        return false;
-    }
-    b.xused[b.xused_n++] = line;
+    uint64_t dropped;  // more lines than tracked: the oldest may count as invalidated again (never reported)
+    b.xused.push(line, &dropped);
     return true;
 }
 
 // Keeps the read record of a poll of [addr, addr + n) as the word's latest, replacing (dropping) the
-// previous poll of the same word; the oldest kept word is recorded when a ninth needs a slot.
+// previous poll of the same word; past kGmPollSlots words the oldest is dropped unrecorded.
 PYASC_SIM_POLL_NOSAN inline void keep(BlockState &b, uint64_t addr, uint32_t n, const SrcLoc &loc) {
     const BlockState::PollRead r{addr, n, loc.file, loc.line, gm_tag(b, PYASC_SIM_GM_READ)};
-    for (uint32_t i = 0; i < b.xlast_n; ++i) {
-        if (b.xlast[i].addr == addr && b.xlast[i].n == n) {
-            b.xlast[i] = r;
+    for (BlockState::PollRead &k : b.xlast) {
+        if (k.addr == addr && k.n == n) {
+            k = r;
             return;
         }
     }
-    if (b.xlast_n == BlockState::kPollSlots) {
-        const BlockState::PollRead old = b.xlast[0];
-        for (uint32_t i = 1; i < b.xlast_n; ++i) b.xlast[i - 1] = b.xlast[i];
-        --b.xlast_n;
-        record_site(b, old.addr, old.addr + old.n, SrcLoc(old.file, old.line), old.tag);
-    }
-    b.xlast[b.xlast_n++] = r;
+    BlockState::PollRead dropped;  // whether it saw the value or not is unknown: no record (never reported)
+    b.xlast.push(r, &dropped);
 }
 
 }  // namespace gm_poll
@@ -138,40 +182,47 @@ PYASC_SIM_POLL_NOSAN inline void keep(BlockState &b, uint64_t addr, uint32_t n, 
 // The block ends: the last poll of each word is recorded (gm_poll::keep).
 PYASC_SIM_POLL_NOSAN inline void poll_end(BlockState &b) {
     poll_settle(b);
-    for (uint32_t i = 0; i < b.xlast_n; ++i) {
-        const BlockState::PollRead &r = b.xlast[i];
-        record_site(b, r.addr, r.addr + r.n, SrcLoc(r.file, r.line), r.tag);
-    }
-    b.xlast_n = 0;
+    for (const BlockState::PollRead &r : b.xlast) record_site(b, r.addr, r.addr + r.n, SrcLoc(r.file, r.line), r.tag);
+    b.xlast.clear();
 }
 
-// A raw load polled earlier (gm_poll_load) is settled: its acquire, then its read record.
+// What happened before this call is settled: a raw load polled earlier (gm_poll_load) acquires, then
+// its read is kept; a DMA flag write (gm_poll_dma_write), landed by now, is released.
 PYASC_SIM_POLL_NOSAN inline void poll_settle(BlockState &b) {
     if (!b.xpoll_pending) return;
     b.xpoll_pending = false;
-    const BlockState::PollLoad &l = b.xpoll;
-    const uint64_t now = gm_poll::word(l.addr, l.n);
-    gm_poll::acquire(b, l.addr, l.n, l.before);
-    if (now != l.before) gm_poll::acquire(b, l.addr, l.n, now);
-    gm_poll::keep(b, l.addr, l.n, SrcLoc(l.file, l.line));
+    if (b.xdma_flag_set) {
+        b.xdma_flag_set = false;
+        const BlockState::PollDma &d = b.xdma_flag;
+        const uint32_t n = static_cast<uint32_t>(d.end - d.begin);
+        const uint64_t k = n == gm_poll::kDmaFlagBlock ? gm_poll::block_key(d.begin)
+                                                       : gm_poll::key(d.begin, n, gm_poll::word(d.begin, n));
+        gm_poll::event_at(b, PYASC_SIM_GM_EVENT_RELEASE, k, d.seq, d.segment);
+    }
+    if (b.xpoll_load) {
+        b.xpoll_load = false;
+        const BlockState::PollLoad &l = b.xpoll;
+        const uint64_t now = gm_poll::word(l.addr, l.n);
+        gm_poll::acquire(b, l.addr, l.n, l.before);
+        if (now != l.before) gm_poll::acquire(b, l.addr, l.n, now);
+        gm_poll::keep(b, l.addr, l.n, SrcLoc(l.file, l.line));
+    }
 }
 
 // A scalar GM store of n bytes at addr (SetValue, a raw store), before it lands: a release candidate.
+// Past kGmPollSlots unflushed stores the oldest is released now.
 PYASC_SIM_POLL_NOSAN inline void gm_poll_store(BlockState &b, uint64_t addr, uint32_t n) {
     if (!b.xrace || n > 8) return;
     const uint64_t seq = __atomic_load_n(xrace_seq(), __ATOMIC_SEQ_CST) | 1u;
-    for (uint32_t i = 0; i < b.xpub_n; ++i) {
-        if (b.xpub[i].addr == addr) {
-            b.xpub[i].n = n;
-            b.xpub[i].seq = seq;
+    for (BlockState::PollStore &s : b.xpub) {
+        if (s.addr == addr) {
+            s.n = n;
+            s.seq = seq;
             return;
         }
     }
-    if (b.xpub_n == BlockState::kPollSlots) {  // the oldest unflushed store is forgotten (never released)
-        for (uint32_t i = 1; i < b.xpub_n; ++i) b.xpub[i - 1] = b.xpub[i];
-        --b.xpub_n;
-    }
-    b.xpub[b.xpub_n++] = {addr, n, seq};
+    BlockState::PollStore dropped;
+    if (b.xpub.push({addr, n, seq}, &dropped)) gm_poll::release(b, dropped);
 }
 
 // DataCacheCleanAndInvalid of GM lines: [at, the end of its line), or the whole cache (`whole`).
@@ -180,34 +231,68 @@ PYASC_SIM_POLL_NOSAN inline void gm_poll_flush(BlockState &b, uint64_t at, bool 
     if (!b.xrace) return;
     poll_settle(b);
     const uint64_t end = (at / gm_poll::kLine + 1) * gm_poll::kLine;
-    uint32_t kept = 0;
-    for (uint32_t i = 0; i < b.xpub_n; ++i) {
-        const BlockState::PollStore s = b.xpub[i];
+    for (uint32_t i = 0; i < b.xpub.n;) {
+        const BlockState::PollStore s = b.xpub.at[i];
         if (whole || (s.addr >= at && s.addr + s.n <= end)) {
-            gm_poll::event(b, PYASC_SIM_GM_EVENT_RELEASE, gm_poll::key(s.addr, s.n, gm_poll::word(s.addr, s.n)), s.seq);
+            gm_poll::release(b, s);
+            b.xpub.erase(i);
         } else {
-            b.xpub[kept++] = s;
+            ++i;
         }
     }
-    b.xpub_n = kept;
     if (whole) {
         b.xfresh_all = true;
-        b.xfresh_n = 0;
-        b.xused_n = 0;
+        b.xfresh.clear();
+        b.xused.clear();
         return;
     }
     const uint64_t line = at / gm_poll::kLine;
-    for (uint32_t i = 0; i < b.xfresh_n; ++i) {
-        if (b.xfresh[i] == line) return;
+    for (const uint64_t fresh : b.xfresh) {
+        if (fresh == line) return;
     }
-    if (b.xfresh_n == BlockState::kPollSlots) {
-        for (uint32_t i = 1; i < b.xfresh_n; ++i) b.xfresh[i - 1] = b.xfresh[i];
-        --b.xfresh_n;
+    uint64_t dropped;
+    if (b.xfresh.push(line, &dropped) && !b.xfresh_all) {  // more lines than tracked: all count as invalidated
+        b.xfresh_all = true;
+        b.xused.clear();
     }
-    b.xfresh[b.xfresh_n++] = line;
-    for (uint32_t i = 0; i < b.xused_n; ++i) {  // a line loaded since a whole-cache flush is fresh again
-        if (b.xused[i] == line) b.xused[i] = b.xused[--b.xused_n];
+    for (uint32_t i = 0; i < b.xused.n; ++i) {  // a line loaded since a whole-cache flush is fresh again
+        if (b.xused.at[i] == line) b.xused.erase(i--);
     }
+}
+
+// A fence for DMA writes to GM (PipeBarrier<PIPE_MTE3> / <PIPE_ALL>, WaitFlag of an MTE3_S event): the
+// DMA writes before it have completed before anything the core issues after it.  The fence's segment
+// closes at the core's next DMA write to GM (gm_poll_dma_write), so no segment is spent on a fence
+// without one.
+PYASC_SIM_POLL_NOSAN inline void gm_poll_dma_fence(BlockState &b) {
+    if (!b.xrace) return;
+    poll_settle(b);
+    b.xdma_unfenced = false;
+}
+
+// A DMA write of GM [begin, end) at `loc` (DataCopy / DataCopyPad to GM), before it lands: recorded as a
+// write of `kind`.  The first one since a fence (or the block's start) closes the segment there; a
+// flag-sized one is recorded in that segment and released at it when it has landed (poll_settle),
+// unless the core acquired something after an unfenced DMA write (its record cannot move back past
+// the acquire: it stays where it is, unpublished).
+PYASC_SIM_POLL_NOSAN inline void gm_poll_dma_write(BlockState &b, uint64_t begin, uint64_t end, const SrcLoc &loc,
+                                                   uint32_t kind) {
+    poll_settle(b);
+    if (!b.xdma_unfenced) {  // everything before this write is complete for the copies after it
+        b.xdma_unfenced = true;
+        b.xdma_fenced = true;
+        b.xdma_fence_seg = b.xseg++;
+    }
+    const uint64_t n = end - begin;
+    const bool publish = b.xdma_fenced && (n == gm_poll::kDmaFlagBlock || n == 1 || n == 2 || n == 4 || n == 8) &&
+                         begin % n == 0;
+    const uint32_t segment = publish ? b.xdma_fence_seg : b.xseg;
+    record_site(b, begin, end, loc,
+                (gm_tag(b, kind) & ~PYASC_SIM_GM_SEGMENT_MASK) | std::min<uint32_t>(segment, PYASC_SIM_GM_SEGMENT_MASK));
+    if (!publish) return;
+    b.xdma_flag = {begin, end, __atomic_load_n(xrace_seq(), __ATOMIC_SEQ_CST) | 1u, segment};
+    b.xdma_flag_set = true;
+    b.xpoll_pending = true;
 }
 
 // A raw scalar load of n bytes at addr from `file`:`line`, before it happens.  Returns true when it is
@@ -218,6 +303,7 @@ PYASC_SIM_POLL_NOSAN inline bool gm_poll_load(BlockState &b, uint64_t addr, uint
     poll_settle(b);
     if (n > 8 || !gm_poll::take_fresh(b, addr)) return false;
     b.xpoll = {addr, n, gm_poll::word(addr, n), file, line};
+    b.xpoll_load = true;
     b.xpoll_pending = true;
     return true;
 }

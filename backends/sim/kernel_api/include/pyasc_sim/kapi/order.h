@@ -33,6 +33,7 @@ inline void order_wait_flag(int event, int id, bool last, const SrcLoc &loc) {
     race().wait_flag(event, id, last);
     int src = -1, dst = -1;
     race_event_pipes(event, src, dst);
+    if (src == kPipeMTE3 && dst == kPipeS) gm_poll_dma_fence(blk());  // the scalar unit waits for MTE3's copies
     blk().tl.wait_flag(event, id, dst, cost::kFlagSyncCycles, loc.file, loc.line);
 }
 // The Mmad / Fixpipe unit-flag handshake (unitFlag 0b11): M -> FIX (slot 0) and FIX -> M (slot 1) edges on
@@ -42,6 +43,7 @@ inline void order_unit_flag_wait(int event, int slot) { race().unit_flag_wait(ev
 // PipeBarrier<PIPE_ALL>: every pipe waits for every pipe.
 inline void order_barrier_all(const SrcLoc &loc) {
     race().barrier_all();
+    gm_poll_dma_fence(blk());  // DMA writes to GM before it have landed (gm-cross-core-race, gm_poll.h)
     blk().tl.barrier_all(cost::kBarrierCycles, loc.file, loc.line);
 }
 // A synchronous API waits for pipe p (Matmul::IterateAll<true> into a local C): every pipe goes on after p.
@@ -51,6 +53,7 @@ inline void order_scalar_waits(int p, const SrcLoc &loc) {
 }
 // PipeBarrier<p>: pipe p finishes its own work (program order on one pipe: no race edge needed).
 inline void order_barrier_pipe(int p, const SrcLoc &loc) {
+    if (p == kPipeMTE3) gm_poll_dma_fence(blk());  // DMA writes to GM before it have landed (gm_poll.h)
     blk().tl.wait_until(p, 0.0, cost::kBarrierCycles, loc.file, loc.line);
 }
 // EnQue / FreeTensor: what the publishing side (its pipe `p` on the timeline) did so far.

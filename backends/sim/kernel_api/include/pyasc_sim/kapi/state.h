@@ -149,6 +149,34 @@ struct VecRegs {
     uint8_t va_set = 0;              // bit r: VAr was written
 };
 
+// The newest kGmPollSlots entries of one of gm_poll.h's per-core tables (kernel API README, "GM flag
+// polling": what happens past the limit).  push() drops the oldest entry when the ring is full and
+// hands it back; erase() keeps the others in age order.
+constexpr uint32_t kGmPollSlots = 8;
+template <typename T>
+struct PollRing {
+    T at[kGmPollSlots] = {};
+    uint32_t n = 0;
+    bool full() const { return n == kGmPollSlots; }
+    T *begin() { return at; }
+    T *end() { return at + n; }
+    // Appends v; returns true (the dropped oldest entry in *dropped) when the ring was full.
+    bool push(const T &v, T *dropped) {
+        const bool was_full = full();
+        if (was_full) {
+            *dropped = at[0];
+            erase(0);
+        }
+        at[n++] = v;
+        return was_full;
+    }
+    void erase(uint32_t i) {
+        for (uint32_t j = i + 1; j < n; ++j) at[j - 1] = at[j];
+        --n;
+    }
+    void clear() { n = 0; }
+};
+
 struct BlockState {
     PyascSimBlockContext *ctx = nullptr;
     const char *kernel = "kernel";
@@ -230,9 +258,11 @@ struct BlockState {
     bool xmute = false;
     uint32_t xseg = 0;
     // gm_poll.h: hand-written GM flag polling -- this core's scalar stores not yet written back (release
-    // candidates), the lines it invalidated and not yet loaded, the last value it polled per word, and a
-    // raw load to settle at its next GM access
-    static constexpr uint32_t kPollSlots = 8;
+    // candidates), the lines it invalidated and not yet loaded, the last value it polled per word, the
+    // latest poll per word, each the newest kGmPollSlots (PollRing); a raw load to settle at its next GM
+    // access; and the DMA side: a small DMA write to GM to publish when it has landed, whether a DMA
+    // write to GM since the last fence (PipeBarrier<PIPE_MTE3 / PIPE_ALL>, WaitFlag MTE3_S) is pending,
+    // and the segment that fence closed
     struct PollStore {
         uint64_t addr;
         uint32_t n;
@@ -248,14 +278,6 @@ struct BlockState {
         const char *file;
         unsigned line;
     };
-    PollStore xpub[kPollSlots] = {};
-    uint64_t xfresh[kPollSlots] = {};  // invalidated lines (SINGLE_CACHE_LINE)
-    uint64_t xused[kPollSlots] = {};   // lines loaded since a whole-cache invalidate (xfresh_all)
-    PollSeen xseen[kPollSlots] = {};
-    uint32_t xpub_n = 0, xfresh_n = 0, xused_n = 0, xseen_n = 0, xseen_next = 0;
-    bool xfresh_all = false;
-    bool xpoll_pending = false;
-    PollLoad xpoll = {};
     struct PollRead {  // the latest poll of a word: its read record, written when the block ends
         uint64_t addr;
         uint32_t n;
@@ -263,8 +285,24 @@ struct BlockState {
         unsigned line;
         uint32_t tag;
     };
-    PollRead xlast[kPollSlots] = {};
-    uint32_t xlast_n = 0;
+    struct PollDma {  // a DMA write of a flag-sized GM range, published (released) once it has landed
+        uint64_t begin, end, seq;
+        uint32_t segment;
+    };
+    PollRing<PollStore> xpub;
+    PollRing<uint64_t> xfresh;  // invalidated lines (SINGLE_CACHE_LINE)
+    PollRing<uint64_t> xused;   // lines loaded since a whole-cache invalidate (xfresh_all)
+    PollRing<PollSeen> xseen;
+    PollRing<PollRead> xlast;
+    bool xfresh_all = false;
+    bool xpoll_pending = false;  // xpoll and / or xdma_flag wait to be settled (poll_settle)
+    bool xpoll_load = false;
+    PollLoad xpoll = {};
+    bool xdma_flag_set = false;
+    PollDma xdma_flag = {};
+    bool xdma_unfenced = false;  // a DMA write to GM no fence has completed yet
+    bool xdma_fenced = false;    // xdma_fence_seg is set
+    uint32_t xdma_fence_seg = 0;
     // raw_gm.h: the record its last raw load / store extended, the allocation extent its bounds
     // check last verified, and a window of device memory known to be written (initcheck)
     size_t raw_last[2] = {~size_t{0}, ~size_t{0}};
@@ -558,6 +596,7 @@ inline uint32_t gm_tag(const BlockState &b, uint32_t kind) {
 
 inline void record_site(BlockState &b, uint64_t begin, uint64_t end, const SrcLoc &loc, uint32_t tag);
 inline void poll_settle(BlockState &b);  // gm_poll.h
+inline void gm_poll_dma_write(BlockState &b, uint64_t begin, uint64_t end, const SrcLoc &loc, uint32_t kind);
 
 // Records that the instruction at `loc` read global memory [begin, end) (gm-cross-core-race).
 inline void record_read(uint64_t begin, uint64_t end, const SrcLoc &loc) {
@@ -567,8 +606,8 @@ inline void record_read(uint64_t begin, uint64_t end, const SrcLoc &loc) {
 }
 
 // Records that the instruction at `loc` wrote global memory [begin, end) (and, for initcheck,
-// that those bytes now hold data).
-inline void record_write(uint64_t begin, uint64_t end, const SrcLoc &loc) {
+// that those bytes now hold data); `dma`: a DMA copy to GM (DataCopy / DataCopyPad), not a scalar store.
+inline void record_write(uint64_t begin, uint64_t end, const SrcLoc &loc, bool dma = false) {
     BlockState &b = blk();
     if (!b.checks || end <= begin) return;
     gm_mark_written(begin, end);
@@ -578,6 +617,10 @@ inline void record_write(uint64_t begin, uint64_t end, const SrcLoc &loc) {
     const uint32_t kind = b.atomic_op != 0 ? PYASC_SIM_GM_ATOMIC : (b.gm_scalar ? PYASC_SIM_GM_SCALAR : 0u);
     b.gm_dirty = b.gm_dirty || b.gm_scalar;
     b.gm_stored = b.gm_stored || b.gm_scalar;
+    if (dma && kind == 0 && b.xrace) {
+        gm_poll_dma_write(b, begin, end, loc, kind);  // a flag a poller may observe (gm_poll.h)
+        return;
+    }
     record_site(b, begin, end, loc, gm_tag(b, kind));
 }
 

@@ -141,7 +141,7 @@ public:
         if (!write && b.gm_uninit != nullptr) check_initialised(p, count, what, loc);
         const uint64_t a = reinterpret_cast<uintptr_t>(p);
         if (write) {
-            pyasc_sim::kapi::record_write(a, a + count * sizeof(T), loc);
+            pyasc_sim::kapi::record_write(a, a + count * sizeof(T), loc, !b.gm_scalar);
         } else if (b.xrace && std::strstr(what, "write") == nullptr) {  // bounds checks of writes come here too
             pyasc_sim::kapi::record_read(a, a + count * sizeof(T), loc);
         }
@@ -171,7 +171,7 @@ public:
             // check bounds without recording whole elements, then record the exact bytes
             check(first, last - first, false, what, loc);
             const uint64_t a = reinterpret_cast<uintptr_t>(addr_) + byte_offset;
-            pyasc_sim::kapi::record_write(a, a + bytes, loc);
+            pyasc_sim::kapi::record_write(a, a + bytes, loc, !b.gm_scalar);
         } else {
             check(first, last - first, false, what, loc);
         }
@@ -182,7 +182,7 @@ public:
     void sim_record(uint64_t byte_offset, uint64_t bytes, const pyasc_sim::kapi::SrcLoc &loc) const {
         if (!pyasc_sim::kapi::blk().checks) return;
         const uint64_t a = reinterpret_cast<uintptr_t>(addr_) + byte_offset;
-        pyasc_sim::kapi::record_write(a, a + bytes, loc);
+        pyasc_sim::kapi::record_write(a, a + bytes, loc, !pyasc_sim::kapi::blk().gm_scalar);
     }
 
 private:

@@ -177,3 +177,49 @@ extern "C" __global__ __aicore__ void flag_broadcast_bad(GM_ADDR x, GM_ADDR work
     }
     DataCopy(yGm[b * kTile], t, kTile);
 }
+
+// flag_broadcast_setvalue past the per-core limit of the race check's flag tables (kGmPollSlots, 8; kernel
+// API README "GM flag polling"), each core touching 8 more lines of its own `scratch` (one int64 per
+// 64-byte line, nobody else's): mode 0 the writer stores the flag, then 8 scratch words, then writes the
+// whole data cache back; mode 1 the readers invalidate the flag's line, then 8 scratch lines, then poll
+// the flag; mode 2 the readers poll the flag, then load 8 invalidated scratch lines, in each iteration.
+// All three are correct: no report, y = 2 * x.
+extern "C" __global__ __aicore__ void flag_past_the_slots(GM_ADDR x, GM_ADDR work, GM_ADDR y, GM_ADDR flags,
+                                                          GM_ADDR scratch, uint64_t val, uint32_t mode)
+{
+    TPipe pipe;
+    constexpr uint32_t kMore = 8;
+    const uint32_t n = GetBlockNum() * kTile, b = GetBlockIdx();
+    GlobalTensor<float> xGm, workGm, yGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), n);
+    workGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(work), n);
+    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), n);
+    GlobalTensor<uint64_t> flagGm, mine;
+    flagGm.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t *>(flags), kFlagStride);
+    mine.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t *>(scratch) + b * kMore * kFlagStride, kMore * kFlagStride);
+    if (b == 0) {
+        scaled_copy(pipe, workGm, xGm, n, 2.0f);
+        flagGm.SetValue(0, val);
+        if (mode == 0) {
+            for (uint32_t i = 0; i < kMore; ++i) mine.SetValue(i * kFlagStride, val + i);
+            DataCacheCleanAndInvalid<uint64_t, CacheLine::ENTIRE_DATA_CACHE, DcciDst::CACHELINE_OUT>(flagGm);
+        } else {
+            DataCacheCleanAndInvalid<uint64_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(flagGm);
+        }
+    } else {
+        uint64_t seen = 0, sum = 0;
+        do {
+            DataCacheCleanAndInvalid<uint64_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(flagGm);
+            if (mode == 2) seen = flagGm.GetValue(0);
+            for (uint32_t i = 0; i < kMore; ++i) {
+                GlobalTensor<uint64_t> line = mine[i * kFlagStride];
+                DataCacheCleanAndInvalid<uint64_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(line);
+                if (mode == 2) sum += line.GetValue(0);
+            }
+            if (mode != 2) seen = flagGm.GetValue(0);
+        } while (seen != val);
+        (void)sum;
+    }
+    TPipe pipe2;
+    scaled_copy(pipe2, yGm[b * kTile], workGm[b * kTile], kTile, 1.0f);
+}

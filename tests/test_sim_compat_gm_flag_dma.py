@@ -1,0 +1,69 @@
+"""GM flags published by DMA (a DataCopy of a 32-byte UB flag block, or a DataCopyPad of one word, to
+GM, as SHMEM-style and MC2 kernels do) and polled by other blocks through the data cache
+(DataCacheCleanAndInvalid + GetValue until the value appears) order what the writer's copies put in GM
+before the flag's copy started -- after PipeBarrier<PIPE_MTE3>, PipeBarrier<PIPE_ALL> or an MTE3_S
+SetFlag / WaitFlag -- before what the pollers do next (gm-cross-core-race, kapi/gm_poll.h): our kernels
+in that style run clean with checks on and match NumPy; without the fence, or with data copied after
+it, the race is reported. Kernels: backends/sim/kernel_api/tests/kernels/compat/gm_flag_dma_idioms.cpp."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pyasc
+import pyasc_acl
+from ascendc_kernels import launch_synced, load, marked_line
+
+SRC = "compat/gm_flag_dma_idioms.cpp"
+TILE = 64
+FLAG_WORDS = 8  # int32 per flag block (32 bytes)
+
+
+@pytest.fixture(scope="module")
+def binary():
+    return load(SRC)
+
+
+def buffers(blocks: int, seed: int):
+    x = np.random.default_rng(seed).standard_normal(blocks * TILE).astype(np.float32)
+    work = pyasc.zeros((blocks * TILE,), dtype="float32", device="sim")
+    y = pyasc.zeros((blocks * TILE,), dtype="float32", device="sim")
+    flags = pyasc.zeros((FLAG_WORDS,), dtype="int32", device="sim")
+    return x, pyasc.tensor(x, device="sim"), work, y, flags
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2], ids=["barrier-mte3", "mte3-s-flag", "barrier-all"])
+@pytest.mark.parametrize("pad,word", [(0, 0), (0, 5), (1, 2)], ids=["block", "block-word5", "pad-word"])
+@pytest.mark.parametrize("blocks", [2, 5])
+def test_a_dma_published_flag_orders_the_fenced_data(binary, mode, pad, word, blocks):
+    x, xd, work, y, flags = buffers(blocks, 10 * mode + blocks)
+    for val in (7, 9):  # a second launch waits for the next value
+        launch_synced(binary.function("dma_flag_broadcast"), blocks, (xd, work, y, flags, val, mode, pad, word))
+        np.testing.assert_array_equal(y.numpy(), 2 * x)
+        assert flags.numpy()[word] == val
+
+
+def race(binary, mode: int) -> str:
+    x, xd, work, y, flags = buffers(2, 99)
+    pyasc.synchronize("sim")
+    stream = pyasc.current_stream("sim")
+    pyasc_acl.launch(binary.function("dma_flag_broadcast"), 2, (xd, work, y, flags, 3, mode, 0, 0), stream=stream)
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    msg = info.value.message
+    assert "sanitizer check 'gm-cross-core-race' failed at " in msg, msg
+    assert "kernel dma_flag_broadcast block 1: " in msg, msg
+    return msg
+
+
+def test_a_dma_flag_without_the_fence_does_not_publish_the_data(binary):
+    msg = race(binary, 3)
+    # the flag publishes what the core did before its first DMA copy to GM since the last fence (the
+    # block's start): not the data copied right before it
+    assert f"at {marked_line(SRC, 'unfenced')} and block 1 read it at {marked_line(SRC, 'poller-read')}" in msg, msg
+
+
+def test_data_copied_after_the_fence_is_not_published_by_the_flag(binary):
+    msg = race(binary, 4)
+    assert f"at {marked_line(SRC, 'after-fence')} and block 1 read it at {marked_line(SRC, 'poller-read')}" in msg, msg
