@@ -48,9 +48,9 @@ extern "C" __global__ __aicore__ void local_uninit(GM_ADDR z, uint32_t n)
     GlobalTensor<float> gz;
     gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), n);
     LocalTensor<float> t = buf.Get<float>();
-    Adds(t, t, 1.0f, n);  // BAD(local-uninit-read)
+    Adds(t, t, 1.0f, n);  // computes on never-written UB: taint (kapi/vector_taint.h)
     PipeBarrier<PIPE_ALL>();
-    DataCopy(gz, t, n);
+    DataCopy(gz, t, n);  // BAD(local-uninit-read)
 }
 
 // Writes z through its workspace-style round trip: GM written by the kernel, then read back.

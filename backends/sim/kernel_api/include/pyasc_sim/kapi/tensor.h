@@ -540,9 +540,8 @@ public:
         pyasc_sim::kapi::local_flush_pending_before_source(b, loc);
         const int64_t u = pyasc_sim::kapi::local_vec_first_unwritten(b, k, off, n);
         if (u >= 0) {
-            // an elementwise instruction carries never-written lanes as taint (kapi/vector_taint.h);
-            // a source no instruction wrote a sector of is reported at the read
-            if (b.vtaint_on && pyasc_sim::kapi::local_any_written(b, k, off, n)) {
+            // an elementwise instruction carries never-written lanes as taint (kapi/vector_taint.h)
+            if (b.vtaint_on) {
                 b.vtaint_hit = true;
                 return;
             }

@@ -128,14 +128,13 @@ inline void check_operand(const LocalTensor<T> &t, const char *api, const char *
     }
     // as for count forms (LocalTensor::vec_init_read): the first block read, and some block of each
     // repeat, must have been written (a full mask over a partly filled repeat reads ignored lanes);
-    // in an elementwise instruction (vtaint_on) a miss is taint (kapi/vector_taint.h) unless no block
-    // the instruction reads was written at all, which is reported at the first miss
+    // in an elementwise instruction (vtaint_on) a miss is taint (kapi/vector_taint.h)
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     const bool taint = b.vtaint_on;
     const int k = t.kind();
     const uint64_t base = t.mem_offset(b);
     const int64_t esz = static_cast<int64_t>(sizeof(T));
-    bool first = true, anyWritten = false;
+    bool first = true;
     int64_t miss = -1;
     for (uint32_t r = 0; r < repeats; ++r) {
         int64_t some = -1;
@@ -153,18 +152,12 @@ inline void check_operand(const LocalTensor<T> &t, const char *api, const char *
             }
             if (some < 0) some = at;
         }
-        anyWritten = anyWritten || any;
         if (!any && some >= 0) {
             if (!taint) t.init_read(some, 32, api, loc, elems * esz, 0);
             if (miss < 0) miss = some;
         }
     }
-    if (miss < 0) return;
-    if (anyWritten) {
-        b.vtaint_hit = true;
-    } else {
-        t.init_read(miss, 32, api, loc, elems * esz, 0);
-    }
+    if (miss >= 0) b.vtaint_hit = true;
 }
 
 template <typename F>

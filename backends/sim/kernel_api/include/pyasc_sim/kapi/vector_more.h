@@ -412,14 +412,13 @@ inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
     const int64_t nsrc = static_cast<int64_t>(repeatTime) * 8;
     src.check_aligned("Brcb", "src", loc);
     // elementwise (dst block j of repeat r from source element r * 8 + j): never-written source
-    // sectors are taint (kapi/vector_taint.h) unless none of the read was written
+    // sectors are taint (kapi/vector_taint.h)
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     std::vector<int64_t> tainted;  // source elements in never-written sectors
     if (b.checks && nsrc > 0) {
         src.check_access(b, 0, nsrc * static_cast<int64_t>(sizeof(T)), LocalTensor<T>::kReadSpan, "Brcb reads", loc);
         const uint64_t at = src.mem_offset(b), bytes = static_cast<uint64_t>(nsrc) * sizeof(T);
         if (pyasc_sim::kapi::local_first_unwritten(b, src.kind(), at, bytes) >= 0) {
-            if (!pyasc_sim::kapi::local_any_written(b, src.kind(), at, bytes)) src.init_read(0, static_cast<int64_t>(bytes), "Brcb reads", loc);
             for (int64_t i = 0; i < nsrc; ++i) {
                 if (sim_detail::vtaint_src(b, src, at, i)) tainted.push_back(i);
             }

@@ -13,8 +13,9 @@
 // a DMA out of UB (DataCopy / DataCopyPad to GM or L1 read every sector they move), a scalar
 // read (GetValue), and every instruction not listed above (reductions, Compare / Select,
 // Gather, the sorts, local -> local DataCopy, ...), which still need their sources written as
-// before.  A source of which no sector was written at all is still reported at the read: the
-// instruction computes nothing from data the kernel wrote.  The taint is computed only when the
+// before.  This holds also for a source of which no sector was written: Catlass epilogues split a
+// tile into column slices, and a slice past the real columns reads only never-written data (a row
+// broadcast of scales copied in for the real columns only).  The taint is computed only when the
 // old check would have reported (no cost on a clean read); reads the old check passed (a partly
 // filled repeat read whole) still mark the whole destination written.
 #ifndef PYASC_SIM_KAPI_VECTOR_TAINT_H_
