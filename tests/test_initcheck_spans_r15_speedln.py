@@ -24,7 +24,7 @@ def kernels():
 
 
 @pytest.mark.parametrize("mode,tag,what,unwritten", [
-    (0, "span-gap", "Adds 1536 bytes at UB offset", 512),
+    (0, "span-gap", "DataCopy reads 1536 bytes at UB offset", 512),  # the Adds result's lanes from the gap
     (1, "span-past-end", "DataCopy reads 1056 bytes at UB offset", 1024),
     (2, "span-before-start", "DataCopy reads 992 bytes at UB offset", 32)])
 def test_a_read_next_to_written_ranges_still_fails(kernels, mode, tag, what, unwritten):

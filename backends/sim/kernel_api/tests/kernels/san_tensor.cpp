@@ -48,9 +48,9 @@ extern "C" __global__ __aicore__ void local_uninit(GM_ADDR z, uint32_t n)
     GlobalTensor<float> gz;
     gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), n);
     LocalTensor<float> t = buf.Get<float>();
-    Adds(t, t, 1.0f, n);  // BAD(local-uninit-read)
+    Adds(t, t, 1.0f, n);  // computes on never-written UB: taint (kapi/vector_taint.h)
     PipeBarrier<PIPE_ALL>();
-    DataCopy(gz, t, n);
+    DataCopy(gz, t, n);  // BAD(local-uninit-read)
 }
 
 // Writes z through its workspace-style round trip: GM written by the kernel, then read back.
@@ -88,7 +88,7 @@ extern "C" __global__ __aicore__ void local_uninit_tail(GM_ADDR z, uint32_t mode
     pipe.InitBuffer(bufIn, n * sizeof(float));
     pipe.InitBuffer(bufOut, n * sizeof(float));
     GlobalTensor<float> gz;
-    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), n / 2);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), n);
     LocalTensor<float> in = bufIn.Get<float>();
     LocalTensor<float> out = bufOut.Get<float>();
     Duplicate(out, 0.0f, n);
@@ -101,9 +101,9 @@ extern "C" __global__ __aicore__ void local_uninit_tail(GM_ADDR z, uint32_t mode
     }
     PipeBarrier<PIPE_V>();
     if (mode == 0) {
-        Adds(out, in, 1.0f, n);  // BAD(uninit-tail-count)
+        Adds(out, in, 1.0f, n);  // lanes 64.. computed from never-written UB: taint
     } else if (mode == 2) {
-        Adds(out, in, 1.0f, static_cast<uint64_t>(64), 2, {1, 1, 8, 8});  // BAD(uninit-tail-repeat)
+        Adds(out, in, 1.0f, static_cast<uint64_t>(64), 2, {1, 1, 8, 8});  // repeat 2: taint
     } else if (mode == 3) {
         Adds(out, in, 1.0f, static_cast<uint64_t>(32), 1, {1, 2, 8, 8});  // 4 blocks, every other one
     } else if (mode == 4) {
@@ -112,6 +112,10 @@ extern "C" __global__ __aicore__ void local_uninit_tail(GM_ADDR z, uint32_t mode
     PipeBarrier<PIPE_ALL>();
     if (mode == 1) {
         DataCopy(gz, in, n / 2);  // BAD(uninit-tail-copy)
+    } else if (mode == 0) {
+        DataCopy(gz, out, n);  // BAD(uninit-tail-count)
+    } else if (mode == 2) {
+        DataCopy(gz, out, n);  // BAD(uninit-tail-repeat)
     } else {
         DataCopy(gz, out, n / 2);
     }

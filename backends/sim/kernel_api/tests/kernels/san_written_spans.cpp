@@ -11,7 +11,8 @@ constexpr uint32_t kFloats = 512;  // 2 KiB of UB
 }  // namespace
 
 // mode 0: [0, 512) and [1024, 1536) bytes written, a vector read of [0, 1536) (its repeat at 512 no
-//         instruction wrote);
+//         instruction wrote: taint, kapi/vector_taint.h), then a DMA read of the vector result (the
+//         lanes computed from the gap, inside the range just marked written);
 // mode 1: [0, 512) then [512, 1024) written (touching: one range), a DMA read of [0, 1056) (one
 //         sector past it);
 // mode 2: [64, 1024) then [256, 768) written (overlapping), a DMA read of [32, 1024) (one sector
@@ -41,7 +42,9 @@ extern "C" __global__ __aicore__ void written_spans(GM_ADDR z, uint32_t mode)
     }
     PipeBarrier<PIPE_ALL>();
     if (mode == 0) {
-        Adds(out, in, 1.0f, 384);  // BAD(span-gap)
+        Adds(out, in, 1.0f, 384);
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(gz, out, 384);  // BAD(span-gap)
     } else if (mode == 1) {
         DataCopy(gz, in, 264);  // BAD(span-past-end)
     } else if (mode == 2) {

@@ -21,25 +21,7 @@
 #include "pyasc_sim/kapi/state.h"
 #include "pyasc_sim/kapi/tensor.h"
 
-namespace pyasc_sim {
-namespace kapi {
-
-// Marks the whole 32-byte sectors of [offset, offset + bytes) of memory `kind` unwritten again,
-// and forgets the known-written spans (BlockState::wspan) that overlap them.
-inline void local_mark_unwritten(BlockState &b, int kind, uint64_t offset, uint64_t bytes) {
-    if (kind < 0 || b.written[kind] == nullptr || bytes == 0) return;
-    const uint64_t first = (offset + 31) / 32;
-    const uint64_t last = std::min<uint64_t>((offset + bytes) / 32, (b.capacity[kind] + 31) / 32);
-    if (first >= last) return;
-    for (BlockState::WrittenSpan &r : b.wspan) {
-        if (r.kind == kind && first * 32 < r.hi && r.lo < last * 32) r.kind = -1;
-    }
-    uint8_t *w = b.written[kind];
-    for (uint64_t s = first; s < last; ++s) w[s / 8] = static_cast<uint8_t>(w[s / 8] & ~(1u << (s % 8)));
-}
-
-}  // namespace kapi
-}  // namespace pyasc_sim
+// local_mark_unwritten: state.h (shared with the vector taint, kapi/vector_taint.h).
 
 namespace AscendC {
 namespace sim_detail {

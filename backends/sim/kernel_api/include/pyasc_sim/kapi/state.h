@@ -227,6 +227,11 @@ struct BlockState {
     uint64_t pend_off = 0, pend_bytes = 0;
     const char *pend_file = nullptr;  // the instruction's source line: a source access of
     unsigned pend_line = 0;           // another line belongs to a later instruction
+    // The vector taint (kapi/vector_taint.h): while an elementwise vector instruction checks its
+    // operands (vtaint_on), a source with a never-written repeat but some written sector is noted
+    // (vtaint_hit) instead of reported; the instruction then leaves the destination lanes computed
+    // from never-written source sectors unwritten.
+    bool vtaint_on = false, vtaint_hit = false;
     uint8_t *gm_uninit = nullptr;
     uint64_t gm_uninit_base = 0, gm_uninit_span = 0;
     unsigned alloc_next = 0;
@@ -746,6 +751,27 @@ inline void local_mark_written(BlockState &b, int kind, uint64_t offset, uint64_
 }
 inline void local_mark_written(int kind, uint64_t offset, uint64_t bytes) {
     local_mark_written(blk(), kind, offset, bytes);
+}
+// Marks the whole 32-byte sectors of [offset, offset + bytes) of memory `kind` unwritten again (the
+// taint of the cube and vector paths: data computed from never-written data), and forgets the
+// known-written spans (BlockState::wspan) that overlap them.
+inline void local_mark_unwritten(BlockState &b, int kind, uint64_t offset, uint64_t bytes) {
+    if (kind < 0 || b.written[kind] == nullptr || bytes == 0) return;
+    const uint64_t first = (offset + 31) / 32;
+    const uint64_t last = std::min<uint64_t>((offset + bytes) / 32, (b.capacity[kind] + 31) / 32);
+    if (first >= last) return;
+    for (BlockState::WrittenSpan &r : b.wspan) {
+        if (r.kind == kind && first * 32 < r.hi && r.lo < last * 32) r.kind = -1;
+    }
+    uint8_t *w = b.written[kind];
+    for (uint64_t s = first; s < last; ++s) w[s / 8] = static_cast<uint8_t>(w[s / 8] & ~(1u << (s % 8)));
+}
+// Whether the 32-byte sector holding byte `offset` of memory `kind` was written (true when
+// unchecked or past the memory: bounds checks report that).
+inline bool local_sector_written(const BlockState &b, int kind, uint64_t offset) {
+    if (kind < 0 || b.written[kind] == nullptr || offset >= b.capacity[kind]) return true;
+    const uint64_t s = offset / 32;
+    return ((b.written[kind][s / 8] >> (s % 8)) & 1u) != 0;
 }
 
 inline void local_flush_pending(BlockState &b) {

@@ -552,7 +552,14 @@ public:
         }
         pyasc_sim::kapi::local_flush_pending_before_source(b, loc);
         const int64_t u = pyasc_sim::kapi::local_vec_first_unwritten(b, k, off, n);
-        if (u >= 0) report_uninit(u, bytes, 0, api, loc);
+        if (u >= 0) {
+            // an elementwise instruction carries never-written lanes as taint (kapi/vector_taint.h)
+            if (b.vtaint_on) {
+                b.vtaint_hit = true;
+                return;
+            }
+            report_uninit(u, bytes, 0, api, loc);
+        }
     }
 
 private:

@@ -18,6 +18,7 @@
 #include "pyasc_sim/kapi/params.h"
 #include "pyasc_sim/kapi/simd.h"
 #include "pyasc_sim/kapi/tensor.h"
+#include "pyasc_sim/kapi/vector_taint.h"
 
 namespace AscendC {
 
@@ -126,25 +127,37 @@ inline void check_operand(const LocalTensor<T> &t, const char *api, const char *
         if (m.test(i) && i / o.epb < kMaxBlocks) used[i / o.epb] = true;
     }
     // as for count forms (LocalTensor::vec_init_read): the first block read, and some block of each
-    // repeat, must have been written (a full mask over a partly filled repeat reads ignored lanes)
+    // repeat, must have been written (a full mask over a partly filled repeat reads ignored lanes);
+    // in an elementwise instruction (vtaint_on) a miss is taint (kapi/vector_taint.h)
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    const bool taint = b.vtaint_on;
     const int k = t.kind();
+    const uint64_t base = t.mem_offset(b);
     const int64_t esz = static_cast<int64_t>(sizeof(T));
     bool first = true;
+    int64_t miss = -1;
     for (uint32_t r = 0; r < repeats; ++r) {
         int64_t some = -1;
         bool any = false;
         for (uint32_t j = 0; j < kMaxBlocks && !any; ++j) {
             if (!used[j]) continue;
             const int64_t at = o.off(r, j * static_cast<uint32_t>(o.epb)) * esz;
+            any = pyasc_sim::kapi::local_any_written(b, k, base + static_cast<uint64_t>(at), 32);
             if (first) {
-                t.init_read(at, 32, api, loc, elems * esz, 0);
                 first = false;
+                if (!any) {
+                    if (!taint) t.init_read(at, 32, api, loc, elems * esz, 0);
+                    miss = at;
+                }
             }
             if (some < 0) some = at;
-            any = pyasc_sim::kapi::local_any_written(k, t.mem_offset() + static_cast<uint64_t>(at), 32);
         }
-        if (!any && some >= 0) t.init_read(some, 32, api, loc, elems * esz, 0);
+        if (!any && some >= 0) {
+            if (!taint) t.init_read(some, 32, api, loc, elems * esz, 0);
+            if (miss < 0) miss = some;
+        }
     }
+    if (miss >= 0) b.vtaint_hit = true;
 }
 
 template <typename F>
@@ -189,9 +202,13 @@ inline void binary_count(const char *api, const LocalTensor<T> &dst, const Local
     } else {
         pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();  // one lookup for the three operands
         count = check_count(count, api, loc);
-        check_operand(bs, dst, api, "dst", count, loc);
-        check_operand(bs, s0, api, "src0", count, loc);
-        check_operand(bs, s1, api, "src1", count, loc);
+        {
+            VecTaintScope taint(bs);
+            check_operand(bs, dst, api, "dst", count, loc);
+            check_operand(bs, s0, api, "src0", count, loc);
+            check_operand(bs, s1, api, "src1", count, loc);
+        }
+        if (bs.vtaint_hit) vtaint_count(bs, dst, s0, s1, count);
     }
     pyasc_sim::simd::map2(dst.ptr(), s0.ptr(), s1.ptr(), count, f);
     pyasc_sim::kapi::charge(b != nullptr ? *b : pyasc_sim::kapi::blk(), pyasc_sim::kapi::kPipeV,
@@ -205,9 +222,21 @@ inline void binary_repeat(const char *api, const LocalTensor<T> &dst, const Loca
     constexpr int64_t e = 32 / sizeof(T);
     const Opnd od{p.dstBlkStride, p.dstRepStride, e}, o0{p.src0BlkStride, p.src0RepStride, e},
         o1{p.src1BlkStride, p.src1RepStride, e};
-    check_operand(dst, api, "dst", od, repeats, m, loc);
-    check_operand(s0, api, "src0", o0, repeats, m, loc);
-    check_operand(s1, api, "src1", o1, repeats, m, loc);
+    pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();
+    {
+        VecTaintScope taint(bs);
+        check_operand(dst, api, "dst", od, repeats, m, loc);
+        check_operand(s0, api, "src0", o0, repeats, m, loc);
+        check_operand(s1, api, "src1", o1, repeats, m, loc);
+    }
+    if (bs.vtaint_hit) {
+        const uint64_t a0 = s0.mem_offset(bs), a1 = s1.mem_offset(bs);
+        vtaint_apply(bs, dst, [&](auto emit) {
+            for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) {
+                emit(od.off(r, i), vtaint_src(bs, s0, a0, o0.off(r, i)) || vtaint_src(bs, s1, a1, o1.off(r, i)));
+            });
+        });
+    }
     T *d = dst.ptr();
     const T *a = s0.ptr();
     const T *b = s1.ptr();
@@ -235,8 +264,12 @@ inline int64_t unary_count_operands(const pyasc_sim::kapi::BlockState *b, const 
     if (b != nullptr) return count < 0 ? 0 : count;
     pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();  // one lookup for both operands
     count = check_count(count, api, loc);
-    check_operand(bs, dst, api, "dst", count, loc);
-    check_operand(bs, src, api, "src", count, loc);
+    {
+        VecTaintScope taint(bs);
+        check_operand(bs, dst, api, "dst", count, loc);
+        check_operand(bs, src, api, "src", count, loc);
+    }
+    if (bs.vtaint_hit) vtaint_count(bs, dst, src, count);
     return count;
 }
 
@@ -255,8 +288,18 @@ inline void unary_repeat(const char *api, const LocalTensor<D> &dst, const Local
                          uint8_t repeats, const UnaryRepeatParams &p, double factor, const SrcLoc &loc, F f) {
     const Opnd od{p.dstBlkStride, p.dstRepStride, static_cast<int64_t>(32 / sizeof(D))},
         os{p.srcBlkStride, p.srcRepStride, static_cast<int64_t>(32 / sizeof(S))};
-    check_operand(dst, api, "dst", od, repeats, m, loc);
-    check_operand(src, api, "src", os, repeats, m, loc);
+    pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();
+    {
+        VecTaintScope taint(bs);
+        check_operand(dst, api, "dst", od, repeats, m, loc);
+        check_operand(src, api, "src", os, repeats, m, loc);
+    }
+    if (bs.vtaint_hit) {
+        const uint64_t as = src.mem_offset(bs);
+        vtaint_apply(bs, dst, [&](auto emit) {
+            for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) { emit(od.off(r, i), vtaint_src(bs, src, as, os.off(r, i))); });
+        });
+    }
     D *d = dst.ptr();
     const S *a = src.ptr();
     if (m.prefix() && od.blk == 1 && os.blk == 1) {
@@ -828,8 +871,13 @@ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Rou
         PYASC_SIM_CAST_CHECK(T, U);
         PYASC_SIM_CAST_RUN_CHECK(T, U, round_mode, loc);
         if (sim_detail::has_cast_fast<T, U>(round_mode) && !pyasc_sim::simd::overlap(dst.ptr(), count, src.ptr(), count)) {
-            sim_detail::check_operand(dst, "Cast", "dst", count, loc);
-            sim_detail::check_operand(src, "Cast", "src", count, loc);
+            pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+            {
+                sim_detail::VecTaintScope taint(b);
+                sim_detail::check_operand(b, dst, "Cast", "dst", count, loc);
+                sim_detail::check_operand(b, src, "Cast", "src", count, loc);
+            }
+            if (b.vtaint_hit) sim_detail::vtaint_count(b, dst, src, count);
             sim_detail::cast_fast(dst.ptr(), src.ptr(), count, round_mode);
             pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(
                                                                  sim_detail::repeats_of(count, std::max(sizeof(T), sizeof(U))), 1.0));

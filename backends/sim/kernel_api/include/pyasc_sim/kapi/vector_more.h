@@ -409,12 +409,32 @@ inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
                  const BrcbRepeatParams &p, PYASC_SIM_LOC) {
     PYASC_SIM_DTYPE_CHECK(Brcb, T);
     constexpr int64_t e = 32 / sizeof(T);
+    const int64_t nsrc = static_cast<int64_t>(repeatTime) * 8;
     src.check_aligned("Brcb", "src", loc);
-    src.check(0, static_cast<int64_t>(repeatTime) * 8, "Brcb reads", loc);
+    // elementwise (dst block j of repeat r from source element r * 8 + j): never-written source
+    // sectors are taint (kapi/vector_taint.h)
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    std::vector<int64_t> tainted;  // source elements in never-written sectors
+    if (b.checks && nsrc > 0) {
+        src.check_access(b, 0, nsrc * static_cast<int64_t>(sizeof(T)), LocalTensor<T>::kReadSpan, "Brcb reads", loc);
+        const uint64_t at = src.mem_offset(b), bytes = static_cast<uint64_t>(nsrc) * sizeof(T);
+        if (pyasc_sim::kapi::local_first_unwritten(b, src.kind(), at, bytes) >= 0) {
+            for (int64_t i = 0; i < nsrc; ++i) {
+                if (sim_detail::vtaint_src(b, src, at, i)) tainted.push_back(i);
+            }
+        }
+    }
     dst.check_aligned("Brcb", "dst", loc);
     if (repeatTime > 0) {
         dst.check(0, (static_cast<int64_t>(repeatTime) - 1) * p.dstRepStride * e + 7 * p.dstBlkStride * e + e,
                   "Brcb writes", loc);
+    }
+    if (!tainted.empty()) {
+        const uint64_t base = dst.mem_offset(b);
+        for (int64_t i : tainted) {
+            const int64_t blkAt = (i / 8) * p.dstRepStride * e + (i % 8) * p.dstBlkStride * e;
+            pyasc_sim::kapi::local_mark_unwritten(b, dst.kind(), base + static_cast<uint64_t>(blkAt) * sizeof(T), 32);
+        }
     }
     for (int64_t r = 0; r < repeatTime; ++r) {
         for (int64_t j = 0; j < 8; ++j) {

@@ -1,8 +1,9 @@
 // A Catlass-style pipeline stage that owns its events: the constructor sets each ping-pong event once, every
 // step waits for its buffer's event and sets it again, and the destructor waits for both -- as Catlass's
 // BlockMmad / BlockEpilogue do (NPUKernelBench level3).  y[i] = x[i] * 2 + 1 over `count` floats in tiles of
-// `tile`; a `tile` larger than what CopyIn wrote makes the vector step read UB no instruction wrote, the failure
-// whose report must survive the destructor's wait while the block unwinds (kernel API README, "Sanitizer").
+// `tile`; a `tile` larger than what CopyIn wrote makes the vector step compute on UB no instruction wrote and the
+// store move those lanes to GM, the failure whose report must survive the destructor's wait while the block
+// unwinds (kernel API README, "Sanitizer"; the vector steps carry the lanes as taint, kapi/vector_taint.h).
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -38,7 +39,7 @@ public:
         SetFlag<HardEvent::V_MTE2>(ev);
         SetFlag<HardEvent::V_MTE3>(ev);
         WaitFlag<HardEvent::V_MTE3>(ev);
-        DataCopy(y, out_[id_], copied);
+        DataCopy(y, out_[id_], tile);  // `tile` lanes: past `copied`, computed from never-written UB
         SetFlag<HardEvent::MTE3_V>(ev);
         id_ ^= 1u;
     }
