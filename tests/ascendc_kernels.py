@@ -84,6 +84,21 @@ def launch_synced(function, num_blocks: int, args) -> None:
     pyasc.synchronize("sim")
 
 
+def launch_failing(function, num_blocks: int, args) -> str:
+    """One launch on the current stream that must fail when synchronised: the message of its
+    AclKernelError (the device synchronised before, for the inputs' fills)."""
+    import pyasc
+    import pyasc_acl
+    import pytest
+
+    pyasc.synchronize("sim")
+    stream = pyasc.current_stream("sim")
+    pyasc_acl.launch(function, num_blocks, args, stream=stream)
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    return info.value.message
+
+
 def on_sim(array):
     """A sim-device copy of a NumPy array (made contiguous first), as a kernel argument."""
     import numpy as np

@@ -12,7 +12,7 @@ import pyasc
 import pyasc_acl
 import pyasc_sim
 
-from ascendc_kernels import ASCENDC_DIR, f32_arg, on_sim
+from ascendc_kernels import ASCENDC_DIR, f32_arg, launch_synced, on_sim
 
 SRC = ASCENDC_DIR / "compat" / "raw_acc_val.cpp"
 
@@ -22,12 +22,6 @@ def kernels():
     return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
 
 
-def _run(fn, args, blocks=1):
-    pyasc.synchronize("sim")
-    pyasc_acl.launch(fn, blocks, args)
-    pyasc.synchronize("sim")
-
-
 @pytest.mark.parametrize("rows, cols, blocks", [(5, 64, 2), (7, 40, 3), (3, 256, 1)])
 def test_untemplated_get_acc_val_gives_the_float_sum_bits(kernels, rows, cols, blocks):
     rng = np.random.default_rng(rows * cols)
@@ -35,7 +29,7 @@ def test_untemplated_get_acc_val_gives_the_float_sum_bits(kernels, rows, cols, b
     y = pyasc.zeros((rows * cols,), dtype="float32", device="sim")
     rstd = pyasc.zeros((max(rows, 8),), dtype="float32", device="sim")
     eps = 1e-5
-    _run(kernels.function("raw_acc_rms_norm"), (on_sim(x), y, rstd, rows, cols, f32_arg(eps)), blocks)
+    launch_synced(kernels.function("raw_acc_rms_norm"), blocks, (on_sim(x), y, rstd, rows, cols, f32_arg(eps)))
     want_r = 1 / np.sqrt((x.astype(np.float64) ** 2).mean(-1) + eps)
     np.testing.assert_allclose(rstd.numpy()[:rows], want_r, rtol=2e-6)
     np.testing.assert_allclose(y.numpy().reshape(rows, cols), x * want_r[:, None], rtol=2e-6, atol=1e-6)
@@ -46,7 +40,7 @@ def test_untemplated_get_reduce_repeat_sum_spr_holds_the_half_bits_and_zeros_abo
     x = np.zeros(256, np.float16)
     x[:n] = (np.arange(n) % 7 - 3) / 4  # quarters: the half sum is exact
     out = pyasc.zeros((4,), dtype="int64", device="sim")
-    _run(kernels.function("raw_acc_half"), (on_sim(x), out, n))
+    launch_synced(kernels.function("raw_acc_half"), 1, (on_sim(x), out, n))
     want_bits = int(np.array([x[:n].astype(np.float64).sum()], np.float16).view(np.uint16)[0])
     raw, via_template = out.numpy()[:2].tolist()
     assert raw == want_bits  # the half in the low 16 bits, nothing above
