@@ -1,9 +1,8 @@
 """float32 softmax batches in two UB buffers (kernels/softmax.cpp BatchInOutput): x stays in its VECIN
-buffer, x - max, its exp and e * (1 / sum) are computed in the output buffer. The host gives them
-FLOAT_SOFTMAX_L1_CHUNK when it holds two rows (a batch that stays in L1: two (., 1024) rows), else
-FLOAT_SOFTMAX_BATCH_CHUNK (the two-buffer batch's UB budget: two (., 4096) rows). The launch must
-carry that chunk, run clean with the sanitizer on (UB capacity and bounds, initcheck, pipe races),
-and give the bytes the one-row path gives; log_softmax and 16-bit softmax keep their chunk."""
+buffer, x - max, its exp and e * (1 / sum) are computed in the output buffer, so the host gives them
+FLOAT_SOFTMAX_BATCH_CHUNK (eight (., 1024) rows per batch instead of four). The launch must carry
+that chunk, run clean with the sanitizer on (UB capacity and bounds, initcheck, pipe races), and give
+the bytes the one-row path gives; log_softmax and 16-bit softmax keep their chunk."""
 
 from __future__ import annotations
 
@@ -35,9 +34,8 @@ def test_float_batches_use_the_larger_chunk_and_keep_the_bits(monkeypatch, shape
         host[4, 7] = -np.inf
     x = pyasc.tensor(host, device="sim")
     batched, chunk = _launch(monkeypatch, "softmax", x, batched=True)
-    expect_chunk = nn.FLOAT_SOFTMAX_L1_CHUNK if shape[1] <= 1024 else nn.FLOAT_SOFTMAX_BATCH_CHUNK
-    assert chunk == expect_chunk
-    assert chunk // shape[1] >= 2  # a batch of whole rows
+    assert chunk == nn.FLOAT_SOFTMAX_BATCH_CHUNK
+    assert chunk // shape[1] > nn.SOFTMAX_BATCH_CHUNK // shape[1]  # more rows per batch than before
     alone, chunk_alone = _launch(monkeypatch, "softmax", x, batched=False)
     assert chunk_alone // shape[1] <= 1
     assert batched.tobytes() == alone.tobytes()

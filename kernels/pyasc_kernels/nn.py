@@ -46,20 +46,6 @@ SOFTMAX_BATCH_CHUNK = CHUNK
 #: (DMA, queue, flags, Exp), checked with the sanitizer on, serves twice the rows. Rows are computed
 #: alone: the results do not depend on it (bit for bit).
 FLOAT_SOFTMAX_BATCH_CHUNK = 2 * SOFTMAX_BATCH_CHUNK
-#: float32 softmax batches of rows that fit it twice take this chunk instead (round 22): a batch of
-#: 2048 elements (two (., 1024) rows, 8 KiB per buffer) keeps the batch's five vector passes (ReduceMax,
-#: x - max, Exp, ReduceSum, the scale) in the 48 KiB L1 instead of streaming 32 KiB tiles through L2
-#: (the CPU-debug driver, (4096, 1024) float32, checks off: ~8% less CPU per launch than 8192, checks
-#: on the same within noise; backends/sim/README.md "Round 22 (p22n)"). Wider rows take
-#: FLOAT_SOFTMAX_BATCH_CHUNK as before (two or more rows of up to 4096 elements). Rows are computed
-#: alone: the results do not depend on it (bit for bit).
-FLOAT_SOFTMAX_L1_CHUNK = 2048
-
-
-def _float_softmax_chunk(cols: int) -> int:
-    """The batch chunk of a float32 softmax: FLOAT_SOFTMAX_L1_CHUNK for rows it holds twice, else
-    FLOAT_SOFTMAX_BATCH_CHUNK (the UB budget of its two-buffer batch)."""
-    return FLOAT_SOFTMAX_L1_CHUNK if 2 * cols <= FLOAT_SOFTMAX_L1_CHUNK else FLOAT_SOFTMAX_BATCH_CHUNK
 
 
 def _rows_split(device: Any, rows: int, cols: int) -> tuple[int, int]:
@@ -123,8 +109,7 @@ def softmax_kernel(name: str):
         d = x._data
         dtype = d.dtype
         # (the chunk constants too: a measurement may change them between calls)
-        key = (dtype, d.shape, axis, device, SOFTMAX_BATCH_CHUNK, FLOAT_SOFTMAX_BATCH_CHUNK,
-               FLOAT_SOFTMAX_L1_CHUNK) \
+        key = (dtype, d.shape, axis, device, SOFTMAX_BATCH_CHUNK, FLOAT_SOFTMAX_BATCH_CHUNK) \
             if type(axis) is int else None
         plan = plans.get(key) if key is not None and d.contiguous else None
         if plan is not None and _own():
@@ -145,7 +130,7 @@ def softmax_kernel(name: str):
         rows = rt.size_of(shape) // cols
         out = rt.new_tensor(src._data.shape, dtype, device)
         blocks, per_core = _rows_split(device, rows, cols)
-        batch_chunk = _float_softmax_chunk(cols) if dtype == dt.float32 and name == "softmax" else SOFTMAX_BATCH_CHUNK
+        batch_chunk = FLOAT_SOFTMAX_BATCH_CHUNK if dtype == dt.float32 and name == "softmax" else SOFTMAX_BATCH_CHUNK
         fields = dict(rows=rows, cols=cols, rowsPerCore=per_core, chunk=_batch_chunk(cols, batch_chunk))
         kname = f"{name}_{rt.DTYPE_NAMES[dtype]}"
         if nd and src is x and key is not None and _own():  # the last axis of a contiguous x
