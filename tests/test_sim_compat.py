@@ -46,17 +46,6 @@ def test_arch_defines_reject_unknown_soc_and_core():
         pyasc_sim.compile(COMPAT / "arch_macros.cpp", core="gpu")
 
 
-def test_sdk_header_the_simulator_lacks_names_the_api(tmp_path):
-    inc = pyasc_sim.get_include()
-    if os.path.isfile(os.path.join(inc, "pyasc_sim", "kapi", "matmul.h")):
-        pytest.skip("this build has the Matmul high-level API")
-    src = tmp_path / "mm.cpp"
-    src.write_text('#include "kernel_operator.h"\n#include "lib/matmul_intf.h"\n'
-                   'extern "C" __global__ __aicore__ void mm(GM_ADDR a) {}\n')
-    with pytest.raises(pyasc_sim.KernelCompileError, match="simulator lacks this Ascend C high-level API.*Matmul"):
-        pyasc_sim.compile(src)
-
-
 # ---- point 5: C++ the NPU compiler accepts --------------------------------------------------------
 
 
