@@ -34,7 +34,8 @@ def tiling_tensor(t) -> pyasc.Tensor:
 
 @pytest.mark.parametrize("m, n, k, cores, bias", [(64, 64, 32, 1, False), (100, 70, 48, 8, True),
                                                   (256, 96, 40, 4, True), (17, 300, 16, 6, False),
-                                                  (16, 256, 256, 1, False)])  # base K limited by L0B
+                                                  (16, 256, 256, 1, False),  # base K limited by L0B
+                                                  (40, 70, 32, 1, True)])  # one core's tile = the whole matrix
 def test_matmul_iterate_all_over_cores(kernels, m, n, k, cores, bias):
     rng = np.random.default_rng(m * n + k)
     a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
@@ -70,6 +71,10 @@ def test_matmul_tiling_layout_and_errors():
     assert list(raw[:11]) == [t.usedCoreNum, 128, 256, 64, 64, t.singleCoreM, t.singleCoreN, 64, t.baseM, t.baseN,
                               t.baseK]
     assert t.usedCoreNum == math.ceil(128 / t.singleCoreM) * math.ceil(256 / t.singleCoreN) <= 4
+    # a core's tile never exceeds the matrix (a kernel that never trims its tail reads nothing past A / B);
+    # the base blocks stay 16-aligned
+    t = hl_tiling.matmul_tiling(40, 70, 32)
+    assert (t.singleCoreM, t.singleCoreN, t.baseM, t.baseN, t.usedCoreNum) == (40, 70, 48, 80, 1)
     with pytest.raises(ArgumentError, match="m must be a positive int, got 0"):
         hl_tiling.matmul_tiling(0, 16, 16)
     with pytest.raises(ArgumentError, match="does not fit L0A/L0B"):

@@ -92,12 +92,14 @@ def matmul_tiling(m: int, n: int, k: int, *, core_num: int = 1, a_dtype: str = "
             cores_n *= 2
         else:
             break
-    single_m = _ceil_div(_ceil_div(m, cores_m), 16) * 16
-    single_n = _ceil_div(_ceil_div(n, cores_n), 16) * 16
+    # a core's tile is 16-aligned but never larger than the matrix (singleCoreM <= M, singleCoreN <= N, as
+    # the host tiling gives): a kernel that never trims its tail then reads no row / column past A / B
+    single_m = min(m, _ceil_div(_ceil_div(m, cores_m), 16) * 16)
+    single_n = min(n, _ceil_div(_ceil_div(n, cores_n), 16) * 16)
     used = _ceil_div(m, single_m) * _ceil_div(n, single_n)
     size_a, size_c = _ITEMSIZE[a_dtype], max(_ITEMSIZE[c_dtype], 4)
-    bm = base_m or min(128, single_m)
-    bn = base_n or min(256 if size_c * 128 * 256 <= L0C_BYTES else 128, single_n)
+    bm = base_m or min(128, _ceil_div(single_m, 16) * 16)
+    bn = base_n or min(256 if size_c * 128 * 256 <= L0C_BYTES else 128, _ceil_div(single_n, 16) * 16)
     # base K: half of L0A (double buffering) for the A block, and the B block (bk x bn) must fit L0B
     bk = base_k or min(_ceil_div(k, 16) * 16, max(16, (L0A_BYTES // 2) // (bm * size_a) // 16 * 16),
                        max(16, L0B_BYTES // (bn * size_a) // 16 * 16))
