@@ -34,10 +34,11 @@ def binary():
 @pytest.mark.parametrize(("launcher", "extra", "want"), [
     ("scale_default", (), 2.0),
     ("scale_factor", (3.5,), 3.5),
-    ("scale_all", (0.5, 1), -0.5),
+    ("scale_all", (0.5, True), -0.5),
+    ("scale_all", (0.5, False), 0.5),
 ])
 def test_launchers_run_with_the_default_values(binary, launcher, extra, want):
-    types = ["uint32", "pointer", "pointer", "pointer", "uint32", "float", "uint8"][:5 + len(extra)]
+    types = ["uint32", "pointer", "pointer", "pointer", "uint32", "float", "bool"][:5 + len(extra)]
     f = pyasc_sim.host_function(binary, launcher, types)
     x = np.random.default_rng(len(extra)).standard_normal(2 * N).astype(np.float32)
     y = pyasc.zeros((2 * N,), dtype="float32", device="sim")

@@ -20,7 +20,8 @@ __all__ = ["host_function"]
 
 _CTYPES = {"int8": ctypes.c_int8, "uint8": ctypes.c_uint8, "int16": ctypes.c_int16, "uint16": ctypes.c_uint16,
            "int32": ctypes.c_int32, "uint32": ctypes.c_uint32, "int64": ctypes.c_int64, "uint64": ctypes.c_uint64,
-           "float": ctypes.c_float, "float32": ctypes.c_float, "double": ctypes.c_double, "pointer": ctypes.c_void_p}
+           "float": ctypes.c_float, "float32": ctypes.c_float, "double": ctypes.c_double, "bool": ctypes.c_bool,
+           "pointer": ctypes.c_void_p}
 
 
 def _symbol(binary: str, name: str) -> str:
@@ -71,10 +72,11 @@ def _acl_global() -> None:
 def host_function(binary: str | os.PathLike, name: str, argtypes: Sequence[str]):
     """A callable for the host function ``name`` (``ns::name`` for one in a namespace) of ``binary``
     with parameter types ``argtypes``
-    (``"pointer"`` for addresses and streams, ``"uint32"``, ``"float"``, ...). Call it with pyasc
-    tensors (their device address is passed), ints, floats or ``None`` (a null pointer / the
-    default stream); it returns after enqueueing, so synchronize (``pyasc.synchronize()``) before
-    reading results. Returns the function's int result (0 for void)."""
+    (``"pointer"`` for addresses and streams, ``"uint32"``, ``"float"``, ``"bool"``, ...). Call it with
+    pyasc tensors (their device address is passed), ints, floats, bools or ``None`` (a null pointer /
+    the default stream); it returns after enqueueing, so synchronize (``pyasc.synchronize()``) before
+    reading results. The function's own return value is ignored (launchers return void); a failed
+    ``<<<>>>`` launch inside it raises :class:`KernelBuildError`."""
     path = os.path.abspath(os.fspath(binary))
     try:
         types = [_CTYPES[t] for t in argtypes]
