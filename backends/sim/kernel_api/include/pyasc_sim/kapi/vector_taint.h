@@ -47,6 +47,19 @@ private:
     pyasc_sim::kapi::BlockState &b_;
 };
 
+// The operand checks of an elementwise instruction, in one place: checks() (its check_operand calls) runs
+// under a VecTaintScope, then, when a source had a never-written repeat (vtaint_hit), taint() marks the
+// destination lanes computed from it unwritten again (a vtaint_count / vtaint_apply call).  Inlined: the
+// same code as the scope written out at each instruction.
+template <typename Checks, typename Taint>
+inline void vtaint_checked(pyasc_sim::kapi::BlockState &b, Checks &&checks, Taint &&taint) {
+    {
+        VecTaintScope scope(b);
+        checks();
+    }
+    if (b.vtaint_hit) taint();
+}
+
 // Whether element `index` of src lies in a 32-byte sector no instruction wrote.
 template <typename S>
 inline bool vtaint_src(const pyasc_sim::kapi::BlockState &b, const LocalTensor<S> &src, uint64_t srcBase, int64_t index) {
