@@ -89,3 +89,52 @@ extern "C" __global__ __aicore__ void dma_flag_broadcast(GM_ADDR x, GM_ADDR work
     DataCopy(yGm, t, kTile);  // block 0's own tile (2 * x, still in UB)
     PipeBarrier<PIPE_ALL>();
 }
+
+// Block 0 writes work = 2 * x by DMA, then publishes flags[word] = val with a scalar store
+// (GlobalTensor::SetValue + DataCacheCleanAndInvalid, the zbal-style flag); every other block polls it and
+// copies its tile of work to y.  The flag's write-back orders the scalar unit's work, not copies MTE3 still
+// runs: the data copy must have landed before the flag store -- SetFlag / WaitFlag MTE3_S (mode 1) or
+// PipeBarrier<PIPE_ALL> (mode 2) hold the scalar unit until then; PipeBarrier<PIPE_MTE3> (mode 0) waits on
+// the MTE3 pipe only, and mode 3 has no fence: both are races.
+extern "C" __global__ __aicore__ void dma_data_scalar_flag(GM_ADDR x, GM_ADDR work, GM_ADDR y, GM_ADDR flags,
+                                                           int32_t val, uint32_t mode, uint32_t word)
+{
+    TPipe pipe;
+    const uint32_t blocks = GetBlockNum(), n = blocks * kTile, b = GetBlockIdx();
+    GlobalTensor<float> xGm, workGm, yGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), n);
+    workGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(work), n);
+    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), n);
+    GlobalTensor<int32_t> flagGm;
+    flagGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(flags), kFlagWords);
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, n * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    if (b == 0) {
+        DataCopy(t, xGm, n);
+        event_t loaded = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_V));
+        SetFlag<HardEvent::MTE2_V>(loaded);
+        WaitFlag<HardEvent::MTE2_V>(loaded);
+        Muls(t, t, 2.0f, n);
+        event_t computed = static_cast<event_t>(pipe.FetchEventID(HardEvent::V_MTE3));
+        SetFlag<HardEvent::V_MTE3>(computed);
+        WaitFlag<HardEvent::V_MTE3>(computed);
+        DataCopy(workGm, t, n);  // BAD(scalar-flag-unfenced)
+        fence(mode);
+        flagGm.SetValue(word, val);
+        DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(flagGm[word]);
+    } else {
+        do {
+            DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(flagGm[word]);
+        } while (flagGm.GetValue(word) != val);
+        DataCopy(t, workGm[b * kTile], kTile);  // BAD(scalar-flag-poller-read)
+        event_t loaded = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_MTE3));
+        SetFlag<HardEvent::MTE2_MTE3>(loaded);
+        WaitFlag<HardEvent::MTE2_MTE3>(loaded);
+        DataCopy(yGm[b * kTile], t, kTile);
+        PipeBarrier<PIPE_ALL>();
+        return;
+    }
+    DataCopy(yGm, t, kTile);  // block 0's own tile (2 * x, still in UB)
+    PipeBarrier<PIPE_ALL>();
+}
