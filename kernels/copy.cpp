@@ -110,12 +110,14 @@ public:
                     for (uint32_t j = 0; j < count; ++j) {
                         buf.SetValue(j, v);
                     }
+                    ScalarStoresDone();
                 }
             } else {
                 for (uint32_t j = 0; j < count; ++j) {
                     const int64_t at = base + static_cast<int64_t>(c0 + j) * lastStride;
                     buf.SetValue(j, xGm_.GetValue(static_cast<uint64_t>(at)));
                 }
+                ScalarStoresDone();
             }
             que_.EnQue(buf);
             LocalTensor<T> out = que_.DeQue<T>();
@@ -125,6 +127,16 @@ public:
     }
 
 private:
+    // The tile was filled by scalar stores (SetValue): the store out of it (MTE3) waits for them -- the queue's
+    // EnQue / DeQue orders only the producer pipe (SetFlag/WaitFlag page: SetValue then DataCopy needs
+    // PIPE_S -> PIPE_MTE3).
+    __aicore__ inline void ScalarStoresDone()
+    {
+        event_t stored = static_cast<event_t>(pipe_.FetchEventID(HardEvent::S_MTE3));
+        SetFlag<HardEvent::S_MTE3>(stored);
+        WaitFlag<HardEvent::S_MTE3>(stored);
+    }
+
     // Output item u (element path: row u / chunksPerRow, chunk u % chunksPerRow) starts at this GM byte.
     struct ChunkStarts {
         uint64_t y;

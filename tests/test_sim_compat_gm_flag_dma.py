@@ -61,3 +61,26 @@ def test_a_dma_flag_without_the_fence_does_not_publish_the_data(binary):
 def test_data_copied_after_the_fence_is_not_published_by_the_flag(binary):
     msg = race(binary, 4)
     assert f"at {marked_line(SRC, 'after-fence')} and block 1 read it at {marked_line(SRC, 'poller-read')}" in msg, msg
+
+
+@pytest.mark.parametrize("mode", [1, 2], ids=["mte3-s-flag", "barrier-all"])
+@pytest.mark.parametrize("blocks,word", [(2, 0), (5, 3)])
+def test_a_scalar_flag_after_a_fence_holding_the_scalar_unit_orders_the_dma_data(binary, mode, blocks, word):
+    x, xd, work, y, flags = buffers(blocks, 20 * mode + blocks)
+    for val in (7, 9):
+        launch_synced(binary.function("dma_data_scalar_flag"), blocks, (xd, work, y, flags, val, mode, word))
+        np.testing.assert_array_equal(y.numpy(), 2 * x)
+        assert flags.numpy()[word] == val
+
+
+@pytest.mark.parametrize("mode", [0, 3], ids=["barrier-mte3", "no-fence"])
+def test_a_scalar_flag_does_not_publish_dma_data_still_in_flight(binary, mode):
+    # a scalar flag store's write-back orders the scalar unit's work: data copied by DMA before it is published
+    # only once a fence held the scalar unit until the copy landed (MTE3_S, PIPE_ALL); PipeBarrier<PIPE_MTE3>
+    # orders the MTE3 pipe only
+    x, xd, work, y, flags = buffers(2, 77 + mode)
+    msg = launch_failing(binary.function("dma_data_scalar_flag"), 2, (xd, work, y, flags, 3, mode, 0))
+    assert "sanitizer check 'gm-cross-core-race' failed at " in msg, msg
+    assert "kernel dma_data_scalar_flag block 1: " in msg, msg
+    assert (f"at {marked_line(SRC, 'scalar-flag-unfenced')} and block 1 read it at "
+            f"{marked_line(SRC, 'scalar-flag-poller-read')}") in msg, msg

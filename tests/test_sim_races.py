@@ -154,6 +154,28 @@ def test_scalar_write_then_store_needs_s_mte3(kernels, stream):
                 "reads UB bytes [0, 2048)", "(32-byte sector at offset 1024)")
 
 
+
+@pytest.mark.parametrize("vecin", [False, True])
+def test_scalar_write_then_queue_needs_its_own_flag(kernels, stream, vecin):
+    # EnQue / DeQue is the producer pipe's flag (VECOUT: V -> MTE3, VECIN: MTE2 -> V): a SetValue into the tile
+    # before EnQue is not ordered before the consumer by it (SetFlag/WaitFlag page: SetValue then DataCopy
+    # needs PIPE_S -> PIPE_MTE3)
+    z = pyasc.zeros(TILE, dtype="float32", device="sim")
+    mode = 2 if vecin else 0
+    pyasc_acl.launch(kernels.function("scalar_then_queue"), 1, (z, mode | 1), stream=stream)
+    stream.synchronize()
+    want = np.full(TILE, 3.0 if vecin else 2.0, dtype=np.float32)
+    want[3] = 10.0 if vecin else 9.0
+    np.testing.assert_array_equal(z.numpy(), want)
+    pyasc_acl.launch(kernels.function("scalar_then_queue"), 1, (z, mode), stream=stream)
+    if vecin:
+        expect_race(stream, "scalar_then_queue", "raw-s-enque-v", "read-after-write", "V", "S",
+                    "reads UB bytes [0, 1024)", "(32-byte sector at offset 0)")
+    else:
+        # (the VECOUT queue's buffer follows the VECIN one's in UB)
+        expect_race(stream, "scalar_then_queue", "raw-s-enque-mte3", "read-after-write", "MTE3", "S",
+                    "reads UB bytes [1024, 2048)", "(32-byte sector at offset 1024)")
+
 CUBE_FLAGS = 7
 
 

@@ -61,10 +61,20 @@ class TCubeTiling:
     dbL0B: int = 1
     dbL0C: int = 1
     reserved: list = field(default_factory=lambda: [0] * 16)
+    # host side only (not in the kernel's struct): the AIV per AIC of a mixed kernel the tiling is for
+    # (matmul_tiling's mix_ratio; 0: a cube-only or vector-only kernel, usedCoreNum counts blocks)
+    mix_ratio: int = field(default=0, repr=False, compare=False, metadata={"host": True})
 
     def to_bytes(self) -> bytes:
-        values = [getattr(self, f.name) for f in fields(self) if f.name != "reserved"]
+        values = [getattr(self, f.name) for f in fields(self) if f.name != "reserved" and not f.metadata.get("host")]
         return struct.pack(f"<{len(values)}i16i", *values, *self.reserved)
+
+    @property
+    def block_dim(self) -> int:
+        """The launch's block count: usedCoreNum, or for a mixed kernel (mix_ratio AIV per AIC) the AI Cores
+        (AIC + AIV groups) that hold usedCoreNum AIVs, ceil(usedCoreNum / mix_ratio) -- the host's
+        SetBlockDim for the MIX mode (SetDim page: SetDim 40 AIV, 20 used, AIC:AIV 1:2 -> SetBlockDim 10)."""
+        return _ceil_div(self.usedCoreNum, self.mix_ratio) if self.mix_ratio else self.usedCoreNum
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -73,11 +83,23 @@ def _ceil_div(a: int, b: int) -> int:
 
 def matmul_tiling(m: int, n: int, k: int, *, core_num: int = 1, a_dtype: str = "float16",
                   c_dtype: str = "float32", bias: bool = False, base_m: int | None = None,
-                  base_n: int | None = None, base_k: int | None = None, iterate_order: int = 0) -> TCubeTiling:
+                  base_n: int | None = None, base_k: int | None = None, iterate_order: int = 0,
+                  mix_ratio: int = 0) -> TCubeTiling:
     """TCubeTiling for C[m, n] = A[m, k] @ B[k, n] (+ bias) on ``core_num`` cores: the cores split M
     and N into singleCoreM x singleCoreN tiles (usedCoreNum = tiles, K is not split), base blocks
-    are 16-aligned and fit L0A / L0B / L0C."""
+    are 16-aligned and fit L0A / L0B / L0C.
+
+    ``mix_ratio`` 0 (the default): a cube-only kernel (or any kernel whose GetBlockIdx() numbers blocks);
+    core_num and usedCoreNum count blocks, launch ``usedCoreNum`` (= ``block_dim``) blocks.  ``mix_ratio`` 2 /
+    1: a mixed KERNEL_TYPE_MIX_AIC_1_2 / 1_1 kernel, where the Matmul API is driven from the AIVs and
+    GetBlockIdx() numbers the AIVs (block * mix_ratio + sub-block): as the host's MultiCoreMatmulTiling in the
+    MIX mode (SetDim page, 分离模式), core_num is the AIVs available (SetDim), usedCoreNum the AIVs the tiles go
+    to (one tile per GetBlockIdx()), and the launch takes ``block_dim`` = ceil(usedCoreNum / mix_ratio) blocks
+    (SetBlockDim)."""
     _positive(m=m, n=n, k=k, core_num=core_num)
+    if mix_ratio not in (0, 1, 2) or isinstance(mix_ratio, bool):
+        raise ArgumentError(f"mix_ratio must be 0 (not a mixed kernel), 1 (KERNEL_TYPE_MIX_AIC_1_1) or 2 "
+                            f"(KERNEL_TYPE_MIX_AIC_1_2), got {mix_ratio!r}")
     if a_dtype not in _ITEMSIZE or c_dtype not in _ITEMSIZE:
         raise ArgumentError(f"a_dtype / c_dtype must be one of {sorted(_ITEMSIZE)}, got {a_dtype!r} / {c_dtype!r}")
     if iterate_order not in (0, 1):
@@ -109,7 +131,7 @@ def matmul_tiling(m: int, n: int, k: int, *, core_num: int = 1, a_dtype: str = "
                             f"({L0C_BYTES} bytes); pass smaller base_m / base_n / base_k")
     return TCubeTiling(usedCoreNum=used, M=m, N=n, Ka=k, Kb=k, singleCoreM=single_m, singleCoreN=single_n,
                        singleCoreK=k, baseM=bm, baseN=bn, baseK=bk, isBias=int(bias), iterateOrder=iterate_order,
-                       stepKa=1, stepKb=1, depthA1=1, depthB1=1)
+                       stepKa=1, stepKb=1, depthA1=1, depthB1=1, mix_ratio=mix_ratio)
 
 
 @dataclass

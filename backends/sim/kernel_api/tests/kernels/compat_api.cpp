@@ -110,6 +110,8 @@ extern "C" __global__ __aicore__ void compat_gather(GM_ADDR x, GM_ADDR y, GM_ADD
         WaitFlag<HardEvent::V_S>(0);
         o.SetValue(2 * TILE - 1, static_cast<float>(even));
         o.SetValue(2 * TILE - 2, static_cast<float>(odd));
+        SetFlag<HardEvent::S_MTE3>(0);  // the store of o (after the queue's V -> MTE3) waits for the scalar writes
+        WaitFlag<HardEvent::S_MTE3>(0);
     });
 }
 
@@ -142,6 +144,8 @@ extern "C" __global__ __aicore__ void compat_operators(GM_ADDR x, GM_ADDR y, GM_
         SetFlag<HardEvent::V_S>(0);  // the vector pipe read head before the scalar unit overwrites it
         WaitFlag<HardEvent::V_S>(0);
         o.SetValue(0, static_cast<float>(Std::max(3, 7)));
+        SetFlag<HardEvent::S_MTE3>(0);  // the store of o (after the queue's V -> MTE3) waits for the scalar write
+        WaitFlag<HardEvent::S_MTE3>(0);
     });
 }
 

@@ -276,3 +276,46 @@ extern "C" __global__ __aicore__ void scalar_wait_orders_all(GM_ADDR x, GM_ADDR 
     }
     DataCopy(gz, t, kTile);  // BAD(raw-v-s-mte3)
 }
+
+// A scalar SetValue into a queue's tile, then EnQue / DeQue and the consumer: the queue's flag orders the
+// producer pipe (EnQue of a VECOUT tile: V -> MTE3; of a VECIN tile: MTE2 -> V), not the Scalar Unit's store, so
+// the consumer needs its own S -> consumer pair (the SetFlag/WaitFlag page: a DataCopy after a SetValue needs
+// PIPE_S -> PIPE_MTE3).  `flags` bit 0 keeps that pair; bit 1: a VECIN tile consumed by a vector op (else a
+// VECOUT tile stored to GM).
+extern "C" __global__ __aicore__ void scalar_then_queue(GM_ADDR z, uint32_t flags)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> qin;
+    TQue<TPosition::VECOUT, 1> qout;
+    pipe.InitBuffer(qin, 1, kTile * sizeof(float));
+    pipe.InitBuffer(qout, 1, kTile * sizeof(float));
+    GlobalTensor<float> gz;
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), kTile);
+    const bool vecin = (flags & 2u) != 0;
+    LocalTensor<float> t = vecin ? qin.AllocTensor<float>() : qout.AllocTensor<float>();
+    Duplicate(t, 2.0f, kTile);
+    SetFlag<HardEvent::V_S>(0);
+    WaitFlag<HardEvent::V_S>(0);
+    t.SetValue(3, 9.0f);  // FIRST(raw-s-enque-mte3) FIRST(raw-s-enque-v)
+    if (vecin) {
+        if (flags & 1u) {
+            SetFlag<HardEvent::S_V>(0);
+            WaitFlag<HardEvent::S_V>(0);
+        }
+        qin.EnQue(t);
+        LocalTensor<float> a = qin.DeQue<float>();
+        LocalTensor<float> c = qout.AllocTensor<float>();
+        Adds(c, a, 1.0f, kTile);  // BAD(raw-s-enque-v)
+        qin.FreeTensor(a);
+        qout.EnQue(c);
+    } else {
+        if (flags & 1u) {
+            SetFlag<HardEvent::S_MTE3>(0);
+            WaitFlag<HardEvent::S_MTE3>(0);
+        }
+        qout.EnQue(t);
+    }
+    LocalTensor<float> d = qout.DeQue<float>();
+    DataCopy(gz, d, kTile);  // BAD(raw-s-enque-mte3)
+    qout.FreeTensor(d);
+}

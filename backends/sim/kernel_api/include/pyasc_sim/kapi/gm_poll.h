@@ -107,6 +107,13 @@ PYASC_SIM_POLL_NOSAN inline uint64_t block_key(uint64_t addr) {
     return key(addr, static_cast<uint32_t>(kDmaFlagBlock), h);
 }
 
+// The core acquired something: after a DMA write to GM and no fence since, a later flag's release cannot
+// move back to the last fence (it would cross the acquire).
+PYASC_SIM_POLL_NOSAN inline void acquired(BlockState &b) {
+    if (b.xdma_unfenced) b.xdma_fenced = false;
+    if (b.xdma_s_unfenced) b.xdma_s_fenced = false;
+}
+
 // An event of this core in segment `segment` (the current one: what follows is a new segment, and no
 // two events share one; an earlier one: a DMA flag's release at its fence).
 PYASC_SIM_POLL_NOSAN inline void event_at(BlockState &b, uint32_t kind, uint64_t k, uint64_t seq, uint32_t segment) {
@@ -114,17 +121,24 @@ PYASC_SIM_POLL_NOSAN inline void event_at(BlockState &b, uint32_t kind, uint64_t
     b.writes.push_back({k, seq, nullptr, kind,
                         (tag & ~PYASC_SIM_GM_SEGMENT_MASK) | std::min<uint32_t>(segment, PYASC_SIM_GM_SEGMENT_MASK)});
     if (segment >= b.xseg) b.xseg = segment + 1;
-    // a DMA write to GM before an acquire and no fence since: a later flag's record cannot move back to
-    // the last fence (it would cross the acquire)
-    if (kind == PYASC_SIM_GM_EVENT_ACQUIRE && b.xdma_unfenced) b.xdma_fenced = false;
+    if (kind == PYASC_SIM_GM_EVENT_ACQUIRE) acquired(b);
 }
 PYASC_SIM_POLL_NOSAN inline void event(BlockState &b, uint32_t kind, uint64_t k, uint64_t seq) {
     event_at(b, kind, k, seq, b.xseg);
 }
 
-// A release of the scalar store s (its value as GM holds it now).
+// A release of the scalar store s (its value as GM holds it now).  Its write-back orders what the scalar
+// unit did, not DMA copies still in flight: after a DMA write to GM with no fence since that holds the
+// scalar unit (PipeBarrier<PIPE_ALL>, WaitFlag of an MTE3_S event), it publishes only what came before the
+// first such write -- the release goes back to the segment that write opened, as a DMA flag's does -- and
+// nothing when the core acquired something since (the release cannot cross the acquire).
 PYASC_SIM_POLL_NOSAN inline void release(BlockState &b, const BlockState::PollStore &s) {
-    event(b, PYASC_SIM_GM_EVENT_RELEASE, key(s.addr, s.n, word(s.addr, s.n)), s.seq);
+    const uint64_t k = key(s.addr, s.n, word(s.addr, s.n));
+    if (!b.xdma_s_unfenced) {
+        event(b, PYASC_SIM_GM_EVENT_RELEASE, k, s.seq);
+    } else if (b.xdma_s_fenced) {
+        event_at(b, PYASC_SIM_GM_EVENT_RELEASE, k, s.seq, b.xdma_s_fence_seg);
+    }
 }
 
 // An acquire of (addr, n, value) unless this core's last poll of the word saw the same value; with it
@@ -261,13 +275,15 @@ PYASC_SIM_POLL_NOSAN inline void gm_poll_flush(BlockState &b, uint64_t at, bool 
 }
 
 // A fence for DMA writes to GM (PipeBarrier<PIPE_MTE3> / <PIPE_ALL>, WaitFlag of an MTE3_S event): the
-// DMA writes before it have completed before anything the core issues after it.  The fence's segment
-// closes at the core's next DMA write to GM (gm_poll_dma_write), so no segment is spent on a fence
-// without one.
-PYASC_SIM_POLL_NOSAN inline void gm_poll_dma_fence(BlockState &b) {
+// DMA writes before it have completed before the copies the core issues after it, and, when it holds the
+// scalar unit (`scalar`: PIPE_ALL, MTE3_S; PipeBarrier<PIPE_MTE3> waits on the MTE3 pipe only), before
+// its later scalar stores too.  The fence's segment closes at the core's next DMA write to GM
+// (gm_poll_dma_write), so no segment is spent on a fence without one.
+PYASC_SIM_POLL_NOSAN inline void gm_poll_dma_fence(BlockState &b, bool scalar) {
     if (!b.xrace) return;
     poll_settle(b);
     b.xdma_unfenced = false;
+    if (scalar) b.xdma_s_unfenced = false;
 }
 
 // A DMA write of GM [begin, end) at `loc` (DataCopy / DataCopyPad to GM), before it lands: recorded as a
@@ -282,6 +298,11 @@ PYASC_SIM_POLL_NOSAN inline void gm_poll_dma_write(BlockState &b, uint64_t begin
         b.xdma_unfenced = true;
         b.xdma_fenced = true;
         b.xdma_fence_seg = b.xseg++;
+    }
+    if (!b.xdma_s_unfenced) {  // the first since a scalar fence (one is a DMA fence too: a segment just closed)
+        b.xdma_s_unfenced = true;
+        b.xdma_s_fenced = true;
+        b.xdma_s_fence_seg = b.xdma_fence_seg;
     }
     const uint64_t n = end - begin;
     const bool publish = b.xdma_fenced && (n == gm_poll::kDmaFlagBlock || n == 1 || n == 2 || n == 4 || n == 8) &&

@@ -33,7 +33,7 @@ inline void order_wait_flag(int event, int id, bool last, const SrcLoc &loc) {
     race().wait_flag(event, id, last);
     int src = -1, dst = -1;
     race_event_pipes(event, src, dst);
-    if (src == kPipeMTE3 && dst == kPipeS) gm_poll_dma_fence(blk());  // the scalar unit waits for MTE3's copies
+    if (src == kPipeMTE3 && dst == kPipeS) gm_poll_dma_fence(blk(), true);  // the scalar unit waits for MTE3's copies
     blk().tl.wait_flag(event, id, dst, cost::kFlagSyncCycles, loc.file, loc.line);
 }
 // The Mmad / Fixpipe unit-flag handshake (unitFlag 0b11): M -> FIX (slot 0) and FIX -> M (slot 1) edges on
@@ -43,7 +43,7 @@ inline void order_unit_flag_wait(int event, int slot) { race().unit_flag_wait(ev
 // PipeBarrier<PIPE_ALL>: every pipe waits for every pipe.
 inline void order_barrier_all(const SrcLoc &loc) {
     race().barrier_all();
-    gm_poll_dma_fence(blk());  // DMA writes to GM before it have landed (gm-cross-core-race, gm_poll.h)
+    gm_poll_dma_fence(blk(), true);  // DMA writes to GM before it have landed (gm-cross-core-race, gm_poll.h)
     blk().tl.barrier_all(cost::kBarrierCycles, loc.file, loc.line);
 }
 // A synchronous API waits for pipe p (Matmul::IterateAll<true> into a local C): every pipe goes on after p.
@@ -53,14 +53,16 @@ inline void order_scalar_waits(int p, const SrcLoc &loc) {
 }
 // PipeBarrier<p>: pipe p finishes its own work (program order on one pipe: no race edge needed).
 inline void order_barrier_pipe(int p, const SrcLoc &loc) {
-    if (p == kPipeMTE3) gm_poll_dma_fence(blk());  // DMA writes to GM before it have landed (gm_poll.h)
+    // DMA writes to GM before it have landed for MTE3's later copies (not for the scalar unit: gm_poll.h)
+    if (p == kPipeMTE3) gm_poll_dma_fence(blk(), false);
     blk().tl.wait_until(p, 0.0, cost::kBarrierCycles, loc.file, loc.line);
 }
-// EnQue / FreeTensor: what the publishing side (its pipe `p` on the timeline) did so far.
-inline void order_publish(OrderSlot &slot, int p) {
+// EnQue / FreeTensor: what the publishing side (its pipe `p` on the timeline) did so far; `scalar`: also the
+// Scalar Unit's stores (FreeTensor; EnQue does not order them: race.h, RaceState::publish).
+inline void order_publish(OrderSlot &slot, int p, bool scalar = true) {
     BlockState &b = blk();
     b.race.on = PYASC_SIM_RACECHECK != 0 && b.checks && b.ctx != nullptr;  // as race()
-    b.race.publish(slot.race);
+    b.race.publish(slot.race, scalar);
     slot.cycle = b.tl.clock[p];
 }
 // DeQue / AllocTensor: pipe `p` goes on after the slot's publisher, paying `cost` cycles.

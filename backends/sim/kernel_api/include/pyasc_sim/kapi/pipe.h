@@ -147,7 +147,9 @@ public:
         fifo_[(head_ + count_) % num_] = i;
         ++count_;
         book_->state[i] = kEnqueued;
-        pyasc_sim::kapi::order_publish(book_->ready[i], producer_);  // the producer's work so far, seen by DeQue
+        // the producer's work so far, seen by DeQue; not the Scalar Unit's stores (a SetValue into the tensor
+        // needs its own S -> consumer flag: race.h, RaceState::publish)
+        pyasc_sim::kapi::order_publish(book_->ready[i], producer_, false);
         return true;
     }
 

@@ -686,10 +686,20 @@ struct RaceState {
             for (int q = 0; q < kRaceLanes; ++q) vc[p][q] = all[q];  // all[q] >= vc[p][q] (join_all)
     }
     // The queue protocol: what one buffer's producer did is published (EnQue, FreeTensor)...
-    void publish(RaceClock &slot) {
+    // EnQue (scalar = false) publishes the work of every pipe but the Scalar Unit's own stores: it is a
+    // SetFlag of the producer pipe (V -> MTE3 for VECOUT, MTE2 -> V for VECIN, ...), which orders what
+    // that pipe has done, and a SetValue into the tensor before it needs its own S -> consumer flag (the
+    // SetFlag/WaitFlag page: "DataCopy需要等待SetValue执行完成后才能执行,需要插入PIPE_S到PIPE_MTE3的同步").
+    // The slot keeps the scalar epoch some other pipe has already seen (through an S_X flag, a barrier).
+    void publish(RaceClock &slot, bool scalar = true) {
         if (!on) return;
         join_all(slot.c);
-        for (int q = 0; q < kRacePipes; ++q) seen[q] = true;
+        if (!scalar) {
+            uint32_t s = 0;
+            for (int p = 1; p < kRacePipes; ++p) s = std::max(s, vc[p][0]);
+            slot.c[0] = s;
+        }
+        for (int q = scalar ? 0 : 1; q < kRacePipes; ++q) seen[q] = true;
         slot.set = true;
     }
     // ... and every pipe of the consumer (DeQue, AllocTensor of the buffer) sees it.

@@ -308,6 +308,12 @@ struct BlockState {
     bool xdma_unfenced = false;  // a DMA write to GM no fence has completed yet
     bool xdma_fenced = false;    // xdma_fence_seg is set
     uint32_t xdma_fence_seg = 0;
+    // The same for the scalar unit's flag stores (gm_poll.h, release): a DMA write to GM since the last fence
+    // that holds the scalar unit (PipeBarrier<PIPE_ALL>, WaitFlag MTE3_S; not PipeBarrier<PIPE_MTE3>), and
+    // the segment that fence closed (set: no acquire since the write)
+    bool xdma_s_unfenced = false;
+    bool xdma_s_fenced = false;
+    uint32_t xdma_s_fence_seg = 0;
     // raw_gm.h: the record its last raw load / store extended, the allocation extent its bounds
     // check last verified, and a window of device memory known to be written (initcheck)
     size_t raw_last[2] = {~size_t{0}, ~size_t{0}};
@@ -1048,6 +1054,29 @@ inline std::string reach_roots_text(const BlockState &b) {
     return out;
 }
 
+// Where cached_alloc found the live memory block holding an address.
+enum class AllocFound { kNone, kCached, kQueried };
+
+// The live tensor block (or else device allocation) holding global address `o`: from the block's
+// alloc_cache, else from the runtime (ABI v2 gm_query; `why` gets its reason when it finds none).  `r` is
+// the range found (r.tensor: a tensor block).  The caller caches a queried range (check_gm_alloc does,
+// once the access is checked).  The one lookup of check_gm_alloc and gm_block_of.
+inline AllocFound cached_alloc(BlockState &b, uint64_t o, BlockState::AllocRange &r, char *why, size_t why_size) {
+    for (const BlockState::AllocRange &c : b.alloc_cache) {
+        if (o >= c.base && o < c.end) {
+            r = c;
+            return AllocFound::kCached;
+        }
+    }
+    uint64_t base = 0, size = 0;
+    why[0] = '\0';
+    const int found = b.ctx->gm_query(b.ctx->runtime_user, reinterpret_cast<const void *>(o), &base, &size, why,
+                                      why_size);
+    if (!found) return AllocFound::kNone;
+    r = {base, base + size, found == PYASC_SIM_GM_TENSOR};
+    return AllocFound::kQueried;
+}
+
 // The live tensor block (or else device allocation) that `origin` points into, without failing:
 // false when the runtime cannot say (ABI v1, no gm_query) or `origin` is in none.  Used to explain a
 // GlobalTensor access past its declared size that still stays inside the memory it points into
@@ -1055,19 +1084,11 @@ inline std::string reach_roots_text(const BlockState &b) {
 inline bool gm_block_of(const void *origin, uint64_t &base, uint64_t &end) {
     BlockState &b = blk();
     if (origin == nullptr || b.ctx == nullptr || b.ctx->abi_version < 2 || b.ctx->gm_query == nullptr) return false;
-    const uint64_t o = reinterpret_cast<uintptr_t>(origin);
-    for (const auto &c : b.alloc_cache) {
-        if (o >= c.base && o < c.end) {
-            base = c.base;
-            end = c.end;
-            return true;
-        }
-    }
-    uint64_t found_base = 0, size = 0;
-    char why[256] = {};
-    if (!b.ctx->gm_query(b.ctx->runtime_user, origin, &found_base, &size, why, sizeof(why))) return false;
-    base = found_base;
-    end = found_base + size;
+    BlockState::AllocRange r;
+    char why[256];
+    if (cached_alloc(b, reinterpret_cast<uintptr_t>(origin), r, why, sizeof(why)) == AllocFound::kNone) return false;
+    base = r.base;
+    end = r.end;
     return true;
 }
 
@@ -1081,37 +1102,29 @@ inline void check_gm_alloc(const void *p, size_t n, const char *what, const SrcL
     if (!b.checks || n == 0 || b.ctx == nullptr || b.ctx->abi_version < 2 || b.ctx->gm_query == nullptr) return;
     const uint64_t a = reinterpret_cast<uintptr_t>(p);
     const uint64_t o = origin != nullptr ? reinterpret_cast<uintptr_t>(origin) : a;
-    const BlockState::AllocRange *range = nullptr;
-    for (const auto &c : b.alloc_cache) {
-        if (o >= c.base && o < c.end) {
-            range = &c;
-            break;
+    BlockState::AllocRange r;
+    char why[256];  // (cached_alloc fills it in on a miss only: no 256-byte clear per access)
+    const AllocFound found = cached_alloc(b, o, r, why, sizeof(why));
+    if (found == AllocFound::kNone) {
+        const size_t prefix = std::strlen(PYASC_SIM_WHY_USE_AFTER_FREE);
+        if (std::strncmp(why, PYASC_SIM_WHY_USE_AFTER_FREE, prefix) == 0) {
+            if (origin == nullptr) {
+                fail("gm-use-after-free", loc, "%s %zu bytes at global address %p: %s", what, n, p, why + prefix);
+            }
+            fail("gm-use-after-free", loc,
+                 "%s %zu bytes at global address %p through a GlobalTensor set to %p: %s", what, n, p,
+                 reinterpret_cast<const void *>(o), why + prefix);
         }
-    }
-    if (range == nullptr) {
-        uint64_t base = 0, size = 0;
-        char why[256] = {};
-        const int found = b.ctx->gm_query(b.ctx->runtime_user, reinterpret_cast<const void *>(o), &base, &size, why,
-                                          sizeof(why));
-        if (!found) {
-            const size_t prefix = std::strlen(PYASC_SIM_WHY_USE_AFTER_FREE);
-            if (std::strncmp(why, PYASC_SIM_WHY_USE_AFTER_FREE, prefix) == 0) {
-                if (origin == nullptr) {
-                    fail("gm-use-after-free", loc, "%s %zu bytes at global address %p: %s", what, n, p, why + prefix);
-                }
-                fail("gm-use-after-free", loc,
-                     "%s %zu bytes at global address %p through a GlobalTensor set to %p: %s", what, n, p,
-                     reinterpret_cast<const void *>(o), why + prefix);
-            }
-            if (o != a) {
-                fail("gm-out-of-allocation", loc,
-                     "%s %zu bytes at global address %p through a GlobalTensor set to %p, which is not inside any live "
-                     "device allocation: %s", what, n, p, reinterpret_cast<const void *>(o), why);
-            }
+        if (o != a) {
             fail("gm-out-of-allocation", loc,
-                 "%s %zu bytes at global address %p, which is not inside any live device allocation: %s", what, n, p, why);
+                 "%s %zu bytes at global address %p through a GlobalTensor set to %p, which is not inside any live "
+                 "device allocation: %s", what, n, p, reinterpret_cast<const void *>(o), why);
         }
-        if (!gm_reachable(b, base)) {
+        fail("gm-out-of-allocation", loc,
+             "%s %zu bytes at global address %p, which is not inside any live device allocation: %s", what, n, p, why);
+    }
+    if (found == AllocFound::kQueried) {
+        if (!gm_reachable(b, r.base)) {
             const std::string roots = reach_roots_text(b);
             const size_t more = b.reach.size() - b.reach_roots;
             char through[96] = "";
@@ -1122,31 +1135,29 @@ inline void check_gm_alloc(const void *p, size_t n, const char *what, const SrcL
                  "address stored in the first %llu KiB of the blocks they reach (%zu more found). A pointer computed "
                  "from one tensor landed in another's memory: on hardware this corrupts or leaks an unrelated tensor. "
                  "Pass the tensor as an argument (or in a tensor list), or fix the offset; its bytes are left intact",
-                 what, n, p, through, found == PYASC_SIM_GM_TENSOR ? "tensor block" : "device allocation",
-                 static_cast<unsigned long long>(base), static_cast<unsigned long long>(base + size),
-                 static_cast<unsigned long long>(size), roots.c_str(),
+                 what, n, p, through, r.tensor ? "tensor block" : "device allocation",
+                 static_cast<unsigned long long>(r.base), static_cast<unsigned long long>(r.end),
+                 static_cast<unsigned long long>(r.end - r.base), roots.c_str(),
                  static_cast<unsigned long long>(kReachScanBlock >> 10), more);
         }
-        BlockState::AllocRange &slot = b.alloc_cache[b.alloc_next++ % 4];
-        slot = {base, base + size, found == PYASC_SIM_GM_TENSOR};
-        range = &slot;
+        b.alloc_cache[b.alloc_next++ % 4] = r;
     }
-    if (a >= range->base && a + n <= range->end) return;
-    const bool past = a + n > range->end;
-    const unsigned long long by = past ? a + n - range->end : range->base - a;
-    if (range->tensor) {
+    if (a >= r.base && a + n <= r.end) return;
+    const bool past = a + n > r.end;
+    const unsigned long long by = past ? a + n - r.end : r.base - a;
+    if (r.tensor) {
         fail("gm-out-of-tensor", loc,
              "%s %zu bytes at global address %p ([%p, %p)), %s the tensor [0x%llx, 0x%llx) (%llu bytes, with the "
              "padding aclrtMalloc documents) that the GlobalTensor set to %p points into, by %llu bytes: those bytes "
              "belong to a neighbouring tensor or to free memory (they were not touched)",
              what, n, p, p, reinterpret_cast<const void *>(a + n), past ? "past the end of" : "before the start of",
-             static_cast<unsigned long long>(range->base), static_cast<unsigned long long>(range->end),
-             static_cast<unsigned long long>(range->end - range->base), reinterpret_cast<const void *>(o), by);
+             static_cast<unsigned long long>(r.base), static_cast<unsigned long long>(r.end),
+             static_cast<unsigned long long>(r.end - r.base), reinterpret_cast<const void *>(o), by);
     }
     fail("gm-out-of-allocation", loc,
          "%s %zu bytes at global address %p: the access ends %llu bytes %s the %llu-byte device allocation at 0x%llx",
          what, n, p, by, past ? "past the end of" : "before the start of",
-         static_cast<unsigned long long>(range->end - range->base), static_cast<unsigned long long>(range->base));
+         static_cast<unsigned long long>(r.end - r.base), static_cast<unsigned long long>(r.base));
 }
 
 }  // namespace kapi

@@ -202,13 +202,11 @@ inline void binary_count(const char *api, const LocalTensor<T> &dst, const Local
     } else {
         pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();  // one lookup for the three operands
         count = check_count(count, api, loc);
-        {
-            VecTaintScope taint(bs);
-            check_operand(bs, dst, api, "dst", count, loc);
-            check_operand(bs, s0, api, "src0", count, loc);
-            check_operand(bs, s1, api, "src1", count, loc);
-        }
-        if (bs.vtaint_hit) vtaint_count(bs, dst, s0, s1, count);
+        PYASC_SIM_VTAINT_CHECKED(bs,
+                                 check_operand(bs, dst, api, "dst", count, loc);
+                                 check_operand(bs, s0, api, "src0", count, loc);
+                                 check_operand(bs, s1, api, "src1", count, loc);,
+                                 vtaint_count(bs, dst, s0, s1, count));
     }
     pyasc_sim::simd::map2(dst.ptr(), s0.ptr(), s1.ptr(), count, f);
     pyasc_sim::kapi::charge(b != nullptr ? *b : pyasc_sim::kapi::blk(), pyasc_sim::kapi::kPipeV,
@@ -223,20 +221,17 @@ inline void binary_repeat(const char *api, const LocalTensor<T> &dst, const Loca
     const Opnd od{p.dstBlkStride, p.dstRepStride, e}, o0{p.src0BlkStride, p.src0RepStride, e},
         o1{p.src1BlkStride, p.src1RepStride, e};
     pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();
-    {
-        VecTaintScope taint(bs);
-        check_operand(dst, api, "dst", od, repeats, m, loc);
-        check_operand(s0, api, "src0", o0, repeats, m, loc);
-        check_operand(s1, api, "src1", o1, repeats, m, loc);
-    }
-    if (bs.vtaint_hit) {
-        const uint64_t a0 = s0.mem_offset(bs), a1 = s1.mem_offset(bs);
-        vtaint_apply(bs, dst, [&](auto emit) {
-            for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) {
-                emit(od.off(r, i), vtaint_src(bs, s0, a0, o0.off(r, i)) || vtaint_src(bs, s1, a1, o1.off(r, i)));
-            });
-        });
-    }
+    PYASC_SIM_VTAINT_CHECKED(bs,
+                             check_operand(dst, api, "dst", od, repeats, m, loc);
+                             check_operand(s0, api, "src0", o0, repeats, m, loc);
+                             check_operand(s1, api, "src1", o1, repeats, m, loc);,
+                             const uint64_t a0 = s0.mem_offset(bs), a1 = s1.mem_offset(bs);
+                             vtaint_apply(bs, dst, [&](auto emit) {
+                                 for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) {
+                                     emit(od.off(r, i), vtaint_src(bs, s0, a0, o0.off(r, i)) ||
+                                                            vtaint_src(bs, s1, a1, o1.off(r, i)));
+                                 });
+                             }));
     T *d = dst.ptr();
     const T *a = s0.ptr();
     const T *b = s1.ptr();
@@ -264,12 +259,10 @@ inline int64_t unary_count_operands(const pyasc_sim::kapi::BlockState *b, const 
     if (b != nullptr) return count < 0 ? 0 : count;
     pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();  // one lookup for both operands
     count = check_count(count, api, loc);
-    {
-        VecTaintScope taint(bs);
-        check_operand(bs, dst, api, "dst", count, loc);
-        check_operand(bs, src, api, "src", count, loc);
-    }
-    if (bs.vtaint_hit) vtaint_count(bs, dst, src, count);
+    PYASC_SIM_VTAINT_CHECKED(bs,
+                             check_operand(bs, dst, api, "dst", count, loc);
+                             check_operand(bs, src, api, "src", count, loc);,
+                             vtaint_count(bs, dst, src, count));
     return count;
 }
 
@@ -289,17 +282,15 @@ inline void unary_repeat(const char *api, const LocalTensor<D> &dst, const Local
     const Opnd od{p.dstBlkStride, p.dstRepStride, static_cast<int64_t>(32 / sizeof(D))},
         os{p.srcBlkStride, p.srcRepStride, static_cast<int64_t>(32 / sizeof(S))};
     pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();
-    {
-        VecTaintScope taint(bs);
-        check_operand(dst, api, "dst", od, repeats, m, loc);
-        check_operand(src, api, "src", os, repeats, m, loc);
-    }
-    if (bs.vtaint_hit) {
-        const uint64_t as = src.mem_offset(bs);
-        vtaint_apply(bs, dst, [&](auto emit) {
-            for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) { emit(od.off(r, i), vtaint_src(bs, src, as, os.off(r, i))); });
-        });
-    }
+    PYASC_SIM_VTAINT_CHECKED(bs,
+                             check_operand(dst, api, "dst", od, repeats, m, loc);
+                             check_operand(src, api, "src", os, repeats, m, loc);,
+                             const uint64_t as = src.mem_offset(bs);
+                             vtaint_apply(bs, dst, [&](auto emit) {
+                                 for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) {
+                                     emit(od.off(r, i), vtaint_src(bs, src, as, os.off(r, i)));
+                                 });
+                             }));
     D *d = dst.ptr();
     const S *a = src.ptr();
     if (m.prefix() && od.blk == 1 && os.blk == 1) {
@@ -872,12 +863,10 @@ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Rou
         PYASC_SIM_CAST_RUN_CHECK(T, U, round_mode, loc);
         if (sim_detail::has_cast_fast<T, U>(round_mode) && !pyasc_sim::simd::overlap(dst.ptr(), count, src.ptr(), count)) {
             pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
-            {
-                sim_detail::VecTaintScope taint(b);
-                sim_detail::check_operand(b, dst, "Cast", "dst", count, loc);
-                sim_detail::check_operand(b, src, "Cast", "src", count, loc);
-            }
-            if (b.vtaint_hit) sim_detail::vtaint_count(b, dst, src, count);
+            PYASC_SIM_VTAINT_CHECKED(b,
+                                     sim_detail::check_operand(b, dst, "Cast", "dst", count, loc);
+                                     sim_detail::check_operand(b, src, "Cast", "src", count, loc);,
+                                     sim_detail::vtaint_count(b, dst, src, count));
             sim_detail::cast_fast(dst.ptr(), src.ptr(), count, round_mode);
             pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(
                                                                  sim_detail::repeats_of(count, std::max(sizeof(T), sizeof(U))), 1.0));

@@ -129,7 +129,7 @@ inline void xrace_event(uint32_t kind, uint64_t key) {
     const uint64_t seq = pyasc_sim::kapi::xrace_next_seq();
     b.writes.push_back({key, seq, nullptr, kind, pyasc_sim::kapi::gm_tag(b, PYASC_SIM_GM_EVENT)});
     ++b.xseg;  // what follows is a new segment of this core
-    if (kind == PYASC_SIM_GM_EVENT_ACQUIRE && b.xdma_unfenced) b.xdma_fenced = false;  // as gm_poll::event_at
+    if (kind == PYASC_SIM_GM_EVENT_ACQUIRE) pyasc_sim::kapi::gm_poll::acquired(b);  // as gm_poll::event_at
 }
 inline uint64_t xkey(const void *p, uint64_t k = 0) { return reinterpret_cast<uintptr_t>(p) + (k << 48); }
 

@@ -40,6 +40,8 @@ public:
         AscendC::SetFlag<AscendC::HardEvent::V_S>(0);  // the sum is written before the scalar unit reads it
         AscendC::WaitFlag<AscendC::HardEvent::V_S>(0);
         zl.SetValue(n, xl.GetValue(0));
+        AscendC::SetFlag<AscendC::HardEvent::S_MTE3>(0);  // the store of zl waits for the scalar write
+        AscendC::WaitFlag<AscendC::HardEvent::S_MTE3>(0);
         outQ.EnQue(zl);
         inQ.FreeTensor(xl);
         inQ.FreeTensor(yl);

@@ -28,6 +28,35 @@ __aicore__ inline void fence(uint32_t mode)
         PipeBarrier<PIPE_ALL>();
     }
 }
+
+// t = 2 * x (n floats) in UB, ready for MTE3 to copy out.
+__aicore__ inline void DoubleInUb(TPipe &pipe, const LocalTensor<float> &t, const GlobalTensor<float> &xGm, uint32_t n)
+{
+    DataCopy(t, xGm, n);
+    event_t loaded = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_V));
+    SetFlag<HardEvent::MTE2_V>(loaded);
+    WaitFlag<HardEvent::MTE2_V>(loaded);
+    Muls(t, t, 2.0f, n);
+    event_t computed = static_cast<event_t>(pipe.FetchEventID(HardEvent::V_MTE3));
+    SetFlag<HardEvent::V_MTE3>(computed);
+    WaitFlag<HardEvent::V_MTE3>(computed);
+}
+
+// A poller block b: waits (through the data cache) for flags[word] == val, then copies its tile of work to y.
+__aicore__ inline void PollThenCopyTile(TPipe &pipe, const LocalTensor<float> &t, GlobalTensor<int32_t> &flagGm,
+                                        uint32_t word, int32_t val, const GlobalTensor<float> &workGm,
+                                        const GlobalTensor<float> &yGm, uint32_t b)
+{
+    do {
+        DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(flagGm[word]);
+    } while (flagGm.GetValue(word) != val);
+    DataCopy(t, workGm[b * kTile], kTile);  // BAD(poller-read) // BAD(scalar-flag-poller-read)
+    event_t loaded = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_MTE3));
+    SetFlag<HardEvent::MTE2_MTE3>(loaded);
+    WaitFlag<HardEvent::MTE2_MTE3>(loaded);
+    DataCopy(yGm[b * kTile], t, kTile);
+    PipeBarrier<PIPE_ALL>();
+}
 }  // namespace
 
 // Block 0 writes work = 2 * x (all tiles) by DMA and publishes flags[word] = val by DMA (`pad` 0: the
@@ -51,14 +80,7 @@ extern "C" __global__ __aicore__ void dma_flag_broadcast(GM_ADDR x, GM_ADDR work
     if (b == 0) {
         LocalTensor<int32_t> f = flagBuf.Get<int32_t>();
         Duplicate(f, val, kFlagWords);
-        DataCopy(t, xGm, n);
-        event_t loaded = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_V));
-        SetFlag<HardEvent::MTE2_V>(loaded);
-        WaitFlag<HardEvent::MTE2_V>(loaded);
-        Muls(t, t, 2.0f, n);
-        event_t computed = static_cast<event_t>(pipe.FetchEventID(HardEvent::V_MTE3));
-        SetFlag<HardEvent::V_MTE3>(computed);
-        WaitFlag<HardEvent::V_MTE3>(computed);
+        DoubleInUb(pipe, t, xGm, n);
         if (mode == 4) {  // half of the data before the fence, half after it, then the flag
             DataCopy(workGm, t, n / 2);
             PipeBarrier<PIPE_MTE3>();
@@ -75,15 +97,41 @@ extern "C" __global__ __aicore__ void dma_flag_broadcast(GM_ADDR x, GM_ADDR work
         }
         PipeBarrier<PIPE_ALL>();
     } else {
-        do {
-            DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(flagGm[word]);
-        } while (flagGm.GetValue(word) != val);
-        DataCopy(t, workGm[b * kTile], kTile);  // BAD(poller-read)
-        event_t loaded = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_MTE3));
-        SetFlag<HardEvent::MTE2_MTE3>(loaded);
-        WaitFlag<HardEvent::MTE2_MTE3>(loaded);
-        DataCopy(yGm[b * kTile], t, kTile);
-        PipeBarrier<PIPE_ALL>();
+        PollThenCopyTile(pipe, t, flagGm, word, val, workGm, yGm, b);
+        return;
+    }
+    DataCopy(yGm, t, kTile);  // block 0's own tile (2 * x, still in UB)
+    PipeBarrier<PIPE_ALL>();
+}
+
+// Block 0 writes work = 2 * x by DMA, then publishes flags[word] = val with a scalar store
+// (GlobalTensor::SetValue + DataCacheCleanAndInvalid, the zbal-style flag); every other block polls it and
+// copies its tile of work to y.  The flag's write-back orders the scalar unit's work, not copies MTE3 still
+// runs: the data copy must have landed before the flag store -- SetFlag / WaitFlag MTE3_S (mode 1) or
+// PipeBarrier<PIPE_ALL> (mode 2) hold the scalar unit until then; PipeBarrier<PIPE_MTE3> (mode 0) waits on
+// the MTE3 pipe only, and mode 3 has no fence: both are races.
+extern "C" __global__ __aicore__ void dma_data_scalar_flag(GM_ADDR x, GM_ADDR work, GM_ADDR y, GM_ADDR flags,
+                                                           int32_t val, uint32_t mode, uint32_t word)
+{
+    TPipe pipe;
+    const uint32_t blocks = GetBlockNum(), n = blocks * kTile, b = GetBlockIdx();
+    GlobalTensor<float> xGm, workGm, yGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), n);
+    workGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(work), n);
+    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), n);
+    GlobalTensor<int32_t> flagGm;
+    flagGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(flags), kFlagWords);
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, n * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    if (b == 0) {
+        DoubleInUb(pipe, t, xGm, n);
+        DataCopy(workGm, t, n);  // BAD(scalar-flag-unfenced)
+        fence(mode);
+        flagGm.SetValue(word, val);
+        DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(flagGm[word]);
+    } else {
+        PollThenCopyTile(pipe, t, flagGm, word, val, workGm, yGm, b);
         return;
     }
     DataCopy(yGm, t, kTile);  // block 0's own tile (2 * x, still in UB)

@@ -33,6 +33,8 @@ extern "C" __global__ __aicore__ void int64_words_plus_one(GM_ADDR in, GM_ADDR o
     for (uint32_t i = 0; i < n; ++i) {
         y.SetValue(i, x.GetValue(i) + 1);
     }
+    SetFlag<HardEvent::S_MTE3>(0);  // the store of y (EnQue orders the producer pipe, not these scalar writes)
+    WaitFlag<HardEvent::S_MTE3>(0);
     qout.EnQue(y);
     qin.FreeTensor(x);
     y = qout.DeQue<int64_t>();
