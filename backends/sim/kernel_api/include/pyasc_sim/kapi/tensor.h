@@ -510,6 +510,19 @@ public:
             }
         }
     }
+    // A DMA write of `count` bursts of `len` bytes, burst i at byte start + i * pitch, inside an extent of
+    // `extent` bytes from byte 0 (DataCopyPad GM -> local with dstStride gaps between its slots, or padding
+    // it does not fill): bounds over the extent, then pipe-race and initcheck per burst, so the bytes
+    // between the bursts stay as they were -- the DMA does not write them.
+    void check_write_bursts(uint64_t count, int64_t start, uint64_t len, uint64_t pitch, int64_t extent,
+                            const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        if (!b.checks || count == 0) return;
+        bounds(0, extent, what, loc);
+        for (uint64_t i = 0; i < count; ++i) {
+            check_access(b, start + static_cast<int64_t>(i * pitch), static_cast<int64_t>(len), kWrite, what, loc);
+        }
+    }
     // A vector-pipe read of bytes [byte_offset, byte_offset + bytes) (e.g. a local -> local DataCopy).
     void check_vec_read_bytes(int64_t byte_offset, int64_t bytes, const char *what,
                               const pyasc_sim::kapi::SrcLoc &loc) const {
