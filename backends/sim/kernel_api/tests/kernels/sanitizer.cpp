@@ -25,17 +25,20 @@ __aicore__ inline uint32_t Base()
 
 }  // namespace
 
-// Reads 2 * kChunk floats through a GlobalTensor of kChunk.
+// Reads, through a GlobalTensor of kChunk floats, from its chunk to kChunk floats past the end of x
+// (x holds kChunk floats per block): past the memory x points into. (A read past the size that stays
+// inside that memory is the warning gm-read-past-size: compat/scalar_list_idioms.cpp.)
 extern "C" __global__ __aicore__ void read_past_size(GM_ADDR x, GM_ADDR z, uint32_t bad)
 {
     TPipe pipe;
     TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 2 * kChunk * sizeof(float));
+    const uint32_t blocks = static_cast<uint32_t>(GetBlockNum());
+    pipe.InitBuffer(buf, (blocks + 1) * kChunk * sizeof(float));
     GlobalTensor<float> gx, gz;
     gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x) + Base(), kChunk);
     gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z) + Base(), kChunk);
     LocalTensor<float> t = buf.Get<float>();
-    const uint32_t count = IsBad(bad) ? 2 * kChunk : kChunk;
+    const uint32_t count = IsBad(bad) ? (blocks + 1 - static_cast<uint32_t>(GetBlockIdx())) * kChunk : kChunk;
     DataCopy(t, gx, count);  // BAD(gm-out-of-bounds read)
     PipeBarrier<PIPE_ALL>();
     Adds(t, t, 1.0f, kChunk);

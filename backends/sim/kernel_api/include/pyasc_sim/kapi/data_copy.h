@@ -354,7 +354,24 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
     const uint64_t used = sim_detail::span(p.blockCount, slot, dp);
     const uint64_t written = compact ? sim_detail::align32(used) : used;
     dst.check_aligned("DataCopyPad", "dst", loc);
-    dst.check_bytes(0, static_cast<int64_t>(written), "DataCopyPad writes", loc);
+    // What the copy writes (DataCopyPad(ISASI) page, DataCopyExtParams / DataCopyPadExtParams tables): each
+    // burst's data, with isPad also its leftPadding / rightPadding elements (paddingValue) -- not the dstStride
+    // gap after each slot (the interval "from the tail of one block to the head of the next"), and without isPad
+    // not the padding either (left as it was here; its contents are not the kernel's data on hardware). Marked
+    // per 32-byte sector, so a sector holding data counts as written, padding and alignment tail included.
+    const uint64_t keep_lo = pad.isPad ? 0 : lp, keep = pad.isPad ? lp + p.blockLen + rp : p.blockLen;
+    const bool whole = compact ? p.dstStride == 0 && (pad.isPad || lp + rp == 0)
+                               : keep_lo < 32 && (p.blockCount <= 1 ? slot : dp) == sim_detail::align32(keep_lo + keep);
+    if (whole) {  // the bursts' sectors are the whole span's
+        dst.check_bytes(0, static_cast<int64_t>(written), "DataCopyPad writes", loc);
+    } else {
+        dst.check_write_bursts(p.blockCount, static_cast<int64_t>(keep_lo), keep, dp, static_cast<int64_t>(written),
+                               "DataCopyPad writes", loc);
+        if (compact && pad.isPad && written > used) {
+            dst.check_bytes(static_cast<int64_t>(used), static_cast<int64_t>(written - used), "DataCopyPad writes",
+                            loc);
+        }
+    }
     sim_detail::check_read_bursts(src, p.blockCount, p.blockLen, sp, "DataCopyPad reads", loc);
     uint8_t *d = reinterpret_cast<uint8_t *>(dst.ptr());
     const uint8_t *s = reinterpret_cast<const uint8_t *>(src.GetPhyAddr());

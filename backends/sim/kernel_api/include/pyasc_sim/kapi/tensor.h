@@ -112,30 +112,7 @@ public:
         }
         if (sized_) {
             const int64_t start = p - origin_;
-            if (start < 0 || static_cast<uint64_t>(start) + count > total_) {
-                // An access that still lies inside the memory the GlobalTensor points into is not caught by
-                // the NPU (it has no size check): say so, since the usual cause is a size declared too small.
-                char hint[320] = "";
-                uint64_t base = 0, end = 0;
-                const uint64_t a0 = reinterpret_cast<uintptr_t>(p);
-                if (pyasc_sim::kapi::gm_block_of(origin_, base, end) && a0 >= base && a0 + count * sizeof(T) <= end) {
-                    std::snprintf(hint, sizeof(hint),
-                                  "; the access stays inside the memory block [0x%llx, 0x%llx) it points into: the "
-                                  "NPU does not check a GlobalTensor's size, so there it touches those bytes, which "
-                                  "is right only if this block owns them (not another core's slice) -- if the tensor "
-                                  "really holds them, declare them in SetGlobalBuffer",
-                                  static_cast<unsigned long long>(base), static_cast<unsigned long long>(end));
-                }
-                pyasc_sim::kapi::fail(
-                    "gm-out-of-bounds", loc,
-                    "%s elements [%lld, %lld) (%llu bytes at global address %p) of a GlobalTensor of %llu elements "
-                    "(SetGlobalBuffer(%p, %llu)): %lld elements past its end%s",
-                    what, static_cast<long long>(start), static_cast<long long>(start + static_cast<int64_t>(count)),
-                    static_cast<unsigned long long>(count * sizeof(T)), static_cast<const void *>(p),
-                    static_cast<unsigned long long>(total_), static_cast<const void *>(origin_),
-                    static_cast<unsigned long long>(total_),
-                    static_cast<long long>(start + static_cast<int64_t>(count) - static_cast<int64_t>(total_)), hint);
-            }
+            if (start < 0 || static_cast<uint64_t>(start) + count > total_) past_size(p, start, count, write, what, loc);
         }
         pyasc_sim::kapi::check_gm_alloc(p, count * sizeof(T), what, loc, origin_);
         if (!write && b.gm_uninit != nullptr) check_initialised(p, count, what, loc);
@@ -145,6 +122,58 @@ public:
         } else if (b.xrace && std::strstr(what, "write") == nullptr) {  // bounds checks of writes come here too
             pyasc_sim::kapi::record_read(a, a + count * sizeof(T), loc);
         }
+    }
+    // An access outside [0, size) of a sized GlobalTensor (SetGlobalBuffer(ptr, size)). The reference
+    // defines bufferSize as the elements the tensor contains (SetGlobalBuffer page), but the NPU bounds
+    // nothing by it: Huawei's own checks bound GM accesses by allocations (msSanitizer memcheck's illegal
+    // read / write: "unallocated memory"; the kernel library's ASCENDC_OOM check: the launch's argument
+    // ranges). So a *read* that stays inside the memory block the tensor points into is a warning
+    // (gm-read-past-size): the hardware reads those bytes and nothing is corrupted; the bytes themselves
+    // are still checked after it (gm-uninit-read, gm-cross-core-race when another block writes them).
+    // A write past the size, or any access leaving the block, is the error gm-out-of-bounds (on hardware
+    // a write lands in whatever owns those bytes, e.g. another core's slice).
+    __attribute__((noinline, cold)) void past_size(const T *p, int64_t start, uint64_t count, bool write,
+                                                   const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        uint64_t base = 0, end = 0;
+        const uint64_t a0 = reinterpret_cast<uintptr_t>(p);
+        const bool inside =
+            pyasc_sim::kapi::gm_block_of(origin_, base, end) && a0 >= base && a0 + count * sizeof(T) <= end;
+        const long long past = static_cast<long long>(start + static_cast<int64_t>(count) - static_cast<int64_t>(total_));
+        if (inside && !write && std::strstr(what, "write") == nullptr) {
+            pyasc_sim::kapi::warn(
+                "gm-read-past-size", loc,
+                "%s elements [%lld, %lld) (%llu bytes at global address %p) of a GlobalTensor of %llu elements "
+                "(SetGlobalBuffer(%p, %llu)): %lld elements past its end, inside the memory block [0x%llx, 0x%llx) "
+                "it points into. The NPU does not bound a GlobalTensor by its size, so the read gets those bytes "
+                "and changes nothing (another block's writes there are still checked as gm-cross-core-race, "
+                "never-written bytes as gm-uninit-read); the reference's bufferSize is the number of elements the "
+                "tensor contains, so declare them in SetGlobalBuffer",
+                what, static_cast<long long>(start), static_cast<long long>(start + static_cast<int64_t>(count)),
+                static_cast<unsigned long long>(count * sizeof(T)), static_cast<const void *>(p),
+                static_cast<unsigned long long>(total_), static_cast<const void *>(origin_),
+                static_cast<unsigned long long>(total_), past, static_cast<unsigned long long>(base),
+                static_cast<unsigned long long>(end));
+            return;
+        }
+        // A write that still lies inside the memory the GlobalTensor points into is not caught by the NPU
+        // (it has no size check): say so, since the usual cause is a size declared too small.
+        char hint[320] = "";
+        if (inside) {
+            std::snprintf(hint, sizeof(hint),
+                          "; the access stays inside the memory block [0x%llx, 0x%llx) it points into: the "
+                          "NPU does not check a GlobalTensor's size, so there it touches those bytes, which "
+                          "is right only if this block owns them (not another core's slice) -- if the tensor "
+                          "really holds them, declare them in SetGlobalBuffer",
+                          static_cast<unsigned long long>(base), static_cast<unsigned long long>(end));
+        }
+        pyasc_sim::kapi::fail(
+            "gm-out-of-bounds", loc,
+            "%s elements [%lld, %lld) (%llu bytes at global address %p) of a GlobalTensor of %llu elements "
+            "(SetGlobalBuffer(%p, %llu)): %lld elements past its end%s",
+            what, static_cast<long long>(start), static_cast<long long>(start + static_cast<int64_t>(count)),
+            static_cast<unsigned long long>(count * sizeof(T)), static_cast<const void *>(p),
+            static_cast<unsigned long long>(total_), static_cast<const void *>(origin_),
+            static_cast<unsigned long long>(total_), past, hint);
     }
     // Initcheck: a read of bytes never written since the tensor was allocated (bounds-only
     // checks of a write range also come here: their `what` says "writes").
@@ -479,6 +508,19 @@ public:
                     init_read(b0 + static_cast<int64_t>(w), static_cast<int64_t>(len), what, loc, span, at);
                 }
             }
+        }
+    }
+    // A DMA write of `count` bursts of `len` bytes, burst i at byte start + i * pitch, inside an extent of
+    // `extent` bytes from byte 0 (DataCopyPad GM -> local with dstStride gaps between its slots, or padding
+    // it does not fill): bounds over the extent, then pipe-race and initcheck per burst, so the bytes
+    // between the bursts stay as they were -- the DMA does not write them.
+    void check_write_bursts(uint64_t count, int64_t start, uint64_t len, uint64_t pitch, int64_t extent,
+                            const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
+        pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+        if (!b.checks || count == 0) return;
+        bounds(0, extent, what, loc);
+        for (uint64_t i = 0; i < count; ++i) {
+            check_access(b, start + static_cast<int64_t>(i * pitch), static_cast<int64_t>(len), kWrite, what, loc);
         }
     }
     // A vector-pipe read of bytes [byte_offset, byte_offset + bytes) (e.g. a local -> local DataCopy).
