@@ -8,6 +8,7 @@
 #ifndef PYASC_SIM_KAPI_DATA_COPY_H_
 #define PYASC_SIM_KAPI_DATA_COPY_H_
 
+#include "pyasc_sim/kapi/bias_table_copy.h"  // L1 -> C2, and the converting local -> local prototype
 #include "pyasc_sim/kapi/dtype_tables.h"
 #include "pyasc_sim/kapi/gm_copy.h"
 #include "pyasc_sim/kapi/params.h"
@@ -192,10 +193,15 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE3, pyasc_sim::kapi::dma_cycles(p.blockCount * burst, p.blockCount));
 }
 
+// Into the bias table (C2) the units are the bias-table copy's (kapi/bias_table_copy.h: 64-byte blocks).
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
                      pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     PYASC_SIM_DTYPE_CHECK(DataCopy, ::pyasc_sim::kapi::dtypes::moved_as_t<T>);
+    if (dst.GetPosition() == TPosition::C2) {
+        sim_detail::bias_table_copy_same(dst, src, p, loc);
+        return;
+    }
     const uint64_t burst = p.blockLen * 32ull, sp = burst + p.srcStride * 32ull, dp = burst + p.dstStride * 32ull;
     dst.check_aligned("DataCopy", "dst", loc);
     src.check_aligned("DataCopy", "src", loc);
