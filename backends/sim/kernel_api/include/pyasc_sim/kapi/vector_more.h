@@ -140,16 +140,15 @@ namespace sim_detail {
 enum class Fma3 { kNone, kMulAddDst, kFusedMulAdd, kFusedMulAddRelu };
 template <Fma3 K, typename T>
 inline bool ternary_fast(T *d, const T *s0, const T *s1, int64_t n) {
-    constexpr bool relu = K == Fma3::kFusedMulAddRelu;
-    const T *b = K == Fma3::kMulAddDst ? s1 : d;
-    const T *c = K == Fma3::kMulAddDst ? d : s1;
+    constexpr bool relu = K == Fma3::kFusedMulAddRelu, mad = K == Fma3::kMulAddDst;
     if constexpr (K == Fma3::kNone) {
         return false;
     } else if constexpr (std::is_same<T, float>::value) {
-        return pyasc_sim::simd::fma3_f32(d, s0, b, c, n, relu);
+        return pyasc_sim::simd::fma3_f32(d, s0, mad ? s1 : d, mad ? d : s1, n, relu);
     } else if constexpr (std::is_same<T, half>::value) {
-        return pyasc_sim::simd::fma3_f16(d, s0, b, c, n, relu);
+        return pyasc_sim::simd::fma3_f16(d, s0, mad ? s1 : d, mad ? d : s1, n, relu);
     } else {
+        (void)d, (void)s0, (void)s1, (void)n;
         return false;
     }
 }
