@@ -83,6 +83,84 @@ def test_vector_fast_paths_compute_the_documented_values(builds):
     assert tail[16] == x.min() and tail[17:18].view(np.uint32)[0] == int(np.argmin(x))
 
 
+FMA_EDGES = np.array([0x7FC00000, 0xFFC00000, 0x7FC12345, 0xFFD54321, 0x7F800001, 0xFF8ABCDE,  # NaNs (signalling too)
+                      0x7F800000, 0xFF800000, 0x00000000, 0x80000000, 0x00000001, 0x807FFFFF,  # inf, zeros, subnormals
+                      0x7F7FFFFF, 0xFF7FFFFF, 0x5F800000, 0x1F800000, 0x3F800000, 0xBF800001],  # FLT_MAX, 2^64, 2^-64
+                     np.uint32)
+
+
+def fma_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Random a, b, c with every pair of FMA_EDGES in each pair of operands (the third random), and
+    in (a, b) with an edge in c too; sums that cancel (c = -a b and its neighbours) and sums that
+    round across FLT_MAX."""
+    rng = np.random.default_rng(23)
+    a, b = rng.standard_normal((2, N)).astype(np.float32)
+    c = rng.standard_normal(N).astype(np.float32) * np.float32(4)
+    e = FMA_EDGES.view(np.float32)
+    k = len(e)
+    i, j = np.divmod(np.arange(k * k), k)
+    for s, (p, q, r) in enumerate([(a, b, None), (a, c, None), (b, c, None), (a, b, c)]):
+        lanes = slice(s * k * k, (s + 1) * k * k)
+        p[lanes], q[lanes] = e[i], e[j]
+        if r is not None:
+            r[lanes] = e[(i + j) % k]
+    at = 4 * k * k
+    c[at:at + 300] = -(a[at:at + 300].astype(np.float64) * b[at:at + 300]).astype(np.float32)
+    c[at:at + 300] = (c[at:at + 300].view(np.int32) + rng.integers(-2, 3, 300).astype(np.int32)).view(np.float32)
+    big = np.float32(np.finfo(np.float32).max)
+    a[at + 300:at + 310], b[at + 300:at + 310] = big, np.float32(1.0)
+    c[at + 300:at + 310] = big * np.float32([1, -1, 2 ** -24, 2 ** -25, 2 ** -23, -2 ** -24, 0.5, 1e-30, 0, -1])
+    return a, b, c
+
+
+def fma_model(a: np.ndarray, b: np.ndarray, c: np.ndarray, relu: bool = False) -> np.ndarray:
+    """The documented three-operand form on the simulator (kapi/vector_more.h fma_round): float(a * b
+    + c) with the product exact and the sum rounded once in double; a NaN result is the first NaN of
+    a, b (else the default NaN 0xFFC00000 of 0 * inf), then c's, quieted; relu: r > 0 ? r : +0."""
+    with np.errstate(all="ignore"):
+        r = (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(np.float32)
+    bits = r.view(np.uint32).copy()
+    quiet = np.uint32(0x00400000)
+    inv = (np.isinf(a) & (b == 0)) | ((a == 0) & np.isinf(b))
+    for cond, src in [(np.isnan(c), c.view(np.uint32) | quiet), (inv, np.uint32(0xFFC00000)),
+                      (np.isnan(b), b.view(np.uint32) | quiet), (np.isnan(a), a.view(np.uint32) | quiet)]:
+        bits = np.where(cond, src, bits)  # later rows win: a's NaN over b's over 0 * inf over c's
+    out = bits.view(np.float32)
+    return np.where(out > 0, out, np.float32(0)) if relu else out
+
+
+def run_fma(binary, a, b, c) -> list[np.ndarray]:
+    z = pyasc.zeros(7 * N, dtype="float32", device="sim")
+    pyasc_acl.launch(binary.function("fastpath_fma"), 1, (sim(a), sim(b), sim(c), z))
+    return np.split(z.numpy(), 7)
+
+
+def test_three_operand_forms_native_and_portable_give_identical_bits(builds):
+    a, b, c = fma_inputs()
+    native, portable = run_fma(builds["native"], a, b, c), run_fma(builds["portable"], a, b, c)
+    for n, p in zip(native, portable):
+        np.testing.assert_array_equal(n.view(np.uint32), p.view(np.uint32))
+
+
+def test_three_operand_forms_round_once_with_nans_in_operand_order(builds):
+    """MulAddDst / FusedMulAdd / FusedMulAddRelu (the AVX-512 / AVX2 loops of kapi/simd.h on this
+    CPU): every bit as the model, NaN payloads included, out of place, in place and with a tail; the
+    half forms as half(the float result) (NaN lanes: NaN)."""
+    a, b, c = fma_inputs()
+    seg = run_fma(builds["native"], a, b, c)
+    want = [fma_model(a, b, c), fma_model(a, b, c), fma_model(a, b, c, relu=True), fma_model(a, b, a)]
+    for got, w in zip(seg[:4], want):
+        np.testing.assert_array_equal(got.view(np.uint32), w.view(np.uint32))
+    tail = np.concatenate([fma_model(a, b, c)[:N - 3], b[N - 3:]])
+    np.testing.assert_array_equal(seg[4].view(np.uint32), tail.view(np.uint32))
+    with np.errstate(all="ignore"):
+        ha, hb, hc = (v.astype(np.float16).astype(np.float32) for v in (a, b, c))
+        for got, w in [(seg[5], fma_model(ha, hb, hc)), (seg[6], fma_model(ha, hb, hc, relu=True))]:
+            w = w.astype(np.float16).astype(np.float32)
+            assert np.array_equal(np.isnan(got), np.isnan(w))
+            np.testing.assert_array_equal(got[~np.isnan(w)].view(np.uint32), w[~np.isnan(w)].view(np.uint32))
+
+
 def pairwise_sum(x: np.ndarray) -> np.float32:
     """The documented ReduceSum order: halve level by level, x[i] + x[i + h] in float32, an odd last
     element carried up."""

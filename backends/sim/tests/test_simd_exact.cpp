@@ -2,12 +2,16 @@
 // (exp_f32_one) and ln (log_f32_one, also within 1 ulp of double log) over every float bit pattern (argument --all) or a stride through them (default:
 // every 61st pattern, plus the ranges around the overflow and underflow edges and the NaNs in
 // full); float -> half (the software _Float16 conversion, round to nearest even) over the same
-// patterns; half -> float over every half. Exits 1 on the first difference, 0 when they agree;
-// 77 (skipped) without AVX-512F.
+// patterns; half -> float over every half; the three-operand forms (fma3_f32 / fma3_f16: a * b + c
+// through double, rounded once, with and without relu) by the AVX-512 and AVX2 loops, out of place
+// and in place, over every triple of edge values (NaN payloads, infinities, zeros, subnormals,
+// products that overflow or underflow, sums that round to infinity), float patterns at a stride and
+// random triples. Exits 1 on the first difference, 0 when they agree; 77 (skipped) without AVX-512F.
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "pyasc_sim/kapi/simd.h"
@@ -133,6 +137,180 @@ bool check(uint64_t lo, uint64_t hi, uint64_t step) {
     });
 }
 
+
+// ---- the three-operand forms -----------------------------------------------------------------------
+float from_bits(uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+}
+
+// The definition (kapi/vector_more.h fma_round<float>, and its relu as FusedMulAddRelu), written
+// out: the product a * b exact in double, one rounding to double, one to float; a NaN result is the
+// first NaN of a, b (else the default NaN of 0 * inf), then c, quieted (0x00400000 set), narrowed.
+float fma3_ref(float a, float b, float c, bool relu) {
+    float r;
+    const float nan_ab = std::isnan(a) ? a : b;
+    if (std::isnan(a) || std::isnan(b)) {
+        r = from_bits(bits(nan_ab) | 0x00400000u);
+    } else if ((std::isinf(a) && b == 0.0f) || (a == 0.0f && std::isinf(b))) {
+        r = from_bits(0xffc00000u);
+    } else if (std::isnan(c)) {
+        r = from_bits(bits(c) | 0x00400000u);
+    } else {
+        r = static_cast<float>(static_cast<double>(a) * static_cast<double>(b) + static_cast<double>(c));
+    }
+    return relu ? (r > 0.0f ? r : 0.0f) : r;
+}
+
+// The vector loops over n triples (a, b, c), every loop and aliasing the callers allow: out of place
+// by AVX-512 and AVX2, and in place with d = a, d = b, d = c; each against fma3_ref bit for bit.
+bool check_fma3_triples(const float *a, const float *b, const float *c, int64_t n) {
+    std::vector<float> out(static_cast<size_t>(n)), tmp(static_cast<size_t>(n));
+    const bool avx2 = __builtin_cpu_supports("avx2");
+    for (int relu = 0; relu < 2; ++relu) {
+        for (int variant = 0; variant < 5; ++variant) {
+            float *d = out.data();
+            const float *pa = a, *pb = b, *pc = c;
+            if (variant >= 2) {  // in place: d is the operand's copy
+                const float *src = variant == 2 ? a : variant == 3 ? b : c;
+                std::memcpy(d, src, static_cast<size_t>(n) * sizeof(float));
+                (variant == 2 ? pa : variant == 3 ? pb : pc) = d;
+            }
+            if (variant == 1) {
+                if (!avx2) continue;
+                pyasc_sim::simd::fma3_f32_avx2(d, pa, pb, pc, n, relu != 0);
+            } else {
+                pyasc_sim::simd::fma3_f32_avx512(d, pa, pb, pc, n, relu != 0);
+            }
+            for (int64_t i = 0; i < n; ++i) {
+                const float want = fma3_ref(a[i], b[i], c[i], relu != 0);
+                const float scalar = pyasc_sim::simd::fma3_f32_one(a[i], b[i], c[i], relu != 0);  // fma_round's code
+                if (bits(out[i]) != bits(want) || bits(scalar) != bits(want)) {
+                    std::printf("fma3%s(0x%08" PRIx32 ", 0x%08" PRIx32 ", 0x%08" PRIx32 ") variant %d: vector 0x%08" PRIx32
+                                ", scalar 0x%08" PRIx32 "\n",
+                                relu ? "_relu" : "", bits(a[i]), bits(b[i]), bits(c[i]), variant, bits(out[i]),
+                                bits(want));
+                    return false;
+                }
+            }
+        }
+    }
+    // the dispatching entry point (what the kernel API calls) too
+    if (!pyasc_sim::simd::fma3_f32(tmp.data(), a, b, c, n, false)) return false;
+    for (int64_t i = 0; i < n; ++i) {
+        if (bits(tmp[i]) != bits(fma3_ref(a[i], b[i], c[i], false))) return false;
+    }
+    return true;
+}
+
+const uint32_t kFmaEdges[] = {
+    0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x3f800001u, 0x3f7fffffu, 0x40400000u, 0xc0400000u,
+    0x00800000u, 0x80800000u, 0x00000001u, 0x80000001u, 0x007fffffu, 0x807fffffu, 0x00400000u,  // normals' edge, subnormals
+    0x7f7fffffu, 0xff7fffffu, 0x7f000000u, 0x5f800000u, 0xdf800000u, 0x5f7fffffu,               // FLT_MAX, 2^127, 2^64
+    0x1f800000u, 0x9f800000u, 0x1a000000u, 0x33800000u, 0x2f800000u, 0x73800000u,               // 2^-64, 2^-75, 2^-24, 2^-32, 2^104
+    0x7f800000u, 0xff800000u,                                                                   // infinities
+    0x7fc00000u, 0xffc00000u, 0x7fc12345u, 0xffd54321u, 0x7f800001u, 0xff8abcdeu, 0x7fa00000u,  // quiet and signalling NaNs
+    0x4b000001u, 0xcb000000u, 0x33000001u, 0x34000000u,                                         // rounding ties and near-ties
+};
+
+bool check_fma3_edges() {
+    const size_t k = sizeof(kFmaEdges) / sizeof(kFmaEdges[0]);
+    std::vector<float> a, b, c;
+    for (size_t i = 0; i < k; ++i) {
+        for (size_t j = 0; j < k; ++j) {
+            for (size_t l = 0; l < k; ++l) {
+                a.push_back(from_bits(kFmaEdges[i]));
+                b.push_back(from_bits(kFmaEdges[j]));
+                c.push_back(from_bits(kFmaEdges[l]));
+            }
+        }
+    }
+    // sums that round across FLT_MAX (to +-inf or to FLT_MAX), exact cancellations (+0 / -0), results
+    // in the subnormals, and double -> float ties: a * b + c with a * b = c's neighbours
+    const float near_max[] = {from_bits(0x7f7fffffu), from_bits(0x7f7ffffeu), from_bits(0x73000000u), from_bits(0x72ffffffu)};
+    for (float x : near_max) {
+        for (float y : near_max) {
+            for (float s : {1.0f, -1.0f}) {
+                a.push_back(x), b.push_back(s), c.push_back(y);
+                a.push_back(-x), b.push_back(s), c.push_back(-y);
+            }
+        }
+    }
+    std::mt19937 rng(23);
+    for (int i = 0; i < 200000; ++i) {
+        const float x = from_bits(rng()), y = from_bits(rng());
+        const float p = static_cast<float>(static_cast<double>(x) * static_cast<double>(y));
+        uint32_t pb = bits(p) ^ 0x80000000u;  // -(x y) and its neighbours: the sum is tiny, exact or a tie
+        pb += static_cast<uint32_t>(static_cast<int>(rng() % 5) - 2);
+        a.push_back(x), b.push_back(y), c.push_back(from_bits(pb));
+        const float e = from_bits((rng() & 0x807fffffu) | 0x3f000000u);  // [0.5, 1) of either sign
+        a.push_back(e), b.push_back(from_bits((rng() & 0x807fffffu) | 0x3f000000u)), c.push_back(from_bits(rng()));
+    }
+    return check_fma3_triples(a.data(), b.data(), c.data(), static_cast<int64_t>(a.size()));
+}
+
+// a over float patterns lo, lo + step, ... below hi, with b and c random patterns and random values
+// near 1 (every third triple an edge for b or c).
+bool check_fma3_patterns(uint64_t lo, uint64_t hi, uint64_t step) {
+    std::mt19937 rng(static_cast<uint32_t>(lo ^ step));
+    std::vector<float> b(1 << 16), c(1 << 16);
+    const size_t k = sizeof(kFmaEdges) / sizeof(kFmaEdges[0]);
+    return for_patterns(lo, hi, step, [&](const float *in, int64_t n) {
+        for (int64_t i = 0; i < n; ++i) {
+            const uint32_t r = rng();
+            b[i] = i % 3 == 0 ? from_bits(kFmaEdges[r % k]) : i % 3 == 1 ? from_bits(rng()) : from_bits((r & 0x807fffffu) | 0x3f800000u);
+            c[i] = i % 3 == 2 ? from_bits(kFmaEdges[(r >> 8) % k]) : from_bits(rng());
+        }
+        return check_fma3_triples(in, b.data(), c.data(), n);
+    });
+}
+
+// fma3_f16 against half(fma3_ref(float(a), float(b), float(c))) -- fma_round<half> -- for every half
+// a with random halves b and c, and every triple of half edges; also in place (d = b).
+bool check_fma3_f16() {
+    const uint16_t edges[] = {0x0000, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff,
+                              0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7e12, 0x7c01, 0x3c01, 0x5bff, 0x1400, 0x3555};
+    std::vector<half> a, b, c;
+    auto h = [](uint16_t v) {
+        half x;
+        std::memcpy(&x, &v, 2);
+        return x;
+    };
+    std::mt19937 rng(16);
+    for (uint32_t v = 0; v < 65536; ++v) {
+        a.push_back(h(static_cast<uint16_t>(v)));
+        b.push_back(h(static_cast<uint16_t>(rng())));
+        c.push_back(h(static_cast<uint16_t>(rng())));
+    }
+    for (uint16_t x : edges) {
+        for (uint16_t y : edges) {
+            for (uint16_t z : edges) a.push_back(h(x)), b.push_back(h(y)), c.push_back(h(z));
+        }
+    }
+    const int64_t n = static_cast<int64_t>(a.size());
+    std::vector<half> out(a.size());
+    for (int relu = 0; relu < 2; ++relu) {
+        for (int inplace = 0; inplace < 2; ++inplace) {
+            if (inplace) out = b;
+            if (!pyasc_sim::simd::fma3_f16(out.data(), a.data(), inplace ? out.data() : b.data(), c.data(), n, relu != 0)) {
+                std::printf("fma3_f16: no vector path\n");
+                return false;
+            }
+            for (int64_t i = 0; i < n; ++i) {
+                const half r = static_cast<half>(
+                    fma3_ref(static_cast<float>(a[i]), static_cast<float>(b[i]), static_cast<float>(c[i]), false));
+                const half want = relu ? (r > static_cast<half>(0.0f) ? r : static_cast<half>(0.0f)) : r;
+                if (bits(out[i]) != bits(want)) {
+                    std::printf("fma3_f16%s(0x%04x, 0x%04x, 0x%04x): vector 0x%04x, scalar 0x%04x\n", relu ? "_relu" : "",
+                                bits(a[i]), bits(b[i]), bits(c[i]), bits(out[i]), bits(want));
+                    return false;
+                }
+            }
+        }
+    }
+    return true;
+}
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -171,5 +349,8 @@ int main(int argc, char **argv) {
         cvt = cvt && check_f32_to_f16(0x7f800000u, 0x80000000u, 1);  // inf, NaNs
     }
     std::printf(cvt ? "half conversions: vector and scalar agree\n" : "half conversions: MISMATCH\n");
-    return ok && cvt ? 0 : 1;
+    const bool fma3 = check_fma3_edges() && check_fma3_patterns(0, 1ull << 32, all ? 1 : 251) && check_fma3_f16();
+    std::printf(fma3 ? "a * b + c (three-operand forms): vector and scalar agree\n"
+                     : "a * b + c (three-operand forms): MISMATCH\n");
+    return ok && cvt && fma3 ? 0 : 1;
 }

@@ -94,3 +94,68 @@ extern "C" __global__ __aicore__ void fastpath_sum(GM_ADDR x, GM_ADDR z, uint32_
     PipeBarrier<PIPE_ALL>();
     DataCopy(gz, lr, 8);
 }
+
+// The three-operand forms (kapi/simd.h fma3_*): a, b, c are N floats. z (floats), N each:
+// MulAddDst(d = c; d = a * b + d), FusedMulAdd(d = b; d = a * d + c), FusedMulAddRelu (the same, relu),
+// MulAddDst in place on a source (d = a; d = d * b + d), FusedMulAdd over the first N - 3 elements
+// (d = b; the vector loop's scalar tail; the last 3 keep b), then the half forms of MulAddDst and
+// FusedMulAddRelu on a, b, c cast to half (round to nearest even), widened back to float exactly.
+extern "C" __global__ __aicore__ void fastpath_fma(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR z)
+{
+    constexpr uint32_t kOut = 7;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ba, bb, bc, bo, ha, hb, hc, ho;
+    pipe.InitBuffer(ba, N * 4);
+    pipe.InitBuffer(bb, N * 4);
+    pipe.InitBuffer(bc, N * 4);
+    pipe.InitBuffer(bo, N * 4);
+    pipe.InitBuffer(ha, N * 2);
+    pipe.InitBuffer(hb, N * 2);
+    pipe.InitBuffer(hc, N * 2);
+    pipe.InitBuffer(ho, N * 2);
+    GlobalTensor<float> ga, gb, gc, gz;
+    ga.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(a), N);
+    gb.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(b), N);
+    gc.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(c), N);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), N * kOut);
+    LocalTensor<float> la = ba.Get<float>(), lb = bb.Get<float>(), lc = bc.Get<float>(), lo = bo.Get<float>();
+    LocalTensor<half> lha = ha.Get<half>(), lhb = hb.Get<half>(), lhc = hc.Get<half>(), lho = ho.Get<half>();
+    DataCopy(la, ga, N);
+    DataCopy(lb, gb, N);
+    DataCopy(lc, gc, N);
+    PipeBarrier<PIPE_ALL>();
+    uint32_t slot = 0;
+    auto out = [&]() {
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(gz[slot * N], lo, N);
+        PipeBarrier<PIPE_ALL>();
+        ++slot;
+    };
+    auto load = [&](const GlobalTensor<float> &g) {  // lo = a copy of an input
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(lo, g, N);
+        PipeBarrier<PIPE_ALL>();
+    };
+    load(gc);
+    MulAddDst(lo, la, lb, N); out();
+    load(gb);
+    FusedMulAdd(lo, la, lc, N); out();
+    load(gb);
+    FusedMulAddRelu(lo, la, lc, N); out();
+    load(ga);
+    MulAddDst(lo, lo, lb, N); out();  // in place: dst is src0
+    load(gb);
+    FusedMulAdd(lo, la, lc, N - 3); out();
+    Cast(lha, la, RoundMode::CAST_RINT, N);
+    Cast(lhb, lb, RoundMode::CAST_RINT, N);
+    Cast(lhc, lc, RoundMode::CAST_RINT, N);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(lho, lhc, N);
+    PipeBarrier<PIPE_ALL>();
+    MulAddDst(lho, lha, lhb, N);
+    Cast(lo, lho, RoundMode::CAST_NONE, N); out();
+    DataCopy(lho, lhb, N);
+    PipeBarrier<PIPE_ALL>();
+    FusedMulAddRelu(lho, lha, lhc, N);
+    Cast(lo, lho, RoundMode::CAST_NONE, N); out();
+}

@@ -135,15 +135,40 @@ PYASC_SIM_BINARY2(SubRelu, sim_detail::add_relu(a, static_cast<T>(-b)))
 // Three-operand forms that read dst: MulAddDst (dst = src0 * src1 + dst), FusedMulAdd
 // (dst = src0 * dst + src1), FusedMulAddRelu (relu of FusedMulAdd); count form and both mask forms.
 namespace sim_detail {
-template <typename T, typename F>
+// Which product and addend a form takes (count forms of float and half run the vector loops of
+// kapi/simd.h fma3_*, the same bits as f): MulAddDst src0 * src1 + dst, FusedMulAdd(Relu) src0 * dst + src1.
+enum class Fma3 { kNone, kMulAddDst, kFusedMulAdd, kFusedMulAddRelu };
+template <Fma3 K, typename T>
+inline bool ternary_fast(T *d, const T *s0, const T *s1, int64_t n) {
+    constexpr bool relu = K == Fma3::kFusedMulAddRelu, mad = K == Fma3::kMulAddDst;
+    if constexpr (K == Fma3::kNone) {
+        return false;
+    } else if constexpr (std::is_same<T, float>::value) {
+        return pyasc_sim::simd::fma3_f32(d, s0, mad ? s1 : d, mad ? d : s1, n, relu);
+    } else if constexpr (std::is_same<T, half>::value) {
+        return pyasc_sim::simd::fma3_f16(d, s0, mad ? s1 : d, mad ? d : s1, n, relu);
+    } else {
+        (void)d, (void)s0, (void)s1, (void)n;
+        return false;
+    }
+}
+template <Fma3 K = Fma3::kNone, typename T, typename F>
 inline void ternary_count(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &s0,
                           const LocalTensor<T> &s1, int64_t count, const SrcLoc &loc, F f) {
-    count = check_count(count, api, loc);
-    check_operand(dst, api, "dst", count, loc);
-    check_operand(s0, api, "src0", count, loc);
-    check_operand(s1, api, "src1", count, loc);
-    for (int64_t i = 0; i < count; ++i) dst.ptr()[i] = f(s0.ptr()[i], s1.ptr()[i], dst.ptr()[i]);
-    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(count, sizeof(T))));
+    pyasc_sim::kapi::BlockState *b = unchecked_block(loc);  // checks off: one block lookup (as binary_count)
+    if (b != nullptr) {
+        count = count < 0 ? 0 : count;
+    } else {
+        count = check_count(count, api, loc);
+        check_operand(dst, api, "dst", count, loc);
+        check_operand(s0, api, "src0", count, loc);
+        check_operand(s1, api, "src1", count, loc);
+    }
+    if (!ternary_fast<K>(dst.ptr(), s0.ptr(), s1.ptr(), count)) {
+        for (int64_t i = 0; i < count; ++i) dst.ptr()[i] = f(s0.ptr()[i], s1.ptr()[i], dst.ptr()[i]);
+    }
+    pyasc_sim::kapi::charge(b != nullptr ? *b : pyasc_sim::kapi::blk(), pyasc_sim::kapi::kPipeV,
+                            pyasc_sim::kapi::vector_cycles(repeats_of(count, sizeof(T))));
 }
 template <typename T, typename F>
 inline void ternary_repeat(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &s0, const LocalTensor<T> &s1,
@@ -161,9 +186,9 @@ inline void ternary_repeat(const char *api, const LocalTensor<T> &dst, const Loc
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats));
 }
 template <typename T>
-inline T fma_round(T a, T b, T c) {  // a * b + c, rounded once to T
-    return static_cast<T>(static_cast<calc_t<T>>(pyasc_sim::kapi::to_double(a) * pyasc_sim::kapi::to_double(b) +
-                                                 pyasc_sim::kapi::to_double(c)));
+inline T fma_round(T a, T b, T c) {  // a * b + c in double, rounded once to T; NaNs in the written order (simd.h)
+    return static_cast<T>(static_cast<calc_t<T>>(pyasc_sim::simd::fma3_f64_one(
+        pyasc_sim::kapi::to_double(a), pyasc_sim::kapi::to_double(b), pyasc_sim::kapi::to_double(c))));
 }
 }  // namespace sim_detail
 #define PYASC_SIM_TERNARY(NAME, EXPR)                                                                              \
@@ -173,7 +198,8 @@ inline T fma_round(T a, T b, T c) {  // a * b + c, rounded once to T
         static_assert(std::is_same<T, U>::value, #NAME ": mixed-precision forms are not supported by the pyasc "   \
                                                  "simulator");                                                     \
         PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
-        sim_detail::ternary_count(#NAME, dst, src0, src1, count, loc, [](T a, T b, T d) -> T { return EXPR; });   \
+        sim_detail::ternary_count<sim_detail::Fma3::k##NAME>(#NAME, dst, src0, src1, count, loc,                   \
+                                                             [](T a, T b, T d) -> T { return EXPR; });             \
     }                                                                                                              \
     template <typename T, typename U = T, bool isSetMask = true>                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,            \
