@@ -36,6 +36,8 @@ struct LaunchState {
     std::unique_ptr<uint64_t[]> shared;  // launch_shared's area (8-byte aligned, zeroed)
     size_t shared_bytes = 0;
     std::atomic<uint32_t> next{0};  // next block index to start
+    std::atomic<uint32_t> ended{0};  // blocks whose body returned
+    std::atomic<bool> drain_told{false};  // LaunchSpec::draining was called
     uint32_t num_blocks = 0;
     uint32_t participants = 0;  // blocks + the extra cores of mixed kernels' blocks
     uint32_t finished = 0;   // blocks (and extra cores) that returned
@@ -360,6 +362,7 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
             ++launch_state.finished;
             notify_locked(&launch_state);  // waiters re-check: the block may have been what they wait for
         }
+        launch_state.ended.fetch_add(1, std::memory_order_acq_rel);
         cycles[i] = ctx.cycles;
         if (ctx.cores_per_block > 1) cores_per_block.store(ctx.cores_per_block);
         if (ctx.status != 0) {
@@ -386,7 +389,15 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
     const std::function<void(uint32_t)> worker = [&](uint32_t) {
         for (;;) {
             const uint32_t i = launch_state.next.fetch_add(1);
-            if (i >= num_blocks) return;
+            if (i >= num_blocks) {
+                // This thread goes idle while other blocks still run: tell the waiter now (once),
+                // so it is awake when the last block ends rather than woken after it.
+                if (spec.draining != nullptr && launch_state.ended.load(std::memory_order_acquire) < num_blocks &&
+                    !launch_state.drain_told.exchange(true, std::memory_order_acq_rel)) {
+                    spec.draining(spec.tag);
+                }
+                return;
+            }
             body(i);
         }
     };

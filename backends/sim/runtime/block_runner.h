@@ -32,7 +32,10 @@ struct LaunchSpec {
     // Called on the block's thread around each block (crash reports name the block); may be null.
     void (*block_begin)(int tag, uint32_t block) = nullptr;
     void (*block_end)() = nullptr;
-    int tag = 0;  // passed to block_begin (the device process: the launch's slot)
+    int tag = 0;  // passed to block_begin and draining (the device process: the launch's slot)
+    // Called once, on the first pool thread that finds no block left to start while another
+    // block still runs (the launch's tail: at most about one block's time left); may be null.
+    void (*draining)(int tag) = nullptr;
     bool profile = false;    // PYASC_SIM_FLAG_PROFILE: blocks hand back their timeline spans
     uint64_t span_cap = 0;   // spans the launch keeps at most
 };

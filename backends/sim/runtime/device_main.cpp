@@ -440,6 +440,14 @@ void write_profile(const char *prefix, const char *name, const uint64_t *cycles,
     }
 }
 
+// LaunchSpec::draining of a request's last entry: its tail began (devproc_protocol.h, drain_seq).
+void draining(int slot) {
+    Slot *c = &g_ctl->slots[slot];
+    const uint32_t seq = c->req_seq.load(std::memory_order_acquire);
+    c->drain_seq.store(seq, std::memory_order_seq_cst);
+    if (c->host_parked.load(std::memory_order_seq_cst) == seq) devproc::ring(g_ctl->host_bell);
+}
+
 // Runs entry i of the slot's batch; returns false when the batch must stop after it (it failed
 // or reported warnings: the reply's message and warnings belong to it).
 bool serve_entry(Slot *c, int slot, uint32_t i, ThreadPool &pool, KernelCache &cache, std::vector<uint64_t> &cycles) {
@@ -483,6 +491,7 @@ bool serve_entry(Slot *c, int slot, uint32_t i, ThreadPool &pool, KernelCache &c
     spec.block_begin = block_begin;
     spec.block_end = block_end;
     spec.tag = slot;
+    spec.draining = i + 1 == std::min(c->batch_count, devproc::kMaxBatch) ? draining : nullptr;
     spec.profile = (e.flags & PYASC_SIM_FLAG_PROFILE) != 0;
     spec.span_cap = e.span_cap;
     if (cycles.size() < e.num_blocks) cycles.resize(e.num_blocks);

@@ -371,7 +371,7 @@ void DeviceProcess::launch(const KernelLaunch &req, uint32_t timeout_s, KernelRe
 }
 
 void DeviceProcess::launch_batch(const std::vector<const KernelLaunch *> &reqs, uint32_t timeout_s,
-                                 std::vector<KernelResult> *out) {
+                                 std::vector<KernelResult> *out, const std::function<void()> *on_tail) {
     out->assign(reqs.size(), KernelResult());
     size_t next = 0;
     while (next < reqs.size()) {
@@ -411,12 +411,13 @@ void DeviceProcess::launch_batch(const std::vector<const KernelLaunch *> &reqs, 
             int slot;
             ~SlotGuard() { self->give_slot(slot); }
         } guard{this, slot};
-        next += run_request(slot, reqs, next, n, timeout_s, out);
+        next += run_request(slot, reqs, next, n, timeout_s, out, next + n == reqs.size() ? on_tail : nullptr);
     }
 }
 
 size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n,
-                                  uint32_t timeout_s, std::vector<KernelResult> *out) {
+                                  uint32_t timeout_s, std::vector<KernelResult> *out,
+                                  const std::function<void()> *on_tail) {
     const KernelLaunch &head = *reqs[first];
     uint64_t gen = 0;
     {
@@ -506,12 +507,24 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
         return c.rep_seq.load(std::memory_order_acquire) == seq ||
                c.query_state.load(std::memory_order_acquire) == devproc::kQueryAsked;
     });
+    bool tail_polled = false;
     for (int iter = 0;; ++iter) {
         const uint32_t bell = cb.host_bell.load(std::memory_order_acquire);
         if (c.rep_seq.load(std::memory_order_acquire) == seq) break;
         if (c.query_state.load(std::memory_order_acquire) == devproc::kQueryAsked) {
             const uint32_t asking = c.q_entry;
             answer_query(c, *reqs[first + (asking < n ? asking : 0)]);
+            continue;
+        }
+        if (!tail_polled && c.drain_seq.load(std::memory_order_seq_cst) == seq) {
+            // The last entry's last blocks run (devproc_protocol.h, drain_seq): the reply comes within
+            // about one block's time, so poll for it rather than sleep until its ring.
+            tail_polled = true;
+            if (on_tail != nullptr) (*on_tail)();  // the stream's synchronize waiters poll too
+            tail_spin_.spin([&] {
+                return c.rep_seq.load(std::memory_order_acquire) == seq ||
+                       c.query_state.load(std::memory_order_acquire) == devproc::kQueryAsked;
+            });
             continue;
         }
         if (cb.crashed.load() != 0 || terminating_.load() || iter % 4 == 0) {
@@ -544,7 +557,13 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
             (*out)[first + cur].message = why;
             return cur + 1;
         }
-        devproc::futex_wait(cb.host_bell, bell, kSliceNs);
+        // Parked: the device rings at the tail too (drain_seq); checked after host_parked is set,
+        // so either this thread sees drain_seq or the device sees host_parked (both seq_cst).
+        c.host_parked.store(seq, std::memory_order_seq_cst);
+        if (tail_polled || c.drain_seq.load(std::memory_order_seq_cst) != seq) {
+            devproc::futex_wait(cb.host_bell, bell, kSliceNs);
+        }
+        c.host_parked.store(0, std::memory_order_relaxed);
     }
     const size_t done = std::max<size_t>(1, std::min<size_t>(c.done_count, n));
     settle(done);

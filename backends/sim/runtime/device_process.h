@@ -69,9 +69,11 @@ public:
     void launch(const KernelLaunch &req, uint32_t timeout_s, KernelResult *out);
     // Runs consecutive launches of one stream in order (out->size() == reqs.size()), as few
     // requests as fit a slot: one hand-off each way per request.  A launch that fails, crashes or
-    // times out does not stop the ones after it (as on a stream).
+    // times out does not stop the ones after it (as on a stream).  on_tail (may be null) is called
+    // on this thread when the last launch's tail begins (devproc_protocol.h, drain_seq) while this
+    // thread waits for the reply.
     void launch_batch(const std::vector<const KernelLaunch *> &reqs, uint32_t timeout_s,
-                      std::vector<KernelResult> *out);
+                      std::vector<KernelResult> *out, const std::function<void()> *on_tail = nullptr);
     // Ends the device process now (aclrtResetDevice / aclFinalize / teardown): a running launch
     // fails, later launches fail without respawning.  In a forked child: touches nothing.
     void terminate();
@@ -88,7 +90,7 @@ private:
     // Posts reqs[first, first + n) (n >= 1, all fitting the slot) and waits for the reply; fills
     // out[first, first + ran) and returns ran (>= 1): the launches the request settled.
     size_t run_request(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n,
-                       uint32_t timeout_s, std::vector<KernelResult> *out);
+                       uint32_t timeout_s, std::vector<KernelResult> *out, const std::function<void()> *on_tail);
     std::string crash_message_locked(int wait_status);
 
     int32_t device_;
@@ -106,6 +108,7 @@ private:
     std::atomic<uint32_t> busy_slots_{0};  // bit i: slot i has a launch in flight (changed under slot_mu_)
     std::atomic<bool> terminating_{false};
     AdaptiveSpin reply_spin_{2000, 100000};  // the wait for a launch's reply, before futex waits
+    AdaptiveSpin tail_spin_{2000, 200000};   // the wait for the reply once the launch's tail began
 };
 
 }  // namespace pyasc_sim

@@ -24,7 +24,7 @@ namespace pyasc_sim {
 namespace devproc {
 
 constexpr uint32_t kMagic = 0x50534456u;  // "PSDV"
-constexpr uint32_t kVersion = 5;
+constexpr uint32_t kVersion = 6;
 constexpr size_t kMaxPath = 4096;
 constexpr size_t kMaxName = 256;
 constexpr size_t kMaxArgs = 1u << 20;          // argument blob bytes per launch
@@ -81,6 +81,13 @@ struct Slot {
     std::atomic<uint32_t> query_state;
     std::atomic<uint32_t> running;    // a launch is in progress (exit() from kernel code reports)
     std::atomic<uint32_t> current;    // index of the entry being run (entries before it finished)
+    // The launch's tail (the request's last entry has no block left to start, some still run):
+    // the device sets drain_seq = req_seq, then rings host_bell if host_parked == req_seq (the host
+    // waiter sleeps on it); the host sets host_parked before it sleeps and checks drain_seq after.
+    // A host woken this way polls for the reply (the last blocks end within about one block's time)
+    // instead of sleeping until the reply's ring, a wake-up after the last block.
+    std::atomic<uint32_t> drain_seq;
+    std::atomic<uint32_t> host_parked;
     // ---- request ----
     uint32_t command;
     uint32_t batch_count;             // entries of this request

@@ -252,7 +252,8 @@ void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs)
         index.push_back(i);
     }
     std::vector<KernelResult> results;
-    if (!posted.empty()) dev.process().launch_batch(posted, op_execute_timeout(), &results);
+    const std::function<void()> tail = [&st] { st.note_tail(); };
+    if (!posted.empty()) dev.process().launch_batch(posted, op_execute_timeout(), &results, &tail);
     size_t k = 0;
     for (size_t i = 0; i < count; ++i) {
         if (k < index.size() && index[k] == i) {

@@ -59,6 +59,11 @@ public:
     // waiting caller): from then on idle() counts it as finished, although the worker still has
     // to release it.  So whoever that signal wakes sees the stream idle when nothing follows.
     void finish_current_task();
+    // Called by the worker when the launch it runs reached its tail (the device's last blocks
+    // run: devproc_protocol.h, drain_seq): when nothing is queued behind it, wakes the synchronize
+    // waiters, which then poll for the end (about one block's time) instead of sleeping until the
+    // worker's notify, a wake-up after the last block.
+    void note_tail();
     // Called by tasks: keeps the first error only.
     void record_error(aclError code, const std::string &message);
     // Returns and clears the sticky error (ACL_SUCCESS when none).
@@ -92,6 +97,8 @@ private:
     bool worker_parked_ = false;     // the worker sleeps on work_cv_ (enqueue notifies only then)
     AdaptiveSpin worker_spin_{2000, 100000};  // the worker's wait for the next task
     AdaptiveSpin sync_spin_{2000, 200000};    // a synchronize's wait for the stream to go idle
+    AdaptiveSpin tail_spin_{2000, 200000};    // a synchronize's wait once note_tail woke it
+    uint64_t tail_of_ = 0;      // running_seq_ at the last note_tail (its task's tail began)
     uint64_t submitted_ = 0;    // tasks enqueued so far
     uint64_t finished_ = 0;     // tasks finished so far (in order: the oldest ones)
     uint64_t running_seq_ = 0;  // sequence number (1-based) of the task being run

@@ -44,33 +44,49 @@ void Stream::push(Queued q) {
         queue_.push_back(std::move(q));
         ++pending_;
         ++submitted_;
+        tail_of_ = 0;  // the running task's end no longer ends a synchronize
         queued_.fetch_add(1, std::memory_order_release);
         wake = worker_parked_;  // a spinning worker sees queued_ without a futex wake
     }
     if (wake) work_cv_.notify_one();
 }
 
-void Stream::wait_idle() {
-    if (sync_spin_.spin([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
-        std::lock_guard<std::mutex> lock(mu_);  // pairs with the worker's release of the task
-        return;
-    }
-    std::unique_lock<std::mutex> lock(mu_);
-    idle_cv_.wait(lock, [this] { return pending_ == 0; });
-}
+void Stream::wait_idle() { wait_idle_until(std::chrono::steady_clock::time_point::max()); }
 
 bool Stream::wait_idle_until(std::chrono::steady_clock::time_point deadline) {
     // A synchronize right after a short launch: catch the end without sleeping (adaptive spin).
     if (sync_spin_.spin([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
-        std::lock_guard<std::mutex> lock(mu_);
+        std::lock_guard<std::mutex> lock(mu_);  // pairs with the worker's release of the task
         return true;
     }
     std::unique_lock<std::mutex> lock(mu_);
-    if (deadline == std::chrono::steady_clock::time_point::max()) {
-        idle_cv_.wait(lock, [this] { return pending_ == 0; });
-        return true;
+    bool polled = false;  // the running task's tail was polled for once (note_tail)
+    for (;;) {
+        // (tail_of_: the running task's tail, nothing queued since: push clears it)
+        auto woken = [&] {
+            return pending_ == 0 || (!polled && tail_of_ != 0 && tail_of_ == running_seq_ && finished_ < running_seq_);
+        };
+        if (deadline == std::chrono::steady_clock::time_point::max()) {
+            idle_cv_.wait(lock, woken);
+        } else if (!idle_cv_.wait_until(lock, deadline, woken)) {
+            return false;
+        }
+        if (pending_ == 0) return true;
+        polled = true;
+        lock.unlock();
+        const bool idle = tail_spin_.spin([this] { return pending_.load(std::memory_order_acquire) == 0; });
+        lock.lock();
+        if (idle) return true;
     }
-    return idle_cv_.wait_until(lock, deadline, [this] { return pending_ == 0; });
+}
+
+void Stream::note_tail() {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!queue_.empty()) return;  // more tasks follow: no synchronize ends with this one
+        tail_of_ = running_seq_;
+    }
+    idle_cv_.notify_all();
 }
 
 bool Stream::idle() {

@@ -42,7 +42,7 @@ bool ThreadPool::take(std::shared_ptr<Batch> &batch, uint32_t &index) {
 void ThreadPool::run_one(const std::shared_ptr<Batch> &batch, uint32_t index) {
     (*batch->fn)(index);
     std::lock_guard<std::mutex> lock(mu_);
-    if (++batch->done == batch->n) batch->finished.notify_all();
+    if (batch->done.fetch_add(1, std::memory_order_acq_rel) + 1 == batch->n) batch->finished.notify_all();
 }
 
 void ThreadPool::worker_loop() {
@@ -99,8 +99,15 @@ void ThreadPool::parallel_for(uint32_t n, const std::function<void(uint32_t)> &f
         }
         run_one(batch, index);
     }
+    // No index left: the others end theirs within about one index's time (the last blocks of a
+    // launch), so poll before sleeping on the condition variable, whose wake-up would come after
+    // the last block as one more thread hand-off (tens of us on a VM whose idle core sleeps).
+    if (tail_spin_.spin([&] { return batch->done.load(std::memory_order_acquire) == batch->n; })) {
+        std::lock_guard<std::mutex> lock(mu_);  // the last run_one has released the batch
+        return;
+    }
     std::unique_lock<std::mutex> lock(mu_);
-    batch->finished.wait(lock, [&] { return batch->done == batch->n; });
+    batch->finished.wait(lock, [&] { return batch->done.load(std::memory_order_relaxed) == batch->n; });
 }
 
 }  // namespace pyasc_sim

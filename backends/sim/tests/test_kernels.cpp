@@ -92,6 +92,16 @@ PYASC_SIM_KERNEL_ENTRY(sleep_write) {
     ctx->cycles = sleep_us * 1000;
 }
 
+// Block 0 sleeps first_us, the last block last_us (the others return at once): with last_us >
+// first_us the launch has a long tail, one block still running while a pool thread is idle.
+// args: first_us, last_us
+PYASC_SIM_KERNEL_ENTRY(tail_sleep) {
+    if (!check_args(ctx, 2)) return;
+    const uint64_t us = ctx->block_idx == 0 ? arg(ctx, 0) : ctx->block_idx + 1 == ctx->block_dim ? arg(ctx, 1) : 0;
+    std::this_thread::sleep_for(std::chrono::microseconds(us));
+    ctx->cycles = 10;
+}
+
 // Blocks until *flag (uint32, device memory) becomes nonzero: set_flag on another stream opens it.
 // args: flag
 PYASC_SIM_KERNEL_ENTRY(wait_flag) {

@@ -1,7 +1,10 @@
 // Unit tests of the launch path's building blocks (issue 13 point 1): the device process's block
 // pool (a one-block launch runs on the calling thread and wakes no worker; n blocks use at most n
 // threads) and the adaptive spin-before-park (grows on hits, shrinks to its floor on misses, so
-// an idle waiter stops spinning).  Self-contained; prints "N passed, N failed" last.
+// an idle waiter stops spinning; a caller out of indices polls for the others' last ones instead of
+// sleeping).  Self-contained; prints "N passed, N failed" last.
+#include <sys/resource.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -58,6 +61,44 @@ void test_n_blocks_use_at_most_n_threads() {
     }
 }
 
+// Sleeps (voluntary context switches) of the calling thread so far.
+long thread_sleeps() {
+    rusage u{};
+    getrusage(RUSAGE_THREAD, &u);
+    return u.ru_nvcsw;
+}
+
+// The end of a launch: the caller ran its index and none is left, a worker still runs one for
+// ~100 us. The caller polls for it (pool's tail spin, 200 us budget) rather than sleeping on the
+// condition variable, whose wake-up would follow the last index. Timing on a loaded machine may
+// deschedule the worker past the budget in some rounds: one round of 20 without a sleep passes.
+void test_caller_polls_for_the_last_index() {
+    pyasc_sim::ThreadPool pool(2);
+    int quiet = 0;
+    for (int round = 0; round < 20; ++round) {
+        std::atomic<bool> caller_done{false}, worker_started{false};
+        const std::thread::id caller = std::this_thread::get_id();
+        long before = 0;
+        pool.parallel_for(2, [&](uint32_t) {
+            if (std::this_thread::get_id() == caller) {
+                // (the worker has its index: the caller cannot take both)
+                const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+                while (!worker_started.load() && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+                before = thread_sleeps();
+                caller_done.store(true);
+                return;  // then it finds no index left and waits for the worker's
+            }
+            worker_started.store(true);
+            while (!caller_done.load()) std::this_thread::yield();
+            const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+            while (std::chrono::steady_clock::now() < until) {
+            }
+        });
+        if (caller_done.load() && thread_sleeps() == before) ++quiet;
+    }
+    CHECK(quiet >= 1);
+}
+
 void test_adaptive_spin() {
     pyasc_sim::AdaptiveSpin spin(1000, 64000);
     CHECK(spin.budget_ns() == 64000);
@@ -88,6 +129,7 @@ int main() {
     test_n_blocks_use_at_most_n_threads();
     test_adaptive_spin();
     test_spin_setting_parser();
+    test_caller_polls_for_the_last_index();
     std::printf("%d passed, %d failed\n", g_pass, g_fail);
     return g_fail == 0 ? 0 : 1;
 }
