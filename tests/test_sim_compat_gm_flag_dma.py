@@ -82,5 +82,12 @@ def test_a_scalar_flag_does_not_publish_dma_data_still_in_flight(binary, mode):
     msg = launch_failing(binary.function("dma_data_scalar_flag"), 2, (xd, work, y, flags, 3, mode, 0))
     assert "sanitizer check 'gm-cross-core-race' failed at " in msg, msg
     assert "kernel dma_data_scalar_flag block 1: " in msg, msg
-    assert (f"at {marked_line(SRC, 'scalar-flag-unfenced')} and block 1 read it at "
-            f"{marked_line(SRC, 'scalar-flag-poller-read')}") in msg, msg
+    # Two pairs race here and the first one the check meets depends on where the buffers lie (the CI run
+    # of round 23 met the second): the data copied before the unfenced flag, and the flag word itself -- the
+    # release goes back to before the DMA write, so it does not cover the flag's own later store either
+    # (a known imprecision of the report's pair, noted in the kernel API README; the kernel is racy both ways).
+    data_pair = (f"at {marked_line(SRC, 'scalar-flag-unfenced')} and block 1 read it at "
+                 f"{marked_line(SRC, 'scalar-flag-poller-read')}")
+    flag_pair = (f"at {marked_line(SRC, 'scalar-flag-store')} and block 1 read it at "
+                 f"{marked_line(SRC, 'scalar-flag-poll')}")
+    assert data_pair in msg or flag_pair in msg, msg

@@ -49,7 +49,7 @@ __aicore__ inline void PollThenCopyTile(TPipe &pipe, const LocalTensor<float> &t
 {
     do {
         DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(flagGm[word]);
-    } while (flagGm.GetValue(word) != val);
+    } while (flagGm.GetValue(word) != val);  // BAD(scalar-flag-poll)
     DataCopy(t, workGm[b * kTile], kTile);  // BAD(poller-read) // BAD(scalar-flag-poller-read)
     event_t loaded = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_MTE3));
     SetFlag<HardEvent::MTE2_MTE3>(loaded);
@@ -128,7 +128,7 @@ extern "C" __global__ __aicore__ void dma_data_scalar_flag(GM_ADDR x, GM_ADDR wo
         DoubleInUb(pipe, t, xGm, n);
         DataCopy(workGm, t, n);  // BAD(scalar-flag-unfenced)
         fence(mode);
-        flagGm.SetValue(word, val);
+        flagGm.SetValue(word, val);  // BAD(scalar-flag-store)
         DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(flagGm[word]);
     } else {
         PollThenCopyTile(pipe, t, flagGm, word, val, workGm, yGm, b);
