@@ -11,6 +11,7 @@ another block's writes (gm-cross-core-race) or never-written bytes (gm-uninit-re
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import numpy as np
@@ -111,3 +112,36 @@ def test_a_read_past_the_size_of_what_another_block_writes_is_a_race(binary):
     msg = failing(binary.function("scalar_list_neighbour"), 2, (pyasc.tensor(x, device="sim"), out))
     assert "sanitizer check 'gm-cross-core-race' failed at " in msg, msg
     assert marked_line(SRC, "neighbour-read") in msg, msg
+
+
+def test_the_warning_of_a_launch_that_fails_comes_with_the_failure(binary):
+    # block 0 reads past the declared size (the warning) and races with block 1 (the error): the warning is
+    # raised by the synchronize that raises the failure, before it, not left for the next synchronize
+    x, _ = inputs(2, 6)
+    out = pyasc.zeros((2 * 16,), dtype="float32", device="sim")
+    xd = pyasc.tensor(x, device="sim")
+    pyasc.synchronize("sim")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", pyasc.SanitizerWarning)
+        msg = launch_failing(binary.function("scalar_list_neighbour"), 2, (xd, out))
+        msgs = [str(w.message) for w in seen if issubclass(w.category, pyasc.SanitizerWarning)]
+        assert "sanitizer check 'gm-cross-core-race' failed at " in msg, msg
+        assert any("gm-read-past-size" in m and marked_line(SRC, "neighbour-read") in m for m in msgs), msgs
+        del seen[:]
+        pyasc.synchronize("sim")  # nothing held back
+        assert not [w for w in seen if issubclass(w.category, pyasc.SanitizerWarning)], [str(w.message) for w in seen]
+
+
+def test_a_warning_made_an_error_by_the_filter_does_not_hide_the_failure(binary, monkeypatch):
+    # the filter turns the warning into an exception: it goes to sys.unraisablehook, the failure is raised
+    x, _ = inputs(2, 7)
+    out = pyasc.zeros((2 * 16,), dtype="float32", device="sim")
+    xd = pyasc.tensor(x, device="sim")
+    pyasc.synchronize("sim")
+    unraisable = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: unraisable.append(str(u.exc_value)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pyasc.SanitizerWarning)
+        msg = launch_failing(binary.function("scalar_list_neighbour"), 2, (xd, out))
+    assert "sanitizer check 'gm-cross-core-race' failed at " in msg, msg
+    assert any("gm-read-past-size" in u for u in unraisable), unraisable

@@ -83,7 +83,7 @@ void bind_runtime(py::module_ &m, PyDeviceClass &device) {
                 wait_interruptibly(*d.ctx, "aclrtSynchronizeDevice", [&](int32_t ms) { return timed(ms); });
                 return;
             }
-            d.ctx->check(d.ctx->api().aclrtSynchronizeDevice(), "aclrtSynchronizeDevice");
+            check_with_warnings(*d.ctx, d.ctx->api().aclrtSynchronizeDevice(), "aclrtSynchronizeDevice");
         }, "aclrtSynchronizeDevice: wait for every stream of the device (Ctrl-C raises KeyboardInterrupt)")
         .def("mem_info", [](PyDevice &d, int attr) {
             d.ctx->activate();

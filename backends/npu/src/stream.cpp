@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include <chrono>
+#include <exception>
 #include <string>
 #include <vector>
 #include <thread>
@@ -37,12 +38,31 @@ void raise_simulator_warnings(DeviceContext &ctx) {
     }
 }
 
+void check_with_warnings(DeviceContext &ctx, aclError rc, const char *api) {
+    std::exception_ptr failure;
+    try {
+        ctx.check(rc, api);  // the failure's message is taken now, before any warning's Python code runs
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    if (!failure) {
+        raise_simulator_warnings(ctx);
+        return;
+    }
+    try {
+        raise_simulator_warnings(ctx);
+    } catch (pybind11::error_already_set &e) {  // a warnings filter made one an error: the failure is raised
+        pybind11::gil_scoped_acquire gil;
+        e.discard_as_unraisable("a pyasc sanitizer warning of the launch that failed");
+    }
+    std::rethrow_exception(failure);
+}
+
 void wait_interruptibly(DeviceContext &ctx, const char *api, const std::function<aclError(int32_t)> &timed) {
     for (;;) {
         const aclError rc = timed(kWaitSliceMs);
         if (!is_timeout(rc)) {
-            ctx.check(rc, api);
-            raise_simulator_warnings(ctx);
+            check_with_warnings(ctx, rc, api);
             return;
         }
         ctx.api().aclGetRecentErrMsg();  // drop the slice's timeout message
@@ -80,7 +100,7 @@ void Stream::synchronize() {
         return;
     }
     // Fallback for ACL libraries without the timed wait: not interruptible.
-    ctx_->check(ctx_->api().aclrtSynchronizeStream(handle_), "aclrtSynchronizeStream");
+    check_with_warnings(*ctx_, ctx_->api().aclrtSynchronizeStream(handle_), "aclrtSynchronizeStream");
 }
 
 bool Stream::query() {
@@ -128,7 +148,7 @@ void Event::synchronize() {
         wait_interruptibly(*ctx_, "aclrtSynchronizeEvent", [&](int32_t ms) { return timed(handle_, ms); });
         return;
     }
-    ctx_->check(ctx_->api().aclrtSynchronizeEvent(handle_), "aclrtSynchronizeEvent");
+    check_with_warnings(*ctx_, ctx_->api().aclrtSynchronizeEvent(handle_), "aclrtSynchronizeEvent");
 }
 
 bool Event::query() {
@@ -137,7 +157,7 @@ bool Event::query() {
     ctx_->check(ctx_->api().aclrtQueryEventStatus(handle_, &status), "aclrtQueryEventStatus");
     if (status != ACL_EVENT_RECORDED_STATUS_COMPLETE) return false;
     // Complete, so this returns at once: it reports a failure that happened before the record.
-    ctx_->check(ctx_->api().aclrtSynchronizeEvent(handle_), "aclrtSynchronizeEvent");
+    check_with_warnings(*ctx_, ctx_->api().aclrtSynchronizeEvent(handle_), "aclrtSynchronizeEvent");
     return true;
 }
 

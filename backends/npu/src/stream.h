@@ -19,6 +19,12 @@ constexpr int32_t kWaitSliceMs = 50;
 // SanitizerWarning (an exception when the warnings filter says "error"); no-op on other libraries.
 void raise_simulator_warnings(DeviceContext &ctx);
 
+// ctx.check(rc, api) with the simulator's pending warnings raised first: a failed wait's AclError
+// follows the warnings of the launches that ran (the failing one's too) instead of leaving them for
+// the next synchronize.  A warning the warnings filter makes an error then goes to sys.unraisablehook
+// and the failure is raised.  Call without the GIL.
+void check_with_warnings(DeviceContext &ctx, aclError rc, const char *api);
+
 // Waits with `timed(slice_ms)` (an aclrtSynchronize*WithTimeout call) slice after slice, checking
 // for Python signals between slices (the GIL is taken only for that): Ctrl-C raises
 // KeyboardInterrupt (pybind11::error_already_set) and leaves the queued work alone.  Call without

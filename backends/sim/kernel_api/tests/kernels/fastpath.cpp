@@ -6,7 +6,17 @@ using namespace AscendC;
 
 namespace {
 constexpr uint32_t N = 2048;  // elements per operand (float)
+
+// dst = the first n elements of src with every pipe idle before and after: how the kernels below copy an
+// input in and each result out, one at a time
+template <typename D, typename S>
+__aicore__ inline void FencedCopy(const D &dst, const S &src, uint32_t n)
+{
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(dst, src, n);
+    PipeBarrier<PIPE_ALL>();
 }
+}  // namespace
 
 // x, y: N floats. z (floats): Add, Sub, Mul, Div, Max, Exp, Ln, Sqrt, Adds, Muls, in-place Add,
 // a masked repeat Add (mask 40, rep stride 8), a strided repeat Add (block stride 2), Cast
@@ -36,12 +46,7 @@ extern "C" __global__ __aicore__ void fastpath_vec(GM_ADDR x, GM_ADDR y, GM_ADDR
     DataCopy(ly, gy, N);
     PipeBarrier<PIPE_ALL>();
     uint32_t slot = 0;
-    auto out = [&]() {
-        PipeBarrier<PIPE_ALL>();
-        DataCopy(gz[slot * N], lo, N);
-        PipeBarrier<PIPE_ALL>();
-        ++slot;
-    };
+    auto out = [&]() { FencedCopy(gz[N * slot++], lo, N); };
     Add(lo, lx, ly, N); out();
     Sub(lo, lx, ly, N); out();
     Mul(lo, lx, ly, N); out();
@@ -125,17 +130,8 @@ extern "C" __global__ __aicore__ void fastpath_fma(GM_ADDR a, GM_ADDR b, GM_ADDR
     DataCopy(lc, gc, N);
     PipeBarrier<PIPE_ALL>();
     uint32_t slot = 0;
-    auto out = [&]() {
-        PipeBarrier<PIPE_ALL>();
-        DataCopy(gz[slot * N], lo, N);
-        PipeBarrier<PIPE_ALL>();
-        ++slot;
-    };
-    auto load = [&](const GlobalTensor<float> &g) {  // lo = a copy of an input
-        PipeBarrier<PIPE_ALL>();
-        DataCopy(lo, g, N);
-        PipeBarrier<PIPE_ALL>();
-    };
+    auto out = [&]() { FencedCopy(gz[N * slot++], lo, N); };
+    auto load = [&](const GlobalTensor<float> &g) { FencedCopy(lo, g, N); };  // lo = a copy of an input
     load(gc);
     MulAddDst(lo, la, lb, N); out();
     load(gb);

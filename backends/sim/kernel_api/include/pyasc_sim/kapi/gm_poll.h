@@ -127,16 +127,43 @@ PYASC_SIM_POLL_NOSAN inline void event(BlockState &b, uint32_t kind, uint64_t k,
     event_at(b, kind, k, seq, b.xseg);
 }
 
+// Moves this core's scalar store records (PYASC_SIM_GM_SCALAR: SetValue, raw stores) of GM [addr, addr + n)
+// made after segment `segment` back to it (a back-dated release covers the flag's own store: the poller's
+// read of the value it stored is the synchronisation, not a race).  A record reaching past the word keeps the
+// rest where it was; DMA writes of the word stay (a copy still in flight may land after the store).
+PYASC_SIM_POLL_NOSAN inline void move_store_back(BlockState &b, uint64_t addr, uint32_t n, uint32_t segment) {
+    const uint64_t end = addr + n;
+    const uint32_t seg = std::min<uint32_t>(segment, PYASC_SIM_GM_SEGMENT_MASK);
+    const uint32_t core = gm_tag(b, 0) & ~PYASC_SIM_GM_SEGMENT_MASK;
+    std::vector<PyascSimGmWrite> &w = b.writes;
+    for (size_t i = 0, count = w.size(); i < count; ++i) {
+        const PyascSimGmWrite r = w[i];
+        const uint32_t kind = r.reserved & ~PYASC_SIM_GM_SEGMENT_MASK;
+        const bool later = (r.reserved & PYASC_SIM_GM_SEGMENT_MASK) > seg;
+        if (r.file == nullptr || kind != (core | PYASC_SIM_GM_SCALAR) || !later || r.end <= addr || r.begin >= end) {
+            continue;
+        }
+        const uint64_t lo = std::max(r.begin, addr), hi = std::min(r.end, end);
+        w[i].begin = lo;
+        w[i].end = hi;
+        w[i].reserved = kind | seg;
+        if (r.begin < lo) w.push_back({r.begin, lo, r.file, r.line, r.reserved});
+        if (hi < r.end) w.push_back({hi, r.end, r.file, r.line, r.reserved});
+    }
+}
+
 // A release of the scalar store s (its value as GM holds it now).  Its write-back orders what the scalar
 // unit did, not DMA copies still in flight: after a DMA write to GM with no fence since that holds the
 // scalar unit (PipeBarrier<PIPE_ALL>, WaitFlag of an MTE3_S event), it publishes only what came before the
-// first such write -- the release goes back to the segment that write opened, as a DMA flag's does -- and
-// nothing when the core acquired something since (the release cannot cross the acquire).
+// first such write -- the release goes back to the segment that write opened, as a DMA flag's does, and the
+// flag's own store records move there with it -- and nothing when the core acquired something since (the
+// release cannot cross the acquire).
 PYASC_SIM_POLL_NOSAN inline void release(BlockState &b, const BlockState::PollStore &s) {
     const uint64_t k = key(s.addr, s.n, word(s.addr, s.n));
     if (!b.xdma_s_unfenced) {
         event(b, PYASC_SIM_GM_EVENT_RELEASE, k, s.seq);
     } else if (b.xdma_s_fenced) {
+        move_store_back(b, s.addr, s.n, b.xdma_s_fence_seg);
         event_at(b, PYASC_SIM_GM_EVENT_RELEASE, k, s.seq, b.xdma_s_fence_seg);
     }
 }

@@ -76,7 +76,10 @@ inline bool all_finite(const double *p, uint64_t n) {
     for (; i + 8 <= n; i += 8) {
         for (int j = 0; j < 8; ++j) acc[j] += p[i + j] * 0.0;
     }
-    for (; i < n; ++i) acc[0] += p[i] * 0.0;
+    // the tail (< 8 elements) counted from 0 in 32 bits: the form `for (; i < n; ++i)` made g++ 12 -O2 warn
+    // -Waggressive-loop-optimizations ("iteration 2^61 - 1 invokes undefined behavior") in kernels including this
+    const uint32_t rest = static_cast<uint32_t>(n - i);
+    for (uint32_t j = 0; j < rest; ++j) acc[0] += p[i + j] * 0.0;
     bool ok = true;
     for (int j = 0; j < 8; ++j) ok = ok && acc[j] == 0.0;
     return ok;

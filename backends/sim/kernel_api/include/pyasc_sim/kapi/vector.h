@@ -95,11 +95,17 @@ struct Opnd {
     }
 };
 
+// A count-form operand read (`read`: initcheck, the read side of pipe-race) or written.
+template <typename T>
+inline void check_operand_as(pyasc_sim::kapi::BlockState &b, const LocalTensor<T> &t, const char *api, const char *name,
+                             bool read, int64_t elems, const SrcLoc &loc) {
+    t.check_vec_operand(b, elems * static_cast<int64_t>(sizeof(T)), read, api, name, loc);
+}
 template <typename T>
 inline void check_operand(pyasc_sim::kapi::BlockState &b, const LocalTensor<T> &t, const char *api, const char *name,
                           int64_t elems, const SrcLoc &loc) {
     const bool src = name[0] == 's' && name[1] == 'r' && name[2] == 'c';  // src, src0, src1: a read (initcheck)
-    t.check_vec_operand(b, elems * static_cast<int64_t>(sizeof(T)), src, api, name, loc);
+    check_operand_as(b, t, api, name, src, elems, loc);
 }
 template <typename T>
 inline void check_operand(const LocalTensor<T> &t, const char *api, const char *name, int64_t elems,
@@ -110,12 +116,13 @@ inline void check_operand(const LocalTensor<T> &t, const char *api, const char *
 // A repeat-form operand.  A destination is marked written over its extent; a source is checked
 // for bounds and pipe-race over its extent, and for initcheck per 32-byte block the instruction
 // reads: the blocks holding a lane of the mask in each repeat (not the stride gaps between them).
+// `read`: the operand is read (a source, or a destination the instruction also reads: dst = a * b + dst).
 template <typename T>
-inline void check_operand(const LocalTensor<T> &t, const char *api, const char *name, const Opnd &o,
-                          uint32_t repeats, const Mask &m, const SrcLoc &loc) {
+inline void check_operand_as(const LocalTensor<T> &t, const char *api, const char *name, bool read, const Opnd &o,
+                             uint32_t repeats, const Mask &m, const SrcLoc &loc) {
     const int64_t elems = o.extent(repeats, m);
-    if (std::strncmp(name, "src", 3) != 0) {
-        check_operand(t, api, name, elems, loc);
+    if (!read) {
+        check_operand_as(pyasc_sim::kapi::blk(), t, api, name, false, elems, loc);
         return;
     }
     t.check_aligned(api, name, loc);
@@ -158,6 +165,11 @@ inline void check_operand(const LocalTensor<T> &t, const char *api, const char *
         }
     }
     if (miss >= 0) b.vtaint_hit = true;
+}
+template <typename T>
+inline void check_operand(const LocalTensor<T> &t, const char *api, const char *name, const Opnd &o,
+                          uint32_t repeats, const Mask &m, const SrcLoc &loc) {
+    check_operand_as(t, api, name, std::strncmp(name, "src", 3) == 0, o, repeats, m, loc);
 }
 
 template <typename F>

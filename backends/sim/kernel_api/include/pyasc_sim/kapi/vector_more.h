@@ -159,10 +159,16 @@ inline void ternary_count(const char *api, const LocalTensor<T> &dst, const Loca
     if (b != nullptr) {
         count = count < 0 ? 0 : count;
     } else {
+        pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();
         count = check_count(count, api, loc);
-        check_operand(dst, api, "dst", count, loc);
-        check_operand(s0, api, "src0", count, loc);
-        check_operand(s1, api, "src1", count, loc);
+        // dst is written and read (the addend or a factor): after its write check (which settles an earlier
+        // instruction's pending destination), as a source
+        PYASC_SIM_VTAINT_CHECKED(bs,
+                                 check_operand(bs, dst, api, "dst", count, loc);
+                                 check_operand_as(bs, dst, api, "dst", true, count, loc);
+                                 check_operand(bs, s0, api, "src0", count, loc);
+                                 check_operand(bs, s1, api, "src1", count, loc);,
+                                 vtaint_count(bs, dst, s0, s1, dst, count));
     }
     if (!ternary_fast<K>(dst.ptr(), s0.ptr(), s1.ptr(), count)) {
         for (int64_t i = 0; i < count; ++i) dst.ptr()[i] = f(s0.ptr()[i], s1.ptr()[i], dst.ptr()[i]);
@@ -176,9 +182,20 @@ inline void ternary_repeat(const char *api, const LocalTensor<T> &dst, const Loc
     constexpr int64_t e = 32 / sizeof(T);
     const Opnd od{p.dstBlkStride, p.dstRepStride, e}, o0{p.src0BlkStride, p.src0RepStride, e},
         o1{p.src1BlkStride, p.src1RepStride, e};
-    check_operand(dst, api, "dst", od.extent(repeats, m), loc);
-    check_operand(s0, api, "src0", o0, repeats, m, loc);
-    check_operand(s1, api, "src1", o1, repeats, m, loc);
+    pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();
+    PYASC_SIM_VTAINT_CHECKED(bs,
+                             check_operand(dst, api, "dst", od, repeats, m, loc);
+                             check_operand_as(dst, api, "dst", true, od, repeats, m, loc);
+                             check_operand(s0, api, "src0", o0, repeats, m, loc);
+                             check_operand(s1, api, "src1", o1, repeats, m, loc);,
+                             const uint64_t ad = dst.mem_offset(bs), a0 = s0.mem_offset(bs), a1 = s1.mem_offset(bs);
+                             vtaint_apply(bs, dst, [&](auto emit) {
+                                 for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) {
+                                     emit(od.off(r, i), vtaint_src(bs, dst, ad, od.off(r, i)) ||
+                                                            vtaint_src(bs, s0, a0, o0.off(r, i)) ||
+                                                            vtaint_src(bs, s1, a1, o1.off(r, i)));
+                                 });
+                             }));
     for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) {
         T &d = dst.ptr()[od.off(r, i)];
         d = f(s0.ptr()[o0.off(r, i)], s1.ptr()[o1.off(r, i)], d);
@@ -298,8 +315,12 @@ namespace sim_detail {
 template <typename T, typename U>
 inline void axpy_count(const LocalTensor<T> &dst, const LocalTensor<U> &src, double s, int64_t count, const SrcLoc &loc) {
     count = check_count(count, "Axpy", loc);
-    check_operand(dst, "Axpy", "dst", count, loc);
-    check_operand(src, "Axpy", "src", count, loc);
+    pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();
+    PYASC_SIM_VTAINT_CHECKED(bs,
+                             check_operand(bs, dst, "Axpy", "dst", count, loc);
+                             check_operand_as(bs, dst, "Axpy", "dst", true, count, loc);  // the addend
+                             check_operand(bs, src, "Axpy", "src", count, loc);,
+                             vtaint_count(bs, dst, dst, src, count));
     for (int64_t i = 0; i < count; ++i) {
         dst.ptr()[i] = static_cast<T>(static_cast<calc_t<T>>(pyasc_sim::kapi::to_double(src.ptr()[i]) * s +
                                                             pyasc_sim::kapi::to_double(dst.ptr()[i])));
@@ -322,8 +343,18 @@ inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U s
     const sim_detail::Mask m = sim_detail::mask_of<isSetMask>(mask, 256 / std::max(sizeof(T), sizeof(U)), "Axpy", loc);
     const sim_detail::Opnd od{p.dstBlkStride, p.dstRepStride, static_cast<int64_t>(32 / sizeof(T))},
         os{p.srcBlkStride, p.srcRepStride, static_cast<int64_t>(32 / sizeof(U))};
-    sim_detail::check_operand(dst, "Axpy", "dst", od.extent(repeatTimes, m), loc);
-    sim_detail::check_operand(src, "Axpy", "src", os, repeatTimes, m, loc);
+    pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();
+    PYASC_SIM_VTAINT_CHECKED(bs,
+                             sim_detail::check_operand(dst, "Axpy", "dst", od.extent(repeatTimes, m), loc);
+                             sim_detail::check_operand_as(dst, "Axpy", "dst", true, od, repeatTimes, m, loc);
+                             sim_detail::check_operand(src, "Axpy", "src", os, repeatTimes, m, loc);,
+                             const uint64_t ad = dst.mem_offset(bs), as = src.mem_offset(bs);
+                             sim_detail::vtaint_apply(bs, dst, [&](auto emit) {
+                                 sim_detail::for_each_masked(repeatTimes, m, [&](uint32_t r, uint32_t i) {
+                                     emit(od.off(r, i), sim_detail::vtaint_src(bs, dst, ad, od.off(r, i)) ||
+                                                            sim_detail::vtaint_src(bs, src, as, os.off(r, i)));
+                                 });
+                             }));
     sim_detail::for_each_masked(repeatTimes, m, [&](uint32_t r, uint32_t i) {
         T &d = dst.ptr()[od.off(r, i)];
         d = static_cast<T>(static_cast<sim_detail::calc_t<T>>(pyasc_sim::kapi::to_double(src.ptr()[os.off(r, i)]) * s +

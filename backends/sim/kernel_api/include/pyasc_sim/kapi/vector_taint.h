@@ -4,7 +4,9 @@
 // on every lane, and store only the lanes that were written: hardware gives the right result,
 // because the garbage lanes never reach GM.  So an elementwise vector instruction (each
 // destination lane computed from the same lane of its sources: the count and repeat forms of
-// the unary / binary engines, Cast, Brcb's broadcast of one source lane per block) carries
+// the unary / binary engines, the three-operand forms that also read their destination
+// (MulAddDst, FusedMulAdd(Relu), Axpy: dst is a source too), Cast, Brcb's broadcast of one
+// source lane per block) carries
 // "never written" instead of reporting it: where the old check would report a source (its first
 // 32-byte sector, or a whole 256-byte repeat of the read, never written), the instruction runs,
 // and every destination lane computed from a never-written source sector is marked unwritten
@@ -108,6 +110,17 @@ inline void vtaint_count(pyasc_sim::kapi::BlockState &b, const LocalTensor<D> &d
     const uint64_t a0 = s0.mem_offset(b), a1 = s1.mem_offset(b);
     vtaint_apply(b, dst, [&](auto emit) {
         for (int64_t i = 0; i < count; ++i) emit(i, vtaint_src(b, s0, a0, i) || vtaint_src(b, s1, a1, i));
+    });
+}
+
+template <typename D, typename S0, typename S1, typename S2>
+inline void vtaint_count(pyasc_sim::kapi::BlockState &b, const LocalTensor<D> &dst, const LocalTensor<S0> &s0,
+                         const LocalTensor<S1> &s1, const LocalTensor<S2> &s2, int64_t count) {
+    const uint64_t a0 = s0.mem_offset(b), a1 = s1.mem_offset(b), a2 = s2.mem_offset(b);
+    vtaint_apply(b, dst, [&](auto emit) {
+        for (int64_t i = 0; i < count; ++i) {
+            emit(i, vtaint_src(b, s0, a0, i) || vtaint_src(b, s1, a1, i) || vtaint_src(b, s2, a2, i));
+        }
     });
 }
 
