@@ -54,7 +54,7 @@ def test_block_dim_is_the_ai_cores_holding_the_aivs(kernels):
     assert (t.usedCoreNum, t.block_dim, t.mix_ratio) == (8, 4, 2)
     # the kernel's struct is the same bytes as the plain tiling's: mix_ratio is host side only
     plain = hl_tiling.matmul_tiling(m, n, k, core_num=8)
-    assert t.to_bytes() == plain.to_bytes() and len(t.to_bytes()) == (33 + 16) * 4
+    assert t.to_bytes() == plain.to_bytes() and len(t.to_bytes()) == 50 * 4
     assert plain.block_dim == plain.usedCoreNum == 8
     assert hl_tiling.matmul_tiling(m, n, k, core_num=8, mix_ratio=1).block_dim == 8
     assert hl_tiling.matmul_tiling(16, 16, 16, core_num=8, mix_ratio=2).block_dim == 1
@@ -72,3 +72,32 @@ def test_mix_ratio_errors():
         hl_tiling.matmul_tiling(16, 16, 16, mix_ratio=3)
     with pytest.raises(ArgumentError, match=r"mix_ratio must be 0 .* got True"):
         hl_tiling.matmul_tiling(16, 16, 16, mix_ratio=True)
+
+
+def test_tcube_tiling_is_the_sdk_struct_of_50_words(tmp_path):
+    # the SDK's TCubeTiling (asc-devkit include/adv_api/matmul/matmul_tilingdata.h; CANN 8.x kernel_tiling.h, whose
+    # last word is `reserved`): the 33 fields the reference's TCubeTiling page lists, then the batch-layout words,
+    # BatchNum and mxTypePara -- 50 int32, 200 bytes. Public kernels mirror it word for word (KsanaLLM's
+    # PagedTCubeTiling) and copy sizeof(TCubeTiling) / 4 words, so the size is part of the layout.
+    from dataclasses import fields
+
+    from pyasc_sim import tiling as T
+
+    names = [f.name for f in fields(hl_tiling.TCubeTiling) if not f.metadata.get("host")]
+    assert len(names) == 50 and names[32] == "dbL0C"
+    assert names[33:] == ["ALayoutInfoB", "ALayoutInfoS", "ALayoutInfoN", "ALayoutInfoG", "ALayoutInfoD",
+                          "BLayoutInfoB", "BLayoutInfoS", "BLayoutInfoN", "BLayoutInfoG", "BLayoutInfoD",
+                          "CLayoutInfoB", "CLayoutInfoS1", "CLayoutInfoN", "CLayoutInfoG", "CLayoutInfoS2",
+                          "BatchNum", "mxTypePara"]
+    t = hl_tiling.matmul_tiling(64, 64, 64, core_num=2)
+    words = np.frombuffer(t.to_bytes(), np.int32)
+    assert words.size == 50 and (words[0], words[1], words[32]) == (t.usedCoreNum, 64, t.dbL0C)
+    # the kernel-side struct (kapi/matmul_tiling.h) as a host tiling header embeds it
+    header = tmp_path / "mm_tiling.h"
+    header.write_text('#include "register/tilingdata_base.h"\n#include "tiling/tiling_api.h"\n'
+                      "namespace optiling {\nBEGIN_TILING_DATA_DEF(MmTilingData)\n"
+                      "TILING_DATA_FIELD_DEF(uint32_t, tag);\nTILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, cube);\n"
+                      "TILING_DATA_FIELD_DEF(uint32_t, after);\nEND_TILING_DATA_DEF;\n"
+                      "REGISTER_TILING_DATA_CLASS(MmOp, MmTilingData)\n}\n")
+    layout = {f.name: (f.offset, f.size) for f in T.layout(str(header)).fields}
+    assert layout == {"tag": (0, 4), "cube": (4, 200), "after": (204, 4)}

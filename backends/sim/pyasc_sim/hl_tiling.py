@@ -25,7 +25,9 @@ def _positive(**values: int) -> None:
 
 @dataclass
 class TCubeTiling:
-    """Matmul's tiling: the documented fields in the documented order (int32 each) + 16 reserved."""
+    """Matmul's tiling: the documented fields in the documented order (int32 each), then the SDK struct's
+    batch-layout words, BatchNum and mxTypePara: 50 int32, 200 bytes, as the SDK's TCubeTiling (asc-devkit
+    include/adv_api/matmul/matmul_tilingdata.h; CANN 8.x kernel_tiling.h names the last word ``reserved``)."""
 
     usedCoreNum: int = 1
     M: int = 0
@@ -60,14 +62,30 @@ class TCubeTiling:
     dbL0A: int = 1
     dbL0B: int = 1
     dbL0C: int = 1
-    reserved: list = field(default_factory=lambda: [0] * 16)
+    ALayoutInfoB: int = 0
+    ALayoutInfoS: int = 0
+    ALayoutInfoN: int = 0
+    ALayoutInfoG: int = 0
+    ALayoutInfoD: int = 0
+    BLayoutInfoB: int = 0
+    BLayoutInfoS: int = 0
+    BLayoutInfoN: int = 0
+    BLayoutInfoG: int = 0
+    BLayoutInfoD: int = 0
+    CLayoutInfoB: int = 0
+    CLayoutInfoS1: int = 0
+    CLayoutInfoN: int = 0
+    CLayoutInfoG: int = 0
+    CLayoutInfoS2: int = 0
+    BatchNum: int = 0
+    mxTypePara: int = 0
     # host side only (not in the kernel's struct): the AIV per AIC of a mixed kernel the tiling is for
     # (matmul_tiling's mix_ratio; 0: a cube-only or vector-only kernel, usedCoreNum counts blocks)
     mix_ratio: int = field(default=0, repr=False, compare=False, metadata={"host": True})
 
     def to_bytes(self) -> bytes:
-        values = [getattr(self, f.name) for f in fields(self) if f.name != "reserved" and not f.metadata.get("host")]
-        return struct.pack(f"<{len(values)}i16i", *values, *self.reserved)
+        values = [getattr(self, f.name) for f in fields(self) if not f.metadata.get("host")]
+        return struct.pack(f"<{len(values)}i", *values)
 
     @property
     def block_dim(self) -> int:

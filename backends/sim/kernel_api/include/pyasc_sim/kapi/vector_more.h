@@ -629,11 +629,27 @@ inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, co
 }
 
 // ---- Transpose: one 16x16 matrix of 2-byte elements --------------------------------------------
+// The reference lists uint16_t / int16_t / half for this form (Transpose page, atlasascendc_api_07_0199, every
+// edition). The SDK checks that list only with ASCENDC_ASSERT, which its CPU-debug build turns into an abort and
+// its device build into nothing, and the device implementation moves 16-bit words whatever T is (the dav-c220
+// TransposeImpl casts both addresses to uint16_t for vtranspose; asc-devkit
+// impl/basic_api/kernel_operator_vec_transpose_intf_impl.h and dav_c220/kernel_operator_vec_transpose_impl.h).
+// So another 2-byte type (bfloat16_t) compiles and is transposed bit for bit on the NPU: here it runs the same
+// and is the warning dtype-unlisted (an error with PYASC_SIM_STRICT, as the SDK's CPU-debug abort). Types of
+// other sizes stay a compile error: the instruction would shuffle their 16-bit halves.
 template <typename T>
 inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src, PYASC_SIM_LOC) {
-    PYASC_SIM_DTYPE_CHECK(Transpose, T);
     static_assert(sizeof(T) == 2, "Transpose(dst, src) transposes a 16x16 matrix of 2-byte elements (half, int16_t, "
                                   "uint16_t); the TransposeParamsExt overload is not supported by the pyasc simulator");
+    if (!PYASC_SIM_DTYPE_OK(Transpose, T)) {
+        pyasc_sim::kapi::warn("dtype-unlisted", loc,
+                              "AscendC::Transpose(dst, src) on element type %s: the reference lists uint16_t, "
+                              "int16_t and half for the 16 x 16 form; the NPU compiler accepts any 2-byte type and "
+                              "the instruction transposes 16-bit words, so the result is the bit-exact transpose "
+                              "(the SDK's CPU-debug build aborts on this type). Fix: transpose a "
+                              "ReinterpretCast<uint16_t>() view of the tensors",
+                              pyasc_sim::kapi::dtypes::type_name<T>());
+    }
     sim_detail::check_operand(dst, "Transpose", "dst", 256, loc);
     sim_detail::check_operand(src, "Transpose", "src", 256, loc);
     T tmp[256];
