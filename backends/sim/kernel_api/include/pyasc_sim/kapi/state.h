@@ -515,13 +515,18 @@ inline RaceState &race() { return race(blk()); }
     fail("pipe-race", at,
          "%s between pipes: this %s instruction %s %s bytes [%llu, %llu) (32-byte sector at offset %llu), which the %s "
          "instruction at %s:%u %s with nothing ordering the two pipes; on hardware they run concurrently. Add "
-         "SetFlag<HardEvent::%s_%s>(id) after the first and WaitFlag<HardEvent::%s_%s>(id) before the second (or move "
-         "the buffer through a TQue)",
+         "SetFlag<HardEvent::%s_%s>(id) after the first and WaitFlag<HardEvent::%s_%s>(id) before the second%s",
          c.kind_name, race_pipe_name(c.pipe), std::strncmp(c.kind_name, "read", 4) == 0 ? "reads" : "writes",
          mem_name(c.mem), static_cast<unsigned long long>(c.off), static_cast<unsigned long long>(c.off + c.bytes),
          static_cast<unsigned long long>(c.sector * 32), race_pipe_name(c.other_pipe), short_file(c.other_file),
          c.other_line, std::strcmp(c.kind_name, "write-after-read") == 0 ? "reads" : "wrote",
-         race_pipe_name(c.other_pipe), race_pipe_name(c.pipe), race_pipe_name(c.other_pipe), race_pipe_name(c.pipe));
+         race_pipe_name(c.other_pipe), race_pipe_name(c.pipe), race_pipe_name(c.other_pipe), race_pipe_name(c.pipe),
+         // a TQue orders the producer pipe's work, not a scalar store (EnQue is the producer pipe's SetFlag: the
+         // SetFlag/WaitFlag page's SetValue-then-DataCopy example needs its own PIPE_S -> PIPE_MTE3 pair)
+         c.other_pipe == 0 && std::strcmp(c.kind_name, "write-after-read") != 0
+             ? " (a TQue does not order it: EnQue / DeQue is the producer pipe's flag, not the Scalar Unit's, so a "
+               "SetValue before EnQue needs this pair too)"
+             : " (or move the buffer through a TQue)");
 }
 // The pending instruction's local accesses run on pipe p: a conflict is an error.
 inline void race_commit(BlockState &b, Pipe p) {
