@@ -415,6 +415,60 @@ void DeviceProcess::launch_batch(const std::vector<const KernelLaunch *> &reqs, 
     }
 }
 
+bool DeviceProcess::try_post(const KernelLaunch &req, uint32_t timeout_s, Posted *out) {
+    if (getpid() != owner_ || req.args->size() > devproc::kMaxArgs || terminating_.load() || pid_.load() <= 0 ||
+        ctl_ == nullptr) {
+        return false;  // the queued path reports it, spawns the process
+    }
+    if (arena_bytes(req) > devproc::kArenaSize) return false;
+    int slot = -1;
+    {
+        std::lock_guard<std::mutex> lock(slot_mu_);
+        for (int i = 0; i < static_cast<int>(devproc::kSlots); ++i) {
+            if ((busy_slots_ & (1u << i)) == 0) {
+                busy_slots_ |= 1u << i;
+                slot = i;
+                break;
+            }
+        }
+    }
+    if (slot < 0) return false;
+    uint64_t gen = 0;
+    {
+        std::lock_guard<std::mutex> lock(proc_mu_);
+        // Ended while idle (killed from outside): left to the queued path, which reaps it (WNOWAIT
+        // here: gone() and run_request keep reaping it and naming the cause) and respawns.
+        siginfo_t info{};
+        if (!terminating_.load() && pid_.load() > 0 &&
+            waitid(P_PID, static_cast<id_t>(pid_.load()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0) {
+            gen = generation_;
+        }
+    }
+    if (gen == 0) {
+        give_slot(slot);
+        return false;
+    }
+    out->slot = slot;
+    out->gen = gen;
+    out->seq = post_locked(slot, {&req}, 0, 1);
+    out->timeout_s = timeout_s;
+    out->timed = timeout_s != 0;
+    out->deadline = Clock::now() + std::chrono::seconds(out->timed ? timeout_s : 0);
+    return true;
+}
+
+bool DeviceProcess::replied(const Posted &p) const {
+    return ctl_->slots[p.slot].rep_seq.load(std::memory_order_acquire) == p.seq;
+}
+
+void DeviceProcess::finish(const Posted &p, const KernelLaunch &req, KernelResult *out,
+                           const std::function<void()> *on_tail) {
+    std::vector<KernelResult> results(1);
+    wait_reply(p, {&req}, 0, 1, &results, on_tail);
+    give_slot(p.slot);
+    *out = std::move(results[0]);
+}
+
 size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n,
                                   uint32_t timeout_s, std::vector<KernelResult> *out,
                                   const std::function<void()> *on_tail) {
@@ -444,6 +498,18 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
         }
         gen = generation_;
     }
+    Posted posted;
+    posted.slot = slot;
+    posted.gen = gen;
+    posted.seq = post_locked(slot, reqs, first, n);
+    posted.timeout_s = timeout_s;
+    posted.timed = timeout_s != 0;
+    posted.deadline = Clock::now() + std::chrono::seconds(posted.timed ? timeout_s : 0);
+    return wait_reply(posted, reqs, first, n, out, on_tail);
+}
+
+uint32_t DeviceProcess::post_locked(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n) {
+    const KernelLaunch &head = *reqs[first];
     devproc::ControlBlock &cb = *ctl_;
     devproc::Slot &c = cb.slots[slot];
     const SocProfile &p = *head.profile;
@@ -488,6 +554,16 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
     const uint32_t seq = c.req_seq.load() + 1;
     c.req_seq.store(seq, std::memory_order_release);
     devproc::futex_wake(c.req_seq);
+    return seq;
+}
+
+size_t DeviceProcess::wait_reply(const Posted &posted, const std::vector<const KernelLaunch *> &reqs, size_t first,
+                                 size_t n, std::vector<KernelResult> *out, const std::function<void()> *on_tail) {
+    const int slot = posted.slot;
+    const uint64_t gen = posted.gen;
+    const uint32_t seq = posted.seq;
+    devproc::ControlBlock &cb = *ctl_;
+    devproc::Slot &c = cb.slots[slot];
 
     // The launches before entry `upto` finished: their replies are in their entries.
     auto settle = [&](size_t upto) {
@@ -500,8 +576,8 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
             r.cores_per_block = e.cores_per_block;
         }
     };
-    const bool timed = timeout_s != 0;
-    const Clock::time_point deadline = Clock::now() + std::chrono::seconds(timed ? timeout_s : 0);
+    const bool timed = posted.timed;
+    const Clock::time_point deadline = posted.deadline;
     // A short kernel's reply: caught by an adaptive spin (no futex round trip), else parked below.
     reply_spin_.spin([&] {
         return c.rep_seq.load(std::memory_order_acquire) == seq ||
@@ -547,7 +623,7 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
                 "kernel %s: did not finish within the operator execution timeout of %u s (aclrtSetOpExecuteTimeOut, "
                 "env PYASC_SIM_OP_TIMEOUT; 0 disables it); the simulated device process was killed and is restarted "
                 "at the next launch (device memory is kept, what the kernel wrote is undefined)",
-                reqs[first + cur]->kernel_name.c_str(), timeout_s);
+                reqs[first + cur]->kernel_name.c_str(), posted.timeout_s);
             if (generation_ == gen && pid_.load() > 0) {
                 reap_locked(false, why);
                 death_slot_ = slot;
