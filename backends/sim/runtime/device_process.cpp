@@ -522,7 +522,11 @@ uint32_t DeviceProcess::post_locked(int slot, const std::vector<const KernelLaun
     c.l0a_bytes = p.l0a_bytes;
     c.l0b_bytes = p.l0b_bytes;
     c.l0c_bytes = p.l0c_bytes;
-    std::snprintf(c.soc_name, sizeof(c.soc_name), "%s", p.name);
+    {  // (as snprintf "%s", without the format parser on every request)
+        const size_t len = strnlen(p.name, sizeof(c.soc_name) - 1);
+        std::memcpy(c.soc_name, p.name, len);
+        c.soc_name[len] = '\0';
+    }
     size_t off = 0, at = 0;
     for (size_t j = 0; j < n; ++j) {
         const KernelLaunch &r = *reqs[first + j];
@@ -552,8 +556,9 @@ uint32_t DeviceProcess::post_locked(int slot, const std::vector<const KernelLaun
     c.current.store(0);
     c.done_count = 0;
     const uint32_t seq = c.req_seq.load() + 1;
-    c.req_seq.store(seq, std::memory_order_release);
-    devproc::futex_wake(c.req_seq);
+    c.req_seq.store(seq, std::memory_order_seq_cst);
+    // The server thread spinning for it sees req_seq without a futex wake (devproc_protocol.h).
+    if (c.srv_parked.load(std::memory_order_seq_cst) != 0) devproc::futex_wake(c.req_seq);
     return seq;
 }
 
@@ -636,7 +641,9 @@ size_t DeviceProcess::wait_reply(const Posted &posted, const std::vector<const K
         // Parked: the device rings at the tail too (drain_seq); checked after host_parked is set,
         // so either this thread sees drain_seq or the device sees host_parked (both seq_cst).
         c.host_parked.store(seq, std::memory_order_seq_cst);
-        if (tail_polled || c.drain_seq.load(std::memory_order_seq_cst) != seq) {
+        // (the device rings for the reply only when it sees host_parked: read rep_seq again)
+        if (c.rep_seq.load(std::memory_order_seq_cst) != seq &&
+            (tail_polled || c.drain_seq.load(std::memory_order_seq_cst) != seq)) {
             devproc::futex_wait(cb.host_bell, bell, kSliceNs);
         }
         c.host_parked.store(0, std::memory_order_relaxed);
