@@ -34,6 +34,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr long kSliceNs = 20 * 1000 * 1000;        // futex wait slice: child / timeout checks
+constexpr int64_t kAliveWindowNs = 1000 * 1000;     // try_post: a reply this recent stands for a live process
 constexpr auto kStartupTimeout = std::chrono::seconds(60);
 
 // Directory of this library: pyasc-sim-device is installed next to it.
@@ -437,10 +438,17 @@ bool DeviceProcess::try_post(const KernelLaunch &req, uint32_t timeout_s, Posted
     {
         std::lock_guard<std::mutex> lock(proc_mu_);
         // Ended while idle (killed from outside): left to the queued path, which reaps it (WNOWAIT
-        // here: gone() and run_request keep reaping it and naming the cause) and respawns.
+        // here: gone() and run_request keep reaping it and naming the cause) and respawns.  The
+        // check (a waitid syscall, ~0.7 us here) is skipped when this process replied within the
+        // last millisecond: a kill from outside in that window fails this launch with the cause,
+        // as one landing between the check and the post always could, and the next one respawns.
+        const int64_t now = Clock::now().time_since_epoch().count();
         siginfo_t info{};
         if (!terminating_.load() && pid_.load() > 0 &&
-            waitid(P_PID, static_cast<id_t>(pid_.load()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0) {
+            ((replied_gen_.load(std::memory_order_relaxed) == generation_ &&
+              now - replied_at_.load(std::memory_order_relaxed) < kAliveWindowNs) ||
+             (waitid(P_PID, static_cast<id_t>(pid_.load()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+              info.si_pid == 0))) {
             gen = generation_;
         }
     }
@@ -648,6 +656,8 @@ size_t DeviceProcess::wait_reply(const Posted &posted, const std::vector<const K
         }
         c.host_parked.store(0, std::memory_order_relaxed);
     }
+    replied_at_.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+    replied_gen_.store(gen, std::memory_order_relaxed);
     const size_t done = std::max<size_t>(1, std::min<size_t>(c.done_count, n));
     settle(done);
     // Only the last launch run can have failed or warned (the device stops the batch after it).

@@ -131,6 +131,10 @@ private:
     std::condition_variable slot_cv_;
     std::atomic<uint32_t> busy_slots_{0};  // bit i: slot i has a launch in flight (changed under slot_mu_)
     std::atomic<bool> terminating_{false};
+    // When the process of generation replied_gen_ last replied (steady_clock ns): try_post skips
+    // its liveness check within a millisecond of it.
+    std::atomic<int64_t> replied_at_{0};
+    std::atomic<uint64_t> replied_gen_{0};
     AdaptiveSpin reply_spin_{2000, 100000};  // the wait for a launch's reply, before futex waits
     AdaptiveSpin tail_spin_{2000, 200000};   // the wait for the reply once the launch's tail began
 };
