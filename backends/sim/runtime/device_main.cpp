@@ -553,7 +553,9 @@ uint32_t wait_request(Slot *c, uint32_t last) {
     for (;;) {
         const uint32_t s = c->req_seq.load(std::memory_order_acquire);
         if (s != last) return s;
-        devproc::futex_wait(c->req_seq, s, 500000000L);
+        c->srv_parked.store(1, std::memory_order_seq_cst);  // the host wakes us only when set
+        if (c->req_seq.load(std::memory_order_seq_cst) == s) devproc::futex_wait(c->req_seq, s, 500000000L);
+        c->srv_parked.store(0, std::memory_order_relaxed);
         if (getppid() != g_parent) _exit(0);
     }
 }
@@ -632,8 +634,9 @@ int main(int argc, char **argv) {
             seen = wait_request(c, seen);
             if (c->command == devproc::kCmdQuit) _exit(0);
             serve_launch(c, slot, pool, cache);
-            c->rep_seq.store(seen, std::memory_order_release);
-            devproc::ring(g_ctl->host_bell);
+            c->rep_seq.store(seen, std::memory_order_seq_cst);
+            // Rung only for a host waiter that sleeps (devproc_protocol.h, srv_parked's note).
+            if (c->host_parked.load(std::memory_order_seq_cst) == seen) devproc::ring(g_ctl->host_bell);
         }
     };
     for (uint32_t i = 1; i < devproc::kSlots; ++i) {

@@ -34,6 +34,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr long kSliceNs = 20 * 1000 * 1000;        // futex wait slice: child / timeout checks
+constexpr int64_t kAliveWindowNs = 1000 * 1000;     // try_post: a reply this recent stands for a live process
 constexpr auto kStartupTimeout = std::chrono::seconds(60);
 
 // Directory of this library: pyasc-sim-device is installed next to it.
@@ -415,6 +416,67 @@ void DeviceProcess::launch_batch(const std::vector<const KernelLaunch *> &reqs, 
     }
 }
 
+bool DeviceProcess::try_post(const KernelLaunch &req, uint32_t timeout_s, Posted *out) {
+    if (getpid() != owner_ || req.args->size() > devproc::kMaxArgs || terminating_.load() || pid_.load() <= 0 ||
+        ctl_ == nullptr) {
+        return false;  // the queued path reports it, spawns the process
+    }
+    if (arena_bytes(req) > devproc::kArenaSize) return false;
+    int slot = -1;
+    {
+        std::lock_guard<std::mutex> lock(slot_mu_);
+        for (int i = 0; i < static_cast<int>(devproc::kSlots); ++i) {
+            if ((busy_slots_ & (1u << i)) == 0) {
+                busy_slots_ |= 1u << i;
+                slot = i;
+                break;
+            }
+        }
+    }
+    if (slot < 0) return false;
+    uint64_t gen = 0;
+    {
+        std::lock_guard<std::mutex> lock(proc_mu_);
+        // Ended while idle (killed from outside): left to the queued path, which reaps it (WNOWAIT
+        // here: gone() and run_request keep reaping it and naming the cause) and respawns.  The
+        // check (a waitid syscall, ~0.7 us here) is skipped when this process replied within the
+        // last millisecond: a kill from outside in that window fails this launch with the cause,
+        // as one landing between the check and the post always could, and the next one respawns.
+        const int64_t now = Clock::now().time_since_epoch().count();
+        siginfo_t info{};
+        if (!terminating_.load() && pid_.load() > 0 &&
+            ((replied_gen_.load(std::memory_order_relaxed) == generation_ &&
+              now - replied_at_.load(std::memory_order_relaxed) < kAliveWindowNs) ||
+             (waitid(P_PID, static_cast<id_t>(pid_.load()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+              info.si_pid == 0))) {
+            gen = generation_;
+        }
+    }
+    if (gen == 0) {
+        give_slot(slot);
+        return false;
+    }
+    out->slot = slot;
+    out->gen = gen;
+    out->seq = post_locked(slot, {&req}, 0, 1);
+    out->timeout_s = timeout_s;
+    out->timed = timeout_s != 0;
+    out->deadline = Clock::now() + std::chrono::seconds(out->timed ? timeout_s : 0);
+    return true;
+}
+
+bool DeviceProcess::replied(const Posted &p) const {
+    return ctl_->slots[p.slot].rep_seq.load(std::memory_order_acquire) == p.seq;
+}
+
+void DeviceProcess::finish(const Posted &p, const KernelLaunch &req, KernelResult *out,
+                           const std::function<void()> *on_tail) {
+    std::vector<KernelResult> results(1);
+    wait_reply(p, {&req}, 0, 1, &results, on_tail);
+    give_slot(p.slot);
+    *out = std::move(results[0]);
+}
+
 size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n,
                                   uint32_t timeout_s, std::vector<KernelResult> *out,
                                   const std::function<void()> *on_tail) {
@@ -444,6 +506,18 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
         }
         gen = generation_;
     }
+    Posted posted;
+    posted.slot = slot;
+    posted.gen = gen;
+    posted.seq = post_locked(slot, reqs, first, n);
+    posted.timeout_s = timeout_s;
+    posted.timed = timeout_s != 0;
+    posted.deadline = Clock::now() + std::chrono::seconds(posted.timed ? timeout_s : 0);
+    return wait_reply(posted, reqs, first, n, out, on_tail);
+}
+
+uint32_t DeviceProcess::post_locked(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n) {
+    const KernelLaunch &head = *reqs[first];
     devproc::ControlBlock &cb = *ctl_;
     devproc::Slot &c = cb.slots[slot];
     const SocProfile &p = *head.profile;
@@ -456,7 +530,11 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
     c.l0a_bytes = p.l0a_bytes;
     c.l0b_bytes = p.l0b_bytes;
     c.l0c_bytes = p.l0c_bytes;
-    std::snprintf(c.soc_name, sizeof(c.soc_name), "%s", p.name);
+    {  // (as snprintf "%s", without the format parser on every request)
+        const size_t len = strnlen(p.name, sizeof(c.soc_name) - 1);
+        std::memcpy(c.soc_name, p.name, len);
+        c.soc_name[len] = '\0';
+    }
     size_t off = 0, at = 0;
     for (size_t j = 0; j < n; ++j) {
         const KernelLaunch &r = *reqs[first + j];
@@ -486,8 +564,19 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
     c.current.store(0);
     c.done_count = 0;
     const uint32_t seq = c.req_seq.load() + 1;
-    c.req_seq.store(seq, std::memory_order_release);
-    devproc::futex_wake(c.req_seq);
+    c.req_seq.store(seq, std::memory_order_seq_cst);
+    // The server thread spinning for it sees req_seq without a futex wake (devproc_protocol.h).
+    if (c.srv_parked.load(std::memory_order_seq_cst) != 0) devproc::futex_wake(c.req_seq);
+    return seq;
+}
+
+size_t DeviceProcess::wait_reply(const Posted &posted, const std::vector<const KernelLaunch *> &reqs, size_t first,
+                                 size_t n, std::vector<KernelResult> *out, const std::function<void()> *on_tail) {
+    const int slot = posted.slot;
+    const uint64_t gen = posted.gen;
+    const uint32_t seq = posted.seq;
+    devproc::ControlBlock &cb = *ctl_;
+    devproc::Slot &c = cb.slots[slot];
 
     // The launches before entry `upto` finished: their replies are in their entries.
     auto settle = [&](size_t upto) {
@@ -500,8 +589,8 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
             r.cores_per_block = e.cores_per_block;
         }
     };
-    const bool timed = timeout_s != 0;
-    const Clock::time_point deadline = Clock::now() + std::chrono::seconds(timed ? timeout_s : 0);
+    const bool timed = posted.timed;
+    const Clock::time_point deadline = posted.deadline;
     // A short kernel's reply: caught by an adaptive spin (no futex round trip), else parked below.
     reply_spin_.spin([&] {
         return c.rep_seq.load(std::memory_order_acquire) == seq ||
@@ -547,7 +636,7 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
                 "kernel %s: did not finish within the operator execution timeout of %u s (aclrtSetOpExecuteTimeOut, "
                 "env PYASC_SIM_OP_TIMEOUT; 0 disables it); the simulated device process was killed and is restarted "
                 "at the next launch (device memory is kept, what the kernel wrote is undefined)",
-                reqs[first + cur]->kernel_name.c_str(), timeout_s);
+                reqs[first + cur]->kernel_name.c_str(), posted.timeout_s);
             if (generation_ == gen && pid_.load() > 0) {
                 reap_locked(false, why);
                 death_slot_ = slot;
@@ -560,11 +649,15 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
         // Parked: the device rings at the tail too (drain_seq); checked after host_parked is set,
         // so either this thread sees drain_seq or the device sees host_parked (both seq_cst).
         c.host_parked.store(seq, std::memory_order_seq_cst);
-        if (tail_polled || c.drain_seq.load(std::memory_order_seq_cst) != seq) {
+        // (the device rings for the reply only when it sees host_parked: read rep_seq again)
+        if (c.rep_seq.load(std::memory_order_seq_cst) != seq &&
+            (tail_polled || c.drain_seq.load(std::memory_order_seq_cst) != seq)) {
             devproc::futex_wait(cb.host_bell, bell, kSliceNs);
         }
         c.host_parked.store(0, std::memory_order_relaxed);
     }
+    replied_at_.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+    replied_gen_.store(gen, std::memory_order_relaxed);
     const size_t done = std::max<size_t>(1, std::min<size_t>(c.done_count, n));
     settle(done);
     // Only the last launch run can have failed or warned (the device stops the batch after it).

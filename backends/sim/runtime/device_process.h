@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -74,6 +75,25 @@ public:
     // thread waits for the reply.
     void launch_batch(const std::vector<const KernelLaunch *> &reqs, uint32_t timeout_s,
                       std::vector<KernelResult> *out, const std::function<void()> *on_tail = nullptr);
+    // A launch posted to a slot by the caller itself (an idle stream's launch: the device starts it
+    // without the stream worker's hand-off); finish() waits for its reply and frees the slot.
+    struct Posted {
+        int slot = -1;
+        uint64_t gen = 0;
+        uint32_t seq = 0;
+        uint32_t timeout_s = 0;
+        bool timed = false;
+        std::chrono::steady_clock::time_point deadline;
+    };
+    // Posts `req` to a free slot of the running device process without waiting; false (nothing
+    // posted) when no slot is free, the process is not running yet (the queued path spawns it), the
+    // caller is a forked child or the launch does not fit: the caller queues the launch then.
+    bool try_post(const KernelLaunch &req, uint32_t timeout_s, Posted *out);
+    // The reply of a posted launch is in (finish() then returns without waiting).  Never blocks.
+    bool replied(const Posted &p) const;
+    // Waits for the reply of a posted launch as launch_batch does (queries, crash, timeout), fills
+    // *out and gives the slot back.  Exactly once per successful try_post.
+    void finish(const Posted &p, const KernelLaunch &req, KernelResult *out, const std::function<void()> *on_tail);
     // Ends the device process now (aclrtResetDevice / aclFinalize / teardown): a running launch
     // fails, later launches fail without respawning.  In a forked child: touches nothing.
     void terminate();
@@ -91,6 +111,10 @@ private:
     // out[first, first + ran) and returns ran (>= 1): the launches the request settled.
     size_t run_request(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n,
                        uint32_t timeout_s, std::vector<KernelResult> *out, const std::function<void()> *on_tail);
+    // Writes reqs[first, first + n) into the slot and rings the device; returns the request's seq.
+    uint32_t post_locked(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n);
+    size_t wait_reply(const Posted &posted, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n,
+                      std::vector<KernelResult> *out, const std::function<void()> *on_tail);
     std::string crash_message_locked(int wait_status);
 
     int32_t device_;
@@ -107,6 +131,10 @@ private:
     std::condition_variable slot_cv_;
     std::atomic<uint32_t> busy_slots_{0};  // bit i: slot i has a launch in flight (changed under slot_mu_)
     std::atomic<bool> terminating_{false};
+    // When the process of generation replied_gen_ last replied (steady_clock ns): try_post skips
+    // its liveness check within a millisecond of it.
+    std::atomic<int64_t> replied_at_{0};
+    std::atomic<uint64_t> replied_gen_{0};
     AdaptiveSpin reply_spin_{2000, 100000};  // the wait for a launch's reply, before futex waits
     AdaptiveSpin tail_spin_{2000, 200000};   // the wait for the reply once the launch's tail began
 };

@@ -24,7 +24,7 @@ namespace pyasc_sim {
 namespace devproc {
 
 constexpr uint32_t kMagic = 0x50534456u;  // "PSDV"
-constexpr uint32_t kVersion = 6;
+constexpr uint32_t kVersion = 7;
 constexpr size_t kMaxPath = 4096;
 constexpr size_t kMaxName = 256;
 constexpr size_t kMaxArgs = 1u << 20;          // argument blob bytes per launch
@@ -88,6 +88,13 @@ struct Slot {
     // instead of sleeping until the reply's ring, a wake-up after the last block.
     std::atomic<uint32_t> drain_seq;
     std::atomic<uint32_t> host_parked;
+    // The wake-ups are skipped when nobody sleeps (each a futex syscall): the device's server
+    // thread sets srv_parked before it sleeps on req_seq and reads req_seq after; the host stores
+    // req_seq and then reads srv_parked (both seq_cst: one of them sees the other), and wakes it
+    // only when it is set.  Likewise the reply: the device stores rep_seq, then rings host_bell only
+    // when host_parked == rep_seq; the host sets host_parked and reads rep_seq again before it sleeps.
+    std::atomic<uint32_t> srv_parked;
+    uint32_t reserved_sync;
     // ---- request ----
     uint32_t command;
     uint32_t batch_count;             // entries of this request

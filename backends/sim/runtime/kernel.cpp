@@ -195,9 +195,78 @@ struct LaunchJob {
     std::shared_ptr<const BlockSnapshot> blocks;  // the tensor blocks when it was enqueued
 };
 
+namespace {
+
+// Fills `req` (and its argument copy `args`) for `job`; false with *early set when the launch
+// fails before it reaches the device.
+bool prepare_launch(const LaunchJob &job, const SocProfile &profile, const std::vector<std::pair<uint64_t, uint64_t>> &live,
+                    const std::string &prof_dir, std::vector<uint8_t> *args, KernelLaunch *req, std::string *early) {
+    const ArgsSource &src = job.source;
+    if (src.alloc) {
+        if (src.alloc->freed.load()) {
+            *early = format("kernel %s: the device memory holding its arguments (%s) was freed before the "
+                            "launch ran",
+                            job.fn->name.c_str(), ptr_str(src.alloc->ptr()).c_str());
+            return false;
+        }
+        args->assign(src.alloc->ptr() + src.offset, src.alloc->ptr() + src.offset + job.args_size);
+    } else {
+        *args = src.host;
+    }
+    req->binary_path = job.fn->binary->path;
+    req->bin_dev = job.fn->binary->file_dev;
+    req->bin_ino = job.fn->binary->file_ino;
+    req->kernel_name = job.fn->aicpu ? job.fn->symbol : job.fn->name;
+    req->aicpu = job.fn->aicpu;
+    req->num_blocks = job.num_blocks;
+    req->args = args;
+    req->checks = checks_enabled();
+    req->strict = strict_enabled();
+    if (!prof_dir.empty()) {
+        req->profile_prefix = profile_launch_prefix(prof_dir);
+        req->span_cap = profile_span_cap();
+    }
+    req->profile = &profile;
+    req->allocs = live;
+    if (req->checks) merge_blocks(job.blocks.get(), &req->allocs);
+    const BlockSnapshot *view = req->checks ? job.blocks.get() : nullptr;
+    req->query = [view](const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
+        return launch_query(view, p, base, size, why, why_size);
+    };
+    return true;
+}
+
+// Applies one launch's outcome to its stream: the clock advanced by its simulated cost, the
+// profiler's record, its warnings, its error (sticky: the first stays).
+void apply_result(Stream &st, const LaunchJob &job, const KernelLaunch &req, const KernelResult &result,
+                  const std::string &prof_dir) {
+    Device &dev = *st.device();
+    const SocProfile &profile = *dev.profile;
+    const double start_ns = st.clock_ns;
+    if (result.has_cycles && job.fn->aicpu) {  // AI CPU: its task cost and its run time
+        st.clock_ns += profile.aicpu_launch_ns + result.wave_cycles * profile.aicpu_slowdown;
+    } else if (result.has_cycles) {
+        st.clock_ns += cost::kLaunchOverheadNs + result.wave_cycles / profile.clock_ghz;
+    }
+    if (!prof_dir.empty()) {
+        profile_log(prof_dir, format("{\"type\": \"launch\", \"device\": %d, \"stream\": %llu, \"kernel\": %s, "
+                                     "\"blocks\": %u, \"start_ns\": %.17g, \"end_ns\": %.17g, "
+                                     "\"overhead_ns\": %.17g, \"clock_ghz\": %.17g, \"vector_cores\": %u, "
+                                     "\"cube_cores\": %u, \"hbm_gbps\": %.17g, \"status\": %d, \"prefix\": %s}",
+                                     dev.id, profile_stream_id(st),
+                                     json_string(req.kernel_name).c_str(), req.num_blocks, start_ns,
+                                     st.clock_ns, cost::kLaunchOverheadNs, profile.clock_ghz,
+                                     profile.vector_cores, profile.cube_cores, profile.hbm_bandwidth_gbps,
+                                     static_cast<int>(result.status), json_string(req.profile_prefix).c_str()));
+    }
+    push_warnings(result.warnings);
+    if (result.status != ACL_SUCCESS) st.record_error(result.status, result.message);
+}
+
+}  // namespace
+
 // Runs consecutive launches of one stream in the device's process (their blocks run there, on
-// its pool; they travel in as few requests as fit) and applies each one's outcome in order: the
-// stream clock advanced by its simulated cost, its warnings, its error (sticky: the first stays).
+// its pool; they travel in as few requests as fit) and applies each one's outcome in order.
 void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs) {
     Device &dev = *st.device();
     const SocProfile &profile = *dev.profile;
@@ -214,41 +283,8 @@ void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs)
     posted.reserve(count);
     index.reserve(count);
     for (size_t i = 0; i < count; ++i) {
-        const LaunchJob &job = *jobs[i];
-        const ArgsSource &src = job.source;
-        if (src.alloc) {
-            if (src.alloc->freed.load()) {
-                early[i] = format("kernel %s: the device memory holding its arguments (%s) was freed before the "
-                                  "launch ran",
-                                  job.fn->name.c_str(), ptr_str(src.alloc->ptr()).c_str());
-                continue;
-            }
-            args[i].assign(src.alloc->ptr() + src.offset, src.alloc->ptr() + src.offset + job.args_size);
-        } else {
-            args[i] = src.host;
-        }
-        KernelLaunch &req = reqs[i];
-        req.binary_path = job.fn->binary->path;
-        req.bin_dev = job.fn->binary->file_dev;
-        req.bin_ino = job.fn->binary->file_ino;
-        req.kernel_name = job.fn->aicpu ? job.fn->symbol : job.fn->name;
-        req.aicpu = job.fn->aicpu;
-        req.num_blocks = job.num_blocks;
-        req.args = &args[i];
-        req.checks = checks_enabled();
-        req.strict = strict_enabled();
-        if (!prof_dir.empty()) {
-            req.profile_prefix = profile_launch_prefix(prof_dir);
-            req.span_cap = profile_span_cap();
-        }
-        req.profile = &profile;
-        req.allocs = live;
-        if (req.checks) merge_blocks(job.blocks.get(), &req.allocs);
-        const BlockSnapshot *view = req.checks ? job.blocks.get() : nullptr;
-        req.query = [view](const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
-            return launch_query(view, p, base, size, why, why_size);
-        };
-        posted.push_back(&req);
+        if (!prepare_launch(*jobs[i], profile, live, prof_dir, &args[i], &reqs[i], &early[i])) continue;
+        posted.push_back(&reqs[i]);
         index.push_back(i);
     }
     std::vector<KernelResult> results;
@@ -257,31 +293,44 @@ void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs)
     size_t k = 0;
     for (size_t i = 0; i < count; ++i) {
         if (k < index.size() && index[k] == i) {
-            const KernelResult &result = results[k++];
-            const double start_ns = st.clock_ns;
-            if (result.has_cycles && jobs[i]->fn->aicpu) {  // AI CPU: its task cost and its run time
-                st.clock_ns += profile.aicpu_launch_ns + result.wave_cycles * profile.aicpu_slowdown;
-            } else if (result.has_cycles) {
-                st.clock_ns += cost::kLaunchOverheadNs + result.wave_cycles / profile.clock_ghz;
-            }
-            if (!prof_dir.empty()) {
-                const KernelLaunch &req = reqs[i];
-                profile_log(prof_dir, format("{\"type\": \"launch\", \"device\": %d, \"stream\": %llu, \"kernel\": %s, "
-                                             "\"blocks\": %u, \"start_ns\": %.17g, \"end_ns\": %.17g, "
-                                             "\"overhead_ns\": %.17g, \"clock_ghz\": %.17g, \"vector_cores\": %u, "
-                                             "\"cube_cores\": %u, \"hbm_gbps\": %.17g, \"status\": %d, \"prefix\": %s}",
-                                             dev.id, profile_stream_id(st),
-                                             json_string(req.kernel_name).c_str(), req.num_blocks, start_ns,
-                                             st.clock_ns, cost::kLaunchOverheadNs, profile.clock_ghz,
-                                             profile.vector_cores, profile.cube_cores, profile.hbm_bandwidth_gbps,
-                                             static_cast<int>(result.status), json_string(req.profile_prefix).c_str()));
-            }
-            push_warnings(result.warnings);
-            if (result.status != ACL_SUCCESS) st.record_error(result.status, result.message);
+            apply_result(st, *jobs[i], reqs[i], results[k++], prof_dir);
         } else {
             st.record_error(ACL_ERROR_RT_PARAM_INVALID, early[i]);
         }
     }
+}
+
+// A launch its caller posted to the device itself (Stream::enqueue_launch on an idle stream).
+struct DirectLaunch {
+    std::shared_ptr<LaunchJob> job;
+    std::vector<uint8_t> args;
+    KernelLaunch req;
+    std::string prof_dir;
+    DeviceProcess::Posted posted;
+};
+
+std::shared_ptr<DirectLaunch> post_direct(Stream &st, const std::shared_ptr<LaunchJob> &job) {
+    Device &dev = *st.device();
+    auto d = std::make_shared<DirectLaunch>();
+    std::vector<std::pair<uint64_t, uint64_t>> live;
+    runtime().memory.snapshot(dev.id, &live, devproc::kMaxSnapshot);
+    d->prof_dir = profile_dir();
+    std::string early;
+    if (!prepare_launch(*job, *dev.profile, live, d->prof_dir, &d->args, &d->req, &early)) return nullptr;
+    if (!dev.process().try_post(d->req, op_execute_timeout(), &d->posted)) return nullptr;
+    d->job = job;
+    return d;
+}
+
+bool direct_replied(const Stream &st, const DirectLaunch &d) { return st.device()->process().replied(d.posted); }
+
+void finish_direct(Stream &st, DirectLaunch &d) {
+    KernelResult result;
+    const std::function<void()> tail = [&st] { st.note_tail(); };
+    st.device()->process().finish(d.posted, d.req, &result, &tail);
+    apply_result(st, *d.job, d.req, result, d.prof_dir);
+    d.job.reset();  // its references go before the stream reports idle
+    d.req.query = nullptr;
 }
 
 }  // namespace pyasc_sim

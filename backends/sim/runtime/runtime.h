@@ -33,6 +33,13 @@ class Stream;
 struct LaunchJob;
 constexpr size_t kMaxLaunchBatch = 64;
 void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs);
+// A launch posted to the device by its caller (kernel.cpp): on an idle stream the launch goes to
+// the device slot from the calling thread, so its first block starts without the stream worker's
+// hand-off.  post_direct returns null when it cannot (the launch is queued then).
+struct DirectLaunch;
+std::shared_ptr<DirectLaunch> post_direct(Stream &st, const std::shared_ptr<LaunchJob> &job);
+bool direct_replied(const Stream &st, const DirectLaunch &d);  // its reply is in; never blocks
+void finish_direct(Stream &st, DirectLaunch &d);  // waits for the reply, applies it to the stream
 
 // In-order task queue run by its own worker thread.  Tasks advance the stream's
 // simulated device clock; the first error raised by a task is sticky until
@@ -79,6 +86,21 @@ public:
 
 private:
     void worker_loop();
+
+    // The launch posted directly (null: none): it runs while nothing else is pending, and is
+    // finished (its reply applied) by one thread that claims it under mu_: a synchronize that sees
+    // its reply, aclrtStreamQuery that sees it, or the worker (when work is queued behind it, the
+    // stream is destroyed, or a waiter hands it over because the reply has not come).
+    std::shared_ptr<DirectLaunch> direct_;
+    bool direct_claimed_ = false;
+    bool direct_handoff_ = false;  // a waiter asks the worker to finish direct_
+    uint64_t direct_seq_ = 0;
+    // Claims direct_ (mu_ held through `lock`, released while finishing) and finishes it.
+    void finish_direct_locked(std::unique_lock<std::mutex> &lock);
+    // True when the worker has direct_ to finish now.
+    bool worker_takes_direct() const {
+        return direct_ && !direct_claimed_ && (direct_handoff_ || stop_ || !queue_.empty());
+    }
 
     Device *device_;
     bool is_default_;

@@ -11,6 +11,8 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #include "pyasc_sim/cost_model.h"
 #include "error.h"
@@ -35,7 +37,58 @@ Stream::~Stream() {
 
 void Stream::enqueue(Task task) { push(Queued{std::move(task), nullptr}); }
 
-void Stream::enqueue_launch(std::shared_ptr<LaunchJob> job) { push(Queued{nullptr, std::move(job)}); }
+namespace {
+
+// PYASC_SIM_DIRECT_LAUNCH=0: every launch goes through the stream worker (for comparisons).
+bool direct_launch_enabled() {
+    static const bool on = [] {
+        const char *v = std::getenv("PYASC_SIM_DIRECT_LAUNCH");
+        return v == nullptr || std::strcmp(v, "0") != 0;
+    }();
+    return on;
+}
+
+}  // namespace
+
+void Stream::enqueue_launch(std::shared_ptr<LaunchJob> job) {
+    // An idle stream: post the launch to the device from this thread (no hand-off to the worker
+    // before its first block).  Nothing is pending, so it overtakes no queued work; whatever is
+    // enqueued after it queues behind it (pending_ stays > 0 until it is finished).
+    if (pending_.load(std::memory_order_acquire) == 0 && direct_launch_enabled()) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (pending_ == 0 && !stop_ && !direct_) {
+            if (std::shared_ptr<DirectLaunch> d = post_direct(*this, job)) {
+                direct_ = std::move(d);
+                direct_claimed_ = false;
+                direct_handoff_ = false;
+                ++pending_;
+                direct_seq_ = ++submitted_;
+                running_seq_ = direct_seq_;
+                tail_of_ = 0;
+                return;
+            }
+        }
+    }
+    push(Queued{nullptr, std::move(job)});
+}
+
+void Stream::finish_direct_locked(std::unique_lock<std::mutex> &lock) {
+    const std::shared_ptr<DirectLaunch> d = direct_;
+    direct_claimed_ = true;
+    lock.unlock();
+    finish_direct(*this, *d);  // also drops the launch's references (before the stream reports idle)
+    device_->note_clock(clock_ns);
+    lock.lock();
+    direct_.reset();
+    direct_claimed_ = false;
+    direct_handoff_ = false;
+    if (direct_seq_ > finished_) finished_ = direct_seq_;
+    --pending_;
+    if (pending_ == 0) idle_cv_.notify_all();
+    // A worker that waits for it to end (work queued behind it, or the stream stops); a worker
+    // parked on an empty queue is left asleep (no futex wake per launch).
+    if (worker_parked_ && (stop_ || !queue_.empty())) work_cv_.notify_all();
+}
 
 void Stream::push(Queued q) {
     bool wake;
@@ -54,17 +107,39 @@ void Stream::push(Queued q) {
 void Stream::wait_idle() { wait_idle_until(std::chrono::steady_clock::time_point::max()); }
 
 bool Stream::wait_idle_until(std::chrono::steady_clock::time_point deadline) {
-    // A synchronize right after a short launch: catch the end without sleeping (adaptive spin).
-    if (sync_spin_.spin([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
+    std::shared_ptr<DirectLaunch> d;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (direct_ && !direct_claimed_ && queue_.empty()) d = direct_;  // a posted launch is all that runs
+    }
+    if (d) {
+        // Poll its reply in the device slot (adaptive spin) and apply it on this thread: the end of a
+        // short launch reaches the synchronize without the stream worker.
+        const bool seen = sync_spin_.spin([&] {
+            return pending_.load(std::memory_order_acquire) == 0 || direct_replied(*this, *d);
+        });
+        std::unique_lock<std::mutex> lock(mu_);
+        if (direct_ == d && !direct_claimed_ && seen && direct_replied(*this, *d)) finish_direct_locked(lock);
+        if (pending_ == 0) return true;
+    } else if (sync_spin_.spin([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
+        // A synchronize right after a short launch: caught the end without sleeping (adaptive spin).
         std::lock_guard<std::mutex> lock(mu_);  // pairs with the worker's release of the task
         return true;
     }
+    d.reset();
     std::unique_lock<std::mutex> lock(mu_);
     bool polled = false;  // the running task's tail was polled for once (note_tail)
     for (;;) {
+        if (direct_ && !direct_claimed_ && !direct_handoff_) {
+            // A posted launch whose reply has not come: the worker waits for it (it also watches the
+            // device process and the operator timeout); this thread sleeps as for a queued task.
+            direct_handoff_ = true;
+            if (worker_parked_) work_cv_.notify_all();
+        }
         // (tail_of_: the running task's tail, nothing queued since: push clears it)
         auto woken = [&] {
-            return pending_ == 0 || (!polled && tail_of_ != 0 && tail_of_ == running_seq_ && finished_ < running_seq_);
+            return pending_ == 0 || (!polled && tail_of_ != 0 && tail_of_ == running_seq_ && finished_ < running_seq_) ||
+                   (direct_ && !direct_claimed_ && !direct_handoff_);
         };
         if (deadline == std::chrono::steady_clock::time_point::max()) {
             idle_cv_.wait(lock, woken);
@@ -72,6 +147,7 @@ bool Stream::wait_idle_until(std::chrono::steady_clock::time_point deadline) {
             return false;
         }
         if (pending_ == 0) return true;
+        if (direct_ && !direct_claimed_ && !direct_handoff_) continue;  // posted since: hand it over
         polled = true;
         lock.unlock();
         const bool idle = tail_spin_.spin([this] { return pending_.load(std::memory_order_acquire) == 0; });
@@ -90,7 +166,15 @@ void Stream::note_tail() {
 }
 
 bool Stream::idle() {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::unique_lock<std::mutex> lock(mu_);
+    if (direct_ && !direct_claimed_ && queue_.empty()) {
+        if (direct_replied(*this, *direct_)) {
+            finish_direct_locked(lock);  // its reply is in: apply it now (never blocks)
+        } else if (!direct_handoff_) {
+            direct_handoff_ = true;  // the worker finishes it (and notices a crash or a timeout)
+            if (worker_parked_) work_cv_.notify_all();
+        }
+    }
     return finished_ == submitted_;
 }
 
@@ -146,6 +230,13 @@ void Stream::worker_loop() {
     launches.reserve(kMaxLaunchBatch);
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
+        // A launch posted by its caller (enqueue_launch): finished here when work is queued behind
+        // it, the stream stops, or a waiter hands it over; a synchronize that sees its reply
+        // finishes it itself.
+        if (worker_takes_direct()) {
+            finish_direct_locked(lock);
+            continue;
+        }
         if (queue_.empty() && !stop_) {
             // Back-to-back launches: poll briefly for the next task before parking (adaptive, so
             // an idle stream sleeps), then sleep until enqueue() or the destructor wakes us.
@@ -153,8 +244,15 @@ void Stream::worker_loop() {
             worker_spin_.spin([this] { return queued_.load(std::memory_order_acquire) != 0; });
             lock.lock();
             worker_parked_ = true;
-            work_cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+            work_cv_.wait(lock, [this] { return worker_takes_direct() || (!direct_ && (stop_ || !queue_.empty())); });
             worker_parked_ = false;
+            continue;
+        }
+        if (direct_) {  // being finished by a synchronize: the queued work runs after it
+            worker_parked_ = true;
+            work_cv_.wait(lock, [this] { return !direct_ || worker_takes_direct(); });
+            worker_parked_ = false;
+            continue;
         }
         if (queue_.empty()) return;  // stop_ and drained
         Queued q = std::move(queue_.front());
