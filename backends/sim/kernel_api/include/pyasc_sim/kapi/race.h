@@ -467,20 +467,23 @@ struct RaceState {
     // overlaps a sector of the pending accesses, no sector the check would visit holds one, and
     // the check (with the flush of overlapping held accesses it starts with) would find nothing.
     uint32_t in_runs[kRacePipes] = {};
+    // In two passes, the same answer: first the runs (in_runs[q] <= diag[q], the epochs recorded for q
+    // being copies of vc[q][q]: in_runs[q] > vc[p][q] already implies q unseen, and never holds for
+    // q == p), one compare per pipe; then the held accesses of an unseen pipe (all of one pipe in
+    // practice), with no loop over the pipes.
     bool only_held_unseen(int p) const {
-        const Held *h = stage[cur];
         for (int q = 0; q < kRacePipes; ++q) {
-            const uint32_t seen_ep = vc[p][q];
-            if (q == p || seen_ep >= diag[q]) continue;
-            if (in_runs[q] > seen_ep) return false;
-            for (size_t i = 0; i < nheld; ++i) {
-                if (static_cast<int>((h[i].key >> 8) & 0xff) != q) continue;
-                for (size_t j = 0; j < pending.count; ++j) {
-                    const Note &n = pending[j];
-                    // the access's sectors, unclamped (a superset of those the check visits)
-                    if (n.kind == held_kind(h[i]) && n.off / 32 < h[i].last && h[i].first < (n.off + n.bytes + 31) / 32) {
-                        return false;
-                    }
+            if (in_runs[q] > vc[p][q]) return false;
+        }
+        const Held *h = stage[cur];
+        for (size_t i = 0; i < nheld; ++i) {
+            const int q = static_cast<int>((h[i].key >> 8) & 0xff);
+            if (q == p || vc[p][q] >= diag[q]) continue;
+            for (size_t j = 0; j < pending.count; ++j) {
+                const Note &n = pending[j];
+                // the access's sectors, unclamped (a superset of those the check visits)
+                if (n.kind == held_kind(h[i]) && n.off / 32 < h[i].last && h[i].first < (n.off + n.bytes + 31) / 32) {
+                    return false;
                 }
             }
         }
