@@ -1,4 +1,5 @@
-// Ascend C on the CPU -- kernel debugging output: AscendC::printf / PRINTF, AssertPrint, DumpTensor, ASSERT.
+// Ascend C on the CPU -- kernel debugging output: AscendC::printf / PRINTF, AssertPrint, DumpTensor, ASSERT,
+// assert / ascendc_assert, ASSERT_MSG.
 //
 // Output of a block is buffered and written to the device process's standard output (the host
 // process's, which the device process inherits) in one piece when the block ends, so each
@@ -81,6 +82,14 @@ inline void assert_check(const char *text, const SrcLoc &loc, const C &cond, A..
     if (static_cast<bool>(cond)) return;
     const std::string d = assert_detail(detail...);
     fail("assert", loc, "ASSERT(%s) failed%s%s", text, d.empty() ? "" : ": ", d.c_str());
+}
+
+// ASSERT_MSG's failure: the condition's text and the formatted message (a trailing newline dropped).
+template <typename... A>
+[[noreturn]] inline void assert_msg_fail(const char *text, const SrcLoc &loc, const char *fmt, A... a) {
+    std::string d = assert_detail(fmt, a...);
+    while (!d.empty() && d.back() == '\n') d.pop_back();
+    fail("assert", loc, "ASSERT_MSG(%s) failed%s%s", text, d.empty() ? "" : ": ", d.c_str());
 }
 
 }  // namespace kapi
@@ -211,6 +220,25 @@ inline T operator-(T value, const AssertTail<F> &) {
 #define assert(...) ::pyasc_sim::kapi::assert_check(#__VA_ARGS__, ::pyasc_sim::kapi::SrcLoc(), __VA_ARGS__)
 #ifndef ascendc_assert
 #define ascendc_assert(...) ::pyasc_sim::kapi::assert_check(#__VA_ARGS__, ::pyasc_sim::kapi::SrcLoc(), __VA_ARGS__)
+#endif
+
+// ASSERT_MSG(expr, fmt, args...): the SDK's kernel-side assert with a message.  Not on a reference page; every
+// asc-devkit edition defines it in impl/basic_api/kernel_log.h, which kernel_operator.h reaches through
+// kernel_utils_macros.h (hicann 0661b376, mirror-cann 2e0db4c9, cannmirror 44f825b0; the 2023 Apache-2.0 edition
+// the same), as a `do { if (!(expr)) { ...; } } while (0)` statement: the NPU build prints
+// "[ASSERT] <file>:<line>: Assertion `<expr>' " fmt with args (AssertPrint; nothing is printed under
+// ASCENDC_DUMP=0) and then traps, the CPU-debug build prints that to stderr and aborts.  The condition is
+// evaluated and a false one stops the kernel in every build: no switch compiles it out.  fmt is pasted after the
+// prefix, so it must be a string literal, as here.  A false condition ends the block as an `assert` error naming
+// the condition and the formatted message (COMPAT.md "Round 25 (s25a)").
+#ifndef ASSERT_MSG
+#define ASSERT_MSG(expr, fmt, ...)                                                                        \
+    do {                                                                                                 \
+        if (!(expr)) {                                                                                   \
+            ::pyasc_sim::kapi::assert_msg_fail(#expr, ::pyasc_sim::kapi::SrcLoc(), "" fmt __VA_OPT__(, ) \
+                                                   __VA_ARGS__);                                         \
+        }                                                                                                \
+    } while (0)
 #endif
 
 #endif  // PYASC_SIM_KAPI_DEBUG_H_

@@ -73,7 +73,8 @@ struct TensorExpr {
         if constexpr (std::is_same<D, T>::value) {
             // Each case is the documented instruction; the op is known only at run time, so a case is
             // instantiated only for a type that API's table lists (dtype_tables.h) and any other type
-            // is refused when the line runs (e.g. `&` on int32_t: And lists int16_t/uint16_t only).
+            // is refused when the line runs (e.g. `&` on int8_t).  `&` / `|` on int32_t / uint32_t are And / Or
+            // over 2 x GetSize() 16-bit lanes on Atlas A2 / A3, as the SDK's operators (kapi/vector_more.h).
             switch (op) {
                 case TensorOp::Add:
                     if constexpr (PYASC_SIM_DTYPE_OK(Add, T)) {
@@ -104,15 +105,21 @@ struct TensorExpr {
                     }
                     return;
                 case TensorOp::Or:
-                    if constexpr (std::is_integral<T>::value && PYASC_SIM_DTYPE_OK(Or, T)) {
+                    if constexpr (std::is_integral<T>::value && PYASC_SIM_DTYPE_OK(Or, T) &&
+                                  !sim_detail::bitwise_b32_lanes16<T>) {
                         Or(dst, a, b, n, loc);
+                    } else if constexpr (sim_detail::bitwise_b32_lanes16<T>) {
+                        Or(dst, a, b, 2 * n, loc);  // 16-bit lanes: the SDK's `|` passes GetSize() * 2
                     } else {
                         undocumented("Or", "|");
                     }
                     return;
                 case TensorOp::And:
-                    if constexpr (std::is_integral<T>::value && PYASC_SIM_DTYPE_OK(And, T)) {
+                    if constexpr (std::is_integral<T>::value && PYASC_SIM_DTYPE_OK(And, T) &&
+                                  !sim_detail::bitwise_b32_lanes16<T>) {
                         And(dst, a, b, n, loc);
+                    } else if constexpr (sim_detail::bitwise_b32_lanes16<T>) {
+                        And(dst, a, b, 2 * n, loc);  // 16-bit lanes: the SDK's `&` passes GetSize() * 2
                     } else {
                         undocumented("And", "&");
                     }

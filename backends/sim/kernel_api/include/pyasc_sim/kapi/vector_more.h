@@ -70,13 +70,7 @@ inline T add_relu(T a, T b) {
 }  // namespace sim_detail
 
 // ---- binary, unary and scalar families (count form and both mask forms) ---------------------------
-#define PYASC_SIM_BINARY2(NAME, EXPR)                                                                              \
-    template <typename T>                                                                                          \
-    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
-                     const int32_t &count, PYASC_SIM_LOC) {                                                        \
-        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
-        sim_detail::binary_count(#NAME, dst, src0, src1, count, 1.0, loc, [](T a, T b) -> T { return EXPR; });    \
-    }                                                                                                              \
+#define PYASC_SIM_BINARY2_MASKED(NAME, EXPR)                                                                       \
     template <typename T, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams &repeatParams,     \
@@ -95,6 +89,63 @@ inline T add_relu(T a, T b) {
                                   sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes,  \
                                   repeatParams, 1.0, loc, [](T a, T b) -> T { return EXPR; });                     \
     }
+
+#define PYASC_SIM_BINARY2(NAME, EXPR)                                                                              \
+    template <typename T>                                                                                          \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
+                     const int32_t &count, PYASC_SIM_LOC) {                                                        \
+        PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
+        sim_detail::binary_count(#NAME, dst, src0, src1, count, 1.0, loc, [](T a, T b) -> T { return EXPR; });    \
+    }                                                                                                              \
+    PYASC_SIM_BINARY2_MASKED(NAME, EXPR)
+
+// And / Or, count form, on int32_t / uint32_t for Atlas A2 / A3 (__CCE_AICORE__ 220).  The reference lists int16_t
+// and uint16_t there (And atlasascendc_api_07_0041, Or 07_0042, every edition; int32_t / uint32_t are listed for
+// the Atlas 350 only).  The SDK's C220 implementation of this form (asc-devkit impl/basic_api/dav_c220/
+// kernel_operator_vec_binary_impl.h, AndImpl / OrImpl with a count) checks the element type only in its debug
+// builds, against int16_t / uint16_t / uint32_t / int32_t, and runs vand / vor on the addresses cast to int16_t
+// ("for compatibility, in older version, all dtype reinterpret_cast to int16_t") in counter mode: count counts
+// 16-bit lanes, so count n covers n / 2 elements of a 4-byte type (the SDK's own `a & b` / `a | b` on int32_t /
+// uint32_t tensors pass GetSize() * 2; newer editions' debug builds warn that these types are "not recommended").
+// Here the same: the bits of the first count 16-bit halves, with the warning dtype-unlisted (an error with
+// PYASC_SIM_STRICT).  The mask forms keep the table (the SDK static_asserts int16_t / uint16_t for them), and the
+// Atlas inference series keeps its table (its AndImpl / OrImpl static_assert int16_t / uint16_t in every form).
+namespace sim_detail {
+template <typename T>
+inline constexpr bool bitwise_b32_lanes16 =
+    __CCE_AICORE__ == 220 && (std::is_same<T, int32_t>::value || std::is_same<T, uint32_t>::value);
+template <typename T>
+inline void warn_bitwise_b32(const char *api, int32_t count, const pyasc_sim::kapi::SrcLoc &loc) {
+    const long long n = count < 0 ? 0 : count;
+    pyasc_sim::kapi::warn("dtype-unlisted", loc,
+                          "AscendC::%s(dst, src0, src1, count) on element type %s: the reference lists int16_t and "
+                          "uint16_t for Atlas A2 / A3; the SDK's C220 implementation accepts %s and runs the "
+                          "instruction on 16-bit lanes, so count counts 16-bit halves: count %lld covers %lld bytes, "
+                          "%lld elements of %s%s. Fix: call %s on ReinterpretCast<int16_t>() views with count = 2 x "
+                          "the elements",
+                          api, pyasc_sim::kapi::dtypes::type_name<T>(), pyasc_sim::kapi::dtypes::type_name<T>(), n,
+                          2 * n, n / 2, pyasc_sim::kapi::dtypes::type_name<T>(),
+                          n % 2 != 0 ? " and the low half of the next" : "", api);
+}
+}  // namespace sim_detail
+
+#define PYASC_SIM_BITWISE2(NAME, FN)                                                                               \
+    template <typename T>                                                                                          \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
+                     const int32_t &count, PYASC_SIM_LOC) {                                                        \
+        if constexpr (sim_detail::bitwise_b32_lanes16<T>) {                                                        \
+            if (!PYASC_SIM_DTYPE_OK(NAME, T)) sim_detail::warn_bitwise_b32<T>(#NAME, count, loc);                  \
+            sim_detail::binary_count(#NAME, dst.template ReinterpretCast<int16_t>(),                               \
+                                     src0.template ReinterpretCast<int16_t>(),                                     \
+                                     src1.template ReinterpretCast<int16_t>(), count, 1.0, loc,                    \
+                                     [](int16_t a, int16_t b) -> int16_t { return sim_detail::FN(a, b); });        \
+        } else {                                                                                                   \
+            PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                        \
+            sim_detail::binary_count(#NAME, dst, src0, src1, count, 1.0, loc,                                      \
+                                     [](T a, T b) -> T { return sim_detail::FN(a, b); });                          \
+        }                                                                                                          \
+    }                                                                                                              \
+    PYASC_SIM_BINARY2_MASKED(NAME, sim_detail::FN(a, b))
 
 #define PYASC_SIM_SCALAR2(NAME, EXPR)                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
@@ -123,13 +174,15 @@ inline T add_relu(T a, T b) {
                                  repeatTimes, repeatParams, 1.0, loc, [s](T a) -> T { return EXPR; });             \
     }
 
-PYASC_SIM_BINARY2(And, sim_detail::bit_and(a, b))
-PYASC_SIM_BINARY2(Or, sim_detail::bit_or(a, b))
+PYASC_SIM_BITWISE2(And, bit_and)
+PYASC_SIM_BITWISE2(Or, bit_or)
 PYASC_SIM_BINARY2(AddRelu, sim_detail::add_relu(a, b))
 PYASC_SIM_SCALAR2(LeakyRelu, sim_detail::leaky(a, s))
 PYASC_SIM_SCALAR2(ShiftLeft, static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) << s))
 PYASC_SIM_BINARY2(SubRelu, sim_detail::add_relu(a, static_cast<T>(-b)))
 #undef PYASC_SIM_BINARY2
+#undef PYASC_SIM_BINARY2_MASKED
+#undef PYASC_SIM_BITWISE2
 #undef PYASC_SIM_SCALAR2
 
 // Three-operand forms that read dst: MulAddDst (dst = src0 * src1 + dst), FusedMulAdd
