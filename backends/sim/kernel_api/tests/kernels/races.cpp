@@ -319,3 +319,62 @@ extern "C" __global__ __aicore__ void scalar_then_queue(GM_ADDR z, uint32_t flag
     DataCopy(gz, d, kTile);  // BAD(raw-s-enque-mte3)
     qout.FreeTensor(d);
 }
+
+// The mirror case: a scalar read of a dequeued tile.  DeQue is a WaitFlag of the queue's event on the consumer
+// pipe (VECIN: MTE2 -> V, VECOUT: V -> MTE3), which does not stall the Scalar Unit, so a GetValue of what the
+// producer wrote needs its own producer -> S pair, exactly as after an explicit WaitFlag<HardEvent::MTE2_V>.
+// z[0, kTile) = x + x[3] (VECIN) or 2 x (VECOUT); z[kTile, 2 kTile) = the value read (x[3] or 2 x[3]).
+// `flags` bit 0 keeps the MTE2_S / V_S pair; bit 1: read the VECOUT tile after its DeQue (else the VECIN one);
+// bit 2 (VECIN): an explicit SetFlag / WaitFlag<MTE2_V> instead of EnQue / DeQue.
+extern "C" __global__ __aicore__ void queue_then_scalar(GM_ADDR x, GM_ADDR z, uint32_t flags)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> qin;
+    TQue<TPosition::VECOUT, 1> qout;
+    pipe.InitBuffer(qin, 1, kTile * sizeof(float));
+    pipe.InitBuffer(qout, 1, kTile * sizeof(float));
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), kTile);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), 2 * kTile);
+    const bool vecout = (flags & 2u) != 0;
+    LocalTensor<float> a = qin.AllocTensor<float>();
+    DataCopy(a, gx, kTile);  // FIRST(raw-deque-mte2-s)
+    if (flags & 4u) {
+        SetFlag<HardEvent::MTE2_V>(0);
+        WaitFlag<HardEvent::MTE2_V>(0);
+    } else {
+        qin.EnQue(a);
+        a = qin.DeQue<float>();
+    }
+    LocalTensor<float> c = qout.AllocTensor<float>();
+    float v = 0.0f;
+    if (!vecout) {
+        if (flags & 1u) {
+            SetFlag<HardEvent::MTE2_S>(0);
+            WaitFlag<HardEvent::MTE2_S>(0);
+        }
+        v = a.GetValue(3);  // BAD(raw-deque-mte2-s)
+        Adds(c, a, v, kTile);
+        qin.FreeTensor(a);
+        qout.EnQue(c);
+        c = qout.DeQue<float>();
+    } else {
+        Muls(c, a, 2.0f, kTile);  // FIRST(raw-deque-v-s)
+        qin.FreeTensor(a);
+        qout.EnQue(c);
+        c = qout.DeQue<float>();
+        if (flags & 1u) {
+            SetFlag<HardEvent::V_S>(0);
+            WaitFlag<HardEvent::V_S>(0);
+        }
+        v = c.GetValue(3);  // BAD(raw-deque-v-s)
+    }
+    DataCopy(gz, c, kTile);
+    qout.FreeTensor(c);
+    LocalTensor<float> e = qout.AllocTensor<float>();
+    Duplicate(e, v, kTile);
+    qout.EnQue(e);
+    e = qout.DeQue<float>();
+    DataCopy(gz[kTile], e, kTile);
+    qout.FreeTensor(e);
+}

@@ -65,11 +65,12 @@ inline void order_publish(OrderSlot &slot, int p, bool scalar = true) {
     b.race.publish(slot.race, scalar);
     slot.cycle = b.tl.clock[p];
 }
-// DeQue / AllocTensor: pipe `p` goes on after the slot's publisher, paying `cost` cycles.
-inline void order_acquire(const OrderSlot &slot, int p, double cost, const SrcLoc &loc) {
+// DeQue / AllocTensor: pipe `p` goes on after the slot's publisher, paying `cost` cycles; `scalar`: the Scalar
+// Unit too (AllocTensor; DeQue does not order it: race.h, RaceState::acquire).
+inline void order_acquire(const OrderSlot &slot, int p, double cost, const SrcLoc &loc, bool scalar = true) {
     BlockState &b = blk();
     b.race.on = PYASC_SIM_RACECHECK != 0 && b.checks && b.ctx != nullptr;  // as race()
-    b.race.acquire(slot.race);
+    b.race.acquire(slot.race, scalar);
     b.tl.wait_until(p, slot.cycle, cost, loc.file, loc.line);
 }
 

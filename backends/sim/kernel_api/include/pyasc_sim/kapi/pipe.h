@@ -166,7 +166,9 @@ public:
         head_ = (head_ + 1) % num_;
         --count_;
         book_->state[i] = kAllocated;
-        pyasc_sim::kapi::order_acquire(book_->ready[i], consumer_, pyasc_sim::cost::kQueueSyncCycles, loc);
+        // the consumer pipe waits for the producer's work; not the Scalar Unit (a GetValue of the tensor needs its
+        // own producer -> S flag: race.h, RaceState::acquire)
+        pyasc_sim::kapi::order_acquire(book_->ready[i], consumer_, pyasc_sim::cost::kQueueSyncCycles, loc, false);
         return tensor<T>(i);
     }
 

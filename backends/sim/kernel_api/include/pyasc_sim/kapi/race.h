@@ -705,12 +705,17 @@ struct RaceState {
         for (int q = scalar ? 0 : 1; q < kRacePipes; ++q) seen[q] = true;
         slot.set = true;
     }
-    // ... and every pipe of the consumer (DeQue, AllocTensor of the buffer) sees it.
-    void acquire(const RaceClock &slot) {
+    // ... and every pipe of the consumer (DeQue, AllocTensor of the buffer) sees it -- but the Scalar Unit
+    // after DeQue (scalar = false): DeQue is a WaitFlag of the queue's event (MTE2_V for VECIN, V_MTE3 for
+    // VECOUT, ...), which blocks the consumer pipe's later instructions, not the Scalar Unit (SetFlag/WaitFlag
+    // page: "该队列的后续指令将一直被阻塞"); the S <-> MTE2 / MTE3 / V pairs are the compiler's auto-sync, not the
+    // Ascend C framework's (BiSheng "支持自动同步", atlas_bisheng_10_0008), so a GetValue / SetValue of the
+    // dequeued tile needs its own MTE2_S / V_S pair, as after an explicit WaitFlag<MTE2_V>.
+    void acquire(const RaceClock &slot, bool scalar = true) {
         if (!on || slot.empty()) return;
         uint32_t c[kRaceLanes];
         for (int q = 0; q < kRaceLanes; ++q) c[q] = slot.c[q];
-        for (int p = 0; p < kRacePipes; ++p) join_into(p, c);
+        for (int p = scalar ? 0 : 1; p < kRacePipes; ++p) join_into(p, c);
     }
 };
 

@@ -522,10 +522,15 @@ inline RaceState &race() { return race(blk()); }
          c.other_line, std::strcmp(c.kind_name, "write-after-read") == 0 ? "reads" : "wrote",
          race_pipe_name(c.other_pipe), race_pipe_name(c.pipe), race_pipe_name(c.other_pipe), race_pipe_name(c.pipe),
          // a TQue orders the producer pipe's work, not a scalar store (EnQue is the producer pipe's SetFlag: the
-         // SetFlag/WaitFlag page's SetValue-then-DataCopy example needs its own PIPE_S -> PIPE_MTE3 pair)
+         // SetFlag/WaitFlag page's SetValue-then-DataCopy example needs its own PIPE_S -> PIPE_MTE3 pair), nor the
+         // Scalar Unit's later accesses (DeQue is the consumer pipe's WaitFlag)
          c.other_pipe == 0 && std::strcmp(c.kind_name, "write-after-read") != 0
              ? " (a TQue does not order it: EnQue / DeQue is the producer pipe's flag, not the Scalar Unit's, so a "
                "SetValue before EnQue needs this pair too)"
+         : c.pipe == 0
+             ? " (a TQue does not order it: DeQue is a WaitFlag of the consumer pipe -- MTE2 -> V for VECIN, V -> MTE3 "
+               "for VECOUT -- which does not stall the Scalar Unit, so a GetValue / SetValue after DeQue needs this "
+               "pair too)"
              : " (or move the buffer through a TQue)");
 }
 // The pending instruction's local accesses run on pipe p: a conflict is an error.

@@ -58,6 +58,9 @@ private:
                              AscendC::DataCopyPadExtParams<T>{false, 0, 0, static_cast<T>(0)});
         scalarQ_.EnQue(s);
         s = scalarQ_.DeQue<T>();
+        // DeQue is the MTE2 -> V flag: the scalar read of the loaded value waits for MTE2 itself
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(0);
         float v = static_cast<float>(s.GetValue(0));
         scalarQ_.FreeTensor(s);
         return v;

@@ -29,6 +29,8 @@ extern "C" __global__ __aicore__ void int64_words_plus_one(GM_ADDR in, GM_ADDR o
     DataCopyPadGm2UBImpl((__ubuf__ uint32_t *)x.GetPhyAddr(), (__gm__ uint32_t *)gin.GetPhyAddr(), copy, noPad);
     qin.EnQue(x);
     x = qin.DeQue<int64_t>();
+    SetFlag<HardEvent::MTE2_S>(0);  // the scalar reads of x (DeQue is the MTE2 -> V flag, not the Scalar Unit's)
+    WaitFlag<HardEvent::MTE2_S>(0);
     LocalTensor<int64_t> y = qout.AllocTensor<int64_t>();
     for (uint32_t i = 0; i < n; ++i) {
         y.SetValue(i, x.GetValue(i) + 1);
