@@ -22,6 +22,7 @@
 #include "devproc_protocol.h"
 #include "elf_symbols.h"
 #include "error.h"
+#include "fork.h"
 #include "pyasc_sim/kernel_abi.h"
 #include "soc_profile.h"
 #include "source_line.h"
@@ -378,7 +379,7 @@ void DeviceProcess::launch_batch(const std::vector<const KernelLaunch *> &reqs, 
     while (next < reqs.size()) {
         const KernelLaunch &first = *reqs[next];
         KernelResult &r0 = (*out)[next];
-        if (getpid() != owner_) {
+        if (own_pid() != owner_) {
             r0.status = ACL_ERROR_RT_CONTEXT_NULL;
             r0.message = format("kernel %s: this process was forked from the one that owns simulated device %d; a "
                                 "forked child cannot use its parent's device (set the device up in the child after "
@@ -417,7 +418,7 @@ void DeviceProcess::launch_batch(const std::vector<const KernelLaunch *> &reqs, 
 }
 
 bool DeviceProcess::try_post(const KernelLaunch &req, uint32_t timeout_s, Posted *out) {
-    if (getpid() != owner_ || req.args->size() > devproc::kMaxArgs || terminating_.load() || pid_.load() <= 0 ||
+    if (own_pid() != owner_ || req.args->size() > devproc::kMaxArgs || terminating_.load() || pid_.load() <= 0 ||
         ctl_ == nullptr) {
         return false;  // the queued path reports it, spawns the process
     }
