@@ -160,3 +160,28 @@ def test_a_posted_launch_keeps_the_streams_semantics(tmp_path):
     assert r["after_crash"] == [i + 7 for i in range(64)], r
     assert r["flag2"] == 0x02020202 and r["waited"] >= 0.3, r
     assert r["event_flag"] == 0x03030303, r
+
+
+FIRST_LAUNCH_CHILD = r"""
+import json
+import numpy as np
+import pyasc
+
+# The first launch of the process: the device process is not running yet, so the caller's post is
+# refused after the launch was prepared and the launch is queued (the worker spawns the process).
+a = pyasc.tensor(np.arange(16, dtype=np.float32), device="sim")
+b = pyasc.tensor(np.full(16, 2.0, dtype=np.float32), device="sim")
+first = pyasc.add(a, b)
+pyasc.synchronize("sim")
+second = pyasc.add(first, b)  # posted directly now
+pyasc.synchronize("sim")
+print(json.dumps({"first": first.numpy().tolist(), "second": second.numpy().tolist()}))
+"""
+
+
+def test_a_launch_queued_after_its_post_was_refused_keeps_its_arguments(tmp_path):
+    # round 25: the post moves the captured host arguments into its request and gives them back to
+    # the launch when the post is refused; the queued launch must run with them
+    out = _child(tmp_path, FIRST_LAUNCH_CHILD)
+    assert out["first"] == [i + 2.0 for i in range(16)]
+    assert out["second"] == [i + 4.0 for i in range(16)]

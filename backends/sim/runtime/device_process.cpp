@@ -22,6 +22,7 @@
 #include "devproc_protocol.h"
 #include "elf_symbols.h"
 #include "error.h"
+#include "fork.h"
 #include "pyasc_sim/kernel_abi.h"
 #include "soc_profile.h"
 #include "source_line.h"
@@ -349,8 +350,8 @@ size_t align8(size_t n) { return (n + 7) & ~size_t{7}; }
 // The arena bytes one launch takes in a request: its path and name (NUL-terminated, truncated as
 // the protocol bounds them) and its argument blob, each 8-byte aligned.
 size_t arena_bytes(const KernelLaunch &r) {
-    return align8(std::min(r.binary_path.size(), devproc::kMaxPath - 1) + 1) +
-           align8(std::min(r.kernel_name.size(), devproc::kMaxName - 1) + 1) + align8(r.args->size()) +
+    return align8(std::min(r.binary_path->size(), devproc::kMaxPath - 1) + 1) +
+           align8(std::min(r.kernel_name->size(), devproc::kMaxName - 1) + 1) + align8(r.args->size()) +
            (r.profile_prefix.empty() ? 0 : align8(std::min(r.profile_prefix.size(), devproc::kMaxPath - 1) + 1));
 }
 
@@ -378,19 +379,19 @@ void DeviceProcess::launch_batch(const std::vector<const KernelLaunch *> &reqs, 
     while (next < reqs.size()) {
         const KernelLaunch &first = *reqs[next];
         KernelResult &r0 = (*out)[next];
-        if (getpid() != owner_) {
+        if (own_pid() != owner_) {
             r0.status = ACL_ERROR_RT_CONTEXT_NULL;
             r0.message = format("kernel %s: this process was forked from the one that owns simulated device %d; a "
                                 "forked child cannot use its parent's device (set the device up in the child after "
                                 "fork, or use the 'spawn' start method)",
-                                first.kernel_name.c_str(), device_);
+                                first.kernel_name->c_str(), device_);
             ++next;
             continue;
         }
         if (first.args->size() > devproc::kMaxArgs) {
             r0.status = ACL_ERROR_RT_PARAM_INVALID;
             r0.message = format("kernel %s: the argument blob is %zu bytes; the simulator passes at most %zu",
-                                first.kernel_name.c_str(), first.args->size(), devproc::kMaxArgs);
+                                first.kernel_name->c_str(), first.args->size(), devproc::kMaxArgs);
             ++next;
             continue;
         }
@@ -417,7 +418,7 @@ void DeviceProcess::launch_batch(const std::vector<const KernelLaunch *> &reqs, 
 }
 
 bool DeviceProcess::try_post(const KernelLaunch &req, uint32_t timeout_s, Posted *out) {
-    if (getpid() != owner_ || req.args->size() > devproc::kMaxArgs || terminating_.load() || pid_.load() <= 0 ||
+    if (own_pid() != owner_ || req.args->size() > devproc::kMaxArgs || terminating_.load() || pid_.load() <= 0 ||
         ctl_ == nullptr) {
         return false;  // the queued path reports it, spawns the process
     }
@@ -487,7 +488,7 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
         if (terminating_.load()) {
             (*out)[first].status = ACL_ERROR_RT_AICORE_EXCEPTION;
             (*out)[first].message = format("kernel %s: device %d was reset before the kernel ran",
-                                           head.kernel_name.c_str(), device_);
+                                           head.kernel_name->c_str(), device_);
             return 1;
         }
         if (pid_.load() > 0) {
@@ -500,7 +501,7 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
             std::string error;
             if (!spawn_locked(&error)) {
                 (*out)[first].status = ACL_ERROR_RT_INTERNAL_ERROR;
-                (*out)[first].message = format("kernel %s: %s", head.kernel_name.c_str(), error.c_str());
+                (*out)[first].message = format("kernel %s: %s", head.kernel_name->c_str(), error.c_str());
                 return 1;
             }
         }
@@ -546,8 +547,8 @@ uint32_t DeviceProcess::post_locked(int slot, const std::vector<const KernelLaun
         e.profile_off = r.profile_prefix.empty() ? 0u : put_string(c.arena, &off, r.profile_prefix, devproc::kMaxPath);
         e.bin_dev = r.bin_dev;
         e.bin_ino = r.bin_ino;
-        e.path_off = put_string(c.arena, &off, r.binary_path, devproc::kMaxPath);
-        e.name_off = put_string(c.arena, &off, r.kernel_name, devproc::kMaxName);
+        e.path_off = put_string(c.arena, &off, *r.binary_path, devproc::kMaxPath);
+        e.name_off = put_string(c.arena, &off, *r.kernel_name, devproc::kMaxName);
         e.args_off = off;
         e.args_size = r.args->size();
         if (!r.args->empty()) std::memcpy(c.arena + off, r.args->data(), r.args->size());
@@ -625,7 +626,7 @@ size_t DeviceProcess::wait_reply(const Posted &posted, const std::vector<const K
                 r.status = ACL_ERROR_RT_AICORE_EXCEPTION;
                 r.message = death_slot_ == slot ? death_
                                                 : format("kernel %s: ended with the simulated device process: %s",
-                                                         reqs[first + cur]->kernel_name.c_str(), death_.c_str());
+                                                         reqs[first + cur]->kernel_name->c_str(), death_.c_str());
                 return cur + 1;
             }
         }
@@ -636,7 +637,7 @@ size_t DeviceProcess::wait_reply(const Posted &posted, const std::vector<const K
                 "kernel %s: did not finish within the operator execution timeout of %u s (aclrtSetOpExecuteTimeOut, "
                 "env PYASC_SIM_OP_TIMEOUT; 0 disables it); the simulated device process was killed and is restarted "
                 "at the next launch (device memory is kept, what the kernel wrote is undefined)",
-                reqs[first + cur]->kernel_name.c_str(), posted.timeout_s);
+                reqs[first + cur]->kernel_name->c_str(), posted.timeout_s);
             if (generation_ == gen && pid_.load() > 0) {
                 reap_locked(false, why);
                 death_slot_ = slot;
@@ -663,7 +664,7 @@ size_t DeviceProcess::wait_reply(const Posted &posted, const std::vector<const K
     // Only the last launch run can have failed or warned (the device stops the batch after it).
     const devproc::Entry &last = c.entries[done - 1];
     KernelResult &r = (*out)[first + done - 1];
-    const std::string &name = reqs[first + done - 1]->kernel_name;
+    const std::string &name = *reqs[first + done - 1]->kernel_name;
     for (uint32_t i = 0, woff = 0; i < c.n_warnings && woff < c.warnings_size && woff < sizeof(c.warnings); ++i) {
         const char *w = c.warnings + woff;
         const size_t len = strnlen(w, sizeof(c.warnings) - woff);

@@ -31,9 +31,10 @@ struct Slot;
 }
 
 struct KernelLaunch {
-    std::string binary_path;
+    // (both point into the launch's kernel Function / Binary, which the caller keeps alive)
+    const std::string *binary_path = nullptr;
     uint64_t bin_dev = 0, bin_ino = 0;
-    std::string kernel_name;
+    const std::string *kernel_name = nullptr;
     uint32_t num_blocks = 0;
     const std::vector<uint8_t> *args = nullptr;
     bool checks = true;

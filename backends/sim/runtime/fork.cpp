@@ -14,8 +14,10 @@ namespace {
 
 std::atomic<int> g_open_devices{0};
 std::atomic<pid_t> g_forked_from{0};  // 0: not a forked child of a process with a device open
+std::atomic<pid_t> g_own_pid{getpid()};  // this process's pid (own_pid), renewed in every forked child
 
 void child_after_fork() {
+    g_own_pid.store(getpid());
     // The only thread of the child runs this, so plain reads of the counters are consistent.
     if (g_forked_from.load() != 0) return;  // a grandchild keeps the process that opened the device
     if (g_open_devices.load() > 0) g_forked_from.store(getppid());
@@ -30,6 +32,8 @@ struct AtForkRegistration {
 bool in_forked_child() { return g_forked_from.load(std::memory_order_relaxed) != 0; }
 
 pid_t forked_from_pid() { return g_forked_from.load(std::memory_order_relaxed); }
+
+pid_t own_pid() { return g_own_pid.load(std::memory_order_relaxed); }
 
 void note_device_opened() { g_open_devices.fetch_add(1); }
 

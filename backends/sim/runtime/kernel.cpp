@@ -68,19 +68,47 @@ struct ArgsSource {
 };
 
 
+// The switches read at every launch, as std::getenv gives them (the value of the first entry of
+// each name, or null), found in one walk over the environment: each getenv walks every entry and
+// reads each entry's first bytes, and three of them were 28% of the caller's instructions of an
+// idle launch (round 25). Nothing is kept between launches.
+struct LaunchSwitches {
+    const char *checks = nullptr;       // PYASC_SIM_CHECKS
+    const char *strict = nullptr;       // PYASC_SIM_STRICT
+    const char *profile_dir = nullptr;  // PYASC_SIM_PROFILE_DIR (profile_log.h: profile_dir())
+};
+
+LaunchSwitches launch_switches() {
+    static constexpr char kPrefix[] = "PYASC_SIM_";
+    constexpr size_t kPrefixLen = sizeof(kPrefix) - 1;
+    LaunchSwitches s;
+    for (char **e = environ; e != nullptr && *e != nullptr; ++e) {
+        const char *entry = *e;
+        if (entry[0] != 'P' || std::strncmp(entry, kPrefix, kPrefixLen) != 0) continue;
+        const char *rest = entry + kPrefixLen;
+        auto take = [rest](const char *name, size_t len, const char **slot) {
+            if (*slot == nullptr && std::strncmp(rest, name, len) == 0 && rest[len] == '=') *slot = rest + len + 1;
+        };
+        take("CHECKS", 6, &s.checks);
+        take("STRICT", 6, &s.strict);
+        take("PROFILE_DIR", 11, &s.profile_dir);
+    }
+    return s;
+}
+
 // Sanitizer switch, read at every launch: PYASC_SIM_CHECKS=0/off/false/no disables the
 // kernel API's checks (default: on; aclInit refused values it does not understand, and one set
 // later keeps the checks on).
-bool checks_enabled() {
+bool checks_enabled(const LaunchSwitches &sw) {
     bool on = true;
-    parse_checks_switch(std::getenv("PYASC_SIM_CHECKS"), &on);
+    parse_checks_switch(sw.checks, &on);
     return on;
 }
 
 // PYASC_SIM_STRICT=1/on/true/yes: sanitizer warnings are errors (read at every launch; aclInit
 // refused values it does not understand, and one set later counts as off).
-bool strict_enabled() {
-    const char *env = std::getenv("PYASC_SIM_STRICT");
+bool strict_enabled(const LaunchSwitches &sw) {
+    const char *env = sw.strict;
     if (env == nullptr || env[0] == '\0') return false;
     bool on = false;
     return parse_checks_switch(env, &on) && on;
@@ -125,9 +153,12 @@ int gm_query_cb(void *user, const void *p, uint64_t *base, uint64_t *size, char 
 // What the kernel may touch: the live allocations, except that an allocation holding tensor
 // blocks of the caching allocator (as the launch saw them when it was enqueued) is replaced by
 // its live blocks, so accesses are bounded by the tensor, not by the 2 MiB segment around it.
+// The merged list is built in this thread's scratch vector and swapped in: the scratch keeps the
+// buffer it gets back, so a launch allocates no second list (round 25).
 void merge_blocks(const BlockSnapshot *blocks, std::vector<std::pair<uint64_t, uint64_t>> *allocs) {
     if (blocks == nullptr || blocks->blocks.empty()) return;
-    std::vector<std::pair<uint64_t, uint64_t>> out;
+    thread_local std::vector<std::pair<uint64_t, uint64_t>> out;
+    out.clear();
     out.reserve(allocs->size() + blocks->blocks.size());
     for (const auto &a : *allocs) {
         if (!blocks->any_in(a.first, a.first + a.second)) {
@@ -198,10 +229,14 @@ struct LaunchJob {
 namespace {
 
 // Fills `req` (and its argument copy `args`) for `job`; false with *early set when the launch
-// fails before it reaches the device.
-bool prepare_launch(const LaunchJob &job, const SocProfile &profile, const std::vector<std::pair<uint64_t, uint64_t>> &live,
-                    const std::string &prof_dir, std::vector<uint8_t> *args, KernelLaunch *req, std::string *early) {
-    const ArgsSource &src = job.source;
+// fails before it reaches the device. `live` (the live allocations) becomes req->allocs: a caller
+// with one launch moves its snapshot in, a batch copies it per launch. `take_host`: the captured
+// host arguments are moved into *args (the caller puts them back if the launch is queued after all).
+// req's binary path and kernel name point into job.fn: valid while the job lives.
+bool prepare_launch(LaunchJob &job, const SocProfile &profile, std::vector<std::pair<uint64_t, uint64_t>> live,
+                    const LaunchSwitches &sw, const std::string &prof_dir, std::vector<uint8_t> *args,
+                    KernelLaunch *req, std::string *early, bool take_host = false) {
+    ArgsSource &src = job.source;
     if (src.alloc) {
         if (src.alloc->freed.load()) {
             *early = format("kernel %s: the device memory holding its arguments (%s) was freed before the "
@@ -210,24 +245,26 @@ bool prepare_launch(const LaunchJob &job, const SocProfile &profile, const std::
             return false;
         }
         args->assign(src.alloc->ptr() + src.offset, src.alloc->ptr() + src.offset + job.args_size);
+    } else if (take_host) {
+        args->swap(src.host);
     } else {
         *args = src.host;
     }
-    req->binary_path = job.fn->binary->path;
+    req->binary_path = &job.fn->binary->path;
     req->bin_dev = job.fn->binary->file_dev;
     req->bin_ino = job.fn->binary->file_ino;
-    req->kernel_name = job.fn->aicpu ? job.fn->symbol : job.fn->name;
+    req->kernel_name = job.fn->aicpu ? &job.fn->symbol : &job.fn->name;
     req->aicpu = job.fn->aicpu;
     req->num_blocks = job.num_blocks;
     req->args = args;
-    req->checks = checks_enabled();
-    req->strict = strict_enabled();
+    req->checks = checks_enabled(sw);
+    req->strict = strict_enabled(sw);
     if (!prof_dir.empty()) {
         req->profile_prefix = profile_launch_prefix(prof_dir);
         req->span_cap = profile_span_cap();
     }
     req->profile = &profile;
-    req->allocs = live;
+    req->allocs = std::move(live);
     if (req->checks) merge_blocks(job.blocks.get(), &req->allocs);
     const BlockSnapshot *view = req->checks ? job.blocks.get() : nullptr;
     req->query = [view](const void *p, uint64_t *base, uint64_t *size, char *why, size_t why_size) {
@@ -254,7 +291,7 @@ void apply_result(Stream &st, const LaunchJob &job, const KernelLaunch &req, con
                                      "\"overhead_ns\": %.17g, \"clock_ghz\": %.17g, \"vector_cores\": %u, "
                                      "\"cube_cores\": %u, \"hbm_gbps\": %.17g, \"status\": %d, \"prefix\": %s}",
                                      dev.id, profile_stream_id(st),
-                                     json_string(req.kernel_name).c_str(), req.num_blocks, start_ns,
+                                     json_string(*req.kernel_name).c_str(), req.num_blocks, start_ns,
                                      st.clock_ns, cost::kLaunchOverheadNs, profile.clock_ghz,
                                      profile.vector_cores, profile.cube_cores, profile.hbm_bandwidth_gbps,
                                      static_cast<int>(result.status), json_string(req.profile_prefix).c_str()));
@@ -283,7 +320,9 @@ void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs)
     posted.reserve(count);
     index.reserve(count);
     for (size_t i = 0; i < count; ++i) {
-        if (!prepare_launch(*jobs[i], profile, live, prof_dir, &args[i], &reqs[i], &early[i])) continue;
+        if (!prepare_launch(*jobs[i], profile, live, launch_switches(), prof_dir, &args[i], &reqs[i], &early[i])) {
+            continue;
+        }
         posted.push_back(&reqs[i]);
         index.push_back(i);
     }
@@ -314,10 +353,17 @@ std::shared_ptr<DirectLaunch> post_direct(Stream &st, const std::shared_ptr<Laun
     auto d = std::make_shared<DirectLaunch>();
     std::vector<std::pair<uint64_t, uint64_t>> live;
     runtime().memory.snapshot(dev.id, &live, devproc::kMaxSnapshot);
-    d->prof_dir = profile_dir();
+    const LaunchSwitches sw = launch_switches();
+    d->prof_dir = sw.profile_dir != nullptr ? std::string(sw.profile_dir) : std::string();  // as profile_dir()
     std::string early;
-    if (!prepare_launch(*job, *dev.profile, live, d->prof_dir, &d->args, &d->req, &early)) return nullptr;
-    if (!dev.process().try_post(d->req, op_execute_timeout(), &d->posted)) return nullptr;
+    // (the snapshot and the host arguments move into the request: no second copy of either)
+    if (!prepare_launch(*job, *dev.profile, std::move(live), sw, d->prof_dir, &d->args, &d->req, &early, true)) {
+        return nullptr;
+    }
+    if (!dev.process().try_post(d->req, op_execute_timeout(), &d->posted)) {
+        if (!job->source.alloc) job->source.host.swap(d->args);  // queued after all: its arguments back
+        return nullptr;
+    }
     d->job = job;
     return d;
 }
