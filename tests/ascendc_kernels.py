@@ -15,10 +15,11 @@ ASCENDC_DIR = Path(__file__).resolve().parent.parent / "backends" / "sim" / "ker
 
 
 @functools.lru_cache(maxsize=None)
-def kernel_path(source: str) -> str:
+def kernel_path(source: str, extra_flags: tuple[str, ...] = ()) -> str:
     """The compiled simulator binary of <ASCENDC_DIR>/<source> (-O1: compiles faster than
-    the default -O2; these kernels are small). A lock file makes parallel test workers (pytest -n)
-    wait for one compile and share its cached result instead of compiling the same source twice."""
+    the default -O2; these kernels are small), with ``extra_flags`` (e.g. ``("--cce-auto-sync=off",)``).
+    A lock file makes parallel test workers (pytest -n) wait for one compile and share its cached
+    result instead of compiling the same source twice."""
     import fcntl
 
     import pyasc_sim
@@ -26,14 +27,14 @@ def kernel_path(source: str) -> str:
     lock_name = "tests-ascendc-" + source.replace("/", "-") + ".lock"  # sources in subfolders (compat/...) too
     with open(Path(pyasc_sim.cache_dir()) / lock_name, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return pyasc_sim.compile(ASCENDC_DIR / source, opt="-O1")
+        return pyasc_sim.compile(ASCENDC_DIR / source, opt="-O1", extra_flags=list(extra_flags))
 
 
-def load(source: str):
-    """A ``pyasc_acl.Binary`` of <ASCENDC_DIR>/<source> on the sim device."""
+def load(source: str, extra_flags: tuple[str, ...] = ()):
+    """A ``pyasc_acl.Binary`` of <ASCENDC_DIR>/<source> on the sim device (built with ``extra_flags``)."""
     import pyasc_acl
 
-    return pyasc_acl.Binary(kernel_path(source), device="sim")
+    return pyasc_acl.Binary(kernel_path(source, tuple(extra_flags)), device="sim")
 
 
 def marked_line(source: str, marker: str) -> str:
