@@ -157,6 +157,19 @@ def test_the_compilers_wait_orders_what_the_scalar_unit_issues_later(stream):
     expect_race(stream, "auto_sync.cpp", "read_bridges_load", "raw-bridge-mte2-s", "read-after-write", "S", "MTE2")
 
 
+def test_the_compilers_wait_covers_the_work_before_it_only(stream):
+    # after the V -> S wait at the GetValue, a new vector op's result still needs its V_MTE3 pair
+    want = np.concatenate([np.full(TILE, 2.0), np.full(TILE, 4.0)]).astype(np.float32)
+    z = pyasc.zeros(2 * TILE, dtype="float32", device="sim")
+    pyasc_acl.launch(load("auto_sync.cpp").function("vector_after_read"), 1, (z, 1), stream=stream)
+    stream.synchronize()
+    np.testing.assert_array_equal(z.numpy(), want)
+    pyasc_acl.launch(load("auto_sync.cpp").function("vector_after_read"), 1, (z, 0), stream=stream)
+    msg = expect_race(stream, "auto_sync.cpp", "vector_after_read", "raw-after-read-v-mte3", "read-after-write",
+                      "MTE3", "V")
+    assert ON_NOTE in msg, msg
+
+
 @pytest.mark.parametrize("flags", [(), OFF])
 def test_a_pair_the_compiler_does_not_insert_is_reported_in_both_builds(stream, flags):
     # MTE2 -> V on a TBuf (no scalar access between): the framework's pair (a queue) or the kernel's

@@ -70,3 +70,24 @@ extern "C" __global__ __aicore__ void scalar_stores_around_vector(GM_ADDR x, GM_
     }
     DataCopy(gz, t, 2 * kTile);
 }
+
+// z[0, kTile) = 2, z[kTile, 2 kTile) = 2 + 2: a GetValue of what a vector op wrote (the compiler's V -> S wait,
+// which every later instruction follows), then a new vector op and a store of its result.  The wait covers the
+// vector work before it only: `flags` bit 0 keeps the V_MTE3 pair the later vector op still needs.
+extern "C" __global__ __aicore__ void vector_after_read(GM_ADDR z, uint32_t flags)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * kTile * sizeof(float));
+    GlobalTensor<float> gz;
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), 2 * kTile);
+    LocalTensor<float> t = buf.Get<float>();
+    Duplicate(t, 2.0f, 2 * kTile);
+    const float v = t.GetValue(0);
+    Adds(t[kTile], t[kTile], v, kTile);  // FIRST(raw-after-read-v-mte3)
+    if (flags & 1u) {
+        SetFlag<HardEvent::V_MTE3>(0);
+        WaitFlag<HardEvent::V_MTE3>(0);
+    }
+    DataCopy(gz, t, 2 * kTile);  // BAD(raw-after-read-v-mte3)
+}
