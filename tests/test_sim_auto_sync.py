@@ -305,3 +305,25 @@ def test_cpu_debug_build_takes_the_switch(tmp_path):
             assert OFF_NOTE in proc.stderr, proc.stderr
         else:
             assert proc.stderr == "" and proc.stdout.strip() == "z0=4", proc.stdout + proc.stderr
+
+
+def test_the_compile_command_takes_the_switch(tmp_path):
+    # `pyasc compile --cce-auto-sync=off` builds what extra_flags=["--cce-auto-sync=off"] builds (same binary);
+    # a value other than on / off is refused by the command line
+    import sys
+
+    src = tmp_path / "k.cpp"
+    src.write_text(SMALL.format(define=""))
+    env = {**os.environ, "PYASC_CACHE_DIR": str(pyasc_sim.cache_dir())}
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "pyasc_core.cli", "compile", str(src), "--opt=-O0", *args],
+                              capture_output=True, text=True, env=env, timeout=600, cwd=str(tmp_path))
+
+    done = cli("--cce-auto-sync=off")
+    assert done.returncode == 0, done.stdout + done.stderr
+    want = pyasc_sim.compile(src, opt="-O0", extra_flags=["--cce-auto-sync=off"])
+    assert done.stdout.splitlines()[0] == want, done.stdout
+    assert want != pyasc_sim.compile(src, opt="-O0")
+    bad = cli("--cce-auto-sync=maybe")
+    assert bad.returncode == 2 and "invalid choice: 'maybe'" in bad.stderr, bad.stdout + bad.stderr

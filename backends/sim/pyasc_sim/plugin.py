@@ -115,7 +115,7 @@ def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[],
                         help="extra include directory (repeatable; its headers may use the [aicore] attribute)")
-    parser.add_argument("--cce-auto-sync", nargs="?", const="on", metavar="on|off",
+    parser.add_argument("--cce-auto-sync", nargs="?", const="on", choices=("on", "off"),
                         help="BiSheng's automatic synchronisation (default on, as in kernel launch and custom operator projects): "
                         "--cce-auto-sync=off checks the Scalar Unit's pairs with MTE2 / MTE3 / V the kernel writes "
                         "itself (pipe-race)")
@@ -225,7 +225,7 @@ def _cpu_debug_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
     parser.add_argument("--soc", help="SoC whose architecture macros to define (default PYASC_SIM_SOC, else "
                         "Ascend910B1; Ascend950PR_9599 for SIMT code)")
-    parser.add_argument("--cce-auto-sync", nargs="?", const="on", metavar="on|off",
+    parser.add_argument("--cce-auto-sync", nargs="?", const="on", choices=("on", "off"),
                         help="BiSheng's automatic synchronisation (default on, as in kernel launch and custom operator projects): "
                         "--cce-auto-sync=off checks the Scalar Unit's pairs with MTE2 / MTE3 / V the kernel writes "
                         "itself (pipe-race)")
