@@ -5,8 +5,9 @@ projects and custom operator projects by default" and inserts the synchronisatio
 Unit; Between MTE3 and the Scalar Unit; Between the Vector and Scalar Units; Between the Vector Units" -- the
 remaining pairs are the Ascend C framework's (the queues). So in the default build every Scalar Unit pair of
 rounds 22-25 (a SetValue before EnQue, a GetValue after DeQue or after a vector op, ...) runs clean and
-bit-exact with no flag of the kernel's own, and is reported with ``--cce-auto-sync=off`` (vllm-ascend's and
-sgl-kernel-npu's op builds); a pair the compiler does not insert (MTE2 -> V on a TBuf) is reported in both.
+bit-exact with no flag of the kernel's own, and is reported with ``--cce-auto-sync=off`` (the build some op
+projects use, e.g. vllm-ascend's build_dspark_swa_indices); a pair the compiler does not insert (MTE2 -> V on a
+TBuf) is reported in both.
 The ordering the compiler inserts is a happens-before edge later accesses build on, not a dropped report.
 Kernels: backends/sim/kernel_api/tests/kernels/auto_sync.cpp, races.cpp, races_r15.cpp."""
 

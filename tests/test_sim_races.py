@@ -6,7 +6,7 @@ queue protocol order pipes. A TBuf kernel that leaves a flag pair out is reporte
 instruction, naming the first one's line and the bytes; with the flags, or through queues, it runs
 clean. The Scalar Unit's pairs with MTE2 / MTE3 / V are the BiSheng compiler's automatic
 synchronisation (on by default): the tests of those pairs build the kernels with
-``--cce-auto-sync=off``, as vllm-ascend's op builds do (tests/test_sim_auto_sync.py: the default build).
+``--cce-auto-sync=off``, as some vllm-ascend op builds do (tests/test_sim_auto_sync.py: the default build).
 Kernels: backends/sim/kernel_api/tests/kernels/races.cpp.
 """
 

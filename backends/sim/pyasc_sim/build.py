@@ -62,7 +62,8 @@ class SimtUnavailableError(KernelCompileError):
 
 #: BiSheng's automatic synchronisation switch, as CANN kernel builds spell it (atlas_bisheng_10_0008, "Automatic
 #: Synchronization": ``--cce-auto-sync`` "is enabled in kernel launch projects and custom operator projects by
-#: default"; vllm-ascend's and sgl-kernel-npu's op builds pass ``--cce-auto-sync=off``).
+#: default"; some op builds pass ``--cce-auto-sync=off``, e.g. vllm-ascend's build_dspark_swa_indices, while
+#: its gumbel_sample passes ``--cce-auto-sync=on``).
 AUTO_SYNC_FLAG = "--cce-auto-sync"
 
 
