@@ -106,3 +106,26 @@ def on_sim(array):
     import pyasc
 
     return pyasc.tensor(np.ascontiguousarray(array), device="sim")
+
+
+def expect_pipe_race(stream, source: str, kernel: str, tag: str, kind: str, this_pipe: str, other_pipe: str,
+                     *details: str) -> str:
+    """Synchronizes ``stream`` expecting block 0 of ``kernel`` to stop on a ``pipe-race`` report at the line of
+    <ASCENDC_DIR>/<source> marked ``BAD(<tag>)``, naming the ``FIRST(<tag>)`` line, the kind, both pipes, their
+    flag pair and each of ``details``; returns the message."""
+    import pytest
+
+    import pyasc
+    import pyasc_acl
+
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    msg = info.value.message
+    assert isinstance(info.value, pyasc.PyascError) and info.value.code == 507015
+    head = f"kernel {kernel} block 0: sanitizer check 'pipe-race' failed at {marked_line(source, tag)}: "
+    assert head in msg, f"expected {head!r} in {msg!r}"
+    first = source_line(source, f"FIRST({tag})")
+    for d in (f"{kind} between pipes: this {this_pipe} instruction", f"the {other_pipe} instruction at {first} ",
+              f"SetFlag<HardEvent::{other_pipe}_{this_pipe}>", *details):
+        assert d in msg, f"expected {d!r} in {msg!r}"
+    return msg

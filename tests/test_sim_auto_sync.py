@@ -21,7 +21,8 @@ import pytest
 
 import pyasc
 import pyasc_acl
-from ascendc_kernels import load, marked_line, source_line
+from ascendc_kernels import expect_pipe_race as expect_race
+from ascendc_kernels import load
 
 pyasc_sim = pytest.importorskip("pyasc_sim")
 
@@ -29,20 +30,6 @@ TILE = 256
 OFF = ("--cce-auto-sync=off",)
 OFF_NOTE = "This pair is needed because the kernel is built with the compiler's automatic synchronisation off"
 ON_NOTE = "inserts only the Scalar Unit's pairs with MTE2 / MTE3 / V, not this one"
-
-
-def expect_race(stream, src, kernel, tag, kind, this_pipe, other_pipe):
-    with pytest.raises(pyasc_acl.AclKernelError) as info:
-        stream.synchronize()
-    msg = info.value.message
-    assert isinstance(info.value, pyasc.PyascError) and info.value.code == 507015
-    head = f"kernel {kernel} block 0: sanitizer check 'pipe-race' failed at {marked_line(src, tag)}: "
-    assert head in msg, f"expected {head!r} in {msg!r}"
-    for d in (f"{kind} between pipes: this {this_pipe} instruction",
-              f"the {other_pipe} instruction at {source_line(src, f'FIRST({tag})')} ",
-              f"SetFlag<HardEvent::{other_pipe}_{this_pipe}>"):
-        assert d in msg, f"expected {d!r} in {msg!r}"
-    return msg
 
 
 def upload(a):
