@@ -192,21 +192,23 @@ def test_scalar_write_then_queue_needs_its_own_flag(kernels_off, stream, vecin):
     (4, "raw-deque-mte2-s", "MTE2", 0),  # the same with an explicit SetFlag / WaitFlag<MTE2_V>: the same report
     (2, "raw-deque-v-s", "V", 1024),     # GetValue of a VECOUT tile after DeQue: the queue is V -> MTE3 only
 ])
-def test_scalar_read_after_deque_needs_its_own_flag(kernels_off, stream, flags, tag, other_pipe, at):
+def test_scalar_read_after_deque_needs_its_own_flag(kernels, kernels_off, stream, flags, tag, other_pipe, at):
     # DeQue is a WaitFlag of the queue's event on the consumer pipe, which does not stall the Scalar Unit
     # (SetFlag/WaitFlag page; the S <-> MTE2 / V pairs are the compiler's auto-sync, not the framework's):
     # with the MTE2_S / V_S pair clean and bit-exact, without it reported at the GetValue
     xa = np.arange(TILE, dtype=np.float32) * 0.25 - 7.0
     x = pyasc.tensor(xa, device="sim")
-    z = pyasc.zeros(2 * TILE, dtype="float32", device="sim")
     pyasc.synchronize("sim")
-    pyasc_acl.launch(kernels_off.function("queue_then_scalar"), 1, (x, z, flags | 1), stream=stream)
-    stream.synchronize()
     if flags & 2:
         want = np.concatenate([2.0 * xa, np.full(TILE, 2.0 * xa[3], np.float32)])
     else:
         want = np.concatenate([xa + xa[3], np.full(TILE, xa[3], np.float32)])
-    np.testing.assert_array_equal(z.numpy(), want)
+    # clean and bit-exact: with the pair (auto-sync off), and without it in the default build (the compiler's pair)
+    for built, pair in ((kernels_off, 1), (kernels, 0)):
+        z = pyasc.zeros(2 * TILE, dtype="float32", device="sim")
+        pyasc_acl.launch(built.function("queue_then_scalar"), 1, (x, z, flags | pair), stream=stream)
+        stream.synchronize()
+        np.testing.assert_array_equal(z.numpy(), want)
     pyasc_acl.launch(kernels_off.function("queue_then_scalar"), 1, (x, z, flags), stream=stream)
     # (the VECOUT queue's buffer follows the VECIN one's in UB)
     msg = expect_race(stream, "queue_then_scalar", tag, "read-after-write", "S", other_pipe,
