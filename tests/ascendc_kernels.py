@@ -15,10 +15,11 @@ ASCENDC_DIR = Path(__file__).resolve().parent.parent / "backends" / "sim" / "ker
 
 
 @functools.lru_cache(maxsize=None)
-def kernel_path(source: str) -> str:
+def kernel_path(source: str, extra_flags: tuple[str, ...] = ()) -> str:
     """The compiled simulator binary of <ASCENDC_DIR>/<source> (-O1: compiles faster than
-    the default -O2; these kernels are small). A lock file makes parallel test workers (pytest -n)
-    wait for one compile and share its cached result instead of compiling the same source twice."""
+    the default -O2; these kernels are small), with ``extra_flags`` (e.g. ``("--cce-auto-sync=off",)``).
+    A lock file makes parallel test workers (pytest -n) wait for one compile and share its cached
+    result instead of compiling the same source twice."""
     import fcntl
 
     import pyasc_sim
@@ -26,14 +27,14 @@ def kernel_path(source: str) -> str:
     lock_name = "tests-ascendc-" + source.replace("/", "-") + ".lock"  # sources in subfolders (compat/...) too
     with open(Path(pyasc_sim.cache_dir()) / lock_name, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return pyasc_sim.compile(ASCENDC_DIR / source, opt="-O1")
+        return pyasc_sim.compile(ASCENDC_DIR / source, opt="-O1", extra_flags=list(extra_flags))
 
 
-def load(source: str):
-    """A ``pyasc_acl.Binary`` of <ASCENDC_DIR>/<source> on the sim device."""
+def load(source: str, extra_flags: tuple[str, ...] = ()):
+    """A ``pyasc_acl.Binary`` of <ASCENDC_DIR>/<source> on the sim device (built with ``extra_flags``)."""
     import pyasc_acl
 
-    return pyasc_acl.Binary(kernel_path(source), device="sim")
+    return pyasc_acl.Binary(kernel_path(source, tuple(extra_flags)), device="sim")
 
 
 def marked_line(source: str, marker: str) -> str:
@@ -105,3 +106,26 @@ def on_sim(array):
     import pyasc
 
     return pyasc.tensor(np.ascontiguousarray(array), device="sim")
+
+
+def expect_pipe_race(stream, source: str, kernel: str, tag: str, kind: str, this_pipe: str, other_pipe: str,
+                     *details: str) -> str:
+    """Synchronizes ``stream`` expecting block 0 of ``kernel`` to stop on a ``pipe-race`` report at the line of
+    <ASCENDC_DIR>/<source> marked ``BAD(<tag>)``, naming the ``FIRST(<tag>)`` line, the kind, both pipes, their
+    flag pair and each of ``details``; returns the message."""
+    import pytest
+
+    import pyasc
+    import pyasc_acl
+
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        stream.synchronize()
+    msg = info.value.message
+    assert isinstance(info.value, pyasc.PyascError) and info.value.code == 507015
+    head = f"kernel {kernel} block 0: sanitizer check 'pipe-race' failed at {marked_line(source, tag)}: "
+    assert head in msg, f"expected {head!r} in {msg!r}"
+    first = source_line(source, f"FIRST({tag})")
+    for d in (f"{kind} between pipes: this {this_pipe} instruction", f"the {other_pipe} instruction at {first} ",
+              f"SetFlag<HardEvent::{other_pipe}_{this_pipe}>", *details):
+        assert d in msg, f"expected {d!r} in {msg!r}"
+    return msg

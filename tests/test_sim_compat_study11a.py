@@ -24,9 +24,12 @@ TIES = {"float16": (-1.0029296875, 0.75), "bfloat16": (-1.0234375, 0.75)}
 pytestmark = pytest.mark.usefixtures("return_cached_sim_blocks")
 
 
-@pytest.fixture(scope="module")
-def kernel():
-    return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim").function("segment_slope")
+# the default build (the compiler's automatic synchronisation on) and one with it off, where the kernel's own
+# MTE2_S pair after the weight's DeQue is what orders its GetValue: clean and the same values in both
+@pytest.fixture(scope="module", params=[(), ("--cce-auto-sync=off",)], ids=["auto-sync", "auto-sync-off"])
+def kernel(request):
+    path = pyasc_sim.compile(SRC, opt="-O1", extra_flags=list(request.param))
+    return pyasc_acl.Binary(path, device="sim").function("segment_slope")
 
 
 def _round_half_away(r: np.ndarray, npdt) -> np.ndarray:

@@ -18,9 +18,11 @@ from ascendc_kernels import ASCENDC_DIR
 SRC = ASCENDC_DIR / "compat" / "study11b_idioms.cpp"
 
 
-@pytest.fixture(scope="module")
-def kernels():
-    return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
+# the default build (the compiler's automatic synchronisation on) and one with it off, where the kernel's own
+# MTE2_S pair before its GetValue loop orders the reads: clean and the same values in both
+@pytest.fixture(scope="module", params=[(), ("--cce-auto-sync=off",)], ids=["auto-sync", "auto-sync-off"])
+def kernels(request):
+    return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1", extra_flags=list(request.param)), device="sim")
 
 
 pytestmark = pytest.mark.usefixtures("return_cached_sim_blocks")

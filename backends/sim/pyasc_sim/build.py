@@ -60,6 +60,41 @@ class SimtUnavailableError(KernelCompileError):
         self.soc = soc
 
 
+#: BiSheng's automatic synchronisation switch, as CANN kernel builds spell it (atlas_bisheng_10_0008, "Automatic
+#: Synchronization": ``--cce-auto-sync`` "is enabled in kernel launch projects and custom operator projects by
+#: default"; some op builds pass ``--cce-auto-sync=off``, e.g. vllm-ascend's build_dspark_swa_indices, while
+#: its gumbel_sample passes ``--cce-auto-sync=on``).
+AUTO_SYNC_FLAG = "--cce-auto-sync"
+
+
+def auto_sync_flags(flags: Sequence[str]) -> list[str]:
+    """``flags`` with BiSheng's automatic-synchronisation option translated for g++: ``--cce-auto-sync=off``
+    becomes ``-DPYASC_SIM_AUTO_SYNC=0`` (the kernel API then checks the Scalar Unit's pairs with MTE2 / MTE3 / V
+    the kernel writes itself: ``pipe-race``); ``--cce-auto-sync`` and ``--cce-auto-sync=on`` are the default and
+    are dropped. Of several spellings the last one decides, as for a compiler option given twice. Any other
+    value raises :class:`KernelBuildError` naming it and the accepted spellings."""
+    out: list[str] = []
+    off = None
+    for f in flags:
+        if not isinstance(f, str) or not f.startswith(AUTO_SYNC_FLAG) or f.startswith(AUTO_SYNC_FLAG + "-"):
+            out.append(f)  # (--cce-auto-sync-log=<file> is another option: left to the compiler)
+            continue
+        value = f[len(AUTO_SYNC_FLAG):]
+        if value in ("", "=on"):
+            off = False
+        elif value == "=off":
+            off = True
+        else:
+            raise KernelBuildError(
+                f"extra_flags: {f!r} is not a value of BiSheng's automatic synchronisation option: use "
+                f"'--cce-auto-sync=off' to build with it off (the kernel must then order the Scalar Unit's "
+                f"accesses against MTE2 / MTE3 / V itself), or '--cce-auto-sync' / '--cce-auto-sync=on' (the "
+                f"default: the compiler inserts those pairs); got the value {value.lstrip('=')!r}")
+    if off:
+        out.append("-DPYASC_SIM_AUTO_SYNC=0")
+    return out
+
+
 def cache_dir() -> str:
     """The verified per-user kernel cache directory (see :mod:`pyasc_sim.cache`): ``PYASC_CACHE_DIR``,
     else ``$XDG_CACHE_HOME/pyasc``, else ``~/.cache/pyasc``; raises :class:`KernelCacheError` when
@@ -290,6 +325,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     if isinstance(extra_flags, str):
         raise KernelBuildError(f"extra_flags must be a sequence of flags such as ['-DN=8'], got the string "
                                f"{extra_flags!r}")
+    extra_flags = auto_sync_flags(extra_flags)
     project_flags, project_files = op_project_flags(tiling_header, op_type, dtypes, tiling_key)
     build_text, launches = rewrite_launches(text)
     if launches:
@@ -1055,7 +1091,7 @@ def kernel_names(source: str | os.PathLike, compiler: str | None = None, extra_f
     try:
         copy = _private_copy(tmpdir, text, path or "<source>")
         pre = _stubgen.preprocess(copy, [inc], _compiler(compiler), quote_dirs=[inc, src_dir],
-                                  flags=[*arch_defines(), *_pp_flags(list(extra_flags))])
+                                  flags=[*arch_defines(), *_pp_flags(auto_sync_flags(extra_flags))])
         return [k.name for k in _stubgen.find_kernels(pre, path or "<source>")]  # with explicit instances
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from . import _stubgen, bisheng_syntax, mix_build
 from .build import (KernelBuildError, KernelCompileError, _compiler, _first_error, _kernel_api_include, _local_includes,
-                    _raise_simt_error, _soc_name, arch_defines, simt_flags)
+                    _raise_simt_error, _soc_name, arch_defines, auto_sync_flags, simt_flags)
 
 __all__ = ["build", "cmake_module", "compile_object", "run"]
 
@@ -31,6 +31,7 @@ def build(sources: Sequence[str | os.PathLike], output: str | os.PathLike, *, de
     (:func:`compile_object`), as the NPU toolchain builds it; the other sources compile once."""
     if isinstance(sources, (str, os.PathLike)):
         sources = [sources]
+    extra_flags = auto_sync_flags(extra_flags)  # BiSheng's --cce-auto-sync=off, as pyasc_sim.compile takes it
     paths = [os.path.abspath(os.fspath(s)) for s in sources]
     if not paths:
         raise KernelBuildError("cpu-debug needs the host main.cpp and the kernel source(s)")
@@ -63,6 +64,7 @@ def compile_object(source: str | os.PathLike, output: str | os.PathLike, *, debu
     that registers each kernel's vector pass: ``ICPU_RUN_KF`` runs the cube pass on a block's AIC
     (``MIX_MODE``, ``AIC_MODE``) and the vector pass on its AIV (``MIX_MODE``, ``AIV_MODE``)."""
     out = os.path.abspath(os.fspath(output))
+    extra_flags = auto_sync_flags(extra_flags)  # BiSheng's --cce-auto-sync=off, as pyasc_sim.compile takes it
     if not os.path.isfile(source):
         raise KernelBuildError(f"cpu-debug source {os.path.abspath(os.fspath(source))} does not exist; pass the "
                                "kernel (or host) .cpp file to compile")

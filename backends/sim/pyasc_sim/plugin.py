@@ -115,6 +115,10 @@ def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[],
                         help="extra include directory (repeatable; its headers may use the [aicore] attribute)")
+    parser.add_argument("--cce-auto-sync", nargs="?", const="on", choices=("on", "off"),
+                        help="BiSheng's automatic synchronisation (default on, as in kernel launch and custom operator projects): "
+                        "--cce-auto-sync=off checks the Scalar Unit's pairs with MTE2 / MTE3 / V the kernel writes "
+                        "itself (pipe-race)")
 
 
 def _compile_python(args) -> int:  # type: ignore[no-untyped-def]
@@ -154,7 +158,8 @@ def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
                   file=sys.stderr)
             return 2
         tpl_args[name.strip()] = int(value)
-    flags = [*(f"-D{d}" for d in args.defines), *(f"-I{os.path.abspath(d)}" for d in args.include_dirs)]
+    flags = [*(f"-D{d}" for d in args.defines), *(f"-I{os.path.abspath(d)}" for d in args.include_dirs),
+             *([f"--cce-auto-sync={args.cce_auto_sync}"] if args.cce_auto_sync else [])]
     path = compile_source(args.source, kernels=args.kernels, opt=args.opt, checks=not args.no_checks,
                           output=args.output, tiling_header=args.tiling_header, op_type=args.op_type,
                           dtypes=dtypes or None, tiling_key=args.tiling_key, soc=args.soc, core=args.core, isa=args.isa,
@@ -220,6 +225,10 @@ def _cpu_debug_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
     parser.add_argument("--soc", help="SoC whose architecture macros to define (default PYASC_SIM_SOC, else "
                         "Ascend910B1; Ascend950PR_9599 for SIMT code)")
+    parser.add_argument("--cce-auto-sync", nargs="?", const="on", choices=("on", "off"),
+                        help="BiSheng's automatic synchronisation (default on, as in kernel launch and custom operator projects): "
+                        "--cce-auto-sync=off checks the Scalar Unit's pairs with MTE2 / MTE3 / V the kernel writes "
+                        "itself (pipe-race)")
 
 
 def _cpu_debug_run(args) -> int:  # type: ignore[no-untyped-def]
@@ -234,6 +243,8 @@ def _cpu_debug_run(args) -> int:  # type: ignore[no-untyped-def]
     for item in it:  # options may follow the sources too
         if item in ("--debug", "--serial", "--build-only"):
             setattr(args, item[2:].replace("-", "_"), True)
+        elif item == "--cce-auto-sync" or item.startswith("--cce-auto-sync="):
+            args.cce_auto_sync = item.partition("=")[2] or "on"
         elif item in ("-o", "--output", "-I", "-D", "--soc"):
             value = next(it, None)
             if value is None:
@@ -254,7 +265,9 @@ def _cpu_debug_run(args) -> int:  # type: ignore[no-untyped-def]
     with tempfile.TemporaryDirectory(prefix="pyasc_cpu_debug_") as tmp:
         out = args.output or os.path.join(tmp, os.path.splitext(os.path.basename(sources[0]))[0])
         exe = cpudebug.build(sources, out, debug=args.debug, include_dirs=args.include_dirs,
-                             extra_flags=[f"-D{d}" for d in args.defines], soc=args.soc)
+                             extra_flags=[*(f"-D{d}" for d in args.defines),
+                                          *([f"--cce-auto-sync={args.cce_auto_sync}"] if args.cce_auto_sync else [])],
+                             soc=args.soc)
         if args.build_only:
             print(exe)
             return 0

@@ -196,6 +196,10 @@ struct RaceState {
     // Fields every instruction touches come first, together (the vector data an instruction
     // streams evicts the state between two instructions: each cache line is a miss).
     bool on = false;
+    // The BiSheng compiler's automatic synchronisation (--cce-auto-sync, on by default: state.h sets it from
+    // PYASC_SIM_AUTO_SYNC): the Scalar Unit's pairs with MTE2 / MTE3 / V are inserted by the compiler (see
+    // auto_synced).  Off here: the state alone checks what the kernel writes (tests/test_race_state.cpp).
+    bool auto_sync = false;
     unsigned cur = 0;     // stage[cur]: the held accesses (see Held)
     size_t nheld = 0;
     const char *pend_file = nullptr;
@@ -342,7 +346,10 @@ struct RaceState {
             }
         }
         // Reads first, and for a write its reads before its write: the report names the access
-        // the missing edge belongs to (the latest unordered one).
+        // the missing edge belongs to (the latest unordered one).  A conflict the compiler's automatic
+        // synchronisation orders (auto_synced) gets its edge and the check starts again: at most one
+        // restart per other pipe (after the edge p has seen all of that pipe's recorded accesses).
+    recheck:
         for (int pass = current ? 2 : 0; pass < 2; ++pass) {
             for (size_t j = 0; j < pending.count; ++j) {
                 const Note &n = pending[j];
@@ -362,6 +369,10 @@ struct RaceState {
                             if (q == p || q == 0 || x.r_ep[q] == 0 || vc[p][q] >= x.r_ep[q]) continue;
                             if (best < 0 || vc[q][best] >= x.r_ep[best]) best = q;
                         }
+                        if (best >= 0 && auto_synced(p, best)) {
+                            auto_sync_edge(best, p);
+                            goto recheck;
+                        }
                         if (best >= 0) {
                             conflict = {true, "write-after-read", n.kind, p, best, n.off, n.bytes, s,
                                         locs[x.r_loc[best]].first, locs[x.r_loc[best]].second};
@@ -370,6 +381,10 @@ struct RaceState {
                         }
                     }
                     if (x.w_ep != 0 && x.w_pipe != p && vc[p][x.w_pipe] < x.w_ep) {
+                        if (auto_synced(p, x.w_pipe)) {
+                            auto_sync_edge(x.w_pipe, p);
+                            goto recheck;
+                        }
                         conflict = {true, n.write ? "write-after-write" : "read-after-write", n.kind, p, x.w_pipe,
                                     n.off, n.bytes, s, locs[x.w_loc].first, locs[x.w_loc].second};
                         pending.clear();
@@ -600,6 +615,35 @@ struct RaceState {
             if (rec[j].last > h[j].last) h[j].last = rec[j].last;
         }
         return true;
+    }
+
+    // The compiler's automatic synchronisation (BiSheng --cce-auto-sync, atlas_bisheng_10_0008: on by default in
+    // kernel launch and custom operator projects) inserts the synchronisation "Between MTE2 and the Scalar Unit;
+    // Between MTE3 and the Scalar Unit; Between the Vector and Scalar Units; Between the Vector Units" -- both ways
+    // ("The multi-pipeline synchronization between PIPE_V, PIPE_MTE2, PIPE_MTE3, and PIPE_S is bidirectional ...
+    // the yellow line indicates that synchronization is automatically inserted by the compiler, and the remaining
+    // synchronization is completed by the Ascend C framework").  So with it on, a conflict of the Scalar Unit with
+    // MTE2, MTE3 or V is ordered by the compiler; every other pair (MTE2 -> V on a TBuf, V -> MTE3 without a
+    // queue, M / MTE1 / FIX with anything, MTE2 <-> MTE3) is the framework's (the queues) or the kernel's.
+    // (V after V is program order on one pipe here already.)
+    bool auto_synced(int p, int q) const {
+        if (!auto_sync || (p == 0) == (q == 0)) return false;
+        const int x = p == 0 ? q : p;
+        return x == 1 || x == 4 || x == 5;  // V, MTE2, MTE3
+    }
+    // The edge the compiler's SetFlag<first_second> / WaitFlag<first_second> pair makes, placed right before
+    // the second access (the placement valid for every first access: the flag then covers all of the first
+    // pipe's work so far): as set_flag + wait_flag, on no event id of the kernel's.  A wait of the Scalar Unit
+    // (second == S) stalls what it issues later: the edge reaches every pipe (as in wait_flag).
+    void auto_sync_edge(int first, int second) {
+        seen[first] = true;  // the first pipe's epoch is copied out
+        uint32_t c[kRaceLanes];
+        for (int q = 0; q < kRaceLanes; ++q) c[q] = vc[first][q];
+        if (second == 0) {
+            for (int r = 0; r < kRacePipes; ++r) join_into(r, c);
+        } else {
+            join_into(second, c);
+        }
     }
 
     // Happens-before edges.

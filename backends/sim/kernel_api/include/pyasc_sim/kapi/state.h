@@ -503,11 +503,38 @@ inline void defer_warning(const char *check, const SrcLoc &loc, const char *fmt,
 #ifndef PYASC_SIM_RACECHECK
 #define PYASC_SIM_RACECHECK 1
 #endif
+// The BiSheng compiler's automatic synchronisation (--cce-auto-sync, "enabled in kernel launch projects and
+// custom operator projects by default", atlas_bisheng_10_0008): on by default, so the Scalar Unit's pairs with
+// MTE2 / MTE3 / V are ordered as the compiler's inserted SetFlag / WaitFlag orders them (race.h, auto_synced).
+// A build with it off -- extra_flags=["--cce-auto-sync=off"] (pyasc_sim.build.auto_sync_flags translates it),
+// -DPYASC_SIM_AUTO_SYNC=0, or #define PYASC_SIM_AUTO_SYNC 0 before kernel_operator.h -- is checked for the
+// pairs the kernel writes itself.
+#ifndef PYASC_SIM_AUTO_SYNC
+#define PYASC_SIM_AUTO_SYNC 1
+#endif
 inline RaceState &race(BlockState &b) {
     b.race.on = PYASC_SIM_RACECHECK != 0 && b.checks && b.ctx != nullptr;
+    b.race.auto_sync = PYASC_SIM_AUTO_SYNC != 0;
     return b.race;
 }
 inline RaceState &race() { return race(blk()); }
+// What the report says about the compiler's automatic synchronisation: with it off, that a Scalar Unit pair is
+// needed because of that; with it on (every pair still reported is one the compiler does not insert), that the
+// kernel must write this one.
+inline const char *race_auto_sync_note(int pipe, int other_pipe) {
+    const bool scalar_pair = (pipe == 0) != (other_pipe == 0);
+    const int x = pipe == 0 ? other_pipe : pipe;
+    if (PYASC_SIM_AUTO_SYNC == 0) {
+        return scalar_pair && (x == kPipeV || x == kPipeMTE2 || x == kPipeMTE3)
+                   ? ". This pair is needed because the kernel is built with the compiler's automatic synchronisation "
+                     "off (--cce-auto-sync=off / PYASC_SIM_AUTO_SYNC=0); with it on (the BiSheng default of kernel "
+                     "launch and custom operator projects) the compiler inserts the Scalar Unit's pairs with MTE2 / "
+                     "MTE3 / V itself"
+                   : "";
+    }
+    return ". The compiler's automatic synchronisation (--cce-auto-sync, on in this build) inserts only the Scalar "
+           "Unit's pairs with MTE2 / MTE3 / V, not this one: the kernel has to order it";
+}
 // The conflict the last commit found (out of line: off the path of every checked instruction).
 [[noreturn]] __attribute__((noinline, cold)) inline void race_report(BlockState &b) {
     const RaceState::Conflict &c = b.race.conflict;
@@ -515,7 +542,7 @@ inline RaceState &race() { return race(blk()); }
     fail("pipe-race", at,
          "%s between pipes: this %s instruction %s %s bytes [%llu, %llu) (32-byte sector at offset %llu), which the %s "
          "instruction at %s:%u %s with nothing ordering the two pipes; on hardware they run concurrently. Add "
-         "SetFlag<HardEvent::%s_%s>(id) after the first and WaitFlag<HardEvent::%s_%s>(id) before the second%s",
+         "SetFlag<HardEvent::%s_%s>(id) after the first and WaitFlag<HardEvent::%s_%s>(id) before the second%s%s",
          c.kind_name, race_pipe_name(c.pipe), std::strncmp(c.kind_name, "read", 4) == 0 ? "reads" : "writes",
          mem_name(c.mem), static_cast<unsigned long long>(c.off), static_cast<unsigned long long>(c.off + c.bytes),
          static_cast<unsigned long long>(c.sector * 32), race_pipe_name(c.other_pipe), short_file(c.other_file),
@@ -531,7 +558,8 @@ inline RaceState &race() { return race(blk()); }
              ? " (a TQue does not order it: DeQue is a WaitFlag of the consumer pipe -- MTE2 -> V for VECIN, V -> MTE3 "
                "for VECOUT -- which does not stall the Scalar Unit, so a GetValue / SetValue after DeQue needs this "
                "pair too)"
-             : " (or move the buffer through a TQue)");
+             : " (or move the buffer through a TQue)",
+         race_auto_sync_note(c.pipe, c.other_pipe));
 }
 // The pending instruction's local accesses run on pipe p: a conflict is an error.
 inline void race_commit(BlockState &b, Pipe p) {
