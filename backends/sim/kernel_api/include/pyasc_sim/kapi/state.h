@@ -552,10 +552,10 @@ inline const char *race_auto_sync_note(int pipe, int other_pipe) {
          // SetFlag/WaitFlag page's SetValue-then-DataCopy example needs its own PIPE_S -> PIPE_MTE3 pair), nor the
          // Scalar Unit's later accesses (DeQue is the consumer pipe's WaitFlag)
          c.other_pipe == 0 && std::strcmp(c.kind_name, "write-after-read") != 0
-             ? " (a TQue does not order it: EnQue / DeQue is the producer pipe's flag, not the Scalar Unit's, so a "
+             ? " (a TQue would not order it either: EnQue / DeQue is the producer pipe's flag, not the Scalar Unit's, so a "
                "SetValue before EnQue needs this pair too)"
          : c.pipe == 0
-             ? " (a TQue does not order it: DeQue is a WaitFlag of the consumer pipe -- MTE2 -> V for VECIN, V -> MTE3 "
+             ? " (a TQue would not order it either: DeQue is a WaitFlag of the consumer pipe -- MTE2 -> V for VECIN, V -> MTE3 "
                "for VECOUT -- which does not stall the Scalar Unit, so a GetValue / SetValue after DeQue needs this "
                "pair too)"
              : " (or move the buffer through a TQue)",
