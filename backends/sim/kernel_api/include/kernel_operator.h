@@ -43,7 +43,7 @@
 #include "pyasc_sim/kapi/sort.h"       // Sort32, Sort, MrgSort, Concat, Extract, TopK, GetSortLen
 #include "pyasc_sim/kapi/proposal_sort.h"  // RpSort16, MrgSort4, GetMrgSortResult (region proposals)
 #include "pyasc_sim/kapi/scatter.h"     // Scatter (inference series AI Core)
-#include "pyasc_sim/kapi/math_round.h"  // Floor, Ceil, Trunc (math library rounding)
+#include "pyasc_sim/kapi/math_round.h"  // Floor, Ceil, Trunc, Round (math library rounding)
 #include "pyasc_sim/kapi/hl_reduce.h"   // Sum, Mean
 #include "pyasc_sim/kapi/softmax.h"     // SoftMax (+ SoftMaxTiling, LayerNormTiling)
 #include "pyasc_sim/kapi/normalization.h"  // LayerNorm

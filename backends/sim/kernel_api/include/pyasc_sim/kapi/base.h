@@ -220,6 +220,13 @@ constexpr int32_t MAX_REPEAT_TIMES = 255;
 constexpr int32_t BLOCK_CUBE = 16;  // rows / columns of a cube fractal
 constexpr int32_t CUBE_MAX_SIZE = 256;
 constexpr uint64_t MASK_PLACEHOLDER = 0;
+// Elements of a 32-byte block / a 256-byte repeat, the SDK's constants next to ONE_BLK_SIZE (its
+// kernel_utils_constants.h, reachable from kernel_operator.h; public kernels use them unqualified after
+// `using namespace AscendC`, e.g. Ascend/DrivingSDK bev_pool_v3: `AlignUp(n, B32_DATA_NUM_PER_BLOCK)`).
+constexpr uint8_t B32_DATA_NUM_PER_BLOCK = 8;
+constexpr uint8_t B16_DATA_NUM_PER_BLOCK = 16;
+constexpr int32_t B32_DATA_NUM_PER_REPEAT = 64;
+constexpr int32_t B16_DATA_NUM_PER_REPEAT = 128;
 #endif
 
 }  // namespace AscendC

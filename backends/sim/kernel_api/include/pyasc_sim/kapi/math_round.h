@@ -1,9 +1,12 @@
-// Ascend C on the CPU -- the math library's rounding functions Floor, Ceil and Trunc.
+// Ascend C on the CPU -- the math library's rounding functions Floor, Ceil, Trunc and Round.
 //
 // Documented prototypes (high-level math API): `template <typename T, bool isReuseSource = false>
 // Floor(dst, src, sharedTmpBuffer, calCount)` and `Floor(dst, src, calCount)` (the framework
-// allocates the temporary), for half / float; same for Ceil and Trunc. Each element becomes an
+// allocates the temporary), for half / float; same for Ceil, Trunc and Round. Each element becomes an
 // integral value in the source's format (Floor(-2.4) = -3, Ceil(-2.4) = -2, Trunc(-2.4) = -2).
+// Round rounds to the nearest integer (Round page, atlasascendc_api_07_0581: Round(3.5) = 4.0,
+// Round(-3.4) = -3.0) and breaks ties to the even neighbour, as the SDK's adv_api/math/round.h says
+// ("round half to even"): Round(2.5) = 2, Round(-0.5) = -0; infinities and NaN pass through.
 // The temporary buffer is not needed on the CPU; the operands get the usual sanitizer checks.
 #ifndef PYASC_SIM_KAPI_MATH_ROUND_H_
 #define PYASC_SIM_KAPI_MATH_ROUND_H_
@@ -11,6 +14,19 @@
 #include <cmath>
 
 #include "pyasc_sim/kapi/vector.h"
+
+namespace pyasc_sim::kapi {
+// Nearest integer, ties to even, independent of the floating-point environment's rounding mode; keeps the
+// sign of a zero result (-0.4 -> -0) as the hardware's round-to-nearest conversion does.
+inline double round_half_even(double v) {
+    if (!std::isfinite(v)) return v;
+    const double f = std::floor(v);
+    const double d = v - f;  // exact for |v| < 2^53: both are doubles of the same binade or below
+    double r = f;
+    if (d > 0.5 || (d == 0.5 && std::fmod(f, 2.0) != 0.0)) r = f + 1.0;
+    return r == 0.0 ? std::copysign(0.0, v) : r;
+}
+}  // namespace pyasc_sim::kapi
 
 namespace AscendC {
 
@@ -30,6 +46,7 @@ namespace AscendC {
 PYASC_SIM_ROUNDING(Floor, std::floor)
 PYASC_SIM_ROUNDING(Ceil, std::ceil)
 PYASC_SIM_ROUNDING(Trunc, std::trunc)
+PYASC_SIM_ROUNDING(Round, pyasc_sim::kapi::round_half_even)
 #undef PYASC_SIM_ROUNDING
 
 }  // namespace AscendC

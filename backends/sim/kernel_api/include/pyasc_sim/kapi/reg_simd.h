@@ -312,6 +312,19 @@ PYASC_REG_BINARY(Max, x > y ? x : y)
 PYASC_REG_BINARY(Min, x < y ? x : y)
 #undef PYASC_REG_BINARY
 
+// MulAddDst: dst = src0 * src1 + dst in the mask's elements (CANN 9.0 Reg page atlasascendc_api_07_0380, Atlas 350;
+// MERGING is not supported there), computed in double and rounded once to the element type as the LocalTensor
+// MulAddDst of kapi/vector_more.h does (Ascend/DrivingSDK's arch35 sigmoid_focal_loss_grad).
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
+inline void MulAddDst(U &dstReg, const U &srcReg0, const U &srcReg1, const MaskReg &mask) {
+    using C = sim_detail::calc_t<typename U::ElementType>;
+    const U a = srcReg0, b = srcReg1, d = dstReg;
+    sim_detail::each<mode>(dstReg, mask, [&](uint32_t i) {
+        return static_cast<double>(static_cast<C>(a.v[i])) * static_cast<double>(static_cast<C>(b.v[i])) +
+               static_cast<double>(static_cast<C>(d.v[i]));
+    });
+}
+
 #define PYASC_REG_SCALAR(NAME, EXPR)                                                                         \
     template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U, typename S> \
     inline void NAME(U &dstReg, const U &srcReg, S scalarValue, const MaskReg &mask) {                     \
@@ -345,6 +358,9 @@ PYASC_REG_UNARY(Relu, x > C{} ? x : C{})
 PYASC_REG_UNARY(Sqrt, static_cast<C>(std::sqrt(x)))
 PYASC_REG_UNARY(Exp, static_cast<C>(std::exp(x)))
 PYASC_REG_UNARY(Ln, static_cast<C>(std::log(x)))
+// Log: the natural logarithm under the name of the CANN 9.0 Reg page (atlasascendc_api_07_0349, Atlas 350,
+// half / float, ZEROING), as Ascend/DrivingSDK's arch35 sigmoid_focal_loss_grad calls it (MicroAPI::Log).
+PYASC_REG_UNARY(Log, static_cast<C>(std::log(x)))
 #undef PYASC_REG_UNARY
 
 // dst = scalar in the mask's elements (ZEROING / MERGING elsewhere), or in every element.
