@@ -97,13 +97,23 @@ inline void check_transpose(const LoadData2DParams &p, const SrcLoc &loc) {
                               "documented for 16-bit types only", sizeof(T));
     }
 #if !defined(PYASC_SIM_NO_DTYPE_TABLES) && defined(PYASC_SIM_LOAD2D_TRANSPOSE)
-    // ifTranspose is a run-time field: a 16-bit type the table does not list (bfloat16_t) is refused here
+    // ifTranspose is a run-time field.  The published LoadData / Load2D pages list uint16_t / int16_t / half for
+    // the transposing load (LoadData2DParams, ifTranspose: "使能转置功能时，源操作数、目的操作数仅支持uint16_t/
+    // int16_t/half数据类型"); the SDK's own current page says "b16" (asc-devkit docs LoadData_2D.md: "仅支持b16数据
+    // 类型"), and its dav-c220 LoadData2DL12L0ACal / L0BCal pass a bfloat16_t operand unchanged to
+    // load_cbuf_to_ca / load_cbuf_to_cb with the transpose bit set (only uint16_t / int16_t are re-typed as half),
+    // so the NPU compiles a bfloat16_t transposing load and transposes the 16-bit words of each fractal, as
+    // LoadDataWithTranspose documents for bfloat16_t.  Here: the bit-exact transpose with the warning
+    // dtype-unlisted (an error with PYASC_SIM_STRICT), as the common Transpose on bfloat16_t (round 24, s24a).
     if (p.ifTranspose && !pyasc_sim::kapi::dtypes::listed_v<T, PYASC_SIM_LOAD2D_TRANSPOSE>) {
-        pyasc_sim::kapi::fail("dtype-table", loc,
-                              "AscendC::LoadData with ifTranspose = true is not documented for this element type on "
-                              PYASC_SIM_DT_SOC "; listed types: " PYASC_SIM_DT_STR(PYASC_SIM_LOAD2D_TRANSPOSE)
-                              " (a bfloat16_t operand can be loaded through ReinterpretCast<half>(): the same bits "
-                              "move; see pyasc_sim/kapi/dtype_tables.h)");
+        pyasc_sim::kapi::warn("dtype-unlisted", loc,
+                              "AscendC::LoadData with ifTranspose = true on element type %s: the reference's LoadData "
+                              "page lists " PYASC_SIM_DT_STR(PYASC_SIM_LOAD2D_TRANSPOSE) " for the transposing "
+                              "load on " PYASC_SIM_DT_SOC "; the SDK's device code accepts any 16-bit type and "
+                              "transposes the 16-bit words of each 16 x 16 fractal, so the result is the bit-exact "
+                              "transpose. Fix: load a ReinterpretCast<half>() view of the operands (the same bits), "
+                              "or use LoadDataWithTranspose, which documents bfloat16_t",
+                              pyasc_sim::kapi::dtypes::type_name<T>());
     }
 #endif
 }

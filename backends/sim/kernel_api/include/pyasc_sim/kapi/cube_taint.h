@@ -48,6 +48,31 @@ inline std::vector<uint64_t> load2d_source_taint(const LocalTensor<T> &src, cons
     return tainted;
 }
 
+// LoadDataWithTranspose (load_transpose.h), the same rule per source square: `count` squares of `square` bytes
+// every `pitch` bytes from byte `start` of src; repeat r writes the destination fractal at r * dstPitch (and, for
+// the 8 / 32-bit forms, a second one `second` bytes after it).  Returns the byte offsets (in dst) of the
+// destination fractals of the squares no instruction wrote (not one sector).  Before round 26 the transposing
+// load reported such a square at once, while the 2D LoadData carried it (s26b).
+template <typename T>
+inline std::vector<uint64_t> transpose_source_taint(const LocalTensor<T> &src, uint64_t count, uint64_t start,
+                                                    uint64_t pitch, uint64_t square, uint64_t dstPitch, uint64_t second,
+                                                    const pyasc_sim::kapi::SrcLoc &loc) {
+    std::vector<uint64_t> tainted;
+    if (count == 0) return tainted;
+    src.check_access(static_cast<int64_t>(start), static_cast<int64_t>((count - 1) * pitch + square),
+                     LocalTensor<T>::kReadSpan, "LoadDataWithTranspose reads", loc);
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    if (!b.checks) return tainted;
+    const uint64_t base = src.mem_offset(b) + start;
+    for (uint64_t r = 0; r < count; ++r) {
+        if (!pyasc_sim::kapi::local_any_written(b, src.kind(), base + r * pitch, square)) {
+            tainted.push_back(r * dstPitch);
+            if (second != 0) tainted.push_back(r * dstPitch + second);
+        }
+    }
+    return tainted;
+}
+
 // After the copy: the destination fractals loaded from never-written source fractals are unwritten.
 template <typename T>
 inline void mark_load_taint(const LocalTensor<T> &dst, const std::vector<uint64_t> &tainted) {

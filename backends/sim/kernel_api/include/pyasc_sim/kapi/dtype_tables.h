@@ -910,7 +910,9 @@ struct int4b_t;  // kapi/int4.h
 #define PYASC_SIM_FIXPIPE_DST int8_t, uint8_t, half, bfloat16_t, int32_t, float
 #define PYASC_SIM_FIXPIPE_SRC float, int32_t
 // LoadData with ifTranspose = true (A1 -> A2 / B1 -> B2): Load2D's LoadData2DParams table, row
-// ifTranspose.  source: ascendcopapi page LoadData (Load2D, ifTranspose)
+// ifTranspose.  source: ascendcopapi page LoadData (Load2D, ifTranspose).  Another 16-bit type (bfloat16_t) is
+// the run-time warning dtype-unlisted, not an error (round 26, s26b: the SDK's device code takes any b16 type;
+// kapi/cube.h check_transpose).
 #define PYASC_SIM_LOAD2D_TRANSPOSE uint16_t, int16_t, half
 // Matmul (A, B, Bias, C types of the MatmulType arguments): 表 Matmul输入输出数据类型的支持列表.
 // source: ascendcopapi page Matmul (Matmul使用说明)

@@ -70,8 +70,11 @@ inline void load_transpose_pair(const LocalTensor<T> &dst, const LocalTensor<T> 
     const uint64_t dstExtent = p.repeatTimes == 0 ? 0
         : ((p.repeatTimes - 1ull) * (1ull + p.dstGap) + (1ull + p.dstFracGap) + 1) * frac;
     dst.check(0, static_cast<int64_t>(dstExtent), "LoadDataWithTranspose writes", loc);
-    src.check_read_bursts(p.repeatTimes, 1024, p.srcStride * 1024ull, "LoadDataWithTranspose reads", loc,
-                          p.startIndex * 1024ull, 1024);
+    // a square no instruction wrote leaves both its destination fractals unwritten (cube_taint.h), reported only
+    // where the data leaves the cube -- as the 2D LoadData does
+    const std::vector<uint64_t> tainted = transpose_source_taint(src, p.repeatTimes, p.startIndex * 1024ull,
+                                                                 p.srcStride * 1024ull, 1024, (1ull + p.dstGap) * 512ull,
+                                                                 (1ull + p.dstFracGap) * 512ull, loc);
     T *d = dst.ptr();
     const T *s = src.ptr();
     for (uint64_t r = 0; r < p.repeatTimes; ++r) {
@@ -85,6 +88,7 @@ inline void load_transpose_pair(const LocalTensor<T> &dst, const LocalTensor<T> 
             }
         }
     }
+    mark_load_taint(dst, tainted);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE1,
                             pyasc_sim::cost::kDmaIssueCycles + p.repeatTimes * 1024.0 / pyasc_sim::cost::kLocalBytesPerCycle);
 }
@@ -125,8 +129,9 @@ inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T
     src.check_aligned("LoadDataWithTranspose", "src", loc, 32);
     const uint64_t dstExtent = p.repeatTimes == 0 ? 0 : ((p.repeatTimes - 1ull) * (1ull + p.dstGap) + 1) * frac;
     dst.check(0, static_cast<int64_t>(dstExtent), "LoadDataWithTranspose writes", loc);
-    src.check_read_bursts(p.repeatTimes, 512, p.srcStride * 512ull, "LoadDataWithTranspose reads", loc,
-                          p.startIndex * 512ull, 512);
+    // a source fractal no instruction wrote leaves its destination fractal unwritten (cube_taint.h)
+    const std::vector<uint64_t> tainted = sim_detail::transpose_source_taint(
+        src, p.repeatTimes, p.startIndex * 512ull, p.srcStride * 512ull, 512, (1ull + p.dstGap) * 512ull, 0, loc);
     LoadData2DParams q;
     q.startIndex = p.startIndex;
     q.repeatTimes = p.repeatTimes;
@@ -134,6 +139,7 @@ inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T
     q.dstGap = p.dstGap;
     q.ifTranspose = true;
     sim_detail::load2d(dst.ptr(), src.ptr(), q);
+    sim_detail::mark_load_taint(dst, tainted);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE1,
                             pyasc_sim::cost::kDmaIssueCycles + p.repeatTimes * 512.0 / pyasc_sim::cost::kLocalBytesPerCycle);
 }
