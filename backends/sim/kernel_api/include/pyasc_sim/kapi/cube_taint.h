@@ -26,41 +26,20 @@
 namespace AscendC {
 namespace sim_detail {
 
-// The source side of a 2D LoadData between local memories: bounds and pipe order over the span it
-// reads; returns the byte offsets (in dst) of the destination fractals whose source fractal no
-// instruction wrote (not one sector of it), for mark_load_taint after the copy.
+// The source side of a fractal load between local memories: bounds and pipe order over the span it reads --
+// `count` source squares of `square` bytes every `pitch` bytes from byte `start` of src -- and the byte offsets
+// (in dst) of the destination fractals whose source square no instruction wrote (not one sector of it), for
+// mark_load_taint after the copy: square r lands at r * dstPitch (and, for LoadDataWithTranspose's 8 / 32-bit
+// forms, a second fractal `second` bytes after it).  Round 26 (s26b) gave the transposing loads the 2D
+// LoadData's rule: before, they reported such a square at once.
 template <typename T>
-inline std::vector<uint64_t> load2d_source_taint(const LocalTensor<T> &src, const LoadData2DParams &p,
-                                                 const char *what, const pyasc_sim::kapi::SrcLoc &loc) {
-    std::vector<uint64_t> tainted;
-    if (p.repeatTimes == 0) return tainted;
-    const uint64_t start = p.startIndex * 512ull, pitch = p.srcStride * 512ull;
-    src.check_access(static_cast<int64_t>(start), static_cast<int64_t>((p.repeatTimes - 1ull) * pitch + 512),
-                     LocalTensor<T>::kReadSpan, what, loc);
-    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
-    if (!b.checks) return tainted;
-    const uint64_t base = src.mem_offset(b) + start;
-    for (uint64_t i = 0; i < p.repeatTimes; ++i) {
-        if (!pyasc_sim::kapi::local_any_written(b, src.kind(), base + i * pitch, 512)) {
-            tainted.push_back(i * (1ull + p.dstGap) * 512ull);
-        }
-    }
-    return tainted;
-}
-
-// LoadDataWithTranspose (load_transpose.h), the same rule per source square: `count` squares of `square` bytes
-// every `pitch` bytes from byte `start` of src; repeat r writes the destination fractal at r * dstPitch (and, for
-// the 8 / 32-bit forms, a second one `second` bytes after it).  Returns the byte offsets (in dst) of the
-// destination fractals of the squares no instruction wrote (not one sector).  Before round 26 the transposing
-// load reported such a square at once, while the 2D LoadData carried it (s26b).
-template <typename T>
-inline std::vector<uint64_t> transpose_source_taint(const LocalTensor<T> &src, uint64_t count, uint64_t start,
-                                                    uint64_t pitch, uint64_t square, uint64_t dstPitch, uint64_t second,
-                                                    const pyasc_sim::kapi::SrcLoc &loc) {
+inline std::vector<uint64_t> fractal_source_taint(const LocalTensor<T> &src, uint64_t count, uint64_t start,
+                                                  uint64_t pitch, uint64_t square, uint64_t dstPitch, uint64_t second,
+                                                  const char *what, const pyasc_sim::kapi::SrcLoc &loc) {
     std::vector<uint64_t> tainted;
     if (count == 0) return tainted;
     src.check_access(static_cast<int64_t>(start), static_cast<int64_t>((count - 1) * pitch + square),
-                     LocalTensor<T>::kReadSpan, "LoadDataWithTranspose reads", loc);
+                     LocalTensor<T>::kReadSpan, what, loc);
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (!b.checks) return tainted;
     const uint64_t base = src.mem_offset(b) + start;
@@ -71,6 +50,14 @@ inline std::vector<uint64_t> transpose_source_taint(const LocalTensor<T> &src, u
         }
     }
     return tainted;
+}
+
+// A 2D LoadData: 512-byte fractals.
+template <typename T>
+inline std::vector<uint64_t> load2d_source_taint(const LocalTensor<T> &src, const LoadData2DParams &p,
+                                                 const char *what, const pyasc_sim::kapi::SrcLoc &loc) {
+    return fractal_source_taint(src, p.repeatTimes, p.startIndex * 512ull, p.srcStride * 512ull, 512,
+                                (1ull + p.dstGap) * 512ull, 0, what, loc);
 }
 
 // After the copy: the destination fractals loaded from never-written source fractals are unwritten.

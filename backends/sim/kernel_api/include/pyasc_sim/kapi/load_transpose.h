@@ -72,9 +72,10 @@ inline void load_transpose_pair(const LocalTensor<T> &dst, const LocalTensor<T> 
     dst.check(0, static_cast<int64_t>(dstExtent), "LoadDataWithTranspose writes", loc);
     // a square no instruction wrote leaves both its destination fractals unwritten (cube_taint.h), reported only
     // where the data leaves the cube -- as the 2D LoadData does
-    const std::vector<uint64_t> tainted = transpose_source_taint(src, p.repeatTimes, p.startIndex * 1024ull,
-                                                                 p.srcStride * 1024ull, 1024, (1ull + p.dstGap) * 512ull,
-                                                                 (1ull + p.dstFracGap) * 512ull, loc);
+    const std::vector<uint64_t> tainted = fractal_source_taint(src, p.repeatTimes, p.startIndex * 1024ull,
+                                                               p.srcStride * 1024ull, 1024, (1ull + p.dstGap) * 512ull,
+                                                               (1ull + p.dstFracGap) * 512ull,
+                                                               "LoadDataWithTranspose reads", loc);
     T *d = dst.ptr();
     const T *s = src.ptr();
     for (uint64_t r = 0; r < p.repeatTimes; ++r) {
@@ -130,8 +131,10 @@ inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T
     const uint64_t dstExtent = p.repeatTimes == 0 ? 0 : ((p.repeatTimes - 1ull) * (1ull + p.dstGap) + 1) * frac;
     dst.check(0, static_cast<int64_t>(dstExtent), "LoadDataWithTranspose writes", loc);
     // a source fractal no instruction wrote leaves its destination fractal unwritten (cube_taint.h)
-    const std::vector<uint64_t> tainted = sim_detail::transpose_source_taint(
-        src, p.repeatTimes, p.startIndex * 512ull, p.srcStride * 512ull, 512, (1ull + p.dstGap) * 512ull, 0, loc);
+    const std::vector<uint64_t> tainted = sim_detail::fractal_source_taint(src, p.repeatTimes, p.startIndex * 512ull,
+                                                                           p.srcStride * 512ull, 512,
+                                                                           (1ull + p.dstGap) * 512ull, 0,
+                                                                           "LoadDataWithTranspose reads", loc);
     LoadData2DParams q;
     q.startIndex = p.startIndex;
     q.repeatTimes = p.repeatTimes;
