@@ -626,11 +626,12 @@ struct RaceState {
     // MTE2, MTE3 or V is ordered by the compiler; every other pair (MTE2 -> V on a TBuf, V -> MTE3 without a
     // queue, M / MTE1 / FIX with anything, MTE2 <-> MTE3) is the framework's (the queues) or the kernel's.
     // (V after V is program order on one pipe here already.)
-    bool auto_synced(int p, int q) const {
-        if (!auto_sync || (p == 0) == (q == 0)) return false;
+    static constexpr bool compiler_synced_pair(int p, int q) {
+        if ((p == 0) == (q == 0)) return false;
         const int x = p == 0 ? q : p;
         return x == 1 || x == 4 || x == 5;  // V, MTE2, MTE3
     }
+    bool auto_synced(int p, int q) const { return auto_sync && compiler_synced_pair(p, q); }
     // The edge the compiler's SetFlag<first_second> / WaitFlag<first_second> pair makes, placed right before
     // the second access (the placement valid for every first access: the flag then covers all of the first
     // pipe's work so far): as set_flag + wait_flag, on no event id of the kernel's.  A wait of the Scalar Unit

@@ -522,10 +522,8 @@ inline RaceState &race() { return race(blk()); }
 // needed because of that; with it on (every pair still reported is one the compiler does not insert), that the
 // kernel must write this one.
 inline const char *race_auto_sync_note(int pipe, int other_pipe) {
-    const bool scalar_pair = (pipe == 0) != (other_pipe == 0);
-    const int x = pipe == 0 ? other_pipe : pipe;
     if (PYASC_SIM_AUTO_SYNC == 0) {
-        return scalar_pair && (x == kPipeV || x == kPipeMTE2 || x == kPipeMTE3)
+        return RaceState::compiler_synced_pair(pipe, other_pipe)
                    ? ". This pair is needed because the kernel is built with the compiler's automatic synchronisation "
                      "off (--cce-auto-sync=off / PYASC_SIM_AUTO_SYNC=0); with it on (the BiSheng default of kernel "
                      "launch and custom operator projects) the compiler inserts the Scalar Unit's pairs with MTE2 / "
