@@ -87,6 +87,19 @@ def pyasc_register_backends(register: Callable[[Backend], None]) -> None:
     register(BACKEND)
 
 
+def _auto_sync_argument(parser) -> None:  # type: ignore[no-untyped-def]
+    """BiSheng's ``--cce-auto-sync[=on|off]``, as ``pyasc compile`` and ``pyasc cpu-debug`` take it."""
+    parser.add_argument("--cce-auto-sync", nargs="?", const="on", choices=("on", "off"),
+                        help="BiSheng's automatic synchronisation (default on, as in kernel launch and custom operator projects): "
+                        "--cce-auto-sync=off checks the Scalar Unit's pairs with MTE2 / MTE3 / V the kernel writes "
+                        "itself (pipe-race)")
+
+
+def _auto_sync_flag(args) -> list[str]:  # type: ignore[no-untyped-def]
+    """The option back as an extra flag for the build (pyasc_sim.build.auto_sync_flags translates it)."""
+    return [f"--cce-auto-sync={args.cce_auto_sync}"] if args.cce_auto_sync else []
+
+
 def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("source", help="Ascend C source file (.cpp), or a Python file whose @pyasc.jit kernels' "
                         "generated Ascend C is written (-o: the directory; --dtype float16: the tensors' element "
@@ -115,10 +128,7 @@ def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[],
                         help="extra include directory (repeatable; its headers may use the [aicore] attribute)")
-    parser.add_argument("--cce-auto-sync", nargs="?", const="on", choices=("on", "off"),
-                        help="BiSheng's automatic synchronisation (default on, as in kernel launch and custom operator projects): "
-                        "--cce-auto-sync=off checks the Scalar Unit's pairs with MTE2 / MTE3 / V the kernel writes "
-                        "itself (pipe-race)")
+    _auto_sync_argument(parser)
 
 
 def _compile_python(args) -> int:  # type: ignore[no-untyped-def]
@@ -159,7 +169,7 @@ def _compile_run(args) -> int:  # type: ignore[no-untyped-def]
             return 2
         tpl_args[name.strip()] = int(value)
     flags = [*(f"-D{d}" for d in args.defines), *(f"-I{os.path.abspath(d)}" for d in args.include_dirs),
-             *([f"--cce-auto-sync={args.cce_auto_sync}"] if args.cce_auto_sync else [])]
+             *_auto_sync_flag(args)]
     path = compile_source(args.source, kernels=args.kernels, opt=args.opt, checks=not args.no_checks,
                           output=args.output, tiling_header=args.tiling_header, op_type=args.op_type,
                           dtypes=dtypes or None, tiling_key=args.tiling_key, soc=args.soc, core=args.core, isa=args.isa,
@@ -225,10 +235,7 @@ def _cpu_debug_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     parser.add_argument("-D", dest="defines", action="append", default=[], help="extra macro (NAME or NAME=VALUE)")
     parser.add_argument("--soc", help="SoC whose architecture macros to define (default PYASC_SIM_SOC, else "
                         "Ascend910B1; Ascend950PR_9599 for SIMT code)")
-    parser.add_argument("--cce-auto-sync", nargs="?", const="on", choices=("on", "off"),
-                        help="BiSheng's automatic synchronisation (default on, as in kernel launch and custom operator projects): "
-                        "--cce-auto-sync=off checks the Scalar Unit's pairs with MTE2 / MTE3 / V the kernel writes "
-                        "itself (pipe-race)")
+    _auto_sync_argument(parser)
 
 
 def _cpu_debug_run(args) -> int:  # type: ignore[no-untyped-def]
@@ -266,7 +273,7 @@ def _cpu_debug_run(args) -> int:  # type: ignore[no-untyped-def]
         out = args.output or os.path.join(tmp, os.path.splitext(os.path.basename(sources[0]))[0])
         exe = cpudebug.build(sources, out, debug=args.debug, include_dirs=args.include_dirs,
                              extra_flags=[*(f"-D{d}" for d in args.defines),
-                                          *([f"--cce-auto-sync={args.cce_auto_sync}"] if args.cce_auto_sync else [])],
+                                          *_auto_sync_flag(args)],
                              soc=args.soc)
         if args.build_only:
             print(exe)
