@@ -121,6 +121,24 @@ def test_the_sim_dtype_table_is_derived_and_unchanged() -> None:
     assert set(table) == set(ops.all_kernels())
 
 
+def test_the_sim_dtype_table_is_computed_once(monkeypatch) -> None:
+    """Placement lookups (every dtype-error hint, ``pyasc ops``) reuse the table: deriving it calls
+    every op's meta function, and recomputing it per lookup was half of ``pyasc check``'s CPU."""
+    ops = pytest.importorskip("pyasc_kernels")
+    ops.SUPPORTED  # noqa: B018 -- computed on first use
+    calls = []
+    real = ops.supported
+    monkeypatch.setattr(ops, "supported", lambda: calls.append(1) or real())
+    for _ in range(3):
+        where = ops.placement_of("pyasc::add", "sim")
+    assert where["float32"] == "AI Core"
+    assert calls == []
+    monkeypatch.delitem(vars(ops), "SUPPORTED")  # a fresh import: computed once, then kept
+    ops.placement_of("pyasc::add", "sim")
+    ops.placement_of("pyasc::exp", "sim")
+    assert calls == [1]
+
+
 def _fake_torch(calls: list) -> types.ModuleType:
     """A stand-in for torch that records what bench's torch column would call."""
     torch = types.ModuleType("torch")

@@ -82,10 +82,18 @@ def supported() -> dict[str, tuple[str, ...]]:
     return {op.name: _dtypes_of(op) for op in all_ops() if op.name in kernels}
 
 
-def __getattr__(name: str) -> Any:
-    if name == "SUPPORTED":  # computed on first use (it calls every op's meta function)
+def _supported_table() -> dict[str, tuple[str, ...]]:
+    """``SUPPORTED``, computed on first use (it calls every op's meta function) and kept: the op
+    records and the glue's dtype sets it derives from are fixed once the package is imported."""
+    table = globals().get("SUPPORTED")
+    if table is None:
         table = globals()["SUPPORTED"] = supported()
-        return table
+    return table
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SUPPORTED":
+        return _supported_table()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -193,7 +201,7 @@ def placement_of(op: str, backend: str) -> dict[str, str]:
     record = next((o for o in all_ops() if o.name == op), None)
     if record is None:
         return {}
-    core = set() if backend in _NO_AICORE else set(globals()["__getattr__"]("SUPPORTED").get(op, ()))
+    core = set() if backend in _NO_AICORE else set(_supported_table().get(op, ()))
     other = pl.AICPU if aicpu.available(backend) else pl.HOST
     if op not in aicpu.KERNELS:
         other = pl.NONE
