@@ -435,3 +435,33 @@ def test_a_host_dlpack_tensor_for_a_gm_parameter_is_refused_naming_it(ks):
     x, y = _axpb_args()
     with pytest.raises(pyasc.DeviceMismatchError, match=r"argument 1 'y' .* on numpy.*move it with .to\('sim:0'\)"):
         ks["axpb"][1](x, np.zeros(4, np.float32), 4, 0.0, 1.0)
+
+
+def test_signature_tables_are_read_once_per_version_of_a_binary(ks, tmp_path, monkeypatch):
+    """Naming a kernel and loading it both ask for the binary's signature table: the file is read
+    once per version (a rebuilt binary at the same path is read again)."""
+    import os
+    import shutil
+
+    from pyasc_acl import signature
+
+    other = pyasc.kernels('#include "kernel_operator.h"\n'
+                          'extern "C" __global__ __aicore__ void only_one(GM_ADDR x) {}\n', device="sim")
+    path = tmp_path / "k.so"
+    shutil.copyfile(ks["axpb"].compile(), path)
+    reads = []
+    real_open = open
+    monkeypatch.setattr(signature, "open", lambda p, *a, **k: reads.append(p) or real_open(p, *a, **k),
+                        raising=False)
+    for _ in range(3):
+        assert set(signature.read_signatures(str(path))) == {"axpb", "echo_struct", "echo_tiling"}
+    assert len(reads) == 1
+    table = signature.read_signatures(str(path))
+    table.clear()  # a caller's copy: the cached table is not changed
+    assert "axpb" in signature.read_signatures(str(path))
+    shutil.copyfile(other["only_one"].compile(), path)  # rebuilt: another size and mtime
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    assert set(signature.read_signatures(str(path))) == {"only_one"}
+    assert len(reads) == 2
+    assert signature.read_signatures(str(tmp_path / "missing.so")) == {}

@@ -9,6 +9,8 @@ types (for binaries without the table, e.g. CANN's)."""
 
 from __future__ import annotations
 
+import functools
+import os
 import struct
 from dataclasses import dataclass
 
@@ -115,7 +117,17 @@ def parse_table(section: bytes) -> dict[str, Signature]:
 
 def read_signatures(path: str) -> dict[str, Signature]:
     """{kernel name: Signature} recorded in the binary at ``path`` ({} when it has no table: an
-    older simulator binary, a hand-written entry or a CANN binary)."""
+    older simulator binary, a hand-written entry or a CANN binary). Read once per version of the
+    file (path, inode, size, mtime): naming a kernel and loading it each asked for the table."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return {}
+    return dict(_signatures_of(os.path.abspath(path), st.st_ino, st.st_size, st.st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=512)
+def _signatures_of(path: str, ino: int, size: int, mtime_ns: int) -> dict[str, Signature]:
     try:
         with open(path, "rb") as f:
             data = f.read()
