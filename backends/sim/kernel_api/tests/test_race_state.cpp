@@ -342,6 +342,14 @@ bool held_fast_path() {
     return ok;
 }
 
+// A state with 16 rows of `row` bytes at x loaded by MTE2, then ordered before every pipe.
+void load_rows(RaceState &rs, uint64_t x, uint64_t row) {
+    rs.on = true;
+    rs.note(0, x, 16 * row, true, kFile, 1);
+    rs.commit(4, kCapacity);  // MTE2
+    rs.barrier_all();
+}
+
 // A race inside a long run of one pipe's instructions (a row loop of two vector instructions, all held
 // and recorded together): another pipe's unordered access of the run's first row (first instruction)
 // or last row (last instruction) is a race naming that instruction's line; after V -> MTE3 it is none.
@@ -352,10 +360,7 @@ bool race_in_long_run() {
     bool ok = true;
     for (int variant = 0; variant < 5; ++variant) {
         RaceState rs;
-        rs.on = true;
-        rs.note(0, x, 16 * row, true, kFile, 1);  // x loaded (MTE2), then ordered before the vector pipe
-        rs.commit(MTE2, kCapacity);
-        rs.barrier_all();
+        load_rows(rs, x, row);
         for (uint64_t k = 0; k < 16; ++k) {
             rs.note(0, x + k * row, row, false, kFile, 10);  // Adds(y[k], x[k], s): line 10
             rs.note(0, y + k * row, row, true, kFile, 10);
@@ -416,10 +421,7 @@ bool one_pass_declines() {
     };
     for (int variant = 0; variant < 5; ++variant) {
         RaceState rs;
-        rs.on = true;
-        rs.note(0, x, 16 * row, true, kFile, 1);  // x loaded (MTE2), then ordered before the vector pipe
-        rs.commit(MTE2, kCapacity);
-        rs.barrier_all();
+        load_rows(rs, x, row);
         RaceClock queue;
         const uint64_t mid = 7;  // the rows after it see the change
         bool raced = false;
