@@ -155,6 +155,45 @@ def test_row_by_row_vector_ops_then_unordered_reads(kernels_off, stream):
     stream.synchronize()
 
 
+ROWS = 8 * 64  # row_loop_edges: 8 rows of 64 floats; row 4 (after kMid = 3) is the one that must race
+
+
+def run_row_loop(kernels, stream, mode):
+    x = pyasc.full((ROWS,), 1.5, dtype="float32", device="sim")
+    z = pyasc.zeros(ROWS, dtype="float32", device="sim")
+    pyasc_acl.launch(kernels.function("row_loop_edges"), 1, (x, z, mode), stream=stream)
+    return z
+
+
+def test_row_loop_load_between_rows_needs_mte2_v(kernels, stream):
+    # the checks' one-pass row path (kapi/vector.h row_unary) must not carry rows 1-3's state over an MTE2 write
+    z = run_row_loop(kernels, stream, 2)
+    stream.synchronize()
+    np.testing.assert_array_equal(z.numpy(), np.full(ROWS, 2.5, np.float32))
+    run_row_loop(kernels, stream, 0)
+    expect_race(stream, "row_loop_edges", "raw-row-mte2-v", "read-after-write", "V", "MTE2", "reads UB bytes [1024, 1280)")
+
+
+def test_row_loop_flag_between_rows_orders_only_the_rows_before_it(kernels, stream):
+    # SetFlag<V_MTE3> after row 3 publishes V's work so far: rows 4-7 are later work (a new epoch), not row 3's run
+    z = run_row_loop(kernels, stream, 3)
+    stream.synchronize()
+    np.testing.assert_array_equal(z.numpy(), np.full(ROWS, 2.5, np.float32))
+    run_row_loop(kernels, stream, 1)
+    expect_race(stream, "row_loop_edges", "raw-row-v-mte3", "read-after-write", "MTE3", "V",
+                "(32-byte sector at offset 3072)")
+
+
+def test_row_loop_scalar_read_of_a_row_after_the_flag(kernels_off, stream):
+    # ReduceSum rows (kapi/reduce.h row_reduce) and GetValue (tensor.h scalar_read_checked): the V_S flag after
+    # row 3 orders rows 0-3's sums before the read, not row 4's
+    run_row_loop(kernels_off, stream, 5)
+    stream.synchronize()
+    run_row_loop(kernels_off, stream, 4)
+    expect_race(stream, "row_loop_edges", "raw-row-v-s", "read-after-write", "S", "V", "reads UB bytes [4224, 4228)",
+                off=True)
+
+
 def test_scalar_write_then_store_needs_s_mte3(kernels_off, stream):
     z = pyasc.zeros(2 * TILE, dtype="float32", device="sim")
     pyasc_acl.launch(kernels_off.function("scalar_then_vector"), 1, (z, 1), stream=stream)

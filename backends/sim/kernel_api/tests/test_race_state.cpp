@@ -8,12 +8,14 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pyasc_sim/kapi/race.h"
 
 using pyasc_sim::kapi::kRaceMems;
 using pyasc_sim::kapi::kRacePipes;
+using pyasc_sim::kapi::RaceClock;
 using pyasc_sim::kapi::RaceState;
 
 namespace {
@@ -147,8 +149,37 @@ bool same_state(RaceState &rs, const Model &m) {
     return true;
 }
 
-// One random stream: returns false on the first mismatch.
-bool run_stream(unsigned seed, int &races, bool auto_sync) {
+// The engines' one-pass paths (kapi/vector.h row_unary, reduce.h row_reduce: RaceState::extend_row; tensor.h
+// GetValue: scalar_read_clean), tried first as they do: true when one took the instruction in place of note()
+// + commit() (which then must have found no race, and left the state the model has).
+int g_rows_taken = 0, g_reads_taken = 0;
+template <size_t... I>
+bool try_extend_row(RaceState &rs, int p, unsigned line, const std::vector<Access> &acc, std::index_sequence<I...>) {
+    const RaceState::Note notes[] = {RaceState::Note(acc[I].kind, acc[I].off, acc[I].bytes, acc[I].write)...};
+    return rs.extend_row(p, kFile, line, notes);
+}
+bool try_one_pass(RaceState &rs, int p, unsigned line, const std::vector<Access> &acc) {
+    bool taken = false;
+    if (p == 0) {
+        taken = acc.size() == 1 &&
+                rs.scalar_read_clean(RaceState::Note(acc[0].kind, acc[0].off, acc[0].bytes, acc[0].write), kFile, line);
+        g_reads_taken += taken;
+        return taken;
+    }
+    switch (acc.size()) {
+    case 1: taken = try_extend_row(rs, p, line, acc, std::make_index_sequence<1>{}); break;
+    case 2: taken = try_extend_row(rs, p, line, acc, std::make_index_sequence<2>{}); break;
+    case 3: taken = try_extend_row(rs, p, line, acc, std::make_index_sequence<3>{}); break;
+    case 4: taken = try_extend_row(rs, p, line, acc, std::make_index_sequence<4>{}); break;
+    default: break;
+    }
+    g_rows_taken += taken;
+    return taken;
+}
+
+// One random stream: returns false on the first mismatch.  `one_pass`: every instruction first tries the
+// engines' one-pass paths (try_one_pass).
+bool run_stream(unsigned seed, int &races, bool auto_sync, bool one_pass) {
     std::mt19937 rng(seed);
     auto pick = [&](unsigned n) { return static_cast<unsigned>(rng() % n); };
     RaceState rs;
@@ -250,9 +281,12 @@ bool run_stream(unsigned seed, int &races, bool auto_sync) {
             return false;
         }();
         const uint32_t ep = rs.seen[p] && records ? rs.vc[p][p] + 1 : rs.vc[p][p];
-        for (const Access &a : acc) rs.note(a.kind, a.off, a.bytes, a.write, kFile, line);
         const RaceState::Conflict want = m.commit(rs, p, ep, acc, line, auto_sync);
-        const bool got = rs.commit(p, kCapacity);
+        bool got = false;
+        if (!one_pass || !try_one_pass(rs, p, line, acc)) {
+            for (const Access &a : acc) rs.note(a.kind, a.off, a.bytes, a.write, kFile, line);
+            got = rs.commit(p, kCapacity);
+        }
         EXPECT(got == want.found, "seed %u step %d: race %d, the model says %d", seed, step, got, want.found);
         if (got) {
             const RaceState::Conflict &c = rs.conflict;
@@ -308,6 +342,14 @@ bool held_fast_path() {
     return ok;
 }
 
+// A state with 16 rows of `row` bytes at x loaded by MTE2, then ordered before every pipe.
+void load_rows(RaceState &rs, uint64_t x, uint64_t row) {
+    rs.on = true;
+    rs.note(0, x, 16 * row, true, kFile, 1);
+    rs.commit(4, kCapacity);  // MTE2
+    rs.barrier_all();
+}
+
 // A race inside a long run of one pipe's instructions (a row loop of two vector instructions, all held
 // and recorded together): another pipe's unordered access of the run's first row (first instruction)
 // or last row (last instruction) is a race naming that instruction's line; after V -> MTE3 it is none.
@@ -318,10 +360,7 @@ bool race_in_long_run() {
     bool ok = true;
     for (int variant = 0; variant < 5; ++variant) {
         RaceState rs;
-        rs.on = true;
-        rs.note(0, x, 16 * row, true, kFile, 1);  // x loaded (MTE2), then ordered before the vector pipe
-        rs.commit(MTE2, kCapacity);
-        rs.barrier_all();
+        load_rows(rs, x, row);
         for (uint64_t k = 0; k < 16; ++k) {
             rs.note(0, x + k * row, row, false, kFile, 10);  // Adds(y[k], x[k], s): line 10
             rs.note(0, y + k * row, row, true, kFile, 10);
@@ -361,25 +400,115 @@ bool race_in_long_run() {
     return ok;
 }
 
+// The one-pass paths must decline whenever the row's carried state does not hold, and note() + commit() then
+// find the race: a V row loop (Adds(y[k], x[k]) at line 10, taken by extend_row from its second row on) where
+// between two rows
+//   0: MTE2 writes the next row of x with no MTE2 -> V edge (the row reads it: read-after-write);
+//   1: SetFlag<V_MTE3> publishes V's epoch (the later rows are a new epoch: MTE3, waiting only for the flag,
+//      reads a later row of y: read-after-write);
+//   2: a queue publish (EnQue / FreeTensor: RaceState::publish) does the same;
+//   3: the Scalar Unit reads the row just written, with no V -> S edge (scalar_read_clean declines: the row is
+//      held at an epoch S has not seen);
+//   4: as 1 with the MTE3 read of a row before the flag: no race.
+bool one_pass_declines() {
+    enum { S = 0, V = 1, MTE2 = 4, MTE3 = 5 };
+    const int kEventVMTE3 = 7;  // HardEvent::V_MTE3 (race_event_pipes)
+    const uint64_t x = 0, y = 1024, row = 64;  // 16 rows of 64 bytes each
+    bool ok = true;
+    auto fail = [&ok](int variant, const char *what) {
+        std::fprintf(stderr, "FAIL: one-pass declines, variant %d: %s\n", variant, what);
+        ok = false;
+    };
+    for (int variant = 0; variant < 5; ++variant) {
+        RaceState rs;
+        load_rows(rs, x, row);
+        RaceClock queue;
+        const uint64_t mid = 7;  // the rows after it see the change
+        bool raced = false;
+        for (uint64_t k = 0; k < 16 && !raced; ++k) {
+            const RaceState::Note acc[2] = {RaceState::Note(0, y + k * row, row, true), RaceState::Note(0, x + k * row, row, false)};
+            const bool taken = rs.extend_row(V, kFile, 10, acc);
+            if (k >= 1 && k != mid + 1 && !taken) fail(variant, "a row of the loop not taken");
+            if (k == mid + 1 && taken) fail(variant, "the row after the change taken");
+            if (!taken) {
+                rs.note(0, y + k * row, row, true, kFile, 10);
+                rs.note(0, x + k * row, row, false, kFile, 10);
+                raced = rs.commit(V, kCapacity);
+            }
+            if (k != mid) continue;
+            if (variant == 0) {
+                rs.note(0, x + (mid + 1) * row, row, true, kFile, 20);
+                if (rs.commit(MTE2, kCapacity)) fail(variant, "the MTE2 write itself raced");
+            } else if (variant == 1 || variant == 4) {
+                rs.set_flag(kEventVMTE3, 0);
+            } else if (variant == 2) {
+                rs.publish(queue, false);
+            } else {
+                const RaceState::Note read(0, y + mid * row + 8, 4, false);
+                if (rs.scalar_read_clean(read, kFile, 30)) fail(variant, "an unordered scalar read of a held row taken");
+                rs.note(0, y + mid * row + 8, 4, false, kFile, 30);
+                raced = rs.commit(S, kCapacity);
+                if (!raced || std::string(rs.conflict.kind_name) != "read-after-write" || rs.conflict.other_line != 10) {
+                    fail(variant, "the scalar read of the held row is no read-after-write of line 10");
+                }
+                break;
+            }
+        }
+        if (variant == 3) continue;
+        if (variant == 0) {
+            if (!raced || std::string(rs.conflict.kind_name) != "read-after-write" || rs.conflict.other_pipe != MTE2 ||
+                rs.conflict.sector != (x + (mid + 1) * row) / 32) {
+                fail(variant, "the row after MTE2's write is no read-after-write of MTE2 at its first sector");
+            }
+            continue;
+        }
+        if (raced) fail(variant, "the loop raced");
+        if (variant == 2) {
+            rs.acquire(queue, false);  // the consumer (MTE3) dequeues
+        } else {
+            rs.wait_flag(kEventVMTE3, 0, true);
+        }
+        const uint64_t at = variant == 4 ? y + mid * row : y + (mid + 1) * row;
+        rs.note(0, at, row, false, kFile, 40);
+        const bool got = rs.commit(MTE3, kCapacity);
+        if (variant == 4) {
+            if (got) fail(variant, "a row before the flag raced");
+        } else if (!got || std::string(rs.conflict.kind_name) != "read-after-write" || rs.conflict.other_pipe != V ||
+                   rs.conflict.other_line != 10 || rs.conflict.sector != at / 32) {
+            fail(variant, "MTE3's read of the row after the edge is no read-after-write of line 10");
+        }
+    }
+    return ok;
+}
+
 }  // namespace
 
 int main() {
     if (!held_fast_path()) return 1;
     if (!race_in_long_run()) return 1;
+    if (!one_pass_declines()) return 1;
     // without and with the compiler's automatic synchronisation (the Scalar Unit's pairs with V / MTE2 / MTE3)
+    // and with the engines' one-pass paths tried first
+    for (const bool one_pass : {false, true}) {
     for (const bool auto_sync : {false, true}) {
         int races = 0, streams = 0;
         for (unsigned seed = 1; seed <= 3000 && g_fail == 0; ++seed) {
             ++streams;
-            run_stream(seed, races, auto_sync);
+            run_stream(seed, races, auto_sync, one_pass);
         }
-        std::printf("auto-sync %s: %d streams, %d ended in a race, %d failures\n", auto_sync ? "on" : "off", streams,
-                    races, g_fail);
+        std::printf("auto-sync %s, one-pass paths %s: %d streams, %d ended in a race, %d failures\n",
+                    auto_sync ? "on" : "off", one_pass ? "on" : "off", streams, races, g_fail);
         // both outcomes must be exercised, or the comparison proves little
         if (races == 0 || races == streams) {
             std::fprintf(stderr, "FAIL: the streams must both race and run clean\n");
             return 1;
         }
+    }
+    }
+    std::printf("one-pass paths taken: %d row extensions, %d scalar reads\n", g_rows_taken, g_reads_taken);
+    if (g_rows_taken == 0 || g_reads_taken == 0) {
+        std::fprintf(stderr, "FAIL: the one-pass paths must be taken\n");
+        return 1;
     }
     return g_fail == 0 ? 0 : 1;
 }

@@ -172,6 +172,56 @@ extern "C" __global__ __aicore__ void rows_then_read(GM_ADDR z, uint32_t flags)
     (void)v;
 }
 
+// A row loop: one instruction per row on the next slices of the same buffers, which the checks take in one
+// pass from the second row on (kapi/vector.h row_unary, reduce.h row_reduce), with something between rows kMid
+// and kMid + 1 that pass must not carry over.  Adds(y[k], x[k]) rows, `mode` 0: MTE2 loads row kMid + 1 of x
+// again with no MTE2 -> V pair (that row's Adds races it); 1: SetFlag<V_MTE3> right after row kMid (MTE3,
+// waiting for it, stores the later rows unordered); 2 and 3: the same with the pair / the flag after the loop
+// (clean).  ReduceSum(s[8 k], x[k]) rows (4, 5): SetFlag<V_S> right after row kMid, then the scalar unit reads
+// row kMid + 1's sum (4: unordered) or row kMid's (5: clean).
+extern "C" __global__ __aicore__ void row_loop_edges(GM_ADDR x, GM_ADDR z, uint32_t mode)
+{
+    constexpr uint32_t kRow = 64, kRows = 8, kMid = 3;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, bs;
+    pipe.InitBuffer(bx, kRows * kRow * sizeof(float));
+    pipe.InitBuffer(by, kRows * kRow * sizeof(float));
+    pipe.InitBuffer(bs, (8 * kRows + kRow) * sizeof(float));
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), kRows * kRow);
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(z), kRows * kRow);
+    LocalTensor<float> tx = bx.Get<float>(), ty = by.Get<float>(), ts = bs.Get<float>();
+    DataCopy(tx, gx, kRows * kRow);
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    if (mode >= 4) {
+        for (uint32_t k = 0; k < kRows; ++k) {
+            ReduceSum(ts[8 * k], tx[k * kRow], ts[8 * kRows], kRow);  // FIRST(raw-row-v-s)
+            if (k == kMid) SetFlag<HardEvent::V_S>(0);
+        }
+        WaitFlag<HardEvent::V_S>(0);
+        const float s = ts.GetValue(8 * (mode == 4 ? kMid + 1 : kMid));  // BAD(raw-row-v-s)
+        (void)s;
+        return;
+    }
+    for (uint32_t k = 0; k < kRows; ++k) {
+        Adds(ty[k * kRow], tx[k * kRow], 1.0f, kRow);  // BAD(raw-row-mte2-v) FIRST(raw-row-v-mte3)
+        if (k != kMid) continue;
+        if (mode == 0 || mode == 2) {
+            DataCopy(tx[(kMid + 1) * kRow], gx[(kMid + 1) * kRow], kRow);  // FIRST(raw-row-mte2-v)
+            if (mode == 2) {
+                SetFlag<HardEvent::MTE2_V>(0);
+                WaitFlag<HardEvent::MTE2_V>(0);
+            }
+        } else if (mode == 1) {
+            SetFlag<HardEvent::V_MTE3>(0);
+        }
+    }
+    if (mode != 1) SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(gz, ty, kRows * kRow);  // BAD(raw-row-v-mte3)
+}
+
 // C (16 x 16, float) = A (16 x 16, half) x B (16 x 16, half) through TBufs on the cube path:
 // `flags` bit 0 keeps MTE2->MTE1 (L1 load before LoadData), bit 1 MTE1->M (LoadData before Mmad),
 // bit 2 M->FIX (Mmad before Fixpipe).

@@ -302,8 +302,8 @@ struct RaceState {
         // q != p exactly when the two rows are equal, one 32-byte compare instead of seven branches.
         bool current = std::memcmp(vc[p], diag, sizeof(diag)) == 0;
         // a loop's next row, extending the held accesses of its previous one (see extend_held)
-        if (current && nheld == pending.count && pend_line == held_line && pend_file == held_file && p != 0 &&
-            !seen[p] && extend_held(p)) {
+        if (current && row_next(p, pend_file, pend_line, pending.count) &&
+            extend_held(p, [this](size_t j) -> const Note & { return pending.inl[j].n; })) {  // j < kHeld <= kInline
             pending.clear();
             return false;
         }
@@ -322,7 +322,9 @@ struct RaceState {
         // Not current: the accesses p has not seen may all still be held (the instruction just before,
         // e.g. a vector op between two GetValue); when none of them overlaps this one's, the check
         // would find nothing either (see only_held_unseen).
-        if (!current) current = only_held_unseen(p);
+        if (!current) {
+            current = only_held_unseen(p, [this](size_t j) -> const Note & { return pending[j]; }, pending.count);
+        }
         if (current && !records) {  // a scalar read nothing can race with: nothing to check or record
             pending.clear();
             return false;
@@ -452,25 +454,71 @@ struct RaceState {
     // general path decides (an access it would drop or merge, a different key, a gap).
     const char *held_file = nullptr;  // the source line of the held accesses
     unsigned held_line = 0;
-    bool extend_held(int p) {
+    // The row path's preconditions but `current` (the caller's): n accesses at the held accesses' line, on their
+    // pipe (not S; extend_held compares the pipe in the key) at their epoch.
+    bool row_next(int p, const char *file, unsigned line, size_t n) const {
+        return nheld == n && line == held_line && file == held_file && p != 0 && !seen[p];
+    }
+    // note_at(j): the instruction's access j (j < nheld), in the order note() would have taken them.  N: nheld
+    // when the caller knows it at compile time (the loops then unrolled), else 0.
+    template <size_t N = 0, typename NoteAt>
+    bool extend_held(int p, NoteAt note_at) {
+        static_assert(N <= kHeld, "at most kHeld held accesses");
+        const size_t count = N != 0 ? N : nheld;
         Held *h = stage[cur];
         const uint64_t hi = static_cast<uint64_t>(vc[p][p]) << 32 | (h[0].key & 0xffff0000u) | static_cast<uint64_t>(p) << 8;
         uint64_t first[kHeld], last[kHeld];
-        for (size_t j = 0; j < nheld; ++j) {
-            const Note &n = pending.inl[j].n;  // j < nheld <= kHeld <= kInline
+        for (size_t j = 0; j < count; ++j) {
+            const Note &n = note_at(j);
             if (h[j].key != (hi | static_cast<uint64_t>(n.kind) << 1 | static_cast<uint64_t>(n.write))) return false;
             first[j] = n.off / 32;
             last[j] = std::min<uint64_t>((n.off + n.bytes + 31) / 32, nsec[n.kind]);
             if (first[j] >= last[j] || first[j] > h[j].last || last[j] < h[j].first) return false;
             if (j > 0 && h[j - 1].key == h[j].key && first[j - 1] == first[j] && last[j - 1] == last[j]) return false;
-            for (size_t k = j + 1; k < nheld; ++k) {
+            for (size_t k = j + 1; k < count; ++k) {
                 if (held_kind(h[k]) == n.kind && h[k].first < last[j] && first[j] < h[k].last) return false;
             }
         }
-        for (size_t j = 0; j < nheld; ++j) {
+        for (size_t j = 0; j < count; ++j) {
             if (first[j] < h[j].first) h[j].first = first[j];
             if (last[j] > h[j].last) h[j].last = last[j];
         }
+        return true;
+    }
+
+    // An instruction's note() of acc[0, n) at file:line and commit(p) in one call, for an engine that knows its
+    // accesses before it notes them (a vector instruction of a row loop: kapi/vector.h row_unary, reduce.h row_reduce): true when
+    // commit would take the row path (the line, pipe and epoch of the held accesses, p current, each access
+    // continuing its held counterpart), the held accesses then extended and pend_file / pend_line set, exactly
+    // the state note() + commit(p) leave; false with nothing changed (the caller then notes and commits).
+    // Nothing may be pending (an instruction between note() and commit() has its own accesses to charge).
+    // (N accesses, the count the engines know: the tests unrolled, all in one function)
+    template <size_t N>
+    __attribute__((flatten)) bool extend_row(int p, const char *file, unsigned line, const Note (&acc)[N]) {
+        static_assert(N >= 1 && N <= kHeld, "one to kHeld accesses");
+        if (!on || !pending.empty() || p < 0 || p >= kRacePipes || !row_next(p, file, line, N)) return false;
+        for (size_t j = 0; j < N; ++j) {
+            if (acc[j].kind < 0 || acc[j].kind >= kRaceMems || acc[j].bytes == 0) return false;  // note() drops them
+        }
+        if (std::memcmp(vc[p], diag, sizeof(diag)) != 0) return false;  // p not current (see commit)
+        if (!extend_held<N>(p, [&acc](size_t j) -> const Note & { return acc[j]; })) return false;
+        pend_file = file;
+        pend_line = line;
+        return true;
+    }
+
+    // note() of one read by the Scalar Unit (GetValue) at file:line and commit(S) in one call: true when commit
+    // would find nothing to check and nothing to record (S current, or every access S has not seen still held and
+    // none of them overlapping the read: see commit), pend_file / pend_line then set as note() sets them; false
+    // with nothing changed (the caller then notes and commits).
+    bool scalar_read_clean(const Note &n, const char *file, unsigned line) {
+        if (!on || !pending.empty() || n.write || n.kind < 0 || n.kind >= kRaceMems || n.bytes == 0) return false;
+        if (std::memcmp(vc[0], diag, sizeof(diag)) != 0 &&
+            !only_held_unseen(0, [&n](size_t) -> const Note & { return n; }, 1)) {
+            return false;
+        }
+        pend_file = file;
+        pend_line = line;
         return true;
     }
 
@@ -486,7 +534,9 @@ struct RaceState {
     // being copies of vc[q][q]: in_runs[q] > vc[p][q] already implies q unseen, and never holds for
     // q == p), one compare per pipe; then the held accesses of an unseen pipe (all of one pipe in
     // practice), with no loop over the pipes.
-    bool only_held_unseen(int p) const {
+    // note_at(j), j < n: the instruction's accesses (commit: the pending ones).
+    template <typename NoteAt>
+    bool only_held_unseen(int p, NoteAt note_at, size_t n_acc) const {
         for (int q = 0; q < kRacePipes; ++q) {
             if (in_runs[q] > vc[p][q]) return false;
         }
@@ -494,8 +544,8 @@ struct RaceState {
         for (size_t i = 0; i < nheld; ++i) {
             const int q = static_cast<int>((h[i].key >> 8) & 0xff);
             if (q == p || vc[p][q] >= diag[q]) continue;
-            for (size_t j = 0; j < pending.count; ++j) {
-                const Note &n = pending[j];
+            for (size_t j = 0; j < n_acc; ++j) {
+                const Note &n = note_at(j);
                 // the access's sectors, unclamped (a superset of those the check visits)
                 if (n.kind == held_kind(h[i]) && n.off / 32 < h[i].last && h[i].first < (n.off + n.bytes + 31) / 32) {
                     return false;

@@ -290,13 +290,40 @@ struct Acc {
     T value() const { return op == RedOp::kSum ? sum_value : best; }
 };
 
+// The count form's checks (src, dst, sharedTmpBuffer below) of a row loop's next row in one pass (vector.h,
+// row_unary): src's alignment, bounds and initcheck, dst's alignment and bounds, the work buffer's alignment,
+// the race detector's row path; then dst marked written.
+template <typename T>
+inline bool row_reduce(pyasc_sim::kapi::BlockState &b, const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                       const LocalTensor<T> &work, int64_t n, bool calIndex, const SrcLoc &loc) {
+    using Note = pyasc_sim::kapi::RaceState::Note;
+    const int64_t sb = n * static_cast<int64_t>(sizeof(T)), db = (calIndex ? 2 : 1) * static_cast<int64_t>(sizeof(T));
+    uint64_t soff = 0, doff = 0;
+    if (n <= 0 || !row_operand(b, src, sb, soff) || !row_operand(b, dst, db, doff)) return false;
+    if (work.ptr() == nullptr || (work.mem_offset(b) & 31) != 0) return false;
+    pyasc_sim::kapi::local_flush_pending_before_source(b, loc);  // the src check's first change
+    if (pyasc_sim::kapi::local_vec_first_unwritten(b, src.kind(), soff, static_cast<uint64_t>(sb)) >= 0) return false;
+    const Note acc[2] = {Note(src.kind(), soff, static_cast<uint64_t>(sb), false),
+                         Note(dst.kind(), doff, static_cast<uint64_t>(db), true)};
+    if (!pyasc_sim::kapi::race(b).extend_row(static_cast<int>(pyasc_sim::kapi::kPipeV), loc.file, loc.line, acc)) return false;
+    pyasc_sim::kapi::local_flush_pending(b);
+    pyasc_sim::kapi::local_mark_written(b, dst.kind(), doff, static_cast<uint64_t>(db));
+    if (pyasc_sim::kapi::kTimelineSpans) {
+        b.tl.loc_file = loc.file;
+        b.tl.loc_line = loc.line;
+    }
+    return true;
+}
+
 template <typename T>
 inline void reduce_count(RedOp op, const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &src,
                          const LocalTensor<T> &work, int32_t count, bool calIndex, const SrcLoc &loc) {
     pyasc_sim::kapi::BlockState *fast = unchecked_block(loc);  // checks off: no operand checks (vector.h)
     pyasc_sim::kapi::BlockState &b = fast != nullptr ? *fast : pyasc_sim::kapi::blk();
     const int64_t n = count < 0 ? 0 : count;
-    if (fast == nullptr) {
+    if (fast == nullptr && row_candidate(b, loc) && row_reduce(b, dst, src, work, n, calIndex, loc)) {
+        // a row loop's next row: checked
+    } else if (fast == nullptr) {
         check_count(count, api, loc);
         check_operand(b, src, api, "src", n, loc);
         dst.check_aligned(b, api, "dst", loc);

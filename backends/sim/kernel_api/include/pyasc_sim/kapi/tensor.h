@@ -270,8 +270,15 @@ public:
     // (check_access directly, as check() would by the description: one block lookup, no strstr)
     T GetValue(const uint32_t index, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) const {
         pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
-        check_access(b, static_cast<int64_t>(index) * static_cast<int64_t>(sizeof(T)), sizeof(T), kRead,
-                     "GetValue reads", loc);
+        if (!b.checks) {  // check_access only notes the line for the timeline
+            if (pyasc_sim::kapi::kTimelineSpans) {
+                b.tl.loc_file = loc.file;
+                b.tl.loc_line = loc.line;
+            }
+        } else if (!scalar_read_checked(b, static_cast<int64_t>(index) * static_cast<int64_t>(sizeof(T)), loc)) {
+            check_access(b, static_cast<int64_t>(index) * static_cast<int64_t>(sizeof(T)), sizeof(T), kRead,
+                         "GetValue reads", loc);
+        }
         pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarLocalCycles);
         return ptr_[index];
     }
@@ -435,6 +442,31 @@ public:
                               ? pyasc_sim::kapi::local_vec_first_unwritten(b, k, off, static_cast<uint64_t>(bytes))
                               : pyasc_sim::kapi::local_first_unwritten(b, k, off, static_cast<uint64_t>(bytes));
         if (u >= 0) report_uninit(u, bytes, byte_offset, what, loc);
+    }
+    // GetValue's checks (check_access of its element as kRead, then the race detector's commit on the S pipe) in
+    // one pass when none can report: bounds, the initcheck of the element's sector, the race detector's clean
+    // scalar read (RaceState::scalar_read_clean), then the changes check_access makes (the previous instruction's
+    // pending destination marked written); no note built or committed.  False when any test fails, nothing
+    // changed but that pending destination marked written (check_access's first change in any case): the general
+    // path then checks and reports.
+    bool scalar_read_checked(pyasc_sim::kapi::BlockState &b, int64_t byte_offset,
+                             const pyasc_sim::kapi::SrcLoc &loc) const {
+        const int k = kind();
+        if (ptr_ == nullptr || buf_begin_ == nullptr || k < 0 || b.mem[k] == nullptr) return false;
+        const uint8_t *p = reinterpret_cast<const uint8_t *>(ptr_) + byte_offset;
+        if (p < buf_begin_ || p + sizeof(T) > buf_end_) return false;
+        const uint64_t off = static_cast<uint64_t>(p - b.mem[k]);
+        pyasc_sim::kapi::local_flush_pending(b);
+        if (pyasc_sim::kapi::local_first_unwritten(b, k, off, sizeof(T)) >= 0) return false;
+        if (!pyasc_sim::kapi::race(b).scalar_read_clean(pyasc_sim::kapi::RaceState::Note(k, off, sizeof(T), false),
+                                                        loc.file, loc.line)) {
+            return false;
+        }
+        if (pyasc_sim::kapi::kTimelineSpans) {
+            b.tl.loc_file = loc.file;
+            b.tl.loc_line = loc.line;
+        }
+        return true;
     }
     // Initcheck of a vector source: its first sector, and some sector of each 256-byte repeat it
     // reads (state.h, local_vec_first_unwritten).  Vector instructions legally read whole repeats

@@ -263,6 +263,53 @@ inline void binary_repeat(const char *api, const LocalTensor<T> &dst, const Loca
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats, factor));
 }
 
+// ---- a row loop's next instruction ----------------------------------------------------------------
+// A loop over the rows of a batch issues the same instruction at one source line on the next slices of the same
+// buffers; the race detector then extends its held accesses (kapi/race.h RaceState::extend_row).  For such an
+// instruction the engines below take its checks in one pass, exactly: every check first (each operand's buffer,
+// alignment and bounds, the sources' initcheck, the race detector's row path), then the same changes the general
+// path makes in its order (the previous instruction's pending destination marked written, this one's deferred or
+// marked, the held accesses extended), and no note built or committed.  When any test fails (an operand the
+// general path would report, a never-written source: a report or taint, an access the row path does not take)
+// nothing has changed but what the general path changes first in any case, and the general path runs.
+//
+// Operand t's offset in its memory (off) when check_aligned and bounds(0, bytes) would pass (false also for a
+// tensor outside the block's local memories: the general path decides).
+template <typename T>
+inline bool row_operand(const pyasc_sim::kapi::BlockState &b, const LocalTensor<T> &t, int64_t bytes, uint64_t &off) {
+    const uint8_t *p = reinterpret_cast<const uint8_t *>(t.ptr());
+    const int k = t.kind();
+    if (p == nullptr || t.buf_begin() == nullptr || k < 0 || b.mem[k] == nullptr) return false;
+    off = static_cast<uint64_t>(p - b.mem[k]);
+    return (off & 31) == 0 && p >= t.buf_begin() && p + bytes <= t.buf_end();
+}
+// The row test the engines make first (one compare for an instruction at another line than the held accesses').
+inline bool row_candidate(const pyasc_sim::kapi::BlockState &b, const SrcLoc &loc) {
+    return b.race.held_line == loc.line && b.race.held_file == loc.file;
+}
+// A unary count form's checks (dst, then src: check_operand twice under its VecTaintScope) in one pass.
+template <typename D, typename S>
+inline bool row_unary(pyasc_sim::kapi::BlockState &b, const LocalTensor<D> &dst, const LocalTensor<S> &src,
+                      int64_t count, const SrcLoc &loc) {
+    using Note = pyasc_sim::kapi::RaceState::Note;
+    const int64_t db = count * static_cast<int64_t>(sizeof(D)), sb = count * static_cast<int64_t>(sizeof(S));
+    uint64_t doff = 0, soff = 0;
+    if (count <= 0 || !row_operand(b, dst, db, doff) || !row_operand(b, src, sb, soff)) return false;
+    pyasc_sim::kapi::local_flush_pending(b);  // the dst check's first change
+    if (pyasc_sim::kapi::local_vec_first_unwritten(b, src.kind(), soff, static_cast<uint64_t>(sb)) >= 0) return false;
+    const Note acc[2] = {Note(dst.kind(), doff, static_cast<uint64_t>(db), true),
+                         Note(src.kind(), soff, static_cast<uint64_t>(sb), false)};
+    if (!pyasc_sim::kapi::race(b).extend_row(static_cast<int>(pyasc_sim::kapi::kPipeV), loc.file, loc.line, acc)) return false;
+    pyasc_sim::kapi::local_defer_written(b, dst.kind(), doff, static_cast<uint64_t>(db), loc);
+    b.vtaint_on = false;  // as the VecTaintScope leaves them after sources with no never-written repeat
+    b.vtaint_hit = false;
+    if (pyasc_sim::kapi::kTimelineSpans) {
+        b.tl.loc_file = loc.file;
+        b.tl.loc_line = loc.line;
+    }
+    return true;
+}
+
 // The element count of a unary count form: with the checks off (b from unchecked_block) a negative
 // count is 0; with them on, the count and both operands' extents are checked.
 template <typename D, typename S>
@@ -271,6 +318,7 @@ inline int64_t unary_count_operands(const pyasc_sim::kapi::BlockState *b, const 
     if (b != nullptr) return count < 0 ? 0 : count;
     pyasc_sim::kapi::BlockState &bs = pyasc_sim::kapi::blk();  // one lookup for both operands
     count = check_count(count, api, loc);
+    if (row_candidate(bs, loc) && row_unary(bs, dst, src, count, loc)) return count;  // a row loop's next row
     PYASC_SIM_VTAINT_CHECKED(bs,
                              check_operand(bs, dst, api, "dst", count, loc);
                              check_operand(bs, src, api, "src", count, loc);,
