@@ -110,7 +110,26 @@ inline T add_relu(T a, T b) {
 // Here the same: the bits of the first count 16-bit halves, with the warning dtype-unlisted (an error with
 // PYASC_SIM_STRICT).  The mask forms keep the table (the SDK static_asserts int16_t / uint16_t for them), and the
 // Atlas inference series keeps its table (its AndImpl / OrImpl static_assert int16_t / uint16_t in every form).
+// Round 27 (s27a): the same implementation takes a 1-byte type too (int8_t / uint8_t: the debug-only ASCENDC_ASSERT
+// lists them not, the device build has no check), and count then counts 16-bit lanes = 2 bytes, so count n covers
+// 2 n elements (Ascend/DrivingSDK cylinder_query Ands its CompareScalar bit masks as uint8_t with count = the mask
+// bytes, into buffers twice that size): the same bits and the same warning here; the tensor operators keep the
+// table for 1-byte types (nothing shows what the SDK's `&` passes for them).
 namespace sim_detail {
+template <typename T>
+inline constexpr bool bitwise_b8_lanes16 =
+    __CCE_AICORE__ == 220 && (std::is_same<T, int8_t>::value || std::is_same<T, uint8_t>::value);
+template <typename T>
+inline void warn_bitwise_b8(const char *api, int32_t count, const pyasc_sim::kapi::SrcLoc &loc) {
+    const long long n = count < 0 ? 0 : count;
+    pyasc_sim::kapi::warn("dtype-unlisted", loc,
+                          "AscendC::%s(dst, src0, src1, count) on element type %s: the reference lists int16_t and "
+                          "uint16_t for Atlas A2 / A3; the SDK's C220 implementation runs the instruction on 16-bit "
+                          "lanes whatever the type, so count counts 16-bit lanes: count %lld covers %lld bytes, %lld "
+                          "elements of %s. Fix: call %s on ReinterpretCast<int16_t>() views with count = the bytes / 2",
+                          api, pyasc_sim::kapi::dtypes::type_name<T>(), n, 2 * n, 2 * n,
+                          pyasc_sim::kapi::dtypes::type_name<T>(), api);
+}
 template <typename T>
 inline constexpr bool bitwise_b32_lanes16 =
     __CCE_AICORE__ == 220 && (std::is_same<T, int32_t>::value || std::is_same<T, uint32_t>::value);
@@ -133,8 +152,12 @@ inline void warn_bitwise_b32(const char *api, int32_t count, const pyasc_sim::ka
     template <typename T>                                                                                          \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const int32_t &count, PYASC_SIM_LOC) {                                                        \
-        if constexpr (sim_detail::bitwise_b32_lanes16<T>) {                                                        \
-            if (!PYASC_SIM_DTYPE_OK(NAME, T)) sim_detail::warn_bitwise_b32<T>(#NAME, count, loc);                  \
+        if constexpr (sim_detail::bitwise_b32_lanes16<T> || sim_detail::bitwise_b8_lanes16<T>) {                \
+            if constexpr (sizeof(T) == 1) {                                                                        \
+                sim_detail::warn_bitwise_b8<T>(#NAME, count, loc);                                                 \
+            } else if (!PYASC_SIM_DTYPE_OK(NAME, T)) {                                                             \
+                sim_detail::warn_bitwise_b32<T>(#NAME, count, loc);                                                \
+            }                                                                                                      \
             sim_detail::binary_count(#NAME, dst.template ReinterpretCast<int16_t>(),                               \
                                      src0.template ReinterpretCast<int16_t>(),                                     \
                                      src1.template ReinterpretCast<int16_t>(), count, 1.0, loc,                    \
