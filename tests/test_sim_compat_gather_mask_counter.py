@@ -58,21 +58,14 @@ def odd(binary, builtin: int):
     return src, out.numpy(), int(counts.numpy()[0])
 
 
+# Atlas A2 (configuration 1): mask 70 per repeat, 2 repeats, src0RepeatStride 4 -> elements 0..69 and 32..101;
+# the Atlas inference series (configuration 2): mask 70 in all -> elements 0..63, then 6 from element 32.
+# The odd ones of each repeat are kept.
 @pytest.mark.parametrize("builtin", [0, 1])
-def test_configuration_1_on_atlas_a2_is_the_pages_figure(binary, builtin):
-    # mask 70 per repeat, 2 repeats, src0RepeatStride 4: repeat 1 = elements 0..69, repeat 2 = 32..101; odd ones
-    src, out, kept = odd(binary, builtin)
-    want = np.concatenate([src[1:70:2], src[33:102:2]])
-    assert kept == 70
-    np.testing.assert_array_equal(out[:70], want)
-    np.testing.assert_array_equal(out[70:], 0)
-
-
-@pytest.mark.parametrize("builtin", [0, 1])
-def test_configuration_2_on_the_atlas_inference_series_counts_mask_elements_in_all(binary_310p, builtin):
-    # mask 70 in all: repeat 1 = elements 0..63, repeat 2 = 6 elements from element 32 (src0RepeatStride 4)
-    src, out, kept = odd(binary_310p, builtin)
-    want = np.concatenate([src[1:64:2], src[33:38:2]])
-    assert kept == 35
-    np.testing.assert_array_equal(out[:35], want)
-    np.testing.assert_array_equal(out[35:], 0)
+@pytest.mark.parametrize("soc,runs", [("a2", ((1, 70), (33, 102))), ("310p", ((1, 64), (33, 38)))])
+def test_counter_mode_is_the_pages_configuration_for_the_soc(binary, binary_310p, soc, runs, builtin):
+    src, out, kept = odd(binary if soc == "a2" else binary_310p, builtin)
+    want = np.concatenate([src[a:b:2] for a, b in runs])
+    assert kept == len(want) == (70 if soc == "a2" else 35)
+    np.testing.assert_array_equal(out[:kept], want)
+    np.testing.assert_array_equal(out[kept:], 0)

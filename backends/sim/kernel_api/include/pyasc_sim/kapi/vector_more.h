@@ -120,31 +120,22 @@ template <typename T>
 inline constexpr bool bitwise_b8_lanes16 =
     __CCE_AICORE__ == 220 && (std::is_same<T, int8_t>::value || std::is_same<T, uint8_t>::value);
 template <typename T>
-inline void warn_bitwise_b8(const char *api, int32_t count, const pyasc_sim::kapi::SrcLoc &loc) {
-    const long long n = count < 0 ? 0 : count;
-    pyasc_sim::kapi::warn("dtype-unlisted", loc,
-                          "AscendC::%s(dst, src0, src1, count) on element type %s: the reference lists int16_t and "
-                          "uint16_t for Atlas A2 / A3; the SDK's C220 implementation runs the instruction on 16-bit "
-                          "lanes whatever the type, so count counts 16-bit lanes: count %lld covers %lld bytes, %lld "
-                          "elements of %s. Fix: call %s on ReinterpretCast<int16_t>() views with count = the bytes / 2",
-                          api, pyasc_sim::kapi::dtypes::type_name<T>(), n, 2 * n, 2 * n,
-                          pyasc_sim::kapi::dtypes::type_name<T>(), api);
-}
-template <typename T>
 inline constexpr bool bitwise_b32_lanes16 =
     __CCE_AICORE__ == 220 && (std::is_same<T, int32_t>::value || std::is_same<T, uint32_t>::value);
+// The warning of both: the bytes and elements `count` 16-bit lanes cover.
 template <typename T>
-inline void warn_bitwise_b32(const char *api, int32_t count, const pyasc_sim::kapi::SrcLoc &loc) {
+inline void warn_bitwise_lanes16(const char *api, int32_t count, const pyasc_sim::kapi::SrcLoc &loc) {
     const long long n = count < 0 ? 0 : count;
+    const char *t = pyasc_sim::kapi::dtypes::type_name<T>();
+    const bool b8 = sizeof(T) == 1;
     pyasc_sim::kapi::warn("dtype-unlisted", loc,
                           "AscendC::%s(dst, src0, src1, count) on element type %s: the reference lists int16_t and "
                           "uint16_t for Atlas A2 / A3; the SDK's C220 implementation accepts %s and runs the "
-                          "instruction on 16-bit lanes, so count counts 16-bit halves: count %lld covers %lld bytes, "
-                          "%lld elements of %s%s. Fix: call %s on ReinterpretCast<int16_t>() views with count = 2 x "
-                          "the elements",
-                          api, pyasc_sim::kapi::dtypes::type_name<T>(), pyasc_sim::kapi::dtypes::type_name<T>(), n,
-                          2 * n, n / 2, pyasc_sim::kapi::dtypes::type_name<T>(),
-                          n % 2 != 0 ? " and the low half of the next" : "", api);
+                          "instruction on 16-bit lanes, so count counts %s: count %lld covers %lld bytes, "
+                          "%lld elements of %s%s. Fix: call %s on ReinterpretCast<int16_t>() views with count = %s",
+                          api, t, t, b8 ? "16-bit lanes (byte pairs)" : "16-bit halves", n, 2 * n, b8 ? 2 * n : n / 2,
+                          t, !b8 && n % 2 != 0 ? " and the low half of the next" : "", api,
+                          b8 ? "the bytes / 2" : "2 x the elements");
 }
 }  // namespace sim_detail
 
@@ -153,11 +144,7 @@ inline void warn_bitwise_b32(const char *api, int32_t count, const pyasc_sim::ka
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const int32_t &count, PYASC_SIM_LOC) {                                                        \
         if constexpr (sim_detail::bitwise_b32_lanes16<T> || sim_detail::bitwise_b8_lanes16<T>) {                \
-            if constexpr (sizeof(T) == 1) {                                                                        \
-                sim_detail::warn_bitwise_b8<T>(#NAME, count, loc);                                                 \
-            } else if (!PYASC_SIM_DTYPE_OK(NAME, T)) {                                                             \
-                sim_detail::warn_bitwise_b32<T>(#NAME, count, loc);                                                \
-            }                                                                                                      \
+            if (!PYASC_SIM_DTYPE_OK(NAME, T)) sim_detail::warn_bitwise_lanes16<T>(#NAME, count, loc);              \
             sim_detail::binary_count(#NAME, dst.template ReinterpretCast<int16_t>(),                               \
                                      src0.template ReinterpretCast<int16_t>(),                                     \
                                      src1.template ReinterpretCast<int16_t>(), count, 1.0, loc,                    \
