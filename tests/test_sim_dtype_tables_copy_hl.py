@@ -67,7 +67,9 @@ ROWS = [
                 "AscendC::RmsNorm(t[2 * K], t, t[K], (P)0, tl)",
      {"a2": ("float", "int16_t", "half, float"), "310p": ("half", "int32_t", "half, float")}),
     ("Broadcast", "uint32_t ds[2] = {4, 16}; uint32_t ss[2] = {4, 1}; AscendC::Broadcast<P, 2, 1>(t[K], t, ds, ss)",
-     {"a2": ("int8_t", "int16_t", "int8_t, uint8_t, half, float")}),
+     # int16_t / int32_t run with the warning dtype-unlisted on Atlas A2 (round 27, s27a: the SDK moves 2- and
+     # 4-byte elements as they are); an 8-byte type stays refused
+     {"a2": ("int8_t", "int64_t", "int8_t, uint8_t, half, float")}),
     ("TopK", TOPK, {"a2": ("half", "bfloat16_t", "half, float"), "310p": ("float", "int32_t", "half, float")}),
     # the Atlas inference series rows of LeakyRelu, Compare, Compares / CompareScalar and Select (the A2 rows
     # are tested in tests/test_sim_dtype_tables.py)
@@ -151,7 +153,7 @@ def test_the_error_points_at_the_kernels_call(tmp_path, case):
 
 
 @pytest.mark.parametrize("api,call,t", [
-    ("Broadcast", ROWS[11][1], "int16_t"),
+    ("Broadcast", ROWS[11][1], "int64_t"),
 ])
 def test_rows_the_pages_do_not_give_stay_unchecked_on_the_inference_series(tmp_path, api, call, t):
     # refused on Atlas A2 (above); the Atlas inference series has no readable row: not checked there

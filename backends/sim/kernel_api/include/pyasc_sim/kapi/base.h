@@ -13,6 +13,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "pyasc_sim/kapi/arch.h"  // __CCE_AICORE__ (the SoC-dependent constants below)
+
 // PYASC_SIM_DOCUMENTED_ONLY=1 (-D) hides the AscendC names the public API reference does not document
 // (undocumented constants, spellings and lowercase intrinsics): a kernel that compiles with it uses
 // only documented Ascend C (backends/sim/kernel_api/README.md).
@@ -227,6 +229,13 @@ constexpr uint8_t B32_DATA_NUM_PER_BLOCK = 8;
 constexpr uint8_t B16_DATA_NUM_PER_BLOCK = 16;
 constexpr int32_t B32_DATA_NUM_PER_REPEAT = 64;
 constexpr int32_t B16_DATA_NUM_PER_REPEAT = 128;
+#if __CCE_AICORE__ == 200 || __CCE_AICORE__ == 220
+// pi as a float: the SDK declares `constexpr float PI` in an unnamed namespace inside AscendC in its Lgamma
+// implementation (lgamma_common_utils.h, guarded by __CCE_AICORE__ 200 / 220), which kernel_operator.h reaches
+// through kernel_operator_intf.h's lib/math/lgamma.h (CANN 8.1.RC1); kernels use it unqualified after
+// `using namespace AscendC` (Ascend/DrivingSDK boxes_operator_utils.h: `Muls(x, x, -PI, n)`).
+constexpr float PI = 3.14159265358979323846f;
+#endif
 #endif
 
 }  // namespace AscendC

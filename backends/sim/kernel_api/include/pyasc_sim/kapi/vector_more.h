@@ -110,22 +110,32 @@ inline T add_relu(T a, T b) {
 // Here the same: the bits of the first count 16-bit halves, with the warning dtype-unlisted (an error with
 // PYASC_SIM_STRICT).  The mask forms keep the table (the SDK static_asserts int16_t / uint16_t for them), and the
 // Atlas inference series keeps its table (its AndImpl / OrImpl static_assert int16_t / uint16_t in every form).
+// Round 27 (s27a): the same implementation takes a 1-byte type too (int8_t / uint8_t: the debug-only ASCENDC_ASSERT
+// lists them not, the device build has no check), and count then counts 16-bit lanes = 2 bytes, so count n covers
+// 2 n elements (Ascend/DrivingSDK cylinder_query Ands its CompareScalar bit masks as uint8_t with count = the mask
+// bytes, into buffers twice that size): the same bits and the same warning here; the tensor operators keep the
+// table for 1-byte types (nothing shows what the SDK's `&` passes for them).
 namespace sim_detail {
+template <typename T>
+inline constexpr bool bitwise_b8_lanes16 =
+    __CCE_AICORE__ == 220 && (std::is_same<T, int8_t>::value || std::is_same<T, uint8_t>::value);
 template <typename T>
 inline constexpr bool bitwise_b32_lanes16 =
     __CCE_AICORE__ == 220 && (std::is_same<T, int32_t>::value || std::is_same<T, uint32_t>::value);
+// The warning of both: the bytes and elements `count` 16-bit lanes cover.
 template <typename T>
-inline void warn_bitwise_b32(const char *api, int32_t count, const pyasc_sim::kapi::SrcLoc &loc) {
+inline void warn_bitwise_lanes16(const char *api, int32_t count, const pyasc_sim::kapi::SrcLoc &loc) {
     const long long n = count < 0 ? 0 : count;
+    const char *t = pyasc_sim::kapi::dtypes::type_name<T>();
+    const bool b8 = sizeof(T) == 1;
     pyasc_sim::kapi::warn("dtype-unlisted", loc,
                           "AscendC::%s(dst, src0, src1, count) on element type %s: the reference lists int16_t and "
                           "uint16_t for Atlas A2 / A3; the SDK's C220 implementation accepts %s and runs the "
-                          "instruction on 16-bit lanes, so count counts 16-bit halves: count %lld covers %lld bytes, "
-                          "%lld elements of %s%s. Fix: call %s on ReinterpretCast<int16_t>() views with count = 2 x "
-                          "the elements",
-                          api, pyasc_sim::kapi::dtypes::type_name<T>(), pyasc_sim::kapi::dtypes::type_name<T>(), n,
-                          2 * n, n / 2, pyasc_sim::kapi::dtypes::type_name<T>(),
-                          n % 2 != 0 ? " and the low half of the next" : "", api);
+                          "instruction on 16-bit lanes, so count counts %s: count %lld covers %lld bytes, "
+                          "%lld elements of %s%s. Fix: call %s on ReinterpretCast<int16_t>() views with count = %s",
+                          api, t, t, b8 ? "16-bit lanes (byte pairs)" : "16-bit halves", n, 2 * n, b8 ? 2 * n : n / 2,
+                          t, !b8 && n % 2 != 0 ? " and the low half of the next" : "", api,
+                          b8 ? "the bytes / 2" : "2 x the elements");
 }
 }  // namespace sim_detail
 
@@ -133,8 +143,8 @@ inline void warn_bitwise_b32(const char *api, int32_t count, const pyasc_sim::ka
     template <typename T>                                                                                          \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,            \
                      const int32_t &count, PYASC_SIM_LOC) {                                                        \
-        if constexpr (sim_detail::bitwise_b32_lanes16<T>) {                                                        \
-            if (!PYASC_SIM_DTYPE_OK(NAME, T)) sim_detail::warn_bitwise_b32<T>(#NAME, count, loc);                  \
+        if constexpr (sim_detail::bitwise_b32_lanes16<T> || sim_detail::bitwise_b8_lanes16<T>) {                \
+            if (!PYASC_SIM_DTYPE_OK(NAME, T)) sim_detail::warn_bitwise_lanes16<T>(#NAME, count, loc);              \
             sim_detail::binary_count(#NAME, dst.template ReinterpretCast<int16_t>(),                               \
                                      src0.template ReinterpretCast<int16_t>(),                                     \
                                      src1.template ReinterpretCast<int16_t>(), count, 1.0, loc,                    \
@@ -609,34 +619,98 @@ inline void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src, const L
 }
 
 // ---- GatherMask: keep the src0 elements whose pattern bit is set, packed into dst ------------------
-// src1Pattern 1..7 is a built-in pattern (1: even indices, 2: odd, 3..6: index % 4 == 0..3, 7: all);
-// the tensor form reads one bit per element, src1RepeatStride 32-byte blocks apart per repeat.
-// reduceMode false: every repeat covers 256 bytes of src0 (mask ignored); true: `mask` elements
-// per repeat.  rsvdCnt is the number of elements written.
+// src1Pattern 1..7 is a built-in pattern (1: even indices, 2: odd, 3..6: index % 4 == 0..3, 7: all) that
+// every repeat uses from its start; the tensor form reads one bit per element, each repeat's bits starting
+// src1RepeatStride 32-byte blocks after the previous repeat's and consumed contiguously within the repeat.
+// src0: element i of repeat r at r * src0RepeatStride + (i / per-block) * src0BlockStride blocks (+ i % per-block).
+// reduceMode false (Normal): each repeat covers 256 bytes (mask ignored), repeatTimes repeats.
+// reduceMode true (Counter), GatherMask page atlasascendc_api_07_0071 (reduceMode row, every edition from
+// CANN 8.0): "配置方式一" -- each repeat covers `mask` elements, repeatTimes repeats -- on Atlas A2 / A3, the
+// Atlas 200I/500 A2 and the Ascend 950; "配置方式二" -- `mask` elements in all, repeatTimes ignored, 256-byte
+// repeats (the last one partial) -- on the Atlas inference series AI Core (__CCE_AICORE__ 200).  In both the
+// strides apply as in Normal mode (the page's figures: src0RepeatStride 4 starts repeat 2 at element 33,
+// src1RepeatStride 0 re-reads the pattern from its start).  rsvdCnt is the number of elements written.
 namespace sim_detail {
+struct GatherMaskRepeats {
+    uint32_t repeats;
+    uint32_t per;   // elements of every repeat but the last
+    uint32_t last;  // elements of the last repeat
+    uint32_t of(uint32_t r) const { return r + 1 == repeats ? last : per; }
+};
+template <typename T>
+inline GatherMaskRepeats gather_mask_repeats(bool reduceMode, uint32_t mask, const GatherMaskParams &p) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    if (!reduceMode) return {p.repeatTimes, epr, epr};
+#if __CCE_AICORE__ == 200
+    const uint32_t n = (mask + epr - 1) / epr;  // configuration 2: mask elements in all
+    return {n, epr, mask - (n == 0 ? 0 : (n - 1) * epr)};
+#else
+    return {p.repeatTimes, mask, mask};  // configuration 1: mask elements per repeat
+#endif
+}
+// src0 of GatherMask, as the repeat forms' sources (vector.h check_operand_as): bounds and pipe-race over the
+// extent the selected elements span; initcheck by the vector-read rule -- the first 32-byte block read and some
+// block of every repeat holding a selected element must have been written (a repeat read whole over a partly
+// filled tile, e.g. the last 8 points of a point cloud, selects lanes the kernel then ignores).
+template <typename T, typename Bit>
+inline void gather_mask_src_check(const LocalTensor<T> &src0, Bit bit, const GatherMaskRepeats &rs, const Opnd &os,
+                                  const SrcLoc &loc) {
+    pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    if (!b.checks) return;
+    int64_t extent = 0;
+    for (uint32_t r = 0; r < rs.repeats; ++r) {
+        for (uint32_t i = 0, per = rs.of(r); i < per; ++i) {
+            if (bit(r, i)) extent = std::max<int64_t>(extent, os.off(r, i) + 1);
+        }
+    }
+    if (extent == 0) return;
+    src0.check_read_span(0, extent, "GatherMask reads", loc);
+    const int k = src0.kind();
+    const uint64_t base = src0.mem_offset(b);
+    const int64_t esz = static_cast<int64_t>(sizeof(T));
+    bool first = true;
+    for (uint32_t r = 0; r < rs.repeats; ++r) {
+        int64_t some = -1, seen = -1;
+        bool any = false;
+        for (uint32_t i = 0, per = rs.of(r); i < per && !any; ++i) {
+            if (!bit(r, i)) continue;
+            const int64_t at = os.off(r, i) / os.epb * os.epb * esz;  // the element's 32-byte block
+            if (at == seen) continue;
+            seen = at;
+            any = pyasc_sim::kapi::local_any_written(b, k, base + static_cast<uint64_t>(at), 32);
+            if (first) {
+                first = false;
+                if (!any) src0.init_read(at, 32, "GatherMask reads", loc, extent * esz, 0);
+            }
+            if (some < 0) some = at;
+        }
+        if (!any && some >= 0) src0.init_read(some, 32, "GatherMask reads", loc, extent * esz, 0);
+    }
+}
 template <typename T, typename Bit>
 inline void gather_mask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, Bit bit, bool reduceMode, uint32_t mask,
                         const GatherMaskParams &p, uint64_t &rsvdCnt, const SrcLoc &loc) {
-    constexpr uint32_t epr = 256 / sizeof(T);
-    const uint32_t per = reduceMode ? mask : epr;
     if (reduceMode && (mask == 0) && pyasc_sim::kapi::blk().checks) {
         pyasc_sim::kapi::fail("vector-mask", loc, "GatherMask: mask 0 in reduceMode (counter mode) selects no element");
     }
+    const GatherMaskRepeats rs = gather_mask_repeats<T>(reduceMode, mask, p);
     const Opnd os{p.src0BlockStride, p.src0RepeatStride, static_cast<int64_t>(32 / sizeof(T))};
     src0.check_aligned("GatherMask", "src0", loc);
     dst.check_aligned("GatherMask", "dst", loc);
+    gather_mask_src_check(src0, bit, rs, os, loc);
     uint64_t n = 0;
-    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
-        for (uint32_t i = 0; i < per; ++i) {
-            if (!bit(r, i)) continue;
-            const int64_t at = reduceMode ? static_cast<int64_t>(r) * per + i : os.off(r, i);
-            src0.check(at, 1, "GatherMask reads", loc);
-            dst.check(static_cast<int64_t>(n), 1, "GatherMask writes", loc);
-            dst.ptr()[n++] = src0.ptr()[at];
+    for (uint32_t r = 0; r < rs.repeats; ++r) {
+        for (uint32_t i = 0, per = rs.of(r); i < per; ++i) n += bit(r, i) ? 1 : 0;
+    }
+    dst.check(0, static_cast<int64_t>(n), "GatherMask writes", loc);  // bounds before the copy
+    n = 0;
+    for (uint32_t r = 0; r < rs.repeats; ++r) {
+        for (uint32_t i = 0, per = rs.of(r); i < per; ++i) {
+            if (bit(r, i)) dst.ptr()[n++] = src0.ptr()[os.off(r, i)];
         }
     }
     rsvdCnt = n;
-    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(p.repeatTimes));
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(rs.repeats));
 }
 inline bool builtin_pattern(uint8_t pattern, uint32_t i) {
     switch (pattern) {
@@ -668,16 +742,15 @@ inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, co
     PYASC_SIM_DTYPE_CHECK(GatherMask, T);
     PYASC_SIM_GATHERMASK_PATTERN_CHECK(T, U);
     src1Pattern.check_aligned("GatherMask", "src1Pattern", loc);
-    const uint32_t per = reduceMode ? mask : 256 / sizeof(T);
-    const uint64_t bytes_per_rep = reduceMode ? (per + 7) / 8 : static_cast<uint64_t>(p.src1RepeatStride) * 32;
-    if (p.repeatTimes > 0) src1Pattern.check_bytes(0, (p.repeatTimes - 1) * bytes_per_rep + (per + 7) / 8, "GatherMask reads", loc);
+    const sim_detail::GatherMaskRepeats rs = sim_detail::gather_mask_repeats<T>(reduceMode, mask, p);
+    const uint64_t stride_bytes = static_cast<uint64_t>(p.src1RepeatStride) * 32;
+    uint64_t extent = 0;  // pattern bytes the repeats read
+    for (uint32_t r = 0; r < rs.repeats; ++r) extent = std::max<uint64_t>(extent, r * stride_bytes + (rs.of(r) + 7) / 8);
+    if (extent > 0) src1Pattern.check_bytes(0, static_cast<int64_t>(extent), "GatherMask reads", loc);
     const uint8_t *bits = reinterpret_cast<const uint8_t *>(src1Pattern.ptr());
     sim_detail::gather_mask(
         dst, src0,
-        [bits, bytes_per_rep, reduceMode, per](uint32_t r, uint32_t i) {
-            const uint64_t bit = reduceMode ? static_cast<uint64_t>(r) * per + i : r * bytes_per_rep * 8 + i;
-            return sim_detail::get_bit(bits, bit);
-        },
+        [bits, stride_bytes](uint32_t r, uint32_t i) { return sim_detail::get_bit(bits, r * stride_bytes * 8 + i); },
         reduceMode, mask, p, rsvdCnt, loc);
 }
 
