@@ -61,13 +61,13 @@ def test_static_tensor_at_an_aligned_address(kernels):
 @pytest.mark.parametrize(("addr", "check", "detail"), [
     (16, "ub-alignment", "addr 16, tileSize 64\\): addr must be 32-byte aligned"),
     (UB_BYTES - 128, "local-out-of-bounds",
-     f"addr {UB_BYTES - 128}, tileSize 64\\): {UB_BYTES + 128} bytes end past the {UB_BYTES}-byte memory"),
+     f"addr {UB_BYTES - 128}, tileSize 64\\): {UB_BYTES + 128} bytes end past the {UB_BYTES}-byte memory \\(UB\\)"),
 ])
 def test_static_tensor_outside_the_rules_is_reported(kernels, addr, check, detail):
     y = pyasc.zeros((64,), dtype="float32", device="sim")
     pyasc_acl.launch(kernels.function("static_at"), 1, (y, addr, 64))
     with pytest.raises(pyasc_acl.AclKernelError, match=f"'{check}' failed at .*static_tensor_idioms.cpp:\\d+: "
-                                                        f"LocalTensor\\(pos, {detail}"):
+                                                        f"LocalTensor\\(TPosition::VECCALC, {detail}"):
         pyasc.synchronize("sim")
 
 

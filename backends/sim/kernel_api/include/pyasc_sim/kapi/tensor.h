@@ -241,19 +241,23 @@ public:
         const int k = pyasc_sim::kapi::mem_of(pos);
         if (k < 0) {
             pyasc_sim::kapi::fail("local-out-of-bounds", loc,
-                                  "LocalTensor(pos, addr, tileSize): position %d is not a local memory",
-                                  static_cast<int>(pos));
+                                  "LocalTensor(TPosition::%s, addr %u, tileSize %u): position %d is not a local "
+                                  "memory; use VECIN / VECOUT / VECCALC (UB), A1 / B1 (L1), A2 / B2 / CO1 (L0)",
+                                  pyasc_sim::kapi::pos_name(pos), addr, tileSize, static_cast<int>(pos));
         }
         const uint64_t bytes = static_cast<uint64_t>(tileSize) * sizeof(T);
         if (addr % 32 != 0) {
             pyasc_sim::kapi::fail("ub-alignment", loc,
-                                  "LocalTensor(pos, addr %u, tileSize %u): addr must be 32-byte aligned", addr,
-                                  tileSize);
+                                  "LocalTensor(TPosition::%s, addr %u, tileSize %u): addr must be 32-byte aligned",
+                                  pyasc_sim::kapi::pos_name(pos), addr, tileSize);
         }
         if (addr + bytes > b.capacity[k]) {
             pyasc_sim::kapi::fail("local-out-of-bounds", loc,
-                                  "LocalTensor(pos, addr %u, tileSize %u): %llu bytes end past the %zu-byte memory",
-                                  addr, tileSize, static_cast<unsigned long long>(addr + bytes), b.capacity[k]);
+                                  "LocalTensor(TPosition::%s, addr %u, tileSize %u): %llu bytes end past the "
+                                  "%zu-byte memory (%s)",
+                                  pyasc_sim::kapi::pos_name(pos), addr, tileSize,
+                                  static_cast<unsigned long long>(addr + bytes), b.capacity[k],
+                                  pyasc_sim::kapi::mem_name(k));
         }
         uint8_t *base = b.memory(k);
         ptr_ = reinterpret_cast<T *>(base + addr);
