@@ -60,7 +60,7 @@ def test_local_mem_allocator_past_the_ub_end_is_reported(kernels):
     out = pyasc.zeros((8,), dtype="float32", device="sim")
     pyasc_acl.launch(kernels.function("allocator_overflow"), 1, (out, n))
     with pytest.raises(pyasc_acl.AclKernelError, match=r"'local-out-of-bounds' failed at .*study10_idioms.cpp:\d+: "
-                                                        r"LocalTensor\(pos, addr 98336, tileSize 24584\)"):
+                                                        r"LocalTensor\(TPosition::VECCALC, addr 98336, tileSize 24584\)"):
         pyasc.synchronize("sim")
 
 
