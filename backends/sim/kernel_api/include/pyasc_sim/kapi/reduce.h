@@ -308,10 +308,7 @@ inline bool row_reduce(pyasc_sim::kapi::BlockState &b, const LocalTensor<T> &dst
     if (!pyasc_sim::kapi::race(b).extend_row(static_cast<int>(pyasc_sim::kapi::kPipeV), loc.file, loc.line, acc)) return false;
     pyasc_sim::kapi::local_flush_pending(b);
     pyasc_sim::kapi::local_mark_written(b, dst.kind(), doff, static_cast<uint64_t>(db));
-    if (pyasc_sim::kapi::kTimelineSpans) {
-        b.tl.loc_file = loc.file;
-        b.tl.loc_line = loc.line;
-    }
+    pyasc_sim::kapi::timeline_loc(b, loc);
     return true;
 }
 

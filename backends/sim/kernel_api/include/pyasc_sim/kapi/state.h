@@ -574,11 +574,13 @@ inline void charge_sync(double cycles, const SrcLoc &loc = SrcLoc(nullptr, 0)) {
     blk().tl.barrier_all(cycles, loc.file, loc.line);
 }
 // Where the instruction about to be charged was called (its operand checks): its spans' source.
-inline void timeline_loc(const SrcLoc &loc) {
+inline void timeline_loc(BlockState &b, const SrcLoc &loc) {
     if (!kTimelineSpans) return;
-    Timeline &t = blk().tl;
-    t.loc_file = loc.file;
-    t.loc_line = loc.line;
+    b.tl.loc_file = loc.file;
+    b.tl.loc_line = loc.line;
+}
+inline void timeline_loc(const SrcLoc &loc) {
+    if (kTimelineSpans) timeline_loc(blk(), loc);
 }
 inline double dma_cycles(size_t bytes, size_t bursts) {
     if (kTimelineSpans) blk().tl.bytes += bytes;  // the DMA charged next moves them (profiler's bytes moved)

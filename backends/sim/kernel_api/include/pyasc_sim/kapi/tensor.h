@@ -274,15 +274,9 @@ public:
     // (check_access directly, as check() would by the description: one block lookup, no strstr)
     T GetValue(const uint32_t index, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) const {
         pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
-        if (!b.checks) {  // check_access only notes the line for the timeline
-            if (pyasc_sim::kapi::kTimelineSpans) {
-                b.tl.loc_file = loc.file;
-                b.tl.loc_line = loc.line;
-            }
-        } else if (!scalar_read_checked(b, static_cast<int64_t>(index) * static_cast<int64_t>(sizeof(T)), loc)) {
-            check_access(b, static_cast<int64_t>(index) * static_cast<int64_t>(sizeof(T)), sizeof(T), kRead,
-                         "GetValue reads", loc);
-        }
+        const int64_t at = static_cast<int64_t>(index) * static_cast<int64_t>(sizeof(T));
+        // checks off: check_access only notes the line for the timeline
+        if (!b.checks || !scalar_read_checked(b, at, loc)) check_access(b, at, sizeof(T), kRead, "GetValue reads", loc);
         pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarLocalCycles);
         return ptr_[index];
     }
@@ -418,10 +412,7 @@ public:
     }
     void check_access(pyasc_sim::kapi::BlockState &b, int64_t byte_offset, int64_t bytes, Access mode,
                       const char *what, const pyasc_sim::kapi::SrcLoc &loc) const {
-        if (pyasc_sim::kapi::kTimelineSpans) {  // the instruction's source line, for its timeline span
-            b.tl.loc_file = loc.file;
-            b.tl.loc_line = loc.line;
-        }
+        pyasc_sim::kapi::timeline_loc(b, loc);  // the instruction's source line, for its timeline span
         if (!b.checks || bytes <= 0) return;
         bounds(byte_offset, bytes, what, loc);
         const int k = kind();
@@ -466,10 +457,7 @@ public:
                                                         loc.file, loc.line)) {
             return false;
         }
-        if (pyasc_sim::kapi::kTimelineSpans) {
-            b.tl.loc_file = loc.file;
-            b.tl.loc_line = loc.line;
-        }
+        pyasc_sim::kapi::timeline_loc(b, loc);
         return true;
     }
     // Initcheck of a vector source: its first sector, and some sector of each 256-byte repeat it
@@ -603,10 +591,7 @@ public:
     void check_vec_operand(pyasc_sim::kapi::BlockState &b, int64_t bytes, bool src, const char *api,
                            const char *operand, const pyasc_sim::kapi::SrcLoc &loc) const {
         if (!b.checks) {  // check_aligned does nothing; check_access notes the line for the timeline
-            if (pyasc_sim::kapi::kTimelineSpans) {
-                b.tl.loc_file = loc.file;
-                b.tl.loc_line = loc.line;
-            }
+            pyasc_sim::kapi::timeline_loc(b, loc);
             return;
         }
         if (ptr_ == nullptr) fail_unallocated(api, operand, loc);
@@ -615,10 +600,7 @@ public:
                                  ? static_cast<uint64_t>(reinterpret_cast<uint8_t *>(ptr_) - b.mem[k])
                                  : reinterpret_cast<uintptr_t>(ptr_);  // mem_offset(b)
         if ((off & 31) != 0) fail_unaligned(api, operand, loc, off, 32);
-        if (pyasc_sim::kapi::kTimelineSpans) {
-            b.tl.loc_file = loc.file;
-            b.tl.loc_line = loc.line;
-        }
+        pyasc_sim::kapi::timeline_loc(b, loc);
         if (bytes <= 0) return;
         bounds(0, bytes, api, loc);
         const uint64_t n = static_cast<uint64_t>(bytes);

@@ -198,10 +198,7 @@ inline int64_t check_count(int64_t count, const char *api, const SrcLoc &loc) {
 inline pyasc_sim::kapi::BlockState *unchecked_block(const SrcLoc &loc) {
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (b.checks) return nullptr;
-    if (pyasc_sim::kapi::kTimelineSpans) {
-        b.tl.loc_file = loc.file;
-        b.tl.loc_line = loc.line;
-    }
+    pyasc_sim::kapi::timeline_loc(b, loc);
     return &b;
 }
 
@@ -303,10 +300,7 @@ inline bool row_unary(pyasc_sim::kapi::BlockState &b, const LocalTensor<D> &dst,
     pyasc_sim::kapi::local_defer_written(b, dst.kind(), doff, static_cast<uint64_t>(db), loc);
     b.vtaint_on = false;  // as the VecTaintScope leaves them after sources with no never-written repeat
     b.vtaint_hit = false;
-    if (pyasc_sim::kapi::kTimelineSpans) {
-        b.tl.loc_file = loc.file;
-        b.tl.loc_line = loc.line;
-    }
+    pyasc_sim::kapi::timeline_loc(b, loc);
     return true;
 }
 
