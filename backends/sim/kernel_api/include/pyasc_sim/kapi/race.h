@@ -290,6 +290,12 @@ struct RaceState {
         return i;
     }
 
+    // Pipe p has seen every other pipe's latest epoch.  Every vc[p][q] <= diag[q] (join_all) and
+    // vc[p][p] == diag[p] (only commit raises either, both at once; a join copies an earlier vc[p][p]
+    // into lane p): so vc[p][q] >= diag[q] for every q != p exactly when the two rows are equal, one
+    // 32-byte compare instead of seven branches.
+    bool sees_all(int p) const { return std::memcmp(vc[p], diag, sizeof(diag)) == 0; }
+
     // The pending instruction runs on pipe p: checks its accesses, then records them.  Returns
     // whether it races (the conflict then is in `conflict`; nothing is built on the common path).
     bool commit(int p, const size_t *capacity) {
@@ -297,10 +303,7 @@ struct RaceState {
             pending.clear();
             return false;
         }
-        // Every vc[p][q] <= diag[q] (join_all) and vc[p][p] == diag[p] (only commit raises either, both
-        // at once; a join copies an earlier vc[p][p] into lane p): so vc[p][q] >= diag[q] for every
-        // q != p exactly when the two rows are equal, one 32-byte compare instead of seven branches.
-        bool current = std::memcmp(vc[p], diag, sizeof(diag)) == 0;
+        bool current = sees_all(p);
         // a loop's next row, extending the held accesses of its previous one (see extend_held)
         if (current && row_next(p, pend_file, pend_line, pending.count) &&
             extend_held(p, [this](size_t j) -> const Note & { return pending.inl[j].n; })) {  // j < kHeld <= kInline
@@ -500,7 +503,7 @@ struct RaceState {
         for (size_t j = 0; j < N; ++j) {
             if (acc[j].kind < 0 || acc[j].kind >= kRaceMems || acc[j].bytes == 0) return false;  // note() drops them
         }
-        if (std::memcmp(vc[p], diag, sizeof(diag)) != 0) return false;  // p not current (see commit)
+        if (!sees_all(p)) return false;  // p not current (see commit)
         if (!extend_held<N>(p, [&acc](size_t j) -> const Note & { return acc[j]; })) return false;
         pend_file = file;
         pend_line = line;
@@ -513,7 +516,7 @@ struct RaceState {
     // with nothing changed (the caller then notes and commits).
     bool scalar_read_clean(const Note &n, const char *file, unsigned line) {
         if (!on || !pending.empty() || n.write || n.kind < 0 || n.kind >= kRaceMems || n.bytes == 0) return false;
-        if (std::memcmp(vc[0], diag, sizeof(diag)) != 0 &&
+        if (!sees_all(0) &&
             !only_held_unseen(0, [&n](size_t) -> const Note & { return n; }, 1)) {
             return false;
         }
