@@ -652,18 +652,12 @@ inline GatherMaskRepeats gather_mask_repeats(bool reduceMode, uint32_t mask, con
 // extent the selected elements span; initcheck by the vector-read rule -- the first 32-byte block read and some
 // block of every repeat holding a selected element must have been written (a repeat read whole over a partly
 // filled tile, e.g. the last 8 points of a point cloud, selects lanes the kernel then ignores).
+// extent: one past the last selected element (gather_mask's scan).
 template <typename T, typename Bit>
 inline void gather_mask_src_check(const LocalTensor<T> &src0, Bit bit, const GatherMaskRepeats &rs, const Opnd &os,
-                                  const SrcLoc &loc) {
+                                  int64_t extent, const SrcLoc &loc) {
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
-    if (!b.checks) return;
-    int64_t extent = 0;
-    for (uint32_t r = 0; r < rs.repeats; ++r) {
-        for (uint32_t i = 0, per = rs.of(r); i < per; ++i) {
-            if (bit(r, i)) extent = std::max<int64_t>(extent, os.off(r, i) + 1);
-        }
-    }
-    if (extent == 0) return;
+    if (!b.checks || extent == 0) return;
     src0.check_read_span(0, extent, "GatherMask reads", loc);
     const int k = src0.kind();
     const uint64_t base = src0.mem_offset(b);
@@ -697,11 +691,16 @@ inline void gather_mask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, B
     const Opnd os{p.src0BlockStride, p.src0RepeatStride, static_cast<int64_t>(32 / sizeof(T))};
     src0.check_aligned("GatherMask", "src0", loc);
     dst.check_aligned("GatherMask", "dst", loc);
-    gather_mask_src_check(src0, bit, rs, os, loc);
-    uint64_t n = 0;
+    uint64_t n = 0;  // the selected elements, and one past the last of them in src0
+    int64_t extent = 0;
     for (uint32_t r = 0; r < rs.repeats; ++r) {
-        for (uint32_t i = 0, per = rs.of(r); i < per; ++i) n += bit(r, i) ? 1 : 0;
+        for (uint32_t i = 0, per = rs.of(r); i < per; ++i) {
+            if (!bit(r, i)) continue;
+            ++n;
+            extent = std::max<int64_t>(extent, os.off(r, i) + 1);
+        }
     }
+    gather_mask_src_check(src0, bit, rs, os, extent, loc);
     dst.check(0, static_cast<int64_t>(n), "GatherMask writes", loc);  // bounds before the copy
     n = 0;
     for (uint32_t r = 0; r < rs.repeats; ++r) {
