@@ -6,10 +6,10 @@ round 28 s28a):
   the Cos, Sinh, ... pages): calCount is the source's size. DrivingSDK box_iou (arch35) rotates corners with them.
 * `B64_BYTE_SIZE` / `B32_BYTE_SIZE` / `B16_BYTE_SIZE` / `B8_BYTE_SIZE` (8 / 4 / 2 / 1): the SDK's
   kernel_utils_constants.h beside `B32_DATA_NUM_PER_BLOCK` (DrivingSDK bev_pool_v3_grad, multi_scale_deformable_attn).
-* `GetIBShareNormConfig(...)` (page atlasascendc_api_07_0624): the IBShare Matmul template, the Norm template with a
-  matrix shared in L1 -- the same product (DrivingSDK subm_sparse_conv3d_v3).
 
-Our kernels in those idioms: backends/sim/kernel_api/tests/kernels/compat/box_rotation_idioms.cpp."""
+(`GetIBShareNormConfig`, the third name of round 28's DrivingSDK study, is tested in test_sim_compat_load3d_b2.py.)
+
+Our kernel in those idioms: backends/sim/kernel_api/tests/kernels/compat/box_rotation_idioms.cpp."""
 
 from __future__ import annotations
 
@@ -17,20 +17,15 @@ import numpy as np
 import pytest
 
 import pyasc
-import pyasc_acl
 import pyasc_sim
-from ascendc_kernels import ASCENDC_DIR, launch_synced, on_sim
-from pyasc_sim import hl_tiling
+from ascendc_kernels import launch_synced, load, on_sim
 
-SRC = ASCENDC_DIR / "compat" / "box_rotation_idioms.cpp"
-MM, KK, NN = 32, 64, 48
-
-pytestmark = pytest.mark.usefixtures("return_cached_sim_blocks")
+SRC = "compat/box_rotation_idioms.cpp"
 
 
 @pytest.fixture(scope="module")
 def binary():
-    return pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1"), device="sim")
+    return load(SRC)
 
 
 @pytest.mark.parametrize("n", [8, 5])
@@ -47,18 +42,6 @@ def test_whole_tensor_sin_cos_rotate_and_the_byte_size_constants(binary, n):
     np.testing.assert_allclose(got[2], s, rtol=1e-6, atol=1e-7)
     np.testing.assert_allclose(got[3], c, rtol=1e-6, atol=1e-7)
     np.testing.assert_array_equal(got[4], [8, 4, 2, 1, 0, 0, 0, 0])
-
-
-def test_ibshare_config_matmul_is_the_product(binary):
-    rng = np.random.default_rng(5)
-    a = rng.standard_normal((MM, KK)).astype(np.float16)
-    b = rng.standard_normal((KK, NN)).astype(np.float16)
-    t = hl_tiling.matmul_tiling(MM, NN, KK, a_dtype="float16", c_dtype="float32")
-    c = pyasc.full((MM * NN,), -1.0, dtype="float32", device="sim")
-    launch_synced(binary.function("ibshare_matmul"), 1,
-                  (on_sim(a.reshape(-1)), on_sim(b.reshape(-1)), c, on_sim(np.frombuffer(t.to_bytes(), np.uint8).copy())))
-    np.testing.assert_allclose(c.numpy().reshape(MM, NN), a.astype(np.float64) @ b.astype(np.float64),
-                               rtol=1e-5, atol=1e-4)
 
 
 def test_byte_size_constants_are_hidden_in_documented_only_mode(tmp_path):

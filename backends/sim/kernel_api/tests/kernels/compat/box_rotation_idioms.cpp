@@ -1,27 +1,17 @@
-// Whole-tensor math calls, the SDK's element-size constants and an IBShare Matmul, in the style of DrivingSDK's
-// box / sparse-conv kernels (tests/test_sim_compat_box_rotation.py; COMPAT.md round 28):
+// Whole-tensor math calls and the SDK's element-size constants, in the style of DrivingSDK's box kernels
+// (tests/test_sim_compat_box_rotation.py; COMPAT.md round 28; the IBShare Matmul config is in load3d_b2_idioms.cpp):
 // * rotate_corners(angles, out, n): n angles (n <= 8, one 32-byte block of floats); the kernel rotates the half-size
 //   vector (0.5, 0.25) by each angle with Sin(dst, src) / Cos(dst, src) -- the documented whole-tensor forms, which
 //   compute src.GetSize() elements -- and Sin(dst, src, tmp) / Cos(dst, src, tmp) with a shared buffer; out holds
 //   [x' (8) | y' (8) | sin via tmp (8) | cos via tmp (8)] and then the constants B64 / B32 / B16 / B8_BYTE_SIZE as
 //   floats (4), each row stored by DataCopyPad with DataCopyParams{1, kLanes * B32_BYTE_SIZE, 0, 0} (bytes), as
 //   bev_pool_v3_grad stores one float with {1, B32_BYTE_SIZE, 0, 0}.
-// * ibshare_matmul(a, b, c, tiling): C = A B (MM x KK x NN, half in, float out) through a Matmul whose config is
-//   GetIBShareNormConfig() (cube core only).
 #include "kernel_operator.h"
-#include "lib/matmul_intf.h"
 
 using namespace AscendC;
 
 namespace {
 constexpr uint32_t kLanes = 8;
-constexpr uint32_t MM = 32;
-constexpr uint32_t KK = 64;
-constexpr uint32_t NN = 48;
-constexpr MatmulConfig kIbShareCfg = GetIBShareNormConfig();
-constexpr MatmulConfig kIbShareAllArgs =
-    GetIBShareNormConfig(false, false, false, BatchMode::BATCH_LESS_THAN_L1, false, true);
-static_assert(kIbShareCfg.doNorm && kIbShareAllArgs.doNorm, "IBShare is a Norm-template variant");
 }  // namespace
 
 extern "C" __global__ __aicore__ void rotate_corners(GM_ADDR angles, GM_ADDR out, uint32_t n)
@@ -76,29 +66,4 @@ extern "C" __global__ __aicore__ void rotate_corners(GM_ADDR angles, GM_ADDR out
     for (uint32_t row = 0; row < 5; ++row) {
         DataCopyPad(outGm[row * kLanes], res[row * kLanes], rowParams);
     }
-}
-
-extern "C" __global__ __aicore__ void ibshare_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm)
-{
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-    TCubeTiling tiling;
-    auto *src = reinterpret_cast<__gm__ uint32_t *>(tilingGm);
-    auto *dst = reinterpret_cast<uint32_t *>(&tiling);
-    for (size_t i = 0; i < sizeof(TCubeTiling) / sizeof(uint32_t); ++i) {
-        dst[i] = src[i];
-    }
-    GlobalTensor<half> aGm, bGm;
-    GlobalTensor<float> cGm;
-    aGm.SetGlobalBuffer((__gm__ half *)a, MM * KK);
-    bGm.SetGlobalBuffer((__gm__ half *)b, KK * NN);
-    cGm.SetGlobalBuffer((__gm__ float *)c, MM * NN);
-    matmul::MatmulImpl<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
-                       MatmulType<TPosition::GM, CubeFormat::ND, float>, MatmulType<TPosition::GM, CubeFormat::ND, float>,
-                       kIbShareCfg>
-        mm;
-    mm.Init(&tiling);
-    mm.SetTensorA(aGm, false);
-    mm.SetTensorB(bGm, false);
-    mm.IterateAll(cGm, false);
-    mm.End();
 }
