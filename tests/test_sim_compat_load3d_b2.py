@@ -1,7 +1,7 @@
 """Cube and kernel-type idioms of So-cean/mamba-ascendc's mamba2_ssd_chunk_mix op kernels (round 17,
 backends/sim/kernel_api/COMPAT.md): Load3Dv2 (LoadData3DParamsV2) from B1 to B2, the B operand of a K-split GEMM
 (reference page Load3D: data paths A1 -> A2 and B1 -> B2; LoadData page: B2 holds "小N大Z" fractals);
-``GetBasicConfig`` as a Matmul template config; BatchMatmul (``SetBatchNum`` / ``SetNBatchOutNum`` / ``IterateBatch``,
+``GetBasicConfig`` and ``GetIBShareNormConfig`` (round 28, page atlasascendc_api_07_0624) as Matmul template configs; BatchMatmul (``SetBatchNum`` / ``SetNBatchOutNum`` / ``IterateBatch``,
 NORMAL layout, packed or with one A reused for every B); ``KERNEL_TASK_TYPE(key, type)`` choosing the cores of the
 tiling key the kernel was built for (page "设置Kernel类型": the default applies to every key, the keyed form to
 one). Our own kernel: kernels/compat/load3d_b2_idioms.cpp."""
@@ -45,12 +45,13 @@ def test_load3d_b1_to_b2_feeds_a_k_split_mmad(binary):
     np.testing.assert_allclose(c.numpy().reshape(MM, NN), ref, rtol=1e-5, atol=1e-4)
 
 
-def test_basic_config_matmul(binary):
+@pytest.mark.parametrize("kernel", ["basic_config_matmul", "ibshare_config_matmul"])
+def test_config_matmul(binary, kernel):
     a, b, ref = _operands(8)
     t = hl_tiling.matmul_tiling(MM, NN, KK, a_dtype="float16", c_dtype="float32")
     c = pyasc.full((MM * NN,), -1.0, dtype="float32", device="sim")
     pyasc.synchronize("sim")
-    pyasc_acl.launch(binary.function("basic_config_matmul"), 1,
+    pyasc_acl.launch(binary.function(kernel), 1,
                      (on_sim(a.reshape(-1)), on_sim(b.reshape(-1)), c, on_sim(np.frombuffer(t.to_bytes(), np.uint8).copy())))
     pyasc.synchronize("sim")
     np.testing.assert_allclose(c.numpy().reshape(MM, NN), ref, rtol=1e-5, atol=1e-4)

@@ -229,6 +229,12 @@ constexpr uint8_t B32_DATA_NUM_PER_BLOCK = 8;
 constexpr uint8_t B16_DATA_NUM_PER_BLOCK = 16;
 constexpr int32_t B32_DATA_NUM_PER_REPEAT = 64;
 constexpr int32_t B16_DATA_NUM_PER_REPEAT = 128;
+// Bytes of an 8- / 4- / 2- / 1-byte element, declared beside them in the same SDK header (uint8_t there too);
+// e.g. Ascend/DrivingSDK bev_pool_v3_grad: `DataCopyParams cpSingleParams_ {1, B32_BYTE_SIZE, 0, 0}`.
+constexpr uint8_t B64_BYTE_SIZE = 8;
+constexpr uint8_t B32_BYTE_SIZE = 4;
+constexpr uint8_t B16_BYTE_SIZE = 2;
+constexpr uint8_t B8_BYTE_SIZE = 1;
 #if __CCE_AICORE__ == 200 || __CCE_AICORE__ == 220
 // pi as a float: the SDK declares `constexpr float PI` in an unnamed namespace inside AscendC in its Lgamma
 // implementation (lgamma_common_utils.h, guarded by __CCE_AICORE__ 200 / 220), which kernel_operator.h reaches

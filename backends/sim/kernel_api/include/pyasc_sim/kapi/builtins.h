@@ -57,6 +57,22 @@ struct AscendCUtils {
     // The length form public kernels call (vllm-ascend adn_rms_norm): the documented SetVectorMask(len).
     template <typename T, MaskMode mode = MaskMode::NORMAL>
     static inline void SetMask(const int32_t len) { SetVectorMask<T, mode>(len); }
+    // The SDK's size helpers (kernel_utils.h, class AscendCUtils: GetBitSize = byteSize * ONE_BYTE_BIT_SIZE (8),
+    // GetC0Size = DEFAULT_C0_SIZE, GetC0Count = GetC0Size() / dtypeSize, asserting dtypeSize != 0,
+    // GetDefaultBlockNum = DEFAULT_BLK_NUM); DrivingSDK scatter_add_v3 sizes its CompareScalar masks with
+    // GetBitSize(sizeof(uint8_t)). No reference page documents them.
+    static inline int32_t GetBitSize(int32_t byteSize) { return byteSize * 8; }
+    static inline int32_t GetC0Size() { return 32; }  // DEFAULT_C0_SIZE: one 32-byte block
+    static inline int32_t GetC0Count(const int32_t dtypeSize,
+                                     pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        if (dtypeSize == 0) {
+            pyasc_sim::kapi::fail("invalid-argument", loc,
+                                  "AscendCUtils::GetC0Count(dtypeSize 0): dtypeSize is sizeof(T) of the element "
+                                  "type, a positive byte count");
+        }
+        return GetC0Size() / dtypeSize;
+    }
+    static inline int32_t GetDefaultBlockNum() { return DEFAULT_BLK_NUM; }
 };
 #endif
 
@@ -124,6 +140,30 @@ inline int64_t get_subblockdim() { return AscendC::GetSubBlockNum(); }
 using AscendC::GetSysWorkSpacePtr;
 
 inline void set_atomic_none() { AscendC::SetAtomicNone(); }
+
+// ---- sbitset0(value, bit) / sbitset1(value, bit): the NPU compiler's scalar bit builtins -----------------
+// value with bit `bit` (0 = least significant) cleared / set. The SDK's own code spells its control-register
+// updates set_ctrl(sbitset1(get_ctrl(), bit)) / set_ctrl(sbitset0(get_ctrl(), bit)); kernels clear the bits of a
+// 64-bit compare mask one by one with them (DrivingSDK scatter_add_v3: p = ScalarGetSFFValue<1>(mask);
+// mask = sbitset0(mask, p)). No reference page documents them; a bit outside 0..63 is `invalid-argument`.
+namespace pyasc_sim {
+namespace kapi {
+inline uint64_t scalar_bitset(uint64_t value, int64_t bit, bool one, const SrcLoc &loc) {
+    if (bit < 0 || bit > 63) {
+        fail("invalid-argument", loc, "%s(0x%llx, %lld): the bit position is 0..63 (the scalar is 64 bits)",
+             one ? "sbitset1" : "sbitset0", static_cast<unsigned long long>(value), static_cast<long long>(bit));
+    }
+    const uint64_t m = uint64_t{1} << bit;
+    return one ? (value | m) : (value & ~m);
+}
+}  // namespace kapi
+}  // namespace pyasc_sim
+inline uint64_t sbitset0(uint64_t value, int64_t bit, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    return pyasc_sim::kapi::scalar_bitset(value, bit, false, loc);
+}
+inline uint64_t sbitset1(uint64_t value, int64_t bit, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+    return pyasc_sim::kapi::scalar_bitset(value, bit, true, loc);
+}
 
 using AscendC::sim_detail::max;
 using AscendC::sim_detail::min;

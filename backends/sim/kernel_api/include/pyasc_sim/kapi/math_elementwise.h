@@ -3,6 +3,8 @@
 //   template <typename T, bool isReuseSource = false>
 //   void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src[, const LocalTensor<uint8_t> &sharedTmpBuffer],
 //             const uint32_t calCount)
+// and the whole-tensor forms without calCount (calCount = src.GetSize(): "源操作数Tensor全部参与计算", e.g. the Sin
+// page atlasascendc_api_07_0500)
 // T half or float.  The prototypes are exactly these (no trailing source-location parameter as the other
 // simulated APIs have), so a kernel can pass `Acos<half, false>` where a function pointer of that type is
 // expected (the foreach kernels' `TriangleOp<T> *op` template arguments); a failed check names the API but
@@ -31,6 +33,15 @@ namespace AscendC {
         PYASC_SIM_DTYPE_CHECK_NAMED(Tanh, T, "AscendC::" #NAME);                                                     \
         sim_detail::hl_unary(#NAME, HELPER, dst, src, calCount, sim_detail::no_tmp(), pyasc_sim::kapi::SrcLoc(),    \
                              [](double x) { return FN; });                                                          \
+    }                                                                                                               \
+    /* the whole-tensor forms ("源操作数Tensor全部参与计算"): calCount = the source's size */                      \
+    template <typename T, bool isReuseSource = false>                                                               \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer) { \
+        NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, static_cast<uint32_t>(src.GetSize()));                     \
+    }                                                                                                               \
+    template <typename T, bool isReuseSource = false>                                                               \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src) {                                        \
+        NAME<T, isReuseSource>(dst, src, static_cast<uint32_t>(src.GetSize()));                                     \
     }
 PYASC_SIM_MATH_ELEMENTWISE(Acos, "GetAcosMaxMinTmpSize", std::acos(x))
 PYASC_SIM_MATH_ELEMENTWISE(Asin, "GetAsinMaxMinTmpSize", std::asin(x))
@@ -63,22 +74,6 @@ PYASC_SIM_MATH_ELEMENTWISE(Sign, "GetSignMaxMinTmpSize", (std::isnan(x) ? x : do
 PYASC_SIM_MATH_LOG(Log, std::log(x))
 PYASC_SIM_MATH_LOG(Log10, std::log10(x))
 #undef PYASC_SIM_MATH_LOG
-template <typename T, bool isReuseSource = false>
-inline void Log2(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer) {
-    Log2<T, isReuseSource>(dst, src, sharedTmpBuffer, static_cast<uint32_t>(src.GetSize()));
-}
-template <typename T, bool isReuseSource = false>
-inline void Log2(const LocalTensor<T> &dst, const LocalTensor<T> &src) {
-    Log2<T, isReuseSource>(dst, src, static_cast<uint32_t>(src.GetSize()));
-}
-template <typename T, bool isReuseSource = false>
-inline void Sign(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer) {
-    Sign<T, isReuseSource>(dst, src, sharedTmpBuffer, static_cast<uint32_t>(src.GetSize()));
-}
-template <typename T, bool isReuseSource = false>
-inline void Sign(const LocalTensor<T> &dst, const LocalTensor<T> &src) {
-    Sign<T, isReuseSource>(dst, src, static_cast<uint32_t>(src.GetSize()));
-}
 
 }  // namespace AscendC
 

@@ -100,6 +100,17 @@ constexpr MatmulConfig GetBasicConfig(const uint32_t basicM, const uint32_t basi
     (void)basicM, (void)basicN, (void)basicK, (void)batchLoop, (void)bmmMode;
     return MatmulConfig{true, false, true, intrinsicsLimit};
 }
+// The IBShare template (GetIBShareNormConfig page, atlasascendc_api_07_0624; Atlas A2 / A3 / 350): the Norm template
+// with an A or B matrix shared in L1 by the two vector cores of a group. Sharing only saves L1 loads; the product
+// is the Norm template's (DrivingSDK subm_sparse_conv3d_v3 builds its Matmul with it).
+constexpr MatmulConfig GetIBShareNormConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                            const bool isVecND2NZ = false,
+                                            const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
+                                            const bool isDoubleCache = false, const bool enUnitFlag = true) {
+    (void)batchLoop, (void)isVecND2NZ, (void)bmmMode, (void)isDoubleCache, (void)enUnitFlag;
+    return MatmulConfig{CFG_IBSHARE_NORM.doNorm, CFG_IBSHARE_NORM.doMultiDataLoad, CFG_IBSHARE_NORM.enableSetBias,
+                        intrinsicsLimit};
+}
 constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool = false, uint32_t = 0, bool = false,
                                     bool = false, bool = false, bool = true) {
     return MatmulConfig{false, true, true, intrinsicsLimit};
@@ -696,6 +707,7 @@ inline void regist_matmul(TPipe *pipe, M1 &obj, M2 &next, Rest &&...rest) {
 // calls GetBlockIdx() / GetSysWorkSpacePtr() unqualified.
 namespace matmul {
 using AscendC::GetBasicConfig;
+using AscendC::GetIBShareNormConfig;
 using AscendC::GetNormalConfig;
 using namespace AscendC;
 using AscendC::Matmul;

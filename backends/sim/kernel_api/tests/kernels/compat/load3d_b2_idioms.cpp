@@ -6,7 +6,9 @@
 //                  B1 -> B2 takes the K rows as positions and the N columns as channels).  K is cut in two: the
 //                  first half of B by mStartPt, the second by a row offset into B1 (the idiom of a K-split
 //                  GEMM helper), both accumulated by Mmad.
-// basic_config_matmul: the same product through Matmul with a GetBasicConfig(MM, NN, KK) template config.
+// basic_config_matmul: the same product through Matmul with a GetBasicConfig(MM, NN, KK) template config;
+// ibshare_config_matmul: the same with GetIBShareNormConfig() (the IBShare template, round 28: DrivingSDK
+//                  subm_sparse_conv3d_v3 builds its Matmul with it).
 // batch_matmul:    BatchMatmul with NORMAL (BMNK) MatmulTypes: mode 0 SetBatchNum(BATCH, BATCH) + IterateBatch(gm, false,
 //                  0, false) over packed matrices; mode 1 IterateBatch(gm, 1, BATCH, ...) reusing one A for every B.
 // keyed_task_type: KERNEL_TASK_TYPE(1, MIX_AIC_1_1), KERNEL_TASK_TYPE(2, MIX_AIC_1_2) and a vector-only default:
@@ -24,6 +26,10 @@ constexpr uint32_t NN = 48;
 constexpr uint32_t KHALF = KK / 2;
 constexpr uint32_t BATCH = 3;
 constexpr MatmulConfig kBasicCfg = GetBasicConfig(MM, NN, KK);
+constexpr MatmulConfig kIbShareCfg = GetIBShareNormConfig();
+constexpr MatmulConfig kIbShareAllArgs =
+    GetIBShareNormConfig(false, false, false, BatchMode::BATCH_LESS_THAN_L1, false, true);
+static_assert(kIbShareCfg.doNorm && kIbShareAllArgs.doNorm, "IBShare is a Norm-template variant");
 constexpr MatmulConfig kBatchCfg = GetNormalConfig(false, false, false, BatchMode::BATCH_LESS_THAN_L1, true,
                                                    IterateOrder::ORDER_M, ScheduleType::INNER_PRODUCT, true, false,
                                                    BatchOutMode::MULTI_BATCH);
@@ -81,8 +87,8 @@ extern "C" __global__ __aicore__ void load3d_b2_gemm(GM_ADDR a, GM_ADDR b, GM_AD
     Fixpipe<float, float, CFG_ROW_MAJOR>(cGm, c1, fp);
 }
 
-extern "C" __global__ __aicore__ void basic_config_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm) {
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+template <const MatmulConfig &CFG>
+__aicore__ inline void config_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm) {
     TCubeTiling tiling;
     auto *src = reinterpret_cast<__gm__ uint32_t *>(tilingGm);
     auto *dst = reinterpret_cast<uint32_t *>(&tiling);
@@ -96,13 +102,23 @@ extern "C" __global__ __aicore__ void basic_config_matmul(GM_ADDR a, GM_ADDR b, 
     cGm.SetGlobalBuffer((__gm__ float *)c, MM * NN);
     matmul::MatmulImpl<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
                        MatmulType<TPosition::GM, CubeFormat::ND, float>, MatmulType<TPosition::GM, CubeFormat::ND, float>,
-                       kBasicCfg>
+                       CFG>
         mm;
     mm.Init(&tiling);
     mm.SetTensorA(aGm, false);
     mm.SetTensorB(bGm, false);
     mm.IterateAll(cGm, false);
     mm.End();
+}
+
+extern "C" __global__ __aicore__ void basic_config_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    config_matmul<kBasicCfg>(a, b, c, tilingGm);
+}
+
+extern "C" __global__ __aicore__ void ibshare_config_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    config_matmul<kIbShareCfg>(a, b, c, tilingGm);
 }
 
 extern "C" __global__ __aicore__ void batch_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm, uint32_t mode) {
