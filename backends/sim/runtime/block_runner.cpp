@@ -214,20 +214,30 @@ std::string addr_range(uint64_t begin, uint64_t end) {
                   ptr_str(reinterpret_cast<const void *>(static_cast<uintptr_t>(end))).c_str());
 }
 
-// gm-write-overlap: two blocks wrote the same bytes, unordered.
+// "block b", or, for a conflict between two cores of one mixed block, "block b's AIC" / "block b's AIV n".
+std::string core_name(const XcoreConflict &xc, bool first) {
+    const uint32_t b = first ? xc.block_a : xc.block_b, c = first ? xc.core_a : xc.core_b;
+    if (xc.block_a != xc.block_b) return format("block %u", b);
+    return c == 0 ? format("block %u's AIC", b) : format("block %u's AIV %u", b, c - 1);
+}
+
+// gm-write-overlap: two blocks (or two cores of one mixed block) wrote the same bytes, unordered.
 std::string write_overlap_message(const XcoreConflict &xc) {
     // With ABI v3 kernels the message names the lines that wrote, like the other checks
     // ("failed at <file>:<line>" of the block it is reported for).
     const std::string sa = site_str(xc.a), sb = site_str(xc.b);
     const std::string at = sb.empty() ? std::string() : " at " + sb;
-    const std::string lines = sa.empty() || sb.empty() ? std::string()
-                                                       : format(" (block %u at %s, block %u at %s)", xc.block_a,
-                                                                sa.c_str(), xc.block_b, sb.c_str());
-    return format("sanitizer check 'gm-write-overlap' failed%s: blocks %u and %u both wrote global memory %s "
+    const std::string na = core_name(xc, true), nb = core_name(xc, false);
+    const std::string lines = sa.empty() || sb.empty()
+                                  ? std::string()
+                                  : format(" (%s at %s, %s at %s)", na.c_str(), sa.c_str(), nb.c_str(), sb.c_str());
+    const std::string who = xc.block_a != xc.block_b ? format("blocks %u and %u", xc.block_a, xc.block_b)
+                                                     : format("%s and %s", na.c_str(), nb.c_str());
+    return format("sanitizer check 'gm-write-overlap' failed%s: %s both wrote global memory %s "
                   "(%llu bytes overlap) in one launch%s; on hardware the cores race and the result depends on their "
                   "order. Give every block a disjoint output range (or order the writes with SyncAll or cross-core "
                   "flags)",
-                  at.c_str(), xc.block_a, xc.block_b, addr_range(xc.begin, xc.end).c_str(),
+                  at.c_str(), who.c_str(), addr_range(xc.begin, xc.end).c_str(),
                   static_cast<unsigned long long>(xc.end - xc.begin), lines.c_str());
 }
 
@@ -242,19 +252,21 @@ std::string cross_core_race_message(const XcoreConflict &xc, uint32_t *block) {
     // the first access named is a write (the writer), the second the read / plain write
     const bool a_writes = (xc.a.reserved & PYASC_SIM_GM_READ) == 0 && (xc.b.reserved & PYASC_SIM_GM_ATOMIC) == 0;
     const PyascSimGmWrite &w = a_writes ? xc.a : xc.b, &r = a_writes ? xc.b : xc.a;
-    const uint32_t wb = a_writes ? xc.block_a : xc.block_b, rb = a_writes ? xc.block_b : xc.block_a;
+    const uint32_t rb = a_writes ? xc.block_b : xc.block_a;
+    const std::string wn = core_name(xc, a_writes), rn = core_name(xc, !a_writes);
     *block = rb;
     const std::string ws = site_str(w), rs = site_str(r);
     const std::string at = rs.empty() ? std::string() : " at " + rs;
     const std::string wsite = ws.empty() ? std::string() : " at " + ws;
     const bool atomic = ((w.reserved | r.reserved) & PYASC_SIM_GM_ATOMIC) != 0;
-    return format("sanitizer check 'gm-cross-core-race' failed%s: block %u %s global memory %s (%llu bytes)%s and "
-                  "block %u %s it%s in the same launch, with nothing ordering the two (no SyncAll between them, no "
-                  "IBSet/IBWait or CrossCoreSetFlag/CrossCoreWaitFlag from one block to the other); on hardware the "
+    return format("sanitizer check 'gm-cross-core-race' failed%s: %s %s global memory %s (%llu bytes)%s and "
+                  "%s %s it%s in the same launch, with nothing ordering the two (no SyncAll between them, no "
+                  "IBSet/IBWait or CrossCoreSetFlag/CrossCoreWaitFlag from one %s to the other); on hardware the "
                   "cores run in any order, so the %s. Put SyncAll() between them, signal with IBSet/IBWait or "
                   "CrossCoreSetFlag/CrossCoreWaitFlag, %s%s",
-                  at.c_str(), wb, verb(w), addr_range(xc.begin, xc.end).c_str(),
-                  static_cast<unsigned long long>(xc.end - xc.begin), wsite.c_str(), rb, verb(r), at.c_str(),
+                  at.c_str(), wn.c_str(), verb(w), addr_range(xc.begin, xc.end).c_str(),
+                  static_cast<unsigned long long>(xc.end - xc.begin), wsite.c_str(), rn.c_str(), verb(r), at.c_str(),
+                  xc.block_a != xc.block_b ? "block" : "core",
                   (r.reserved & PYASC_SIM_GM_READ) != 0 ? "read sees the old or the new bytes"
                                                         : "result depends on which write lands last",
                   (r.reserved & PYASC_SIM_GM_READ) != 0

@@ -88,8 +88,12 @@ struct Access {
 };
 
 bool conflicts(const Access &x, const Access &y, const Clocks &clocks) {
-    if (x.block == y.block) return false;
+    if (x.core == y.core) return false;  // core_of: the block's AIC / AIV cores are cores of their own
     if (x.kind == kRead && y.kind == kRead) return false;
+    // Two cores of one mixed block are compared for a read racing a write only: a read can see the old or the
+    // new bytes.  Their plain writes of the same bytes are left out (the AIVs of a kernel that does not split
+    // its work by GetSubBlockIdx(), inferred MIX 1:2, each write the whole output: the same bytes twice).
+    if (x.block == y.block && x.kind != kRead && y.kind != kRead) return false;
     if (x.kind == kAtomic && y.kind == kAtomic) return false;  // atomics of several cores do not race
     return !clocks.before(x.core, x.segment, y.core, y.segment) && !clocks.before(y.core, y.segment, x.core, x.segment);
 }
@@ -116,11 +120,13 @@ bool sweep(std::vector<Access> &items, const Clocks &clocks, XcoreConflict *out)
         scan(writes);
         if (hit == nullptr && x.kind != kRead) scan(reads);
         if (hit != nullptr) {
-            const bool x_first = x.block < hit->block;
+            const bool x_first = x.core < hit->core;  // core_of orders by block, then by core
             const Access &a = x_first ? x : *hit, &b = x_first ? *hit : x;
             out->write_write = a.kind == kWrite && b.kind == kWrite;
             out->block_a = a.block;
             out->block_b = b.block;
+            out->core_a = a.core % kCoresPerBlock;
+            out->core_b = b.core % kCoresPerBlock;
             out->a = *a.rec;
             out->b = *b.rec;
             out->begin = x.begin;
@@ -154,7 +160,7 @@ bool find_xcore_conflict(const std::vector<std::vector<PyascSimGmWrite>> &record
         }
     }
     const Clocks clocks(records);
-    if (sweep(plain, clocks, out)) return true;  // two blocks writing the same bytes first
+    if (sweep(plain, clocks, out)) return true;  // two cores writing the same bytes first
     return tagged && sweep(all, clocks, out);
 }
 

@@ -119,6 +119,36 @@ void test_write_write_first() {
     CHECK(c.write_write && c.block_a == 1 && c.block_b == 2);
 }
 
+void test_cores_of_one_mixed_block() {
+    // one mixed block: AIV 0 (core 1) writes a workspace tile, AIV 1 (core 2) reads it; the cores run their
+    // own instruction streams, so with no edge between them they race like two blocks
+    constexpr uint32_t AIV0 = 1u << PYASC_SIM_GM_CORE_SHIFT, AIV1 = 2u << PYASC_SIM_GM_CORE_SHIFT;
+    Records r = {{access(0, 64, 10, W | AIV0, 0), access(0, 64, 20, R | AIV1, 0)}};
+    XcoreConflict c;
+    CHECK(find_xcore_conflict(r, &c));
+    CHECK(!c.write_write && c.block_a == 0 && c.block_b == 0 && c.core_a == 1 && c.core_b == 2);
+    CHECK(c.a.line == 10 && c.b.line == 20);
+    // AIV 0 -> flag -> AIC -> flag -> AIV 1 (mode-2 CrossCoreSetFlag chain) orders them
+    auto on = [](PyascSimGmWrite e, uint32_t core) {
+        e.reserved |= core;
+        return e;
+    };
+    Records chained = {{access(0, 64, 10, W | AIV0, 0), on(event(REL, 8, 1, 0), AIV0), event(ACQ, 8, 2, 0),
+                        event(REL, 9, 3, 1), on(event(ACQ, 9, 4, 0), AIV1), access(0, 64, 20, R | AIV1, 1)}};
+    CHECK(!find_xcore_conflict(chained, &c));
+    // a core's own accesses never conflict, nor a single-core block's (core 0) with itself
+    Records own = {{access(0, 64, 10, W | AIV1, 0), access(0, 64, 20, R | AIV1, 0), access(64, 96, 30, W, 0),
+                    access(64, 96, 31, R, 0)}};
+    CHECK(!find_xcore_conflict(own, &c));
+    // two cores of one block writing the same bytes (both AIVs of an unsplit inferred-mixed kernel write the whole
+    // output) are not compared; a read of them is
+    Records both = {{access(0, 32, 10, W, 0), access(16, 48, 20, W | AIV0, 0)}};
+    CHECK(!find_xcore_conflict(both, &c));
+    both[0].push_back(access(40, 44, 30, R | AIV1, 0));
+    CHECK(find_xcore_conflict(both, &c));
+    CHECK(!c.write_write && c.core_a == 1 && c.core_b == 2 && c.begin == 40 && c.end == 44);
+}
+
 void test_cache_line_share() {
     using pyasc_sim::LineShare;
     using pyasc_sim::find_line_share;
@@ -227,6 +257,7 @@ int main() {
     test_transitive_edges();
     test_atomics();
     test_write_write_first();
+    test_cores_of_one_mixed_block();
     test_cache_line_share();
     test_cache_line_share_ordering();
     test_pick_source_line();
