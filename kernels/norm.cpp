@@ -53,6 +53,13 @@ public:
         // is computed too), then nf_: n (cols) for that division, a slot's worth per row of a group
         const uint32_t slots = batch_ > 2 ? batch_ : 2;
         const uint32_t nfBytes = 32 * (batch_ < kDenGroup ? batch_ : kDenGroup);
+        // resident rows that suit RowBatchOps (row_io.h): a batch takes its per-row sums and row
+        // broadcasts in a few instructions (BatchWide); a row alone its sums (Row), the same bits
+        rowOps_ = chunks_ == 1 && RowBatchOps::Fits(t_.cols);
+        wide_ = rowOps_ && batch_ > 1;
+        if (rowOps_) {
+            rows_.Init(pipe_, rowsBuf_, t_.cols, batch_);
+        }
         if (batch_ > 1 && !kWidened<T>) {
             // float batches: x stays in its VECIN buffer and the squares go to the output buffer, so
             // only x - mean (tf_), weight and bias take whole chunks; red_ is ReduceSum's documented
@@ -95,7 +102,11 @@ public:
     __aicore__ inline void Process() {
         if (batch_ > 1) {
             for (uint32_t r = 0; r < io_.nrows; r += batch_) {
-                Batch(r, io_.nrows - r < batch_ ? io_.nrows - r : batch_);
+                if (wide_) {
+                    BatchWide(r, io_.nrows - r < batch_ ? io_.nrows - r : batch_);
+                } else {
+                    Batch(r, io_.nrows - r < batch_ ? io_.nrows - r : batch_);
+                }
             }
             return;
         }
@@ -183,6 +194,49 @@ private:
         DropX();
     }
 
+    // Batch with batch-wide instructions (RowBatchOps): the same operations on the per-row values
+    // (0 + s, s / n, ss / n + eps, Sqrt, 1 / den as vector count forms over the nr values; x - mean
+    // and * (1 / den) as row broadcasts), no V -> S flag and no scalar read. The sums are RowBatchOps'
+    // (a per-64 tree, then the partials'), not ReduceSum's tree over the whole row.
+    __aicore__ inline void BatchWide(uint32_t r, uint32_t nr) {
+        const uint32_t cols = t_.cols;
+        const uint32_t total = nr * cols;
+        const int32_t n = static_cast<int32_t>(nr);
+        LoadX(r, 0, total);
+        LocalTensor<float> centred = xv_;  // x - mean
+        if constexpr (LAYER) {
+            rows_.Sum(xv_, nr);
+            Adds(rows_.vals, rows_.vals, 0.0f, n);  // as Row: 0 + the sum (a -0 sum becomes +0)
+            Div(rows_.vals, rows_.vals, nf_, n);    // the mean, s / n
+            rows_.SubRows(tf_, xv_, nr);
+            centred = tf_;
+        }
+        LocalTensor<T> y = io_.Alloc();
+        LocalTensor<float> of = tf_;
+        if constexpr (!kWidened<T>) {
+            of = y.template ReinterpretCast<float>();
+        }
+        const LocalTensor<float> sq = kWidened<T> ? work_ : of;
+        Mul(sq, centred, centred, total);
+        rows_.Sum(sq, nr);
+        Div(rows_.vals, rows_.vals, nf_, n);  // ss / n + eps, its square root, then 1 / that
+        Adds(rows_.vals, rows_.vals, eps_, n);
+        Sqrt(rows_.vals, rows_.vals, n);
+        rows_.Reciprocal(nr);
+        rows_.MulRows(of, centred, nr);
+        if (t_.hasWeight) {
+            Mul(of, of, wf_, total);
+        }
+        if (LAYER && t_.hasBias) {
+            Add(of, of, bf_, total);
+        }
+        if constexpr (kWidened<T>) {
+            FromCompute(y, tf_, total);
+        }
+        io_.Send(io_.yGm[static_cast<uint64_t>(r) * cols], y, total);
+        DropX();
+    }
+
     // sqrt(ss / n + eps) in place of each row's sum of squares ss (element 0 of its 32-byte slot
     // one_[8 k], k < nr), by the vector unit: count forms over the nr slots whole (their other
     // seven lanes, sectors ReduceSum wrote, are computed and ignored). The same operations in float
@@ -238,8 +292,13 @@ private:
             float s = 0.0f;
             for (uint32_t c = 0; c < chunks_; ++c) {
                 LoadX(r, c, Count(c));
-                ReduceSum(one_, xv_, work_, Count(c));
-                s += ReadAfterVector(one_);
+                if (rowOps_) {  // a resident row: summed as a batch sums it
+                    rows_.Sum(xv_, 1);
+                    s += ReadAfterVector(rows_.vals);
+                } else {
+                    ReduceSum(one_, xv_, work_, Count(c));
+                    s += ReadAfterVector(one_);
+                }
             }
             mean = s / n;
         }
@@ -253,19 +312,31 @@ private:
                 LoadX(r, c, count);
             }
             if constexpr (LAYER) {
-                Adds(tf_, xv_, -mean, count);
+                if (rowOps_) {  // a resident row: x - mean as a batch computes it
+                    rows_.SubValue(tf_, xv_, mean);
+                } else {
+                    Adds(tf_, xv_, -mean, count);
+                }
                 if (resident) {
                     Mul(work_, tf_, tf_, count);
-                    ReduceSum(one_, work_, xf_, count);
+                    if (rowOps_) {
+                        rows_.Sum(work_, 1);
+                    } else {
+                        ReduceSum(one_, work_, xf_, count);
+                    }
                 } else {
                     Mul(tf_, tf_, tf_, count);
                     ReduceSum(one_, tf_, work_, count);
                 }
             } else {  // rms_norm: x itself (x - 0 is x)
                 Mul(tf_, xv_, xv_, count);
-                ReduceSum(one_, tf_, work_, count);
+                if (rowOps_) {
+                    rows_.Sum(tf_, 1);
+                } else {
+                    ReduceSum(one_, tf_, work_, count);
+                }
             }
-            ss += ReadAfterVector(one_);
+            ss += ReadAfterVector(rowOps_ ? rows_.vals : one_);
         }
         // 1 / sqrt(ss / n + eps), by the vector unit
         Duplicate(work_, ss / n + eps_, 16);
@@ -320,6 +391,10 @@ private:
     float eps_ = 0.0f;
     uint32_t chunks_ = 1;
     uint32_t batch_ = 1;
+    TBuf<QuePosition::VECCALC> rowsBuf_;
+    RowBatchOps rows_;
+    bool rowOps_ = false;  // resident rows summed by rows_
+    bool wide_ = false;    // and batches of them computed by BatchWide
 };
 
 }  // namespace pyasc_kernels
