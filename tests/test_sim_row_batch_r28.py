@@ -82,3 +82,60 @@ def test_row_batch_reductions_and_broadcasts(monkeypatch, row_batch, rows):
     assert mul[:rows].tobytes() == (x[:rows] * row_max[:, None]).tobytes()
     # rows past the mask untouched: -7 from the Duplicate, x from the copy the in-place Mul starts from
     assert (sub[rows:] == -7).all() and mul[rows:].tobytes() == x[rows:].tobytes()
+
+
+# ---- the row kernels on those forms (kernels/softmax.cpp, kernels/norm.cpp BatchWide) -----------------
+
+nn = pytest.importorskip("pyasc_kernels.nn")
+
+
+def _ops(x, w):
+    return {
+        "softmax": ("SoftmaxTiling", lambda: pyasc.softmax(x, -1)),
+        "log_softmax": ("SoftmaxTiling", lambda: pyasc.log_softmax(x, -1)),
+        "layer_norm": ("NormTiling", lambda: pyasc.layer_norm(x, w, w, eps=1e-5)),
+        "layer_norm_plain": ("NormTiling", lambda: pyasc.layer_norm(x, None, None, eps=1e-5)),
+        "rms_norm": ("NormTiling", lambda: pyasc.rms_norm(x, w, eps=1e-5)),
+    }
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("cols", [512, 1024, 1536])
+def test_row_kernels_batch_wide_rows_match_one_row_path(monkeypatch, dtype, cols):
+    """Widths RowBatchOps takes: a batch and the one-row path give the same bytes (NaN signs included:
+    both subtract a row's value with Sub), NaN where the reference has NaN (NaN / infinity rows), the
+    other values within the reference's tolerance."""
+    from row_batches import launch_rows
+
+    monkeypatch.setenv("PYASC_SIM_CHECKS", "1")
+    rng = np.random.default_rng(cols)
+    host = (rng.standard_normal((19, cols)) * 4 - 0.5).astype(np.float32)
+    host[0, 3] = np.nan
+    host[1, :] = -0.0
+    host[2, 5] = np.inf
+    host[3, :] = -np.inf
+    host[5, 0] = np.nan
+    host[6, 64] = np.nan
+    host[8, 0] = np.inf
+    x = pyasc.tensor(host, device="sim").to(getattr(pyasc, dtype))
+    w = pyasc.tensor(rng.standard_normal(cols).astype(np.float32), device="sim").to(getattr(pyasc, dtype))
+    xs = x.to(pyasc.float32).numpy().astype(np.float64)
+    for name, (tiling, call) in _ops(x, w).items():
+        batched, chunk = launch_rows(monkeypatch, nn, tiling, call, batched=True)
+        alone, chunk_alone = launch_rows(monkeypatch, nn, tiling, call, batched=False)
+        assert chunk // cols > 1 and chunk_alone // cols == 1
+        assert batched.tobytes() == alone.tobytes(), name
+        got = batched.astype(np.float64)
+        with np.errstate(invalid="ignore", over="ignore"):
+            if name.endswith("softmax"):
+                m = xs.max(axis=1, keepdims=True)
+                ref = np.log(np.exp(xs - m).sum(axis=1, keepdims=True))
+                ref = (xs - m) - ref if name == "log_softmax" else np.exp(xs - m) / np.exp(xs - m).sum(1, keepdims=True)
+            else:
+                c = xs - xs.mean(axis=1, keepdims=True) if name.startswith("layer") else xs
+                ref = c / np.sqrt((c * c).mean(axis=1, keepdims=True) + 1e-5)
+                wf = w.to(pyasc.float32).numpy().astype(np.float64)
+                ref = ref if name == "layer_norm_plain" else ref * wf + (wf if name == "layer_norm" else 0)
+        tol = 1e-4 if dtype == "float32" else 1e-2
+        # NaN exactly where the reference has NaN (NaN / infinity rows), the rest within tolerance
+        np.testing.assert_allclose(got, ref, rtol=tol, atol=tol, equal_nan=True, err_msg=name)
