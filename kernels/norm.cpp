@@ -181,6 +181,12 @@ private:
         for (uint32_t k = 0; k < nr; ++k) {  // (x - mean) * (1 / denominator), row by row
             Muls(of[k * cols], centred[k * cols], 1.0f / one_.GetValue(8 * k), cols);
         }
+        AffineSend(r, total, y, of);
+    }
+
+    // The end of a batch of rows from r (total elements, normalised in of): * weight (+ bias) over the
+    // batch, then y (of, or tf_ narrowed for 16-bit types) out to the rows; x given back.
+    __aicore__ inline void AffineSend(uint32_t r, uint32_t total, LocalTensor<T> &y, const LocalTensor<float> &of) {
         if (t_.hasWeight) {
             Mul(of, of, wf_, total);
         }
@@ -190,7 +196,7 @@ private:
         if constexpr (kWidened<T>) {
             FromCompute(y, tf_, total);
         }
-        io_.Send(io_.yGm[static_cast<uint64_t>(r) * cols], y, total);
+        io_.Send(io_.yGm[static_cast<uint64_t>(r) * t_.cols], y, total);
         DropX();
     }
 
@@ -224,17 +230,7 @@ private:
         Sqrt(rows_.vals, rows_.vals, n);
         rows_.Reciprocal(nr);
         rows_.MulRows(of, centred, nr);
-        if (t_.hasWeight) {
-            Mul(of, of, wf_, total);
-        }
-        if (LAYER && t_.hasBias) {
-            Add(of, of, bf_, total);
-        }
-        if constexpr (kWidened<T>) {
-            FromCompute(y, tf_, total);
-        }
-        io_.Send(io_.yGm[static_cast<uint64_t>(r) * cols], y, total);
-        DropX();
+        AffineSend(r, total, y, of);
     }
 
     // sqrt(ss / n + eps) in place of each row's sum of squares ss (element 0 of its 32-byte slot

@@ -16,6 +16,7 @@ import pyasc
 import pyasc_acl
 
 from ascendc_kernels import load
+from test_sim_kernel_api import _pairwise_f32  # the simulator's pairwise order (ReduceSum, a WholeReduceSum repeat)
 
 COLS = 1024
 
@@ -32,14 +33,6 @@ def _first_extreme(v: np.ndarray) -> np.float32:
         if e > best:
             best = e
     return best
-
-
-def _pairwise_f32(x: np.ndarray) -> np.float32:
-    t = np.asarray(x, dtype=np.float32)
-    while t.size > 1:
-        h = t.size // 2
-        t = np.concatenate([t[:h] + t[h:2 * h], t[2 * h:]])
-    return t[0]
 
 
 @pytest.mark.parametrize("rows", [8, 5, 1])
