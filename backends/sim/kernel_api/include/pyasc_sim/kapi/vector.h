@@ -228,18 +228,43 @@ inline void binary_count(const char *api, const LocalTensor<T> &dst, const Local
                             pyasc_sim::kapi::vector_cycles(repeats_of(count, sizeof(T)), factor));
 }
 
-// The row broadcast path of binary_repeat: dst run d[0, reps * E) = f(a[k], bb[k % E]).
-template <typename T, int64_t E, typename F>
-inline void broadcast_run(T *__restrict__ d, const T *__restrict__ a, const T *__restrict__ bb, int64_t reps, F f) {
-    for (int64_t r = 0; r < reps; ++r) {
-        for (int64_t t = 0; t < E; ++t) d[r * E + t] = f(a[r * E + t], bb[t]);
+// The row broadcast path of binary_repeat: dst run d[0, reps * E) = f(a[k], bb[k % E]) (a == nullptr: in
+// place, a = d), in the host's widest vectors where the CPU has them (the same operations per element,
+// -ffp-contract=off: the portable loop's values), as the count forms' map2.
+#define PYASC_SIM_BROADCAST_RUN(NAME, ATTR)                                                                   \
+    template <typename T, int64_t E, typename F>                                                              \
+    ATTR inline void NAME(T *__restrict__ d, const T *__restrict__ a, const T *__restrict__ bb, int64_t reps, \
+                          F f) {                                                                              \
+        for (int64_t r = 0; r < reps; ++r) {                                                                  \
+            for (int64_t t = 0; t < E; ++t) d[r * E + t] = f(a[r * E + t], bb[t]);                            \
+        }                                                                                                     \
+    }                                                                                                         \
+    template <typename T, int64_t E, typename F>                                                              \
+    ATTR inline void NAME##_inplace(T *__restrict__ d, const T *__restrict__ bb, int64_t reps, F f) {         \
+        for (int64_t r = 0; r < reps; ++r) {                                                                  \
+            for (int64_t t = 0; t < E; ++t) d[r * E + t] = f(d[r * E + t], bb[t]);                            \
+        }                                                                                                     \
     }
-}
+PYASC_SIM_BROADCAST_RUN(broadcast_run_portable, )
+#ifdef PYASC_SIM_X86
+PYASC_SIM_BROADCAST_RUN(broadcast_run_avx512, __attribute__((target("avx512f"))))
+PYASC_SIM_BROADCAST_RUN(broadcast_run_avx2, __attribute__((target("avx2"))))
+#endif
+#undef PYASC_SIM_BROADCAST_RUN
 template <typename T, int64_t E, typename F>
-inline void broadcast_run_inplace(T *__restrict__ d, const T *__restrict__ bb, int64_t reps, F f) {
-    for (int64_t r = 0; r < reps; ++r) {
-        for (int64_t t = 0; t < E; ++t) d[r * E + t] = f(d[r * E + t], bb[t]);
+inline void broadcast_run(T *d, const T *a, const T *bb, int64_t reps, F f) {
+#ifdef PYASC_SIM_X86
+    if constexpr (std::is_arithmetic<T>::value) {
+        const int level = pyasc_sim::simd::x86_level();
+        if (level == 2) {
+            return a == d ? broadcast_run_avx512_inplace<T, E>(d, bb, reps, f) : broadcast_run_avx512<T, E>(d, a, bb, reps, f);
+        }
+        if (level == 1) {
+            return a == d ? broadcast_run_avx2_inplace<T, E>(d, bb, reps, f) : broadcast_run_avx2<T, E>(d, a, bb, reps, f);
+        }
     }
+#endif
+    return a == d ? broadcast_run_portable_inplace<T, E>(d, bb, reps, f) : broadcast_run_portable<T, E>(d, a, bb, reps, f);
 }
 // Whether dst's extent [d, d + od.extent) overlaps neither src1's nor src0's, or is src0's own layout.
 template <typename T>
@@ -295,11 +320,7 @@ inline void binary_repeat(const char *api, const LocalTensor<T> &dst, const Loca
             for (int64_t t = 0; t < e; ++t) bb[t] = b[j * o1.blk * e + t];
             T *dj = d + j * od.blk * e;
             const T *aj = a + j * o0.blk * e;
-            if (dj == aj) {
-                broadcast_run_inplace<T, e>(dj, bb, repeats, f);
-            } else {
-                broadcast_run<T, e>(dj, aj, bb, repeats, f);
-            }
+            broadcast_run<T, e>(dj, aj, bb, repeats, f);
         }
     } else if (m.prefix() && m.n % e == 0 &&
                ((reinterpret_cast<uintptr_t>(d) | reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b)) & 31) == 0) {
