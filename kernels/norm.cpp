@@ -53,13 +53,6 @@ public:
         // is computed too), then nf_: n (cols) for that division, a slot's worth per row of a group
         const uint32_t slots = batch_ > 2 ? batch_ : 2;
         const uint32_t nfBytes = 32 * (batch_ < kDenGroup ? batch_ : kDenGroup);
-        // resident rows that suit RowBatchOps (row_io.h): a batch takes its per-row sums and row
-        // broadcasts in a few instructions (BatchWide); a row alone its sums (Row), the same bits
-        rowOps_ = chunks_ == 1 && RowBatchOps::Fits(t_.cols);
-        wide_ = rowOps_ && batch_ > 1;
-        if (rowOps_) {
-            rows_.Init(pipe_, rowsBuf_, t_.cols, batch_);
-        }
         if (batch_ > 1 && !kWidened<T>) {
             // float batches: x stays in its VECIN buffer and the squares go to the output buffer, so
             // only x - mean (tf_), weight and bias take whole chunks; red_ is ReduceSum's documented
@@ -102,11 +95,7 @@ public:
     __aicore__ inline void Process() {
         if (batch_ > 1) {
             for (uint32_t r = 0; r < io_.nrows; r += batch_) {
-                if (wide_) {
-                    BatchWide(r, io_.nrows - r < batch_ ? io_.nrows - r : batch_);
-                } else {
-                    Batch(r, io_.nrows - r < batch_ ? io_.nrows - r : batch_);
-                }
+                Batch(r, io_.nrows - r < batch_ ? io_.nrows - r : batch_);
             }
             return;
         }
@@ -181,12 +170,6 @@ private:
         for (uint32_t k = 0; k < nr; ++k) {  // (x - mean) * (1 / denominator), row by row
             Muls(of[k * cols], centred[k * cols], 1.0f / one_.GetValue(8 * k), cols);
         }
-        AffineSend(r, total, y, of);
-    }
-
-    // The end of a batch of rows from r (total elements, normalised in of): * weight (+ bias) over the
-    // batch, then y (of, or tf_ narrowed for 16-bit types) out to the rows; x given back.
-    __aicore__ inline void AffineSend(uint32_t r, uint32_t total, LocalTensor<T> &y, const LocalTensor<float> &of) {
         if (t_.hasWeight) {
             Mul(of, of, wf_, total);
         }
@@ -196,41 +179,8 @@ private:
         if constexpr (kWidened<T>) {
             FromCompute(y, tf_, total);
         }
-        io_.Send(io_.yGm[static_cast<uint64_t>(r) * t_.cols], y, total);
+        io_.Send(io_.yGm[static_cast<uint64_t>(r) * cols], y, total);
         DropX();
-    }
-
-    // Batch with batch-wide instructions (RowBatchOps): the same operations on the per-row values
-    // (0 + s, s / n, ss / n + eps, Sqrt, 1 / den as vector count forms over the nr values; x - mean
-    // and * (1 / den) as row broadcasts), no V -> S flag and no scalar read. The sums are RowBatchOps'
-    // (a per-64 tree, then the partials'), not ReduceSum's tree over the whole row.
-    __aicore__ inline void BatchWide(uint32_t r, uint32_t nr) {
-        const uint32_t cols = t_.cols;
-        const uint32_t total = nr * cols;
-        const int32_t n = static_cast<int32_t>(nr);
-        LoadX(r, 0, total);
-        LocalTensor<float> centred = xv_;  // x - mean
-        if constexpr (LAYER) {
-            rows_.Sum(xv_, nr);
-            Adds(rows_.vals, rows_.vals, 0.0f, n);  // as Row: 0 + the sum (a -0 sum becomes +0)
-            Div(rows_.vals, rows_.vals, nf_, n);    // the mean, s / n
-            rows_.SubRows(tf_, xv_, nr);
-            centred = tf_;
-        }
-        LocalTensor<T> y = io_.Alloc();
-        LocalTensor<float> of = tf_;
-        if constexpr (!kWidened<T>) {
-            of = y.template ReinterpretCast<float>();
-        }
-        const LocalTensor<float> sq = kWidened<T> ? work_ : of;
-        Mul(sq, centred, centred, total);
-        rows_.Sum(sq, nr);
-        Div(rows_.vals, rows_.vals, nf_, n);  // ss / n + eps, its square root, then 1 / that
-        Adds(rows_.vals, rows_.vals, eps_, n);
-        Sqrt(rows_.vals, rows_.vals, n);
-        rows_.Reciprocal(nr);
-        rows_.MulRows(of, centred, nr);
-        AffineSend(r, total, y, of);
     }
 
     // sqrt(ss / n + eps) in place of each row's sum of squares ss (element 0 of its 32-byte slot
@@ -288,13 +238,8 @@ private:
             float s = 0.0f;
             for (uint32_t c = 0; c < chunks_; ++c) {
                 LoadX(r, c, Count(c));
-                if (rowOps_) {  // a resident row: summed as a batch sums it
-                    rows_.Sum(xv_, 1);
-                    s += ReadAfterVector(rows_.vals);
-                } else {
-                    ReduceSum(one_, xv_, work_, Count(c));
-                    s += ReadAfterVector(one_);
-                }
+                ReduceSum(one_, xv_, work_, Count(c));
+                s += ReadAfterVector(one_);
             }
             mean = s / n;
         }
@@ -308,31 +253,19 @@ private:
                 LoadX(r, c, count);
             }
             if constexpr (LAYER) {
-                if (rowOps_) {  // a resident row: x - mean as a batch computes it
-                    rows_.SubValue(tf_, xv_, mean);
-                } else {
-                    Adds(tf_, xv_, -mean, count);
-                }
+                Adds(tf_, xv_, -mean, count);
                 if (resident) {
                     Mul(work_, tf_, tf_, count);
-                    if (rowOps_) {
-                        rows_.Sum(work_, 1);
-                    } else {
-                        ReduceSum(one_, work_, xf_, count);
-                    }
+                    ReduceSum(one_, work_, xf_, count);
                 } else {
                     Mul(tf_, tf_, tf_, count);
                     ReduceSum(one_, tf_, work_, count);
                 }
             } else {  // rms_norm: x itself (x - 0 is x)
                 Mul(tf_, xv_, xv_, count);
-                if (rowOps_) {
-                    rows_.Sum(tf_, 1);
-                } else {
-                    ReduceSum(one_, tf_, work_, count);
-                }
+                ReduceSum(one_, tf_, work_, count);
             }
-            ss += ReadAfterVector(rowOps_ ? rows_.vals : one_);
+            ss += ReadAfterVector(one_);
         }
         // 1 / sqrt(ss / n + eps), by the vector unit
         Duplicate(work_, ss / n + eps_, 16);
@@ -387,10 +320,6 @@ private:
     float eps_ = 0.0f;
     uint32_t chunks_ = 1;
     uint32_t batch_ = 1;
-    TBuf<QuePosition::VECCALC> rowsBuf_;
-    RowBatchOps rows_;
-    bool rowOps_ = false;  // resident rows summed by rows_
-    bool wide_ = false;    // and batches of them computed by BatchWide
 };
 
 }  // namespace pyasc_kernels

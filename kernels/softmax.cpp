@@ -31,16 +31,6 @@ public:
         }
         // + one_: a reduction result per row of a batch, 32 bytes apart (2 slots at least)
         const uint32_t slots = t_.chunk / (t_.cols > 0 ? t_.cols : 1) > 2 ? t_.chunk / t_.cols : 2;
-        // resident rows that suit RowBatchOps (row_io.h): a batch takes its per-row maxima, sums and
-        // row broadcasts in a few instructions (BatchWide); a row alone its sum (Row), the same bits
-        rowOps_ = t_.cols <= t_.chunk && RowBatchOps::Fits(t_.cols);
-        wide_ = rowOps_ && BatchRows() > 1;
-        if (rowOps_) {
-            rows_.Init(pipe_, rowsBuf_, t_.cols, BatchRows());
-        }
-        if (kInOutput && wide_) {
-            return;  // float softmax: x in VECIN, the rest in VECOUT, no calc buffer
-        }
         if (kInOutput && BatchRows() > 1) {
             // float softmax batches compute in the VECIN and VECOUT buffers alone (BatchInOutput):
             // calc holds the reductions' work space (one row: more than ReduceMax / ReduceSum's
@@ -68,9 +58,7 @@ public:
         const uint32_t batch = BatchRows();
         if (batch > 1) {
             for (uint32_t r = 0; r < io_.nrows; r += batch) {
-                if (wide_) {
-                    BatchWide(r, io_.nrows - r < batch ? io_.nrows - r : batch);
-                } else if constexpr (kInOutput) {
+                if constexpr (kInOutput) {
                     BatchInOutput(r, io_.nrows - r < batch ? io_.nrows - r : batch);
                 } else {
                     Batch(r, io_.nrows - r < batch ? io_.nrows - r : batch);
@@ -210,39 +198,6 @@ private:
         io_.Send(io_.yGm[static_cast<uint64_t>(r) * cols], y, total);
     }
 
-    // Batch / BatchInOutput with batch-wide instructions (RowBatchOps): m = max(x) per row, x - m, Exp,
-    // s = sum(e) per row, then e * (1 / s) (softmax: all in the output buffer, as BatchInOutput, for
-    // float; in ef_ for 16-bit types) or (x - m) - log(s) (log_softmax). No V -> S flag, no scalar
-    // read. A NaN maximum (a NaN first in its row) is not replaced by -inf as Row does: the row holds a
-    // NaN, so its sum and every output are NaN either way.
-    __aicore__ inline void BatchWide(uint32_t r, uint32_t nr) {
-        const uint32_t cols = t_.cols;
-        const uint32_t total = nr * cols;
-        Load(r, 0, total);
-        LocalTensor<T> y = io_.Alloc();
-        // x - max: in the output buffer for float softmax, else in work_
-        const LocalTensor<float> shifted = kInOutput ? y.template ReinterpretCast<float>() : work_;
-        rows_.Max(xv_, nr);
-        rows_.SubRows(shifted, xv_, nr);
-        Drop();  // x is not read again
-        // softmax: Exp in place; log_softmax keeps x - max in work_ for its output
-        const LocalTensor<float> e = LOG ? ef_ : shifted;
-        Exp(e, shifted, total);
-        rows_.Sum(e, nr);
-        LocalTensor<float> yf = kWidened<T> ? (LOG ? work_ : ef_) : y.template ReinterpretCast<float>();
-        if constexpr (LOG) {
-            Ln(rows_.vals, rows_.vals, nr);
-            rows_.SubRows(yf, work_, nr);
-        } else {
-            rows_.Reciprocal(nr);
-            rows_.MulRows(yf, e, nr);
-        }
-        if constexpr (kWidened<T>) {
-            FromCompute(y, yf, total);
-        }
-        io_.Send(io_.yGm[static_cast<uint64_t>(r) * cols], y, total);
-    }
-
     __aicore__ inline void Row(uint32_t r) {
         const uint32_t chunks = (t_.cols + t_.chunk - 1) / t_.chunk;
         const bool resident = chunks == 1;
@@ -254,7 +209,7 @@ private:
             Load(r, offset, count);
             ReduceMax(one_, xv_, work_, count);
             const float v = ReadAfterVector(one_);
-            m = rowOps_ || v > m ? v : m;  // a batch's maximum as it is (a NaN row is NaN either way)
+            m = v > m ? v : m;
         }
         // pass 2: the sum of exp(x - m)
         float s = 0.0f;
@@ -264,19 +219,10 @@ private:
             if (!resident) {
                 Load(r, offset, count);
             }
-            if (rowOps_) {  // a resident row: x - m and its sum as a batch computes them
-                rows_.SubValue(work_, xv_, m);
-            } else {
-                Adds(work_, xv_, -m, count);
-            }
+            Adds(work_, xv_, -m, count);
             Exp(ef_, work_, count);
-            if (rowOps_) {
-                rows_.Sum(ef_, 1);
-                s += ReadAfterVector(rows_.vals);
-            } else {
-                ReduceSum(one_, ef_, work_, count);
-                s += ReadAfterVector(one_);
-            }
+            ReduceSum(one_, ef_, work_, count);
+            s += ReadAfterVector(one_);
         }
         const float rs = 1.0f / s;  // softmax multiplies by the reciprocal of the sum
         float shift = 0.0f;  // log_softmax: log(s), by the vector unit
@@ -294,10 +240,7 @@ private:
             }
             LocalTensor<T> y = io_.Alloc();
             LocalTensor<float> yf = kWidened<T> ? work_ : y.template ReinterpretCast<float>();
-            if (LOG && rowOps_) {
-                rows_.SubValue(yf, xv_, m);
-                rows_.SubValue(yf, yf, shift);
-            } else if constexpr (LOG) {
+            if constexpr (LOG) {
                 Adds(yf, xv_, -m, count);
                 Adds(yf, yf, -shift, count);
             } else {
@@ -318,10 +261,6 @@ private:
     TPipe pipe_;
     RowStage<T> io_;
     TBuf<QuePosition::VECCALC> calc_;
-    TBuf<QuePosition::VECCALC> rowsBuf_;
-    RowBatchOps rows_;
-    bool rowOps_ = false;  // resident rows summed by rows_
-    bool wide_ = false;    // and batches of them computed by BatchWide
     LocalTensor<float> xf_, ef_, work_, sv_, one_;
     LocalTensor<float> xv_;  // the current x chunk as float (xf_, or the held VECIN buffer)
     LocalTensor<T> xin_;

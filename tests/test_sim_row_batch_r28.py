@@ -1,4 +1,5 @@
-"""The row-batch idiom of the row kernels (kernels/row_io.h RowBatchOps) on the simulator's kernel API: per-64
+"""A row-batch idiom (round 28's batch-wide row kernels; measured and not kept, backends/sim/README.md "Round 28")
+on the simulator's kernel API: per-64
 WholeReduceMax (ORDER_ONLY_VALUE) / WholeReduceSum partials and a second level over each row's partials, Brcb,
 and a Level-0 Sub / Mul whose repeats are column blocks of 8 rows against the Brcb blocks (repeat stride 0). The
 engines take these forms on fast paths (one contiguous run per repeat; a row broadcast run per column block):
@@ -77,7 +78,7 @@ def test_row_batch_reductions_and_broadcasts(monkeypatch, row_batch, rows):
     assert (sub[rows:] == -7).all() and mul[rows:].tobytes() == x[rows:].tobytes()
 
 
-# ---- the row kernels on those forms (kernels/softmax.cpp, kernels/norm.cpp BatchWide) -----------------
+# ---- the row kernels at the widths the idiom takes (kernels/softmax.cpp, kernels/norm.cpp) ------------
 
 nn = pytest.importorskip("pyasc_kernels.nn")
 
@@ -94,10 +95,10 @@ def _ops(x, w):
 
 @pytest.mark.parametrize("dtype", ["float32", "float16"])
 @pytest.mark.parametrize("cols", [512, 1024, 1536])
-def test_row_kernels_batch_wide_rows_match_one_row_path(monkeypatch, dtype, cols):
-    """Widths RowBatchOps takes: a batch and the one-row path give the same bytes (NaN signs included:
-    both subtract a row's value with Sub), NaN where the reference has NaN (NaN / infinity rows), the
-    other values within the reference's tolerance."""
+def test_row_kernels_batches_match_one_row_path(monkeypatch, dtype, cols):
+    """Widths a batch-wide row path would take (round 28 measured one and did not keep it: backends/sim/README.md
+    "Round 28"): a batch and the one-row path give the same bytes (NaN signs included), NaN where the reference
+    has NaN (NaN / infinity rows), the other values within the reference's tolerance."""
     from row_batches import launch_rows
 
     monkeypatch.setenv("PYASC_SIM_CHECKS", "1")

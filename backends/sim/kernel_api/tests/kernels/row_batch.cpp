@@ -1,4 +1,4 @@
-// Row-batch reductions and broadcasts (the kernels' RowBatchOps idiom, kernels/row_io.h) on `rows` (<= 8)
+// Row-batch reductions and broadcasts (round 28's batch-wide row idiom, backends/sim/README.md) on `rows` (<= 8)
 // rows of 1024 floats: per-64 WholeReduceMax (ORDER_ONLY_VALUE) / WholeReduceSum partials, each row's
 // maximum from its 16 partials, Brcb of the maxima, then one Level-0 Sub (into another buffer) and one
 // Level-0 Mul (in place) per 8 rows: each repeat one 8-float column block of the rows (block stride
