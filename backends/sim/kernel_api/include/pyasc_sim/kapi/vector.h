@@ -128,6 +128,12 @@ inline void check_operand_as(const LocalTensor<T> &t, const char *api, const cha
     t.check_aligned(api, name, loc);
     t.check_read_span(0, elems, api, loc);
     if (!pyasc_sim::kapi::blk().checks || elems == 0 || o.epb <= 0) return;
+    // every sector of the extent written: each block the loop below tests is (one span test instead
+    // of one per repeat)
+    if (pyasc_sim::kapi::local_first_unwritten(pyasc_sim::kapi::blk(), t.kind(), t.mem_offset(pyasc_sim::kapi::blk()),
+                                               static_cast<uint64_t>(elems) * sizeof(T)) < 0) {
+        return;
+    }
     constexpr uint32_t kMaxBlocks = 8;  // 256 bytes per repeat
     bool used[kMaxBlocks] = {};
     for (uint32_t i = 0; i < m.n; ++i) {
@@ -222,6 +228,54 @@ inline void binary_count(const char *api, const LocalTensor<T> &dst, const Local
                             pyasc_sim::kapi::vector_cycles(repeats_of(count, sizeof(T)), factor));
 }
 
+// The row broadcast path of binary_repeat: dst run d[0, reps * E) = f(a[k], bb[k % E]) (a == nullptr: in
+// place, a = d), in the host's widest vectors where the CPU has them (the same operations per element,
+// -ffp-contract=off: the portable loop's values), as the count forms' map2.
+#define PYASC_SIM_BROADCAST_RUN(NAME, ATTR)                                                                   \
+    template <typename T, int64_t E, typename F>                                                              \
+    ATTR inline void NAME(T *__restrict__ d, const T *__restrict__ a, const T *__restrict__ bb, int64_t reps, \
+                          F f) {                                                                              \
+        for (int64_t r = 0; r < reps; ++r) {                                                                  \
+            for (int64_t t = 0; t < E; ++t) d[r * E + t] = f(a[r * E + t], bb[t]);                            \
+        }                                                                                                     \
+    }                                                                                                         \
+    template <typename T, int64_t E, typename F>                                                              \
+    ATTR inline void NAME##_inplace(T *__restrict__ d, const T *__restrict__ bb, int64_t reps, F f) {         \
+        for (int64_t r = 0; r < reps; ++r) {                                                                  \
+            for (int64_t t = 0; t < E; ++t) d[r * E + t] = f(d[r * E + t], bb[t]);                            \
+        }                                                                                                     \
+    }
+PYASC_SIM_BROADCAST_RUN(broadcast_run_portable, )
+#ifdef PYASC_SIM_X86
+PYASC_SIM_BROADCAST_RUN(broadcast_run_avx512, __attribute__((target("avx512f"))))
+PYASC_SIM_BROADCAST_RUN(broadcast_run_avx2, __attribute__((target("avx2"))))
+#endif
+#undef PYASC_SIM_BROADCAST_RUN
+template <typename T, int64_t E, typename F>
+inline void broadcast_run(T *d, const T *a, const T *bb, int64_t reps, F f) {
+#ifdef PYASC_SIM_X86
+    if constexpr (std::is_arithmetic<T>::value) {
+        const int level = pyasc_sim::simd::x86_level();
+        if (level == 2) {
+            return a == d ? broadcast_run_avx512_inplace<T, E>(d, bb, reps, f) : broadcast_run_avx512<T, E>(d, a, bb, reps, f);
+        }
+        if (level == 1) {
+            return a == d ? broadcast_run_avx2_inplace<T, E>(d, bb, reps, f) : broadcast_run_avx2<T, E>(d, a, bb, reps, f);
+        }
+    }
+#endif
+    return a == d ? broadcast_run_portable_inplace<T, E>(d, bb, reps, f) : broadcast_run_portable<T, E>(d, a, bb, reps, f);
+}
+// Whether dst's extent [d, d + od.extent) overlaps neither src1's nor src0's, or is src0's own layout.
+template <typename T>
+inline bool row_broadcast_safe(const T *d, const Opnd &od, const T *a, const Opnd &o0, const T *b, const Opnd &o1,
+                               uint32_t repeats, const Mask &m) {
+    const T *de = d + od.extent(repeats, m), *ae = a + o0.extent(repeats, m), *be = b + o1.extent(repeats, m);
+    const bool apart_b = de <= b || be <= d;
+    const bool apart_a = de <= a || ae <= d;
+    return apart_b && (apart_a || (d == a && od.blk == o0.blk));
+}
+
 template <typename T, typename F>
 inline void binary_repeat(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &s0,
                           const LocalTensor<T> &s1, const Mask &m, uint8_t repeats, const BinaryRepeatParams &p,
@@ -252,6 +306,44 @@ inline void binary_repeat(const char *api, const LocalTensor<T> &dst, const Loca
         } else {
             for (uint32_t r = 0; r < repeats; ++r) {
                 pyasc_sim::simd::map2(d + od.off(r, 0), a + o0.off(r, 0), b + o1.off(r, 0), m.n, f);
+            }
+        }
+    } else if (m.prefix() && m.n % e == 0 && od.rep == 1 && o0.rep == 1 && o1.rep == 0 &&
+               row_broadcast_safe(d, od, a, o0, b, o1, repeats, m)) {
+        // a row broadcast (each repeat one block of each of m.n / e rows, src1 the same blocks every
+        // repeat): block j of every repeat is one run of repeats * e elements of dst and src0 against
+        // src1's block j; dst does not overlap src1 and is src0 itself or does not overlap it, so the
+        // order of the elements does not change a value
+        const int64_t nb = m.n / e;
+        for (int64_t j = 0; j < nb; ++j) {
+            T bb[e];
+            for (int64_t t = 0; t < e; ++t) bb[t] = b[j * o1.blk * e + t];
+            T *dj = d + j * od.blk * e;
+            const T *aj = a + j * o0.blk * e;
+            broadcast_run<T, e>(dj, aj, bb, repeats, f);
+        }
+    } else if (m.prefix() && m.n % e == 0 &&
+               ((reinterpret_cast<uintptr_t>(d) | reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b)) & 31) == 0) {
+        // continuous mask of whole blocks, any block strides: block by block in the element loop's order;
+        // the operands' blocks are 32-byte aligned, so a destination block either is a source block or does
+        // not overlap it, and computing the block from both sources' loaded values before storing it gives
+        // the element loop's values
+        const int64_t nb = m.n / e;
+        for (int64_t r = 0; r < repeats; ++r) {
+            T *dr = d + r * od.rep * e;
+            const T *ar = a + r * o0.rep * e;
+            const T *br = b + r * o1.rep * e;
+            for (int64_t j = 0; j < nb; ++j) {
+                T *dp = dr + j * od.blk * e;
+                const T *ap = ar + j * o0.blk * e;
+                const T *bp = br + j * o1.blk * e;
+                T va[e], vb[e], vd[e];
+                for (int64_t t = 0; t < e; ++t) {
+                    va[t] = ap[t];
+                    vb[t] = bp[t];
+                }
+                for (int64_t t = 0; t < e; ++t) vd[t] = f(va[t], vb[t]);
+                for (int64_t t = 0; t < e; ++t) dp[t] = vd[t];
             }
         }
     } else {
