@@ -236,3 +236,41 @@ def test_tiling_scoped_names_reads_namespaces_and_falls_back(tmp_path):
                    '#include "register/tilingdata_base.h"\n#endif\nnamespace optiling {\nBEGIN_TILING_DATA_DEF(T)\n'
                    "TILING_DATA_FIELD_DEF(int32_t, x);\nEND_TILING_DATA_DEF;\n}\n")
     assert tiling_scoped_names([own]) is None
+
+
+def test_sdk_struct_members_are_set_whole_by_name(tmp_path):
+    """A host tiling struct embedding SDK tiling structs (TILING_DATA_FIELD_DEF_STRUCT(UnPadTiling, ...), as
+    DrivingSDK assign_score_withk_grad does, or TCubeTiling) takes them by name from the pyasc_sim.hl_tiling
+    record or from exactly their bytes; the fields around them stay where they are; a wrong size or type is a
+    clear error and changes nothing."""
+    import struct as _struct
+
+    from pyasc_core.errors import ArgumentError, ShapeError
+    from pyasc_sim import hl_tiling
+
+    header = tmp_path / "sdk_member_tiling.h"
+    header.write_text('#include "register/tilingdata_base.h"\n#include "tiling/tiling_api.h"\n'
+                      "namespace optiling {\nBEGIN_TILING_DATA_DEF(SdkMemberTiling)\n"
+                      "TILING_DATA_FIELD_DEF(uint32_t, n);\nTILING_DATA_FIELD_DEF_STRUCT(UnPadTiling, unpad);\n"
+                      "TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, cube);\nTILING_DATA_FIELD_DEF(uint32_t, after);\n"
+                      "END_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(SdkMemberOp, SdkMemberTiling)\n}\n")
+    unpad = hl_tiling.unpad_tiling(4, 8, "float32")
+    cube = hl_tiling.matmul_tiling(64, 32, 16, core_num=1)
+    t = pyasc_sim.tiling_struct(str(header), n=3, unpad=unpad, cube=cube, after=7)
+    lay = {f.name: (f.offset, f.size) for f in t.layout.fields}
+    assert lay["unpad"] == (4, 32) and lay["cube"][1] == 200
+    raw = bytes(t)
+    assert _struct.unpack_from("<I", raw, 0)[0] == 3
+    assert raw[4:36] == unpad.to_bytes() and t.unpad == unpad.to_bytes()
+    at = lay["cube"][0]
+    assert raw[at:at + 200] == cube.to_bytes() and t.cube == cube.to_bytes()
+    assert _struct.unpack_from("<I", raw, lay["after"][0])[0] == 7
+    # from bytes too
+    t.unpad = hl_tiling.unpad_tiling(2, 16, "float32").to_bytes()
+    assert _struct.unpack_from("<2I", bytes(t), 4) == (2, 16)
+    before = bytes(t)
+    with pytest.raises(ShapeError, match=r"SdkMemberTiling.unpad \(UnPadTiling\) is 32 bytes, got 4 bytes"):
+        t.unpad = b"\0" * 4
+    with pytest.raises(ArgumentError, match=r"SDK struct type UnPadTiling: set it whole .* got dict"):
+        t.unpad = {"srcHeight": 1}
+    assert bytes(t) == before

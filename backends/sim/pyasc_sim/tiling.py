@@ -35,7 +35,8 @@ _FORMATS = {("f", 4): "f", ("f", 8): "d", ("i", 1): "b", ("u", 1): "B", ("i", 2)
 @dataclass(frozen=True)
 class Field:
     """One field: ``name``, C ``ctype``, byte ``offset`` and ``size`` (of the whole field), element
-    ``count`` (> 1 for TILING_DATA_FIELD_DEF_ARR), ``kind`` (f/i/u/b, or s for a nested struct
+    ``count`` (> 1 for TILING_DATA_FIELD_DEF_ARR), ``kind`` (f/i/u/b; x for an SDK struct such as UnPadTiling,
+    set whole from an hl_tiling record or its bytes; or s for a nested struct
     whose fields are ``fields``)."""
 
     name: str
@@ -174,6 +175,8 @@ class _View:
         f = self._get(name)
         if f.kind == "s":
             return _View(self._buf, self._base + f.offset, f.fields, f"{self._name}.{name}")
+        if f.kind == "x":  # an SDK struct (TCubeTiling, UnPadTiling, ...): its bytes
+            return bytes(self._buf[self._base + f.offset:self._base + f.offset + f.size])
         if f.count > 1:
             return _ArrayField(self._buf, self._base + f.offset, f, f"{self._name}.{name}")
         return _struct.unpack_from(f"<{_fmt(f, self._name)}", self._buf, self._base + f.offset)[0]
@@ -182,6 +185,9 @@ class _View:
         f = self._get(name)
         if f.kind == "s":
             raise AttributeError(f"{self._name}.{name} is a struct: set its fields ({name}.<field> = ...)")
+        if f.kind == "x":
+            self._set_sdk_struct(f, name, value)
+            return
         fmt = _fmt(f, self._name)
         vals = list(value) if f.count > 1 else [value]
         if len(vals) != f.count:
@@ -192,6 +198,21 @@ class _View:
             raise ValueRangeError(f"{self._name}.{name} ({f.ctype}) cannot hold {value!r}: {exc}") from None
         at = self._base + f.offset
         self._buf[at:at + len(raw)] = raw
+
+    def _set_sdk_struct(self, f: Field, name: str, value) -> None:
+        """A field of an SDK struct type (TILING_DATA_FIELD_DEF_STRUCT(UnPadTiling, ...)), set whole: from a
+        pyasc_sim.hl_tiling record (its ``to_bytes()``) or from exactly the field's bytes."""
+        raw = value.to_bytes() if hasattr(value, "to_bytes") and not isinstance(value, int) else value
+        if not isinstance(raw, (bytes, bytearray, memoryview)):
+            raise ArgumentError(f"{self._name}.{name} has the SDK struct type {f.ctype}: set it whole from a "
+                                f"pyasc_sim.hl_tiling record (e.g. hl_tiling.unpad_tiling(...)) or from its "
+                                f"{f.size} bytes, got {type(value).__name__}")
+        raw = bytes(raw)
+        if len(raw) != f.size:
+            raise ShapeError(f"{self._name}.{name} ({f.ctype}) is {f.size} bytes, got {len(raw)} bytes; pass the "
+                             f"record the kernel's SDK declares ({f.ctype})")
+        at = self._base + f.offset
+        self._buf[at:at + f.size] = raw
 
     def __dir__(self):
         return list(self._fields)
@@ -264,7 +285,7 @@ class _ArrayField:
 def _fmt(f: Field, owner: str) -> str:
     fmt = _FORMATS.get((f.kind, f.size // max(f.count, 1)))
     if fmt is None:
-        raise TypeError(f"{owner}.{f.name} has type {f.ctype}, which Python cannot fill by value")
+        raise ArgumentError(f"{owner}.{f.name} has type {f.ctype}, which Python cannot fill by value")
     return fmt
 
 
