@@ -248,35 +248,6 @@ __attribute__((target("avx2"))) inline float extreme_lanes_f32_avx2(const float 
     _mm256_storeu_ps(lane, a0);
     return extreme_tail<IsMax>(p, i, n, lane, 8);
 }
-// WholeReduceMax / Min value-only repeats of 64 contiguous floats (repeat r at p + r * step, its value to
-// q[r * qstride]): extreme_first's value per repeat (a NaN only first; MAXPS / MINPS keep the lane, their
-// second operand, for a NaN element; the first zero when the extreme is a zero), without a call and a
-// dispatch per repeat.
-template <bool IsMax>
-__attribute__((target("avx2"))) inline void extreme_runs64_f32_avx2(const float *p, int64_t step, uint32_t reps,
-                                                                     float *q, int64_t qstride) {
-    for (uint32_t r = 0; r < reps; ++r) {
-        const float *s = p + static_cast<int64_t>(r) * step;
-        float m = s[0];
-        if (m == m) {
-            const __m256 init = _mm256_set1_ps(m);
-            __m256 v[8];
-            for (int k = 0; k < 8; ++k) v[k] = extreme_ps<IsMax>(_mm256_loadu_ps(s + 8 * k), init);
-            for (int w = 4; w >= 1; w /= 2) {
-                for (int k = 0; k < w; ++k) v[k] = extreme_ps<IsMax>(v[k], v[k + w]);
-            }
-            float lane[8];
-            _mm256_storeu_ps(lane, v[0]);
-            m = extreme_tail<IsMax>(s, 0, 0, lane, 8);
-            if (m == 0.0f) {
-                int64_t at = 0;
-                while (!(s[at] == m)) ++at;
-                m = s[at];
-            }
-        }
-        q[static_cast<int64_t>(r) * qstride] = m;
-    }
-}
 #endif
 // index == nullptr: the value only.
 template <typename T>
@@ -435,35 +406,6 @@ inline void whole_reduce(RedOp op, const char *api, const LocalTensor<T> &dst, c
     // a continuous mask over contiguous blocks: each repeat's elements are one run, reduced where they
     // are (the same pairwise sum; extreme_first is Acc's scan: the first extreme, a NaN only first)
     const bool run = m.prefix() && srcBlkStride == 1;
-#ifdef PYASC_SIM_X86
-    if constexpr (std::is_same<T, float>::value) {
-        // value-only maxima / minima of 64-float repeats but the last (whose index the register keeps)
-        if (run && op != RedOp::kSum && order == ReduceOrder::ORDER_ONLY_VALUE && m.n == 64 && reps > 1 &&
-            pyasc_sim::simd::x86_level() >= 1) {
-            const int64_t step = static_cast<int64_t>(srcRepStride) * 8;
-            if (op == RedOp::kMax) {
-                extreme_runs64_f32_avx2<true>(src.ptr(), step, reps - 1, dst.ptr(), dstRepStride);
-            } else {
-                extreme_runs64_f32_avx2<false>(src.ptr(), step, reps - 1, dst.ptr(), dstRepStride);
-            }
-            uint32_t index = 0;
-            const float *last = src.ptr() + static_cast<int64_t>(reps - 1) * step;
-            const float v = extreme_first(last, 64, op == RedOp::kMax, &index);
-            dst.ptr()[static_cast<int64_t>(reps - 1) * dstRepStride] = v;
-            set_reduce_spr(v, index);
-            pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(reps, 2.0));
-            return;
-        }
-    }
-#endif
-    if (run && op == RedOp::kSum && m.n == 64 && reps > 0) {  // 64-element repeats: the loop alone
-        const T *p = src.ptr();
-        T *q = dst.ptr();
-        const int64_t step = static_cast<int64_t>(srcRepStride) * (32 / static_cast<int64_t>(sizeof(T)));
-        for (uint32_t r = 0; r < reps; ++r) q[static_cast<int64_t>(r) * dstRepStride] = pairwise_sum64(p + r * step);
-        pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(reps, 2.0));
-        return;
-    }
     for (uint32_t r = 0; r < reps; ++r) {
         Acc<T> acc{op};
         bool done = false;
