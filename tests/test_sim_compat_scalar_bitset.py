@@ -62,6 +62,14 @@ def test_a_bit_outside_the_word_is_invalid_argument(binary, bit):
     assert f"sbitset1(0x0, {bit}): the bit position is 0..63" in msg, msg
 
 
+def test_c0_count_of_a_zero_byte_element_is_invalid_argument(binary):
+    x = np.zeros(64, np.float32)
+    idx, words, sizes = outputs(64)
+    msg = launch_failing(binary.function("bit_walk"), 1, (on_sim(x), idx, words, sizes, 64, np.float32(0), -2))
+    assert "invalid-argument" in msg and marked_line(SRC, "c0_zero") in msg, msg
+    assert "AscendCUtils::GetC0Count(dtypeSize 0): dtypeSize is sizeof(T)" in msg, msg
+
+
 def test_ascendc_utils_sizes_are_hidden_in_documented_only_mode(tmp_path):
     src = tmp_path / "undocumented.cpp"
     src.write_text(textwrap.dedent("""\

@@ -8,7 +8,8 @@
 //   words (n / 64 uint64_t): each 64-bit word rebuilt from the visited positions with sbitset1 (= the mask word);
 //   sizes (8 int32_t): [the number of positions, GetBitSize(1), GetBitSize(4), GetC0Size(), GetC0Count(2),
 //                       GetC0Count(4), GetDefaultBlockNum(), 0].
-//   badBit >= 0 calls sbitset1(0, badBit) once first (a bit outside 0..63 is invalid-argument).
+//   badBit >= 0 calls sbitset1(0, badBit) once first (a bit outside 0..63 is invalid-argument); badBit -2 calls
+//   AscendCUtils::GetC0Count(0) (invalid-argument).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -41,6 +42,9 @@ extern "C" __global__ __aicore__ void bit_walk(GM_ADDR x, GM_ADDR idx, GM_ADDR w
     if (badBit >= 0) {
         uint64_t probe = sbitset1(0, badBit);  // BAD(bad_bit)
         sizeLocal.SetValue(7, static_cast<int32_t>(probe));
+    }
+    if (badBit == -2) {  // an element size of 0 bytes
+        sizeLocal.SetValue(7, AscendCUtils::GetC0Count(badBit + 2));  // BAD(c0_zero)
     }
 
     DataCopy(xLocal, xGm, n);
