@@ -9,6 +9,21 @@
 #include "kernel_operator.h"
 using namespace AscendC;
 
+// y[off, off + count) = 2 x[off, off + count) through the tile t (count floats, a multiple of 8)
+__aicore__ inline void ScaleTile(const LocalTensor<float> &t, const GlobalTensor<float> &xGm,
+                                 const GlobalTensor<float> &yGm, uint32_t off, uint32_t count)
+{
+    DataCopy(t, xGm[off], count);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Muls(t, t, 2.0f, count);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(yGm[off], t, count);
+    SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+}
+
 extern "C" __global__ __aicore__ void scale_rows(GM_ADDR x, GM_ADDR y, uint32_t n, uint32_t batch, uint32_t left)
 {
     TPipe pipe;
@@ -20,15 +35,7 @@ extern "C" __global__ __aicore__ void scale_rows(GM_ADDR x, GM_ADDR y, uint32_t 
     pipe.InitBuffer(batchBuf, batch * sizeof(float));
     LocalTensor<float> t = batchBuf.Get<float>();
     for (uint32_t off = 0; off < n; off += batch) {
-        DataCopy(t, xGm[off], batch);
-        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
-        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
-        Muls(t, t, 2.0f, batch);
-        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
-        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
-        DataCopy(yGm[off], t, batch);
-        SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
-        WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+        ScaleTile(t, xGm, yGm, off, batch);
     }
 
     pipe.Reset();
@@ -36,12 +43,6 @@ extern "C" __global__ __aicore__ void scale_rows(GM_ADDR x, GM_ADDR y, uint32_t 
     LocalTensor<float> l = leftBuf.Get<float>();
     const uint32_t leftLoops = left == 0 ? 0 : 1;
     for (uint32_t i = 0; i < leftLoops; ++i) {
-        DataCopy(l, xGm[n], left);
-        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
-        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
-        Muls(l, l, 2.0f, left);
-        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
-        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
-        DataCopy(yGm[n], l, left);
+        ScaleTile(l, xGm, yGm, n, left);
     }
 }
