@@ -315,14 +315,21 @@ PYASC_REG_BINARY(Min, x < y ? x : y)
 // MulAddDst: dst = src0 * src1 + dst in the mask's elements (CANN 9.0 Reg page atlasascendc_api_07_0380, Atlas 350;
 // MERGING is not supported there), computed in double and rounded once to the element type as the LocalTensor
 // MulAddDst of kapi/vector_more.h does (Ascend/DrivingSDK's arch35 sigmoid_focal_loss_grad).
+namespace sim_detail {
+// dst = p * q + r in the mask's elements, computed in double and rounded once (dst may alias any source)
+template <MaskMergeMode mode, typename U>
+inline void mul_add_once(U &dstReg, const U &p, const U &q, const U &r, const MaskReg &mask) {
+    using C = calc_t<typename U::ElementType>;
+    const U a = p, b = q, c = r;
+    each<mode>(dstReg, mask, [&](uint32_t i) {
+        return static_cast<double>(static_cast<C>(a.v[i])) * static_cast<double>(static_cast<C>(b.v[i])) +
+               static_cast<double>(static_cast<C>(c.v[i]));
+    });
+}
+}  // namespace sim_detail
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
 inline void MulAddDst(U &dstReg, const U &srcReg0, const U &srcReg1, const MaskReg &mask) {
-    using C = sim_detail::calc_t<typename U::ElementType>;
-    const U a = srcReg0, b = srcReg1, d = dstReg;
-    sim_detail::each<mode>(dstReg, mask, [&](uint32_t i) {
-        return static_cast<double>(static_cast<C>(a.v[i])) * static_cast<double>(static_cast<C>(b.v[i])) +
-               static_cast<double>(static_cast<C>(d.v[i]));
-    });
+    sim_detail::mul_add_once<mode>(dstReg, srcReg0, srcReg1, dstReg, mask);
 }
 
 // MulDstAdd: dst = dst * src0 + src1 in the mask's elements (CANN 9.0 Reg page atlasascendc_api_07_00007, Atlas
@@ -331,12 +338,7 @@ inline void MulAddDst(U &dstReg, const U &srcReg0, const U &srcReg1, const MaskR
 // calls. Rounded once from double, as MulAddDst.
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
 inline void MulDstAdd(U &dstReg, const U &srcReg0, const U &srcReg1, const MaskReg &mask) {
-    using C = sim_detail::calc_t<typename U::ElementType>;
-    const U a = srcReg0, b = srcReg1, d = dstReg;
-    sim_detail::each<mode>(dstReg, mask, [&](uint32_t i) {
-        return static_cast<double>(static_cast<C>(d.v[i])) * static_cast<double>(static_cast<C>(a.v[i])) +
-               static_cast<double>(static_cast<C>(b.v[i]));
-    });
+    sim_detail::mul_add_once<mode>(dstReg, dstReg, srcReg0, srcReg1, mask);
 }
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
 inline void FusedMulDstAdd(U &dstReg, const U &srcReg0, const U &srcReg1, const MaskReg &mask) {
