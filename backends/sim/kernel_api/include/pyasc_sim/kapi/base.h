@@ -235,6 +235,11 @@ constexpr uint8_t B64_BYTE_SIZE = 8;
 constexpr uint8_t B32_BYTE_SIZE = 4;
 constexpr uint8_t B16_BYTE_SIZE = 2;
 constexpr uint8_t B8_BYTE_SIZE = 1;
+// Every bit of one half of the vector mask, declared beside DEFAULT_REPEAT_STRIDE in the same SDK header
+// (kernel_utils_constants.h: `const uint64_t FULL_MASK = 0xffffffffffffffff;`); kernels restore the
+// whole mask with it after a narrowed one, e.g. Ascend/DrivingSDK deformable_conv2d:
+// `SetVectorMask<float>(FULL_MASK, FULL_MASK)`.
+constexpr uint64_t FULL_MASK = 0xffffffffffffffffULL;
 #if __CCE_AICORE__ == 200 || __CCE_AICORE__ == 220
 // pi as a float: the SDK declares `constexpr float PI` in an unnamed namespace inside AscendC in its Lgamma
 // implementation (lgamma_common_utils.h, guarded by __CCE_AICORE__ 200 / 220), which kernel_operator.h reaches

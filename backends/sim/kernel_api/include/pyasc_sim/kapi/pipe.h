@@ -446,9 +446,19 @@ private:
         if (k < 0) {
             pyasc_sim::kapi::fail("buffer-capacity", loc, "InitBuffer: a %s cannot live in global memory", what);
         }
-        if (num == 0 || len == 0) {
+        if (num == 0) {
             pyasc_sim::kapi::fail("buffer-capacity", loc, "InitBuffer: a %s of %u buffer(s) of %u bytes is empty", what,
                                   num, len);
+        }
+        if (len == 0) {
+            // The SDK checks len > 0 only in its CPU-debug build (kernel_tpipe_impl.h: an ASCENDC_ASSERT /
+            // ASCENDC_DEBUG_ASSERT under ASCENDC_CPU_DEBUG); on the NPU the buffer reserves nothing. Kernels size a
+            // buffer they then never use by a tiling value that can be 0 (DrivingSDK scatter_max_v3: the left-over
+            // source buffer when the indices divide evenly over the cores). Any use of it is out of bounds.
+            pyasc_sim::kapi::warn("buffer-empty", loc,
+                                  "InitBuffer: a %s of %u buffer(s) of 0 bytes reserves nothing (the SDK asserts len > 0 "
+                                  "in its CPU-debug build only); any access to it is out of bounds",
+                                  what, num);
         }
         if (used_[k] + bytes > b.capacity[k]) {
             pyasc_sim::kapi::fail("buffer-capacity", loc,

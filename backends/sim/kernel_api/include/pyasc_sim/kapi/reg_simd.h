@@ -315,14 +315,58 @@ PYASC_REG_BINARY(Min, x < y ? x : y)
 // MulAddDst: dst = src0 * src1 + dst in the mask's elements (CANN 9.0 Reg page atlasascendc_api_07_0380, Atlas 350;
 // MERGING is not supported there), computed in double and rounded once to the element type as the LocalTensor
 // MulAddDst of kapi/vector_more.h does (Ascend/DrivingSDK's arch35 sigmoid_focal_loss_grad).
+namespace sim_detail {
+// dst = p * q + r in the mask's elements, computed in double and rounded once (dst may alias any source)
+template <MaskMergeMode mode, typename U>
+inline void mul_add_once(U &dstReg, const U &p, const U &q, const U &r, const MaskReg &mask) {
+    using C = calc_t<typename U::ElementType>;
+    const U a = p, b = q, c = r;
+    each<mode>(dstReg, mask, [&](uint32_t i) {
+        return static_cast<double>(static_cast<C>(a.v[i])) * static_cast<double>(static_cast<C>(b.v[i])) +
+               static_cast<double>(static_cast<C>(c.v[i]));
+    });
+}
+}  // namespace sim_detail
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
 inline void MulAddDst(U &dstReg, const U &srcReg0, const U &srcReg1, const MaskReg &mask) {
-    using C = sim_detail::calc_t<typename U::ElementType>;
-    const U a = srcReg0, b = srcReg1, d = dstReg;
-    sim_detail::each<mode>(dstReg, mask, [&](uint32_t i) {
-        return static_cast<double>(static_cast<C>(a.v[i])) * static_cast<double>(static_cast<C>(b.v[i])) +
-               static_cast<double>(static_cast<C>(d.v[i]));
-    });
+    sim_detail::mul_add_once<mode>(dstReg, srcReg0, srcReg1, dstReg, mask);
+}
+
+// MulDstAdd: dst = dst * src0 + src1 in the mask's elements (CANN 9.0 Reg page atlasascendc_api_07_00007, Atlas
+// 350, half / bfloat16_t / float, ZEROING only); FusedMulDstAdd is the SDK's other spelling of the same instruction
+// (asc-devkit kernel_micro_vec_fused_intf.h forwards both to FusedMulDstAddImpl), the one DrivingSDK's arch35 msda.h
+// calls. Rounded once from double, as MulAddDst.
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
+inline void MulDstAdd(U &dstReg, const U &srcReg0, const U &srcReg1, const MaskReg &mask) {
+    sim_detail::mul_add_once<mode>(dstReg, dstReg, srcReg0, srcReg1, mask);
+}
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
+inline void FusedMulDstAdd(U &dstReg, const U &srcReg0, const U &srcReg1, const MaskReg &mask) {
+    MulDstAdd<T, mode>(dstReg, srcReg0, srcReg1, mask);
+}
+
+// Interleave / DeInterleave of two registers (CANN 9.0 Reg pages atlasascendc_api_07_0405 / 07_0406, Atlas 350):
+// Interleave writes src0[0], src1[0], src0[1], src1[1], ... over dst0 then dst1; DeInterleave is its inverse -- the
+// even elements of src0 followed by src1 go to dst0, the odd ones to dst1 (x / y pairs split into two registers).
+template <typename T = DefaultType, typename U>
+inline void Interleave(U &dstReg0, U &dstReg1, const U &srcReg0, const U &srcReg1) {
+    constexpr uint32_t n = U::kLanes;
+    const U a = srcReg0, b = srcReg1;
+    for (uint32_t j = 0; j < 2 * n; ++j) {
+        const auto v = (j % 2 == 0 ? a : b).v[j / 2];
+        (j < n ? dstReg0 : dstReg1).v[j % n] = v;
+    }
+    sim_detail::charge_instr();
+}
+template <typename T = DefaultType, typename U>
+inline void DeInterleave(U &dstReg0, U &dstReg1, const U &srcReg0, const U &srcReg1) {
+    constexpr uint32_t n = U::kLanes;
+    const U a = srcReg0, b = srcReg1;
+    for (uint32_t j = 0; j < 2 * n; ++j) {
+        const auto v = (j < n ? a : b).v[j % n];
+        (j % 2 == 0 ? dstReg0 : dstReg1).v[j / 2] = v;
+    }
+    sim_detail::charge_instr();
 }
 
 #define PYASC_REG_SCALAR(NAME, EXPR)                                                                         \

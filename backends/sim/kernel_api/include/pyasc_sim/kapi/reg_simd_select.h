@@ -62,6 +62,28 @@ inline void CompareScalar(MaskReg &dstMask, const U &srcReg, S scalarValue, cons
                                 [&](uint32_t i) { return sim_detail::compare<cmp>(static_cast<C>(a.v[i]), y); });
 }
 
+// Compares: the SDK's name of the register-with-scalar compare (asc-devkit kernel_micro_vec_cmpsel_intf.h:
+// Compares<T, mode>(dst, srcReg, scalarValue, mask)), the one DrivingSDK's arch35 msda.h calls; = CompareScalar.
+template <typename T = DefaultType, CMPMODE cmp = CMPMODE::EQ, typename U, typename S>
+inline void Compares(MaskReg &dstMask, const U &srcReg, S scalarValue, const MaskReg &mask) {
+    CompareScalar<T, cmp>(dstMask, srcReg, scalarValue, mask);
+}
+
+// And / Not of MaskRegs (the Reg And page: "将两个输入MaskReg的有效bit进行逻辑与运算"; kernel_reg_compute_maskreg_intf.h):
+// bit by bit inside `mask`, cleared outside it.
+inline void And(MaskReg &dst, const MaskReg &src0, const MaskReg &src1, const MaskReg &mask) {
+    MaskReg out;
+    for (uint32_t i = 0; i < kVecLenBytes; ++i) out.on[i] = (mask.on[i] && src0.on[i] && src1.on[i]) ? 1 : 0;
+    dst = out;
+    sim_detail::charge_instr();
+}
+inline void Not(MaskReg &dst, const MaskReg &src, const MaskReg &mask) {
+    MaskReg out;
+    for (uint32_t i = 0; i < kVecLenBytes; ++i) out.on[i] = (mask.on[i] && !src.on[i]) ? 1 : 0;
+    dst = out;
+    sim_detail::charge_instr();
+}
+
 template <typename T = DefaultType, typename U>
 inline void Select(U &dstReg, const U &srcReg0, const U &srcReg1, const MaskReg &selMask) {
     using E = typename U::ElementType;

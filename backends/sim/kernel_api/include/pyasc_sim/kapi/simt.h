@@ -601,6 +601,11 @@ template <typename T>
 inline T Max(T x, T y) { return x < y ? y : x; }
 template <typename T>
 inline T Min(T x, T y) { return y < x ? y : x; }
+// The largest integer value not above x (NaN / +-inf unchanged), of a float / half: the Simt-namespace spelling of
+// the documented floorf (simt_api/math_functions.h, page atlasascendc_api_07_10510) that CANN's own SIMT kernels
+// and DrivingSDK's arch35 multi_scale_deformable_attn use (Simt::Floor(location.y)).
+template <typename T>
+inline T Floor(T x) { return static_cast<T>(std::floor(static_cast<float>(x))); }
 
 // Waits until every thread of the VF call that has not ended reaches this barrier (ThreadBarrier page).
 inline void ThreadBarrier() { pyasc_sim::kapi::simt::fiber_wait(pyasc_sim::kapi::simt::FiberState::kBarrier, "Simt::ThreadBarrier"); }
