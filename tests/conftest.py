@@ -16,6 +16,12 @@ from pyasc_core.reference_backend import BACKEND as NUMPY_BACKEND
 
 _ENV_KEYS = ("PYASC_BACKEND", "PYASC_PLUGINS", "PYASC_DISABLE_PLUGIN_AUTOLOAD")
 
+# Kernels the tests compile without naming an optimisation level (pyasc.Kernel, the JIT, pyasc_sim.compile
+# without opt=, `pyasc compile` without --opt; also in the CLI subprocesses, which inherit it) build at -O1
+# instead of pyasc_sim.compile's -O3: the same results (the build's floating-point flags pin them), half the
+# compiler time per kernel. No test asserts kernel speed; tests that need a level pass opt= themselves.
+os.environ.setdefault("PYASC_SIM_OPT", "-O1")
+
 
 @pytest.fixture(autouse=True)
 def _isolate_pyasc_state():

@@ -97,6 +97,29 @@ def test_an_unknown_kernel_soc_is_refused(monkeypatch):
     assert rt.kernel_dir_candidates() == [p + "/kernels" for p in pyasc_sim.__path__]
 
 
+def test_a_kernel_set_is_keyed_by_its_optimisation_flag(tmp_path, monkeypatch):
+    """PYASC_SIM_KERNEL_SOC's kernel set builds at PYASC_SIM_OPT's level: a set built at another level is
+    another directory of the cache (never handed out for this one), the same level reuses its set."""
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path / "cache"))
+    built = []
+
+    def fake_build(directory, soc, families=()):
+        pathlib.Path(directory).mkdir(parents=True)
+        (pathlib.Path(directory) / rt.SOC_FILE).write_text(soc + "\n")
+        built.append(directory)
+        return directory
+
+    monkeypatch.setattr(rt, "build_kernel_set", fake_build)
+    monkeypatch.setattr(rt, "_SETS", {})
+    dirs = []
+    for opt in ("-O1", "-O2", "-O1"):
+        monkeypatch.setenv("PYASC_SIM_OPT", opt)
+        rt._SETS.clear()
+        dirs.append(rt.kernel_set_dir("Ascend310P3"))
+    assert dirs[0] != dirs[1] and dirs[0] == dirs[2], dirs
+    assert built == dirs[:2]
+
+
 def test_a_row_of_only_soc_unsupported_samples_is_not_a_pass():
     from pyasc_core.testing.check import CheckReport, SampleResult
 

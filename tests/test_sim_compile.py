@@ -151,6 +151,35 @@ def test_no_kernel_and_bad_options(cache, tmp_path):
         pyasc_sim.compile(tmp_path / "missing.cpp")
 
 
+def test_pyasc_sim_opt_is_the_default_optimisation_flag(cache, monkeypatch):
+    """compile() without opt= builds with PYASC_SIM_OPT (else -O3); an explicit opt= wins; a bad value names
+    the variable (it reaches the compiler's command line)."""
+    from pyasc_sim import build
+
+    class Built(Exception):
+        pass
+
+    seen = []
+
+    def fake_build(text, path, src_dir, key, kernels, flags, *args, **kwargs):
+        seen.append([f for f in flags if f.startswith("-O")])
+        raise Built
+
+    monkeypatch.setattr(build, "_build", fake_build)
+    for env, opt, want in ((None, None, "-O3"), ("-O0", None, "-O0"), ("", None, "-O3"), ("-O0", "-O2", "-O2")):
+        if env is None:
+            monkeypatch.delenv("PYASC_SIM_OPT", raising=False)
+        else:
+            monkeypatch.setenv("PYASC_SIM_OPT", env)
+        with pytest.raises(Built):
+            pyasc_sim.compile(SCALE_ADD, opt=opt)
+        assert seen[-1] == [want], (env, opt, seen[-1])
+    monkeypatch.setenv("PYASC_SIM_OPT", "-O9")
+    with pytest.raises(pyasc_sim.KernelBuildError,
+                       match=r"PYASC_SIM_OPT must be a g\+\+ optimisation flag .*unset it for -O3.*got '-O9'"):
+        pyasc_sim.compile(SCALE_ADD)
+
+
 def test_get_include_holds_the_kernel_api():
     inc = pyasc_sim.get_include()
     assert os.path.isfile(os.path.join(inc, "kernel_operator.h"))

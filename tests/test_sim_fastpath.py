@@ -27,8 +27,8 @@ def sim(a: np.ndarray) -> pyasc.Tensor:
 @pytest.fixture(scope="module")
 def builds():
     """fastpath.cpp built for this machine's ISA and for the portable baseline (both -O3)."""
-    native = pyasc_sim.compile(SRC, isa="native")
-    portable = pyasc_sim.compile(SRC, isa="portable")
+    native = pyasc_sim.compile(SRC, isa="native", opt="-O3")
+    portable = pyasc_sim.compile(SRC, isa="portable", opt="-O3")
     assert native != portable  # the ISA is part of the cache key
     return {name: pyasc_acl.Binary(path, device="sim") for name, path in (("native", native), ("portable", portable))}
 

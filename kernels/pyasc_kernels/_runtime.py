@@ -102,7 +102,8 @@ _SETS_LOCK = threading.Lock()
 
 def kernel_set_dir(soc: str) -> str:
     """The built-in kernels compiled for ``soc`` (PYASC_SIM_KERNEL_SOC): built once into the kernel
-    cache (pyasc_sim.cache: kernel_sets/<soc>-<hash of the sources>), reused while they are unchanged."""
+    cache (pyasc_sim.cache: kernel_sets/<soc>-<hash of the sources and the optimisation flag>), reused
+    while they are unchanged."""
     import hashlib
 
     with _SETS_LOCK:
@@ -116,7 +117,7 @@ def kernel_set_dir(soc: str) -> str:
 
             raise EnvironmentSettingError(f"PYASC_SIM_KERNEL_SOC={soc!r} is not a SoC the simulator compiles for; "
                                           f"use one of {', '.join(sorted(pyasc_sim.build.SOC_ARCH))}")
-        h = hashlib.sha256()
+        h = hashlib.sha256(pyasc_sim.build._opt_flag(None).encode())  # the level it builds at (PYASC_SIM_OPT)
         for path in _set_inputs():  # the kernel sources and the kernel API headers they include
             h.update(path.encode())
             with open(path, "rb") as f:

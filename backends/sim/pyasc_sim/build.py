@@ -220,7 +220,7 @@ def _kernel_api_include() -> str:
     return inc
 
 
-def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, opt: str = "-O3",
+def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, opt: str | None = None,
             checks: bool = True, isa: str | None = None, output: str | os.PathLike | None = None,
             extra_flags: Sequence[str] = (), compiler: str | None = None, soc: str | None = None,
             core: str = "vec", tiling_header: str | os.PathLike | None = None, op_type: str | None = None,
@@ -245,7 +245,9 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     ``aclrtBinaryGetFunction``.
 
     ``kernels`` restricts the stubs to these names (default: all kernels of the source). ``opt`` is
-    the optimisation flag (default ``-O3``). ``isa`` picks the target instruction set: ``"native"``
+    the optimisation flag (default ``PYASC_SIM_OPT``, else ``-O3``; the build's floating-point flags
+    keep results the same at -O0..-O3, so a lower one only trades kernel speed for build time;
+    ``-Ofast`` turns on fast-math). ``isa`` picks the target instruction set: ``"native"``
     (default, or ``PYASC_SIM_ISA``) builds with ``-march=native`` for this machine, and the cache key
     holds the instruction set it resolves to (a home directory shared between machines never hands
     a binary to a CPU that lacks its instructions); ``"portable"`` builds for the compiler's
@@ -313,8 +315,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     text, path = _read_source(source)
     cxx = _compiler(compiler)
     inc = _kernel_api_include()
-    if not isinstance(opt, str) or not re.fullmatch(r"-O[0-3sgz]?|-Ofast", opt):
-        raise KernelBuildError(f"opt must be a g++ optimisation flag such as '-O2', '-O3' or '-O0', got {opt!r}")
+    opt = _opt_flag(opt)
     if kernels is not None:
         if isinstance(kernels, str):
             kernels = [kernels]
@@ -447,6 +448,19 @@ def uses_raw_gm(text: str, own_headers: Sequence[bytes] = ()) -> bool:
         if _GM_RE.search(_GM_BYTE_PARAM_RE.sub(" ", "".join(out))):
             return True
     return False
+
+
+def _opt_flag(opt: str | None) -> str:
+    """The optimisation flag of a build: ``opt``, else ``PYASC_SIM_OPT``, else ``-O3`` (checked: it reaches the
+    compiler's command line)."""
+    name = "opt"
+    if opt is None:
+        opt = os.environ.get("PYASC_SIM_OPT") or "-O3"
+        name = "PYASC_SIM_OPT"
+    if not isinstance(opt, str) or not re.fullmatch(r"-O[0-3sgz]?|-Ofast", opt):
+        fix = "" if name == "opt" else " (or unset it for -O3)"
+        raise KernelBuildError(f"{name} must be a g++ optimisation flag such as '-O2', '-O3' or '-O0'{fix}, got {opt!r}")
+    return opt
 
 
 #: how compile() lays out a build (part of the cache key): bump when it changes

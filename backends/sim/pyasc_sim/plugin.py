@@ -109,7 +109,7 @@ def _compile_arguments(parser) -> None:  # type: ignore[no-untyped-def]
                         help="a binary whose kernels never run the sanitizer checks (faster)")
     parser.add_argument("--kernel", action="append", dest="kernels",
                         help="only this kernel (repeatable; default: every kernel of the source)")
-    parser.add_argument("--opt", default="-O3", help="optimisation flag (default -O3)")
+    parser.add_argument("--opt", default=None, help="optimisation flag (default PYASC_SIM_OPT, else -O3)")
     parser.add_argument("--isa", choices=("native", "portable"),
                         help="target instruction set: native (-march=native, the default, or PYASC_SIM_ISA) or "
                         "portable (the compiler's baseline; same results)")
