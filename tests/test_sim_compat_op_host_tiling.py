@@ -274,3 +274,60 @@ def test_sdk_struct_members_are_set_whole_by_name(tmp_path):
     with pytest.raises(ArgumentError, match=r"SDK struct type UnPadTiling: set it whole .* got dict"):
         t.unpad = {"srcHeight": 1}
     assert bytes(t) == before
+
+
+# A kernel header with the same include guard as the op's host tiling header (RecSDK's invert_permute spells
+# `Invert_Permute_H` in both, COMPAT.md round 30 s30a): CANN's kernel build never compiles the host header, so
+# the kernel's own header must still be read; the build restores the guard after the host header.
+GUARD_HEADER = """#ifndef SHARED_GUARD_H
+#define SHARED_GUARD_H
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(GuardTilingData)
+    TILING_DATA_FIELD_DEF(int32_t, n);
+    TILING_DATA_FIELD_DEF(float, bias);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(GuardOp, GuardTilingData)
+}
+#endif  // SHARED_GUARD_H
+"""
+
+GUARD_KERNEL_HEADER = """#ifndef SHARED_GUARD_H
+#define SHARED_GUARD_H
+#include "kernel_operator.h"
+namespace GuardOp {
+__aicore__ inline float Shift(float v, float bias) { return v * 2.0f + bias; }
+}
+#endif  // SHARED_GUARD_H
+"""
+
+GUARD_KERNEL = """#include "guard_op_kernel.h"
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void guard_op(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    GET_TILING_DATA(t, tiling);
+    __gm__ float *out = (__gm__ float *)y;
+    for (int32_t i = 0; i < t.n; ++i) {
+        out[i] = GuardOp::Shift(static_cast<float>(i), t.bias);
+    }
+}
+"""
+
+
+def test_a_kernel_header_sharing_the_host_headers_include_guard_is_read(tmp_path):
+    (tmp_path / "guard_op_kernel.h").write_text(GUARD_KERNEL_HEADER)
+    binary, hdr = _op_project(tmp_path, "guard_op", GUARD_HEADER, GUARD_KERNEL)
+    t = pyasc_sim.tiling_struct(hdr, n=5, bias=0.25)
+    y = pyasc.zeros((8,), dtype="float32", device="sim")
+    _launch_op(binary, "guard_op", t, y)
+    assert y.numpy()[:5].tolist() == [0.25, 2.25, 4.25, 6.25, 8.25]
+
+
+def test_host_header_guards_reads_the_leading_guard_only(tmp_path):
+    from pyasc_sim.build import host_header_guards
+    a = tmp_path / "a.h"
+    a.write_text("/* licence */\r\n#ifndef A_TILING_H\r\n#define A_TILING_H\r\nint x;\r\n#endif\r\n")
+    b = tmp_path / "b.h"   # #pragma once, then a later #ifndef that is no guard
+    b.write_text("#pragma once\n#ifndef B_OPTION\n#define B_OPTION 1\n#endif\n")
+    c = tmp_path / "c.h"   # a guard name the next line does not define is no guard
+    c.write_text("// c\n#ifndef C_H\n#define OTHER_H\n#endif\n")
+    assert host_header_guards([a, b, c, a]) == ["A_TILING_H"]

@@ -771,6 +771,25 @@ def tiling_scoped_names(headers: Sequence[str]) -> list[str] | None:
     return names
 
 
+_GUARD_RE = re.compile(r"\A\s*#\s*ifndef\s+([A-Za-z_]\w*)\s*\n\s*#\s*define\s+\1\b")
+
+
+def host_header_guards(headers: Sequence[str]) -> list[str]:
+    """The include-guard macros (a leading ``#ifndef NAME`` / ``#define NAME``) of the host tiling headers.
+    CANN's kernel build never compiles the host header (it sees the generated tiling structs), so its guard
+    cannot hide a kernel header that happens to use the same one (RecSDK's invert_permute spells
+    ``Invert_Permute_H`` in both); the build saves each guard's state before the headers and restores it
+    after them (``#pragma push_macro`` / ``pop_macro``, kapi/host_header_begin.h and _end.h)."""
+    guards: list[str] = []
+    for h in headers:
+        with open(h, encoding="utf-8", errors="replace") as f:
+            text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", f.read(), flags=re.S)
+        m = _GUARD_RE.match(text)
+        if m:
+            guards.append(m.group(1))
+    return list(dict.fromkeys(guards))
+
+
 _KEY_IF_RE = re.compile(r"^[ \t]*#[ \t]*(?:el)?if\b.*$", re.M)
 _DEFINED_KEY_RE = re.compile(r"\bdefined\s*\(?\s*TILING_KEY_VAR\b\s*\)?")
 
@@ -808,6 +827,11 @@ def op_project_flags(tiling_header: str | os.PathLike | None, op_type: str | Non
         if op_type is not None and op_type not in ops:
             raise KernelBuildError(f"op_type {op_type!r} has no REGISTER_TILING_DATA_CLASS({op_type}, ...) in "
                                    f"{', '.join(files)}; registered: {', '.join(sorted(ops)) or 'none'}")
+        guards = host_header_guards(files)
+        if guards:  # the headers' include guards do not outlive them (host_header_guards)
+            for side, pragma in (("PUSH", "push_macro"), ("POP", "pop_macro")):
+                flags.append(f"-DPYASC_SIM_HOST_GUARDS_{side}=" +
+                             " ".join(f'_Pragma("{pragma}(\\"{g}\\")")' for g in guards))
         # the host header sees no DT_* / FORMAT_* numbers (it may spell ge::DT_FLOAT16): kapi/host_header_begin.h
         flags += ["-include", "pyasc_sim/kapi/host_header_begin.h"]
         for h in files:

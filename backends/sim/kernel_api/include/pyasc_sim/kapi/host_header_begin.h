@@ -20,3 +20,9 @@
 #include <vector>
 
 #include "register/op_def_registry.h"
+// The host headers' include guards are saved here and restored by host_header_end.h (build.py
+// host_header_guards: CANN's kernel build never sees the host header, so its guard must not hide a kernel
+// header that uses the same name).
+#ifdef PYASC_SIM_HOST_GUARDS_PUSH
+PYASC_SIM_HOST_GUARDS_PUSH
+#endif

@@ -457,6 +457,36 @@ inline void whole_reduce(RedOp op, const char *api, const LocalTensor<T> &dst, c
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(reps, 2.0));
 }
 
+// Counter mask mode (SetMaskCount, then SetVectorMask<T, MaskMode::COUNTER>(0, n) and isSetMask = false):
+// the mask's low word is the number of elements and the Vector Unit infers the repeats itself, the
+// repeatTime argument has no effect (SetMaskCount page, atlasascendc_api_07_0097: "repeatTimes传入固定值即可，
+// 建议统一设置为1，该值不生效"): n / (256 / sizeof(T)) full repeats, then one repeat of the remaining
+// elements, each writing its result at r * dstRepStride as in the normal mode.
+template <typename T>
+inline void whole_reduce_counter(RedOp op, const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                 int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                                 ReduceOrder order, const SrcLoc &loc) {
+    const uint64_t count = pyasc_sim::kapi::blk().mask[0];
+    const uint32_t epr = 256 / sizeof(T);
+    const uint64_t full = count / epr;
+    const uint32_t tail = static_cast<uint32_t>(count % epr);
+    if (full > 0) {
+        whole_reduce(op, api, dst, src, mask_count(epr, epr, api, loc), static_cast<int32_t>(full), dstRepStride,
+                     srcBlkStride, srcRepStride, order, loc);
+    }
+    if (tail > 0) {
+        const bool pair = op != RedOp::kSum &&
+                          (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE);
+        // one result: a value, a value + index pair, or one 4-byte index, in elements of T
+        const int64_t result = (op != RedOp::kSum && order == ReduceOrder::ORDER_ONLY_INDEX)
+                                   ? static_cast<int64_t>(4 / sizeof(T)) : (pair ? 2 : 1);
+        const int64_t dst_off = static_cast<int64_t>(full) * dstRepStride * result;
+        const int64_t src_off = static_cast<int64_t>(full) * srcRepStride * (32 / sizeof(T));
+        whole_reduce(op, api, dst[dst_off], src[src_off], mask_count(tail, epr, api, loc), 1, dstRepStride,
+                     srcBlkStride, srcRepStride, order, loc);
+    }
+}
+
 }  // namespace sim_detail
 
 #define PYASC_SIM_REDUCE(NAME, OP, INDEX_PARAM, INDEX_ARG)                                                           \
@@ -497,6 +527,11 @@ PYASC_SIM_REDUCE(ReduceMin, sim_detail::RedOp::kMin, PYASC_SIM_COMMA bool calInd
                      const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,             \
                      const int32_t srcRepStride ORDER_PARAM, PYASC_SIM_LOC) {                                      \
         PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                              \
+        if (!isSetMask && pyasc_sim::kapi::blk().mask_counter) {                                                   \
+            sim_detail::whole_reduce_counter(OP, #NAME, dst, src, dstRepStride, srcBlkStride, srcRepStride,       \
+                                             ORDER_ARG, loc);                                                      \
+            return;                                                                                                \
+        }                                                                                                          \
         sim_detail::whole_reduce(OP, #NAME, dst, src,                                                              \
                                  sim_detail::mask_of<isSetMask>(static_cast<uint64_t>(mask), 256 / sizeof(T), #NAME, loc), \
                                  repeatTime, dstRepStride, srcBlkStride, srcRepStride, ORDER_ARG, loc);            \
@@ -506,6 +541,11 @@ PYASC_SIM_REDUCE(ReduceMin, sim_detail::RedOp::kMin, PYASC_SIM_COMMA bool calInd
                      const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,             \
                      const int32_t srcRepStride ORDER_PARAM, PYASC_SIM_LOC) {                                      \
         PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                              \
+        if (!isSetMask && pyasc_sim::kapi::blk().mask_counter) {                                                   \
+            sim_detail::whole_reduce_counter(OP, #NAME, dst, src, dstRepStride, srcBlkStride, srcRepStride,       \
+                                             ORDER_ARG, loc);                                                      \
+            return;                                                                                                \
+        }                                                                                                          \
         sim_detail::whole_reduce(OP, #NAME, dst, src, sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), \
                                  repeatTime, dstRepStride, srcBlkStride, srcRepStride, ORDER_ARG, loc);            \
     }

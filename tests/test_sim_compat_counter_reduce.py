@@ -1,0 +1,38 @@
+"""WholeReduceSum / WholeReduceMax in counter mask mode (round 30, s30a; COMPAT.md "Round 30 (s30a)").
+
+SetMaskCount page (atlasascendc_api_07_0097): after SetMaskCount, SetVectorMask sets the number of elements, the vector
+call passes isSetMask = false and MASK_PLACEHOLDER, and "repeatTimes传入固定值即可，建议统一设置为1，该值不生效": the
+Vector Unit infers the repeats (n / elements-per-repeat full ones, then a partial one). RecSDK's segment_sum_csr reduces
+its segments this way; before this round the simulator stopped every such call (`unsupported`).
+
+Our kernel in that idiom: backends/sim/kernel_api/tests/kernels/compat/counter_reduce_idioms.cpp."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pyasc
+from ascendc_kernels import launch_synced, load, on_sim
+
+SRC = "compat/counter_reduce_idioms.cpp"
+
+
+@pytest.fixture(scope="module")
+def binary():
+    return load(SRC)
+
+
+@pytest.mark.parametrize("n", [1, 37, 64, 200, 1000])
+def test_counter_mode_whole_reduce_makes_one_result_per_inferred_repeat(binary, n):
+    x = np.random.default_rng(n).uniform(-4, 4, n).astype(np.float32)
+    reps = -(-n // 64)
+    slots = -(-reps // 8) * 8
+    sums = pyasc.full((slots,), -7.0, dtype="float32", device="sim")
+    maxes = pyasc.full((slots,), -7.0, dtype="float32", device="sim")
+    launch_synced(binary.function("counter_reduce"), 1, (on_sim(x), sums, maxes, n, slots))
+    chunks = [x[64 * r:64 * r + 64] for r in range(reps)]
+    want_sum = np.array([c.astype(np.float64).sum() for c in chunks] + [0] * (slots - reps))
+    want_max = np.array([c.max() for c in chunks] + [0] * (slots - reps), dtype=np.float32)
+    np.testing.assert_allclose(sums.numpy(), want_sum, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(maxes.numpy(), want_max)
