@@ -64,6 +64,7 @@ COMPILE_ARGS = {
     COMPAT / "ascend950_api.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "ascend950_simt.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "reg_interleave_idioms.cpp": {"soc": "Ascend950PR_9599"},
+    COMPAT / "fmod_shift_idioms.cpp": {"soc": "Ascend950PR_9599"},  # its Reg kernels are the 950's (Fmod is on both)
     COMPAT / "ascend950_simt_api.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "ascend950_simt_ldg.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "simt_lockstep.cpp": {"soc": "Ascend950PR_9599"},

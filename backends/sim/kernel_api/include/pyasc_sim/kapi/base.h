@@ -229,6 +229,11 @@ constexpr uint8_t B32_DATA_NUM_PER_BLOCK = 8;
 constexpr uint8_t B16_DATA_NUM_PER_BLOCK = 16;
 constexpr int32_t B32_DATA_NUM_PER_REPEAT = 64;
 constexpr int32_t B16_DATA_NUM_PER_REPEAT = 128;
+// Elements of a float / half vector repeat, declared in the same SDK header (kernel_utils_constants.h:
+// ONE_REPEAT_BYTE_SIZE / B32_BYTE_SIZE and / B16_BYTE_SIZE, as uint32_t there); e.g. Ascend/DrivingSDK's arch35
+// point_to_voxel: `rptTimes_ = avgPts_ / ONE_REPEAT_FLOAT_SIZE`.
+constexpr uint32_t ONE_REPEAT_FLOAT_SIZE = 64;
+constexpr uint32_t ONE_REPEAT_HALF_SIZE = 128;
 // Bytes of an 8- / 4- / 2- / 1-byte element, declared beside them in the same SDK header (uint8_t there too);
 // e.g. Ascend/DrivingSDK bev_pool_v3_grad: `DataCopyParams cpSingleParams_ {1, B32_BYTE_SIZE, 0, 0}`.
 constexpr uint8_t B64_BYTE_SIZE = 8;

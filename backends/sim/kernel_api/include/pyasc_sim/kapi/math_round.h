@@ -1,4 +1,4 @@
-// Ascend C on the CPU -- the math library's rounding functions Floor, Ceil, Trunc and Round.
+// Ascend C on the CPU -- the math library's rounding functions Floor, Ceil, Trunc and Round, and Fmod.
 //
 // Documented prototypes (high-level math API): `template <typename T, bool isReuseSource = false>
 // Floor(dst, src, sharedTmpBuffer, calCount)` and `Floor(dst, src, calCount)` (the framework
@@ -48,6 +48,34 @@ PYASC_SIM_ROUNDING(Ceil, std::ceil)
 PYASC_SIM_ROUNDING(Trunc, std::trunc)
 PYASC_SIM_ROUNDING(Round, pyasc_sim::kapi::round_half_even)
 #undef PYASC_SIM_ROUNDING
+
+// Fmod (math library, page atlasascendc_api_07_0608, Atlas A2 / A3 / 350): dst = a - Trunc(a / b) * b per element
+// (Fmod(2.0, 1.5) = 0.5, Fmod(-3.0, 1.1) = -0.8), with or without sharedTmpBuffer and calCount, for half / float.
+// The formula is evaluated in float as written -- the quotient rounded to float, truncated, multiplied and
+// subtracted with one rounding each (no fused multiply-add) -- and the result rounded once to T; b = 0 gives NaN.
+namespace sim_detail {
+template <typename T>
+inline T fmod_of(T a, T b) {
+    const float x = static_cast<float>(pyasc_sim::kapi::to_double(a));
+    const float y = static_cast<float>(pyasc_sim::kapi::to_double(b));
+    const float q = std::trunc(x / y);
+    const float p = q * y;
+    return static_cast<T>(x - p);
+}
+}  // namespace sim_detail
+template <typename T, bool isReuseSource = false>
+inline void Fmod(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+                 const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount, PYASC_SIM_LOC) {
+    (void)sharedTmpBuffer;
+    sim_detail::binary_count("Fmod", dst, src0, src1, calCount, pyasc_sim::cost::kVectorComplexFactor * 3, loc,
+                             [](T a, T b) -> T { return sim_detail::fmod_of(a, b); });
+}
+template <typename T, bool isReuseSource = false>
+inline void Fmod(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+                 const uint32_t calCount, PYASC_SIM_LOC) {
+    sim_detail::binary_count("Fmod", dst, src0, src1, calCount, pyasc_sim::cost::kVectorComplexFactor * 3, loc,
+                             [](T a, T b) -> T { return sim_detail::fmod_of(a, b); });
+}
 
 }  // namespace AscendC
 

@@ -386,6 +386,27 @@ PYASC_REG_SCALAR(Maxs, x > y ? x : y)
 PYASC_REG_SCALAR(Mins, x < y ? x : y)
 #undef PYASC_REG_SCALAR
 
+// ShiftLefts (CANN 9.0 Reg page atlasascendc_api_07_0386, Atlas 350): each active element shifted left by
+// scalarValue bits as a logical shift -- the high bits dropped, zeros shifted in -- for the 8- to 64-bit integer
+// types (scalar int16_t; ZEROING). A count of the element's width or more leaves 0 (the Reg ShiftLeft page, 07_0374,
+// for logical shifts); a negative count, which the page does not support, is reported.
+template <typename T = DefaultType, typename U, MaskMergeMode mode = MaskMergeMode::ZEROING, typename S>
+inline void ShiftLefts(S &dstReg, const S &srcReg, U scalarValue, const MaskReg &mask) {
+    using E = typename S::ElementType;
+    static_assert(std::is_integral<E>::value, "ShiftLefts: the reference lists integer element types only");
+    namespace k = pyasc_sim::kapi;
+    if (scalarValue < 0) {
+        k::fail("unsupported", k::SrcLoc(), "ShiftLefts: shift count %lld is negative (page atlasascendc_api_07_0386: "
+                "negative counts are not supported)", static_cast<long long>(scalarValue));
+    }
+    using UE = std::make_unsigned_t<E>;
+    const S a = srcReg;
+    const uint32_t n = static_cast<uint32_t>(scalarValue);
+    sim_detail::each<mode>(dstReg, mask, [&](uint32_t i) {
+        return n >= 8 * sizeof(E) ? E{} : static_cast<E>(static_cast<UE>(static_cast<UE>(a.v[i]) << n));
+    });
+}
+
 #define PYASC_REG_UNARY(NAME, EXPR)                                                                          \
     template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>            \
     inline void NAME(U &dstReg, const U &srcReg, const MaskReg &mask) {                                     \

@@ -84,7 +84,12 @@ inline D cast_value(float x, RoundMode mode) {
 // ---- Cast between register layouts ----------------------------------------------------------------------------
 inline constexpr CastTrait kDefaultCastTrait{};
 
-template <typename D = DefaultType, typename S = DefaultType, const CastTrait &trait = kDefaultCastTrait, typename DU,
+// The trait is taken by value (the reference declares `const CastTrait &`): both accept the same arguments -- a
+// constexpr CastTrait -- but g++ 12 crashes (internal compiler error) on a reference template argument naming a
+// block-scope `static constexpr` object inside a class template's member function, where public kernels declare
+// their traits (Ascend/DrivingSDK arch35 point_to_voxel: `static constexpr CastTrait castF2ITrait = {...}` in
+// PointToVoxelKernel<T>::EncodeVoxelVF).
+template <typename D = DefaultType, typename S = DefaultType, CastTrait trait = kDefaultCastTrait, typename DU,
           typename SU>
 inline void Cast(DU &dstReg, const SU &srcReg, const MaskReg &mask) {
     using DE = typename DU::ElementType;
