@@ -21,6 +21,9 @@ _ENV_KEYS = ("PYASC_BACKEND", "PYASC_PLUGINS", "PYASC_DISABLE_PLUGIN_AUTOLOAD")
 # instead of pyasc_sim.compile's -O3: the same results (the build's floating-point flags pin them), half the
 # compiler time per kernel. No test asserts kernel speed; tests that need a level pass opt= themselves.
 os.environ.setdefault("PYASC_SIM_OPT", "-O1")
+# The suite builds kernels under about a dozen flag sets (SoCs, core kinds, raw __gm__ builds); with pyasc_sim.pch's
+# default of six precompiled headers the least recently used are evicted and built again (7 CPU s each).
+os.environ.setdefault("PYASC_SIM_PCH_MAX", "12")
 
 
 @pytest.fixture(autouse=True)
