@@ -9,6 +9,7 @@
 //   mode 2 (x is the scalar): the same with the scalar on the left.
 // half and bfloat16_t compute in float (one rounding at the end, as the reference). maximum and
 // minimum propagate NaN like NumPy (see PropagateNaN).
+#include "kernel_operator.h"  // first, so the simulator's precompiled kernel API header applies (pyasc_sim.pch)
 #include "kernel_entry.h"
 #include "tile_loop.h"
 

@@ -26,6 +26,7 @@
 //               arithmetic (exact below 2^24) and i32 -> f16 -> u8/i8
 //   -> bool:    Compare(x != 0) on the float value (a non-zero int64 stays non-zero) and Select 1/0
 // A float32 source (or destination) is the conversion's own input (output) tile: no staging copy.
+#include "kernel_operator.h"  // first, so the simulator's precompiled kernel API header applies (pyasc_sim.pch)
 #include "kernel_entry.h"
 #include "tile_loop.h"
 

@@ -13,6 +13,7 @@
 // outweighs |ra - rb| <= 128 and the rounded sum keeps its sign.
 // On the Atlas inference series AI Core (__CCE_AICORE__ 200) Compare lists half and float only (no int32_t
 // EQ/NE either), so int32 eq / ne take the same path there: s == 0 exactly when a == b.
+#include "kernel_operator.h"  // first, so the simulator's precompiled kernel API header applies (pyasc_sim.pch)
 #include "kernel_entry.h"
 #include "tile_loop.h"
 

@@ -17,6 +17,7 @@
 // out by one strided DataCopyPad. 8-byte elements are gathered as two 32-bit words (Gather takes
 // 16- and 32-bit types on Atlas A2). On the inference series (no DataCopyPad) the runs move one at a
 // time through CopyIn / CopyOut (kernel_common.h: whole blocks).
+#include "kernel_operator.h"  // first, so the simulator's precompiled kernel API header applies (pyasc_sim.pch)
 #include "kernel_entry.h"
 
 namespace pyasc_kernels {

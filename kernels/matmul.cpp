@@ -13,6 +13,7 @@
 // cube entries, the Atlas inference series):
 // per unit of R rows x an N tile, accumulators stay in UB and each row of B is loaded once for
 // the R rows: acc[r] += A[r, k] * B[k, :] (Muls + Add; float with compensated summation).
+#include "kernel_operator.h"  // first, so the simulator's precompiled kernel API header applies (pyasc_sim.pch)
 #include "kernel_entry.h"
 
 namespace pyasc_kernels {

@@ -8,6 +8,7 @@
 //   rms_norm:   y = x * (1 / sqrt(sum(x^2) / n + eps))
 // then * weight (+ bias). A row that fits one chunk stays in UB; longer rows are streamed from
 // global memory once per pass.
+#include "kernel_operator.h"  // first, so the simulator's precompiled kernel API header applies (pyasc_sim.pch)
 #include "kernel_entry.h"
 #include "row_io.h"
 

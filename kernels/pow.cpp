@@ -29,6 +29,7 @@
 // wrap modulo 2^32 like NumPy's). A negative exponent (the host refuses a negative Python scalar,
 // as the reference does) gives the value truncated toward zero: 1 for x == 1, +-1 for x == -1, 0
 // otherwise.
+#include "kernel_operator.h"  // first, so the simulator's precompiled kernel API header applies (pyasc_sim.pch)
 #include "kernel_entry.h"
 #include "tile_loop.h"
 

@@ -5,6 +5,7 @@
 // rows; a row is reduced chunk by chunk (ReduceSum / ReduceMax / ReduceMin on a whole chunk, the
 // chunk results combined in scalar code), results gather in UB and leave in one DMA per batch of
 // rows. max / min propagate NaN like NumPy (a NaN in a chunk turns its checksum NaN).
+#include "kernel_operator.h"  // first, so the simulator's precompiled kernel API header applies (pyasc_sim.pch)
 #include "kernel_entry.h"
 #include "row_io.h"
 

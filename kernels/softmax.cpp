@@ -5,6 +5,7 @@
 // float). Per row, as the reference: m = max(x); e = exp(x - m); s = sum(e);
 // softmax = e * (1 / s) (as PyTorch's CPU kernel), log_softmax = (x - m) - log(s). A row that fits one chunk stays in UB for the
 // three passes; longer rows are streamed from global memory once per pass.
+#include "kernel_operator.h"  // first, so the simulator's precompiled kernel API header applies (pyasc_sim.pch)
 #include "kernel_entry.h"
 #include "row_io.h"
 

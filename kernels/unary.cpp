@@ -7,6 +7,7 @@
 //   tanh(x)    = 1 - 2 / (exp(2x) + 1)                       (no overflow for large |x|)
 //   gelu(x)    = x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3)))   (the tanh approximation)
 //   silu(x)    = x / (1 + exp(-x))
+#include "kernel_operator.h"  // first, so the simulator's precompiled kernel API header applies (pyasc_sim.pch)
 #include "kernel_entry.h"
 #include "tile_loop.h"
 

@@ -5,6 +5,7 @@
 // widened to half and compared with 0 into a bit mask; Select picks x or y. Select moves 16- or
 // 32-bit lanes, so bfloat16 and int16 select as half and int32 as float (ReinterpretCast: the bits
 // move unchanged).
+#include "kernel_operator.h"  // first, so the simulator's precompiled kernel API header applies (pyasc_sim.pch)
 #include "kernel_entry.h"
 #include "tile_loop.h"
 
