@@ -65,16 +65,15 @@ inline T fmod_of(T a, T b) {
 }  // namespace sim_detail
 template <typename T, bool isReuseSource = false>
 inline void Fmod(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
-                 const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount, PYASC_SIM_LOC) {
-    (void)sharedTmpBuffer;
+                 const uint32_t calCount, PYASC_SIM_LOC) {
     sim_detail::binary_count("Fmod", dst, src0, src1, calCount, pyasc_sim::cost::kVectorComplexFactor * 3, loc,
                              [](T a, T b) -> T { return sim_detail::fmod_of(a, b); });
 }
 template <typename T, bool isReuseSource = false>
 inline void Fmod(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
-                 const uint32_t calCount, PYASC_SIM_LOC) {
-    sim_detail::binary_count("Fmod", dst, src0, src1, calCount, pyasc_sim::cost::kVectorComplexFactor * 3, loc,
-                             [](T a, T b) -> T { return sim_detail::fmod_of(a, b); });
+                 const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount, PYASC_SIM_LOC) {
+    (void)sharedTmpBuffer;  // the simulator needs no scratch: the form without it
+    Fmod<T, isReuseSource>(dst, src0, src1, calCount, loc);
 }
 
 }  // namespace AscendC

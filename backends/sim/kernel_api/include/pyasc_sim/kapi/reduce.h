@@ -385,6 +385,15 @@ inline void reduce_repeat(RedOp op, const char *api, const LocalTensor<T> &dst, 
                                                          pyasc_sim::cost::kReduceTailCycles);
 }
 
+// Elements of T one result of a WholeReduce takes in dst, the unit of dstRepStride: a value, a value + index pair,
+// or one 4-byte index.
+template <typename T>
+inline int64_t whole_reduce_result_elems(RedOp op, ReduceOrder order) {
+    if (op != RedOp::kSum && order == ReduceOrder::ORDER_ONLY_INDEX) return static_cast<int64_t>(4 / sizeof(T));
+    return op != RedOp::kSum && (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE)
+               ? 2 : 1;
+}
+
 template <typename T>
 inline void whole_reduce(RedOp op, const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &src,
                          const Mask &m, int32_t repeats, int32_t dstRepStride, int32_t srcBlkStride,
@@ -393,9 +402,7 @@ inline void whole_reduce(RedOp op, const char *api, const LocalTensor<T> &dst, c
     const uint32_t reps = static_cast<uint32_t>(std::max(repeats, 0));
     check_operand(src, api, "src", os, reps, m, loc);
     // dstRepStride unit: one result (value, or value + index pair, or one uint32 index).
-    const bool pair = op != RedOp::kSum &&
-                      (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE);
-    const int64_t unit = pair ? 2 : 1;
+    const int64_t unit = whole_reduce_result_elems<T>(op, order);
     if (reps > 0) {
         if (op != RedOp::kSum && order == ReduceOrder::ORDER_ONLY_INDEX) {
             dst.check_bytes(0, (static_cast<int64_t>(reps - 1) * dstRepStride + 1) * 4, api, loc);
@@ -475,12 +482,7 @@ inline void whole_reduce_counter(RedOp op, const char *api, const LocalTensor<T>
                      srcBlkStride, srcRepStride, order, loc);
     }
     if (tail > 0) {
-        const bool pair = op != RedOp::kSum &&
-                          (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE);
-        // one result: a value, a value + index pair, or one 4-byte index, in elements of T
-        const int64_t result = (op != RedOp::kSum && order == ReduceOrder::ORDER_ONLY_INDEX)
-                                   ? static_cast<int64_t>(4 / sizeof(T)) : (pair ? 2 : 1);
-        const int64_t dst_off = static_cast<int64_t>(full) * dstRepStride * result;
+        const int64_t dst_off = static_cast<int64_t>(full) * dstRepStride * whole_reduce_result_elems<T>(op, order);
         const int64_t src_off = static_cast<int64_t>(full) * srcRepStride * (32 / sizeof(T));
         whole_reduce(op, api, dst[dst_off], src[src_off], mask_count(tail, epr, api, loc), 1, dstRepStride,
                      srcBlkStride, srcRepStride, order, loc);
