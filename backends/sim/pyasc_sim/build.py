@@ -321,7 +321,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     text, path = _read_source(source)
     cxx = _compiler(compiler)
     inc = _kernel_api_include()
-    opt = _opt_flag(opt)
+    opt = opt_flag(opt)
     if kernels is not None:
         if isinstance(kernels, str):
             kernels = [kernels]
@@ -466,7 +466,7 @@ def uses_raw_gm(text: str, own_headers: Sequence[bytes] = ()) -> bool:
     return False
 
 
-def _opt_flag(opt: str | None) -> str:
+def opt_flag(opt: str | None) -> str:
     """The optimisation flag of a build: ``opt``, else ``PYASC_SIM_OPT``, else ``-O3`` (checked: it reaches the
     compiler's command line)."""
     name = "opt"
