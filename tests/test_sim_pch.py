@@ -111,6 +111,53 @@ def test_a_second_build_of_a_flag_set_uses_the_header_and_computes_the_same(priv
     np.testing.assert_array_equal(_run(again)[1], a)
 
 
+RAW_KERNEL = """#include "kernel_operator.h"
+// raw __gm__ loads and stores: the translation unit is built with ThreadSanitizer's instrumentation
+extern "C" __global__ __aicore__ void raw_twice(GM_ADDR x, GM_ADDR y, uint32_t n) {
+    __gm__ float *px = (__gm__ float *)x;
+    __gm__ float *py = (__gm__ float *)y;
+    for (uint32_t i = 0; i < n; ++i) {
+        py[i] = px[i] * 2.0f;
+    }
+}
+// %s
+"""
+
+
+def test_a_raw_gm_build_uses_a_header_of_its_own_flags_and_still_checks_raw_accesses(private_cache, tmp_path,
+                                                                                      monkeypatch):
+    """Raw __gm__ builds (-fsanitize=thread) get a header built with that flag: the kernel computes the same bits
+    and its raw accesses are still checked (the instrumentation is per translation unit, after the header)."""
+    first, second = tmp_path / "raw_first.cpp", tmp_path / "raw_second.cpp"
+    first.write_text(RAW_KERNEL % "first")
+    second.write_text(RAW_KERNEL % "second")
+    assert build.uses_raw_gm(first.read_text())
+    plain, cmds = _compile_recording(monkeypatch, first)
+    assert not any(c[c.index("-include") + 1].endswith(pch.HEADER) for c in cmds if "-include" in c)
+    fast, cmds = _compile_recording(monkeypatch, second)
+    header_builds = [c for c in cmds if "c++-header" in c]
+    assert len(header_builds) == 1 and "-fsanitize=thread" in header_builds[0]
+    build_cmd = cmds[-1]
+    assert build_cmd[build_cmd.index("-include") + 1].endswith(pch.HEADER) and "-fsanitize=thread" in build_cmd
+    with open(fast, "rb") as f:
+        assert b"__tsan_write4" in f.read()  # instrumented, as without the header
+    x = np.arange(64, dtype=np.float32) - 20
+    outs = []
+    for binary in (plain, fast):
+        gx, gy = pyasc.tensor(x, device="sim"), pyasc.zeros((64,), dtype="float32", device="sim")
+        pyasc.synchronize("sim")
+        fn = pyasc_acl.Binary(binary, device="sim").function("raw_twice")
+        pyasc_acl.launch(fn, 1, (gx, gy, 64))
+        pyasc.synchronize("sim")
+        outs.append(gy.numpy())
+        # a raw load past the tensor's block is still the error it is without the header
+        pyasc_acl.launch(fn, 1, (gx, gy, 4 * 64))
+        with pytest.raises(pyasc_acl.AclKernelError, match="gm-out-of-allocation"):
+            pyasc.synchronize("sim")
+    np.testing.assert_array_equal(outs[0], 2 * x)
+    assert outs[0].tobytes() == outs[1].tobytes()
+
+
 def test_pyasc_sim_pch_0_turns_it_off(private_cache, tmp_path, monkeypatch):
     monkeypatch.setenv("PYASC_SIM_PCH", "0")
     with pytest.raises(pch.Unavailable):

@@ -117,7 +117,7 @@ def kernel_set_dir(soc: str) -> str:
 
             raise EnvironmentSettingError(f"PYASC_SIM_KERNEL_SOC={soc!r} is not a SoC the simulator compiles for; "
                                           f"use one of {', '.join(sorted(pyasc_sim.build.SOC_ARCH))}")
-        h = hashlib.sha256(pyasc_sim.build._opt_flag(None).encode())  # the level it builds at (PYASC_SIM_OPT)
+        h = hashlib.sha256(pyasc_sim.build.opt_flag(None).encode())  # the level it builds at (PYASC_SIM_OPT)
         for path in _set_inputs():  # the kernel sources and the kernel API headers they include
             h.update(path.encode())
             with open(path, "rb") as f:

@@ -144,6 +144,11 @@ def compile_kernel(source: str | os.PathLike, *, flags: Sequence[str] = (), comp
     hit = cache.lookup(root, name)
     if hit is not None:
         return hit
+    with cache.build_lock(root, name):  # a concurrent builder of this kernel: wait, then take its binary
+        return cache.lookup(root, name) or _build_abi_kernel(root, name, text, cxx, cmd_tail)
+
+
+def _build_abi_kernel(root: str, name: str, text: str, cxx: str, cmd_tail: list[str]) -> str:
     tmpdir = cache.build_dir(root)
     try:
         src = os.path.join(tmpdir, "kernel.cpp")
@@ -297,7 +302,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     Binaries are cached in :func:`cache_dir` under a hash of the source, the contents of the
     headers it includes with quotes from its own directory and of those it reaches through the ``-I``
     directories of ``extra_flags``, the flags, the compiler and the kernel API headers, so compiling an unchanged source again returns at once. A cached binary is
-    returned only if its content still matches the sha256 recorded when it was built.
+    returned only if its content still matches the sha256 recorded when it was built. Two builders of
+    one kernel at once (processes, threads) compile it once: the second waits for the first's binary.
 
     The compiler always sees the caller's own text (written with a ``#line`` naming the source to a
     private build directory), never a file re-read from the cache. Headers: ``kernel_operator.h``
@@ -315,7 +321,7 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     text, path = _read_source(source)
     cxx = _compiler(compiler)
     inc = _kernel_api_include()
-    opt = _opt_flag(opt)
+    opt = opt_flag(opt)
     if kernels is not None:
         if isinstance(kernels, str):
             kernels = [kernels]
@@ -357,36 +363,46 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     key = h.hexdigest()[:32]
     cached = cache.lookup(root, f"ascendc_{key}")
     if cached is None:
-        # the rewrites of C++ the NPU compiler accepts and g++ does not: pure functions of what the key hashes
-        # (the source, its own headers, its -I headers), so a cache hit needs none of their scans
-        # the NPU compiler's `[aicore]` function attribute, spelled __aicore__ for g++ (pyasc_sim.bisheng_syntax)
-        aicore_attr = bisheng_syntax.uses_aicore_attribute([text, *own_headers, *include_texts])
-        if aicore_attr:
-            build_text = bisheng_syntax.rewrite(build_text)[0]
-        # in-class explicit specializations of member templates (clang accepts them; pyasc_sim.member_specialization)
-        member_spec = member_specialization.uses_member_specialization([text, *own_headers])
-        if member_spec:
-            build_text = member_specialization.rewrite(build_text)[0]
-        # classes whose only constructor is `X() = default;`: aggregates, as in the NPU compiler's C++17
-        # (pyasc_sim.cxx17_aggregates)
-        lone_ctor = cxx17_aggregates.uses_lone_defaulted_constructor([text, *own_headers])
-        if lone_ctor:
-            build_text = cxx17_aggregates.rewrite(build_text)[0]
-        # a host function sharing an __aicore__ function's signature: device calls take the __aicore__ one, as on
-        # the NPU compiler (pyasc_sim.execution_space)
-        host_twins = execution_space.device_signatures([text, *own_headers, *include_texts])
-        if host_twins:
-            build_text = execution_space.rewrite(build_text, host_twins)[0]
-        # the op-project build and -DHAVE_WORKSPACE set the system workspace from `workspace` (SetSysWorkSpace)
-        sys_ws = tiling_header is not None or any(fl == "-DHAVE_WORKSPACE" or fl.startswith("-DHAVE_WORKSPACE=")
-                                                  for fl in flags)
-        cached = _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0,
-                        instances, tpl_args, tiling_key, sys_workspace=sys_ws, aicore_attr=aicore_attr,
-                        soc=_soc_name(soc), include_headers=include_headers if aicore_attr or host_twins else (),
-                        member_spec=member_spec, lone_ctor=lone_ctor, host_twins=host_twins)
+        with cache.build_lock(root, f"ascendc_{key}"):  # a concurrent builder of this key: wait, take its binary
+            cached = cache.lookup(root, f"ascendc_{key}") or _build_new(
+                text, build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches, instances,
+                tpl_args, tiling_key, tiling_header, soc, own_headers, include_texts, include_headers)
     if output is None:
         return cached
     return _copy_out(cached, os.path.abspath(os.fspath(output)))
+
+
+def _build_new(text: str, build_text: str, path: str | None, src_dir: str, key: str, kernels, flags: list[str],
+               cxx: str, inc: str, root: str, checks: bool, launches: int, instances, tpl_args, tiling_key,
+               tiling_header, soc, own_headers, include_texts, include_headers) -> str:
+    """Build the key's binary (under its build lock) and return its cached path."""
+    # the rewrites of C++ the NPU compiler accepts and g++ does not: pure functions of what the key hashes
+    # (the source, its own headers, its -I headers), so a cache hit needs none of their scans
+    # the NPU compiler's `[aicore]` function attribute, spelled __aicore__ for g++ (pyasc_sim.bisheng_syntax)
+    aicore_attr = bisheng_syntax.uses_aicore_attribute([text, *own_headers, *include_texts])
+    if aicore_attr:
+        build_text = bisheng_syntax.rewrite(build_text)[0]
+    # in-class explicit specializations of member templates (clang accepts them; pyasc_sim.member_specialization)
+    member_spec = member_specialization.uses_member_specialization([text, *own_headers])
+    if member_spec:
+        build_text = member_specialization.rewrite(build_text)[0]
+    # classes whose only constructor is `X() = default;`: aggregates, as in the NPU compiler's C++17
+    # (pyasc_sim.cxx17_aggregates)
+    lone_ctor = cxx17_aggregates.uses_lone_defaulted_constructor([text, *own_headers])
+    if lone_ctor:
+        build_text = cxx17_aggregates.rewrite(build_text)[0]
+    # a host function sharing an __aicore__ function's signature: device calls take the __aicore__ one, as on
+    # the NPU compiler (pyasc_sim.execution_space)
+    host_twins = execution_space.device_signatures([text, *own_headers, *include_texts])
+    if host_twins:
+        build_text = execution_space.rewrite(build_text, host_twins)[0]
+    # the op-project build and -DHAVE_WORKSPACE set the system workspace from `workspace` (SetSysWorkSpace)
+    sys_ws = tiling_header is not None or any(fl == "-DHAVE_WORKSPACE" or fl.startswith("-DHAVE_WORKSPACE=")
+                                              for fl in flags)
+    return _build(build_text, path, src_dir, key, kernels, flags, cxx, inc, root, checks, launches > 0,
+                  instances, tpl_args, tiling_key, sys_workspace=sys_ws, aicore_attr=aicore_attr,
+                  soc=_soc_name(soc), include_headers=include_headers if aicore_attr or host_twins else (),
+                  member_spec=member_spec, lone_ctor=lone_ctor, host_twins=host_twins)
 
 
 #: the flags of a build whose raw __gm__ accesses are checked (kapi/raw_gm.h implements the hooks GCC's
@@ -450,7 +466,7 @@ def uses_raw_gm(text: str, own_headers: Sequence[bytes] = ()) -> bool:
     return False
 
 
-def _opt_flag(opt: str | None) -> str:
+def opt_flag(opt: str | None) -> str:
     """The optimisation flag of a build: ``opt``, else ``PYASC_SIM_OPT``, else ``-O3`` (checked: it reaches the
     compiler's command line)."""
     name = "opt"

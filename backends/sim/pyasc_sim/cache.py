@@ -10,7 +10,8 @@ An entry ``NAME`` is two files: the binary ``NAME-<sha256[:32]>.so`` (named by i
 never changes once published) and the pointer ``NAME.sha256`` holding the binary's full sha256.
 Both are written under private temporary names (``tempfile``: O_EXCL, random) inside the verified
 directory and atomically renamed (``os.replace``), so concurrent builders of the same kernel are
-race-free and a reader never sees half a file. :func:`lookup` returns a binary only if its content
+race-free and a reader never sees half a file; a per-entry build lock (:func:`build_lock`) makes the
+second of two concurrent builders wait and take the first's binary instead of compiling it again. :func:`lookup` returns a binary only if its content
 hash matches the pointer. A size cap (``PYASC_CACHE_MAX_BYTES``, default 1 GiB) evicts the least
 recently used entries after each publish.
 """
@@ -27,6 +28,11 @@ import tempfile
 import threading
 import time
 
+try:
+    import fcntl
+except ImportError:  # no flock (Windows): concurrent builders of one kernel each build it, as before
+    fcntl = None  # type: ignore[assignment]
+
 from pyasc_core.errors import PyascError
 
 DEFAULT_MAX_BYTES = 1 << 30
@@ -39,6 +45,9 @@ TAG_TEXT = ("Signature: 8a477f597d28d172789f06886806bc55\n"
 SOURCES = "sources"
 #: precompiled kernel API headers (pch.py)
 PCH = "pch"
+#: the build locks (:func:`build_lock`): a fixed set of lock files, never removed while in use
+LOCKS = "locks"
+_LOCK_STRIPES = 256
 _ENTRY_RE = re.compile(r"^(?:ascendc|kernel)_[0-9a-f]+$")
 _BINARY_RE = re.compile(r"^((?:ascendc|kernel)_[0-9a-f]+)(?:-([0-9a-f]{32}))?\.so$")
 _TMP_PREFIX = ".pyasc-tmp-"
@@ -179,6 +188,48 @@ def build_dir(root: str, prefix: str = "build_") -> str:
         variable = location()[1]
         raise _fail(variable, root, f"cannot hold a build directory ({exc.strerror})",
                     f"free space or fix its permissions ('chmod 700 {root}'), {_OTHER_FIX}") from None
+
+
+@contextlib.contextmanager
+def build_lock(root: str, name: str, timeout: float = 600.0):
+    """Hold the build lock of entry ``name`` (an exclusive ``flock`` shared by every process and thread
+    using the cache): a second builder of the same kernel waits for the first and then finds its binary
+    (the caller looks up again under the lock) instead of compiling the same thing at the same time.
+    The locks are a fixed set of files (``locks/NN.lock``, picked by the name's hash; two names sharing
+    one only wait for each other), so none is ever deleted while a process may hold it. After
+    ``timeout`` seconds (a builder stopped or hung) the caller builds without the lock, as without flock."""
+    if fcntl is None:
+        yield
+        return
+    d = os.path.join(root, LOCKS)
+    try:
+        os.mkdir(d, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        yield  # the cache's own checks report an unusable directory; building needs no lock
+        return
+    stripe = int(hashlib.sha256(name.encode()).hexdigest()[:8], 16) % _LOCK_STRIPES
+    try:
+        fd = os.open(os.path.join(d, f"{stripe:02x}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        deadline = time.monotonic() + timeout
+        delay = 0.005
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    break  # build without it
+                time.sleep(delay)
+                delay = min(delay * 2, 0.1)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def write_atomic(root: str, name: str, data: bytes, mode: int = 0o600, prefix: str = "") -> str:
@@ -425,7 +476,7 @@ def clear() -> tuple[int, int]:
         for e in list(it):
             try:
                 if e.is_dir(follow_symlinks=False):
-                    if e.name.startswith(_BUILD_PREFIX) or e.name in (SOURCES, PCH):
+                    if e.name.startswith(_BUILD_PREFIX) or e.name in (SOURCES, PCH, LOCKS):
                         files, size = _tree_usage(e.path)
                         count += files
                         freed += size
