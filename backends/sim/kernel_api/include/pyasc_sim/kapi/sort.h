@@ -592,22 +592,23 @@ inline void create_vec_index_repeat(const LocalTensor<T> &dst, T firstValue, con
     });
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats));
 }
+template <typename T, typename M>
+inline void create_vec_index_level0(const LocalTensor<T> &dst, T firstValue, M mask, uint8_t repeatTime,
+                                    uint16_t dstBlkStride, uint8_t dstRepStride, const SrcLoc &loc) {
+    PYASC_SIM_DTYPE_CHECK(CreateVecIndex, T);
+    create_vec_index_repeat(dst, firstValue, mask_of<true>(mask, 256 / sizeof(T), "CreateVecIndex", loc), repeatTime,
+                            dstBlkStride, dstRepStride, loc);
+}
 }  // namespace sim_detail
 template <typename T>
 inline void CreateVecIndex(const LocalTensor<T> &dst, const T &firstValue, uint64_t mask, uint8_t repeatTime,
                            uint16_t dstBlkStride, uint8_t dstRepStride, PYASC_SIM_LOC) {
-    PYASC_SIM_DTYPE_CHECK(CreateVecIndex, T);
-    sim_detail::create_vec_index_repeat(dst, firstValue,
-                                        sim_detail::mask_of<true>(mask, 256 / sizeof(T), "CreateVecIndex", loc),
-                                        repeatTime, dstBlkStride, dstRepStride, loc);
+    sim_detail::create_vec_index_level0(dst, firstValue, mask, repeatTime, dstBlkStride, dstRepStride, loc);
 }
 template <typename T>
 inline void CreateVecIndex(const LocalTensor<T> &dst, const T &firstValue, uint64_t mask[], uint8_t repeatTime,
                            uint16_t dstBlkStride, uint8_t dstRepStride, PYASC_SIM_LOC) {
-    PYASC_SIM_DTYPE_CHECK(CreateVecIndex, T);
-    sim_detail::create_vec_index_repeat(dst, firstValue,
-                                        sim_detail::mask_of<true>(mask, 256 / sizeof(T), "CreateVecIndex", loc),
-                                        repeatTime, dstBlkStride, dstRepStride, loc);
+    sim_detail::create_vec_index_level0(dst, firstValue, mask, repeatTime, dstBlkStride, dstRepStride, loc);
 }
 template <typename T>
 inline void ArithProgression(const LocalTensor<T> &dstLocal, const T firstValue, const T diffValue,
