@@ -10,6 +10,7 @@
 // it contains no CANN code.
 #ifndef PYASC_SIM_KERNEL_OPERATOR_H_
 #define PYASC_SIM_KERNEL_OPERATOR_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include "pyasc_sim/kapi/arch.h"       // __CCE_AICORE__, __NPU_ARCH__, __DAV_C220_*__, ASCEND_IS_AIV / AIC
 #include "pyasc_sim/kapi/base.h"       // qualifiers, half / bfloat16_t, enums, constants
@@ -96,4 +97,5 @@
 #include "pyasc_sim/kapi/entry.h"      // PYASC_SIM_KERNEL: entry stubs for the simulated runtime
 #include "pyasc_sim/kapi/raw_gm.h"     // raw __gm__ loads / stores: checked in a -fsanitize=thread build (build.py)
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_KERNEL_OPERATOR_H_

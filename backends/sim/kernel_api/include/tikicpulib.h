@@ -18,6 +18,7 @@
 // Written from the public Ascend C documentation (names and documented behaviour only).
 #ifndef PYASC_SIM_TIKICPULIB_H_
 #define PYASC_SIM_TIKICPULIB_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include <cstdio>
 #include <cstdlib>
@@ -183,4 +184,5 @@ inline void SetKernelMode(KernelMode mode) { pyasc_sim::cpudebug::registry().mod
 #define ICPU_RUN_KF(func, blockdim, ...) \
     ::pyasc_sim::cpudebug::run(&(func), #func, static_cast<uint32_t>(blockdim), __VA_ARGS__)
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_TIKICPULIB_H_

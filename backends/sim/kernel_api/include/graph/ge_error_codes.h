@@ -4,6 +4,7 @@
 // GRAPH_PARAM_INVALID 50331649. A kernel build includes it through an op project's host tiling header only.
 #ifndef PYASC_SIM_SDK_GRAPH_GE_ERROR_CODES_H_
 #define PYASC_SIM_SDK_GRAPH_GE_ERROR_CODES_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include <cstdint>
 
@@ -14,4 +15,5 @@ constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFFu;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649u;
 }  // namespace ge
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_GRAPH_GE_ERROR_CODES_H_

@@ -3,6 +3,7 @@
 // public op_host code use: construction from a dims vector, GetDimNum, GetDim, SetDim, GetDims, GetShapeSize.
 #ifndef PYASC_SIM_SDK_GRAPH_TENSOR_H_
 #define PYASC_SIM_SDK_GRAPH_TENSOR_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include <cstddef>
 #include <cstdint>
@@ -35,4 +36,5 @@ private:
 };
 }  // namespace ge
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_GRAPH_TENSOR_H_

@@ -3,6 +3,7 @@
 // (the same numbering as aclDataType).
 #ifndef PYASC_SIM_SDK_GRAPH_TYPES_H_
 #define PYASC_SIM_SDK_GRAPH_TYPES_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include <cstdint>
 
@@ -27,4 +28,5 @@ enum DataType {
 }  // namespace ge
 #include "pyasc_sim/kapi/dt_names_end.h"
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_GRAPH_TYPES_H_

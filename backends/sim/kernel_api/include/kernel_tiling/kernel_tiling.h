@@ -3,6 +3,7 @@
 // on the simulator.  Includes pyasc_sim's high-level tiling structs when it has them.
 #ifndef PYASC_SIM_SDK_KERNEL_TILING_H_
 #define PYASC_SIM_SDK_KERNEL_TILING_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include "kernel_operator.h"
 #if __has_include("pyasc_sim/kapi/tiling_structs.h")
@@ -18,4 +19,5 @@
 #include "pyasc_sim/kapi/matmul_tiling.h"
 #endif
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_KERNEL_TILING_H_

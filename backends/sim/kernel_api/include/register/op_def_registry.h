@@ -6,6 +6,7 @@
 // (ops::OpDef, OP_ADD, used in op_host/<op>_def.cpp) runs on the host only: ops::OpDef is declared, not defined.
 #ifndef PYASC_SIM_REGISTER_OP_DEF_REGISTRY_H_
 #define PYASC_SIM_REGISTER_OP_DEF_REGISTRY_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include "register/op_impl_registry.h"
 #include "exe_graph/runtime/tiling_context.h"
@@ -16,4 +17,5 @@ namespace ops {
 class OpDef;
 }  // namespace ops
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_REGISTER_OP_DEF_REGISTRY_H_

@@ -6,7 +6,9 @@
 // This header brings the tiling-struct macros, as the SDK's does.
 #ifndef PYASC_SIM_REGISTER_OP_IMPL_REGISTRY_H_
 #define PYASC_SIM_REGISTER_OP_IMPL_REGISTRY_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include "register/tilingdata_base.h"
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_REGISTER_OP_IMPL_REGISTRY_H_

@@ -10,6 +10,7 @@
 // Name::__pyasc_visit(visitor), which pyasc_sim.tiling_struct() uses to fill it from Python by name.
 #ifndef PYASC_SIM_REGISTER_TILINGDATA_BASE_H_
 #define PYASC_SIM_REGISTER_TILINGDATA_BASE_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include <cstddef>
 #include <cstdint>
@@ -103,4 +104,5 @@ using namespace optiling;
 // The op type -> tiling struct association GET_TILING_DATA resolves (pyasc_sim.compile(op_type=...)).
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name) using __pyasc_tiling_type_##op_type = class_name;
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_REGISTER_TILINGDATA_BASE_H_

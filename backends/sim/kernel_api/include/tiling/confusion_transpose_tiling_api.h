@@ -10,6 +10,7 @@
 // kernel then refuses.  pyasc_sim.hl_tiling_norm.confusion_transpose_tiling gives the same params in Python.
 #ifndef PYASC_SIM_SDK_TILING_CONFUSION_TRANSPOSE_TILING_API_H_
 #define PYASC_SIM_SDK_TILING_CONFUSION_TRANSPOSE_TILING_API_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include <cstdint>
 #include <cstdio>
@@ -90,4 +91,5 @@ inline void GetTransposeTilingInfo(const ge::Shape &srcShape, const uint32_t sta
 }
 }  // namespace AscendC
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_TILING_CONFUSION_TRANSPOSE_TILING_API_H_

@@ -14,6 +14,7 @@
 // in Python.
 #ifndef PYASC_SIM_SDK_TILING_HL_NORM_TILING_API_H_
 #define PYASC_SIM_SDK_TILING_HL_NORM_TILING_API_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include <cstdint>
 #include <cstdio>
@@ -403,4 +404,5 @@ inline void GetLayerNormGradBetaNDTilingInfo(const ge::Shape srcShape, const uin
 }
 }  // namespace AscendC
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_TILING_HL_NORM_TILING_API_H_

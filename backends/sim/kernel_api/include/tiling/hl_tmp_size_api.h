@@ -9,6 +9,7 @@
 // pyasc_sim.hl_tiling_tmp gives the same numbers in Python.
 #ifndef PYASC_SIM_SDK_TILING_HL_TMP_SIZE_API_H_
 #define PYASC_SIM_SDK_TILING_HL_TMP_SIZE_API_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include <cstdint>
 #include <cstdio>
@@ -243,4 +244,5 @@ inline uint32_t GetGeluMinTmpSize(const ge::Shape &srcShape, const uint32_t type
 }  // namespace AscendC
 #include "pyasc_sim/kapi/dt_names_end.h"
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_TILING_HL_TMP_SIZE_API_H_

@@ -6,6 +6,7 @@
 // TCubeTiling from Python). Brought in by tiling/tiling_api.h.
 #ifndef PYASC_SIM_SDK_TILING_MATMUL_HOST_TILING_H_
 #define PYASC_SIM_SDK_TILING_MATMUL_HOST_TILING_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include <cstdint>
 
@@ -27,4 +28,5 @@ class MultiCoreMatmulTiling;
 class BatchMatmulTiling;
 }  // namespace matmul_tiling
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_TILING_MATMUL_HOST_TILING_H_

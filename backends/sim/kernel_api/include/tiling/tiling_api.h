@@ -9,6 +9,7 @@
 // TopKTilingFunc) is in tiling/topk_tiling_api.h.
 #ifndef PYASC_SIM_SDK_TILING_TILING_API_H_
 #define PYASC_SIM_SDK_TILING_TILING_API_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include "register/tilingdata_base.h"
 #include "kernel_tiling/kernel_tiling.h"
@@ -19,4 +20,5 @@
 #include "tiling/matmul_host_tiling.h"
 #include "tiling/topk_tiling_api.h"
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_TILING_TILING_API_H_

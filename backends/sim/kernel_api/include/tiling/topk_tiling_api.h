@@ -8,6 +8,7 @@
 // them to stderr and return false.
 #ifndef PYASC_SIM_SDK_TILING_TOPK_TILING_API_H_
 #define PYASC_SIM_SDK_TILING_TOPK_TILING_API_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include <cstdint>
 #include <cstdio>
@@ -75,4 +76,5 @@ inline bool TopKTilingFunc(const platform_ascendc::PlatformAscendC &ascendcPlatf
 
 #include "pyasc_sim/kapi/dt_names_end.h"
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_TILING_TOPK_TILING_API_H_

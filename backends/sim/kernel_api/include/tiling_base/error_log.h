@@ -10,6 +10,7 @@
 // Host-only: no include guard conflicts with kernel code (only macro names in the OP_ / OPS_ namespace).
 #ifndef PYASC_SIM_SDK_TILING_BASE_ERROR_LOG_H_
 #define PYASC_SIM_SDK_TILING_BASE_ERROR_LOG_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include "graph/ge_error_codes.h"
 
@@ -46,4 +47,5 @@ inline void op_log_nothing(const Args &...) {}
         }                                        \
     } while (0)
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_TILING_BASE_ERROR_LOG_H_

@@ -8,6 +8,7 @@
 // function). gert::Shape / StorageShape, whose documented behaviour is plain data, are defined.
 #ifndef PYASC_SIM_SDK_EXE_GRAPH_RUNTIME_TILING_CONTEXT_H_
 #define PYASC_SIM_SDK_EXE_GRAPH_RUNTIME_TILING_CONTEXT_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include <cstddef>
 #include <cstdint>
@@ -176,4 +177,5 @@ class InferDataTypeContext;
 class TilingParseContext;
 }  // namespace gert
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_EXE_GRAPH_RUNTIME_TILING_CONTEXT_H_

@@ -3,6 +3,7 @@
 // names the API the simulator lacks (see kernel_api/README.md, "SDK header paths").
 #ifndef PYASC_SIM_SDK_LIB_QUANTIZATION_KERNEL_OPERATOR_ASCEND_QUANT_INTF_H_
 #define PYASC_SIM_SDK_LIB_QUANTIZATION_KERNEL_OPERATOR_ASCEND_QUANT_INTF_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include "kernel_operator.h"
 #if __has_include("pyasc_sim/kapi/quant.h")
@@ -11,4 +12,5 @@
 #error "pyasc_sim: lib/quantization/kernel_operator_ascend_quant_intf.h: the simulator lacks this Ascend C high-level API (AscendQuant); see backends/sim/kernel_api/README.md for what is supported"
 #endif
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_LIB_QUANTIZATION_KERNEL_OPERATOR_ASCEND_QUANT_INTF_H_

@@ -318,42 +318,35 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 // The transfer mode of the CANN 9 prototypes `template <typename T, PaddingMode mode = Normal>`
 // (DataCopyPad(ISASI) page, template parameter table): Normal pads every burst to 32 bytes in the
 // local buffer (the only mode before CANN 9); Compact lets the bursts lie back to back in the local
-// buffer and pads once, at the end of the whole transfer, to 32 bytes.  The page's product table
-// gives the mode to the Ascend 950 only ("是否支持设置数据搬运模式mode": 950 yes, A2/A3 no): on other
-// SoCs a Compact copy is reported ('unsupported'), as the hardware has no such transfer.
+// buffer and pads once, at the end of the whole transfer, to 32 bytes.  The page gives the mode to the
+// Ascend 950 only ("该函数原型仅支持Ascend 950PR/Ascend 950DT"), and the SDK declares it so: the enum
+// `AscendC::PaddingMode` (asc-devkit impl/basic_api/utils/kernel_utils_struct_confusion_pad.h) and the
+// prototypes that take it (include/basic_api/kernel_operator_data_copy_intf.h) stand under an
+// `__NPU_ARCH__` guard of the 950's architectures, so an Atlas A2 build (2201) has neither -- and a kernel
+// may declare a `PaddingMode` of its own beside `using namespace AscendC` (DrivingSDK grid_sampler2d_v2).
+// Likewise here: on other SoCs `PaddingMode` is not declared and DataCopyPad takes only its element type.
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
 enum class PaddingMode : uint8_t {
     Normal = 0,
     Compact,
 };
-
-namespace sim_detail {
-template <PaddingMode mode>
-inline void check_padding_mode(const pyasc_sim::kapi::SrcLoc &loc) {
-#if __CCE_AICORE__ != 310
-    if (mode == PaddingMode::Compact) {
-        pyasc_sim::kapi::fail("unsupported", loc,
-                              "DataCopyPad<T, PaddingMode::Compact> is documented for the Ascend 950 only (its page "
-                              "gives the transfer mode to no other family): build with soc=\"Ascend950PR_9599\", or "
-                              "use PaddingMode::Normal (each burst padded to 32 bytes) on %s",
-                              PYASC_SIM_DT_SOC);
-    }
+#define PYASC_SIM_DATACOPYPAD_TEMPLATE template <typename T, PaddingMode mode = PaddingMode::Normal>
+#define PYASC_SIM_DATACOPYPAD_COMPACT (mode == PaddingMode::Compact)
 #else
-    (void)loc;
+#define PYASC_SIM_DATACOPYPAD_TEMPLATE template <typename T>
+#define PYASC_SIM_DATACOPYPAD_COMPACT false
 #endif
-}
-}  // namespace sim_detail
 
 // GM -> local: Normal: each burst of blockLen bytes lands at a 32-byte-aligned slot of
 // align32(leftPadding + blockLen + rightPadding) bytes; with isPad the padding elements are
 // filled with paddingValue.  Compact: the slots are leftPadding + blockLen + rightPadding bytes,
 // back to back, and the whole transfer ends on a 32-byte boundary (isPad: filled with
 // paddingValue).  GM strides count bytes, local strides 32-byte blocks (added after each slot).
-template <typename T, PaddingMode mode = PaddingMode::Normal>
+PYASC_SIM_DATACOPYPAD_TEMPLATE
 inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyExtParams &p,
                         const DataCopyPadExtParams<T> &pad, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     sim_detail::check_datacopypad_soc<T>(loc);
-    sim_detail::check_padding_mode<mode>(loc);
-    constexpr bool compact = mode == PaddingMode::Compact;
+    constexpr bool compact = PYASC_SIM_DATACOPYPAD_COMPACT;
     const uint64_t lp = pad.leftPadding * sizeof(T), rp = pad.rightPadding * sizeof(T);
     const uint64_t slot = compact ? lp + p.blockLen + rp : sim_detail::align32(lp + p.blockLen + rp);
     const uint64_t sp = p.blockLen + static_cast<uint64_t>(p.srcStride), dp = slot + p.dstStride * 32ull;
@@ -399,13 +392,12 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
 // align32(blockLen) bytes (+ srcStride blocks); Compact: the bursts lie back to back in the local
 // buffer (blockLen bytes each, + srcStride blocks).  Either way exactly blockLen bytes per burst
 // reach GM, dstStride bytes apart.
-template <typename T, PaddingMode mode = PaddingMode::Normal>
+PYASC_SIM_DATACOPYPAD_TEMPLATE
 inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyExtParams &p,
                         pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
     pyasc_sim::kapi::uses_vector_unit();  // UB -> GM: an AIV instruction (kapi/core_usage.h)
     sim_detail::check_datacopypad_soc<T>(loc);
-    sim_detail::check_padding_mode<mode>(loc);
-    const uint64_t slot = mode == PaddingMode::Compact ? p.blockLen : sim_detail::align32(p.blockLen);
+    const uint64_t slot = PYASC_SIM_DATACOPYPAD_COMPACT ? p.blockLen : sim_detail::align32(p.blockLen);
     const uint64_t sp = slot + p.srcStride * 32ull, dp = p.blockLen + static_cast<uint64_t>(p.dstStride);
     src.check_aligned("DataCopyPad", "src", loc);
     src.check_read_bursts(p.blockCount, p.blockLen, sp, "DataCopyPad reads", loc);
@@ -440,5 +432,8 @@ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, c
 }
 
 }  // namespace AscendC
+
+#undef PYASC_SIM_DATACOPYPAD_TEMPLATE
+#undef PYASC_SIM_DATACOPYPAD_COMPACT
 
 #endif  // PYASC_SIM_KAPI_DATA_COPY_H_

@@ -10,6 +10,8 @@
 // API) and the C++ standard headers before the tiling header, and a tiling header may use those names without
 // including them itself (NPUKernelBench's ReverseSequence header declares gert::Shape structs, std::array and
 // std::min). They are included here, inside the DT_* set-aside, so the header sees them as its host build does.
+// The region is an SDK header's for INT_MAX / INT_MIN (pyasc_sim/sdk_begin.h): what it includes is not the kernel's.
+#include "pyasc_sim/sdk_begin.h"
 #ifdef PYASC_SIM_OP_DTYPE_MACROS
 #include "pyasc_sim/kapi/op_dtypes.h"
 #include "pyasc_sim/kapi/dt_names_begin.h"

@@ -12,3 +12,4 @@ PYASC_SIM_HOST_GUARDS_POP
 #ifdef PYASC_SIM_TILING_NAMES
 PYASC_SIM_TILING_NAMES
 #endif
+#include "pyasc_sim/sdk_end.h"  // the end of the region host_header_begin.h opened

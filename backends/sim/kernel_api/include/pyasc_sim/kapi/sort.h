@@ -18,6 +18,47 @@
 #include "pyasc_sim/kapi/vector.h"
 #include "pyasc_sim/kapi/mrg_sort_spr.h"
 
+// ---- The TopK implementation's constants: global, in an unnamed namespace, as the SDK declares them ------------
+// The SDK's TopK implementation header (asc-devkit impl/adv_api/detail/sort/topk/topk_common_utils.h) declares these
+// names in an unnamed namespace at global scope for __NPU_ARCH__ 2002 / 2201 / 3510 (and other families), and
+// kernel_operator.h reaches it whatever the kernel uses: kernel_operator_intf.h -> adv_api/kernel_api.h (and, on
+// 2201, adv_api/sort/topk.h directly) -> sort/topk.h -> topk_common_utils.h. Public kernels use them unqualified
+// (Ascend/DrivingSDK subm_sparse_conv3d_v2: `halfk0_ = k0_ / TWO`); a kernel that declares its own `TWO` in its
+// unnamed namespace (a redefinition) or at global scope (then ambiguous where used) stops with CANN too. Not in the
+// API reference: hidden in documented-only mode. COMPAT.md "Round 31 (s31a)".
+#if !PYASC_SIM_DOCUMENTED_ONLY && defined(__NPU_ARCH__) && \
+    (__NPU_ARCH__ == 2002 || __NPU_ARCH__ == 2201 || __NPU_ARCH__ == 3510)
+namespace {
+constexpr uint16_t MIN_SORT32_SIZE = 32;
+constexpr uint16_t MIN_RPSORT16_SIZE = 16;
+constexpr uint32_t BUF_LIST_SIZE = 2;
+constexpr uint32_t MRG_MAX_ARRAY_SIZE = 15;
+constexpr uint32_t MRGSORT_VALID_QUEUE = 4;
+constexpr uint32_t MRGSORT_VALID_TWO = 2;
+constexpr uint32_t MRGSORT_VALID_TWO_OFFSET = 769;
+constexpr uint32_t TWO = 2;
+constexpr uint32_t THREE = 3;
+constexpr uint32_t FOUR = 4;
+constexpr uint32_t FIVE = 5;
+constexpr uint32_t SIX = 6;
+constexpr uint32_t SEVEN = 7;
+constexpr uint32_t EIGHT = 8;
+constexpr uint32_t NINE = 9;
+constexpr uint32_t TWELVE = 12;
+constexpr uint32_t SIXTEEN = 16;
+constexpr uint32_t THIRTY_TWO = 32;
+constexpr uint32_t FORTYEIGHT = 48;
+constexpr uint32_t VREDUCEV2_HALF_MASK = 128;
+constexpr uint32_t VREDUCEV2_FOUR_BYTE_MASK = 64;
+constexpr uint32_t SRC1_STACK_TENSORSIZE = 10;
+constexpr uint32_t SRC1_STACK_VAL_OFFSET = 16;
+constexpr uint32_t TOPK_INNER_ALIGN_LEN = 32;
+constexpr uint32_t TOPK_NORMAL_INNER_MAX_HALF_LEN = 2048;
+constexpr uint32_t TOPK_NSMALL_INNER_LEN = 32;
+constexpr uint32_t TOPK_NORMAL_INNER_MAX_LEN = 4096;
+}  // namespace
+#endif
+
 // ---- TopK's tiling struct: global, as in the SDK's kernel_tiling/kernel_tiling.h -------------------
 // The documented fields in the documented order (34 words); the simulator computes TopK from
 // TopKInfo and reads none of them.  The last 11 documented words are kept as one reserved array.
@@ -518,7 +559,7 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
                                                            isLargest, loc);
 }
 
-// ---- index generators used with Sort: CreateVecIndex (count form) and ArithProgression -------------
+// ---- index generators used with Sort: CreateVecIndex (count and Level-0 forms) and ArithProgression -------------
 // dst[i] = firstValue + i (CreateVecIndex), firstValue + i * diffValue (ArithProgression).
 template <typename T>
 inline void CreateVecIndex(LocalTensor<T> dst, const T &firstValue, uint32_t calCount, PYASC_SIM_LOC) {
@@ -527,6 +568,47 @@ inline void CreateVecIndex(LocalTensor<T> dst, const T &firstValue, uint32_t cal
     const double f = pyasc_sim::kapi::to_double(firstValue);
     for (uint32_t i = 0; i < calCount; ++i) dst.ptr()[i] = static_cast<T>(f + i);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(sim_detail::repeats_of(calCount, sizeof(T))));
+}
+// The Level-0 forms (CreateVecIndex page atlasascendc_api_07_0090, "tensor高维切分计算": mask as a count or bits,
+// repeatTime, dstBlkStride, dstRepStride). The page gives the prototypes and a one-repeat example; which value each
+// lane of a later repeat gets is the SDK's: its A2 implementation (asc-devkit impl/basic_api/dav_c220/
+// kernel_operator_vec_createvecindex_impl.h) writes repeat 0's first block by scalar, each further block as the block
+// before it + 32 / sizeof(T) (Adds), and each further repeat as the repeat before it + 256 / sizeof(T) (Adds under
+// the mask); its 950 implementation adds one vector length per repeat to the register CreateVecIndex filled. So
+// lane k of repeat r (k below a count mask, or bit k set) receives firstValue + r * 256 / sizeof(T) + k, at block
+// k / (32 / sizeof(T)) of the repeat (dstBlkStride blocks apart), repeat r at r * dstRepStride blocks; lanes off the
+// mask are not written. Computed as the count form does (in double, one rounding to T).
+namespace sim_detail {
+template <typename T>
+inline void create_vec_index_repeat(const LocalTensor<T> &dst, T firstValue, const Mask &m, uint8_t repeats,
+                                    uint16_t blk, uint8_t rep, const SrcLoc &loc) {
+    const Opnd od{blk, rep, static_cast<int64_t>(32 / sizeof(T))};
+    check_operand(dst, "CreateVecIndex", "dst", od.extent(repeats, m), loc);
+    T *d = dst.ptr();
+    const double f = pyasc_sim::kapi::to_double(firstValue);
+    const double perRepeat = static_cast<double>(256 / sizeof(T));
+    for_each_masked(repeats, m, [&](uint32_t r, uint32_t i) {
+        d[od.off(r, i)] = static_cast<T>(f + r * perRepeat + i);
+    });
+    pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats));
+}
+template <typename T, typename M>
+inline void create_vec_index_level0(const LocalTensor<T> &dst, T firstValue, M mask, uint8_t repeatTime,
+                                    uint16_t dstBlkStride, uint8_t dstRepStride, const SrcLoc &loc) {
+    PYASC_SIM_DTYPE_CHECK(CreateVecIndex, T);
+    create_vec_index_repeat(dst, firstValue, mask_of<true>(mask, 256 / sizeof(T), "CreateVecIndex", loc), repeatTime,
+                            dstBlkStride, dstRepStride, loc);
+}
+}  // namespace sim_detail
+template <typename T>
+inline void CreateVecIndex(const LocalTensor<T> &dst, const T &firstValue, uint64_t mask, uint8_t repeatTime,
+                           uint16_t dstBlkStride, uint8_t dstRepStride, PYASC_SIM_LOC) {
+    sim_detail::create_vec_index_level0(dst, firstValue, mask, repeatTime, dstBlkStride, dstRepStride, loc);
+}
+template <typename T>
+inline void CreateVecIndex(const LocalTensor<T> &dst, const T &firstValue, uint64_t mask[], uint8_t repeatTime,
+                           uint16_t dstBlkStride, uint8_t dstRepStride, PYASC_SIM_LOC) {
+    sim_detail::create_vec_index_level0(dst, firstValue, mask, repeatTime, dstBlkStride, dstRepStride, loc);
 }
 template <typename T>
 inline void ArithProgression(const LocalTensor<T> &dstLocal, const T firstValue, const T diffValue,

@@ -2,5 +2,7 @@
 // instructions' interface) public kernels include; on the simulator they all come with kernel_operator.h.
 #ifndef PYASC_SIM_SDK_TIKCFW_INTERFACE_KERNEL_OPERATOR_VEC_BINARY_INTF_H_
 #define PYASC_SIM_SDK_TIKCFW_INTERFACE_KERNEL_OPERATOR_VEC_BINARY_INTF_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 #include "kernel_operator.h"
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_TIKCFW_INTERFACE_KERNEL_OPERATOR_VEC_BINARY_INTF_H_

@@ -8,6 +8,7 @@
 // numeric values of SocVersion are not documented and not relied on.
 #ifndef PYASC_SIM_SDK_TILING_PLATFORM_PLATFORM_ASCENDC_H_
 #define PYASC_SIM_SDK_TILING_PLATFORM_PLATFORM_ASCENDC_H_
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include <cstdint>
 
@@ -47,4 +48,5 @@ public:
 };
 }  // namespace platform_ascendc
 
+#include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_TILING_PLATFORM_PLATFORM_ASCENDC_H_

@@ -14,6 +14,7 @@
 // pyasc_sim.compile(tpl_args={...} or tiling_key=k) builds the instance of the selected
 // combination (pyasc_sim/tpl.py implements the same encoding).
 #pragma once
+#include "pyasc_sim/sdk_begin.h"  // INT_MAX / INT_MIN hidden after SDK headers (sdk_begin.h)
 
 #include <cstdint>
 #include <cstdio>
@@ -193,3 +194,4 @@ inline uint64_t EncodeTilingKey(TilingDeclareParams declareParams, TilingSelectP
 
 #define GET_TPL_TILING_KEY(...) \
     AscendC::EncodeTilingKey(g_tilingDeclareParams, g_tilingSelectParams, {__VA_ARGS__})
+#include "pyasc_sim/sdk_end.h"
