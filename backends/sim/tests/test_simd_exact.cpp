@@ -139,22 +139,19 @@ bool check(uint64_t lo, uint64_t hi, uint64_t step) {
         const size_t bytes = static_cast<size_t>(n) * sizeof(float);
         std::memcpy(dispatched.data(), in, bytes);
         pyasc_sim::simd::exp_f32(dispatched.data(), dispatched.data(), n);
-        if (kLevel == 2) {
-            pyasc_sim::simd::exp_f32_avx512(out.data(), in, n);
-            std::memcpy(inplace.data(), in, bytes);
-            pyasc_sim::simd::exp_f32_avx512_inplace(inplace.data(), n);
-        } else {
-            std::memcpy(out.data(), dispatched.data(), bytes);
-            std::memcpy(inplace.data(), dispatched.data(), bytes);
-        }
-        if (fma) {
-            pyasc_sim::simd::exp_f32_avx2(avx2.data(), in, n);
-            std::memcpy(avx2_inplace.data(), in, bytes);
-            pyasc_sim::simd::exp_f32_avx2_inplace(avx2_inplace.data(), n);
-        } else {
-            std::memcpy(avx2.data(), dispatched.data(), bytes);
-            std::memcpy(avx2_inplace.data(), dispatched.data(), bytes);
-        }
+        // a loop's out-of-place and in-place forms into o and ip; without the CPU feature, the dispatched results
+        auto run = [&](bool have, void (*loop)(float *, const float *, int64_t), void (*loop_inplace)(float *, int64_t),
+                       std::vector<float> &o, std::vector<float> &ip) {
+            const float *src = have ? in : dispatched.data();
+            std::memcpy(o.data(), src, bytes);
+            std::memcpy(ip.data(), src, bytes);
+            if (have) {
+                loop(o.data(), in, n);
+                loop_inplace(ip.data(), n);
+            }
+        };
+        run(kLevel == 2, pyasc_sim::simd::exp_f32_avx512, pyasc_sim::simd::exp_f32_avx512_inplace, out, inplace);
+        run(fma, pyasc_sim::simd::exp_f32_avx2, pyasc_sim::simd::exp_f32_avx2_inplace, avx2, avx2_inplace);
         for (int64_t i = 0; i < n; ++i) {
             const float want = pyasc_sim::simd::exp_f32_one(in[i]);  // this file's baseline build: fmaf
             if (bits(out[i]) != bits(want) || bits(inplace[i]) != bits(want) || bits(avx2[i]) != bits(want) ||
