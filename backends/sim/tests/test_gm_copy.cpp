@@ -50,6 +50,11 @@ int main() {
                         gm_load_avx512(static_cast<uint8_t *>(d), static_cast<const uint8_t *>(s), k);
                     }, n, so, dof);
                 }
+                if (pyasc_sim::simd::x86_level() >= 1) {  // the load for AVX2 machines without AVX-512F
+                    check_copy("gm_load_avx2", [](void *d, const void *s, size_t k) {
+                        gm_load_avx2(static_cast<uint8_t *>(d), static_cast<const uint8_t *>(s), k);
+                    }, n, so, dof);
+                }
 #endif
             }
         }

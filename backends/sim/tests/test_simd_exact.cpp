@@ -1,22 +1,28 @@
-// The AVX-512 loops of pyasc_sim/kapi/simd.h against their scalar definitions, bit for bit: exp (also in place, and the AVX2 + FMA loop)
-// (exp_f32_one) and ln (log_f32_one, also within 1 ulp of double log) over every float bit pattern (argument --all) or a stride through them (default:
+// The vector loops of pyasc_sim/kapi/simd.h against their scalar definitions, bit for bit -- the AVX-512
+// loops where the CPU has AVX-512F, the AVX2 (+ FMA, F16C) loops wherever it has AVX2, so a machine
+// without AVX-512 still checks the loops it runs: exp (exp_f32_one; out of place and in place) and ln
+// (log_f32_one, also within 1 ulp of double log) over every float bit pattern (argument --all) or a stride through them (default:
 // every 61st pattern, plus the ranges around the overflow and underflow edges and the NaNs in
 // full); float -> half (the software _Float16 conversion, round to nearest even) over the same
 // patterns; half -> float over every half; the three-operand forms (fma3_f32 / fma3_f16: a * b + c
 // through double, rounded once, with and without relu) by the AVX-512 and AVX2 loops, out of place
 // and in place, over every triple of edge values (NaN payloads, infinities, zeros, subnormals,
 // products that overflow or underflow, sums that round to infinity), float patterns at a stride and
-// random triples. Exits 1 on the first difference, 0 when they agree; 77 (skipped) without AVX-512F.
+// random triples; map1 / map2's AVX2 and AVX-512 clones of the element loops against the baseline
+// loop. Exits 1 on the first difference, 0 when they agree; 77 (skipped) without AVX2.
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "pyasc_sim/kapi/simd.h"
 
 namespace {
+
+const int kLevel = pyasc_sim::simd::x86_level();  // 2: AVX-512F, 1: AVX2
 
 uint32_t bits(float f) {
     uint32_t b;
@@ -51,7 +57,11 @@ bool for_patterns(uint64_t lo, uint64_t hi, uint64_t step, Chunk &&chunk) {
 bool check_f32_to_f16(uint64_t lo, uint64_t hi, uint64_t step) {
     std::vector<half> out(1 << 16);
     return for_patterns(lo, hi, step, [&](const float *in, int64_t n) {
-        pyasc_sim::simd::f32_to_f16_avx512(out.data(), in, n);
+        if (kLevel == 2) {
+            pyasc_sim::simd::f32_to_f16_avx512(out.data(), in, n);
+        } else {
+            pyasc_sim::simd::f32_to_f16_f16c(out.data(), in, n);
+        }
         for (int64_t i = 0; i < n; ++i) {
             const half want = static_cast<half>(in[i]);
             if (bits(out[i]) != bits(want)) {
@@ -72,7 +82,11 @@ bool check_f16_to_f32() {
         const uint16_t v = static_cast<uint16_t>(i);
         std::memcpy(&in[i], &v, 2);
     }
-    pyasc_sim::simd::f16_to_f32_avx512(out.data(), in.data(), static_cast<int64_t>(in.size()));
+    if (kLevel == 2) {
+        pyasc_sim::simd::f16_to_f32_avx512(out.data(), in.data(), static_cast<int64_t>(in.size()));
+    } else {
+        pyasc_sim::simd::f16_to_f32_f16c(out.data(), in.data(), static_cast<int64_t>(in.size()));
+    }
     for (size_t i = 0; i < in.size(); ++i) {
         if (bits(out[i]) != bits(static_cast<float>(in[i]))) {
             std::printf("float(half 0x%04x): vector 0x%08" PRIx32 ", scalar 0x%08" PRIx32 "\n", bits(in[i]),
@@ -83,12 +97,17 @@ bool check_f16_to_f32() {
     return true;
 }
 
-// ln over patterns lo, lo + step, ... below hi: the AVX-512 loop against log_f32_one bit for bit,
+// ln over patterns lo, lo + step, ... below hi: the AVX-512 loop (else the dispatching log_f32, the
+// compiler's loop of the scalar code) against log_f32_one bit for bit,
 // and log_f32_one within 1 ulp of double log (finite positive x); false on a difference.
 bool check_log(uint64_t lo, uint64_t hi, uint64_t step) {
     std::vector<float> out(1 << 16);
     return for_patterns(lo, hi, step, [&](const float *in, int64_t n) {
-        pyasc_sim::simd::log_f32_avx512(out.data(), in, n);
+        if (kLevel == 2) {
+            pyasc_sim::simd::log_f32_avx512(out.data(), in, n);
+        } else {
+            pyasc_sim::simd::log_f32(out.data(), in, n);
+        }
         for (int64_t i = 0; i < n; ++i) {
             const float want = pyasc_sim::simd::log_f32_one(in[i]);
             if (bits(out[i]) != bits(want)) {
@@ -111,25 +130,36 @@ bool check_log(uint64_t lo, uint64_t hi, uint64_t step) {
 }
 
 // exp over patterns lo, lo + step, ... below hi (64-bit bounds), by the AVX-512 loop and its
-// in-place form; false on a difference.
+// in-place form (with AVX-512F), the AVX2 + FMA loop and its in-place form (with AVX2 and FMA: also
+// valgrind's level), and the dispatching exp_f32 in place; false on a difference.
 bool check(uint64_t lo, uint64_t hi, uint64_t step) {
-    std::vector<float> out(1 << 16), inplace(1 << 16), avx2(1 << 16);
+    std::vector<float> out(1 << 16), inplace(1 << 16), avx2(1 << 16), avx2_inplace(1 << 16), dispatched(1 << 16);
     const bool fma = pyasc_sim::simd::has_fma();
     return for_patterns(lo, hi, step, [&](const float *in, int64_t n) {
-        pyasc_sim::simd::exp_f32_avx512(out.data(), in, n);
-        std::memcpy(inplace.data(), in, static_cast<size_t>(n) * sizeof(float));
-        pyasc_sim::simd::exp_f32_avx512_inplace(inplace.data(), n);
-        if (fma) {
-            pyasc_sim::simd::exp_f32_avx2(avx2.data(), in, n);  // the AVX2 + FMA loop (valgrind's level)
-        } else {
-            std::memcpy(avx2.data(), out.data(), static_cast<size_t>(n) * sizeof(float));
-        }
+        const size_t bytes = static_cast<size_t>(n) * sizeof(float);
+        std::memcpy(dispatched.data(), in, bytes);
+        pyasc_sim::simd::exp_f32(dispatched.data(), dispatched.data(), n);
+        // a loop's out-of-place and in-place forms into o and ip; without the CPU feature, the dispatched results
+        auto run = [&](bool have, void (*loop)(float *, const float *, int64_t), void (*loop_inplace)(float *, int64_t),
+                       std::vector<float> &o, std::vector<float> &ip) {
+            const float *src = have ? in : dispatched.data();
+            std::memcpy(o.data(), src, bytes);
+            std::memcpy(ip.data(), src, bytes);
+            if (have) {
+                loop(o.data(), in, n);
+                loop_inplace(ip.data(), n);
+            }
+        };
+        run(kLevel == 2, pyasc_sim::simd::exp_f32_avx512, pyasc_sim::simd::exp_f32_avx512_inplace, out, inplace);
+        run(fma, pyasc_sim::simd::exp_f32_avx2, pyasc_sim::simd::exp_f32_avx2_inplace, avx2, avx2_inplace);
         for (int64_t i = 0; i < n; ++i) {
             const float want = pyasc_sim::simd::exp_f32_one(in[i]);  // this file's baseline build: fmaf
-            if (bits(out[i]) != bits(want) || bits(inplace[i]) != bits(want) || bits(avx2[i]) != bits(want)) {
-                std::printf("exp(0x%08" PRIx32 "): vector 0x%08" PRIx32 ", in place 0x%08" PRIx32 ", AVX2 0x%08" PRIx32
-                            ", scalar 0x%08" PRIx32 "\n",
-                            bits(in[i]), bits(out[i]), bits(inplace[i]), bits(avx2[i]), bits(want));
+            if (bits(out[i]) != bits(want) || bits(inplace[i]) != bits(want) || bits(avx2[i]) != bits(want) ||
+                bits(avx2_inplace[i]) != bits(want) || bits(dispatched[i]) != bits(want)) {
+                std::printf("exp(0x%08" PRIx32 "): AVX-512 0x%08" PRIx32 ", in place 0x%08" PRIx32 ", AVX2 0x%08" PRIx32
+                            ", in place 0x%08" PRIx32 ", exp_f32 in place 0x%08" PRIx32 ", scalar 0x%08" PRIx32 "\n",
+                            bits(in[i]), bits(out[i]), bits(inplace[i]), bits(avx2[i]), bits(avx2_inplace[i]),
+                            bits(dispatched[i]), bits(want));
                 return false;
             }
         }
@@ -177,7 +207,7 @@ bool check_fma3_triples(const float *a, const float *b, const float *c, int64_t 
                 std::memcpy(d, src, static_cast<size_t>(n) * sizeof(float));
                 (variant == 2 ? pa : variant == 3 ? pb : pc) = d;
             }
-            if (variant == 1) {
+            if (variant == 1 || kLevel < 2) {  // without AVX-512F: the AVX2 loop in every variant
                 if (!avx2) continue;
                 pyasc_sim::simd::fma3_f32_avx2(d, pa, pb, pc, n, relu != 0);
             } else {
@@ -311,13 +341,100 @@ bool check_fma3_f16() {
     }
     return true;
 }
+
+// Equal bits, or (floating point) both NaN where both operands were: for two NaN operands the
+// element loops' `a + b` leaves to the compiler which payload wins (it may swap the operands of a
+// commutative operation, and its SSE2 and AVX encodings name them in different orders), in every build
+// alike (the three-operand forms choose explicitly: fma3_f64_one).
+template <typename T>
+bool same_element(T got, T want, T a, T b) {
+    if (std::memcmp(&got, &want, sizeof(T)) == 0) return true;
+    if constexpr (std::is_floating_point<T>::value) {
+        return std::isnan(a) && std::isnan(b) && std::isnan(got) && std::isnan(want);
+    } else {
+        return false;
+    }
+}
+
+// map1 / map2's clones against the baseline loop (map1_r etc., this file's baseline build) over float
+// patterns at a stride with random second operands: float add / mul / div / max, int32 and double
+// forms, out of place and in place; and the dispatching map1 / map2 (what the kernel API calls) in
+// place. False on a difference.
+template <typename T, typename F2>
+bool check_map_one(const char *what, const std::vector<T> &a, const std::vector<T> &b, F2 f) {
+    const int64_t n = static_cast<int64_t>(a.size());
+    std::vector<T> want(a.size()), got(a.size());
+    pyasc_sim::simd::map2_r(want.data(), a.data(), b.data(), n, f);
+    for (int form = 0; form < 5; ++form) {
+        if (form == 0) {
+            pyasc_sim::simd::map2_r_avx2(got.data(), a.data(), b.data(), n, f);
+        } else if (form == 1) {
+            got = a;
+            pyasc_sim::simd::map2_inplace_a_avx2(got.data(), b.data(), n, f);
+        } else if (form == 2) {
+            got = b;
+            pyasc_sim::simd::map2_inplace_b_avx2(got.data(), a.data(), n, f);
+        } else if (form == 3) {
+            got = a;
+            pyasc_sim::simd::map2(got.data(), got.data(), b.data(), n, f);
+        } else {
+            if (kLevel < 2) continue;
+            pyasc_sim::simd::map2_r_avx512(got.data(), a.data(), b.data(), n, f);
+        }
+        for (int64_t i = 0; i < n; ++i) {
+            if (!same_element(got[i], want[i], a[i], b[i])) {
+                std::printf("map2 %s: form %d differs from the baseline loop at %" PRId64 "\n", what, form, i);
+                return false;
+            }
+        }
+    }
+    // unary: f(x, 3) through map1_r / map1_inplace
+    auto g = [f](T x) { return f(x, static_cast<T>(3)); };
+    pyasc_sim::simd::map1_r(want.data(), a.data(), n, g);
+    pyasc_sim::simd::map1_r_avx2(got.data(), a.data(), n, g);
+    bool same = std::memcmp(got.data(), want.data(), a.size() * sizeof(T)) == 0;
+    got = a;
+    pyasc_sim::simd::map1_inplace_avx2(got.data(), n, g);
+    same = same && std::memcmp(got.data(), want.data(), a.size() * sizeof(T)) == 0;
+    got = a;
+    pyasc_sim::simd::map1(got.data(), got.data(), n, g);
+    same = same && std::memcmp(got.data(), want.data(), a.size() * sizeof(T)) == 0;
+    if (!same) std::printf("map1 %s: differs from the baseline loop\n", what);
+    return same;
+}
+
+bool check_maps() {
+    std::mt19937 rng(31);
+    std::vector<float> fa, fb;
+    for (uint64_t v = 0; v < (1ull << 32); v += 65521) {  // every 65521st pattern: NaNs, infinities, subnormals
+        fa.push_back(from_bits(static_cast<uint32_t>(v)));
+        fb.push_back(from_bits(rng()));
+    }
+    for (uint32_t e : kFmaEdges) {
+        for (uint32_t e2 : kFmaEdges) fa.push_back(from_bits(e)), fb.push_back(from_bits(e2));
+    }
+    std::vector<int32_t> ia(fa.size()), ib(fa.size());
+    std::vector<double> da(fa.size()), db(fa.size());
+    for (size_t i = 0; i < fa.size(); ++i) {
+        ia[i] = static_cast<int32_t>(rng()), ib[i] = static_cast<int32_t>(rng() | 1u);
+        da[i] = static_cast<double>(fa[i]) * 1.25, db[i] = static_cast<double>(fb[i]);
+    }
+    return check_map_one("float add", fa, fb, [](float x, float y) { return x + y; }) &&
+           check_map_one("float mul", fa, fb, [](float x, float y) { return x * y; }) &&
+           check_map_one("float div", fa, fb, [](float x, float y) { return x / y; }) &&
+           check_map_one("float max", fa, fb, [](float x, float y) { return x > y ? x : y; }) &&
+           check_map_one("int32 add", ia, ib, [](int32_t x, int32_t y) { return static_cast<int32_t>(static_cast<uint32_t>(x) + static_cast<uint32_t>(y)); }) &&
+           check_map_one("int32 mul", ia, ib, [](int32_t x, int32_t y) { return static_cast<int32_t>(static_cast<uint32_t>(x) * static_cast<uint32_t>(y)); }) &&
+           check_map_one("double sub", da, db, [](double x, double y) { return x - y; });
+}
 }  // namespace
 
 int main(int argc, char **argv) {
-    if (pyasc_sim::simd::x86_level() < 2) {
-        std::printf("no AVX-512F on this CPU: skipped\n");
+    if (kLevel < 1) {
+        std::printf("no AVX2 on this CPU: skipped\n");
         return 77;
     }
+    std::printf("checking the %s loops\n", kLevel == 2 ? "AVX-512F and AVX2" : "AVX2 (no AVX-512F on this CPU)");
     const bool all = argc > 1 && std::strcmp(argv[1], "--all") == 0;
     bool ok = check(0, 1ull << 32, all ? 1 : 61);
     if (!all) {
@@ -352,5 +469,7 @@ int main(int argc, char **argv) {
     const bool fma3 = check_fma3_edges() && check_fma3_patterns(0, 1ull << 32, all ? 1 : 251) && check_fma3_f16();
     std::printf(fma3 ? "a * b + c (three-operand forms): vector and scalar agree\n"
                      : "a * b + c (three-operand forms): MISMATCH\n");
-    return ok && cvt && fma3 ? 0 : 1;
+    const bool maps = check_maps();
+    std::printf(maps ? "map1 / map2 clones: the baseline loop's bits\n" : "map1 / map2 clones: MISMATCH\n");
+    return ok && cvt && fma3 && maps ? 0 : 1;
 }

@@ -77,6 +77,21 @@ __attribute__((target("avx512f"))) inline void gm_load_avx512(uint8_t *d, const 
     if (i < n) std::memcpy(d + i, s + i, n - i);
 }
 
+// The same with AVX2 (no AVX-512F): 256 bytes per step in 32-byte registers, the same prefetch.
+__attribute__((target("avx2"))) inline void gm_load_avx2(uint8_t *d, const uint8_t *s, uint64_t n) {
+    uint64_t i = 0;
+    const uintptr_t next = reinterpret_cast<uintptr_t>(s) + n;
+    for (; i + 256 <= n; i += 256) {
+        for (uint64_t line = 0; line < 256; line += 64) {
+            _mm_prefetch(reinterpret_cast<const char *>(next + i + line), _MM_HINT_T1);
+        }
+        __m256i v[8];
+        for (int k = 0; k < 8; ++k) v[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 32 * k));
+        for (int k = 0; k < 8; ++k) _mm256_storeu_si256(reinterpret_cast<__m256i *>(d + i + 32 * k), v[k]);
+    }
+    if (i < n) std::memcpy(d + i, s + i, n - i);
+}
+
 inline void gm_stream_sse2(uint8_t *d, const uint8_t *s, uint64_t n) {
     uint64_t i = 0;
     for (; i + 64 <= n; i += 64) {
@@ -126,9 +141,10 @@ inline void gm_copy(void *dst, const void *src, uint64_t bytes) {
 // GM -> local memory, `bytes` bytes (non-overlapping ranges).
 inline void gm_load(void *dst, const void *src, uint64_t bytes) {
 #ifdef PYASC_SIM_X86
-    if (bytes >= kGmStreamMinBytes && simd::x86_level() == 2) {
-        gm_load_avx512(static_cast<uint8_t *>(dst), static_cast<const uint8_t *>(src), bytes);
-        return;
+    if (bytes >= kGmStreamMinBytes) {
+        const int level = simd::x86_level();
+        if (level == 2) return gm_load_avx512(static_cast<uint8_t *>(dst), static_cast<const uint8_t *>(src), bytes);
+        if (level == 1) return gm_load_avx2(static_cast<uint8_t *>(dst), static_cast<const uint8_t *>(src), bytes);
     }
 #endif
     if (bytes != 0) std::memcpy(dst, src, bytes);

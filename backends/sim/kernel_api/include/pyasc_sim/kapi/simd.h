@@ -37,63 +37,46 @@ inline int x86_level() {  // 2: AVX-512F, 1: AVX2, 0: the baseline
 #endif
 
 // Element types whose operations give the same bits at every vector width (IEEE float / double
-// arithmetic, integers): map1 / map2 run them in an AVX-512 clone of the loop where the CPU has it
-// (the shipped kernels are built for the portable baseline). 16-bit float types stay on the
+// arithmetic, integers): map1 / map2 run them in an AVX-512 (else AVX2) clone of the loop where the
+// CPU has it (the shipped kernels are built for the portable baseline). 16-bit float types stay on the
 // baseline loop (their arithmetic rounds through float: no wider clone needed for them).
 template <typename T>
 constexpr bool kWideSimd = std::is_same<T, float>::value || std::is_same<T, double>::value || std::is_integral<T>::value;
 
-template <typename D, typename A, typename F>
-inline void map1_r(D *__restrict__ d, const A *__restrict__ a, int64_t n, F f) {
-    for (int64_t i = 0; i < n; ++i) d[i] = f(a[i]);
-}
-template <typename D, typename F>
-inline void map1_inplace(D *__restrict__ d, int64_t n, F f) {
-    for (int64_t i = 0; i < n; ++i) d[i] = f(d[i]);
-}
-template <typename D, typename A, typename B, typename F>
-inline void map2_r(D *__restrict__ d, const A *__restrict__ a, const B *__restrict__ b, int64_t n, F f) {
-    for (int64_t i = 0; i < n; ++i) d[i] = f(a[i], b[i]);
-}
-template <typename D, typename B, typename F>
-inline void map2_inplace_a(D *__restrict__ d, const B *__restrict__ b, int64_t n, F f) {
-    for (int64_t i = 0; i < n; ++i) d[i] = f(d[i], b[i]);
-}
-template <typename D, typename A, typename F>
-inline void map2_inplace_b(D *__restrict__ d, const A *__restrict__ a, int64_t n, F f) {
-    for (int64_t i = 0; i < n; ++i) d[i] = f(a[i], d[i]);
-}
+// The element loops, once per instruction set: map1_r etc. for the build's baseline, and
+// clones for AVX-512F and AVX2 (x86) that the dispatchers below pick at run time.
+#define PYASC_SIM_MAP_LOOPS(SUFFIX, ATTR)                                                                    \
+    template <typename D, typename A, typename F>                                                          \
+    ATTR inline void map1_r##SUFFIX(D *__restrict__ d, const A *__restrict__ a, int64_t n, F f) {          \
+        for (int64_t i = 0; i < n; ++i) d[i] = f(a[i]);                                                    \
+    }                                                                                                      \
+    template <typename D, typename F>                                                                      \
+    ATTR inline void map1_inplace##SUFFIX(D *__restrict__ d, int64_t n, F f) {                             \
+        for (int64_t i = 0; i < n; ++i) d[i] = f(d[i]);                                                    \
+    }                                                                                                      \
+    template <typename D, typename A, typename B, typename F>                                              \
+    ATTR inline void map2_r##SUFFIX(D *__restrict__ d, const A *__restrict__ a, const B *__restrict__ b,   \
+                                    int64_t n, F f) {                                                      \
+        for (int64_t i = 0; i < n; ++i) d[i] = f(a[i], b[i]);                                              \
+    }                                                                                                      \
+    template <typename D, typename B, typename F>                                                          \
+    ATTR inline void map2_inplace_a##SUFFIX(D *__restrict__ d, const B *__restrict__ b, int64_t n, F f) {  \
+        for (int64_t i = 0; i < n; ++i) d[i] = f(d[i], b[i]);                                              \
+    }                                                                                                      \
+    template <typename D, typename A, typename F>                                                          \
+    ATTR inline void map2_inplace_b##SUFFIX(D *__restrict__ d, const A *__restrict__ a, int64_t n, F f) {  \
+        for (int64_t i = 0; i < n; ++i) d[i] = f(a[i], d[i]);                                              \
+    }
+PYASC_SIM_MAP_LOOPS(, )
+#ifdef PYASC_SIM_X86
+PYASC_SIM_MAP_LOOPS(_avx512, __attribute__((target("avx512f"))))
+PYASC_SIM_MAP_LOOPS(_avx2, __attribute__((target("avx2"))))
+#endif
+#undef PYASC_SIM_MAP_LOOPS
 template <typename D, typename F>
 inline void map2_inplace_ab(D *__restrict__ d, int64_t n, F f) {
     for (int64_t i = 0; i < n; ++i) d[i] = f(d[i], d[i]);
 }
-
-#ifdef PYASC_SIM_X86
-template <typename D, typename A, typename F>
-__attribute__((target("avx512f"))) inline void map1_r_avx512(D *__restrict__ d, const A *__restrict__ a, int64_t n,
-                                                              F f) {
-    for (int64_t i = 0; i < n; ++i) d[i] = f(a[i]);
-}
-template <typename D, typename F>
-__attribute__((target("avx512f"))) inline void map1_inplace_avx512(D *__restrict__ d, int64_t n, F f) {
-    for (int64_t i = 0; i < n; ++i) d[i] = f(d[i]);
-}
-template <typename D, typename A, typename B, typename F>
-__attribute__((target("avx512f"))) inline void map2_r_avx512(D *__restrict__ d, const A *__restrict__ a,
-                                                              const B *__restrict__ b, int64_t n, F f) {
-    for (int64_t i = 0; i < n; ++i) d[i] = f(a[i], b[i]);
-}
-template <typename D, typename B, typename F>
-__attribute__((target("avx512f"))) inline void map2_inplace_a_avx512(D *__restrict__ d, const B *__restrict__ b,
-                                                                      int64_t n, F f) {
-    for (int64_t i = 0; i < n; ++i) d[i] = f(d[i], b[i]);
-}
-template <typename D, typename A, typename F>
-__attribute__((target("avx512f"))) inline void map2_inplace_b_avx512(D *__restrict__ d, const A *__restrict__ a,
-                                                                      int64_t n, F f) {
-    for (int64_t i = 0; i < n; ++i) d[i] = f(a[i], d[i]);
-}
-#endif
 
 // d[i] = f(a[i]) for i < n: vectorised unless the operands partly overlap.
 template <typename D, typename A, typename F>
@@ -102,7 +85,9 @@ inline void map1(D *d, const A *a, int64_t n, F f) {
         if constexpr (std::is_same<D, A>::value) {
 #ifdef PYASC_SIM_X86
             if constexpr (kWideSimd<D>) {
-                if (x86_level() == 2) return map1_inplace_avx512(d, n, f);
+                const int level = x86_level();
+                if (level == 2) return map1_inplace_avx512(d, n, f);
+                if (level == 1) return map1_inplace_avx2(d, n, f);
             }
 #endif
             map1_inplace(d, n, f);
@@ -111,7 +96,9 @@ inline void map1(D *d, const A *a, int64_t n, F f) {
     } else if (!overlap(d, n, a, n)) {
 #ifdef PYASC_SIM_X86
         if constexpr (kWideSimd<D> && kWideSimd<A>) {
-            if (x86_level() == 2) return map1_r_avx512(d, a, n, f);
+            const int level = x86_level();
+            if (level == 2) return map1_r_avx512(d, a, n, f);
+            if (level == 1) return map1_r_avx2(d, a, n, f);
         }
 #endif
         map1_r(d, a, n, f);
@@ -126,11 +113,17 @@ inline void map2(T *d, const T *a, const T *b, int64_t n, F f) {
     const bool da = d == a, db = d == b;
 #ifdef PYASC_SIM_X86
     if constexpr (kWideSimd<T>) {
-        if (x86_level() == 2) {
+        const int level = x86_level();
+        if (level == 2) {
             if (da && db) return map1_inplace_avx512(d, n, [f](T x) { return f(x, x); });
             if (da && !overlap(d, n, b, n)) return map2_inplace_a_avx512(d, b, n, f);
             if (db && !overlap(d, n, a, n)) return map2_inplace_b_avx512(d, a, n, f);
             if (!da && !db && !overlap(d, n, a, n) && !overlap(d, n, b, n)) return map2_r_avx512(d, a, b, n, f);
+        } else if (level == 1) {
+            if (da && db) return map1_inplace_avx2(d, n, [f](T x) { return f(x, x); });
+            if (da && !overlap(d, n, b, n)) return map2_inplace_a_avx2(d, b, n, f);
+            if (db && !overlap(d, n, a, n)) return map2_inplace_b_avx2(d, a, n, f);
+            if (!da && !db && !overlap(d, n, a, n) && !overlap(d, n, b, n)) return map2_r_avx2(d, a, b, n, f);
         }
     }
 #endif
@@ -356,10 +349,65 @@ __attribute__((target("avx512f,fma"))) inline void exp_f32_avx512_inplace(float 
     for (; i + 16 <= n; i += 16) _mm512_storeu_ps(d + i, exp_ps_avx512(_mm512_loadu_ps(d + i)));
     for (; i < n; ++i) d[i] = exp_f32_one(d[i]);
 }
-__attribute__((target("avx2,fma"))) inline void exp_f32_avx2(float *__restrict__ d, const float *__restrict__ s,
-                                                          int64_t n) {
-    exp_f32_loop(d, s, n);
+// exp_f32_one's operations in the same order, 8 lanes at a time with AVX2 + FMA (no AVX-512: no
+// vscalefps, no vrndscaleps), N registers side by side as exp_ps_avx512_n, with the same bits for
+// every float (backends/sim/tests/test_simd_exact.cpp, which runs this loop wherever the CPU has AVX2
+// and FMA):
+// * the clamps are vmaxps / vminps with x second, as exp_ps_avx512_n;
+// * k = round(x / ln2) is one vroundps of the rounded product (the scalar add and subtract of
+//   1.5 * 2^23 round it to nearest even, |x / ln2| < 2^22), converted to an integer exactly (vcvtps2dq);
+// * the scale is the scalar code's (p * 2^k1) * 2^k2 with k1 = k >> 1, k2 = k - k1, the powers of two
+//   built from k's bits as there. A NaN x gives a NaN p (its quiet payload) and scales whose low 23
+//   bits are zero (never a NaN), so the NaN passes unchanged through both products, as in the scalar
+//   code, whatever k the conversion of the NaN gave.
+// The compiler's vectorisation of exp_f32_one (its blends for the clamps and the 2^k bits) takes about
+// twice the instructions per element.
+template <int N>
+__attribute__((target("avx2,fma"), always_inline)) inline void exp_ps_avx2_n(__m256 *v) {
+    const __m256 lo = _mm256_set1_ps(-104.0f), hi = _mm256_set1_ps(89.0f);
+    const __m256 inv_ln2 = _mm256_set1_ps(kExpInvLn2);
+    const __m256 neg_ln2_hi = _mm256_set1_ps(kExpNegLn2Hi), neg_ln2_lo = _mm256_set1_ps(kExpNegLn2Lo);
+    const __m256 q4 = _mm256_set1_ps(kExpQ4), q3 = _mm256_set1_ps(kExpQ3), q2 = _mm256_set1_ps(kExpQ2);
+    const __m256 q1 = _mm256_set1_ps(kExpQ1), q0 = _mm256_set1_ps(kExpQ0), one = _mm256_set1_ps(1.0f);
+    const __m256i bias = _mm256_set1_epi32(127);
+    __m256 kf[N], r[N], q[N];
+    for (int u = 0; u < N; ++u) v[u] = _mm256_min_ps(hi, _mm256_max_ps(lo, v[u]));
+    for (int u = 0; u < N; ++u) {
+        kf[u] = _mm256_round_ps(_mm256_mul_ps(v[u], inv_ln2), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    }
+    for (int u = 0; u < N; ++u) r[u] = _mm256_fmadd_ps(kf[u], neg_ln2_lo, _mm256_fmadd_ps(kf[u], neg_ln2_hi, v[u]));
+    for (int u = 0; u < N; ++u) q[u] = _mm256_fmadd_ps(q4, r[u], q3);
+    for (int u = 0; u < N; ++u) q[u] = _mm256_fmadd_ps(q[u], r[u], q2);
+    for (int u = 0; u < N; ++u) q[u] = _mm256_fmadd_ps(q[u], r[u], q1);
+    for (int u = 0; u < N; ++u) q[u] = _mm256_fmadd_ps(q[u], r[u], q0);
+    for (int u = 0; u < N; ++u) q[u] = _mm256_add_ps(one, _mm256_fmadd_ps(_mm256_mul_ps(r[u], r[u]), q[u], r[u]));
+    for (int u = 0; u < N; ++u) {
+        const __m256i k = _mm256_cvtps_epi32(kf[u]);
+        const __m256i k1 = _mm256_srai_epi32(k, 1), k2 = _mm256_sub_epi32(k, k1);
+        const __m256 s1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k1, bias), 23));
+        const __m256 s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k2, bias), 23));
+        v[u] = _mm256_mul_ps(_mm256_mul_ps(q[u], s1), s2);
+    }
 }
+// 32 elements a step (four registers), then 8, then the scalar code; d == s allowed (each step reads
+// its elements before it writes them): the in-place form needs no staging copy.
+__attribute__((target("avx2,fma"))) inline void exp_f32_avx2_any(float *d, const float *s, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 * kExpLanes <= n; i += 8 * kExpLanes) {
+        __m256 v[kExpLanes];
+        for (int u = 0; u < kExpLanes; ++u) v[u] = _mm256_loadu_ps(s + i + 8 * u);
+        exp_ps_avx2_n<kExpLanes>(v);
+        for (int u = 0; u < kExpLanes; ++u) _mm256_storeu_ps(d + i + 8 * u, v[u]);
+    }
+    for (; i + 8 <= n; i += 8) {
+        __m256 v = _mm256_loadu_ps(s + i);
+        exp_ps_avx2_n<1>(&v);
+        _mm256_storeu_ps(d + i, v);
+    }
+    for (; i < n; ++i) d[i] = exp_f32_one(s[i]);
+}
+inline void exp_f32_avx2(float *__restrict__ d, const float *__restrict__ s, int64_t n) { exp_f32_avx2_any(d, s, n); }
+inline void exp_f32_avx2_inplace(float *d, int64_t n) { exp_f32_avx2_any(d, d, n); }
 #endif
 inline void exp_f32_restrict(float *__restrict__ d, const float *__restrict__ s, int64_t n) {
 #ifdef PYASC_SIM_X86
@@ -375,7 +423,9 @@ inline void exp_f32(float *d, const float *s, int64_t n) {
         // in place: each element is read before it is written, in chunks through a small buffer
         if (d == s) {
 #ifdef PYASC_SIM_X86
-            if (x86_level() == 2) return exp_f32_avx512_inplace(d, n);
+            const int level = x86_level();
+            if (level == 2) return exp_f32_avx512_inplace(d, n);
+            if (level == 1 && has_fma()) return exp_f32_avx2_inplace(d, n);
 #endif
             float tmp[1024];
             for (int64_t i = 0; i < n; i += 1024) {
