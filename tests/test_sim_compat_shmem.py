@@ -38,8 +38,8 @@ def test_pe_identity_and_block_numbers_are_per_pe(binary, n_pes, blocks):
     t.launch(binary.function("shmem_identity"), blocks, lambda pe: (ids[pe],))
     t.synchronize()
     for pe in range(n_pes):
-        got = ids[pe].numpy().reshape(blocks, 16)[:, :4]
-        np.testing.assert_array_equal(got, [[pe, n_pes, b, blocks] for b in range(blocks)])
+        got = ids[pe].numpy().reshape(blocks, 16)[:, :5]
+        np.testing.assert_array_equal(got, [[pe, n_pes, b, blocks, 32] for b in range(blocks)])
 
 
 @pytest.mark.parametrize("n_pes,blocks,n", [(2, 1, 64), (3, 2, 1000), (4, 4, 77)])

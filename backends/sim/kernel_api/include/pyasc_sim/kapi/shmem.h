@@ -54,6 +54,10 @@ enum aclshmem_cmp_op_type_t {
 typedef int shmem_team_t;
 typedef int aclshmem_team_t;
 
+// The SDK's device definitions header declares the UB alignment as a global constant; kernels' own headers use it
+// (sgl-kernel-npu's deepep shmem_comm_args.h).
+constexpr uint32_t UB_ALIGN_SIZE = 32;
+
 // The SDK's non-contiguous copy description (repeat blocks of `length` elements, src_ld / dst_ld apart).
 struct non_contiguous_copy_param {
     uint32_t repeat;

@@ -24,7 +24,7 @@ __aicore__ inline void split(uint32_t n, uint32_t &start, uint32_t &len)
 }
 }  // namespace
 
-// Each PE and block reports who it is: ids[pe][block] = {my_pe, n_pes, GetBlockIdx, GetBlockNum}
+// Each PE and block reports who it is: ids[pe][block] = {my_pe, n_pes, GetBlockIdx, GetBlockNum, UB_ALIGN_SIZE}
 // (ids is the PE's own output buffer; 16 int32 -- one 64-byte line -- per block).
 extern "C" __global__ __aicore__ void shmem_identity(GM_ADDR ids)
 {
@@ -35,6 +35,7 @@ extern "C" __global__ __aicore__ void shmem_identity(GM_ADDR ids)
     out.SetValue(1, shmem_team_n_pes(SHMEM_TEAM_WORLD));
     out.SetValue(2, static_cast<int32_t>(GetBlockIdx()));
     out.SetValue(3, static_cast<int32_t>(GetBlockNum()));
+    out.SetValue(4, static_cast<int32_t>(UB_ALIGN_SIZE));  // the SDK's global constant (deepep's comm args use it)
     DataCacheCleanAndInvalid<int32_t, CacheLine::ENTIRE_DATA_CACHE, DcciDst::CACHELINE_OUT>(out);
 }
 
