@@ -368,6 +368,13 @@ public:
         uint8_t *base = b.memory(k);
         uint8_t *end = base + b.capacity[k];
         uint8_t *at = reinterpret_cast<uint8_t *>(ptr_);
+        // A value below the memory's size is a local-memory byte address, as a `__ubuf__` pointer is on the NPU
+        // (deepep's `(__ubuf__ T *)(UB_HEAD_OFFSET)` handed to address_.bufferAddr): that byte of the block's memory.
+        const uint64_t raw = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ptr_));
+        if (raw < b.capacity[k]) {
+            at = base + raw;
+            ptr_ = reinterpret_cast<T *>(at);
+        }
         if (at < base || at >= end) return;
         buf_begin_ = base;
         buf_end_ = end;
