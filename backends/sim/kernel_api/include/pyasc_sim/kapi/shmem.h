@@ -273,19 +273,25 @@ inline __gm__ T *shmem_ptr(__gm__ T *ptr, int pe, PYASC_SIM_SHMEM_LOC) {
     return reinterpret_cast<__gm__ T *>(pyasc_sim::kapi::shmem_detail::translate(ptr, 1, pe, "shmem_ptr", loc));
 }
 
-// ---- MTE put / get through a UB buffer (GlobalTensor and pointer forms) -------------------------
-template <typename T>
-inline void shmem_mte_put_mem_nbi(AscendC::GlobalTensor<T> dst, AscendC::GlobalTensor<T> src,
-                                  AscendC::LocalTensor<T> buf, uint32_t elem_size, int pe, AscendC::TEventID ev,
-                                  PYASC_SIM_SHMEM_LOC) {
-    pyasc_sim::kapi::shmem_detail::put(dst, src, buf, elem_size, pe, ev, "shmem_mte_put_mem_nbi", loc);
-}
-template <typename T>
-inline void shmem_mte_get_mem_nbi(AscendC::GlobalTensor<T> dst, AscendC::GlobalTensor<T> src,
-                                  AscendC::LocalTensor<T> buf, uint32_t elem_size, int pe, AscendC::TEventID ev,
-                                  PYASC_SIM_SHMEM_LOC) {
-    pyasc_sim::kapi::shmem_detail::get(dst, src, buf, elem_size, pe, ev, "shmem_mte_get_mem_nbi", loc);
-}
+// ---- MTE put / get through a UB buffer (GlobalTensor forms; NAME: shmem_mte_put_mem_nbi, aclshmemx_mte_..., ...) ----
+#define PYASC_SIM_SHMEM_MTE(NAME, OP)                                                                             \
+    template <typename T>                                                                                         \
+    inline void NAME(AscendC::GlobalTensor<T> dst, AscendC::GlobalTensor<T> src, AscendC::LocalTensor<T> buf,    \
+                     uint32_t elem_size, int pe, AscendC::TEventID ev, PYASC_SIM_SHMEM_LOC) {                     \
+        pyasc_sim::kapi::shmem_detail::OP(dst, src, buf, elem_size, pe, ev, #NAME, loc);                          \
+    }
+PYASC_SIM_SHMEM_MTE(shmem_mte_put_mem_nbi, put)
+PYASC_SIM_SHMEM_MTE(shmem_mte_get_mem_nbi, get)
+PYASC_SIM_SHMEM_MTE(aclshmemx_mte_put_mem_nbi, put)
+PYASC_SIM_SHMEM_MTE(aclshmemx_mte_get_mem_nbi, get)
+#undef PYASC_SIM_SHMEM_MTE
+
+// The `__gm__ T *` form of a GM <-> symmetric GM transfer: the GlobalTensor form over n elements.
+#define PYASC_SIM_SHMEM_PTR_FORM(FN, TYPE)                                                                          \
+    inline void FN(__gm__ TYPE *dst, __gm__ TYPE *src, uint32_t n, int pe, PYASC_SIM_SHMEM_LOC) {                   \
+        FN(pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(dst), n),                          \
+           pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(src), n), n, pe, loc);             \
+    }
 
 // ---- typed put / get: UB <-> symmetric GM, and GM <-> symmetric GM (staged in the SDK's UB area) ----
 #define PYASC_SIM_SHMEM_TYPED(PFX, NAME, TYPE)                                                                       \
@@ -314,18 +320,8 @@ inline void shmem_mte_get_mem_nbi(AscendC::GlobalTensor<T> dst, AscendC::GlobalT
         pyasc_sim::kapi::shmem_detail::get(dst, src, pyasc_sim::kapi::shmem_detail::staging<TYPE>(loc), n, pe, 0,    \
                                            #PFX "_get_" #NAME "_mem_nbi", loc);                                      \
     }                                                                                                                \
-    inline void PFX##_put_##NAME##_mem_nbi(__gm__ TYPE *dst, __gm__ TYPE *src, uint32_t n, int pe,                   \
-                                           PYASC_SIM_SHMEM_LOC) {                                                    \
-        PFX##_put_##NAME##_mem_nbi(pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(dst), n),   \
-                                   pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(src), n),   \
-                                   n, pe, loc);                                                                      \
-    }                                                                                                                \
-    inline void PFX##_get_##NAME##_mem_nbi(__gm__ TYPE *dst, __gm__ TYPE *src, uint32_t n, int pe,                   \
-                                           PYASC_SIM_SHMEM_LOC) {                                                    \
-        PFX##_get_##NAME##_mem_nbi(pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(dst), n),   \
-                                   pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(src), n),   \
-                                   n, pe, loc);                                                                      \
-    }
+    PYASC_SIM_SHMEM_PTR_FORM(PFX##_put_##NAME##_mem_nbi, TYPE)                                                       \
+    PYASC_SIM_SHMEM_PTR_FORM(PFX##_get_##NAME##_mem_nbi, TYPE)
 
 #define PYASC_SIM_SHMEM_TYPES(PFX)                   \
     PYASC_SIM_SHMEM_TYPED(PFX, half, half)           \
@@ -383,18 +379,6 @@ inline __gm__ void *aclshmem_ptr(__gm__ void *ptr, int pe, PYASC_SIM_SHMEM_LOC) 
 template <typename T>
 inline __gm__ T *aclshmem_ptr(__gm__ T *ptr, int pe, PYASC_SIM_SHMEM_LOC) {
     return shmem_ptr(ptr, pe, loc);
-}
-template <typename T>
-inline void aclshmemx_mte_put_mem_nbi(AscendC::GlobalTensor<T> dst, AscendC::GlobalTensor<T> src,
-                                      AscendC::LocalTensor<T> buf, uint32_t elem_size, int pe, AscendC::TEventID ev,
-                                      PYASC_SIM_SHMEM_LOC) {
-    pyasc_sim::kapi::shmem_detail::put(dst, src, buf, elem_size, pe, ev, "aclshmemx_mte_put_mem_nbi", loc);
-}
-template <typename T>
-inline void aclshmemx_mte_get_mem_nbi(AscendC::GlobalTensor<T> dst, AscendC::GlobalTensor<T> src,
-                                      AscendC::LocalTensor<T> buf, uint32_t elem_size, int pe, AscendC::TEventID ev,
-                                      PYASC_SIM_SHMEM_LOC) {
-    pyasc_sim::kapi::shmem_detail::get(dst, src, buf, elem_size, pe, ev, "aclshmemx_mte_get_mem_nbi", loc);
 }
 inline void aclshmemx_signal_op(__gm__ int32_t *sig_addr, int32_t signal, int sig_op, int pe, PYASC_SIM_SHMEM_LOC) {
     pyasc_sim::kapi::shmem_detail::signal_op(sig_addr, signal, sig_op, pe, "aclshmemx_signal_op", loc);

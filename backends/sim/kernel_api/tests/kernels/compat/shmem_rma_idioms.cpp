@@ -174,10 +174,8 @@ extern "C" __global__ __aicore__ void shmem_gather_to_root(GM_ADDR x, GM_ADDR gv
     }
     shmem_barrier_all();
     if (GetBlockIdx() == 0) {
-        GlobalTensor<int32_t> gvaGm, yGm;
-        gvaGm.SetGlobalBuffer((__gm__ int32_t *)gva, npes * n);
-        yGm.SetGlobalBuffer((__gm__ int32_t *)y, npes * n);
-        shmem_get_int32_mem_nbi(yGm, gvaGm, npes * n, 0);  // GM <- PE 0's symmetric GM
+        // GM <- PE 0's symmetric GM (the pointer form; it stages through the SDK's UB area)
+        shmem_get_int32_mem_nbi((__gm__ int32_t *)y, (__gm__ int32_t *)gva, npes * n, 0);
         shmem_quiet();
     }
     shmem_barrier_all();
