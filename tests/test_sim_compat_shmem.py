@@ -158,3 +158,15 @@ def test_bad_team_arguments_are_pyasc_errors(binary):
         t.launch(binary.function("shmem_identity"), 1, [(0,)])
     with pytest.raises(ArgumentError, match="blocks must be an int in 1..64"):
         t.launch(binary.function("shmem_identity"), 65, lambda pe: (0,))
+
+
+def test_a_wait_nothing_can_satisfy_is_a_deadlock_not_a_hang(binary):
+    t = team(2)
+    gva = t.malloc(2 * SYNC * 4)
+    pyasc.synchronize("sim")
+    t.launch(binary.function("shmem_wait_forever"), 2, lambda pe: (gva, 7))
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        t.synchronize()
+    msg = info.value.message
+    assert f"sanitizer check 'cross-core-deadlock' failed at {marked_line(SRC, 'wait-forever')}" in msg, msg
+    assert "shmem_signal_wait_until" in msg, msg

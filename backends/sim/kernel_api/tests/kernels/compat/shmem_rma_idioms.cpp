@@ -203,3 +203,12 @@ extern "C" __global__ __aicore__ void shmem_bad(GM_ADDR gva, GM_ADDR y, uint32_t
     }
     shmem_quiet();
 }
+
+// A wait no PE will ever satisfy: every PE waits for its own signal word to become `magic`, nobody sets it.
+// On hardware the cores hang; the simulator reports the deadlock at the wait.
+extern "C" __global__ __aicore__ void shmem_wait_forever(GM_ADDR gva, int32_t magic)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    __gm__ int32_t *sig = (__gm__ int32_t *)gva + GetBlockIdx() * kSyncInterval;
+    shmem_signal_wait_until(sig, SHMEM_CMP_EQ, magic);  // BAD(wait-forever)
+}
