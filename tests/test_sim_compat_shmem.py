@@ -42,7 +42,7 @@ def test_pe_identity_and_block_numbers_are_per_pe(binary, n_pes, blocks):
         np.testing.assert_array_equal(got, [[pe, n_pes, b, blocks, 32] for b in range(blocks)])
 
 
-@pytest.mark.parametrize("n_pes,blocks,n", [(2, 1, 64), (3, 2, 1000), (4, 4, 77)])
+@pytest.mark.parametrize("n_pes,blocks,n", [(2, 1, 64), (3, 2, 1000), (4, 4, 77), (2, 1, 6000)])  # 6000: chunks of the UB buffer
 def test_allgather_matches_numpy(binary, n_pes, blocks, n):
     t = team(n_pes)
     rng = np.random.default_rng(n)

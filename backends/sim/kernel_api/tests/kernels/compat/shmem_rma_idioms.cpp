@@ -40,7 +40,7 @@ extern "C" __global__ __aicore__ void shmem_identity(GM_ADDR ids)
 }
 
 // All-gather: every PE puts its n floats into slot my_pe of the symmetric gva on every PE, all PEs
-// meet, then each PE copies the n_pes * n gathered floats to its own y.
+// meet, then each PE gets the n_pes * n gathered floats from its own gva into y (in chunks of the UB buffer).
 extern "C" __global__ __aicore__ void shmem_allgather(GM_ADDR x, GM_ADDR gva, GM_ADDR y, uint32_t n)
 {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
@@ -62,15 +62,10 @@ extern "C" __global__ __aicore__ void shmem_allgather(GM_ADDR x, GM_ADDR gva, GM
     }
     shmem_quiet();
     shmem_barrier_all();
-    for (int pe = 0; pe < npes; ++pe) {
-        if (len == 0) {
-            continue;
+    for (int pe = 0; pe < npes; ++pe) {  // own symmetric memory -> y (a get from this PE, as zccl's all-gather)
+        if (len != 0) {
+            shmem_mte_get_mem_nbi(yGm[pe * n + start], gvaGm[pe * n + start], buf, len, me, EVENT_ID0);
         }
-        const DataCopyExtParams p{1, static_cast<uint32_t>(len * sizeof(float)), 0, 0, 0};
-        DataCopyPad(buf, gvaGm[pe * n + start], p, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
-        SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-        WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-        DataCopyPad(yGm[pe * n + start], buf, p);
         SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
         WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
     }
