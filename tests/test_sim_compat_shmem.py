@@ -170,3 +170,19 @@ def test_a_wait_nothing_can_satisfy_is_a_deadlock_not_a_hang(binary):
     msg = info.value.message
     assert f"sanitizer check 'cross-core-deadlock' failed at {marked_line(SRC, 'wait-forever')}" in msg, msg
     assert "shmem_signal_wait_until" in msg, msg
+
+
+@pytest.mark.parametrize("n_pes", [2, 3])
+def test_a_flag_polled_through_a_one_word_get_orders_the_data(binary, n_pes):
+    # zccl's big-data reduce-scatter polls its peer's flag with shmem_get_int32_mem_nbi(ub, flag, 1, pe): a poll,
+    # so gm-cross-core-race sees the data read after it as ordered (before: a race on the flag word)
+    n = 200
+    t = team(n_pes)
+    xs = [np.arange(n, dtype=np.float32) * (pe + 2) for pe in range(n_pes)]
+    xd = [on_sim(x) for x in xs]
+    gva = t.malloc(SYNC * 4 + n * 4)
+    ys = [pyasc.zeros((n,), dtype="float32", device="sim") for _ in range(n_pes)]
+    t.launch(binary.function("shmem_ring_polled"), 1, lambda pe: (xd[pe], gva, ys[pe], n, 3))
+    t.synchronize()
+    for pe in range(n_pes):
+        np.testing.assert_array_equal(ys[pe].numpy(), xs[(pe - 1) % n_pes])

@@ -164,6 +164,24 @@ inline void get(const AscendC::GlobalTensor<T> &dst, const AscendC::GlobalTensor
     copy_via_ub(dst, gm_at<T>(from, count), buf, count, ev, api, loc);
 }
 
+// A get of symmetric GM into UB. A transfer of one word (8 bytes or less) is how SDK kernels poll a peer's
+// flag (zccl's reduce-scatter: shmem_get_int32_mem_nbi(ctrlFlag, gvaSyncGm[...], 1, pe) in a loop until the value
+// moves): the DMA reads GM, which holds what the writer wrote back, so it is modelled as the poll it is -- the line
+// invalidated and the word loaded (an acquire for gm-cross-core-race, kapi/gm_poll.h), then stored into the tensor.
+// The tensor receives the same bytes as from the DMA. Longer transfers are one DataCopyPad.
+template <typename T>
+inline void get_to_ub(const AscendC::LocalTensor<T> &dst, uint64_t from, uint32_t n, const SrcLoc &loc) {
+    const AscendC::GlobalTensor<T> g = gm_at<T>(from, n);
+    if (uint64_t{n} * sizeof(T) <= 8) {
+        AscendC::DataCacheCleanAndInvalid<T, AscendC::CacheLine::SINGLE_CACHE_LINE, AscendC::DcciDst::CACHELINE_OUT>(
+            g, loc);
+        for (uint32_t i = 0; i < n; ++i) dst.SetValue(i, g.GetValue(i, loc), loc);
+        return;
+    }
+    AscendC::DataCopyPad(dst, g, AscendC::DataCopyExtParams(1, static_cast<uint32_t>(n * sizeof(T)), 0, 0, 0),
+                         AscendC::DataCopyPadExtParams<T>(false, 0, 0, T{}), loc);
+}
+
 inline bool compare(int32_t v, int cmp, int32_t ref) {
     switch (cmp) {
         case SHMEM_CMP_EQ: return v == ref;
@@ -306,9 +324,7 @@ PYASC_SIM_SHMEM_MTE(aclshmemx_mte_get_mem_nbi, get)
                                            uint32_t n, int pe, PYASC_SIM_SHMEM_LOC) {                                \
         const uint64_t from = pyasc_sim::kapi::shmem_detail::translate(src.GetPhyAddr(), uint64_t{n} * sizeof(TYPE), \
                                                                        pe, #PFX "_get_" #NAME "_mem_nbi", loc);      \
-        AscendC::DataCopyPad(dst, pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(from, n),                               \
-                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(n * sizeof(TYPE)), 0, 0, 0),        \
-                             AscendC::DataCopyPadExtParams<TYPE>(false, 0, 0, TYPE{}), loc);                         \
+        pyasc_sim::kapi::shmem_detail::get_to_ub(dst, from, n, loc);                                                 \
     }                                                                                                                \
     inline void PFX##_put_##NAME##_mem_nbi(AscendC::GlobalTensor<TYPE> dst, AscendC::GlobalTensor<TYPE> src,         \
                                            uint32_t n, int pe, PYASC_SIM_SHMEM_LOC) {                                \

@@ -207,3 +207,32 @@ extern "C" __global__ __aicore__ void shmem_wait_forever(GM_ADDR gva, int32_t ma
     __gm__ int32_t *sig = (__gm__ int32_t *)gva + GetBlockIdx() * kSyncInterval;
     shmem_signal_wait_until(sig, SHMEM_CMP_EQ, magic);  // BAD(wait-forever)
 }
+
+// Ring with the wait written as zccl's big-data path polls: the flag fetched into UB with
+// shmem_get_int32_mem_nbi(..., 1, pe) in a loop until it shows `magic`, then the data read. One block per PE.
+// gva: [signal: kSyncInterval int32][data: n floats].  y = x of PE (p - 1) % n_pes.
+extern "C" __global__ __aicore__ void shmem_ring_polled(GM_ADDR x, GM_ADDR gva, GM_ADDR y, uint32_t n, int32_t magic)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    const int me = shmem_my_pe();
+    const int next = (me + 1) % shmem_n_pes();
+    GlobalTensor<int32_t> sigGm;
+    sigGm.SetGlobalBuffer((__gm__ int32_t *)gva, kSyncInterval);
+    GlobalTensor<float> xGm, dataGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, n);
+    dataGm.SetGlobalBuffer((__gm__ float *)((__gm__ int32_t *)gva + kSyncInterval), n);
+    yGm.SetGlobalBuffer((__gm__ float *)y, n);
+    LocalTensor<float> buf(TPosition::VECIN, 0, kUbBytes / sizeof(float));
+    LocalTensor<int32_t> flag(TPosition::VECIN, kUbBytes, 8);
+    shmem_mte_put_mem_nbi(dataGm, xGm, buf, n, next, EVENT_ID0);
+    shmem_quiet();
+    shmemx_signal_op((__gm__ int32_t *)gva, magic, SHMEM_SIGNAL_SET, next);
+    while (true) {
+        shmem_get_int32_mem_nbi(flag, sigGm, 1, me);
+        PipeBarrier<PIPE_ALL>();
+        if (flag.GetValue(0) == magic) {
+            break;
+        }
+    }
+    shmem_mte_get_mem_nbi(yGm, dataGm, buf, n, me, EVENT_ID0);
+}
