@@ -47,3 +47,12 @@ def test_a_raw_address_outside_local_memory_is_reported(binary):
     msg = info.value.message
     assert "local-out-of-bounds" in msg, msg
     assert marked_line("compat/local_addr_idioms.cpp", "raw-addr-outside") in msg, msg
+
+
+@pytest.mark.parametrize("n", [64, 200, 1000])
+def test_numeric_ub_addresses_in_address_record_match_numpy(binary, n):
+    # `(__ubuf__ float *)(96)`: the NPU's own form of a UB pointer, a byte address in the Unified Buffer (round 31)
+    x = np.random.default_rng(n).standard_normal(n).astype(np.float32)
+    y = pyasc.zeros((n,), dtype="float32", device="sim")
+    launch_synced(binary.function("raw_ub_offset_pingpong"), 1, (pyasc.tensor(x, device="sim"), y, n))
+    np.testing.assert_array_equal(y.numpy(), x)

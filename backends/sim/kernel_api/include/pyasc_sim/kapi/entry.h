@@ -32,6 +32,7 @@
 #include <utility>
 
 #include "pyasc_sim/kapi/debug.h"
+#include "pyasc_sim/kapi/shmem_launch.h"
 #include "pyasc_sim/kapi/gm_copy.h"
 #include "pyasc_sim/kapi/pipe.h"
 #include "pyasc_sim/kapi/sync.h"
@@ -96,12 +97,18 @@ public:
             st_.tl.keep = true;  // the profiler: keep the timeline's spans (at most span_cap)
             st_.tl.cap = static_cast<size_t>(ctx->span_cap);
         }
+        shmem_blob_ = shmem_attach(st_, ctx);  // a SHMEM launch: this block's PE and its arguments
+        shmem_blob_size_ = shmem_blob_ != nullptr ? ctx->args_size * st_.shmem_npes + kShmemTrailerBytes : 0;
         prev_ = current_block_ptr();
         current_block_ptr() = &st_;
     }
     ~BlockScope() {
         raw_restore(st_);  // bytes failing raw __gm__ stores overwrote (gm-foreign-block, ...), put back
         current_block_ptr() = prev_;
+        if (shmem_blob_ != nullptr) {  // the runtime's blob, as it passed it
+            st_.ctx->args = shmem_blob_;
+            st_.ctx->args_size = shmem_blob_size_;
+        }
     }
     BlockScope(const BlockScope &) = delete;
     BlockScope &operator=(const BlockScope &) = delete;
@@ -110,6 +117,8 @@ public:
 private:
     BlockState st_;
     BlockState *prev_ = nullptr;
+    const void *shmem_blob_ = nullptr;  // a SHMEM launch: the whole argument blob (kapi/shmem_launch.h)
+    size_t shmem_blob_size_ = 0;
 };
 
 // Kinds in the signature table (what pyasc packs from a Python value).
@@ -253,6 +262,7 @@ struct SubCores {
     const char *name = "";
     void (*fn)(A...) = nullptr;
     uint32_t ratio = 0;
+    const BlockState *primary = nullptr;  // the block's AIC (its SHMEM PE, kapi/shmem_launch.h)
     std::unique_ptr<PyascSimBlockContext[]> ctxs;
     std::vector<std::vector<PyascSimGmWrite>> writes;
     std::vector<std::thread> threads;
@@ -269,6 +279,7 @@ struct SubCores {
             st.ratio = self->ratio;
             st.sub_idx = sub;
             st.block_idx = st.group * self->ratio + sub;
+            if (self->primary != nullptr) shmem_inherit(st, *self->primary);
             try {
                 call_kernel(self->fn, c, std::index_sequence_for<A...>{});
                 end_of_kernel_checks(st);
@@ -354,6 +365,7 @@ inline void run_entry(PyascSimBlockContext *ctx, const char *name, void (*fn)(A.
     }
     SubCores<A...> subs;
     subs.ctx = ctx;
+    subs.primary = &st;
     subs.name = name;
     subs.fn = aiv_fn != nullptr ? aiv_fn : fn;
     st.spawn_subcores = &SubCores<A...>::spawn;

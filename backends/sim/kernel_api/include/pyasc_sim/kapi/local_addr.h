@@ -10,8 +10,9 @@
 //   byte of the block's simulated memory (the value GetPhyAddr() returns), so a raw `__ubuf__ T *` made from it
 //   reads and writes the same bytes as the tensor. Assigning it re-points the tensor: an address inside the
 //   memory of the tensor's position gives a view from there to the end of that memory (bounds are that
-//   memory, as `ub_view` in study10.h); any other address leaves the tensor unallocated, so the first API that
-//   uses it reports local-out-of-bounds.
+//   memory, as `ub_view` in study10.h); a value below that memory's size is the NPU's own form, a byte address
+//   in it (`(__ubuf__ T *)(96)`), and means that byte of the block's memory (round 31); any other address leaves
+//   the tensor unallocated, so the first API that uses it reports local-out-of-bounds.
 // * logicPos: the TPosition as uint8_t; assigning it moves the tensor to that position's memory.
 // * dataLen: the tensor's length in bytes (size * sizeof(T)); assigning it sets the size.
 //

@@ -190,6 +190,15 @@ struct BlockState {
     bool mixed = false;       // KERNEL_TYPE_MIX_AIC_1_1 / 1_2: AIC + AIV cores per block
     uint32_t mix_aiv = 0;     // AIV per block of a mixed kernel (2 for MIX_AIC_1_2)
     bool task_type_set = false;
+    // A SHMEM launch (kapi/shmem_launch.h): the PEs' blocks run as one launch, PE p's blocks
+    // p * shmem_blocks .. (p + 1) * shmem_blocks - 1 (AI Core groups); 0: not a SHMEM launch.
+    uint32_t shmem_blocks = 0;
+    uint32_t shmem_pe = 0;      // this block's PE
+    uint32_t shmem_npes = 0;
+    uint32_t shmem_core_gen = 0;  // shmemi_barrier_core_soft rounds this block passed
+    uint64_t shmem_state = 0;   // the device-memory state block (ShmemState)
+    uint64_t shmem_heap_size = 0;
+    uint64_t shmem_base[16] = {};  // heap base of every PE (kShmemMaxPes)
     // Starts the block's vector cores (set by the entry stub for the primary core only).
     void (*spawn_subcores)(void *self, uint32_t ratio) = nullptr;
     void *spawn_self = nullptr;

@@ -368,6 +368,13 @@ public:
         uint8_t *base = b.memory(k);
         uint8_t *end = base + b.capacity[k];
         uint8_t *at = reinterpret_cast<uint8_t *>(ptr_);
+        // A value below the memory's size is a local-memory byte address, as a `__ubuf__` pointer is on the NPU
+        // (deepep's `(__ubuf__ T *)(UB_HEAD_OFFSET)` handed to address_.bufferAddr): that byte of the block's memory.
+        const uint64_t raw = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ptr_));
+        if (raw < b.capacity[k]) {
+            at = base + raw;
+            ptr_ = reinterpret_cast<T *>(at);
+        }
         if (at < base || at >= end) return;
         buf_begin_ = base;
         buf_end_ = end;
@@ -668,8 +675,15 @@ private:
     int32_t tag_ = 0;
 };
 
-inline int64_t GetBlockIdx() { return static_cast<int64_t>(pyasc_sim::kapi::blk().block_idx); }
-inline int64_t GetBlockNum() { return static_cast<int64_t>(pyasc_sim::kapi::blk().block_dim); }
+// In a SHMEM launch (kapi/shmem_launch.h) both count the blocks of the calling block's PE.
+inline int64_t GetBlockIdx() {
+    const pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    return static_cast<int64_t>(b.block_idx) - static_cast<int64_t>(b.shmem_pe) * b.shmem_blocks * b.ratio;
+}
+inline int64_t GetBlockNum() {
+    const pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    return static_cast<int64_t>(b.shmem_blocks != 0 ? b.shmem_blocks : b.block_dim);
+}
 // Mixed cube/vector kernels (KERNEL_TYPE_MIX_AIC_1_2): on the AIC GetBlockIdx() is the block
 // (AI Core group) g, on its two AIV g * 2 + GetSubBlockIdx(); GetTaskRation() is 1 on the AIC and 2
 // on the AIV (1 everywhere in vector-only kernels); GetBlockNum() is the launch's block count.

@@ -88,3 +88,28 @@ extern "C" __global__ __aicore__ void raw_addr_outside_ub(GM_ADDR x, GM_ADDR y)
     gm.SetGlobalBuffer((__gm__ float *)y);
     AscendC::DataCopyPad(gm, ub, AscendC::DataCopyExtParams(1, 32, 0, 0, 0));  // BAD(raw-addr-outside)
 }
+
+// GM -> GM through two UB halves named by their NPU byte addresses (`(__ubuf__ T *)(96)`, as deepep's
+// CpGM2GMPingPong does with UB_HEAD_OFFSET / UB_MID_OFFSET), each chunk in through RawGmToUb, out through
+// RawUbToGm. y = x (n floats, chunks of 64).
+extern "C" __global__ __aicore__ void raw_ub_offset_pingpong(GM_ADDR x, GM_ADDR y, uint32_t n)
+{
+    constexpr uint32_t kHead = 96;
+    constexpr uint32_t kMid = kHead + 64 * sizeof(float) + 32;
+    __ubuf__ float *half[2] = {(__ubuf__ float *)(kHead), (__ubuf__ float *)(kMid)};
+    AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);
+    AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID1);
+    for (uint32_t i = 0, done = 0; done < n; ++i) {
+        const uint32_t len = n - done < 64 ? n - done : 64;
+        const event_t ev = (i & 1) ? EVENT_ID1 : EVENT_ID0;
+        AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(ev);
+        RawGmToUb(half[i & 1], (__gm__ float *)x + done, len * sizeof(float));
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(ev);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(ev);
+        RawUbToGm((__gm__ float *)y + done, half[i & 1], len * sizeof(float));
+        AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(ev);
+        done += len;
+    }
+    AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID1);
+}
