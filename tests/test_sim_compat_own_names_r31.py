@@ -70,7 +70,7 @@ SCALE_ROWS_TILING = ASCENDC_DIR / "compat/study15a_op/op_host/scale_rows_tiling.
 # every kind of SDK entry header a kernel includes, each followed by the kernel's own INT_MAX / INT_MIN
 ENTRY_HEADERS = ("kernel_operator.h", "kernel_operator_intf.h", "lib/matmul_intf.h", "kernel_tiling/kernel_tiling.h",
                  "lib/activation/softmax.h", "lib/sort/topk.h", "lib/normalization/layernorm.h", "tikicpulib.h",
-                 "register/tilingdata_base.h", "tiling/tiling_api.h")
+                 "register/tilingdata_base.h", "tiling/tiling_api.h", "shmem_api.h", "shmem.h")
 
 LIMITS_KERNEL = """
 extern "C" __global__ __aicore__ void limits_probe(GM_ADDR out)
