@@ -158,6 +158,12 @@ def test_bad_team_arguments_are_pyasc_errors(binary):
         t.launch(binary.function("shmem_identity"), 1, [(0,)])
     with pytest.raises(ArgumentError, match="blocks must be an int in 1..64"):
         t.launch(binary.function("shmem_identity"), 65, lambda pe: (0,))
+    with pytest.raises(ArgumentError, match=r"PE 2 does not exist: the team has PEs 0\.\.1"):
+        t.heap_address(2)
+    sym = t.zeros((4,), "float32")
+    with pytest.raises(ArgumentError, match=r"value has shape \(3,\), the array \(4,\)"):
+        sym.write(0, np.zeros(3, dtype=np.float32))
+    np.testing.assert_array_equal(sym.numpy(1), np.zeros(4, dtype=np.float32))  # nothing written
 
 
 def test_a_wait_nothing_can_satisfy_is_a_deadlock_not_a_hang(binary):
