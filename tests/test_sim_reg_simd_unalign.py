@@ -1,6 +1,7 @@
 """Register-based SIMD VFs of the Ascend 950 that append a varying number of elements to UB (kapi/reg_simd_unalign.h):
 MaskReg stores / loads through an AddrReg, Squeeze / GatherMask with the AR special register, the unaligned store
-through an UnalignReg and its Post, as Ascend/DrivingSDK's arch35 unique_voxel compacts its voxels. Our own kernel
+through an UnalignReg and its Post, as Ascend/DrivingSDK's arch35 unique_voxel compacts its voxels, and the unaligned
+loads. Our own kernel
 (kernels/compat/reg_unalign_squeeze.cpp, one build), compared with NumPy; the misuses the reference forbids are
 reported."""
 
@@ -98,3 +99,27 @@ def test_store_unalign_outside_ub_is_reported(binary):
     x = np.zeros(64, np.float32)
     with pytest.raises(pyasc_acl.AclKernelError, match="local-out-of-bounds.*Reg::StoreUnAlign"):
         _prefix(binary, x, 8, dst_off=1 << 20)
+
+
+def _shift(binary, x, shift, pre=1):
+    chunks = len(x) // 64 - 1
+    y = pyasc.zeros((chunks * 64,), dtype="float32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(binary.function("reg_unalign_shift"), 1,
+                     (pyasc.tensor(x, device="sim"), y, np.uint32(chunks), np.uint32(shift), np.uint32(pre)))
+    pyasc.synchronize("sim")
+    return y.numpy()
+
+
+@pytest.mark.parametrize("shift", [3, 8, 61])
+def test_load_unalign_post_update(binary, shift):
+    """LoadUnAlignPre once, then LoadUnAlign(reg, ureg, src, 64) reads a VL from the unaligned src and advances it."""
+    x = np.arange(3 * 64, dtype=np.float32)
+    np.testing.assert_array_equal(_shift(binary, x, shift), x[shift:shift + 128])
+
+
+def test_load_unalign_without_pre_is_reported(binary):
+    x = np.zeros(128, np.float32)
+    with pytest.raises(pyasc_acl.AclKernelError, match="vector-register.*LoadUnAlignPre"):
+        _shift(binary, x, 3, pre=0)
+

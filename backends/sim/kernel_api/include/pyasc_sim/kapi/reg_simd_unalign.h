@@ -31,6 +31,8 @@
 //   AR-form StoreUnAlign ("SqueezeReg矢量计算API会存储有效元素的总字节数到AR特殊寄存器"), and the page requires the two to
 //   alternate ("StoreUnAlign指令和Squeeze指令必须交替使用"): a second Squeeze<STORE_REG> before the store, or an AR-form
 //   store with no Squeeze<STORE_REG> before it, is the error `vector-register`.
+// * The unaligned loads LoadUnAlignPre / LoadUnAlign (older DataCopyUnAlignPre / DataCopyUnAlign; page 07_0323):
+//   below, before the end of this file.
 // * SpecialPurposeReg::AR (pages 07_00233 GetSpr / 07_00234 ClearSpr): ClearSpr<AR>() zeroes it; GetSpr<AR>() reads
 //   it (bytes). AR is the block's, 0 when the block starts.
 // * LocalMemBar<src, dst>() (the SDK's mem_bar between the VF's vector / scalar loads and stores): the simulator
@@ -99,11 +101,13 @@ inline AddrReg CreateAddrReg(uint16_t index0, uint32_t stride0, uint16_t index1,
                    CreateAddrReg<T>(index3, stride3).bytes};
 }
 
-// The buffer register of contiguous unaligned stores: `bytes` bytes for UB address `addr` not yet written.
+// The buffer register of contiguous unaligned stores (`bytes` bytes for UB address `addr` not yet written) and loads
+// (`load_ready`: LoadUnAlignPre initialised it).
 struct UnalignReg {
     uintptr_t addr = 0;
     uint32_t bytes = 0;
     uint8_t data[32] = {};
+    bool load_ready = false;
 };
 using UnalignRegForStore = UnalignReg;
 using UnalignRegForLoad = UnalignReg;
@@ -334,6 +338,52 @@ inline void LocalMemBar() {
 PYASC_REG_UNALIGN_STORES(StoreUnAlign, StoreUnAlignPost)
 PYASC_REG_UNALIGN_STORES(DataCopyUnAlign, DataCopyUnAlignPost)
 #undef PYASC_REG_UNALIGN_STORES
+
+// ---- unaligned loads (page 07_0323 "连续非对齐搬入"): a whole VL from an element-aligned UB address ------------------
+// LoadUnAlignPre(ureg, srcAddr) initialises the register (a LoadUnAlign through a register no Pre initialised is
+// `vector-register`); LoadUnAlign<T, postMode>(dstReg, ureg, T *&srcAddr, postUpdateStride) loads the VL at srcAddr
+// and (POST_MODE_UPDATE, the default and the only mode the page allows) advances srcAddr by postUpdateStride
+// elements; LoadUnAlign(dstReg, ureg, T *srcAddr) loads without moving srcAddr. Older names DataCopyUnAlignPre /
+// DataCopyUnAlign. The AddrReg forms are not provided.
+namespace sim_detail {
+template <typename U, typename P>
+inline void unalign_load(U &dstReg, UnalignReg &ureg, P *srcAddr, const char *api) {
+    using E = typename U::ElementType;
+    static_assert(sizeof(P) == sizeof(E), "Reg unaligned load: the UB pointer's element size must match the register's");
+    namespace k = pyasc_sim::kapi;
+    if (!ureg.load_ready && k::blk().checks) {
+        k::fail("vector-register", k::SrcLoc(),
+                "%s: the UnalignReg was not initialised for loads -- call LoadUnAlignPre(ureg, srcAddr) "
+                "(DataCopyUnAlignPre) before the first unaligned load (page atlasascendc_api_07_0323)", api);
+    }
+    ub_offset(srcAddr, kVecLenBytes, sizeof(E), api);
+    std::memcpy(dstReg.v, static_cast<const void *>(srcAddr), kVecLenBytes);
+    charge_instr();
+}
+}  // namespace sim_detail
+#define PYASC_REG_UNALIGN_LOADS(PRE, LOAD)                                                                      \
+    template <typename T = DefaultType, typename P>                                                            \
+    inline void PRE(UnalignReg &ureg, P *srcAddr) {                                                            \
+        sim_detail::ub_offset(srcAddr, 1, 1, "Reg::" #PRE);                                                     \
+        ureg.load_ready = true;                                                                                \
+        sim_detail::charge_instr();                                                                            \
+    }                                                                                                          \
+    template <typename T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE, typename U,      \
+              typename P, typename = std::enable_if_t<sim_detail::is_reg_tensor<U>::value>>                   \
+    inline void LOAD(U &dstReg, UnalignReg &ureg, P *&srcAddr, uint32_t postUpdateStride) {                    \
+        static_assert(postMode == PostLiteral::POST_MODE_UPDATE,                                               \
+                      "Reg::" #LOAD ": the unaligned load supports POST_MODE_UPDATE only (PostLiteral page)");  \
+        sim_detail::unalign_load(dstReg, ureg, srcAddr, "Reg::" #LOAD " (UB -> RegTensor, unaligned)");         \
+        srcAddr += postUpdateStride;                                                                           \
+    }                                                                                                          \
+    template <typename T = DefaultType, typename U, typename P,                                                \
+              typename = std::enable_if_t<sim_detail::is_reg_tensor<U>::value>>                               \
+    inline void LOAD(U &dstReg, UnalignReg &ureg, P *srcAddr) {                                                \
+        sim_detail::unalign_load(dstReg, ureg, srcAddr, "Reg::" #LOAD " (UB -> RegTensor, unaligned)");         \
+    }
+PYASC_REG_UNALIGN_LOADS(LoadUnAlignPre, LoadUnAlign)
+PYASC_REG_UNALIGN_LOADS(DataCopyUnAlignPre, DataCopyUnAlign)
+#undef PYASC_REG_UNALIGN_LOADS
 
 }  // namespace Reg
 }  // namespace AscendC

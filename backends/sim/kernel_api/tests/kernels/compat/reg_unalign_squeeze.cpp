@@ -8,6 +8,8 @@
 // * reg_unalign_prefix: the first k floats of every 64-float chunk appended contiguously with the current names
 //   (LoadAlign through an AddrReg, StoreUnAlign with a post-update stride, one StoreUnAlignPost); dstOff moves the
 //   destination (elements) for the out-of-UB test.
+// * reg_unalign_shift: 64-float registers loaded from an unaligned UB address (LoadUnAlignPre once, LoadUnAlign with a
+//   post-update stride), stored aligned.
 
 using namespace AscendC;
 
@@ -62,6 +64,21 @@ __aicore__ inline void PrefixVf(__local_mem__ float *x, __local_mem__ float *y, 
             Reg::StoreUnAlign(y, v, ureg, k);
         }
         Reg::StoreUnAlignPost(y, ureg, 0);
+    }
+}
+__aicore__ inline void ShiftVf(__local_mem__ float *x, __local_mem__ float *y, uint16_t chunks, uint32_t pre)
+{
+    __VEC_SCOPE__ {
+        Reg::RegTensor<float> v;
+        Reg::UnalignRegForLoad ureg;
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        if (pre != 0) {
+            Reg::LoadUnAlignPre(ureg, x);
+        }
+        for (uint16_t c = 0; c < chunks; ++c) {
+            Reg::LoadUnAlign(v, ureg, x, kLanes);
+            Reg::StoreAlign(y + c * kLanes, v, all);
+        }
     }
 }
 }  // namespace
@@ -133,5 +150,29 @@ extern "C" __global__ __aicore__ void reg_unalign_prefix(GM_ADDR x, GM_ADDR y, u
     SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
     DataCopy(yGm, yl, yLen);
+}
+
+// (chunks + 1) * 64 floats in; y = the chunks * 64 floats from x[shift] on, read with unaligned loads (pre = 0 leaves
+// out LoadUnAlignPre)
+extern "C" __global__ __aicore__ void reg_unalign_shift(GM_ADDR x, GM_ADDR y, uint32_t chunks, uint32_t shift,
+                                                        uint32_t pre)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, (chunks + 1) * kLanes);
+    yGm.SetGlobalBuffer((__gm__ float *)y, chunks * kLanes);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, yb;
+    pipe.InitBuffer(xb, (chunks + 1) * 256);
+    pipe.InitBuffer(yb, chunks * 256);
+    LocalTensor<float> xl = xb.Get<float>(), yl = yb.Get<float>();
+    DataCopy(xl, xGm, (chunks + 1) * kLanes);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    ShiftVf((__local_mem__ float *)xl.GetPhyAddr() + shift, (__local_mem__ float *)yl.GetPhyAddr(),
+            static_cast<uint16_t>(chunks), pre);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(yGm, yl, chunks * kLanes);
 }
 #endif
