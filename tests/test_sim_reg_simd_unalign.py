@@ -73,15 +73,18 @@ def test_squeeze_and_ar_store_must_alternate(binary, mode, message):
         _compact(binary, x, mode)
 
 
-def _prefix(binary, x, k, dst_off=0):
-    chunks = len(x) // 64
-    y_len = -(-chunks * k // 8) * 8
+def _float_kernel(binary, name, x, y_len, *scalars):
+    """Launches float kernel `name(x, y, scalars...)` on one block; y (y_len floats) back."""
     y = pyasc.zeros((y_len,), dtype="float32", device="sim")
     pyasc.synchronize("sim")
-    pyasc_acl.launch(binary.function("reg_unalign_prefix"), 1,
-                     (pyasc.tensor(x, device="sim"), y, np.uint32(chunks), np.uint32(k), np.uint32(dst_off)))
+    pyasc_acl.launch(binary.function(name), 1, (pyasc.tensor(x, device="sim"), y) + tuple(map(np.uint32, scalars)))
     pyasc.synchronize("sim")
     return y.numpy()
+
+
+def _prefix(binary, x, k, dst_off=0):
+    chunks = len(x) // 64
+    return _float_kernel(binary, "reg_unalign_prefix", x, -(-chunks * k // 8) * 8, chunks, k, dst_off)
 
 
 @pytest.mark.parametrize("k", [5, 13, 64])
@@ -103,12 +106,7 @@ def test_store_unalign_outside_ub_is_reported(binary):
 
 def _shift(binary, x, shift, pre=1):
     chunks = len(x) // 64 - 1
-    y = pyasc.zeros((chunks * 64,), dtype="float32", device="sim")
-    pyasc.synchronize("sim")
-    pyasc_acl.launch(binary.function("reg_unalign_shift"), 1,
-                     (pyasc.tensor(x, device="sim"), y, np.uint32(chunks), np.uint32(shift), np.uint32(pre)))
-    pyasc.synchronize("sim")
-    return y.numpy()
+    return _float_kernel(binary, "reg_unalign_shift", x, chunks * 64, chunks, shift, pre)
 
 
 @pytest.mark.parametrize("shift", [3, 8, 61])
