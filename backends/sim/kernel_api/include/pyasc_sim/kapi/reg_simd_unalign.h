@@ -18,8 +18,8 @@
 //   register; the next unaligned store through the register writes it first, and StoreUnAlignPost (older
 //   DataCopyUnAlignPost) writes what the register still holds (page 07_0324 "连续非对齐搬出"; best-practice page
 //   atlas_ascendc_best_practices_10_00025: "每次将RegTensor数据搬运至UB后,非对齐寄存器会缓存后续非对齐数据,下一次
-//   搬运时非对齐寄存器中缓存的数据将写入UB"). A kernel that forgets the Post loses that tail, as on hardware; a later
-//   read of it is `local-uninit-read`.
+//   搬运时非对齐寄存器中缓存的数据将写入UB"). A kernel that forgets the Post loses that tail, as on hardware: those bytes
+//   keep what they held, and a later read of never-written ones is `local-uninit-read`.
 //   - StoreUnAlign<T, postMode>(T *&dstAddr, srcReg, ureg, uint32_t postUpdateStride) (scenario 1): stores the
 //     lowest postUpdateStride elements at dstAddr; POST_MODE_UPDATE then advances dstAddr by postUpdateStride.
 //     StoreUnAlignPost<T, postMode>(T *&dstAddr, ureg, int32_t postUpdateStride) flushes, then (UPDATE) advances.
