@@ -61,6 +61,7 @@ COMPILE_ARGS = {
     COMPAT / "reg_simd_convert.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "reg_simd_select.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "reg_simd_log.cpp": {"soc": "Ascend950PR_9599"},
+    COMPAT / "reg_unalign_squeeze.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "ascend950_api.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "ascend950_simt.cpp": {"soc": "Ascend950PR_9599"},
     COMPAT / "reg_interleave_idioms.cpp": {"soc": "Ascend950PR_9599"},

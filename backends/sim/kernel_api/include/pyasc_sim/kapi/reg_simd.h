@@ -448,6 +448,7 @@ inline void Duplicate(U &dstReg, S scalarValue) {
 
 #include "pyasc_sim/kapi/reg_simd_convert.h"
 #include "pyasc_sim/kapi/reg_simd_select.h"
+#include "pyasc_sim/kapi/reg_simd_unalign.h"
 
 namespace AscendC {
 namespace MicroAPI = Reg;

@@ -147,6 +147,11 @@ struct VecRegs {
     bool acc_set = false;
     uint64_t va[8][8] = {};          // the vector address registers VA0..VA7 (set_va_reg_sb), 8 UB addresses each
     uint8_t va_set = 0;              // bit r: VAr was written
+    // The Ascend 950's AR special register (reg_simd_unalign.h: ClearSpr / GetSpr, the AR-form StoreUnAlign), bytes,
+    // and the byte count of the last Reg Squeeze<STORE_REG> that no AR-form StoreUnAlign has stored yet.
+    int64_t ar = 0;
+    uint32_t sqz_bytes = 0;
+    bool sqz_pending = false;
 };
 
 // The newest kGmPollSlots entries of one of gm_poll.h's per-core tables (kernel API README, "GM flag
