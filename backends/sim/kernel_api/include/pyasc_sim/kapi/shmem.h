@@ -17,7 +17,9 @@
 // Transfers are the Ascend C copies they are on the device: a put / get through a UB buffer is
 // DataCopyPad GM -> UB, MTE2 -> MTE3 event, DataCopyPad UB -> GM, chunked to the buffer; an active
 // SetAtomicAdd / Max / Min applies to the GM writes (the zccl reduce-scatter idiom); `_nbi` forms leave
-// the last copy in flight (shmem_quiet waits for it: PipeBarrier<PIPE_ALL>). GM -> GM forms without a
+// the last copy in flight (shmem_quiet waits for it: PipeBarrier<PIPE_ALL>). The strided forms take a
+// non_contiguous_copy_param (rows of `length` elements, src_ld / dst_ld elements apart) in place of the count:
+// one strided DataCopyPad between UB and GM, rows staged through a buffer between GM and GM. GM -> GM forms without a
 // buffer stage through the UB area the SDK reserves for itself (the last 4 KiB, 188 KiB on a 192 KiB UB).
 // Signals are a scalar store written back with DataCacheCleanAndInvalid (a release for
 // gm-cross-core-race, kapi/gm_poll.h) and waits poll with invalidate + load (an acquire).
