@@ -475,6 +475,17 @@ PYASC_SIM_SHMEM_MTE_UB(aclshmemx_mte_put_mem_nbi, aclshmemx_mte_get_mem_nbi)
            pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(src), n), n, pe, loc);             \
     }
 
+// The `__gm__ T *` form of a strided GM <-> symmetric GM transfer: the GlobalTensor form over each side's extent.
+#define PYASC_SIM_SHMEM_STRIDED_PTR(FN, TYPE)                                                                       \
+    inline void FN(__gm__ TYPE *dst, __gm__ TYPE *src, const non_contiguous_copy_param &p, int pe,                  \
+                   PYASC_SIM_SHMEM_LOC) {                                                                           \
+        FN(pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(dst),                              \
+                                                      pyasc_sim::kapi::shmem_detail::strided_extent(p, p.dst_ld)),  \
+           pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(src),                              \
+                                                      pyasc_sim::kapi::shmem_detail::strided_extent(p, p.src_ld)),  \
+           p, pe, loc);                                                                                             \
+    }
+
 // The strided typed forms (a non_contiguous_copy_param in place of the count): UB <-> symmetric GM in one DMA,
 // GM <-> symmetric GM staged in the SDK's UB area; GlobalTensor and `__gm__ T *` forms.
 #define PYASC_SIM_SHMEM_STRIDED(PFX, NAME, TYPE)                                                                     \
@@ -496,24 +507,8 @@ PYASC_SIM_SHMEM_MTE_UB(aclshmemx_mte_put_mem_nbi, aclshmemx_mte_get_mem_nbi)
         pyasc_sim::kapi::shmem_detail::get_strided(dst, src, pyasc_sim::kapi::shmem_detail::staging<TYPE>(loc), p,  \
                                                    pe, 0, #PFX "_get_" #NAME "_mem_nbi", loc);                       \
     }                                                                                                                \
-    inline void PFX##_put_##NAME##_mem_nbi(__gm__ TYPE *dst, __gm__ TYPE *src, const non_contiguous_copy_param &p,   \
-                                           int pe, PYASC_SIM_SHMEM_LOC) {                                            \
-        PFX##_put_##NAME##_mem_nbi(                                                                                  \
-            pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(dst),                              \
-                                                       pyasc_sim::kapi::shmem_detail::strided_extent(p, p.dst_ld)),  \
-            pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(src),                              \
-                                                       pyasc_sim::kapi::shmem_detail::strided_extent(p, p.src_ld)),  \
-            p, pe, loc);                                                                                             \
-    }                                                                                                                \
-    inline void PFX##_get_##NAME##_mem_nbi(__gm__ TYPE *dst, __gm__ TYPE *src, const non_contiguous_copy_param &p,   \
-                                           int pe, PYASC_SIM_SHMEM_LOC) {                                            \
-        PFX##_get_##NAME##_mem_nbi(                                                                                  \
-            pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(dst),                              \
-                                                       pyasc_sim::kapi::shmem_detail::strided_extent(p, p.dst_ld)),  \
-            pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(src),                              \
-                                                       pyasc_sim::kapi::shmem_detail::strided_extent(p, p.src_ld)),  \
-            p, pe, loc);                                                                                             \
-    }
+    PYASC_SIM_SHMEM_STRIDED_PTR(PFX##_put_##NAME##_mem_nbi, TYPE)                                                    \
+    PYASC_SIM_SHMEM_STRIDED_PTR(PFX##_get_##NAME##_mem_nbi, TYPE)
 
 // ---- typed put / get: UB <-> symmetric GM, and GM <-> symmetric GM (staged in the SDK's UB area) ----
 #define PYASC_SIM_SHMEM_TYPED(PFX, NAME, TYPE)                                                                       \

@@ -245,9 +245,10 @@ extern "C" __global__ __aicore__ void shmem_ring_polled(GM_ADDR x, GM_ADDR gva, 
 // then all PEs meet and each reads its own copies back:
 //   y1[r, :half] = A[r] through UB spread back to rows of cols (typed GM -> UB get, dst_ld cols), the rest 0
 //   y2[r, :]     = B[r, :cols - half] packed (the MTE GM -> GM get through a buffer, src_ld cols, dst_ld cols - half)
-// so y1 / y2 hold the previous PE's halves. gva: A [rows * half] then B [rows * cols] floats.
-extern "C" __global__ __aicore__ void shmem_strided(GM_ADDR x, GM_ADDR gva, GM_ADDR y1, GM_ADDR y2, uint32_t rows,
-                                                    uint32_t cols, uint32_t half)
+//   y3           = A, row by row (the `__gm__ float *` GM -> GM get form, src_ld half, dst_ld half)
+// so y1 / y2 / y3 hold the previous PE's halves. gva: A [rows * half] then B [rows * cols] floats.
+extern "C" __global__ __aicore__ void shmem_strided(GM_ADDR x, GM_ADDR gva, GM_ADDR y1, GM_ADDR y2, GM_ADDR y3,
+                                                    uint32_t rows, uint32_t cols, uint32_t half)
 {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
     const int me = shmem_my_pe();
@@ -284,6 +285,8 @@ extern "C" __global__ __aicore__ void shmem_strided(GM_ADDR x, GM_ADDR gva, GM_A
         DataCopyPad(y1Gm, ub, DataCopyExtParams{1, static_cast<uint32_t>(rows * cols * sizeof(float)), 0, 0, 0});
         non_contiguous_copy_param pack{rows, rest, cols, rest};
         shmem_mte_get_mem_nbi(y2Gm, bGm, buf, pack, me, EVENT_ID1);
+        non_contiguous_copy_param rowsOfA{rows, half, half, half};
+        shmem_get_float_mem_nbi((__gm__ float *)y3, (__gm__ float *)gva, rowsOfA, me);
         shmem_quiet();
     }
     shmem_barrier_all();
