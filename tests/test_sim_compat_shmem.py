@@ -114,6 +114,19 @@ def test_symmetric_array_write_reaches_only_that_pe():
     assert a.address(1) - a.address(0) == t.heap_address(1) - t.heap_address(0)
 
 
+def bad_launch(binary, kernel, mode):
+    """Runs `kernel(gva, y, heap, mode)` on 2 PEs whose gva is the whole 64 KiB heap; the kernel error's message."""
+    heap = 1 << 16
+    t = team(2, heap)
+    gva = t.malloc(heap)  # the whole heap: gva is its base on every PE
+    ys = [pyasc.zeros((64,), dtype="float32", device="sim") for _ in range(2)]
+    pyasc.synchronize("sim")
+    t.launch(binary.function(kernel), 1, lambda pe: (gva, ys[pe], heap, mode))
+    with pytest.raises(pyasc_acl.AclKernelError) as info:
+        t.synchronize()
+    return info.value.message
+
+
 @pytest.mark.parametrize("mode,marker,what", [
     (0, "past-end", "256 bytes at offset 65504 of the symmetric heap"),
     (1, "not-heap", "are not inside the 65536-byte heap of PE 0"),
@@ -121,15 +134,7 @@ def test_symmetric_array_write_reaches_only_that_pe():
     (3, "before-heap", "at offset -64 of the symmetric heap"),
 ])
 def test_a_transfer_outside_the_heap_names_pe_and_offset(binary, mode, marker, what):
-    heap = 1 << 16
-    t = team(2, heap)
-    gva = t.malloc(heap)  # the whole heap: gva is its base on every PE
-    ys = [pyasc.zeros((64,), dtype="float32", device="sim") for _ in range(2)]
-    pyasc.synchronize("sim")
-    t.launch(binary.function("shmem_bad"), 1, lambda pe: (gva, ys[pe], heap, mode))
-    with pytest.raises(pyasc_acl.AclKernelError) as info:
-        t.synchronize()
-    msg = info.value.message
+    msg = bad_launch(binary, "shmem_bad", mode)
     check = "shmem-bad-pe" if mode == 2 else "shmem-out-of-heap"
     assert f"sanitizer check '{check}' failed at {marked_line(SRC, marker)}" in msg, msg
     assert what in msg, msg
@@ -192,3 +197,45 @@ def test_a_flag_polled_through_a_one_word_get_orders_the_data(binary, n_pes):
     t.synchronize()
     for pe in range(n_pes):
         np.testing.assert_array_equal(ys[pe].numpy(), xs[(pe - 1) % n_pes])
+
+
+# ---- round 32 (s32b): strided puts / gets (non_contiguous_copy_param, counted in elements) ----
+
+@pytest.mark.parametrize("n_pes,rows,cols,half", [(2, 4, 24, 8), (2, 50, 40, 16), (3, 6, 16, 8)])
+def test_strided_puts_and_gets_match_numpy(binary, n_pes, rows, cols, half):
+    # (2, 50, 40, 16): the GM -> GM forms stage 50 rows of 24 floats through 4 KiB / 16 KiB of UB in several rounds
+    t = team(n_pes)
+    rng = np.random.default_rng(rows * cols)
+    xs = [rng.standard_normal((rows, cols)).astype(np.float32) for _ in range(n_pes)]
+    xd = [on_sim(x) for x in xs]
+    gva = t.zeros((rows * half + rows * cols,), "float32")
+    y1 = [pyasc.zeros((rows * cols,), dtype="float32", device="sim") for _ in range(n_pes)]
+    y2 = [pyasc.zeros((rows * (cols - half),), dtype="float32", device="sim") for _ in range(n_pes)]
+    y3 = [pyasc.zeros((rows * half,), dtype="float32", device="sim") for _ in range(n_pes)]
+    t.launch(binary.function("shmem_strided"), 2, lambda pe: (xd[pe], gva, y1[pe], y2[pe], y3[pe], rows, cols, half))
+    t.synchronize()
+    for pe in range(n_pes):
+        prev = xs[(pe - 1) % n_pes]
+        want1 = np.zeros((rows, cols), np.float32)
+        want1[:, :half] = prev[:, :half]
+        np.testing.assert_array_equal(y1[pe].numpy().reshape(rows, cols), want1)
+        np.testing.assert_array_equal(y2[pe].numpy().reshape(rows, cols - half), prev[:, half:])
+        np.testing.assert_array_equal(y3[pe].numpy().reshape(rows, half), prev[:, :half])
+        sym = gva.numpy(pe)
+        np.testing.assert_array_equal(sym[:rows * half].reshape(rows, half), prev[:, :half])  # packed by dst_ld
+        b = sym[rows * half:].reshape(rows, cols)
+        np.testing.assert_array_equal(b[:, :cols - half], prev[:, half:])
+        np.testing.assert_array_equal(b[:, cols - half:], 0)  # the gaps of dst_ld are not written
+
+
+@pytest.mark.parametrize("mode,marker,check,what", [
+    (0, "strided-past-end", "shmem-out-of-heap", "288 bytes at offset 65280 of the symmetric heap"),
+    (1, "short-ld", "shmem-bad-copy-param",
+     "non_contiguous_copy_param{repeat 2, length 16, src_ld 8, dst_ld 16}: a leading dimension is shorter than a row"),
+    (2, "too-many-rows", "shmem-bad-copy-param", "5000 rows in one DMA between UB and GM, more than its 4095 bursts"),
+    (3, "get-past-end", "shmem-out-of-heap", "98336 bytes at offset 0 of the symmetric heap"),
+])
+def test_a_bad_strided_copy_is_named(binary, mode, marker, check, what):
+    msg = bad_launch(binary, "shmem_strided_bad", mode)
+    assert f"sanitizer check '{check}' failed at {marked_line(SRC, marker)}" in msg, msg
+    assert what in msg, msg

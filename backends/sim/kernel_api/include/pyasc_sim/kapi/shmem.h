@@ -17,7 +17,9 @@
 // Transfers are the Ascend C copies they are on the device: a put / get through a UB buffer is
 // DataCopyPad GM -> UB, MTE2 -> MTE3 event, DataCopyPad UB -> GM, chunked to the buffer; an active
 // SetAtomicAdd / Max / Min applies to the GM writes (the zccl reduce-scatter idiom); `_nbi` forms leave
-// the last copy in flight (shmem_quiet waits for it: PipeBarrier<PIPE_ALL>). GM -> GM forms without a
+// the last copy in flight (shmem_quiet waits for it: PipeBarrier<PIPE_ALL>). The strided forms take a
+// non_contiguous_copy_param (rows of `length` elements, src_ld / dst_ld elements apart) in place of the count:
+// one strided DataCopyPad between UB and GM, rows staged through a buffer between GM and GM. GM -> GM forms without a
 // buffer stage through the UB area the SDK reserves for itself (the last 4 KiB, 188 KiB on a 192 KiB UB).
 // Signals are a scalar store written back with DataCacheCleanAndInvalid (a release for
 // gm-cross-core-race, kapi/gm_poll.h) and waits poll with invalidate + load (an acquire).
@@ -28,6 +30,7 @@
 #ifndef PYASC_SIM_KAPI_SHMEM_H_
 #define PYASC_SIM_KAPI_SHMEM_H_
 
+#include <algorithm>
 #include <cstdint>
 
 #include "kernel_operator.h"
@@ -58,7 +61,9 @@ typedef int aclshmem_team_t;
 // (sgl-kernel-npu's deepep shmem_comm_args.h).
 constexpr uint32_t UB_ALIGN_SIZE = 32;
 
-// The SDK's non-contiguous copy description (repeat blocks of `length` elements, src_ld / dst_ld apart).
+// The SDK's non-contiguous copy description: `repeat` rows of `length` elements, row i of the source at
+// src + i * src_ld and of the destination at dst + i * dst_ld -- all four counted in ELEMENTS of the copy's type
+// (see shmem_detail::put_ub_strided for how the units were decided and where a row sits in UB).
 struct non_contiguous_copy_param {
     uint32_t repeat;
     uint32_t length;
@@ -182,6 +187,137 @@ inline void get_to_ub(const AscendC::LocalTensor<T> &dst, uint64_t from, uint32_
                          AscendC::DataCopyPadExtParams<T>(false, 0, 0, T{}), loc);
 }
 
+// ---- strided copies (non_contiguous_copy_param) ---------------------------------------------------
+// Units. The SDK's struct comment (include/device/shmem_def.h: "repeat: Data move times, length: Data move unit
+// length, src_ld / dst_ld: leading dimension, interval between the heads of two repeats") names no unit. Elements:
+// the SDK's device code (read for this fact only) builds from it a DataCopyExtParams of blockLen length * sizeof(T),
+// a GM gap of (ld - length) * sizeof(T) bytes and a UB gap of (ld - length) / (32 / sizeof(T)) blocks; its tests
+// pass element counts (length = col / 2 floats of a row of col), and so do the public kernels: sgl-kernel-npu's
+// deepep shmem_moe_distribute_dispatch sends a token with {1, axisHCommu_, 0, 0}, axisHCommu_ = the token's bytes /
+// sizeof(T) -- in bytes a half / bfloat16 token would arrive half copied.
+// Layout in UB (DataCopyPad's, which the SDK uses): row i starts at a 32-byte boundary, i * (align32(length *
+// sizeof(T)) + floor((ld - length) / (32 / sizeof(T))) * 32) bytes into the tensor -- i * ld elements whenever
+// length and ld - length fill whole 32-byte blocks. GM rows are exactly ld elements apart. With one row the leading
+// dimensions are not used (the deepep kernels pass 0).
+constexpr uint32_t kMaxRepeat = 4095;  // bursts of one DMA (nBurst, [0, 2^12 - 1]: CCE intrinsic "copy with pad")
+
+inline uint64_t strided_extent(const non_contiguous_copy_param &p, uint32_t ld) {
+    return p.repeat == 0 || p.length == 0 ? 0 : uint64_t{p.repeat - 1} * ld + p.length;
+}
+
+// A leading dimension shorter than a row makes the DMA's gap (ld - length) wrap around (rows far outside the
+// buffers on hardware); a UB form moves its rows in one DMA of at most kMaxRepeat bursts.
+inline void check_copy_param(const non_contiguous_copy_param &p, bool one_dma, const char *api, const SrcLoc &loc) {
+    if (p.repeat > 1 && (p.src_ld < p.length || p.dst_ld < p.length)) {
+        fail("shmem-bad-copy-param", loc,
+             "%s: non_contiguous_copy_param{repeat %u, length %u, src_ld %u, dst_ld %u}: a leading dimension is "
+             "shorter than a row of %u elements, so the rows overlap and the DMA's gap (ld - length) wraps around; "
+             "pass src_ld and dst_ld >= length (all four count elements)",
+             api, p.repeat, p.length, p.src_ld, p.dst_ld, p.length);
+    }
+    if (one_dma && p.repeat > kMaxRepeat) {
+        fail("shmem-bad-copy-param", loc,
+             "%s: non_contiguous_copy_param{repeat %u, length %u, src_ld %u, dst_ld %u}: %u rows in one DMA between "
+             "UB and GM, more than its %u bursts; split the copy into pieces of at most %u rows",
+             api, p.repeat, p.length, p.src_ld, p.dst_ld, p.repeat, kMaxRepeat, kMaxRepeat);
+    }
+}
+
+// The DataCopyExtParams of one strided DMA between UB and GM: the GM side's gap in bytes, the UB side's in blocks.
+template <typename T>
+inline AscendC::DataCopyExtParams strided_dma(const non_contiguous_copy_param &p, uint32_t gm_ld, uint32_t ub_ld,
+                                              bool ub_is_src) {
+    const uint32_t gm_gap = p.repeat > 1 ? static_cast<uint32_t>((gm_ld - p.length) * sizeof(T)) : 0;
+    const uint32_t ub_gap = p.repeat > 1 ? static_cast<uint32_t>((ub_ld - p.length) / (32 / sizeof(T))) : 0;
+    return AscendC::DataCopyExtParams(static_cast<uint16_t>(p.repeat), static_cast<uint32_t>(p.length * sizeof(T)),
+                                      ub_is_src ? ub_gap : gm_gap, ub_is_src ? gm_gap : ub_gap, 0);
+}
+
+// UB (src_ld) -> symmetric GM on PE pe (dst_ld): one DMA; every GM element it writes is checked against the heap.
+template <typename T>
+inline void put_ub_strided(const AscendC::GlobalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                           const non_contiguous_copy_param &p, int pe, const char *api, const SrcLoc &loc) {
+    check_copy_param(p, true, api, loc);
+    const uint64_t n = strided_extent(p, p.dst_ld);
+    const uint64_t to = translate(dst.GetPhyAddr(), n * sizeof(T), pe, api, loc);
+    if (n == 0) return;
+    AscendC::DataCopyPad(gm_at<T>(to, n), src, strided_dma<T>(p, p.dst_ld, p.src_ld, true), loc);
+}
+
+// Symmetric GM on PE pe (src_ld) -> UB (dst_ld): one DMA.
+template <typename T>
+inline void get_ub_strided(const AscendC::LocalTensor<T> &dst, const AscendC::GlobalTensor<T> &src,
+                           const non_contiguous_copy_param &p, int pe, const char *api, const SrcLoc &loc) {
+    check_copy_param(p, true, api, loc);
+    const uint64_t n = strided_extent(p, p.src_ld);
+    const uint64_t from = translate(src.GetPhyAddr(), n * sizeof(T), pe, api, loc);
+    if (n == 0) return;
+    AscendC::DataCopyPad(dst, gm_at<T>(from, n), strided_dma<T>(p, p.src_ld, p.dst_ld, false),
+                         AscendC::DataCopyPadExtParams<T>(false, 0, 0, T{}), loc);
+}
+
+// GM (src_ld) -> GM (dst_ld) through a UB buffer, as the SDK's engine does: as many whole rows per round as the
+// buffer holds (each row in a 32-byte slot), GM -> UB, MTE2 -> MTE3, UB -> GM; a row longer than the buffer goes
+// in pieces. `to` / `from` are the translated addresses.
+template <typename T>
+inline void copy_strided_via_ub(uint64_t to, uint64_t from, const AscendC::LocalTensor<T> &buf,
+                                const non_contiguous_copy_param &p, AscendC::TEventID ev, const char *api,
+                                const SrcLoc &loc) {
+    const uint64_t slot = (uint64_t{p.length} * sizeof(T) + 31) / 32 * 32;
+    const uint64_t cap = static_cast<uint64_t>(buf.GetSize()) * sizeof(T) / 32u * 32u;
+    if (cap == 0) {
+        fail("shmem-buffer", loc, "%s: the UB buffer holds %u elements of %zu bytes, less than one 32-byte block",
+             api, static_cast<unsigned>(buf.GetSize()), sizeof(T));
+    }
+    if (slot > cap) {  // a row does not fit: each row as a contiguous copy in chunks of the buffer
+        for (uint32_t r = 0; r < p.repeat; ++r) {
+            if (r != 0) {
+                AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(ev, loc);
+                AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(ev, loc);
+            }
+            copy_via_ub(gm_at<T>(to + uint64_t{r} * p.dst_ld * sizeof(T), p.length),
+                        gm_at<T>(from + uint64_t{r} * p.src_ld * sizeof(T), p.length), buf, p.length, ev, api, loc);
+        }
+        return;
+    }
+    const uint32_t per = static_cast<uint32_t>(std::min<uint64_t>(cap / slot, kMaxRepeat));
+    for (uint32_t r = 0; r < p.repeat; r += per) {
+        if (r != 0) {  // the buffer's previous rows have left for GM
+            AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(ev, loc);
+            AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(ev, loc);
+        }
+        const non_contiguous_copy_param part{std::min(per, p.repeat - r), p.length, p.src_ld, p.dst_ld};
+        const uint64_t src_n = strided_extent(part, p.src_ld), dst_n = strided_extent(part, p.dst_ld);
+        AscendC::DataCopyPad(buf, gm_at<T>(from + uint64_t{r} * p.src_ld * sizeof(T), src_n),
+                             strided_dma<T>(part, p.src_ld, p.length, false),
+                             AscendC::DataCopyPadExtParams<T>(false, 0, 0, T{}), loc);
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(ev, loc);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(ev, loc);
+        AscendC::DataCopyPad(gm_at<T>(to + uint64_t{r} * p.dst_ld * sizeof(T), dst_n), buf,
+                             strided_dma<T>(part, p.dst_ld, p.length, true), loc);
+    }
+}
+
+template <typename T>
+inline void put_strided(const AscendC::GlobalTensor<T> &dst, const AscendC::GlobalTensor<T> &src,
+                        const AscendC::LocalTensor<T> &buf, const non_contiguous_copy_param &p, int pe,
+                        AscendC::TEventID ev, const char *api, const SrcLoc &loc) {
+    check_copy_param(p, false, api, loc);
+    const uint64_t to = translate(dst.GetPhyAddr(), strided_extent(p, p.dst_ld) * sizeof(T), pe, api, loc);
+    if (strided_extent(p, p.dst_ld) == 0) return;
+    copy_strided_via_ub(to, reinterpret_cast<uint64_t>(src.GetPhyAddr()), buf, p, ev, api, loc);
+}
+
+template <typename T>
+inline void get_strided(const AscendC::GlobalTensor<T> &dst, const AscendC::GlobalTensor<T> &src,
+                        const AscendC::LocalTensor<T> &buf, const non_contiguous_copy_param &p, int pe,
+                        AscendC::TEventID ev, const char *api, const SrcLoc &loc) {
+    check_copy_param(p, false, api, loc);
+    const uint64_t from = translate(src.GetPhyAddr(), strided_extent(p, p.src_ld) * sizeof(T), pe, api, loc);
+    if (strided_extent(p, p.src_ld) == 0) return;
+    copy_strided_via_ub(reinterpret_cast<uint64_t>(dst.GetPhyAddr()), from, buf, p, ev, api, loc);
+}
+
 inline bool compare(int32_t v, int cmp, int32_t ref) {
     switch (cmp) {
         case SHMEM_CMP_EQ: return v == ref;
@@ -292,11 +428,20 @@ inline __gm__ T *shmem_ptr(__gm__ T *ptr, int pe, PYASC_SIM_SHMEM_LOC) {
 }
 
 // ---- MTE put / get through a UB buffer (GlobalTensor forms; NAME: shmem_mte_put_mem_nbi, aclshmemx_mte_..., ...) ----
+// The strided forms take a non_contiguous_copy_param instead of the count (rows of `length` elements, src_ld /
+// dst_ld apart; shmem_detail::put_ub_strided); the UB forms move between a LocalTensor and symmetric GM in one DMA
+// (`ev` orders nothing more there: the copy is a single DataCopyPad).
 #define PYASC_SIM_SHMEM_MTE(NAME, OP)                                                                             \
     template <typename T>                                                                                         \
     inline void NAME(AscendC::GlobalTensor<T> dst, AscendC::GlobalTensor<T> src, AscendC::LocalTensor<T> buf,    \
                      uint32_t elem_size, int pe, AscendC::TEventID ev, PYASC_SIM_SHMEM_LOC) {                     \
         pyasc_sim::kapi::shmem_detail::OP(dst, src, buf, elem_size, pe, ev, #NAME, loc);                          \
+    }                                                                                                             \
+    template <typename T>                                                                                         \
+    inline void NAME(AscendC::GlobalTensor<T> dst, AscendC::GlobalTensor<T> src, AscendC::LocalTensor<T> buf,    \
+                     const non_contiguous_copy_param &copy_params, int pe, AscendC::TEventID ev,                  \
+                     PYASC_SIM_SHMEM_LOC) {                                                                       \
+        pyasc_sim::kapi::shmem_detail::OP##_strided(dst, src, buf, copy_params, pe, ev, #NAME, loc);              \
     }
 PYASC_SIM_SHMEM_MTE(shmem_mte_put_mem_nbi, put)
 PYASC_SIM_SHMEM_MTE(shmem_mte_get_mem_nbi, get)
@@ -304,12 +449,66 @@ PYASC_SIM_SHMEM_MTE(aclshmemx_mte_put_mem_nbi, put)
 PYASC_SIM_SHMEM_MTE(aclshmemx_mte_get_mem_nbi, get)
 #undef PYASC_SIM_SHMEM_MTE
 
+// UB <-> symmetric GM through the MTE names (the SDK's UB forms: `shmem_mte_put_mem_nbi(dst_gm, buf_tensor,
+// copy_params, pe, EVENT_ID0)`).
+#define PYASC_SIM_SHMEM_MTE_UB(PUT, GET)                                                                          \
+    template <typename T>                                                                                         \
+    inline void PUT(AscendC::GlobalTensor<T> dst, AscendC::LocalTensor<T> src, const non_contiguous_copy_param &p, \
+                    int pe, AscendC::TEventID ev, PYASC_SIM_SHMEM_LOC) {                                          \
+        (void)ev;                                                                                                 \
+        pyasc_sim::kapi::shmem_detail::put_ub_strided(dst, src, p, pe, #PUT, loc);                                \
+    }                                                                                                             \
+    template <typename T>                                                                                         \
+    inline void GET(AscendC::LocalTensor<T> dst, AscendC::GlobalTensor<T> src, const non_contiguous_copy_param &p, \
+                    int pe, AscendC::TEventID ev, PYASC_SIM_SHMEM_LOC) {                                          \
+        (void)ev;                                                                                                 \
+        pyasc_sim::kapi::shmem_detail::get_ub_strided(dst, src, p, pe, #GET, loc);                                \
+    }
+PYASC_SIM_SHMEM_MTE_UB(shmem_mte_put_mem_nbi, shmem_mte_get_mem_nbi)
+PYASC_SIM_SHMEM_MTE_UB(aclshmemx_mte_put_mem_nbi, aclshmemx_mte_get_mem_nbi)
+#undef PYASC_SIM_SHMEM_MTE_UB
+
 // The `__gm__ T *` form of a GM <-> symmetric GM transfer: the GlobalTensor form over n elements.
 #define PYASC_SIM_SHMEM_PTR_FORM(FN, TYPE)                                                                          \
     inline void FN(__gm__ TYPE *dst, __gm__ TYPE *src, uint32_t n, int pe, PYASC_SIM_SHMEM_LOC) {                   \
         FN(pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(dst), n),                          \
            pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(src), n), n, pe, loc);             \
     }
+
+// The `__gm__ T *` form of a strided GM <-> symmetric GM transfer: the GlobalTensor form over each side's extent.
+#define PYASC_SIM_SHMEM_STRIDED_PTR(FN, TYPE)                                                                       \
+    inline void FN(__gm__ TYPE *dst, __gm__ TYPE *src, const non_contiguous_copy_param &p, int pe,                  \
+                   PYASC_SIM_SHMEM_LOC) {                                                                           \
+        FN(pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(dst),                              \
+                                                      pyasc_sim::kapi::shmem_detail::strided_extent(p, p.dst_ld)),  \
+           pyasc_sim::kapi::shmem_detail::gm_at<TYPE>(reinterpret_cast<uint64_t>(src),                              \
+                                                      pyasc_sim::kapi::shmem_detail::strided_extent(p, p.src_ld)),  \
+           p, pe, loc);                                                                                             \
+    }
+
+// The strided typed forms (a non_contiguous_copy_param in place of the count): UB <-> symmetric GM in one DMA,
+// GM <-> symmetric GM staged in the SDK's UB area; GlobalTensor and `__gm__ T *` forms.
+#define PYASC_SIM_SHMEM_STRIDED(PFX, NAME, TYPE)                                                                     \
+    inline void PFX##_put_##NAME##_mem_nbi(AscendC::GlobalTensor<TYPE> dst, AscendC::LocalTensor<TYPE> src,          \
+                                           const non_contiguous_copy_param &p, int pe, PYASC_SIM_SHMEM_LOC) {        \
+        pyasc_sim::kapi::shmem_detail::put_ub_strided(dst, src, p, pe, #PFX "_put_" #NAME "_mem_nbi", loc);          \
+    }                                                                                                                \
+    inline void PFX##_get_##NAME##_mem_nbi(AscendC::LocalTensor<TYPE> dst, AscendC::GlobalTensor<TYPE> src,          \
+                                           const non_contiguous_copy_param &p, int pe, PYASC_SIM_SHMEM_LOC) {        \
+        pyasc_sim::kapi::shmem_detail::get_ub_strided(dst, src, p, pe, #PFX "_get_" #NAME "_mem_nbi", loc);          \
+    }                                                                                                                \
+    inline void PFX##_put_##NAME##_mem_nbi(AscendC::GlobalTensor<TYPE> dst, AscendC::GlobalTensor<TYPE> src,         \
+                                           const non_contiguous_copy_param &p, int pe, PYASC_SIM_SHMEM_LOC) {        \
+        pyasc_sim::kapi::shmem_detail::put_strided(dst, src, pyasc_sim::kapi::shmem_detail::staging<TYPE>(loc), p,  \
+                                                   pe, 0, #PFX "_put_" #NAME "_mem_nbi", loc);                       \
+    }                                                                                                                \
+    inline void PFX##_get_##NAME##_mem_nbi(AscendC::GlobalTensor<TYPE> dst, AscendC::GlobalTensor<TYPE> src,         \
+                                           const non_contiguous_copy_param &p, int pe, PYASC_SIM_SHMEM_LOC) {        \
+        pyasc_sim::kapi::shmem_detail::get_strided(dst, src, pyasc_sim::kapi::shmem_detail::staging<TYPE>(loc), p,  \
+                                                   pe, 0, #PFX "_get_" #NAME "_mem_nbi", loc);                       \
+    }                                                                                                                \
+    PYASC_SIM_SHMEM_STRIDED_PTR(PFX##_put_##NAME##_mem_nbi, TYPE)                                                    \
+    PYASC_SIM_SHMEM_STRIDED_PTR(PFX##_get_##NAME##_mem_nbi, TYPE)
 
 // ---- typed put / get: UB <-> symmetric GM, and GM <-> symmetric GM (staged in the SDK's UB area) ----
 #define PYASC_SIM_SHMEM_TYPED(PFX, NAME, TYPE)                                                                       \
@@ -337,7 +536,8 @@ PYASC_SIM_SHMEM_MTE(aclshmemx_mte_get_mem_nbi, get)
                                            #PFX "_get_" #NAME "_mem_nbi", loc);                                      \
     }                                                                                                                \
     PYASC_SIM_SHMEM_PTR_FORM(PFX##_put_##NAME##_mem_nbi, TYPE)                                                       \
-    PYASC_SIM_SHMEM_PTR_FORM(PFX##_get_##NAME##_mem_nbi, TYPE)
+    PYASC_SIM_SHMEM_PTR_FORM(PFX##_get_##NAME##_mem_nbi, TYPE)                                                       \
+    PYASC_SIM_SHMEM_STRIDED(PFX, NAME, TYPE)
 
 #define PYASC_SIM_SHMEM_TYPES(PFX)                   \
     PYASC_SIM_SHMEM_TYPED(PFX, half, half)           \

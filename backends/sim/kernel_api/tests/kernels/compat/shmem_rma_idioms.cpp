@@ -236,3 +236,86 @@ extern "C" __global__ __aicore__ void shmem_ring_polled(GM_ADDR x, GM_ADDR gva, 
     }
     shmem_mte_get_mem_nbi(yGm, dataGm, buf, n, me, EVENT_ID0);
 }
+
+// Strided (non-contiguous) puts and gets, the deepep MoE kernels' idiom (non_contiguous_copy_param: `repeat` rows of
+// `length` elements, src_ld / dst_ld elements apart). x is the PE's [rows, cols] float matrix (cols a multiple of 8,
+// so UB rows of cols floats sit on 32-byte boundaries); half < cols. On PE p, into PE next = (p + 1) % n_pes:
+//   A: the left halves x[:, :half] from UB, packed     (typed UB -> GM form, src_ld cols, dst_ld half)
+//   B: the right parts x[:, half:] straight from GM   (typed GM -> GM form, src_ld cols, dst_ld cols)
+// then all PEs meet and each reads its own copies back:
+//   y1[r, :half] = A[r] through UB spread back to rows of cols (typed GM -> UB get, dst_ld cols), the rest 0
+//   y2[r, :]     = B[r, :cols - half] packed (the MTE GM -> GM get through a buffer, src_ld cols, dst_ld cols - half)
+//   y3           = A, row by row (the `__gm__ float *` GM -> GM get form, src_ld half, dst_ld half)
+// so y1 / y2 / y3 hold the previous PE's halves. gva: A [rows * half] then B [rows * cols] floats.
+extern "C" __global__ __aicore__ void shmem_strided(GM_ADDR x, GM_ADDR gva, GM_ADDR y1, GM_ADDR y2, GM_ADDR y3,
+                                                    uint32_t rows, uint32_t cols, uint32_t half)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    const int me = shmem_my_pe();
+    const int next = (me + 1) % shmem_n_pes();
+    const uint32_t rest = cols - half;
+    GlobalTensor<float> xGm, aGm, bGm, y1Gm, y2Gm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, rows * cols);
+    aGm.SetGlobalBuffer((__gm__ float *)gva, rows * half);
+    bGm.SetGlobalBuffer((__gm__ float *)gva + rows * half, rows * cols);
+    y1Gm.SetGlobalBuffer((__gm__ float *)y1, rows * cols);
+    y2Gm.SetGlobalBuffer((__gm__ float *)y2, rows * rest);
+    LocalTensor<float> ub(TPosition::VECIN, 0, rows * cols);
+    LocalTensor<float> buf(TPosition::VECIN, rows * cols * sizeof(float), kUbBytes / sizeof(float));
+    if (GetBlockIdx() == 0) {
+        const DataCopyExtParams all{1, static_cast<uint32_t>(rows * cols * sizeof(float)), 0, 0, 0};
+        DataCopyPad(ub, xGm, all, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+        SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+        non_contiguous_copy_param left{rows, half, cols, half};
+        shmem_put_float_mem_nbi(aGm, ub, left, next);
+        non_contiguous_copy_param right{rows, rest, cols, cols};
+        shmem_put_float_mem_nbi(bGm, xGm[half], right, next);
+        shmem_quiet();
+    }
+    shmem_barrier_all();
+    if (GetBlockIdx() == 0) {
+        Duplicate(ub, 0.0f, rows * cols);
+        SetFlag<HardEvent::V_MTE2>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);
+        non_contiguous_copy_param spread{rows, half, half, cols};
+        shmem_get_float_mem_nbi(ub, aGm, spread, me);
+        SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+        DataCopyPad(y1Gm, ub, DataCopyExtParams{1, static_cast<uint32_t>(rows * cols * sizeof(float)), 0, 0, 0});
+        non_contiguous_copy_param pack{rows, rest, cols, rest};
+        shmem_mte_get_mem_nbi(y2Gm, bGm, buf, pack, me, EVENT_ID1);
+        non_contiguous_copy_param rowsOfA{rows, half, half, half};
+        shmem_get_float_mem_nbi((__gm__ float *)y3, (__gm__ float *)gva, rowsOfA, me);
+        shmem_quiet();
+    }
+    shmem_barrier_all();
+}
+
+// Strided copies the device layer must refuse, one per mode: 0 a UB put whose first rows are inside the heap and
+// whose last row runs past its end (a contiguous check of `length` elements would pass), 1 a leading dimension
+// shorter than a row, 2 more rows than one DMA moves, 3 a GM -> GM get whose rows leave the peer's heap.
+extern "C" __global__ __aicore__ void shmem_strided_bad(GM_ADDR gva, GM_ADDR y, uint32_t heapBytes, int32_t mode)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    const uint32_t heapFloats = heapBytes / sizeof(float);
+    GlobalTensor<float> gvaGm, yGm;
+    gvaGm.SetGlobalBuffer((__gm__ float *)gva, heapFloats);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 64);
+    LocalTensor<float> ub(TPosition::VECIN, 0, 64);
+    const int other = (shmem_my_pe() + 1) % shmem_n_pes();
+    if (mode == 0) {
+        non_contiguous_copy_param p{3, 8, 8, 32};  // rows at -64, -32 and 0 floats from the heap's end
+        shmem_put_float_mem_nbi(gvaGm[heapFloats - 64], ub, p, other);  // BAD(strided-past-end)
+    } else if (mode == 1) {
+        non_contiguous_copy_param p{2, 16, 8, 16};
+        shmem_put_float_mem_nbi(gvaGm, ub, p, other);  // BAD(short-ld)
+    } else if (mode == 2) {
+        non_contiguous_copy_param p{5000, 1, 1, 1};
+        shmem_get_float_mem_nbi(ub, gvaGm, p, other);  // BAD(too-many-rows)
+    } else {
+        non_contiguous_copy_param p{4, 8, heapFloats / 2, 8};
+        shmem_get_float_mem_nbi(yGm, gvaGm, p, other);  // BAD(get-past-end)
+    }
+    shmem_quiet();
+}
