@@ -1,7 +1,10 @@
 // Unit test of the kernel API's GM byte copies (kapi/gm_copy.h): the streaming-store and the load
 // paths write exactly memcpy's bytes, and nothing outside the destination range, for every size
 // around the streaming threshold and every alignment of the destination within a 64-byte line; a
-// streamed copy leaves its sfence pending until gm_fence() (the deferred fence), a small one none.
+// streamed copy leaves its sfence pending until gm_fence() (the deferred fence), a small one none;
+// gm_load_tile (DataCopy GM -> local) copies the same bytes and, on an AVX2 machine without
+// AVX-512F, leaves the next tile's prefetch pending for the block's instructions to feed
+// (prefetch_pending), falling back to gm_load's in-copy prefetch after two loads that came early.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -40,6 +43,15 @@ int main() {
             for (size_t so = 0; so < 4; ++so) {
                 check_copy("gm_copy", [](void *d, const void *s, size_t k) { gm_copy(d, s, k); }, n, so, dof);
                 check_copy("gm_load", [](void *d, const void *s, size_t k) { gm_load(d, s, k); }, n, so, dof);
+                check_copy("gm_load_tile", [](void *d, const void *s, size_t k) {
+                    BlockState b;
+                    gm_load_tile(b, d, s, k);
+                }, n, so, dof);
+                check_copy("gm_load_tile (in-copy prefetch)", [](void *d, const void *s, size_t k) {
+                    BlockState b;
+                    b.pf_inline = true;
+                    gm_load_tile(b, d, s, k);
+                }, n, so, dof);
                 check_copy("gm_copy (SSE2)", [](void *d, const void *s, size_t k) { gm_copy_at(0, d, s, k); }, n, so,
                            dof);
 #ifdef PYASC_SIM_X86
@@ -76,6 +88,40 @@ int main() {
         gm_fence();
         if (gm_fence_pending() || b != a) {
             std::fprintf(stderr, "gm_fence() left the sfence pending, or the streamed bytes differ\n");
+            ++g_failures;
+        }
+    }
+#endif
+#ifdef PYASC_SIM_X86
+    {  // gm_load_tile's pending prefetch of the next tile (AVX2 without AVX-512F only)
+        const bool drip = pyasc_sim::simd::x86_level() == 1;
+        std::vector<unsigned char> src(4 * 8192, 3), dst(8192, 0);
+        const uintptr_t s0 = reinterpret_cast<uintptr_t>(src.data());
+        BlockState b;
+        auto expect = [&](const char *what, uintptr_t next, uintptr_t end, bool inl) {
+            if (b.pf_next != next || b.pf_end != end || b.pf_inline != inl) {
+                std::fprintf(stderr, "gm_load_tile, %s: pending [%#zx, %#zx) inline %d, want [%#zx, %#zx) inline %d\n", what,
+                             static_cast<size_t>(b.pf_next), static_cast<size_t>(b.pf_end), b.pf_inline ? 1 : 0,
+                             static_cast<size_t>(next), static_cast<size_t>(end), inl ? 1 : 0);
+                ++g_failures;
+            }
+        };
+        gm_load_tile(b, dst.data(), src.data(), 100);  // below kGmStreamMinBytes: nothing pending
+        expect("a 100-byte load", 0, 0, false);
+        gm_load_tile(b, dst.data(), src.data(), 8192);
+        expect("the first tile", drip ? s0 + 8192 : 0, drip ? s0 + 16384 : 0, false);
+        prefetch_pending(b);  // one instruction: the next kPrefetchLinesPerInstr lines
+        expect("one instruction later", drip ? s0 + 8192 + 64 * kPrefetchLinesPerInstr : 0, drip ? s0 + 16384 : 0, false);
+        for (int i = 0; i < 8; ++i) prefetch_pending(b);  // 8192 bytes = 128 lines: all fed
+        expect("its prefetch fed", drip ? s0 + 16384 : 0, drip ? s0 + 16384 : 0, false);
+        gm_load_tile(b, dst.data(), src.data() + 8192, 8192);  // the next tile: after its prefetch
+        expect("the second tile", drip ? s0 + 16384 : 0, drip ? s0 + 24576 : 0, false);
+        gm_load_tile(b, dst.data(), src.data() + 16384, 8192);  // early once: the rest issued, still fed per instruction
+        expect("an early load", drip ? s0 + 24576 : 0, drip ? s0 + 32768 : 0, false);
+        gm_load_tile(b, dst.data(), src.data() + 24576, 8192);  // early twice: in-copy prefetch from now on
+        expect("a second early load", 0, 0, drip);
+        if (std::memcmp(dst.data(), src.data() + 24576, 8192) != 0) {
+            std::fprintf(stderr, "gm_load_tile: the bytes differ from the source\n");
             ++g_failures;
         }
     }

@@ -117,7 +117,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (!b.checks && !pyasc_sim::kapi::kTimelineSpans) {  // checks off: one state lookup per copy
         const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T) / 32 * 32;  // as copy_len
-        pyasc_sim::kapi::gm_load(dst.ptr(), src.GetPhyAddr(), bytes);
+        pyasc_sim::kapi::gm_load_tile(b, dst.ptr(), src.GetPhyAddr(), bytes);
         pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(bytes, 1));
         return;
     }
@@ -125,7 +125,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     dst.check_aligned("DataCopy", "dst", loc);
     dst.check_bytes(0, static_cast<int64_t>(bytes), "DataCopy writes", loc);
     src.check_bytes(0, bytes, false, "DataCopy reads", loc);
-    pyasc_sim::kapi::gm_load(dst.ptr(), src.GetPhyAddr(), bytes);
+    pyasc_sim::kapi::gm_load_tile(b, dst.ptr(), src.GetPhyAddr(), bytes);
     pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(bytes, 1));
 }
 

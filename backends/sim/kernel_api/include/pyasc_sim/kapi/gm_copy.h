@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "pyasc_sim/kapi/simd.h"
+#include "pyasc_sim/kapi/state.h"
 
 namespace pyasc_sim {
 namespace kapi {
@@ -77,12 +78,14 @@ __attribute__((target("avx512f"))) inline void gm_load_avx512(uint8_t *d, const 
     if (i < n) std::memcpy(d + i, s + i, n - i);
 }
 
-// The same with AVX2 (no AVX-512F): 256 bytes per step in 32-byte registers, the same prefetch.
+// The same with AVX2 (no AVX-512F): 256 bytes per step in 32-byte registers, the same prefetch
+// (Prefetch false: none, gm_load_tile prefetches the next tile itself).
+template <bool Prefetch = true>
 __attribute__((target("avx2"))) inline void gm_load_avx2(uint8_t *d, const uint8_t *s, uint64_t n) {
     uint64_t i = 0;
     const uintptr_t next = reinterpret_cast<uintptr_t>(s) + n;
     for (; i + 256 <= n; i += 256) {
-        for (uint64_t line = 0; line < 256; line += 64) {
+        for (uint64_t line = 0; Prefetch && line < 256; line += 64) {
             _mm_prefetch(reinterpret_cast<const char *>(next + i + line), _MM_HINT_T1);
         }
         __m256i v[8];
@@ -148,6 +151,38 @@ inline void gm_load(void *dst, const void *src, uint64_t bytes) {
     }
 #endif
     if (bytes != 0) std::memcpy(dst, src, bytes);
+}
+
+// gm_load of a tile by block b (DataCopy GM -> local), whose next tile is prefetched while this one
+// computes rather than while it copies: the copy prefetches nothing, and each instruction the block
+// charges after it (state.h, charge) prefetches the next kPrefetchLinesPerInstr lines of the bytes
+// one copy length further on, so the next tile's memory traffic overlaps the vector work between the
+// copies instead of the copy (gm_load's in-copy prefetch made each copy wait for the next tile's
+// lines as well as its own: on the AVX2 VM of round 32 the GM -> UB copies were ~25% of softmax's
+// device CPU). A block whose loads come before its instructions have fed the last tile's prefetch
+// (several tiles loaded back to back, as an elementwise kernel's inputs) keeps gm_load's in-copy
+// prefetch. The bytes copied are gm_load's.
+inline void gm_load_tile(BlockState &b, void *dst, const void *src, uint64_t bytes) {
+#ifdef PYASC_SIM_X86
+    if (bytes >= kGmStreamMinBytes && !b.pf_inline && simd::x86_level() == 1) {
+        if (b.pf_next < b.pf_end) {  // the last tile's prefetch is not fed yet: its rest now
+            for (uintptr_t at = b.pf_next; at < b.pf_end; at += 64) __builtin_prefetch(reinterpret_cast<const void *>(at), 0, 2);
+            b.pf_next = b.pf_end = 0;
+            // twice (not once: a kernel's setup loads, e.g. a norm's weight then bias, come back to back
+            // once): this block's loop loads too close together, gm_load's in-copy prefetch from now on
+            if (++b.pf_early >= 2) {
+                b.pf_inline = true;
+                return gm_load(dst, src, bytes);
+            }
+        }
+        gm_load_avx2<false>(static_cast<uint8_t *>(dst), static_cast<const uint8_t *>(src), bytes);
+        b.pf_next = reinterpret_cast<uintptr_t>(src) + bytes;
+        b.pf_end = b.pf_next + bytes;
+        return;
+    }
+#endif
+    (void)b;
+    gm_load(dst, src, bytes);
 }
 
 }  // namespace kapi

@@ -184,6 +184,12 @@ struct PollRing {
 
 struct BlockState {
     PyascSimBlockContext *ctx = nullptr;
+    // The next GM tile's prefetch, fed to the memory system a few lines per instruction while this
+    // tile computes (gm_copy.h, gm_load_tile; charge below): [pf_next, pf_end) still to prefetch.
+    uintptr_t pf_next = 0;
+    uintptr_t pf_end = 0;
+    uint32_t pf_early = 0;   // loads that came before the last one's prefetch was fed
+    bool pf_inline = false;  // this block loads tiles too close together: prefetch inside the copy
     const char *kernel = "kernel";
     uint32_t block_idx = 0;   // GetBlockIdx(): the block, or on a mixed kernel's AIV group * ratio + sub
     uint32_t block_dim = 1;
@@ -577,8 +583,19 @@ inline const char *race_auto_sync_note(int pipe, int other_pipe) {
 inline void race_commit(BlockState &b, Pipe p) {
     if (b.race.commit(static_cast<int>(p), b.capacity)) race_report(b);
 }
+// Lines of the next GM tile prefetched per charged instruction (gm_copy.h, gm_load_tile).
+constexpr uintptr_t kPrefetchLinesPerInstr = 32;
+// Prefetches (into L2) the next kPrefetchLinesPerInstr lines of the pending tile. A prefetch changes
+// no value and never faults.
+inline void prefetch_pending(BlockState &b) {
+    uintptr_t at = b.pf_next;
+    const uintptr_t end = at + 64 * kPrefetchLinesPerInstr < b.pf_end ? at + 64 * kPrefetchLinesPerInstr : b.pf_end;
+    for (; at < end; at += 64) __builtin_prefetch(reinterpret_cast<const void *>(at), 0, 2);
+    b.pf_next = end;
+}
 // An instruction of `cycles` on pipe p: runs from the pipe's clock (timeline.h).
 inline void charge(BlockState &b, Pipe p, double cycles) {
+    if (b.pf_next < b.pf_end) prefetch_pending(b);
     b.tl.run(p, cycles);
     if (!b.race.pending.empty()) race_commit(b, p);
 }
