@@ -18,20 +18,41 @@ constexpr uint32_t kTile = 64;          // floats per producer
 constexpr uint32_t kStatusFloats = 8;   // one 32-byte status block
 constexpr uint32_t kStatusStride = 16;  // floats from one producer's status block to the next (a block apart)
 
-// Producer p: work[p] = 2 * x[p], then its status block = val (all eight words).
-__aicore__ inline void Produce(TPipe &pipe, const LocalTensor<float> &t, const LocalTensor<float> &st,
-                               const GlobalTensor<float> &xGm, const GlobalTensor<float> &workGm,
-                               const GlobalTensor<float> &statusGm, uint32_t p, float val, uint32_t mode)
+// t = 2 * x[p] in UB, and st = val (a status block, when st is given), ready for MTE3.
+__aicore__ inline void DoubleTile(TPipe &pipe, const LocalTensor<float> &t, const GlobalTensor<float> &xGm, uint32_t p,
+                                  const LocalTensor<float> *st = nullptr, float val = 0.0f)
 {
     DataCopy(t, xGm[p * kTile], kTile);
     event_t loaded = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_V));
     SetFlag<HardEvent::MTE2_V>(loaded);
     WaitFlag<HardEvent::MTE2_V>(loaded);
     Muls(t, t, 2.0f, kTile);
-    Duplicate(st, val, kStatusFloats);
+    if (st != nullptr) {
+        Duplicate(*st, val, kStatusFloats);
+    }
     event_t computed = static_cast<event_t>(pipe.FetchEventID(HardEvent::V_MTE3));
     SetFlag<HardEvent::V_MTE3>(computed);
     WaitFlag<HardEvent::V_MTE3>(computed);
+}
+
+// y[c] = work[c % producers], through UB.
+__aicore__ inline void CopyTile(TPipe &pipe, const LocalTensor<float> &t, const GlobalTensor<float> &workGm,
+                                const GlobalTensor<float> &yGm, uint32_t c, uint32_t producers)
+{
+    DataCopy(t, workGm[(c % producers) * kTile], kTile);  // BAD(consumer-read)
+    event_t loaded = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_MTE3));
+    SetFlag<HardEvent::MTE2_MTE3>(loaded);
+    WaitFlag<HardEvent::MTE2_MTE3>(loaded);
+    DataCopy(yGm[c * kTile], t, kTile);
+    PipeBarrier<PIPE_ALL>();
+}
+
+// Producer p: work[p] = 2 * x[p], then its status block = val (all eight words).
+__aicore__ inline void Produce(TPipe &pipe, const LocalTensor<float> &t, const LocalTensor<float> &st,
+                               const GlobalTensor<float> &xGm, const GlobalTensor<float> &workGm,
+                               const GlobalTensor<float> &statusGm, uint32_t p, float val, uint32_t mode)
+{
+    DoubleTile(pipe, t, xGm, p, &st, val);
     if (mode == 2) {
         DataCopy(statusGm[p * kStatusStride], st, kStatusFloats);  // BAD(status-first)
     }
@@ -66,12 +87,7 @@ __aicore__ inline void Consume(TPipe &pipe, const LocalTensor<float> &t, const L
             WaitFlag<HardEvent::S_MTE2>(read);
         }
     }
-    DataCopy(t, workGm[(c % producers) * kTile], kTile);  // BAD(consumer-read)
-    event_t loaded = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_MTE3));
-    SetFlag<HardEvent::MTE2_MTE3>(loaded);
-    WaitFlag<HardEvent::MTE2_MTE3>(loaded);
-    DataCopy(yGm[c * kTile], t, kTile);
-    PipeBarrier<PIPE_ALL>();
+    CopyTile(pipe, t, workGm, yGm, c, producers);
 }
 }  // namespace
 
@@ -119,14 +135,7 @@ extern "C" __global__ __aicore__ void scalar_poll_handshake(GM_ADDR x, GM_ADDR w
     LocalTensor<float> t = buf.Get<float>();
     if (b >= consumers) {
         const uint32_t p = b - consumers;
-        DataCopy(t, xGm[p * kTile], kTile);
-        event_t loaded = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_V));
-        SetFlag<HardEvent::MTE2_V>(loaded);
-        WaitFlag<HardEvent::MTE2_V>(loaded);
-        Muls(t, t, 2.0f, kTile);
-        event_t computed = static_cast<event_t>(pipe.FetchEventID(HardEvent::V_MTE3));
-        SetFlag<HardEvent::V_MTE3>(computed);
-        WaitFlag<HardEvent::V_MTE3>(computed);
+        DoubleTile(pipe, t, xGm, p);
         DataCopy(workGm[p * kTile], t, kTile);
         PipeBarrier<PIPE_ALL>();
         flagGm.SetValue(p * 16, val);
@@ -138,10 +147,5 @@ extern "C" __global__ __aicore__ void scalar_poll_handshake(GM_ADDR x, GM_ADDR w
             DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(flagGm[p * 16]);
         } while (flagGm.GetValue(p * 16) != val);
     }
-    DataCopy(t, workGm[(b % producers) * kTile], kTile);
-    event_t loaded = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_MTE3));
-    SetFlag<HardEvent::MTE2_MTE3>(loaded);
-    WaitFlag<HardEvent::MTE2_MTE3>(loaded);
-    DataCopy(yGm[b * kTile], t, kTile);
-    PipeBarrier<PIPE_ALL>();
+    CopyTile(pipe, t, workGm, yGm, b, producers);
 }
