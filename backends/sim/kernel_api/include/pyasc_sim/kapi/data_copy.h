@@ -39,21 +39,21 @@ inline uint64_t copy_len(uint64_t count, size_t elem, const char *api, const pya
     return bytes;
 }
 
-// A GM -> local copy of count rows of burst bytes, src_pitch apart, at src, about to run: a poll round
-// may give up the host thread first (gm_poll_yield.h); rows of whole 32-byte blocks are read as flag
-// blocks (gm_poll.h): their plain read records are muted while the copy's checks run, and after the
-// copy after() hands the bytes it delivered to gm_poll_dma_read.
+// A GM -> local copy of count rows of burst bytes, src_pitch apart, at src, about to run.  Rows of whole
+// 32-byte blocks are read as flag blocks (gm_poll.h): their plain read records are muted while the copy's
+// checks run, and after the copy after() hands the bytes it delivered to gm_poll_dma_read.  Once the checks
+// passed, checked() lets a poll round give up the host thread before the copy (gm_poll_yield.h).
 struct GmReadRows {
     pyasc_sim::kapi::BlockState &b;
-    const uint64_t src, count, pitch;
+    const uint64_t src, count, pitch, burst;
     const bool flags, muted;
-    GmReadRows(pyasc_sim::kapi::BlockState &bs, const void *at, uint64_t n, uint64_t burst, uint64_t src_pitch,
-               const pyasc_sim::kapi::SrcLoc &loc)
+    GmReadRows(pyasc_sim::kapi::BlockState &bs, const void *at, uint64_t n, uint64_t burst_bytes, uint64_t src_pitch)
         : b(bs), src(reinterpret_cast<uintptr_t>(at)), count(n), pitch(src_pitch),
-          flags(pyasc_sim::kapi::dma_poll_shape(bs, src, n, burst, src_pitch)), muted(bs.xmute) {
-        pyasc_sim::kapi::poll_read(b, src, n, burst, src_pitch, loc);
+          burst(burst_bytes), flags(pyasc_sim::kapi::dma_poll_shape(bs, src, n, burst_bytes, src_pitch)),
+          muted(bs.xmute) {
         if (flags) b.xmute = true;
     }
+    void checked(const pyasc_sim::kapi::SrcLoc &loc) { pyasc_sim::kapi::poll_read(b, src, count, burst, pitch, loc); }
     // The copy ran: row i landed at dst + i * dst_pitch.
     void after(const void *dst, uint64_t dst_pitch, const pyasc_sim::kapi::SrcLoc &loc) {
         if (!flags) return;
@@ -153,8 +153,9 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     const uint64_t bytes = sim_detail::copy_len(count, sizeof(T), "DataCopy (GM -> local)", loc);
     dst.check_aligned("DataCopy", "dst", loc);
     dst.check_bytes(0, static_cast<int64_t>(bytes), "DataCopy writes", loc);
-    sim_detail::GmReadRows rows(b, src.GetPhyAddr(), 1, bytes, bytes, loc);
+    sim_detail::GmReadRows rows(b, src.GetPhyAddr(), 1, bytes, bytes);
     src.check_bytes(0, bytes, false, "DataCopy reads", loc);
+    rows.checked(loc);
     pyasc_sim::kapi::gm_load_tile(b, dst.ptr(), src.GetPhyAddr(), bytes);
     rows.after(dst.ptr(), bytes, loc);
     pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(bytes, 1));
@@ -203,8 +204,9 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     const uint64_t burst = p.blockLen * 32ull, sp = burst + p.srcStride * 32ull, dp = burst + p.dstStride * 32ull;
     dst.check_aligned("DataCopy", "dst", loc);
     dst.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, burst, dp)), "DataCopy writes", loc);
-    sim_detail::GmReadRows rows(pyasc_sim::kapi::blk(), src.GetPhyAddr(), p.blockCount, burst, sp, loc);
+    sim_detail::GmReadRows rows(pyasc_sim::kapi::blk(), src.GetPhyAddr(), p.blockCount, burst, sp);
     sim_detail::check_read_bursts(src, p.blockCount, burst, sp, "DataCopy reads", loc);
+    rows.checked(loc);
     sim_detail::copy_bursts(reinterpret_cast<uint8_t *>(dst.ptr()), reinterpret_cast<const uint8_t *>(src.GetPhyAddr()),
                             p.blockCount, burst, sp, dp);
     rows.after(dst.ptr(), dp, loc);
@@ -404,8 +406,9 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
                             loc);
         }
     }
-    sim_detail::GmReadRows rows(pyasc_sim::kapi::blk(), src.GetPhyAddr(), p.blockCount, p.blockLen, sp, loc);
+    sim_detail::GmReadRows rows(pyasc_sim::kapi::blk(), src.GetPhyAddr(), p.blockCount, p.blockLen, sp);
     sim_detail::check_read_bursts(src, p.blockCount, p.blockLen, sp, "DataCopyPad reads", loc);
+    rows.checked(loc);
     uint8_t *d = reinterpret_cast<uint8_t *>(dst.ptr());
     const uint8_t *s = reinterpret_cast<const uint8_t *>(src.GetPhyAddr());
     for (uint64_t i = 0; i < p.blockCount; ++i) {

@@ -12,7 +12,8 @@
 // kPollMaxRows rows (DataCopy / DataCopyPad GM -> local), and a DataCacheCleanAndInvalid of one line
 // (the invalidate of a scalar poll; the load follows it).  A read of the same rows whose bytes hash as
 // they did when this core last read them, with nothing new since -- no GM write by this core, no GM read
-// of other or changed bytes, only such unchanged re-reads -- is a poll round.  After kPollSpinRounds
+// of other or changed bytes, only such unchanged re-reads -- is a poll round (rows are hashed from their
+// second read on: a first read costs a lookup, no hash).  After kPollSpinRounds
 // rounds in a row the core gives its thread up (kernel ABI v7 poll_wait) until one of the rows of the
 // round changes: the runtime starts a thread for blocks not started yet and wakes the poller after every
 // notify and at least every 0.5 ms; the read that follows sees the new bytes.  When nothing else can
@@ -44,6 +45,7 @@ constexpr uint64_t kPollMaxBytes = 1024;  // a DMA read larger than this is data
 constexpr uint64_t kPollMaxRows = 64;
 constexpr uint32_t kPollSpinRounds = 8;     // unchanged re-reads in a row before the core yields
 constexpr uint32_t kPollHangRounds = 2000;  // yields in a row that found nothing else able to run: a hang
+constexpr uint64_t kUnhashed = 0;  // PollSpot::hash of rows read once (rows_hash never returns it)
 
 namespace gm_poll {
 
@@ -57,7 +59,7 @@ PYASC_SIM_POLL_NOSAN inline uint64_t rows_hash(uint64_t addr, uint64_t count, ui
             h ^= h >> 29;
         }
     }
-    return h;
+    return h == kUnhashed ? 1 : h;
 }
 
 // poll_wait's condition: a row of the current poll round (the spots read at the core's current epoch) no
@@ -65,7 +67,9 @@ PYASC_SIM_POLL_NOSAN inline uint64_t rows_hash(uint64_t addr, uint64_t count, ui
 PYASC_SIM_POLL_NOSAN inline int round_changed(void *arg) {
     BlockState &b = *static_cast<BlockState *>(arg);
     for (const BlockState::PollSpot &s : b.pspot) {
-        if (s.epoch == b.pepoch && rows_hash(s.addr, s.count, s.burst, s.pitch) != s.hash) return 1;
+        if (s.epoch == b.pepoch && s.hash != kUnhashed && rows_hash(s.addr, s.count, s.burst, s.pitch) != s.hash) {
+            return 1;
+        }
     }
     return 0;
 }
@@ -104,21 +108,22 @@ PYASC_SIM_POLL_NOSAN inline void poll_read(BlockState &b, uint64_t addr, uint64_
         poll_gm_written(b);
         return;
     }
-    const uint64_t h = gm_poll::rows_hash(addr, count, burst, pitch);
     BlockState::PollSpot *s = nullptr;
     for (BlockState::PollSpot &x : b.pspot) {
         if (x.addr == addr && x.count == count && x.burst == burst && x.pitch == pitch) s = &x;
     }
-    if (s == nullptr || s->hash != h) {  // new or changed bytes
+    if (s == nullptr) {  // new bytes; hashed only if the core reads them again (a first read costs no hash)
+        poll_gm_written(b);
+        BlockState::PollSpot dropped;
+        b.pspot.push({addr, count, burst, pitch, kUnhashed, b.pepoch}, &dropped);
+        return;
+    }
+    const uint64_t h = gm_poll::rows_hash(addr, count, burst, pitch);
+    if (s->hash != h) {  // changed bytes (or the first re-read: the hash to compare with from now on)
         poll_gm_written(b);
         b.phopeless = 0;
-        if (s == nullptr) {
-            BlockState::PollSpot dropped;
-            b.pspot.push({addr, count, burst, pitch, h, b.pepoch}, &dropped);
-        } else {
-            s->hash = h;
-            s->epoch = b.pepoch;
-        }
+        s->hash = h;
+        s->epoch = b.pepoch;
         return;
     }
     if (s->epoch != b.pepoch) {  // unchanged, but the core did something new since it last read it
