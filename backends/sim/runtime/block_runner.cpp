@@ -42,8 +42,10 @@ struct LaunchState {
     uint32_t participants = 0;  // blocks + the extra cores of mixed kernels' blocks
     uint32_t finished = 0;   // blocks (and extra cores) that returned
     uint32_t waiting = 0;    // blocks inside cross_core_wait
+    uint32_t polling = 0;    // blocks inside poll_wait (ABI v7)
     uint64_t generation = 0; // bumped by every notify / block end
     uint32_t evaluated = 0;  // waiters that evaluated their condition at `generation`
+    uint32_t poll_evaluated = 0;  // pollers that saw no change at `generation`
     bool deadlock = false;
     std::string deadlock_why;
     std::vector<std::thread> helpers;  // extra threads started so that waiting blocks never starve
@@ -119,7 +121,16 @@ void helper_main(LaunchState *ls) {
 void notify_locked(LaunchState *ls) {
     ++ls->generation;
     ls->evaluated = 0;
+    ls->poll_evaluated = 0;
     ls->cv.notify_all();
+}
+
+// Starts a helper thread when blocks have not started yet (a waiting or polling block must never
+// starve them: blocks > pool threads).  Under ls->mu.
+void start_helper_locked(LaunchState *ls) {
+    if (ls->next.load() < ls->num_blocks && ls->helpers.size() < ls->num_blocks) {
+        ls->helpers.emplace_back(helper_main, ls);
+    }
 }
 
 void core_started_cb(void *user) {
@@ -151,6 +162,8 @@ int cross_core_wait_cb(void *user, uint32_t block_idx, int (*ready)(void *), voi
     std::unique_lock<std::mutex> lock(ls->mu);
     if (ready(arg)) return 0;
     ++ls->waiting;
+    // a poller's bytes may have been written by this block (a DMA flag notifies nobody): they look again
+    if (ls->polling != 0) notify_locked(ls);
     uint64_t seen = ~0ull;
     int rc = 0;
     for (;;) {
@@ -163,9 +176,7 @@ int cross_core_wait_cb(void *user, uint32_t block_idx, int (*ready)(void *), voi
             if (ready(arg)) break;
             ++ls->evaluated;
         }
-        if (ls->next.load() < ls->num_blocks && ls->helpers.size() < ls->num_blocks) {
-            ls->helpers.emplace_back(helper_main, ls);
-        }
+        start_helper_locked(ls);
         if (ls->next.load() >= ls->num_blocks && ls->waiting + ls->finished == ls->participants &&
             ls->evaluated == ls->waiting) {
             ls->deadlock = true;
@@ -180,6 +191,37 @@ int cross_core_wait_cb(void *user, uint32_t block_idx, int (*ready)(void *), voi
     }
     --ls->waiting;
     if (rc != 0 && why != nullptr && why_size > 0) std::snprintf(why, why_size, "%s", ls->deadlock_why.c_str());
+    return rc;
+}
+
+// ABI v7: the block polls GM (see kernel_abi.h).  It leaves its thread to the others until the bytes
+// change; when every other block has ended, waits or polls without a change too, nothing can change
+// them (1: the kernel API reports a hang after enough of these in a row).
+int poll_wait_cb(void *user, uint32_t, int (*changed)(void *), void *arg, int wrote) {
+    LaunchState *ls = static_cast<LaunchState *>(user);
+    std::unique_lock<std::mutex> lock(ls->mu);
+    if (changed(arg)) return 0;
+    ++ls->polling;
+    if (wrote != 0) notify_locked(ls);  // this block may have written what the others wait or poll for
+    uint64_t seen = ~0ull;
+    int rc = 0;
+    for (;;) {
+        if (changed(arg)) break;  // every wake: the writer of a DMA flag does not notify
+        if (seen != ls->generation) {
+            seen = ls->generation;
+            ++ls->poll_evaluated;
+        }
+        start_helper_locked(ls);
+        if (ls->deadlock || (ls->next.load() >= ls->num_blocks &&
+                             ls->waiting + ls->polling + ls->finished == ls->participants &&
+                             ls->evaluated == ls->waiting && ls->poll_evaluated == ls->polling)) {
+            rc = 1;
+            break;
+        }
+        ls->cv.wait_for(lock, std::chrono::microseconds(500));
+    }
+    if (seen == ls->generation) --ls->poll_evaluated;  // it counted at this generation
+    --ls->polling;
     return rc;
 }
 
@@ -355,6 +397,7 @@ void run_blocks(ThreadPool &pool, const LaunchSpec &spec, uint64_t *cycles, Laun
         ctx.cross_core_notify = cross_core_notify_cb;
         ctx.core_started = core_started_cb;
         ctx.core_ended = core_ended_cb;
+        ctx.poll_wait = poll_wait_cb;
         ctx.gm_uninit = checks ? spec.gm_uninit : nullptr;
         ctx.gm_uninit_base = spec.gm_uninit_base;
         ctx.gm_uninit_span = spec.gm_uninit_span;

@@ -39,6 +39,9 @@
  *      address lies in a tensor block freed before the launch was enqueued.
  *   6  appended: span_cap and report_spans, the block's scheduled timeline (per-pipe spans in
  *      simulated cycles) when PYASC_SIM_FLAG_PROFILE is set (the profiler).
+ *   7  appended: poll_wait, where a block that polls global memory (re-reads bytes it read before,
+ *      unchanged) gives up its host thread until they change, so that blocks not started yet, or
+ *      waiting for a thread, can write them.
  */
 #ifndef PYASC_SIM_KERNEL_ABI_H_
 #define PYASC_SIM_KERNEL_ABI_H_
@@ -50,7 +53,7 @@
 extern "C" {
 #endif
 
-#define PYASC_SIM_KERNEL_ABI_VERSION 6u
+#define PYASC_SIM_KERNEL_ABI_VERSION 7u
 
 /* Symbol names. */
 #define PYASC_SIM_ENTRY_PREFIX "__pyasc_sim_entry_"
@@ -219,6 +222,20 @@ typedef struct PyascSimBlockContext {
     uint64_t span_cap;
     void (*report_spans)(void *user, uint32_t block_idx, uint32_t core, const PyascSimSpan *spans, size_t count,
                          uint64_t dropped);
+
+    /* ---- version 7 (valid when abi_version >= 7) ---- */
+    /* The calling block polls global memory: it re-read bytes several times and they did not change.
+     * Gives up the block's host thread (starting a thread for blocks not started yet) until changed(arg)
+     * returns nonzero -- evaluated by the calling thread under the runtime's lock, after every
+     * cross_core_notify and at least every millisecond, since a DMA write that changes the bytes
+     * notifies nobody -- and returns 0 then.  Returns 1 without a change when nothing else can run:
+     * every block has started and every other one has ended, waits in cross_core_wait or polls in
+     * poll_wait, each having seen its condition false since the last notify (the kernel API counts
+     * such returns and reports a hang).  A polling block is not a waiting one for cross_core_wait's
+     * deadlock verdict: it may still go on by itself.  `wrote`: nonzero when the block may have changed
+     * what other blocks wait or poll for since its last poll_wait (they look again).  May be NULL (then
+     * the block just yields). */
+    int (*poll_wait)(void *user, uint32_t block_idx, int (*changed)(void *arg), void *arg, int wrote);
 } PyascSimBlockContext;
 
 typedef void (*PyascSimKernelEntry)(PyascSimBlockContext *ctx);

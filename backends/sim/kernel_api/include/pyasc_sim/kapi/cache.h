@@ -36,6 +36,12 @@ inline const char *cache_line_name(CacheLine c) {
 inline void dcci(const void *addr, CacheLine entire, const char *operand, const pyasc_sim::kapi::SrcLoc &loc,
                  bool gm = true) {
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
+    uint64_t base = 0, end = 0;  // a scalar poll's invalidate, maybe: a poll round may yield (gm_poll_yield.h)
+    if (gm && entire == CacheLine::SINGLE_CACHE_LINE && pyasc_sim::kapi::gm_block_of(addr, base, end)) {
+        const uint64_t line = reinterpret_cast<uintptr_t>(addr) / 64 * 64;  // its part inside the device block
+        const uint64_t lo = line > base ? line : base, hi = line + 64 < end ? line + 64 : end;
+        if (lo < hi) pyasc_sim::kapi::poll_read(b, lo, 1, hi - lo, hi - lo, loc);
+    }
     if (gm && b.checks && b.xrace) {  // GM flag polling: releases the stores it writes back (gm_poll.h)
         pyasc_sim::kapi::gm_poll_flush(b, reinterpret_cast<uintptr_t>(addr), entire == CacheLine::ENTIRE_DATA_CACHE);
     }

@@ -39,6 +39,34 @@ inline uint64_t copy_len(uint64_t count, size_t elem, const char *api, const pya
     return bytes;
 }
 
+// A GM -> local copy of count rows of burst bytes, src_pitch apart, at src, about to run.  Rows of whole
+// 32-byte blocks are read as flag blocks (gm_poll.h): their plain read records are muted while the copy's
+// checks run, and after the copy after() hands the bytes it delivered to gm_poll_dma_read.  Once the checks
+// passed, checked() lets a poll round give up the host thread before the copy (gm_poll_yield.h).
+struct GmReadRows {
+    pyasc_sim::kapi::BlockState &b;
+    const uint64_t src, count, pitch, burst;
+    const bool flags, muted;
+    GmReadRows(pyasc_sim::kapi::BlockState &bs, const void *at, uint64_t n, uint64_t burst_bytes, uint64_t src_pitch)
+        : b(bs), src(reinterpret_cast<uintptr_t>(at)), count(n), pitch(src_pitch),
+          burst(burst_bytes), flags(pyasc_sim::kapi::dma_poll_shape(bs, src, n, burst_bytes, src_pitch)),
+          muted(bs.xmute) {
+        if (flags) b.xmute = true;
+    }
+    void checked(const pyasc_sim::kapi::SrcLoc &loc) { pyasc_sim::kapi::poll_read(b, src, count, burst, pitch, loc); }
+    // The copy ran: row i landed at dst + i * dst_pitch.
+    void after(const void *dst, uint64_t dst_pitch, const pyasc_sim::kapi::SrcLoc &loc) {
+        if (!flags) return;
+        b.xmute = muted;
+        pyasc_sim::kapi::gm_poll_dma_read(b, src, count, pitch, static_cast<const uint8_t *>(dst), dst_pitch, loc);
+    }
+    ~GmReadRows() {
+        if (flags) b.xmute = muted;
+    }
+    GmReadRows(const GmReadRows &) = delete;
+    GmReadRows &operator=(const GmReadRows &) = delete;
+};
+
 // blockCount bursts of `burst` bytes, `src_pitch` / `dst_pitch` bytes apart.
 inline void copy_bursts(uint8_t *dst, const uint8_t *src, uint64_t count, uint64_t burst, uint64_t src_pitch,
                         uint64_t dst_pitch) {
@@ -117,6 +145,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     pyasc_sim::kapi::BlockState &b = pyasc_sim::kapi::blk();
     if (!b.checks && !pyasc_sim::kapi::kTimelineSpans) {  // checks off: one state lookup per copy
         const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T) / 32 * 32;  // as copy_len
+        pyasc_sim::kapi::poll_read(b, reinterpret_cast<uintptr_t>(src.GetPhyAddr()), 1, bytes, bytes, loc);
         pyasc_sim::kapi::gm_load_tile(b, dst.ptr(), src.GetPhyAddr(), bytes);
         pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(bytes, 1));
         return;
@@ -124,8 +153,11 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     const uint64_t bytes = sim_detail::copy_len(count, sizeof(T), "DataCopy (GM -> local)", loc);
     dst.check_aligned("DataCopy", "dst", loc);
     dst.check_bytes(0, static_cast<int64_t>(bytes), "DataCopy writes", loc);
+    sim_detail::GmReadRows rows(b, src.GetPhyAddr(), 1, bytes, bytes);
     src.check_bytes(0, bytes, false, "DataCopy reads", loc);
+    rows.checked(loc);
     pyasc_sim::kapi::gm_load_tile(b, dst.ptr(), src.GetPhyAddr(), bytes);
+    rows.after(dst.ptr(), bytes, loc);
     pyasc_sim::kapi::charge(b, pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(bytes, 1));
 }
 
@@ -172,9 +204,12 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     const uint64_t burst = p.blockLen * 32ull, sp = burst + p.srcStride * 32ull, dp = burst + p.dstStride * 32ull;
     dst.check_aligned("DataCopy", "dst", loc);
     dst.check_bytes(0, static_cast<int64_t>(sim_detail::span(p.blockCount, burst, dp)), "DataCopy writes", loc);
+    sim_detail::GmReadRows rows(pyasc_sim::kapi::blk(), src.GetPhyAddr(), p.blockCount, burst, sp);
     sim_detail::check_read_bursts(src, p.blockCount, burst, sp, "DataCopy reads", loc);
+    rows.checked(loc);
     sim_detail::copy_bursts(reinterpret_cast<uint8_t *>(dst.ptr()), reinterpret_cast<const uint8_t *>(src.GetPhyAddr()),
                             p.blockCount, burst, sp, dp);
+    rows.after(dst.ptr(), dp, loc);
     pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeMTE2, pyasc_sim::kapi::dma_cycles(p.blockCount * burst, p.blockCount));
 }
 
@@ -371,7 +406,9 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
                             loc);
         }
     }
+    sim_detail::GmReadRows rows(pyasc_sim::kapi::blk(), src.GetPhyAddr(), p.blockCount, p.blockLen, sp);
     sim_detail::check_read_bursts(src, p.blockCount, p.blockLen, sp, "DataCopyPad reads", loc);
+    rows.checked(loc);
     uint8_t *d = reinterpret_cast<uint8_t *>(dst.ptr());
     const uint8_t *s = reinterpret_cast<const uint8_t *>(src.GetPhyAddr());
     for (uint64_t i = 0; i < p.blockCount; ++i) {
@@ -380,6 +417,7 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
         std::memmove(q + lp, s + i * sp, p.blockLen);
         if (pad.isPad) sim_detail::fill<T>(q + lp + p.blockLen, rp, pad.paddingValue);
     }
+    rows.after(d + lp, dp, loc);
     if (compact && pad.isPad && written > used) {
         // The tail up to the 32-byte boundary, in whole elements from the end of the data.
         sim_detail::fill<T>(d + used, written - used, pad.paddingValue);

@@ -107,6 +107,17 @@ PYASC_SIM_POLL_NOSAN inline uint64_t block_key(uint64_t addr) {
     return key(addr, static_cast<uint32_t>(kDmaFlagBlock), h);
 }
 
+// The key of a 32-byte block at addr holding `bytes` (what a DMA read delivered): block_key's.
+PYASC_SIM_POLL_NOSAN inline uint64_t block_key_of(uint64_t addr, const uint8_t *bytes) {
+    uint64_t h = 0;
+    for (uint64_t i = 0; i < kDmaFlagBlock; i += 8) {
+        uint64_t w = 0;
+        for (uint32_t j = 0; j < 8; ++j) w |= static_cast<uint64_t>(bytes[i + j]) << (8 * j);
+        h = mix(h ^ w);
+    }
+    return key(addr, static_cast<uint32_t>(kDmaFlagBlock), h);
+}
+
 // The core acquired something: after a DMA write to GM and no fence since, a later flag's release cannot
 // move back to the last fence (it would cross the acquire).
 PYASC_SIM_POLL_NOSAN inline void acquired(BlockState &b) {
@@ -220,11 +231,61 @@ PYASC_SIM_POLL_NOSAN inline void keep(BlockState &b, uint64_t addr, uint32_t n, 
 
 }  // namespace gm_poll
 
-// The block ends: the last poll of each word is recorded (gm_poll::keep).
+// DMA polls.  A DataCopy / DataCopyPad from GM of whole 32-byte blocks -- a read of flag blocks as a DMA
+// flag write publishes them (above) -- is how kernels poll a flag block (or a row of them, one per
+// peer: deepep's WaitDispatch, a strided DataCopy of one 32-byte status block per rank, in a loop until
+// their sum is the target).  Such a read of at most kDmaPollRows blocks is a poll, each block as a
+// word's poll is (gm_poll_load): an acquire of the block's content as the copy delivered it (when it
+// differs from what this core's last read of the block saw), and of the core's reads of the block only
+// the latest is recorded (when the block ends): the earlier ones are the loop's rounds, which saw the
+// old value and went round again.  The last kDmaPollSlots blocks are kept; an older one is recorded
+// when it leaves (a core reading many different 32-byte blocks is reading data, not polling).
+constexpr uint64_t kDmaPollRows = 64;
+constexpr size_t kDmaPollSlots = 64;
+
+// Whether a DMA read of count rows of burst bytes at addr, pitch apart, is read as flag blocks.
+inline bool dma_poll_shape(const BlockState &b, uint64_t addr, uint64_t count, uint64_t burst, uint64_t pitch) {
+    return b.xrace && !b.xmute && burst == gm_poll::kDmaFlagBlock && addr % gm_poll::kDmaFlagBlock == 0 &&
+           pitch % gm_poll::kDmaFlagBlock == 0 && count != 0 && count <= kDmaPollRows;
+}
+
+// After such a read (its plain read records muted): the rows' acquires and records, from the bytes it
+// delivered (row i at dst + i * dst_pitch).
+PYASC_SIM_POLL_NOSAN inline void gm_poll_dma_read(BlockState &b, uint64_t addr, uint64_t count, uint64_t pitch,
+                                                  const uint8_t *dst, uint64_t dst_pitch, const SrcLoc &loc) {
+    poll_settle(b);
+    std::vector<BlockState::DmaPollRead> &kept = b.xdma_last;
+    for (uint64_t i = 0; i < count; ++i) {
+        const uint64_t row = addr + i * pitch;
+        const uint64_t k = gm_poll::block_key_of(row, dst + i * dst_pitch);
+        BlockState::DmaPollRead *slot = nullptr;
+        for (BlockState::DmaPollRead &r : kept) {
+            if (r.addr == row) slot = &r;
+        }
+        if (slot == nullptr || slot->key != k) gm_poll::event(b, PYASC_SIM_GM_EVENT_ACQUIRE, k, xrace_next_seq());
+        const BlockState::DmaPollRead now{row, k, loc.file, loc.line, gm_tag(b, PYASC_SIM_GM_READ)};
+        if (slot != nullptr) {
+            *slot = now;
+            continue;
+        }
+        if (kept.size() >= kDmaPollSlots) {
+            const BlockState::DmaPollRead &old = kept.front();
+            record_site(b, old.addr, old.addr + gm_poll::kDmaFlagBlock, SrcLoc(old.file, old.line), old.tag);
+            kept.erase(kept.begin());
+        }
+        kept.push_back(now);
+    }
+}
+
+// The block ends: the last poll of each word (gm_poll::keep) and of each DMA-polled block is recorded.
 PYASC_SIM_POLL_NOSAN inline void poll_end(BlockState &b) {
     poll_settle(b);
     for (const BlockState::PollRead &r : b.xlast) record_site(b, r.addr, r.addr + r.n, SrcLoc(r.file, r.line), r.tag);
     b.xlast.clear();
+    for (const BlockState::DmaPollRead &r : b.xdma_last) {
+        record_site(b, r.addr, r.addr + gm_poll::kDmaFlagBlock, SrcLoc(r.file, r.line), r.tag);
+    }
+    b.xdma_last.clear();
 }
 
 // What happened before this call is settled: a raw load polled earlier (gm_poll_load) acquires, then

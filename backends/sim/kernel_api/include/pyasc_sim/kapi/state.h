@@ -334,6 +334,28 @@ struct BlockState {
     bool xdma_s_unfenced = false;
     bool xdma_s_fenced = false;
     uint32_t xdma_s_fence_seg = 0;
+    // gm_poll.h, DMA polls: the latest DMA read of each 32-byte block this core read as a possible flag (its
+    // read record, written when the block ends or when more than kDmaPollSlots blocks are kept, and the key
+    // of the content it saw)
+    struct DmaPollRead {
+        uint64_t addr, key;
+        const char *file;
+        unsigned line;
+        uint32_t tag;
+    };
+    std::vector<DmaPollRead> xdma_last;
+    // gm_poll_yield.h (checks on or off): the small GM reads this core may be polling (DMA reads of at
+    // most kPollMaxBytes, DataCacheCleanAndInvalid of one line) -- where, the hash of what it saw and the
+    // core's access epoch then --, the epoch (bumped by every GM access that is not an unchanged re-read),
+    // the unchanged re-reads in a row, and the yields in a row that found nothing else able to run
+    struct PollSpot {
+        uint64_t addr, count, burst, pitch, hash, epoch;
+    };
+    PollRing<PollSpot> pspot;
+    uint64_t pepoch = 0;
+    uint64_t pwait_epoch = ~uint64_t{0};  // pepoch at the last poll_wait
+    uint32_t pstreak = 0;
+    uint32_t phopeless = 0;
     // raw_gm.h: the record its last raw load / store extended, the allocation extent its bounds
     // check last verified, and a window of device memory known to be written (initcheck)
     size_t raw_last[2] = {~size_t{0}, ~size_t{0}};
@@ -665,6 +687,13 @@ inline void compact_writes(std::vector<PyascSimGmWrite> &w) {
 }
 
 inline void gm_mark_written(uint64_t begin, uint64_t end);
+
+// The core wrote GM (a DMA copy, a scalar store): what it re-reads next is not a poll of unchanged bytes
+// (gm_poll_yield.h).
+inline void poll_gm_written(BlockState &b) {
+    ++b.pepoch;
+    b.pstreak = 0;
+}
 
 // The tag of a GM record of block state b (PYASC_SIM_GM_*: kind, core, segment); 0 without xrace.
 inline uint32_t gm_tag(const BlockState &b, uint32_t kind) {
@@ -1233,5 +1262,6 @@ inline void check_gm_alloc(const void *p, size_t n, const char *what, const SrcL
 }  // namespace pyasc_sim
 
 #include "pyasc_sim/kapi/gm_poll.h"  // poll_settle (record_site), after BlockState
+#include "pyasc_sim/kapi/gm_poll_yield.h"  // poll_read (DMA reads, DataCacheCleanAndInvalid)
 
 #endif  // PYASC_SIM_KAPI_STATE_H_

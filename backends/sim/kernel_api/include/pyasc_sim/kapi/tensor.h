@@ -90,6 +90,7 @@ public:
         b.atomic_op = atomic;
         pyasc_sim::kapi::charge(pyasc_sim::kapi::kPipeS, pyasc_sim::cost::kScalarGmCycles);
         if (b.checks) pyasc_sim::kapi::gm_poll_store(b, reinterpret_cast<uintptr_t>(addr_ + offset), sizeof(T));
+        pyasc_sim::kapi::poll_gm_written(b);  // not a poll round (gm_poll_yield.h)
         addr_[offset] = value;
     }
     T &operator()(const uint64_t offset) const { return addr_[offset]; }

@@ -216,6 +216,7 @@ inline void atomic_range(int op, uint8_t *dst, const uint8_t *src, uint64_t byte
 // large), or (after SetAtomicAdd/Max/Min) element-wise atomic read-modify-write in the type the
 // SetAtomic call named.
 inline void gm_store(pyasc_sim::kapi::BlockState &b, void *dst, const void *src, uint64_t bytes) {
+    pyasc_sim::kapi::poll_gm_written(b);  // not a poll round (gm_poll_yield.h)
     if (b.atomic_op == kAtomicNone || bytes == 0) {
         pyasc_sim::kapi::gm_copy(dst, src, bytes);
         return;
@@ -238,6 +239,7 @@ inline void gm_store(void *dst, const void *src, uint64_t bytes) { gm_store(pyas
 inline void gm_store_bursts(uint8_t *dst, const uint8_t *src, uint64_t count, uint64_t burst, uint64_t src_pitch,
                             uint64_t dst_pitch) {
     if (pyasc_sim::kapi::blk().atomic_op == kAtomicNone && src_pitch == burst && dst_pitch == burst) {
+        pyasc_sim::kapi::poll_gm_written(pyasc_sim::kapi::blk());  // not a poll round (gm_poll_yield.h)
         pyasc_sim::kapi::gm_copy(dst, src, count * burst);
         return;
     }
