@@ -348,6 +348,46 @@ def test_cpu_debug_optimisation_level_follows_opt_then_pyasc_sim_opt(monkeypatch
         cpudebug.compile_object(CPU_DEBUG / "saxpy_kernel.cpp", "/nonexistent/k.o", opt="-O9")
 
 
+def test_cpu_debug_objects_are_cached_by_content(tmp_path, monkeypatch):
+    """A CPU-debug source's object is kept in the kernel cache (cpudebug_*): the same source, headers and flags
+    compile once; a change in a header it includes compiles it again; PYASC_SIM_CPU_DEBUG_CACHE=0 turns it off."""
+    import shutil
+    import subprocess
+
+    from pyasc_sim import cpudebug
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("saxpy_kernel.cpp", "saxpy_tiling.h"):
+        shutil.copy(CPU_DEBUG / name, src / name)
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path / "cache"))
+    compiles = []
+    popen = subprocess.Popen
+
+    def counting(cmd, *a, **k):
+        if "-c" in cmd and str(src / "saxpy_kernel.cpp") in cmd:
+            compiles.append(cmd)
+        return popen(cmd, *a, **k)
+
+    monkeypatch.setattr(subprocess, "Popen", counting)
+    first = cpudebug.compile_object(src / "saxpy_kernel.cpp", tmp_path / "a.o")
+    again = cpudebug.compile_object(src / "saxpy_kernel.cpp", tmp_path / "b.o")
+    assert len(compiles) == 1
+    assert open(first, "rb").read() == open(again, "rb").read()
+    assert [f for f in os.listdir(tmp_path / "cache") if f.startswith("cpudebug_") and f.endswith(".o")]
+    with open(src / "saxpy_tiling.h", "a") as f:
+        f.write("// changed\n")
+    cpudebug.compile_object(src / "saxpy_kernel.cpp", tmp_path / "c.o")
+    assert len(compiles) == 2
+    monkeypatch.setenv("PYASC_SIM_CPU_DEBUG_CACHE", "0")
+    job = cpudebug._Compile(str(src / "saxpy_kernel.cpp"), str(tmp_path / "d.o"), level=["-O0"], include_dirs=[],
+                            extra_flags=[], soc=None, cxx="g++")
+    assert job.cache_entry is None
+    monkeypatch.setenv("PYASC_SIM_CPU_DEBUG_CACHE", "1")
+    assert cpudebug._Compile(str(src / "saxpy_kernel.cpp"), str(tmp_path / "d.o"), level=["-O0"], include_dirs=[],
+                             extra_flags=[], soc=None, cxx="g++").cache_entry is not None
+
+
 def test_cpu_debug_compile_error_names_the_line(tmp_path):
     bad = tmp_path / "k.cpp"
     bad.write_text('#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void k(GM_ADDR x) {\n  nope();\n}\n')

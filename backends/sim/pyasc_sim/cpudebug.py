@@ -13,9 +13,9 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 
-from . import _stubgen, bisheng_syntax, mix_build
-from .build import (KernelBuildError, KernelCompileError, _compiler, _first_error, _kernel_api_include, _local_includes,
-                    _raise_simt_error, _soc_name, arch_defines, auto_sync_flags, opt_flag, simt_flags)
+from . import _stubgen, bisheng_syntax, cache, mix_build
+from .build import (KernelBuildError, KernelCompileError, _compiler, _first_error, _header_version, _kernel_api_include,
+                    _local_includes, _raise_simt_error, _soc_name, arch_defines, auto_sync_flags, opt_flag, simt_flags)
 
 __all__ = ["build", "cmake_module", "compile_object", "run"]
 
@@ -131,6 +131,7 @@ class _Compile:
         own = [data, *_local_includes(text, os.path.dirname(source))]  # the source and its own headers
         self.flags += simt_flags(self.flags, text, own[1:])  # SIMT VF calls: the lockstep warp's hooks
         self.kernels = self._split_kernels(inc, own)
+        self.cache_entry = self._cache_entry(inc, data, headers)
         # the vector pass's getters, named after the source: several split sources link into one program
         tag = hashlib.sha256(source.encode()).hexdigest()[:12]
         self.getters = [f"{_stubgen.aiv_getter(i)}_{tag}" for i in range(len(self.kernels or ()))]
@@ -153,7 +154,34 @@ class _Compile:
         except _stubgen.StubError as exc:
             raise KernelBuildError(str(exc), file=exc.file, line=exc.line) from None
 
+    def _cache_entry(self, inc: str, data: bytes, headers: list[str]) -> tuple[str, str] | None:
+        """(cache directory, entry name) of this compile's object in the kernel cache, or None (a mixed kernel's two
+        passes, a rewritten `[aicore]` copy, or no usable cache directory: it builds uncached). The key: the source's
+        path and bytes, every header it reaches outside the kernel API (quoted ones from the includer's directory,
+        the include directories: the headers the `[aicore]` scan reads), the flags, the compiler and the kernel API
+        headers, as a kernel binary's."""
+        if self.kernels is not None or self.compiled != self.source or not cache_enabled():
+            return None
+        try:
+            root = cache.directory()
+        except cache.KernelCacheError:
+            return None  # (pyasc_sim.compile reports an unsafe cache; a CPU-debug program builds without one)
+        h = hashlib.sha256()
+        for part in (_OBJECT_LAYOUT, self.cxx, "\0".join(self.flags), self.source, _header_version(inc)):
+            h.update(part.encode())
+            h.update(b"\0\1")
+        h.update(data)
+        for path in headers:
+            with open(path, "rb") as f:
+                h.update(b"\0\1" + path.encode() + b"\0" + f.read())
+        return root, f"cpudebug_{h.hexdigest()[:32]}"
+
     def start(self) -> None:
+        if self.cache_entry is not None:
+            hit = cache.lookup(*self.cache_entry)
+            if hit is not None:
+                shutil.copyfile(hit, self.output)
+                return
         if self.kernels is None:
             cmd = [self.cxx, *self.flags, "-c", self.compiled, "-o", self.output]
             self.procs.append((cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
@@ -179,6 +207,8 @@ class _Compile:
         if failed is not None:
             _check(subprocess.CompletedProcess(failed[0], 1, "", failed[1]), failed[0], self.source, self.soc)
         if self.kernels is None:
+            if self.procs and self.cache_entry is not None:
+                self._publish()
             return
         base = os.path.splitext(self.output)[0]
         try:
@@ -191,6 +221,30 @@ class _Compile:
         # one relocatable object (what the CMake helper links like any other object)
         cmd = [self.cxx, "-r", "-nostdlib", f"{base}.aic.o", f"{base}.aiv_renamed.o", "-o", self.output]
         _check(subprocess.run(cmd, capture_output=True, text=True), cmd, self.source)
+
+
+    def _publish(self) -> None:
+        root, name = self.cache_entry
+        try:
+            tmpdir = cache.build_dir(root)
+            try:
+                built = os.path.join(tmpdir, "out.o")
+                shutil.copyfile(self.output, built)
+                cache.publish(root, name, built)
+            finally:
+                shutil.rmtree(tmpdir, ignore_errors=True)
+        except OSError:
+            pass  # (the program is built; only the cache entry is missing)
+
+
+def cache_enabled() -> bool:
+    """False when ``PYASC_SIM_CPU_DEBUG_CACHE`` is ``0`` (or ``off`` / ``no`` / ``false``): every CPU-debug
+    source compiles."""
+    return os.environ.get("PYASC_SIM_CPU_DEBUG_CACHE", "1").strip().lower() not in ("0", "off", "no", "false")
+
+
+#: how a CPU-debug object's cache key is made (bump when _Compile's build changes)
+_OBJECT_LAYOUT = "cpudebug-obj-1"
 
 
 def _file_text(path: str) -> str:
