@@ -17,10 +17,12 @@ from pyasc_core.reference_backend import BACKEND as NUMPY_BACKEND
 _ENV_KEYS = ("PYASC_BACKEND", "PYASC_PLUGINS", "PYASC_DISABLE_PLUGIN_AUTOLOAD")
 
 # Kernels the tests compile without naming an optimisation level (pyasc.Kernel, the JIT, pyasc_sim.compile
-# without opt=, `pyasc compile` without --opt; also in the CLI subprocesses, which inherit it) build at -O1
-# instead of pyasc_sim.compile's -O3: the same results (the build's floating-point flags pin them), half the
-# compiler time per kernel. No test asserts kernel speed; tests that need a level pass opt= themselves.
-os.environ.setdefault("PYASC_SIM_OPT", "-O1")
+# without opt=, `pyasc compile` without --opt; also in the CLI subprocesses, which inherit it) build at -O0
+# instead of pyasc_sim.compile's -O3: the same results (the build's floating-point flags pin them), the least
+# compiler time per kernel (README, "The test command must stay well under CI's 30 minutes"). No test asserts
+# kernel speed; tests that need a level pass opt= themselves. CPU-debug programs (pyasc cpu-debug, cpudebug.build)
+# built without --debug follow it too (their default is -O2): the saxpy program 11.0 -> 7.8 CPU s.
+os.environ.setdefault("PYASC_SIM_OPT", "-O0")
 # The suite builds kernels under about a dozen flag sets (SoCs, core kinds, raw __gm__ builds); with pyasc_sim.pch's
 # default of six precompiled headers the least recently used are evicted and built again (7 CPU s each).
 os.environ.setdefault("PYASC_SIM_PCH_MAX", "12")

@@ -345,6 +345,39 @@ def test_binary_errors(dev, kernels, tmp_path):
         dev.launch(kernels.function("empty"), 0, b"", dev.default_stream)
 
 
+def test_binary_load_reads_the_file_and_checks_its_abi_version(dev, tmp_path):
+    """The simulator checks a binary from its file without loading it (kernel code runs in the device process only):
+    a file that is not an ELF shared object, or one built for a newer kernel ABI, is refused with ACL_ERROR_INVALID_FILE
+    naming the reason; exported symbols are found, hidden ones are not; a binary the loader refuses fails its launch."""
+    import pyasc_sim
+
+    text = tmp_path / "text.so"
+    text.write_text("not a shared object\n")
+    with expect(AclFileError, "ACL_ERROR_INVALID_FILE", match="cannot load simulator kernel binary .*: not an ELF file"):
+        dev.load_binary(str(text))
+    src = ('#include <cstdint>\n'
+           'extern "C" __attribute__((visibility("default"))) const uint32_t __pyasc_sim_kernel_abi_version = ABI;\n'
+           'extern "C" __attribute__((visibility("default"))) void __pyasc_sim_entry_shown(void *) {}\n'
+           'extern "C" __attribute__((visibility("hidden"))) void __pyasc_sim_entry_hidden(void *) {}\n')
+    with expect(AclFileError, "ACL_ERROR_INVALID_FILE", match="built for simulator kernel ABI version 999, this runtime"):
+        dev.load_binary(pyasc_sim.compile_kernel(src, flags=["-DABI=999"]))
+    current = dev.load_binary(pyasc_sim.compile_kernel(src, flags=["-DABI=1"]))
+    current.function("shown")
+    with expect(AclInvalidParameterError, "ACL_ERROR_INVALID_PARAM", match="no exported symbol __pyasc_sim_entry_hidden"):
+        current.function("hidden")
+    # what only loading finds (an undefined symbol) fails the launch, in the device process
+    unresolved = dev.load_binary(pyasc_sim.compile_kernel(src + 'extern "C" void pyasc_missing_fn(void);\n'
+                                                          'extern "C" __attribute__((visibility("default"))) void '
+                                                          '__pyasc_sim_entry_calls(void *) { pyasc_missing_fn(); }\n',
+                                                          flags=["-DABI=1"]))
+    s = dev.create_stream()
+    dev.launch(unresolved.function("calls"), 1, b"", s)
+    with expect(AclKernelError, "ACL_ERROR_RT_AICORE_EXCEPTION", match="undefined symbol: pyasc_missing_fn"):
+        s.synchronize()
+    dev.launch(current.function("shown"), 1, b"", s)
+    s.synchronize()  # the device works afterwards
+
+
 def test_unloaded_binary(dev):
     b = dev.load_binary(kernel_binary())
     fn = b.function("empty")

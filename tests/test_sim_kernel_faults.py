@@ -121,9 +121,9 @@ def run_child(cwd, path: str, kind: int, *, timeout: int = -1, env_extra: dict |
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def line_of(marker: str) -> int:
-    """The line of faults.cpp (KERNEL as written) holding `marker`: the faulting statement."""
-    hits = [i + 1 for i, text in enumerate(KERNEL.split("\n")) if marker in text]
+def line_of(marker: str, source: str = KERNEL) -> int:
+    """The line of faults.cpp (KERNEL as written; or of `source`) holding `marker`: the faulting statement."""
+    hits = [i + 1 for i, text in enumerate(source.split("\n")) if marker in text]
     assert len(hits) == 1, marker
     return hits[0]
 
@@ -338,6 +338,43 @@ def test_a_check_failing_while_another_unwinds_reports_the_first(tmp_path, fault
             "'local-out-of-bounds' failed at ") in msg, msg
     assert f"faults.cpp:{line_of('~ClearsOnExit()')}: SetValue writes 4 bytes at UB offset 8000" in msg, msg
     assert "which ends in std::terminate: SIGABRT (abort() called)" in msg, msg
+    assert "the simulated device process was restarted" in msg
+    assert r["sum"] == [2.0 * i for i in range(8)]
+    assert r["keep"] == [float(i) for i in range(16)]
+
+
+# A kernel binary whose static initialisation faults: the host only reads the binary's exported symbols (it never
+# dlopens it), so the fault happens in the device process at the first launch. Before, the host's dlopen ran the
+# constructor and the Python process died with it (round 33: a -O0 SIMT build whose coverage hook recursed).
+CTOR_KERNEL = r"""
+#include "kernel_operator.h"
+#include <cstdint>
+
+namespace {
+volatile int *volatile g_null = nullptr;
+__attribute__((constructor)) void InitFaults() { *g_null = 1; }  // static initialisation fault
+}  // namespace
+
+extern "C" __global__ __aicore__ void fault(GM_ADDR z, uint32_t kind, uint32_t bad)
+{
+    if (static_cast<uint32_t>(AscendC::GetBlockIdx()) == bad) *reinterpret_cast<volatile uint32_t *>(z) = kind;
+}
+"""
+
+
+def test_static_initialisation_fault_is_a_kernel_error_not_a_host_crash(tmp_path):
+    import pyasc_sim
+
+    src = tmp_path / "ctor_fault.cpp"
+    src.write_text(CTOR_KERNEL)
+    r = run_child(tmp_path, pyasc_sim.compile(src), 1)  # the child dies here without the fix: rc -11
+    err = r["error"]
+    assert err is not None and err["type"] == "AclKernelError" and err["code"] == 507015, err
+    msg = err["message"]
+    assert ("kernel fault (no block): SIGSEGV (invalid memory access) while the device process loaded the kernel "
+            "binary (in its static initialisation, before any block ran) at address 0x0") in msg, msg
+    assert "InitFaults() (" in msg, msg  # the constructor, and its line
+    assert f"ctor_fault.cpp:{line_of('// static initialisation fault', CTOR_KERNEL)}" in msg, msg
     assert "the simulated device process was restarted" in msg
     assert r["sum"] == [2.0 * i for i in range(8)]
     assert r["keep"] == [float(i) for i in range(16)]

@@ -13,7 +13,8 @@ directory and atomically renamed (``os.replace``), so concurrent builders of the
 race-free and a reader never sees half a file; a per-entry build lock (:func:`build_lock`) makes the
 second of two concurrent builders wait and take the first's binary instead of compiling it again. :func:`lookup` returns a binary only if its content
 hash matches the pointer. A size cap (``PYASC_CACHE_MAX_BYTES``, default 1 GiB) evicts the least
-recently used entries after each publish.
+recently used entries after each publish. Entries ``cpudebug_*`` hold an object file
+(``NAME-<sha256[:32]>.o``) of a CPU-debug program's source (:mod:`pyasc_sim.cpudebug`).
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ PCH = "pch"
 #: the build locks (:func:`build_lock`): a fixed set of lock files, never removed while in use
 LOCKS = "locks"
 _LOCK_STRIPES = 256
-_ENTRY_RE = re.compile(r"^(?:ascendc|kernel)_[0-9a-f]+$")
-_BINARY_RE = re.compile(r"^((?:ascendc|kernel)_[0-9a-f]+)(?:-([0-9a-f]{32}))?\.so$")
+_ENTRY_RE = re.compile(r"^(?:ascendc|kernel|cpudebug)_[0-9a-f]+$")
+_BINARY_RE = re.compile(r"^((?:ascendc|kernel)_[0-9a-f]+)(?:-([0-9a-f]{32}))?\.so$|^(cpudebug_[0-9a-f]+)-([0-9a-f]{32})\.o$")
 _TMP_PREFIX = ".pyasc-tmp-"
 _BUILD_PREFIX = "build_"
 _ORPHAN_GRACE_S = 300  # an unreferenced binary younger than this may be a concurrent publish
@@ -272,7 +273,8 @@ def file_sha256(path: str) -> str:
 
 
 def _binary_name(name: str, digest: str) -> str:
-    return f"{name}-{digest[:32]}.so"
+    # (cpudebug_*: an object file of a CPU-debug program, pyasc_sim.cpudebug)
+    return f"{name}-{digest[:32]}{'.o' if name.startswith('cpudebug_') else '.so'}"
 
 
 def lookup(root: str, name: str) -> str | None:

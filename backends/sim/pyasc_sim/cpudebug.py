@@ -13,18 +13,19 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 
-from . import _stubgen, bisheng_syntax, mix_build
-from .build import (KernelBuildError, KernelCompileError, _compiler, _first_error, _kernel_api_include, _local_includes,
-                    _raise_simt_error, _soc_name, arch_defines, auto_sync_flags, simt_flags)
+from . import _stubgen, bisheng_syntax, cache, mix_build
+from .build import (KernelBuildError, KernelCompileError, _compiler, _first_error, _header_version, _kernel_api_include,
+                    _local_includes, _raise_simt_error, _soc_name, arch_defines, auto_sync_flags, opt_flag, simt_flags)
 
 __all__ = ["build", "cmake_module", "compile_object", "run"]
 
 
 def build(sources: Sequence[str | os.PathLike], output: str | os.PathLike, *, debug: bool = False,
           include_dirs: Sequence[str | os.PathLike] = (), extra_flags: Sequence[str] = (), soc: str | None = None,
-          compiler: str | None = None) -> str:
+          compiler: str | None = None, opt: str | None = None) -> str:
     """Compile and link ``sources`` (the host main.cpp and the kernel sources) into the executable
-    ``output`` and return its path. ``debug`` builds with ``-O0 -g`` (for gdb) instead of ``-O2``.
+    ``output`` and return its path. ``debug`` builds with ``-O0 -g`` (for gdb); otherwise the optimisation
+    flag is ``opt``, else ``PYASC_SIM_OPT`` when set, else ``-O2``.
     The sources see the kernel API, ``tikicpulib.h``, the architecture macros of ``soc`` and
     ``ASCENDC_CPU_DEBUG``; each source's directory is on the include path. A mixed kernel source
     split with ``#if defined(__DAV_C220_CUBE__)`` / ``__DAV_C220_VEC__`` compiles once per core kind
@@ -39,16 +40,17 @@ def build(sources: Sequence[str | os.PathLike], output: str | os.PathLike, *, de
         if not os.path.isfile(p):
             raise KernelBuildError(f"cpu-debug source {p} does not exist")
     cxx = _compiler(compiler)
+    level = _opt_flags(debug, opt)
     out = os.path.abspath(os.fspath(output))
     dirs = [*(os.path.dirname(p) for p in paths), *(os.fspath(d) for d in include_dirs)]
     with tempfile.TemporaryDirectory(prefix="pyasc_cpu_debug_build_") as tmp:
-        jobs = [_Compile(p, os.path.join(tmp, f"{i}_{os.path.basename(p)}.o"), debug=debug, include_dirs=dirs,
+        jobs = [_Compile(p, os.path.join(tmp, f"{i}_{os.path.basename(p)}.o"), level=level, include_dirs=dirs,
                          extra_flags=extra_flags, soc=soc, cxx=cxx) for i, p in enumerate(paths)]
         for job in jobs:
             job.start()
         for job in jobs:
             job.finish()
-        cmd = [cxx, *(["-O0", "-g"] if debug else ["-O2"]), "-pthread", *(j.output for j in jobs), "-o", out,
+        cmd = [cxx, *level, "-pthread", *(j.output for j in jobs), "-o", out,
                *mix_build.link_flags(list(extra_flags))]
         _check(subprocess.run(cmd, capture_output=True, text=True), cmd, paths[0])
     return out
@@ -56,7 +58,7 @@ def build(sources: Sequence[str | os.PathLike], output: str | os.PathLike, *, de
 
 def compile_object(source: str | os.PathLike, output: str | os.PathLike, *, debug: bool = False,
                    include_dirs: Sequence[str | os.PathLike] = (), extra_flags: Sequence[str] = (),
-                   soc: str | None = None, compiler: str | None = None) -> str:
+                   soc: str | None = None, compiler: str | None = None, opt: str | None = None) -> str:
     """Compile one source of a CPU-debug program into the object file ``output`` (what the CMake
     helper runs for a mixed kernel source). A mixed kernel (``KERNEL_TYPE_MIX_AIC_1_1`` / ``1_2``)
     that tests ``__DAV_C220_CUBE__`` / ``__DAV_C220_VEC__`` compiles twice, a cube pass and a vector
@@ -69,7 +71,7 @@ def compile_object(source: str | os.PathLike, output: str | os.PathLike, *, debu
         raise KernelBuildError(f"cpu-debug source {os.path.abspath(os.fspath(source))} does not exist; pass the "
                                "kernel (or host) .cpp file to compile")
     with tempfile.TemporaryDirectory(prefix="pyasc_cpu_debug_obj_") as tmp:
-        job = _Compile(os.path.abspath(os.fspath(source)), os.path.join(tmp, "out.o"), debug=debug,
+        job = _Compile(os.path.abspath(os.fspath(source)), os.path.join(tmp, "out.o"), level=_opt_flags(debug, opt),
                        include_dirs=[os.fspath(d) for d in include_dirs], extra_flags=extra_flags, soc=soc,
                        cxx=_compiler(compiler))
         job.start()
@@ -77,6 +79,16 @@ def compile_object(source: str | os.PathLike, output: str | os.PathLike, *, debu
         os.makedirs(os.path.dirname(out), exist_ok=True)
         shutil.copyfile(job.output, out)
     return out
+
+
+def _opt_flags(debug: bool, opt: str | None) -> list[str]:
+    """``-O0 -g`` for a debug build; else ``opt``, else ``PYASC_SIM_OPT`` when set, else ``-O2`` (the front end is
+    most of a build: -O0 costs about 10% less CPU than -O2)."""
+    if debug:
+        return ["-O0", "-g"]
+    if opt is None and not os.environ.get("PYASC_SIM_OPT"):
+        return ["-O2"]
+    return [opt_flag(opt)]
 
 
 def _check(proc: subprocess.CompletedProcess, cmd: list[str], source: str, soc: str | None = None) -> None:
@@ -93,7 +105,7 @@ class _Compile:
     """One source's compile into an object: a single compile, or the mixed kernel's two passes
     (started together: the machine's cores build them at once), renamed and joined by ``finish``."""
 
-    def __init__(self, source: str, output: str, *, debug: bool, include_dirs: Sequence[str],
+    def __init__(self, source: str, output: str, *, level: list[str], include_dirs: Sequence[str],
                  extra_flags: Sequence[str], soc: str | None, cxx: str) -> None:
         self.source, self.output, self.cxx, self.soc = source, output, cxx, soc
         inc = _kernel_api_include()
@@ -114,11 +126,12 @@ class _Compile:
             bisheng_syntax.write_copy(self.compiled, source, text)
             bisheng_syntax.mirror_tree(tree, headers)
             search = bisheng_syntax.mirrored_dirs(tree, search)
-        self.flags = ["-std=c++20", *(["-O0", "-g"] if debug else ["-O2"]), "-pthread", "-fno-math-errno",
+        self.flags = ["-std=c++20", *level, "-pthread", "-fno-math-errno",
                       *arch_defines(soc), "-I", inc, *search, *extra_flags]
         own = [data, *_local_includes(text, os.path.dirname(source))]  # the source and its own headers
         self.flags += simt_flags(self.flags, text, own[1:])  # SIMT VF calls: the lockstep warp's hooks
         self.kernels = self._split_kernels(inc, own)
+        self.cache_entry = self._cache_entry(inc, data, headers)
         # the vector pass's getters, named after the source: several split sources link into one program
         tag = hashlib.sha256(source.encode()).hexdigest()[:12]
         self.getters = [f"{_stubgen.aiv_getter(i)}_{tag}" for i in range(len(self.kernels or ()))]
@@ -141,7 +154,34 @@ class _Compile:
         except _stubgen.StubError as exc:
             raise KernelBuildError(str(exc), file=exc.file, line=exc.line) from None
 
+    def _cache_entry(self, inc: str, data: bytes, headers: list[str]) -> tuple[str, str] | None:
+        """(cache directory, entry name) of this compile's object in the kernel cache, or None (a mixed kernel's two
+        passes, a rewritten `[aicore]` copy, or no usable cache directory: it builds uncached). The key: the source's
+        path and bytes, every header it reaches outside the kernel API (quoted ones from the includer's directory,
+        the include directories: the headers the `[aicore]` scan reads), the flags, the compiler and the kernel API
+        headers, as a kernel binary's."""
+        if self.kernels is not None or self.compiled != self.source or not cache_enabled():
+            return None
+        try:
+            root = cache.directory()
+        except cache.KernelCacheError:
+            return None  # (pyasc_sim.compile reports an unsafe cache; a CPU-debug program builds without one)
+        h = hashlib.sha256()
+        for part in (_OBJECT_LAYOUT, self.cxx, "\0".join(self.flags), self.source, _header_version(inc)):
+            h.update(part.encode())
+            h.update(b"\0\1")
+        h.update(data)
+        for path in headers:
+            with open(path, "rb") as f:
+                h.update(b"\0\1" + path.encode() + b"\0" + f.read())
+        return root, f"cpudebug_{h.hexdigest()[:32]}"
+
     def start(self) -> None:
+        if self.cache_entry is not None:
+            hit = cache.lookup(*self.cache_entry)
+            if hit is not None:
+                shutil.copyfile(hit, self.output)
+                return
         if self.kernels is None:
             cmd = [self.cxx, *self.flags, "-c", self.compiled, "-o", self.output]
             self.procs.append((cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
@@ -167,6 +207,8 @@ class _Compile:
         if failed is not None:
             _check(subprocess.CompletedProcess(failed[0], 1, "", failed[1]), failed[0], self.source, self.soc)
         if self.kernels is None:
+            if self.procs and self.cache_entry is not None:
+                self._publish()
             return
         base = os.path.splitext(self.output)[0]
         try:
@@ -179,6 +221,30 @@ class _Compile:
         # one relocatable object (what the CMake helper links like any other object)
         cmd = [self.cxx, "-r", "-nostdlib", f"{base}.aic.o", f"{base}.aiv_renamed.o", "-o", self.output]
         _check(subprocess.run(cmd, capture_output=True, text=True), cmd, self.source)
+
+
+    def _publish(self) -> None:
+        root, name = self.cache_entry
+        try:
+            tmpdir = cache.build_dir(root)
+            try:
+                built = os.path.join(tmpdir, "out.o")
+                shutil.copyfile(self.output, built)
+                cache.publish(root, name, built)
+            finally:
+                shutil.rmtree(tmpdir, ignore_errors=True)
+        except OSError:
+            pass  # (the program is built; only the cache entry is missing)
+
+
+def cache_enabled() -> bool:
+    """False when ``PYASC_SIM_CPU_DEBUG_CACHE`` is ``0`` (or ``off`` / ``no`` / ``false``): every CPU-debug
+    source compiles."""
+    return os.environ.get("PYASC_SIM_CPU_DEBUG_CACHE", "1").strip().lower() not in ("0", "off", "no", "false")
+
+
+#: how a CPU-debug object's cache key is made (bump when _Compile's build changes)
+_OBJECT_LAYOUT = "cpudebug-obj-1"
 
 
 def _file_text(path: str) -> str:

@@ -52,6 +52,8 @@ pid_t g_parent = 0;
 thread_local int32_t t_block = -1;
 thread_local int32_t t_slot = -1;
 thread_local uintptr_t t_stack_lo = 0, t_stack_hi = 0;
+// dlopen of a kernel binary in progress on this thread: a crash is in its static initialisation, before any block
+thread_local bool t_loading = false;
 
 // ---- crash reporting -------------------------------------------------------------------
 
@@ -153,9 +155,12 @@ void crash_handler(int sig, siginfo_t *si, void *uc) {
     c->crash_block = t_block;
     c->crash_slot = t_slot;
     c->crash_addr = addr;
-    std::snprintf(c->crash_what, sizeof(c->crash_what), "%s", signal_what(sig, si->si_code, near_stack));
+    std::snprintf(c->crash_what, sizeof(c->crash_what), "%s%s", signal_what(sig, si->si_code, near_stack),
+                  t_loading ? " while the device process loaded the kernel binary (in its static initialisation, "
+                              "before any block ran)"
+                            : "");
     record_location(c, context_pc(uc));
-    record_failed_block(c);
+    if (!t_loading) record_failed_block(c);  // (not into a binary whose initialisation did not finish)
     publish_crash_and_exit(c, 128 + sig);
 }
 
@@ -173,9 +178,10 @@ void on_exit_handler(int status, void *) {
     c->crash_exit_status = status;
     c->crash_block = t_block;
     c->crash_slot = t_slot;
-    std::snprintf(c->crash_what, sizeof(c->crash_what), "exit(%d) called", status);
+    std::snprintf(c->crash_what, sizeof(c->crash_what), "exit(%d) called%s", status,
+                  t_loading ? " while the device process loaded the kernel binary (in its static initialisation)" : "");
     record_location(c, 0);
-    record_failed_block(c);
+    if (!t_loading) record_failed_block(c);
     publish_crash_and_exit(c, status == 0 ? 1 : status);
 }
 
@@ -294,11 +300,17 @@ struct KernelCache {
 
     // The entry point, or null with *error set.
     // The loaded binary at path (dev, ino: the file the host checked), or null with *error set.  Under mu.
-    void *open(const char *path, uint64_t dev, uint64_t ino, const char *what, std::string *error) {
+    void *open(int slot, const char *path, uint64_t dev, uint64_t ino, const char *what, std::string *error) {
         const auto key = std::make_pair(std::string(path), std::make_pair(dev, ino));
         void *&handle = binaries[key];
         if (handle == nullptr) {
+            note_stack_bounds();  // (a stack overflow in a static constructor is named as one)
+            t_loading = true;
+            const int32_t was_slot = t_slot;
+            t_slot = slot;  // (a crash names the launch's kernel)
             handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+            t_slot = was_slot;
+            t_loading = false;
             if (handle == nullptr) {
                 const char *why = dlerror();
                 *error = std::string("the device process cannot load ") + what + "'" + path + "': " + (why ? why : "?");
@@ -309,9 +321,9 @@ struct KernelCache {
         return handle;
     }
 
-    PyascSimKernelEntry find(const char *path, const char *name, uint64_t dev, uint64_t ino, std::string *error) {
+    PyascSimKernelEntry find(int slot, const char *path, const char *name, uint64_t dev, uint64_t ino, std::string *error) {
         std::lock_guard<std::mutex> lock(mu);
-        void *handle = open(path, dev, ino, "", error);
+        void *handle = open(slot, path, dev, ino, "", error);
         if (handle == nullptr) return nullptr;
         PyascSimKernelEntry &entry = entries[std::make_pair(handle, std::string(name))];
         if (entry == nullptr) {
@@ -323,9 +335,9 @@ struct KernelCache {
     }
 
     // An AI CPU binary's entry function (a plain exported symbol), or null with *error set.
-    AiCpuEntry find_cpu(const char *path, const char *name, uint64_t dev, uint64_t ino, std::string *error) {
+    AiCpuEntry find_cpu(int slot, const char *path, const char *name, uint64_t dev, uint64_t ino, std::string *error) {
         std::lock_guard<std::mutex> lock(mu);
-        void *handle = open(path, dev, ino, "the AI CPU binary ", error);
+        void *handle = open(slot, path, dev, ino, "the AI CPU binary ", error);
         if (handle == nullptr) return nullptr;
         AiCpuEntry &entry = cpu_entries[std::make_pair(handle, std::string(name))];
         if (entry == nullptr) {
@@ -380,7 +392,7 @@ bool serve_cpu_entry(Slot *c, int slot, devproc::Entry &e, KernelCache &cache) {
     const char *path = reinterpret_cast<const char *>(c->arena + e.path_off);
     const char *name = reinterpret_cast<const char *>(c->arena + e.name_off);
     std::string error;
-    AiCpuEntry fn = cache.find_cpu(path, name, e.bin_dev, e.bin_ino, &error);
+    AiCpuEntry fn = cache.find_cpu(slot, path, name, e.bin_dev, e.bin_ino, &error);
     if (fn == nullptr) {
         e.status = ACL_ERROR_RT_AICPU_EXCEPTION;
         std::snprintf(c->message, sizeof(c->message), "%s", error.c_str());
@@ -460,7 +472,7 @@ bool serve_entry(Slot *c, int slot, uint32_t i, ThreadPool &pool, KernelCache &c
     const char *path = reinterpret_cast<const char *>(c->arena + e.path_off);
     const char *name = reinterpret_cast<const char *>(c->arena + e.name_off);
     std::string error;
-    PyascSimKernelEntry entry = cache.find(path, name, e.bin_dev, e.bin_ino, &error);
+    PyascSimKernelEntry entry = cache.find(slot, path, name, e.bin_dev, e.bin_ino, &error);
     if (entry == nullptr) {
         e.status = ACL_ERROR_RT_AICORE_EXCEPTION;
         std::snprintf(c->message, sizeof(c->message), "%s", error.c_str());

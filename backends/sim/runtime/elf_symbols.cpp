@@ -3,6 +3,7 @@
 #include <elf.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -53,6 +54,85 @@ std::string elf_function_at(const std::string &path, uint64_t vaddr) {
         }
     }
     return std::string();
+}
+
+bool ElfExports::read(const std::string &path, std::string *why) {
+    path_ = path;
+    syms_.clear();
+    std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+    if (!f) {
+        *why = std::strerror(errno);
+        return false;
+    }
+#if defined(__x86_64__)
+    constexpr uint16_t kMachine = EM_X86_64;
+#elif defined(__aarch64__)
+    constexpr uint16_t kMachine = EM_AARCH64;
+#else
+    constexpr uint16_t kMachine = EM_NONE;
+#endif
+    Elf64_Ehdr eh;
+    if (!read_at(f.get(), 0, &eh, sizeof(eh)) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) {
+        *why = "not an ELF file";
+        return false;
+    }
+    if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+        (kMachine != EM_NONE && eh.e_machine != kMachine)) {
+        *why = "an ELF file of another machine (ELF class " + std::to_string(eh.e_ident[EI_CLASS]) + ", machine " +
+               std::to_string(eh.e_machine) + ")";
+        return false;
+    }
+    if (eh.e_type != ET_DYN) {
+        *why = "not a shared object (ELF type " + std::to_string(eh.e_type) + ", a shared object is 3)";
+        return false;
+    }
+    std::vector<Elf64_Shdr> sh(eh.e_shnum);
+    if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 ||
+        !read_at(f.get(), eh.e_shoff, sh.data(), sh.size() * sizeof(Elf64_Shdr))) {
+        *why = "a truncated ELF file (no section headers)";
+        return false;
+    }
+    for (const Elf64_Shdr &s : sh) {
+        if (s.sh_type != SHT_DYNSYM || s.sh_entsize != sizeof(Elf64_Sym) || s.sh_link >= sh.size()) continue;
+        const size_t n = s.sh_size / sizeof(Elf64_Sym);
+        const Elf64_Shdr &strtab = sh[s.sh_link];
+        if (n > (1u << 24) || strtab.sh_size > (1u << 30)) break;
+        std::vector<Elf64_Sym> syms(n);
+        std::vector<char> names(strtab.sh_size + 1, '\0');
+        if (!read_at(f.get(), s.sh_offset, syms.data(), n * sizeof(Elf64_Sym)) ||
+            !read_at(f.get(), strtab.sh_offset, names.data(), strtab.sh_size)) {
+            *why = "a truncated ELF file (dynamic symbol table)";
+            return false;
+        }
+        for (const Elf64_Sym &y : syms) {
+            // what dlsym finds: defined global or weak symbols that are not hidden
+            if (y.st_shndx == SHN_UNDEF || y.st_name == 0 || y.st_name >= strtab.sh_size) continue;
+            if (ELF64_ST_BIND(y.st_info) == STB_LOCAL || ELF64_ST_VISIBILITY(y.st_other) == STV_HIDDEN ||
+                ELF64_ST_VISIBILITY(y.st_other) == STV_INTERNAL) {
+                continue;
+            }
+            Sym sym;
+            sym.size = y.st_size;
+            sym.file_off = ~uint64_t{0};
+            if (y.st_shndx < sh.size() && sh[y.st_shndx].sh_type != SHT_NOBITS && y.st_value >= sh[y.st_shndx].sh_addr) {
+                sym.file_off = sh[y.st_shndx].sh_offset + (y.st_value - sh[y.st_shndx].sh_addr);
+            }
+            syms_.emplace(std::string(names.data() + y.st_name), sym);
+        }
+        break;
+    }
+    return true;
+}
+
+bool ElfExports::value(const std::string &name, void *dst, size_t n) const {
+    auto it = syms_.find(name);
+    if (it == syms_.end() || it->second.size < n) return false;
+    if (it->second.file_off == ~uint64_t{0}) {
+        std::memset(dst, 0, n);
+        return true;
+    }
+    std::unique_ptr<FILE, FileCloser> f(std::fopen(path_.c_str(), "rb"));
+    return f && read_at(f.get(), it->second.file_off, dst, n);
 }
 
 }  // namespace pyasc_sim

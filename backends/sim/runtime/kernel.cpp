@@ -3,7 +3,6 @@
 // aclrtLaunchKernelWithHostArgs, aclrtBinaryUnLoad.
 //
 // A simulator kernel binary is a host shared object following pyasc_sim/kernel_abi.h.
-#include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,7 +32,6 @@ static_assert(PYASC_SIM_STATUS_AICORE_TRAP_WRITE_OVERFLOW == ACL_ERROR_RT_AICORE
 namespace pyasc_sim {
 
 Binary::~Binary() {
-    if (handle != nullptr) dlclose(handle);
     if (!temp_path.empty()) unlink(temp_path.c_str());
 }
 
@@ -431,19 +429,19 @@ aclError read_cpu_mode(const char *api, const aclrtBinaryLoadOptions *options, i
     return ACL_SUCCESS;
 }
 
-// dlopens `path` as a binary of the current device (an AI CPU library when `aicpu`).
+// Loads `path` as a binary of the current device (an AI CPU library when `aicpu`).  The host reads its exported
+// symbols from the file and never dlopens it: kernel code, static constructors included, runs only in the device
+// process, whose fault handler turns a crash into a launch error; a constructor that faulted in the host's dlopen
+// ended the host process (a -O0 kernel with a SIMT coverage hook that recursed, tests/test_sim_kernel_faults.py).
 aclError load_binary(const char *api, const std::shared_ptr<Device> &dev, const std::string &path, bool aicpu,
                      aclrtBinHandle *binHandle) {
-    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) {
-        const char *why = dlerror();
-        return fail(ACL_ERROR_INVALID_FILE, format("%s: cannot load simulator %s binary '%s': %s", api,
-                                                   aicpu ? "AI CPU" : "kernel", path.c_str(),
-                                                   why ? why : "unknown error"));
-    }
     auto bin = std::make_shared<Binary>();
+    std::string why;
+    if (!bin->exports.read(path, &why)) {
+        return fail(ACL_ERROR_INVALID_FILE, format("%s: cannot load simulator %s binary '%s': %s", api,
+                                                   aicpu ? "AI CPU" : "kernel", path.c_str(), why.c_str()));
+    }
     bin->path = path;
-    bin->handle = handle;
     bin->aicpu = aicpu;
     struct stat sb;
     if (stat(path.c_str(), &sb) == 0) {  // with the path, the device process's dlopen cache key
@@ -451,8 +449,8 @@ aclError load_binary(const char *api, const std::shared_ptr<Device> &dev, const 
         bin->file_ino = static_cast<uint64_t>(sb.st_ino);
     }
     bin->device = dev->id;
-    if (const void *ver = aicpu ? nullptr : dlsym(handle, PYASC_SIM_ABI_VERSION_SYMBOL)) {
-        const uint32_t v = *static_cast<const uint32_t *>(ver);
+    uint32_t v = 0;
+    if (!aicpu && bin->exports.value(PYASC_SIM_ABI_VERSION_SYMBOL, &v, sizeof(v))) {
         if (v == 0 || v > PYASC_SIM_KERNEL_ABI_VERSION) {
             return fail(ACL_ERROR_INVALID_FILE,
                         format("%s: '%s' was built for simulator kernel ABI version %u, this runtime implements "
@@ -493,7 +491,7 @@ aclError get_cpu_function(const char *api, aclrtBinHandle binHandle, const char 
                     format("%s: '%s' is not an AI CPU binary (load it with ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE)",
                            api, bin->path.c_str()));
     }
-    if (dlsym(bin->handle, symbol) == nullptr) {
+    if (!bin->exports.has(symbol)) {
         return fail(ACL_ERROR_INVALID_PARAM, format("%s: the AI CPU function '%s' is not in '%s' (no exported symbol)",
                                                     api, symbol, bin->path.c_str()));
     }
@@ -582,7 +580,7 @@ aclError aclrtBinaryLoadFromData(const void *data, size_t length, const aclrtBin
                            "ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 2); load AI Core kernels with "
                            "aclrtBinaryLoadFromFile", api));
     }
-    // dlopen needs a file: the data goes into a private temporary one, removed at unload.
+    // the device process's dlopen needs a file: the data goes into a private temporary one, removed at unload.
     const char *tmpdir = std::getenv("TMPDIR");
     std::string tmpl = std::string(tmpdir != nullptr && tmpdir[0] != '\0' ? tmpdir : "/tmp") + "/pyasc-aicpu-XXXXXX";
     std::vector<char> name(tmpl.begin(), tmpl.end());
@@ -641,8 +639,7 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kern
         return get_cpu_function(api, binHandle, kernelName, kernelName, funcHandle);
     }
     const std::string symbol = std::string(PYASC_SIM_ENTRY_PREFIX) + kernelName;
-    void *sym = dlsym(bin->handle, symbol.c_str());
-    if (sym == nullptr) {
+    if (!bin->exports.has(symbol)) {
         return fail(ACL_ERROR_INVALID_PARAM,
                     format("%s: kernel '%s' is not in '%s' (no exported symbol %s)", api, kernelName, bin->path.c_str(),
                            symbol.c_str()));
@@ -650,7 +647,6 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kern
     auto fn = std::make_shared<Function>();
     fn->binary = bin;
     fn->name = kernelName;
-    fn->entry = reinterpret_cast<PyascSimKernelEntry>(sym);
     {
         std::unique_lock<std::shared_mutex> lock(rt.mu);
         if (rt.binaries.count(binHandle) == 0) {
@@ -732,7 +728,7 @@ aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
             f = f->second->binary == bin ? rt.functions.erase(f) : std::next(f);
         }
     }
-    // Launches still queued hold the binary; it is dlclosed after the last one ran.
+    // Launches still queued hold the binary; it is released after the last one ran.
     return ACL_SUCCESS;
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "device_process.h"
+#include "elf_symbols.h"
 #include "memory.h"
 #include "pyasc/acl_abi.h"
 #include "pyasc_sim/kernel_abi.h"
@@ -166,7 +167,7 @@ struct Event {
 
 struct Binary {
     std::string path;
-    void *handle = nullptr;
+    ElfExports exports;  // what the file exports (the host never dlopens kernel binaries)
     int32_t device = 0;
     uint64_t file_dev = 0, file_ino = 0;  // identity of the file loaded
     // An AI CPU binary (ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE): plain C++ functions
@@ -179,7 +180,6 @@ struct Binary {
 struct Function {
     std::shared_ptr<Binary> binary;
     std::string name;
-    PyascSimKernelEntry entry = nullptr;
     bool aicpu = false;   // an AI CPU function of an AI CPU binary
     std::string symbol;   // AI CPU: the exported entry function (aclrtRegisterCpuFunc's funcName)
 };

@@ -122,10 +122,13 @@ struct VfRun {
     bool aborted = false;
 };
 // The code of every VF function of this binary started so far (all host threads): the lockstep hook, called at
-// every basic block of the binary, returns at once for a block outside them.
+// every basic block of the binary, returns at once for a block outside them.  `n` is read and written with
+// GCC's __atomic builtins, not std::atomic: at -O0 std::atomic<int>::load calls std::operator&(memory_order, ...)
+// out of line, a function of this binary with a coverage hook of its own, so the hook recursed until the stack
+// overflowed (at dlopen, from the first static constructor: tests/test_sim_reg_simd.py, -O0).
 struct AllRanges {
     static constexpr int kMax = 64;
-    std::atomic<int> n{0};
+    int n = 0;
     uintptr_t lo[kMax] = {}, hi[kMax] = {};
 };
 inline AllRanges all_ranges;
@@ -286,14 +289,14 @@ inline CodeRanges code_ranges(const void *fn) {
     std::lock_guard<std::mutex> lock(mu);
     AllRanges &all = all_ranges;
     for (int i = 0; i < out.n; ++i) {
-        const int k = all.n.load(std::memory_order_relaxed);
+        const int k = __atomic_load_n(&all.n, __ATOMIC_RELAXED);
         if (k == AllRanges::kMax) {
             out.n = i;  // past the table: the rest runs without lockstep
             break;
         }
         all.lo[k] = out.lo[i];
         all.hi[k] = out.hi[i];
-        all.n.store(k + 1, std::memory_order_release);
+        __atomic_store_n(&all.n, k + 1, __ATOMIC_RELEASE);
     }
     return out;
 }
@@ -303,12 +306,13 @@ inline CodeRanges code_ranges(const void *fn) {
 
 #if defined(PYASC_SIM_SIMT_LOCKSTEP)
 // The hook GCC's -fsanitize-coverage=trace-pc calls at every basic block: in the running VF function's own
-// code, the lane records where it is and lets the lanes of its warp that are behind it run first.
+// code, the lane records where it is and lets the lanes of its warp that are behind it run first.  It calls
+// nothing that has a hook of its own (builtins and always_inline helpers only): at -O0 nothing else is inlined.
 #pragma GCC visibility push(hidden)
 extern "C" __attribute__((weak, no_sanitize_coverage, no_sanitize_thread)) void __sanitizer_cov_trace_pc() {
     const uintptr_t at = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
     ::pyasc_sim::kapi::simt::AllRanges &all = ::pyasc_sim::kapi::simt::all_ranges;
-    const int n = all.n.load(std::memory_order_acquire);
+    const int n = __atomic_load_n(&all.n, __ATOMIC_ACQUIRE);
     int i = 0;
     while (i < n && at - all.lo[i] >= all.hi[i] - all.lo[i]) ++i;
     if (__builtin_expect(i == n, 1)) return;
