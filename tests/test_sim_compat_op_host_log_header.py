@@ -38,12 +38,14 @@ def test_kernel_with_logging_tiling_header_matches_numpy(binary):
     np.testing.assert_array_equal(y.numpy(), np.clip(x, -300, 450))
 
 
-def test_check_macros_keep_their_control_flow(tmp_path):
-    # host program over the same header: OP_CHECK_IF runs its expression when the condition holds,
-    # OP_CHECK_NULL_WITH_CONTEXT returns GRAPH_FAILED on a null pointer, logging prints nothing
+@pytest.mark.parametrize("spelling", ["tiling_base/error_log.h", "error_log.h"])
+def test_check_macros_keep_their_control_flow(tmp_path, spelling):
+    # host program over the same header, under both names op projects include it by (the bare one forwards):
+    # OP_CHECK_IF runs its expression when the condition holds, OP_CHECK_NULL_WITH_CONTEXT returns
+    # GRAPH_FAILED on a null pointer, logging prints nothing
     src = tmp_path / "host.cpp"
     src.write_text(
-        '#include "tiling_base/error_log.h"\n#include <cstdio>\n'
+        f'#include "{spelling}"\n#include <cstdio>\n'
         "struct Ctx {};\n"
         "static ge::graphStatus f(Ctx *c, int *p, int n) {\n"
         '    OP_LOGD("Op", "n=%d", n);\n    OPS_LOG_E(c, "x %s", "y");\n'
