@@ -222,7 +222,6 @@ class _Compile:
         cmd = [self.cxx, "-r", "-nostdlib", f"{base}.aic.o", f"{base}.aiv_renamed.o", "-o", self.output]
         _check(subprocess.run(cmd, capture_output=True, text=True), cmd, self.source)
 
-
     def _publish(self) -> None:
         root, name = self.cache_entry
         try:
