@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <string>
 
+#include "pyasc_sim/kapi/system_counter.h"  // GetSystemCycle (PrintTimeStamp)
 #include "pyasc_sim/kapi/tensor.h"
 
 namespace pyasc_sim {
@@ -173,6 +174,22 @@ inline void DumpTensor(const GlobalTensor<T> &tensor, uint32_t desc, uint32_t du
     pyasc_sim::kapi::append_output("DumpTensor: desc=%u, block=%u, position=GM, data_type=%s, dump_size=%u\n", desc,
                                    pyasc_sim::kapi::blk().block_idx, sim_detail::dtype_name<T>(), dumpSize);
     sim_detail::dump_values(tensor.GetPhyAddr(), dumpSize);
+}
+
+// PrintTimeStamp(descId) (page PrintTimeStamp, atlasascendc_api_07_00002; Atlas A2 / A3 / 350): a time-stamp mark
+// for debugging.  Off by default -- the call does nothing -- and on only when the kernel is built with
+// -DASCENDC_TIME_STAMP_ON, when it prints "descId is <id>, rsv is 0, timeStamp is <cycles>, pcPtr is <pc>, entry is
+// <cycles>." (the page's line).  The simulator's timeStamp is GetSystemCycle() (the block's modelled counter); it has
+// no program counter or operator entry cycle to report, so pcPtr and entry print 0 (fields the page says users need
+// not look at).
+inline void PrintTimeStamp(uint32_t descId) {
+#if defined(ASCENDC_TIME_STAMP_ON)
+    const long long stamp = static_cast<long long>(GetSystemCycle());
+    pyasc_sim::kapi::append_output("descId is %u, rsv is 0, timeStamp is %lld, pcPtr is 0, entry is 0.\n", descId,
+                                   stamp);
+#else
+    (void)descId;
+#endif
 }
 
 }  // namespace AscendC

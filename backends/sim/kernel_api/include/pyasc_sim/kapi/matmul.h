@@ -64,16 +64,47 @@ struct MatmulType {
     static constexpr TPosition srcPos = SRCPOS;
 };
 
-// MatmulConfig presets: the hardware scheduling variants compute the same result here.
+// MatmulConfig presets: the hardware scheduling variants compute the same result here.  The leading members are
+// the documented ones in the order of the MatmulConfig page's parameter table (atlasascendc_api_07_0616: doNorm,
+// doBasicBlock, doMultiDataLoad, basicM / N / K, intrinsicsCheck, isNBatch, enVecND2NZ, doSpecialBasicBlock,
+// doMTE2Preload, singleCoreM / N / K, stepM / N, baseMN, singleCoreMN, enUnitFlag), so a kernel may build one
+// with a positional braced list as public kernels do (vllm-ascend's GM matmul probes spell the MDL template as
+// 19 values); enableSetBias, a later documented member, follows.  The simulator reads none of them.
 struct MatmulConfig {
     bool doNorm = true;
+    bool doBasicBlock = false;
     bool doMultiDataLoad = false;
-    bool enableSetBias = true;
+    uint32_t basicM = 0;
+    uint32_t basicN = 0;
+    uint32_t basicK = 0;
     bool intrinsicsCheck = false;
+    bool isNBatch = false;
+    bool enVecND2NZ = false;
+    bool doSpecialBasicBlock = false;
+    uint32_t doMTE2Preload = 0;
+    uint32_t singleCoreM = 0;
+    uint32_t singleCoreN = 0;
+    uint32_t singleCoreK = 0;
+    uint32_t stepM = 0;
+    uint32_t stepN = 0;
+    uint32_t baseMN = 0;
+    uint32_t singleCoreMN = 0;
+    bool enUnitFlag = true;
+    bool enableSetBias = true;
 };
-constexpr MatmulConfig CFG_NORM{true, false, true, false};
-constexpr MatmulConfig CFG_MDL{false, true, true, false};
-constexpr MatmulConfig CFG_IBSHARE_NORM{true, false, true, false};
+namespace sim_detail {
+// A config with the template switches the simulator's presets set (the other members keep their defaults).
+constexpr MatmulConfig make_matmul_config(bool doNorm, bool doMultiDataLoad, bool intrinsicsCheck) {
+    MatmulConfig c{};
+    c.doNorm = doNorm;
+    c.doMultiDataLoad = doMultiDataLoad;
+    c.intrinsicsCheck = intrinsicsCheck;
+    return c;
+}
+}  // namespace sim_detail
+constexpr MatmulConfig CFG_NORM = sim_detail::make_matmul_config(true, false, false);
+constexpr MatmulConfig CFG_MDL = sim_detail::make_matmul_config(false, true, false);
+constexpr MatmulConfig CFG_IBSHARE_NORM = sim_detail::make_matmul_config(true, false, false);
 // The documented prototype (CANN 8.0 .. 9.0 editions: the last two parameters were added in 8.1 / 8.5); the
 // Norm template whatever the arguments (they tune scheduling only).
 constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
@@ -85,11 +116,11 @@ constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit = false, const
                                        const BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH) {
     (void)batchLoop, (void)isVecND2NZ, (void)bmmMode, (void)isMsgReuse, (void)iterateOrder, (void)scheduleType;
     (void)enUnitFlag, (void)enableMixDualMaster, (void)bmmOutMode;
-    return MatmulConfig{true, false, true, intrinsicsLimit};
+    return sim_detail::make_matmul_config(true, false, intrinsicsLimit);
 }
 // Four bools (the simulator's earlier prototype): kept for sources written against it.
 constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit, bool, bool, bool) {
-    return MatmulConfig{true, false, true, intrinsicsLimit};
+    return sim_detail::make_matmul_config(true, false, intrinsicsLimit);
 }
 // The BasicBlock template (GetBasicConfig page, atlasascendc_api_07_0625; Atlas A2 / A3 / 350): baseM / baseN /
 // baseK fixed at compile time instead of read from the tiling.  The base block only schedules the cube unit; the
@@ -98,7 +129,7 @@ constexpr MatmulConfig GetBasicConfig(const uint32_t basicM, const uint32_t basi
                                       const bool intrinsicsLimit = false, const bool batchLoop = false,
                                       const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1) {
     (void)basicM, (void)basicN, (void)basicK, (void)batchLoop, (void)bmmMode;
-    return MatmulConfig{true, false, true, intrinsicsLimit};
+    return sim_detail::make_matmul_config(true, false, intrinsicsLimit);
 }
 // The IBShare template (GetIBShareNormConfig page, atlasascendc_api_07_0624; Atlas A2 / A3 / 350): the Norm template
 // with an A or B matrix shared in L1 by the two vector cores of a group. Sharing only saves L1 loads; the product
@@ -108,12 +139,11 @@ constexpr MatmulConfig GetIBShareNormConfig(const bool intrinsicsLimit = false, 
                                             const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
                                             const bool isDoubleCache = false, const bool enUnitFlag = true) {
     (void)batchLoop, (void)isVecND2NZ, (void)bmmMode, (void)isDoubleCache, (void)enUnitFlag;
-    return MatmulConfig{CFG_IBSHARE_NORM.doNorm, CFG_IBSHARE_NORM.doMultiDataLoad, CFG_IBSHARE_NORM.enableSetBias,
-                        intrinsicsLimit};
+    return sim_detail::make_matmul_config(CFG_IBSHARE_NORM.doNorm, CFG_IBSHARE_NORM.doMultiDataLoad, intrinsicsLimit);
 }
 constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool = false, uint32_t = 0, bool = false,
                                     bool = false, bool = false, bool = true) {
-    return MatmulConfig{false, true, true, intrinsicsLimit};
+    return sim_detail::make_matmul_config(false, true, intrinsicsLimit);
 }
 
 // The CopyB1 function of a MatmulCallBackFunc Matmul argument (nullptr for none / MM_CB = void).
