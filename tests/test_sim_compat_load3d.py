@@ -42,3 +42,37 @@ def test_load3d_outside_the_1x1_case_is_reported(kernels):
     with pytest.raises(pyasc_acl.AclKernelError, match="'unsupported' failed at .*load3d_idioms.cpp:\\d+: .*1 x 1 filter"):
         pyasc_acl.launch(kernels.function("load3d_bad"), 1, ())
         pyasc.synchronize("sim")
+
+
+def _im2col_1x1(fm, l1h, l1w, pads, pad_value, rows):
+    """Rows 0..rows-1 of the 1 x 1 im2col of fm (l1h * l1w positions x channels), padList {left, right, top,
+    bottom}: row m = ho * (left + l1w + right) + wo reads position (ho - top, wo - left) or pad_value."""
+    left, right, top, _ = pads
+    out_w = left + l1w + right
+    out = np.full((rows, fm.shape[1]), pad_value, dtype=np.float32)
+    for m in range(rows):
+        h, w = m // out_w - top, m % out_w - left
+        if 0 <= h < l1h and 0 <= w < l1w:
+            out[m] = fm[h * l1w + w]
+    return out
+
+
+@pytest.mark.parametrize("l1h, l1w, pads", [
+    (2, 16, (0, 0, 0, 255)),  # glm_kpool_score_v310's bottom padding: rows past the map are never reached
+    (1, 16, (0, 0, 1, 0)),    # one padded row on top: im2col rows 0..15 are padValue
+    (2, 8, (8, 0, 0, 3)),     # 8 padded columns on the left
+])
+def test_padded_load3d_with_a_reset_config_and_mm_layout_transform(kernels, l1h, l1w, pads):
+    rng = np.random.default_rng(l1h * 100 + l1w)
+    fm = rng.standard_normal((l1h * l1w, KK)).astype(np.float16)
+    b = rng.standard_normal((NN, KK)).astype(np.float16)
+    pad_value = 0.25
+    c = pyasc.full((MM * NN,), -7.0, dtype="float32", device="sim")
+    packed = pads[0] | pads[1] << 8 | pads[2] << 16 | pads[3] << 24
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(kernels.function("load3d_padded"), 1,
+                     (pyasc.tensor(fm.reshape(-1), device="sim"), pyasc.tensor(b.reshape(-1), device="sim"), c,
+                      np.uint32(l1h), np.uint32(l1w), np.uint32(packed), np.float32(pad_value)))
+    pyasc.synchronize("sim")
+    a_model = _im2col_1x1(fm.astype(np.float32), l1h, l1w, pads, pad_value, MM)
+    np.testing.assert_allclose(c.numpy().reshape(MM, NN), a_model @ b.astype(np.float32).T, rtol=1e-5, atol=1e-4)

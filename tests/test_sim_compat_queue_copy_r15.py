@@ -29,6 +29,14 @@ def test_rows_through_a_copied_queue_and_the_original_match_numpy(binary, rows):
     np.testing.assert_allclose(y.numpy(), 2 * x + 1, rtol=1e-6)
 
 
+@pytest.mark.parametrize("rows", [1, 5])
+def test_inplace_alloc_and_deque_on_depth_zero_queues_match_numpy(binary, rows):
+    x = np.random.default_rng(10 + rows).standard_normal((rows, 16)).astype(np.float32)
+    y = pyasc.zeros((rows, 16), dtype="float32", device="sim")
+    launch_synced(binary.function("qc_inplace_rows"), 1, (pyasc.tensor(x, device="sim"), y, rows))
+    np.testing.assert_allclose(y.numpy(), 2 * x + 1, rtol=1e-6)
+
+
 def test_a_buffer_held_through_the_copy_is_busy_for_the_original(binary):
     x = pyasc.zeros((16,), dtype="float32", device="sim")
     pyasc.synchronize("sim")

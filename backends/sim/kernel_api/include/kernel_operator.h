@@ -89,7 +89,7 @@
 #include "pyasc_sim/kapi/ffts_sync.h"   // ffts_cross_core_sync / wait_flag_dev (CCE cross-core sync intrinsics)
 #include "pyasc_sim/kapi/sync_base_addr.h"  // SetSyncBaseAddr / set_ffts_base_addr (the FFTS base address)
 #include "pyasc_sim/kapi/fixpipe_l1.h"  // Fixpipe L0C -> L1 (FixpipeParamsV220), the older FixpipeParams<T> / Nz2NdParams
-#include "pyasc_sim/kapi/hf32.h"       // SetHF32Mode (bool / HF32Mode), SetHF32TransMode
+#include "pyasc_sim/kapi/hf32.h"       // SetHF32Mode (bool / HF32Mode), SetHF32TransMode, SetMMLayoutTransform
 #include "pyasc_sim/kapi/hccl_context.h"  // SetHcclContext / GetHcclContext<index>, HCCL_GROUP_ID_0 / _1
 #include "pyasc_sim/kapi/hccl_client.h"   // Hccl<serverType, config> (declared; its methods report unsupported)
 #include "pyasc_sim/kapi/load_transpose.h"  // LoadDataWithTranspose (LoadData2dTransposeParams), L1 -> L0A / L0B

@@ -1,4 +1,4 @@
-// Ascend C on the CPU -- the Mmad HF32 mode switches (SetHF32Mode, SetHF32TransMode).
+// Ascend C on the CPU -- the Mmad mode switches (SetHF32Mode, SetHF32TransMode, SetMMLayoutTransform).
 //
 // The reference (SetHF32Mode page, atlasascendc_api_07_0258; SetHF32TransMode, atlasascendc_api_07_0250)
 // describes a cube register: with HF32 on, FP32 data in L0A / L0B are rounded to HF32 before Mmad
@@ -40,6 +40,15 @@ inline void SetHF32Mode(HF32Mode mode, PYASC_SIM_LOC) { SetHF32Mode(mode == HF32
 
 // The rounding HF32 mode uses; it has no effect while HF32 mode is off (the only mode the simulator runs).
 inline void SetHF32TransMode(bool hf32TransMode) { (void)hf32TransMode; }
+
+// SetMMLayoutTransform (atlasascendc_api_07_0260; a register switch "like SetHF32Mode / SetHF32TransMode",
+// 8.0 page): true makes the cube walk N first, then M, false M first; it orders how Mmad produces its
+// results, not what they are, so the simulator's Mmad is the same either way and the call is a no-op.
+// Products: every release's page lists Atlas A2 / A3 and Atlas 200I/500 A2 and marks the Atlas inference
+// series AI Core (310P) x; the SDK's implementation (a public Apache-2.0 copy of its kernel_reg.h) sets
+// the control-register bit with no architecture guard, so a 310P build that calls it compiles on the
+// NPU toolchain too (opensensor/vllm-ascend glm_kpool_score_v310 calls it): accepted on every SoC.
+inline void SetMMLayoutTransform(bool mmLayoutMode) { (void)mmLayoutMode; }
 
 }  // namespace AscendC
 

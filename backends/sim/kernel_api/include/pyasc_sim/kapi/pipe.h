@@ -272,6 +272,17 @@ public:
     LocalTensor<T> DeQue(pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
         return impl_.template deque<T>(loc);
     }
+    // The inplace forms (AllocTensor page atlasascendc_api_07_0149 / DeQue page atlasascendc_api_07_0152, CANN
+    // 8.3+): the tensor comes back through the reference instead of a new LocalTensor; the pages ask for
+    // depth 0 on such queues (the simulator's queues take either form at any depth: the same buffers move).
+    template <typename T>
+    void AllocTensor(LocalTensor<T> &tensor, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        tensor = impl_.template alloc<T>(loc);
+    }
+    template <typename T>
+    void DeQue(LocalTensor<T> &tensor, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
+        tensor = impl_.template deque<T>(loc);
+    }
     template <typename T>
     void FreeTensor(LocalTensor<T> &tensor, pyasc_sim::kapi::SrcLoc loc = pyasc_sim::kapi::SrcLoc()) {
         impl_.free(tensor, loc);

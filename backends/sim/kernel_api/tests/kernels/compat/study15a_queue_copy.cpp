@@ -115,3 +115,50 @@ extern "C" __global__ __aicore__ void qc_conflict(GM_ADDR x, GM_ADDR y, uint32_t
     QueueCopyKernel op(x, y, rows);
     op.Conflict();
 }
+
+// Round 34: the inplace queue forms of Qeeweew/sgl-kernel-npu gemv_w4a16 (AllocTensor / DeQue pages: the
+// tensor comes back through a reference, on depth-0 queues; the LocalTensor objects are class members, as
+// there). Same rows, y[r] = 2 * x[r] + 1, two buffers per queue.
+class InplaceQueueKernel {
+public:
+    __aicore__ inline InplaceQueueKernel(GM_ADDR x, GM_ADDR y, uint32_t rows) : rows_(rows)
+    {
+        xGm_.SetGlobalBuffer((__gm__ float *)x);
+        yGm_.SetGlobalBuffer((__gm__ float *)y);
+        pipe_.InitBuffer(queIn_, 2, QC_COLS * sizeof(float));
+        pipe_.InitBuffer(queOut_, 2, QC_COLS * sizeof(float));
+    }
+
+    __aicore__ inline void Process()
+    {
+        for (uint32_t r = 0; r < rows_; ++r) {
+            queIn_.AllocTensor<float>(in_);
+            DataCopy(in_, xGm_[r * QC_COLS], QC_COLS);
+            queIn_.EnQue(in_);
+            queIn_.DeQue(in_);
+            queOut_.AllocTensor<float>(out_);
+            Muls(out_, in_, 2.0f, QC_COLS);
+            Adds(out_, out_, 1.0f, QC_COLS);
+            queIn_.FreeTensor(in_);
+            queOut_.EnQue(out_);
+            queOut_.DeQue<float>(out_);
+            DataCopy(yGm_[r * QC_COLS], out_, QC_COLS);
+            queOut_.FreeTensor(out_);
+        }
+    }
+
+private:
+    TPipe pipe_;
+    TQue<TPosition::VECIN, 0> queIn_;
+    TQue<TPosition::VECOUT, 0> queOut_;
+    LocalTensor<float> in_, out_;
+    GlobalTensor<float> xGm_;
+    GlobalTensor<float> yGm_;
+    uint32_t rows_;
+};
+
+extern "C" __global__ __aicore__ void qc_inplace_rows(GM_ADDR x, GM_ADDR y, uint32_t rows)
+{
+    InplaceQueueKernel op(x, y, rows);
+    op.Process();
+}
