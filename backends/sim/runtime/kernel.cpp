@@ -368,6 +368,10 @@ std::shared_ptr<DirectLaunch> post_direct(Stream &st, const std::shared_ptr<Laun
 
 bool direct_replied(const Stream &st, const DirectLaunch &d) { return st.device()->process().replied(d.posted); }
 
+bool direct_shares_cpu(const Stream &st, const DirectLaunch &d) {
+    return st.device()->process().shares_cpu_with_server(d.posted);
+}
+
 void finish_direct(Stream &st, DirectLaunch &d) {
     KernelResult result;
     const std::function<void()> tail = [&st] { st.note_tail(); };
