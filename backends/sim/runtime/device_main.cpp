@@ -561,7 +561,7 @@ uint32_t wait_request(Slot *c, uint32_t last) {
     AdaptiveSpin &spin = spins[c - g_ctl->slots];
     // It yields only while the host thread that posts (or waits for the reply) last ran on this CPU.
     if (spin.spin([&] { return c->req_seq.load(std::memory_order_acquire) != last; },
-                  [&] { return devproc::shares_cpu(c->host_cpu, devproc::note_cpu(c->srv_cpu)); })) {
+                  [&] { return devproc::peer_cpu(c->host_cpu, devproc::note_cpu(c->srv_cpu)); })) {
         return c->req_seq.load(std::memory_order_acquire);
     }
     for (;;) {

@@ -472,9 +472,9 @@ bool DeviceProcess::replied(const Posted &p) const {
     return ctl_->slots[p.slot].rep_seq.load(std::memory_order_acquire) == p.seq;
 }
 
-bool DeviceProcess::shares_cpu_with_server(const Posted &p) const {
+Peer DeviceProcess::server_cpu(const Posted &p) const {
     devproc::Slot &c = ctl_->slots[p.slot];  // a caller's post: host_cpu is its thread's (post_locked)
-    return devproc::shares_cpu(c.srv_cpu, devproc::note_cpu(c.host_cpu));
+    return devproc::peer_cpu(c.srv_cpu, devproc::note_cpu(c.host_cpu));
 }
 
 void DeviceProcess::finish(const Posted &p, const KernelLaunch &req, KernelResult *out,
@@ -575,7 +575,7 @@ uint32_t DeviceProcess::post_locked(int slot, const std::vector<const KernelLaun
     // The server's spin yields only to a host thread on its CPU: a caller's post (the thread that
     // posts also waits for the reply, devproc_protocol.h) says where it runs; the stream worker's
     // says "unknown" (the thread that queues the next launches may be on any CPU), so the server
-    // yields as before.
+    // yields as the plain spin does.
     if (direct) {
         devproc::note_cpu(c.host_cpu);
     } else if (c.host_cpu.load(std::memory_order_relaxed) != -1) {

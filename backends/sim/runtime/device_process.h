@@ -92,10 +92,10 @@ public:
     bool try_post(const KernelLaunch &req, uint32_t timeout_s, Posted *out);
     // The reply of a posted launch is in (finish() then returns without waiting).  Never blocks.
     bool replied(const Posted &p) const;
-    // The calling thread, waiting for that reply, must yield its CPU to the slot's server thread:
-    // the server last ran on this CPU (or where is not known).  Notes this thread's CPU for the
-    // server's own spin.  Never blocks.
-    bool shares_cpu_with_server(const Posted &p) const;
+    // Where the slot's server thread runs for the calling thread, which waits for that reply (its
+    // spin yields to a server on its CPU).  Notes this thread's CPU for the server's own spin.
+    // Never blocks.
+    Peer server_cpu(const Posted &p) const;
     // Waits for the reply of a posted launch as launch_batch does (queries, crash, timeout), fills
     // *out and gives the slot back.  Exactly once per successful try_post.
     void finish(const Posted &p, const KernelLaunch &req, KernelResult *out, const std::function<void()> *on_tail);

@@ -21,6 +21,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "spin_wait.h"
+
 namespace pyasc_sim {
 namespace devproc {
 
@@ -96,8 +98,8 @@ struct Slot {
     // when host_parked == rep_seq; the host sets host_parked and reads rep_seq again before it sleeps.
     std::atomic<uint32_t> srv_parked;
     // Where each side last ran (sched_getcpu(), -1: not known yet), stored only when it changed: a
-    // spinning waiter yields its CPU to the other side only while both are on the same CPU
-    // (spin_wait.h, AdaptiveSpin::spin(ready, must_yield)).  The server thread stores srv_cpu; the
+    // spinning waiter yields its CPU to the other side only while both are on the same CPU or where
+    // is not known (spin_wait.h, AdaptiveSpin::spin(ready, peer)).  The server thread stores srv_cpu; the
     // host thread that posts a launch directly (and then waits for its reply) stores host_cpu, a
     // stream worker's post stores -1 (the server yields as it always did).
     std::atomic<int32_t> srv_cpu;
@@ -135,10 +137,10 @@ inline int32_t note_cpu(std::atomic<int32_t> &word) {
     return cpu;
 }
 
-// A waiter on `cpu` must yield to the other side: it last ran on this CPU, or where is not known.
-inline bool shares_cpu(const std::atomic<int32_t> &other, int32_t cpu) {
+// Where the other side runs for a waiter on `cpu` (AdaptiveSpin::spin(ready, peer)).
+inline Peer peer_cpu(const std::atomic<int32_t> &other, int32_t cpu) {
     const int32_t o = other.load(std::memory_order_relaxed);
-    return o < 0 || cpu < 0 || o == cpu;
+    return o < 0 || cpu < 0 ? Peer::kUnknown : o == cpu ? Peer::kSameCpu : Peer::kElsewhere;
 }
 
 constexpr uint32_t kSlots = 8;

@@ -368,9 +368,7 @@ std::shared_ptr<DirectLaunch> post_direct(Stream &st, const std::shared_ptr<Laun
 
 bool direct_replied(const Stream &st, const DirectLaunch &d) { return st.device()->process().replied(d.posted); }
 
-bool direct_shares_cpu(const Stream &st, const DirectLaunch &d) {
-    return st.device()->process().shares_cpu_with_server(d.posted);
-}
+Peer direct_server_cpu(const Stream &st, const DirectLaunch &d) { return st.device()->process().server_cpu(d.posted); }
 
 void finish_direct(Stream &st, DirectLaunch &d) {
     KernelResult result;

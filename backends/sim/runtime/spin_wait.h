@@ -6,13 +6,14 @@
 // misses and never burns a core; one wait in 16 spins the whole cap, so a budget driven down to the
 // floor by idle gaps recovers once events come quickly again (it grows only on a catch).  While spinning the thread yields now and then, so a producer
 // that shares its core (2-core machines, oversubscribed CI) still gets to run.
-// A waiter that knows where its producer runs passes `must_yield` (spin(ready, must_yield)): it
-// yields at once and at every check while that says the producer shares its CPU, and otherwise only
-// once per kMaxNoYieldNs -- a sched_yield that hands the core to another task costs the waiter's
+// A waiter that knows where its producer runs passes `peer` (spin(ready, peer)): it yields at once
+// and at every check while that says the producer shares its CPU (Peer::kSameCpu), at every check
+// while it does not know (kUnknown: the plain spin's pattern), and otherwise only once per
+// kMaxNoYieldNs -- a sched_yield that hands the core to another task costs the waiter's
 // next few microseconds of work (cold caches: queueing an add-16 right after a synchronize took
 // ~7.5 us against ~4.3 us back to back on the 2-core VM of round 34), and a producer on another CPU
-// does not need it.  The periodic yield bounds what a stale `must_yield` (the producer moved to this
-// CPU since it last said where it runs) can cost it.
+// does not need it.  The periodic yield bounds what a stale answer (the producer moved to this CPU
+// since it last said where it runs) can cost it.
 #ifndef PYASC_SIM_SPIN_WAIT_H_
 #define PYASC_SIM_SPIN_WAIT_H_
 
@@ -59,6 +60,9 @@ inline uint32_t spin_override_ns() {
     return ns;
 }
 
+// Where a spinning waiter's producer runs, as far as the waiter knows (spin(ready, peer)).
+enum class Peer { kElsewhere, kUnknown, kSameCpu };
+
 class AdaptiveSpin {
 public:
     // floor_ns..cap_ns: the range of the budget; it starts at the cap.
@@ -68,26 +72,27 @@ public:
     // false when the caller must park (the budget shrinks).
     template <class Ready>
     bool spin(Ready &&ready) {
-        return spin_impl(ready, [] { return true; }, false);
+        return spin(ready, [] { return Peer::kUnknown; });
     }
 
-    // The same, yielding only while must_yield() (checked at once and every 32 polls) says the
-    // producer shares this thread's CPU, and once per kMaxNoYieldNs otherwise.
-    template <class Ready, class MustYield>
-    bool spin(Ready &&ready, MustYield &&must_yield) {
-        return spin_impl(ready, must_yield, true);
+    // The same, asking peer() where the producer runs (at once and every 32 polls): it yields at
+    // once and at every check while that is this CPU, at every check while unknown, and once per
+    // kMaxNoYieldNs while elsewhere.
+    template <class Ready, class PeerFn>
+    bool spin(Ready &&ready, PeerFn &&peer) {
+        return spin_impl(ready, peer);
     }
 
     uint32_t budget_ns() const { return budget_ns_.load(std::memory_order_relaxed); }
     // sched_yield calls made by this waiter's spins so far (tests).
     uint64_t yields() const { return yields_.load(std::memory_order_relaxed); }
 
-    // The longest a spin goes without a yield while must_yield() says the producer runs elsewhere.
+    // The longest a spin goes without a yield while peer() says the producer runs elsewhere.
     static constexpr uint32_t kMaxNoYieldNs = 16000;
 
 private:
-    template <class Ready, class MustYield>
-    bool spin_impl(Ready &ready, MustYield &&must_yield, bool check_first) {
+    template <class Ready, class PeerFn>
+    bool spin_impl(Ready &ready, PeerFn &peer) {
         if (ready()) return true;
         const uint32_t over = spin_override_ns();
         if (over == 0) return false;
@@ -100,7 +105,7 @@ private:
         const auto start = std::chrono::steady_clock::now();
         const auto limit = std::chrono::nanoseconds(budget);
         auto last_yield = start;
-        if (check_first && must_yield()) {  // the producer needs this core: polling before the yield only delays it
+        if (peer() == Peer::kSameCpu) {  // the producer needs this core: polling before the yield only delays it
             yield();
             last_yield = std::chrono::steady_clock::now();
         }
@@ -108,7 +113,7 @@ private:
             if ((i & 31) == 0) {
                 const auto now = std::chrono::steady_clock::now();
                 if (now - start >= limit) break;
-                if (must_yield() || now - last_yield >= std::chrono::nanoseconds(kMaxNoYieldNs)) {
+                if (peer() != Peer::kElsewhere || now - last_yield >= std::chrono::nanoseconds(kMaxNoYieldNs)) {
                     yield();  // let a producer on this core run
                     last_yield = now;
                 }

@@ -118,7 +118,7 @@ bool Stream::wait_idle_until(std::chrono::steady_clock::time_point deadline) {
         // slot's server thread shares this CPU (a yield to another task costs the next call's time).
         const bool seen = sync_spin_.spin(
             [&] { return pending_.load(std::memory_order_acquire) == 0 || direct_replied(*this, *d); },
-            [&] { return direct_shares_cpu(*this, *d); });
+            [&] { return direct_server_cpu(*this, *d); });
         std::unique_lock<std::mutex> lock(mu_);
         if (direct_ == d && !direct_claimed_ && seen && direct_replied(*this, *d)) finish_direct_locked(lock);
         if (pending_ == 0) return true;
