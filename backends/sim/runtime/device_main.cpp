@@ -559,7 +559,9 @@ uint32_t wait_request(Slot *c, uint32_t last) {
         {2000, 100000}, {2000, 100000}, {2000, 100000}, {2000, 100000}};
     static_assert(devproc::kSlots == 8, "one spin budget per slot");
     AdaptiveSpin &spin = spins[c - g_ctl->slots];
-    if (spin.spin([&] { return c->req_seq.load(std::memory_order_acquire) != last; })) {
+    // It yields only while the host thread that posts (or waits for the reply) last ran on this CPU.
+    if (spin.spin([&] { return c->req_seq.load(std::memory_order_acquire) != last; },
+                  [&] { return devproc::peer_cpu(c->host_cpu, devproc::note_cpu(c->srv_cpu)); })) {
         return c->req_seq.load(std::memory_order_acquire);
     }
     for (;;) {
@@ -645,6 +647,7 @@ int main(int argc, char **argv) {
         for (;;) {
             seen = wait_request(c, seen);
             if (c->command == devproc::kCmdQuit) _exit(0);
+            devproc::note_cpu(c->srv_cpu);  // where the host's reply spin looks
             serve_launch(c, slot, pool, cache);
             c->rep_seq.store(seen, std::memory_order_seq_cst);
             // Rung only for a host waiter that sleeps (devproc_protocol.h, srv_parked's note).

@@ -255,6 +255,8 @@ bool DeviceProcess::spawn_locked(std::string *error) {
         sl.rep_seq.store(sl.req_seq.load());
         sl.current.store(0);
         sl.command = 0;
+        sl.srv_cpu.store(-1);  // the new server thread has not run yet
+        sl.host_cpu.store(-1);
     }
 
     const std::string exe = executable_path();
@@ -459,7 +461,7 @@ bool DeviceProcess::try_post(const KernelLaunch &req, uint32_t timeout_s, Posted
     }
     out->slot = slot;
     out->gen = gen;
-    out->seq = post_locked(slot, {&req}, 0, 1);
+    out->seq = post_locked(slot, {&req}, 0, 1, true);
     out->timeout_s = timeout_s;
     out->timed = timeout_s != 0;
     out->deadline = Clock::now() + std::chrono::seconds(out->timed ? timeout_s : 0);
@@ -468,6 +470,11 @@ bool DeviceProcess::try_post(const KernelLaunch &req, uint32_t timeout_s, Posted
 
 bool DeviceProcess::replied(const Posted &p) const {
     return ctl_->slots[p.slot].rep_seq.load(std::memory_order_acquire) == p.seq;
+}
+
+Peer DeviceProcess::server_cpu(const Posted &p) const {
+    devproc::Slot &c = ctl_->slots[p.slot];  // a caller's post: host_cpu is its thread's (post_locked)
+    return devproc::peer_cpu(c.srv_cpu, devproc::note_cpu(c.host_cpu));
 }
 
 void DeviceProcess::finish(const Posted &p, const KernelLaunch &req, KernelResult *out,
@@ -510,14 +517,15 @@ size_t DeviceProcess::run_request(int slot, const std::vector<const KernelLaunch
     Posted posted;
     posted.slot = slot;
     posted.gen = gen;
-    posted.seq = post_locked(slot, reqs, first, n);
+    posted.seq = post_locked(slot, reqs, first, n, false);
     posted.timeout_s = timeout_s;
     posted.timed = timeout_s != 0;
     posted.deadline = Clock::now() + std::chrono::seconds(posted.timed ? timeout_s : 0);
     return wait_reply(posted, reqs, first, n, out, on_tail);
 }
 
-uint32_t DeviceProcess::post_locked(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n) {
+uint32_t DeviceProcess::post_locked(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n,
+                                    bool direct) {
     const KernelLaunch &head = *reqs[first];
     devproc::ControlBlock &cb = *ctl_;
     devproc::Slot &c = cb.slots[slot];
@@ -564,6 +572,15 @@ uint32_t DeviceProcess::post_locked(int slot, const std::vector<const KernelLaun
     c.gm_uninit_span = heap_ ? heap_->data_size() : 0;
     c.current.store(0);
     c.done_count = 0;
+    // The server's spin yields only to a host thread on its CPU: a caller's post (the thread that
+    // posts also waits for the reply, devproc_protocol.h) says where it runs; the stream worker's
+    // says "unknown" (the thread that queues the next launches may be on any CPU), so the server
+    // yields as the plain spin does.
+    if (direct) {
+        devproc::note_cpu(c.host_cpu);
+    } else if (c.host_cpu.load(std::memory_order_relaxed) != -1) {
+        c.host_cpu.store(-1, std::memory_order_relaxed);
+    }
     const uint32_t seq = c.req_seq.load() + 1;
     c.req_seq.store(seq, std::memory_order_seq_cst);
     // The server thread spinning for it sees req_seq without a futex wake (devproc_protocol.h).

@@ -92,6 +92,10 @@ public:
     bool try_post(const KernelLaunch &req, uint32_t timeout_s, Posted *out);
     // The reply of a posted launch is in (finish() then returns without waiting).  Never blocks.
     bool replied(const Posted &p) const;
+    // Where the slot's server thread runs for the calling thread, which waits for that reply (its
+    // spin yields to a server on its CPU).  Notes this thread's CPU for the server's own spin.
+    // Never blocks.
+    Peer server_cpu(const Posted &p) const;
     // Waits for the reply of a posted launch as launch_batch does (queries, crash, timeout), fills
     // *out and gives the slot back.  Exactly once per successful try_post.
     void finish(const Posted &p, const KernelLaunch &req, KernelResult *out, const std::function<void()> *on_tail);
@@ -113,7 +117,9 @@ private:
     size_t run_request(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n,
                        uint32_t timeout_s, std::vector<KernelResult> *out, const std::function<void()> *on_tail);
     // Writes reqs[first, first + n) into the slot and rings the device; returns the request's seq.
-    uint32_t post_locked(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n);
+    // direct: posted by the launching caller (try_post), which also waits for the reply.
+    uint32_t post_locked(int slot, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n,
+                         bool direct);
     size_t wait_reply(const Posted &posted, const std::vector<const KernelLaunch *> &reqs, size_t first, size_t n,
                       std::vector<KernelResult> *out, const std::function<void()> *on_tail);
     std::string crash_message_locked(int wait_status);

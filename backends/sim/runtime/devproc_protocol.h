@@ -11,6 +11,7 @@
 #define PYASC_SIM_DEVPROC_PROTOCOL_H_
 
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,11 +21,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "spin_wait.h"
+
 namespace pyasc_sim {
 namespace devproc {
 
 constexpr uint32_t kMagic = 0x50534456u;  // "PSDV"
-constexpr uint32_t kVersion = 7;
+constexpr uint32_t kVersion = 8;
 constexpr size_t kMaxPath = 4096;
 constexpr size_t kMaxName = 256;
 constexpr size_t kMaxArgs = 1u << 20;          // argument blob bytes per launch
@@ -94,7 +97,13 @@ struct Slot {
     // only when it is set.  Likewise the reply: the device stores rep_seq, then rings host_bell only
     // when host_parked == rep_seq; the host sets host_parked and reads rep_seq again before it sleeps.
     std::atomic<uint32_t> srv_parked;
-    uint32_t reserved_sync;
+    // Where each side last ran (sched_getcpu(), -1: not known yet), stored only when it changed: a
+    // spinning waiter yields its CPU to the other side only while both are on the same CPU or where
+    // is not known (spin_wait.h, AdaptiveSpin::spin(ready, peer)).  The server thread stores srv_cpu; the
+    // host thread that posts a launch directly (and then waits for its reply) stores host_cpu, a
+    // stream worker's post stores -1 (the server yields as it always did).
+    std::atomic<int32_t> srv_cpu;
+    std::atomic<int32_t> host_cpu;
     // ---- request ----
     uint32_t command;
     uint32_t batch_count;             // entries of this request
@@ -120,6 +129,19 @@ struct Slot {
     AllocRange allocs[kMaxSnapshot];
     uint8_t arena[kArenaSize];
 };
+
+// Stores the calling thread's CPU in `word` (Slot::srv_cpu / host_cpu) when it changed; returns it.
+inline int32_t note_cpu(std::atomic<int32_t> &word) {
+    const int32_t cpu = sched_getcpu();  // glibc reads it from rseq: no system call
+    if (word.load(std::memory_order_relaxed) != cpu) word.store(cpu, std::memory_order_relaxed);
+    return cpu;
+}
+
+// Where the other side runs for a waiter on `cpu` (AdaptiveSpin::spin(ready, peer)).
+inline Peer peer_cpu(const std::atomic<int32_t> &other, int32_t cpu) {
+    const int32_t o = other.load(std::memory_order_relaxed);
+    return o < 0 || cpu < 0 ? Peer::kUnknown : o == cpu ? Peer::kSameCpu : Peer::kElsewhere;
+}
 
 constexpr uint32_t kSlots = 8;
 

@@ -368,6 +368,8 @@ std::shared_ptr<DirectLaunch> post_direct(Stream &st, const std::shared_ptr<Laun
 
 bool direct_replied(const Stream &st, const DirectLaunch &d) { return st.device()->process().replied(d.posted); }
 
+Peer direct_server_cpu(const Stream &st, const DirectLaunch &d) { return st.device()->process().server_cpu(d.posted); }
+
 void finish_direct(Stream &st, DirectLaunch &d) {
     KernelResult result;
     const std::function<void()> tail = [&st] { st.note_tail(); };

@@ -40,6 +40,7 @@ void run_launch_batch(Stream &st, std::vector<std::shared_ptr<LaunchJob>> &jobs)
 struct DirectLaunch;
 std::shared_ptr<DirectLaunch> post_direct(Stream &st, const std::shared_ptr<LaunchJob> &job);
 bool direct_replied(const Stream &st, const DirectLaunch &d);  // its reply is in; never blocks
+Peer direct_server_cpu(const Stream &st, const DirectLaunch &d);  // where its server runs (never blocks)
 void finish_direct(Stream &st, DirectLaunch &d);  // waits for the reply, applies it to the stream
 
 // In-order task queue run by its own worker thread.  Tasks advance the stream's

@@ -114,10 +114,11 @@ bool Stream::wait_idle_until(std::chrono::steady_clock::time_point deadline) {
     }
     if (d) {
         // Poll its reply in the device slot (adaptive spin) and apply it on this thread: the end of a
-        // short launch reaches the synchronize without the stream worker.
-        const bool seen = sync_spin_.spin([&] {
-            return pending_.load(std::memory_order_acquire) == 0 || direct_replied(*this, *d);
-        });
+        // short launch reaches the synchronize without the stream worker.  It yields only while the
+        // slot's server thread shares this CPU (a yield to another task costs the next call's time).
+        const bool seen = sync_spin_.spin(
+            [&] { return pending_.load(std::memory_order_acquire) == 0 || direct_replied(*this, *d); },
+            [&] { return direct_server_cpu(*this, *d); });
         std::unique_lock<std::mutex> lock(mu_);
         if (direct_ == d && !direct_claimed_ && seen && direct_replied(*this, *d)) finish_direct_locked(lock);
         if (pending_ == 0) return true;

@@ -2,7 +2,8 @@
 // pool (a one-block launch runs on the calling thread and wakes no worker; n blocks use at most n
 // threads) and the adaptive spin-before-park (grows on hits, shrinks to its floor on misses, so
 // an idle waiter stops spinning; a caller out of indices polls for the others' last ones instead of
-// sleeping).  Self-contained; prints "N passed, N failed" last.
+// sleeping; it yields its CPU only while the producer shares it).  Self-contained; prints "N passed,
+// N failed" last.
 #include <sys/resource.h>
 
 #include <atomic>
@@ -12,6 +13,7 @@
 #include <set>
 #include <thread>
 
+#include "devproc_protocol.h"
 #include "spin_wait.h"
 #include "thread_pool.h"
 
@@ -112,6 +114,58 @@ void test_adaptive_spin() {
     CHECK(spin.budget_ns() == 64000);  // ... up to the cap
 }
 
+// spin(ready, peer): a waiter whose producer runs on another CPU does not yield within
+// kMaxNoYieldNs (a yield that hands the core to another task costs the waiter's next work); one
+// whose producer shares its CPU yields before it polls; while it does not know, and in the plain
+// spin(ready), it keeps the old pattern (a yield every 32 polls, none before).
+void test_spin_yields_only_to_a_producer_on_its_cpu() {
+    using pyasc_sim::Peer;
+    static_assert(pyasc_sim::AdaptiveSpin::kMaxNoYieldNs > 5000, "the budget below is under the no-yield span");
+    pyasc_sim::AdaptiveSpin elsewhere(5000, 5000);  // 5 us budget: ends before the first forced yield
+    for (int i = 0; i < 3; ++i) CHECK(!elsewhere.spin([] { return false; }, [] { return Peer::kElsewhere; }));
+    CHECK(elsewhere.yields() == 0);
+
+    pyasc_sim::AdaptiveSpin same_cpu(5000, 5000);
+    int polls = 0;
+    CHECK(same_cpu.spin([&] { return ++polls >= 3; }, [] { return Peer::kSameCpu; }));
+    CHECK(same_cpu.yields() == 1);  // at once, not after 32 polls
+
+    pyasc_sim::AdaptiveSpin unknown(5000, 5000);
+    polls = 0;
+    CHECK(unknown.spin([&] { return ++polls >= 3; }, [] { return Peer::kUnknown; }));
+    CHECK(unknown.yields() == 0);
+    pyasc_sim::AdaptiveSpin plain(5000, 5000);
+    polls = 0;
+    CHECK(plain.spin([&] { return ++polls >= 3; }));
+    CHECK(plain.yields() == 0);
+
+    // A long spin still yields now and then while the producer is said to be elsewhere (a stale
+    // answer costs a producer that moved to this CPU at most kMaxNoYieldNs): seen in 1 of 5 spins.
+    pyasc_sim::AdaptiveSpin long_spin(2000000, 2000000);  // 2 ms
+    bool yielded = false;
+    for (int i = 0; i < 5 && !yielded; ++i) {
+        long_spin.spin([] { return false; }, [] { return Peer::kElsewhere; });
+        yielded = long_spin.yields() > 0;
+    }
+    CHECK(yielded);
+}
+
+// Slot::srv_cpu / host_cpu: each side notes where it runs; the other side yields to it at once
+// while both are on the same CPU, as before while it is not known (-1: not run yet, or a stream
+// worker's post), and rarely while it is elsewhere.
+void test_cpu_notes() {
+    namespace dp = pyasc_sim::devproc;
+    using pyasc_sim::Peer;
+    std::atomic<int32_t> mine{-1}, other{-1};
+    const int32_t cpu = dp::note_cpu(mine);
+    CHECK(cpu >= 0 && mine.load() == cpu);
+    CHECK(dp::peer_cpu(other, cpu) == Peer::kUnknown);
+    other.store(cpu);
+    CHECK(dp::peer_cpu(other, cpu) == Peer::kSameCpu);
+    other.store(cpu + 1);
+    CHECK(dp::peer_cpu(other, cpu) == Peer::kElsewhere);
+}
+
 void test_spin_setting_parser() {
     uint32_t us = 7;
     CHECK(pyasc_sim::parse_spin_us("0", &us) && us == 0);
@@ -128,6 +182,8 @@ int main() {
     test_one_block_runs_on_the_caller();
     test_n_blocks_use_at_most_n_threads();
     test_adaptive_spin();
+    test_spin_yields_only_to_a_producer_on_its_cpu();
+    test_cpu_notes();
     test_spin_setting_parser();
     test_caller_polls_for_the_last_index();
     std::printf("%d passed, %d failed\n", g_pass, g_fail);
