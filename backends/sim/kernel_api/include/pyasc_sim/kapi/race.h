@@ -264,7 +264,14 @@ struct RaceState {
     };
     static constexpr size_t kLocSlots = 256, kLocTabled = 192;  // at most 3/4 full: a probe ends at an empty slot
     LocSlot loc_table[kLocSlots];
-    RaceClock flag_vc[64][8];  // HardEvent x event id: what SetFlag published
+    // HardEvent x event id: what SetFlag published, where flag_set[event] has the id's bit.  Written when first
+    // set, not zeroed with the state: a block's state is built per launch and block, and these 18 KiB were most
+    // of the zeroing (48 blocks of a (4096, 1024) launch: 0.9 MB of the 2.6 MB a launch zeroed).
+    struct FlagClock {
+        uint32_t c[kRaceLanes];
+    };
+    FlagClock flag_vc[64][8];
+    uint8_t flag_set[64] = {};
     // The Mmad / Fixpipe unit-flag handshake (MmadParams / FixpipeParamsV220 unitFlag): [0] what the last Mmad
     // of an accumulation (unitFlag 0b11) published for the Fixpipe that reads it, [1] what that Fixpipe
     // published for the next unit-flag Mmad that overwrites L0C.
@@ -720,11 +727,12 @@ struct RaceState {
         int s = -1, d = -1;
         race_event_pipes(event, s, d);
         if (!on || s < 0 || event >= 64 || id < 0 || id >= 8) return;
-        RaceClock &f = flag_vc[event][id];
+        FlagClock &f = flag_vc[event][id];
+        const uint8_t bit = static_cast<uint8_t>(1u << id);
         seen[s] = true;  // the source pipe's epoch is copied out
-        if (!f.set) {
-            for (int q = 0; q < kRacePipes; ++q) f.c[q] = 0;
-            f.set = true;
+        if ((flag_set[event] & bit) == 0) {
+            for (int q = 0; q < kRaceLanes; ++q) f.c[q] = 0;
+            flag_set[event] = static_cast<uint8_t>(flag_set[event] | bit);
         }
         for (int q = 0; q < kRacePipes; ++q) f.c[q] = std::max(f.c[q], vc[s][q]);
     }
@@ -755,16 +763,17 @@ struct RaceState {
         int s = -1, d = -1;
         race_event_pipes(event, s, d);
         if (!on || d < 0 || event >= 64 || id < 0 || id >= 8) return;
-        RaceClock &f = flag_vc[event][id];
-        if (f.empty()) return;
-        join_into(d, f.data());
+        const FlagClock &f = flag_vc[event][id];
+        const uint8_t bit = static_cast<uint8_t>(1u << id);
+        if ((flag_set[event] & bit) == 0) return;
+        join_into(d, f.c);
         // A wait of the scalar pipe (X_S) stalls the Scalar Unit, which issues every later instruction
         // of every pipe ("负责核内指令发射", the AI Core architecture page): nothing after the wait
         // starts before X's work, so the edge reaches every pipe (as a scalar read's value does).
         if (d == 0) {
-            for (int p = 1; p < kRacePipes; ++p) join_into(p, f.data());
+            for (int p = 1; p < kRacePipes; ++p) join_into(p, f.c);
         }
-        if (last) f.clear();
+        if (last) flag_set[event] = static_cast<uint8_t>(flag_set[event] & ~bit);
     }
     // What every pipe has seen, joined: the diagonal.  Every clock entry for pipe q (in vc, a flag
     // or a slot) is a copy of some earlier vc[q][q], which only grows, so vc[p][q] <= vc[q][q]:
