@@ -481,9 +481,37 @@ bool one_pass_declines() {
     return ok;
 }
 
+// intern(): the index of a source line is the order of its first appearance (1, 2, ...), the same on every later
+// call, whether it lives in the in-place table (the first RaceState::kLocTabled lines) or in the map behind it;
+// lines of two files and the same numbers stay apart, and locs names each.
+bool intern_lines() {
+    static const char kA[] = "a.cpp", kB[] = "b.cpp";
+    RaceState rs;
+    const unsigned n = 2 * RaceState::kLocTabled;  // half past the table: the map too
+    std::vector<std::pair<const char *, unsigned>> order;
+    for (unsigned l = 1; l <= n / 2; ++l) {
+        order.emplace_back(kA, l * 64);  // multiples of 64 and two files: colliding probes
+        order.emplace_back(kB, l * 64);
+    }
+    for (size_t i = 0; i < order.size(); ++i) {
+        const uint16_t got = rs.intern(order[i].first, order[i].second);
+        EXPECT(got == i + 1, "line %zu interned as %u, expected %zu", i, got, i + 1);
+        EXPECT(rs.intern(order[i].first, order[i].second) == got, "line %zu: a second lookup differs", i);
+    }
+    for (size_t i = order.size(); i-- > 0;) {
+        const uint16_t got = rs.intern(order[i].first, order[i].second);
+        EXPECT(got == i + 1, "line %zu found as %u, expected %zu", i, got, i + 1);
+        EXPECT(rs.locs[got].first == order[i].first && rs.locs[got].second == order[i].second, "locs[%u] names another line",
+               got);
+    }
+    EXPECT(rs.locs.size() == order.size() + 1, "%zu lines in locs, expected %zu", rs.locs.size(), order.size() + 1);
+    return true;
+}
+
 }  // namespace
 
 int main() {
+    if (!intern_lines()) return 1;
     if (!held_fast_path()) return 1;
     if (!race_in_long_run()) return 1;
     if (!one_pass_declines()) return 1;

@@ -250,15 +250,28 @@ struct RaceState {
     // than the 192 KiB unified buffer: a kernel's buffers and rows, 16 or 4 KiB apart, keep their own)
     static constexpr size_t kHints = 256;
     uint16_t hint[kRaceMems][kHints] = {};
+    // Source lines interned (intern): locs[i] is line i (0: none).  The first kLocTabled lines a block
+    // interns are found through loc_table, an open-addressing table (linear probing) in place, any more
+    // through loc_index.  A block's state is built per launch and block: a map alone allocated a node per
+    // line, and locs grew from one element, in every block (~30 lines, 48 blocks for a (4096, 1024)
+    // layer_norm: ~1,700 allocations a launch with the checks on).
     std::vector<std::pair<const char *, unsigned>> locs{{nullptr, 0}};
     std::map<std::pair<const char *, unsigned>, uint16_t> loc_index;
-    // A direct-mapped cache in front of loc_index: an instruction's line repeats every tile.
     struct LocSlot {
         const char *file = nullptr;
         unsigned line = 0;
-        uint16_t index = 0;
-    } loc_cache[64];
-    RaceClock flag_vc[64][8];  // HardEvent x event id: what SetFlag published
+        uint16_t index = 0;  // 0: empty
+    };
+    static constexpr size_t kLocSlots = 256, kLocTabled = 192;  // at most 3/4 full: a probe ends at an empty slot
+    LocSlot loc_table[kLocSlots];
+    // HardEvent x event id: what SetFlag published, where flag_set[event] has the id's bit.  Written when first
+    // set, not zeroed with the state: a block's state is built per launch and block, and these 18 KiB were most
+    // of the zeroing (48 blocks of a (4096, 1024) launch: 0.9 MB of the 2.6 MB a launch zeroed).
+    struct FlagClock {
+        uint32_t c[kRaceLanes];
+    };
+    FlagClock flag_vc[64][8];
+    uint8_t flag_set[64] = {};
     // The Mmad / Fixpipe unit-flag handshake (MmadParams / FixpipeParamsV220 unitFlag): [0] what the last Mmad
     // of an accumulation (unitFlag 0b11) published for the Fixpipe that reads it, [1] what that Fixpipe
     // published for the next unit-flag Mmad that overwrites L0C.
@@ -275,18 +288,23 @@ struct RaceState {
     }
 
     uint16_t intern(const char *file, unsigned line) {
-        LocSlot &slot = loc_cache[((reinterpret_cast<uintptr_t>(file) >> 3) ^ (line * 2654435761u)) & 63];
-        if (slot.index != 0 && slot.file == file && slot.line == line) return slot.index;
-        auto it = loc_index.find({file, line});
-        if (it != loc_index.end()) {
-            slot = {file, line, it->second};
-            return it->second;
+        size_t h = ((reinterpret_cast<uintptr_t>(file) >> 3) ^ (line * 2654435761u)) & (kLocSlots - 1);
+        for (; loc_table[h].index != 0; h = (h + 1) & (kLocSlots - 1)) {
+            if (loc_table[h].file == file && loc_table[h].line == line) return loc_table[h].index;
+        }
+        if (locs.size() > kLocTabled + 1) {  // lines past the table's: in the map
+            auto it = loc_index.find({file, line});
+            if (it != loc_index.end()) return it->second;
         }
         if (locs.size() >= 65535) return 0;
         const uint16_t i = static_cast<uint16_t>(locs.size());
+        if (i == 1) locs.reserve(64);
         locs.emplace_back(file, line);
-        loc_index.emplace(std::make_pair(file, line), i);
-        slot = {file, line, i};
+        if (i <= kLocTabled) {
+            loc_table[h] = {file, line, i};  // h: the empty slot that ended the probe
+        } else {
+            loc_index.emplace(std::make_pair(file, line), i);
+        }
         return i;
     }
 
@@ -709,11 +727,12 @@ struct RaceState {
         int s = -1, d = -1;
         race_event_pipes(event, s, d);
         if (!on || s < 0 || event >= 64 || id < 0 || id >= 8) return;
-        RaceClock &f = flag_vc[event][id];
+        FlagClock &f = flag_vc[event][id];
+        const uint8_t bit = static_cast<uint8_t>(1u << id);
         seen[s] = true;  // the source pipe's epoch is copied out
-        if (!f.set) {
-            for (int q = 0; q < kRacePipes; ++q) f.c[q] = 0;
-            f.set = true;
+        if ((flag_set[event] & bit) == 0) {
+            for (int q = 0; q < kRaceLanes; ++q) f.c[q] = 0;
+            flag_set[event] = static_cast<uint8_t>(flag_set[event] | bit);
         }
         for (int q = 0; q < kRacePipes; ++q) f.c[q] = std::max(f.c[q], vc[s][q]);
     }
@@ -744,16 +763,17 @@ struct RaceState {
         int s = -1, d = -1;
         race_event_pipes(event, s, d);
         if (!on || d < 0 || event >= 64 || id < 0 || id >= 8) return;
-        RaceClock &f = flag_vc[event][id];
-        if (f.empty()) return;
-        join_into(d, f.data());
+        const FlagClock &f = flag_vc[event][id];
+        const uint8_t bit = static_cast<uint8_t>(1u << id);
+        if ((flag_set[event] & bit) == 0) return;
+        join_into(d, f.c);
         // A wait of the scalar pipe (X_S) stalls the Scalar Unit, which issues every later instruction
         // of every pipe ("负责核内指令发射", the AI Core architecture page): nothing after the wait
         // starts before X's work, so the edge reaches every pipe (as a scalar read's value does).
         if (d == 0) {
-            for (int p = 1; p < kRacePipes; ++p) join_into(p, f.data());
+            for (int p = 1; p < kRacePipes; ++p) join_into(p, f.c);
         }
-        if (last) f.clear();
+        if (last) flag_set[event] = static_cast<uint8_t>(flag_set[event] & ~bit);
     }
     // What every pipe has seen, joined: the diagonal.  Every clock entry for pipe q (in vc, a flag
     // or a slot) is a copy of some earlier vc[q][q], which only grows, so vc[p][q] <= vc[q][q]:

@@ -38,8 +38,10 @@ constexpr int kFlagDepth = 4;       // SetFlags of one event id outstanding befo
 
 struct Timeline {
     double clock[kTimelinePipes] = {};
-    // SetFlag times not yet consumed, per event and id (a FIFO: WaitFlag takes the oldest).
-    double flag_time[kTimelineEvents][kTimelineIds][kFlagDepth] = {};
+    // SetFlag times not yet consumed, per event and id (a FIFO: WaitFlag takes the oldest).  Only the
+    // flag_count entries from flag_head on are ever read, each written first: not zeroed with the block's
+    // state (16 KiB per block and launch).
+    double flag_time[kTimelineEvents][kTimelineIds][kFlagDepth];
     uint8_t flag_head[kTimelineEvents][kTimelineIds] = {};
     uint8_t flag_count[kTimelineEvents][kTimelineIds] = {};
     // Profiling: spans kept (PYASC_SIM_FLAG_PROFILE), at most `cap`; runs of one instruction
