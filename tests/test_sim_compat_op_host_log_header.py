@@ -1,7 +1,8 @@
 """Op-project host tiling headers that include CANN's op-build logging header ``tiling_base/error_log.h``
-(vllm-ascend's dsa_local_metadata): ``pyasc_sim.compile(tiling_header=...)`` includes the header into the kernel
-build for its BEGIN_TILING_DATA_DEF struct, so the logging header must exist and its OP_LOG* / OP_CHECK_IF /
-OP_CHECK_NULL_WITH_CONTEXT macros must compile in the header's inline host helpers.  Our own op project in that
+(vllm-ascend's dsa_local_metadata; also by the names ``error_log.h``, ``error/ops_error.h``, ``log/ops_log.h``):
+``pyasc_sim.compile(tiling_header=...)`` includes the header into the kernel build for its BEGIN_TILING_DATA_DEF struct,
+so the logging header must exist and its OP_LOG* / OP_CHECK_IF / OP_CHECK_NULL_WITH_CONTEXT macros must compile in
+the header's inline host helpers.  Our own op project in that
 style, run on sim vs NumPy, and the macros' documented control flow checked in a host program."""
 
 from __future__ import annotations
@@ -38,9 +39,9 @@ def test_kernel_with_logging_tiling_header_matches_numpy(binary):
     np.testing.assert_array_equal(y.numpy(), np.clip(x, -300, 450))
 
 
-@pytest.mark.parametrize("spelling", ["tiling_base/error_log.h", "error_log.h"])
+@pytest.mark.parametrize("spelling", ["tiling_base/error_log.h", "error_log.h", "error/ops_error.h", "log/ops_log.h"])
 def test_check_macros_keep_their_control_flow(tmp_path, spelling):
-    # host program over the same header, under both names op projects include it by (the bare one forwards):
+    # host program over the same header, under the names op projects include it by (all but the first forward):
     # OP_CHECK_IF runs its expression when the condition holds, OP_CHECK_NULL_WITH_CONTEXT returns
     # GRAPH_FAILED on a null pointer, logging prints nothing
     src = tmp_path / "host.cpp"
@@ -60,3 +61,27 @@ def test_check_macros_keep_their_control_flow(tmp_path, spelling):
                     "-o", str(exe)], check=True)
     out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
     assert out == "0 4294967295 4294967295 4294967295"
+
+
+def test_ops_spellings_of_the_checks(tmp_path):
+    # vllm-ascend's op_host sources (through "error/ops_error.h"): OPS_ERR_IF(cond, log, expr) runs `log; expr;` when
+    # cond holds; OPS_LOG_E_IF_NULL(context, ptr, expr) runs expr when ptr is null; OPS_CHECK_NULL_WITH_CONTEXT
+    # returns GRAPH_FAILED on a null pointer
+    src = tmp_path / "host.cpp"
+    src.write_text(
+        '#include "error/ops_error.h"\n#include "log/ops_log.h"\n#include <cstdio>\n'
+        "struct Ctx {};\n"
+        "static int logged = 0;\n"
+        "static ge::graphStatus f(Ctx *c, int *p, int *q, int n) {\n"
+        "    OPS_CHECK_NULL_WITH_CONTEXT(c, q);\n"
+        "    OPS_LOG_E_IF_NULL(c, p, return ge::GRAPH_PARAM_INVALID);\n"
+        '    OPS_ERR_IF(n < 0, (++logged, OPS_LOG_E("Op", "negative %d", n)), return ge::GRAPH_FAILED);\n'
+        "    return ge::GRAPH_SUCCESS;\n}\n"
+        "int main() { int v = 1; Ctx c;\n"
+        "  unsigned r[4] = {f(&c, &v, &v, 1), f(&c, nullptr, &v, 1), f(&c, &v, nullptr, 1), f(&c, &v, &v, -1)};\n"
+        '  std::printf("%u %u %u %u %d", r[0], r[1], r[2], r[3], logged); }\n')
+    exe = tmp_path / "host"
+    subprocess.run(["g++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", pyasc_sim.get_include(), str(src),
+                    "-o", str(exe)], check=True)
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
+    assert out == "0 50331649 4294967295 4294967295 1"

@@ -47,5 +47,17 @@ inline void op_log_nothing(const Args &...) {}
         }                                        \
     } while (0)
 
+// The OPS_ spellings of vllm-ascend's op_host sources (through "error/ops_error.h"): OPS_ERR_IF(cond, log, expr) is
+// OP_CHECK_IF; OPS_LOG_E_IF_NULL(context, ptr, expr) runs `expr` when ptr is null.
+#define OPS_ERR_IF(cond, logFunc, expr) OP_CHECK_IF(cond, logFunc, expr)
+#define OPS_LOG_E_IF_NULL(context, ptr, expr) \
+    do {                                      \
+        if ((ptr) == nullptr) {               \
+            (void)(context);                  \
+            expr;                             \
+        }                                     \
+    } while (0)
+#define OPS_CHECK_NULL_WITH_CONTEXT(context, ptr) OP_CHECK_NULL_WITH_CONTEXT(context, ptr)
+
 #include "pyasc_sim/sdk_end.h"
 #endif  // PYASC_SIM_SDK_TILING_BASE_ERROR_LOG_H_
