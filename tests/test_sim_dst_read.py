@@ -1,8 +1,9 @@
 """Vector instructions that also read their destination -- MulAddDst (dst = src0 * src1 + dst), FusedMulAdd
-(dst = src0 * dst + src1), FusedMulAddRelu and Axpy (dst = src * scalar + dst), count and mask forms -- check
-the destination as a source (kapi/vector_more.h, kernel API README "local-uninit-read"): an accumulator that was
-cleared or copied in first matches NumPy with checks on; one never written is carried as taint like any
-never-written source and reported where the result is stored. Kernel: our own compat/dst_read_idioms.cpp."""
+(dst = src0 * dst + src1), FusedMulAddRelu and Axpy (dst = src * scalar + dst), count and mask forms, MulAddDst with
+half sources into a float dst -- check the destination as a source (kapi/vector_more.h, kernel API README
+"local-uninit-read"): an accumulator that was cleared or copied in first matches NumPy with checks on; one never
+written is carried as taint like any never-written source and reported where the result is stored. Kernel: our own
+compat/dst_read_idioms.cpp."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from ascendc_kernels import launch_failing, launch_synced, load, marked_line
 
 SRC = "compat/dst_read_idioms.cpp"
 N = 256
-OPS = {"MulAddDst": 0, "FusedMulAdd": 1, "FusedMulAddRelu": 2, "Axpy": 3, "MulAddDst-mask": 4, "Axpy-mask": 5}
+OPS = {"MulAddDst": 0, "FusedMulAdd": 1, "FusedMulAddRelu": 2, "Axpy": 3, "MulAddDst-mask": 4, "Axpy-mask": 5,
+       "MulAddDst-half-sources": 6}
 
 
 @pytest.fixture(scope="module")

@@ -215,9 +215,9 @@ inline bool ternary_fast(T *d, const T *s0, const T *s1, int64_t n) {
         return false;
     }
 }
-template <Fma3 K = Fma3::kNone, typename T, typename F>
-inline void ternary_count(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &s0,
-                          const LocalTensor<T> &s1, int64_t count, const SrcLoc &loc, F f) {
+template <Fma3 K = Fma3::kNone, typename T, typename U, typename F>
+inline void ternary_count(const char *api, const LocalTensor<T> &dst, const LocalTensor<U> &s0,
+                          const LocalTensor<U> &s1, int64_t count, const SrcLoc &loc, F f) {
     pyasc_sim::kapi::BlockState *b = unchecked_block(loc);  // checks off: one block lookup (as binary_count)
     if (b != nullptr) {
         count = count < 0 ? 0 : count;
@@ -233,7 +233,9 @@ inline void ternary_count(const char *api, const LocalTensor<T> &dst, const Loca
                                  check_operand(bs, s1, api, "src1", count, loc);,
                                  vtaint_count(bs, dst, s0, s1, dst, count));
     }
-    if (!ternary_fast<K>(dst.ptr(), s0.ptr(), s1.ptr(), count)) {
+    bool done = false;
+    if constexpr (std::is_same<T, U>::value) done = ternary_fast<K>(dst.ptr(), s0.ptr(), s1.ptr(), count);
+    if (!done) {
         for (int64_t i = 0; i < count; ++i) dst.ptr()[i] = f(s0.ptr()[i], s1.ptr()[i], dst.ptr()[i]);
     }
     pyasc_sim::kapi::charge(b != nullptr ? *b : pyasc_sim::kapi::blk(), pyasc_sim::kapi::kPipeV,
@@ -271,15 +273,23 @@ inline T fma_round(T a, T b, T c) {  // a * b + c in double, rounded once to T; 
         pyasc_sim::kapi::to_double(a), pyasc_sim::kapi::to_double(b), pyasc_sim::kapi::to_double(c))));
 }
 }  // namespace sim_detail
-#define PYASC_SIM_TERNARY(NAME, EXPR)                                                                              \
+// MIXED: the count form also takes float dst with half sources (MulAddDst page atlasascendc_api_07_0048, T / U;
+// the vmla page cceapi_0012: the half products added to float, 64 elements a repeat): each half is widened to
+// float, whose product is exact, and a * b + d is rounded once to float.
+#define PYASC_SIM_TERNARY(NAME, MIXED, EXPR)                                                                       \
     template <typename T, typename U = T>                                                                          \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,            \
                      const int32_t &count, PYASC_SIM_LOC) {                                                        \
-        static_assert(std::is_same<T, U>::value, #NAME ": mixed-precision forms are not supported by the pyasc "   \
-                                                 "simulator");                                                     \
+        static_assert(std::is_same<T, U>::value ||                                                                 \
+                          (MIXED && std::is_same<T, float>::value && std::is_same<U, half>::value),                \
+                      #NAME ": of the mixed-precision forms the pyasc simulator takes the count form with float "  \
+                            "dst and half sources (MulAddDst) only");                                              \
         PYASC_SIM_DTYPE_CHECK(NAME, T);                                                                            \
-        sim_detail::ternary_count<sim_detail::Fma3::k##NAME>(#NAME, dst, src0, src1, count, loc,                   \
-                                                             [](T a, T b, T d) -> T { return EXPR; });             \
+        sim_detail::ternary_count<sim_detail::Fma3::k##NAME>(                                                      \
+            #NAME, dst, src0, src1, count, loc, [](U ua, U ub, T d) -> T {                                         \
+                const T a = static_cast<T>(ua), b = static_cast<T>(ub);                                            \
+                return EXPR;                                                                                       \
+            });                                                                                                    \
     }                                                                                                              \
     template <typename T, typename U = T, bool isSetMask = true>                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,            \
@@ -303,9 +313,10 @@ inline T fma_round(T a, T b, T c) {  // a * b + c in double, rounded once to T; 
                                    sim_detail::mask_of<isSetMask>(mask, 256 / sizeof(T), #NAME, loc), repeatTimes, \
                                    repeatParams, loc, [](T a, T b, T d) -> T { return EXPR; });                    \
     }
-PYASC_SIM_TERNARY(MulAddDst, sim_detail::fma_round(a, b, d))
-PYASC_SIM_TERNARY(FusedMulAdd, sim_detail::fma_round(a, d, b))
-PYASC_SIM_TERNARY(FusedMulAddRelu, (sim_detail::fma_round(a, d, b) > T(0) ? sim_detail::fma_round(a, d, b) : T(0)))
+PYASC_SIM_TERNARY(MulAddDst, true, sim_detail::fma_round(a, b, d))
+PYASC_SIM_TERNARY(FusedMulAdd, false, sim_detail::fma_round(a, d, b))
+PYASC_SIM_TERNARY(FusedMulAddRelu, false,
+                  (sim_detail::fma_round(a, d, b) > T(0) ? sim_detail::fma_round(a, d, b) : T(0)))
 #undef PYASC_SIM_TERNARY
 
 // ShiftRight: arithmetic for signed types, logical for unsigned; roundEn (mask form) rounds the

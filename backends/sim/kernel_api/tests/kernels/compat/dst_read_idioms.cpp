@@ -12,13 +12,15 @@ constexpr uint32_t kN = 256;  // floats: 4 repeats of 64
 
 // out = op(a, b, acc) with acc = c (init 1), 0 (init 2) or never written (init 0); op: 0 MulAddDst,
 // 1 FusedMulAdd, 2 FusedMulAddRelu, 3 Axpy (scalar 0.5, src a), 4 MulAddDst mask form (64 lanes, 4
-// repeats), 5 Axpy mask form.
+// repeats), 5 Axpy mask form, 6 MulAddDst with half sources (a and b cast to half first) into the float acc.
 extern "C" __global__ __aicore__ void dst_read_accumulate(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR out,
                                                           uint32_t op, uint32_t init)
 {
     TPipe pipe;
-    TBuf<TPosition::VECCALC> ba, bb, bacc;
+    TBuf<TPosition::VECCALC> ba, bb, bacc, bha, bhb;
     pipe.InitBuffer(ba, kN * sizeof(float));
+    pipe.InitBuffer(bha, kN * sizeof(half));
+    pipe.InitBuffer(bhb, kN * sizeof(half));
     pipe.InitBuffer(bb, kN * sizeof(float));
     pipe.InitBuffer(bacc, kN * sizeof(float));
     GlobalTensor<float> aGm, bGm, cGm, outGm;
@@ -40,7 +42,16 @@ extern "C" __global__ __aicore__ void dst_read_accumulate(GM_ADDR a, GM_ADDR b, 
         case 2: FusedMulAddRelu(acc, la, lb, kN); break;
         case 3: Axpy(acc, la, 0.5f, kN); break;
         case 4: MulAddDst(acc, la, lb, 64, 4, bp); break;
-        default: Axpy(acc, la, 0.5f, 64, 4, up); break;
+        case 6: {
+            LocalTensor<half> ha = bha.Get<half>(), hb = bhb.Get<half>();
+            Cast(ha, la, RoundMode::CAST_RINT, kN);
+            Cast(hb, lb, RoundMode::CAST_RINT, kN);
+            PipeBarrier<PIPE_V>();
+            MulAddDst(acc, ha, hb, kN);
+            break;
+        }
+        case 5: Axpy(acc, la, 0.5f, 64, 4, up); break;
+        default: break;
     }
     PipeBarrier<PIPE_ALL>();
     DataCopy(outGm, acc, kN);  // BAD(stored-acc)
