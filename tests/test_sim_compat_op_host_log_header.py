@@ -39,13 +39,22 @@ def test_kernel_with_logging_tiling_header_matches_numpy(binary):
     np.testing.assert_array_equal(y.numpy(), np.clip(x, -300, 450))
 
 
+def run_host(tmp_path, source: str) -> str:
+    """Builds a host program against the simulator's headers (-Wall -Wextra -Werror) and returns what it prints."""
+    src, exe = tmp_path / "host.cpp", tmp_path / "host"
+    src.write_text(source)
+    subprocess.run(["g++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", pyasc_sim.get_include(), str(src),
+                    "-o", str(exe)], check=True)
+    return subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
+
+
 @pytest.mark.parametrize("spelling", ["tiling_base/error_log.h", "error_log.h", "error/ops_error.h", "log/ops_log.h"])
 def test_check_macros_keep_their_control_flow(tmp_path, spelling):
     # host program over the same header, under the names op projects include it by (all but the first forward):
     # OP_CHECK_IF runs its expression when the condition holds, OP_CHECK_NULL_WITH_CONTEXT returns
     # GRAPH_FAILED on a null pointer, logging prints nothing
-    src = tmp_path / "host.cpp"
-    src.write_text(
+    out = run_host(
+        tmp_path,
         f'#include "{spelling}"\n#include <cstdio>\n'
         "struct Ctx {};\n"
         "static ge::graphStatus f(Ctx *c, int *p, int n) {\n"
@@ -56,10 +65,6 @@ def test_check_macros_keep_their_control_flow(tmp_path, spelling):
         "    return ge::GRAPH_SUCCESS;\n}\n"
         "int main() { int v = 1; Ctx c;\n"
         '  std::printf("%u %u %u %u", f(&c, &v, 1), f(&c, nullptr, 1), f(&c, &v, -1), f(&c, &v, 101)); }\n')
-    exe = tmp_path / "host"
-    subprocess.run(["g++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", pyasc_sim.get_include(), str(src),
-                    "-o", str(exe)], check=True)
-    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
     assert out == "0 4294967295 4294967295 4294967295"
 
 
@@ -67,8 +72,8 @@ def test_ops_spellings_of_the_checks(tmp_path):
     # vllm-ascend's op_host sources (through "error/ops_error.h"): OPS_ERR_IF(cond, log, expr) runs `log; expr;` when
     # cond holds; OPS_LOG_E_IF_NULL(context, ptr, expr) runs expr when ptr is null; OPS_CHECK_NULL_WITH_CONTEXT
     # returns GRAPH_FAILED on a null pointer
-    src = tmp_path / "host.cpp"
-    src.write_text(
+    out = run_host(
+        tmp_path,
         '#include "error/ops_error.h"\n#include "log/ops_log.h"\n#include <cstdio>\n'
         "struct Ctx {};\n"
         "static int logged = 0;\n"
@@ -80,8 +85,4 @@ def test_ops_spellings_of_the_checks(tmp_path):
         "int main() { int v = 1; Ctx c;\n"
         "  unsigned r[4] = {f(&c, &v, &v, 1), f(&c, nullptr, &v, 1), f(&c, &v, nullptr, 1), f(&c, &v, &v, -1)};\n"
         '  std::printf("%u %u %u %u %d", r[0], r[1], r[2], r[3], logged); }\n')
-    exe = tmp_path / "host"
-    subprocess.run(["g++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", pyasc_sim.get_include(), str(src),
-                    "-o", str(exe)], check=True)
-    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
     assert out == "0 50331649 4294967295 4294967295 1"
