@@ -1,5 +1,6 @@
 """The math library's Fmod (page atlasascendc_api_07_0608: a - Trunc(a / b) * b, A2 / A3 / 350), the Reg
-ShiftLefts of the Ascend 950 (page atlasascendc_api_07_0386: logical left shift by an int16_t count), the SDK's
+ShiftLefts of the Ascend 950 (page atlasascendc_api_07_0386: logical left shift by an int16_t count) and its
+ShiftRights (page atlasascendc_api_07_0387: arithmetic on signed, logical on unsigned types; arch35 voxel_to_point), the SDK's
 ONE_REPEAT_FLOAT_SIZE constant (kernel_utils_constants.h), which Ascend/DrivingSDK's grid_sampler2d_v2 and arch35
 point_to_voxel use (COMPAT.md "Round 30 (s30b)"; both kernels stopped at them before), and a Reg Cast whose
 CastTrait is a block-scope `static constexpr` object in a class template's member (point_to_voxel's idiom: g++ 12
@@ -64,6 +65,32 @@ def test_reg_shift_lefts_packs_voxel_keys():
     want = np.where(ok, (x << 19) + (y << 8) + z, -1).astype(np.int32)
     np.testing.assert_array_equal(out.numpy(), want)
     assert out.numpy()[0] == (2047 << 19) + (2047 << 8) + 255 and 0 < ok.sum() < N
+
+
+def test_reg_shift_rights_decodes_voxel_keys():
+    # page atlasascendc_api_07_0387: arithmetic right shift on int32 (DrivingSDK's arch35 voxel_to_point decode),
+    # logical on uint32; a count of 40 (>= 32) leaves the sign fill
+    binary = pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1", soc="Ascend950PR_9599"), device="sim")
+    rng = np.random.default_rng(10)
+    x, y, z = rng.integers(0, 2048, N), rng.integers(0, 2048, N), rng.integers(0, 256, N)
+    keys = ((x << 19) + (y << 8) + z).astype(np.int32)
+    keys[:4] = [-1, -256, np.iinfo(np.int32).min, (2047 << 19) + (2047 << 8) + 255]
+    keys[4:8] = -rng.integers(1, 2**31 - 1, 4)
+    out = pyasc.full((5 * N,), -7, dtype="int32", device="sim")
+    pyasc.synchronize("sim")
+    pyasc_acl.launch(binary.function("reg_voxel_decode"), 1, (pyasc.tensor(keys, device="sim"), out, np.uint32(N)))
+    pyasc.synchronize("sim")
+    got = out.numpy().reshape(5, N)
+    k = keys.astype(np.int64)
+    t = k >> 8  # NumPy's >> on signed integers is arithmetic
+    wx = t >> 11
+    np.testing.assert_array_equal(got[0], wx)
+    np.testing.assert_array_equal(got[1], t - (wx << 11))
+    np.testing.assert_array_equal(got[2], k - ((k >> 8) << 8))
+    np.testing.assert_array_equal(got[3].view(np.uint32), keys.view(np.uint32) >> 20)
+    np.testing.assert_array_equal(got[4], np.where(keys < 0, -1, 0))
+    np.testing.assert_array_equal(got[:3, 8:], np.stack([x, y, z])[:, 8:])  # non-negative keys decode to (x, y, z)
+    assert got[0, 0] == -1 and got[0, 2] == -4096 and got[3, 0] == 4095  # sign copied in; zeros shifted in
 
 
 def test_reg_cast_trait_declared_in_a_class_template_member():

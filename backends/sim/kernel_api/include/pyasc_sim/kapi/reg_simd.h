@@ -407,6 +407,32 @@ inline void ShiftLefts(S &dstReg, const S &srcReg, U scalarValue, const MaskReg 
     });
 }
 
+// ShiftRights (CANN 9.0 Reg page atlasascendc_api_07_0387, Atlas 350): each active element shifted right by
+// scalarValue bits -- a logical shift (zeros shifted in) for the unsigned types, an arithmetic shift (the sign bit
+// copied in) for the signed ones (the page's int16_t examples); scalar int16_t; ZEROING. A count of the element's
+// width or more leaves 0 (unsigned) or the sign fill, 0 or -1 (signed) -- every bit shifted out, as ShiftLefts; a
+// negative count, which the page does not support, is reported.
+template <typename T = DefaultType, typename U, MaskMergeMode mode = MaskMergeMode::ZEROING, typename S>
+inline void ShiftRights(S &dstReg, const S &srcReg, U scalarValue, const MaskReg &mask) {
+    using E = typename S::ElementType;
+    static_assert(std::is_integral<E>::value, "ShiftRights: the reference lists integer element types only");
+    namespace k = pyasc_sim::kapi;
+    if (scalarValue < 0) {
+        k::fail("unsupported", k::SrcLoc(), "ShiftRights: shift count %lld is negative (page atlasascendc_api_07_0387: "
+                "negative counts are not supported)", static_cast<long long>(scalarValue));
+    }
+    const S a = srcReg;
+    const uint32_t width = 8 * sizeof(E);
+    const uint32_t count = static_cast<uint32_t>(scalarValue);
+    sim_detail::each<mode>(dstReg, mask, [&](uint32_t i) {
+        if constexpr (std::is_signed<E>::value) {  // arithmetic (C++20: >> of a negative value copies the sign bit)
+            return static_cast<E>(a.v[i] >> (count < width ? count : width - 1));
+        } else {
+            return count >= width ? E{} : static_cast<E>(a.v[i] >> count);
+        }
+    });
+}
+
 #define PYASC_REG_UNARY(NAME, EXPR)                                                                          \
     template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>            \
     inline void NAME(U &dstReg, const U &srcReg, const MaskReg &mask) {                                     \

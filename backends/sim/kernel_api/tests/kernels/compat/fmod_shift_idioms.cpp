@@ -6,6 +6,10 @@
 //   reg_voxel_key(xyz, out, n) (Ascend 950 only): xyz holds n x, n y, n z int32 coordinates; out[i] = x << 19 | y << 8 | z
 //     for coordinates inside [0, 2048) x [0, 2048) x [0, 256), -1 elsewhere -- Compares / And into a MaskReg, ShiftLefts
 //     with int16_t counts, Add, Select -- one VL per loop, ONE_REPEAT_FLOAT_SIZE lanes of int32 each.
+//   reg_voxel_decode(keys, out, n) (Ascend 950 only): voxel_to_point's decode of such keys with ShiftRights (page
+//     atlasascendc_api_07_0387): out[0:n] = x = (k >> 8) >> 11, out[n:2n] = y = (k >> 8) - (x << 11), out[2n:3n] =
+//     z = k - ((k >> 8) << 8), all arithmetic on int32 (negative keys keep their sign); out[3n:4n] = the keys as
+//     uint32 shifted right logically by 20; out[4n:5n] = k >> 40 as int32, the sign fill (0 or -1).
 //   reg_floor_cells(pts, out, n) (Ascend 950 only): out[i] = floor(pts[i] * 4) as int32, by a member of a class template
 //     whose VF declares its CastTrait (CAST_FLOOR) as a block-scope `static constexpr` object, as point_to_voxel does.
 #include "kernel_operator.h"
@@ -95,6 +99,49 @@ extern "C" __global__ __aicore__ void reg_voxel_key(GM_ADDR xyz, GM_ADDR out, ui
     }
     PipeBarrier<PIPE_ALL>();
     DataCopy(outGm, res, n);
+}
+
+extern "C" __global__ __aicore__ void reg_voxel_decode(GM_ADDR keys, GM_ADDR out, uint32_t n)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 6 * FMOD_MAX * sizeof(int32_t));
+    LocalTensor<int32_t> in = buf.Get<int32_t>();
+    LocalTensor<int32_t> res = in[FMOD_MAX];
+    GlobalTensor<int32_t> keysGm, outGm;
+    keysGm.SetGlobalBuffer((__gm__ int32_t *)keys, n);
+    outGm.SetGlobalBuffer((__gm__ int32_t *)out, 5 * n);
+    DataCopy(in, keysGm, n);
+    PipeBarrier<PIPE_ALL>();
+    __local_mem__ int32_t *pk = (__local_mem__ int32_t *)in.GetPhyAddr();
+    __local_mem__ int32_t *po = (__local_mem__ int32_t *)res.GetPhyAddr();
+    const uint16_t repeats = n / ONE_REPEAT_FLOAT_SIZE;
+    __VEC_SCOPE__ {
+        MicroAPI::RegTensor<int32_t> k, t, x, y, z, sign;
+        MicroAPI::RegTensor<uint32_t> u;
+        MicroAPI::MaskReg all = MicroAPI::CreateMask<int32_t, MicroAPI::MaskPattern::ALL>();
+        for (uint16_t i = 0; i < repeats; ++i) {
+            const uint32_t off = i * ONE_REPEAT_FLOAT_SIZE;
+            MicroAPI::DataCopy(k, pk + off);
+            MicroAPI::ShiftRights(z, k, KEY_BITS_Z, all);
+            MicroAPI::ShiftLefts(z, z, KEY_BITS_Z, all);
+            MicroAPI::Sub(z, k, z, all);
+            MicroAPI::ShiftRights(t, k, KEY_BITS_Z, all);
+            MicroAPI::ShiftRights(x, t, KEY_BITS_Y, all);
+            MicroAPI::ShiftLefts(y, x, KEY_BITS_Y, all);
+            MicroAPI::Sub(y, t, y, all);
+            MicroAPI::ShiftRights(sign, k, static_cast<int16_t>(40), all);
+            MicroAPI::DataCopy(u, (__local_mem__ uint32_t *)pk + off);
+            MicroAPI::ShiftRights(u, u, static_cast<int16_t>(20), all);
+            MicroAPI::DataCopy(po + off, x, all);
+            MicroAPI::DataCopy(po + n + off, y, all);
+            MicroAPI::DataCopy(po + 2 * n + off, z, all);
+            MicroAPI::DataCopy((__local_mem__ uint32_t *)po + 3 * n + off, u, all);
+            MicroAPI::DataCopy(po + 4 * n + off, sign, all);
+        }
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(outGm, res, 5 * n);
 }
 
 template <typename T>
