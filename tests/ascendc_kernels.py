@@ -9,6 +9,9 @@ from __future__ import annotations
 import functools
 import re
 import struct
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 ASCENDC_DIR = Path(__file__).resolve().parent.parent / "backends" / "sim" / "kernel_api" / "tests" / "kernels"
@@ -129,3 +132,12 @@ def expect_pipe_race(stream, source: str, kernel: str, tag: str, kind: str, this
               f"SetFlag<HardEvent::{other_pipe}_{this_pipe}>", *details):
         assert d in msg, f"expected {d!r} in {msg!r}"
     return msg
+
+
+def run_child(tmp_path, code: str) -> subprocess.CompletedProcess:
+    """Runs code in a child Python in tmp_path (outside the checkout: it imports the installed build) with this
+    folder on its path. Block output reaches the device process's standard output, which a child captures whole
+    (pytest's fd capture misses it when the worker's device started in an earlier test)."""
+    prelude = f"import sys; sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})\n"
+    return subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)

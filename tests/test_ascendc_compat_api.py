@@ -7,8 +7,6 @@ to compile with a message naming it."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -17,7 +15,7 @@ import pytest
 import pyasc
 import pyasc_acl
 
-from ascendc_kernels import load, marked_line, source_line
+from ascendc_kernels import load, marked_line, run_child, source_line
 
 TILE = 256
 SRC = "compat_api.cpp"
@@ -140,16 +138,6 @@ def test_tquebind_vecin_to_vecout(kernels):
     z = pyasc.zeros(TILE, dtype="float32", device="sim")
     pyasc_acl.launch(kernels.function("compat_quebind"), 1, (sim(x), z))
     np.testing.assert_array_equal(z.numpy(), x)
-
-
-def run_child(tmp_path, code: str) -> subprocess.CompletedProcess:
-    """Runs code in a child Python outside the checkout (it imports the installed build)."""
-    from pathlib import Path
-
-    tests = Path(__file__).resolve().parent
-    prelude = f"import sys; sys.path.insert(0, {str(tests)!r})\n"
-    return subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=600)
 
 
 def test_printf_and_dump_tensor_reach_the_host_per_block(tmp_path):

@@ -6,16 +6,12 @@ does not stop the kernel itself.  The kernel is our own (kernels/compat/assert_p
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import pyasc
-from ascendc_kernels import launch_synced, load
+from ascendc_kernels import launch_synced, load, run_child
 
 SRC = "compat/assert_print_idioms.cpp"
 VOCAB = 64
@@ -40,14 +36,6 @@ def test_checked_rows_sample_their_first_argmax():
     want = np.where(mapping == -1, 0, offsets[np.clip(mapping, 0, None)] + np.argmax(logits, axis=1))
     np.testing.assert_array_equal(out.numpy(), want)
     assert out.numpy()[4] == 3000 + 10
-
-
-def run_child(tmp_path, code: str) -> subprocess.CompletedProcess:
-    """Runs code in a child Python (the block output goes to the process's standard output)."""
-    tests = Path(__file__).resolve().parent
-    prelude = f"import sys; sys.path.insert(0, {str(tests)!r})\n"
-    return subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=600)
 
 
 def test_a_failed_check_prints_its_message_then_traps(tmp_path):

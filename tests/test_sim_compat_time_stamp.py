@@ -9,27 +9,15 @@ The kernel is our own (kernels/compat/time_stamp_mm_config_idioms.cpp)."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
 
 import pytest
+
+from ascendc_kernels import run_child
 
 SRC = "compat/time_stamp_mm_config_idioms.cpp"
 TILE = 64
 
 pytestmark = pytest.mark.usefixtures("return_cached_sim_blocks")
-
-
-def run_child(tmp_path, code: str) -> subprocess.CompletedProcess:
-    """Runs code in a child Python: the block output goes to the device process's standard output, which is the
-    standard output the device process inherited when it started (pytest's fd capture cannot see it in a worker
-    whose device started in an earlier test)."""
-    tests = Path(__file__).resolve().parent
-    prelude = f"import sys; sys.path.insert(0, {str(tests)!r})\n"
-    return subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=600)
 
 
 def test_marks_print_per_block_and_the_positional_config_keeps_member_order(tmp_path):
