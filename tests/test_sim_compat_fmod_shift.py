@@ -93,6 +93,24 @@ def test_reg_shift_rights_decodes_voxel_keys():
     assert got[0, 0] == -1 and got[0, 2] == -4096 and got[3, 0] == 4095  # sign copied in; zeros shifted in
 
 
+@pytest.mark.parametrize("left, api, page", [(1, "ShiftLefts", "07_0386"), (0, "ShiftRights", "07_0387")])
+def test_reg_shift_by_a_negative_count_is_reported(left, api, page):
+    # neither page supports a negative count: the launch fails naming the API, the count and the page; a count of 3
+    # on the same launch path shifts, so the failure is the count's, and the device stays usable after it
+    binary = pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1", soc="Ascend950PR_9599"), device="sim")
+    keys = np.arange(-N // 2, N // 2, dtype=np.int32) * 1000
+    dev = pyasc.tensor(keys, device="sim")
+    out = pyasc.full((N,), -7, dtype="int32", device="sim")
+    pyasc.synchronize("sim")
+    with pytest.raises(pyasc.PyascError, match=rf"{api}: shift count -2 is negative \(page atlasascendc_api_{page}"):
+        pyasc_acl.launch(binary.function("reg_shift_by"), 1, (dev, out, np.uint32(N), np.uint32(left), np.int32(-2)))
+        pyasc.synchronize("sim")
+    pyasc_acl.launch(binary.function("reg_shift_by"), 1, (dev, out, np.uint32(N), np.uint32(left), np.int32(3)))
+    pyasc.synchronize("sim")
+    want = (keys.astype(np.int64) << 3).astype(np.int32) if left else keys >> 3
+    np.testing.assert_array_equal(out.numpy(), want)
+
+
 def test_reg_cast_trait_declared_in_a_class_template_member():
     binary = pyasc_acl.Binary(pyasc_sim.compile(SRC, opt="-O1", soc="Ascend950PR_9599"), device="sim")
     pts = np.random.default_rng(9).uniform(-30, 30, N).astype(np.float32)

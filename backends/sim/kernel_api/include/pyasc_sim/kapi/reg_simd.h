@@ -386,6 +386,22 @@ PYASC_REG_SCALAR(Maxs, x > y ? x : y)
 PYASC_REG_SCALAR(Mins, x < y ? x : y)
 #undef PYASC_REG_SCALAR
 
+namespace sim_detail {
+// The scalar shift count of Reg ShiftLefts / ShiftRights as an unsigned count: their pages (07_0386 / 07_0387) do
+// not support a negative one, which is reported naming the API and its page.
+template <typename U>
+inline uint32_t shift_count(U scalarValue, const char *api, const char *page) {
+    if constexpr (std::is_signed<U>::value) {
+        if (scalarValue < 0) {
+            namespace k = pyasc_sim::kapi;
+            k::fail("unsupported", k::SrcLoc(), "%s: shift count %lld is negative (page %s: negative counts are not "
+                    "supported)", api, static_cast<long long>(scalarValue), page);
+        }
+    }
+    return static_cast<uint32_t>(scalarValue);
+}
+}  // namespace sim_detail
+
 // ShiftLefts (CANN 9.0 Reg page atlasascendc_api_07_0386, Atlas 350): each active element shifted left by
 // scalarValue bits as a logical shift -- the high bits dropped, zeros shifted in -- for the 8- to 64-bit integer
 // types (scalar int16_t; ZEROING). A count of the element's width or more leaves 0 (the Reg ShiftLeft page, 07_0374,
@@ -394,14 +410,9 @@ template <typename T = DefaultType, typename U, MaskMergeMode mode = MaskMergeMo
 inline void ShiftLefts(S &dstReg, const S &srcReg, U scalarValue, const MaskReg &mask) {
     using E = typename S::ElementType;
     static_assert(std::is_integral<E>::value, "ShiftLefts: the reference lists integer element types only");
-    namespace k = pyasc_sim::kapi;
-    if (scalarValue < 0) {
-        k::fail("unsupported", k::SrcLoc(), "ShiftLefts: shift count %lld is negative (page atlasascendc_api_07_0386: "
-                "negative counts are not supported)", static_cast<long long>(scalarValue));
-    }
     using UE = std::make_unsigned_t<E>;
     const S a = srcReg;
-    const uint32_t n = static_cast<uint32_t>(scalarValue);
+    const uint32_t n = sim_detail::shift_count(scalarValue, "ShiftLefts", "atlasascendc_api_07_0386");
     sim_detail::each<mode>(dstReg, mask, [&](uint32_t i) {
         return n >= 8 * sizeof(E) ? E{} : static_cast<E>(static_cast<UE>(static_cast<UE>(a.v[i]) << n));
     });
@@ -416,14 +427,9 @@ template <typename T = DefaultType, typename U, MaskMergeMode mode = MaskMergeMo
 inline void ShiftRights(S &dstReg, const S &srcReg, U scalarValue, const MaskReg &mask) {
     using E = typename S::ElementType;
     static_assert(std::is_integral<E>::value, "ShiftRights: the reference lists integer element types only");
-    namespace k = pyasc_sim::kapi;
-    if (scalarValue < 0) {
-        k::fail("unsupported", k::SrcLoc(), "ShiftRights: shift count %lld is negative (page atlasascendc_api_07_0387: "
-                "negative counts are not supported)", static_cast<long long>(scalarValue));
-    }
     const S a = srcReg;
     const uint32_t width = 8 * sizeof(E);
-    const uint32_t count = static_cast<uint32_t>(scalarValue);
+    const uint32_t count = sim_detail::shift_count(scalarValue, "ShiftRights", "atlasascendc_api_07_0387");
     sim_detail::each<mode>(dstReg, mask, [&](uint32_t i) {
         if constexpr (std::is_signed<E>::value) {  // arithmetic (C++20: >> of a negative value copies the sign bit)
             return static_cast<E>(a.v[i] >> (count < width ? count : width - 1));

@@ -144,6 +144,40 @@ extern "C" __global__ __aicore__ void reg_voxel_decode(GM_ADDR keys, GM_ADDR out
     DataCopy(outGm, res, 5 * n);
 }
 
+// reg_shift_by(keys, out, n, left, count) (Ascend 950 only): one ShiftLefts (left != 0) or ShiftRights by a count the
+// host gives -- a negative one is not supported by either page and is reported.
+extern "C" __global__ __aicore__ void reg_shift_by(GM_ADDR keys, GM_ADDR out, uint32_t n, uint32_t left, int32_t count)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * FMOD_MAX * sizeof(int32_t));
+    LocalTensor<int32_t> in = buf.Get<int32_t>();
+    LocalTensor<int32_t> res = in[FMOD_MAX];
+    GlobalTensor<int32_t> keysGm, outGm;
+    keysGm.SetGlobalBuffer((__gm__ int32_t *)keys, n);
+    outGm.SetGlobalBuffer((__gm__ int32_t *)out, n);
+    DataCopy(in, keysGm, n);
+    PipeBarrier<PIPE_ALL>();
+    __local_mem__ int32_t *pk = (__local_mem__ int32_t *)in.GetPhyAddr();
+    __local_mem__ int32_t *po = (__local_mem__ int32_t *)res.GetPhyAddr();
+    const int16_t bits = static_cast<int16_t>(count);
+    __VEC_SCOPE__ {
+        MicroAPI::RegTensor<int32_t> k;
+        MicroAPI::MaskReg all = MicroAPI::CreateMask<int32_t, MicroAPI::MaskPattern::ALL>();
+        for (uint16_t i = 0; i < n / ONE_REPEAT_FLOAT_SIZE; ++i) {
+            MicroAPI::DataCopy(k, pk + i * ONE_REPEAT_FLOAT_SIZE);
+            if (left != 0) {
+                MicroAPI::ShiftLefts(k, k, bits, all);
+            } else {
+                MicroAPI::ShiftRights(k, k, bits, all);
+            }
+            MicroAPI::DataCopy(po + i * ONE_REPEAT_FLOAT_SIZE, k, all);
+        }
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(outGm, res, n);
+}
+
 template <typename T>
 class FloorCells {
 public:
