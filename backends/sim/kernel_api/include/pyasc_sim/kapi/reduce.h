@@ -298,6 +298,15 @@ struct Acc {
     T value() const { return op == RedOp::kSum ? sum_value : best; }
 };
 
+// The documented start alignment of ReduceSum / ReduceMax / ReduceMin's dst: not the 32 bytes of other vector
+// operands but one result's element -- ReduceSum 2 bytes for half, 4 for float (page atlasascendc_api_07_0078),
+// ReduceMax / ReduceMin the value + index pair, 4 bytes for half, 8 for float (07_0075 / 07_0076), with or without
+// calIndex; src and sharedTmpBuffer stay 32-byte aligned.
+template <typename T>
+constexpr uint32_t reduce_dst_alignment(RedOp op) {
+    return static_cast<uint32_t>((op == RedOp::kSum ? 1 : 2) * sizeof(T));
+}
+
 // The count form's checks (src, dst, sharedTmpBuffer below) of a row loop's next row in one pass (vector.h,
 // row_unary): src's alignment, bounds and initcheck, dst's alignment and bounds, the work buffer's alignment,
 // the race detector's row path; then dst marked written.
@@ -331,7 +340,7 @@ inline void reduce_count(RedOp op, const char *api, const LocalTensor<T> &dst, c
     } else if (fast == nullptr) {
         check_count(count, api, loc);
         check_operand(b, src, api, "src", n, loc);
-        dst.check_aligned(b, api, "dst", loc);
+        dst.check_aligned(b, api, "dst", loc, reduce_dst_alignment<T>(op));
         // (dst.check(0, n, api, loc) in the block looked up above: an API name marks the bytes written)
         dst.check_access(b, 0, (calIndex ? 2 : 1) * static_cast<int64_t>(sizeof(T)), LocalTensor<T>::kWrite, api, loc);
         work.check_aligned(b, api, "sharedTmpBuffer", loc);
@@ -367,6 +376,7 @@ inline void reduce_repeat(RedOp op, const char *api, const LocalTensor<T> &dst, 
     const Opnd os{1, srcRepStride, 32 / sizeof(T)};
     const uint32_t reps = static_cast<uint32_t>(std::max(repeats, 0));
     check_operand(src, api, "src", os, reps, m, loc);
+    dst.check_aligned(api, "dst", loc, reduce_dst_alignment<T>(op));
     dst.check(0, calIndex ? 2 : 1, api, loc);
     work.check_aligned(api, "sharedTmpBuffer", loc);
     Acc<T> acc{op};

@@ -45,3 +45,36 @@ extern "C" __global__ __aicore__ void counter_reduce(GM_ADDR x, GM_ADDR sums, GM
     DataCopy(sumGm, s, slots);
     DataCopy(maxGm, m, slots);
 }
+
+// reduce_dst_at(x, out, n, dstByte, op): the count-form ReduceSum (op 0) or ReduceMax with calIndex (op 1) of the
+// first n floats of x (n <= 64), its result written dstByte bytes into a 32-byte block (SkychenLee's MoE-LoRA idiom:
+// per-row sums packed into one block); the block goes to out. Their pages ask dst only for one result's alignment:
+// ReduceSum 4 bytes for float (atlasascendc_api_07_0078), ReduceMax the value + index pair, 8 bytes (07_0075).
+extern "C" __global__ __aicore__ void reduce_dst_at(GM_ADDR x, GM_ADDR out, uint32_t n, uint32_t dstByte, uint32_t op)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> inBuf, workBuf, outBuf;
+    GlobalTensor<float> xGm, outGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), n);
+    outGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(out), 16);
+    pipe.InitBuffer(inBuf, 256);
+    pipe.InitBuffer(workBuf, 256);
+    pipe.InitBuffer(outBuf, 64);
+    LocalTensor<float> in = inBuf.Get<float>();
+    LocalTensor<float> work = workBuf.Get<float>();
+    LocalTensor<float> block = outBuf.Get<float>();
+    DataCopyPad(in, xGm, DataCopyExtParams{1, static_cast<uint32_t>(n * sizeof(float)), 0, 0, 0},
+                DataCopyPadExtParams<float>{false, 0, 0, 0});
+    Duplicate(block, -7.0f, 16);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    LocalTensor<float> dst = outBuf.Get<uint8_t>()[dstByte].ReinterpretCast<float>();
+    if (op == 0) {
+        ReduceSum<float>(dst, in, work, static_cast<int32_t>(n));
+    } else {
+        ReduceMax<float>(dst, in, work, static_cast<int32_t>(n), true);
+    }
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(outGm, block, 16);
+}
