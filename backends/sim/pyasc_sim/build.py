@@ -272,7 +272,9 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     found by argument-dependent lookup) and sees the architecture macros of ``soc`` (default
     ``PYASC_SIM_SOC``, else Ascend910B1): ``__CCE_AICORE__``, ``__NPU_ARCH__``, and for ``core``
     ``"vec"`` (default) ``__DAV_C220_VEC__``, ``"cube"`` ``__DAV_C220_CUBE__``, ``"mix"`` both
-    (see :func:`arch_defines`); ``ASCENDC_CPU_DEBUG`` and ``__CCE_KT_TEST__`` are defined as in
+    (see :func:`arch_defines`; a ``"vec"`` build of a kernel declaring ``KERNEL_TYPE_AIC_ONLY`` and no other task
+    type whose source tests the core macros is a ``"cube"`` build, as the NPU toolchain compiles an AIC-only kernel:
+    :func:`pyasc_sim.mix_build.aic_only_core`); ``ASCENDC_CPU_DEBUG`` and ``__CCE_KT_TEST__`` are defined as in
     CANN's CPU debug build. ``extra_flags`` reach every compiler run (stub generation too). A mixed
     kernel (``KERNEL_TYPE_MIX_AIC_1_1`` / ``1_2``) that tests ``__DAV_C220_CUBE__`` / ``__DAV_C220_VEC__``
     is built once per core kind (with ``core="vec"`` or ``"mix"``): the block's AIC runs the cube
@@ -348,6 +350,9 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
         _require_key_for_if(text, own_headers, path or "<source>")
     if raw_gm is None:
         raw_gm = checks and uses_raw_gm(text, own_headers)
+    # a declared KERNEL_TYPE_AIC_ONLY kernel testing the core macros is compiled for the cube core (mix_build)
+    if _soc_name(soc) in SOC_ARCH:
+        core = mix_build.aic_only_core(core, SOC_ARCH[_soc_name(soc)][2], [text.encode(), *own_headers])
     flags = ["-std=c++20", opt, "-g1", *isa_flags, *FP_FLAGS, "-shared", "-fPIC", "-fvisibility=hidden", *PRELUDE_FLAGS,
              *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *(RAW_GM_FLAGS if raw_gm and checks else []),
              *arch_defines(soc, core), *project_flags]

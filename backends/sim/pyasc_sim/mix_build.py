@@ -53,6 +53,26 @@ def wanted(flags: list[str], preprocessed: str, sources: list[bytes]) -> bool:
     return bool(_DECLARES_MIX_RE.search(preprocessed)) or any(_DECLARES_MIX_BYTES_RE.search(s) for s in sources)
 
 
+_DECLARES_AIC_ONLY_RE = re.compile(rb"\bKERNEL_TASK_TYPE_DEFAULT\s*\(\s*(?:::)?KERNEL_TYPE_AIC_ONLY\s*\)")
+#: a task type other than KERNEL_TYPE_AIC_ONLY declared anywhere (by default or for one tiling key)
+_DECLARES_OTHER_TYPE_RE = re.compile(rb"\bKERNEL_TASK_TYPE(?:_DEFAULT)?\s*\([^;]*?\bKERNEL_TYPE_(?!AIC_ONLY\b)\w+")
+
+
+def aic_only_core(core: str, dav: str, sources: list[bytes]) -> str:
+    """The core kind a build for ``core`` on a ``dav`` SoC (``"C220"``: the 910B's split AIC / AIV) gets: ``"cube"``
+    for a ``core="vec"`` build of a kernel whose source (or one of its own headers, ``sources``) declares
+    ``KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY)``, no other task type, and tests the core macros -- the NPU
+    toolchain compiles an AIC-only kernel for the cube core only (``__DAV_C220_CUBE__``, no ``__DAV_C220_VEC__``),
+    so its ``#if defined(__DAV_C220_CUBE__)`` body exists without the caller saying ``core="cube"`` (kda-ascendc's
+    aclab k2_min). Every other build keeps ``core``."""
+    if core != "vec" or dav != "C220" or not any(_TESTS_CORE_MACRO_RE.search(s) for s in sources):
+        return core
+    if not any(_DECLARES_AIC_ONLY_RE.search(s) for s in sources) or any(_DECLARES_OTHER_TYPE_RE.search(s)
+                                                                       for s in sources):
+        return core
+    return "cube"
+
+
 _CONSTEXPR_CORE_TYPE_RE = re.compile(rb"\bif\s+constexpr\s*\(\s*(?:AscendC::)?g_coreType\b")
 _CONSTEXPR_CORE_TYPE_TEXT_RE = re.compile(_CONSTEXPR_CORE_TYPE_RE.pattern.decode())
 _CONSTEXPR_CORE_TYPE_EXPANDED_RE = re.compile(r"\bif\s+constexpr\s*\(\s*\(\s*::pyasc_sim::kapi::core_is_aic\(\)")

@@ -1,6 +1,7 @@
 // Ascend C on the CPU -- the Hccl client class of computation-communication (MC2) kernels, declared so kernels
 // that hold one compile: HcclServerType, CoreType, HcclServerConfig / DEFAULT_CFG, HcclHandle, Hccl<serverType,
-// config>, and the HcclDataType / HcclReduceOp enums its task methods take.
+// config>, the HcclDataType / HcclReduceOp enums its task methods take, and the SDK header's HCCL_MAX_RANK_NUM /
+// MemDetails / IbVerbsData (window-context layout; hidden in documented-only mode).
 //
 // The reference (Hccl, "Hccl模板参数" atlasascendc_api_07_0870) defines
 // `template <HcclServerType serverType = HCCL_SERVER_TYPE_AICPU, const auto &config = DEFAULT_CFG> class Hccl;`
@@ -66,6 +67,32 @@ enum HcclReduceOp {
     HCCL_REDUCE_MIN = 3,
     HCCL_REDUCE_RESERVED
 };
+
+#if !PYASC_SIM_DOCUMENTED_ONLY  // names of the SDK's HCCL kernel header, not of the Ascend C reference
+// The rank bound and the RDMA memory records that the SDK's HCCL kernel header (`lib/hccl/hccl.h`, next to the
+// Hccl client) declares in namespace AscendC, for the window context an MC2 kernel reads from
+// `GetHcclContext<...>()`: `windowsIn[HCCL_MAX_RANK_NUM]` / `windowsOut[...]`, the window addresses of each rank,
+// and an `IbVerbsData *` to the RDMA memory of the remote and local input / output windows (each a
+// `MemDetails{size, addr, key}`: byte size, address, memory key). sgl-kernel-npu's deepep ops2 kernels declare
+// their `HcclA2CombineOpParam` with them (COMPAT.md "Round 35 (s35a)"). Facts only (names, types, member order,
+// values), as public kernels and SDK stubs spell them. The simulator has no HCCL server and no RDMA: nothing fills
+// or reads these records; they only give the kernels' context structs their layout.
+constexpr uint32_t HCCL_MAX_RANK_NUM = 32U;
+
+struct MemDetails {
+    uint64_t size;
+    uint64_t addr;
+    uint32_t key;
+};
+
+struct IbVerbsData {
+    MemDetails remoteInput;
+    MemDetails remoteOutput;
+    MemDetails localInput;
+    MemDetails localOutput;
+    uint8_t res[24];
+};
+#endif
 
 namespace sim_detail {
 inline void hccl_unsupported(const char *method, const pyasc_sim::kapi::SrcLoc &loc) {
