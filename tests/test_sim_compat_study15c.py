@@ -101,7 +101,8 @@ def test_cxx_linkage_kernels_are_launchable_by_plain_name(kernels):
 def test_older_sdk_header_paths_compile():
     """``tikcfw/...`` (the compiler/tikcpp include root of older CANN layouts) and ``acl/acl_rt.h``, as
     MindSpore Lite's ascend_native kernels include them, and the bare SDK names ``kernel_common.h`` /
-    ``kernel_tpipe_impl.h`` (DrivingSDK hard_voxelize and its arch35 kernels) forward to the kernel API."""
+    ``kernel_tpipe_impl.h`` (DrivingSDK hard_voxelize and its arch35 kernels) and the SDK-internal
+    ``inner_interface/inner_kernel_operator_intf.h`` (vllm-ascend pos_encoding_kernels) forward to the kernel API."""
     src = "\n".join([
         '#include "acl/acl.h"',
         '#include "acl/acl_rt.h"',
@@ -111,6 +112,7 @@ def test_older_sdk_header_paths_compile():
         '#include "interface/kernel_operator_vec_binary_intf.h"',
         '#include "kernel_common.h"',  # bare SDK names (DrivingSDK hard_voxelize, arch35 kernels)
         '#include "kernel_tpipe_impl.h"',
+        '#include "inner_interface/inner_kernel_operator_intf.h"',  # vllm-ascend pos_encoding_kernels
         'extern "C" __global__ __aicore__ void sdk_paths_copy(GM_ADDR x, GM_ADDR y) {',
         "    AscendC::TPipe pipe; AscendC::TBuf<AscendC::TPosition::VECCALC> b; pipe.InitBuffer(b, 32);",
         "    AscendC::LocalTensor<float> t = b.Get<float>(); AscendC::GlobalTensor<float> gx, gy;",
