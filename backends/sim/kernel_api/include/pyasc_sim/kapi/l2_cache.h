@@ -7,6 +7,12 @@
 // The simulator has no L2 cache, so the hint changes nothing (GlobalTensor::SetL2CacheHint, tensor.h);
 // the enums exist so code naming them compiles (NPUKernelBench's GroupedMatmulSliceM turns the cache off
 // for a group's B when one tile row covers the group).
+//
+// ICachePreLoad (reference page atlasascendc_api_07_0276, "ICachePreLoad(ISASI)"; A2 / A3 / 350 and the
+// Atlas inference series AI Core): preloads instructions from the DDR address they live at into the
+// core's instruction cache, preFetchLen in units of 2 KB (on the 310P AI Core the argument is ignored and
+// 128 bytes are fetched).  Instruction fetch is not modelled, so it is a hint that changes no data
+// (Qeeweew/vllm-ascend's w4a16_moe calls ICachePreLoad(5) at kernel entry).
 #ifndef PYASC_SIM_KAPI_L2_CACHE_H_
 #define PYASC_SIM_KAPI_L2_CACHE_H_
 
@@ -24,6 +30,8 @@ enum CacheRwMode {
     WRITE = 2,
     RW = 3,
 };
+
+inline void ICachePreLoad(const int64_t preFetchLen) { (void)preFetchLen; }
 
 }  // namespace AscendC
 

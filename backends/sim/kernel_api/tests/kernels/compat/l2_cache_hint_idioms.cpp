@@ -4,6 +4,8 @@
 //   l2_hint_scale   y = x * 2 + 1 over n floats (one block), with x's GlobalTensor hinted CACHE_MODE_DISABLE
 //                   and y's hinted through the template form SetL2CacheHint<CacheRwMode::WRITE>(CACHE_MODE_NORMAL);
 //                   the documented enum values land in codes[0..4] (DISABLE, NORMAL, READ, WRITE, RW).
+//   icache_preload_scale  y = x * 3 - 2 over n floats after ICachePreLoad(preFetchLen) at entry, as
+//                   Qeeweew/vllm-ascend's w4a16_moe does (an instruction-cache hint: the data are unchanged).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -30,5 +32,24 @@ extern "C" __global__ __aicore__ void l2_hint_scale(GM_ADDR px, GM_ADDR py, GM_A
     codes.SetValue(2, static_cast<int32_t>(CacheRwMode::READ));
     codes.SetValue(3, static_cast<int32_t>(CacheRwMode::WRITE));
     codes.SetValue(4, static_cast<int32_t>(RW));
+    PipeBarrier<PIPE_ALL>();
+}
+
+extern "C" __global__ __aicore__ void icache_preload_scale(GM_ADDR px, GM_ADDR py, int32_t n, int64_t preFetchLen) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    AscendC::ICachePreLoad(preFetchLen);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024 * sizeof(float));
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(px), n);
+    gy.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(py), n);
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopy(t, gx, n);
+    PipeBarrier<PIPE_ALL>();
+    Muls(t, t, 3.0f, n);
+    Adds(t, t, -2.0f, n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, t, n);
     PipeBarrier<PIPE_ALL>();
 }
