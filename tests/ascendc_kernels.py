@@ -141,3 +141,18 @@ def run_child(tmp_path, code: str) -> subprocess.CompletedProcess:
     prelude = f"import sys; sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})\n"
     return subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], cwd=tmp_path,
                           capture_output=True, text=True, timeout=600)
+
+
+def host_syntax(tmp_path, text: str, before: tuple[str, ...] | list[str] = (),
+                after: tuple[str, ...] | list[str] = ()) -> subprocess.CompletedProcess:
+    """``g++ -fsyntax-only -Wall -Wextra -Werror`` of the host program ``text`` (written in a directory of its own under
+    tmp_path) against the installed kernel API, which is on the path as a kernel build puts it (``-iquote`` and
+    ``-I``), with the flags ``before`` and ``after`` it: header tests without a kernel build."""
+    import pyasc_sim
+
+    inc = pyasc_sim.get_include()
+    src = tmp_path / "src" / "host.cpp"
+    src.parent.mkdir(exist_ok=True)
+    src.write_text(text)
+    return subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", *before,
+                           "-iquote", inc, "-I", inc, *after, str(src)], capture_output=True, text=True)

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-import pyasc_sim
+from ascendc_kernels import host_syntax
 
 NAMES = ["hardware.h", "layout.h", "mem.h", "common_func.h"]
 
@@ -28,15 +28,9 @@ DONE = {"hardware.h": "PYASC_SIM_ASDOPS_HARDWARE_DONE", "layout.h": "PYASC_SIM_A
 def _syntax(tmp_path, body: str, user_dir=None, layout: str = "build") -> subprocess.CompletedProcess:
     # "build": as pyasc_sim.build lays out a kernel compile -- the caller's flags (-I of its own directories) first,
     # then -iquote <kernel API>, then -I <kernel API>; "stubgen": as its preprocessing pass (_stubgen.preprocess) --
-    # the kernel API's directory twice (-iquote and -I) before the caller's -I. The source in a directory of its own.
-    inc = pyasc_sim.get_include()
-    src = tmp_path / "src" / "host.cpp"
-    src.parent.mkdir(exist_ok=True)
-    src.write_text(body)
+    # the kernel API's directory twice (-iquote and -I) before the caller's -I
     own = ["-I", str(user_dir)] if user_dir else []
-    paths = [*own, "-iquote", inc, "-I", inc] if layout == "build" else ["-iquote", inc, "-I", inc, *own]
-    return subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", *paths, str(src)],
-                          capture_output=True, text=True)
+    return host_syntax(tmp_path, body, before=own) if layout == "build" else host_syntax(tmp_path, body, after=own)
 
 
 def test_stand_ins_declare_the_buffer_api(tmp_path):

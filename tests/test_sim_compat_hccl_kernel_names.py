@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import subprocess
 
-import pyasc_sim
+from ascendc_kernels import host_syntax
 
 # a window-context struct written the way the ops2 header writes its own, and the cache-line rounding it does
 USES = """
@@ -42,11 +42,7 @@ int main() {}
 
 
 def _syntax(tmp_path, text: str, *flags: str) -> subprocess.CompletedProcess:
-    inc = pyasc_sim.get_include()
-    src = tmp_path / "host.cpp"
-    src.write_text(text)
-    return subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", *flags, "-iquote", inc,
-                           "-I", inc, str(src)], capture_output=True, text=True)
+    return host_syntax(tmp_path, text, before=flags)
 
 
 def test_the_hccl_header_names_have_the_sdk_values_and_layout(tmp_path):

@@ -351,8 +351,9 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     if raw_gm is None:
         raw_gm = checks and uses_raw_gm(text, own_headers)
     # a declared KERNEL_TYPE_AIC_ONLY kernel testing the core macros is compiled for the cube core (mix_build)
-    if _soc_name(soc) in SOC_ARCH:
-        core = mix_build.aic_only_core(core, SOC_ARCH[_soc_name(soc)][2], [text.encode(), *own_headers])
+    arch = SOC_ARCH.get(_soc_name(soc))  # an unknown SoC is arch_defines' error, below
+    if arch is not None:
+        core = mix_build.aic_only_core(core, arch[2], [text.encode(), *own_headers])
     flags = ["-std=c++20", opt, "-g1", *isa_flags, *FP_FLAGS, "-shared", "-fPIC", "-fvisibility=hidden", *PRELUDE_FLAGS,
              *(["-DPYASC_SIM_NO_CHECKS=1"] if not checks else []), *(RAW_GM_FLAGS if raw_gm and checks else []),
              *arch_defines(soc, core), *project_flags]
