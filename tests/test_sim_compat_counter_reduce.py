@@ -43,6 +43,8 @@ def test_counter_mode_whole_reduce_makes_one_result_per_inferred_repeat(binary, 
     (1, 8, None),  # ReduceMax with its index: the 8-byte value + index pair (page 07_0075)
     (0, 2, r"ReduceSum: dst starts at \w+ offset \d+ \(0x[0-9a-f]+\), which is not 4-byte aligned"),
     (1, 4, r"ReduceMax: dst starts at \w+ offset \d+ \(0x[0-9a-f]+\), which is not 8-byte aligned"),
+    (2, 4, None),  # the mask form: the same rule
+    (2, 2, r"ReduceSum: dst starts at \w+ offset \d+ \(0x[0-9a-f]+\), which is not 4-byte aligned"),
 ])
 def test_reduce_dst_needs_one_results_alignment_not_a_block(binary, op, dst_byte, error):
     # SkychenLee's moe_lora_bgmv_fused writes ReduceSum<float> results 4 bytes into a block; the sanitizer used to
@@ -60,8 +62,8 @@ def test_reduce_dst_needs_one_results_alignment_not_a_block(binary, op, dst_byte
         launch_synced(binary.function("reduce_dst_at"), 1, args)
     got = out.numpy()
     k = dst_byte // 4
-    if op == 0:
+    if op != 1:
         np.testing.assert_allclose(got[k], x.astype(np.float64).sum(), rtol=1e-5)
     else:
         assert got[k] == x.max() and got[k + 1:k + 2].view(np.uint32)[0] == int(np.argmax(x))
-    assert np.all(np.delete(got, range(k, k + 1 + op)) == -7.0)
+    assert np.all(np.delete(got, range(k, k + 1 + (op == 1))) == -7.0)

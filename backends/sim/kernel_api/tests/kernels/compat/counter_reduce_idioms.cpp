@@ -46,10 +46,11 @@ extern "C" __global__ __aicore__ void counter_reduce(GM_ADDR x, GM_ADDR sums, GM
     DataCopy(maxGm, m, slots);
 }
 
-// reduce_dst_at(x, out, n, dstByte, op): the count-form ReduceSum (op 0) or ReduceMax with calIndex (op 1) of the
-// first n floats of x (n <= 64), its result written dstByte bytes into a 32-byte block (SkychenLee's MoE-LoRA idiom:
-// per-row sums packed into one block); the block goes to out. Their pages ask dst only for one result's alignment:
-// ReduceSum 4 bytes for float (atlasascendc_api_07_0078), ReduceMax the value + index pair, 8 bytes (07_0075).
+// reduce_dst_at(x, out, n, dstByte, op): the count-form ReduceSum (op 0), ReduceMax with calIndex (op 1) or the
+// mask-form ReduceSum (op 2: mask n, one repeat) of the first n floats of x (n <= 64), its result written dstByte
+// bytes into a 32-byte block (SkychenLee's MoE-LoRA idiom: per-row sums packed into one block); the block goes to
+// out. Their pages ask dst only for one result's alignment: ReduceSum 4 bytes for float (atlasascendc_api_07_0078),
+// ReduceMax the value + index pair, 8 bytes (07_0075).
 extern "C" __global__ __aicore__ void reduce_dst_at(GM_ADDR x, GM_ADDR out, uint32_t n, uint32_t dstByte, uint32_t op)
 {
     TPipe pipe;
@@ -71,6 +72,8 @@ extern "C" __global__ __aicore__ void reduce_dst_at(GM_ADDR x, GM_ADDR out, uint
     LocalTensor<float> dst = outBuf.Get<uint8_t>()[dstByte].ReinterpretCast<float>();
     if (op == 0) {
         ReduceSum<float>(dst, in, work, static_cast<int32_t>(n));
+    } else if (op == 2) {
+        ReduceSum<float>(dst, in, work, static_cast<int32_t>(n), 1, 8);
     } else {
         ReduceMax<float>(dst, in, work, static_cast<int32_t>(n), true);
     }
