@@ -285,6 +285,23 @@ def test_a_bad_isa_names_the_choices(monkeypatch):
     assert pyasc.PyascError in pyasc_sim.KernelBuildError.__mro__
 
 
+@pytest.mark.parametrize("resolved, flags", [
+    ("-march=sapphirerapids -mavx512f -mavx512fp16 -mf16c", ["-march=native", "-mno-avx512fp16"]),
+    ("-march=znver3 -mavx2 -mf16c", ["-march=native"]),
+])
+def test_native_builds_leave_out_avx512fp16(monkeypatch, resolved, flags):
+    """Where -march=native has AVX512-FP16, a native build turns it off (GCC 12 + binutils 2.40 emitted
+    masked vmovsh the assembler rejects: the native build of fastpath.cpp failed on such a CPU;
+    with it _Float16 arithmetic would not round as the portable build's): its flags and cache key say so."""
+    from pyasc_sim import build
+
+    monkeypatch.setattr(build, "_resolved_native", lambda cxx: resolved)
+    got, key = build.target_isa("g++", "native")
+    assert got == flags
+    assert key == " ".join(["native:" + resolved, *flags[1:]])
+    assert build.target_isa("g++", "portable") == ([], "portable")
+
+
 @pytest.mark.parametrize("ashape, bshape", [((37, 50), (50, 29)), ((130, 200), (200, 140)), ((2, 3, 17, 70), (70, 5)),
                                             ((40,), (40, 33)), ((3, 16, 16), (3, 16, 16))])
 def test_float32_matmul_runs_on_the_cube_path(ashape, bshape):

@@ -253,7 +253,8 @@ def compile(source: str | os.PathLike, *, kernels: Sequence[str] | None = None, 
     the optimisation flag (default ``PYASC_SIM_OPT``, else ``-O3``; the build's floating-point flags
     keep results the same at -O0..-O3, so a lower one only trades kernel speed for build time;
     ``-Ofast`` turns on fast-math). ``isa`` picks the target instruction set: ``"native"``
-    (default, or ``PYASC_SIM_ISA``) builds with ``-march=native`` for this machine, and the cache key
+    (default, or ``PYASC_SIM_ISA``) builds with ``-march=native`` for this machine (less AVX512-FP16:
+    ``NATIVE_EXCLUDED``), and the cache key
     holds the instruction set it resolves to (a home directory shared between machines never hands
     a binary to a CPU that lacks its instructions); ``"portable"`` builds for the compiler's
     baseline. Both build with ``-ffp-contract=off`` (no fused multiply-add the source did not ask
@@ -966,7 +967,16 @@ def target_isa(cxx: str, isa: str | None = None) -> tuple[list[str], str]:
                                f"compiler's baseline), got {isa!r}")
     if isa == "portable":
         return [], "portable"
-    return ["-march=native"], "native:" + _resolved_native(cxx)
+    resolved = _resolved_native(cxx)
+    off = [f"-mno-{ext}" for ext in NATIVE_EXCLUDED if f"-m{ext}" in resolved.split()]
+    return ["-march=native", *off], " ".join(["native:" + resolved, *off])
+
+
+#: instruction-set extensions a native build leaves out where the CPU has them. AVX512-FP16: with it the
+#: compiler computes _Float16 arithmetic in half precision (native and portable builds would differ in
+#: bits), and GCC 12 with binutils 2.40 emits masked `vmovsh` forms that assembler rejects ("unsupported
+#: masking for `vmovsh'": the native build of kernel_api/tests/kernels/fastpath.cpp failed on such a CPU)
+NATIVE_EXCLUDED = ("avx512fp16",)
 
 
 @functools.lru_cache(maxsize=None)
