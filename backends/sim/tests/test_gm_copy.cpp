@@ -2,9 +2,11 @@
 // paths write exactly memcpy's bytes, and nothing outside the destination range, for every size
 // around the streaming threshold and every alignment of the destination within a 64-byte line; a
 // streamed copy leaves its sfence pending until gm_fence() (the deferred fence), a small one none;
-// gm_load_tile (DataCopy GM -> local) copies the same bytes and, on an AVX2 machine without
-// AVX-512F, leaves the next tile's prefetch pending for the block's instructions to feed
-// (prefetch_pending), falling back to gm_load's in-copy prefetch after two loads that came early.
+// gm_load_tile (DataCopy GM -> local) copies the same bytes and, on an AVX2 or AVX-512 machine,
+// leaves the next tile's prefetch pending for the block's instructions to feed (every charged
+// instruction on AVX2: prefetch_pending; on both, fed_run's steps at the rate an instruction reads),
+// falling back to gm_load's in-copy prefetch after two loads that came early; fed_run covers its range
+// once, in order, and the float Exp / Ln it runs in steps give the bits of one whole pass.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -93,8 +95,9 @@ int main() {
     }
 #endif
 #ifdef PYASC_SIM_X86
-    {  // gm_load_tile's pending prefetch of the next tile (AVX2 without AVX-512F only)
-        const bool drip = pyasc_sim::simd::x86_level() == 1;
+    {  // gm_load_tile's pending prefetch of the next tile (AVX2 or AVX-512F; fed per instruction on AVX2 only)
+        const bool drip = pyasc_sim::simd::x86_level() >= 1;
+        const bool every = pyasc_sim::simd::x86_level() == 1;
         std::vector<unsigned char> src(4 * 8192, 3), dst(8192, 0);
         const uintptr_t s0 = reinterpret_cast<uintptr_t>(src.data());
         BlockState b;
@@ -110,6 +113,11 @@ int main() {
         expect("a 100-byte load", 0, 0, false);
         gm_load_tile(b, dst.data(), src.data(), 8192);
         expect("the first tile", drip ? s0 + 8192 : 0, drip ? s0 + 16384 : 0, false);
+        if (b.pf_drip != every) {
+            std::fprintf(stderr, "gm_load_tile: pf_drip %d, want %d (charge feeds the tile on AVX2 only)\n", b.pf_drip ? 1 : 0,
+                         every ? 1 : 0);
+            ++g_failures;
+        }
         prefetch_pending(b);  // one instruction: the next kPrefetchLinesPerInstr lines
         expect("one instruction later", drip ? s0 + 8192 + 64 * kPrefetchLinesPerInstr : 0, drip ? s0 + 16384 : 0, false);
         for (int i = 0; i < 8; ++i) prefetch_pending(b);  // 8192 bytes = 128 lines: all fed
@@ -123,6 +131,61 @@ int main() {
         if (std::memcmp(dst.data(), src.data() + 24576, 8192) != 0) {
             std::fprintf(stderr, "gm_load_tile: the bytes differ from the source\n");
             ++g_failures;
+        }
+    }
+    {  // fed_run: its range once, in order, in steps of kFeedStepBytes of input, each feeding as many bytes
+        BlockState b;
+        std::vector<unsigned char> next(8192, 1);
+        const uintptr_t n0 = reinterpret_cast<uintptr_t>(next.data());
+        int64_t covered = 0, calls = 0;
+        bool ordered = true;
+        auto run = [&](int64_t i, int64_t m) {
+            ordered = ordered && i == covered;
+            covered += m;
+            ++calls;
+        };
+        fed_run(b, 1000, 4, run);  // nothing pending: one call
+        if (covered != 1000 || calls != 1 || !ordered) {
+            std::fprintf(stderr, "fed_run with nothing pending: %lld elements in %lld calls, want 1000 in 1\n",
+                         static_cast<long long>(covered), static_cast<long long>(calls));
+            ++g_failures;
+        }
+        b.pf_next = n0;
+        b.pf_end = n0 + 8192;
+        covered = calls = 0;
+        fed_run(b, 1000, 4, run);  // 4000 bytes of input: 8 steps (7 of 128 elements, then 104), 8 x 512 bytes fed
+        const int64_t steps = (1000 * 4 + kFeedStepBytes - 1) / kFeedStepBytes;
+        if (covered != 1000 || calls != steps || !ordered || b.pf_next != n0 + static_cast<uintptr_t>(steps * kFeedStepBytes)) {
+            std::fprintf(stderr, "fed_run: %lld elements in %lld calls, %zu bytes fed; want 1000 in %lld, %lld\n",
+                         static_cast<long long>(covered), static_cast<long long>(calls), static_cast<size_t>(b.pf_next - n0),
+                         static_cast<long long>(steps), static_cast<long long>(steps * kFeedStepBytes));
+            ++g_failures;
+        }
+        covered = calls = 0;
+        fed_run(b, 4096, 4, run);  // 4096 bytes pending were left: the steps stop feeding at the tile's end
+        if (covered != 4096 || !ordered || b.pf_next != b.pf_end) {
+            std::fprintf(stderr, "fed_run past the tile's end: %lld elements, pending [%#zx, %#zx)\n", static_cast<long long>(covered),
+                         static_cast<size_t>(b.pf_next), static_cast<size_t>(b.pf_end));
+            ++g_failures;
+        }
+        // Exp / Ln in steps: the bits of one pass (every element alone), in and out of place
+        std::vector<float> x(4099), whole(x.size()), stepped(x.size()), inplace;
+        for (size_t i = 0; i < x.size(); ++i) x[i] = (static_cast<float>(i % 997) - 400.0f) * 0.173f + (i % 7 == 0 ? 1e-30f : 0.0f);
+        for (int ln = 0; ln < 2; ++ln) {
+            auto op = [ln](float *d, const float *s, int64_t m) {
+                ln ? pyasc_sim::simd::log_f32(d, s, m) : pyasc_sim::simd::exp_f32(d, s, m);
+            };
+            op(whole.data(), x.data(), static_cast<int64_t>(x.size()));
+            b.pf_next = n0;
+            b.pf_end = n0 + 8192;
+            fed_run(b, static_cast<int64_t>(x.size()), 4, [&](int64_t i, int64_t m) { op(stepped.data() + i, x.data() + i, m); });
+            inplace = x;
+            b.pf_next = n0;
+            fed_run(b, static_cast<int64_t>(x.size()), 4, [&](int64_t i, int64_t m) { op(inplace.data() + i, inplace.data() + i, m); });
+            if (std::memcmp(whole.data(), stepped.data(), 4 * x.size()) != 0 || std::memcmp(whole.data(), inplace.data(), 4 * x.size()) != 0) {
+                std::fprintf(stderr, "%s in fed_run's steps: bits differ from one pass\n", ln ? "Ln" : "Exp");
+                ++g_failures;
+            }
         }
     }
 #endif

@@ -61,11 +61,12 @@ __attribute__((target("avx512f"))) inline void gm_stream_avx512(uint8_t *d, cons
 // load of this stream, which then arrives while this tile computes and stores instead of stalling
 // the next copy (measured: 5-15% less CPU per 16M-element add, cast and exp). A prefetch never
 // faults and changes no value: past the end of a tensor it only costs a wasted line fetch.
+template <bool Prefetch = true>
 __attribute__((target("avx512f"))) inline void gm_load_avx512(uint8_t *d, const uint8_t *s, uint64_t n) {
     uint64_t i = 0;
     const uintptr_t next = reinterpret_cast<uintptr_t>(s) + n;  // an address, maybe past the tensor
     for (; i + 256 <= n; i += 256) {
-        for (uint64_t line = 0; line < 256; line += 64) {
+        for (uint64_t line = 0; Prefetch && line < 256; line += 64) {
             _mm_prefetch(reinterpret_cast<const char *>(next + i + line), _MM_HINT_T1);
         }
         const __m512i a = _mm512_loadu_si512(s + i), b = _mm512_loadu_si512(s + i + 64);
@@ -154,17 +155,21 @@ inline void gm_load(void *dst, const void *src, uint64_t bytes) {
 }
 
 // gm_load of a tile by block b (DataCopy GM -> local), whose next tile is prefetched while this one
-// computes rather than while it copies: the copy prefetches nothing, and each instruction the block
-// charges after it (state.h, charge) prefetches the next kPrefetchLinesPerInstr lines of the bytes
-// one copy length further on, so the next tile's memory traffic overlaps the vector work between the
-// copies instead of the copy (gm_load's in-copy prefetch made each copy wait for the next tile's
-// lines as well as its own: on the AVX2 VM of round 32 the GM -> UB copies were ~25% of softmax's
-// device CPU). A block whose loads come before its instructions have fed the last tile's prefetch
-// (several tiles loaded back to back, as an elementwise kernel's inputs) keeps gm_load's in-copy
-// prefetch. The bytes copied are gm_load's.
+// computes rather than while it copies: the copy prefetches nothing and leaves the bytes one copy
+// length further on pending, fed to the memory system by the block's later work -- on AVX2 by each
+// instruction it charges (state.h, charge: kPrefetchLinesPerInstr lines), on AVX2 and AVX-512 by
+// float Exp / Ln, which run in fed_run's steps (a line per line they read). The next tile's memory
+// traffic then overlaps the vector work between the copies instead of the copy (gm_load's in-copy
+// prefetch made each copy wait for the next tile's lines as well as its own: on the AVX2 VM of round
+// 32 the GM -> UB copies were ~25% of softmax's device CPU; on round 36's AVX-512 VM, where bursts of
+// 32 lines per charged instruction gained nothing, fed_run's rate cut a 16M exp's device CPU ~10%).
+// A block whose loads come before its instructions have fed the last tile's prefetch (several tiles
+// loaded back to back, as an elementwise kernel's inputs) keeps gm_load's in-copy prefetch. The bytes
+// copied are gm_load's.
 inline void gm_load_tile(BlockState &b, void *dst, const void *src, uint64_t bytes) {
 #ifdef PYASC_SIM_X86
-    if (bytes >= kGmStreamMinBytes && !b.pf_inline && simd::x86_level() == 1) {
+    const int level = bytes >= kGmStreamMinBytes && !b.pf_inline ? simd::x86_level() : 0;
+    if (level >= 1) {
         if (b.pf_next < b.pf_end) {  // the last tile's prefetch is not fed yet: its rest now
             for (uintptr_t at = b.pf_next; at < b.pf_end; at += 64) __builtin_prefetch(reinterpret_cast<const void *>(at), 0, 2);
             b.pf_next = b.pf_end = 0;
@@ -175,7 +180,12 @@ inline void gm_load_tile(BlockState &b, void *dst, const void *src, uint64_t byt
                 return gm_load(dst, src, bytes);
             }
         }
-        gm_load_avx2<false>(static_cast<uint8_t *>(dst), static_cast<const uint8_t *>(src), bytes);
+        if (level == 2) {
+            gm_load_avx512<false>(static_cast<uint8_t *>(dst), static_cast<const uint8_t *>(src), bytes);
+        } else {
+            gm_load_avx2<false>(static_cast<uint8_t *>(dst), static_cast<const uint8_t *>(src), bytes);
+        }
+        b.pf_drip = level == 1;
         b.pf_next = reinterpret_cast<uintptr_t>(src) + bytes;
         b.pf_end = b.pf_next + bytes;
         return;

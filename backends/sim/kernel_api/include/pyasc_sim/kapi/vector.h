@@ -452,7 +452,8 @@ inline void unary_repeat(const char *api, const LocalTensor<D> &dst, const Local
 }
 
 // Count forms with a CPU-dispatched bulk loop (float Exp and Ln): the same values as the element
-// lambda, faster in the shipped portable kernels. False: use the lambda.
+// lambda, faster in the shipped portable kernels, run in fed_run's steps (the block's next GM tile
+// prefetched as they read: state.h). False: use the lambda.
 template <typename T>
 inline bool bulk_unary(const char *api, const LocalTensor<T> &dst, const LocalTensor<T> &src, int64_t count,
                        double factor, const SrcLoc &loc) {
@@ -461,13 +462,17 @@ inline bool bulk_unary(const char *api, const LocalTensor<T> &dst, const LocalTe
         if (!exp && std::strcmp(api, "Ln") != 0) return false;
         pyasc_sim::kapi::BlockState *b = unchecked_block(loc);
         count = unary_count_operands(b, api, dst, src, count, loc);
-        if (exp) {
-            pyasc_sim::simd::exp_f32(dst.ptr(), src.ptr(), count);
+        float *d = dst.ptr();
+        const float *s = src.ptr();
+        pyasc_sim::kapi::BlockState &fb = b != nullptr ? *b : pyasc_sim::kapi::blk();
+        if (d != s && pyasc_sim::simd::overlap(d, count, s, count)) {  // shifted operands: one pass, in order
+            exp ? pyasc_sim::simd::exp_f32(d, s, count) : pyasc_sim::simd::log_f32(d, s, count);
+        } else if (exp) {
+            pyasc_sim::kapi::fed_run(fb, count, 4, [d, s](int64_t i, int64_t m) { pyasc_sim::simd::exp_f32(d + i, s + i, m); });
         } else {
-            pyasc_sim::simd::log_f32(dst.ptr(), src.ptr(), count);
+            pyasc_sim::kapi::fed_run(fb, count, 4, [d, s](int64_t i, int64_t m) { pyasc_sim::simd::log_f32(d + i, s + i, m); });
         }
-        pyasc_sim::kapi::charge(b != nullptr ? *b : pyasc_sim::kapi::blk(), pyasc_sim::kapi::kPipeV,
-                                pyasc_sim::kapi::vector_cycles(repeats_of(count, 4), factor));
+        pyasc_sim::kapi::charge(fb, pyasc_sim::kapi::kPipeV, pyasc_sim::kapi::vector_cycles(repeats_of(count, 4), factor));
         return true;
     } else {
         (void)api, (void)dst, (void)src, (void)count, (void)factor, (void)loc;
