@@ -29,6 +29,10 @@ template <typename T, uint32_t OP>
 class KernelUnary {
     using C = typename ComputeType<T>::type;
     static constexpr bool kInteger = IsSame<C, int32_t>::value || IsSame<C, int16_t>::value;
+    // the ops that use calc_ (16-bit types' float copies, the activations' temporary and constant,
+    // integer abs's -x): the others take no calc space, and the host gives float32 ones a tile twice
+    // as long (pyasc_kernels/elementwise.py, UNARY_LONG_TILE: fewer, longer instructions per element)
+    static constexpr bool kCalc = kWidened<T> || OP >= OP_SIGMOID || (kInteger && OP == OP_ABS);
 
 public:
     using Tiling = UnaryTiling;
@@ -39,20 +43,22 @@ public:
         }
         TPipe &pipe = loop_.Pipe();
         const uint32_t tile = tiling.tileLength;
-        // float copies of x and y (16-bit types), a temporary, and a constant
-        pipe.InitBuffer(calc_, 4 * tile * sizeof(C));
         if constexpr (OP == OP_RELU && IsSame<C, float>::value) {
             pipe.InitBuffer(maskBuf_, tile / 8);
         }
-        LocalTensor<C> base = calc_.Get<C>();
-        xc_ = base;
-        yc_ = base[tile];
-        tmp_ = base[2 * tile];
-        konst_ = base[3 * tile];
-        if constexpr (OP == OP_SIGMOID) {
-            Duplicate(konst_, static_cast<C>(1), tile);
-        } else if constexpr (OP == OP_TANH) {
-            Duplicate(konst_, static_cast<C>(2), tile);
+        if constexpr (kCalc) {
+            // float copies of x and y (16-bit types), a temporary, and a constant
+            pipe.InitBuffer(calc_, 4 * tile * sizeof(C));
+            LocalTensor<C> base = calc_.Get<C>();
+            xc_ = base;
+            yc_ = base[tile];
+            tmp_ = base[2 * tile];
+            konst_ = base[3 * tile];
+            if constexpr (OP == OP_SIGMOID) {
+                Duplicate(konst_, static_cast<C>(1), tile);
+            } else if constexpr (OP == OP_TANH) {
+                Duplicate(konst_, static_cast<C>(2), tile);
+            }
         }
         PipeBarrier<PIPE_V>();
     }
