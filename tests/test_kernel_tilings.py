@@ -134,3 +134,35 @@ def test_ops_launch_their_family_s_struct_with_the_old_bytes(monkeypatch):
         np.testing.assert_allclose(got.numpy().astype(np.float64), np.asarray(want, np.float64), rtol=2e-3,
                                    atol=2e-3)
     assert sorted(seen) == FAMILIES
+
+
+def test_float32_unary_ops_without_calc_space_take_the_long_tile(monkeypatch):
+    """float32 neg / abs / exp / log / sqrt / rsqrt / relu launch with UNARY_LONG_TILE elements per tile
+    (their kernel keeps no calc buffer: twice the tile fits UB), the ops that need calc space and other
+    dtypes with TILE; a long tile gives the bits of the short one, across tile ends and a tail."""
+    from pyasc_kernels import elementwise as ew
+
+    tiles = {}
+    real = rt.launch
+
+    def launch(device, family, name, blocks, args, tiling):
+        if family == "unary":
+            tiles[name] = tiling.tileLength
+        return real(device, family, name, blocks, args, tiling)
+
+    monkeypatch.setattr(rt, "launch", launch)
+    n = 48 * 2 * ew.UNARY_LONG_TILE + 5  # every vector core: two long tiles, and a tail
+    rng = np.random.default_rng(36)
+    a = (rng.standard_normal(n) * 4).astype(np.float32)
+    x, xp = pyasc.tensor(a, device="sim"), pyasc.tensor(np.abs(a) + 1e-3, device="sim")
+    ops = {"exp": (pyasc.exp, x), "log": (pyasc.log, xp), "relu": (pyasc.relu, x), "sqrt": (pyasc.sqrt, xp)}
+    long = {k: f(t).numpy() for k, (f, t) in ops.items()}
+    pyasc.sigmoid(x)
+    pyasc.exp(x.astype("float16"))
+    assert tiles["unary_exp_float32"] == tiles["unary_relu_float32"] == ew.UNARY_LONG_TILE == 8192
+    assert tiles["unary_sigmoid_float32"] == tiles["unary_exp_float16"] == ew.TILE
+    monkeypatch.setattr(ew, "UNARY_LONG_TILE", ew.TILE)
+    for k, (f, t) in ops.items():  # the same op at TILE (a new shape: no launch plan of the first calls)
+        short = f(pyasc.tensor(np.concatenate([t.numpy(), [1.0]]).astype(np.float32), device="sim")).numpy()[:n]
+        np.testing.assert_array_equal(long[k].view(np.uint32), short.view(np.uint32), err_msg=k)
+    assert tiles["unary_exp_float32"] == ew.TILE
