@@ -48,6 +48,10 @@ class KernelCast {
     static constexpr bool kFloatSource = kFloatType<S>;
     // integer sources wider than 16 bits: narrowing them keeps their low bits (GatherMask)
     static constexpr bool kWideSource = IsSame<S, int32_t>::value || IsSame<S, int64_t>::value;
+    // one Cast from the input tile straight into the output tile (float -> half / bfloat16 and back): no
+    // scratch buffers, and the host gives these pairs a tile twice as long (pyasc_kernels/elementwise.py, LONG_TILE)
+    static constexpr bool kDirect = !TO_BOOL && ((IsSame<S, float>::value && (IsSame<D, half>::value || IsSame<D, bfloat16_t>::value)) ||
+                                                 ((IsSame<S, half>::value || IsSame<S, bfloat16_t>::value) && IsSame<D, float>::value));
 
 public:
     using Tiling = CastTiling;
@@ -59,9 +63,11 @@ public:
         }
         TPipe &pipe = loop_.Pipe();
         const uint32_t tile = tile_;
-        pipe.InitBuffer(f32Buf_, (TO_BOOL ? 2 : 1) * tile * sizeof(float));
-        pipe.InitBuffer(i32Buf_, tile * sizeof(int32_t));
-        pipe.InitBuffer(f16Buf_, 3 * tile * sizeof(half));
+        if constexpr (!kDirect) {
+            pipe.InitBuffer(f32Buf_, (TO_BOOL ? 2 : 1) * tile * sizeof(float));
+            pipe.InitBuffer(i32Buf_, tile * sizeof(int32_t));
+            pipe.InitBuffer(f16Buf_, 3 * tile * sizeof(half));
+        }
         if constexpr (TO_BOOL) {
             pipe.InitBuffer(maskBuf_, tile / 8);
             LocalTensor<half> h = f16Buf_.Get<half>();
@@ -76,8 +82,8 @@ public:
 
     // One tile (called by the loop): y = x converted.
     __aicore__ inline void Compute(const LocalTensor<D> &y, const LocalTensor<S> &x, uint32_t count) {
-        LocalTensor<float> f = f32Buf_.Get<float>();
         if constexpr (TO_BOOL) {
+            LocalTensor<float> f = f32Buf_.Get<float>();
             const uint32_t n = AlignRepeat<float>(count);
             // an int64 source is read for `count` only: a whole float repeat of it (512 bytes) reaches
             // past what the tile's DataCopy wrote (the compare's extra lanes are discarded anyway)
@@ -94,6 +100,7 @@ public:
         } else if constexpr (IsSame<D, float>::value) {
             ToFloat(y, x, count);  // converted straight into the output tile
         } else if constexpr (kFloatSource || kFloatType<D>) {
+            LocalTensor<float> f = f32Buf_.Get<float>();
             ToFloat(f, x, count);
             FromFloat(y, f, count);
         } else {  // integer -> integer

@@ -31,7 +31,7 @@ class KernelUnary {
     static constexpr bool kInteger = IsSame<C, int32_t>::value || IsSame<C, int16_t>::value;
     // the ops that use calc_ (16-bit types' float copies, the activations' temporary and constant,
     // integer abs's -x): the others take no calc space, and the host gives float32 ones a tile twice
-    // as long (pyasc_kernels/elementwise.py, UNARY_LONG_TILE: fewer, longer instructions per element)
+    // as long (pyasc_kernels/elementwise.py, LONG_TILE: fewer, longer instructions per element)
     static constexpr bool kCalc = kWidened<T> || OP >= OP_SIGMOID || (kInteger && OP == OP_ABS);
 
 public:

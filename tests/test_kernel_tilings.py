@@ -137,7 +137,7 @@ def test_ops_launch_their_family_s_struct_with_the_old_bytes(monkeypatch):
 
 
 def test_float32_unary_ops_without_calc_space_take_the_long_tile(monkeypatch):
-    """float32 neg / abs / exp / log / sqrt / rsqrt / relu launch with UNARY_LONG_TILE elements per tile
+    """float32 neg / abs / exp / log / sqrt / rsqrt / relu launch with LONG_TILE elements per tile
     (their kernel keeps no calc buffer: twice the tile fits UB), the ops that need calc space and other
     dtypes with TILE; a long tile gives the bits of the short one, across tile ends and a tail."""
     from pyasc_kernels import elementwise as ew
@@ -151,7 +151,7 @@ def test_float32_unary_ops_without_calc_space_take_the_long_tile(monkeypatch):
         return real(device, family, name, blocks, args, tiling)
 
     monkeypatch.setattr(rt, "launch", launch)
-    n = 48 * 2 * ew.UNARY_LONG_TILE + 5  # every vector core: two long tiles, and a tail
+    n = 48 * 2 * ew.LONG_TILE + 5  # every vector core: two long tiles, and a tail
     rng = np.random.default_rng(36)
     a = (rng.standard_normal(n) * 4).astype(np.float32)
     x, xp = pyasc.tensor(a, device="sim"), pyasc.tensor(np.abs(a) + 1e-3, device="sim")
@@ -159,10 +159,41 @@ def test_float32_unary_ops_without_calc_space_take_the_long_tile(monkeypatch):
     long = {k: f(t).numpy() for k, (f, t) in ops.items()}
     pyasc.sigmoid(x)
     pyasc.exp(x.astype("float16"))
-    assert tiles["unary_exp_float32"] == tiles["unary_relu_float32"] == ew.UNARY_LONG_TILE == 8192
+    assert tiles["unary_exp_float32"] == tiles["unary_relu_float32"] == ew.LONG_TILE == 8192
     assert tiles["unary_sigmoid_float32"] == tiles["unary_exp_float16"] == ew.TILE
-    monkeypatch.setattr(ew, "UNARY_LONG_TILE", ew.TILE)
+    monkeypatch.setattr(ew, "LONG_TILE", ew.TILE)
     for k, (f, t) in ops.items():  # the same op at TILE (a new shape: no launch plan of the first calls)
         short = f(pyasc.tensor(np.concatenate([t.numpy(), [1.0]]).astype(np.float32), device="sim")).numpy()[:n]
         np.testing.assert_array_equal(long[k].view(np.uint32), short.view(np.uint32), err_msg=k)
     assert tiles["unary_exp_float32"] == ew.TILE
+
+
+def test_direct_float_casts_take_the_long_tile(monkeypatch):
+    """float32 <-> float16 / bfloat16 casts (one Cast from the input tile into the output tile, no scratch)
+    launch with LONG_TILE, other pairs with their own tile; the long tile gives the short one's bits."""
+    from pyasc_kernels import elementwise as ew
+
+    tiles = {}
+    real = rt.launch
+
+    def launch(device, family, name, blocks, args, tiling):
+        if family == "cast":
+            tiles[name] = tiling.tileLength
+        return real(device, family, name, blocks, args, tiling)
+
+    monkeypatch.setattr(rt, "launch", launch)
+    n = 48 * 2 * ew.LONG_TILE + 7
+    a = (np.random.default_rng(37).standard_normal(n) * 1e3).astype(np.float32)
+    x = pyasc.tensor(a, device="sim")
+    long = {d: x.astype(d).numpy() for d in ("float16", "bfloat16")}
+    back = pyasc.tensor(long["float16"], device="sim").astype("float32").numpy()
+    x.astype("int32")
+    assert tiles["cast_float32_float16"] == tiles["cast_float32_bfloat16"] == tiles["cast_float16_float32"] == ew.LONG_TILE
+    assert tiles["cast_float32_int32"] == ew.TILE
+    monkeypatch.setattr(ew, "CAST_LONG_TILE_PAIRS", frozenset())
+    y = pyasc.tensor(np.concatenate([a, [1.0]]).astype(np.float32), device="sim")  # a new shape: no launch plan
+    for d in ("float16", "bfloat16"):
+        np.testing.assert_array_equal(long[d].view(np.uint16), y.astype(d).numpy()[:n].view(np.uint16), err_msg=d)
+    np.testing.assert_array_equal(back, pyasc.tensor(np.concatenate([long["float16"], [1]]), device="sim")
+                                  .astype("float32").numpy()[:n])
+    assert tiles["cast_float32_float16"] == ew.TILE

@@ -52,11 +52,14 @@ COMPARE_DTYPES = FLOATS + (dt.int32,)
 #: int32 lt/le/gt/ge keep four more tiles in UB (compare.cpp compares a - b in float from 16-bit halves)
 COMPARE_ORDER_TILE = 2048
 UNARY_INT = {"neg", "abs", "relu"}
-#: float32 unary ops whose kernel keeps no calc buffer (unary.cpp, kCalc) take tiles of this many elements:
-#: two VECIN and two VECOUT buffers of 32 KiB (+ relu's 1 KiB mask) fit UB, and half as many tiles halve the
+#: kernels that keep no scratch buffer take tiles of this many elements: float32 unary ops whose kernel has no
+#: calc buffer (unary.cpp, kCalc) and the direct float <-> half / bfloat16 casts (cast.cpp, kDirect). Two
+#: VECIN and two VECOUT buffers of 32 KiB (+ relu's 1 KiB mask) fit UB, and half as many tiles halve the
 #: per-tile instructions (with the sanitizer on, a 16M exp's device CPU 9.02 -> 8.43 ms: backends/sim/README.md)
-UNARY_LONG_TILE = 8192
+LONG_TILE = 8192
 UNARY_LONG_TILE_OPS = frozenset({"neg", "abs", "exp", "log", "sqrt", "rsqrt", "relu"})
+CAST_LONG_TILE_PAIRS = frozenset({(dt.float32, dt.float16), (dt.float32, dt.bfloat16), (dt.float16, dt.float32),
+                                  (dt.bfloat16, dt.float32)})
 #: the integer dtypes of unary.cpp's neg / abs / relu (built from Muls, Max, Maxs)
 UNARY_INT_DTYPES = VECTOR_INTS + tuple(WIDEN_8)
 #: where selects 16- or 32-bit lanes
@@ -116,6 +119,8 @@ def to_dtype(x: Tensor, dtype: np.dtype) -> Tensor:
 
 
 def _cast_tile(src: np.dtype, dst: np.dtype) -> int:
+    if (src, dst) in CAST_LONG_TILE_PAIRS:
+        return LONG_TILE
     return CAST_TILE_64 if dt.int64 in (src, dst) else TILE
 
 
@@ -323,7 +328,7 @@ def unary_kernel(name: str):
         out = rt.new_tensor(meta.shape, dtype, device)
         n = rt.size_of(meta.shape)
         if n:
-            tile = UNARY_LONG_TILE if dtype == dt.float32 and name in UNARY_LONG_TILE_OPS else TILE
+            tile = LONG_TILE if dtype == dt.float32 and name in UNARY_LONG_TILE_OPS else TILE
             blocks, tiling = _elementwise_tiling(device, n, tl.UnaryTiling, tile=tile)
             kname = f"unary_{name}_{rt.DTYPE_NAMES[dtype]}"
             rt.launch(device, "unary", kname, blocks, (x, out), tiling)
