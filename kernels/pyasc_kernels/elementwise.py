@@ -20,7 +20,7 @@ from . import _runtime as rt
 from . import tilings as tl
 from .shape import expand
 
-TILE = 4096  # elements per tile of every elementwise kernel (UB use is below 140 KiB for all dtypes)
+TILE = 4096  # elements per tile of the elementwise kernels (LONG_TILE below for those without scratch; UB use < 140 KiB)
 
 FLOATS = (dt.float16, dt.bfloat16, dt.float32)
 #: the integer dtypes the vector unit's Add/Sub/Mul/Max/Min (and Adds/Muls/Maxs/Mins) take on Atlas A2
