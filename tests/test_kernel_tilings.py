@@ -136,21 +136,27 @@ def test_ops_launch_their_family_s_struct_with_the_old_bytes(monkeypatch):
     assert sorted(seen) == FAMILIES
 
 
+def tiles_launched(monkeypatch, family: str) -> dict:
+    """{kernel name: tileLength} of every launch of ``family`` from now on (rt.launch spied)."""
+    tiles = {}
+    real = rt.launch
+
+    def launch(device, fam, name, blocks, args, tiling):
+        if fam == family:
+            tiles[name] = tiling.tileLength
+        return real(device, fam, name, blocks, args, tiling)
+
+    monkeypatch.setattr(rt, "launch", launch)
+    return tiles
+
+
 def test_float32_unary_ops_without_calc_space_take_the_long_tile(monkeypatch):
     """float32 neg / abs / exp / log / sqrt / rsqrt / relu launch with LONG_TILE elements per tile
     (their kernel keeps no calc buffer: twice the tile fits UB), the ops that need calc space and other
     dtypes with TILE; a long tile gives the bits of the short one, across tile ends and a tail."""
     from pyasc_kernels import elementwise as ew
 
-    tiles = {}
-    real = rt.launch
-
-    def launch(device, family, name, blocks, args, tiling):
-        if family == "unary":
-            tiles[name] = tiling.tileLength
-        return real(device, family, name, blocks, args, tiling)
-
-    monkeypatch.setattr(rt, "launch", launch)
+    tiles = tiles_launched(monkeypatch, "unary")
     n = 48 * 2 * ew.LONG_TILE + 5  # every vector core: two long tiles, and a tail
     rng = np.random.default_rng(36)
     a = (rng.standard_normal(n) * 4).astype(np.float32)
@@ -173,15 +179,7 @@ def test_direct_float_casts_take_the_long_tile(monkeypatch):
     launch with LONG_TILE, other pairs with their own tile; the long tile gives the short one's bits."""
     from pyasc_kernels import elementwise as ew
 
-    tiles = {}
-    real = rt.launch
-
-    def launch(device, family, name, blocks, args, tiling):
-        if family == "cast":
-            tiles[name] = tiling.tileLength
-        return real(device, family, name, blocks, args, tiling)
-
-    monkeypatch.setattr(rt, "launch", launch)
+    tiles = tiles_launched(monkeypatch, "cast")
     n = 48 * 2 * ew.LONG_TILE + 7
     a = (np.random.default_rng(37).standard_normal(n) * 1e3).astype(np.float32)
     x = pyasc.tensor(a, device="sim")
