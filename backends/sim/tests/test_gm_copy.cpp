@@ -96,7 +96,7 @@ int main() {
 #endif
 #ifdef PYASC_SIM_X86
     {  // gm_load_tile's pending prefetch of the next tile (AVX2 or AVX-512F; fed per instruction on AVX2 only)
-        const bool drip = pyasc_sim::simd::x86_level() >= 1;
+        const bool pending = pyasc_sim::simd::x86_level() >= 1;
         const bool every = pyasc_sim::simd::x86_level() == 1;
         std::vector<unsigned char> src(4 * 8192, 3), dst(8192, 0);
         const uintptr_t s0 = reinterpret_cast<uintptr_t>(src.data());
@@ -112,22 +112,22 @@ int main() {
         gm_load_tile(b, dst.data(), src.data(), 100);  // below kGmStreamMinBytes: nothing pending
         expect("a 100-byte load", 0, 0, false);
         gm_load_tile(b, dst.data(), src.data(), 8192);
-        expect("the first tile", drip ? s0 + 8192 : 0, drip ? s0 + 16384 : 0, false);
+        expect("the first tile", pending ? s0 + 8192 : 0, pending ? s0 + 16384 : 0, false);
         if (b.pf_drip != every) {
             std::fprintf(stderr, "gm_load_tile: pf_drip %d, want %d (charge feeds the tile on AVX2 only)\n", b.pf_drip ? 1 : 0,
                          every ? 1 : 0);
             ++g_failures;
         }
         prefetch_pending(b);  // one instruction: the next kPrefetchLinesPerInstr lines
-        expect("one instruction later", drip ? s0 + 8192 + 64 * kPrefetchLinesPerInstr : 0, drip ? s0 + 16384 : 0, false);
+        expect("one instruction later", pending ? s0 + 8192 + 64 * kPrefetchLinesPerInstr : 0, pending ? s0 + 16384 : 0, false);
         for (int i = 0; i < 8; ++i) prefetch_pending(b);  // 8192 bytes = 128 lines: all fed
-        expect("its prefetch fed", drip ? s0 + 16384 : 0, drip ? s0 + 16384 : 0, false);
+        expect("its prefetch fed", pending ? s0 + 16384 : 0, pending ? s0 + 16384 : 0, false);
         gm_load_tile(b, dst.data(), src.data() + 8192, 8192);  // the next tile: after its prefetch
-        expect("the second tile", drip ? s0 + 16384 : 0, drip ? s0 + 24576 : 0, false);
+        expect("the second tile", pending ? s0 + 16384 : 0, pending ? s0 + 24576 : 0, false);
         gm_load_tile(b, dst.data(), src.data() + 16384, 8192);  // early once: the rest issued, still fed per instruction
-        expect("an early load", drip ? s0 + 24576 : 0, drip ? s0 + 32768 : 0, false);
+        expect("an early load", pending ? s0 + 24576 : 0, pending ? s0 + 32768 : 0, false);
         gm_load_tile(b, dst.data(), src.data() + 24576, 8192);  // early twice: in-copy prefetch from now on
-        expect("a second early load", 0, 0, drip);
+        expect("a second early load", 0, 0, pending);
         if (std::memcmp(dst.data(), src.data() + 24576, 8192) != 0) {
             std::fprintf(stderr, "gm_load_tile: the bytes differ from the source\n");
             ++g_failures;

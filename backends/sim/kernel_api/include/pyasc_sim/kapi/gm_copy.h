@@ -171,7 +171,7 @@ inline void gm_load_tile(BlockState &b, void *dst, const void *src, uint64_t byt
     const int level = bytes >= kGmStreamMinBytes && !b.pf_inline ? simd::x86_level() : 0;
     if (level >= 1) {
         if (b.pf_next < b.pf_end) {  // the last tile's prefetch is not fed yet: its rest now
-            for (uintptr_t at = b.pf_next; at < b.pf_end; at += 64) __builtin_prefetch(reinterpret_cast<const void *>(at), 0, 2);
+            prefetch_pending(b, b.pf_end - b.pf_next);
             b.pf_next = b.pf_end = 0;
             // twice (not once: a kernel's setup loads, e.g. a norm's weight then bias, come back to back
             // once): this block's loop loads too close together, gm_load's in-copy prefetch from now on

@@ -608,11 +608,11 @@ inline void race_commit(BlockState &b, Pipe p) {
 }
 // Lines of the next GM tile prefetched per charged instruction (gm_copy.h, gm_load_tile).
 constexpr uintptr_t kPrefetchLinesPerInstr = 32;
-// Prefetches (into L2) the next kPrefetchLinesPerInstr lines of the pending tile. A prefetch changes
-// no value and never faults.
-inline void prefetch_pending(BlockState &b) {
+// Prefetches (into L2) the next `bytes` of the pending tile (default kPrefetchLinesPerInstr lines; fewer
+// where the tile ends). A prefetch changes no value and never faults.
+inline void prefetch_pending(BlockState &b, uintptr_t bytes = 64 * kPrefetchLinesPerInstr) {
     uintptr_t at = b.pf_next;
-    const uintptr_t end = at + 64 * kPrefetchLinesPerInstr < b.pf_end ? at + 64 * kPrefetchLinesPerInstr : b.pf_end;
+    const uintptr_t end = at + bytes < b.pf_end ? at + bytes : b.pf_end;
     for (; at < end; at += 64) __builtin_prefetch(reinterpret_cast<const void *>(at), 0, 2);
     b.pf_next = end;
 }
@@ -634,10 +634,7 @@ inline void fed_run(BlockState &b, int64_t n, int64_t in_bytes, Run &&run) {
     }
     for (int64_t i = 0; i < n; i += step) {
         run(i, n - i < step ? n - i : step);
-        uintptr_t at = b.pf_next;
-        const uintptr_t end = at + kFeedStepBytes < b.pf_end ? at + kFeedStepBytes : b.pf_end;
-        for (; at < end; at += 64) __builtin_prefetch(reinterpret_cast<const void *>(at), 0, 2);
-        b.pf_next = end;
+        prefetch_pending(b, kFeedStepBytes);
     }
 }
 // An instruction of `cycles` on pipe p: runs from the pipe's clock (timeline.h).
